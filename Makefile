@@ -1,0 +1,112 @@
+# gpuplan — hand-written GNU Makefile.
+#   make            build ./gpuplan
+#   make check      unit tests, golden CLI tests, sanitizer build, man lint
+#   make demo       run the main job on the bundled example cluster
+#   make bench      benchmarks (numbers, never pass/fail on time)
+#   make install PREFIX=/usr/local DESTDIR=
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share/gpuplan
+VERSION := 0.1.0
+
+CC ?= cc
+# V=1 shows the full compiler command lines.
+Q := $(if $(V),,@)
+PKGS := yaml-0.1 jansson gsl
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson -lgsl -lgslcblas)
+CUNIT_LIBS := $(shell pkg-config --libs cunit 2>/dev/null || echo -lcunit)
+
+WARN := -Wall -Wextra -Werror -Wstrict-prototypes -Wmissing-prototypes \
+	-Wformat=2 -Wno-format-nonliteral -Wno-format-truncation -Wpointer-arith -Wvla -Wshadow=local
+OPT ?= -O2 -g
+CFLAGS ?= $(OPT)
+ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude $(PKG_CFLAGS) \
+	-DGP_VERSION='"$(VERSION)"' -DGP_DATADIR='"$(DATADIR)"' -MMD -MP $(CFLAGS)
+LIBS := $(PKG_LIBS) -lm
+
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+LIB_SRC := $(filter-out src/main.c,$(shell find src -name '*.c' | LC_ALL=C sort))
+TEST_SRC := $(shell find tests/unit -name 'test_*.c' | LC_ALL=C sort)
+TESTLIB_SRC := tests/unit/testlib.c
+
+# Build trees: build/ (normal) and build-san/ (ASan+UBSan).
+define tree
+$(1)_LIB_OBJ := $$(LIB_SRC:%.c=$(1)/%.o)
+$(1)_TESTS := $$(TEST_SRC:tests/unit/%.c=$(1)/tests/%)
+
+$(1)/%.o: %.c
+	@mkdir -p $$(@D)
+	$$(Q)$$(CC) $$(ALL_CFLAGS) $(2) -c -o $$@ $$<
+
+$(1)/libgpuplan.a: $$($(1)_LIB_OBJ)
+	@rm -f $$@
+	$$(Q)$$(AR) rcs $$@ $$^
+
+$(1)/tests/%: $(1)/tests/unit/%.o $(1)/tests/unit/testlib.o $(1)/libgpuplan.a
+	@mkdir -p $$(@D)
+	$$(Q)$$(CC) $(2) -o $$@ $$^ $$(LIBS) $$(CUNIT_LIBS)
+
+-include $$($(1)_LIB_OBJ:.o=.d)
+endef
+
+$(eval $(call tree,build,))
+$(eval $(call tree,build-san,$(SAN_FLAGS)))
+
+.PHONY: all check unit unit-san golden golden-san manlint demo bench install uninstall clean golden-update
+
+all: gpuplan
+
+gpuplan: build/src/main.o build/libgpuplan.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+build-san/gpuplan: build-san/src/main.o build-san/libgpuplan.a
+	$(CC) $(SAN_FLAGS) -o $@ $^ $(LIBS)
+
+check: unit golden unit-san golden-san manlint
+	@echo "make check: all passed"
+
+unit: $(build_TESTS)
+	@sh tests/run-unit.sh $(build_TESTS)
+
+unit-san: $(build-san_TESTS)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		sh tests/run-unit.sh $(build-san_TESTS)
+
+golden: gpuplan
+	@sh tests/cli/run.sh $(CURDIR)/gpuplan
+
+golden-san: build-san/gpuplan
+	@ASAN_OPTIONS=detect_leaks=1 sh tests/cli/run.sh $(CURDIR)/build-san/gpuplan
+
+golden-update: gpuplan
+	@UPDATE=1 sh tests/cli/run.sh $(CURDIR)/gpuplan
+
+manlint:
+	@mandoc -Tlint -W warning man/gpuplan.1 && echo "mandoc -Tlint: man/gpuplan.1 clean"
+
+demo: gpuplan
+	@sh scripts/demo.sh
+
+bench: gpuplan
+	@sh scripts/bench.sh
+
+install: gpuplan
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)
+	install -m 755 gpuplan $(DESTDIR)$(BINDIR)/gpuplan
+	install -m 644 man/gpuplan.1 $(DESTDIR)$(MANDIR)/man1/gpuplan.1
+	cp -R topologies/. $(DESTDIR)$(DATADIR)/
+	chmod -R a+rX $(DESTDIR)$(DATADIR)
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gpuplan $(DESTDIR)$(MANDIR)/man1/gpuplan.1
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf build build-san gpuplan
+
+-include build/src/main.d build-san/src/main.d
+.SECONDARY:

@@ -1,0 +1,58 @@
+/* The command-line layer: one cmd_<name>.c per subcommand.  Only this
+ * layer prints and chooses exit codes. */
+#ifndef GPUPLAN_CLI_H
+#define GPUPLAN_CLI_H
+
+#include "gpuplan/error.h"
+
+#ifndef GP_VERSION
+#define GP_VERSION "0.1.0"
+#endif
+
+/* Each command: argv[0] is the command name; returns an exit code. */
+typedef int (*gp_cmd_fn)(int argc, char **argv);
+
+typedef struct gp_command {
+	const char *name;
+	gp_cmd_fn fn;
+	const char *summary;
+	const char *usage;      /* full usage text for `gpuplan help NAME` */
+} gp_command;
+
+int cmd_topo(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_place(int argc, char **argv);
+int cmd_estimate(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_perf(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+
+/* `topo show` lives in its own file (cmd_topo_show.c). */
+int gp_cmd_topo_show(int argc, char **argv);
+
+extern const char gp_usage_topo[], gp_usage_validate[], gp_usage_place[],
+	gp_usage_estimate[], gp_usage_simulate[], gp_usage_compare[],
+	gp_usage_perf[], gp_usage_calibrate[];
+
+/* Print "gpuplan: FILE:LINE:COL: msg" to stderr; returns err->status
+ * (GP_EIO when unset). */
+int gp_cli_report(const gp_error *err);
+/* Print "gpuplan: msg" to stderr and return status. */
+int gp_cli_fail(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Usage error for command cmd: prints the message and a hint, returns 2. */
+int gp_cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Path of the bundled example cluster, used when -c is absent:
+ * $GPUPLAN_DATADIR/example-cluster.yaml, else topologies/ next to the
+ * executable, else the installed data directory. */
+const char *gp_cli_default_cluster(void);
+/* Directory of bundled data ("topologies" in the tree). */
+const char *gp_cli_datadir(void);
+
+/* Whether progress should be drawn on stderr. */
+int gp_cli_stderr_is_tty(void);
+
+#endif

@@ -1,0 +1,12 @@
+/* gpuplan simulate (stub: replaced by the issue that builds it). */
+#include "gpuplan/cli.h"
+
+const char gp_usage_simulate[] =
+	"usage: gpuplan simulate ...\n";
+
+int cmd_simulate(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return gp_cli_fail(GP_EIO, "'simulate' is not implemented yet");
+}

@@ -1,0 +1,426 @@
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gpuplan/util.h"
+
+static void oom(size_t n)
+{
+	fprintf(stderr, "gpuplan: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *gp_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		oom(n);
+	return p;
+}
+
+void *gp_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		oom(n * size);
+	return p;
+}
+
+void *gp_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		oom(n);
+	return q;
+}
+
+char *gp_xstrdup(const char *s)
+{
+	return gp_xstrndup(s, strlen(s));
+}
+
+char *gp_xstrndup(const char *s, size_t n)
+{
+	char *p = gp_xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *gp_xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		oom(strlen(fmt));
+	va_end(ap);
+	return s;
+}
+
+void gp_grow(void **items, size_t esize, size_t *cap, size_t need)
+{
+	size_t ncap;
+
+	if (need <= *cap)
+		return;
+	ncap = *cap ? *cap : 8;
+	while (ncap < need)
+		ncap = ncap + ncap / 2 + 8;
+	*items = gp_xrealloc(*items, ncap * esize);
+	*cap = ncap;
+}
+
+void gp_sbuf_init(gp_sbuf *sb)
+{
+	sb->cap = 64;
+	sb->len = 0;
+	sb->buf = gp_xmalloc(sb->cap);
+	sb->buf[0] = '\0';
+}
+
+void gp_sbuf_release(gp_sbuf *sb)
+{
+	if (!sb)
+		return;
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+}
+
+void gp_sbuf_add(gp_sbuf *sb, const char *s, size_t n)
+{
+	GP_GROW(sb->buf, sb->cap, sb->len + n + 1);
+	memcpy(sb->buf + sb->len, s, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void gp_sbuf_adds(gp_sbuf *sb, const char *s)
+{
+	gp_sbuf_add(sb, s, strlen(s));
+}
+
+void gp_sbuf_addf(gp_sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sb->cap - sb->len) {
+		GP_GROW(sb->buf, sb->cap, sb->len + (size_t)n + 1);
+		va_start(ap, fmt);
+		vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, ap);
+		va_end(ap);
+	}
+	sb->len += (size_t)n;
+}
+
+char *gp_sbuf_detach(gp_sbuf *sb)
+{
+	char *s = sb->buf;
+
+	sb->buf = NULL;
+	sb->len = sb->cap = 0;
+	return s;
+}
+
+int gp_parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int gp_parse_double(const char *s, double min, double max, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || *end || !isfinite(v) || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int gp_parse_size(const char *s, double *bytes_out)
+{
+	static const struct {
+		const char *suffix;
+		double mult;
+	} units[] = {
+		{ "", 1 }, { "b", 1 },
+		{ "k", 1e3 }, { "kb", 1e3 }, { "kib", 1024.0 },
+		{ "m", 1e6 }, { "mb", 1e6 }, { "mib", 1048576.0 },
+		{ "g", 1e9 }, { "gb", 1e9 }, { "gib", 1073741824.0 },
+		{ "t", 1e12 }, { "tb", 1e12 }, { "tib", 1099511627776.0 },
+	};
+	char *end;
+	double v;
+	size_t i;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || v < 0)
+		return -1;
+	while (*end == ' ')
+		end++;
+	for (i = 0; i < GP_ARRAY_SIZE(units); i++) {
+		if (!strcasecmp(end, units[i].suffix)) {
+			if (v * units[i].mult > 1e18)
+				return -1;
+			*bytes_out = v * units[i].mult;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int gp_read_file(const char *path, size_t max_bytes, char **data, size_t *len,
+		 gp_error *err)
+{
+	FILE *fp;
+	char *buf = NULL;
+	size_t cap = 0, n = 0, got;
+	int is_stdin = !strcmp(path, "-");
+
+	fp = is_stdin ? stdin : fopen(path, "rb");
+	if (!fp)
+		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s",
+				    strerror(errno));
+	for (;;) {
+		GP_GROW(buf, cap, n + 65536 + 1);
+		got = fread(buf + n, 1, cap - n - 1, fp);
+		n += got;
+		if (n > max_bytes) {
+			free(buf);
+			if (!is_stdin)
+				fclose(fp);
+			return gp_error_set(err, GP_EINPUT, path, 0, 0,
+					    "file is larger than the %zu-byte limit",
+					    max_bytes);
+		}
+		if (got == 0)
+			break;
+	}
+	if (ferror(fp)) {
+		free(buf);
+		if (!is_stdin)
+			fclose(fp);
+		return gp_error_set(err, GP_EIO, path, 0, 0, "read error");
+	}
+	if (!is_stdin)
+		fclose(fp);
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
+	return GP_OK;
+}
+
+char *gp_path_relative_to(const char *base, const char *rel)
+{
+	const char *slash;
+
+	if (rel[0] == '/' || !base)
+		return gp_xstrdup(rel);
+	slash = strrchr(base, '/');
+	if (!slash)
+		return gp_xstrdup(rel);
+	return gp_xasprintf("%.*s/%s", (int)(slash - base), base, rel);
+}
+
+int gp_atomic_open(gp_atomic_file *af, const char *path, gp_error *err)
+{
+	int fd;
+
+	af->fp = NULL;
+	af->path = gp_xstrdup(path);
+	af->tmp_path = gp_xasprintf("%s.tmpXXXXXX", path);
+	fd = mkstemp(af->tmp_path);
+	if (fd < 0) {
+		gp_error_set(err, GP_EIO, path, 0, 0, "cannot create: %s",
+			     strerror(errno));
+		free(af->path);
+		free(af->tmp_path);
+		af->path = af->tmp_path = NULL;
+		return GP_EIO;
+	}
+	/* mkstemp creates 0600; output files should follow the umask. */
+	{
+		mode_t um = umask(0);
+
+		umask(um);
+		fchmod(fd, 0666 & ~um);
+	}
+	af->fp = fdopen(fd, "w");
+	if (!af->fp) {
+		close(fd);
+		unlink(af->tmp_path);
+		gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s",
+			     strerror(errno));
+		free(af->path);
+		free(af->tmp_path);
+		af->path = af->tmp_path = NULL;
+		return GP_EIO;
+	}
+	return GP_OK;
+}
+
+int gp_atomic_commit(gp_atomic_file *af, gp_error *err)
+{
+	int bad = 0;
+
+	if (!af->fp)
+		return gp_error_set(err, GP_EIO, af->path, 0, 0, "not open");
+	if (fflush(af->fp) || ferror(af->fp))
+		bad = 1;
+	if (fclose(af->fp))
+		bad = 1;
+	af->fp = NULL;
+	if (bad || rename(af->tmp_path, af->path)) {
+		int e = errno;
+
+		unlink(af->tmp_path);
+		gp_error_set(err, GP_EIO, af->path, 0, 0, "cannot write: %s",
+			     strerror(e));
+		free(af->path);
+		free(af->tmp_path);
+		af->path = af->tmp_path = NULL;
+		return GP_EIO;
+	}
+	free(af->path);
+	free(af->tmp_path);
+	af->path = af->tmp_path = NULL;
+	return GP_OK;
+}
+
+void gp_atomic_abort(gp_atomic_file *af)
+{
+	if (!af || !af->tmp_path)
+		return;
+	if (af->fp)
+		fclose(af->fp);
+	unlink(af->tmp_path);
+	free(af->path);
+	free(af->tmp_path);
+	af->fp = NULL;
+	af->path = af->tmp_path = NULL;
+}
+
+static uint64_t splitmix64(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void gp_rng_seed(gp_rng *r, uint64_t seed)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		r->s[i] = splitmix64(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k)
+{
+	return (x << k) | (x >> (64 - k));
+}
+
+uint64_t gp_rng_next(gp_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t result = rotl(s[1] * 5, 7) * 9;
+	uint64_t t = s[1] << 17;
+
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return result;
+}
+
+double gp_rng_uniform(gp_rng *r)
+{
+	return (double)(gp_rng_next(r) >> 11) * 0x1.0p-53;
+}
+
+uint64_t gp_rng_below(gp_rng *r, uint64_t bound)
+{
+	uint64_t threshold, x;
+
+	if (bound <= 1)
+		return 0;
+	threshold = -bound % bound;
+	do
+		x = gp_rng_next(r);
+	while (x < threshold);
+	return x % bound;
+}
+
+int gp_cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+int gp_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double gp_percentile_sorted(const double *sorted, size_t n, double p)
+{
+	double rank, frac;
+	size_t lo;
+
+	if (n == 0)
+		return 0;
+	if (p <= 0)
+		return sorted[0];
+	if (p >= 100)
+		return sorted[n - 1];
+	rank = p / 100.0 * (double)(n - 1);
+	lo = (size_t)rank;
+	frac = rank - (double)lo;
+	if (lo + 1 >= n)
+		return sorted[n - 1];
+	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
+}

@@ -1,0 +1,133 @@
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpuplan/util.h"
+#include "testlib.h"
+
+static void test_parse_long(void)
+{
+	long v = 7;
+
+	CU_ASSERT_EQUAL(gp_parse_long("42", 0, 100, &v), 0);
+	CU_ASSERT_EQUAL(v, 42);
+	CU_ASSERT_EQUAL(gp_parse_long("101", 0, 100, &v), -1);
+	CU_ASSERT_EQUAL(gp_parse_long("4x", 0, 100, &v), -1);
+	CU_ASSERT_EQUAL(gp_parse_long("", 0, 100, &v), -1);
+	CU_ASSERT_EQUAL(gp_parse_long(" 4", 0, 100, &v), -1);
+	CU_ASSERT_EQUAL(gp_parse_long("99999999999999999999999", 0, 100, &v), -1);
+	CU_ASSERT_EQUAL(v, 42);
+}
+
+static void test_parse_size(void)
+{
+	double b;
+
+	CU_ASSERT_EQUAL(gp_parse_size("1GiB", &b), 0);
+	CU_ASSERT_DOUBLE_EQUAL(b, 1073741824.0, 0.5);
+	CU_ASSERT_EQUAL(gp_parse_size("256MB", &b), 0);
+	CU_ASSERT_DOUBLE_EQUAL(b, 256e6, 0.5);
+	CU_ASSERT_EQUAL(gp_parse_size("4096", &b), 0);
+	CU_ASSERT_DOUBLE_EQUAL(b, 4096, 0.5);
+	CU_ASSERT_EQUAL(gp_parse_size("1.5 gb", &b), 0);
+	CU_ASSERT_DOUBLE_EQUAL(b, 1.5e9, 0.5);
+	CU_ASSERT_EQUAL(gp_parse_size("12 parsecs", &b), -1);
+	CU_ASSERT_EQUAL(gp_parse_size("-1", &b), -1);
+}
+
+static void test_percentile(void)
+{
+	double v[] = { 1, 2, 3, 4 };
+
+	CU_ASSERT_DOUBLE_EQUAL(gp_percentile_sorted(v, 4, 50), 2.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_percentile_sorted(v, 4, 0), 1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_percentile_sorted(v, 4, 100), 4, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_percentile_sorted(v, 0, 50), 0, 1e-12);
+}
+
+static void test_rng_deterministic(void)
+{
+	gp_rng a, b;
+	int i, same = 1, in_range = 1;
+
+	gp_rng_seed(&a, 42);
+	gp_rng_seed(&b, 42);
+	for (i = 0; i < 1000; i++) {
+		uint64_t x = gp_rng_below(&a, 7);
+
+		if (x != gp_rng_below(&b, 7))
+			same = 0;
+		if (x >= 7)
+			in_range = 0;
+	}
+	CU_ASSERT(same);
+	CU_ASSERT(in_range);
+	gp_rng_seed(&b, 43);
+	CU_ASSERT_NOT_EQUAL(gp_rng_next(&a), gp_rng_next(&b));
+}
+
+static void test_sbuf(void)
+{
+	gp_sbuf sb;
+	int i;
+
+	gp_sbuf_init(&sb);
+	for (i = 0; i < 100; i++)
+		gp_sbuf_addf(&sb, "%d,", i);
+	CU_ASSERT_EQUAL(strncmp(sb.buf, "0,1,2,", 6), 0);
+	CU_ASSERT_EQUAL(sb.len, strlen(sb.buf));
+	gp_sbuf_release(&sb);
+	gp_sbuf_release(NULL);
+}
+
+static void test_atomic_abort_leaves_nothing(void)
+{
+	char dir[] = "/tmp/gptestXXXXXX";
+	char *path;
+	gp_atomic_file af;
+	gp_error err = GP_ERROR_INIT;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+	path = gp_xasprintf("%s/out.txt", dir);
+	CU_ASSERT_EQUAL(gp_atomic_open(&af, path, &err), GP_OK);
+	fputs("partial", af.fp);
+	gp_atomic_abort(&af);
+	CU_ASSERT_NOT_EQUAL(access(path, F_OK), 0);
+	CU_ASSERT_EQUAL(gp_atomic_open(&af, path, &err), GP_OK);
+	fputs("whole", af.fp);
+	CU_ASSERT_EQUAL(gp_atomic_commit(&af, &err), GP_OK);
+	CU_ASSERT_EQUAL(access(path, F_OK), 0);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
+static void test_error_format(void)
+{
+	gp_error err = GP_ERROR_INIT;
+	char buf[256];
+
+	CU_ASSERT_EQUAL(gp_error_set(&err, GP_EINPUT, "a.yaml", 3, 7, "bad '%s'", "x"), GP_EINPUT);
+	CU_ASSERT_STRING_EQUAL(gp_error_format(&err, buf, sizeof(buf)), "a.yaml:3:7: bad 'x'");
+	gp_error_clear(&err);
+	CU_ASSERT_EQUAL(err.status, GP_OK);
+}
+
+static void register_tests(void)
+{
+	CU_pSuite s = gp_test_suite("util");
+
+	gp_test_add(s, "parse_long", test_parse_long);
+	gp_test_add(s, "parse_size", test_parse_size);
+	gp_test_add(s, "percentile", test_percentile);
+	gp_test_add(s, "rng", test_rng_deterministic);
+	gp_test_add(s, "sbuf", test_sbuf);
+	gp_test_add(s, "atomic", test_atomic_abort_leaves_nothing);
+	gp_test_add(s, "error_format", test_error_format);
+}
+
+int main(int argc, char **argv)
+{
+	return gp_test_main(argc, argv, register_tests);
+}
