@@ -37,7 +37,9 @@ typedef struct gp_topo_gpu {
 	char id[16];  /* "GPU0" */
 	int *cpus;    /* sorted CPU numbers of its affinity; may be empty */
 	int ncpus;
-	int numa;     /* NUMA affinity node, -1 when unknown/absent */
+	int numa;     /* NUMA affinity node, -1 when unknown/absent; for a
+		       * list such as "0,2-17" the first node listed */
+	int gpu_numa_id; /* "GPU NUMA ID" column (GH200 HBM node), -1 N/A */
 } gp_topo_gpu;
 
 typedef struct gp_topo_nic {
@@ -60,8 +62,21 @@ enum {
 	GP_TOPO_F_OLD_SOC = 1u << 1,       /* SOC seen, read as SYS */
 	GP_TOPO_F_PCIE_ONLY = 1u << 2,     /* `topo -mp`: no NV# cells */
 	GP_TOPO_F_RAW_NIC_NAMES = 1u << 3, /* mlx5_N headers, no NIC legend */
-	GP_TOPO_F_EMPTY_AFFINITY = 1u << 4,
+	GP_TOPO_F_EMPTY_AFFINITY = 1u << 4, /* empty/N/A CPU or NUMA affinity */
+	GP_TOPO_F_CRLF = 1u << 5,          /* DOS line ends */
+	GP_TOPO_F_GLUED = 1u << 6,         /* cells without separator (PIXPIX) */
+	GP_TOPO_F_EXTRA_FIELD = 1u << 7,   /* surplus N/A or empty fields */
+	GP_TOPO_F_NIC_LEGEND_PARTIAL = 1u << 8, /* NICn without legend entry */
+	GP_TOPO_F_NO_CPU_COLUMN = 1u << 9,
+	GP_TOPO_F_NUMA_LIST = 1u << 10,    /* NUMA affinity is a list (0,2-17) */
+	GP_TOPO_F_TEXT_AROUND = 1u << 11,  /* text before the header */
+	GP_TOPO_F_MISALIGNED = 1u << 12,   /* fields placed by position */
+	GP_TOPO_F_COUNT = 13
 };
+
+/* Short stable name of one quirk bit ("no-numa-column", ...), NULL for an
+ * unknown bit. */
+const char *gp_topo_flag_name(unsigned bit);
 
 static inline gp_link gp_topo_link(const gp_topo *t, int a, int b)
 {
@@ -78,5 +93,45 @@ int gp_topo_parse(const char *text, size_t len, const char *filename,
 int gp_topo_load(const char *path, gp_topo *t, gp_error *err);
 
 const char *gp_link_level_name(int level); /* "X", "NV", "PIX", ... */
+
+/* ---- building a gp_topo from other sources (inline node types) ----
+ *
+ * The inline node-type YAML of a cluster file uses the keys that
+ * `gpuplan topo import` writes: name, gpu_model, gpus (list of {id, cpus,
+ * numa}), nics (list of {id, device}), devices (GPU ids then NIC ids) and
+ * links (rows of link strings over devices).  A loader builds one with
+ * gp_topo_alloc, fills ids, cpus (sorted, via gp_cpulist_parse or its own
+ * list), numa and links (via gp_link_parse), then calls gp_topo_check and
+ * gp_topo_finish. */
+
+/* Parse one link cell: X, NV<k> (1..99), PIX, PXB, PHB, NODE, SYS or the
+ * old SOC (read as SYS).  Whole string; 0 on success, -1 otherwise. */
+int gp_link_parse(const char *tok, gp_link *out);
+/* "X", "NV12", "PIX", ...  into buf (at least 8 bytes); returns buf. */
+const char *gp_link_format(gp_link l, char *buf, size_t size);
+
+/* Allocate arrays for ngpus GPUs and nnics NICs (ids "GPU<i>"/"NIC<j>",
+ * numa -1, no CPUs, all links X on the diagonal and SYS elsewhere).
+ * Releases t first.  Returns GP_EINPUT if the counts exceed the caps. */
+int gp_topo_alloc(gp_topo *t, int ngpus, int nnics, gp_error *err);
+
+/* "0-19,40-59", "4,6,8": a sorted, de-duplicated CPU (or NUMA) list,
+ * numbers < GP_TOPO_MAX_CPUS.  "" gives an empty list.  Returns 0 or -1
+ * (then *out is NULL). */
+int gp_cpulist_parse(const char *s, size_t len, int **out, int *n);
+
+/* Structural check: diagonal X, no X elsewhere, symmetric.  On failure
+ * returns GP_EINPUT, fills err's message (no location) and sets *row,*col
+ * to the offending cell so that the caller can locate it. */
+int gp_topo_check(const gp_topo *t, int *row, int *col, gp_error *err);
+
+/* Fill what is derived from the matrix alone: each NIC's NUMA node (that
+ * of the GPUs at its closest PCIe level when that level is NODE or
+ * nearer, else -1). */
+void gp_topo_finish(gp_topo *t);
+
+/* Caps for snapshot files. */
+#define GP_TOPO_MAX_FILE (1024 * 1024)
+#define GP_TOPO_MAX_LINE 16384
 
 #endif
