@@ -134,4 +134,98 @@ void gp_topo_finish(gp_topo *t);
 #define GP_TOPO_MAX_FILE (1024 * 1024)
 #define GP_TOPO_MAX_LINE 16384
 
+/* ---- derived structures (topo_derive.c) ----
+ *
+ * Filled once per node type by gp_topo_derive; the query functions below
+ * are pure and cheap enough for a policy's inner loop.  GPU sets are bit
+ * masks (bit i = GPU i; GP_TOPO_MAX_GPUS is 64). */
+
+typedef uint64_t gp_gpuset;
+
+/* Communication expense of one link, for comparisons only: 0 for X,
+ * 100 - k for NV<k> (more NVLinks = cheaper), then PIX 200, PXB 300,
+ * PHB 400, NODE 500, SYS 600. */
+int gp_link_expense(gp_link l);
+
+/* How a GPU pair's PCIe relation (gp_topo_derived.pcie) was obtained. */
+enum gp_pcie_source {
+	GP_PCIE_CELL = 0,   /* the matrix cell itself (not NV#) */
+	GP_PCIE_NUMA,       /* different NUMA affinity: SYS */
+	GP_PCIE_TRIANGLE,   /* a third device (GPU or NIC) sees them at
+			     * different levels: the larger one */
+	GP_PCIE_BOUND,      /* upper bound from third devices / equal NUMA
+			     * / equal CPU sets: the loosest level allowed */
+	GP_PCIE_CPUSET,     /* disjoint CPU affinity: SYS */
+	GP_PCIE_UNKNOWN,    /* nothing known: SYS assumed */
+};
+
+#define GP_RING_TABLE_MAX_GPUS 12 /* rings precomputed for every subset */
+
+typedef struct gp_topo_derived {
+	int ngpus, nnics;
+	/* GPU x GPU link (copy of the matrix) and its expense. */
+	gp_link link[GP_TOPO_MAX_GPUS][GP_TOPO_MAX_GPUS];
+	uint16_t expense[GP_TOPO_MAX_GPUS][GP_TOPO_MAX_GPUS];
+	gp_gpuset nv_mask[GP_TOPO_MAX_GPUS]; /* NVLink neighbours */
+
+	/* PCIe relation of each GPU pair, PIX..SYS (X on the diagonal), with
+	 * NV# cells resolved from the other cells, NUMA and CPU affinity. */
+	uint8_t pcie[GP_TOPO_MAX_GPUS][GP_TOPO_MAX_GPUS];
+	uint8_t pcie_src[GP_TOPO_MAX_GPUS][GP_TOPO_MAX_GPUS]; /* gp_pcie_source */
+	int npcie_inferred; /* GPU pairs whose relation was not a plain cell */
+
+	/* CPU sub-trees (US 12386666): socket -> host bridge -> PCIe switch
+	 * complex -> PCIe switch -> GPUs.  Groups are the classes of "pcie
+	 * level <= L" (NODE, PHB, PXB, PIX); ids count from 0 in order of
+	 * their lowest GPU; sets index by id.  "Socket" is the SYS boundary,
+	 * i.e. a NUMA node (NPS4 machines have several per package). */
+	int socket[GP_TOPO_MAX_GPUS], bridge[GP_TOPO_MAX_GPUS];
+	int complex_[GP_TOPO_MAX_GPUS], pswitch[GP_TOPO_MAX_GPUS];
+	int nsockets, nbridges, ncomplexes, nswitches;
+	gp_gpuset socket_set[GP_TOPO_MAX_GPUS], bridge_set[GP_TOPO_MAX_GPUS];
+	gp_gpuset complex_set[GP_TOPO_MAX_GPUS], switch_set[GP_TOPO_MAX_GPUS];
+	int socket_numa[GP_TOPO_MAX_GPUS]; /* NUMA node of a socket group, -1 */
+
+	/* NICs.  gpu_nic: the closest NIC (index 0..nnics-1, -1 if the node
+	 * has none); among equally close NICs the one fewest GPUs picked
+	 * before (so rails spread 1:1).  gpu_nic_level: its link level. */
+	int gpu_nic[GP_TOPO_MAX_GPUS];
+	uint8_t gpu_nic_level[GP_TOPO_MAX_GPUS];
+	/* GPU<->NIC affinity classes (RoCE seed): GPUs with the same set of
+	 * NUMA-local NICs (link level NODE or nearer) form one class; GPUs
+	 * without a NUMA-local NIC have class -1. */
+	int nclasses;
+	int gpu_class[GP_TOPO_MAX_GPUS];
+	gp_gpuset class_gpus[GP_TOPO_MAX_GPUS];
+	uint64_t class_nics[GP_TOPO_MAX_GPUS][GP_TOPO_MAX_DEVICES / 64];
+	int class_numa[GP_TOPO_MAX_GPUS]; /* -1 unknown */
+	int nic_numa[GP_TOPO_MAX_DEVICES];   /* per NIC, as gp_topo_nic.numa */
+	int nic_socket[GP_TOPO_MAX_DEVICES]; /* socket group, -1 unknown */
+
+	/* Best ring of every GPU subset when ngpus <= GP_RING_TABLE_MAX_GPUS:
+	 * order packed 4 bits per GPU, and its bottleneck link. */
+	uint64_t *ring_order;
+	gp_link *ring_bottleneck;
+} gp_topo_derived;
+
+/* Fill d from t (heap tables inside; release with gp_topo_derived_release). */
+int gp_topo_derive(const gp_topo *t, gp_topo_derived *d, gp_error *err);
+void gp_topo_derived_release(gp_topo_derived *d);
+gp_topo_derived *gp_topo_derived_new(const gp_topo *t, gp_error *err);
+void gp_topo_derived_free(gp_topo_derived *d);
+
+/* Best ring over the GPUs in set: the order (starting at the lowest GPU)
+ * whose worst hop is cheapest (ties: the first found in ascending DFS
+ * order), written to order[0..n-1] when order is non-NULL; *bottleneck
+ * (if non-NULL) gets that worst hop (X for one GPU; for two GPUs their
+ * link).  Returns n = number of GPUs in set. */
+int gp_ring_best(const gp_topo_derived *d, gp_gpuset set, int *order,
+		 gp_link *bottleneck);
+/* 1 when the GPUs of set can form a closed loop using NVLink only (a
+ * single GPU counts; two GPUs need an NV link between them). */
+int gp_ring_nvlink(const gp_topo_derived *d, gp_gpuset set);
+/* Sum of pairwise expenses and worst pairwise link inside set. */
+long gp_set_expense(const gp_topo_derived *d, gp_gpuset set);
+gp_link gp_set_worst_link(const gp_topo_derived *d, gp_gpuset set);
+
 #endif
