@@ -40,6 +40,8 @@ typedef struct gp_node_type {
 	double mem_gib;        /* host memory; 0 = unknown */
 	char **nic_subnets;    /* per NIC, NULL entries when not given */
 	char *source;          /* snapshot path, NULL when inline */
+	gp_topo_derived *derived; /* CPU sub-trees, expense, NIC classes,
+				     rings (gp_topo_derive), by gp_cluster_finish */
 	int line, col;         /* where it is declared */
 } gp_node_type;
 
@@ -131,6 +133,9 @@ int gp_cluster_find_type(const gp_cluster *c, const char *name); /* -1 */
 const gp_gpu_model *gp_cluster_node_model(const gp_cluster *c, int node);
 /* Line rate of each NIC of the node, from its switch (0 when unattached). */
 double gp_cluster_node_nic_gbps(const gp_cluster *c, int node);
+/* GPUs per catalog model: counts[m] for m < catalog.n, counts[catalog.n]
+ * for node types without a model; counts holds catalog.n + 1 ints. */
+void gp_cluster_gpus_by_model(const gp_cluster *c, int *counts);
 /* Value of label key on node, NULL when absent. */
 const char *gp_cluster_node_label(const gp_cluster *c, int node,
 				  const char *key);

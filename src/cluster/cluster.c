@@ -29,6 +29,7 @@ static void type_release(gp_node_type *t)
 			free(t->nic_subnets[i]);
 		free(t->nic_subnets);
 	}
+	gp_topo_derived_free(t->derived);
 	gp_topo_release(&t->topo);
 	free(t->name);
 	free(t->source);
@@ -198,6 +199,17 @@ double gp_cluster_node_nic_gbps(const gp_cluster *c, int node)
 	return gp_fabric_tech_gbps(c->nodes[node].tech);
 }
 
+void gp_cluster_gpus_by_model(const gp_cluster *c, int *counts)
+{
+	int i, m;
+
+	memset(counts, 0, ((size_t)c->catalog.n + 1) * sizeof(int));
+	for (i = 0; i < c->nnodes; i++) {
+		m = c->types[c->nodes[i].type].gpu_model;
+		counts[m < 0 ? c->catalog.n : m] += c->nodes[i].ngpus;
+	}
+}
+
 const char *gp_cluster_node_label(const gp_cluster *c, int node,
 				  const char *key)
 {
@@ -230,6 +242,17 @@ int gp_cluster_finish(gp_cluster *c, gp_error *err)
 			if (t->topo.gpus[k].ncpus > 0 &&
 			    t->topo.gpus[k].cpus[t->topo.gpus[k].ncpus - 1] > maxcpu)
 				maxcpu = t->topo.gpus[k].cpus[t->topo.gpus[k].ncpus - 1];
+		if (!t->derived) {
+			t->derived = gp_topo_derived_new(&t->topo, err);
+			if (!t->derived) {
+				char msg[sizeof(err->msg)];
+
+				snprintf(msg, sizeof(msg), "%s", err->msg);
+				return gp_error_set(err, GP_EINPUT, path, t->line,
+						    t->col, "node type '%s': %s",
+						    t->name, msg);
+			}
+		}
 		if (t->cpu_count == 0)
 			t->cpu_count = maxcpu + 1;
 		else if (maxcpu >= t->cpu_count)
@@ -563,8 +586,12 @@ static int load_inline_topo(loader *L, const gp_yaml_node *v,
 		return gp_yaml_error(&L->doc, gpus, L->err,
 				     "%s: %d GPUs and %d NICs exceed the limits (%d GPUs, %d devices)",
 				     owner, ng, nn, GP_TOPO_MAX_GPUS, GP_TOPO_MAX_DEVICES);
-	if (gp_topo_alloc(topo, ng, nn, L->err))
-		return gp_yaml_error(&L->doc, gpus, L->err, "%s: %s", owner, L->err->msg);
+	if (gp_topo_alloc(topo, ng, nn, L->err)) {
+		char msg[sizeof(L->err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", L->err->msg);
+		return gp_yaml_error(&L->doc, gpus, L->err, "%s: %s", owner, msg);
+	}
 	topo->source = gp_xasprintf("%s:%d", L->doc.path, v->line);
 	for (i = 0; i < ng; i++) {
 		const gp_yaml_node *g = gpus->items[i];
@@ -1050,6 +1077,7 @@ int gp_cluster_parse(const char *text, size_t len, const char *filename,
 {
 	loader L;
 	const gp_yaml_node *root, *x;
+	const char *nul;
 	int st;
 
 	gp_cluster_init(c);
@@ -1057,6 +1085,21 @@ int gp_cluster_parse(const char *text, size_t len, const char *filename,
 	gp_catalog_init_builtin(&c->catalog);
 	L.c = c;
 	L.err = err;
+	gp_yaml_doc_init(&L.doc);
+	nul = memchr(text, '\0', len);
+	if (nul) {
+		/* Locate it: YAML text never holds a NUL byte. */
+		int line = 1, col = 1;
+
+		for (const char *p = text; p < nul; p++, col++)
+			if (*p == '\n') {
+				line++;
+				col = 0;
+			}
+		st = gp_error_set(err, GP_EINPUT, filename, line, col,
+				  "binary data (a NUL byte), not a cluster YAML file");
+		goto out;
+	}
 	st = gp_yaml_parse(text, len, filename, GP_YAML_MAX_DEPTH, &L.doc, err);
 	if (st)
 		goto out;
