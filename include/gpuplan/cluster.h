@@ -54,6 +54,8 @@ typedef struct gp_node {
 	int sw;                /* leaf switch index, -1 when unattached */
 	int first_gpu;         /* global index of its GPU 0 */
 	int ngpus;             /* == types[type].topo.ngpus */
+	int64_t cpu_milli;     /* CPU capacity; 0 = from the node type */
+	int64_t mem_mib;       /* host memory; 0 = from the node type */
 	gp_label *labels;
 	int nlabels;
 } gp_node;
