@@ -8,7 +8,10 @@
 #include <string.h>
 
 #include "gpuplan/cli.h"
+#if __has_include("gpuplan/jobspec.h")
 #include "gpuplan/jobspec.h"
+#define HAVE_JOBSPEC 1
+#endif
 #include "gpuplan/perf.h"
 #include "gpuplan/util.h"
 
@@ -182,7 +185,7 @@ static int run_collective(const gp_cluster *c, int coll, int algo, double bytes,
 		fmt_placement(c, p, &sb);
 		json_object_set_new(o, "collective", json_string(gp_coll_name(coll)));
 		json_object_set_new(o, "algorithm", json_string(gp_algo_name(r.algo)));
-		json_object_set_new(o, "bytes", json_real(bytes));
+		json_object_set_new(o, "bytes", json_integer((json_int_t)bytes));
 		json_object_set_new(o, "gpus", json_integer(n));
 		json_object_set_new(o, "nodes", json_integer(nodes));
 		json_object_set_new(o, "on", json_string(sb.buf));
@@ -276,8 +279,13 @@ static int run_job(const gp_cluster *c, const char *job_path, const char *on,
 	int st, have_given = 0;
 	json_t *root = NULL;
 
+#ifdef HAVE_JOBSPEC
 	if (gp_jobspec_load(job_path, &job, &err))
 		return gp_cli_report(&err);
+#else
+	(void)job_path;
+	return gp_cli_fail(GP_EIO, "job files need the job-spec loader, not built yet");
+#endif
 	gp_placement_init(&given);
 	gp_placement_init(&best);
 	gp_placement_init(&worst);
