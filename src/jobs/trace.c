@@ -352,6 +352,64 @@ static const gp_trace_dialect *detect(const char *first, size_t len)
 	return best;
 }
 
+/* No dialect fits: name the header dialect the line comes closest to
+ * (at least two required columns present) and what it lacks. */
+static int detect_failed(const char *first, size_t len, const char *path,
+			 int line, gp_error *err)
+{
+	const gp_trace_dialect *best = NULL;
+	char *copy, *field[GP_TRACE_MAX_FIELDS], *known;
+	int col[GP_TRACE_MAX_FIELDS], nf, i, k, best_n = 1;
+	uint64_t best_missing = 0;
+	size_t di;
+	gp_error e;
+
+	copy = gp_xmalloc(len + 1);
+	for (di = 0; di < NDIALECTS; di++) {
+		const gp_trace_dialect *d = dialects[di];
+		uint64_t seen = 0;
+		int n = 0;
+
+		memcpy(copy, first, len + 1);
+		if (!d->header || split(copy, len, d->sep, field, col, &nf, "", 0, &e))
+			continue;
+		for (i = 0; i < nf; i++) {
+			k = column_index(d, field[i]);
+			if (k >= 0 && (d->required >> k & 1) && !(seen >> k & 1)) {
+				seen |= (uint64_t)1 << k;
+				n++;
+			}
+		}
+		if (n > best_n) {
+			best = d;
+			best_n = n;
+			best_missing = d->required & ~seen;
+		}
+	}
+	free(copy);
+	known = known_formats();
+	if (best) {
+		gp_sbuf miss;
+
+		gp_sbuf_init(&miss);
+		for (k = 0; best->columns[k]; k++)
+			if (best_missing >> k & 1)
+				gp_sbuf_addf(&miss, "%s'%s'", miss.len ? ", " : "",
+					     best->columns[k]);
+		gp_error_set(err, GP_EINPUT, path, line, 0,
+			     "cannot tell the trace format: the header looks like '%s' "
+			     "but lacks %s; use --format (known: %s)",
+			     best->name, miss.buf, known);
+		gp_sbuf_release(&miss);
+	} else {
+		gp_error_set(err, GP_EINPUT, path, line, 0,
+			     "cannot tell the trace format from this line; "
+			     "use --format (known: %s)", known);
+	}
+	free(known);
+	return GP_EINPUT;
+}
+
 static int map_header(const gp_trace_dialect *d, char **field, const int *col,
 		      int nf, int *map, const char *path, int line,
 		      gp_error *err)
@@ -473,24 +531,58 @@ static int check_duplicates(gp_joblist *l, const char *path, int skip_bad,
 	return GP_OK;
 }
 
-static int cmp_submit(const void *a, const void *b)
+typedef struct order_key {
+	double submit;
+	int64_t line;
+	size_t pos;
+} order_key;
+
+static int cmp_key(const void *a, const void *b)
 {
-	const gp_job *x = a, *y = b;
+	const order_key *x = a, *y = b;
 
 	if (x->submit != y->submit)
 		return x->submit < y->submit ? -1 : 1;
 	return (x->line > y->line) - (x->line < y->line);
 }
 
+/* Stable by construction (ties by line).  Sorts small keys, then moves
+ * each job into place by following the permutation's cycles: gp_job is
+ * large, Philly comes unordered, and a second job array would double the
+ * peak memory of a big trace. */
 static void sort_by_submit(gp_joblist *l)
 {
-	size_t i;
+	order_key *keys;
+	size_t i, k, src;
+	gp_job tmp;
 
 	for (i = 1; i < l->n; i++)
-		if (cmp_submit(&l->jobs[i - 1], &l->jobs[i]) > 0)
+		if (l->jobs[i - 1].submit > l->jobs[i].submit)
 			break;
-	if (i < l->n)
-		qsort(l->jobs, l->n, sizeof(*l->jobs), cmp_submit);
+	if (i >= l->n)
+		return;
+	keys = gp_xmalloc(l->n * sizeof(*keys));
+	for (i = 0; i < l->n; i++) {
+		keys[i].submit = l->jobs[i].submit;
+		keys[i].line = l->jobs[i].line;
+		keys[i].pos = i;
+	}
+	qsort(keys, l->n, sizeof(*keys), cmp_key);
+	/* Slot i receives job keys[i].pos; a done slot gets pos = i. */
+	for (i = 0; i < l->n; i++) {
+		if (keys[i].pos == i)
+			continue;
+		tmp = l->jobs[i];
+		k = i;
+		while ((src = keys[k].pos) != i) {
+			l->jobs[k] = l->jobs[src];
+			keys[k].pos = k;
+			k = src;
+		}
+		l->jobs[k] = tmp;
+		keys[k].pos = k;
+	}
+	free(keys);
 }
 
 static void apply_filters(gp_joblist *l, const gp_trace_opts *o,
@@ -570,18 +662,24 @@ int gp_trace_load_buffer(const char *name, char *buf, size_t len,
 				    "no header and no rows: cannot tell the trace format");
 	} else {
 		d = detect(line, llen);
-		if (!d) {
-			char *known = known_formats();
-
-			gp_error_set(err, GP_EINPUT, name, sc.line, 0,
-				     "cannot tell the trace format from this line; "
-				     "use --format (known: %s)", known);
-			free(known);
-			return GP_EINPUT;
-		}
+		if (!d)
+			return detect_failed(line, llen, name, sc.line, err);
 	}
 
 	gp_joblist_init(&l);
+	{
+		/* One allocation for the job array: count the lines left. */
+		size_t lines = 1;
+		const char *q = sc.p;
+
+		while ((q = memchr(q, '\n', (size_t)(sc.end - q))) != NULL) {
+			lines++;
+			q++;
+		}
+		if (lines > max_rows)
+			lines = max_rows;
+		GP_GROW(l.jobs, l.cap, lines);
+	}
 	if (d->state_size)
 		state = gp_xcalloc(1, d->state_size);
 	memset(&r, 0, sizeof(r));
