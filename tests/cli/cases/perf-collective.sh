@@ -2,8 +2,8 @@
 # ~230 GB/s busbw, 8 x H100 NV18 ~370, two nodes with 1.6 Tb/s of NICs
 # ~192), a PCIe-only box, the other collectives, and command-line errors.
 C=tests/data/perf/cluster.yaml
-run perf --collective allreduce --size 1GiB --on a100-r0-0:0-7
-run perf --collective allreduce --size 1GiB --on h100-r4-0:0-7 --json
+run perf -c topologies/example-cluster.yaml --collective allreduce --size 1GiB --on a100-r0-0:0-7
+run perf -c topologies/example-cluster.yaml --collective allreduce --size 1GiB --on h100-r4-0:0-7 --json
 run perf -c $C --collective allreduce --size 1GiB --on a:0-7,b:0-7 --json
 run perf -c $C --collective allreduce --size 1GiB --on a,c --algo hierarchical
 run perf -c $C --collective allreduce --size 256MB --on pc
