@@ -22,6 +22,8 @@ typedef struct gp_place_part {
 	int gpus[GP_TOPO_MAX_GPUS]; /* local GPU indices on that node */
 	int milli;                  /* per-GPU share taken (1000 = whole) */
 	int64_t mem_mib;            /* per-GPU memory taken */
+	int64_t cpu_milli;          /* CPU taken on the node (milli-cores) */
+	int64_t host_mem_mib;       /* host memory taken on the node */
 	int numa;                   /* chosen NUMA node, -1 unknown */
 	int ncpus;
 	int *cpus;                  /* CPU numbers taken (owned) */
@@ -55,6 +57,10 @@ void gp_explain_release(gp_explain *e);
 void gp_explain_add(gp_explain *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Set the WAIT reason (when e is non-NULL) and return GP_WAIT. */
+int gp_explain_wait(gp_explain *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 typedef struct gp_policy_ctx {
 	const gp_cluster *cluster;
 	const gp_alloc *alloc;
@@ -74,7 +80,15 @@ typedef struct gp_policy {
 const gp_policy *gp_policy_find(const char *name);
 const gp_policy *gp_policy_list(int *n);
 
-/* Apply / undo a placement on the state. */
+/* Whether a node may host (part of) the job at all: up, and its GPU model
+ * allowed by the job's constraint. */
+int gp_node_eligible(const gp_policy_ctx *ctx, int node, const gp_job *job);
+
+/* Policy implementations, one file each (src/place/<name>.c). */
+int gp_policy_first_fit(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *out);
+
+/* Apply / undo a placement on the state.  apply takes everything or
+ * nothing: it returns -1 (state unchanged) when a part does not fit. */
 int gp_placement_apply(gp_alloc *a, const gp_placement *p);
 void gp_placement_undo(gp_alloc *a, const gp_placement *p);
 

@@ -1,0 +1,214 @@
+/* Allocation state, placement apply/undo and the first-fit anchor on a
+ * hand-built cluster (no loader needed): 3 nodes x 4 GPUs, 16 CPUs each. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/policy.h"
+#include "testlib.h"
+
+static gp_cluster cl;
+static gp_topo_gpu tgpus[4];
+static gp_node_type ntype;
+static gp_node nodes[3];
+
+static void build_cluster(void)
+{
+	int i;
+
+	memset(&cl, 0, sizeof(cl));
+	memset(&ntype, 0, sizeof(ntype));
+	memset(tgpus, 0, sizeof(tgpus));
+	ntype.name = "box";
+	ntype.topo.ngpus = 4;
+	ntype.topo.gpus = tgpus;
+	ntype.gpu_model = -1;
+	ntype.cpu_count = 16;
+	ntype.mem_gib = 64;
+	for (i = 0; i < 3; i++) {
+		memset(&nodes[i], 0, sizeof(nodes[i]));
+		nodes[i].name = i == 0 ? "n0" : i == 1 ? "n1" : "n2";
+		nodes[i].type = 0;
+		nodes[i].first_gpu = 4 * i;
+		nodes[i].ngpus = 4;
+	}
+	cl.types = &ntype;
+	cl.ntypes = 1;
+	cl.nodes = nodes;
+	cl.nnodes = 3;
+	cl.ngpus = 12;
+}
+
+static void test_alloc_counters(void)
+{
+	gp_alloc a, b;
+
+	build_cluster();
+	CU_ASSERT_EQUAL_FATAL(gp_alloc_init(&a, &cl), GP_OK);
+	CU_ASSERT_EQUAL(a.node_free_whole[1], 4);
+	CU_ASSERT_EQUAL(a.node_cap_cpu_milli[1], 16000);
+	CU_ASSERT_EQUAL(a.node_cap_mem_mib[1], 65536);
+	CU_ASSERT_EQUAL(gp_alloc_free_whole_total(&a), 12);
+	/* Two shares on GPU 5 (node 1): one whole GPU less, 700 milli used. */
+	CU_ASSERT_EQUAL(gp_alloc_take_gpu(&a, 5, 300, 0), 0);
+	CU_ASSERT_EQUAL(gp_alloc_take_gpu(&a, 5, 400, 0), 0);
+	CU_ASSERT_EQUAL(gp_alloc_take_gpu(&a, 5, 400, 0), -1);
+	CU_ASSERT_EQUAL(a.gpu_free_milli[5], 300);
+	CU_ASSERT_EQUAL(a.gpu_tasks[5], 2);
+	CU_ASSERT_EQUAL(a.node_free_whole[1], 3);
+	CU_ASSERT_EQUAL(a.node_free_milli[1], 3300);
+	CU_ASSERT_EQUAL(gp_alloc_copy(&b, &a), GP_OK);
+	gp_alloc_give_gpu(&a, 5, 300, 0);
+	CU_ASSERT_EQUAL(a.node_free_whole[1], 3);
+	gp_alloc_give_gpu(&a, 5, 400, 0);
+	CU_ASSERT_EQUAL(a.node_free_whole[1], 4);
+	CU_ASSERT_EQUAL(a.node_free_milli[1], 4000);
+	/* The copy is independent. */
+	CU_ASSERT_EQUAL(b.node_free_whole[1], 3);
+	gp_alloc_set_cpu(&a, 2, 13, 1);
+	CU_ASSERT(gp_alloc_cpu_used(&a, 2, 13));
+	CU_ASSERT(!gp_alloc_cpu_used(&a, 2, 12));
+	CU_ASSERT(!gp_alloc_cpu_used(&b, 2, 13));
+	gp_alloc_release(&a);
+	gp_alloc_release(&b);
+	gp_alloc_release(NULL);
+}
+
+static void test_apply_all_or_nothing(void)
+{
+	gp_alloc a;
+	gp_placement p;
+	gp_place_part *part;
+
+	build_cluster();
+	gp_alloc_init(&a, &cl);
+	gp_placement_init(&p);
+	part = gp_placement_add(&p, 0);
+	part->ngpus = 2;
+	part->gpus[0] = 0;
+	part->gpus[1] = 1;
+	part->cpu_milli = 4000;
+	part = gp_placement_add(&p, 1);
+	part->ngpus = 2;
+	part->gpus[0] = 2;
+	part->gpus[1] = 2; /* the same GPU twice cannot fit */
+	CU_ASSERT_EQUAL(gp_placement_apply(&a, &p), -1);
+	CU_ASSERT_EQUAL(a.node_free_whole[0], 4);
+	CU_ASSERT_EQUAL(a.node_free_whole[1], 4);
+	CU_ASSERT_EQUAL(a.node_free_cpu_milli[0], 16000);
+	p.parts[1].gpus[1] = 3;
+	CU_ASSERT_EQUAL(gp_placement_apply(&a, &p), 0);
+	CU_ASSERT_EQUAL(a.node_free_whole[0], 2);
+	CU_ASSERT_EQUAL(a.node_free_whole[1], 2);
+	CU_ASSERT_EQUAL(a.node_free_cpu_milli[0], 12000);
+	gp_placement_undo(&a, &p);
+	CU_ASSERT_EQUAL(gp_alloc_free_whole_total(&a), 12);
+	CU_ASSERT_EQUAL(a.node_free_cpu_milli[0], 16000);
+	gp_placement_release(&p);
+	gp_alloc_release(&a);
+}
+
+static void test_first_fit(void)
+{
+	gp_alloc a;
+	gp_placement p;
+	gp_explain e;
+	gp_job job;
+	gp_policy_ctx ctx;
+	const gp_policy *ff = gp_policy_find("first-fit");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(ff);
+	build_cluster();
+	gp_alloc_init(&a, &cl);
+	gp_placement_init(&p);
+	gp_explain_init(&e);
+	gp_job_init(&job);
+	ctx.cluster = &cl;
+	ctx.alloc = &a;
+	ctx.rng = NULL;
+	ctx.explain = &e;
+
+	/* 3 GPUs single-node: node 0, GPUs 0-2. */
+	job.type = GP_JOB_SINGLE_NODE;
+	job.gpus = 3;
+	CU_ASSERT_EQUAL(ff->place(&ctx, &job, &p), GP_PLACED);
+	CU_ASSERT_EQUAL(p.nparts, 1);
+	CU_ASSERT_EQUAL(p.parts[0].node, 0);
+	CU_ASSERT_EQUAL(p.parts[0].gpus[2], 2);
+	CU_ASSERT_EQUAL(gp_placement_apply(&a, &p), 0);
+	/* 4 more: node 0 has 1 left, so node 1. */
+	job.gpus = 4;
+	CU_ASSERT_EQUAL(ff->place(&ctx, &job, &p), GP_PLACED);
+	CU_ASSERT_EQUAL(p.parts[0].node, 1);
+	CU_ASSERT_EQUAL(gp_placement_apply(&a, &p), 0);
+	/* A 6-GPU single-node job must wait; a 5-GPU ring spans n0 (1) + n2 (4). */
+	job.gpus = 6;
+	CU_ASSERT_EQUAL(ff->place(&ctx, &job, &p), GP_WAIT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.reason, "6"));
+	job.type = GP_JOB_RING_ALLREDUCE;
+	job.gpus = 5;
+	CU_ASSERT_EQUAL(ff->place(&ctx, &job, &p), GP_PLACED);
+	CU_ASSERT_EQUAL(p.nparts, 2);
+	CU_ASSERT_EQUAL(p.parts[0].node, 0);
+	CU_ASSERT_EQUAL(p.parts[0].ngpus, 1);
+	CU_ASSERT_EQUAL(p.parts[0].gpus[0], 3);
+	CU_ASSERT_EQUAL(p.parts[1].node, 2);
+	CU_ASSERT_EQUAL(p.parts[1].ngpus, 4);
+	/* Ring of 6 with only 5 free: wait. */
+	job.gpus = 6;
+	CU_ASSERT_EQUAL(gp_placement_apply(&a, &p), 0);
+	CU_ASSERT_EQUAL(ff->place(&ctx, &job, &p), GP_WAIT);
+	gp_placement_release(&p);
+	gp_explain_release(&e);
+	gp_job_release(&job);
+	gp_alloc_release(&a);
+}
+
+static void test_share(void)
+{
+	gp_alloc a;
+	gp_placement p;
+	gp_job job;
+	gp_policy_ctx ctx = { 0 };
+	const gp_policy *ff = gp_policy_find("first-fit");
+
+	build_cluster();
+	gp_alloc_init(&a, &cl);
+	gp_placement_init(&p);
+	gp_job_init(&job);
+	ctx.cluster = &cl;
+	ctx.alloc = &a;
+	job.gpu_milli = 600;
+	CU_ASSERT_EQUAL(ff->place(&ctx, &job, &p), GP_PLACED);
+	CU_ASSERT_EQUAL(gp_placement_apply(&a, &p), 0);
+	/* 600 + 600 > 1000: the second share goes to GPU 1. */
+	CU_ASSERT_EQUAL(ff->place(&ctx, &job, &p), GP_PLACED);
+	CU_ASSERT_EQUAL(p.parts[0].gpus[0], 1);
+	job.gpu_milli = 400;
+	CU_ASSERT_EQUAL(ff->place(&ctx, &job, &p), GP_PLACED);
+	CU_ASSERT_EQUAL(p.parts[0].gpus[0], 0);
+	CU_ASSERT_EQUAL(gp_job_accepts_model(&job, "A100"), 1);
+	job.gpu_models = strdup("V100M16|V100M32");
+	CU_ASSERT_EQUAL(gp_job_accepts_model(&job, "v100m32"), 1);
+	CU_ASSERT_EQUAL(gp_job_accepts_model(&job, "V100M3"), 0);
+	CU_ASSERT_EQUAL(gp_job_accepts_model(&job, "T4"), 0);
+	/* No node has a named model, so a constrained job waits. */
+	CU_ASSERT_EQUAL(ff->place(&ctx, &job, &p), GP_WAIT);
+	gp_placement_release(&p);
+	gp_job_release(&job);
+	gp_alloc_release(&a);
+}
+
+static void register_tests(void)
+{
+	CU_pSuite s = gp_test_suite("alloc");
+
+	gp_test_add(s, "counters", test_alloc_counters);
+	gp_test_add(s, "apply_all_or_nothing", test_apply_all_or_nothing);
+	gp_test_add(s, "first_fit", test_first_fit);
+	gp_test_add(s, "share", test_share);
+}
+
+int main(int argc, char **argv)
+{
+	return gp_test_main(argc, argv, register_tests);
+}

@@ -1,0 +1,134 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/util.h"
+#include "gpuplan/yaml.h"
+#include "testlib.h"
+
+static int parse(const char *text, gp_yaml_doc *doc, gp_error *err)
+{
+	return gp_yaml_parse(text, strlen(text), "t.yaml", 0, doc, err);
+}
+
+static void test_tree_and_positions(void)
+{
+	gp_yaml_doc doc;
+	gp_error err = GP_ERROR_INIT;
+	const gp_yaml_node *nodes, *first;
+	long count = 0;
+
+	CU_ASSERT_EQUAL_FATAL(parse("fabric:\n  - {name: spine}\nnodes:\n  - name: a\n    count: 4\n", &doc, &err), GP_OK);
+	nodes = gp_yaml_get(doc.root, "nodes");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(nodes);
+	CU_ASSERT_EQUAL(nodes->type, GP_YAML_SEQ);
+	CU_ASSERT_EQUAL(nodes->n, 1);
+	first = nodes->items[0];
+	CU_ASSERT_EQUAL(first->line, 4);
+	CU_ASSERT_EQUAL(first->col, 5);
+	CU_ASSERT_EQUAL(gp_yaml_long(&doc, gp_yaml_get(first, "count"), "count", 1, 10, &count, &err), GP_OK);
+	CU_ASSERT_EQUAL(count, 4);
+	CU_ASSERT_EQUAL(gp_yaml_long(&doc, gp_yaml_get(first, "count"), "count", 5, 10, &count, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 5);
+	CU_ASSERT_EQUAL(err.col, 12);
+	gp_yaml_doc_release(&doc);
+}
+
+static void test_duplicate_key(void)
+{
+	gp_yaml_doc doc;
+	gp_error err = GP_ERROR_INIT;
+
+	CU_ASSERT_EQUAL(parse("a: 1\nb: 2\na: 3\n", &doc, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 3);
+	CU_ASSERT_EQUAL(err.col, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "duplicate key 'a'"));
+	CU_ASSERT_PTR_NULL(doc.root);
+	gp_yaml_doc_release(&doc);
+	/* A duplicate key whose value is a collection must not leak or double free. */
+	CU_ASSERT_EQUAL(parse("a: [1]\na: [2]\n", &doc, &err), GP_EINPUT);
+	gp_yaml_doc_release(&doc);
+}
+
+static void test_depth_cap(void)
+{
+	gp_yaml_doc doc;
+	gp_error err = GP_ERROR_INIT;
+	char *deep = gp_xmalloc(3000 * 2 + 1);
+	int i;
+
+	for (i = 0; i < 3000; i++) {
+		deep[i] = '[';
+		deep[3000 + i] = ']';
+	}
+	deep[6000] = '\0';
+	CU_ASSERT_EQUAL(parse(deep, &doc, &err), GP_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "nesting deeper than 64"));
+	CU_ASSERT_EQUAL(err.line, 1);
+	CU_ASSERT_EQUAL(err.col, 65);
+	gp_yaml_doc_release(&doc);
+	free(deep);
+}
+
+static void test_syntax_and_junk(void)
+{
+	gp_yaml_doc doc;
+	gp_error err = GP_ERROR_INIT;
+	static const char junk[] = "a: \x01\x02\x03";
+
+	CU_ASSERT_EQUAL(parse("a: [1, 2\nb: 3\n", &doc, &err), GP_EINPUT);
+	CU_ASSERT(err.line >= 1);
+	gp_yaml_doc_release(&doc);
+	CU_ASSERT_EQUAL(gp_yaml_parse("a\0b", 3, "t.yaml", 0, &doc, &err), GP_EINPUT);
+	gp_yaml_doc_release(&doc);
+	CU_ASSERT_EQUAL(parse(junk, &doc, &err), GP_EINPUT);
+	gp_yaml_doc_release(&doc);
+	CU_ASSERT_EQUAL(parse("a: &x 1\nb: *x\n", &doc, &err), GP_EINPUT);
+	gp_yaml_doc_release(&doc);
+	CU_ASSERT_EQUAL(parse("", &doc, &err), GP_OK);
+	CU_ASSERT_PTR_NULL(doc.root);
+	gp_yaml_doc_release(&doc);
+}
+
+static void test_check_keys(void)
+{
+	static const char *const allowed[] = { "name", "type", "switch", NULL };
+	gp_yaml_doc doc;
+	gp_error err = GP_ERROR_INIT;
+
+	CU_ASSERT_EQUAL_FATAL(parse("name: a\ntyep: x\n", &doc, &err), GP_OK);
+	CU_ASSERT_EQUAL(gp_yaml_check_keys(&doc, doc.root, "node", allowed, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 2);
+	CU_ASSERT_STRING_EQUAL(err.msg, "unknown key 'tyep' in node (did you mean 'type'?)");
+	gp_yaml_doc_release(&doc);
+}
+
+static void test_quoted_numbers_are_strings(void)
+{
+	gp_yaml_doc doc;
+	gp_error err = GP_ERROR_INIT;
+	long v;
+	int b;
+
+	CU_ASSERT_EQUAL_FATAL(parse("a: \"12\"\nb: yes\n", &doc, &err), GP_OK);
+	CU_ASSERT_EQUAL(gp_yaml_long(&doc, gp_yaml_get(doc.root, "a"), "a", 0, 100, &v, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(gp_yaml_bool(&doc, gp_yaml_get(doc.root, "b"), "b", &b, &err), GP_OK);
+	CU_ASSERT_EQUAL(b, 1);
+	gp_yaml_doc_release(&doc);
+}
+
+static void register_tests(void)
+{
+	CU_pSuite s = gp_test_suite("yaml");
+
+	gp_test_add(s, "tree_and_positions", test_tree_and_positions);
+	gp_test_add(s, "duplicate_key", test_duplicate_key);
+	gp_test_add(s, "depth_cap", test_depth_cap);
+	gp_test_add(s, "syntax_and_junk", test_syntax_and_junk);
+	gp_test_add(s, "check_keys", test_check_keys);
+	gp_test_add(s, "quoted_numbers", test_quoted_numbers_are_strings);
+}
+
+int main(int argc, char **argv)
+{
+	return gp_test_main(argc, argv, register_tests);
+}
