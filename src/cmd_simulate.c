@@ -209,9 +209,8 @@ int cmd_simulate(int argc, char **argv)
 	outputs out;
 
 	/* FGD's experiment mode owns the whole command line. */
-	for (c = 1; c < argc; c++)
-		if (!strcmp(argv[c], "--inflate") || !strncmp(argv[c], "--inflate=", 10))
-			return gp_cli_usage_error("simulate", "--inflate is not available yet");
+	if (gp_cli_has_option(argc, argv, "--inflate"))
+		return gp_cmd_simulate_inflate(argc, argv);
 	gp_trace_opts_init(&topts);
 	optind = 0;
 	opterr = 0;

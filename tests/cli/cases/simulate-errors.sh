@@ -4,7 +4,7 @@ run simulate
 run simulate -c $C tests/data/sim/backfill.csv --queue lifo
 run simulate -c $C tests/data/sim/backfill.csv --policy nosuch
 run simulate -c $C tests/data/sim/backfill.csv --seed -3
-run simulate -c $C tests/data/sim/backfill.csv --inflate 1.3
+run simulate -c $C tests/data/sim/backfill.csv --inflate 1.3 --policy nosuch
 run simulate -c $C tests/data/sim/backfill.csv extra.csv
 run simulate -c $C --json "$TMP/out.json" tests/data/traces/bad/tiresias-gpu-word.csv
 ls "$TMP"
