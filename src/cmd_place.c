@@ -238,8 +238,6 @@ static int env_load(const place_opts *o, place_env *env)
 	if (gp_cluster_load(o->cluster, &env->cluster, &err))
 		return gp_cli_report(&err);
 	gp_alloc_init(&env->alloc, &env->cluster);
-	for (i = 0; i < env->cluster.nnodes; i++)
-		env->alloc.node_state[i] = (uint8_t)env->cluster.nodes[i].state;
 	if (o->state && gp_state_load(o->state, &env->cluster, &env->alloc, &env->state, &err))
 		return gp_cli_report(&err);
 	gp_rng_seed(&env->rng, o->seed);
