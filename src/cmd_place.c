@@ -230,7 +230,6 @@ typedef struct place_env {
 static int env_load(const place_opts *o, place_env *env)
 {
 	gp_error err = GP_ERROR_INIT;
-	int i;
 
 	gp_cluster_init(&env->cluster);
 	gp_state_init(&env->state);
