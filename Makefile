@@ -50,8 +50,10 @@ $(1)/tests/%: $(1)/tests/unit/%.o $(1)/tests/unit/testlib.o $(1)/libgpuplan.a
 	@mkdir -p $$(@D)
 	$$(Q)$$(CC) $(2) -o $$@ $$^ $$(LIBS) $$(CUNIT_LIBS)
 
--include $$($(1)_LIB_OBJ:.o=.d)
+-include $$($(1)_LIB_OBJ:.o=.d) $$(TEST_SRC:%.c=$(1)/%.d) $(1)/tests/unit/testlib.d
 endef
+
+.DEFAULT_GOAL := all
 
 $(eval $(call tree,build,))
 $(eval $(call tree,build-san,$(SAN_FLAGS)))

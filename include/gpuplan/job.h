@@ -28,6 +28,13 @@ typedef struct gp_model_desc {
 	int seq_len;
 	int is_transformer;
 	double flops_per_sample; /* forward+backward; 0 = derive */
+	int kind;               /* enum gp_model_kind (models.h) */
+	int heads;              /* attention heads, 0 unknown */
+	int vocab;              /* vocabulary size, 0 unknown */
+	int input_c, input_h, input_w; /* CNN input shape, 0 unknown */
+	double act_elems;       /* sum of per-layer output elements per
+				 * sample (CNN seed rule), 0 unknown */
+	char dataset[32];       /* "imagenet", "cifar10", ... or "" */
 } gp_model_desc;
 
 typedef struct gp_job {
@@ -42,6 +49,7 @@ typedef struct gp_job {
 	int ps, workers;        /* PS-Worker split; 0 when not given */
 	int gpu_milli;          /* per-GPU share, 1..1000 (1000 = whole GPU) */
 	int64_t gpu_mem_mib;    /* per-GPU memory need, 0 = unknown */
+	int gpu_mem_estimated;  /* gpu_mem_mib came from the memory estimator */
 	int64_t cpu_milli;      /* CPU request in milli-cores, 0 = none */
 	int64_t mem_mib;        /* host memory request, 0 = none */
 	char *gpu_models;       /* allowed GPU models, '|'-separated; NULL = any */

@@ -1,0 +1,138 @@
+/* Calibrated step-time profiles: the closed form that `gpuplan calibrate`
+ * fits to the Sia placement files, and lookup of the built-in table. */
+#include <ctype.h>
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gpuplan/perf.h"
+#include "gpuplan/util.h"
+
+double gp_perf_exposed(double compute, double comm, double overlap)
+{
+	double e = comm - overlap * compute;
+
+	return e > 0 ? e : 0.0;
+}
+
+/* compute = (c0 + c1 x bsz) x (1 + contend x (per_node - 1)).  Communication is a ring all-reduce with two
+ * per-step latencies and two volume terms (intra-node, and the slower of
+ * intra/inter once the ring leaves a node):
+ *   comm = 2(n-1)/n x W + (2(n-1) - 2(m-1)) x a_intra + 2(m-1) x a_inter. */
+double gp_perf_profile_step(const double *p, int n, int nodes, int per_node,
+			    double bsz, double *compute, double *comm, double *exposed)
+{
+	double c = (p[GP_PP_C0] + p[GP_PP_C1] * bsz) *
+		   (1.0 + p[GP_PP_CONTEND] * (per_node > 1 ? per_node - 1 : 0));
+	double t = 0, e;
+
+	if (nodes < 1)
+		nodes = 1;
+	if (n > 1) {
+		double w = p[GP_PP_W_INTRA];
+		int inter = 2 * (nodes - 1), intra = 2 * (n - 1) - inter;
+
+		if (nodes > 1)
+			w = fmax(w, p[GP_PP_W_INTER]);
+		t = 2.0 * (n - 1) / n * w + intra * p[GP_PP_A_INTRA] +
+		    inter * p[GP_PP_A_INTER];
+	}
+	e = gp_perf_exposed(c, t, p[GP_PP_OVERLAP]);
+	if (compute)
+		*compute = c;
+	if (comm)
+		*comm = t;
+	if (exposed)
+		*exposed = e;
+	return c + e;
+}
+
+/* Upper-case alphanumerics only: "Quadro RTX 6000" -> "QUADRORTX6000". */
+static void squash(const char *s, char *out, size_t size)
+{
+	size_t k = 0;
+
+	for (; *s && k + 1 < size; s++)
+		if (isalnum((unsigned char)*s))
+			out[k++] = (char)toupper((unsigned char)*s);
+	out[k] = '\0';
+}
+
+/* GPU keys of the profile table and the spellings that mean them. */
+static const struct {
+	const char *key, *alias;
+} gpu_alias[] = {
+	{ "RTX6000", "QUADRORTX6000" },
+	{ "RTX2080TI", "GEFORCERTX2080TI" },
+};
+
+int gp_perf_gpu_matches(const char *name, const char *key)
+{
+	char n[64], k[64];
+	size_t i, kl;
+
+	if (!name || !key)
+		return 0;
+	squash(name, n, sizeof(n));
+	squash(key, k, sizeof(k));
+	for (i = 0; i < GP_ARRAY_SIZE(gpu_alias); i++)
+		if (!strcmp(n, gpu_alias[i].alias) || !strncmp(n, gpu_alias[i].alias,
+								 strlen(gpu_alias[i].alias))) {
+			squash(gpu_alias[i].key, n, sizeof(n));
+			break;
+		}
+	kl = strlen(k);
+	/* "A100SXM440GB" is an A100; "A1000" is not.  The character after
+	 * the key must not continue the model number. */
+	if (kl == 0 || strncmp(n, k, kl))
+		return 0;
+	return !isdigit((unsigned char)n[kl]);
+}
+
+/* DL model names of the Sia profiles and what jobs call them. */
+static const struct {
+	const char *name, *alias;
+} dl_alias[] = {
+	{ "imagenet", "resnet50" },   { "imagenet", "resnet-50" },
+	{ "cifar10", "resnet18" },    { "cifar10", "resnet-18" },
+	{ "bert", "bert-base" },      { "deepspeech2", "deepspeech" },
+	{ "yolov3", "yolo" },         { "gpt_pmp", "gpt" },
+	{ "ncf", "neumf" },
+};
+
+static const char *canonical_dl(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < GP_ARRAY_SIZE(dl_alias); i++)
+		if (!strcasecmp(name, dl_alias[i].alias))
+			return dl_alias[i].name;
+	return name;
+}
+
+const gp_perf_profile *gp_perf_profile_find(const char *dl_model, const char *gpu_name)
+{
+	const char *dl;
+	int i;
+
+	if (!dl_model || !*dl_model || !gpu_name)
+		return NULL;
+	dl = canonical_dl(dl_model);
+	/* The first entry wins: the table lists the main platform of a GPU
+	 * (dgx) before its variants (dgx-ext). */
+	for (i = 0; i < gp_perf_nprofiles; i++)
+		if (!strcasecmp(gp_perf_profiles[i].dl_model, dl) &&
+		    gp_perf_gpu_matches(gpu_name, gp_perf_profiles[i].gpu))
+			return &gp_perf_profiles[i];
+	return NULL;
+}
+
+const gp_perf_gpu_calib *gp_perf_gpu_calib_find(const char *gpu_name)
+{
+	int i;
+
+	for (i = 0; i < gp_perf_ngpu_calibs; i++)
+		if (gp_perf_gpu_matches(gpu_name, gp_perf_gpu_calibs[i].gpu))
+			return &gp_perf_gpu_calibs[i];
+	return NULL;
+}

@@ -1,0 +1,154 @@
+/* The built-in GPU catalog: required entries, figures against the
+ * reference table (models-and-failures.md §C), lookup rules, put. */
+#include <string.h>
+
+#include "gpuplan/catalog.h"
+#include "testlib.h"
+
+static void test_required_models(void)
+{
+	static const char *const names[] = {
+		"K80", "P100", "V100-SXM2-16GB", "V100-SXM2-32GB", "T4", "A10",
+		"A30", "A100-SXM4-40GB", "A100-SXM4-80GB", "A100-PCIE-40GB",
+		"A100-PCIE-80GB", "L4", "L40S", "H100-SXM5-80GB",
+		"H100-PCIE-80GB", "H200", "B200", "RTX-3090", "RTX-4090",
+		"MI250X", "MI300X", "RTX-2080Ti", "Quadro-RTX-6000",
+	};
+	gp_catalog cat;
+	size_t i;
+
+	gp_catalog_init_builtin(&cat);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const gp_gpu_model *m = gp_catalog_find(&cat, names[i]);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+		CU_ASSERT_STRING_EQUAL(m->name, names[i]);
+		CU_ASSERT(m->mem_gib > 0);
+		CU_ASSERT(m->fp16_tflops > 0);
+		CU_ASSERT(m->fp32_tflops > 0);
+		CU_ASSERT(m->mem_bw_gbs > 0);
+	}
+	gp_catalog_release(&cat);
+}
+
+static void test_reference_figures(void)
+{
+	gp_catalog cat;
+	const gp_gpu_model *m;
+
+	gp_catalog_init_builtin(&cat);
+	/* §C: A100 80 GB SXM: 312 / 19.5 TFLOPS, 2,039 GB/s, NVLink3 x12;
+	 * §B.1: 25 GB/s per link per direction, NCCL 20. */
+	m = gp_catalog_find(&cat, "A100-SXM4-80GB");
+	CU_ASSERT_DOUBLE_EQUAL(m->fp16_tflops, 312, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(m->fp32_tflops, 19.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(m->mem_bw_gbs, 2039, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(m->mem_gib, 80, 1e-9);
+	CU_ASSERT_EQUAL(m->nvlink_gen, 3);
+	CU_ASSERT_EQUAL(m->nvlink_links, 12);
+	CU_ASSERT_DOUBLE_EQUAL(m->nvlink_gbs_per_link * m->nvlink_links, 300, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(m->nvlink_nccl_gbs, 20, 1e-9);
+	/* H100 SXM: 989 / 67, 3,350 GB/s, 18 links (450 GB/s per dir). */
+	m = gp_catalog_find(&cat, "H100-SXM5-80GB");
+	CU_ASSERT_DOUBLE_EQUAL(m->fp16_tflops, 989, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(m->nvlink_gbs_per_link * m->nvlink_links, 450, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(m->nvlink_nccl_gbs, 20.6, 1e-9);
+	/* H200: 141 GB at 4,800 GB/s, same compute as H100 SXM. */
+	m = gp_catalog_find(&cat, "H200");
+	CU_ASSERT_DOUBLE_EQUAL(m->mem_gib, 141, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(m->mem_bw_gbs, 4800, 1e-9);
+	/* B200: 2,250 dense, NVLink5 18 x 50 = 900 GB/s per direction. */
+	m = gp_catalog_find(&cat, "B200");
+	CU_ASSERT_DOUBLE_EQUAL(m->fp16_tflops, 2250, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(m->nvlink_gbs_per_link * m->nvlink_links, 900, 1e-9);
+	/* V100, T4, P100 have no BF16; K80 is one GK210 (half of 24 GB). */
+	CU_ASSERT_EQUAL(gp_catalog_find(&cat, "V100-SXM2-32GB")->bf16, 0);
+	CU_ASSERT_EQUAL(gp_catalog_find(&cat, "T4")->bf16, 0);
+	CU_ASSERT_EQUAL(gp_catalog_find(&cat, "A10")->bf16, 1);
+	m = gp_catalog_find(&cat, "K80");
+	CU_ASSERT_DOUBLE_EQUAL(m->mem_gib, 12, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(m->mem_bw_gbs, 240, 1e-9);
+	/* MI300X: 1,307 / 163.4, 192 GB, 5,300 GB/s. */
+	m = gp_catalog_find(&cat, "MI300X");
+	CU_ASSERT_DOUBLE_EQUAL(m->fp16_tflops, 1307, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(m->mem_gib, 192, 1e-9);
+	CU_ASSERT_STRING_EQUAL(m->vendor, "AMD");
+	/* RTX 2080 Ti from habitat-gpu-specs/devices.csv: 11 GB, 616 GB/s. */
+	m = gp_catalog_find(&cat, "RTX-2080Ti");
+	CU_ASSERT_DOUBLE_EQUAL(m->mem_gib, 11, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(m->mem_bw_gbs, 616, 1e-9);
+	gp_catalog_release(&cat);
+}
+
+static void test_lookup_rules(void)
+{
+	gp_catalog cat;
+
+	gp_catalog_init_builtin(&cat);
+	CU_ASSERT_STRING_EQUAL(gp_catalog_find(&cat, "a100_sxm4_80gb")->name, "A100-SXM4-80GB");
+	CU_ASSERT_STRING_EQUAL(gp_catalog_find(&cat, "NVIDIA A100-SXM4-80GB")->name, "A100-SXM4-80GB");
+	CU_ASSERT_STRING_EQUAL(gp_catalog_find(&cat, "Tesla T4")->name, "T4");
+	CU_ASSERT_STRING_EQUAL(gp_catalog_find(&cat, "rtx 4090")->name, "RTX-4090");
+	/* openb node-list spellings */
+	CU_ASSERT_STRING_EQUAL(gp_catalog_find(&cat, "V100M32")->name, "V100-SXM2-32GB");
+	CU_ASSERT_STRING_EQUAL(gp_catalog_find(&cat, "V100M16")->name, "V100-SXM2-16GB");
+	/* A10 is not A100, and unknown names are NULL */
+	CU_ASSERT_STRING_EQUAL(gp_catalog_find(&cat, "A10")->name, "A10");
+	CU_ASSERT_PTR_NULL(gp_catalog_find(&cat, "A1000"));
+	CU_ASSERT_PTR_NULL(gp_catalog_find(&cat, ""));
+	CU_ASSERT_PTR_NULL(gp_catalog_find(&cat, "G2"));
+	CU_ASSERT_EQUAL(gp_catalog_index(&cat, "nosuch"), -1);
+	CU_ASSERT(gp_catalog_name_eq("H100-SXM5-80GB", "h100 sxm5 80gb"));
+	CU_ASSERT(!gp_catalog_name_eq("H100", "H10"));
+	gp_catalog_release(&cat);
+}
+
+static void test_put(void)
+{
+	gp_catalog cat;
+	gp_gpu_model m;
+	int n0, k, i;
+
+	gp_catalog_init_builtin(&cat);
+	n0 = cat.n;
+	/* Replace an entry in place. */
+	m = *gp_catalog_find(&cat, "T4");
+	m.mem_gib = 15;
+	k = gp_catalog_put(&cat, &m);
+	CU_ASSERT_EQUAL(cat.n, n0);
+	CU_ASSERT_STRING_EQUAL(cat.models[k].name, "T4");
+	CU_ASSERT_DOUBLE_EQUAL(gp_catalog_find(&cat, "t4")->mem_gib, 15, 1e-9);
+	/* Add many (forces growth), an alias name becomes its own entry. */
+	for (i = 0; i < 40; i++) {
+		memset(&m, 0, sizeof(m));
+		snprintf(m.name, sizeof(m.name), "X-%d", i);
+		m.mem_gib = i + 1;
+		gp_catalog_put(&cat, &m);
+	}
+	CU_ASSERT_EQUAL(cat.n, n0 + 40);
+	CU_ASSERT_DOUBLE_EQUAL(gp_catalog_find(&cat, "X-39")->mem_gib, 40, 1e-9);
+	memset(&m, 0, sizeof(m));
+	snprintf(m.name, sizeof(m.name), "V100M32");
+	m.mem_gib = 31;
+	gp_catalog_put(&cat, &m);
+	CU_ASSERT_DOUBLE_EQUAL(gp_catalog_find(&cat, "V100M32")->mem_gib, 31, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(gp_catalog_find(&cat, "V100-SXM2-32GB")->mem_gib, 32, 1e-9);
+	gp_catalog_release(&cat);
+	gp_catalog_release(&cat); /* idempotent */
+	gp_catalog_release(NULL);
+}
+
+static void register_tests(void)
+{
+	CU_pSuite s = gp_test_suite("catalog");
+
+	gp_test_add(s, "required models", test_required_models);
+	gp_test_add(s, "reference figures", test_reference_figures);
+	gp_test_add(s, "lookup rules", test_lookup_rules);
+	gp_test_add(s, "put", test_put);
+}
+
+int main(int argc, char **argv)
+{
+	return gp_test_main(argc, argv, register_tests);
+}

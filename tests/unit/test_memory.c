@@ -1,0 +1,124 @@
+/* Memory estimator: hand-computed numbers (models-and-failures.md §D). */
+#include <string.h>
+
+#include "gpuplan/jobspec.h"
+#include "gpuplan/memory.h"
+#include "gpuplan/models.h"
+#include "testlib.h"
+
+static void test_bytes_per_param(void)
+{
+	double w, g, o;
+
+	/* ZeRO §3.1: mixed-precision Adam = 2 + 2 + 12 = 16 bytes/param. */
+	gp_memory_bytes_per_param(GP_OPT_ADAM, GP_PREC_MIXED, &w, &g, &o);
+	CU_ASSERT_DOUBLE_EQUAL(w + g + o, 16, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(o, 12, 1e-12);
+	/* Mixed-precision SGD with momentum: 2 + 2 + 8 = 12. */
+	gp_memory_bytes_per_param(GP_OPT_MOMENTUM, GP_PREC_MIXED, &w, &g, &o);
+	CU_ASSERT_DOUBLE_EQUAL(w + g + o, 12, 1e-12);
+	/* fp32 Adam 4 + 4 + 8 = 16, fp32 momentum 12, fp32 SGD 8. */
+	gp_memory_bytes_per_param(GP_OPT_ADAM, GP_PREC_FP32, &w, &g, &o);
+	CU_ASSERT_DOUBLE_EQUAL(w + g + o, 16, 1e-12);
+	gp_memory_bytes_per_param(GP_OPT_MOMENTUM, GP_PREC_FP32, &w, &g, &o);
+	CU_ASSERT_DOUBLE_EQUAL(w + g + o, 12, 1e-12);
+	gp_memory_bytes_per_param(GP_OPT_SGD, GP_PREC_FP32, &w, &g, &o);
+	CU_ASSERT_DOUBLE_EQUAL(w + g + o, 8, 1e-12);
+	/* Pure bf16 Adam: 2 + 2 + 4. */
+	gp_memory_bytes_per_param(GP_OPT_ADAM, GP_PREC_BF16, &w, &g, &o);
+	CU_ASSERT_DOUBLE_EQUAL(w + g + o, 8, 1e-12);
+}
+
+static void test_7b_mixed_adam(void)
+{
+	gp_job j;
+	gp_error err = GP_ERROR_INIT;
+	gp_mem_estimate e;
+	/* s*b*h*(34 + 5*a*s/h) = 2048*1*4096*(34 + 80) per layer, 32 layers. */
+	double act = 2048.0 * 4096 * 114 * 32;
+
+	CU_ASSERT_EQUAL_FATAL(gp_jobspec_load(gp_test_path("tests/data/jobs/good-llama-7b.yaml"),
+					      &j, &err), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(gp_memory_estimate(&j, &e, &err), GP_OK);
+	CU_ASSERT_EQUAL(e.rule, GP_MEM_RULE_TRANSFORMER);
+	CU_ASSERT_DOUBLE_EQUAL(e.states, 112e9, 1);
+	CU_ASSERT_DOUBLE_EQUAL(e.weights, 14e9, 1);
+	CU_ASSERT_DOUBLE_EQUAL(e.optim, 84e9, 1);
+	CU_ASSERT_DOUBLE_EQUAL(e.act_bytes_per_layer, 956301312.0, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(e.activations, act, 1);
+	CU_ASSERT_DOUBLE_EQUAL(e.logits, 0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(e.total, (112e9 + act) * 1.1, 10);
+	gp_job_release(&j);
+}
+
+static void test_bert_large_logits(void)
+{
+	gp_job j;
+	gp_mem_estimate e;
+	gp_error err = GP_ERROR_INIT;
+
+	gp_job_init(&j);
+	gp_model_fill_desc(gp_model_find("bert-large"), 0, 0, 0, &j.model);
+	j.batch_size = 1;
+	CU_ASSERT_EQUAL_FATAL(gp_memory_estimate(&j, &e, &err), GP_OK);
+	/* 512*1024*(34 + 5*16*512/1024) = 38,797,312 B per layer, 24 layers;
+	 * logits 4*512*30522 = 62,509,056 B; states 335e6 x 16. */
+	CU_ASSERT_DOUBLE_EQUAL(e.act_bytes_per_layer, 38797312, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(e.activations, 931135488, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(e.logits, 62509056, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(e.states, 5.36e9, 1);
+	gp_job_release(&j);
+}
+
+static void test_vgg16_seed_rule(void)
+{
+	gp_job j;
+	gp_error err = GP_ERROR_INIT;
+	gp_mem_estimate e;
+
+	CU_ASSERT_EQUAL_FATAL(gp_jobspec_load(gp_test_path("tests/data/jobs/good-vgg16.yaml"),
+					      &j, &err), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(gp_memory_estimate(&j, &e, &err), GP_OK);
+	CU_ASSERT_EQUAL(e.rule, GP_MEM_RULE_CNN);
+	/* 13,556,712 elements x 32 samples x 4 B; 138,357,544 params x 12 B. */
+	CU_ASSERT_DOUBLE_EQUAL(e.activations, 1735259136.0, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(e.states, 1660290528.0, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(e.total, 3395549664.0 * 1.1, 1);
+	/* ceil(3,735,104,630.4 / 2^20) = 3563 MiB. */
+	CU_ASSERT_EQUAL(j.gpu_mem_mib, 3563);
+	gp_job_release(&j);
+}
+
+static void test_no_params(void)
+{
+	gp_job j;
+	gp_mem_estimate e;
+	gp_error err = GP_ERROR_INIT;
+
+	gp_job_init(&j);
+	CU_ASSERT_EQUAL(gp_memory_estimate(&j, &e, &err), GP_EINPUT);
+	/* States only, with a note, when a model has no per-layer data. */
+	gp_model_fill_desc(gp_model_find("googlenet"), 0, 0, 0, &j.model);
+	j.optimizer = GP_OPT_SGD;
+	j.precision = GP_PREC_FP32;
+	CU_ASSERT_EQUAL(gp_memory_estimate(&j, &e, &err), GP_OK);
+	CU_ASSERT_EQUAL(e.rule, GP_MEM_RULE_STATES);
+	CU_ASSERT_PTR_NOT_NULL(e.note);
+	CU_ASSERT_DOUBLE_EQUAL(e.total, 6624904.0 * 8 * 1.1, 1e-3);
+}
+
+static void register_tests(void)
+{
+	CU_pSuite s = gp_test_suite("memory");
+
+	gp_test_add(s, "bytes per parameter", test_bytes_per_param);
+	gp_test_add(s, "7B mixed-precision Adam", test_7b_mixed_adam);
+	gp_test_add(s, "BERT-large activations and logits", test_bert_large_logits);
+	gp_test_add(s, "VGG-16 seed rule", test_vgg16_seed_rule);
+	gp_test_add(s, "no parameters", test_no_params);
+}
+
+int main(int argc, char **argv)
+{
+	return gp_test_main(argc, argv, register_tests);
+}

@@ -1,0 +1,384 @@
+/* Communication and iteration-time model: hand-computed ring times on
+ * NV12, NV18, PCIe-only and two-node examples; profile formula; the Sia
+ * CSV reader and the GSL fit. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/perf.h"
+#include "gpuplan/util.h"
+#include "testlib.h"
+
+/* A100-SXM4: NVLink 3, 12 links of 25 GB/s, PCIe Gen4 x16. */
+static const gp_gpu_model a100 = {
+	.name = "A100-SXM4-40GB", .nvlink_gen = 3, .nvlink_gbs_per_link = 25,
+	.nvlink_links = 12, .pcie_gen = 4, .pcie_lanes = 16,
+};
+/* H100-SXM5: NVLink 4, 18 links, PCIe Gen5 x16. */
+static const gp_gpu_model h100 = {
+	.name = "H100-SXM5-80GB", .nvlink_gen = 4, .nvlink_gbs_per_link = 25,
+	.nvlink_links = 18, .pcie_gen = 5, .pcie_lanes = 16,
+};
+/* A PCIe-only Gen3 card (no NVLink). */
+static const gp_gpu_model pcie3 = {
+	.name = "T4", .pcie_gen = 3, .pcie_lanes = 16,
+};
+
+/* An n-GPU topology whose every pair has link l (no NICs). */
+static void topo_uniform(gp_topo *t, int n, gp_link l)
+{
+	int i, j;
+
+	memset(t, 0, sizeof(*t));
+	t->ngpus = n;
+	t->links = calloc((size_t)(n * n), sizeof(gp_link));
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++)
+			t->links[i * n + j] = i == j ? (gp_link){ GP_LINK_X, 0 } : l;
+}
+
+static void set_link(gp_topo *t, int a, int b, gp_link l)
+{
+	t->links[a * t->ngpus + b] = l;
+	t->links[b * t->ngpus + a] = l;
+}
+
+static const int all8[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+
+static void test_link_constants(void)
+{
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_pcie_gbs(3, 16), 12.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_pcie_gbs(4, 16), 24.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_pcie_gbs(5, 16), 48.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_pcie_gbs(3, 8), 6.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_nvlink_gbs(&a100), 20.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_nvlink_gbs(&h100), 20.6, 1e-12);
+	/* NV12 pair = 12 x 20; NODE staged through host = 0.8 x 24;
+	 * SYS = min(0.8 x 24, 16). */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_link_gbs(&a100, (gp_link){ GP_LINK_NV, 12 }), 240.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_link_gbs(&a100, (gp_link){ GP_LINK_NODE, 0 }), 19.2, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_link_gbs(&a100, (gp_link){ GP_LINK_SYS, 0 }), 16.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_link_gbs(&pcie3, (gp_link){ GP_LINK_PIX, 0 }), 12.0, 1e-9);
+	/* HDR 200 Gb/s = 25 GB/s line, x 0.94. */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_nic_gbs(200), 23.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_busbw_factor(GP_COLL_ALLREDUCE, 8), 1.75, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_busbw_factor(GP_COLL_ALLGATHER, 8), 0.875, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_busbw_factor(GP_COLL_BROADCAST, 8), 1.0, 1e-12);
+	CU_ASSERT_EQUAL(gp_coll_parse("AllReduce"), GP_COLL_ALLREDUCE);
+	CU_ASSERT_EQUAL(gp_coll_parse("alltoall"), -1);
+	CU_ASSERT_EQUAL(gp_algo_parse("hier"), GP_ALGO_HIER);
+}
+
+/* 8 x A100 on NVSwitch (every pair NV12), 1 GB all-reduce:
+ * t = 2*7/8 * 1e9 / 240e9 + 14 * 3.4 us = 7.291667 ms + 47.6 us. */
+static void test_ring_nv12(void)
+{
+	gp_topo t;
+	gp_perf_fabric f = { 0 };
+	gp_perf_coll_result r;
+	gp_link hop;
+	int a, b;
+
+	topo_uniform(&t, 8, (gp_link){ GP_LINK_NV, 12 });
+	f.n = 8, f.nodes = 1, f.per_node = 8;
+	f.bw_intra = gp_perf_ring_gbs(&t, &a100, all8, 8, &a, &b, &hop);
+	CU_ASSERT_DOUBLE_EQUAL(f.bw_intra, 240.0, 1e-9);
+	CU_ASSERT_EQUAL(hop.level, GP_LINK_NV);
+	f.alpha_intra = GP_PERF_ALPHA_NVLINK_S;
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_RING, &f, 1e9, &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 7.291666667e-3 + 47.6e-6, 1e-12);
+	/* busbw = 1e9 / t * 1.75 = 238.45 GB/s; nccl-tests ~230: within 25 %. */
+	CU_ASSERT_DOUBLE_EQUAL(r.busbw_gbps, 1.75 / (7.291666667e-3 + 47.6e-6), 1e-6);
+	CU_ASSERT(fabs(r.busbw_gbps - 230) / 230 < 0.25);
+	/* Four of them still see all 12 links: 240, not 3 x 240. */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs(&t, &a100, all8, 4, NULL, NULL, NULL), 240.0, 1e-9);
+	free(t.links);
+}
+
+/* 8 x H100 (NV18): 18 x 20.6 = 370.8 GB/s;
+ * t = 1.75e9 / 370.8e9 + 47.6 us = 4.719525 ms + 47.6 us. */
+static void test_ring_nv18(void)
+{
+	gp_topo t;
+	gp_perf_fabric f = { 0 };
+	gp_perf_coll_result r;
+
+	topo_uniform(&t, 8, (gp_link){ GP_LINK_NV, 18 });
+	f.n = 8, f.nodes = 1, f.per_node = 8;
+	f.bw_intra = gp_perf_ring_gbs(&t, &h100, all8, 8, NULL, NULL, NULL);
+	CU_ASSERT_DOUBLE_EQUAL(f.bw_intra, 370.8, 1e-9);
+	f.alpha_intra = GP_PERF_ALPHA_NVLINK_S;
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, 1e9, &r);
+	CU_ASSERT_EQUAL(r.algo, GP_ALGO_RING);
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 1.75e9 / 370.8e9 + 47.6e-6, 1e-12);
+	CU_ASSERT(fabs(r.busbw_gbps - 370) / 370 < 0.25);
+	free(t.links);
+}
+
+/* 4 Gen3 GPUs, two PCIe switches joined across sockets: 0-1 PIX, 2-3 PIX,
+ * the rest SYS.  Any ring crosses SYS: min(0.8 x 12, 16) = 9.6 GB/s.
+ * t = 2*3/4 * 1e9 / 9.6e9 + 6 * 5.7 us = 0.15625 + 34.2 us. */
+static void test_ring_pcie(void)
+{
+	gp_topo t;
+	gp_perf_fabric f = { 0 };
+	gp_link hop;
+	int a, b;
+
+	topo_uniform(&t, 4, (gp_link){ GP_LINK_SYS, 0 });
+	set_link(&t, 0, 1, (gp_link){ GP_LINK_PIX, 0 });
+	set_link(&t, 2, 3, (gp_link){ GP_LINK_PIX, 0 });
+	f.n = 4, f.nodes = 1, f.per_node = 4;
+	f.bw_intra = gp_perf_ring_gbs(&t, &pcie3, all8, 4, &a, &b, &hop);
+	CU_ASSERT_DOUBLE_EQUAL(f.bw_intra, 9.6, 1e-9);
+	CU_ASSERT_EQUAL(hop.level, GP_LINK_SYS);
+	CU_ASSERT_EQUAL(a, 0);
+	CU_ASSERT_EQUAL(b, 2);
+	f.alpha_intra = GP_PERF_ALPHA_PCIE_S;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_RING, &f, 1e9),
+			       0.15625 + 34.2e-6, 1e-12);
+	/* The pair on one switch: 12 GB/s, t = 1e9/12e9 + 2 * 5.7 us. */
+	f.n = 2, f.per_node = 2;
+	f.bw_intra = gp_perf_ring_gbs(&t, &pcie3, all8, 2, NULL, NULL, NULL);
+	CU_ASSERT_DOUBLE_EQUAL(f.bw_intra, 12.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_RING, &f, 1e9),
+			       1e9 / 12e9 + 11.4e-6, 1e-12);
+	/* All-gather of the same 1e9 total: (n-1)/n S/B + (n-1) alpha. */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLGATHER, GP_ALGO_RING, &f, 1e9),
+			       0.5e9 / 12e9 + 5.7e-6, 1e-12);
+	free(t.links);
+}
+
+/* DGX-1V hybrid cube mesh: {0,1,2,3} with 0-3 NV2, 1-2 NV2, 0-1 NV1,
+ * 0-2 NV1, 1-3 NV1, 2-3 NV1 (each GPU 4 links here).  A ring exists on
+ * NVLink, so NCCL's channels use every link: 4 x 20 = 80 GB/s. */
+static void test_ring_cube_mesh(void)
+{
+	static const gp_gpu_model v100 = {
+		.name = "V100-SXM2-32GB", .nvlink_gen = 2, .nvlink_gbs_per_link = 25,
+		.nvlink_links = 6, .pcie_gen = 3, .pcie_lanes = 16,
+	};
+	static const int three[3] = { 0, 1, 4 };
+	gp_topo t;
+	gp_link hop;
+	int a, b;
+
+	topo_uniform(&t, 8, (gp_link){ GP_LINK_SYS, 0 });
+	set_link(&t, 0, 3, (gp_link){ GP_LINK_NV, 2 });
+	set_link(&t, 1, 2, (gp_link){ GP_LINK_NV, 2 });
+	set_link(&t, 0, 1, (gp_link){ GP_LINK_NV, 1 });
+	set_link(&t, 0, 2, (gp_link){ GP_LINK_NV, 1 });
+	set_link(&t, 1, 3, (gp_link){ GP_LINK_NV, 1 });
+	set_link(&t, 2, 3, (gp_link){ GP_LINK_NV, 1 });
+	set_link(&t, 0, 4, (gp_link){ GP_LINK_NV, 2 });
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs(&t, &v100, all8, 4, NULL, NULL, NULL), 80.0, 1e-9);
+	/* {0,1,4}: 1-4 is SYS, so the ring needs it: min(0.8 x 12, 16). */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs(&t, &v100, three, 3, &a, &b, &hop), 9.6, 1e-9);
+	CU_ASSERT_EQUAL(hop.level, GP_LINK_SYS);
+	CU_ASSERT_EQUAL(a, 1);
+	CU_ASSERT_EQUAL(b, 4);
+	free(t.links);
+}
+
+/* Two DGX-A100 nodes, 8 x HDR 200 Gb/s each (1.6 Tb/s): NICs 8 x 23.5 =
+ * 188 GB/s < 240 NVLink.  Ring over 16 ranks, 2 inter-node steps:
+ * t = 2*15/16 * 1e9 / 188e9 + 28 * 3.4 us + 2 * 14 us. */
+static void test_two_nodes(void)
+{
+	gp_perf_fabric f = { 0 };
+	gp_perf_coll_result r;
+	double t_ring = 1.875e9 / 188e9 + 28 * 3.4e-6 + 2 * 14e-6;
+	double t_hier;
+
+	f.n = 16, f.nodes = 2, f.per_node = 8;
+	f.bw_intra = 240.0;
+	f.bw_node_net = 8 * gp_perf_nic_gbs(200);
+	f.alpha_intra = GP_PERF_ALPHA_NVLINK_S;
+	f.alpha_inter = GP_PERF_ALPHA_NET_S;
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_RING, &f, 1e9, &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, t_ring, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.bw_gbps, 188.0, 1e-9);
+	CU_ASSERT(fabs(r.busbw_gbps - 192) / 192 < 0.25);
+	/* Hierarchical: 2 x (7/8 * 1e9/240e9 + 7 * 3.4 us + 1/2 * 1e9/188e9
+	 * + 14 us) = 12.686 ms: slower than the ring, so auto keeps the ring. */
+	t_hier = 2 * (0.875e9 / 240e9 + 7 * 3.4e-6 + 0.5e9 / 188e9 + 14e-6);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_HIER, &f, 1e9),
+			       t_hier, 1e-12);
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, 1e9, &r);
+	CU_ASSERT_EQUAL(r.algo, GP_ALGO_RING);
+	/* Tree: 2 S / 188 GB/s + 2 (7 x 3.4 + 1 x 14) us. */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_TREE, &f, 1e9),
+			       2e9 / 188e9 + 2 * (7 * 3.4e-6 + 14e-6), 1e-12);
+	/* One 100 Gb/s NIC per node: the hierarchical algorithm wins.
+	 * ring 1.875e9/11.75e9 + ...; hier 2 (0.875e9/240e9 + 0.5e9/11.75e9 + ...) */
+	f.bw_node_net = gp_perf_nic_gbs(100);
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, 1e9, &r);
+	CU_ASSERT_EQUAL(r.algo, GP_ALGO_HIER);
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 2 * (0.875e9 / 240e9 + 7 * 3.4e-6 + 0.5e9 / 11.75e9 + 14e-6),
+			       1e-12);
+}
+
+/* PS, 4 workers on 4 nodes with one 100 Gb/s NIC each (11.75 GB/s), one
+ * server with the same NIC: the server receives 4 S: 2 (4e9/11.75e9 + 14 us). */
+static void test_ps(void)
+{
+	gp_perf_fabric f = { 0 };
+
+	f.n = 4, f.nodes = 4, f.per_node = 1;
+	f.bw_intra = 5000;
+	f.bw_node_net = 11.75;
+	f.alpha_inter = 14e-6;
+	f.ps = 1;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_PS, &f, 1e9),
+			       2 * (4e9 / 11.75e9 + 14e-6), 1e-12);
+	f.ps = 4; /* four servers: each worker's own link limits, S/B */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_PS, &f, 1e9),
+			       2 * (1e9 / 11.75e9 + 14e-6), 1e-12);
+}
+
+static void test_profile_step(void)
+{
+	/* c0 0.1, c1 0.01, a_intra 1 ms, W_intra 0.2, a_inter 5 ms, W_inter
+	 * 0.5, overlap 0.5, contend 0.1. */
+	const double p[GP_PP_NPARAMS] = { 0.1, 0.01, 1e-3, 0.2, 5e-3, 0.5, 0.5, 0.1 };
+	double c, t, e;
+
+	/* 1 GPU, bsz 10: compute 0.2, no comm. */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_profile_step(p, 1, 1, 1, 10, &c, &t, &e), 0.2, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(t, 0.0, 1e-12);
+	/* 4 GPUs on one node: compute 0.2 x 1.3 = 0.26; comm 1.5 x 0.2 + 6 x
+	 * 1 ms = 0.306; exposed 0.306 - 0.13 = 0.176; step 0.436. */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_profile_step(p, 4, 1, 4, 10, &c, &t, &e), 0.436, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(c, 0.26, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(t, 0.306, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(e, 0.176, 1e-12);
+	/* "22": 4 GPUs, 2 nodes: compute 0.2 x 1.1 = 0.22; comm 1.5 x 0.5 +
+	 * 4 x 1 ms + 2 x 5 ms = 0.764; exposed 0.654; step 0.874. */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_profile_step(p, 4, 2, 2, 10, NULL, NULL, NULL), 0.874, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_exposed(1.0, 0.3, 0.5), 0.0, 0);
+}
+
+static void test_gpu_names(void)
+{
+	CU_ASSERT(gp_perf_gpu_matches("A100-SXM4-40GB", "A100"));
+	CU_ASSERT(gp_perf_gpu_matches("a100", "A100"));
+	CU_ASSERT(!gp_perf_gpu_matches("A1000", "A100"));
+	CU_ASSERT(gp_perf_gpu_matches("Quadro RTX 6000", "RTX6000"));
+	CU_ASSERT(gp_perf_gpu_matches("GeForce RTX 2080 Ti", "RTX2080Ti"));
+	CU_ASSERT(!gp_perf_gpu_matches("H100", "A100"));
+	CU_ASSERT_PTR_NOT_NULL(gp_perf_profile_find("resnet50", "V100-SXM2-32GB"));
+	CU_ASSERT_PTR_NULL(gp_perf_profile_find("resnet50", "H100"));
+}
+
+/* tests/data/sia/bert/placements-quad.csv, first data row:
+ * "4,1,0.2128133624792099,0.006154426068067551" (local_bsz, placement,
+ * step_time, sync_time); 28 rows. */
+static void test_csv(void)
+{
+	gp_perf_dataset d;
+	gp_error err = GP_ERROR_INIT;
+
+	gp_perf_dataset_init(&d);
+	CU_ASSERT_EQUAL_FATAL(gp_perf_dataset_load(gp_test_path("tests/data/sia/bert/placements-quad.csv"),
+						   &d, &err), GP_OK);
+	CU_ASSERT_EQUAL(d.n, 28);
+	CU_ASSERT_DOUBLE_EQUAL(d.rows[0].bsz, 4, 0);
+	CU_ASSERT_EQUAL(d.rows[0].n, 1);
+	CU_ASSERT_DOUBLE_EQUAL(d.rows[0].step, 0.2128133624792099, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(d.rows[0].sync, 0.006154426068067551, 1e-15);
+	gp_perf_dataset_release(&d);
+
+	/* aws: different column order, multi-node placements like "1122". */
+	CU_ASSERT_EQUAL_FATAL(gp_perf_dataset_load(gp_test_path("tests/data/sia/bert/placements-aws.csv"),
+						   &d, &err), GP_OK);
+	CU_ASSERT_EQUAL(d.n, 540);
+	gp_perf_dataset_release(&d);
+
+	CU_ASSERT_EQUAL(gp_perf_dataset_load(gp_test_path("tests/data/sia/no-such.csv"), &d, &err),
+			GP_EIO);
+}
+
+/* Rows generated from known parameters: the fit must get them back to
+ * within noise-free precision (MAPE ~ 0). */
+static void test_fit_synthetic(void)
+{
+	const double p[GP_PP_NPARAMS] = { 0.05, 0.004, 2e-3, 0.08, 6e-3, 0.3, 0.4, 0.05 };
+	static const char *const places[] = { "1", "2", "4", "8", "11", "22", "44", "1248", "88", "12" };
+	double q[GP_PP_NPARAMS];
+	gp_perf_dataset d;
+	gp_error err = GP_ERROR_INIT;
+	size_t i, b;
+	int nfit;
+
+	gp_perf_dataset_init(&d);
+	d.path = gp_xstrdup("synthetic");
+	for (i = 0; i < GP_ARRAY_SIZE(places); i++)
+		for (b = 0; b < 6; b++) {
+			gp_perf_sample r;
+			size_t k;
+
+			memset(&r, 0, sizeof(r));
+			snprintf(r.placement, sizeof(r.placement), "%s", places[i]);
+			r.nodes = (int)strlen(places[i]);
+			for (k = 0; places[i][k]; k++) {
+				r.n += places[i][k] - '0';
+				if (places[i][k] - '0' > r.per_node)
+					r.per_node = places[i][k] - '0';
+			}
+			r.bsz = 4 << b;
+			r.step = gp_perf_profile_step(p, r.n, r.nodes, r.per_node, r.bsz, NULL, NULL, NULL);
+			GP_GROW(d.rows, d.cap, d.n + 1);
+			d.rows[d.n++] = r;
+		}
+	CU_ASSERT_EQUAL_FATAL(gp_perf_fit(&d, NULL, q, &nfit, &err), GP_OK);
+	CU_ASSERT_EQUAL(nfit, GP_PP_NPARAMS);
+	CU_ASSERT(gp_perf_mape(&d, NULL, 1, q) < 0.1);
+	CU_ASSERT_DOUBLE_EQUAL(q[GP_PP_C1], 0.004, 1e-4);
+	gp_perf_dataset_release(&d);
+}
+
+/* The real profile: step-time MAPE within the issue's 15 % bound, on the
+ * held-out half too. */
+static void test_fit_real(void)
+{
+	gp_perf_dataset d;
+	gp_error err = GP_ERROR_INIT;
+	double q[GP_PP_NPARAMS];
+	unsigned char *mask;
+	int nfit;
+
+	gp_perf_dataset_init(&d);
+	CU_ASSERT_EQUAL_FATAL(gp_perf_dataset_load(gp_test_path("tests/data/sia/imagenet/placements-rtx.csv"),
+						   &d, &err), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(gp_perf_fit(&d, NULL, q, &nfit, &err), GP_OK);
+	CU_ASSERT(gp_perf_mape(&d, NULL, 1, q) < 15.0);
+	mask = malloc(d.n);
+	gp_perf_split_half(&d, mask);
+	CU_ASSERT_EQUAL_FATAL(gp_perf_fit(&d, mask, q, &nfit, &err), GP_OK);
+	CU_ASSERT(gp_perf_mape(&d, mask, 0, q) < 15.0);
+	free(mask);
+	gp_perf_dataset_release(&d);
+}
+
+static void register_tests(void)
+{
+	CU_pSuite s = gp_test_suite("perf");
+
+	gp_test_add(s, "link constants", test_link_constants);
+	gp_test_add(s, "ring NV12", test_ring_nv12);
+	gp_test_add(s, "ring NV18", test_ring_nv18);
+	gp_test_add(s, "ring PCIe only", test_ring_pcie);
+	gp_test_add(s, "ring cube mesh", test_ring_cube_mesh);
+	gp_test_add(s, "two nodes", test_two_nodes);
+	gp_test_add(s, "parameter server", test_ps);
+	gp_test_add(s, "profile step", test_profile_step);
+	gp_test_add(s, "gpu names", test_gpu_names);
+	gp_test_add(s, "sia csv", test_csv);
+	gp_test_add(s, "fit synthetic", test_fit_synthetic);
+	gp_test_add(s, "fit real", test_fit_real);
+}
+
+int main(int argc, char **argv)
+{
+	return gp_test_main(argc, argv, register_tests);
+}

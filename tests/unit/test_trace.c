@@ -1,0 +1,547 @@
+/* Trace readers against real trace files in tests/data/traces/ (origins in
+ * its README.md).  Expected values were read off the files by hand or
+ * counted with awk/grep, never copied from gpuplan's output. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/trace.h"
+#include "gpuplan/util.h"
+#include "testlib.h"
+
+#define T(f) gp_test_path("tests/data/traces/" f)
+
+static gp_joblist L;
+static gp_trace_stats ST;
+static gp_error E;
+
+/* Load path with an optional forced format and options; returns status. */
+static int load_opts(const char *path, gp_trace_opts *o)
+{
+	o->stats = &ST;
+	gp_error_clear(&E);
+	gp_joblist_release(&L);
+	gp_joblist_init(&L);
+	return gp_trace_load(path, o, &L, &E);
+}
+
+static int load(const char *path, const char *format)
+{
+	gp_trace_opts o;
+
+	gp_trace_opts_init(&o);
+	o.format = format;
+	return load_opts(path, &o);
+}
+
+static const gp_job *by_id(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < L.n; i++)
+		if (!strcmp(L.jobs[i].id, id))
+			return &L.jobs[i];
+	return NULL;
+}
+
+static int sorted_by_submit(void)
+{
+	size_t i;
+
+	for (i = 1; i < L.n; i++)
+		if (L.jobs[i].submit < L.jobs[i - 1].submit)
+			return 0;
+	return 1;
+}
+
+static void test_formats(void)
+{
+	const char *const *f = gp_trace_formats();
+	const char *want[] = { "gpuplan", "tiresias", "muri", "philly", "pollux", "gavel" };
+	size_t i, j, n = 0;
+
+	while (f[n])
+		n++;
+	CU_ASSERT(n >= GP_ARRAY_SIZE(want));
+	for (i = 0; i < GP_ARRAY_SIZE(want); i++) {
+		int found = 0;
+
+		for (j = 0; j < n; j++)
+			found |= !strcmp(f[j], want[i]);
+		CU_ASSERT(found);
+		CU_ASSERT_PTR_NOT_NULL(gp_trace_format_summary(want[i]));
+	}
+	CU_ASSERT_PTR_NULL(gp_trace_format_summary("slurm"));
+}
+
+/* 60_job.csv: CRLF line ends, seconds. */
+static void test_tiresias(void)
+{
+	const gp_job *j;
+
+	CU_ASSERT_EQUAL_FATAL(load(T("tiresias-60_job.csv"), NULL), GP_OK);
+	CU_ASSERT_STRING_EQUAL(L.format, "tiresias");
+	CU_ASSERT_EQUAL(L.n, 60);
+	CU_ASSERT_EQUAL(ST.rows, 60);
+	j = &L.jobs[0];         /* 0,1,0,606,vgg19,164,30 */
+	CU_ASSERT_STRING_EQUAL(j->id, "0");
+	CU_ASSERT_EQUAL(j->gpus, 1);
+	CU_ASSERT_DOUBLE_EQUAL(j->submit, 0, 1e-9);
+	CU_ASSERT_EQUAL(j->iterations, 606);
+	CU_ASSERT_STRING_EQUAL(j->model.name, "vgg19");
+	CU_ASSERT_DOUBLE_EQUAL(j->duration, 164, 1e-9);
+	CU_ASSERT_EQUAL(j->type, GP_JOB_SINGLE_CARD);
+	CU_ASSERT_EQUAL(j->line, 2);
+	j = &L.jobs[1];         /* 1,8,30,133,vgg11,147,23 */
+	CU_ASSERT_EQUAL(j->gpus, 8);
+	CU_ASSERT_EQUAL(j->type, GP_JOB_RING_ALLREDUCE);
+	j = &L.jobs[59];        /* 59,1,1779,525,inception3,122,33 */
+	CU_ASSERT_STRING_EQUAL(j->id, "59");
+	CU_ASSERT_DOUBLE_EQUAL(j->submit, 1779, 1e-9);
+	CU_ASSERT_EQUAL(j->iterations, 525);
+	CU_ASSERT_STRING_EQUAL(j->model.name, "inception3");
+	CU_ASSERT_DOUBLE_EQUAL(j->duration, 122, 1e-9);
+	CU_ASSERT_EQUAL(j->line, 61);
+	CU_ASSERT_EQUAL(L.skipped, 0);
+	CU_ASSERT_STRING_EQUAL(L.source, T("tiresias-60_job.csv"));
+}
+
+/* Muri's cluster_trace.csv is in milliseconds: 5095000 ms = 5095 s. */
+static void test_muri_ms(void)
+{
+	const gp_job *j;
+
+	CU_ASSERT_EQUAL_FATAL(load(T("muri-cluster_trace.csv"), NULL), GP_OK);
+	CU_ASSERT_STRING_EQUAL(L.format, "muri");
+	CU_ASSERT_EQUAL(L.n, 400);
+	j = &L.jobs[0];         /* 0,8,0,10956,gpt2,4,5095000,91000,437,...,0 */
+	CU_ASSERT_STRING_EQUAL(j->id, "0");
+	CU_ASSERT_EQUAL(j->gpus, 8);
+	CU_ASSERT_DOUBLE_EQUAL(j->submit, 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(j->duration, 5095, 1e-9);
+	CU_ASSERT_EQUAL(j->iterations, 10956);
+	CU_ASSERT_EQUAL(j->batch_size, 4);
+	CU_ASSERT_STRING_EQUAL(j->model.name, "gpt2");
+	CU_ASSERT_EQUAL(j->priority, 0);
+	j = &L.jobs[1];         /* 1,8,1534000,1463,vgg16,16,281000,...,1 */
+	CU_ASSERT_DOUBLE_EQUAL(j->submit, 1534, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(j->duration, 281, 1e-9);
+	CU_ASSERT_EQUAL(j->priority, 1);
+	j = &L.jobs[399];       /* 399,8,2344695000,22787,gpt2,4,10596000,... */
+	CU_ASSERT_STRING_EQUAL(j->id, "399");
+	CU_ASSERT_DOUBLE_EQUAL(j->submit, 2344695, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(j->duration, 10596, 1e-9);
+
+	/* Forcing Tiresias on the same file keeps the raw (ms) numbers. */
+	CU_ASSERT_EQUAL_FATAL(load(T("muri-cluster_trace.csv"), "tiresias"), GP_OK);
+	CU_ASSERT_STRING_EQUAL(L.format, "tiresias");
+	CU_ASSERT_DOUBLE_EQUAL(L.jobs[0].duration, 5095000, 1e-9);
+}
+
+/* The whole Philly table: 82,247 rows, 2017-09-04 10:30:41 ..
+ * 2017-12-22 08:02:11; the latter is 109 days minus 2:28:30 later. */
+static void test_philly(void)
+{
+	const gp_job *j;
+	size_t i, one = 0, vc = 0;
+	long gpus = 0;
+
+	CU_ASSERT_EQUAL_FATAL(load(T("philly.csv"), NULL), GP_OK);
+	CU_ASSERT_STRING_EQUAL(L.format, "philly");
+	CU_ASSERT_EQUAL(L.n, 82247);
+	CU_ASSERT_EQUAL(ST.rows, 82247);
+	/* 2017-09-04 = day 17413 since 1970: 17413 * 86400 + 37841. */
+	CU_ASSERT_DOUBLE_EQUAL(ST.epoch, 1504521041.0, 1e-6);
+	CU_ASSERT(sorted_by_submit());
+	j = &L.jobs[0];         /* line 31568: 2017-09-04 10:30:41,2240194.0,8,...,7f04ca */
+	CU_ASSERT_DOUBLE_EQUAL(j->submit, 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(j->duration, 2240194, 1e-9);
+	CU_ASSERT_EQUAL(j->gpus, 8);
+	CU_ASSERT_STRING_EQUAL(j->environment, "7f04ca");
+	CU_ASSERT_EQUAL(j->line, 31568);
+	CU_ASSERT_STRING_EQUAL(j->id, "31566");
+	CU_ASSERT_EQUAL(L.jobs[1].submit, 235696); /* 2017-09-07 03:58:57 */
+	j = &L.jobs[L.n - 1];   /* line 62255: 2017-12-22 08:02:11,64.0,1,64.0,11cb48 */
+	CU_ASSERT_DOUBLE_EQUAL(j->submit, 109 * 86400.0 - 8910, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(j->duration, 64, 1e-9);
+	CU_ASSERT_STRING_EQUAL(j->environment, "11cb48");
+	CU_ASSERT_EQUAL(j->line, 62255);
+	CU_ASSERT_STRING_EQUAL(j->id, "62253");
+	for (i = 0; i < L.n; i++) {
+		gpus += L.jobs[i].gpus;
+		one += L.jobs[i].gpus == 1;
+		vc += !strcmp(L.jobs[i].environment, "6214e9");
+	}
+	CU_ASSERT_EQUAL(one, 76627);    /* README: 1-GPU jobs */
+	CU_ASSERT_EQUAL(gpus, 107235);  /* awk sum of num_gpus */
+	CU_ASSERT_EQUAL(vc, 41226);     /* awk count of cluster 6214e9 */
+}
+
+static void test_window_limit(void)
+{
+	gp_trace_opts o;
+	size_t i;
+	long gpus = 0;
+
+	/* Philly second week: submissions in [2017-09-11 10:30:41,
+	 * 2017-09-18 10:30:41) -- 13 jobs, 34 GPUs (awk). */
+	gp_trace_opts_init(&o);
+	o.start = 7 * 86400;
+	o.end = 14 * 86400;
+	CU_ASSERT_EQUAL_FATAL(load_opts(T("philly.csv"), &o), GP_OK);
+	CU_ASSERT_EQUAL(L.n, 13);
+	for (i = 0; i < L.n; i++) {
+		gpus += L.jobs[i].gpus;
+		CU_ASSERT(L.jobs[i].submit >= 7 * 86400 && L.jobs[i].submit < 14 * 86400);
+	}
+	CU_ASSERT_EQUAL(gpus, 34);
+	CU_ASSERT_EQUAL(ST.outside, 82247 - 13);
+	CU_ASSERT_DOUBLE_EQUAL(ST.epoch, 1504521041.0, 1e-6);
+
+	/* Limit: the first ten by submit time. */
+	gp_trace_opts_init(&o);
+	o.limit = 10;
+	CU_ASSERT_EQUAL_FATAL(load_opts(T("philly.csv"), &o), GP_OK);
+	CU_ASSERT_EQUAL(L.n, 10);
+	CU_ASSERT_EQUAL(ST.over_limit, 82237);
+	CU_ASSERT_EQUAL(L.jobs[0].line, 31568);
+
+	/* Tiresias [100, 200): jobs 5 (132 s) and 6 (176 s). */
+	gp_trace_opts_init(&o);
+	o.start = 100;
+	o.end = 200;
+	CU_ASSERT_EQUAL_FATAL(load_opts(T("tiresias-60_job.csv"), &o), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(L.n, 2);
+	CU_ASSERT_STRING_EQUAL(L.jobs[0].id, "5");
+	CU_ASSERT_STRING_EQUAL(L.jobs[1].id, "6");
+
+	/* From 53 s, at most three: jobs 2, 3, 4 (53, 79, 99 s). */
+	gp_trace_opts_init(&o);
+	o.start = 53;
+	o.limit = 3;
+	CU_ASSERT_EQUAL_FATAL(load_opts(T("tiresias-60_job.csv"), &o), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(L.n, 3);
+	CU_ASSERT_STRING_EQUAL(L.jobs[0].id, "2");
+	CU_ASSERT_STRING_EQUAL(L.jobs[2].id, "4");
+	CU_ASSERT_EQUAL(ST.outside, 2);
+	CU_ASSERT_EQUAL(ST.over_limit, 55);
+}
+
+static void test_pollux_sia(void)
+{
+	const gp_job *j;
+
+	CU_ASSERT_EQUAL_FATAL(load(T("pollux-workload-6.csv"), NULL), GP_OK);
+	CU_ASSERT_STRING_EQUAL(L.format, "pollux");
+	CU_ASSERT_EQUAL(L.n, 160);
+	j = &L.jobs[0];         /* cifar10-0,53,cifar10,6,2048 */
+	CU_ASSERT_STRING_EQUAL(j->id, "cifar10-0");
+	CU_ASSERT_DOUBLE_EQUAL(j->submit, 53, 1e-9);
+	CU_ASSERT_STRING_EQUAL(j->model.name, "cifar10");
+	CU_ASSERT_EQUAL(j->gpus, 6);
+	CU_ASSERT_EQUAL(j->batch_size, 2048);
+	CU_ASSERT(j->duration < 0);
+	CU_ASSERT_EQUAL(j->iterations, 0);
+	j = &L.jobs[159];       /* cifar10-159,28189,cifar10,8,2048 */
+	CU_ASSERT_STRING_EQUAL(j->id, "cifar10-159");
+	CU_ASSERT_DOUBLE_EQUAL(j->submit, 28189, 1e-9);
+	CU_ASSERT_PTR_NOT_NULL(by_id("ncf-158"));
+	CU_ASSERT_EQUAL(by_id("ncf-158")->batch_size, 32768);
+
+	/* Sia's Saturn workloads write times as decimals ("401.0"). */
+	CU_ASSERT_EQUAL_FATAL(load(T("sia-saturn-workload-1.csv"), NULL), GP_OK);
+	CU_ASSERT_STRING_EQUAL(L.format, "pollux");
+	CU_ASSERT_EQUAL(L.n, 160);
+	CU_ASSERT_DOUBLE_EQUAL(L.jobs[0].submit, 401, 1e-9);
+	j = &L.jobs[159];       /* bert-159,28098.0,bert,8,384 */
+	CU_ASSERT_STRING_EQUAL(j->id, "bert-159");
+	CU_ASSERT_DOUBLE_EQUAL(j->submit, 28098, 1e-9);
+	CU_ASSERT_STRING_EQUAL(j->model.name, "bert");
+	CU_ASSERT_EQUAL(j->batch_size, 384);
+}
+
+static void test_gavel(void)
+{
+	const gp_job *j;
+
+	/* Legacy 7-field msr/ layout. */
+	CU_ASSERT_EQUAL_FATAL(load(T("gavel-msr-23dbec.trace"), NULL), GP_OK);
+	CU_ASSERT_STRING_EQUAL(L.format, "gavel");
+	CU_ASSERT_EQUAL_FATAL(L.n, 9);
+	j = &L.jobs[0];         /* Transformer (batch size 128) ... 14612 0.000000 1 */
+	CU_ASSERT_STRING_EQUAL(j->id, "0");
+	CU_ASSERT_STRING_EQUAL(j->model.name, "Transformer");
+	CU_ASSERT_EQUAL(j->batch_size, 128);
+	CU_ASSERT_EQUAL(j->iterations, 14612);
+	CU_ASSERT_EQUAL(j->gpus, 1);
+	CU_ASSERT(j->duration < 0);
+	j = &L.jobs[1];         /* Recommendation (batch size 8192) ... 1550 11.000000 1 */
+	CU_ASSERT_DOUBLE_EQUAL(j->submit, 11, 1e-9);
+	CU_ASSERT_EQUAL(j->iterations, 1550);
+	j = &L.jobs[8];         /* CycleGAN --n_steps 1 55992 188011.000000 8 */
+	CU_ASSERT_STRING_EQUAL(j->id, "8");
+	CU_ASSERT_STRING_EQUAL(j->model.name, "CycleGAN");
+	CU_ASSERT_EQUAL(j->batch_size, 0);
+	CU_ASSERT_EQUAL(j->iterations, 55992);
+	CU_ASSERT_EQUAL(j->gpus, 8);
+	CU_ASSERT_DOUBLE_EQUAL(j->submit, 188011, 1e-9);
+
+	/* Current 10-field layout; the file has no final newline. */
+	CU_ASSERT_EQUAL_FATAL(load(T("gavel-artifact_evaluation.trace"), NULL), GP_OK);
+	CU_ASSERT_STRING_EQUAL(L.format, "gavel");
+	CU_ASSERT_EQUAL_FATAL(L.n, 15);
+	j = &L.jobs[1];         /* Transformer (batch size 16) ... 11005 2 1 -1.000000 0 */
+	CU_ASSERT_STRING_EQUAL(j->id, "1");
+	CU_ASSERT_EQUAL(j->batch_size, 16);
+	CU_ASSERT_EQUAL(j->gpus, 2);
+	CU_ASSERT_EQUAL(j->iterations, 11005);
+	j = &L.jobs[14];        /* A3C rl --max-steps 0 8857 1 1 -1.000000 0 */
+	CU_ASSERT_STRING_EQUAL(j->id, "14");
+	CU_ASSERT_STRING_EQUAL(j->model.name, "A3C");
+	CU_ASSERT_EQUAL(j->iterations, 8857);
+	CU_ASSERT_EQUAL(j->line, 15);
+}
+
+static void test_native(void)
+{
+	const gp_job *j;
+
+	CU_ASSERT_EQUAL_FATAL(load(T("gpuplan-example.csv"), NULL), GP_OK);
+	CU_ASSERT_STRING_EQUAL(L.format, "gpuplan");
+	CU_ASSERT_EQUAL_FATAL(L.n, 6);
+	j = by_id("j0");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(j->line, 3);    /* after the comment and the header */
+	CU_ASSERT_DOUBLE_EQUAL(j->duration, 164, 1e-9);
+	CU_ASSERT_EQUAL(j->iterations, 606);
+	CU_ASSERT_EQUAL(j->type, GP_JOB_SINGLE_CARD);
+	CU_ASSERT_EQUAL(j->klass, GP_CLASS_LS);
+	CU_ASSERT_EQUAL(j->priority, 2);
+	CU_ASSERT_EQUAL(j->gpu_milli, 1000);
+	CU_ASSERT_EQUAL(j->gpu_mem_mib, 16384);
+	CU_ASSERT_EQUAL(j->cpu_milli, 4000);
+	CU_ASSERT_EQUAL(j->mem_mib, 32768);
+	CU_ASSERT_STRING_EQUAL(j->gpu_models, "A100-SXM4-80GB|H100-SXM5-80GB");
+	CU_ASSERT(gp_job_accepts_model(j, "H100-SXM5-80GB"));
+	CU_ASSERT(!gp_job_accepts_model(j, "V100"));
+	CU_ASSERT_STRING_EQUAL(j->environment, "team-a");
+	CU_ASSERT_STRING_EQUAL(j->model.name, "vgg19");
+	CU_ASSERT_DOUBLE_EQUAL(j->model.params, 143.7e6, 1);
+	CU_ASSERT_EQUAL(j->model.layers, 19);
+	CU_ASSERT_EQUAL(j->model.is_transformer, 0);
+	CU_ASSERT_EQUAL(j->batch_size, 64);
+	CU_ASSERT_EQUAL(j->optimizer, GP_OPT_MOMENTUM);
+	CU_ASSERT_EQUAL(j->precision, GP_PREC_FP32);
+	CU_ASSERT_DOUBLE_EQUAL(j->deadline, 600, 1e-9);
+
+	j = by_id("j2");        /* only iterations: duration from the perf model */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT(j->duration < 0);
+	CU_ASSERT_EQUAL(j->iterations, 157);
+	CU_ASSERT_EQUAL(j->type, GP_JOB_SINGLE_NODE);
+	CU_ASSERT_EQUAL(j->klass, GP_CLASS_BE);         /* gp_job_init default */
+	CU_ASSERT_EQUAL(j->optimizer, GP_OPT_ADAM);
+	CU_ASSERT_PTR_NULL(j->environment);
+
+	j = by_id("j3");        /* shared GPU; quoted environment with a comma */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(j->gpu_milli, 500);
+	CU_ASSERT_EQUAL(j->gpu_mem_mib, 8192);
+	CU_ASSERT_STRING_EQUAL(j->environment, "team, c");
+	CU_ASSERT_EQUAL(j->type, GP_JOB_SINGLE_CARD);   /* derived from gpus */
+
+	j = by_id("j4");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(j->type, GP_JOB_PS_WORKER);
+	CU_ASSERT_EQUAL(j->ps, 1);
+	CU_ASSERT_EQUAL(j->workers, 3);
+	CU_ASSERT_EQUAL(j->precision, GP_PREC_BF16);
+
+	j = by_id("j5");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(j->type, GP_JOB_RING_ALLREDUCE); /* 8 GPUs, no type */
+	CU_ASSERT_EQUAL(j->model.is_transformer, 1);
+	CU_ASSERT_EQUAL(j->model.hidden, 1024);
+	CU_ASSERT_EQUAL(j->model.seq_len, 1024);
+	CU_ASSERT_DOUBLE_EQUAL(j->model.flops_per_sample, 2.1e12, 1);
+	CU_ASSERT_DOUBLE_EQUAL(j->deadline, 3600, 1e-9);
+}
+
+static void test_detect_and_force(void)
+{
+	CU_ASSERT_EQUAL(load(T("tiresias-60_job.csv"), "auto"), GP_OK);
+	CU_ASSERT_STRING_EQUAL(L.format, "tiresias");
+	CU_ASSERT_EQUAL(load(T("gavel-msr-23dbec.trace"), "GAVEL"), GP_OK);
+	CU_ASSERT_EQUAL(L.n, 9);
+
+	/* A dialect that does not fit the header. */
+	CU_ASSERT_EQUAL(load(T("tiresias-60_job.csv"), "philly"), GP_EINPUT);
+	CU_ASSERT_EQUAL(E.line, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, "missing column 'timestamp'"));
+	CU_ASSERT_EQUAL(L.n, 0);
+	CU_ASSERT_EQUAL(load(T("tiresias-60_job.csv"), "slurm"), GP_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, "unknown trace format 'slurm'"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, "gavel"));
+
+	/* Files that are not traces. */
+	CU_ASSERT_EQUAL(load(gp_test_path("include/gpuplan/trace.h"), NULL), GP_EINPUT);
+	CU_ASSERT_EQUAL(E.line, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, "cannot tell the trace format"));
+	CU_ASSERT_EQUAL(load(T("no-such-trace.csv"), NULL), GP_EIO);
+	CU_ASSERT_EQUAL(L.n, 0);
+}
+
+/* Malformed inputs: each reported at FILE:LINE(:COL) with its reason. */
+static void test_bad_files(void)
+{
+	static const struct {
+		const char *file, *format;
+		int line, col;
+		const char *msg;
+	} cases[] = {
+		{ "bad/tiresias-gpu-word.csv", NULL, 3, 3, "'num_gpu' must be a whole number in 1..65536, got 'eight'" },
+		{ "bad/tiresias-negative-submit.csv", NULL, 3, 5, "'submit_time' must be a number" },
+		{ "bad/tiresias-extra-field.csv", NULL, 3, 25, "8 fields where the header has 7" },
+		{ "bad/muri-priority-word.csv", NULL, 2, 49, "'priority' must be a whole number" },
+		{ "bad/philly-month-13.csv", NULL, 4, 1, "'timestamp' must be a date 'YYYY-MM-DD HH:MM:SS', got '2017-13-29 07:58:32'" },
+		{ "bad/philly-gpu-time.csv", NULL, 3, 30, "'gpu_time' 2951 is not duration x num_gpus = 5902" },
+		{ "bad/pollux-no-batch-size.csv", NULL, 1, 0, "looks like 'pollux' but lacks 'batch_size'" },
+		{ "bad/pollux-no-batch-size.csv", "pollux", 1, 0, "missing column 'batch_size' required by the 'pollux' format" },
+		{ "bad/gavel-mixed-layouts.trace", NULL, 2, 0, "10 fields where this Gavel trace has 7" },
+		{ "bad/gavel-job-type.trace", NULL, 1, 1, "'job_type' must read 'MODEL (batch size N)'" },
+		{ "bad/gpuplan-unknown-column.csv", NULL, 1, 25, "unknown column 'gpu'" },
+		{ "bad/gpuplan-duplicate-id.csv", NULL, 4, 0, "duplicate job id 'job-a' (first on line 2)" },
+		{ "bad/gpuplan-no-work.csv", NULL, 3, 0, "job 'job-b' needs a 'duration' or 'iterations'" },
+		{ "bad/gpuplan-unterminated-quote.csv", NULL, 2, 15, "unterminated quoted field" },
+		{ "bad/gpuplan-shared-multi-gpu.csv", NULL, 3, 16, "needs 'gpus' = 1, not 2" },
+	};
+	size_t i;
+	char path[512];
+
+	for (i = 0; i < GP_ARRAY_SIZE(cases); i++) {
+		snprintf(path, sizeof(path), "%s%s", T(""), cases[i].file);
+		CU_ASSERT_EQUAL(load(path, cases[i].format), GP_EINPUT);
+		CU_ASSERT_STRING_EQUAL(E.file, path);
+		CU_ASSERT_EQUAL(E.line, cases[i].line);
+		CU_ASSERT_EQUAL(E.col, cases[i].col);
+		if (!strstr(E.msg, cases[i].msg))
+			fprintf(stderr, "%s: got '%s'\n", cases[i].file, E.msg);
+		CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, cases[i].msg));
+		CU_ASSERT_EQUAL(L.n, 0);
+	}
+}
+
+static void test_skip_bad(void)
+{
+	gp_trace_opts o;
+
+	gp_trace_opts_init(&o);
+	o.skip_bad = 1;
+	CU_ASSERT_EQUAL_FATAL(load_opts(T("bad/philly-month-13.csv"), &o), GP_OK);
+	CU_ASSERT_EQUAL(L.n, 2);
+	CU_ASSERT_EQUAL(L.skipped, 1);
+	CU_ASSERT_EQUAL(ST.skipped, 1);
+	CU_ASSERT_EQUAL(ST.first_bad.status, GP_EINPUT);
+	CU_ASSERT_EQUAL(ST.first_bad.line, 4);
+	/* Skipped rows do not move the origin: 06:13:03 is the first. */
+	CU_ASSERT_DOUBLE_EQUAL(L.jobs[0].submit, 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(L.jobs[1].submit, 2932, 1e-9);   /* 07:01:55 */
+
+	CU_ASSERT_EQUAL_FATAL(load_opts(T("bad/gpuplan-duplicate-id.csv"), &o), GP_OK);
+	CU_ASSERT_EQUAL(L.n, 2);
+	CU_ASSERT_EQUAL(L.skipped, 1);
+	CU_ASSERT_EQUAL(ST.first_bad.line, 4);
+	CU_ASSERT_DOUBLE_EQUAL(by_id("job-a")->submit, 0, 1e-9); /* the first one kept */
+
+	/* A clean file reports nothing skipped. */
+	CU_ASSERT_EQUAL_FATAL(load_opts(T("tiresias-60_job.csv"), &o), GP_OK);
+	CU_ASSERT_EQUAL(L.skipped, 0);
+	CU_ASSERT_EQUAL(ST.first_bad.status, GP_OK);
+}
+
+static void test_caps(void)
+{
+	gp_trace_opts o;
+
+	gp_trace_opts_init(&o);
+	o.max_rows = 5;
+	CU_ASSERT_EQUAL(load_opts(T("tiresias-60_job.csv"), &o), GP_EINPUT);
+	CU_ASSERT_EQUAL(E.line, 7);     /* the sixth data row */
+	CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, "more than 5 data rows"));
+	CU_ASSERT_EQUAL(L.n, 0);
+
+	gp_trace_opts_init(&o);
+	o.max_bytes = 1000;             /* 60_job.csv is 1871 bytes */
+	CU_ASSERT_EQUAL(load_opts(T("tiresias-60_job.csv"), &o), GP_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, "1000-byte limit"));
+}
+
+/* In-memory buffers: quoting, blank and comment lines, empty inputs. */
+static void test_buffers(void)
+{
+	char quoted[] = "\xef\xbb\xbfid,submit,gpus,duration,model,environment\r\n"
+			"\r\n"
+			"# a comment\n"
+			"\"a \"\"quoted\"\" id\", 5 , 2 ,10,\"resnet50\",\"x,y\"\n"
+			"  b ,1,1,1,,\n";
+	char header_only[] = "name,time,application,num_replicas,batch_size\n";
+	char empty[] = "\n\n# nothing\n";
+	char junk_after_quote[] = "id,submit,gpus,duration\n\"a\"b,0,1,1\n";
+	gp_error e = GP_ERROR_INIT;
+
+	gp_joblist_release(&L);
+	gp_joblist_init(&L);
+	CU_ASSERT_EQUAL_FATAL(gp_trace_load_buffer("mem", quoted, strlen(quoted),
+						   NULL, &L, &e), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(L.n, 2);
+	CU_ASSERT_STRING_EQUAL(L.jobs[0].id, "b");      /* submit 1 */
+	CU_ASSERT_EQUAL(L.jobs[0].line, 5);
+	CU_ASSERT_STRING_EQUAL(L.jobs[1].id, "a \"quoted\" id");
+	CU_ASSERT_EQUAL(L.jobs[1].gpus, 2);
+	CU_ASSERT_STRING_EQUAL(L.jobs[1].environment, "x,y");
+	CU_ASSERT_STRING_EQUAL(L.jobs[1].model.name, "resnet50");
+
+	CU_ASSERT_EQUAL(gp_trace_load_buffer("mem", header_only, strlen(header_only),
+					     NULL, &L, &e), GP_OK);
+	CU_ASSERT_EQUAL(L.n, 0);
+	CU_ASSERT_STRING_EQUAL(L.format, "pollux");
+
+	CU_ASSERT_EQUAL(gp_trace_load_buffer("mem", empty, strlen(empty), NULL,
+					     &L, &e), GP_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "no header and no rows"));
+
+	CU_ASSERT_EQUAL(gp_trace_load_buffer("mem", junk_after_quote,
+					     strlen(junk_after_quote), NULL, &L, &e),
+			GP_EINPUT);
+	CU_ASSERT_EQUAL(e.line, 2);
+	CU_ASSERT_EQUAL(e.col, 4);
+	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "unexpected 'b' after a quoted field"));
+}
+
+static void register_tests(void)
+{
+	CU_pSuite s = gp_test_suite("trace");
+
+	gp_joblist_init(&L);
+	gp_test_add(s, "format table", test_formats);
+	gp_test_add(s, "tiresias", test_tiresias);
+	gp_test_add(s, "muri milliseconds", test_muri_ms);
+	gp_test_add(s, "philly full table", test_philly);
+	gp_test_add(s, "window and limit", test_window_limit);
+	gp_test_add(s, "pollux and sia", test_pollux_sia);
+	gp_test_add(s, "gavel both layouts", test_gavel);
+	gp_test_add(s, "gpuplan native", test_native);
+	gp_test_add(s, "detect and force", test_detect_and_force);
+	gp_test_add(s, "malformed files", test_bad_files);
+	gp_test_add(s, "skip bad rows", test_skip_bad);
+	gp_test_add(s, "caps", test_caps);
+	gp_test_add(s, "buffers", test_buffers);
+}
+
+int main(int argc, char **argv)
+{
+	int rc = gp_test_main(argc, argv, register_tests);
+
+	gp_joblist_release(&L);
+	return rc;
+}
