@@ -129,22 +129,19 @@ typedef struct gp_place_mask_info {
 /* What a policy needs of one node type, derived once. */
 typedef struct gp_place_type {
 	int ngpus, nnics, ncpus;
+	/* Copied from the node type's gp_topo_derived for locality. */
 	uint16_t expense[GP_TOPO_MAX_GPUS][GP_TOPO_MAX_GPUS];
-	/* PCIe level of each GPU pair; behind an NV# cell nvidia-smi hides
-	 * it, so it is inferred through a third device (a NIC or GPU with
-	 * PCIe cells to both: the tree distance is at most the larger of the
-	 * two), else from NUMA / CPU affinity. */
-	uint8_t pci[GP_TOPO_MAX_GPUS][GP_TOPO_MAX_GPUS];
-	float bw[GP_TOPO_MAX_GPUS][GP_TOPO_MAX_GPUS]; /* NCCL-style GB/s */
+	uint8_t pci[GP_TOPO_MAX_GPUS][GP_TOPO_MAX_GPUS]; /* PCIe level */
 	float nvlink_gbs, pci_gbs, sys_gbs; /* per NVLink, PCIe, across CPUs */
-	/* CPU sub-trees (US 12386666): GPUs grouped by the CPU (NUMA
-	 * domain) they hang off: PCIe level below SYS. */
+	/* CPU sub-trees (US 12386666): the socket groups (SYS boundary). */
 	int nsubtrees;
 	int subtree[GP_TOPO_MAX_GPUS];
 	uint64_t subtree_mask[GP_TOPO_MAX_GPUS];
 	int nic_best[GP_TOPO_MAX_GPUS];     /* closest NIC, -1 none */
-	int nic_class[GP_TOPO_MAX_GPUS];    /* RoCE class id, -1 none */
-	int class_nic[GP_TOPO_MAX_GPUS];    /* NUMA-local NIC behind it */
+	int nic_class[GP_TOPO_MAX_GPUS];    /* cluster-wide RoCE class, -1 */
+	int local_class[GP_TOPO_MAX_GPUS];  /* class in the derived topology */
+	const gp_topo_derived *derived;
+	gp_topo_derived *own_derived;       /* when the type had none */
 	gp_place_mask_info *masks;          /* 1 << ngpus entries, or NULL */
 } gp_place_type;
 

@@ -2,6 +2,7 @@
  * type and per switch, so that one decision touches only the allocation
  * state.  See gp_place_cache in policy.h. */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,53 +20,6 @@ static float nccl_nvlink_gbs(int gen)
 	case 5: return 40.1f;
 	default: return 20.0f;
 	}
-}
-
-static int pair_expense(gp_link l)
-{
-	if (l.level == GP_LINK_X)
-		return 0;
-	if (l.level == GP_LINK_NV)
-		return 100 - (l.nvlinks > 99 ? 99 : l.nvlinks < 1 ? 1 : l.nvlinks);
-	return l.level * 100;
-}
-
-static int max_i(int a, int b) { return a > b ? a : b; }
-
-/* PCIe level between GPUs a and b (see gp_place_type.pci). */
-static int infer_pci(const gp_topo *t, int a, int b)
-{
-	gp_link l = gp_topo_link(t, a, b);
-	int ndev = t->ngpus + t->nnics, d, best = GP_LINK_LEVELS, na, nb;
-
-	if (l.level != GP_LINK_NV)
-		return l.level;
-	for (d = 0; d < ndev; d++) {
-		gp_link la, lb;
-
-		if (d == a || d == b)
-			continue;
-		la = gp_topo_link(t, a, d);
-		lb = gp_topo_link(t, b, d);
-		if (la.level == GP_LINK_NV || lb.level == GP_LINK_NV)
-			continue;
-		if (max_i(la.level, lb.level) < best)
-			best = max_i(la.level, lb.level);
-	}
-	na = t->gpus[a].numa;
-	nb = t->gpus[b].numa;
-	if (na >= 0 && nb >= 0) {
-		if (na != nb)
-			return GP_LINK_SYS;
-		return best < GP_LINK_NODE ? best : GP_LINK_NODE;
-	}
-	if (best < GP_LINK_LEVELS)
-		return best;
-	/* No witness and no NUMA: same CPU list means the same socket. */
-	if (t->gpus[a].ncpus > 0 && t->gpus[a].ncpus == t->gpus[b].ncpus &&
-	    !memcmp(t->gpus[a].cpus, t->gpus[b].cpus, (size_t)t->gpus[a].ncpus * sizeof(int)))
-		return GP_LINK_NODE;
-	return t->gpus[a].ncpus > 0 && t->gpus[b].ncpus > 0 ? GP_LINK_SYS : GP_LINK_NODE;
 }
 
 static int intern_class(gp_place_cache *pc, const char *key)
@@ -146,7 +100,7 @@ static void fill_rings(gp_place_type *pt)
 	free(reach);
 }
 
-static void fill_masks(gp_place_type *pt)
+static void fill_masks(gp_place_type *pt, const gp_topo_derived *d)
 {
 	int n = pt->ngpus, j;
 	size_t m, full = (size_t)1 << n;
@@ -167,7 +121,37 @@ static void fill_masks(gp_place_type *pt)
 		}
 		pt->masks[m] = mi;
 	}
-	fill_rings(pt);
+	if (d->ring_bottleneck && d->ngpus == n) {
+		for (m = 1; m < full; m++)
+			pt->masks[m].ring = (uint16_t)gp_link_expense(d->ring_bottleneck[m]);
+	} else {
+		fill_rings(pt); /* 13..16 GPUs: the topology layer has no table */
+	}
+}
+
+/* Class key across nodes: the names of the class's NUMA-local NICs (their
+ * subnets when the node type gives them, else device names). */
+static int class_of(gp_place_cache *pc, const gp_node_type *nt, const gp_topo_derived *d, int cls)
+{
+	char key[512];
+	size_t len = 0;
+	int nic;
+
+	key[0] = '\0';
+	for (nic = 0; nic < d->nnics; nic++) {
+		const char *name;
+
+		if (!(d->class_nics[cls][nic / 64] >> (nic % 64) & 1))
+			continue;
+		name = nt->nic_subnets && nt->nic_subnets[nic] ? nt->nic_subnets[nic] :
+			nt->topo.nics[nic].device[0] ? nt->topo.nics[nic].device : nt->topo.nics[nic].id;
+		if (len && strstr(key, name))
+			continue; /* several NICs in one subnet */
+		len += (size_t)snprintf(key + len, sizeof(key) - len, "%s%s", len ? "+" : "", name);
+		if (len >= sizeof(key))
+			break;
+	}
+	return intern_class(pc, key);
 }
 
 static void build_type(gp_place_cache *pc, const gp_cluster *c, int ti)
@@ -177,11 +161,18 @@ static void build_type(gp_place_cache *pc, const gp_cluster *c, int ti)
 	gp_place_type *pt = &pc->types[ti];
 	const gp_gpu_model *gm = nt->gpu_model >= 0 && nt->gpu_model < c->catalog.n ?
 		&c->catalog.models[nt->gpu_model] : NULL;
-	int n = t->ngpus, i, j, nic;
+	const gp_topo_derived *d = nt->derived;
+	int n, i, j, cls_map[GP_TOPO_MAX_GPUS];
 
 	memset(pt, 0, sizeof(*pt));
-	pt->ngpus = n > GP_TOPO_MAX_GPUS ? GP_TOPO_MAX_GPUS : n;
-	n = pt->ngpus;
+	if (!d) { /* hand-built clusters that skipped gp_cluster_finish */
+		gp_error err = GP_ERROR_INIT;
+
+		pt->own_derived = gp_topo_derived_new(t, &err);
+		d = pt->own_derived;
+	}
+	pt->derived = d;
+	pt->ngpus = n = d ? d->ngpus : 0;
 	pt->nnics = t->nnics;
 	pt->nvlink_gbs = nccl_nvlink_gbs(gm ? gm->nvlink_gen : 0);
 	/* PCIe x16: 12 GB/s at Gen3, doubling per generation (NCCL). */
@@ -189,57 +180,27 @@ static void build_type(gp_place_cache *pc, const gp_cluster *c, int ti)
 	if (gm && gm->pcie_gen > 3 && gm->pcie_gen <= 6)
 		pt->pci_gbs = (float)(12 << (gm->pcie_gen - 3));
 	pt->sys_gbs = pt->pci_gbs < 10.0f ? pt->pci_gbs : 10.0f; /* SKL_QPI_BW */
+	if (!d)
+		return;
 	for (i = 0; i < n; i++)
 		for (j = 0; j < n; j++) {
-			gp_link l = gp_topo_link(t, i, j);
-
-			pt->expense[i][j] = (uint16_t)pair_expense(l);
-			pt->pci[i][j] = (uint8_t)(i == j ? GP_LINK_X : infer_pci(t, i, j));
-			pt->bw[i][j] = gp_place_expense_bw(pt, pt->expense[i][j]);
+			pt->expense[i][j] = d->expense[i][j];
+			pt->pci[i][j] = d->pcie[i][j];
 		}
-	/* CPU sub-trees: classes of "PCIe level below SYS" (a tree, so
-	 * transitive); numbered by their lowest GPU. */
-	for (i = 0; i < n; i++)
-		pt->subtree[i] = -1;
+	/* CPU sub-trees (US 12386666): the socket groups of the topology. */
+	pt->nsubtrees = d->nsockets;
+	for (i = 0; i < d->nsockets; i++)
+		pt->subtree_mask[i] = d->socket_set[i];
+	for (i = 0; i < d->nclasses; i++)
+		cls_map[i] = class_of(pc, nt, d, i);
 	for (i = 0; i < n; i++) {
-		if (pt->subtree[i] >= 0)
-			continue;
-		pt->subtree[i] = pt->nsubtrees;
-		pt->subtree_mask[pt->nsubtrees] = (uint64_t)1 << i;
-		for (j = i + 1; j < n; j++)
-			if (pt->subtree[j] < 0 && pt->pci[i][j] < GP_LINK_SYS) {
-				pt->subtree[j] = pt->nsubtrees;
-				pt->subtree_mask[pt->nsubtrees] |= (uint64_t)1 << j;
-			}
-		pt->nsubtrees++;
-	}
-	/* Closest NIC, and the RoCE class: the NUMA-local (level NODE or
-	 * nearer) NIC, keyed by its subnet when the node type names one,
-	 * else by its device name. */
-	for (i = 0; i < n; i++) {
-		int best = -1, bestl = GP_LINK_LEVELS;
-
-		for (nic = 0; nic < t->nnics; nic++) {
-			int l = gp_topo_link(t, i, t->ngpus + nic).level;
-
-			if (l < bestl) {
-				bestl = l;
-				best = nic;
-			}
-		}
-		pt->nic_best[i] = best;
-		pt->class_nic[i] = best >= 0 && bestl <= GP_LINK_NODE ? best : -1;
-		pt->nic_class[i] = -1;
-		if (pt->class_nic[i] >= 0) {
-			const char *key = nt->nic_subnets ? nt->nic_subnets[best] : NULL;
-
-			if (!key || !*key)
-				key = t->nics[best].device[0] ? t->nics[best].device : t->nics[best].id;
-			pt->nic_class[i] = intern_class(pc, key);
-		}
+		pt->subtree[i] = d->socket[i];
+		pt->nic_best[i] = d->gpu_nic[i];
+		pt->nic_class[i] = d->gpu_class[i] >= 0 ? cls_map[d->gpu_class[i]] : -1;
+		pt->local_class[i] = d->gpu_class[i];
 	}
 	if (n <= GP_PLACE_TABLE_MAX_GPUS)
-		fill_masks(pt);
+		fill_masks(pt, d);
 }
 
 static void build_domains(gp_place_cache *pc, const gp_cluster *c)
@@ -302,8 +263,10 @@ void gp_place_cache_free(gp_place_cache *pc)
 
 	if (!pc)
 		return;
-	for (i = 0; i < pc->ntypes; i++)
+	for (i = 0; i < pc->ntypes; i++) {
 		free(pc->types[i].masks);
+		gp_topo_derived_free(pc->types[i].own_derived);
+	}
 	free(pc->types);
 	for (i = 0; i < pc->nclasses; i++)
 		free(pc->class_keys[i]);

@@ -341,7 +341,8 @@ static void choose_cpus(const gp_policy_ctx *ctx, const gp_job *job, gp_placemen
 
 /* The NIC for one part: the one whose worst link to the part's GPUs is
  * closest, then the smallest sum of levels, then the fewest VFs used;
- * with nic_class >= 0, the NUMA-local NIC of that class (RoCE seed). */
+ * with nic_class >= 0, only among that class's NUMA-local NICs (RoCE
+ * seed). */
 static void choose_nic(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_placement *out,
 		       int pi, int nic_class)
 {
@@ -356,10 +357,14 @@ static void choose_nic(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_placemen
 		int worst = 0, sum = 0, u;
 
 		if (nic_class >= 0) {
-			for (g = 0; g < part->ngpus; g++)
-				if (pt->nic_class[part->gpus[g]] == nic_class &&
-				    pt->class_nic[part->gpus[g]] == nic)
+			/* Only the class's NUMA-local NICs (one subnet). */
+			for (g = 0; g < part->ngpus; g++) {
+				int lc = pt->local_class[part->gpus[g]];
+
+				if (pt->nic_class[part->gpus[g]] == nic_class && lc >= 0 &&
+				    (pt->derived->class_nics[lc][nic / 64] >> (nic % 64) & 1))
 					break;
+			}
 			if (g == part->ngpus)
 				continue;
 		}
