@@ -55,6 +55,15 @@ endef
 
 .DEFAULT_GOAL := all
 
+# cli.c compiles DATADIR in: rebuild it when PREFIX/DATADIR change, so that
+# `make install PREFIX=/usr` installs a binary that looks in /usr/share.
+build/.datadir: FORCE
+	@mkdir -p build
+	@echo '$(DATADIR)' | cmp -s - $@ || echo '$(DATADIR)' >$@
+build/src/cli.o build-san/src/cli.o: build/.datadir
+.PHONY: FORCE
+FORCE:
+
 $(eval $(call tree,build,))
 $(eval $(call tree,build-san,$(SAN_FLAGS)))
 

@@ -6,20 +6,23 @@
 
 #include "gpuplan/cli.h"
 #include "gpuplan/cluster.h"
+#include "gpuplan/job.h"
+#include "gpuplan/jobspec.h"
 #include "gpuplan/topo.h"
 #include "gpuplan/util.h"
 #include "gpuplan/yaml.h"
 
 const char gp_usage_validate[] =
-	"usage: gpuplan validate [--type cluster|job|snapshot] FILE\n"
+	"usage: gpuplan validate [--type cluster|job|jobs|snapshot] FILE\n"
 	"\n"
 	"Check FILE and print a one-line summary.  The kind is detected from the\n"
-	"content: a YAML mapping with 'node_types' or 'nodes' is a cluster, an\n"
+	"content: a YAML mapping with 'node_types' or 'nodes' is a cluster, one\n"
+	"with 'jobs' or a list of mappings a job list, any other mapping a job, an\n"
 	"Alibaba openb node list (first line 'sn,cpu_milli,...') is a cluster, a\n"
 	"'nvidia-smi topo -m' matrix is a snapshot.  Exit 0 when valid, 3 with\n"
 	"FILE:LINE:COL when not.\n";
 
-enum kind { K_AUTO, K_CLUSTER, K_JOB, K_SNAPSHOT };
+enum kind { K_AUTO, K_CLUSTER, K_JOB, K_JOBLIST, K_SNAPSHOT };
 
 /* "GPUs (256 A100-SXM4-40GB, 64 H100-SXM5-80GB)", most GPUs first. */
 static void print_gpus(const gp_cluster *c)
@@ -84,8 +87,37 @@ static int validate_snapshot(const char *path)
 
 static int validate_job(const char *path)
 {
-	return gp_cli_fail(GP_EINPUT, "%s: job files cannot be validated by this build yet",
-			   path);
+	gp_job job;
+	gp_error err = GP_ERROR_INIT;
+
+	if (gp_jobspec_load(path, &job, &err))
+		return gp_cli_report(&err);
+	printf("%s: job '%s': %s, %d GPU%s", path, job.id ? job.id : "-",
+	       gp_job_type_name(job.type), job.gpus, job.gpus == 1 ? "" : "s");
+	if (job.gpu_milli < 1000)
+		printf(" at %d/1000 each", job.gpu_milli);
+	if (job.model.name[0])
+		printf(", model %s", job.model.name);
+	printf("\n");
+	gp_job_release(&job);
+	return GP_OK;
+}
+
+static int validate_joblist(const char *path)
+{
+	gp_joblist list;
+	gp_error err = GP_ERROR_INIT;
+	long gpus = 0;
+	size_t i;
+
+	if (gp_jobspec_load_list(path, &list, &err))
+		return gp_cli_report(&err);
+	for (i = 0; i < list.n; i++)
+		gpus += list.jobs[i].gpus;
+	printf("%s: job list: %zu job%s, %ld GPUs requested\n", path, list.n,
+	       list.n == 1 ? "" : "s", gpus);
+	gp_joblist_release(&list);
+	return GP_OK;
 }
 
 /* A `nvidia-smi topo -m` matrix: a header naming GPU0 and a row for it. */
@@ -112,8 +144,16 @@ static enum kind detect(const char *path, gp_error *err)
 	}
 	st = gp_yaml_parse(text, len, path, GP_YAML_MAX_DEPTH, &doc, err);
 	if (!st && doc.root && doc.root->type == GP_YAML_MAP) {
-		k = gp_yaml_get(doc.root, "node_types") || gp_yaml_get(doc.root, "nodes") ||
-		    gp_yaml_get(doc.root, "fabric") ? K_CLUSTER : K_JOB;
+		if (gp_yaml_get(doc.root, "node_types") || gp_yaml_get(doc.root, "nodes") ||
+		    gp_yaml_get(doc.root, "fabric"))
+			k = K_CLUSTER;
+		else if (gp_yaml_get(doc.root, "jobs"))
+			k = K_JOBLIST;
+		else
+			k = K_JOB;
+	} else if (!st && doc.root && doc.root->type == GP_YAML_SEQ && doc.root->n > 0 &&
+		   doc.root->items[0]->type == GP_YAML_MAP) {
+		k = K_JOBLIST;
 	} else if (looks_like_snapshot(text)) {
 		k = K_SNAPSHOT;
 	} else {
@@ -143,6 +183,8 @@ int cmd_validate(int argc, char **argv)
 				k = K_CLUSTER;
 			else if (!strcmp(t, "job"))
 				k = K_JOB;
+			else if (!strcmp(t, "jobs"))
+				k = K_JOBLIST;
 			else if (!strcmp(t, "snapshot"))
 				k = K_SNAPSHOT;
 			else
@@ -169,6 +211,8 @@ int cmd_validate(int argc, char **argv)
 		return validate_snapshot(path);
 	case K_JOB:
 		return validate_job(path);
+	case K_JOBLIST:
+		return validate_joblist(path);
 	default:
 		return validate_cluster(path);
 	}

@@ -152,6 +152,11 @@ const char *gp_cluster_node_label(const gp_cluster *c, int node,
  * The path counts as InfiniBand only when every switch on it is IB.
  * O(depth) time, no allocation. */
 int gp_cluster_comm_weight(const gp_cluster *c, int node_a, int node_b);
+/* The weight between two distinct nodes attached to switches sa and sb
+ * (sa == sb: 1 on IB, 100 otherwise; -1 when either is -1 or they are in
+ * different trees).  Nodes on one switch are interchangeable, so policies
+ * and reports can work per switch instead of per node pair. */
+int gp_cluster_switch_weight(const gp_cluster *c, int sa, int sb);
 /* Lowest common switch of two switches (-1 in different trees); ha, hb
  * (may be NULL) receive the up-hops from each side. */
 int gp_cluster_switch_lca(const gp_cluster *c, int sa, int sb, int *ha,

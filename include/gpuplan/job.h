@@ -41,7 +41,10 @@ typedef struct gp_job {
 	char *id;               /* trace's own job id or job-spec name */
 	double submit;          /* seconds from trace start */
 	double duration;        /* seconds of run time; < 0 when iteration-based */
-	int64_t iterations;     /* > 0 when duration comes from the perf model */
+	int64_t iterations;     /* training iterations, 0 = unknown; the run
+				   time comes from the perf model only when
+				   duration < 0 (traces such as Tiresias give
+				   both: then duration rules) */
 	int type;               /* enum gp_job_type */
 	int klass;              /* enum gp_job_class */
 	int priority;

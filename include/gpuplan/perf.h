@@ -160,6 +160,14 @@ int gp_perf_iteration(const gp_cluster *c, const gp_job *j,
 double gp_perf_iteration_time(const gp_cluster *c, const gp_job *j,
 			      const gp_placement *p);
 
+/* Best and worst placements of job j on the idle cluster, by modelled
+ * iteration time (man gpuplan, perf, for the layouts considered).
+ * best/worst must be initialised; GP_NO when no node type fits. */
+int gp_perf_best_worst(const gp_cluster *c, const gp_job *j,
+		       gp_placement *best, gp_perf_iter *best_it,
+		       gp_placement *worst, gp_perf_iter *worst_it,
+		       gp_error *err);
+
 /* ---- calibrated profiles (Sia placement files) ---- */
 
 enum {

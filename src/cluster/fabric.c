@@ -99,22 +99,25 @@ int gp_cluster_switch_lca(const gp_cluster *c, int sa, int sb, int *ha,
 	return sa;
 }
 
-int gp_cluster_comm_weight(const gp_cluster *c, int node_a, int node_b)
+int gp_cluster_switch_weight(const gp_cluster *c, int sa, int sb)
 {
-	int sa, sb, ha, hb, k;
+	int ha, hb, k;
 
-	if (node_a == node_b)
-		return 0;
-	sa = c->nodes[node_a].sw;
-	sb = c->nodes[node_b].sw;
 	if (gp_cluster_switch_lca(c, sa, sb, &ha, &hb) < 0)
 		return -1;
 	k = 1 + (ha > hb ? ha : hb);
-	/* ib_up counts the unbroken IB run upwards from each leaf; the
+	/* ib_up counts the unbroken IB run upwards from each switch; the
 	 * path is IB when both runs reach the common switch. */
 	if (c->switches[sa].ib_up > ha && c->switches[sb].ib_up > hb)
 		return k;
 	return 99 + k;
+}
+
+int gp_cluster_comm_weight(const gp_cluster *c, int node_a, int node_b)
+{
+	if (node_a == node_b)
+		return 0;
+	return gp_cluster_switch_weight(c, c->nodes[node_a].sw, c->nodes[node_b].sw);
 }
 
 const int *gp_cluster_nodes_under(const gp_cluster *c, int sw, int *count)

@@ -606,9 +606,50 @@ static int is_na_or_empty(const char *v, size_t n)
 	return n == 0 || (n == 3 && !memcmp(v, "N/A", 3));
 }
 
+/* Space-aligned output is nvidia-smi's tab output expanded to 8-column
+ * stops (counted from the row label), so the gap before each field tells
+ * how many tabs, hence how many empty fields, were there.  Rewrites the
+ * field list with those empty fields (keeping the first two, dropping
+ * later padding as in tab mode); returns -1 when a field is off the tab
+ * stops. */
+static int reconstruct_tabs(const line *ln, const char *s, int label_off,
+			    const char **fv, size_t *fl, int *nf)
+{
+	const char *nv[16];
+	size_t nl[16];
+	int i, n = 0, shift = label_off % 8;
+	long e = s - ln->s;
+
+	for (i = 0; i < *nf; i++) {
+		long st = fv[i] - ln->s, pos = e;
+		int tabs = 0, k;
+
+		while (pos < st) {
+			pos = ((pos - shift) / 8 + 1) * 8 + shift;
+			tabs++;
+		}
+		if (pos != st || (tabs == 0 && i > 0))
+			return -1;
+		for (k = 0; k < tabs - 1; k++)
+			if (n < 2) {
+				nv[n] = fv[i];
+				nl[n++] = 0;
+			}
+		if (n == 16)
+			return -1;
+		nv[n] = fv[i];
+		nl[n++] = fl[i];
+		e = st + (long)fl[i];
+	}
+	memcpy(fv, nv, (size_t)n * sizeof(*fv));
+	memcpy(fl, nl, (size_t)n * sizeof(*fl));
+	*nf = n;
+	return 0;
+}
+
 /* Affinity fields of a GPU row, starting at s (end of the last cell). */
 static int parse_affinity(parser *p, const line *ln, gp_topo_gpu *g,
-			  const char *s)
+			  const char *s, int label_off)
 {
 	const char *end = ln->s + ln->len, *fv[16];
 	size_t fl[16];
@@ -662,6 +703,8 @@ static int parse_affinity(parser *p, const line *ln, gp_topo_gpu *g,
 			fl[nf] = (size_t)(q - fv[nf]);
 			nf++;
 		}
+		if (nf != p->naff && !reconstruct_tabs(ln, s, label_off, fv, fl, &nf))
+			tabs = 1;
 	}
 	/* Trailing empty tab fields and surplus N/A fields are noise. */
 	while (nf > p->naff && is_na_or_empty(fv[nf - 1], fl[nf - 1])) {
@@ -774,7 +817,7 @@ static int parse_row(parser *p, const line *ln, int h, size_t lablen,
 		}
 		return GP_OK;
 	}
-	return parse_affinity(p, ln, &t->gpus[r], q);
+	return parse_affinity(p, ln, &t->gpus[r], q, (int)(s - ln->s));
 }
 
 /* ---- NIC legend ---- */

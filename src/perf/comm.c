@@ -53,6 +53,8 @@ double gp_perf_nvlink_gbs(const gp_gpu_model *m)
 {
 	if (!m)
 		return 20.0;
+	if (m->nvlink_nccl_gbs > 0) /* the catalog knows NCCL's figure */
+		return m->nvlink_nccl_gbs;
 	switch (m->nvlink_gen) {
 	case 0:
 		/* A bridge given only by its line rate: NCCL gets ~80 %. */

@@ -7,3 +7,7 @@ run validate --type snapshot topologies/example-cluster.yaml
 run validate
 run validate a b
 run validate --type bogus x
+# job files (format: man gpuplan, "Job YAML")
+run validate tests/data/jobs/good-llama-7b.yaml
+run validate tests/data/jobs/list-good.yaml
+run validate tests/data/jobs/bad-unknown-key.yaml

@@ -1,0 +1,120 @@
+/* Iteration time of a job on a placement: compute + exposed gradient
+ * synchronisation.  The simulator calls gp_perf_iteration_time once per
+ * job start; nothing here allocates. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gpuplan/perf.h"
+#include "gpuplan/util.h"
+
+/* First node of the placement that holds GPUs, -1 when none. */
+static int first_node(const gp_placement *p)
+{
+	int i;
+
+	for (i = 0; i < p->nparts; i++)
+		if (p->parts[i].ngpus > 0)
+			return p->parts[i].node;
+	return -1;
+}
+
+/* Training FLOPs per sample: given, else 6 x params x tokens per sample
+ * (the transformer rule; CNN jobs get theirs from the model catalog). */
+static double flops_per_sample(const gp_model_desc *d)
+{
+	if (d->flops_per_sample > 0)
+		return d->flops_per_sample;
+	if (d->params > 0)
+		return 6.0 * d->params * (d->seq_len > 0 ? d->seq_len : 1);
+	return 0.0;
+}
+
+int gp_perf_iteration(const gp_cluster *c, const gp_job *j, const gp_placement *p,
+		      gp_perf_iter *out, gp_error *err)
+{
+	const gp_gpu_model *m;
+	const gp_perf_gpu_calib *cal;
+	gp_perf_fabric f;
+	gp_perf_coll_result r;
+	double bsz = j->batch_size > 0 ? j->batch_size : 32;
+	int node, st, i, workers = 0, servers = 0;
+
+	memset(out, 0, sizeof(*out));
+	node = first_node(p);
+	if (node < 0 || node >= c->nnodes)
+		return gp_error_set(err, GP_EINPUT, NULL, 0, 0, "job '%s' has an empty placement",
+				    j->id ? j->id : "?");
+	st = gp_perf_fabric_of(c, p, &f, out->bottleneck, sizeof(out->bottleneck), err);
+	if (st)
+		return st;
+	for (i = 0; i < p->nparts; i++) {
+		if (p->parts[i].role == 1)
+			servers += p->parts[i].ngpus;
+		else
+			workers += p->parts[i].ngpus;
+	}
+	out->gpus = f.n;
+	out->nodes = f.nodes;
+	m = gp_cluster_node_model(c, node);
+	cal = m ? gp_perf_gpu_calib_find(m->name) : NULL;
+	out->profile = m ? gp_perf_profile_find(j->model.name, m->name) : NULL;
+	if (out->profile) {
+		const double *pp = out->profile->p;
+
+		/* The profile was measured with this DL model on this GPU: it
+		 * knows compute, communication and overlap of n GPUs on m nodes. */
+		out->iter_s = gp_perf_profile_step(pp, f.n, f.nodes, f.per_node, bsz,
+						   &out->compute_s, &out->comm_s, &out->exposed_s);
+		out->overlap = pp[GP_PP_OVERLAP];
+		out->algo = GP_ALGO_RING;
+		out->grad_bytes = j->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
+		return GP_OK;
+	}
+	{
+		double fl = flops_per_sample(&j->model), peak, eff;
+
+		if (fl <= 0 || j->model.params <= 0)
+			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					    "job '%s': model size unknown (give model: or params:)",
+					    j->id ? j->id : "?");
+		if (!m)
+			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					    "node '%s' has no GPU model for the compute estimate",
+					    c->nodes[node].name);
+		peak = j->precision == GP_PREC_FP32 || m->fp16_tflops <= 0 ? m->fp32_tflops
+									  : m->fp16_tflops;
+		if (peak <= 0)
+			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					    "GPU model '%s' has no peak FLOPS", m->name);
+		eff = m->efficiency > 0 ? m->efficiency
+		      : cal && cal->efficiency > 0 ? cal->efficiency : GP_PERF_DEFAULT_EFFICIENCY;
+		out->compute_s = bsz * fl / (peak * 1e12 * eff);
+	}
+	out->grad_bytes = j->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
+	if (j->type == GP_JOB_PS_WORKER) {
+		/* Servers are not ranks of the collective; workers push to them. */
+		f.ps = servers > 0 ? servers : (j->ps > 0 ? j->ps : 1);
+		if (servers > 0 && workers > 0)
+			f.n = workers;
+		gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_PS, &f, out->grad_bytes, &r);
+	} else {
+		gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, out->grad_bytes, &r);
+	}
+	out->algo = r.algo;
+	out->comm_s = f.n > 1 ? r.time_s : 0.0;
+	out->overlap = m->overlap > 0 ? m->overlap
+		       : cal && cal->overlap > 0 ? cal->overlap : GP_PERF_DEFAULT_OVERLAP;
+	out->exposed_s = gp_perf_exposed(out->compute_s, out->comm_s, out->overlap);
+	out->iter_s = out->compute_s + out->exposed_s;
+	return GP_OK;
+}
+
+double gp_perf_iteration_time(const gp_cluster *c, const gp_job *j, const gp_placement *p)
+{
+	gp_perf_iter it;
+
+	if (gp_perf_iteration(c, j, p, &it, NULL))
+		return -1.0;
+	return it.iter_s;
+}
