@@ -6,7 +6,7 @@ const char gp_usage_compare[] =
 
 int cmd_compare(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	if (gp_cli_has_option(argc, argv, "--inflate"))
+		return gp_cmd_compare_inflate(argc, argv);
 	return gp_cli_fail(GP_EIO, "'compare' is not implemented yet");
 }

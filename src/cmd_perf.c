@@ -8,10 +8,7 @@
 #include <string.h>
 
 #include "gpuplan/cli.h"
-#if __has_include("gpuplan/jobspec.h")
 #include "gpuplan/jobspec.h"
-#define HAVE_JOBSPEC 1
-#endif
 #include "gpuplan/perf.h"
 #include "gpuplan/util.h"
 
@@ -279,13 +276,8 @@ static int run_job(const gp_cluster *c, const char *job_path, const char *on,
 	int st, have_given = 0;
 	json_t *root = NULL;
 
-#ifdef HAVE_JOBSPEC
 	if (gp_jobspec_load(job_path, &job, &err))
 		return gp_cli_report(&err);
-#else
-	(void)job_path;
-	return gp_cli_fail(GP_EIO, "job files need the job-spec loader, not built yet");
-#endif
 	gp_placement_init(&given);
 	gp_placement_init(&best);
 	gp_placement_init(&worst);
@@ -388,7 +380,7 @@ int cmd_perf(int argc, char **argv)
 	gsl_set_error_handler_off();
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+c:j", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:j", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			cluster_path = optarg;

@@ -6,7 +6,7 @@ const char gp_usage_simulate[] =
 
 int cmd_simulate(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
+	if (gp_cli_has_option(argc, argv, "--inflate"))
+		return gp_cmd_simulate_inflate(argc, argv);
 	return gp_cli_fail(GP_EIO, "'simulate' is not implemented yet");
 }

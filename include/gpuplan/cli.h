@@ -28,6 +28,17 @@ int cmd_compare(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 
+/* Fractional-sharing experiment mode (FGD inflation), dispatched to by
+ * `simulate` and `compare` when --inflate is given
+ * (cmd_simulate_inflate.c, cmd_compare_inflate.c). */
+int gp_cmd_simulate_inflate(int argc, char **argv);
+int gp_cmd_compare_inflate(int argc, char **argv);
+int gp_cli_has_option(int argc, char **argv, const char *opt);
+struct gp_share_nodes;
+struct gp_share_pods;
+int gp_share_cli_load(const char *nodes_path, const char *pods_path,
+		      struct gp_share_nodes *nodes, struct gp_share_pods *pods);
+
 /* `topo show` lives in its own file (cmd_topo_show.c). */
 int gp_cmd_topo_show(int argc, char **argv);
 

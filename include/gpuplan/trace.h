@@ -13,7 +13,7 @@
 
 /* Caps on what a trace may hold (the Philly table is 3.4 MB, 82,247 rows). */
 #define GP_TRACE_MAX_BYTES ((size_t)256 << 20)   /* 256 MiB */
-#define GP_TRACE_MAX_ROWS ((size_t)2000000)      /* data rows (216 B each) */
+#define GP_TRACE_MAX_ROWS ((size_t)2000000)      /* data rows */
 #define GP_TRACE_MAX_GPUS 65536                  /* GPUs of one job */
 
 /* What a load saw; optional output (gp_trace_opts.stats). */

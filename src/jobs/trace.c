@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gpuplan/models.h"
 #include "gpuplan/trace.h"
 #include "gpuplan/util.h"
 #include "trace_impl.h"
@@ -133,10 +134,38 @@ int gp_trace_strdup(const gp_trace_row *r, int k, char **out)
 	return GP_OK;
 }
 
+/* Catalog descriptors already filled in this load, so that a trace naming
+ * the same few models thousands of times computes each once. */
+typedef struct model_cache {
+	const gp_dl_model *m[16];
+	gp_model_desc d[16];
+	int n;
+} model_cache;
+
 int gp_trace_model_name(const gp_trace_row *r, int k, const char *s, gp_job *j)
 {
+	model_cache *c = r->models;
+	const gp_dl_model *m;
 	size_t n = strlen(s);
+	int i;
 
+	if (!n)
+		return GP_OK;
+	m = gp_model_find(s);
+	if (m) {
+		for (i = 0; c && i < c->n; i++) {
+			if (c->m[i] == m) {
+				j->model = c->d[i];
+				return GP_OK;
+			}
+		}
+		gp_model_fill_desc(m, 0, 0, 0, &j->model);
+		if (c && c->n < (int)GP_ARRAY_SIZE(c->m)) {
+			c->m[c->n] = m;
+			c->d[c->n++] = j->model;
+		}
+		return GP_OK;
+	}
 	if (n >= sizeof(j->model.name))
 		return gp_trace_bad(r, k, "model name '%.40s...' is longer than %zu characters",
 				    s, sizeof(j->model.name) - 1);
@@ -625,6 +654,7 @@ int gp_trace_load_buffer(const char *name, char *buf, size_t len,
 	void *state = NULL;
 	gp_trace_row r;
 	gp_error rowerr;
+	model_cache models;
 
 	if (!o) {
 		gp_trace_opts_init(&dflt);
@@ -690,6 +720,8 @@ int gp_trace_load_buffer(const char *name, char *buf, size_t len,
 	r.state = state;
 	r.err = &rowerr;
 	r.map = NULL;
+	models.n = 0;
+	r.models = &models;
 
 	if (d->header) {
 		if (!line) {

@@ -27,6 +27,7 @@ typedef struct gp_trace_row {
 	const char *const *names;       /* the dialect's column names */
 	int64_t index;                  /* 0-based data-row index in the file */
 	void *state;                    /* dialect scratch, state_size bytes, zeroed */
+	void *models;                   /* catalog lookups of this load (trace.c) */
 	gp_error *err;
 } gp_trace_row;
 
@@ -75,7 +76,10 @@ int gp_trace_double(const gp_trace_row *r, int k, double min, double max,
 		    double *out);
 /* Copy column k's value, which must not be empty, into a fresh string. */
 int gp_trace_strdup(const gp_trace_row *r, int k, char **out);
-/* Copy s (from column k) into j->model.name; error when too long. */
+/* The model a row names (s, from column k): a model-catalog name or alias
+ * fills j->model from the catalog (name becomes the catalog's, as in the
+ * job-spec loader); another name is kept as given, error when too long;
+ * "" leaves the model unknown. */
 int gp_trace_model_name(const gp_trace_row *r, int k, const char *s, gp_job *j);
 /* The 0-based data-row index as the job id (dialects without ids). */
 void gp_trace_index_id(const gp_trace_row *r, gp_job *j);

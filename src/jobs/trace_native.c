@@ -127,6 +127,9 @@ static int native_row(gp_trace_row *r, gp_job *j)
 					    gp_trace_get(r, C_TYPE));
 		j->type = t;
 	}
+	/* The catalog first, so that explicit shape columns override it. */
+	if ((rc = gp_trace_model_name(r, C_MODEL, gp_trace_get(r, C_MODEL), j)))
+		return rc;
 	if ((rc = opt_word(r, C_CLASS, class_words, "LS or BE", &j->klass)) ||
 	    (rc = opt_int(r, C_PRIORITY, -1000000, 1000000, &j->priority)) ||
 	    (rc = opt_int(r, C_PS, 0, GP_TRACE_MAX_GPUS, &j->ps)) ||
@@ -148,9 +151,9 @@ static int native_row(gp_trace_row *r, gp_job *j)
 		return rc;
 	if (b >= 0)
 		j->model.is_transformer = b & 1;
-	if (has(r, C_MODEL) &&
-	    (rc = gp_trace_model_name(r, C_MODEL, gp_trace_get(r, C_MODEL), j)))
-		return rc;
+	if (has(r, C_PARAMS) || has(r, C_LAYERS) || has(r, C_HIDDEN) ||
+	    has(r, C_SEQ_LEN) || has(r, C_TRANSFORMER))
+		j->model.flops_per_sample = has(r, C_FLOPS) ? j->model.flops_per_sample : 0;
 	if (has(r, C_GPU_MODELS))
 		j->gpu_models = gp_xstrdup(gp_trace_get(r, C_GPU_MODELS));
 	if (has(r, C_ENV))

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gpuplan/models.h"
 #include "gpuplan/perf.h"
 #include "gpuplan/util.h"
 
@@ -87,8 +88,14 @@ int gp_perf_iteration(const gp_cluster *c, const gp_job *j, const gp_placement *
 		if (peak <= 0)
 			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 					    "GPU model '%s' has no peak FLOPS", m->name);
-		eff = m->efficiency > 0 ? m->efficiency
-		      : cal && cal->efficiency > 0 ? cal->efficiency : GP_PERF_DEFAULT_EFFICIENCY;
+		/* The calibrated efficiency is ResNet-50's: used for CNNs only;
+		 * transformers get the usual MFU-like default. */
+		eff = GP_PERF_DEFAULT_EFFICIENCY;
+		if (m->efficiency > 0)
+			eff = m->efficiency;
+		else if (cal && cal->efficiency > 0 && j->model.kind == GP_MODEL_CNN &&
+			 !j->model.is_transformer && j->model.name[0])
+			eff = cal->efficiency;
 		out->compute_s = bsz * fl / (peak * 1e12 * eff);
 	}
 	out->grad_bytes = j->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);

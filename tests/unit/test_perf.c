@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/models.h"
 #include "gpuplan/perf.h"
 #include "gpuplan/util.h"
 #include "testlib.h"
@@ -360,6 +361,74 @@ static void test_fit_real(void)
 	gp_perf_dataset_release(&d);
 }
 
+/* The test cluster (tests/data/perf/cluster.yaml): nodes a, b on one HDR
+ * leaf, c on another, each an 8 x A100 snapshot with 18 NICs. */
+static void test_cluster_paths(void)
+{
+	gp_cluster c;
+	gp_error err = GP_ERROR_INIT;
+	gp_placement p;
+	gp_place_part *pp;
+	gp_perf_coll_result r;
+	gp_perf_fabric f;
+	gp_job j;
+	gp_perf_iter it;
+	double gib = 1073741824.0;
+	int i;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_load(gp_test_path("tests/data/perf/cluster.yaml"), &c, &err),
+			      GP_OK);
+	gp_placement_init(&p);
+	pp = gp_placement_add(&p, gp_cluster_find_node(&c, "a"));
+	for (i = 0; i < 8; i++)
+		pp->gpus[pp->ngpus++] = i;
+	pp = gp_placement_add(&p, gp_cluster_find_node(&c, "b"));
+	for (i = 0; i < 8; i++)
+		pp->gpus[pp->ngpus++] = i;
+	/* 8 NICs used per node x 23.5 = 188 < 240; one leaf: 14 us. */
+	CU_ASSERT_EQUAL_FATAL(gp_perf_placement_collective(&c, &p, GP_COLL_ALLREDUCE, GP_ALGO_RING,
+							   gib, &r, &err), GP_OK);
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 1.875 * gib / 188e9 + 28 * 3.4e-6 + 2 * 14e-6, 1e-12);
+	CU_ASSERT(strstr(r.bottleneck, "network") != NULL);
+	/* a and c: two switch levels, one more up and down: 15 us per step. */
+	p.parts[1].node = gp_cluster_find_node(&c, "c");
+	CU_ASSERT_EQUAL_FATAL(gp_perf_fabric_of(&c, &p, &f, NULL, 0, &err), GP_OK);
+	CU_ASSERT_DOUBLE_EQUAL(f.alpha_inter, 15e-6, 1e-15);
+	CU_ASSERT_DOUBLE_EQUAL(f.bw_node_net, 188.0, 1e-9);
+
+	/* 1.3B-parameter bf16 transformer, batch 1 x 512 tokens on a:0-7:
+	 * compute 6 x 1.3e9 x 512 / (312e12 x 0.40) = 32 ms; gradients
+	 * 2.6e9 bytes: 1.75 x 2.6e9 / 240e9 + 14 x 3.4 us. */
+	gp_job_init(&j);
+	j.id = gp_xstrdup("t");
+	j.gpus = 8;
+	j.type = GP_JOB_RING_ALLREDUCE;
+	j.model.params = 1.3e9;
+	j.model.seq_len = 512;
+	j.model.is_transformer = 1;
+	j.model.kind = GP_MODEL_TRANSFORMER;
+	j.batch_size = 1;
+	j.precision = GP_PREC_BF16;
+	gp_placement_clear(&p);
+	pp = gp_placement_add(&p, gp_cluster_find_node(&c, "a"));
+	for (i = 0; i < 8; i++)
+		pp->gpus[pp->ngpus++] = i;
+	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration(&c, &j, &p, &it, &err), GP_OK);
+	CU_ASSERT_DOUBLE_EQUAL(it.compute_s, 0.032, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(it.comm_s, 1.75 * 2.6e9 / 240e9 + 14 * 3.4e-6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(it.exposed_s, it.comm_s - it.overlap * it.compute_s, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_iteration_time(&c, &j, &p), it.iter_s, 0);
+	CU_ASSERT(it.profile == NULL);
+	/* ResNet-50 on A100 has a profile: compute comes from it. */
+	snprintf(j.model.name, sizeof(j.model.name), "resnet50");
+	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration(&c, &j, &p, &it, &err), GP_OK);
+	CU_ASSERT_PTR_NOT_NULL(it.profile);
+	gp_job_release(&j);
+	gp_placement_release(&p);
+	gp_cluster_release(&c);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("perf");
@@ -376,6 +445,7 @@ static void register_tests(void)
 	gp_test_add(s, "sia csv", test_csv);
 	gp_test_add(s, "fit synthetic", test_fit_synthetic);
 	gp_test_add(s, "fit real", test_fit_real);
+	gp_test_add(s, "cluster paths", test_cluster_paths);
 }
 
 int main(int argc, char **argv)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/models.h"
 #include "gpuplan/trace.h"
 #include "gpuplan/util.h"
 #include "testlib.h"
@@ -89,6 +90,10 @@ static void test_tiresias(void)
 	CU_ASSERT_DOUBLE_EQUAL(j->submit, 0, 1e-9);
 	CU_ASSERT_EQUAL(j->iterations, 606);
 	CU_ASSERT_STRING_EQUAL(j->model.name, "vgg19");
+	/* Named models get the catalog's descriptor, as job specs do. */
+	CU_ASSERT_DOUBLE_EQUAL(j->model.params, gp_model_find("vgg19")->params, 1);
+	CU_ASSERT_EQUAL(j->model.layers, gp_model_find("vgg19")->layers);
+	CU_ASSERT(j->model.flops_per_sample > 0);
 	CU_ASSERT_DOUBLE_EQUAL(j->duration, 164, 1e-9);
 	CU_ASSERT_EQUAL(j->type, GP_JOB_SINGLE_CARD);
 	CU_ASSERT_EQUAL(j->line, 2);
@@ -99,7 +104,7 @@ static void test_tiresias(void)
 	CU_ASSERT_STRING_EQUAL(j->id, "59");
 	CU_ASSERT_DOUBLE_EQUAL(j->submit, 1779, 1e-9);
 	CU_ASSERT_EQUAL(j->iterations, 525);
-	CU_ASSERT_STRING_EQUAL(j->model.name, "inception3");
+	CU_ASSERT_STRING_EQUAL(j->model.name, "inception-v3");  /* catalog alias */
 	CU_ASSERT_DOUBLE_EQUAL(j->duration, 122, 1e-9);
 	CU_ASSERT_EQUAL(j->line, 61);
 	CU_ASSERT_EQUAL(L.skipped, 0);
@@ -237,7 +242,7 @@ static void test_pollux_sia(void)
 	j = &L.jobs[0];         /* cifar10-0,53,cifar10,6,2048 */
 	CU_ASSERT_STRING_EQUAL(j->id, "cifar10-0");
 	CU_ASSERT_DOUBLE_EQUAL(j->submit, 53, 1e-9);
-	CU_ASSERT_STRING_EQUAL(j->model.name, "cifar10");
+	CU_ASSERT_STRING_EQUAL(j->model.name, "resnet18-cifar"); /* catalog alias of cifar10 */
 	CU_ASSERT_EQUAL(j->gpus, 6);
 	CU_ASSERT_EQUAL(j->batch_size, 2048);
 	CU_ASSERT(j->duration < 0);
@@ -256,7 +261,7 @@ static void test_pollux_sia(void)
 	j = &L.jobs[159];       /* bert-159,28098.0,bert,8,384 */
 	CU_ASSERT_STRING_EQUAL(j->id, "bert-159");
 	CU_ASSERT_DOUBLE_EQUAL(j->submit, 28098, 1e-9);
-	CU_ASSERT_STRING_EQUAL(j->model.name, "bert");
+	CU_ASSERT_STRING_EQUAL(j->model.name, "bert-base");
 	CU_ASSERT_EQUAL(j->batch_size, 384);
 }
 
@@ -270,7 +275,7 @@ static void test_gavel(void)
 	CU_ASSERT_EQUAL_FATAL(L.n, 9);
 	j = &L.jobs[0];         /* Transformer (batch size 128) ... 14612 0.000000 1 */
 	CU_ASSERT_STRING_EQUAL(j->id, "0");
-	CU_ASSERT_STRING_EQUAL(j->model.name, "Transformer");
+	CU_ASSERT_STRING_EQUAL(j->model.name, "transformer");
 	CU_ASSERT_EQUAL(j->batch_size, 128);
 	CU_ASSERT_EQUAL(j->iterations, 14612);
 	CU_ASSERT_EQUAL(j->gpus, 1);
@@ -280,7 +285,8 @@ static void test_gavel(void)
 	CU_ASSERT_EQUAL(j->iterations, 1550);
 	j = &L.jobs[8];         /* CycleGAN --n_steps 1 55992 188011.000000 8 */
 	CU_ASSERT_STRING_EQUAL(j->id, "8");
-	CU_ASSERT_STRING_EQUAL(j->model.name, "CycleGAN");
+	CU_ASSERT_STRING_EQUAL(j->model.name, "CycleGAN");      /* not in the catalog: as given */
+	CU_ASSERT_DOUBLE_EQUAL(j->model.params, 0, 0);
 	CU_ASSERT_EQUAL(j->batch_size, 0);
 	CU_ASSERT_EQUAL(j->iterations, 55992);
 	CU_ASSERT_EQUAL(j->gpus, 8);

@@ -1,0 +1,435 @@
+/* Readers for the openb CSV dialects (Alibaba cluster-trace-gpu-v2023):
+ * the node list and the pod list.  Columns are found by header name, so
+ * the short five-column pod lists (multigpu50) read like the full ones. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/share.h"
+#include "gpuplan/util.h"
+
+#define MAX_FIELDS 32
+
+typedef struct field {
+	const char *s;   /* not NUL-terminated */
+	size_t len;
+	int col;         /* 1-based column of its first byte */
+} field;
+
+/* Split one line (no quotes in openb; a quoted field is still accepted). */
+static int split_line(const char *line, size_t len, field *f, int max)
+{
+	size_t i = 0;
+	int n = 0;
+
+	for (;;) {
+		size_t start = i;
+
+		if (n == max)
+			return -1;
+		if (i < len && line[i] == '"') {
+			start = ++i;
+			while (i < len && line[i] != '"')
+				i++;
+			f[n].s = line + start;
+			f[n].len = i - start;
+			f[n].col = (int)start;
+			if (i < len)
+				i++;
+			while (i < len && line[i] != ',')
+				i++;
+		} else {
+			while (i < len && line[i] != ',')
+				i++;
+			f[n].s = line + start;
+			f[n].len = i - start;
+			f[n].col = (int)start + 1;
+		}
+		n++;
+		if (i >= len)
+			return n;
+		i++; /* comma */
+	}
+}
+
+static int field_eq(const field *f, const char *s)
+{
+	return f->len == strlen(s) && !memcmp(f->s, s, f->len);
+}
+
+/* Parse an integer field; openb writes some as "1000.0". */
+static int field_long(const field *f, long min, long max, long *out)
+{
+	char buf[64];
+	double d;
+
+	if (f->len == 0 || f->len >= sizeof(buf))
+		return -1;
+	memcpy(buf, f->s, f->len);
+	buf[f->len] = '\0';
+	if (!gp_parse_long(buf, min, max, out))
+		return 0;
+	if (gp_parse_double(buf, (double)min, (double)max, &d) || d != (double)(long)d)
+		return -1;
+	*out = (long)d;
+	return 0;
+}
+
+typedef struct line_iter {
+	const char *p, *end;
+	int64_t lineno;
+} line_iter;
+
+static int next_line(line_iter *it, const char **line, size_t *len)
+{
+	const char *nl;
+
+	if (it->p >= it->end)
+		return 0;
+	nl = memchr(it->p, '\n', (size_t)(it->end - it->p));
+	*line = it->p;
+	*len = nl ? (size_t)(nl - it->p) : (size_t)(it->end - it->p);
+	if (*len && (*line)[*len - 1] == '\r')
+		(*len)--;
+	it->p = nl ? nl + 1 : it->end;
+	it->lineno++;
+	return 1;
+}
+
+static int find_col(const field *hdr, int nh, const char *name)
+{
+	int i;
+
+	for (i = 0; i < nh; i++)
+		if (field_eq(&hdr[i], name))
+			return i;
+	return -1;
+}
+
+void gp_share_nodes_init(gp_share_nodes *n)
+{
+	memset(n, 0, sizeof(*n));
+}
+
+void gp_share_nodes_release(gp_share_nodes *n)
+{
+	int i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n->n; i++)
+		free(n->names[i]);
+	for (i = 0; i < n->nmodels; i++)
+		free(n->models[i]);
+	free(n->names);
+	free(n->cpu_milli);
+	free(n->mem_mib);
+	free(n->ngpus);
+	free(n->model);
+	free(n->models);
+	free(n->path);
+	memset(n, 0, sizeof(*n));
+}
+
+void gp_share_pods_init(gp_share_pods *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+void gp_share_pods_release(gp_share_pods *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->n; i++) {
+		free(p->names[i]);
+		free(p->gpu_spec[i]);
+	}
+	free(p->names);
+	free(p->cpu_milli);
+	free(p->mem_mib);
+	free(p->ngpus);
+	free(p->gpu_milli);
+	free(p->gpu_spec);
+	free(p->line);
+	free(p->path);
+	memset(p, 0, sizeof(*p));
+}
+
+static int read_header(line_iter *it, const char *path, field *hdr, int *nh,
+		       gp_error *err)
+{
+	const char *line;
+	size_t len;
+
+	if (!next_line(it, &line, &len) || len == 0)
+		return gp_error_set(err, GP_EINPUT, path, 1, 1, "empty file, expected a CSV header");
+	*nh = split_line(line, len, hdr, MAX_FIELDS);
+	if (*nh < 0)
+		return gp_error_set(err, GP_EINPUT, path, 1, 1, "more than %d columns in the header", MAX_FIELDS);
+	return GP_OK;
+}
+
+static int need_col(const field *hdr, int nh, const char *name, const char *path,
+		    int *col, gp_error *err)
+{
+	*col = find_col(hdr, nh, name);
+	if (*col < 0)
+		return gp_error_set(err, GP_EINPUT, path, 1, 1, "missing column '%s' in the header", name);
+	return GP_OK;
+}
+
+int gp_share_nodes_parse(const char *text, size_t len, const char *path,
+			 gp_share_nodes *n, gp_error *err)
+{
+	line_iter it = { text, text + len, 0 };
+	field hdr[MAX_FIELDS], f[MAX_FIELDS];
+	int nh, c_sn, c_cpu, c_mem, c_gpu, c_model, rc, nf, i;
+	size_t cap = 0;
+	const char *line;
+	size_t llen;
+
+	gp_share_nodes_init(n);
+	n->path = gp_xstrdup(path);
+	if ((rc = read_header(&it, path, hdr, &nh, err)) ||
+	    (rc = need_col(hdr, nh, "sn", path, &c_sn, err)) ||
+	    (rc = need_col(hdr, nh, "cpu_milli", path, &c_cpu, err)) ||
+	    (rc = need_col(hdr, nh, "memory_mib", path, &c_mem, err)) ||
+	    (rc = need_col(hdr, nh, "gpu", path, &c_gpu, err)) ||
+	    (rc = need_col(hdr, nh, "model", path, &c_model, err)))
+		goto fail;
+	while (next_line(&it, &line, &llen)) {
+		long cpu, mem, gpu;
+		int k = n->n;
+
+		if (llen == 0)
+			continue;
+		nf = split_line(line, llen, f, MAX_FIELDS);
+		if (nf != nh) {
+			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, 1,
+					  "expected %d fields, found %d", nh, nf < 0 ? MAX_FIELDS + 1 : nf);
+			goto fail;
+		}
+		if (n->n >= GP_SHARE_MAX_NODES) {
+			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, 1,
+					  "more than %d nodes (cap)", GP_SHARE_MAX_NODES);
+			goto fail;
+		}
+		if (f[c_sn].len == 0) {
+			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_sn].col, "empty node name");
+			goto fail;
+		}
+		if (field_long(&f[c_cpu], 0, 1L << 40, &cpu)) {
+			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_cpu].col,
+					  "cpu_milli '%.*s' is not a non-negative integer", (int)f[c_cpu].len, f[c_cpu].s);
+			goto fail;
+		}
+		if (field_long(&f[c_mem], 0, 1L << 40, &mem)) {
+			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_mem].col,
+					  "memory_mib '%.*s' is not a non-negative integer", (int)f[c_mem].len, f[c_mem].s);
+			goto fail;
+		}
+		if (field_long(&f[c_gpu], 0, GP_SHARE_MAX_NODE_GPUS, &gpu)) {
+			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_gpu].col,
+					  "gpu '%.*s' is not a GPU count 0..%d", (int)f[c_gpu].len, f[c_gpu].s,
+					  GP_SHARE_MAX_NODE_GPUS);
+			goto fail;
+		}
+		if ((size_t)n->n + 1 > cap) {
+			size_t c2 = cap;
+
+			GP_GROW(n->names, c2, (size_t)n->n + 1);
+			c2 = cap;
+			GP_GROW(n->cpu_milli, c2, (size_t)n->n + 1);
+			c2 = cap;
+			GP_GROW(n->mem_mib, c2, (size_t)n->n + 1);
+			c2 = cap;
+			GP_GROW(n->ngpus, c2, (size_t)n->n + 1);
+			c2 = cap;
+			GP_GROW(n->model, c2, (size_t)n->n + 1);
+			cap = c2;
+		}
+		n->names[k] = gp_xstrndup(f[c_sn].s, f[c_sn].len);
+		n->cpu_milli[k] = cpu;
+		n->mem_mib[k] = mem;
+		n->ngpus[k] = (int)gpu;
+		n->model[k] = -1;
+		n->n++;
+		if (gpu > 0 && f[c_model].len == 0) {
+			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_model].col,
+					  "node with %ld GPUs has no GPU model", gpu);
+			goto fail;
+		}
+		if (f[c_model].len && gpu > 0) {
+			for (i = 0; i < n->nmodels; i++)
+				if (strlen(n->models[i]) == f[c_model].len &&
+				    !memcmp(n->models[i], f[c_model].s, f[c_model].len))
+					break;
+			if (i == n->nmodels) {
+				if (n->nmodels == GP_SHARE_MAX_MODELS) {
+					rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_model].col,
+							  "more than %d GPU models (cap)", GP_SHARE_MAX_MODELS);
+					goto fail;
+				}
+				n->models = gp_xrealloc(n->models, sizeof(char *) * (size_t)(n->nmodels + 1));
+				n->models[n->nmodels++] = gp_xstrndup(f[c_model].s, f[c_model].len);
+			}
+			n->model[k] = i;
+		}
+	}
+	if (n->n == 0) {
+		rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno + 1, 1, "no nodes in the node list");
+		goto fail;
+	}
+	return GP_OK;
+fail:
+	gp_share_nodes_release(n);
+	return rc;
+}
+
+int gp_share_pods_parse(const char *text, size_t len, const char *path,
+			gp_share_pods *p, gp_error *err)
+{
+	line_iter it = { text, text + len, 0 };
+	field hdr[MAX_FIELDS], f[MAX_FIELDS];
+	int nh, c_name, c_cpu, c_mem, c_ngpu, c_milli, c_spec, rc, nf;
+	size_t cap = 0;
+	const char *line;
+	size_t llen;
+
+	gp_share_pods_init(p);
+	p->path = gp_xstrdup(path);
+	if ((rc = read_header(&it, path, hdr, &nh, err)) ||
+	    (rc = need_col(hdr, nh, "name", path, &c_name, err)) ||
+	    (rc = need_col(hdr, nh, "cpu_milli", path, &c_cpu, err)) ||
+	    (rc = need_col(hdr, nh, "memory_mib", path, &c_mem, err)) ||
+	    (rc = need_col(hdr, nh, "num_gpu", path, &c_ngpu, err)) ||
+	    (rc = need_col(hdr, nh, "gpu_milli", path, &c_milli, err)))
+		goto fail;
+	c_spec = find_col(hdr, nh, "gpu_spec");
+	while (next_line(&it, &line, &llen)) {
+		long cpu, mem, ngpu, milli;
+		size_t k = p->n;
+
+		if (llen == 0)
+			continue;
+		nf = split_line(line, llen, f, MAX_FIELDS);
+		if (nf != nh) {
+			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, 1,
+					  "expected %d fields, found %d", nh, nf < 0 ? MAX_FIELDS + 1 : nf);
+			goto fail;
+		}
+		if (p->n >= GP_SHARE_MAX_PODS) {
+			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, 1,
+					  "more than %d tasks (cap)", GP_SHARE_MAX_PODS);
+			goto fail;
+		}
+		if (f[c_name].len == 0) {
+			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_name].col, "empty task name");
+			goto fail;
+		}
+		if (field_long(&f[c_cpu], 0, 1L << 40, &cpu)) {
+			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_cpu].col,
+					  "cpu_milli '%.*s' is not a non-negative integer", (int)f[c_cpu].len, f[c_cpu].s);
+			goto fail;
+		}
+		if (field_long(&f[c_mem], 0, 1L << 40, &mem)) {
+			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_mem].col,
+					  "memory_mib '%.*s' is not a non-negative integer", (int)f[c_mem].len, f[c_mem].s);
+			goto fail;
+		}
+		if (field_long(&f[c_ngpu], 0, GP_SHARE_MAX_NODE_GPUS, &ngpu)) {
+			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_ngpu].col,
+					  "num_gpu '%.*s' is not a GPU count 0..%d", (int)f[c_ngpu].len, f[c_ngpu].s,
+					  GP_SHARE_MAX_NODE_GPUS);
+			goto fail;
+		}
+		if (field_long(&f[c_milli], 0, 1L << 30, &milli)) {
+			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_milli].col,
+					  "gpu_milli '%.*s' is not a non-negative integer", (int)f[c_milli].len, f[c_milli].s);
+			goto fail;
+		}
+		/* As the artifact's converter: a GPU task's share is clamped to
+		 * 1000; a zero share makes it a CPU-only task for the GPU filter. */
+		if (ngpu == 0)
+			milli = 0;
+		else if (milli > 1000)
+			milli = 1000;
+		if (ngpu > 0 && milli == 0) {
+			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_milli].col,
+					  "a GPU task needs gpu_milli 1..1000, not 0");
+			goto fail;
+		}
+		if (ngpu > 1 && milli < 1000) {
+			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_milli].col,
+					  "a %ld-GPU task must take whole GPUs (gpu_milli 1000), not %ld", ngpu, milli);
+			goto fail;
+		}
+		if (k + 1 > cap) {
+			size_t c2 = cap;
+
+			GP_GROW(p->names, c2, k + 1);
+			c2 = cap;
+			GP_GROW(p->cpu_milli, c2, k + 1);
+			c2 = cap;
+			GP_GROW(p->mem_mib, c2, k + 1);
+			c2 = cap;
+			GP_GROW(p->ngpus, c2, k + 1);
+			c2 = cap;
+			GP_GROW(p->gpu_milli, c2, k + 1);
+			c2 = cap;
+			GP_GROW(p->gpu_spec, c2, k + 1);
+			c2 = cap;
+			GP_GROW(p->line, c2, k + 1);
+			cap = c2;
+		}
+		p->names[k] = gp_xstrndup(f[c_name].s, f[c_name].len);
+		p->cpu_milli[k] = cpu;
+		p->mem_mib[k] = mem;
+		p->ngpus[k] = (int)ngpu;
+		p->gpu_milli[k] = (int)milli;
+		/* the converter writes a model constraint only for GPU tasks */
+		if (c_spec >= 0 && ngpu > 0 && !field_eq(&f[c_spec], "nan"))
+			p->gpu_spec[k] = gp_xstrndup(f[c_spec].s, f[c_spec].len);
+		else
+			p->gpu_spec[k] = gp_xstrdup("");
+		p->line[k] = it.lineno;
+		p->n++;
+	}
+	if (p->n == 0) {
+		rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno + 1, 1, "no tasks in the pod list");
+		goto fail;
+	}
+	return GP_OK;
+fail:
+	gp_share_pods_release(p);
+	return rc;
+}
+
+int gp_share_nodes_load(const char *path, gp_share_nodes *n, gp_error *err)
+{
+	char *data;
+	size_t len;
+	int rc;
+
+	gp_share_nodes_init(n);
+	if ((rc = gp_read_file(path, GP_SHARE_MAX_FILE, &data, &len, err)))
+		return rc;
+	rc = gp_share_nodes_parse(data, len, path, n, err);
+	free(data);
+	return rc;
+}
+
+int gp_share_pods_load(const char *path, gp_share_pods *p, gp_error *err)
+{
+	char *data;
+	size_t len;
+	int rc;
+
+	gp_share_pods_init(p);
+	if ((rc = gp_read_file(path, GP_SHARE_MAX_FILE, &data, &len, err)))
+		return rc;
+	rc = gp_share_pods_parse(data, len, path, p, err);
+	free(data);
+	return rc;
+}
