@@ -154,6 +154,46 @@ static int class_of(gp_place_cache *pc, const gp_node_type *nt, const gp_topo_de
 	return intern_class(pc, key);
 }
 
+/* A hand-built node type without a link matrix: every pair unknown (SYS),
+ * one CPU sub-tree, no NICs. */
+static void no_matrix(gp_place_type *pt, int n)
+{
+	int i, j;
+
+	pt->ngpus = n > GP_TOPO_MAX_GPUS ? GP_TOPO_MAX_GPUS : n;
+	n = pt->ngpus;
+	pt->nvlink_gbs = pt->pci_gbs = 12.0f;
+	pt->sys_gbs = 10.0f;
+	pt->nsubtrees = n > 0;
+	for (i = 0; i < n; i++) {
+		pt->subtree[i] = 0;
+		pt->subtree_mask[0] |= (uint64_t)1 << i;
+		pt->nic_best[i] = pt->nic_class[i] = pt->local_class[i] = -1;
+		for (j = 0; j < n; j++) {
+			pt->expense[i][j] = i == j ? 0 : GP_LINK_SYS * 100;
+			pt->pci[i][j] = i == j ? GP_LINK_X : GP_LINK_SYS;
+		}
+	}
+	if (n <= GP_PLACE_TABLE_MAX_GPUS) {
+		size_t m, full = (size_t)1 << n;
+
+		pt->masks = gp_xcalloc(full, sizeof(*pt->masks));
+		for (m = 1; m < full; m++) {
+			int h = 63 - __builtin_clzll(m);
+			size_t rest = m & ~((size_t)1 << h);
+
+			pt->masks[m] = pt->masks[rest];
+			for (j = 0; j < n; j++)
+				if (rest >> j & 1) {
+					pt->masks[m].sum += pt->expense[h][j];
+					pt->masks[m].max = pt->expense[h][j];
+					pt->masks[m].pair_score += 10;
+				}
+		}
+		fill_rings(pt);
+	}
+}
+
 static void build_type(gp_place_cache *pc, const gp_cluster *c, int ti)
 {
 	const gp_node_type *nt = &c->types[ti];
@@ -165,6 +205,10 @@ static void build_type(gp_place_cache *pc, const gp_cluster *c, int ti)
 	int n, i, j, cls_map[GP_TOPO_MAX_GPUS];
 
 	memset(pt, 0, sizeof(*pt));
+	if (!d && !t->links) {
+		no_matrix(pt, t->ngpus);
+		return;
+	}
 	if (!d) { /* hand-built clusters that skipped gp_cluster_finish */
 		gp_error err = GP_ERROR_INIT;
 
@@ -217,14 +261,14 @@ static void build_domains(gp_place_cache *pc, const gp_cluster *c)
 	 * that its weight to the others is the worst pair in a tree whose
 	 * leaves sit at equal depth (the usual fat tree). */
 	for (i = 0; i < c->nnodes; i++)
-		for (s = c->nodes[i].sw; s >= 0; s = c->switches[s].parent) {
+		for (s = gp_place_node_sw(c, i); s >= 0; s = c->switches[s].parent) {
 			pc->sw_count[s]++;
-			if (rep[s] < 0 || c->switches[c->nodes[i].sw].depth >
-			    c->switches[c->nodes[rep[s]].sw].depth)
+			if (rep[s] < 0 || c->switches[gp_place_node_sw(c, i)].depth >
+			    c->switches[gp_place_node_sw(c, rep[s])].depth)
 				rep[s] = i;
 		}
 	for (i = 0; i < c->nnodes; i++)
-		for (s = c->nodes[i].sw; s >= 0; s = c->switches[s].parent) {
+		for (s = gp_place_node_sw(c, i); s >= 0; s = c->switches[s].parent) {
 			int w;
 
 			if (i == rep[s])

@@ -23,6 +23,15 @@ struct gp_place_cache {
 	uint64_t *node_mask;   /* scratch per node */
 };
 
+/* A node's leaf switch, -1 when it has none (or a hand-built cluster
+ * left it out of range). */
+static inline int gp_place_node_sw(const gp_cluster *c, int node)
+{
+	int sw = c->nodes[node].sw;
+
+	return sw >= 0 && sw < c->nswitches ? sw : -1;
+}
+
 int gp_place_cmp_u16(const void *a, const void *b);
 /* go-gpuallocator pair score from the node type (see gpu_pair_score.c). */
 int gp_place_pair_score(const gp_place_type *t, int a, int b);

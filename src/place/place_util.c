@@ -456,7 +456,7 @@ void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
 			worst_w = w < 0 ? INT_MAX : w;
 	}
 	if (worst_w > 0) {
-		int sw = c->nodes[out->parts[0].node].sw;
+		int sw = gp_place_node_sw(c, out->parts[0].node);
 		double nic_gbs = sw >= 0 ? gp_fabric_tech_gbps(c->switches[sw].tech) / 8.0 : 0;
 
 		level = GP_LINK_LEVELS + (worst_w == INT_MAX ? 0 : worst_w >= 100 ? worst_w - 99 : worst_w);
@@ -500,7 +500,7 @@ int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *jo
 		if (fit[i] <= 0)
 			continue;
 		total += fit[i];
-		for (s = c->nodes[i].sw; s >= 0; s = c->switches[s].parent)
+		for (s = gp_place_node_sw(c, i); s >= 0; s = c->switches[s].parent)
 			pc->sw_free[s] += fit[i];
 	}
 	for (s = 0; s < c->nswitches; s++) {
@@ -532,7 +532,7 @@ int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *jo
 	for (i = 0; i < c->nnodes; i++) {
 		if (fit[i] <= 0)
 			continue;
-		for (s = c->nodes[i].sw; s >= 0 && s != best; s = c->switches[s].parent)
+		for (s = gp_place_node_sw(c, i); s >= 0 && s != best; s = c->switches[s].parent)
 			;
 		if (s != best)
 			continue;
@@ -584,7 +584,7 @@ int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *jo
 
 			if (fit[i] < rem || fit[i] >= fit[bestn] || i == bestn)
 				continue;
-			for (s = c->nodes[i].sw; s >= 0 && s != best; s = c->switches[s].parent)
+			for (s = gp_place_node_sw(c, i); s >= 0 && s != best; s = c->switches[s].parent)
 				;
 			if (s != best)
 				continue;
