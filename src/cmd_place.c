@@ -230,7 +230,6 @@ typedef struct place_env {
 static int env_load(const place_opts *o, place_env *env)
 {
 	gp_error err = GP_ERROR_INIT;
-	int i;
 
 	gp_cluster_init(&env->cluster);
 	gp_state_init(&env->state);
@@ -238,8 +237,6 @@ static int env_load(const place_opts *o, place_env *env)
 	if (gp_cluster_load(o->cluster, &env->cluster, &err))
 		return gp_cli_report(&err);
 	gp_alloc_init(&env->alloc, &env->cluster);
-	for (i = 0; i < env->cluster.nnodes; i++)
-		env->alloc.node_state[i] = (uint8_t)env->cluster.nodes[i].state;
 	if (o->state && gp_state_load(o->state, &env->cluster, &env->alloc, &env->state, &err))
 		return gp_cli_report(&err);
 	gp_rng_seed(&env->rng, o->seed);
