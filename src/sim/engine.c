@@ -839,6 +839,8 @@ static int setup(sim *s)
 	s->probe_ctx.cluster = s->cl;
 	s->probe_ctx.alloc = &s->probe_alloc;
 	s->probe_ctx.rng = &s->probe_rng;
+	/* Per-node-type policy tables, built once (shared: never in use twice). */
+	s->ctx.cache = s->probe_ctx.cache = gp_place_cache_new(s->cl);
 	gp_placement_init(&s->scratch);
 	gp_placement_init(&s->probe_place);
 	if (n)
@@ -858,6 +860,7 @@ static void teardown(sim *s)
 	gp_placement_release(&s->scratch);
 	gp_placement_release(&s->probe_place);
 	gp_alloc_release(&s->alloc);
+	gp_place_cache_free(s->ctx.cache);
 	if (s->probe_ready)
 		gp_alloc_release(&s->probe_alloc);
 	free(s->order);
