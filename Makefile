@@ -90,8 +90,10 @@ unit-san: $(build-san_TESTS)
 golden: gpuplan
 	@sh tests/cli/run.sh $(CURDIR)/gpuplan
 
+# The sanitized binary does not sit next to topologies/, so point it there.
 golden-san: build-san/gpuplan
-	@ASAN_OPTIONS=detect_leaks=1 sh tests/cli/run.sh $(CURDIR)/build-san/gpuplan
+	@ASAN_OPTIONS=detect_leaks=1 GPUPLAN_DATADIR=$(CURDIR)/topologies \
+		sh tests/cli/run.sh $(CURDIR)/build-san/gpuplan
 
 golden-update: gpuplan
 	@UPDATE=1 sh tests/cli/run.sh $(CURDIR)/gpuplan

@@ -120,7 +120,7 @@ static int write_svg(const char *dir, const char *name, const char *title,
 		     const char *ylabel, const stat4 *st, int npol, const int *pol,
 		     int npoints, int nseeds, const char *trace)
 {
-	const double W = 820, H = 500, L = 78, R = 190, T = 56, B = 64;
+	const double W = 840, H = 500, L = 78, R = 210, T = 56, B = 64;
 	const double pw = W - L - R, ph = H - T - B;
 	char *path = gp_xasprintf("%s/%s", dir, name);
 	gp_error err = GP_ERROR_INIT;

@@ -230,7 +230,6 @@ typedef struct place_env {
 static int env_load(const place_opts *o, place_env *env)
 {
 	gp_error err = GP_ERROR_INIT;
-	int i;
 
 	gp_cluster_init(&env->cluster);
 	gp_state_init(&env->state);
@@ -238,8 +237,6 @@ static int env_load(const place_opts *o, place_env *env)
 	if (gp_cluster_load(o->cluster, &env->cluster, &err))
 		return gp_cli_report(&err);
 	gp_alloc_init(&env->alloc, &env->cluster);
-	for (i = 0; i < env->cluster.nnodes; i++)
-		env->alloc.node_state[i] = (uint8_t)env->cluster.nodes[i].state;
 	if (o->state && gp_state_load(o->state, &env->cluster, &env->alloc, &env->state, &err))
 		return gp_cli_report(&err);
 	gp_rng_seed(&env->rng, o->seed);
@@ -268,7 +265,7 @@ static int commit_state(const place_opts *o, place_env *env)
  * -1 when the policy proposed something that does not fit (a bug). */
 static int decide(place_env *env, const gp_job *j, gp_placement *p, gp_explain *e)
 {
-	gp_policy_ctx ctx = { &env->cluster, &env->alloc, &env->rng, e };
+	gp_policy_ctx ctx = { &env->cluster, &env->alloc, &env->rng, e, NULL };
 	int rc = env->policy->place(&ctx, j, p);
 
 	if (rc != GP_PLACED)
@@ -462,6 +459,7 @@ static int place_bench(const place_opts *o, place_env *env)
 	gp_joblist l;
 	gp_placement p;
 	const gp_policy *list;
+	gp_place_cache *pc;
 	double *t;
 	int np, k;
 	long i, placed;
@@ -472,8 +470,10 @@ static int place_bench(const place_opts *o, place_env *env)
 	t = gp_xmalloc((size_t)o->bench * sizeof(*t));
 	gp_placement_init(&p);
 	printf("%-16s %10s %10s %8s\n", "policy", "median_us", "p99_us", "placed");
+	/* One place cache for every decision, as a simulator would keep it. */
+	pc = gp_place_cache_new(&env->cluster);
 	for (k = 0; k < np; k++) {
-		gp_policy_ctx ctx = { &env->cluster, &env->alloc, &env->rng, NULL };
+		gp_policy_ctx ctx = { &env->cluster, &env->alloc, &env->rng, NULL, pc };
 
 		if (o->policy && strcmp(o->policy, list[k].name))
 			continue;
@@ -491,6 +491,7 @@ static int place_bench(const place_opts *o, place_env *env)
 		       gp_percentile_sorted(t, (size_t)o->bench, 50),
 		       gp_percentile_sorted(t, (size_t)o->bench, 99), placed);
 	}
+	gp_place_cache_free(pc);
 	gp_placement_release(&p);
 	free(t);
 	gp_joblist_release(&l);

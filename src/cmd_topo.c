@@ -10,10 +10,13 @@
 
 const char gp_usage_topo[] =
 	"usage: gpuplan topo import SNAPSHOT [-o FILE] [--name NAME] [--gpu-model MODEL] [--json]\n"
+	"                          [--strict]\n"
 	"       gpuplan topo show [-c CLUSTER] [--node NAME] [--json]\n"
 	"\n"
 	"import reads `nvidia-smi topo -m` (or -mp) text and writes a node type\n"
-	"(YAML, or JSON with --json) to standard output or, atomically, to FILE.\n";
+	"(YAML, or JSON with --json) to standard output or, atomically, to FILE.\n"
+	"A matrix cut off after a complete row imports as a partial view (only\n"
+	"the devices with a row, with a warning); --strict refuses it.\n";
 
 /* Default node-type name: the snapshot's file name without directory and
  * .txt suffix. */
@@ -80,6 +83,13 @@ static void render_yaml(gp_sbuf *sb, const gp_topo *t, const char *name,
 		gp_sbuf_adds(sb, "# quirks:");
 		for (i = 0; i < nq; i++)
 			gp_sbuf_addf(sb, " %s", q[i]);
+		gp_sbuf_adds(sb, "\n");
+	}
+	if (t->flags & GP_TOPO_F_TRUNCATED) {
+		char cut[512];
+
+		gp_sbuf_adds(sb, "# partial view: ");
+		comment_text(sb, gp_topo_cut_describe(t, cut, sizeof(cut)));
 		gp_sbuf_adds(sb, "\n");
 	}
 	gp_sbuf_adds(sb, "name: ");
@@ -194,7 +204,7 @@ static int render_json(gp_sbuf *sb, const gp_topo *t, const char *name,
 static int topo_import(int argc, char **argv)
 {
 	const char *snap = NULL, *out = NULL, *name = NULL, *model = NULL;
-	int json = 0, i, rc;
+	int json = 0, strict = 0, i, rc;
 	gp_topo t;
 	gp_error err = GP_ERROR_INIT;
 	gp_sbuf sb;
@@ -205,6 +215,8 @@ static int topo_import(int argc, char **argv)
 
 		if (!strcmp(a, "--json")) {
 			json = 1;
+		} else if (!strcmp(a, "--strict")) {
+			strict = 1;
 		} else if (!strcmp(a, "-o") || !strcmp(a, "--output") ||
 			   !strcmp(a, "--name") || !strcmp(a, "--gpu-model")) {
 			if (i + 1 >= argc)
@@ -234,9 +246,15 @@ static int topo_import(int argc, char **argv)
 		return gp_cli_usage_error("topo", "--name must not be empty");
 	if (model && !*model)
 		return gp_cli_usage_error("topo", "--gpu-model must not be empty");
-	rc = gp_topo_load(snap, &t, &err);
+	rc = gp_topo_load_ex(snap, strict ? GP_TOPO_STRICT : 0, &t, &err);
 	if (rc)
 		return gp_cli_report(&err);
+	if (t.flags & GP_TOPO_F_TRUNCATED) {
+		char cut[512];
+
+		fprintf(stderr, "gpuplan: %s:%d: warning: %s\n", t.source, t.cut.last_line,
+			gp_topo_cut_describe(&t, cut, sizeof(cut)));
+	}
 	dname = name ? gp_xstrdup(name) : default_name(snap);
 	gp_sbuf_init(&sb);
 	if (json)

@@ -113,6 +113,11 @@ int gp_cluster_load(const char *path, gp_cluster *c, gp_error *err);
 int gp_cluster_parse(const char *text, size_t len, const char *filename,
 		     gp_cluster *c, gp_error *err);
 
+/* An Alibaba openb node list (sn,cpu_milli,memory_mib,gpu,model) as a
+ * cluster: node types "openb-<model>x<gpus>" with unknown (SYS) links, no
+ * fabric, per-node cpu_milli/mem_mib from the file (openb_nodes.c). */
+int gp_cluster_load_openb(const char *path, gp_cluster *c, gp_error *err);
+
 /* Building a cluster by hand (openb reader, tests).  Start with
  * gp_cluster_init + gp_catalog_init_builtin(&c->catalog); the add
  * functions copy the strings and return the new index; type_topo is

@@ -48,6 +48,18 @@ typedef struct gp_topo_nic {
 	int numa;        /* derived from the closest GPU's NUMA, -1 unknown */
 } gp_topo_nic;
 
+/* A matrix cut off after a complete row (GP_TOPO_F_TRUNCATED): what was
+ * kept and what was dropped.  Device names are as in the header. */
+typedef struct gp_topo_cut {
+	int last_line;     /* line of the last complete row */
+	int missing_line;  /* line where the first missing row was due */
+	char last_row[32]; /* label of that last row ("GPU3") */
+	int header_gpus, header_nics; /* devices the header names */
+	int dropped_gpus, dropped_nics;
+	char gpu_first[32], gpu_last[32]; /* dropped GPUs, header order */
+	char nic_first[32], nic_last[32]; /* dropped NICs, header order */
+} gp_topo_cut;
+
 typedef struct gp_topo {
 	char *source;    /* file it came from, for messages */
 	int ngpus, nnics;
@@ -55,6 +67,7 @@ typedef struct gp_topo {
 	gp_topo_nic *nics;
 	gp_link *links;  /* (ngpus+nnics)^2, row-major */
 	unsigned flags;  /* GP_TOPO_F_* quirks noticed while parsing */
+	gp_topo_cut cut; /* filled when flags has GP_TOPO_F_TRUNCATED */
 } gp_topo;
 
 enum {
@@ -71,7 +84,10 @@ enum {
 	GP_TOPO_F_NUMA_LIST = 1u << 10,    /* NUMA affinity is a list (0,2-17) */
 	GP_TOPO_F_TEXT_AROUND = 1u << 11,  /* text before the header */
 	GP_TOPO_F_MISALIGNED = 1u << 12,   /* fields placed by position */
-	GP_TOPO_F_COUNT = 13
+	/* Trailing rows missing: only the devices with a complete row are
+	 * kept (a partial view, see gp_topo.cut). */
+	GP_TOPO_F_TRUNCATED = 1u << 13,
+	GP_TOPO_F_COUNT = 14
 };
 
 /* Short stable name of one quirk bit ("no-numa-column", ...), NULL for an
@@ -87,10 +103,28 @@ void gp_topo_init(gp_topo *t);
 void gp_topo_release(gp_topo *t);
 
 /* Parse snapshot text (len bytes, need not be NUL-terminated).  filename
- * is used in errors (FILE:LINE:COL); on failure t is left released. */
+ * is used in errors (FILE:LINE:COL); on failure t is left released.
+ *
+ * A matrix whose present rows are complete and form a prefix of the
+ * header's devices, cut off right after a complete row (end of file, a
+ * blank line or the legend follows), is accepted as a partial view: only
+ * the devices with a row are kept, GP_TOPO_F_TRUNCATED is set and t->cut
+ * says what was dropped.  With GP_TOPO_STRICT it is an error located at
+ * the first missing row.  A missing row before a present one (a gap) and a
+ * row cut mid-way are always errors. */
+enum { GP_TOPO_STRICT = 1u << 0 };
+
 int gp_topo_parse(const char *text, size_t len, const char *filename,
 		  gp_topo *t, gp_error *err);
+int gp_topo_parse_ex(const char *text, size_t len, const char *filename,
+		     unsigned opts, gp_topo *t, gp_error *err);
 int gp_topo_load(const char *path, gp_topo *t, gp_error *err);
+int gp_topo_load_ex(const char *path, unsigned opts, gp_topo *t, gp_error *err);
+
+/* One line describing a truncated import ("matrix truncated after row
+ * GPU3; imported 4 of 16 GPUs and 0 of 10 NICs (dropped GPU4..GPU15,
+ * mlx5_0..mlx5_9)") into buf; "" when t is not truncated.  Returns buf. */
+const char *gp_topo_cut_describe(const gp_topo *t, char *buf, size_t size);
 
 const char *gp_link_level_name(int level); /* "X", "NV", "PIX", ... */
 

@@ -47,6 +47,7 @@ typedef struct parser {
 	int row_line[GP_TOPO_MAX_DEVICES];
 	int *cell_line, *cell_col; /* by matrix index, ndev*ndev */
 	unsigned flags;
+	unsigned opts; /* GP_TOPO_STRICT */
 } parser;
 
 static int perr(parser *p, int line_no, int col, const char *fmt, ...)
@@ -84,7 +85,7 @@ static const char *const flag_names[GP_TOPO_F_COUNT] = {
 	"no-numa-column", "old-soc", "pcie-only", "raw-nic-names",
 	"empty-affinity", "crlf", "glued-cells", "extra-field",
 	"nic-legend-partial", "no-cpu-column", "numa-list", "text-around",
-	"misaligned",
+	"misaligned", "truncated",
 };
 
 const char *gp_topo_flag_name(unsigned bit)
@@ -931,6 +932,137 @@ static int check_ctrl(parser *p, const line *ln)
 	return GP_OK;
 }
 
+static int starts_with_word(const line *ln, const char *w)
+{
+	int k = 0, wl = (int)strlen(w);
+
+	while (k < ln->len && is_ws(ln->s[k]))
+		k++;
+	return ln->len - k >= wl && !memcmp(ln->s + k, w, (size_t)wl);
+}
+
+/* Keep the matrix indices of the first kg GPUs and first kn NICs (those
+ * of a header prefix), dropping the rest from t and the cell locations. */
+static void keep_prefix(parser *p, gp_topo *t, int kg, int kn)
+{
+	int n = t->ngpus + t->nnics, m = kg + kn, a, b;
+	int from[GP_TOPO_MAX_DEVICES];
+	gp_link *links = gp_xcalloc((size_t)m * (size_t)m, sizeof(*links));
+	int *cl = gp_xcalloc((size_t)m * (size_t)m, sizeof(int));
+	int *cc = gp_xcalloc((size_t)m * (size_t)m, sizeof(int));
+
+	for (a = 0; a < m; a++)
+		from[a] = a < kg ? a : t->ngpus + (a - kg);
+	for (a = 0; a < m; a++)
+		for (b = 0; b < m; b++) {
+			size_t o = (size_t)from[a] * (size_t)n + (size_t)from[b];
+
+			links[a * m + b] = t->links[o];
+			cl[a * m + b] = p->cell_line[o];
+			cc[a * m + b] = p->cell_col[o];
+		}
+	for (a = kg; a < t->ngpus; a++) {
+		free(t->gpus[a].cpus);
+		t->gpus[a].cpus = NULL;
+	}
+	free(t->links);
+	free(p->cell_line);
+	free(p->cell_col);
+	t->links = links;
+	p->cell_line = cl;
+	p->cell_col = cc;
+	t->ngpus = kg;
+	t->nnics = kn; /* the kept NICs are the first kn: no move needed */
+}
+
+/* Fewer rows than devices.  stop: index of the line that ended the rows
+ * (p->nlines at end of file); last_row: index of the last row's line.
+ * A clean cut after a complete row keeps the devices that have a row;
+ * anything else (a gap, text right after the last row, strict mode) is
+ * an error. */
+static int cut_rows(parser *p, gp_topo *t, int stop, int last_row, int hdr,
+		    int nrows)
+{
+	int n = p->ndev, miss, h, i, at, lno, kg = 0, kn = 0;
+	const char *last;
+	gp_topo_cut *cut = &t->cut;
+
+	for (miss = 0; miss < n && p->row_line[miss]; miss++)
+		;
+	at = last_row >= 0 ? last_row + 1 : hdr + 1;
+	lno = at < p->nlines ? p->lines[at].no : p->lines[p->nlines - 1].no + 1;
+	if (nrows == 0)
+		return perr(p, lno, 1,
+			    "matrix has no rows: no row for '%s' below the header",
+			    p->dev[0].name);
+	/* A gap: a later device's row is present among the rows... */
+	for (h = miss + 1; h < n; h++)
+		if (p->row_line[h])
+			return perr(p, p->row_line[h], 1,
+				    "no row for '%s', but the row for '%s' after it is present (%d of %d rows present)",
+				    p->dev[miss].name, p->dev[h].name, nrows, n);
+	/* ... or further down, after other text. */
+	for (i = stop; i < p->nlines; i++) {
+		const line *ln = &p->lines[i];
+		size_t lablen;
+		int k = 0;
+
+		while (k < ln->len && is_ws(ln->s[k]))
+			k++;
+		h = row_label(p, ln->s + k, (size_t)(ln->len - k), &lablen);
+		if (h >= 0 && !p->row_line[h])
+			return perr(p, ln->no, k + 1,
+				    "row for '%s' is separated from the matrix above by other text (line %d)",
+				    p->dev[h].name, p->lines[stop].no);
+	}
+	for (h = 0; h < n; h++)
+		if (p->row_line[h] == p->lines[last_row].no)
+			break;
+	last = p->dev[h].name;
+	if (p->opts & GP_TOPO_STRICT)
+		return perr(p, lno, 1,
+			    "matrix truncated after row '%s': no row for '%s' (%d of %d rows present; strict mode refuses a partial view)",
+			    last, p->dev[miss].name, nrows, n);
+	/* Cut right after a complete row: the file ends, or a blank line or
+	 * the legend follows.  Other text there may be the rest of a row. */
+	if (stop < p->nlines && stop == last_row + 1 &&
+	    !starts_with_word(&p->lines[stop], "Legend") &&
+	    !starts_with_word(&p->lines[stop], "NIC Legend"))
+		return perr(p, p->lines[stop].no, 1,
+			    "matrix stops after row '%s' at text that is not a row: no row for '%s' (%d of %d rows present)",
+			    last, p->dev[miss].name, nrows, n);
+	memset(cut, 0, sizeof(*cut));
+	cut->last_line = p->lines[last_row].no;
+	cut->missing_line = lno;
+	snprintf(cut->last_row, sizeof(cut->last_row), "%s", last);
+	for (h = 0; h < n; h++) {
+		char *first, *lastname;
+		int *cnt;
+
+		if (p->dev[h].is_gpu) {
+			cut->header_gpus++;
+			first = cut->gpu_first;
+			lastname = cut->gpu_last;
+			cnt = &cut->dropped_gpus;
+			kg += h < miss;
+		} else {
+			cut->header_nics++;
+			first = cut->nic_first;
+			lastname = cut->nic_last;
+			cnt = &cut->dropped_nics;
+			kn += h < miss;
+		}
+		if (h < miss)
+			continue;
+		if (!(*cnt)++)
+			snprintf(first, sizeof(cut->gpu_first), "%s", p->dev[h].name);
+		snprintf(lastname, sizeof(cut->gpu_last), "%s", p->dev[h].name);
+	}
+	keep_prefix(p, t, kg, kn);
+	p->flags |= GP_TOPO_F_TRUNCATED;
+	return GP_OK;
+}
+
 static int parse(parser *p, const char *text, size_t len, gp_topo *t)
 {
 	int i, h, rc, hdr = -1, n, g, nn, last_row = -1, nrows = 0;
@@ -1053,14 +1185,9 @@ static int parse(parser *p, const char *text, size_t len, gp_topo *t)
 		nrows++;
 	}
 	if (nrows < n) {
-		int at = last_row >= 0 ? last_row + 1 : hdr + 1;
-		int lno = at < p->nlines ? p->lines[at].no : p->lines[p->nlines - 1].no + 1;
-
-		for (h = 0; h < n && p->row_line[h]; h++)
-			;
-		return perr(p, lno, 1,
-			    "matrix truncated or incomplete: no row for '%s' (%d of %d rows present)",
-			    p->dev[h].name, nrows, n);
+		if ((rc = cut_rows(p, t, i, last_row, hdr, nrows)))
+			return rc;
+		n = t->ngpus + t->nnics;
 	}
 	{
 		int r, c;
@@ -1101,12 +1228,19 @@ static int parse(parser *p, const char *text, size_t len, gp_topo *t)
 int gp_topo_parse(const char *text, size_t len, const char *filename,
 		  gp_topo *t, gp_error *err)
 {
+	return gp_topo_parse_ex(text, len, filename, 0, t, err);
+}
+
+int gp_topo_parse_ex(const char *text, size_t len, const char *filename,
+		     unsigned opts, gp_topo *t, gp_error *err)
+{
 	parser *p = gp_xcalloc(1, sizeof(*p));
 	gp_error local = GP_ERROR_INIT;
 	int rc;
 
 	p->file = filename ? filename : "<input>";
 	p->err = err ? err : &local;
+	p->opts = opts;
 	gp_topo_init(t);
 	if (len > GP_TOPO_MAX_FILE) {
 		rc = perr(p, 1, 1, "snapshot larger than the %d-byte limit",
@@ -1126,6 +1260,11 @@ int gp_topo_parse(const char *text, size_t len, const char *filename,
 }
 
 int gp_topo_load(const char *path, gp_topo *t, gp_error *err)
+{
+	return gp_topo_load_ex(path, 0, t, err);
+}
+
+int gp_topo_load_ex(const char *path, unsigned opts, gp_topo *t, gp_error *err)
 {
 	FILE *fp;
 	char *buf;
@@ -1166,7 +1305,46 @@ int gp_topo_load(const char *path, gp_topo *t, gp_error *err)
 				    GP_TOPO_MAX_FILE);
 	}
 	buf[n] = '\0';
-	rc = gp_topo_parse(buf, n, path, t, err);
+	rc = gp_topo_parse_ex(buf, n, path, opts, t, err);
 	free(buf);
 	return rc;
+}
+
+/* "GPU4..GPU15", "NIC6, NIC7" or "NIC8" for count dropped names. */
+static void name_range(gp_sbuf *sb, int count, const char *first,
+		       const char *last)
+{
+	if (count == 1)
+		gp_sbuf_adds(sb, first);
+	else
+		gp_sbuf_addf(sb, "%s%s%s", first, count == 2 ? ", " : "..", last);
+}
+
+const char *gp_topo_cut_describe(const gp_topo *t, char *buf, size_t size)
+{
+	const gp_topo_cut *c = &t->cut;
+	gp_sbuf sb;
+
+	if (!size)
+		return buf;
+	buf[0] = '\0';
+	if (!(t->flags & GP_TOPO_F_TRUNCATED))
+		return buf;
+	gp_sbuf_init(&sb);
+	gp_sbuf_addf(&sb, "matrix truncated after row %s; imported %d of %d GPU%s",
+		     c->last_row, t->ngpus, c->header_gpus, c->header_gpus == 1 ? "" : "s");
+	if (c->header_nics)
+		gp_sbuf_addf(&sb, " and %d of %d NIC%s", t->nnics, c->header_nics,
+			     c->header_nics == 1 ? "" : "s");
+	gp_sbuf_adds(&sb, " (dropped ");
+	if (c->dropped_gpus)
+		name_range(&sb, c->dropped_gpus, c->gpu_first, c->gpu_last);
+	if (c->dropped_gpus && c->dropped_nics)
+		gp_sbuf_adds(&sb, ", ");
+	if (c->dropped_nics)
+		name_range(&sb, c->dropped_nics, c->nic_first, c->nic_last);
+	gp_sbuf_adds(&sb, ")");
+	snprintf(buf, size, "%s", sb.buf);
+	gp_sbuf_release(&sb);
+	return buf;
 }

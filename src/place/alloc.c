@@ -83,6 +83,7 @@ int gp_alloc_init(gp_alloc *a, const gp_cluster *c)
 			t->mem_gib > 0 ? (int64_t)(t->mem_gib * 1024.0) : GP_MEM_UNLIMITED;
 		a->node_free_cpu_milli[i] = a->node_cap_cpu_milli[i];
 		a->node_free_mem_mib[i] = a->node_cap_mem_mib[i];
+		a->node_state[i] = (uint8_t)n->state;
 		a->node_free_whole[i] = n->ngpus;
 		a->node_free_milli[i] = (int64_t)n->ngpus * GP_MILLI;
 	}

@@ -4,7 +4,14 @@
 #include "gpuplan/policy.h"
 
 static const gp_policy policies[] = {
+	{ "bestfit", "US 12386666: least remaining resource; CPU sub-tree / NVLink loop / equal-rate nodes; nearest CPUs and NIC", gp_policy_bestfit },
+	{ "nic-affinity", "RoCE seed: GPU classes by NUMA-local NIC, the most-voted class, a VF of its NIC", gp_policy_nic_affinity },
 	{ "first-fit", "the first nodes (in cluster order) with enough free GPUs", gp_policy_first_fit },
+	{ "random", "a random node that holds the job, random GPUs (seeded)", gp_policy_random },
+	{ "spread", "least-allocated node; distributed jobs one GPU per node", gp_policy_spread },
+	{ "packing", "most-allocated node that holds the job; fullest nodes first", gp_policy_packing },
+	{ "gpu-pair-score", "go-gpuallocator best-effort pair scoring, NVSwitch counted", gp_policy_gpu_pair_score },
+	{ "bw-max", "the GPU set with the highest NCCL bottleneck bandwidth", gp_policy_bw_max },
 };
 
 const gp_policy *gp_policy_find(const char *name)

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/cluster.h"
 #include "gpuplan/share.h"
 #include "testlib.h"
 
@@ -177,6 +178,31 @@ static void test_policy_names(void)
 	CU_ASSERT_EQUAL(gp_share_policy_parse("best-fit"), -1);
 }
 
+/* The real openb GPU node list (tests/data/openb/SOURCES.md): 1,213
+ * nodes, 6,212 GPUs (shared/traces/README.md §1); its first row is
+ * openb-node-0000,64000,262144,2,P100. */
+static void test_openb_as_cluster(void)
+{
+	gp_cluster c;
+	gp_error err = GP_ERROR_INIT;
+	int t;
+
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_load_openb(gp_test_path("tests/data/openb/openb_node_list_gpu_node.csv"),
+						    &c, &err), 0);
+	CU_ASSERT_EQUAL(c.nnodes, 1213);
+	CU_ASSERT_EQUAL(c.ngpus, 6212);
+	CU_ASSERT_STRING_EQUAL(c.nodes[0].name, "openb-node-0000");
+	CU_ASSERT_EQUAL(c.nodes[0].cpu_milli, 64000);
+	CU_ASSERT_EQUAL(c.nodes[0].mem_mib, 262144);
+	CU_ASSERT_EQUAL(c.nodes[0].ngpus, 2);
+	t = gp_cluster_find_type(&c, "openb-P100x2");
+	CU_ASSERT(t >= 0);
+	CU_ASSERT_EQUAL(c.nodes[0].type, t);
+	gp_cluster_release(&c);
+	CU_ASSERT_EQUAL(gp_cluster_load_openb(gp_test_path("tests/data/openb/bad_nodes.csv"), &c, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 3);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("share");
@@ -188,6 +214,7 @@ static void register_tests(void)
 	gp_test_add(s, "FGD on the tiny cluster by hand", test_fgd_tiny_by_hand);
 	gp_test_add(s, "inflation reaches the target", test_inflation_reaches_target);
 	gp_test_add(s, "policy names", test_policy_names);
+	gp_test_add(s, "openb node list as a cluster", test_openb_as_cluster);
 }
 
 int main(int argc, char **argv)

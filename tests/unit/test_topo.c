@@ -417,6 +417,104 @@ static void test_rtx3090_na(void)
 	gp_topo_release(&T);
 }
 
+/* ---- the two real snapshots cut off after a complete row ---- */
+
+/* DGX-2 (nccl-tests#78): header names 16 GPUs and mlx5_0..mlx5_9, rows
+ * stop after GPU3 (line 5).  Only GPU0-GPU3 are kept, no NIC. */
+static void test_dgx2_truncated(void)
+{
+	char buf[512];
+	gp_topo_derived *d;
+
+	if (load_snap("dgx2-v100-16gpu-nv6-10nic-nccl-tests-78-TRUNCATED.txt", 4, 0))
+		return;
+	CELL("GPU0", "GPU1", "NV6");
+	CELL("GPU3", "GPU2", "NV6");
+	CELL("GPU1", "GPU3", "NV6");
+	CELL("GPU2", "GPU2", "X");
+	CU_ASSERT_EQUAL(dev("GPU4"), -1);
+	CU_ASSERT_EQUAL(dev("NIC0"), -1);
+	/* "0-23,48-71" on every row; no NUMA column. */
+	cpus(0, 48, 0, 71);
+	cpus(3, 48, 0, 71);
+	CU_ASSERT(has_cpu(2, 23) && !has_cpu(2, 24) && has_cpu(2, 48));
+	CU_ASSERT_EQUAL(T.gpus[1].numa, -1);
+	CU_ASSERT(T.flags & GP_TOPO_F_TRUNCATED);
+	CU_ASSERT(T.flags & GP_TOPO_F_NO_NUMA_COLUMN);
+	CU_ASSERT_EQUAL(T.cut.last_line, 5);
+	CU_ASSERT_EQUAL(T.cut.missing_line, 6);
+	CU_ASSERT_STRING_EQUAL(T.cut.last_row, "GPU3");
+	CU_ASSERT_EQUAL(T.cut.header_gpus, 16);
+	CU_ASSERT_EQUAL(T.cut.header_nics, 10);
+	CU_ASSERT_EQUAL(T.cut.dropped_gpus, 12);
+	CU_ASSERT_EQUAL(T.cut.dropped_nics, 10);
+	CU_ASSERT_STRING_EQUAL(T.cut.gpu_first, "GPU4");
+	CU_ASSERT_STRING_EQUAL(T.cut.gpu_last, "GPU15");
+	CU_ASSERT_STRING_EQUAL(T.cut.nic_first, "mlx5_0");
+	CU_ASSERT_STRING_EQUAL(T.cut.nic_last, "mlx5_9");
+	CU_ASSERT_STRING_EQUAL(gp_topo_cut_describe(&T, buf, sizeof(buf)),
+			       "matrix truncated after row GPU3; imported 4 of 16 GPUs and 0 of 10 NICs (dropped GPU4..GPU15, mlx5_0..mlx5_9)");
+	/* The partial view is a usable node type: an NV6 ring, no NIC. */
+	d = gp_topo_derived_new(&T, &E);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT(gp_ring_nvlink(d, 0xf));
+	CU_ASSERT_EQUAL(d->gpu_nic[0], -1);
+	gp_topo_derived_free(d);
+	gp_topo_release(&T);
+}
+
+/* H100 HGX (nccl#1453): all 8 GPU rows and NIC0-NIC5 rows (line 15); the
+ * NIC6-NIC8 rows are missing, so those NICs are dropped even though the
+ * GPU rows have cells for them. */
+static void test_nccl1453_truncated(void)
+{
+	char buf[512];
+	gp_topo_derived *d;
+
+	if (load_snap("h100-hgx-8gpu-9nic-rail-plus-frontend-nccl-1453-TRUNCATED.txt", 8, 6))
+		return;
+	CELL("GPU0", "GPU7", "NV18");
+	CELL("GPU0", "NIC5", "NODE");
+	CELL("GPU3", "NIC5", "PIX");
+	CELL("GPU4", "NIC4", "PIX");
+	CELL("GPU7", "NIC1", "PIX");
+	CELL("GPU7", "NIC0", "SYS");
+	CELL("NIC1", "NIC2", "NODE");
+	CELL("NIC5", "NIC4", "SYS");
+	CELL("NIC0", "NIC3", "SYS");
+	CU_ASSERT_EQUAL(dev("NIC6"), -1);
+	cpus(0, 80, 0, 79);
+	cpus(3, 80, 0, 79);
+	cpus(4, 80, 80, 159);
+	cpus(7, 80, 80, 159);
+	CU_ASSERT_EQUAL(T.gpus[2].numa, 0);
+	CU_ASSERT_EQUAL(T.gpus[5].numa, 1);
+	CU_ASSERT_EQUAL(T.gpus[5].gpu_numa_id, -1); /* N/A */
+	CU_ASSERT_EQUAL(T.nics[0].numa, -1);        /* front-end: SYS to all */
+	CU_ASSERT_EQUAL(T.nics[1].numa, 1);
+	CU_ASSERT_EQUAL(T.nics[5].numa, 0);
+	CU_ASSERT_STRING_EQUAL(T.nics[5].id, "NIC5");
+	CU_ASSERT_STRING_EQUAL(T.nics[5].device, "");
+	CU_ASSERT(T.flags & GP_TOPO_F_TRUNCATED);
+	CU_ASSERT_EQUAL(T.cut.last_line, 15);
+	CU_ASSERT_EQUAL(T.cut.missing_line, 16);
+	CU_ASSERT_EQUAL(T.cut.dropped_gpus, 0);
+	CU_ASSERT_EQUAL(T.cut.dropped_nics, 3);
+	CU_ASSERT_STRING_EQUAL(gp_topo_cut_describe(&T, buf, sizeof(buf)),
+			       "matrix truncated after row NIC5; imported 8 of 8 GPUs and 6 of 9 NICs (dropped NIC6..NIC8)");
+	/* Rails among the kept NICs: GPU3 -> NIC5 and GPU7 -> NIC1 at PIX;
+	 * GPU0's own rail (NIC8) is gone, so NIC5 at NODE is its closest. */
+	d = gp_topo_derived_new(&T, &E);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT_EQUAL(d->gpu_nic[3], 5);
+	CU_ASSERT_EQUAL(d->gpu_nic_level[3], GP_LINK_PIX);
+	CU_ASSERT_EQUAL(d->gpu_nic[7], 1);
+	CU_ASSERT_EQUAL(d->gpu_nic[0], 5);
+	CU_ASSERT_EQUAL(d->gpu_nic_level[0], GP_LINK_NODE);
+	gp_topo_derived_free(d);
+	gp_topo_release(&T);
+}
+
 /* ---- quirk variants (tests/data/topo-quirks) ---- */
 
 static void test_quirk_variants(void)
@@ -483,17 +581,18 @@ static void bad(const char *rel, int line, int col, const char *needle)
 
 static void test_rejected(void)
 {
-	/* The real DGX-2 excerpt stops after the GPU3 row (line 5). */
-	bad("tests/data/topo-bad/dgx2-v100-16gpu-nv6-10nic-nccl-tests-78-TRUNCATED.txt",
-	    6, 1, "no row for 'GPU4'");
-	bad("tests/data/topo-bad/h100-hgx-8gpu-9nic-rail-plus-frontend-nccl-1453-TRUNCATED.txt",
-	    16, 1, "no row for 'NIC6'");
+	/* Not clean cuts: a gap, the last row cut after 9 of 17 cells (col
+	 * 44 is the end of "NIC5" + 3 x "\tNODE" + "\tPIX" + 5 x "\tSYS"),
+	 * and text right after the last row. */
+	bad("tests/data/topo-bad/gap-dgx2.txt", 4, 1, "no row for 'GPU2', but the row for 'GPU3'");
+	bad("tests/data/topo-bad/cut-mid-row-h100.txt", 15, 44, "ends after 9 of 17 cells");
+	bad("tests/data/topo-bad/text-after-cut.txt", 6, 1, "not a row: no row for 'GPU4'");
 	bad("tests/data/topo-bad/asymmetric.txt", 5, 10, "asymmetric");
 	bad("tests/data/topo-bad/x-off-diagonal.txt", 2, 11, "off the diagonal");
 	bad("tests/data/topo-bad/missing-diagonal.txt", 4, 24, "diagonal cell of 'GPU2'");
 	bad("tests/data/topo-bad/unknown-token.txt", 3, 6, "unknown link 'QPI'");
 	bad("tests/data/topo-bad/nv0.txt", 2, 10, "unknown link 'NV0'");
-	bad("tests/data/topo-bad/missing-row.txt", 5, 1, "no row for 'mlx5_0'");
+	bad("tests/data/topo-bad/missing-row.txt", 4, 1, "no row for 'mlx5_0'");
 	bad("tests/data/topo-bad/duplicate-row.txt", 4, 1, "second row for 'GPU1'");
 	bad("tests/data/topo-bad/row-without-column.txt", 5, 1, "'GPU7' has no column");
 	bad("tests/data/topo-bad/truncated-row.txt", 3, 12, "ends after 1 of 2 cells");
@@ -502,6 +601,54 @@ static void test_rejected(void)
 	bad("tests/data/topo-bad/no-header.txt", 1, 1, "without the header");
 	bad("tests/data/topo-bad/empty.txt", 1, 1, "empty file");
 	bad("tests/data/topo-bad/binary.bin", 1, 8, "NUL");
+}
+
+/* Strict mode refuses the real truncated files at the first missing row;
+ * a row separated from the matrix by text is a gap, not a cut. */
+static void test_truncation_rules(void)
+{
+	const char *sep = "\tGPU0\tGPU1\tGPU2\tCPU Affinity\n"
+			  "GPU0\t X \tNV1\tNV1\t0-3\n"
+			  "\n"
+			  "a note\n"
+			  "GPU2\tNV1\tNV1\t X \t0-3\n";
+	const char *norows = "\tGPU0\tGPU1\tCPU Affinity\n\nLegend:\n";
+	const char *one = "\tGPU0\tGPU1\tCPU Affinity\nGPU0\t X \tPIX\t0-3\n\nLegend:\n";
+	char buf[256];
+
+	gp_error_clear(&E);
+	CU_ASSERT_EQUAL(gp_topo_load_ex(gp_test_path("topologies/dgx2-v100-16gpu-nv6-10nic-nccl-tests-78-TRUNCATED.txt"),
+					GP_TOPO_STRICT, &T, &E), GP_EINPUT);
+	CU_ASSERT_EQUAL(E.line, 6);
+	CU_ASSERT_EQUAL(E.col, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, "after row 'GPU3': no row for 'GPU4' (4 of 26 rows"));
+	CU_ASSERT_PTR_NULL(T.links);
+	CU_ASSERT_EQUAL(gp_topo_load_ex(gp_test_path("topologies/h100-hgx-8gpu-9nic-rail-plus-frontend-nccl-1453-TRUNCATED.txt"),
+					GP_TOPO_STRICT, &T, &E), GP_EINPUT);
+	CU_ASSERT_EQUAL(E.line, 16);
+	CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, "no row for 'NIC6' (14 of 17 rows"));
+	/* Strict changes nothing for a complete matrix. */
+	CU_ASSERT_EQUAL(gp_topo_load_ex(gp_test_path("topologies/a100-pcie-2gpu-2nic-della-princeton.txt"),
+					GP_TOPO_STRICT, &T, &E), GP_OK);
+	CU_ASSERT(!(T.flags & GP_TOPO_F_TRUNCATED));
+	CU_ASSERT_STRING_EQUAL(gp_topo_cut_describe(&T, buf, sizeof(buf)), "");
+	gp_topo_release(&T);
+
+	CU_ASSERT_EQUAL(gp_topo_parse(sep, strlen(sep), "sep", &T, &E), GP_EINPUT);
+	CU_ASSERT_EQUAL(E.line, 5);
+	CU_ASSERT_EQUAL(E.col, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, "row for 'GPU2' is separated"));
+	CU_ASSERT_EQUAL(gp_topo_parse(norows, strlen(norows), "norows", &T, &E), GP_EINPUT);
+	CU_ASSERT_EQUAL(E.line, 2);
+	CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, "no rows"));
+	/* One GPU of two: "1 of 2 GPUs" and a single dropped name. */
+	CU_ASSERT_EQUAL_FATAL(gp_topo_parse(one, strlen(one), "one", &T, &E), GP_OK);
+	CU_ASSERT_EQUAL(T.ngpus, 1);
+	CU_ASSERT_EQUAL(T.nnics, 0);
+	cpus(0, 4, 0, 3);
+	CU_ASSERT_STRING_EQUAL(gp_topo_cut_describe(&T, buf, sizeof(buf)),
+			       "matrix truncated after row GPU0; imported 1 of 2 GPUs (dropped GPU1)");
+	gp_topo_release(&T);
 }
 
 static void test_parse_limits(void)
@@ -825,9 +972,12 @@ static void register_tests(void)
 	gp_test_add(s, "oci-18nic", test_oci_18nic);
 	gp_test_add(s, "k8s-546", test_k8s_546);
 	gp_test_add(s, "rtx3090-na", test_rtx3090_na);
+	gp_test_add(s, "dgx2-truncated", test_dgx2_truncated);
+	gp_test_add(s, "nccl1453-truncated", test_nccl1453_truncated);
 	s = gp_test_suite("topo-parse");
 	gp_test_add(s, "quirk-variants", test_quirk_variants);
 	gp_test_add(s, "rejected", test_rejected);
+	gp_test_add(s, "truncation-rules", test_truncation_rules);
 	gp_test_add(s, "limits", test_parse_limits);
 	gp_test_add(s, "link-helpers", test_link_helpers);
 	s = gp_test_suite("topo-derive");

@@ -1,0 +1,52 @@
+#!/bin/sh
+# Placement decision time: a 1,000-node x 8-GPU cluster built from the
+# bundled DGX-A100 snapshot (20 leaves of 50 nodes under one IB spine),
+# 50 % of its GPUs taken at random (seeded awk), and a mix of jobs (1, 2,
+# 4, 8 GPUs on one node, a shared quarter GPU, 16- and 32-GPU rings, an
+# 8-GPU PS-Worker).  `place --bench N` times N decisions per policy in the
+# table against that state (nothing applied).  Budget: bestfit <= 1 ms
+# median.  Numbers only, never pass/fail.
+set -e
+cd "$(dirname "$0")/.."
+[ -x ./gpuplan ] || make -s gpuplan
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cp topologies/a100-sxm4-40gb-8gpu-3nic-4socket-fastdeploy.txt "$tmp/a100.txt"
+awk 'BEGIN {
+	print "node_types:\n  t: {topology: a100.txt, gpu_model: A100-SXM4-40GB, cpus: 160}"
+	print "fabric:\n  - {name: spine, tech: ib-hdr}"
+	for (l = 0; l < 20; l++)
+		printf "  - {name: leaf%d, parent: spine}\n", l
+	print "nodes:"
+	for (l = 0; l < 20; l++)
+		printf "  - {name: n%d, type: t, switch: leaf%d, count: 50}\n", l, l
+}' >"$tmp/big.yaml"
+# Node names of a count: group are NAME-0 .. NAME-49.
+awk 'BEGIN {
+	srand(42)
+	print "allocations:"
+	for (l = 0; l < 20; l++)
+		for (k = 0; k < 50; k++) {
+			list = ""
+			for (g = 0; g < 8; g++)
+				if (rand() < 0.5)
+					list = list (list == "" ? "" : ", ") g
+			if (list != "")
+				printf "  - {job: o%d-%d, node: n%d-%d, gpus: [%s]}\n", l, k, l, k, list
+		}
+}' >"$tmp/occ.yaml"
+cat >"$tmp/jobs.yaml" <<'JOBS'
+jobs:
+  - {name: one, type: single-card, gpus: 1, gpu_memory_gib: 10}
+  - {name: two, type: single-node, gpus: 2, gpu_memory_gib: 10}
+  - {name: four, type: single-node, gpus: 4, gpu_memory_gib: 10}
+  - {name: eight, type: single-node, gpus: 8, gpu_memory_gib: 10}
+  - {name: quarter, type: single-card, gpus: 1, gpu_share: 250, gpu_memory_gib: 4}
+  - {name: ring16, type: ring-allreduce, gpus: 16, gpu_memory_gib: 20}
+  - {name: ring32, type: ring-allreduce, gpus: 32, gpu_memory_gib: 20}
+  - {name: ps8, type: ps-worker, ps: 2, workers: 6, gpu_memory_gib: 10}
+JOBS
+n=${BENCH_PLACE_N:-2000}
+free=$(awk -F'gpus: \\[' 'NF > 1 { n += split($2, a, ",") } END { print 8000 - n }' "$tmp/occ.yaml")
+echo "place: 1000 nodes x 8 GPUs, 50 % random occupancy ($free GPUs free), $n decisions per policy over 8 job shapes (microseconds)"
+./gpuplan place -c "$tmp/big.yaml" --state "$tmp/occ.yaml" --batch "$tmp/jobs.yaml" --bench "$n"

@@ -1,0 +1,617 @@
+/* Helpers shared by the placement policies: GPU groups inside a node,
+ * spanning several nodes, CPU cores, NIC and VF choice, explanations. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/policy.h"
+#include "place_int.h"
+
+#define GROUP_ENUM_MAX 20000 /* subsets tried exhaustively per node */
+
+int gp_place_cmp_u16(const void *a, const void *b)
+{
+	uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+float gp_place_expense_bw(const gp_place_type *t, int e)
+{
+	int level = GP_EXPENSE_LEVEL(e);
+
+	if (level == GP_LINK_X)
+		return 0.0f;
+	if (level == GP_LINK_NV)
+		return (float)(100 - e) * t->nvlink_gbs;
+	/* Through the CPU NCCL falls back to host memory at about PCIe
+	 * speed; across sockets the SMP link limits it. */
+	return level == GP_LINK_SYS ? t->sys_gbs : t->pci_gbs;
+}
+
+gp_place_mask_info gp_place_mask(const gp_place_type *t, uint64_t mask)
+{
+	gp_place_mask_info mi;
+	int i, j;
+
+	if (t->masks)
+		return t->masks[mask];
+	/* Large node types: no table.  The best closed loop is approximated
+	 * by the worst pair (an upper bound on its worst edge). */
+	memset(&mi, 0, sizeof(mi));
+	for (i = 0; i < t->ngpus; i++) {
+		if (!(mask >> i & 1))
+			continue;
+		for (j = i + 1; j < t->ngpus; j++) {
+			if (!(mask >> j & 1))
+				continue;
+			mi.sum += t->expense[i][j];
+			if (t->expense[i][j] > mi.max)
+				mi.max = t->expense[i][j];
+			mi.pair_score += gp_place_pair_score(t, i, j);
+		}
+	}
+	mi.ring = mi.max;
+	return mi;
+}
+
+/* Whether group a (mask ma) ranks before group b by kind. */
+static int group_better(int kind, gp_place_mask_info a, uint64_t ma,
+			gp_place_mask_info b, uint64_t mb)
+{
+	switch (kind) {
+	case GP_GROUP_RING:
+		if (a.ring != b.ring)
+			return a.ring < b.ring;
+		break;
+	case GP_GROUP_PAIR:
+		if (a.pair_score != b.pair_score)
+			return a.pair_score > b.pair_score;
+		break;
+	default:
+		break;
+	}
+	if (a.sum != b.sum)
+		return a.sum < b.sum;
+	if (a.max != b.max)
+		return a.max < b.max;
+	return ma < mb;
+}
+
+static uint64_t binom_capped(int n, int k)
+{
+	uint64_t r = 1;
+	int i;
+
+	if (k < 0 || k > n)
+		return 0;
+	if (k > n - k)
+		k = n - k;
+	for (i = 1; i <= k; i++) {
+		r = r * (uint64_t)(n - k + i) / (uint64_t)i;
+		if (r > GROUP_ENUM_MAX)
+			return GROUP_ENUM_MAX + 1;
+	}
+	return r;
+}
+
+static uint64_t greedy_group(const gp_place_type *t, uint64_t avail, int k, int kind)
+{
+	uint64_t set = 0;
+	int got;
+
+	for (got = 0; got < k; got++) {
+		uint64_t best = 0, rest = avail & ~set;
+		gp_place_mask_info bi;
+
+		memset(&bi, 0, sizeof(bi));
+		while (rest) {
+			uint64_t bit = rest & -rest;
+			gp_place_mask_info mi = gp_place_mask(t, set | bit);
+
+			rest &= ~bit;
+			if (!best || group_better(kind, mi, set | bit, bi, set | best)) {
+				best = bit;
+				bi = mi;
+			}
+		}
+		if (!best)
+			return 0;
+		set |= best;
+	}
+	return set;
+}
+
+uint64_t gp_place_best_group(const gp_place_type *t, uint64_t avail, int k, int kind)
+{
+	int idx[64], f = 0, g;
+	uint64_t comb, best = 0, lim;
+	gp_place_mask_info bi;
+
+	if (k <= 0)
+		return 0;
+	for (g = 0; g < t->ngpus; g++)
+		if (avail >> g & 1)
+			idx[f++] = g;
+	if (k > f)
+		return 0;
+	if (k == f)
+		return avail;
+	if (f >= 63 || binom_capped(f, k) > GROUP_ENUM_MAX)
+		return greedy_group(t, avail, k, kind);
+	memset(&bi, 0, sizeof(bi));
+	lim = (uint64_t)1 << f;
+	/* Gosper's hack over the f available GPUs. */
+	for (comb = ((uint64_t)1 << k) - 1; comb < lim;) {
+		uint64_t m = 0, c = comb, lo, hi;
+		gp_place_mask_info mi;
+
+		while (c) {
+			m |= (uint64_t)1 << idx[__builtin_ctzll(c)];
+			c &= c - 1;
+		}
+		mi = gp_place_mask(t, m);
+		if (!best || group_better(kind, mi, m, bi, best)) {
+			best = m;
+			bi = mi;
+		}
+		lo = comb & -comb;
+		hi = comb + lo;
+		comb = (((hi ^ comb) >> 2) / lo) | hi;
+	}
+	return best;
+}
+
+int gp_place_gpu_fits(const gp_alloc *a, int gpu, const gp_job *job)
+{
+	return a->gpu_free_milli[gpu] >= job->gpu_milli &&
+	       a->gpu_free_mem_mib[gpu] >= job->gpu_mem_mib;
+}
+
+uint64_t gp_place_fit_mask(const gp_policy_ctx *ctx, int node, const gp_job *job, int *n)
+{
+	const gp_alloc *a = ctx->alloc;
+	const gp_node *nd = &ctx->cluster->nodes[node];
+	uint64_t m = 0;
+	int g, cnt = 0;
+
+	*n = 0;
+	if (job->gpu_milli >= GP_MILLI ? a->node_free_whole[node] == 0 :
+	    a->node_free_milli[node] < job->gpu_milli)
+		return 0;
+	if (!gp_node_eligible(ctx, node, job))
+		return 0;
+	for (g = 0; g < nd->ngpus && g < GP_TOPO_MAX_GPUS; g++)
+		if (gp_place_gpu_fits(a, nd->first_gpu + g, job)) {
+			m |= (uint64_t)1 << g;
+			cnt++;
+		}
+	*n = cnt;
+	return m;
+}
+
+int gp_place_host_fits(const gp_policy_ctx *ctx, int node, const gp_job *job, int ngpus)
+{
+	int64_t gpus = job->gpus > 0 ? job->gpus : 1;
+
+	return ctx->alloc->node_free_cpu_milli[node] >= job->cpu_milli * ngpus / gpus &&
+	       ctx->alloc->node_free_mem_mib[node] >= job->mem_mib * ngpus / gpus;
+}
+
+gp_place_part *gp_place_add_part(gp_placement *out, int node, uint64_t mask, const gp_job *job)
+{
+	gp_place_part *part = gp_placement_add(out, node);
+
+	part->milli = job->gpu_milli;
+	part->mem_mib = job->gpu_mem_mib;
+	while (mask && part->ngpus < GP_TOPO_MAX_GPUS) {
+		part->gpus[part->ngpus++] = __builtin_ctzll(mask);
+		mask &= mask - 1;
+	}
+	return part;
+}
+
+const char *gp_place_fmt_gpus(uint64_t mask, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	while (mask && len + 8 < size) {
+		int g = __builtin_ctzll(mask);
+
+		mask &= mask - 1;
+		len += (size_t)snprintf(buf + len, size - len, "%sGPU%d", len ? "," : "", g);
+	}
+	return buf;
+}
+
+const char *gp_place_fmt_list(const int *v, int n, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i = 0;
+
+	buf[0] = '\0';
+	while (i < n && len + 24 < size) {
+		int j = i;
+
+		while (j + 1 < n && v[j + 1] == v[j] + 1)
+			j++;
+		if (j > i)
+			len += (size_t)snprintf(buf + len, size - len, "%s%d-%d", len ? "," : "", v[i], v[j]);
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%s%d", len ? "," : "", v[i]);
+		i = j + 1;
+	}
+	if (i < n)
+		snprintf(buf + len, size - len, ",...");
+	return buf;
+}
+
+static uint64_t part_mask(const gp_place_part *p)
+{
+	uint64_t m = 0;
+	int i;
+
+	for (i = 0; i < p->ngpus; i++)
+		m |= (uint64_t)1 << p->gpus[i];
+	return m;
+}
+
+static int in_list(const int *v, int n, int x)
+{
+	int lo = 0, hi = n - 1;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (v[mid] == x)
+			return 1;
+		if (v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return 0;
+}
+
+/* CPU cores for one part: free cores affine to every GPU of the part
+ * first, then to any of them, then any core of the node. */
+static void choose_cpus(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *out, int pi)
+{
+	const gp_cluster *c = ctx->cluster;
+	const gp_alloc *a = ctx->alloc;
+	gp_place_part *part = &out->parts[pi];
+	const gp_topo *t = &c->types[c->nodes[part->node].type].topo;
+	uint64_t taken[GP_TOPO_MAX_CPUS / 64];
+	int ncpu = (int)(a->node_cap_cpu_milli[part->node] / GP_MILLI), want, tier, cpu, i, g;
+	int64_t gpus = job->gpus > 0 ? job->gpus : 1;
+
+	if (ncpu > a->cpu_words * 64)
+		ncpu = a->cpu_words * 64;
+	if (ncpu > GP_TOPO_MAX_CPUS)
+		ncpu = GP_TOPO_MAX_CPUS;
+	part->host_mem_mib = job->mem_mib * part->ngpus / gpus;
+	if (job->cpu_milli > 0) {
+		part->cpu_milli = job->cpu_milli * part->ngpus / gpus;
+		want = (int)((part->cpu_milli + GP_MILLI - 1) / GP_MILLI);
+	} else {
+		/* Default share; taken only as far as the node has cores. */
+		int64_t free_cores = a->node_free_cpu_milli[part->node] / GP_MILLI;
+
+		for (i = 0; i < pi; i++)
+			if (out->parts[i].node == part->node)
+				free_cores -= out->parts[i].cpu_milli / GP_MILLI;
+		want = (int)(((int64_t)GP_PLACE_DEFAULT_CPUS_PER_GPU * part->ngpus *
+			      part->milli + GP_MILLI - 1) / GP_MILLI);
+		if (want > free_cores)
+			want = free_cores > 0 ? (int)free_cores : 0;
+		part->cpu_milli = (int64_t)want * GP_MILLI;
+	}
+	part->numa = part->ngpus > 0 && part->gpus[0] < t->ngpus ? t->gpus[part->gpus[0]].numa : -1;
+	if (want <= 0 || ncpu <= 0)
+		return;
+	memset(taken, 0, sizeof(taken));
+	for (i = 0; i < pi; i++)
+		if (out->parts[i].node == part->node)
+			for (g = 0; g < out->parts[i].ncpus; g++)
+				taken[out->parts[i].cpus[g] / 64] |= (uint64_t)1 << (out->parts[i].cpus[g] % 64);
+	part->cpus = gp_xmalloc((size_t)want * sizeof(int));
+	for (tier = 0; tier < 3 && part->ncpus < want; tier++) {
+		for (cpu = 0; cpu < ncpu && part->ncpus < want; cpu++) {
+			int nin = 0;
+
+			if (gp_alloc_cpu_used(a, part->node, cpu) || (taken[cpu / 64] >> (cpu % 64) & 1))
+				continue;
+			for (g = 0; g < part->ngpus; g++) {
+				const gp_topo_gpu *tg = &t->gpus[part->gpus[g]];
+
+				nin += in_list(tg->cpus, tg->ncpus, cpu);
+			}
+			if ((tier == 0 && nin < part->ngpus) || (tier == 1 && nin == 0))
+				continue;
+			taken[cpu / 64] |= (uint64_t)1 << (cpu % 64);
+			part->cpus[part->ncpus++] = cpu;
+		}
+	}
+	qsort(part->cpus, (size_t)part->ncpus, sizeof(int), gp_cmp_int);
+	if (job->cpu_milli <= 0)
+		part->cpu_milli = (int64_t)part->ncpus * GP_MILLI;
+}
+
+/* The NIC for one part: the one whose worst link to the part's GPUs is
+ * closest, then the smallest sum of levels, then the fewest VFs used;
+ * with nic_class >= 0, only among that class's NUMA-local NICs (RoCE
+ * seed). */
+static void choose_nic(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_placement *out,
+		       int pi, int nic_class)
+{
+	const gp_cluster *c = ctx->cluster;
+	const gp_alloc *a = ctx->alloc;
+	gp_place_part *part = &out->parts[pi];
+	const gp_topo *t = &c->types[c->nodes[part->node].type].topo;
+	const gp_place_type *pt = gp_place_type_of(pc, part->node);
+	int nic, g, i, best = -1, bw = 0, bs = 0, bu = 0, used;
+
+	for (nic = 0; nic < t->nnics && nic < a->max_nics; nic++) {
+		int worst = 0, sum = 0, u;
+
+		if (nic_class >= 0) {
+			/* Only the class's NUMA-local NICs (one subnet). */
+			for (g = 0; g < part->ngpus; g++) {
+				int lc = pt->local_class[part->gpus[g]];
+
+				if (pt->nic_class[part->gpus[g]] == nic_class && lc >= 0 &&
+				    (pt->derived->class_nics[lc][nic / 64] >> (nic % 64) & 1))
+					break;
+			}
+			if (g == part->ngpus)
+				continue;
+		}
+		for (g = 0; g < part->ngpus; g++) {
+			int l = gp_topo_link(t, part->gpus[g], t->ngpus + nic).level;
+
+			worst = l > worst ? l : worst;
+			sum += l;
+		}
+		u = a->nic_vfs_used[(size_t)part->node * (size_t)a->max_nics + (size_t)nic];
+		if (best < 0 || worst < bw || (worst == bw && (sum < bs || (sum == bs && u < bu)))) {
+			best = nic;
+			bw = worst;
+			bs = sum;
+			bu = u;
+		}
+	}
+	part->nic = best;
+	part->vf = -1;
+	if (best < 0)
+		return;
+	used = a->nic_vfs_used[(size_t)part->node * (size_t)a->max_nics + (size_t)best];
+	for (i = 0; i < pi; i++)
+		if (out->parts[i].node == part->node && out->parts[i].nic == best &&
+		    out->parts[i].vf >= 0)
+			used++;
+	if (used < GP_PLACE_MAX_VFS)
+		part->vf = used;
+}
+
+static void explain_part(const gp_policy_ctx *ctx, const gp_placement *out, int pi)
+{
+	const gp_cluster *c = ctx->cluster;
+	const gp_place_part *part = &out->parts[pi];
+	const gp_topo *t = &c->types[c->nodes[part->node].type].topo;
+	char gbuf[512], cbuf[256], nbuf[96] = "no NIC";
+
+	gp_place_fmt_gpus(part_mask(part), gbuf, sizeof(gbuf));
+	gp_place_fmt_list(part->cpus, part->ncpus, cbuf, sizeof(cbuf));
+	if (part->nic >= 0) {
+		int g, worst = 0;
+
+		for (g = 0; g < part->ngpus; g++) {
+			int l = gp_topo_link(t, part->gpus[g], t->ngpus + part->nic).level;
+
+			worst = l > worst ? l : worst;
+		}
+		if (part->vf >= 0)
+			snprintf(nbuf, sizeof(nbuf), "NIC %s VF %d (%s to the GPUs)",
+				 t->nics[part->nic].device[0] ? t->nics[part->nic].device :
+				 t->nics[part->nic].id, part->vf, gp_link_level_name(worst));
+		else
+			snprintf(nbuf, sizeof(nbuf), "NIC %s, no free VF (%s to the GPUs)",
+				 t->nics[part->nic].device[0] ? t->nics[part->nic].device :
+				 t->nics[part->nic].id, gp_link_level_name(worst));
+	}
+	gp_explain_add(ctx->explain, "%s%s: %s; CPUs %s (NUMA %d, nearest to the GPUs' affinity); %s",
+		       part->role ? "parameter server on " : "", c->nodes[part->node].name,
+		       gbuf, part->ncpus ? cbuf : "none", part->numa, nbuf);
+}
+
+void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
+		     gp_placement *out, int nic_class)
+{
+	const gp_cluster *c = ctx->cluster;
+	int i, worst_w = 0;
+	double bw = 0;
+	int level = GP_LINK_X;
+
+	for (i = 0; i < out->nparts; i++) {
+		const gp_place_part *part = &out->parts[i];
+		const gp_place_type *pt = gp_place_type_of(pc, part->node);
+		gp_place_mask_info mi;
+
+		choose_cpus(ctx, job, out, i);
+		choose_nic(ctx, pc, out, i, nic_class);
+		if (part->ngpus < 2)
+			continue;
+		mi = gp_place_mask(pt, part_mask(part));
+		if (GP_EXPENSE_LEVEL(mi.ring) > level)
+			level = GP_EXPENSE_LEVEL(mi.ring);
+		if (bw == 0 || gp_place_expense_bw(pt, mi.ring) < bw)
+			bw = gp_place_expense_bw(pt, mi.ring);
+	}
+	for (i = 1; i < out->nparts; i++) {
+		int w = gp_cluster_comm_weight(c, out->parts[0].node, out->parts[i].node);
+
+		if (w > worst_w || w < 0)
+			worst_w = w < 0 ? INT_MAX : w;
+	}
+	if (worst_w > 0) {
+		int sw = gp_place_node_sw(c, out->parts[0].node);
+		double nic_gbs = sw >= 0 ? gp_fabric_tech_gbps(c->switches[sw].tech) / 8.0 : 0;
+
+		level = GP_LINK_LEVELS + (worst_w == INT_MAX ? 0 : worst_w >= 100 ? worst_w - 99 : worst_w);
+		if (nic_gbs > 0 && (bw == 0 || nic_gbs < bw))
+			bw = nic_gbs;
+	}
+	out->bottleneck = level;
+	out->ring_bw_gbs = bw;
+	if (ctx->explain) {
+		for (i = 0; i < out->nparts; i++)
+			explain_part(ctx, out, i);
+		if (level >= GP_LINK_LEVELS)
+			gp_explain_add(ctx->explain, "bottleneck: network, %d switch level(s), ring %.1f GB/s",
+				       level - GP_LINK_LEVELS, bw);
+		else if (level > GP_LINK_X)
+			gp_explain_add(ctx->explain, "bottleneck: %s inside the node, ring %.1f GB/s",
+				       gp_link_level_name(level), bw);
+	}
+}
+
+static int cmp_node_fit_desc(int fa, int na, int fb, int nb)
+{
+	if (fa != fb)
+		return fa > fb ? -1 : 1;
+	return (na > nb) - (na < nb);
+}
+
+int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
+		  const int *fit, const uint64_t *allow, int kind, gp_placement *out)
+{
+	const gp_cluster *c = ctx->cluster;
+	int need = job->gpus, i, s, best = -1, m = 0, nchosen = 0, got, last;
+	int64_t bestrem = 0, total = 0;
+	int *cand = gp_place_scratch_nodes(pc, 1);
+	int hist[GP_TOPO_MAX_GPUS + 1];
+	int thr, cum, take_thr, chosen_max = GP_PLACE_MAX_PARTS;
+
+	for (s = 0; s < c->nswitches; s++)
+		pc->sw_free[s] = 0;
+	for (i = 0; i < c->nnodes; i++) {
+		if (fit[i] <= 0)
+			continue;
+		total += fit[i];
+		for (s = gp_place_node_sw(c, i); s >= 0; s = c->switches[s].parent)
+			pc->sw_free[s] += fit[i];
+	}
+	for (s = 0; s < c->nswitches; s++) {
+		int64_t rem = pc->sw_free[s] - need;
+
+		if (rem < 0 || pc->sw_rate[s] == INT_MAX)
+			continue;
+		if (best < 0 || pc->sw_rate[s] < pc->sw_rate[best] ||
+		    (pc->sw_rate[s] == pc->sw_rate[best] && rem < bestrem)) {
+			best = s;
+			bestrem = rem;
+		}
+	}
+	if (best < 0) {
+		int64_t most = 0;
+
+		for (s = 0; s < c->nswitches; s++)
+			if (pc->sw_free[s] > most && pc->sw_rate[s] != INT_MAX)
+				most = pc->sw_free[s];
+		gp_explain_add(ctx->explain, "several nodes: no connected group of nodes has %d fitting GPUs "
+			       "(%lld free in the cluster, at most %lld under one switch)",
+			       need, (long long)total, (long long)most);
+		return gp_explain_wait(ctx->explain, "no connected group of nodes has %d free GPUs; "
+				       "wait for the next dispatch", need);
+	}
+	/* Candidates under the chosen switch; fewest nodes first (largest
+	 * fit), the last one by best fit. */
+	memset(hist, 0, sizeof(hist));
+	for (i = 0; i < c->nnodes; i++) {
+		if (fit[i] <= 0)
+			continue;
+		for (s = gp_place_node_sw(c, i); s >= 0 && s != best; s = c->switches[s].parent)
+			;
+		if (s != best)
+			continue;
+		cand[m++] = i;
+		hist[fit[i] > GP_TOPO_MAX_GPUS ? GP_TOPO_MAX_GPUS : fit[i]]++;
+	}
+	cum = 0;
+	for (thr = GP_TOPO_MAX_GPUS; thr > 0; thr--) {
+		if (cum + thr * hist[thr] >= need)
+			break;
+		cum += thr * hist[thr];
+	}
+	/* Nodes with fit > thr all go; of those with fit == thr, the first few. */
+	take_thr = thr > 0 ? (need - cum + thr - 1) / thr : 0;
+	got = 0;
+	last = -1;
+	for (i = 0; i < m; i++) {
+		int f = fit[cand[i]];
+
+		if (f > thr || (f == thr && take_thr > 0)) {
+			if (f == thr)
+				take_thr--;
+			cand[nchosen++] = cand[i]; /* compacts in place: nchosen <= i */
+		}
+	}
+	if (nchosen > chosen_max) {
+		gp_explain_add(ctx->explain, "several nodes: %d nodes needed, more than the cap of %d",
+			       nchosen, chosen_max);
+		return gp_explain_wait(ctx->explain, "the job would span more than %d nodes", chosen_max);
+	}
+	/* Order: fit descending, then node index; the last node only gives
+	 * the remainder: swap in the smallest unchosen node that covers it. */
+	for (i = 1; i < nchosen; i++) {
+		int x = cand[i], j = i - 1;
+
+		while (j >= 0 && cmp_node_fit_desc(fit[cand[j]], cand[j], fit[x], x) > 0) {
+			cand[j + 1] = cand[j];
+			j--;
+		}
+		cand[j + 1] = x;
+	}
+	for (i = 0; i < nchosen - 1; i++)
+		got += fit[cand[i]];
+	if (nchosen > 0) {
+		int rem = need - got, bestn = cand[nchosen - 1];
+
+		for (i = 0; i < c->nnodes; i++) {
+			int j;
+
+			if (fit[i] < rem || fit[i] >= fit[bestn] || i == bestn)
+				continue;
+			for (s = gp_place_node_sw(c, i); s >= 0 && s != best; s = c->switches[s].parent)
+				;
+			if (s != best)
+				continue;
+			for (j = 0; j < nchosen - 1 && cand[j] != i; j++)
+				;
+			if (j < nchosen - 1)
+				continue;
+			if (fit[i] < fit[bestn] || (fit[i] == fit[bestn] && i < bestn))
+				bestn = i;
+		}
+		cand[nchosen - 1] = bestn;
+		last = bestn;
+	}
+	got = 0;
+	for (i = 0; i < nchosen; i++) {
+		int node = cand[i], take = need - got < fit[node] ? need - got : fit[node];
+		uint64_t mask = take == fit[node] ? allow[node] :
+			gp_place_best_group(gp_place_type_of(pc, node), allow[node], take, kind);
+
+		gp_place_add_part(out, node, mask, job);
+		got += take;
+	}
+	if (ctx->explain) {
+		gp_explain_add(ctx->explain, "several nodes: under switch %s (seed weight %d, %lld fitting GPUs, "
+			       "best fit among groups of equal weight): %d node(s), the last (%s) chosen by best fit",
+			       c->switches[best].name, pc->sw_rate[best], (long long)pc->sw_free[best],
+			       nchosen, last >= 0 ? c->nodes[last].name : "-");
+	}
+	return GP_PLACED;
+}

@@ -1,0 +1,99 @@
+/* spread: Kubernetes' LeastAllocated idea.  A single-card or single-node
+ * job goes to the node with the most free GPU share that holds it, on its
+ * least-loaded fitting GPUs; a Ring-AllReduce or PS-Worker job puts one
+ * GPU at a time on the node with the most fitting GPUs left, so that its
+ * workers spread over as many nodes as possible.  No topology. */
+#include "gpuplan/policy.h"
+
+/* The k fitting GPUs with the most free share (then lowest index). */
+uint64_t gp_place_by_share(const gp_alloc *a, int first_gpu, uint64_t avail, int k, int most)
+{
+	uint64_t m = 0;
+	int i;
+
+	for (i = 0; i < k; i++) {
+		uint64_t rest = avail & ~m;
+		int best = -1;
+
+		for (; rest; rest &= rest - 1) {
+			int g = __builtin_ctzll(rest);
+
+			if (best < 0 || (most ? a->gpu_free_milli[first_gpu + g] > a->gpu_free_milli[first_gpu + best] :
+					 a->gpu_free_milli[first_gpu + g] < a->gpu_free_milli[first_gpu + best]))
+				best = g;
+		}
+		if (best < 0)
+			break;
+		m |= (uint64_t)1 << best;
+	}
+	return m;
+}
+
+int gp_policy_spread(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *out)
+{
+	const gp_cluster *c = ctx->cluster;
+	const gp_alloc *a = ctx->alloc;
+	gp_place_cache *tmp, *pc;
+	int node, k = job->gpus, best = -1, r = GP_PLACED;
+	int *fit, *take;
+	uint64_t *allow;
+
+	gp_placement_clear(out);
+	if (k <= 0)
+		return gp_explain_wait(ctx->explain, "job asks for no GPUs");
+	pc = gp_place_cache_get(ctx, &tmp);
+	fit = gp_place_scratch_nodes(pc, 0);
+	take = gp_place_scratch_nodes(pc, 1);
+	allow = gp_place_scratch_masks(pc);
+	for (node = 0; node < c->nnodes; node++) {
+		int n;
+
+		allow[node] = gp_place_fit_mask(ctx, node, job, &n);
+		fit[node] = n && gp_place_host_fits(ctx, node, job, 1) ? n : 0;
+		take[node] = 0;
+		if (fit[node] >= k && gp_place_host_fits(ctx, node, job, k) &&
+		    (best < 0 || a->node_free_milli[node] > a->node_free_milli[best]))
+			best = node;
+	}
+	if (job->type != GP_JOB_RING_ALLREDUCE && job->type != GP_JOB_PS_WORKER) {
+		if (best < 0) {
+			r = gp_explain_wait(ctx->explain, "no node has %d free GPU(s) that fit", k);
+		} else {
+			gp_place_add_part(out, best, gp_place_by_share(a, c->nodes[best].first_gpu,
+								      allow[best], k, 1), job);
+			gp_explain_add(ctx->explain, "spread: least-allocated node %s", c->nodes[best].name);
+		}
+	} else {
+		int got, nodes = 0;
+
+		for (got = 0; got < k; got++) {
+			int pick = -1;
+
+			for (node = 0; node < c->nnodes; node++)
+				if (fit[node] - take[node] > 0 &&
+				    (pick < 0 || fit[node] - take[node] > fit[pick] - take[pick]))
+					pick = node;
+			if (pick < 0 || (take[pick] == 0 && nodes >= GP_PLACE_MAX_PARTS))
+				break;
+			nodes += take[pick] == 0;
+			take[pick]++;
+		}
+		if (got < k) {
+			r = gp_explain_wait(ctx->explain, "only %d of %d GPUs free", got, k);
+		} else {
+			for (node = 0; node < c->nnodes; node++)
+				if (take[node])
+					gp_place_add_part(out, node, gp_place_by_share(a, c->nodes[node].first_gpu,
+										      allow[node], take[node], 1), job);
+			gp_explain_add(ctx->explain, "spread: one GPU at a time on the node with the most free GPUs: "
+				       "%d node(s)", out->nparts);
+		}
+	}
+	if (r == GP_PLACED) {
+		if (job->type == GP_JOB_PS_WORKER && job->ps > 0 && job->ps < k)
+			gp_place_split_ps(out, job->ps);
+		gp_place_finish(ctx, pc, job, out, -1);
+	}
+	gp_place_cache_free(tmp);
+	return r;
+}

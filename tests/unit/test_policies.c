@@ -1,0 +1,710 @@
+/* Placement policies on clusters built from real nvidia-smi snapshots
+ * (tests/data/clusters/, origins in its README.md).  Every expected GPU
+ * set below is worked out by hand from the snapshot's matrix; the
+ * reasoning sits next to each assertion.
+ *
+ * Expense (policy.h): NV<n> = 100 - n, PIX 200, PXB 300, PHB 400,
+ * NODE 500, SYS 600.  DGX-1 NVLinks (hybrid cube mesh):
+ *   0: 1 NV1, 2 NV1, 3 NV2, 4 NV2     4: 0 NV2, 5 NV1, 6 NV1, 7 NV2
+ *   1: 0 NV1, 2 NV2, 3 NV1, 5 NV2     5: 1 NV2, 4 NV1, 6 NV2, 7 NV1
+ *   2: 0 NV1, 1 NV2, 3 NV2, 6 NV1     6: 2 NV1, 4 NV1, 5 NV2, 7 NV2
+ *   3: 0 NV2, 1 NV1, 2 NV2, 7 NV1     7: 3 NV1, 4 NV2, 5 NV1, 6 NV2
+ * every other GPU pair SYS; CPU sub-trees {0-3} and {4-7} (GPU0 and GPU4
+ * meet NIC mlx5_0 at PIX and SYS). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/policy.h"
+#include "testlib.h"
+
+typedef struct fixture {
+	gp_cluster c;
+	gp_alloc a;
+	gp_place_cache *pc;
+	gp_explain ex;
+	gp_placement p;
+	gp_rng rng;
+} fixture;
+
+static void fx_open(fixture *f, const char *file)
+{
+	gp_error err = GP_ERROR_INIT;
+	char path[256];
+
+	snprintf(path, sizeof(path), "tests/data/clusters/%s", file);
+	gp_cluster_init(&f->c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_load(gp_test_path(path), &f->c, &err), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(gp_alloc_init(&f->a, &f->c), GP_OK);
+	f->pc = gp_place_cache_new(&f->c);
+	gp_explain_init(&f->ex);
+	gp_placement_init(&f->p);
+	gp_rng_seed(&f->rng, 42);
+}
+
+static void fx_close(fixture *f)
+{
+	gp_placement_release(&f->p);
+	gp_explain_release(&f->ex);
+	gp_place_cache_free(f->pc);
+	gp_alloc_release(&f->a);
+	gp_cluster_release(&f->c);
+}
+
+/* Take whole GPUs of a node (list ends with -1). */
+static void busy(fixture *f, const char *node, ...)
+{
+	int n = gp_cluster_find_node(&f->c, node), g;
+	va_list ap;
+
+	CU_ASSERT_FATAL(n >= 0);
+	va_start(ap, node);
+	while ((g = va_arg(ap, int)) >= 0)
+		CU_ASSERT_EQUAL(gp_alloc_take_gpu(&f->a, f->c.nodes[n].first_gpu + g, GP_MILLI, 0), 0);
+	va_end(ap);
+}
+
+static void job_of(gp_job *j, int type, int gpus)
+{
+	gp_job_init(j);
+	j->type = type;
+	j->gpus = gpus;
+}
+
+/* Run a policy with explanations, and also without (simulator mode,
+ * no cache) to check that both agree. */
+static int run(fixture *f, const char *policy, const gp_job *j)
+{
+	const gp_policy *pol = gp_policy_find(policy);
+	gp_policy_ctx ctx = { &f->c, &f->a, &f->rng, &f->ex, f->pc };
+	gp_policy_ctx quiet = { &f->c, &f->a, NULL, NULL, NULL };
+	gp_placement q;
+	gp_rng saved = f->rng;
+	int r, r2, i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pol);
+	gp_explain_release(&f->ex);
+	gp_explain_init(&f->ex);
+	r = pol->place(&ctx, j, &f->p);
+	if (strcmp(policy, "random")) {
+		gp_placement_init(&q);
+		quiet.rng = &saved;
+		r2 = pol->place(&quiet, j, &q);
+		CU_ASSERT_EQUAL(r, r2);
+		CU_ASSERT_EQUAL(q.nparts, f->p.nparts);
+		for (i = 0; i < q.nparts && i < f->p.nparts; i++) {
+			CU_ASSERT_EQUAL(q.parts[i].node, f->p.parts[i].node);
+			CU_ASSERT_EQUAL(q.parts[i].ngpus, f->p.parts[i].ngpus);
+			CU_ASSERT(!memcmp(q.parts[i].gpus, f->p.parts[i].gpus,
+					  (size_t)q.parts[i].ngpus * sizeof(int)));
+		}
+		gp_placement_release(&q);
+	}
+	if (r == GP_PLACED) {
+		/* A placement must apply (and undo) on the state it was made for. */
+		CU_ASSERT_EQUAL(gp_placement_apply(&f->a, &f->p), 0);
+		gp_placement_undo(&f->a, &f->p);
+	} else {
+		CU_ASSERT(f->ex.reason[0] != '\0');
+		CU_ASSERT_EQUAL(f->p.nparts, 0);
+	}
+	return r;
+}
+
+/* Part i is on node `node` with exactly the GPUs given (ascending, -1 ends). */
+static int part_is(fixture *f, int i, const char *node, ...)
+{
+	const gp_place_part *p;
+	va_list ap;
+	int g, k = 0, ok = 1;
+
+	if (i >= f->p.nparts)
+		return 0;
+	p = &f->p.parts[i];
+	if (p->node != gp_cluster_find_node(&f->c, node))
+		ok = 0;
+	va_start(ap, node);
+	while ((g = va_arg(ap, int)) >= 0) {
+		if (k >= p->ngpus || p->gpus[k] != g)
+			ok = 0;
+		k++;
+	}
+	va_end(ap);
+	return ok && k == p->ngpus;
+}
+
+static int explained(fixture *f, const char *needle)
+{
+	int i;
+
+	for (i = 0; i < f->ex.n; i++)
+		if (strstr(f->ex.lines[i], needle))
+			return 1;
+	return 0;
+}
+
+static const char *nic_name(fixture *f, int i)
+{
+	const gp_place_part *p = &f->p.parts[i];
+	const gp_topo *t = &f->c.types[f->c.nodes[p->node].type].topo;
+
+	return p->nic >= 0 ? t->nics[p->nic].device : "";
+}
+
+/* ---- bestfit: single-node, DGX-1 ---- */
+
+static void test_bestfit_single_node_dgx1(void)
+{
+	fixture f;
+	gp_job j;
+
+	fx_open(&f, "dgx1.yaml");
+	job_of(&j, GP_JOB_SINGLE_NODE, 4);
+	/* Empty cluster: all nodes leave 4000 milli -> first node.  Lowest
+	 * expense 4-set: {0,1,2,3} = 99+99+98+98+99+98 = 591 = {4,5,6,7};
+	 * any set across the halves has >= 2 SYS pairs.  Lower mask wins. */
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 0, 1, 2, 3, -1));
+	/* Best loop over {0,1,2,3}: the NV2 edges 0-3, 3-2, 2-1 form a path,
+	 * so every loop has an NV1 edge: bottleneck NV, 1 x 20 GB/s. */
+	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_NV);
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 20.0, 1e-9);
+	/* Default CPU share 4 per GPU, all affine to 0-19,40-59: 0-15. */
+	CU_ASSERT_EQUAL(f.p.parts[0].ncpus, 16);
+	CU_ASSERT_EQUAL(f.p.parts[0].cpus[0], 0);
+	CU_ASSERT_EQUAL(f.p.parts[0].cpus[15], 15);
+	CU_ASSERT_EQUAL(f.p.parts[0].cpu_milli, 16000);
+	/* NIC: mlx5_0 is PIX,PIX,PHB,PHB and mlx5_1 PHB,PHB,PIX,PIX (equal
+	 * worst and sum); mlx5_0 comes first in the file's columns. */
+	CU_ASSERT_STRING_EQUAL(nic_name(&f, 0), "mlx5_0");
+	CU_ASSERT_EQUAL(f.p.parts[0].vf, 0);
+	CU_ASSERT(explained(&f, "one node: 3 node(s) have 4 fitting GPUs"));
+
+	/* Least remaining resource: a has 5 free (0,1,2 busy), c 7 (4 busy).
+	 * After 4 GPUs a keeps 1000, b 4000, c 3000 -> a; on a the free
+	 * {3,4,5,6,7}: {4,5,6,7} = 591, any set with GPU3 has SYS pairs. */
+	busy(&f, "dgx1-a", 0, 1, 2, -1);
+	busy(&f, "dgx1-c", 4, -1);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 4, 5, 6, 7, -1));
+	/* mlx5_2 is PIX to GPU4/5 and PHB to GPU6/7; mlx5_3 the reverse:
+	 * equal, mlx5_2 first in the file. */
+	CU_ASSERT_STRING_EQUAL(nic_name(&f, 0), "mlx5_2");
+
+	/* WAIT: 9 GPUs on one 8-GPU node. */
+	job_of(&j, GP_JOB_SINGLE_NODE, 9);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_WAIT);
+	CU_ASSERT(strstr(f.ex.reason, "wait for the next dispatch") != NULL);
+	fx_close(&f);
+}
+
+/* ---- bestfit: single card ---- */
+
+static void test_bestfit_single_card(void)
+{
+	fixture f;
+	gp_job j;
+	int a0;
+
+	fx_open(&f, "dgx1.yaml");
+	job_of(&j, GP_JOB_SINGLE_CARD, 1);
+	/* a: 3 busy, b: free, c: 7 busy -> whole GPUs leave 0 on the GPU;
+	 * node remaining a 4000, b 7000, c 0 -> c's only free GPU7. */
+	busy(&f, "dgx1-a", 0, 1, 2, -1);
+	busy(&f, "dgx1-c", 0, 1, 2, 3, 4, 5, 6, -1);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-c", 7, -1));
+	CU_ASSERT(explained(&f, "single card"));
+
+	/* Among equal GPUs the least connected (b and c now full, a has 3..7
+	 * free).  Expense to the other free GPUs: GPU3 = 3 x SYS + NV1 =
+	 * 1899; GPU4 = SYS + NV1 + NV1 + NV2 = 896; GPU5 = 896; GPU6 = SYS +
+	 * NV1 + NV2 + NV2 = 895; GPU7 = 99+98+99+98 = 394 -> GPU3, whose NVLink
+	 * partners 0-2 are taken. */
+	busy(&f, "dgx1-c", 7, -1);
+	busy(&f, "dgx1-b", 0, 1, 2, 3, 4, 5, 6, 7, -1);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 3, -1));
+
+	/* Fractional: GPU a3 at 700 used, a4 at 500 used; 300 milli fits a3
+	 * exactly (0 left) -> a3 over every whole GPU. */
+	a0 = f.c.nodes[gp_cluster_find_node(&f.c, "dgx1-a")].first_gpu;
+	CU_ASSERT_EQUAL(gp_alloc_take_gpu(&f.a, a0 + 3, 700, 0), 0);
+	CU_ASSERT_EQUAL(gp_alloc_take_gpu(&f.a, a0 + 4, 500, 0), 0);
+	j.gpu_milli = 300;
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 3, -1));
+	CU_ASSERT_EQUAL(f.p.parts[0].milli, 300);
+	/* 400 milli: a3 (300 free) no; a4 leaves 100, whole GPUs 600 -> a4. */
+	j.gpu_milli = 400;
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 4, -1));
+	/* Memory: V100-SXM2-16GB cannot hold 20 GiB -> WAIT. */
+	j.gpu_milli = GP_MILLI;
+	j.gpu_mem_mib = 20 * 1024;
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_WAIT);
+	CU_ASSERT(strstr(f.ex.reason, "wait for the next dispatch") != NULL);
+	fx_close(&f);
+}
+
+/* ---- bestfit: Ring-AllReduce ---- */
+
+static void test_bestfit_ring_one_node(void)
+{
+	fixture f;
+	gp_job j;
+
+	fx_open(&f, "dgx1.yaml");
+	/* 8 GPUs: the NV2 edges 0-3-2-1-5-6-7-4-0 close a loop over all 8:
+	 * bottleneck NV2 = 40 GB/s. */
+	job_of(&j, GP_JOB_RING_ALLREDUCE, 8);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 0, 1, 2, 3, 4, 5, 6, 7, -1));
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 40.0, 1e-9);
+
+	/* NVLink loop before best fit: a free {0,1,2,4} (no NVLink loop: 4
+	 * only reaches 0), b free {0,1,2,3,5} (loop 0-1-2-3), c full. */
+	busy(&f, "dgx1-a", 3, 5, 6, 7, -1);
+	busy(&f, "dgx1-b", 4, 6, 7, -1);
+	busy(&f, "dgx1-c", 0, 1, 2, 3, 4, 5, 6, 7, -1);
+	job_of(&j, GP_JOB_RING_ALLREDUCE, 4);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-b", 0, 1, 2, 3, -1));
+	CU_ASSERT(explained(&f, "1 of them with a closed NVLink loop"));
+
+	/* No NVLink loop anywhere: b free {0,1,3,5} (5 reaches only 1).  Both
+	 * leave 0 milli; both loops cross SYS; sums a {0,1,2,4} = 99+99+98+98+
+	 * 600+600 = 1594 = b {0,1,3,5} (99+98+600+99+98+600) -> node order: a,
+	 * over PCIe, bottleneck SYS (V100 PCIe Gen3 12 GB/s, SMP link 10). */
+	busy(&f, "dgx1-b", 2, -1);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 0, 1, 2, 4, -1));
+	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_SYS);
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 10.0, 1e-9);
+	CU_ASSERT(explained(&f, "PCIe"));
+	fx_close(&f);
+}
+
+static void test_bestfit_ring_several_nodes(void)
+{
+	fixture f;
+	gp_job j;
+
+	fx_open(&f, "dgx1.yaml");
+	/* 16 GPUs: leaf0 (a, b) holds 16 at weight 1; the spine (24, weight
+	 * 2) is worse.  IB HDR 200 Gb/s = 25 GB/s < NV2 40. */
+	job_of(&j, GP_JOB_RING_ALLREDUCE, 16);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT_EQUAL(f.p.nparts, 2);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 0, 1, 2, 3, 4, 5, 6, 7, -1));
+	CU_ASSERT(part_is(&f, 1, "dgx1-b", 0, 1, 2, 3, 4, 5, 6, 7, -1));
+	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_LEVELS + 1);
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 25.0, 1e-9);
+	CU_ASSERT(explained(&f, "under switch leaf0 (seed weight 1"));
+
+	/* 12 GPUs: leaf0 again (remaining 4); a all 8, b the remainder 4
+	 * as its best loop {0,1,2,3} (NV1 worst, the lower mask of two). */
+	job_of(&j, GP_JOB_RING_ALLREDUCE, 12);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 0, 1, 2, 3, 4, 5, 6, 7, -1));
+	CU_ASSERT(part_is(&f, 1, "dgx1-b", 0, 1, 2, 3, -1));
+
+	/* Through the spine: a free 6 (0,1 busy), b full, c free 4 (0-3
+	 * busy); 8 GPUs: no leaf holds 8, the spine holds 10 (weight 2).
+	 * a gives 6, c the remainder 2: its best pair among {4,5,6,7} is an
+	 * NV2 pair (4-7, 5-6, 6-7), the lowest mask {5,6}. */
+	busy(&f, "dgx1-a", 0, 1, -1);
+	busy(&f, "dgx1-b", 0, 1, 2, 3, 4, 5, 6, 7, -1);
+	busy(&f, "dgx1-c", 0, 1, 2, 3, -1);
+	job_of(&j, GP_JOB_RING_ALLREDUCE, 8);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 2, 3, 4, 5, 6, 7, -1));
+	CU_ASSERT(part_is(&f, 1, "dgx1-c", 5, 6, -1));
+	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_LEVELS + 2);
+	CU_ASSERT(explained(&f, "under switch spine (seed weight 2"));
+
+	/* WAIT: 11 GPUs, 10 free. */
+	job_of(&j, GP_JOB_RING_ALLREDUCE, 11);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_WAIT);
+	CU_ASSERT(strstr(f.ex.reason, "no connected group of nodes has 11") != NULL);
+	fx_close(&f);
+}
+
+/* ---- bestfit: PS-Worker ---- */
+
+static void test_bestfit_ps_worker(void)
+{
+	fixture f;
+	gp_job j;
+
+	/* 4-socket A100: sockets (NUMA 0..3) {0,1} {2,3} {4,5} {6,7}, every
+	 * pair NV12. */
+	fx_open(&f, "a100-4socket.yaml");
+	busy(&f, "a", 0, -1);
+	job_of(&j, GP_JOB_PS_WORKER, 2);
+	j.ps = 1;
+	j.workers = 1;
+	/* Sub-trees with 2 fitting GPUs all leave 0; node remaining a 5000 <
+	 * b 6000 -> a; its first full sub-tree {2,3}.  Worker GPU3 keeps part
+	 * 0, the parameter server GPU2 gets part 1.  CPUs of NUMA 1
+	 * (20-39,100-119): 20-23 then 24-27; NIC: GPU2/3 see NIC2 (mlx5_2) at
+	 * PXB, NIC1 at NODE -> mlx5_2, VFs 0 and 1. */
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT_EQUAL(f.p.nparts, 2);
+	CU_ASSERT(part_is(&f, 0, "a", 3, -1));
+	CU_ASSERT(part_is(&f, 1, "a", 2, -1));
+	CU_ASSERT_EQUAL(f.p.parts[0].role, 0);
+	CU_ASSERT_EQUAL(f.p.parts[1].role, 1);
+	CU_ASSERT_EQUAL(f.p.parts[0].numa, 1);
+	CU_ASSERT_EQUAL(f.p.parts[0].cpus[0], 20);
+	CU_ASSERT_EQUAL(f.p.parts[1].cpus[0], 24);
+	CU_ASSERT_STRING_EQUAL(nic_name(&f, 0), "mlx5_2");
+	CU_ASSERT_EQUAL(f.p.parts[0].vf, 0);
+	CU_ASSERT_EQUAL(f.p.parts[1].vf, 1);
+	CU_ASSERT(explained(&f, "one CPU sub-tree"));
+
+	/* 3 GPUs: no sub-tree has 3 -> one node: a (4000 left) over b; all
+	 * pairs NV12, lowest mask of a's free: {1,2,3}. */
+	job_of(&j, GP_JOB_PS_WORKER, 3);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "a", 1, 2, 3, -1));
+	CU_ASSERT(explained(&f, "one CPU sub-tree: none has 3"));
+
+	/* 12 GPUs: several nodes: b gives 8, a the remaining 4 ({1,2,3,4});
+	 * the 2 parameter servers are b's GPU0 and GPU1. */
+	job_of(&j, GP_JOB_PS_WORKER, 12);
+	j.ps = 2;
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT_EQUAL(f.p.nparts, 3);
+	CU_ASSERT(part_is(&f, 0, "b", 2, 3, 4, 5, 6, 7, -1));
+	CU_ASSERT(part_is(&f, 1, "a", 1, 2, 3, 4, -1));
+	CU_ASSERT(part_is(&f, 2, "b", 0, 1, -1));
+	CU_ASSERT_EQUAL(f.p.parts[2].role, 1);
+
+	/* WAIT: 16 GPUs, 15 free. */
+	job_of(&j, GP_JOB_PS_WORKER, 16);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_WAIT);
+	fx_close(&f);
+
+	/* DGX-1: sub-tree over a tighter node.  a free {0,1,4,5} (2 + 2),
+	 * b free: PS 4 -> b's sub-tree {0,1,2,3}, not a. */
+	fx_open(&f, "dgx1.yaml");
+	busy(&f, "dgx1-a", 2, 3, 6, 7, -1);
+	busy(&f, "dgx1-c", 0, 1, 2, 3, 4, 5, 6, 7, -1);
+	job_of(&j, GP_JOB_PS_WORKER, 4);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-b", 0, 1, 2, 3, -1));
+	fx_close(&f);
+}
+
+/* ---- bestfit on PCIe-only boxes and NVSwitch boxes ---- */
+
+static void test_bestfit_pcie_and_nvswitch(void)
+{
+	fixture f;
+	gp_job j;
+
+	fx_open(&f, "pcie-mixed.yaml");
+	/* rig (5 GPUs): GPU0 alone on NUMA 1 (SYS to all); 1-2 and 3-4 PHB,
+	 * the rest NODE.  k80: 0-1 and 2-3 PIX, others SOC = SYS.  Ring of 3:
+	 * remaining rig 2000, k80 1000, h100 5000, but only the h100 has an
+	 * NVLink loop, and NVLink comes first: all NV18, lowest mask {0,1,2}. */
+	job_of(&j, GP_JOB_RING_ALLREDUCE, 3);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "h100", 0, 1, 2, -1));
+	/* NV18 x 20.6 GB/s (Hopper) = 370.8. */
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 18 * 20.6, 1e-3);
+
+	/* Without the h100: the k80 leaves 1000 (< rig 2000); each of its
+	 * loops of 3 crosses the SMP link and sums 200+600+600 = 1400: the
+	 * lowest mask {0,1,2}. */
+	busy(&f, "h100", 0, 1, 2, 3, 4, 5, 6, 7, -1);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "k80", 0, 1, 2, -1));
+	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_SYS);
+
+	/* Single node of 2 on the rig only (k80 busy): PHB pairs {1,2} and
+	 * {3,4} cost 400, lowest mask {1,2}; CPUs of NUMA 0 (0-7,16-23). */
+	busy(&f, "k80", 0, 1, 2, 3, -1);
+	job_of(&j, GP_JOB_SINGLE_NODE, 2);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "rig", 1, 2, -1));
+	CU_ASSERT_EQUAL(f.p.parts[0].numa, 0);
+	CU_ASSERT_EQUAL(f.p.parts[0].cpus[0], 0);
+	CU_ASSERT_EQUAL(f.p.parts[0].nic, -1);
+	/* PS of 4: the NUMA-0 sub-tree {1,2,3,4}. */
+	job_of(&j, GP_JOB_PS_WORKER, 4);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "rig", 1, 2, 3, 4, -1));
+	fx_close(&f);
+
+	/* OCI A100 NV12 (NVSwitch, NPS4: NUMA pairs {0,1} {2,3} {4,5} {6,7}):
+	 * all pairs NV12, so a 2-GPU single node is the lowest mask {0,1};
+	 * CPUs 48-55 (NUMA 3), NIC: GPU0/1 see NIC5..8 at PXB -> mlx5_5. */
+	fx_open(&f, "a100-nv12.yaml");
+	job_of(&j, GP_JOB_SINGLE_NODE, 2);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "oci-0", 0, 1, -1));
+	CU_ASSERT_EQUAL(f.p.parts[0].numa, 3);
+	CU_ASSERT_EQUAL(f.p.parts[0].cpus[0], 48);
+	CU_ASSERT_STRING_EQUAL(nic_name(&f, 0), "mlx5_5");
+	fx_close(&f);
+}
+
+/* ---- nic-affinity (RoCE seed) on H100 NV18 ---- */
+
+static void test_nic_affinity(void)
+{
+	fixture f;
+	gp_job j;
+
+	/* Classes: GPUs 0-3 (NUMA-local NICs 0-5, subnet 10.1.0.0/16) and
+	 * 4-7 (NICs 6-11, 10.2.0.0/16).  h-a: 0,1 busy -> votes 10.2 (4 vs
+	 * 2); h-b: 4,5,6 busy -> votes 10.1 (4 vs 1).  Tie 1:1, most free:
+	 * 10.1 has 2+4 = 6 > 5 -> 10.1.  2 GPUs: best fit in the class, h-a
+	 * (0 left) -> {2,3}; NIC among NICs 0-5: NIC4 (PIX to GPU2, NODE to
+	 * GPU3) = mlx5_4. */
+	fx_open(&f, "h100-nv18.yaml");
+	busy(&f, "h-a", 0, 1, -1);
+	busy(&f, "h-b", 4, 5, 6, -1);
+	job_of(&j, GP_JOB_SINGLE_NODE, 2);
+	CU_ASSERT_EQUAL(run(&f, "nic-affinity", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "h-a", 2, 3, -1));
+	CU_ASSERT_STRING_EQUAL(nic_name(&f, 0), "mlx5_4");
+	CU_ASSERT_EQUAL(f.p.parts[0].vf, 0);
+	CU_ASSERT(explained(&f, "class 10.1.0.0/16 requested"));
+	CU_ASSERT(explained(&f, "class 10.2.0.0/16: 1 vote(s), 5 fitting GPU(s)"));
+	/* bestfit, same state: least remaining node h-b (5000-2000), lowest
+	 * mask of NV18 pairs {0,1}: it ignores the NIC classes. */
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "h-b", 0, 1, -1));
+
+	/* The voted class can hold at most 4 per node: 5 -> WAIT. */
+	job_of(&j, GP_JOB_SINGLE_NODE, 5);
+	CU_ASSERT_EQUAL(run(&f, "nic-affinity", &j), GP_WAIT);
+	CU_ASSERT(strstr(f.ex.reason, "10.1.0.0/16") != NULL);
+	fx_close(&f);
+
+	/* Empty: every node ties 4:4 and votes the first class (10.1); a
+	 * ring of 6 spans both nodes inside it: h-a {0,1,2,3}, h-b {0,1};
+	 * every NIC is one of NICs 0-5 (subnet 10.1). */
+	fx_open(&f, "h100-nv18.yaml");
+	job_of(&j, GP_JOB_RING_ALLREDUCE, 6);
+	CU_ASSERT_EQUAL(run(&f, "nic-affinity", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "h-a", 0, 1, 2, 3, -1));
+	CU_ASSERT(part_is(&f, 1, "h-b", 0, 1, -1));
+	CU_ASSERT(f.p.parts[0].nic >= 0 && f.p.parts[0].nic <= 5);
+	CU_ASSERT(f.p.parts[1].nic >= 0 && f.p.parts[1].nic <= 5);
+	/* Fractional single GPU: 300 milli; votes 10.1 again; best fit in
+	 * the class: both nodes leave 3 class GPUs; node remaining equal ->
+	 * h-a, GPU0. */
+	job_of(&j, GP_JOB_SINGLE_CARD, 1);
+	j.gpu_milli = 300;
+	CU_ASSERT_EQUAL(run(&f, "nic-affinity", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "h-a", 0, -1));
+	CU_ASSERT_EQUAL(f.p.parts[0].milli, 300);
+	fx_close(&f);
+
+	/* 4-socket A100: GPUs 4-7 have no NUMA-local NIC (class -1). */
+	fx_open(&f, "a100-4socket.yaml");
+	busy(&f, "a", 0, 1, 2, 3, -1);
+	busy(&f, "b", 0, 1, 2, 3, -1);
+	job_of(&j, GP_JOB_SINGLE_CARD, 1);
+	CU_ASSERT_EQUAL(run(&f, "nic-affinity", &j), GP_WAIT);
+	CU_ASSERT(strstr(f.ex.reason, "NUMA-local RDMA NIC") != NULL);
+	fx_close(&f);
+}
+
+/* ---- anchors ---- */
+
+static void test_anchors_fractional(void)
+{
+	fixture f;
+	gp_job j;
+	int a0;
+
+	/* DGX-1: a0 has 300 free, a1 500; everything else whole.  300 milli:
+	 *   first-fit: a, GPU0 (first that fits)
+	 *   packing: fullest node a, least free share that fits: GPU0
+	 *   spread: least allocated node b, most free share: GPU0
+	 *   gpu-pair-score: one GPU = the first fitting of the best node;
+	 *     scores all 0, equal fitting counts (8) -> a, GPU0
+	 *   bw-max: no bandwidth for one GPU; least remaining a -> GPU0 */
+	fx_open(&f, "dgx1.yaml");
+	a0 = f.c.nodes[0].first_gpu;
+	CU_ASSERT_EQUAL(gp_alloc_take_gpu(&f.a, a0, 700, 0), 0);
+	CU_ASSERT_EQUAL(gp_alloc_take_gpu(&f.a, a0 + 1, 500, 0), 0);
+	job_of(&j, GP_JOB_SINGLE_CARD, 1);
+	j.gpu_milli = 300;
+	CU_ASSERT_EQUAL(run(&f, "first-fit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 0, -1));
+	CU_ASSERT_EQUAL(run(&f, "packing", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 0, -1));
+	CU_ASSERT_EQUAL(run(&f, "spread", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-b", 0, -1));
+	CU_ASSERT_EQUAL(run(&f, "gpu-pair-score", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 0, -1));
+	CU_ASSERT_EQUAL(run(&f, "bw-max", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 0, -1));
+	CU_ASSERT_EQUAL(run(&f, "random", &j), GP_PLACED);
+	CU_ASSERT_EQUAL(f.p.nparts, 1);
+	CU_ASSERT_EQUAL(f.p.parts[0].milli, 300);
+	/* 600 milli: a0/a1 too small. packing: a, least free share >= 600 is
+	 * a whole GPU: GPU2.  bestfit: the same (leftover 400 everywhere,
+	 * a has the least remaining). */
+	j.gpu_milli = 600;
+	CU_ASSERT_EQUAL(run(&f, "packing", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 2, -1));
+	fx_close(&f);
+}
+
+static void test_anchors_multi(void)
+{
+	fixture f;
+	gp_job j;
+	gp_rng r1, r2;
+	gp_placement keep;
+	int i;
+
+	fx_open(&f, "dgx1.yaml");
+	busy(&f, "dgx1-a", 0, 1, 2, 3, 4, -1);  /* a: 3 free */
+	busy(&f, "dgx1-b", 0, -1);              /* b: 7 free */
+	job_of(&j, GP_JOB_RING_ALLREDUCE, 4);
+	/* spread: one GPU at a time on the node with the most free: c(8) b(7)
+	 * c(7) b(6) -> b 2, c 2; GPUs lowest index. */
+	CU_ASSERT_EQUAL(run(&f, "spread", &j), GP_PLACED);
+	CU_ASSERT_EQUAL(f.p.nparts, 2);
+	CU_ASSERT(part_is(&f, 0, "dgx1-b", 1, 2, -1));
+	CU_ASSERT(part_is(&f, 1, "dgx1-c", 0, 1, -1));
+	/* packing: fullest node that holds 4: b (7 free). */
+	CU_ASSERT_EQUAL(run(&f, "packing", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-b", 1, 2, 3, 4, -1));
+	/* 10 GPUs, packing: fullest first: a 3, b 7. */
+	job_of(&j, GP_JOB_RING_ALLREDUCE, 10);
+	CU_ASSERT_EQUAL(run(&f, "packing", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 5, 6, 7, -1));
+	CU_ASSERT(part_is(&f, 1, "dgx1-b", 1, 2, 3, 4, 5, 6, 7, -1));
+	/* first-fit: a 3, b 7. */
+	CU_ASSERT_EQUAL(run(&f, "first-fit", &j), GP_PLACED);
+	CU_ASSERT_EQUAL(f.p.nparts, 2);
+	/* bw-max: no node holds 10: leaf0 (a+b = 10, weight 1). */
+	CU_ASSERT_EQUAL(run(&f, "bw-max", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-b", 1, 2, 3, 4, 5, 6, 7, -1));
+	CU_ASSERT(part_is(&f, 1, "dgx1-a", 5, 6, 7, -1));
+	/* random: same seed, same answer; all 10 distinct free GPUs. */
+	gp_rng_seed(&r1, 7);
+	r2 = r1;
+	f.rng = r1;
+	CU_ASSERT_EQUAL(run(&f, "random", &j), GP_PLACED);
+	gp_placement_init(&keep);
+	for (i = 0; i < f.p.nparts; i++)
+		gp_place_add_part(&keep, f.p.parts[i].node, 0, &j)->ngpus = f.p.parts[i].ngpus;
+	f.rng = r2;
+	CU_ASSERT_EQUAL(run(&f, "random", &j), GP_PLACED);
+	CU_ASSERT_EQUAL(keep.nparts, f.p.nparts);
+	for (i = 0; i < keep.nparts && i < f.p.nparts; i++) {
+		CU_ASSERT_EQUAL(keep.parts[i].node, f.p.parts[i].node);
+		CU_ASSERT_EQUAL(keep.parts[i].ngpus, f.p.parts[i].ngpus);
+	}
+	gp_placement_release(&keep);
+	/* WAIT everywhere for 30 GPUs. */
+	job_of(&j, GP_JOB_RING_ALLREDUCE, 30);
+	CU_ASSERT_EQUAL(run(&f, "first-fit", &j), GP_WAIT);
+	CU_ASSERT_EQUAL(run(&f, "random", &j), GP_WAIT);
+	CU_ASSERT_EQUAL(run(&f, "spread", &j), GP_WAIT);
+	CU_ASSERT_EQUAL(run(&f, "packing", &j), GP_WAIT);
+	CU_ASSERT_EQUAL(run(&f, "gpu-pair-score", &j), GP_WAIT);
+	CU_ASSERT_EQUAL(run(&f, "bw-max", &j), GP_WAIT);
+	CU_ASSERT_EQUAL(run(&f, "nic-affinity", &j), GP_WAIT);
+	fx_close(&f);
+}
+
+static void test_gpu_pair_score(void)
+{
+	fixture f;
+	gp_job j;
+
+	/* NVSwitch counted: h100 pair {0,1} = NV18 1800 + same NUMA (NODE)
+	 * 20 = 1820; k80 {0,1} PIX 50; rig {1,2} PHB 30.  go-gpuallocator
+	 * would see 0 NVLink lanes to a GPU on the h100 and pick the k80. */
+	fx_open(&f, "pcie-mixed.yaml");
+	job_of(&j, GP_JOB_SINGLE_NODE, 2);
+	CU_ASSERT_EQUAL(run(&f, "gpu-pair-score", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "h100", 0, 1, -1));
+	CU_ASSERT(explained(&f, "set score 1820"));
+	/* Without the h100: k80 {0,1} (50) beats rig {1,2} (30). */
+	busy(&f, "h100", 0, 1, 2, 3, 4, 5, 6, 7, -1);
+	CU_ASSERT_EQUAL(run(&f, "gpu-pair-score", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "k80", 0, 1, -1));
+	fx_close(&f);
+
+	/* DGX-1, 2 GPUs.  Pair score = 100 per NVLink + PCIe points, the PCIe
+	 * level inferred through the NICs: 0-1, 2-3, 4-5, 6-7 PIX (50; one
+	 * mlx5 sees both at PIX), other pairs in a socket PHB (30), across
+	 * SYS (10).  So 2-3 = 6-7 = 250, 0-3 = 1-2 = 4-7 = 5-6 = 230, 0-4 =
+	 * 1-5 = 210, 0-1 = 4-5 = 150.  Best split into pairs: {0,3}{1,2}{4,7}
+	 * {5,6} = 920 = {0,4}{1,5}{2,3}{6,7}; the first found (GPU0's partner
+	 * tried in index order) is {0,3}..., whose first best set is {0,3} --
+	 * not the single best pair {2,3} (250): the partition rule at work. */
+	fx_open(&f, "dgx1.yaml");
+	CU_ASSERT_EQUAL(run(&f, "gpu-pair-score", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 0, 3, -1));
+	fx_close(&f);
+}
+
+static void test_bw_max(void)
+{
+	fixture f;
+	gp_job j;
+
+	/* 2 GPUs: h100 NV18 = 370.8 GB/s beats k80 PIX (12) and rig PHB. */
+	fx_open(&f, "pcie-mixed.yaml");
+	job_of(&j, GP_JOB_SINGLE_NODE, 2);
+	CU_ASSERT_EQUAL(run(&f, "bw-max", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "h100", 0, 1, -1));
+	fx_close(&f);
+	/* DGX-1, 2 GPUs: an NV2 pair (40 GB/s); equal pairs by sum, then the
+	 * lowest mask {1,2}. */
+	fx_open(&f, "dgx1.yaml");
+	CU_ASSERT_EQUAL(run(&f, "bw-max", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "dgx1-a", 1, 2, -1));
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 40.0, 1e-9);
+	fx_close(&f);
+}
+
+static void test_registry(void)
+{
+	static const char *names[] = { "bestfit", "nic-affinity", "first-fit", "random",
+				       "spread", "packing", "gpu-pair-score", "bw-max" };
+	int n, i;
+	const gp_policy *list = gp_policy_list(&n);
+
+	CU_ASSERT(n >= 8);
+	CU_ASSERT_STRING_EQUAL(list[0].name, "bestfit");
+	for (i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
+		CU_ASSERT_PTR_NOT_NULL(gp_policy_find(names[i]));
+}
+
+static void register_tests(void)
+{
+	CU_pSuite s = gp_test_suite("policies");
+
+	gp_test_add(s, "registry", test_registry);
+	gp_test_add(s, "bestfit single node (DGX-1)", test_bestfit_single_node_dgx1);
+	gp_test_add(s, "bestfit single card", test_bestfit_single_card);
+	gp_test_add(s, "bestfit ring on one node", test_bestfit_ring_one_node);
+	gp_test_add(s, "bestfit ring on several nodes", test_bestfit_ring_several_nodes);
+	gp_test_add(s, "bestfit PS-Worker", test_bestfit_ps_worker);
+	gp_test_add(s, "bestfit PCIe and NVSwitch boxes", test_bestfit_pcie_and_nvswitch);
+	gp_test_add(s, "nic-affinity", test_nic_affinity);
+	gp_test_add(s, "anchors, fractional", test_anchors_fractional);
+	gp_test_add(s, "anchors, several nodes", test_anchors_multi);
+	gp_test_add(s, "gpu-pair-score", test_gpu_pair_score);
+	gp_test_add(s, "bw-max", test_bw_max);
+}
+
+int main(int argc, char **argv)
+{
+	return gp_test_main(argc, argv, register_tests);
+}
