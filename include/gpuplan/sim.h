@@ -16,7 +16,23 @@
  *             job starts now if it fits and either finishes by that time
  *             or uses none of the head's reserved GPUs and leaves the
  *             head's host CPU and memory on shared nodes.  Run times are
- *             the jobs' real durations (a perfect-estimate EASY).
+ *             the jobs' real durations (a perfect-estimate EASY).  Every
+ *             batch with a finish or an arrival rescans the whole queue
+ *             with a fresh reservation (a job passed over earlier in a
+ *             pass may fit elsewhere once later jobs started); a batch of
+ *             metrics ticks alone schedules nothing, so --tick never
+ *             changes a schedule.
+ *
+ * Exact backfill stays fast on long queues: a policy's WAIT for a job
+ * shape is remembered until resources are freed (in between they only
+ * shrink), and the scan behind the head visits only jobs that could start
+ * (per (shape, class) queues with a min-tree of run times; see engine.c).
+ * This assumes what every policy in the table does: a job that waits on
+ * a state also waits on that state with even less free.  The random
+ * policy's stream follows the policy calls made, so its placements are
+ * reproducible for a seed but not comparable with a plain walk.
+ * tests/unit/test_sim.c checks the engine against a plain reference
+ * implementation on random traces.
  *
  * Never placed: a job is "never placed" when the policy cannot place it
  * on the idle cluster (more GPUs than exist, an absent GPU model, a
@@ -72,6 +88,8 @@ typedef int (*gp_sim_duration_fn)(void *ud, const gp_cluster *c,
 int gp_sim_fixed_duration(void *ud, const gp_cluster *c, const gp_job *job,
 			  const gp_placement *p, gp_sim_runinfo *out);
 
+enum { GP_SIM_SCAN_AUTO = 0, GP_SIM_SCAN_WALK, GP_SIM_SCAN_INDEX };
+
 typedef void (*gp_sim_progress_fn)(void *ud, size_t jobs_done, size_t jobs_total);
 
 typedef struct gp_sim_config {
@@ -82,6 +100,9 @@ typedef struct gp_sim_config {
 	double tick;                 /* metrics tick in seconds; 0 = auto */
 	size_t backfill_depth;       /* backfill: queued jobs behind the head
 				      * examined per pass; 0 = all (exact EASY) */
+	int backfill_scan;           /* exact EASY scan: GP_SIM_SCAN_AUTO, or
+				      * force the plain walk or the index
+				      * (same answers; for tests and benchmarks) */
 	gp_sim_duration_fn duration; /* NULL = gp_sim_fixed_duration */
 	void *duration_ud;
 	gp_sim_progress_fn progress; /* NULL = none */

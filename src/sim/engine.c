@@ -3,6 +3,7 @@
  * Memory: per-job arrays are sized once; placements of running jobs live
  * in a pool of gp_placement objects that is swapped with the policy's
  * scratch placement on start, so steady state allocates nothing. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,8 +52,10 @@ typedef struct sim {
 	int32_t *shape;         /* job -> shape id */
 	size_t nshapes;
 	int8_t *shape_fits;     /* -1 unknown, 0 never, 1 fits the idle cluster */
-	uint32_t *shape_waited; /* pass stamp of a WAIT in this pass */
-	uint32_t pass_stamp;
+	uint32_t *shape_waited; /* wait_epoch of the shape's last WAIT */
+	uint32_t wait_epoch;    /* bumped whenever resources are freed: in
+				 * between they only shrink, so a shape that
+				 * waited keeps waiting */
 	uint32_t *shape_conflict; /* state version of a reservation conflict */
 	uint32_t version;         /* changes whenever the state does */
 
@@ -73,18 +76,39 @@ typedef struct sim {
 	double tick_t, tick_integral;   /* at the previous timeline row */
 	int freed;
 	int32_t last_head;
-	int32_t *arrived;
-	size_t narrived;
+	size_t narrived;        /* arrivals since the last pass */
 
 	/* EASY reservation of the blocked head */
-	int resv_valid;
-	int32_t resv_head;
+	int32_t resv_head;      /* -1 none */
+	uint32_t resv_epoch;    /* wait_epoch when it was made */
 	double resv_t;
 	uint32_t resv_stamp;
 	uint32_t *gpu_mark, *node_mark;
 	int64_t *spare_cpu, *spare_mem;
 	int32_t *released;
 	size_t nreleased;
+
+	/* Exact backfill scan index (see bf_scan): queued jobs grouped by
+	 * (shape, class), each group in arrival order with a min-tree over
+	 * the duration estimates of its queued members. */
+	int bf_index;
+	int32_t *rank;          /* job -> position in arrival order */
+	int32_t *grp;           /* job -> group */
+	int32_t *grp_pos;       /* job -> position inside its group */
+	int32_t *grp_jobs;      /* group members, arrival order, by grp_off */
+	int32_t *grp_rank;      /* their arrival ranks (parallel) */
+	size_t *grp_off;        /* group -> first member in grp_jobs */
+	int32_t *grp_len;       /* group -> members */
+	int32_t *grp_shape;     /* group -> shape */
+	size_t *tree_off;       /* group -> its min-tree in tree[] */
+	int32_t *tree_size;     /* group -> leaves (a power of two) */
+	double *tree;
+	int32_t *grp_queued;    /* group -> members in the queue */
+	int64_t *grp_need;      /* group -> GPU share of one member, milli */
+	int32_t *active[NCLASS];/* groups with queued members, per class */
+	int32_t *active_at;     /* group -> index in active[class], -1 none */
+	size_t nactive[NCLASS];
+	size_t ngroups;
 
 	gp_error *err;
 	int status;
@@ -292,6 +316,92 @@ static int sjf_less(const sim *s, int32_t a, int32_t b)
 	return a < b;
 }
 
+/* ---- exact backfill scan index ---- */
+
+/* Set job j's leaf in its group's min-tree (INFINITY: not queued). */
+static void bf_set(sim *s, int32_t j, double v)
+{
+	int32_t g = s->grp[j];
+	double *t = s->tree + s->tree_off[g];
+	size_t i = (size_t)s->tree_size[g] + (size_t)s->grp_pos[j];
+
+	t[i] = v;
+	for (i /= 2; i >= 1; i /= 2) {
+		double m = t[2 * i] < t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+
+		if (t[i] == m)
+			break;
+		t[i] = m;
+	}
+}
+
+/* First member position >= p of group g that is queued with an estimate
+ * <= d; -1 when none. */
+static int32_t bf_find(const sim *s, int32_t g, int32_t p, double d)
+{
+	const double *t = s->tree + s->tree_off[g];
+	size_t size = (size_t)s->tree_size[g], i = size + (size_t)p;
+
+	if (p >= s->grp_len[g])
+		return -1;
+	while (!(t[i] <= d)) {
+		while (i & 1) {
+			i >>= 1;
+			if (i == 0)
+				return -1;
+		}
+		i++;
+	}
+	while (i < size) {
+		i *= 2;
+		if (!(t[i] <= d))
+			i++;
+	}
+	return (int32_t)(i - size);
+}
+
+/* First member position of group g that arrived after rank r. */
+static int32_t bf_after(const sim *s, int32_t g, int32_t r)
+{
+	const int32_t *rk = s->grp_rank + s->grp_off[g];
+	int32_t lo = 0, hi = s->grp_len[g];
+
+	while (lo < hi) {
+		int32_t mid = lo + (hi - lo) / 2;
+
+		if (rk[mid] <= r)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void bf_enqueue(sim *s, int32_t j, int k)
+{
+	int32_t g = s->grp[j];
+
+	bf_set(s, j, s->est[j]);
+	if (s->grp_queued[g]++ == 0) {
+		s->active_at[g] = (int32_t)s->nactive[k];
+		s->active[k][s->nactive[k]++] = g;
+	}
+}
+
+static void bf_dequeue(sim *s, int32_t j, int k)
+{
+	int32_t g = s->grp[j];
+
+	bf_set(s, j, INFINITY);
+	if (--s->grp_queued[g] == 0) {
+		int32_t last = s->active[k][--s->nactive[k]];
+
+		s->active[k][s->active_at[g]] = last;
+		s->active_at[last] = s->active_at[g];
+		s->active_at[g] = -1;
+	}
+}
+
 static void enqueue(sim *s, int32_t j)
 {
 	int k = job_class(&s->jl->jobs[j]);
@@ -308,6 +418,8 @@ static void enqueue(sim *s, int32_t j)
 		h[i] = j;
 		return;
 	}
+	if (s->bf_index)
+		bf_enqueue(s, j, k);
 	s->prev[j] = s->qtail[k];
 	s->next[j] = -1;
 	if (s->qtail[k] >= 0)
@@ -350,6 +462,8 @@ static void dequeue(sim *s, int32_t j)
 			h[i] = last;
 		return;
 	}
+	if (s->bf_index)
+		bf_dequeue(s, j, k);
 	s->qlen[k]--;
 	if (s->prev[j] >= 0)
 		s->next[s->prev[j]] = s->next[j];
@@ -418,7 +532,7 @@ static void arrive(sim *s, int32_t j)
 	}
 	s->est[j] = ri.duration;
 	enqueue(s, j);
-	s->arrived[s->narrived++] = j;
+	s->narrived++;
 }
 
 /* Start j now on the placement in s->scratch. */
@@ -478,6 +592,7 @@ static void finish_job(sim *s, int32_t j)
 	s->slot[j] = -1;
 	s->alloc_milli -= need_milli(&s->jl->jobs[j]);
 	s->version++;
+	s->wait_epoch++;
 	s->running--;
 	s->freed = 1;
 	if (s->res->jobs[j].finish > s->res->last_finish)
@@ -492,13 +607,13 @@ static int try_place(sim *s, int32_t j)
 
 	if (need_milli(job) > s->cap_milli - s->alloc_milli)
 		return 0;
-	if (s->shape_waited[s->shape[j]] == s->pass_stamp)
+	if (s->shape_waited[s->shape[j]] == s->wait_epoch)
 		return 0;
 	s->res->policy_calls++;
 	if (s->cfg->policy->place(&s->ctx, job, &s->scratch) == GP_PLACED)
 		return 1;
-	/* Within a pass resources only shrink: the same shape waits again. */
-	s->shape_waited[s->shape[j]] = s->pass_stamp;
+	/* Until something is freed the same shape waits again. */
+	s->shape_waited[s->shape[j]] = s->wait_epoch;
 	return 0;
 }
 
@@ -563,23 +678,28 @@ static void reserve(sim *s, int32_t head)
 	const gp_job *job = &s->jl->jobs[head];
 	size_t nwalk = 0, r;
 	int64_t freed_milli = 0;
-	double group_t = 0;
+	double group_t = 0, earliest = -INFINITY;
 	int have_group = 0, found = 0, i, g;
 
-	s->resv_valid = 1;
+	/* Nothing was freed since this head got its last reservation, only
+	 * more jobs started: it cannot start before that time now. */
+	if (s->resv_head == head && s->resv_epoch == s->wait_epoch)
+		earliest = s->resv_t;
 	s->resv_head = head;
+	s->resv_epoch = s->wait_epoch;
 	s->resv_t = INFINITY;
 	s->resv_stamp++;
 	s->nreleased = 0;
 	GP_GROW(s->walk, s->walk_cap, s->nheap + 1);
-	if (s->nheap)
+	if (s->nheap && earliest < INFINITY)
 		s->walk[nwalk++] = 0;
 	s->probe_ctx.alloc = &s->alloc;
 	for (;;) {
 		long e = walk_next(s, &nwalk);
 
 		if (e < 0 || !have_group || s->heap[e].t != group_t) {
-			if (have_group && need_milli(job) <= s->cap_milli - s->alloc_milli + freed_milli) {
+			if (have_group && group_t >= earliest &&
+			    need_milli(job) <= s->cap_milli - s->alloc_milli + freed_milli) {
 				s->res->policy_calls++;
 				if (s->cfg->policy->place(&s->probe_ctx, job, &s->probe_place) == GP_PLACED) {
 					found = 1;
@@ -670,34 +790,114 @@ static void backfill_one(sim *s, int32_t j)
 		s->res->backfilled++;
 }
 
+/* The plain walk over the queue behind the head (also the bounded
+ * --backfill-depth approximation). */
+static void bf_walk(sim *s, int32_t head, int hk)
+{
+	size_t examined = 0;
+	int32_t j, nxt;
+	int k;
+
+	for (k = hk; k < NCLASS && s->status == GP_OK; k++) {
+		for (j = k == hk ? s->next[head] : s->qhead[k]; j >= 0 && s->status == GP_OK; j = nxt) {
+			nxt = s->next[j];
+			if (s->cap_milli - s->alloc_milli < s->min_need)
+				return;
+			if (s->cfg->backfill_depth && ++examined > s->cfg->backfill_depth)
+				return;
+			backfill_one(s, j);
+		}
+	}
+}
+
+/* The same scan as bf_walk with depth 0 -- the same jobs in the same
+ * order reach backfill_one, which makes the same policy calls -- except
+ * that jobs backfill_one would pass over without asking the policy are
+ * never visited: those of shapes that already waited in this pass or ask
+ * for more than is free, and, while the state is unchanged since their
+ * shape's placement hit the reservation, those too long to finish before
+ * it.  Each step takes the earliest candidate over the groups with queued
+ * members, so a pass costs O(groups x log n) per job it looks at instead
+ * of O(queue). */
+static void bf_scan(sim *s, int32_t head, int hk)
+{
+	int k;
+
+	for (k = hk; k < NCLASS && s->status == GP_OK; k++) {
+		int32_t r = k == hk ? s->rank[head] : -1;
+
+		while (s->status == GP_OK) {
+			int64_t free_milli = s->cap_milli - s->alloc_milli;
+			int32_t best = -1, best_rank = INT32_MAX;
+			double slack;
+			size_t a;
+
+			if (free_milli < s->min_need)
+				return;
+			/* A superset of the estimates with last_t + est <= resv_t
+			 * (backfill_one checks the exact condition). */
+			slack = s->resv_t - s->last_t +
+				(fabs(s->resv_t) + fabs(s->last_t)) * 4 * DBL_EPSILON;
+			for (a = 0; a < s->nactive[k]; a++) {
+				int32_t g = s->active[k][a], sh = s->grp_shape[g], p, j;
+
+				if (s->shape_waited[sh] == s->wait_epoch || s->grp_need[g] > free_milli)
+					continue;
+				p = bf_find(s, g, bf_after(s, g, r),
+					    s->shape_conflict[sh] == s->version ? slack : DBL_MAX);
+				if (p < 0)
+					continue;
+				j = s->grp_jobs[s->grp_off[g] + (size_t)p];
+				if (s->rank[j] < best_rank) {
+					best_rank = s->rank[j];
+					best = j;
+				}
+			}
+			if (best < 0)
+				break;
+			r = best_rank;
+			backfill_one(s, best);
+		}
+	}
+}
+
+/* The index pays when the queue holds many jobs per group. */
+static int use_index(const sim *s, int hk)
+{
+	size_t groups = 0, queued = 0;
+	int k;
+
+	if (s->cfg->backfill_scan == GP_SIM_SCAN_INDEX)
+		return 1;
+	if (s->cfg->backfill_scan == GP_SIM_SCAN_WALK)
+		return 0;
+	for (k = hk; k < NCLASS; k++) {
+		groups += s->nactive[k];
+		queued += s->qlen[k];
+	}
+	return queued > 64 && groups * 16 < queued;
+}
+
 /* ---- the scheduling pass ---- */
 
 static void schedule(sim *s)
 {
-	int32_t head = combined_head(s), j, nxt;
-	size_t a, examined = 0;
+	int32_t head = combined_head(s), j;
 	int k, hk;
 	gp_sim_runinfo ri;
 
-	s->pass_stamp++;
 	s->version++;
-	if (!s->freed && head == s->last_head && head >= 0) {
-		/* Nothing was freed and the blocked head is the same: only the
-		 * new arrivals can start, and only under backfill. */
-		if (s->cfg->queue == GP_SIM_BACKFILL && s->resv_valid && s->resv_head == head)
-			for (k = 0; k < NCLASS; k++)
-				for (a = 0; a < s->narrived && s->status == GP_OK; a++) {
-					j = s->arrived[a];
-					if (job_class(&s->jl->jobs[j]) == k && j != head &&
-					    s->res->jobs[j].start < 0 && s->res->jobs[j].state == GP_SIM_PENDING)
-						backfill_one(s, j);
-				}
+	if (!s->freed && head == s->last_head && head >= 0 &&
+	    (s->cfg->queue != GP_SIM_BACKFILL || !s->narrived)) {
+		/* Nothing was freed and the blocked head is the same: it
+		 * still cannot start, nor (fifo, sjf) can anything behind it;
+		 * under backfill a batch without arrivals (a tick) changes
+		 * nothing either. */
 		s->narrived = 0;
 		return;
 	}
 	s->freed = 0;
 	s->narrived = 0;
-	s->resv_valid = 0;
 	for (k = 0; k < NCLASS; k++) {
 		while ((j = queue_head(s, k)) >= 0 && s->status == GP_OK) {
 			if (!try_place(s, j)) {
@@ -715,17 +915,13 @@ blocked:
 		return;
 	head = s->last_head;
 	reserve(s, head);
+	if (s->status != GP_OK)
+		return;
 	hk = job_class(&s->jl->jobs[head]);
-	for (k = hk; k < NCLASS && s->status == GP_OK; k++) {
-		for (j = k == hk ? s->next[head] : s->qhead[k]; j >= 0 && s->status == GP_OK; j = nxt) {
-			nxt = s->next[j];
-			if (s->cap_milli - s->alloc_milli < s->min_need)
-				return;
-			if (s->cfg->backfill_depth && ++examined > s->cfg->backfill_depth)
-				return;
-			backfill_one(s, j);
-		}
-	}
+	if (s->bf_index && use_index(s, hk))
+		bf_scan(s, head, hk);
+	else
+		bf_walk(s, head, hk);
 }
 
 /* ---- timeline ---- */
@@ -773,6 +969,91 @@ static int cmp_order(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* Groups of queued jobs for bf_scan: (shape, class) pairs, members in
+ * arrival order, one min-tree each. */
+static void bf_setup(sim *s)
+{
+	size_t n = s->n, i, off = 0, toff = 0, g;
+	int32_t *gmap = gp_xmalloc(2 * (s->nshapes ? s->nshapes : 1) * sizeof(*gmap));
+	int k;
+
+	s->bf_index = 1;
+	memset(gmap, 0xff, 2 * (s->nshapes ? s->nshapes : 1) * sizeof(*gmap));
+	s->rank = gp_xmalloc((n ? n : 1) * sizeof(*s->rank));
+	s->grp = gp_xmalloc((n ? n : 1) * sizeof(*s->grp));
+	s->grp_pos = gp_xmalloc((n ? n : 1) * sizeof(*s->grp_pos));
+	s->grp_jobs = gp_xmalloc((n ? n : 1) * sizeof(*s->grp_jobs));
+	s->grp_rank = gp_xmalloc((n ? n : 1) * sizeof(*s->grp_rank));
+	s->grp_len = gp_xcalloc(n ? n : 1, sizeof(*s->grp_len));
+	for (i = 0; i < n; i++) {
+		int32_t j = (int32_t)s->order[i];
+		size_t key = 2 * (size_t)s->shape[j] + (size_t)job_class(&s->jl->jobs[j]);
+
+		s->rank[j] = (int32_t)i;
+		if (gmap[key] < 0)
+			gmap[key] = (int32_t)s->ngroups++;
+		s->grp[j] = gmap[key];
+		s->grp_pos[j] = s->grp_len[gmap[key]]++;
+	}
+	free(gmap);
+	g = s->ngroups ? s->ngroups : 1;
+	s->grp_off = gp_xmalloc(g * sizeof(*s->grp_off));
+	s->grp_shape = gp_xmalloc(g * sizeof(*s->grp_shape));
+	s->grp_need = gp_xmalloc(g * sizeof(*s->grp_need));
+	s->tree_off = gp_xmalloc(g * sizeof(*s->tree_off));
+	s->tree_size = gp_xmalloc(g * sizeof(*s->tree_size));
+	s->grp_queued = gp_xcalloc(g, sizeof(*s->grp_queued));
+	s->active_at = gp_xmalloc(g * sizeof(*s->active_at));
+	for (k = 0; k < NCLASS; k++)
+		s->active[k] = gp_xmalloc(g * sizeof(*s->active[k]));
+	for (g = 0; g < s->ngroups; g++) {
+		int32_t size = 1;
+
+		while (size < s->grp_len[g])
+			size *= 2;
+		s->grp_off[g] = off;
+		off += (size_t)s->grp_len[g];
+		s->tree_off[g] = toff;
+		s->tree_size[g] = size;
+		toff += 2 * (size_t)size;
+		s->active_at[g] = -1;
+	}
+	s->tree = gp_xmalloc((toff ? toff : 1) * sizeof(*s->tree));
+	for (i = 0; i < toff; i++)
+		s->tree[i] = INFINITY;
+	for (i = 0; i < n; i++) {
+		int32_t j = (int32_t)s->order[i], gi = s->grp[j];
+		size_t at = s->grp_off[gi] + (size_t)s->grp_pos[j];
+
+		s->grp_jobs[at] = j;
+		s->grp_rank[at] = (int32_t)i;
+		s->grp_shape[gi] = s->shape[j];
+		s->grp_need[gi] = need_milli(&s->jl->jobs[j]);
+	}
+}
+
+static void bf_teardown(sim *s)
+{
+	int k;
+
+	free(s->rank);
+	free(s->grp);
+	free(s->grp_pos);
+	free(s->grp_jobs);
+	free(s->grp_rank);
+	free(s->grp_len);
+	free(s->grp_off);
+	free(s->grp_shape);
+	free(s->grp_need);
+	free(s->tree_off);
+	free(s->tree_size);
+	free(s->tree);
+	free(s->grp_queued);
+	free(s->active_at);
+	for (k = 0; k < NCLASS; k++)
+		free(s->active[k]);
+}
+
 static int setup(sim *s)
 {
 	const gp_joblist *jl = s->jl;
@@ -806,7 +1087,6 @@ static int setup(sim *s)
 	s->slot = gp_xmalloc((n ? n : 1) * sizeof(*s->slot));
 	s->prev = gp_xmalloc((n ? n : 1) * sizeof(*s->prev));
 	s->next = gp_xmalloc((n ? n : 1) * sizeof(*s->next));
-	s->arrived = gp_xmalloc((n ? n : 1) * sizeof(*s->arrived));
 	s->released = gp_xmalloc((n ? n : 1) * sizeof(*s->released));
 	if (s->cfg->queue == GP_SIM_SJF)
 		for (k = 0; k < NCLASS; k++)
@@ -831,6 +1111,8 @@ static int setup(sim *s)
 	if (s->min_need == INT64_MAX)
 		s->min_need = 0;
 	assign_shapes(s);
+	if (s->cfg->queue == GP_SIM_BACKFILL && !s->cfg->backfill_depth)
+		bf_setup(s);
 	s->gpu_mark = gp_xcalloc(s->cl->ngpus ? (size_t)s->cl->ngpus : 1, sizeof(*s->gpu_mark));
 	s->node_mark = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->node_mark));
 	s->spare_cpu = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->spare_cpu));
@@ -846,6 +1128,8 @@ static int setup(sim *s)
 	else
 		s->res->tick = nice_step((horizon - s->res->first_submit) / TICK_TARGET);
 	s->last_head = -1;
+	s->resv_head = -1;
+	s->wait_epoch = 1;
 	gp_rng_seed(&s->rng, s->cfg->seed);
 	gp_rng_seed(&s->probe_rng, s->cfg->seed ^ 0x5eed5eed5eed5eedULL);
 	s->ctx.cluster = s->cl;
@@ -891,12 +1175,12 @@ static void teardown(sim *s)
 	free(s->next);
 	for (k = 0; k < NCLASS; k++)
 		free(s->sjf[k]);
-	free(s->arrived);
 	free(s->released);
 	free(s->gpu_mark);
 	free(s->node_mark);
 	free(s->spare_cpu);
 	free(s->spare_mem);
+	bf_teardown(s);
 }
 
 static void drain_stuck(sim *s)

@@ -1,6 +1,7 @@
 /* The discrete-event engine on hand-built clusters and 3-6-job traces whose
  * schedules are worked out by hand in the comments. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -207,6 +208,40 @@ static void test_backfill_extra_gpus(void)
 	gp_joblist_release(&l);
 }
 
+/* An arrival reopens the whole queue, not just the newcomer.  Two nodes of
+ * 4 GPUs.  A(4, 0-20) holds n0, B(4, 0-5) n1.  H (Ring-AllReduce, 7 GPUs)
+ * is the blocked head; at 5 its reservation is t=20 on n0 and n1 GPUs
+ * 0-2.  X(1 GPU, 100 s) comes first in the queue: first-fit puts it on n1
+ * GPU 0, reserved, and it runs past 20, so it waits; Y(3 GPUs, 10 s) then
+ * backfills on n1 GPUs 0-2 (5-15, done before 20).  When Z arrives at 7,
+ * the pass tries X again: first-fit now gives it n1 GPU 3, which H does
+ * not need, so X starts at 7 (7-107).  H starts at 20 on n0 and n1 GPUs
+ * 0-2 (20-30); Z(4 GPUs) gets n0 when H ends (30-31). */
+static void test_backfill_arrival_rescans(void)
+{
+	gp_joblist l;
+	gp_sim_result r;
+
+	build_cluster(2, 4);
+	gp_joblist_init(&l);
+	add(&l, "A", 0, 4, 20, GP_CLASS_BE);
+	add(&l, "B", 0, 4, 5, GP_CLASS_BE);
+	add(&l, "H", 1, 7, 10, GP_CLASS_BE);
+	l.jobs[2].type = GP_JOB_RING_ALLREDUCE;
+	add(&l, "X", 2, 1, 100, GP_CLASS_BE);
+	add(&l, "Y", 3, 3, 10, GP_CLASS_BE);
+	add(&l, "Z", 7, 4, 1, GP_CLASS_BE);
+	CU_ASSERT_EQUAL_FATAL(run(&l, GP_SIM_BACKFILL, &r), GP_OK);
+	CHECK_JOB(r, 2, 20, 30);
+	CHECK_JOB(r, 3, 7, 107);
+	CU_ASSERT_EQUAL(r.jobs[3].first_node, 1);
+	CHECK_JOB(r, 4, 5, 15);
+	CHECK_JOB(r, 5, 30, 31);
+	CU_ASSERT_EQUAL(r.backfilled, 2);
+	gp_sim_result_release(&r);
+	gp_joblist_release(&l);
+}
+
 /* One node, 2 GPUs.  A (BE) holds both until 10.  B (BE, 1 GPU) came
  * first, but LS jobs C (2 GPUs) and D (1 GPU) go before it: C 10-15, then
  * D and B together at 15. */
@@ -360,6 +395,320 @@ static void test_determinism(void)
 	gp_joblist_release(&l);
 }
 
+/* ---- a straightforward reference simulator, for the cross-check ----
+ *
+ * The rules of sim.h written the plain way, with none of the engine's
+ * shortcuts (shape memos, the backfill scan index, the kept reservation,
+ * the heap walk): after every batch of same-time finishes and arrivals it
+ * starts queue heads in order (LS before BE) while they fit; under
+ * backfill it then finds the blocked head's reservation by replaying the
+ * running jobs onto a fresh cluster state for each of their finish times,
+ * and tries every queued job behind the head in queue order.  Quadratic,
+ * fine for a few dozen jobs. */
+
+#define REF_MAX 64
+
+typedef struct ref_sim {
+	const gp_joblist *l;
+	int queue;
+	gp_policy_ctx ctx;
+	const gp_policy *pol;
+	gp_alloc alloc;
+	gp_placement pl[REF_MAX], tmp;
+	double start[REF_MAX], finish[REF_MAX];
+	int state[REF_MAX];     /* 0 not arrived, 1 queued, 2 running, 3 done, 4 never */
+	int seq[REF_MAX];       /* arrival order */
+} ref_sim;
+
+/* Does job a come before job b in its class queue? */
+static int ref_before(const ref_sim *r, int a, int b)
+{
+	const gp_job *ja = &r->l->jobs[a], *jb = &r->l->jobs[b];
+
+	if (r->queue == GP_SIM_SJF && ja->duration != jb->duration)
+		return ja->duration < jb->duration;
+	if (r->queue == GP_SIM_SJF && ja->submit != jb->submit)
+		return ja->submit < jb->submit;
+	return r->seq[a] < r->seq[b];
+}
+
+/* The queued jobs in scheduling order: LS queue, then BE queue. */
+static int ref_queue(const ref_sim *r, int *q)
+{
+	int n = 0, k, i, a, b;
+
+	for (k = 0; k < 2; k++) {
+		int first = n;
+
+		for (i = 0; i < (int)r->l->n; i++)
+			if (r->state[i] == 1 && (r->l->jobs[i].klass == GP_CLASS_LS ? 0 : 1) == k)
+				q[n++] = i;
+		for (a = first + 1; a < n; a++)
+			for (b = a; b > first && ref_before(r, q[b], q[b - 1]); b--) {
+				int t = q[b];
+
+				q[b] = q[b - 1];
+				q[b - 1] = t;
+			}
+	}
+	return n;
+}
+
+static int ref_place(ref_sim *r, gp_alloc *a, int j, gp_placement *out)
+{
+	gp_policy_ctx c = r->ctx;
+
+	c.alloc = a;
+	return r->pol->place(&c, &r->l->jobs[j], out) == GP_PLACED;
+}
+
+static void ref_start(ref_sim *r, int j, double t)
+{
+	gp_placement swap = r->pl[j];
+
+	CU_ASSERT_EQUAL_FATAL(gp_placement_apply(&r->alloc, &r->tmp), 0);
+	r->pl[j] = r->tmp;
+	r->tmp = swap;
+	r->state[j] = 2;
+	r->start[j] = t;
+	r->finish[j] = t + r->l->jobs[j].duration;
+}
+
+static void ref_pass(ref_sim *r, double t)
+{
+	int q[REF_MAX], nq = ref_queue(r, q), i, head = -1, g, p, found, n = (int)r->l->n;
+	double resv_t = INFINITY;
+	int resv_gpu[64] = { 0 }, resv_node[4] = { 0 };
+	int64_t spare_cpu[4] = { 0 }, spare_mem[4] = { 0 };
+
+	for (i = 0; i < nq; i++) {
+		if (!ref_place(r, &r->alloc, q[i], &r->tmp)) {
+			head = i;
+			break;
+		}
+		ref_start(r, q[i], t);
+	}
+	if (head < 0 || r->queue != GP_SIM_BACKFILL)
+		return;
+	/* The reservation: the first finish time at which the head fits on
+	 * the cluster holding only the jobs still running then.  A job that
+	 * would still run then must leave the head its share of the host
+	 * CPU and memory free at that time. */
+	for (;;) {
+		double next = INFINITY;
+		gp_alloc later;
+
+		for (i = 0; i < n; i++)
+			if (r->state[i] == 2 && r->finish[i] > (resv_t == INFINITY ? -INFINITY : resv_t) &&
+			    r->finish[i] < next)
+				next = r->finish[i];
+		resv_t = next;
+		if (next == INFINITY)
+			break;
+		CU_ASSERT_EQUAL_FATAL(gp_alloc_init(&later, &cl), GP_OK);
+		for (i = 0; i < n; i++)
+			if (r->state[i] == 2 && r->finish[i] > resv_t)
+				CU_ASSERT_EQUAL(gp_placement_apply(&later, &r->pl[i]), 0);
+		found = ref_place(r, &later, q[head], &r->tmp);
+		if (found)
+			for (p = 0; p < r->tmp.nparts; p++) {
+				const gp_place_part *part = &r->tmp.parts[p];
+
+				if (!resv_node[part->node]) {
+					resv_node[part->node] = 1;
+					spare_cpu[part->node] = later.node_free_cpu_milli[part->node];
+					spare_mem[part->node] = later.node_free_mem_mib[part->node];
+				}
+				spare_cpu[part->node] -= part->cpu_milli;
+				spare_mem[part->node] -= part->host_mem_mib;
+				for (g = 0; g < part->ngpus; g++)
+					resv_gpu[cl.nodes[part->node].first_gpu + part->gpus[g]] = 1;
+			}
+		gp_alloc_release(&later);
+		if (found)
+			break;
+	}
+	/* Everything behind the head, in queue order. */
+	for (i = head + 1; i < nq; i++) {
+		int ok = 1, j = q[i];
+
+		if (!ref_place(r, &r->alloc, j, &r->tmp))
+			continue;
+		if (!(t + r->l->jobs[j].duration <= resv_t)) {
+			for (p = 0; p < r->tmp.nparts; p++) {
+				const gp_place_part *part = &r->tmp.parts[p];
+
+				for (g = 0; g < part->ngpus; g++)
+					if (resv_gpu[cl.nodes[part->node].first_gpu + part->gpus[g]])
+						ok = 0;
+				if (resv_node[part->node] && (part->cpu_milli > spare_cpu[part->node] ||
+							      part->host_mem_mib > spare_mem[part->node]))
+					ok = 0;
+			}
+			if (!ok)
+				continue;
+			for (p = 0; p < r->tmp.nparts; p++)
+				if (resv_node[r->tmp.parts[p].node]) {
+					spare_cpu[r->tmp.parts[p].node] -= r->tmp.parts[p].cpu_milli;
+					spare_mem[r->tmp.parts[p].node] -= r->tmp.parts[p].host_mem_mib;
+				}
+		}
+		ref_start(r, j, t);
+	}
+}
+
+static void ref_run(ref_sim *r, const gp_joblist *l, int queue, const gp_policy *pol)
+{
+	int n = (int)l->n, i, nseq = 0;
+	gp_rng rng;
+	gp_alloc idle;
+
+	memset(r, 0, sizeof(*r));
+	r->l = l;
+	r->queue = queue;
+	r->pol = pol;
+	gp_rng_seed(&rng, 7);
+	r->ctx.cluster = &cl;
+	r->ctx.rng = &rng;
+	CU_ASSERT_EQUAL_FATAL(gp_alloc_init(&r->alloc, &cl), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(gp_alloc_init(&idle, &cl), GP_OK);
+	gp_placement_init(&r->tmp);
+	for (i = 0; i < n; i++) {
+		gp_placement_init(&r->pl[i]);
+		r->start[i] = r->finish[i] = -1;
+	}
+	for (;;) {
+		double t = INFINITY;
+		int running = 0, waiting = 0, queued = 0;
+
+		for (i = 0; i < n; i++) {
+			if (r->state[i] == 0 && l->jobs[i].submit < t)
+				t = l->jobs[i].submit;
+			if (r->state[i] == 2 && r->finish[i] < t)
+				t = r->finish[i];
+		}
+		if (t == INFINITY)
+			break;
+		for (i = 0; i < n; i++)
+			if (r->state[i] == 2 && r->finish[i] == t) {
+				gp_placement_undo(&r->alloc, &r->pl[i]);
+				r->state[i] = 3;
+			}
+		/* Same-time arrivals in file order; a job the idle cluster
+		 * cannot hold is never placed and never queues. */
+		for (i = 0; i < n; i++)
+			if (r->state[i] == 0 && l->jobs[i].submit == t) {
+				r->seq[i] = nseq++;
+				r->state[i] = ref_place(r, &idle, i, &r->tmp) ? 1 : 4;
+			}
+		ref_pass(r, t);
+		/* Nothing runs and nothing will come: the head can never start. */
+		for (;;) {
+			int q[REF_MAX];
+
+			running = waiting = queued = 0;
+			for (i = 0; i < n; i++) {
+				running += r->state[i] == 2;
+				waiting += r->state[i] == 0;
+				queued += r->state[i] == 1;
+			}
+			if (running || waiting || !queued)
+				break;
+			ref_queue(r, q);
+			r->state[q[0]] = 4;
+			ref_pass(r, t);
+		}
+	}
+	for (i = 0; i < n; i++)
+		gp_placement_release(&r->pl[i]);
+	gp_placement_release(&r->tmp);
+	gp_alloc_release(&r->alloc);
+	gp_alloc_release(&idle);
+}
+
+/* The engine against the reference on random small traces: 3 nodes of 4
+ * GPUs and 16 CPUs; jobs of 1-4 GPUs on one node, Ring-AllReduce jobs of
+ * up to 8 GPUs across nodes, some asking for CPUs and host memory (so
+ * backfill must keep the head's host share free), the odd job that can
+ * never fit, both classes, integer times so that events coincide.  Every
+ * queue discipline, two policies, and under backfill both scans (the
+ * plain walk and the index), which must give the same answers. */
+static void test_reference_crosscheck(void)
+{
+	static const char *const policies[] = { "first-fit", "bestfit" };
+	gp_rng rng;
+	int trace, jobs_checked = 0, backfilled = 0;
+
+	gp_rng_seed(&rng, 2026);
+	build_cluster(3, 4);
+	for (trace = 0; trace < 150; trace++) {
+		gp_joblist l;
+		int n = 4 + (int)gp_rng_below(&rng, 36), i, q, pi, scan;
+		double span = 1 + (double)gp_rng_below(&rng, 120);
+
+		gp_joblist_init(&l);
+		for (i = 0; i < n; i++) {
+			char id[16];
+			static const int sizes[] = { 1, 1, 1, 2, 2, 3, 4, 4 };
+			gp_job *j;
+
+			snprintf(id, sizeof(id), "j%d", i);
+			add(&l, id, (double)gp_rng_below(&rng, (uint64_t)span), sizes[gp_rng_below(&rng, 8)],
+			    1 + (double)gp_rng_below(&rng, 60),
+			    gp_rng_below(&rng, 4) == 0 ? GP_CLASS_LS : GP_CLASS_BE);
+			j = &l.jobs[i];
+			if (gp_rng_below(&rng, 5) == 0) {
+				j->type = GP_JOB_RING_ALLREDUCE;
+				j->gpus = 2 + (int)gp_rng_below(&rng, 7);
+			}
+			if (gp_rng_below(&rng, 3) == 0)
+				j->cpu_milli = 1000 * (int64_t)(1 + gp_rng_below(&rng, 10));
+			if (gp_rng_below(&rng, 4) == 0)
+				j->mem_mib = 1024 * (int64_t)(1 + gp_rng_below(&rng, 40));
+			if (gp_rng_below(&rng, 40) == 0)
+				j->gpus = 5; /* single node: never fits a 4-GPU node */
+		}
+		for (pi = 0; pi < 2; pi++)
+			for (q = 0; q < GP_SIM_QUEUES; q++)
+				for (scan = GP_SIM_SCAN_WALK; scan <= (q == GP_SIM_BACKFILL ? GP_SIM_SCAN_INDEX : GP_SIM_SCAN_WALK); scan++) {
+					gp_sim_config cfg;
+					gp_error err = GP_ERROR_INIT;
+					gp_sim_result res;
+					ref_sim ref;
+					int bad = 0;
+
+					gp_sim_config_init(&cfg);
+					cfg.cluster = &cl;
+					cfg.policy = gp_policy_find(policies[pi]);
+					cfg.queue = q;
+					cfg.seed = 7;
+					cfg.tick = 10;
+					cfg.backfill_scan = scan;
+					CU_ASSERT_EQUAL_FATAL(gp_sim_run(&cfg, &l, &res, &err), GP_OK);
+					ref_run(&ref, &l, q, cfg.policy);
+					for (i = 0; i < n; i++) {
+						int want = ref.state[i] == 3 ? GP_SIM_DONE : GP_SIM_NEVER;
+
+						if (res.jobs[i].state != want || res.jobs[i].start != ref.start[i] ||
+						    res.jobs[i].finish != ref.finish[i])
+							bad++;
+					}
+					if (bad)
+						fprintf(stderr, "\ncross-check: trace %d, %s, %s, scan %d: %d of %d jobs differ\n",
+							trace, policies[pi], gp_sim_queue_name(q), scan, bad, n);
+					CU_ASSERT_EQUAL(bad, 0);
+					jobs_checked += n;
+					if (q == GP_SIM_BACKFILL)
+						backfilled += (int)res.backfilled;
+					gp_sim_result_release(&res);
+				}
+		gp_joblist_release(&l);
+	}
+	/* The traces must exercise backfill, not just pass trivially. */
+	CU_ASSERT(backfilled > 100);
+	CU_ASSERT(jobs_checked > 10000);
+}
+
 /* No jobs: an empty but valid result. */
 static void test_empty(void)
 {
@@ -386,11 +735,13 @@ static void register_tests(void)
 	gp_test_add(s, "sjf_order_and_ties", test_sjf_order_and_ties);
 	gp_test_add(s, "backfill", test_backfill);
 	gp_test_add(s, "backfill_extra_gpus", test_backfill_extra_gpus);
+	gp_test_add(s, "backfill_arrival_rescans", test_backfill_arrival_rescans);
 	gp_test_add(s, "classes", test_classes);
 	gp_test_add(s, "never_placed_and_failed", test_never_placed_and_failed);
 	gp_test_add(s, "duration_hook", test_duration_hook);
 	gp_test_add(s, "determinism", test_determinism);
 	gp_test_add(s, "empty", test_empty);
+	gp_test_add(s, "reference_crosscheck", test_reference_crosscheck);
 }
 
 int main(int argc, char **argv)
