@@ -1,8 +1,8 @@
-# The bundled example: a day of Philly jobs on the example cluster, and
+# The bundled example: two busy days of Philly jobs on the example cluster, and
 # the same bytes again for the same seed.
-run simulate -c topologies/example-cluster.yaml workloads/philly-2017-10-03.csv --queue backfill --seed 3 --json "$TMP/a.json" \
+run simulate -c topologies/example-cluster.yaml workloads/philly-2017-11-29.csv --queue backfill --seed 3 --json "$TMP/a.json" \
 	--csv "$TMP/a" --svg "$TMP/a"
-run simulate -c topologies/example-cluster.yaml workloads/philly-2017-10-03.csv --queue backfill --seed 3 --json "$TMP/b.json" \
+run simulate -c topologies/example-cluster.yaml workloads/philly-2017-11-29.csv --queue backfill --seed 3 --json "$TMP/b.json" \
 	--csv "$TMP/b" --svg "$TMP/b" >/dev/null
 cmp "$TMP/a.json" "$TMP/b.json" && echo same json
 for f in jobs.csv timeline.csv utilization.svg queue.svg jct-cdf.svg; do
