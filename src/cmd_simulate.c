@@ -36,6 +36,8 @@ const char gp_usage_simulate[] =
 	"  --queue Q           fifo (default), sjf or backfill (EASY)\n"
 	"  --seed N            seed of the policy's random stream (default 1)\n"
 	"  --tick S            timeline interval in seconds (default: about 500 rows)\n"
+	"  --backfill-depth N  backfill: examine at most N queued jobs behind the\n"
+	"                      head per pass (default 0: all, exact EASY)\n"
 	"  --limit N           only the first N jobs by submit time\n"
 	"  --start T, --end T  only jobs submitted in [T, T') seconds from trace start\n"
 	"  --skip-bad          count and skip bad trace rows instead of failing\n"
@@ -173,7 +175,7 @@ static void out_release(outputs *o)
 
 int cmd_simulate(int argc, char **argv)
 {
-	enum { O_POLICY = 1, O_QUEUE, O_SEED, O_TICK, O_JSON, O_CSV, O_SVG, O_PROGRESS, O_QUIET,
+	enum { O_DEPTH = 100, O_POLICY = 1, O_QUEUE, O_SEED, O_TICK, O_JSON, O_CSV, O_SVG, O_PROGRESS, O_QUIET,
 	       O_INFLATE, O_HELP };
 	static const struct option opts[] = {
 		{ "cluster", required_argument, NULL, 'c' },
@@ -181,6 +183,7 @@ int cmd_simulate(int argc, char **argv)
 		{ "queue", required_argument, NULL, O_QUEUE },
 		{ "seed", required_argument, NULL, O_SEED },
 		{ "tick", required_argument, NULL, O_TICK },
+		{ "backfill-depth", required_argument, NULL, O_DEPTH },
 		{ "json", required_argument, NULL, O_JSON },
 		{ "csv", required_argument, NULL, O_CSV },
 		{ "svg", required_argument, NULL, O_SVG },
@@ -196,6 +199,7 @@ int cmd_simulate(int argc, char **argv)
 	int queue = GP_SIM_FIFO, show_progress = -1, c, rc;
 	unsigned long long seed = 1;
 	double tick = 0;
+	size_t depth = 0;
 	long l;
 	gp_trace_opts topts;
 	gp_sim_config cfg;
@@ -234,6 +238,12 @@ int cmd_simulate(int argc, char **argv)
 			if (gp_parse_double(optarg, 1e-3, 1e12, &tick))
 				return gp_cli_usage_error("simulate", "--tick wants seconds > 0, got '%s'", optarg);
 			break;
+		case O_DEPTH:
+			if (gp_parse_long(optarg, 0, 100000000L, &l))
+				return gp_cli_usage_error("simulate", "--backfill-depth wants a number >= 0, got '%s'",
+							  optarg);
+			depth = (size_t)l;
+			break;
 		case O_JSON: json_path = optarg; break;
 		case O_CSV: csv_dir = optarg; break;
 		case O_SVG: svg_dir = optarg; break;
@@ -269,6 +279,7 @@ int cmd_simulate(int argc, char **argv)
 	cfg.queue = queue;
 	cfg.seed = seed;
 	cfg.tick = tick;
+	cfg.backfill_depth = depth;
 	cfg.duration = gp_sim_perf_duration;
 	cfg.duration_ud = perf;
 	if (show_progress < 0)

@@ -80,6 +80,8 @@ typedef struct gp_sim_config {
 	int queue;                   /* enum gp_sim_queue */
 	uint64_t seed;
 	double tick;                 /* metrics tick in seconds; 0 = auto */
+	size_t backfill_depth;       /* backfill: queued jobs behind the head
+				      * examined per pass; 0 = all (exact EASY) */
 	gp_sim_duration_fn duration; /* NULL = gp_sim_fixed_duration */
 	void *duration_ud;
 	gp_sim_progress_fn progress; /* NULL = none */

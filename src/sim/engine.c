@@ -675,7 +675,7 @@ static void backfill_one(sim *s, int32_t j)
 static void schedule(sim *s)
 {
 	int32_t head = combined_head(s), j, nxt;
-	size_t a;
+	size_t a, examined = 0;
 	int k, hk;
 	gp_sim_runinfo ri;
 
@@ -720,6 +720,8 @@ blocked:
 		for (j = k == hk ? s->next[head] : s->qhead[k]; j >= 0 && s->status == GP_OK; j = nxt) {
 			nxt = s->next[j];
 			if (s->cap_milli - s->alloc_milli < s->min_need)
+				return;
+			if (s->cfg->backfill_depth && ++examined > s->cfg->backfill_depth)
 				return;
 			backfill_one(s, j);
 		}
