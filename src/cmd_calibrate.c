@@ -39,13 +39,16 @@ const char gp_usage_calibrate[] =
 static const struct platform {
 	const char *name, *gpu;
 	double peak_tflops;
+	/* The GPU catalog's FP16 and FP32 peaks (src/cluster/catalog.c), which
+	 * the model compares with when it scales a profile to another GPU. */
+	double cat_fp16, cat_fp32;
 } platforms[] = {
-	{ "aws", "T4", 65.0 },           /* g4dn.12xlarge, 4 x T4 per node */
-	{ "azure", "V100", 125.0 },      /* ND40rs_v2, 8 x V100 SXM2 */
-	{ "dgx", "A100", 312.0 },        /* DGX A100, 8 x A100-40GB */
-	{ "dgx-ext", "A100", 312.0 },    /* same machines, more batch sizes */
-	{ "quad", "RTX6000", 130.5 },    /* 4 x Quadro RTX 6000 */
-	{ "rtx", "RTX2080Ti", 53.8 },    /* 8 x RTX 2080 Ti */
+	{ "aws", "T4", 65.0, 65.0, 8.1 },          /* g4dn.12xlarge, 4 x T4 per node */
+	{ "azure", "V100", 125.0, 125.0, 15.7 },   /* ND40rs_v2, 8 x V100 SXM2 */
+	{ "dgx", "A100", 312.0, 312.0, 19.5 },     /* DGX A100, 8 x A100-40GB */
+	{ "dgx-ext", "A100", 312.0, 312.0, 19.5 }, /* same machines, more batch sizes */
+	{ "quad", "RTX6000", 130.5, 130.5, 16.3 }, /* 4 x Quadro RTX 6000 */
+	{ "rtx", "RTX2080Ti", 53.8, 23.5, 11.75 }, /* 8 x RTX 2080 Ti */
 };
 
 static const char *const dl_models[] = {
@@ -371,7 +374,7 @@ static void write_ctab(FILE *fp, const gp_perf_ctab *t)
 	int k;
 
 	if (t->n == 0) {
-		fprintf(fp, "\t  { 0, { 0 }, { 0 } } },\n");
+		fprintf(fp, "\t  { 0, { 0 }, { 0 } },\n");
 		return;
 	}
 	fprintf(fp, "\t  { %d,\n\t    {", t->n);
@@ -380,7 +383,7 @@ static void write_ctab(FILE *fp, const gp_perf_ctab *t)
 	fprintf(fp, "},\n\t    {");
 	for (k = 0; k < t->n; k++)
 		fprintf(fp, " %.6g%s", t->compute[k], k + 1 < t->n ? "," : " ");
-	fprintf(fp, "} } },\n");
+	fprintf(fp, "} },\n");
 }
 
 static void write_c(FILE *fp, const fitted *f, int n, const gp_perf_gavel *g, const xcheck *x)
@@ -394,7 +397,8 @@ static void write_c(FILE *fp, const fitted *f, int n, const gp_perf_gavel *g, co
 		    " * c0 s, c1 s/sample, a_intra s/step, W_intra s, a_inter s/step,\n"
 		    " * W_inter s, overlap, contend, solo s, contention exponent, comm\n"
 		    " * contention (see GP_PP_* and gp_perf_profile_step_tab in perf.h);\n"
-		    " * then the single-GPU compute table (local batch sizes, seconds). */\n"
+		    " * then the single-GPU compute table (local batch sizes, seconds) and the\n"
+		    " * GPU's catalog FP16 and FP32 peaks. */\n"
 		    "#include \"gpuplan/perf.h\"\n\n"
 		    "const gp_perf_profile gp_perf_profiles[] = {\n");
 	for (i = 0; i < n; i++) {
@@ -405,6 +409,7 @@ static void write_c(FILE *fp, const fitted *f, int n, const gp_perf_gavel *g, co
 		fprintf(fp, "},\n\t  %d, %d, %.2f, %.2f,\n", f[i].pr.nfit, f[i].pr.rows,
 			f[i].pr.mape, f[i].pr.mape_heldout);
 		write_ctab(fp, &f[i].pr.ctab);
+		fprintf(fp, "\t  %.6g, %.6g },\n", f[i].pr.peak_tflops, f[i].pr.peak_fp32_tflops);
 	}
 	fprintf(fp, "};\nconst int gp_perf_nprofiles = %d;\n\n", n);
 	fprintf(fp, "/* Per GPU: ResNet-50 (imagenet) samples/s x %.3g FLOP over the FP16\n"
@@ -503,6 +508,8 @@ int cmd_calibrate(int argc, char **argv)
 			f[n].pr.platform = platforms[pi].name;
 			f[n].pr.gpu = platforms[pi].gpu;
 			f[n].peak_tflops = platforms[pi].peak_tflops;
+			f[n].pr.peak_tflops = platforms[pi].cat_fp16;
+			f[n].pr.peak_fp32_tflops = platforms[pi].cat_fp32;
 			st = fit_one(path, &f[n], &err);
 			free(path);
 			if (st)

@@ -229,8 +229,10 @@ static json_t *iter_json(const gp_cluster *c, const gp_placement *p, const gp_pe
 	json_object_set_new(o, "grad_bytes", json_real(it->grad_bytes));
 	json_object_set_new(o, "algorithm", json_string(gp_algo_name(it->algo)));
 	json_object_set_new(o, "bottleneck", json_string(it->bottleneck));
-	json_object_set_new(o, "source", json_string(it->gavel ? "gavel" : it->profile ? "profile"
-										  : "model"));
+	json_object_set_new(o, "source", json_string(it->gavel     ? "gavel"
+						     : it->profile ? "profile"
+						     : it->scaled  ? "scaled-profile"
+								   : "model"));
 	if (it->profile) {
 		char buf[96];
 
@@ -265,6 +267,9 @@ static void print_iter(const gp_cluster *c, const char *title, const gp_placemen
 	if (it->profile)
 		printf("  profile     %s on %s (%s), step-time MAPE %.1f %%\n", it->profile->dl_model,
 		       it->profile->platform, it->profile->gpu, it->profile->mape);
+	else if (it->scaled)
+		printf("  profile     %s on %s (%s), compute scaled by peak FLOPS\n",
+		       it->scaled->dl_model, it->scaled->platform, it->scaled->gpu);
 	gp_sbuf_release(&sb);
 }
 

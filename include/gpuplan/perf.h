@@ -150,6 +150,8 @@ typedef struct gp_perf_iter {
 	int algo;             /* enum gp_algo */
 	int gpus, nodes;
 	const gp_perf_profile *profile; /* when compute/comm came from one */
+	const gp_perf_profile *scaled;  /* compute scaled by peak FLOPS from
+					 * this profile of another GPU */
 	const gp_perf_gavel_entry *gavel; /* when the time is Gavel's measured
 					   * throughput (no compute/comm split:
 					   * all of it counts as compute) */
@@ -215,6 +217,8 @@ struct gp_perf_profile {
 	double mape;            /* step-time MAPE, fit on all rows, % */
 	double mape_heldout;    /* fit on half the placements, test on the rest */
 	gp_perf_ctab ctab;      /* single-GPU compute table (n = 0: none) */
+	double peak_tflops;     /* the GPU's dense FP16 tensor peak */
+	double peak_fp32_tflops;
 };
 
 /* Built-in table written by `gpuplan calibrate --write` (calibration.c). */
@@ -234,6 +238,10 @@ extern const int gp_perf_ngpu_calibs;
 /* Whether GPU model name (catalog spelling, e.g. "A100-SXM4-40GB") is the
  * GPU of key ("A100"); case and punctuation are ignored. */
 int gp_perf_gpu_matches(const char *name, const char *key);
+/* Of the profiles of a DL model, the one whose GPU peak (FP32 when fp32,
+ * else FP16) is nearest to `peak` in ratio; NULL when the model has none. */
+const gp_perf_profile *gp_perf_profile_nearest(const char *dl_model, double peak,
+					       int fp32);
 /* Profile for (DL model name or alias, GPU model name); NULL when none. */
 const gp_perf_profile *gp_perf_profile_find(const char *dl_model,
 					    const char *gpu_name);
@@ -310,6 +318,10 @@ void gp_perf_split_half(const gp_perf_dataset *d, unsigned char *mask);
 /* ---- Gavel's measured throughputs (traces README section 5) ---- */
 
 enum { GP_GAVEL_K80 = 0, GP_GAVEL_P100, GP_GAVEL_V100, GP_GAVEL_NGPU };
+/* FP32 peak of Gavel's V100 workers (V100-PCIE-16GB in the catalog): on
+ * a GPU Gavel did not measure, a Gavel job type takes V100's time x this
+ * / the GPU's FP32 peak. */
+#define GP_PERF_GAVEL_V100_FP32 14.0
 extern const char *const gp_perf_gavel_gpus[GP_GAVEL_NGPU]; /* "K80", ... */
 
 /* Isolated throughput of one Gavel job type at one scale factor. */
