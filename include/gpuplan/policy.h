@@ -158,7 +158,16 @@ typedef struct gp_place_type {
 	const gp_topo_derived *derived;
 	gp_topo_derived *own_derived;       /* when the type had none */
 	gp_place_mask_info *masks;          /* 1 << ngpus entries, or NULL */
+	/* Answers of the pure group searches (gp_place_best_group by kind,
+	 * go-gpuallocator's partition choice) per (kind, k, available GPUs),
+	 * filled on first use; node types up to GP_PLACE_MEMO_MAX_GPUS GPUs,
+	 * else NULL.  UINT64_MAX = not yet known. */
+	uint64_t *memo;
 } gp_place_type;
+
+#define GP_PLACE_MEMO_MAX_GPUS 8
+#define GP_PLACE_MEMO_KINDS 4       /* enum gp_group_kind + GP_PLACE_MEMO_PARTITION */
+#define GP_PLACE_MEMO_PARTITION 3
 
 /* How to rank the GPU groups of one node. */
 enum gp_group_kind {
@@ -168,6 +177,14 @@ enum gp_group_kind {
 };
 
 const gp_place_type *gp_place_type_of(const gp_place_cache *pc, int node);
+/* The memo slot of (kind, avail, k) on t, NULL when t has no memo. */
+static inline uint64_t *gp_place_memo(const gp_place_type *t, int kind, uint64_t avail, int k)
+{
+	if (!t->memo || k < 0 || k > GP_PLACE_MEMO_MAX_GPUS || (avail >> GP_PLACE_MEMO_MAX_GPUS))
+		return NULL;
+	return &t->memo[((size_t)kind * (GP_PLACE_MEMO_MAX_GPUS + 1) + (size_t)k)
+			<< GP_PLACE_MEMO_MAX_GPUS | (size_t)avail];
+}
 gp_place_mask_info gp_place_mask(const gp_place_type *t, uint64_t mask);
 /* Best k-subset of avail (bit g = local GPU g) by kind; 0 if none.
  * Exhaustive up to 20000 subsets, greedy beyond. */

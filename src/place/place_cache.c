@@ -271,6 +271,13 @@ static void build_type(gp_place_cache *pc, const gp_cluster *c, int ti)
 	if (n <= GP_PLACE_TABLE_MAX_GPUS)
 		fill_masks(pt, d);
 	fill_cpu_aff(pt, t);
+	if (n > 0 && n <= GP_PLACE_MEMO_MAX_GPUS) {
+		size_t len = (size_t)GP_PLACE_MEMO_KINDS * (GP_PLACE_MEMO_MAX_GPUS + 1)
+			     << GP_PLACE_MEMO_MAX_GPUS;
+
+		pt->memo = gp_xmalloc(len * sizeof(*pt->memo));
+		memset(pt->memo, 0xff, len * sizeof(*pt->memo));
+	}
 }
 
 static void build_domains(gp_place_cache *pc, const gp_cluster *c)
@@ -336,6 +343,7 @@ void gp_place_cache_free(gp_place_cache *pc)
 	for (i = 0; i < pc->ntypes; i++) {
 		free(pc->types[i].masks);
 		free(pc->types[i].cpu_aff);
+		free(pc->types[i].memo);
 		gp_topo_derived_free(pc->types[i].own_derived);
 	}
 	free(pc->types);

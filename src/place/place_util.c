@@ -124,7 +124,20 @@ static uint64_t greedy_group(const gp_place_type *t, uint64_t avail, int k, int 
 	return set;
 }
 
+static uint64_t best_group(const gp_place_type *t, uint64_t avail, int k, int kind);
+
 uint64_t gp_place_best_group(const gp_place_type *t, uint64_t avail, int k, int kind)
+{
+	uint64_t *slot = gp_place_memo(t, kind, avail, k);
+
+	if (!slot)
+		return best_group(t, avail, k, kind);
+	if (*slot == UINT64_MAX)
+		*slot = best_group(t, avail, k, kind);
+	return *slot;
+}
+
+static uint64_t best_group(const gp_place_type *t, uint64_t avail, int k, int kind)
 {
 	int idx[64], f = 0, g;
 	uint64_t comb, best = 0, lim;
@@ -183,11 +196,16 @@ uint64_t gp_place_fit_mask(const gp_policy_ctx *ctx, int node, const gp_job *job
 		return 0;
 	if (!gp_node_eligible(ctx, node, job))
 		return 0;
-	for (g = 0; g < nd->ngpus && g < GP_TOPO_MAX_GPUS; g++)
-		if (gp_place_gpu_fits(a, nd->first_gpu + g, job)) {
-			m |= (uint64_t)1 << g;
-			cnt++;
-		}
+	{
+		/* Branch-free: this loop is most of a decision on big clusters. */
+		const int16_t *milli = a->gpu_free_milli + nd->first_gpu;
+		const int64_t *mem = a->gpu_free_mem_mib + nd->first_gpu;
+		int ng = nd->ngpus < GP_TOPO_MAX_GPUS ? nd->ngpus : GP_TOPO_MAX_GPUS;
+
+		for (g = 0; g < ng; g++)
+			m |= (uint64_t)((milli[g] >= job->gpu_milli) & (mem[g] >= job->gpu_mem_mib)) << g;
+	}
+	cnt = __builtin_popcountll(m);
 	*n = cnt;
 	return m;
 }
