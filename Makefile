@@ -67,7 +67,7 @@ FORCE:
 $(eval $(call tree,build,))
 $(eval $(call tree,build-san,$(SAN_FLAGS)))
 
-.PHONY: all check unit unit-san golden golden-san manlint demo bench install uninstall clean golden-update
+.PHONY: all check unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
 
 all: gpuplan
 
@@ -77,7 +77,7 @@ gpuplan: build/src/main.o build/libgpuplan.a
 build-san/gpuplan: build-san/src/main.o build-san/libgpuplan.a
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(LIBS)
 
-check: unit golden unit-san golden-san manlint
+check: unit golden unit-san golden-san manlint calibration-check
 	@echo "make check: all passed"
 
 unit: $(build_TESTS)
@@ -97,6 +97,10 @@ golden-san: build-san/gpuplan
 
 golden-update: gpuplan
 	@UPDATE=1 sh tests/cli/run.sh $(CURDIR)/gpuplan
+
+# The built-in perf table must be what `gpuplan calibrate --write` makes.
+calibration-check: gpuplan
+	@sh scripts/check-calibration.sh $(CURDIR)/gpuplan
 
 manlint:
 	@mandoc -Tlint -W warning man/gpuplan.1 && echo "mandoc -Tlint: man/gpuplan.1 clean"

@@ -73,27 +73,51 @@ static int fit_one(const char *path, fitted *out, gp_error *err)
 	gp_perf_dataset d;
 	unsigned char *mask;
 	double half[GP_PP_NPARAMS];
+	gp_perf_ctab half_tab;
 	int st, nf;
 
 	gp_perf_dataset_init(&d);
 	st = gp_perf_dataset_load(path, &d, err);
 	if (st)
 		return st;
-	st = gp_perf_fit(&d, NULL, out->pr.p, &out->pr.nfit, err);
+	st = gp_perf_ctab_build(&d, NULL, &out->pr.ctab, err);
+	if (!st)
+		st = gp_perf_fit(&d, NULL, &out->pr.ctab, out->pr.p, &out->pr.nfit, err);
 	if (!st) {
 		out->pr.rows = (int)d.n;
-		out->pr.mape = gp_perf_mape(&d, NULL, 1, out->pr.p);
+		out->pr.mape = gp_perf_mape(&d, NULL, 1, &out->pr.ctab, out->pr.p);
+		/* Held out: the table too comes from the training half only;
+		 * a batch size it lacks is interpolated (perf.h). */
 		mask = gp_xmalloc(d.n);
 		gp_perf_split_half(&d, mask);
-		st = gp_perf_fit(&d, mask, half, &nf, err);
+		st = gp_perf_ctab_build(&d, mask, &half_tab, err);
+		if (!st)
+			st = gp_perf_fit(&d, mask, &half_tab, half, &nf, err);
 		if (!st) {
-			out->pr.mape_heldout = gp_perf_mape(&d, mask, 0, half);
-			out->mape_train_half = gp_perf_mape(&d, mask, 1, half);
+			out->pr.mape_heldout = gp_perf_mape(&d, mask, 0, &half_tab, half);
+			out->mape_train_half = gp_perf_mape(&d, mask, 1, &half_tab, half);
 		}
 		free(mask);
 	}
 	gp_perf_dataset_release(&d);
 	return st;
+}
+
+static void write_ctab(FILE *fp, const gp_perf_ctab *t)
+{
+	int k;
+
+	if (t->n == 0) {
+		fprintf(fp, "\t  { 0, { 0 }, { 0 } } },\n");
+		return;
+	}
+	fprintf(fp, "\t  { %d,\n\t    {", t->n);
+	for (k = 0; k < t->n; k++)
+		fprintf(fp, " %.6g%s", t->bsz[k], k + 1 < t->n ? "," : " ");
+	fprintf(fp, "},\n\t    {");
+	for (k = 0; k < t->n; k++)
+		fprintf(fp, " %.6g%s", t->compute[k], k + 1 < t->n ? "," : " ");
+	fprintf(fp, "} } },\n");
 }
 
 static void write_c(FILE *fp, const fitted *f, int n)
@@ -105,7 +129,9 @@ static void write_c(FILE *fp, const fitted *f, int n)
 		    " * from tests/data/sia (Sia placement profiles, see its SOURCES.md).\n"
 		    " * Do not edit by hand; rerun the command.  Parameters, in order:\n"
 		    " * c0 s, c1 s/sample, a_intra s/step, W_intra s, a_inter s/step,\n"
-		    " * W_inter s, overlap, contend (see gp_perf_profile_step in perf.h). */\n"
+		    " * W_inter s, overlap, contend, solo s, contention exponent, comm\n"
+		    " * contention (see GP_PP_* and gp_perf_profile_step_tab in perf.h);\n"
+		    " * then the single-GPU compute table (local batch sizes, seconds). */\n"
 		    "#include \"gpuplan/perf.h\"\n\n"
 		    "const gp_perf_profile gp_perf_profiles[] = {\n");
 	for (i = 0; i < n; i++) {
@@ -113,8 +139,9 @@ static void write_c(FILE *fp, const fitted *f, int n)
 			f[i].pr.platform, f[i].pr.gpu);
 		for (k = 0; k < GP_PP_NPARAMS; k++)
 			fprintf(fp, " %.6g%s", f[i].pr.p[k], k + 1 < GP_PP_NPARAMS ? "," : " ");
-		fprintf(fp, "},\n\t  %d, %d, %.2f, %.2f },\n", f[i].pr.nfit, f[i].pr.rows,
+		fprintf(fp, "},\n\t  %d, %d, %.2f, %.2f,\n", f[i].pr.nfit, f[i].pr.rows,
 			f[i].pr.mape, f[i].pr.mape_heldout);
+		write_ctab(fp, &f[i].pr.ctab);
 	}
 	fprintf(fp, "};\nconst int gp_perf_nprofiles = %d;\n\n", n);
 	fprintf(fp, "/* Per GPU: ResNet-50 (imagenet) samples/s x %.3g FLOP over the FP16\n"
@@ -237,6 +264,11 @@ int cmd_calibrate(int argc, char **argv)
 			json_object_set_new(o, "rows", json_integer(f[i].pr.rows));
 			json_object_set_new(o, "params_fitted", json_integer(f[i].pr.nfit));
 			json_object_set_new(o, "params", pa);
+			pa = json_array();
+			for (k = 0; k < f[i].pr.ctab.n; k++)
+				json_array_append_new(pa, json_pack("[f,f]", f[i].pr.ctab.bsz[k],
+								    f[i].pr.ctab.compute[k]));
+			json_object_set_new(o, "compute_table", pa);
 			json_object_set_new(o, "mape", json_real(f[i].pr.mape));
 			json_object_set_new(o, "mape_heldout", json_real(f[i].pr.mape_heldout));
 			json_object_set_new(o, "mape_train_half", json_real(f[i].mape_train_half));

@@ -3,6 +3,8 @@
 #ifndef GPUPLAN_CLI_H
 #define GPUPLAN_CLI_H
 
+#include <stddef.h>
+
 #include "gpuplan/error.h"
 
 #ifndef GP_VERSION
@@ -65,5 +67,35 @@ const char *gp_cli_datadir(void);
 
 /* Whether progress should be drawn on stderr. */
 int gp_cli_stderr_is_tty(void);
+
+/* ---- shared by simulate and compare (cmd_simulate.c) ---- */
+
+/* Option codes of the trace options both commands take. */
+enum {
+	GP_OPT_FORMAT = 1000, GP_OPT_LIMIT, GP_OPT_START, GP_OPT_END, GP_OPT_SKIP_BAD,
+};
+#define GP_SIM_TRACE_OPTIONS \
+	{ "format", required_argument, NULL, GP_OPT_FORMAT }, \
+	{ "limit", required_argument, NULL, GP_OPT_LIMIT }, \
+	{ "start", required_argument, NULL, GP_OPT_START }, \
+	{ "end", required_argument, NULL, GP_OPT_END }, \
+	{ "skip-bad", no_argument, NULL, GP_OPT_SKIP_BAD }
+
+struct gp_trace_opts;
+struct gp_cluster;
+struct gp_joblist;
+/* Apply one trace option (code from getopt_long) to o; returns 0, or the
+ * usage-error exit code after printing the message. */
+int gp_cli_sim_trace_opt(const char *cmd, int code, const char *arg,
+			 struct gp_trace_opts *o);
+/* Load the cluster (NULL: the bundled example) and the trace; prints the
+ * error and returns its exit code on failure. */
+int gp_cli_sim_load(const char *cluster_path, const char *trace_path,
+		    const struct gp_trace_opts *o, struct gp_cluster *c,
+		    struct gp_joblist *jobs);
+/* Write n buffers to n files atomically: all are complete or none is
+ * left behind.  Returns an exit code (message printed on failure). */
+int gp_cli_write_files(char *const *paths, char *const *data,
+		       const size_t *len, int n);
 
 #endif

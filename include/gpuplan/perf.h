@@ -178,10 +178,27 @@ enum {
 	GP_PP_A_INTER,   /* seconds per inter-node ring step */
 	GP_PP_W_INTER,   /* S / B_eff across nodes, seconds */
 	GP_PP_OVERLAP,   /* share of compute that hides communication */
-	GP_PP_CONTEND,   /* compute slows by this per extra GPU on the busiest
-			  * node (shared host: data loading, PCIe, power) */
+	GP_PP_CONTEND,   /* compute slows by contend x (k-1)^cexp with k GPUs
+			  * on the busiest node (shared host: data loading,
+			  * PCIe, power) */
+	GP_PP_SOLO,      /* seconds a single-GPU step spends that a
+			  * multi-GPU step's compute does not (Sia's sync_time
+			  * absorbs it) */
+	GP_PP_CEXP,      /* contention exponent: < 1 saturates */
+	GP_PP_CCOMM,     /* intra-node communication slows by ccomm x (k-1)^cexp
+			  * with k GPUs on the busiest node */
 	GP_PP_NPARAMS
 };
+
+/* Measured compute per iteration of one GPU, by local batch size: the
+ * profile table of issue 6.  compute = step_time - sync_time of the
+ * single-GPU rows (mean over repeats), batch sizes ascending. */
+#define GP_PERF_CTAB_MAX 32
+typedef struct gp_perf_ctab {
+	int n;                  /* 0: no table, compute is c0 + c1 x bsz */
+	double bsz[GP_PERF_CTAB_MAX];
+	double compute[GP_PERF_CTAB_MAX];
+} gp_perf_ctab;
 
 struct gp_perf_profile {
 	const char *dl_model;   /* "bert", "imagenet", ... (Sia names) */
@@ -192,6 +209,7 @@ struct gp_perf_profile {
 	int rows;               /* measurements used */
 	double mape;            /* step-time MAPE, fit on all rows, % */
 	double mape_heldout;    /* fit on half the placements, test on the rest */
+	gp_perf_ctab ctab;      /* single-GPU compute table (n = 0: none) */
 };
 
 /* Built-in table written by `gpuplan calibrate --write` (calibration.c). */
@@ -218,10 +236,23 @@ const gp_perf_gpu_calib *gp_perf_gpu_calib_find(const char *gpu_name);
 
 /* Step time of a profile for n GPUs on `nodes` nodes, at most per_node on
  * one node, at local batch bsz; breakdown into compute, total and exposed
- * communication when non-NULL. */
+ * communication when non-NULL.  Single-GPU compute is c0 + c1 x bsz. */
 double gp_perf_profile_step(const double *p, int n, int nodes, int per_node,
 			    double bsz, double *compute, double *comm,
 			    double *exposed);
+/* The same with single-GPU compute from table t when t->n > 0 (t may be
+ * NULL): linear between profiled batch sizes; below the smallest, on the
+ * line from (0, min(c0, t0)) to the first point; above the largest, the
+ * last point plus c1 per extra sample (c1 <= 0: constant throughput). */
+double gp_perf_profile_step_tab(const gp_perf_ctab *t, const double *p, int n,
+				int nodes, int per_node, double bsz,
+				double *compute, double *comm, double *exposed);
+/* Single-GPU compute seconds of table t (or the line of p) at bsz. */
+double gp_perf_ctab_compute(const gp_perf_ctab *t, const double *p, double bsz);
+/* Step time of a built-in profile (its table when it has one). */
+double gp_perf_profile_eval(const gp_perf_profile *pr, int n, int nodes,
+			    int per_node, double bsz, double *compute,
+			    double *comm, double *exposed);
 
 /* Exposed communication: max(0, comm - overlap x compute). */
 double gp_perf_exposed(double compute, double comm, double overlap);
@@ -248,15 +279,25 @@ void gp_perf_dataset_release(gp_perf_dataset *d);
  * placement in any order).  Errors carry FILE:LINE:COL. */
 int gp_perf_dataset_load(const char *path, gp_perf_dataset *d, gp_error *err);
 
+/* Build the compute table from the single-GPU rows whose mask entry is
+ * non-zero (mask NULL = all rows): per distinct local batch size, the
+ * mean of step_time - sync_time.  t->n = 0 when there are none (the fit
+ * then keeps the c0 + c1 x bsz line); more than GP_PERF_CTAB_MAX batch
+ * sizes is an error. */
+int gp_perf_ctab_build(const gp_perf_dataset *d, const unsigned char *mask,
+		       gp_perf_ctab *t, gp_error *err);
 /* Fit the profile parameters to the rows whose mask entry is non-zero
  * (mask NULL = all rows) with GSL's trust-region Levenberg-Marquardt on
- * relative step-time residuals.  Returns GP_OK or GP_EIO (fit failed). */
+ * relative step-time residuals.  With a table (t non-NULL, t->n > 0), c0
+ * and c1 are the least-squares line through the table (used only beyond
+ * its ends) and only communication, contention and overlap are free.
+ * Returns GP_OK or GP_EIO (fit failed). */
 int gp_perf_fit(const gp_perf_dataset *d, const unsigned char *mask,
-		double *p, int *nfit, gp_error *err);
-/* Step-time MAPE (%) of p on the rows whose mask entry equals want
- * (mask NULL = all rows). */
+		const gp_perf_ctab *t, double *p, int *nfit, gp_error *err);
+/* Step-time MAPE (%) of (t, p) on the rows whose mask entry equals want
+ * (mask NULL = all rows); t may be NULL. */
 double gp_perf_mape(const gp_perf_dataset *d, const unsigned char *mask,
-		    int want, const double *p);
+		    int want, const gp_perf_ctab *t, const double *p);
 /* Held-out split: placements sorted by (GPUs, nodes, string); every other
  * distinct placement goes to the training half (mask 1), the rest 0. */
 void gp_perf_split_half(const gp_perf_dataset *d, unsigned char *mask);

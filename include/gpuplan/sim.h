@@ -80,6 +80,8 @@ typedef struct gp_sim_config {
 	int queue;                   /* enum gp_sim_queue */
 	uint64_t seed;
 	double tick;                 /* metrics tick in seconds; 0 = auto */
+	size_t backfill_depth;       /* backfill: queued jobs behind the head
+				      * examined per pass; 0 = all (exact EASY) */
 	gp_sim_duration_fn duration; /* NULL = gp_sim_fixed_duration */
 	void *duration_ud;
 	gp_sim_progress_fn progress; /* NULL = none */
@@ -149,5 +151,18 @@ typedef struct gp_sim_summary {
 
 void gp_sim_summarize(const gp_joblist *jobs, const gp_sim_result *r,
 		      int klass, gp_sim_summary *out);
+
+/* Run times from the performance model (perf.h), for gp_sim_config.duration
+ * with the object as duration_ud.  A job given by iterations (duration < 0,
+ * iterations > 0) runs iterations x the modelled iteration time of the
+ * placement it got; its slowdown is against the best placement on the idle
+ * cluster (gp_perf_best_worst, cached per job shape).  Before placement
+ * (sjf order) the estimate is iterations x the best iteration time.  Jobs
+ * with a fixed duration keep it; a job the model cannot handle fails. */
+typedef struct gp_sim_perf gp_sim_perf;
+gp_sim_perf *gp_sim_perf_new(const gp_cluster *c);
+void gp_sim_perf_free(gp_sim_perf *p);
+int gp_sim_perf_duration(void *ud, const gp_cluster *c, const gp_job *job,
+			 const gp_placement *p, gp_sim_runinfo *out);
 
 #endif

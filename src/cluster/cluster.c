@@ -1158,10 +1158,10 @@ int gp_cluster_load(const char *path, gp_cluster *c, gp_error *err)
 	st = gp_read_file(path, GP_CLUSTER_MAX_FILE, &text, &len, err);
 	if (st)
 		return st;
+	/* An Alibaba openb node list (FGD's cluster format) instead of YAML. */
 	if (len >= 12 && !memcmp(text, "sn,cpu_milli", 12)) {
 		free(text);
-		return gp_error_set(err, GP_EINPUT, path, 1, 1,
-				    "openb node lists are not supported by this build");
+		return gp_cluster_load_openb(path, c, err);
 	}
 	st = gp_cluster_parse(text, len, path, c, err);
 	free(text);

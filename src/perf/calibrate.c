@@ -167,6 +167,48 @@ fail:
 	return st;
 }
 
+/* ---- the compute table ---- */
+
+static int cmp_row_bsz(const void *a, const void *b)
+{
+	const gp_perf_sample *x = *(const gp_perf_sample *const *)a;
+	const gp_perf_sample *y = *(const gp_perf_sample *const *)b;
+
+	return gp_cmp_double(&x->bsz, &y->bsz);
+}
+
+int gp_perf_ctab_build(const gp_perf_dataset *d, const unsigned char *mask, gp_perf_ctab *t,
+		       gp_error *err)
+{
+	const gp_perf_sample **one = gp_xmalloc((d->n ? d->n : 1) * sizeof(*one));
+	size_t n = 0, i, j;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < d->n; i++)
+		if ((!mask || mask[i]) && d->rows[i].n == 1)
+			one[n++] = &d->rows[i];
+	/* Stable order for repeats of a batch size: qsort is not stable, but
+	 * the mean below does not depend on their order. */
+	qsort(one, n, sizeof(*one), cmp_row_bsz);
+	for (i = 0; i < n; i = j) {
+		double sum = 0;
+
+		for (j = i; j < n && one[j]->bsz == one[i]->bsz; j++)
+			sum += one[j]->step - one[j]->sync;
+		if (t->n == GP_PERF_CTAB_MAX) {
+			free(one);
+			memset(t, 0, sizeof(*t));
+			return gp_error_set(err, GP_EINPUT, d->path, 0, 0,
+					    "more than %d single-GPU batch sizes", GP_PERF_CTAB_MAX);
+		}
+		t->bsz[t->n] = one[i]->bsz;
+		/* Guard against a sync_time as large as the step. */
+		t->compute[t->n++] = fmax(sum / (double)(j - i), 1e-3 * one[i]->step);
+	}
+	free(one);
+	return GP_OK;
+}
+
 /* ---- the fit ---- */
 
 typedef struct fit_ctx {
@@ -176,18 +218,22 @@ typedef struct fit_ctx {
 	int free_idx[GP_PP_NPARAMS];
 	int nfree;
 	double fixed[GP_PP_NPARAMS];
+	const gp_perf_ctab *tab;
 } fit_ctx;
 
 static double from_theta(int k, double th)
 {
 	if (k == GP_PP_OVERLAP)
 		return 1.0 / (1.0 + exp(-th));
+	if (k == GP_PP_CEXP)
+		return 2.0 / (1.0 + exp(-th));
 	return exp(fmax(fmin(th, 20.0), -60.0));
 }
 
 static double to_theta(int k, double v)
 {
-	if (k == GP_PP_OVERLAP) {
+	if (k == GP_PP_OVERLAP || k == GP_PP_CEXP) {
+		v = k == GP_PP_CEXP ? v / 2.0 : v;
 		v = fmin(fmax(v, 1e-6), 1 - 1e-6);
 		return log(v / (1 - v));
 	}
@@ -212,7 +258,8 @@ static int residuals(const gsl_vector *x, void *data, gsl_vector *f)
 	theta_to_params(c, x, p);
 	for (i = 0; i < c->nrows; i++) {
 		const gp_perf_sample *r = &c->d->rows[c->rows[i]];
-		double pred = gp_perf_profile_step(p, r->n, r->nodes, r->per_node, r->bsz, NULL, NULL, NULL);
+		double pred = gp_perf_profile_step_tab(c->tab, p, r->n, r->nodes, r->per_node,
+						       r->bsz, NULL, NULL, NULL);
 
 		gsl_vector_set(f, i, (pred - r->step) / r->step);
 	}
@@ -241,6 +288,63 @@ static void line_fit(const gp_perf_dataset *d, const size_t *rows, size_t n,
 	den = m * sxx - sx * sx;
 	if (den > 0)
 		*b = (m * sxy - sx * sy) / den;
+	*a = (sy - *b * sx) / m;
+}
+
+/* Whether row i's placement occurs among the first n chosen rows. */
+static int seen_placement(const gp_perf_dataset *d, const size_t *rows, size_t n, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < n; j++)
+		if (!strcmp(d->rows[rows[j]].placement, d->rows[i].placement))
+			return 1;
+	return 0;
+}
+
+/* Each distinct multi-GPU placement is one point of the communication and
+ * contention curve: fit at most that many of those parameters, keeping
+ * them in this order (the first explain most). */
+static void cap_free(fit_ctx *c, int nplace)
+{
+	static const int prio[] = {
+		GP_PP_W_INTRA, GP_PP_OVERLAP, GP_PP_CONTEND, GP_PP_SOLO, GP_PP_A_INTRA,
+		GP_PP_W_INTER, GP_PP_A_INTER, GP_PP_CEXP, GP_PP_CCOMM,
+	};
+	int keep[GP_PP_NPARAMS] = { 0 }, kept = 0, i, k, n = 0;
+
+	for (i = 0; i < (int)GP_ARRAY_SIZE(prio); i++)
+		for (k = 0; k < c->nfree; k++)
+			if (c->free_idx[k] == prio[i] && kept < nplace) {
+				keep[prio[i]] = 1;
+				kept++;
+			}
+	for (k = 0; k < c->nfree; k++) {
+		int idx = c->free_idx[k];
+
+		if (idx <= GP_PP_C1 || keep[idx])
+			c->free_idx[n++] = idx;
+		else
+			c->fixed[idx] = idx == GP_PP_OVERLAP ? GP_PERF_DEFAULT_OVERLAP
+					: idx == GP_PP_CEXP  ? 1.0
+							     : 0.0;
+	}
+	c->nfree = n;
+}
+
+/* Least-squares line through the table points (c0 may come out
+ * negative; the evaluation clamps it). */
+static void ctab_line(const gp_perf_ctab *t, double *a, double *b)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, den, m = t->n;
+	int i;
+
+	for (i = 0; i < t->n; i++) {
+		sx += t->bsz[i], sy += t->compute[i];
+		sxx += t->bsz[i] * t->bsz[i], sxy += t->bsz[i] * t->compute[i];
+	}
+	den = m * sxx - sx * sx;
+	*b = den > 0 ? (m * sxy - sx * sy) / den : 0.0;
 	*a = (sy - *b * sx) / m;
 }
 
@@ -278,12 +382,13 @@ static double run_fit(fit_ctx *c, const double *start, double *p_out)
 	return chisq;
 }
 
-int gp_perf_fit(const gp_perf_dataset *d, const unsigned char *mask, double *p,
-		int *nfit, gp_error *err)
+int gp_perf_fit(const gp_perf_dataset *d, const unsigned char *mask, const gp_perf_ctab *t,
+		double *p, int *nfit, gp_error *err)
 {
 	fit_ctx c;
 	size_t *rows = gp_xmalloc((d->n ? d->n : 1) * sizeof(*rows)), i;
-	int multi_gpu = 0, multi_node = 0, multi_per_node = 0, single = 0, k, s;
+	int multi_gpu = 0, multi_node = 0, multi_per_node = 0, single = 0, k, s, nplace = 0;
+	unsigned long long per_node_seen = 0;
 	double a, b, mean = 0, best = -1, start[GP_PP_NPARAMS], trial[GP_PP_NPARAMS];
 	static const double w_start[] = { 0.02, 0.3 };
 	static const double ov_start[] = { 0.2, 0.8 };
@@ -296,6 +401,10 @@ int gp_perf_fit(const gp_perf_dataset *d, const unsigned char *mask, double *p,
 	for (i = 0; i < d->n; i++) {
 		if (mask && !mask[i])
 			continue;
+		if (d->rows[i].n > 1 && !seen_placement(d, rows, c.nrows, i))
+			nplace++;
+		if (d->rows[i].per_node > 1 && d->rows[i].per_node < 64)
+			per_node_seen |= 1ull << d->rows[i].per_node;
 		rows[c.nrows++] = i;
 		mean += d->rows[i].step;
 		multi_gpu |= d->rows[i].n > 1;
@@ -309,22 +418,43 @@ int gp_perf_fit(const gp_perf_dataset *d, const unsigned char *mask, double *p,
 				    "too few measurements to fit (%zu)", c.nrows);
 	}
 	mean /= (double)c.nrows;
-	line_fit(d, rows, c.nrows, single, &a, &b);
-	start[GP_PP_C0] = a > 0 ? a : 0.1 * mean;
-	start[GP_PP_C1] = b > 0 ? b : 1e-4 * mean;
+	if (t && t->n > 0) {
+		c.tab = t;
+		ctab_line(t, &a, &b);
+		start[GP_PP_C0] = a;
+		start[GP_PP_C1] = b;
+	} else {
+		line_fit(d, rows, c.nrows, single, &a, &b);
+		start[GP_PP_C0] = a > 0 ? a : 0.1 * mean;
+		start[GP_PP_C1] = b > 0 ? b : 1e-4 * mean;
+	}
 	start[GP_PP_A_INTRA] = start[GP_PP_A_INTER] = 1e-3 * mean;
 	start[GP_PP_CONTEND] = 0.01;
+	start[GP_PP_SOLO] = 0.01 * mean;
+	start[GP_PP_CEXP] = 1.0;
+	start[GP_PP_CCOMM] = 1e-3;
 	/* Parameters the rows cannot tell apart are fixed, and not counted. */
 	for (k = 0; k < GP_PP_NPARAMS; k++) {
-		int fixed = (!multi_gpu && k >= GP_PP_A_INTRA) ||
-			    (!multi_per_node && k == GP_PP_CONTEND) ||
-			    (!multi_node && (k == GP_PP_A_INTER || k == GP_PP_W_INTER));
+		int fixed = (c.tab && k <= GP_PP_C1) ||
+			    (!multi_gpu && k >= GP_PP_A_INTRA) ||
+			    (!multi_per_node && (k == GP_PP_CONTEND || k == GP_PP_CEXP ||
+						 k == GP_PP_CCOMM)) ||
+			    (!(single && multi_gpu) && k == GP_PP_SOLO) ||
+			    (!multi_node && (k == GP_PP_A_INTER || k == GP_PP_W_INTER)) ||
+			    /* a shape needs two busiest-node sizes */
+			    (__builtin_popcountll(per_node_seen) < 2 &&
+			     (k == GP_PP_CEXP || k == GP_PP_CCOMM));
 
-		if (fixed)
-			c.fixed[k] = k == GP_PP_OVERLAP ? GP_PERF_DEFAULT_OVERLAP : 0.0;
+		if (fixed && c.tab && k <= GP_PP_C1)
+			c.fixed[k] = start[k];
+		else if (fixed)
+			c.fixed[k] = k == GP_PP_OVERLAP ? GP_PERF_DEFAULT_OVERLAP
+				     : k == GP_PP_CEXP  ? 1.0
+							: 0.0;
 		else
 			c.free_idx[c.nfree++] = k;
 	}
+	cap_free(&c, nplace);
 	for (s = 0; s < 4; s++) {
 		double chisq;
 
@@ -346,7 +476,7 @@ int gp_perf_fit(const gp_perf_dataset *d, const unsigned char *mask, double *p,
 }
 
 double gp_perf_mape(const gp_perf_dataset *d, const unsigned char *mask, int want,
-		    const double *p)
+		    const gp_perf_ctab *t, const double *p)
 {
 	double sum = 0;
 	size_t i, n = 0;
@@ -356,8 +486,8 @@ double gp_perf_mape(const gp_perf_dataset *d, const unsigned char *mask, int wan
 
 		if (mask && (mask[i] != 0) != (want != 0))
 			continue;
-		sum += fabs(gp_perf_profile_step(p, r->n, r->nodes, r->per_node, r->bsz, NULL, NULL, NULL) -
-			    r->step) / r->step;
+		sum += fabs(gp_perf_profile_step_tab(t, p, r->n, r->nodes, r->per_node, r->bsz,
+						     NULL, NULL, NULL) - r->step) / r->step;
 		n++;
 	}
 	return n ? 100.0 * sum / (double)n : 0.0;

@@ -65,7 +65,7 @@ int gp_perf_iteration(const gp_cluster *c, const gp_job *j, const gp_placement *
 
 		/* The profile was measured with this DL model on this GPU: it
 		 * knows compute, communication and overlap of n GPUs on m nodes. */
-		out->iter_s = gp_perf_profile_step(pp, f.n, f.nodes, f.per_node, bsz,
+		out->iter_s = gp_perf_profile_eval(out->profile, f.n, f.nodes, f.per_node, bsz,
 						   &out->compute_s, &out->comm_s, &out->exposed_s);
 		out->overlap = pp[GP_PP_OVERLAP];
 		out->algo = GP_ALGO_RING;

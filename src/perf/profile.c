@@ -15,16 +15,60 @@ double gp_perf_exposed(double compute, double comm, double overlap)
 	return e > 0 ? e : 0.0;
 }
 
-/* compute = (c0 + c1 x bsz) x (1 + contend x (per_node - 1)).  Communication is a ring all-reduce with two
- * per-step latencies and two volume terms (intra-node, and the slower of
- * intra/inter once the ring leaves a node):
- *   comm = 2(n-1)/n x W + (2(n-1) - 2(m-1)) x a_intra + 2(m-1) x a_inter. */
-double gp_perf_profile_step(const double *p, int n, int nodes, int per_node,
-			    double bsz, double *compute, double *comm, double *exposed)
+double gp_perf_ctab_compute(const gp_perf_ctab *t, const double *p, double bsz)
 {
-	double c = (p[GP_PP_C0] + p[GP_PP_C1] * bsz) *
-		   (1.0 + p[GP_PP_CONTEND] * (per_node > 1 ? per_node - 1 : 0));
-	double t = 0, e;
+	int i, last;
+	double c1;
+
+	if (!t || t->n <= 0)
+		return p[GP_PP_C0] + p[GP_PP_C1] * bsz;
+	if (bsz <= t->bsz[0]) {
+		/* Below the table: towards the line's intercept, never above
+		 * the first point (a smaller batch cannot be slower). */
+		double c0 = fmin(fmax(p[GP_PP_C0], 0.0), t->compute[0]);
+
+		if (t->bsz[0] <= 0)
+			return t->compute[0];
+		return c0 + (t->compute[0] - c0) * fmax(bsz, 0.0) / t->bsz[0];
+	}
+	last = t->n - 1;
+	if (bsz >= t->bsz[last]) {
+		/* Beyond it: the line's per-sample cost, or, when the line has
+		 * none, the last point's throughput. */
+		c1 = p[GP_PP_C1];
+		if (c1 > 0)
+			return t->compute[last] + c1 * (bsz - t->bsz[last]);
+		return t->bsz[last] > 0 ? t->compute[last] * bsz / t->bsz[last]
+					: t->compute[last];
+	}
+	for (i = 1; i < last && t->bsz[i] < bsz; i++)
+		;
+	/* t->bsz[i-1] < bsz <= t->bsz[i] */
+	return t->compute[i - 1] + (t->compute[i] - t->compute[i - 1]) *
+					   (bsz - t->bsz[i - 1]) / (t->bsz[i] - t->bsz[i - 1]);
+}
+
+/* With k GPUs on the busiest node and K = (k-1)^cexp:
+ *   compute = (single-GPU compute - [n > 1] solo) x (1 + contend x K)
+ * Communication is a ring all-reduce with two per-step latencies and two
+ * volume terms (intra-node, and the slower of intra/inter once the ring
+ * leaves a node); the intra-node part slows with k like compute:
+ *   comm = (2(n-1)/n x W + (2(n-1) - 2(m-1)) x a_intra) x (1 + ccomm x K)
+ *          + 2(m-1) x a_inter. */
+double gp_perf_profile_step_tab(const gp_perf_ctab *tab, const double *p, int n,
+				int nodes, int per_node, double bsz, double *compute,
+				double *comm, double *exposed)
+{
+	double c = gp_perf_ctab_compute(tab, p, bsz), t = 0, e, slow = 1.0;
+
+	if (n > 1)
+		c = fmax(c - p[GP_PP_SOLO], 0.05 * c);
+	if (per_node > 1) {
+		double k = pow(per_node - 1, p[GP_PP_CEXP]);
+
+		c *= 1.0 + p[GP_PP_CONTEND] * k;
+		slow = 1.0 + p[GP_PP_CCOMM] * k;
+	}
 
 	if (nodes < 1)
 		nodes = 1;
@@ -34,7 +78,7 @@ double gp_perf_profile_step(const double *p, int n, int nodes, int per_node,
 
 		if (nodes > 1)
 			w = fmax(w, p[GP_PP_W_INTER]);
-		t = 2.0 * (n - 1) / n * w + intra * p[GP_PP_A_INTRA] +
+		t = (2.0 * (n - 1) / n * w + intra * p[GP_PP_A_INTRA]) * slow +
 		    inter * p[GP_PP_A_INTER];
 	}
 	e = gp_perf_exposed(c, t, p[GP_PP_OVERLAP]);
@@ -45,6 +89,20 @@ double gp_perf_profile_step(const double *p, int n, int nodes, int per_node,
 	if (exposed)
 		*exposed = e;
 	return c + e;
+}
+
+double gp_perf_profile_step(const double *p, int n, int nodes, int per_node,
+			    double bsz, double *compute, double *comm, double *exposed)
+{
+	return gp_perf_profile_step_tab(NULL, p, n, nodes, per_node, bsz, compute, comm,
+					exposed);
+}
+
+double gp_perf_profile_eval(const gp_perf_profile *pr, int n, int nodes, int per_node,
+			    double bsz, double *compute, double *comm, double *exposed)
+{
+	return gp_perf_profile_step_tab(&pr->ctab, pr->p, n, nodes, per_node, bsz, compute,
+					comm, exposed);
 }
 
 /* Upper-case alphanumerics only: "Quadro RTX 6000" -> "QUADRORTX6000". */

@@ -53,6 +53,8 @@ typedef struct sim {
 	int8_t *shape_fits;     /* -1 unknown, 0 never, 1 fits the idle cluster */
 	uint32_t *shape_waited; /* pass stamp of a WAIT in this pass */
 	uint32_t pass_stamp;
+	uint32_t *shape_conflict; /* state version of a reservation conflict */
+	uint32_t version;         /* changes whenever the state does */
 
 	double *est;            /* duration estimate (sjf key) */
 	int32_t *slot;          /* placement pool slot while running */
@@ -264,6 +266,7 @@ static void assign_shapes(sim *s)
 	s->shape_fits = gp_xmalloc((s->nshapes ? s->nshapes : 1) * sizeof(*s->shape_fits));
 	memset(s->shape_fits, 0xff, (s->nshapes ? s->nshapes : 1) * sizeof(*s->shape_fits));
 	s->shape_waited = gp_xcalloc(s->nshapes ? s->nshapes : 1, sizeof(*s->shape_waited));
+	s->shape_conflict = gp_xcalloc(s->nshapes ? s->nshapes : 1, sizeof(*s->shape_conflict));
 }
 
 static int64_t need_milli(const gp_job *j)
@@ -457,6 +460,7 @@ static int start_job(sim *s, int32_t j, const gp_sim_runinfo *ri)
 	rec->nodes = s->pool[slot].nparts;
 	rec->first_node = lo;
 	s->alloc_milli += need_milli(job);
+	s->version++;
 	s->running++;
 	if (s->running > s->res->peak_running)
 		s->res->peak_running = s->running;
@@ -473,6 +477,7 @@ static void finish_job(sim *s, int32_t j)
 	s->pool_free[s->nfree++] = slot;
 	s->slot[j] = -1;
 	s->alloc_milli -= need_milli(&s->jl->jobs[j]);
+	s->version++;
 	s->running--;
 	s->freed = 1;
 	if (s->res->jobs[j].finish > s->res->last_finish)
@@ -649,11 +654,18 @@ static int respects_reservation(sim *s, double end)
 static void backfill_one(sim *s, int32_t j)
 {
 	gp_sim_runinfo ri;
+	int32_t sh = s->shape[j];
 
+	/* The state has not changed since this shape was placed on the
+	 * reservation: the policy would do it again for a job this long. */
+	if (s->shape_conflict[sh] == s->version && s->last_t + s->est[j] > s->resv_t)
+		return;
 	if (!try_place(s, j) || runinfo(s, j, &ri) != 0)
 		return;
-	if (!respects_reservation(s, s->last_t + ri.duration))
+	if (!respects_reservation(s, s->last_t + ri.duration)) {
+		s->shape_conflict[sh] = s->version;
 		return;
+	}
 	if (start_job(s, j, &ri) == GP_OK)
 		s->res->backfilled++;
 }
@@ -663,11 +675,12 @@ static void backfill_one(sim *s, int32_t j)
 static void schedule(sim *s)
 {
 	int32_t head = combined_head(s), j, nxt;
-	size_t a;
+	size_t a, examined = 0;
 	int k, hk;
 	gp_sim_runinfo ri;
 
 	s->pass_stamp++;
+	s->version++;
 	if (!s->freed && head == s->last_head && head >= 0) {
 		/* Nothing was freed and the blocked head is the same: only the
 		 * new arrivals can start, and only under backfill. */
@@ -707,6 +720,8 @@ blocked:
 		for (j = k == hk ? s->next[head] : s->qhead[k]; j >= 0 && s->status == GP_OK; j = nxt) {
 			nxt = s->next[j];
 			if (s->cap_milli - s->alloc_milli < s->min_need)
+				return;
+			if (s->cfg->backfill_depth && ++examined > s->cfg->backfill_depth)
 				return;
 			backfill_one(s, j);
 		}
@@ -869,6 +884,7 @@ static void teardown(sim *s)
 	free(s->shape);
 	free(s->shape_fits);
 	free(s->shape_waited);
+	free(s->shape_conflict);
 	free(s->est);
 	free(s->slot);
 	free(s->prev);

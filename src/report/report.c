@@ -1,0 +1,442 @@
+/* Report building blocks: numbers, text tables, CSV fields, SVG charts. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/report.h"
+
+/* ---- numbers ---- */
+
+double gp_report_round(double x, int decimals)
+{
+	double scale = pow(10, decimals), r;
+
+	if (!isfinite(x))
+		return 0;
+	r = round(x * scale) / scale;
+	return r == 0 ? 0 : r; /* no "-0" */
+}
+
+const char *gp_report_num(char *buf, size_t size, double x, int decimals)
+{
+	char *dot, *end;
+
+	snprintf(buf, size, "%.*f", decimals, gp_report_round(x, decimals));
+	dot = strchr(buf, '.');
+	if (dot) {
+		end = buf + strlen(buf) - 1;
+		while (end > dot && *end == '0')
+			*end-- = '\0';
+		if (end == dot)
+			*end = '\0';
+	}
+	if (!strcmp(buf, "-0"))
+		snprintf(buf, size, "0");
+	return buf;
+}
+
+const char *gp_report_duration(char *buf, size_t size, double s)
+{
+	long long t;
+
+	if (!isfinite(s)) {
+		snprintf(buf, size, "-");
+		return buf;
+	}
+	if (s < 59.95) {
+		snprintf(buf, size, "%.1fs", s);
+		return buf;
+	}
+	t = llround(s);
+	if (t < 3600)
+		snprintf(buf, size, "%lldm%02llds", t / 60, t % 60);
+	else if (t < 86400)
+		snprintf(buf, size, "%lldh%02lldm", t / 3600, t % 3600 / 60);
+	else
+		snprintf(buf, size, "%lldd%02lldh", t / 86400, t % 86400 / 3600);
+	return buf;
+}
+
+const char *gp_report_time_unit(double span, double *divisor)
+{
+	if (span <= 120) {
+		*divisor = 1;
+		return "seconds";
+	}
+	if (span <= 2 * 3600) {
+		*divisor = 60;
+		return "minutes";
+	}
+	if (span <= 3 * 86400) {
+		*divisor = 3600;
+		return "hours";
+	}
+	*divisor = 86400;
+	return "days";
+}
+
+/* ---- text tables ---- */
+
+void gp_table_init(gp_table *t, int ncols)
+{
+	memset(t, 0, sizeof(*t));
+	t->ncols = ncols;
+}
+
+void gp_table_release(gp_table *t)
+{
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nrows * (size_t)t->ncols; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}
+
+size_t gp_table_row(gp_table *t)
+{
+	size_t need = (t->nrows + 1) * (size_t)t->ncols, i;
+
+	GP_GROW(t->cells, t->cap, need);
+	for (i = t->nrows * (size_t)t->ncols; i < need; i++)
+		t->cells[i] = NULL;
+	return t->nrows++;
+}
+
+void gp_table_set(gp_table *t, size_t row, int col, const char *fmt, ...)
+{
+	va_list ap;
+	char **cell = &t->cells[row * (size_t)t->ncols + (size_t)col];
+	gp_sbuf sb;
+	char buf[512];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	gp_sbuf_init(&sb);
+	gp_sbuf_adds(&sb, buf);
+	free(*cell);
+	*cell = gp_sbuf_detach(&sb);
+}
+
+void gp_table_render(const gp_table *t, const char *indent, gp_sbuf *out)
+{
+	size_t *width = gp_xcalloc((size_t)t->ncols, sizeof(*width));
+	size_t r;
+	int c;
+
+	for (r = 0; r < t->nrows; r++)
+		for (c = 0; c < t->ncols; c++) {
+			const char *cell = t->cells[r * (size_t)t->ncols + (size_t)c];
+			size_t len = cell ? strlen(cell) : 0;
+
+			if (len > width[c])
+				width[c] = len;
+		}
+	for (r = 0; r < t->nrows; r++) {
+		gp_sbuf line;
+
+		gp_sbuf_init(&line);
+		gp_sbuf_adds(&line, indent ? indent : "");
+		for (c = 0; c < t->ncols; c++) {
+			const char *cell = t->cells[r * (size_t)t->ncols + (size_t)c];
+
+			if (!cell)
+				cell = "";
+			if (c == 0)
+				gp_sbuf_addf(&line, "%-*s", (int)width[c], cell);
+			else
+				gp_sbuf_addf(&line, "  %*s", (int)width[c], cell);
+		}
+		while (line.len && line.buf[line.len - 1] == ' ')
+			line.buf[--line.len] = '\0';
+		gp_sbuf_add(out, line.buf, line.len);
+		gp_sbuf_adds(out, "\n");
+		gp_sbuf_release(&line);
+	}
+	free(width);
+}
+
+/* ---- CSV ---- */
+
+void gp_csv_field(gp_sbuf *out, const char *s)
+{
+	const char *p;
+
+	if (!s)
+		s = "";
+	if (!strpbrk(s, ",\"\r\n")) {
+		gp_sbuf_adds(out, s);
+		return;
+	}
+	gp_sbuf_adds(out, "\"");
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			gp_sbuf_adds(out, "\"");
+		gp_sbuf_add(out, p, 1);
+	}
+	gp_sbuf_adds(out, "\"");
+}
+
+/* ---- SVG ---- */
+
+static const char *const palette[] = {
+	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+};
+
+static void xml_text(gp_sbuf *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': gp_sbuf_adds(out, "&amp;"); break;
+		case '<': gp_sbuf_adds(out, "&lt;"); break;
+		case '>': gp_sbuf_adds(out, "&gt;"); break;
+		case '"': gp_sbuf_adds(out, "&quot;"); break;
+		default: gp_sbuf_add(out, s, 1);
+		}
+	}
+}
+
+/* Tick step of 1, 2, 2.5 or 5 times a power of ten giving about `want`
+ * intervals over range. */
+static double tick_step(double range, int want)
+{
+	double raw = range / want, p = pow(10, floor(log10(raw))), f = raw / p;
+
+	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * p;
+}
+
+static int step_decimals(double step)
+{
+	int d = 0;
+
+	while (d < 6 && fabs(step * pow(10, d) - round(step * pow(10, d))) > 1e-9)
+		d++;
+	return d;
+}
+
+typedef struct axis {
+	double lo, hi;          /* data space (log10 of it for a log axis) */
+	int log;
+	double px0, px1;        /* pixel positions of lo and hi */
+} axis;
+
+static double ax_pos(const axis *a, double v)
+{
+	double u = a->log ? log10(v) : v;
+
+	return a->px0 + (u - a->lo) / (a->hi - a->lo) * (a->px1 - a->px0);
+}
+
+static int usable(const gp_svg_chart *c, double x, double y)
+{
+	return isfinite(x) && isfinite(y) && (!c->x_log || x > 0);
+}
+
+void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
+{
+	int W = c->width > 0 ? c->width : 800, H = c->height > 0 ? c->height : 450;
+	double L = 84, R = 24, T = 46, B = 58;
+	double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
+	double step, v;
+	axis ax, ay;
+	int s, nlegend = 0, maxlabel = 0, d;
+	size_t i;
+	char num[64];
+
+	for (s = 0; s < c->nseries; s++)
+		for (i = 0; i < c->series[s].n; i++) {
+			double x = c->series[s].x[i], y = c->series[s].y[i];
+
+			if (!usable(c, x, y))
+				continue;
+			xmin = fmin(xmin, x);
+			xmax = fmax(xmax, x);
+			ymin = fmin(ymin, y);
+			ymax = fmax(ymax, y);
+		}
+	if (c->set_x) {
+		xmin = c->x_min;
+		xmax = c->x_max;
+	}
+	if (c->set_y) {
+		ymin = c->y_min;
+		ymax = c->y_max;
+	} else if (c->y_percent) {
+		ymin = fmin(0, ymin);
+		ymax = fmax(1, isfinite(ymax) ? ymax : 1);
+	} else {
+		ymin = isfinite(ymin) ? fmin(0, ymin) : 0;
+		if (!isfinite(ymax))
+			ymax = 1;
+	}
+	if (!isfinite(xmin) || !isfinite(xmax)) {
+		xmin = c->x_log ? 1 : 0;
+		xmax = c->x_log ? 10 : 1;
+	}
+	if (c->x_log) {
+		xmin = floor(log10(xmin));
+		xmax = ceil(log10(xmax));
+		if (xmax <= xmin)
+			xmax = xmin + 1;
+	} else if (xmax <= xmin) {
+		xmax = xmin + 1;
+	}
+	if (ymax <= ymin)
+		ymax = ymin + 1;
+	ax.log = c->x_log;
+	ay.log = 0;
+	if (!c->x_log && !c->set_x) {
+		step = tick_step(xmax - xmin, 8);
+		xmin = floor(xmin / step + 1e-9) * step;
+		xmax = ceil(xmax / step - 1e-9) * step;
+	}
+	if (!c->set_y && !c->y_percent) {
+		step = tick_step(ymax - ymin, 5);
+		ymin = floor(ymin / step + 1e-9) * step;
+		ymax = ceil(ymax / step - 1e-9) * step;
+	}
+	ax.lo = xmin;
+	ax.hi = xmax;
+	ax.px0 = L;
+	ax.px1 = W - R;
+	ay.lo = ymin;
+	ay.hi = ymax;
+	ay.px0 = H - B;
+	ay.px1 = T;
+
+	gp_sbuf_addf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		     "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
+		     W, H, W, H);
+	gp_sbuf_addf(out, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
+	if (c->title) {
+		gp_sbuf_addf(out, "<text x=\"%g\" y=\"26\" text-anchor=\"middle\" font-size=\"16\" "
+			     "font-weight=\"bold\">", (double)W / 2);
+		xml_text(out, c->title);
+		gp_sbuf_adds(out, "</text>\n");
+	}
+	/* grid and tick labels */
+	gp_sbuf_adds(out, "<g font-size=\"12\" fill=\"#333\">\n");
+	step = tick_step(ymax - ymin, 5);
+	d = step_decimals(c->y_percent ? step * 100 : step);
+	for (v = ymin; v <= ymax + step * 1e-6; v += step) {
+		double py = ax_pos(&ay, v);
+
+		gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
+			     L, py, W - R, py);
+		gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s%s</text>\n",
+			     L - 8, py + 4,
+			     gp_report_num(num, sizeof(num), c->y_percent ? v * 100 : v, d),
+			     c->y_percent ? " %" : "");
+	}
+	if (c->x_log) {
+		int k;
+
+		for (k = (int)xmin; k <= (int)xmax; k++) {
+			double px = ax_pos(&ax, pow(10, k));
+
+			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
+				     px, T, px, H - B);
+			if (k >= 0 && k <= 3)
+				gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
+					     px, H - B + 18, pow(10, k));
+			else
+				gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">10"
+					     "<tspan dy=\"-6\" font-size=\"9\">%d</tspan></text>\n",
+					     px, H - B + 18, k);
+		}
+	} else {
+		step = tick_step(xmax - xmin, 8);
+		d = step_decimals(step);
+		for (v = xmin; v <= xmax + step * 1e-6; v += step) {
+			double px = ax_pos(&ax, v);
+
+			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
+				     px, T, px, H - B);
+			gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+				     px, H - B + 18, gp_report_num(num, sizeof(num), v, d));
+		}
+	}
+	gp_sbuf_adds(out, "</g>\n");
+	gp_sbuf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+		     "stroke=\"#333\"/>\n", L, T, W - L - R, H - T - B);
+	if (c->x_title) {
+		gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">",
+			     L + (W - L - R) / 2, H - 14);
+		xml_text(out, c->x_title);
+		gp_sbuf_adds(out, "</text>\n");
+	}
+	if (c->y_title) {
+		gp_sbuf_addf(out, "<text transform=\"translate(20 %.1f) rotate(-90)\" text-anchor=\"middle\" "
+			     "font-size=\"13\">", T + (H - T - B) / 2);
+		xml_text(out, c->y_title);
+		gp_sbuf_adds(out, "</text>\n");
+	}
+	/* series, clipped to the plot box */
+	gp_sbuf_addf(out, "<clipPath id=\"plot\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
+		     "</clipPath>\n", L, T, W - L - R, H - T - B);
+	gp_sbuf_adds(out, "<g clip-path=\"url(#plot)\" fill=\"none\" stroke-width=\"1.8\" "
+		     "stroke-linejoin=\"round\">\n");
+	for (s = 0; s < c->nseries; s++) {
+		const gp_svg_series *se = &c->series[s];
+		double prev_py = NAN;
+		int first = 1;
+
+		gp_sbuf_addf(out, "<polyline stroke=\"%s\" points=\"", palette[s % 8]);
+		for (i = 0; i < se->n; i++) {
+			double px, py;
+
+			if (!usable(c, se->x[i], se->y[i]))
+				continue;
+			px = ax_pos(&ax, se->x[i]);
+			py = ax_pos(&ay, se->y[i]);
+			if (se->step && !first)
+				gp_sbuf_addf(out, " %.1f,%.1f", px, prev_py);
+			gp_sbuf_addf(out, "%s%.1f,%.1f", first ? "" : " ", px, py);
+			prev_py = py;
+			first = 0;
+		}
+		gp_sbuf_adds(out, "\"/>\n");
+		if (se->label) {
+			nlegend++;
+			if ((int)strlen(se->label) > maxlabel)
+				maxlabel = (int)strlen(se->label);
+		}
+	}
+	gp_sbuf_adds(out, "</g>\n");
+	if (nlegend) {
+		double lw = 40 + 7.0 * maxlabel, lh = 8 + 18.0 * nlegend, lx = L + 10, ly = T + 10;
+		int row = 0;
+
+		if (c->legend == GP_LEGEND_TOP_RIGHT || c->legend == GP_LEGEND_BOTTOM_RIGHT)
+			lx = W - R - 10 - lw;
+		else if (c->legend == GP_LEGEND_BOTTOM_CENTER)
+			lx = L + (W - L - R - lw) / 2;
+		if (c->legend >= GP_LEGEND_BOTTOM_LEFT)
+			ly = H - B - 10 - lh;
+
+		gp_sbuf_addf(out, "<g font-size=\"12\">\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			     "height=\"%.1f\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#bbb\"/>\n",
+			     lx, ly, lw, lh);
+		for (s = 0; s < c->nseries; s++) {
+			double y;
+
+			if (!c->series[s].label)
+				continue;
+			y = ly + 15 + 18.0 * row++;
+			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				     "stroke=\"%s\" stroke-width=\"2.5\"/>\n",
+				     lx + 8, y - 4, lx + 30, y - 4, palette[s % 8]);
+			gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\">", lx + 36, y);
+			xml_text(out, c->series[s].label);
+			gp_sbuf_adds(out, "</text>\n");
+		}
+		gp_sbuf_adds(out, "</g>\n");
+	}
+	gp_sbuf_adds(out, "</svg>\n");
+}

@@ -1,0 +1,422 @@
+/* Writers for simulation results: text summary, JSON, CSV, SVG. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/report.h"
+
+static const char *const class_names[] = { "LS", "BE" };
+
+static json_t *real(double x, int decimals)
+{
+	return json_real(gp_report_round(x, decimals));
+}
+
+/* ---- text ---- */
+
+static void dist_row(gp_table *t, const char *name, const gp_sim_dist *d)
+{
+	size_t r = gp_table_row(t);
+	char b[5][32];
+
+	gp_table_set(t, r, 0, "%s", name);
+	gp_table_set(t, r, 1, "%s", gp_report_duration(b[0], sizeof(b[0]), d->mean));
+	gp_table_set(t, r, 2, "%s", gp_report_duration(b[1], sizeof(b[1]), d->p50));
+	gp_table_set(t, r, 3, "%s", gp_report_duration(b[2], sizeof(b[2]), d->p90));
+	gp_table_set(t, r, 4, "%s", gp_report_duration(b[3], sizeof(b[3]), d->p99));
+	gp_table_set(t, r, 5, "%s", gp_report_duration(b[4], sizeof(b[4]), d->max));
+}
+
+static void count_row(gp_table *t, const char *name, const gp_sim_summary *s)
+{
+	size_t r = gp_table_row(t);
+
+	gp_table_set(t, r, 0, "%s", name);
+	gp_table_set(t, r, 1, "%zu", s->total);
+	gp_table_set(t, r, 2, "%zu", s->completed);
+	gp_table_set(t, r, 3, "%zu", s->failed);
+	gp_table_set(t, r, 4, "%zu", s->never_placed);
+}
+
+void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
+			const gp_sim_result *r, gp_sbuf *out)
+{
+	gp_sim_summary all, cls[2];
+	gp_table t;
+	size_t row;
+	int k;
+	char b1[32], b2[64];
+
+	gp_sim_summarize(jobs, r, -1, &all);
+	for (k = 0; k < 2; k++)
+		gp_sim_summarize(jobs, r, k, &cls[k]);
+	gp_sbuf_addf(out, "trace    %s (%s, %zu jobs", id->trace, id->trace_format ? id->trace_format : "?",
+		     jobs->n);
+	if (id->trace_rows_skipped)
+		gp_sbuf_addf(out, ", %zu bad rows skipped", id->trace_rows_skipped);
+	gp_sbuf_addf(out, ")\ncluster  %s (%d nodes, %d GPUs)\n", id->cluster, id->cluster_nodes,
+		     id->cluster_gpus);
+	gp_sbuf_addf(out, "policy   %s, queue %s, seed %llu\n\n", id->policy, id->queue, id->seed);
+
+	gp_table_init(&t, 5);
+	row = gp_table_row(&t);
+	gp_table_set(&t, row, 0, "jobs");
+	gp_table_set(&t, row, 1, "total");
+	gp_table_set(&t, row, 2, "completed");
+	gp_table_set(&t, row, 3, "failed");
+	gp_table_set(&t, row, 4, "never placed");
+	count_row(&t, "all", &all);
+	for (k = 0; k < 2; k++)
+		count_row(&t, class_names[k], &cls[k]);
+	gp_table_render(&t, "", out);
+	gp_table_release(&t);
+	gp_sbuf_adds(out, "\n");
+
+	gp_table_init(&t, 6);
+	row = gp_table_row(&t);
+	gp_table_set(&t, row, 0, "completed jobs");
+	gp_table_set(&t, row, 1, "mean");
+	gp_table_set(&t, row, 2, "p50");
+	gp_table_set(&t, row, 3, "p90");
+	gp_table_set(&t, row, 4, "p99");
+	gp_table_set(&t, row, 5, "max");
+	dist_row(&t, "queue delay", &all.queue_delay);
+	dist_row(&t, "JCT", &all.jct);
+	for (k = 0; k < 2; k++) {
+		char name[32];
+
+		if (!cls[k].completed || cls[k].completed == all.completed)
+			continue;
+		snprintf(name, sizeof(name), "queue delay %s", class_names[k]);
+		dist_row(&t, name, &cls[k].queue_delay);
+		snprintf(name, sizeof(name), "JCT %s", class_names[k]);
+		dist_row(&t, name, &cls[k].jct);
+	}
+	gp_table_render(&t, "", out);
+	gp_table_release(&t);
+	if (all.with_slowdown)
+		gp_sbuf_addf(out, "slowdown vs best placement (%zu jobs): mean %s, p99 %s, max %s\n",
+			     all.with_slowdown,
+			     gp_report_num(b1, sizeof(b1), all.slowdown.mean, 3),
+			     gp_report_num(b2, sizeof(b2), all.slowdown.p99, 3),
+			     gp_report_num((char[32]){ 0 }, 32, all.slowdown.max, 3));
+	gp_sbuf_addf(out, "\nmakespan         %s (%s s)\n",
+		     gp_report_duration(b1, sizeof(b1), r->makespan),
+		     gp_report_num(b2, sizeof(b2), r->makespan, 3));
+	gp_sbuf_addf(out, "GPU utilization  %.1f %% (%s GPU-hours allocated)\n",
+		     100 * r->gpu_utilization,
+		     gp_report_num(b2, sizeof(b2), r->alloc_gpu_seconds / 3600, 1));
+}
+
+/* ---- JSON ---- */
+
+json_t *gp_report_dist_json(const gp_sim_dist *d)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "mean", real(d->mean, 3));
+	json_object_set_new(o, "p50", real(d->p50, 3));
+	json_object_set_new(o, "p90", real(d->p90, 3));
+	json_object_set_new(o, "p99", real(d->p99, 3));
+	json_object_set_new(o, "max", real(d->max, 3));
+	return o;
+}
+
+static json_t *counts_json(const gp_sim_summary *s)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "total", json_integer((json_int_t)s->total));
+	json_object_set_new(o, "completed", json_integer((json_int_t)s->completed));
+	json_object_set_new(o, "failed", json_integer((json_int_t)s->failed));
+	json_object_set_new(o, "never_placed", json_integer((json_int_t)s->never_placed));
+	return o;
+}
+
+json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
+			   const gp_sim_result *r)
+{
+	json_t *o = json_object(), *tr, *cl, *classes;
+	gp_sim_summary all, s;
+	int k;
+
+	gp_sim_summarize(jobs, r, -1, &all);
+	json_object_set_new(o, "seed", json_integer((json_int_t)id->seed));
+	json_object_set_new(o, "policy", json_string(id->policy));
+	json_object_set_new(o, "queue", json_string(id->queue));
+	json_object_set_new(o, "jobs", counts_json(&all));
+	json_object_set_new(o, "queue_delay", gp_report_dist_json(&all.queue_delay));
+	json_object_set_new(o, "jct", gp_report_dist_json(&all.jct));
+	json_object_set_new(o, "makespan", real(r->makespan, 3));
+	json_object_set_new(o, "gpu_utilization", real(r->gpu_utilization, 6));
+	json_object_set_new(o, "allocated_gpu_seconds", real(r->alloc_gpu_seconds, 3));
+	json_object_set_new(o, "first_submit", real(r->first_submit, 3));
+	json_object_set_new(o, "last_finish", real(r->last_finish, 3));
+	if (all.with_slowdown) {
+		json_t *sd = gp_report_dist_json(&all.slowdown);
+
+		json_object_set_new(sd, "jobs", json_integer((json_int_t)all.with_slowdown));
+		json_object_set_new(o, "slowdown", sd);
+	}
+	classes = json_object();
+	for (k = 0; k < 2; k++) {
+		json_t *c = json_object();
+
+		gp_sim_summarize(jobs, r, k, &s);
+		json_object_set_new(c, "jobs", counts_json(&s));
+		json_object_set_new(c, "queue_delay", gp_report_dist_json(&s.queue_delay));
+		json_object_set_new(c, "jct", gp_report_dist_json(&s.jct));
+		json_object_set_new(classes, class_names[k], c);
+	}
+	json_object_set_new(o, "classes", classes);
+	tr = json_object();
+	json_object_set_new(tr, "path", json_string(id->trace ? id->trace : ""));
+	json_object_set_new(tr, "format", json_string(id->trace_format ? id->trace_format : ""));
+	json_object_set_new(tr, "jobs", json_integer((json_int_t)jobs->n));
+	json_object_set_new(tr, "skipped_rows", json_integer((json_int_t)id->trace_rows_skipped));
+	json_object_set_new(o, "trace", tr);
+	cl = json_object();
+	json_object_set_new(cl, "path", json_string(id->cluster ? id->cluster : ""));
+	json_object_set_new(cl, "nodes", json_integer(id->cluster_nodes));
+	json_object_set_new(cl, "gpus", json_integer(id->cluster_gpus));
+	json_object_set_new(o, "cluster", cl);
+	json_object_set_new(o, "tick", real(r->tick, 3));
+	return o;
+}
+
+/* ---- CSV ---- */
+
+static void csv_num(gp_sbuf *out, double x, int decimals)
+{
+	char b[64];
+
+	gp_sbuf_adds(out, ",");
+	gp_sbuf_adds(out, gp_report_num(b, sizeof(b), x, decimals));
+}
+
+void gp_report_sim_jobs_csv(const gp_joblist *jobs, const gp_sim_result *r,
+			    const gp_cluster *c, gp_sbuf *out)
+{
+	size_t i;
+
+	gp_sbuf_adds(out, "job,submit,start,finish,gpus,nodes,class,state,queue_delay,jct,"
+		     "first_node,iteration_s,slowdown\n");
+	for (i = 0; i < r->njobs; i++) {
+		const gp_job *j = &jobs->jobs[i];
+		const gp_sim_job *rec = &r->jobs[i];
+		int ran = rec->state == GP_SIM_DONE;
+		char idbuf[32];
+
+		if (!j->id)
+			snprintf(idbuf, sizeof(idbuf), "%zu", i + 1);
+		gp_csv_field(out, j->id ? j->id : idbuf);
+		csv_num(out, j->submit, 3);
+		if (ran) {
+			csv_num(out, rec->start, 3);
+			csv_num(out, rec->finish, 3);
+		} else {
+			gp_sbuf_adds(out, ",,");
+		}
+		gp_sbuf_addf(out, ",%d,%d,%s,%s", j->gpus, rec->nodes,
+			     class_names[j->klass == GP_CLASS_LS ? 0 : 1], gp_sim_state_name(rec->state));
+		if (ran) {
+			csv_num(out, rec->start - j->submit, 3);
+			csv_num(out, rec->finish - j->submit, 3);
+		} else {
+			gp_sbuf_adds(out, ",,");
+		}
+		gp_sbuf_adds(out, ",");
+		if (rec->first_node >= 0 && c && rec->first_node < c->nnodes)
+			gp_csv_field(out, c->nodes[rec->first_node].name);
+		if (rec->iter_s > 0)
+			csv_num(out, rec->iter_s, 6);
+		else
+			gp_sbuf_adds(out, ",");
+		if (rec->slowdown > 0)
+			csv_num(out, rec->slowdown, 4);
+		else
+			gp_sbuf_adds(out, ",");
+		gp_sbuf_adds(out, "\n");
+	}
+}
+
+void gp_report_sim_timeline_csv(const gp_sim_result *r, gp_sbuf *out)
+{
+	size_t i;
+
+	gp_sbuf_adds(out, "time,utilization,allocated_gpus,running,queued,queued_ls,queued_be\n");
+	for (i = 0; i < r->nsamples; i++) {
+		const gp_sim_sample *s = &r->samples[i];
+		char b[64];
+
+		gp_sbuf_adds(out, gp_report_num(b, sizeof(b), s->t, 3));
+		csv_num(out, s->utilization, 6);
+		csv_num(out, (double)s->allocated_milli / 1000, 3);
+		gp_sbuf_addf(out, ",%d,%d,%d,%d\n", s->running, s->queued_ls + s->queued_be,
+			     s->queued_ls, s->queued_be);
+	}
+}
+
+/* ---- SVG ---- */
+
+static char *subtitle(const gp_report_ident *id, const char *what)
+{
+	return gp_xasprintf("%s: %s, %s/%s", what, id->trace ? id->trace : "trace", id->policy,
+			    id->queue);
+}
+
+void gp_report_sim_svg_utilization(const gp_report_ident *id, const gp_sim_result *r,
+				   gp_sbuf *out)
+{
+	size_t n = r->nsamples, i;
+	double *x = gp_xmalloc((n + 1) * sizeof(*x)), *y = gp_xmalloc((n + 1) * sizeof(*y));
+	double span = r->nsamples ? r->samples[n - 1].t - r->first_submit : 0, div;
+	const char *unit = gp_report_time_unit(span, &div);
+	gp_svg_series se = { "GPU utilization (mean over each tick)", x, y, 0, 1 };
+	gp_svg_chart c;
+	char *title = subtitle(id, "GPU utilization"), *xt = gp_xasprintf("time since first submit (%s)", unit);
+
+	/* Row i averages (t[i-1], t[i]]: hold it from the previous row. */
+	for (i = 0; i < n; i++) {
+		x[i] = ((i ? r->samples[i - 1].t : r->first_submit) - r->first_submit) / div;
+		y[i] = r->samples[i].utilization;
+	}
+	if (n) {
+		x[n] = (r->samples[n - 1].t - r->first_submit) / div;
+		y[n] = r->samples[n - 1].utilization;
+		se.n = n + 1;
+	}
+	memset(&c, 0, sizeof(c));
+	c.title = title;
+	c.x_title = xt;
+	c.y_title = "allocated / available GPUs";
+	c.y_percent = 1;
+	c.set_y = 1;
+	c.y_min = 0;
+	c.y_max = 1;
+	c.legend = GP_LEGEND_BOTTOM_CENTER;
+	c.series = &se;
+	c.nseries = 1;
+	gp_svg_line_chart(&c, out);
+	free(title);
+	free(xt);
+	free(x);
+	free(y);
+}
+
+void gp_report_sim_svg_queue(const gp_report_ident *id, const gp_sim_result *r, gp_sbuf *out)
+{
+	size_t n = r->nsamples, i;
+	double *x = gp_xmalloc((n ? n : 1) * sizeof(*x));
+	double *q[4];
+	double span = n ? r->samples[n - 1].t - r->first_submit : 0, div;
+	const char *unit = gp_report_time_unit(span, &div);
+	gp_svg_series se[4];
+	gp_svg_chart c;
+	int k, ns = 0, any_ls = 0;
+	char *title = subtitle(id, "Queue length"), *xt = gp_xasprintf("time since first submit (%s)", unit);
+
+	for (k = 0; k < 4; k++)
+		q[k] = gp_xmalloc((n ? n : 1) * sizeof(*q[k]));
+	for (i = 0; i < n; i++) {
+		x[i] = (r->samples[i].t - r->first_submit) / div;
+		q[0][i] = r->samples[i].queued_ls + r->samples[i].queued_be;
+		q[1][i] = r->samples[i].queued_ls;
+		q[2][i] = r->samples[i].queued_be;
+		q[3][i] = r->samples[i].running;
+		any_ls |= r->samples[i].queued_ls > 0;
+	}
+	memset(se, 0, sizeof(se));
+	se[ns++] = (gp_svg_series){ "queued jobs (all)", x, q[0], n, 0 };
+	if (any_ls) {
+		se[ns++] = (gp_svg_series){ "queued LS jobs", x, q[1], n, 0 };
+		se[ns++] = (gp_svg_series){ "queued BE jobs", x, q[2], n, 0 };
+	}
+	se[ns++] = (gp_svg_series){ "running jobs", x, q[3], n, 0 };
+	memset(&c, 0, sizeof(c));
+	c.title = title;
+	c.x_title = xt;
+	c.y_title = "jobs (at each tick)";
+	c.legend = GP_LEGEND_TOP_RIGHT;
+	c.series = se;
+	c.nseries = ns;
+	gp_svg_line_chart(&c, out);
+	free(title);
+	free(xt);
+	free(x);
+	for (k = 0; k < 4; k++)
+		free(q[k]);
+}
+
+#define CDF_POINTS 1000
+
+/* Up to CDF_POINTS (x, F(x)) points of the JCT distribution of class k
+ * (-1: all); returns the count. */
+static size_t jct_cdf(const gp_joblist *jobs, const gp_sim_result *r, int k,
+		      double *x, double *y)
+{
+	size_t i, n = 0, m;
+	double *v = gp_xmalloc((r->njobs ? r->njobs : 1) * sizeof(*v));
+
+	for (i = 0; i < r->njobs; i++) {
+		const gp_job *j = &jobs->jobs[i];
+
+		if (r->jobs[i].state != GP_SIM_DONE)
+			continue;
+		if (k >= 0 && (j->klass == GP_CLASS_LS ? 0 : 1) != k)
+			continue;
+		v[n++] = r->jobs[i].finish - j->submit;
+	}
+	qsort(v, n, sizeof(*v), gp_cmp_double);
+	m = n < CDF_POINTS ? n : CDF_POINTS;
+	for (i = 0; i < m; i++) {
+		size_t idx = m > 1 ? i * (n - 1) / (m - 1) : 0;
+
+		/* Log axis: a zero JCT shows at 1 ms. */
+		x[i] = v[idx] > 1e-3 ? v[idx] : 1e-3;
+		y[i] = (double)(idx + 1) / (double)n;
+	}
+	free(v);
+	return m;
+}
+
+void gp_report_sim_svg_jct_cdf(const gp_report_ident *id, const gp_joblist *jobs,
+			       const gp_sim_result *r, gp_sbuf *out)
+{
+	double *x[3], *y[3];
+	gp_svg_series se[3];
+	gp_svg_chart c;
+	int k, ns = 0;
+	size_t nall, ncls[2];
+	char *title = subtitle(id, "JCT CDF");
+
+	for (k = 0; k < 3; k++) {
+		x[k] = gp_xmalloc(CDF_POINTS * sizeof(*x[k]));
+		y[k] = gp_xmalloc(CDF_POINTS * sizeof(*y[k]));
+	}
+	nall = jct_cdf(jobs, r, -1, x[0], y[0]);
+	se[ns++] = (gp_svg_series){ "all completed jobs", x[0], y[0], nall, 1 };
+	for (k = 0; k < 2; k++)
+		ncls[k] = jct_cdf(jobs, r, k, x[k + 1], y[k + 1]);
+	if (ncls[0] && ncls[1])
+		for (k = 0; k < 2; k++)
+			se[ns++] = (gp_svg_series){ k ? "BE jobs" : "LS jobs", x[k + 1], y[k + 1],
+						    ncls[k], 1 };
+	memset(&c, 0, sizeof(c));
+	c.title = title;
+	c.x_title = "job completion time, submit to finish (seconds, log scale)";
+	c.y_title = "share of jobs finished within x";
+	c.x_log = 1;
+	c.y_percent = 1;
+	c.set_y = 1;
+	c.y_min = 0;
+	c.y_max = 1;
+	c.series = se;
+	c.nseries = ns;
+	gp_svg_line_chart(&c, out);
+	free(title);
+	for (k = 0; k < 3; k++) {
+		free(x[k]);
+		free(y[k]);
+	}
+}
