@@ -341,6 +341,8 @@ int cmd_compare(int argc, char **argv)
 		json_object_set_new(tr, "format", json_string(jobs.format ? jobs.format : ""));
 		json_object_set_new(tr, "jobs", json_integer((json_int_t)jobs.n));
 		json_object_set_new(tr, "skipped_rows", json_integer((json_int_t)jobs.skipped));
+		json_object_set_new(tr, "left_out_rows", json_integer((json_int_t)jobs.left_out));
+		json_object_set_new(tr, "left_out", json_string(jobs.left_out_note ? jobs.left_out_note : ""));
 		json_object_set_new(cl, "path", json_string(cluster_path ? cluster_path : ""));
 		json_object_set_new(cl, "nodes", json_integer(cluster.nnodes));
 		json_object_set_new(cl, "gpus", json_integer(cluster.ngpus));

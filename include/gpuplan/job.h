@@ -75,6 +75,9 @@ typedef struct gp_joblist {
 	char *source;           /* file name */
 	char *format;           /* detected dialect name */
 	size_t skipped;         /* bad rows skipped under --skip-bad */
+	size_t left_out;        /* valid rows that are no job to replay */
+	char *left_out_note;    /* why, e.g. "1088 CPU-only tasks"; NULL
+				   when none */
 } gp_joblist;
 
 void gp_joblist_init(gp_joblist *l);

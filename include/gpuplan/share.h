@@ -88,6 +88,17 @@ int gp_share_pods_load(const char *path, gp_share_pods *p, gp_error *err);
 int gp_share_pods_parse(const char *text, size_t len, const char *path,
 			gp_share_pods *p, gp_error *err);
 
+/* openb's rules for one task's GPU request, shared by the pod-list reader
+ * above and the `openb` trace dialect: as the artifact's converter, a
+ * CPU-only task (num_gpu 0) has share 0 and a share above 1000 is clamped
+ * to 1000; a GPU task needs a share, and a multi-GPU task whole GPUs.
+ * Returns 0 with *gpu_milli normalised, or -1 with the reason in why. */
+int gp_share_openb_gpu_request(long num_gpu, long *gpu_milli, char *why,
+			       size_t whylen);
+/* Whether a gpu_spec value (len bytes) means "any GPU model": empty, or
+ * pandas' "nan". */
+int gp_share_openb_spec_any(const char *s, size_t len);
+
 /* ---- policies ---- */
 enum gp_share_policy {
 	GP_SHARE_RANDOM = 0,

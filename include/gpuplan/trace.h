@@ -20,6 +20,9 @@
 typedef struct gp_trace_stats {
 	size_t rows;            /* data rows read (blank and '#' lines excluded) */
 	size_t skipped;         /* bad rows skipped under skip_bad */
+	size_t left_out;        /* valid rows the dialect does not replay
+				   (openb CPU-only tasks and pods that never
+				   ran); gp_joblist.left_out_note says why */
 	size_t outside;         /* jobs dropped by the start/end window */
 	size_t over_limit;      /* jobs dropped by the limit */
 	double epoch;           /* Unix time of submit 0 for dated traces
@@ -45,8 +48,8 @@ void gp_trace_opts_init(gp_trace_opts *o);
 
 /* Read a trace file ("-" = stdin).  out must be initialised
  * (gp_joblist_init); on success its jobs are replaced by the trace's and
- * out->source / out->format / out->skipped are set; on failure it is left
- * empty.  Errors: GP_EIO (cannot read), GP_EINPUT with FILE:LINE:COL and
+ * out->source / format / skipped / left_out / left_out_note are set; on
+ * failure it is left empty.  Errors: GP_EIO (cannot read), GP_EINPUT with FILE:LINE:COL and
  * a reason (bad row, unknown dialect, cap exceeded), GP_EUSAGE (unknown
  * format name). */
 int gp_trace_load(const char *path, const gp_trace_opts *opts,

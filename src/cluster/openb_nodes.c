@@ -3,7 +3,13 @@
  * "openb-<model>x<count>", whose intra-node links are unknown and so
  * recorded as SYS; no switch fabric; per-node CPU and memory as openb
  * has them (gp_node.cpu_milli, mem_mib).  The CSV reading is shared with
- * the fractional-sharing engine (share_csv.c). */
+ * the fractional-sharing engine (share_csv.c).
+ *
+ * A model the catalog does not know (openb's G1, G2, G3: undisclosed
+ * internal types) gets an entry of its own in this cluster's catalog,
+ * named as in the file, vendor "undisclosed" and every figure 0 (unknown:
+ * nothing is invented), so that gpu_spec constraints naming it match its
+ * nodes; the performance model refuses it for lack of FLOPS. */
 #include <stdio.h>
 #include <string.h>
 
@@ -35,6 +41,14 @@ int gp_cluster_load_openb(const char *path, gp_cluster *c, gp_error *err)
 		model = n.models[n.model[i]];
 		snprintf(tname, sizeof(tname), "openb-%sx%d", model, n.ngpus[i]);
 		type = gp_cluster_find_type(c, tname);
+		if (type < 0 && gp_catalog_index(&c->catalog, model) < 0) {
+			gp_gpu_model m;
+
+			memset(&m, 0, sizeof(m));
+			snprintf(m.name, sizeof(m.name), "%s", model);
+			snprintf(m.vendor, sizeof(m.vendor), "undisclosed");
+			gp_catalog_put(&c->catalog, &m);
+		}
 		if (type < 0) {
 			gp_topo t;
 

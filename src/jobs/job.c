@@ -44,6 +44,7 @@ void gp_joblist_release(gp_joblist *l)
 	free(l->jobs);
 	free(l->source);
 	free(l->format);
+	free(l->left_out_note);
 	memset(l, 0, sizeof(*l));
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gpuplan/catalog.h"
 #include "gpuplan/models.h"
 #include "gpuplan/trace.h"
 #include "gpuplan/util.h"
@@ -22,6 +23,7 @@ static const gp_trace_dialect *const dialects[] = {
 	&gp_trace_philly,
 	&gp_trace_pollux,
 	&gp_trace_gavel,
+	&gp_trace_openb,
 };
 
 #define NDIALECTS GP_ARRAY_SIZE(dialects)
@@ -170,6 +172,46 @@ int gp_trace_model_name(const gp_trace_row *r, int k, const char *s, gp_job *j)
 		return gp_trace_bad(r, k, "model name '%.40s...' is longer than %zu characters",
 				    s, sizeof(j->model.name) - 1);
 	memcpy(j->model.name, s, n + 1);
+	return GP_OK;
+}
+
+int gp_trace_gpu_models(const gp_trace_row *r, int k, const char *s, gp_job *j)
+{
+	gp_sbuf sb;
+	const char *p, *bar;
+
+	if (!*s)
+		return GP_OK;
+	gp_sbuf_init(&sb);
+	for (p = s;; p = bar + 1) {
+		char name[64];
+		size_t n;
+		int m;
+
+		bar = strchr(p, '|');
+		n = bar ? (size_t)(bar - p) : strlen(p);
+		while (n && (*p == ' ' || *p == '\t')) {
+			p++;
+			n--;
+		}
+		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+			n--;
+		if (!n || n >= sizeof(name)) {
+			gp_sbuf_release(&sb);
+			return gp_trace_bad(r, k, n ? "GPU model name '%.40s...' is longer than %zu characters"
+					    : "empty GPU model name in '%.40s'",
+					    n ? p : s, sizeof(name) - 1);
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		m = gp_catalog_index(r->gpus, name);
+		gp_sbuf_addf(&sb, "%s%s", sb.len ? "|" : "",
+			     m >= 0 ? r->gpus->models[m].name : name);
+		if (!bar)
+			break;
+	}
+	free(j->gpu_models);
+	j->gpu_models = gp_sbuf_detach(&sb);
 	return GP_OK;
 }
 
@@ -655,6 +697,7 @@ int gp_trace_load_buffer(const char *name, char *buf, size_t len,
 	gp_trace_row r;
 	gp_error rowerr;
 	model_cache models;
+	gp_catalog gpus;
 
 	if (!o) {
 		gp_trace_opts_init(&dflt);
@@ -722,6 +765,8 @@ int gp_trace_load_buffer(const char *name, char *buf, size_t len,
 	r.map = NULL;
 	models.n = 0;
 	r.models = &models;
+	gp_catalog_init_builtin(&gpus);
+	r.gpus = &gpus;
 
 	if (d->header) {
 		if (!line) {
@@ -735,6 +780,8 @@ int gp_trace_load_buffer(const char *name, char *buf, size_t len,
 		if (!rc)
 			rc = map_header(d, field, col, header_nf, map, name,
 					sc.line, err);
+		if (!rc && d->check_header)
+			rc = d->check_header(map, name, sc.line, err);
 		if (rc)
 			goto fail;
 		r.map = map;
@@ -769,6 +816,11 @@ int gp_trace_load_buffer(const char *name, char *buf, size_t len,
 			rc = d->row(&r, j);
 			if (rc)
 				drop_last(&l);
+			if (rc == GP_TRACE_LEAVE_OUT) {
+				st->left_out++;
+				rc = GP_OK;
+				continue;
+			}
 		}
 		if (rc) {
 			if (!o->skip_bad) {
@@ -794,15 +846,18 @@ int gp_trace_load_buffer(const char *name, char *buf, size_t len,
 	apply_filters(&l, o, st);
 
 	free(state);
+	gp_catalog_release(&gpus);
 	l.source = gp_xstrdup(name);
 	l.format = gp_xstrdup(d->name);
 	l.skipped = st->skipped;
+	l.left_out = st->left_out;
 	gp_joblist_release(out);
 	*out = l;
 	return GP_OK;
 
 fail:
 	free(state);
+	gp_catalog_release(&gpus);
 	gp_joblist_release(&l);
 	gp_joblist_release(out);
 	gp_joblist_init(out);

@@ -7,12 +7,18 @@
 
 #include <stdint.h>
 
+#include "gpuplan/catalog.h"
+#include "gpuplan/error.h"
 #include "gpuplan/job.h"
 #include "gpuplan/trace.h"
 
 #define GP_TRACE_MAX_FIELDS 64
 /* Largest submit time, duration or deadline accepted: ~317 years. */
 #define GP_TRACE_MAX_SECONDS 1e10
+/* A row's return value for a valid row that is no job to replay (an openb
+ * CPU-only task, a pod that never ran): dropped and counted in
+ * gp_trace_stats.left_out; the dialect says why in its finish(). */
+#define GP_TRACE_LEAVE_OUT (-1)
 
 /* One data row as the dialect sees it.  Fields are NUL-terminated, trimmed
  * and unquoted in place; "column k" means the k-th name of the dialect's
@@ -28,6 +34,7 @@ typedef struct gp_trace_row {
 	int64_t index;                  /* 0-based data-row index in the file */
 	void *state;                    /* dialect scratch, state_size bytes, zeroed */
 	void *models;                   /* catalog lookups of this load (trace.c) */
+	const gp_catalog *gpus;         /* the built-in GPU catalog (trace.c) */
 	gp_error *err;
 } gp_trace_row;
 
@@ -50,8 +57,14 @@ typedef struct gp_trace_dialect {
 	/* Map row r onto job j (already gp_job_init'ed, j->line set); return
 	 * GP_OK, or GP_EINPUT via gp_trace_bad & co. */
 	int (*row)(gp_trace_row *r, gp_job *j);
+	/* After the header is mapped (optional): reject a header that has
+	 * the required columns but cannot be replayed; map[k] as in
+	 * gp_trace_row.  Return GP_OK or GP_EINPUT located at line. */
+	int (*check_header)(const int *map, const char *path, int line,
+			    gp_error *err);
 	/* After the last row (optional): e.g. turn dates into seconds from
-	 * the first submission. */
+	 * the first submission, or say in l->left_out_note why rows were
+	 * left out. */
 	void (*finish)(void *state, gp_joblist *l, gp_trace_stats *st);
 } gp_trace_dialect;
 
@@ -62,6 +75,7 @@ extern const gp_trace_dialect gp_trace_muri;
 extern const gp_trace_dialect gp_trace_philly;
 extern const gp_trace_dialect gp_trace_pollux;
 extern const gp_trace_dialect gp_trace_gavel;
+extern const gp_trace_dialect gp_trace_openb;
 
 /* Helpers for dialects.  Column k < 0 or absent: "" / col 0. */
 const char *gp_trace_get(const gp_trace_row *r, int k);
@@ -81,6 +95,13 @@ int gp_trace_strdup(const gp_trace_row *r, int k, char **out);
  * job-spec loader); another name is kept as given, error when too long;
  * "" leaves the model unknown. */
 int gp_trace_model_name(const gp_trace_row *r, int k, const char *s, gp_job *j);
+/* GPU models a job may run on, '|'-separated (s, from column k): each
+ * name the GPU catalog knows, by name or alias, becomes the catalog's
+ * name (openb's "V100M32" -> "V100-SXM2-32GB"), so that it matches a
+ * cluster node of that model whatever spelling the cluster used; other
+ * names (openb's undisclosed "G2") are kept as given.  "" leaves the job
+ * unconstrained; an empty name between bars is an error. */
+int gp_trace_gpu_models(const gp_trace_row *r, int k, const char *s, gp_job *j);
 /* The 0-based data-row index as the job id (dialects without ids). */
 void gp_trace_index_id(const gp_trace_row *r, gp_job *j);
 /* Type from the GPU count when the trace does not say: one GPU is

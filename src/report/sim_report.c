@@ -54,6 +54,9 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 		     jobs->n);
 	if (id->trace_rows_skipped)
 		gp_sbuf_addf(out, ", %zu bad rows skipped", id->trace_rows_skipped);
+	if (jobs->left_out)
+		gp_sbuf_addf(out, ", %zu rows left out: %s", jobs->left_out,
+			     jobs->left_out_note ? jobs->left_out_note : "not replayable");
 	gp_sbuf_addf(out, ")\ncluster  %s (%d nodes, %d GPUs)\n", id->cluster, id->cluster_nodes,
 		     id->cluster_gpus);
 	gp_sbuf_addf(out, "policy   %s, queue %s, seed %llu\n\n", id->policy, id->queue, id->seed);
@@ -174,6 +177,8 @@ json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 	json_object_set_new(tr, "format", json_string(id->trace_format ? id->trace_format : ""));
 	json_object_set_new(tr, "jobs", json_integer((json_int_t)jobs->n));
 	json_object_set_new(tr, "skipped_rows", json_integer((json_int_t)id->trace_rows_skipped));
+	json_object_set_new(tr, "left_out_rows", json_integer((json_int_t)jobs->left_out));
+	json_object_set_new(tr, "left_out", json_string(jobs->left_out_note ? jobs->left_out_note : ""));
 	json_object_set_new(o, "trace", tr);
 	cl = json_object();
 	json_object_set_new(cl, "path", json_string(id->cluster ? id->cluster : ""));

@@ -1,6 +1,7 @@
 /* Readers for the openb CSV dialects (Alibaba cluster-trace-gpu-v2023):
  * the node list and the pod list.  Columns are found by header name, so
  * the short five-column pod lists (multigpu50) read like the full ones. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -287,12 +288,38 @@ fail:
 	return rc;
 }
 
+int gp_share_openb_gpu_request(long num_gpu, long *gpu_milli, char *why,
+			       size_t whylen)
+{
+	/* A zero share makes a task CPU-only for the artifact's GPU filter. */
+	if (num_gpu == 0)
+		*gpu_milli = 0;
+	else if (*gpu_milli > 1000)
+		*gpu_milli = 1000;
+	if (num_gpu > 0 && *gpu_milli == 0) {
+		snprintf(why, whylen, "a GPU task needs gpu_milli 1..1000, not 0");
+		return -1;
+	}
+	if (num_gpu > 1 && *gpu_milli < 1000) {
+		snprintf(why, whylen, "a %ld-GPU task must take whole GPUs (gpu_milli 1000), not %ld",
+			 num_gpu, *gpu_milli);
+		return -1;
+	}
+	return 0;
+}
+
+int gp_share_openb_spec_any(const char *s, size_t len)
+{
+	return len == 0 || (len == 3 && !memcmp(s, "nan", 3));
+}
+
 int gp_share_pods_parse(const char *text, size_t len, const char *path,
 			gp_share_pods *p, gp_error *err)
 {
 	line_iter it = { text, text + len, 0 };
 	field hdr[MAX_FIELDS], f[MAX_FIELDS];
 	int nh, c_name, c_cpu, c_mem, c_ngpu, c_milli, c_spec, rc, nf;
+	char why[128];
 	size_t cap = 0;
 	const char *line;
 	size_t llen;
@@ -349,20 +376,9 @@ int gp_share_pods_parse(const char *text, size_t len, const char *path,
 					  "gpu_milli '%.*s' is not a non-negative integer", (int)f[c_milli].len, f[c_milli].s);
 			goto fail;
 		}
-		/* As the artifact's converter: a GPU task's share is clamped to
-		 * 1000; a zero share makes it a CPU-only task for the GPU filter. */
-		if (ngpu == 0)
-			milli = 0;
-		else if (milli > 1000)
-			milli = 1000;
-		if (ngpu > 0 && milli == 0) {
+		if (gp_share_openb_gpu_request(ngpu, &milli, why, sizeof(why))) {
 			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_milli].col,
-					  "a GPU task needs gpu_milli 1..1000, not 0");
-			goto fail;
-		}
-		if (ngpu > 1 && milli < 1000) {
-			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_milli].col,
-					  "a %ld-GPU task must take whole GPUs (gpu_milli 1000), not %ld", ngpu, milli);
+					  "%s", why);
 			goto fail;
 		}
 		if (k + 1 > cap) {
@@ -389,7 +405,7 @@ int gp_share_pods_parse(const char *text, size_t len, const char *path,
 		p->ngpus[k] = (int)ngpu;
 		p->gpu_milli[k] = (int)milli;
 		/* the converter writes a model constraint only for GPU tasks */
-		if (c_spec >= 0 && ngpu > 0 && !field_eq(&f[c_spec], "nan"))
+		if (c_spec >= 0 && ngpu > 0 && !gp_share_openb_spec_any(f[c_spec].s, f[c_spec].len))
 			p->gpu_spec[k] = gp_xstrndup(f[c_spec].s, f[c_spec].len);
 		else
 			p->gpu_spec[k] = gp_xstrdup("");

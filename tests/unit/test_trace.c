@@ -5,12 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/cluster.h"
 #include "gpuplan/models.h"
+#include "gpuplan/policy.h"
 #include "gpuplan/trace.h"
 #include "gpuplan/util.h"
 #include "testlib.h"
 
 #define T(f) gp_test_path("tests/data/traces/" f)
+#define OB(f) gp_test_path("tests/data/openb/" f)
 
 static gp_joblist L;
 static gp_trace_stats ST;
@@ -58,7 +61,8 @@ static int sorted_by_submit(void)
 static void test_formats(void)
 {
 	const char *const *f = gp_trace_formats();
-	const char *want[] = { "gpuplan", "tiresias", "muri", "philly", "pollux", "gavel" };
+	const char *want[] = { "gpuplan", "tiresias", "muri", "philly", "pollux", "gavel",
+			       "openb" };
 	size_t i, j, n = 0;
 
 	while (f[n])
@@ -420,6 +424,12 @@ static void test_bad_files(void)
 		{ "bad/gpuplan-no-work.csv", NULL, 3, 0, "job 'job-b' needs a 'duration' or 'iterations'" },
 		{ "bad/gpuplan-unterminated-quote.csv", NULL, 2, 15, "unterminated quoted field" },
 		{ "bad/gpuplan-shared-multi-gpu.csv", NULL, 3, 16, "needs 'gpus' = 1, not 2" },
+		{ "bad/openb-shared-multi-gpu.csv", NULL, 3, 29, "a 2-GPU task must take whole GPUs (gpu_milli 1000), not 460" },
+		{ "bad/openb-deleted-before-scheduled.csv", NULL, 3, 55, "'deletion_time' 1558380 is before 'scheduled_time' 1558381" },
+		{ "bad/openb-qos-word.csv", NULL, 2, 36, "'qos' must be LS, BE, Guaranteed or Burstable, got 'Gold'" },
+		{ "bad/openb-no-deletion.csv", NULL, 3, 52, "missing value for 'deletion_time'" },
+		{ "bad/openb-duplicate-name.csv", NULL, 4, 0, "duplicate job id 'openb-pod-0000' (first on line 2)" },
+		{ "bad/openb-empty-gpu-model.csv", NULL, 2, 35, "empty GPU model name in 'V100M16||V100M32'" },
 	};
 	size_t i;
 	char path[512];
@@ -435,6 +445,157 @@ static void test_bad_files(void)
 		CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, cases[i].msg));
 		CU_ASSERT_EQUAL(L.n, 0);
 	}
+}
+
+/* The real openb default pod list (8,152 pods).  Counts by num_gpu
+ * (0:1088, 1:6989, 2:16, 4:15, 8:44) are the trace README's; the Pending
+ * pods without scheduled_time (860 with one GPU, 1 with two, 36 CPU-only)
+ * were counted with awk; rows below are read off the file. */
+static void test_openb_default(void)
+{
+	size_t i, by_gpus[9] = { 0 }, shared = 0, ls = 0;
+	const gp_job *j;
+
+	CU_ASSERT_EQUAL_FATAL(load(OB("openb_pod_list_default.csv"), NULL), GP_OK);
+	CU_ASSERT_STRING_EQUAL(L.format, "openb");
+	CU_ASSERT_EQUAL(ST.rows, 8152);
+	CU_ASSERT_EQUAL(ST.left_out, 1088 + 861);
+	CU_ASSERT_EQUAL(L.left_out, 1088 + 861);
+	CU_ASSERT_STRING_EQUAL(L.left_out_note, "1088 CPU-only tasks, 861 pods never scheduled");
+	CU_ASSERT_EQUAL(L.skipped, 0);
+	CU_ASSERT_EQUAL_FATAL(L.n, 8152 - 1088 - 861);
+	for (i = 0; i < L.n; i++) {
+		j = &L.jobs[i];
+		if (j->gpus >= 0 && j->gpus <= 8)
+			by_gpus[j->gpus]++;
+		shared += j->gpu_milli < 1000;
+		ls += j->klass == GP_CLASS_LS;
+		CU_ASSERT(j->duration >= 0);
+		CU_ASSERT_PTR_NULL(j->gpu_models);
+		CU_ASSERT_EQUAL(j->type, j->gpus > 1 ? GP_JOB_SINGLE_NODE : GP_JOB_SINGLE_CARD);
+	}
+	CU_ASSERT_EQUAL(by_gpus[0], 0);
+	CU_ASSERT_EQUAL(by_gpus[1], 6989 - 860);
+	CU_ASSERT_EQUAL(by_gpus[2], 16 - 1);
+	CU_ASSERT_EQUAL(by_gpus[4], 15);
+	CU_ASSERT_EQUAL(by_gpus[8], 44);
+	CU_ASSERT_EQUAL(shared, 2573);          /* awk: num_gpu 1, gpu_milli < 1000, scheduled */
+	CU_ASSERT_EQUAL(ls, 3596);              /* LS 3589 + Guaranteed 7 (awk) */
+	CU_ASSERT(sorted_by_submit());
+
+	/* First row: openb-pod-0000,12000,16384,1,1000,,LS,Running,0,12537496,0 */
+	j = &L.jobs[0];
+	CU_ASSERT_STRING_EQUAL(j->id, "openb-pod-0000");
+	CU_ASSERT_EQUAL(j->line, 2);
+	CU_ASSERT_DOUBLE_EQUAL(j->submit, 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(j->duration, 12537496, 1e-9);
+	CU_ASSERT_EQUAL(j->gpus, 1);
+	CU_ASSERT_EQUAL(j->gpu_milli, 1000);
+	CU_ASSERT_EQUAL(j->cpu_milli, 12000);
+	CU_ASSERT_EQUAL(j->mem_mib, 16384);
+	CU_ASSERT_EQUAL(j->klass, GP_CLASS_LS);
+	/* A sharing task: openb-pod-0001,6000,12288,1,460,,LS,Running,427061,12902960,427061 */
+	j = by_id("openb-pod-0001");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(j->gpu_milli, 460);
+	CU_ASSERT_DOUBLE_EQUAL(j->duration, 12902960 - 427061, 1e-9);
+	/* Last row, last submit:
+	 * openb-pod-8151,3152,5600,1,590,,BE,Failed,12901761,12901792,12901762 */
+	j = &L.jobs[L.n - 1];
+	CU_ASSERT_STRING_EQUAL(j->id, "openb-pod-8151");
+	CU_ASSERT_EQUAL(j->line, 8153);
+	CU_ASSERT_DOUBLE_EQUAL(j->submit, 12901761, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(j->duration, 30, 1e-9);  /* deletion - scheduled */
+	CU_ASSERT_EQUAL(j->gpu_milli, 590);
+	CU_ASSERT_EQUAL(j->klass, GP_CLASS_BE);
+	/* Burstable, 8 GPUs: ...,88000,327680,8,1000,,Burstable,Failed,10034615,10035454,10034615 */
+	j = by_id("openb-pod-0128");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+	CU_ASSERT_EQUAL(j->klass, GP_CLASS_BE);
+	CU_ASSERT_EQUAL(j->type, GP_JOB_SINGLE_NODE);
+	CU_ASSERT_EQUAL(j->gpus, 8);
+	CU_ASSERT_EQUAL(j->cpu_milli, 88000);
+	CU_ASSERT_DOUBLE_EQUAL(j->duration, 839, 1e-9);
+	/* Guaranteed -> LS */
+	CU_ASSERT_EQUAL(by_id("openb-pod-0129")->klass, GP_CLASS_LS);
+	/* Pending (no scheduled_time) and CPU-only pods are left out. */
+	CU_ASSERT_PTR_NULL(by_id("openb-pod-0061"));
+	CU_ASSERT_PTR_NULL(by_id("openb-pod-0210"));
+
+	/* The window counts jobs, not left-out rows. */
+	{
+		gp_trace_opts o;
+
+		gp_trace_opts_init(&o);
+		o.start = 12900000;
+		CU_ASSERT_EQUAL_FATAL(load_opts(OB("openb_pod_list_default.csv"), &o), GP_OK);
+		CU_ASSERT_EQUAL(L.left_out, 1949);
+		CU_ASSERT_STRING_EQUAL(L.jobs[L.n - 1].id, "openb-pod-8151");
+	}
+}
+
+/* gpu_spec names: catalog spellings for the disclosed models, openb's own
+ * for G1-G3, and each matches exactly the openb nodes of those models
+ * (node counts by model from the trace README: G2 549, G3 39, T4 404,
+ * P100 134, V100M16 55, V100M32 30, A10 2). */
+static void test_openb_gpu_spec(void)
+{
+	static const struct {
+		const char *id, *models;
+		int nodes;
+	} want[] = {
+		{ "openb-pod-0009", "V100-SXM2-16GB|V100-SXM2-32GB", 55 + 30 },
+		{ "openb-pod-0021", "G2|P100|T4|V100-SXM2-16GB|V100-SXM2-32GB", 549 + 134 + 404 + 55 + 30 },
+		{ "openb-pod-0074", "G3", 39 },
+		{ "openb-pod-0236", "V100-SXM2-32GB", 30 },
+		{ "openb-pod-0449", "A10|T4", 2 + 404 },
+		{ "openb-pod-1639", "G2", 549 },
+	};
+	gp_cluster c;
+	gp_alloc a;
+	gp_policy_ctx ctx;
+	gp_error e = GP_ERROR_INIT;
+	size_t i;
+	int node, n;
+
+	CU_ASSERT_EQUAL_FATAL(load(OB("openb_pod_list_gpuspec33_excerpt.csv"), NULL), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(L.n, GP_ARRAY_SIZE(want));
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_load(OB("openb_node_list_gpu_node.csv"), &c, &e), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(gp_alloc_init(&a, &c), GP_OK);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.cluster = &c;
+	ctx.alloc = &a;
+	/* The undisclosed models have an entry, with no figures. */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(gp_catalog_find(&c.catalog, "G2"));
+	CU_ASSERT_STRING_EQUAL(gp_catalog_find(&c.catalog, "G2")->vendor, "undisclosed");
+	CU_ASSERT_DOUBLE_EQUAL(gp_catalog_find(&c.catalog, "G3")->fp16_tflops, 0, 0);
+	CU_ASSERT_PTR_NULL(gp_catalog_find(&c.catalog, "G1")); /* not in this list */
+	for (i = 0; i < GP_ARRAY_SIZE(want); i++) {
+		const gp_job *j = by_id(want[i].id);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(j);
+		CU_ASSERT_STRING_EQUAL(j->gpu_models, want[i].models);
+		for (node = n = 0; node < c.nnodes; node++)
+			n += gp_node_eligible(&ctx, node, j);
+		if (n != want[i].nodes)
+			fprintf(stderr, "%s: %d eligible nodes\n", want[i].id, n);
+		CU_ASSERT_EQUAL(n, want[i].nodes);
+	}
+	gp_alloc_release(&a);
+	gp_cluster_release(&c);
+}
+
+/* The five-column lists have no times: refused with the reason. */
+static void test_openb_order_only(void)
+{
+	CU_ASSERT_EQUAL(load(OB("openb_pod_list_multigpu50_head.csv"), NULL), GP_EINPUT);
+	CU_ASSERT_EQUAL(E.line, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, "no 'creation_time' column"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, "--inflate"));
+	CU_ASSERT_EQUAL(L.n, 0);
+	/* A Tiresias trace is not taken for openb, nor openb for another. */
+	CU_ASSERT_EQUAL(load(T("tiresias-60_job.csv"), "openb"), GP_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, "missing column 'name' required by the 'openb' format"));
 }
 
 static void test_skip_bad(void)
@@ -539,6 +700,9 @@ static void register_tests(void)
 	gp_test_add(s, "gpuplan native", test_native);
 	gp_test_add(s, "detect and force", test_detect_and_force);
 	gp_test_add(s, "malformed files", test_bad_files);
+	gp_test_add(s, "openb default pod list", test_openb_default);
+	gp_test_add(s, "openb gpu_spec models", test_openb_gpu_spec);
+	gp_test_add(s, "openb order-only lists", test_openb_order_only);
 	gp_test_add(s, "skip bad rows", test_skip_bad);
 	gp_test_add(s, "caps", test_caps);
 	gp_test_add(s, "buffers", test_buffers);
