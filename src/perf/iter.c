@@ -31,8 +31,47 @@ static double flops_per_sample(const gp_model_desc *d)
 	return 0.0;
 }
 
+/* Gavel's measured time when it measured this job type, batch and GPU
+ * count on this GPU; the spread-over-servers figure when the placement
+ * spans nodes and Gavel has one.  0 when not measured. */
+static double gavel_iter_s(const gp_job *j, const gp_gpu_model *m, const gp_perf_fabric *f,
+			   const gp_perf_gavel_entry **entry)
+{
+	const gp_perf_gavel_entry *e;
+	int g = m ? gp_perf_gavel_gpu(m->name) : -1;
+	double thr;
+
+	if (g < 0)
+		return 0;
+	e = gp_perf_gavel_find(gp_perf_gavel_table, gp_perf_gavel_n, j->model.name,
+			       j->batch_size, f->n);
+	if (!e)
+		return 0;
+	thr = f->nodes > 1 && e->thr_spread[g] > 0 ? e->thr_spread[g] : e->thr[g];
+	if (!(thr > 0))
+		return 0;
+	*entry = e;
+	return 1.0 / thr;
+}
+
+static double gavel_speed(const gp_gpu_model *m, int cnn)
+{
+	int i;
+
+	for (i = 0; m && i < gp_perf_ngavel_speeds; i++)
+		if (gp_perf_gpu_matches(m->name, gp_perf_gavel_speeds[i].gpu))
+			return cnn ? gp_perf_gavel_speeds[i].cnn : gp_perf_gavel_speeds[i].other;
+	return 1.0;
+}
+
 int gp_perf_iteration(const gp_cluster *c, const gp_job *j, const gp_placement *p,
 		      gp_perf_iter *out, gp_error *err)
+{
+	return gp_perf_iteration_opts(c, j, p, 0, out, err);
+}
+
+int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placement *p,
+			   unsigned flags, gp_perf_iter *out, gp_error *err)
 {
 	const gp_gpu_model *m;
 	const gp_perf_gpu_calib *cal;
@@ -59,6 +98,19 @@ int gp_perf_iteration(const gp_cluster *c, const gp_job *j, const gp_placement *
 	out->nodes = f.nodes;
 	m = gp_cluster_node_model(c, node);
 	cal = m ? gp_perf_gpu_calib_find(m->name) : NULL;
+	if (!(flags & GP_PERF_NO_GAVEL)) {
+		/* Gavel measured exactly this job type, batch, GPU count and
+		 * GPU: its time is the answer (all of it counted as compute). */
+		double t = gavel_iter_s(j, m, &f, &out->gavel);
+
+		if (t > 0) {
+			out->compute_s = out->iter_s = t;
+			out->overlap = 0;
+			out->algo = GP_ALGO_RING;
+			out->grad_bytes = j->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
+			return GP_OK;
+		}
+	}
 	out->profile = m ? gp_perf_profile_find(j->model.name, m->name) : NULL;
 	if (out->profile) {
 		const double *pp = out->profile->p;
@@ -74,6 +126,7 @@ int gp_perf_iteration(const gp_cluster *c, const gp_job *j, const gp_placement *
 	}
 	{
 		double fl = flops_per_sample(&j->model), peak, eff;
+		int cnn;
 
 		if (fl <= 0 || j->model.params <= 0)
 			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
@@ -91,11 +144,13 @@ int gp_perf_iteration(const gp_cluster *c, const gp_job *j, const gp_placement *
 		/* The calibrated efficiency is ResNet-50's: used for CNNs only;
 		 * transformers get the usual MFU-like default. */
 		eff = GP_PERF_DEFAULT_EFFICIENCY;
+		cnn = j->model.kind == GP_MODEL_CNN && !j->model.is_transformer;
 		if (m->efficiency > 0)
 			eff = m->efficiency;
-		else if (cal && cal->efficiency > 0 && j->model.kind == GP_MODEL_CNN &&
-			 !j->model.is_transformer && j->model.name[0])
+		else if (cal && cal->efficiency > 0 && cnn && j->model.name[0])
 			eff = cal->efficiency;
+		if (!(flags & GP_PERF_NO_GAVEL))
+			eff *= gavel_speed(m, cnn);
 		out->compute_s = bsz * fl / (peak * 1e12 * eff);
 	}
 	out->grad_bytes = j->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);

@@ -153,6 +153,7 @@ static const struct {
 } dl_alias[] = {
 	{ "imagenet", "resnet50" },   { "imagenet", "resnet-50" },
 	{ "cifar10", "resnet18" },    { "cifar10", "resnet-18" },
+	{ "cifar10", "resnet18-cifar" },
 	{ "bert", "bert-base" },      { "deepspeech2", "deepspeech" },
 	{ "yolov3", "yolo" },         { "gpt_pmp", "gpt" },
 	{ "ncf", "neumf" },

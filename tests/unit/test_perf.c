@@ -509,6 +509,93 @@ static void test_cluster_paths(void)
 	gp_cluster_release(&c);
 }
 
+/* Gavel's throughput matrix, the isolated figures of
+ * tests/data/gavel/simulation_throughputs-isolated.json (values below
+ * read from that file with jq). */
+static void test_gavel_load(void)
+{
+	gp_perf_gavel g;
+	gp_error err = GP_ERROR_INIT;
+	const gp_perf_gavel_entry *e;
+
+	gp_perf_gavel_init(&g);
+	CU_ASSERT_EQUAL_FATAL(gp_perf_gavel_load(gp_test_path("tests/data/gavel/simulation_throughputs-isolated.json"),
+						 &g, &err), GP_OK);
+	CU_ASSERT_EQUAL(g.n, 83); /* distinct ('job type', scale) keys */
+	e = gp_perf_gavel_find(g.e, (int)g.n, "LM", 20, 2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_DOUBLE_EQUAL(e->thr[GP_GAVEL_K80], 23.773289373427588, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(e->thr[GP_GAVEL_V100], 132.17413449742747, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(e->thr_spread[GP_GAVEL_V100], 30.43655149451939, 1e-12);
+	/* catalog names reach Gavel's: resnet50 is "ResNet-50" */
+	e = gp_perf_gavel_find(g.e, (int)g.n, "resnet50", 64, 4);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_DOUBLE_EQUAL(e->thr[GP_GAVEL_V100], 9.451949566394442, 1e-12);
+	e = gp_perf_gavel_find(g.e, (int)g.n, "A3C", 0, 1);
+	CU_ASSERT_PTR_NOT_NULL(e);
+	CU_ASSERT_PTR_NULL(gp_perf_gavel_find(g.e, (int)g.n, "LM", 21, 1));
+	CU_ASSERT_EQUAL(gp_perf_gavel_gpu("Tesla-K80"), -1); /* catalog spelling is K80 */
+	CU_ASSERT_EQUAL(gp_perf_gavel_gpu("K80"), GP_GAVEL_K80);
+	CU_ASSERT_EQUAL(gp_perf_gavel_gpu("V100-PCIE-16GB"), GP_GAVEL_V100);
+	CU_ASSERT_EQUAL(gp_perf_gavel_gpu("A100-SXM4-40GB"), -1);
+	gp_perf_gavel_release(&g);
+
+	CU_ASSERT_EQUAL(gp_perf_gavel_load(gp_test_path("tests/data/sia/SOURCES.md"), &g, &err),
+			GP_EINPUT);
+	CU_ASSERT_EQUAL(g.n, 0);
+}
+
+/* A Gavel job type runs at Gavel's measured speed on its GPUs: one
+ * iteration takes 1 / throughput; spread over servers when the placement
+ * spans nodes; without Gavel's data the model cannot estimate "LM". */
+static void test_gavel_iteration(void)
+{
+	static const char yaml[] =
+		"node_types:\n"
+		"  v100: {gpu_model: V100-PCIE-16GB, gpus: [{id: GPU0, cpus: [0], numa: 0},"
+		" {id: GPU1, cpus: [1], numa: 0}], links: [[X, PIX], [PIX, X]]}\n"
+		"fabric:\n"
+		"  - {name: sw, tech: eth-25}\n"
+		"nodes:\n"
+		"  - {name: a, type: v100, switch: sw}\n"
+		"  - {name: b, type: v100, switch: sw}\n";
+	gp_cluster c;
+	gp_job j;
+	gp_placement p;
+	gp_perf_iter it;
+	gp_error err = GP_ERROR_INIT;
+	gp_place_part *pp;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_parse(yaml, sizeof(yaml) - 1, "v100.yaml", &c, &err), GP_OK);
+	gp_job_init(&j);
+	j.id = gp_xstrdup("lm");
+	snprintf(j.model.name, sizeof(j.model.name), "LM");
+	j.batch_size = 20;
+	j.gpus = 2;
+	j.type = GP_JOB_SINGLE_NODE;
+	gp_placement_init(&p);
+	pp = gp_placement_add(&p, 0);
+	pp->gpus[pp->ngpus++] = 0;
+	pp->gpus[pp->ngpus++] = 1;
+	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration(&c, &j, &p, &it, &err), GP_OK);
+	CU_ASSERT_PTR_NOT_NULL(it.gavel);
+	CU_ASSERT_DOUBLE_EQUAL(it.iter_s, 1 / 132.174, 1e-8); /* built-in table: 6 digits */
+	CU_ASSERT_DOUBLE_EQUAL(it.compute_s, it.iter_s, 0);
+	/* one GPU on each of two nodes: the unconsolidated figure */
+	gp_placement_clear(&p);
+	gp_placement_add(&p, 0)->gpus[0] = 0;
+	p.parts[0].ngpus = 1;
+	gp_placement_add(&p, 1)->gpus[0] = 0;
+	p.parts[1].ngpus = 1;
+	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration(&c, &j, &p, &it, &err), GP_OK);
+	CU_ASSERT_DOUBLE_EQUAL(it.iter_s, 1 / 30.4366, 1e-7);
+	CU_ASSERT_EQUAL(gp_perf_iteration_opts(&c, &j, &p, GP_PERF_NO_GAVEL, &it, &err), GP_EINPUT);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	gp_cluster_release(&c);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("perf");
@@ -528,6 +615,8 @@ static void register_tests(void)
 	gp_test_add(s, "fit synthetic", test_fit_synthetic);
 	gp_test_add(s, "fit real", test_fit_real);
 	gp_test_add(s, "cluster paths", test_cluster_paths);
+	gp_test_add(s, "gavel load", test_gavel_load);
+	gp_test_add(s, "gavel iteration", test_gavel_iteration);
 }
 
 int main(int argc, char **argv)
