@@ -34,5 +34,9 @@ typedef struct gp_place_summary {
  * network attachment) gets name "NET:unconnected", ring 0 and the reason
  * in detail.  No allocation. */
 void gp_place_summarize(const gp_cluster *c, gp_placement *p, gp_place_summary *s);
+/* The same; with names == 0 the strings stay empty (no formatting: the
+ * policies' hot path when nobody asked for an explanation). */
+void gp_place_summarize_fields(const gp_cluster *c, gp_placement *p, gp_place_summary *s,
+			       int names);
 
 #endif

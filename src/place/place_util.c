@@ -539,7 +539,7 @@ void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
 		choose_nic(ctx, pt, out, i, nic_class);
 	}
 	/* The perf model's view; sets out->bottleneck and ring_bw_gbs. */
-	gp_place_summarize(ctx->cluster, out, &s);
+	gp_place_summarize_fields(ctx->cluster, out, &s, ctx->explain != NULL);
 	if (ctx->explain) {
 		for (i = 0; i < out->nparts; i++)
 			explain_part(ctx, pc, out, i);

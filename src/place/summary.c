@@ -124,6 +124,12 @@ static void unmerge_ps(gp_placement *p)
 
 void gp_place_summarize(const gp_cluster *c, gp_placement *p, gp_place_summary *s)
 {
+	gp_place_summarize_fields(c, p, s, 1);
+}
+
+void gp_place_summarize_fields(const gp_cluster *c, gp_placement *p, gp_place_summary *s,
+			       int names)
+{
 	gp_error err = GP_ERROR_INIT;
 	gp_perf_fabric f;
 	gp_perf_coll_result r;
@@ -137,10 +143,12 @@ void gp_place_summarize(const gp_cluster *c, gp_placement *p, gp_place_summary *
 			s->nodes++;
 		}
 	net_facts(c, p, s);
-	if (gp_perf_fabric_of(c, p, &f, s->detail, sizeof(s->detail), &err) != GP_OK) {
+	if (gp_perf_fabric_of(c, p, &f, names ? s->detail : NULL, sizeof(s->detail), &err) != GP_OK) {
 		unmerge_ps(p);
-		snprintf(s->name, sizeof(s->name), "NET:unconnected");
-		snprintf(s->detail, sizeof(s->detail), "%s", err.msg);
+		if (names) {
+			snprintf(s->name, sizeof(s->name), "NET:unconnected");
+			snprintf(s->detail, sizeof(s->detail), "%s", err.msg);
+		}
 		s->net_levels = -1;
 		p->bottleneck = GP_LINK_LEVELS;
 		p->ring_bw_gbs = 0;
@@ -155,13 +163,15 @@ void gp_place_summarize(const gp_cluster *c, gp_placement *p, gp_place_summary *
 	 * bottleneck when its bandwidth is below the intra-node rings'. */
 	if (f.nodes > 1 && f.bw_node_net < f.bw_intra) {
 		s->bottleneck = GP_LINK_LEVELS + (s->net_levels > 0 ? s->net_levels : 0);
-		snprintf(s->name, sizeof(s->name), "NET:%s:%d", gp_fabric_tech_name(s->net_tech),
-			 s->net_levels);
+		if (names)
+			snprintf(s->name, sizeof(s->name), "NET:%s:%d", gp_fabric_tech_name(s->net_tech),
+				 s->net_levels);
 	} else {
 		gp_link hop = f.n > 1 ? intra_hop(c, p, f.bw_intra) : (gp_link){ GP_LINK_X, 0 };
 
 		s->bottleneck = hop.level;
-		gp_link_format(hop, s->name, sizeof(s->name));
+		if (names)
+			gp_link_format(hop, s->name, sizeof(s->name));
 	}
 	unmerge_ps(p);
 	p->bottleneck = s->bottleneck;

@@ -94,6 +94,9 @@ static int run(fixture *f, const char *policy, const gp_job *j)
 		r2 = pol->place(&quiet, j, &q);
 		CU_ASSERT_EQUAL(r, r2);
 		CU_ASSERT_EQUAL(q.nparts, f->p.nparts);
+		/* The perf model's verdict does not depend on explaining. */
+		CU_ASSERT_EQUAL(q.bottleneck, f->p.bottleneck);
+		CU_ASSERT_DOUBLE_EQUAL(q.ring_bw_gbs, f->p.ring_bw_gbs, 1e-12);
 		for (i = 0; i < q.nparts && i < f->p.nparts; i++) {
 			CU_ASSERT_EQUAL(q.parts[i].node, f->p.parts[i].node);
 			CU_ASSERT_EQUAL(q.parts[i].ngpus, f->p.parts[i].ngpus);
