@@ -1,7 +1,8 @@
 #!/bin/sh
-# Trace-reader speed: the whole Philly table (82,247 rows, 3.4 MB) and the
-# largest Muri trace, each loaded 10 times in one process (file read,
-# detection, parsing, sorting).  Numbers only, never pass/fail.
+# Trace-reader speed: the whole Philly table (82,247 rows, 3.4 MB), the
+# largest Muri trace and the openb default pod list (8,152 rows), each
+# loaded 10 times in one process (file read, detection, parsing, sorting).
+# Numbers only, never pass/fail.
 set -e
 cd "$(dirname "$0")/.."
 make -s build/libgpuplan.a
@@ -12,6 +13,7 @@ ${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -Iinclude $CFLAGS_PKG -o $bin scripts/bench
 	build/libgpuplan.a $LIBS_PKG -lm
 $bin tests/data/traces/philly.csv 10
 $bin tests/data/traces/muri-cluster_trace.csv 10
+$bin tests/data/openb/openb_pod_list_default.csv 10
 if [ -x /usr/bin/time ]; then
 	/usr/bin/time -f "philly load peak RSS: %M KiB" $bin tests/data/traces/philly.csv 1 2>&1 >/dev/null
 fi

@@ -362,8 +362,12 @@ int cmd_compare(int argc, char **argv)
 		size_t row = 0;
 		int k;
 
-		printf("trace    %s (%s, %zu jobs)\ncluster  %s (%d nodes, %d GPUs)\nseeds    %s (%ld run%s each)\n\n",
-		       argv[optind], jobs.format ? jobs.format : "?", jobs.n,
+		printf("trace    %s (%s, %zu jobs", argv[optind], jobs.format ? jobs.format : "?",
+		       jobs.n);
+		if (jobs.left_out)
+			printf(", %zu rows left out: %s", jobs.left_out,
+			       jobs.left_out_note ? jobs.left_out_note : "not replayable");
+		printf(")\ncluster  %s (%d nodes, %d GPUs)\nseeds    %s (%ld run%s each)\n\n",
 		       cluster_path ? cluster_path : "example-cluster.yaml (bundled)", cluster.nnodes,
 		       cluster.ngpus, seeds_arg, nseeds, nseeds == 1 ? "" : "s");
 		/* One column per configuration, one row per metric. */

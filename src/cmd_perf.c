@@ -229,7 +229,10 @@ static json_t *iter_json(const gp_cluster *c, const gp_placement *p, const gp_pe
 	json_object_set_new(o, "grad_bytes", json_real(it->grad_bytes));
 	json_object_set_new(o, "algorithm", json_string(gp_algo_name(it->algo)));
 	json_object_set_new(o, "bottleneck", json_string(it->bottleneck));
-	json_object_set_new(o, "source", json_string(it->profile ? "profile" : "model"));
+	json_object_set_new(o, "source", json_string(it->gavel     ? "gavel"
+						     : it->profile ? "profile"
+						     : it->scaled  ? "scaled-profile"
+								   : "model"));
 	if (it->profile) {
 		char buf[96];
 
@@ -255,7 +258,8 @@ static void print_iter(const gp_cluster *c, const char *title, const gp_placemen
 	printf("%s: %s (%d GPU%s, %d node%s)\n", title, sb.buf, it->gpus, it->gpus == 1 ? "" : "s",
 	       it->nodes, it->nodes == 1 ? "" : "s");
 	printf("  iteration   %s\n", t);
-	printf("  compute     %s%s\n", a, it->profile ? "  (calibrated profile)" : "");
+	printf("  compute     %s%s\n", a, it->gavel ? "  (Gavel's measured throughput)"
+				: it->profile ? "  (calibrated profile)" : "");
 	printf("  comm        %s  (%s, %.0f bytes of gradients)\n", b, gp_algo_name(it->algo),
 	       it->grad_bytes);
 	printf("  exposed     %s  (overlap %.2f)\n", e, it->overlap);
@@ -263,6 +267,9 @@ static void print_iter(const gp_cluster *c, const char *title, const gp_placemen
 	if (it->profile)
 		printf("  profile     %s on %s (%s), step-time MAPE %.1f %%\n", it->profile->dl_model,
 		       it->profile->platform, it->profile->gpu, it->profile->mape);
+	else if (it->scaled)
+		printf("  profile     %s on %s (%s), compute scaled by peak FLOPS\n",
+		       it->scaled->dl_model, it->scaled->platform, it->scaled->gpu);
 	gp_sbuf_release(&sb);
 }
 

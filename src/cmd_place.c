@@ -66,13 +66,29 @@ static void cpulist(gp_sbuf *sb, const int *cpus, int n)
 	}
 }
 
-static const char *part_nic(const gp_cluster *c, const gp_place_part *part)
+static const char *nic_dev(const gp_cluster *c, const gp_place_part *part, int nic)
 {
 	const gp_topo *t = &c->types[c->nodes[part->node].type].topo;
 
-	if (part->nic < 0 || part->nic >= t->nnics)
+	if (nic < 0 || nic >= t->nnics)
 		return NULL;
-	return t->nics[part->nic].device[0] ? t->nics[part->nic].device : t->nics[part->nic].id;
+	return t->nics[nic].device[0] ? t->nics[nic].device : t->nics[nic].id;
+}
+
+static const char *part_nic(const gp_cluster *c, const gp_place_part *part)
+{
+	return nic_dev(c, part, part->nic);
+}
+
+/* Whether some GPU of the part uses another NIC than the part's. */
+static int has_rails(const gp_place_part *part)
+{
+	int g;
+
+	for (g = 0; g < part->ngpus; g++)
+		if (part->gpu_nic[g] != part->nic)
+			return 1;
+	return 0;
 }
 
 static const char *part_subnet(const gp_cluster *c, const gp_place_part *part)
@@ -91,12 +107,12 @@ static void net_detail(const gp_place_summary *s, char *buf, size_t size)
 	else if (s->net_levels < 0)
 		snprintf(buf, size, "nodes not connected");
 	else
-		snprintf(buf, size, "%s through %d switch level(s)",
+		snprintf(buf, size, "%d nodes, %s through %d switch level(s)", s->nodes,
 			 s->net_ib ? "InfiniBand" : "Ethernet/RoCE", s->net_levels);
 }
 
-static void print_text(const place_opts *o, const gp_cluster *c, const gp_job *j,
-		       const char *policy, int rc, const gp_placement *p,
+static void print_text(const place_opts *o, const gp_cluster *c, gp_place_cache *pc,
+		       const gp_job *j, const char *policy, int rc, const gp_placement *p,
 		       const gp_place_summary *s, const gp_explain *e)
 {
 	int i, g;
@@ -120,7 +136,8 @@ static void print_text(const place_opts *o, const gp_cluster *c, const gp_job *j
 			gp_sbuf_init(&sb);
 			for (g = 0; g < part->ngpus; g++)
 				gp_sbuf_addf(&sb, "%s%d", g ? "," : "", part->gpus[g]);
-			printf("  %-14s gpus %s", c->nodes[part->node].name, sb.buf);
+			printf("  %-14s %-6s gpus %s", c->nodes[part->node].name,
+			       part->role == 1 ? "ps" : "worker", sb.buf);
 			sb.len = 0;
 			sb.buf[0] = '\0';
 			cpulist(&sb, part->cpus, part->ncpus);
@@ -134,15 +151,25 @@ static void print_text(const place_opts *o, const gp_cluster *c, const gp_job *j
 				printf(" vf %d", part->vf);
 			if (subnet)
 				printf(" subnet %s", subnet);
-			if (part->role == 1)
-				printf("  (parameter server)");
+			if (part->nic_class >= 0)
+				printf(" class %s", gp_place_class_name(pc, part->nic_class));
 			printf("\n");
+			if (has_rails(part)) {
+				printf("  %-14s rails", "");
+				for (g = 0; g < part->ngpus; g++) {
+					const char *r = nic_dev(c, part, part->gpu_nic[g]);
+
+					printf(" GPU%d:%s", part->gpus[g], r ? r : "-");
+				}
+				printf("\n");
+			}
 			gp_sbuf_release(&sb);
 		}
 		net_detail(s, detail, sizeof(detail));
-		printf("bottleneck: %s (%s)\n", s->bottleneck, detail);
+		printf("bottleneck: %s (%s)%s%s\n", s->name, detail, s->gpus > 1 ? ": " : "",
+		       s->gpus > 1 ? s->detail : "");
 		if (s->gpus > 1)
-			printf("predicted ring bandwidth: %.1f GB/s per GPU\n", s->ring_gbs);
+			printf("predicted ring bandwidth: %.1f GB/s per GPU (perf model)\n", s->ring_gbs);
 	}
 	printf("decision path:\n");
 	for (i = 0; i < e->n; i++)
@@ -151,18 +178,22 @@ static void print_text(const place_opts *o, const gp_cluster *c, const gp_job *j
 		printf("  (the policy gave no explanation)\n");
 }
 
-static json_t *placement_json(const gp_cluster *c, const gp_placement *p)
+static json_t *placement_json(const gp_cluster *c, gp_place_cache *pc, const gp_placement *p)
 {
 	json_t *arr = json_array();
 	int i, g;
 
 	for (i = 0; i < p->nparts; i++) {
 		const gp_place_part *part = &p->parts[i];
-		json_t *o = json_object(), *gpus = json_array(), *cpus = json_array();
+		json_t *o = json_object(), *gpus = json_array(), *cpus = json_array(), *nics = json_array();
 		const char *nic = part_nic(c, part), *subnet = part_subnet(c, part);
 
-		for (g = 0; g < part->ngpus; g++)
+		for (g = 0; g < part->ngpus; g++) {
+			const char *r = nic_dev(c, part, part->gpu_nic[g]);
+
 			json_array_append_new(gpus, json_integer(part->gpus[g]));
+			json_array_append_new(nics, r ? json_string(r) : json_null());
+		}
 		for (g = 0; g < part->ncpus; g++)
 			json_array_append_new(cpus, json_integer(part->cpus[g]));
 		json_object_set_new(o, "node", json_string(c->nodes[part->node].name));
@@ -170,6 +201,9 @@ static json_t *placement_json(const gp_cluster *c, const gp_placement *p)
 		json_object_set_new(o, "cpus", cpus);
 		json_object_set_new(o, "numa", part->numa >= 0 ? json_integer(part->numa) : json_null());
 		json_object_set_new(o, "nic", nic ? json_string(nic) : json_null());
+		json_object_set_new(o, "nics", nics);
+		json_object_set_new(o, "class", part->nic_class >= 0 ?
+				    json_string(gp_place_class_name(pc, part->nic_class)) : json_null());
 		json_object_set_new(o, "vf", nic && part->vf >= 0 ? json_integer(part->vf) : json_null());
 		json_object_set_new(o, "subnet", subnet ? json_string(subnet) : json_null());
 		json_object_set_new(o, "share", json_integer(part->milli));
@@ -179,7 +213,8 @@ static json_t *placement_json(const gp_cluster *c, const gp_placement *p)
 	return arr;
 }
 
-static json_t *decision_json(const gp_cluster *c, const gp_job *j, const char *policy, int rc,
+static json_t *decision_json(const gp_cluster *c, gp_place_cache *pc, const gp_job *j,
+			     const char *policy, int rc,
 			     const gp_placement *p, const gp_place_summary *s,
 			     const gp_explain *e)
 {
@@ -193,10 +228,12 @@ static json_t *decision_json(const gp_cluster *c, const gp_job *j, const char *p
 		json_object_set_new(o, "reason", json_string(e->reason));
 		json_object_set_new(o, "placement", json_array());
 		json_object_set_new(o, "bottleneck", json_null());
+		json_object_set_new(o, "bottleneck_detail", json_null());
 		json_object_set_new(o, "ring_bw_gbs", json_null());
 	} else {
-		json_object_set_new(o, "placement", placement_json(c, p));
-		json_object_set_new(o, "bottleneck", json_string(s->bottleneck));
+		json_object_set_new(o, "placement", placement_json(c, pc, p));
+		json_object_set_new(o, "bottleneck", json_string(s->name));
+		json_object_set_new(o, "bottleneck_detail", s->gpus > 1 ? json_string(s->detail) : json_null());
 		json_object_set_new(o, "ring_bw_gbs",
 				    s->gpus > 1 ? json_real((double)(long long)(s->ring_gbs * 10 + 0.5) / 10)
 						: json_null());
@@ -225,6 +262,7 @@ typedef struct place_env {
 	gp_state state;
 	const gp_policy *policy;
 	gp_rng rng;
+	gp_place_cache *pc;    /* for the decisions and the class names */
 } place_env;
 
 static int env_load(const place_opts *o, place_env *env)
@@ -240,11 +278,13 @@ static int env_load(const place_opts *o, place_env *env)
 	if (o->state && gp_state_load(o->state, &env->cluster, &env->alloc, &env->state, &err))
 		return gp_cli_report(&err);
 	gp_rng_seed(&env->rng, o->seed);
+	env->pc = gp_place_cache_new(&env->cluster);
 	return GP_OK;
 }
 
 static void env_release(place_env *env)
 {
+	gp_place_cache_free(env->pc);
 	gp_state_release(&env->state);
 	gp_alloc_release(&env->alloc);
 	gp_cluster_release(&env->cluster);
@@ -265,7 +305,7 @@ static int commit_state(const place_opts *o, place_env *env)
  * -1 when the policy proposed something that does not fit (a bug). */
 static int decide(place_env *env, const gp_job *j, gp_placement *p, gp_explain *e)
 {
-	gp_policy_ctx ctx = { &env->cluster, &env->alloc, &env->rng, e, NULL };
+	gp_policy_ctx ctx = { &env->cluster, &env->alloc, &env->rng, e, env->pc };
 	int rc = env->policy->place(&ctx, j, p);
 
 	if (rc != GP_PLACED)
@@ -304,9 +344,10 @@ static int place_one(const place_opts *o, place_env *env, const char *path)
 	if (rc == GP_PLACED)
 		gp_place_summarize(&env->cluster, &p, &s);
 	if (o->json)
-		status = dump_json(decision_json(&env->cluster, &j, env->policy->name, rc, &p, &s, &e));
+		status = dump_json(decision_json(&env->cluster, env->pc, &j, env->policy->name, rc, &p,
+						 &s, &e));
 	else {
-		print_text(o, &env->cluster, &j, env->policy->name, rc, &p, &s, &e);
+		print_text(o, &env->cluster, env->pc, &j, env->policy->name, rc, &p, &s, &e);
 		status = GP_OK;
 	}
 	if (status == GP_OK && rc == GP_PLACED)
@@ -388,8 +429,8 @@ static int place_batch(const place_opts *o, place_env *env)
 			waiting++;
 		}
 		if (o->json) {
-			json_array_append_new(jobs, decision_json(&env->cluster, j, env->policy->name, rc,
-								  &p, &s, &e));
+			json_array_append_new(jobs, decision_json(&env->cluster, env->pc, j,
+								  env->policy->name, rc, &p, &s, &e));
 		} else if (rc == GP_PLACED) {
 			gp_sbuf sb;
 			int k;
@@ -402,7 +443,7 @@ static int place_batch(const place_opts *o, place_env *env)
 					gp_sbuf_addf(&sb, "%s%d", g ? "," : "", p.parts[k].gpus[g]);
 				gp_sbuf_adds(&sb, "]");
 			}
-			printf("  %-20s placed  %-4s %s\n", j->id, s.bottleneck, sb.buf);
+			printf("  %-20s placed  %-13s %s\n", j->id, s.name, sb.buf);
 			gp_sbuf_release(&sb);
 		} else {
 			printf("  %-20s wait    %s\n", j->id, e.reason);
@@ -445,7 +486,10 @@ out:
 
 /* Hidden `--bench N`: time N decisions per policy against the loaded state
  * (never applied), cycling through the jobs of the --batch list.  For
- * scripts/bench-place.sh only; wall-clock numbers never appear elsewhere. */
+ * scripts/bench-place.sh only; wall-clock numbers never appear elsewhere.
+ * Wall time and the thread's CPU time per decision: on a shared machine
+ * the wall p99 mostly measures preemption (a 4 ms scheduler slice), the
+ * CPU p99 what the decision itself costs. */
 static int cmp_dbl(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -460,7 +504,7 @@ static int place_bench(const place_opts *o, place_env *env)
 	gp_placement p;
 	const gp_policy *list;
 	gp_place_cache *pc;
-	double *t;
+	double *t, *cpu;
 	int np, k;
 	long i, placed;
 
@@ -468,10 +512,12 @@ static int place_bench(const place_opts *o, place_env *env)
 		return gp_cli_report(&err);
 	list = gp_policy_list(&np);
 	t = gp_xmalloc((size_t)o->bench * sizeof(*t));
+	cpu = gp_xmalloc((size_t)o->bench * sizeof(*cpu));
 	gp_placement_init(&p);
-	printf("%-16s %10s %10s %8s\n", "policy", "median_us", "p99_us", "placed");
+	printf("%-16s %10s %10s %10s %10s %8s\n", "policy", "median_us", "p99_us", "cpu_med_us",
+	       "cpu_p99_us", "placed");
 	/* One place cache for every decision, as a simulator would keep it. */
-	pc = gp_place_cache_new(&env->cluster);
+	pc = env->pc;
 	for (k = 0; k < np; k++) {
 		gp_policy_ctx ctx = { &env->cluster, &env->alloc, &env->rng, NULL, pc };
 
@@ -479,21 +525,27 @@ static int place_bench(const place_opts *o, place_env *env)
 			continue;
 		gp_rng_seed(&env->rng, o->seed);
 		for (placed = 0, i = 0; i < o->bench; i++) {
-			struct timespec a, b;
+			struct timespec a, b, ca, cb;
 
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ca);
 			clock_gettime(CLOCK_MONOTONIC, &a);
 			placed += list[k].place(&ctx, &l.jobs[(size_t)i % l.n], &p) == GP_PLACED;
 			clock_gettime(CLOCK_MONOTONIC, &b);
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cb);
 			t[i] = (double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3;
+			cpu[i] = (double)(cb.tv_sec - ca.tv_sec) * 1e6 + (double)(cb.tv_nsec - ca.tv_nsec) / 1e3;
 		}
 		qsort(t, (size_t)o->bench, sizeof(*t), cmp_dbl);
-		printf("%-16s %10.1f %10.1f %8ld\n", list[k].name,
+		qsort(cpu, (size_t)o->bench, sizeof(*cpu), cmp_dbl);
+		printf("%-16s %10.1f %10.1f %10.1f %10.1f %8ld\n", list[k].name,
 		       gp_percentile_sorted(t, (size_t)o->bench, 50),
-		       gp_percentile_sorted(t, (size_t)o->bench, 99), placed);
+		       gp_percentile_sorted(t, (size_t)o->bench, 99),
+		       gp_percentile_sorted(cpu, (size_t)o->bench, 50),
+		       gp_percentile_sorted(cpu, (size_t)o->bench, 99), placed);
 	}
-	gp_place_cache_free(pc);
 	gp_placement_release(&p);
 	free(t);
+	free(cpu);
 	gp_joblist_release(&l);
 	return GP_OK;
 }

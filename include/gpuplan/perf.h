@@ -137,6 +137,8 @@ int gp_perf_placement_collective(const gp_cluster *c, const gp_placement *p,
 				 int coll, int algo, double bytes,
 				 gp_perf_coll_result *out, gp_error *err);
 
+typedef struct gp_perf_gavel_entry gp_perf_gavel_entry;
+
 /* Iteration-time breakdown of a job on a placement. */
 typedef struct gp_perf_iter {
 	double compute_s;     /* per iteration */
@@ -148,6 +150,11 @@ typedef struct gp_perf_iter {
 	int algo;             /* enum gp_algo */
 	int gpus, nodes;
 	const gp_perf_profile *profile; /* when compute/comm came from one */
+	const gp_perf_profile *scaled;  /* compute scaled by peak FLOPS from
+					 * this profile of another GPU */
+	const gp_perf_gavel_entry *gavel; /* when the time is Gavel's measured
+					   * throughput (no compute/comm split:
+					   * all of it counts as compute) */
 	char bottleneck[160];
 } gp_perf_iter;
 
@@ -210,6 +217,8 @@ struct gp_perf_profile {
 	double mape;            /* step-time MAPE, fit on all rows, % */
 	double mape_heldout;    /* fit on half the placements, test on the rest */
 	gp_perf_ctab ctab;      /* single-GPU compute table (n = 0: none) */
+	double peak_tflops;     /* the GPU's dense FP16 tensor peak */
+	double peak_fp32_tflops;
 };
 
 /* Built-in table written by `gpuplan calibrate --write` (calibration.c). */
@@ -229,6 +238,10 @@ extern const int gp_perf_ngpu_calibs;
 /* Whether GPU model name (catalog spelling, e.g. "A100-SXM4-40GB") is the
  * GPU of key ("A100"); case and punctuation are ignored. */
 int gp_perf_gpu_matches(const char *name, const char *key);
+/* Of the profiles of a DL model, the one whose GPU peak (FP32 when fp32,
+ * else FP16) is nearest to `peak` in ratio; NULL when the model has none. */
+const gp_perf_profile *gp_perf_profile_nearest(const char *dl_model, double peak,
+					       int fp32);
 /* Profile for (DL model name or alias, GPU model name); NULL when none. */
 const gp_perf_profile *gp_perf_profile_find(const char *dl_model,
 					    const char *gpu_name);
@@ -301,5 +314,70 @@ double gp_perf_mape(const gp_perf_dataset *d, const unsigned char *mask,
 /* Held-out split: placements sorted by (GPUs, nodes, string); every other
  * distinct placement goes to the training half (mask 1), the rest 0. */
 void gp_perf_split_half(const gp_perf_dataset *d, unsigned char *mask);
+
+/* ---- Gavel's measured throughputs (traces README section 5) ---- */
+
+enum { GP_GAVEL_K80 = 0, GP_GAVEL_P100, GP_GAVEL_V100, GP_GAVEL_NGPU };
+/* FP32 peak of Gavel's V100 workers (V100-PCIE-16GB in the catalog): on
+ * a GPU Gavel did not measure, a Gavel job type takes V100's time x this
+ * / the GPU's FP32 peak. */
+#define GP_PERF_GAVEL_V100_FP32 14.0
+extern const char *const gp_perf_gavel_gpus[GP_GAVEL_NGPU]; /* "K80", ... */
+
+/* Isolated throughput of one Gavel job type at one scale factor. */
+struct gp_perf_gavel_entry {
+	const char *model;      /* Gavel's name: "ResNet-50", "LM", "A3C", ... */
+	int batch;              /* from "(batch size N)"; 0 when the type has none */
+	int scale;              /* GPUs */
+	double thr[GP_GAVEL_NGPU];        /* iterations/s, one server; 0 = none */
+	double thr_spread[GP_GAVEL_NGPU]; /* the same spread over servers */
+};
+
+/* Built-in table (calibration.c, from `calibrate --gavel`). */
+extern const gp_perf_gavel_entry gp_perf_gavel_table[];
+extern const int gp_perf_gavel_n;
+
+typedef struct gp_perf_gavel {
+	gp_perf_gavel_entry *e; /* model strings owned */
+	size_t n, cap;
+} gp_perf_gavel;
+
+void gp_perf_gavel_init(gp_perf_gavel *g);
+void gp_perf_gavel_release(gp_perf_gavel *g);
+/* Read Gavel's simulation_throughputs.json: worker types k80, p100, v100
+ * and their *_unconsolidated variants, keys "('<job type>', <scale>)",
+ * the isolated value under "null" (co-location pairs are ignored).
+ * Entries come out sorted by (model, batch, scale). */
+int gp_perf_gavel_load(const char *path, gp_perf_gavel *g, gp_error *err);
+
+/* Gavel's model name for a job model name: "resnet18-cifar" -> "ResNet-18",
+ * "resnet50" -> "ResNet-50", "transformer" -> "Transformer"; other names
+ * as they are. */
+const char *gp_perf_gavel_model(const char *dl_model);
+/* Entry of table t (n entries) for a DL model, batch and scale; NULL when
+ * Gavel did not measure exactly that. */
+const gp_perf_gavel_entry *gp_perf_gavel_find(const gp_perf_gavel_entry *t, int n,
+					      const char *dl_model, int batch,
+					      int scale);
+/* Index (GP_GAVEL_*) of a GPU model name, -1 when Gavel has no such worker. */
+int gp_perf_gavel_gpu(const char *gpu_name);
+
+/* Speed corrections of the FLOPs estimate fitted to Gavel's relative
+ * speeds (calibrate --gavel): on this GPU the efficiency is multiplied by
+ * cnn (CNN models) or other (the rest); V100 is the reference, 1. */
+typedef struct gp_perf_gavel_speed {
+	const char *gpu;        /* "K80", "P100" */
+	double cnn, other;
+} gp_perf_gavel_speed;
+extern const gp_perf_gavel_speed gp_perf_gavel_speeds[];
+extern const int gp_perf_ngavel_speeds;
+
+/* gp_perf_iteration with options: GP_PERF_NO_GAVEL leaves Gavel's
+ * measurements out (the table and the speed corrections), which is how
+ * `calibrate --gavel` cross-checks the model against them. */
+#define GP_PERF_NO_GAVEL 1u
+int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j,
+			   const gp_placement *p, unsigned flags,
+			   gp_perf_iter *out, gp_error *err);
 
 #endif

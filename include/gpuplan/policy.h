@@ -27,17 +27,28 @@ typedef struct gp_place_part {
 	int numa;                   /* chosen NUMA node, -1 unknown */
 	int ncpus;
 	int *cpus;                  /* CPU numbers taken (owned) */
-	int nic;                    /* NIC index on the node, -1 none */
-	int vf;                     /* virtual function index, -1 none */
+	int nic;                    /* NIC index on the node, -1 none: the one
+				     * most of the part's GPUs use (rails) */
+	int vf;                     /* virtual function of nic, -1 none */
 	int role;                   /* 0 worker, 1 parameter server */
+	int nic_class;              /* nic-affinity: RoCE class requested
+				     * (gp_place_class_name), else -1 */
+	int16_t gpu_nic[GP_TOPO_MAX_GPUS]; /* NIC GPU gpus[i] uses: its own
+				     * closest NIC (rail) when nearer than
+				     * SYS, else nic; -1 none */
 } gp_place_part;
 
 typedef struct gp_placement {
 	gp_place_part *parts;
 	int nparts, cap;
+	/* Both set by gp_place_finish from the perf model (place.h,
+	 * gp_place_summarize), so they match what `place` prints. */
 	int bottleneck;             /* enum gp_link_level, or GP_LINK_LEVELS
-				     * + switch hops for network paths */
+				     * + switch levels for network paths */
 	double ring_bw_gbs;         /* predicted ring bandwidth, 0 unknown */
+	int *cpu_pool;              /* backing store of the parts' cpus
+				     * (owned; kept across clears) */
+	int cpu_len, cpu_cap;
 } gp_placement;
 
 void gp_placement_init(gp_placement *p);
@@ -140,10 +151,23 @@ typedef struct gp_place_type {
 	int nic_best[GP_TOPO_MAX_GPUS];     /* closest NIC, -1 none */
 	int nic_class[GP_TOPO_MAX_GPUS];    /* cluster-wide RoCE class, -1 */
 	int local_class[GP_TOPO_MAX_GPUS];  /* class in the derived topology */
+	/* CPU affinity of each GPU as bit masks (bit c = CPU c):
+	 * cpu_aff[g * cpu_words + w]; NULL when no GPU lists CPUs. */
+	uint64_t *cpu_aff;
+	int cpu_words;
 	const gp_topo_derived *derived;
 	gp_topo_derived *own_derived;       /* when the type had none */
 	gp_place_mask_info *masks;          /* 1 << ngpus entries, or NULL */
+	/* Answers of the pure group searches (gp_place_best_group by kind,
+	 * go-gpuallocator's partition choice) per (kind, k, available GPUs),
+	 * filled on first use; node types up to GP_PLACE_MEMO_MAX_GPUS GPUs,
+	 * else NULL.  UINT64_MAX = not yet known. */
+	uint64_t *memo;
 } gp_place_type;
+
+#define GP_PLACE_MEMO_MAX_GPUS 8
+#define GP_PLACE_MEMO_KINDS 4       /* enum gp_group_kind + GP_PLACE_MEMO_PARTITION */
+#define GP_PLACE_MEMO_PARTITION 3
 
 /* How to rank the GPU groups of one node. */
 enum gp_group_kind {
@@ -153,6 +177,14 @@ enum gp_group_kind {
 };
 
 const gp_place_type *gp_place_type_of(const gp_place_cache *pc, int node);
+/* The memo slot of (kind, avail, k) on t, NULL when t has no memo. */
+static inline uint64_t *gp_place_memo(const gp_place_type *t, int kind, uint64_t avail, int k)
+{
+	if (!t->memo || k < 0 || k > GP_PLACE_MEMO_MAX_GPUS || (avail >> GP_PLACE_MEMO_MAX_GPUS))
+		return NULL;
+	return &t->memo[((size_t)kind * (GP_PLACE_MEMO_MAX_GPUS + 1) + (size_t)k)
+			<< GP_PLACE_MEMO_MAX_GPUS | (size_t)avail];
+}
 gp_place_mask_info gp_place_mask(const gp_place_type *t, uint64_t mask);
 /* Best k-subset of avail (bit g = local GPU g) by kind; 0 if none.
  * Exhaustive up to 20000 subsets, greedy beyond. */
@@ -166,9 +198,10 @@ uint64_t gp_place_fit_mask(const gp_policy_ctx *ctx, int node, const gp_job *job
 int gp_place_host_fits(const gp_policy_ctx *ctx, int node, const gp_job *job, int ngpus);
 /* Add a part with the GPUs of mask (ascending). */
 gp_place_part *gp_place_add_part(gp_placement *out, int node, uint64_t mask, const gp_job *job);
-/* Fill CPU cores (closest first), NUMA node, NIC (closest, or nic when
- * >= 0) and a VF of it, for every part; the placement's bottleneck and
- * ring bandwidth; explain lines. */
+/* Fill CPU cores (closest first), NUMA node, the GPUs' rail NICs and the
+ * part's NIC with a VF (within RoCE class nic_class when >= 0), for every
+ * part; the placement's bottleneck and ring bandwidth from the perf model
+ * (gp_place_summarize); explain lines. */
 void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
 		     gp_placement *out, int nic_class);
 /* Several nodes: the group of nodes under one switch with the best (lowest)

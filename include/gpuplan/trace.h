@@ -7,6 +7,7 @@
 #define GPUPLAN_TRACE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "gpuplan/error.h"
 #include "gpuplan/job.h"
@@ -60,6 +61,11 @@ int gp_trace_load(const char *path, const gp_trace_opts *opts,
 int gp_trace_load_buffer(const char *name, char *buf, size_t len,
 			 const gp_trace_opts *opts, gp_joblist *out,
 			 gp_error *err);
+
+/* Work of a Pollux/Sia application at a global batch size: iterations =
+ * ceil(epochs x samples per epoch / batch) (table in trace_pollux.c and
+ * man gpuplan); 0 for an unknown application or batch < 1. */
+int64_t gp_trace_pollux_iterations(const char *application, long batch);
 
 /* Dialect names, NULL-terminated, in table order. */
 const char *const *gp_trace_formats(void);

@@ -5,8 +5,8 @@
  *   job_type command working_directory num_steps_arg needs_data_dir
  *   total_steps scale_factor priority_weight SLO arrival_time.
  * The first row fixes the layout.  Work is total_steps iterations; the run
- * time is left to the performance model (Gavel takes it from measured
- * throughputs). */
+ * time is left to the performance model, which has Gavel's measured
+ * throughputs for these job types on K80, P100 and V100 (perf.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,7 +53,7 @@ static int sniff(char **f, int nf)
 static int split_job_type(gp_trace_row *r, const char *type, gp_job *j)
 {
 	static const char tag[] = " (batch size ";
-	const char *p = strstr(type, tag);
+	const char *p = strstr(type, tag), *mname = type;
 	char name[sizeof(j->model.name)];
 	size_t n;
 	long batch;
@@ -62,10 +62,14 @@ static int split_job_type(gp_trace_row *r, const char *type, gp_job *j)
 	if (!p)
 		return gp_trace_model_name(r, C_JOB_TYPE, type, j);
 	n = (size_t)(p - type);
+	/* Gavel's ResNet-18 trains CIFAR-10 (its command reads
+	 * --data_dir=.../cifar10), not the ImageNet network of that name. */
+	if (n == 9 && !strncmp(type, "ResNet-18", 9))
+		mname = "resnet18-cifar", n = strlen(mname);
 	if (n >= sizeof(name))
 		return gp_trace_bad(r, C_JOB_TYPE, "model name in '%.40s' is longer than %zu characters",
 				    type, sizeof(name) - 1);
-	memcpy(name, type, n);
+	memcpy(name, mname, n);
 	name[n] = '\0';
 	batch = strtol(p + sizeof(tag) - 1, &end, 10);
 	if (end == p + sizeof(tag) - 1 || strcmp(end, ")") || batch < 1 ||
@@ -111,6 +115,8 @@ static int gavel_row(gp_trace_row *r, gp_job *j)
 	j->gpus = (int)gpus;
 	j->iterations = steps;
 	j->duration = -1;
+	/* Gavel's PyTorch workloads run without mixed precision. */
+	j->precision = GP_PREC_FP32;
 	gp_trace_default_type(j);
 	return GP_OK;
 }

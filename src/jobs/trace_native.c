@@ -154,8 +154,9 @@ static int native_row(gp_trace_row *r, gp_job *j)
 	if (has(r, C_PARAMS) || has(r, C_LAYERS) || has(r, C_HIDDEN) ||
 	    has(r, C_SEQ_LEN) || has(r, C_TRANSFORMER))
 		j->model.flops_per_sample = has(r, C_FLOPS) ? j->model.flops_per_sample : 0;
-	if (has(r, C_GPU_MODELS))
-		j->gpu_models = gp_xstrdup(gp_trace_get(r, C_GPU_MODELS));
+	if (has(r, C_GPU_MODELS) &&
+	    (rc = gp_trace_gpu_models(r, C_GPU_MODELS, gp_trace_get(r, C_GPU_MODELS), j)))
+		return rc;
 	if (has(r, C_ENV))
 		j->environment = gp_xstrdup(gp_trace_get(r, C_ENV));
 

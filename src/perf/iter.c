@@ -31,8 +31,56 @@ static double flops_per_sample(const gp_model_desc *d)
 	return 0.0;
 }
 
+/* Gavel's measured time when it measured this job type, batch and GPU
+ * count on this GPU; the spread-over-servers figure when the placement
+ * spans nodes and Gavel has one.  0 when not measured. */
+static double gavel_iter_s(const gp_job *j, const gp_gpu_model *m, const gp_perf_fabric *f,
+			   int other_gpus, const gp_perf_gavel_entry **entry)
+{
+	const gp_perf_gavel_entry *e;
+	int g = m ? gp_perf_gavel_gpu(m->name) : -1;
+	double thr, scale = 1.0;
+
+	/* Gavel measured FP32 training, on its own GPUs unless asked. */
+	if (!m || j->precision != GP_PREC_FP32 || (g < 0 && !other_gpus))
+		return 0;
+	e = gp_perf_gavel_find(gp_perf_gavel_table, gp_perf_gavel_n, j->model.name,
+			       j->batch_size, f->n);
+	if (!e)
+		return 0;
+	if (g < 0) {
+		/* Another GPU: V100's time scaled by the FP32 peaks (Gavel's
+		 * jobs train in FP32). */
+		if (!(m->fp32_tflops > 0))
+			return 0;
+		g = GP_GAVEL_V100;
+		scale = GP_PERF_GAVEL_V100_FP32 / m->fp32_tflops;
+	}
+	thr = f->nodes > 1 && e->thr_spread[g] > 0 ? e->thr_spread[g] : e->thr[g];
+	if (!(thr > 0))
+		return 0;
+	*entry = e;
+	return scale / thr;
+}
+
+static double gavel_speed(const gp_gpu_model *m, int cnn)
+{
+	int i;
+
+	for (i = 0; m && i < gp_perf_ngavel_speeds; i++)
+		if (gp_perf_gpu_matches(m->name, gp_perf_gavel_speeds[i].gpu))
+			return cnn ? gp_perf_gavel_speeds[i].cnn : gp_perf_gavel_speeds[i].other;
+	return 1.0;
+}
+
 int gp_perf_iteration(const gp_cluster *c, const gp_job *j, const gp_placement *p,
 		      gp_perf_iter *out, gp_error *err)
+{
+	return gp_perf_iteration_opts(c, j, p, 0, out, err);
+}
+
+int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placement *p,
+			   unsigned flags, gp_perf_iter *out, gp_error *err)
 {
 	const gp_gpu_model *m;
 	const gp_perf_gpu_calib *cal;
@@ -59,6 +107,19 @@ int gp_perf_iteration(const gp_cluster *c, const gp_job *j, const gp_placement *
 	out->nodes = f.nodes;
 	m = gp_cluster_node_model(c, node);
 	cal = m ? gp_perf_gpu_calib_find(m->name) : NULL;
+	if (!(flags & GP_PERF_NO_GAVEL)) {
+		/* Gavel measured exactly this job type, batch, GPU count and
+		 * GPU: its time is the answer (all of it counted as compute). */
+		double t = gavel_iter_s(j, m, &f, 0, &out->gavel);
+
+		if (t > 0) {
+			out->compute_s = out->iter_s = t;
+			out->overlap = 0;
+			out->algo = GP_ALGO_RING;
+			out->grad_bytes = j->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
+			return GP_OK;
+		}
+	}
 	out->profile = m ? gp_perf_profile_find(j->model.name, m->name) : NULL;
 	if (out->profile) {
 		const double *pp = out->profile->p;
@@ -74,30 +135,57 @@ int gp_perf_iteration(const gp_cluster *c, const gp_job *j, const gp_placement *
 	}
 	{
 		double fl = flops_per_sample(&j->model), peak, eff;
+		int cnn, fp32;
 
-		if (fl <= 0 || j->model.params <= 0)
-			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-					    "job '%s': model size unknown (give model: or params:)",
-					    j->id ? j->id : "?");
 		if (!m)
 			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 					    "node '%s' has no GPU model for the compute estimate",
 					    c->nodes[node].name);
-		peak = j->precision == GP_PREC_FP32 || m->fp16_tflops <= 0 ? m->fp32_tflops
-									  : m->fp16_tflops;
+		fp32 = j->precision == GP_PREC_FP32 || m->fp16_tflops <= 0;
+		peak = fp32 ? m->fp32_tflops : m->fp16_tflops;
 		if (peak <= 0)
 			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 					    "GPU model '%s' has no peak FLOPS", m->name);
+		cnn = j->model.kind == GP_MODEL_CNN && !j->model.is_transformer;
+		/* The DL model was profiled on another GPU: its measured
+		 * single-GPU compute, scaled by the ratio of peaks, keeps the
+		 * fixed per-step costs that FLOPs alone miss. */
+		out->scaled = gp_perf_profile_nearest(j->model.name, peak, fp32);
+		if (out->scaled) {
+			const gp_perf_profile *sp = out->scaled;
+			double ref = fp32 ? sp->peak_fp32_tflops : sp->peak_tflops;
+
+			out->compute_s = gp_perf_ctab_compute(&sp->ctab, sp->p, bsz) * ref / peak;
+			if (!(flags & GP_PERF_NO_GAVEL))
+				out->compute_s /= gavel_speed(m, cnn);
+			goto comm;
+		}
+		if ((fl <= 0 || j->model.params <= 0) && !(flags & GP_PERF_NO_GAVEL)) {
+			/* Last resort for a Gavel job type on another GPU. */
+			double t = gavel_iter_s(j, m, &f, 1, &out->gavel);
+
+			if (t > 0) {
+				out->compute_s = out->iter_s = t;
+				out->algo = GP_ALGO_RING;
+				return GP_OK;
+			}
+		}
+		if (fl <= 0 || j->model.params <= 0)
+			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					    "job '%s': model size unknown (give model: or params:)",
+					    j->id ? j->id : "?");
 		/* The calibrated efficiency is ResNet-50's: used for CNNs only;
 		 * transformers get the usual MFU-like default. */
 		eff = GP_PERF_DEFAULT_EFFICIENCY;
 		if (m->efficiency > 0)
 			eff = m->efficiency;
-		else if (cal && cal->efficiency > 0 && j->model.kind == GP_MODEL_CNN &&
-			 !j->model.is_transformer && j->model.name[0])
+		else if (cal && cal->efficiency > 0 && cnn && j->model.name[0])
 			eff = cal->efficiency;
+		if (!(flags & GP_PERF_NO_GAVEL))
+			eff *= gavel_speed(m, cnn);
 		out->compute_s = bsz * fl / (peak * 1e12 * eff);
 	}
+comm:
 	out->grad_bytes = j->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
 	if (j->type == GP_JOB_PS_WORKER) {
 		/* Servers are not ranks of the collective; workers push to them. */

@@ -153,6 +153,7 @@ static const struct {
 } dl_alias[] = {
 	{ "imagenet", "resnet50" },   { "imagenet", "resnet-50" },
 	{ "cifar10", "resnet18" },    { "cifar10", "resnet-18" },
+	{ "cifar10", "resnet18-cifar" },
 	{ "bert", "bert-base" },      { "deepspeech2", "deepspeech" },
 	{ "yolov3", "yolo" },         { "gpt_pmp", "gpt" },
 	{ "ncf", "neumf" },
@@ -166,6 +167,29 @@ static const char *canonical_dl(const char *name)
 		if (!strcasecmp(name, dl_alias[i].alias))
 			return dl_alias[i].name;
 	return name;
+}
+
+const gp_perf_profile *gp_perf_profile_nearest(const char *dl_model, double peak, int fp32)
+{
+	const gp_perf_profile *best = NULL;
+	double bestd = 0;
+	const char *dl;
+	int i;
+
+	if (!dl_model || !*dl_model || !(peak > 0))
+		return NULL;
+	dl = canonical_dl(dl_model);
+	for (i = 0; i < gp_perf_nprofiles; i++) {
+		const gp_perf_profile *pr = &gp_perf_profiles[i];
+		double ref = fp32 ? pr->peak_fp32_tflops : pr->peak_tflops, d;
+
+		if (strcasecmp(pr->dl_model, dl) || !(ref > 0) || pr->ctab.n == 0)
+			continue;
+		d = fabs(log(ref / peak));
+		if (!best || d < bestd - 1e-12)
+			best = pr, bestd = d;
+	}
+	return best;
 }
 
 const gp_perf_profile *gp_perf_profile_find(const char *dl_model, const char *gpu_name)

@@ -6,7 +6,15 @@
  * across CPUs = min(PCIe, 10 GB/s SMP link).  The node whose best set is
  * fastest wins; ties: least remaining GPU share, then lowest summed
  * expense.  Jobs that fit no node span the group of nodes with the fewest
- * switch levels (gp_place_span), whose NIC rate then bounds the ring. */
+ * switch levels (gp_place_span), whose NIC rate then bounds the ring.
+ *
+ * This loop bandwidth is only the ranking key: it comes from the place
+ * cache's per-subset table, cheap enough to evaluate on every node.  What
+ * the placement reports (gp_placement.bottleneck / ring_bw_gbs, `place`
+ * output) is the perf model's prediction (gp_place_finish ->
+ * gp_place_summarize), which also counts NCCL's several NVLink channels,
+ * host staging over PHB/NODE/SYS and the NICs; where the two differ, the
+ * perf model wins. */
 #include "gpuplan/policy.h"
 #include "place_int.h"
 
@@ -58,7 +66,7 @@ int gp_policy_bw_max(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 	}
 	if (best >= 0) {
 		gp_place_add_part(out, best, bestm, job);
-		gp_explain_add(ctx->explain, "bw-max: %s, best loop %.1f GB/s", c->nodes[best].name, bestbw);
+		gp_explain_add(ctx->explain, "bw-max: %s, best loop %.1f GB/s (ranking estimate)", c->nodes[best].name, bestbw);
 	} else if (job->type != GP_JOB_RING_ALLREDUCE && job->type != GP_JOB_PS_WORKER) {
 		r = gp_explain_wait(ctx->explain, "no node has %d free GPU(s) that fit", k);
 	} else {

@@ -148,15 +148,29 @@ static void partitions(pstate *s, const int *devs, int n)
 }
 
 /* go-gpuallocator's choice of k GPUs among avail; *score gets its set score. */
+static uint64_t pair_score_search(const gp_place_type *t, uint64_t avail, int k);
+
 static uint64_t pair_score_choose(const gp_place_type *t, uint64_t avail, int k, int32_t *score)
 {
-	int devs[2 * GP_TOPO_MAX_GPUS + 2], n = 0;
-	pstate s;
+	uint64_t *slot = gp_place_memo(t, GP_PLACE_MEMO_PARTITION, avail, k), m;
 
 	if (k == 1) {
 		*score = 0;
 		return avail & -avail;
 	}
+	if (!slot)
+		m = pair_score_search(t, avail, k);
+	else if ((m = *slot) == UINT64_MAX)
+		m = *slot = pair_score_search(t, avail, k);
+	*score = m ? gp_place_mask(t, m).pair_score : 0;
+	return m;
+}
+
+static uint64_t pair_score_search(const gp_place_type *t, uint64_t avail, int k)
+{
+	int devs[2 * GP_TOPO_MAX_GPUS + 2], n = 0;
+	pstate s;
+
 	for (; avail; avail &= avail - 1)
 		devs[n++] = __builtin_ctzll(avail);
 	memset(&s, 0, sizeof(s));
@@ -167,7 +181,6 @@ static uint64_t pair_score_choose(const gp_place_type *t, uint64_t avail, int k,
 		s.pad++;
 	}
 	partitions(&s, devs, n);
-	*score = s.have ? gp_place_mask(t, s.best_set).pair_score : 0;
 	return s.have ? s.best_set : 0;
 }
 

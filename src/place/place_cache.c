@@ -194,6 +194,29 @@ static void no_matrix(gp_place_type *pt, int n)
 	}
 }
 
+/* Each GPU's CPU affinity list as a bit mask (choose_cpus). */
+static void fill_cpu_aff(gp_place_type *pt, const gp_topo *t)
+{
+	int g, i, top = -1, n = t->ngpus < pt->ngpus ? t->ngpus : pt->ngpus;
+
+	for (g = 0; g < n; g++)
+		for (i = 0; i < t->gpus[g].ncpus; i++)
+			if (t->gpus[g].cpus[i] > top && t->gpus[g].cpus[i] < GP_TOPO_MAX_CPUS)
+				top = t->gpus[g].cpus[i];
+	if (top < 0)
+		return;
+	pt->cpu_words = top / 64 + 1;
+	pt->cpu_aff = gp_xcalloc((size_t)pt->ngpus * (size_t)pt->cpu_words, sizeof(uint64_t));
+	for (g = 0; g < n; g++)
+		for (i = 0; i < t->gpus[g].ncpus; i++) {
+			int cpu = t->gpus[g].cpus[i];
+
+			if (cpu >= 0 && cpu < GP_TOPO_MAX_CPUS)
+				pt->cpu_aff[(size_t)g * (size_t)pt->cpu_words + (size_t)(cpu / 64)] |=
+					(uint64_t)1 << (cpu % 64);
+		}
+}
+
 static void build_type(gp_place_cache *pc, const gp_cluster *c, int ti)
 {
 	const gp_node_type *nt = &c->types[ti];
@@ -207,6 +230,8 @@ static void build_type(gp_place_cache *pc, const gp_cluster *c, int ti)
 	memset(pt, 0, sizeof(*pt));
 	if (!d && !t->links) {
 		no_matrix(pt, t->ngpus);
+		if (t->gpus)
+			fill_cpu_aff(pt, t);
 		return;
 	}
 	if (!d) { /* hand-built clusters that skipped gp_cluster_finish */
@@ -245,6 +270,14 @@ static void build_type(gp_place_cache *pc, const gp_cluster *c, int ti)
 	}
 	if (n <= GP_PLACE_TABLE_MAX_GPUS)
 		fill_masks(pt, d);
+	fill_cpu_aff(pt, t);
+	if (n > 0 && n <= GP_PLACE_MEMO_MAX_GPUS) {
+		size_t len = (size_t)GP_PLACE_MEMO_KINDS * (GP_PLACE_MEMO_MAX_GPUS + 1)
+			     << GP_PLACE_MEMO_MAX_GPUS;
+
+		pt->memo = gp_xmalloc(len * sizeof(*pt->memo));
+		memset(pt->memo, 0xff, len * sizeof(*pt->memo));
+	}
 }
 
 static void build_domains(gp_place_cache *pc, const gp_cluster *c)
@@ -309,6 +342,8 @@ void gp_place_cache_free(gp_place_cache *pc)
 		return;
 	for (i = 0; i < pc->ntypes; i++) {
 		free(pc->types[i].masks);
+		free(pc->types[i].cpu_aff);
+		free(pc->types[i].memo);
 		gp_topo_derived_free(pc->types[i].own_derived);
 	}
 	free(pc->types);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/place.h"
 #include "gpuplan/policy.h"
 #include "place_int.h"
 
@@ -123,7 +124,20 @@ static uint64_t greedy_group(const gp_place_type *t, uint64_t avail, int k, int 
 	return set;
 }
 
+static uint64_t best_group(const gp_place_type *t, uint64_t avail, int k, int kind);
+
 uint64_t gp_place_best_group(const gp_place_type *t, uint64_t avail, int k, int kind)
+{
+	uint64_t *slot = gp_place_memo(t, kind, avail, k);
+
+	if (!slot)
+		return best_group(t, avail, k, kind);
+	if (*slot == UINT64_MAX)
+		*slot = best_group(t, avail, k, kind);
+	return *slot;
+}
+
+static uint64_t best_group(const gp_place_type *t, uint64_t avail, int k, int kind)
 {
 	int idx[64], f = 0, g;
 	uint64_t comb, best = 0, lim;
@@ -182,11 +196,16 @@ uint64_t gp_place_fit_mask(const gp_policy_ctx *ctx, int node, const gp_job *job
 		return 0;
 	if (!gp_node_eligible(ctx, node, job))
 		return 0;
-	for (g = 0; g < nd->ngpus && g < GP_TOPO_MAX_GPUS; g++)
-		if (gp_place_gpu_fits(a, nd->first_gpu + g, job)) {
-			m |= (uint64_t)1 << g;
-			cnt++;
-		}
+	{
+		/* Branch-free: this loop is most of a decision on big clusters. */
+		const int16_t *milli = a->gpu_free_milli + nd->first_gpu;
+		const int64_t *mem = a->gpu_free_mem_mib + nd->first_gpu;
+		int ng = nd->ngpus < GP_TOPO_MAX_GPUS ? nd->ngpus : GP_TOPO_MAX_GPUS;
+
+		for (g = 0; g < ng; g++)
+			m |= (uint64_t)((milli[g] >= job->gpu_milli) & (mem[g] >= job->gpu_mem_mib)) << g;
+	}
+	cnt = __builtin_popcountll(m);
 	*n = cnt;
 	return m;
 }
@@ -258,34 +277,45 @@ static uint64_t part_mask(const gp_place_part *p)
 	return m;
 }
 
-static int in_list(const int *v, int n, int x)
+/* Room in the placement's CPU pool for `want` more CPUs of part pi; the
+ * parts before pi hold consecutive runs of the pool, so a move of the
+ * pool only re-points them.  Grows only: a reused placement (the
+ * simulator's scratch) stops allocating once it has seen its largest job. */
+static int *cpu_room(gp_placement *out, int pi, int want)
 {
-	int lo = 0, hi = n - 1;
+	int i, off = 0;
 
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
+	if (out->cpu_len + want > out->cpu_cap) {
+		int cap = out->cpu_cap ? out->cpu_cap : 64;
 
-		if (v[mid] == x)
-			return 1;
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
+		while (cap < out->cpu_len + want)
+			cap *= 2;
+		out->cpu_pool = gp_xrealloc(out->cpu_pool, (size_t)cap * sizeof(int));
+		out->cpu_cap = cap;
+		for (i = 0; i < pi; i++) {
+			out->parts[i].cpus = out->parts[i].ncpus ? out->cpu_pool + off : NULL;
+			off += out->parts[i].ncpus;
+		}
 	}
-	return 0;
+	return out->cpu_pool + out->cpu_len;
 }
 
 /* CPU cores for one part: free cores affine to every GPU of the part
- * first, then to any of them, then any core of the node. */
-static void choose_cpus(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *out, int pi)
+ * first, then to any of them, then any core of the node; ascending within
+ * each tier.  Bit masks of the node type's GPU affinities (place cache). */
+static void choose_cpus(const gp_policy_ctx *ctx, const gp_place_type *pt, const gp_job *job,
+			gp_placement *out, int pi)
 {
 	const gp_cluster *c = ctx->cluster;
 	const gp_alloc *a = ctx->alloc;
 	gp_place_part *part = &out->parts[pi];
 	const gp_topo *t = &c->types[c->nodes[part->node].type].topo;
-	uint64_t taken[GP_TOPO_MAX_CPUS / 64];
-	int ncpu = (int)(a->node_cap_cpu_milli[part->node] / GP_MILLI), want, tier, cpu, i, g;
+	const uint64_t *used = a->cpu_used + (size_t)part->node * (size_t)a->cpu_words;
+	uint64_t taken[GP_TOPO_MAX_CPUS / 64], mine[GP_TOPO_MAX_CPUS / 64];
+	uint64_t all_of[GP_TOPO_MAX_CPUS / 64], any_of[GP_TOPO_MAX_CPUS / 64];
+	int ncpu = (int)(a->node_cap_cpu_milli[part->node] / GP_MILLI), want, tier, i, g, w, nw, got = 0;
 	int64_t gpus = job->gpus > 0 ? job->gpus : 1;
+	int *dst;
 
 	if (ncpu > a->cpu_words * 64)
 		ncpu = a->cpu_words * 64;
@@ -309,65 +339,108 @@ static void choose_cpus(const gp_policy_ctx *ctx, const gp_job *job, gp_placemen
 		part->cpu_milli = (int64_t)want * GP_MILLI;
 	}
 	part->numa = part->ngpus > 0 && part->gpus[0] < t->ngpus ? t->gpus[part->gpus[0]].numa : -1;
+	part->cpus = NULL;
 	if (want <= 0 || ncpu <= 0)
 		return;
-	memset(taken, 0, sizeof(taken));
+	if (want > ncpu)
+		want = ncpu;
+	nw = (ncpu + 63) / 64;
+	for (w = 0; w < nw; w++) {
+		uint64_t valid = w < ncpu / 64 ? ~(uint64_t)0 : ((uint64_t)1 << (ncpu % 64)) - 1;
+
+		taken[w] = used[w] | ~valid;
+		mine[w] = 0;
+		all_of[w] = ~(uint64_t)0;
+		any_of[w] = 0;
+		for (g = 0; g < part->ngpus; g++) {
+			uint64_t aff = part->gpus[g] < pt->ngpus && w < pt->cpu_words ?
+				pt->cpu_aff[(size_t)part->gpus[g] * (size_t)pt->cpu_words + (size_t)w] : 0;
+
+			all_of[w] &= aff;
+			any_of[w] |= aff;
+		}
+	}
 	for (i = 0; i < pi; i++)
 		if (out->parts[i].node == part->node)
 			for (g = 0; g < out->parts[i].ncpus; g++)
-				taken[out->parts[i].cpus[g] / 64] |= (uint64_t)1 << (out->parts[i].cpus[g] % 64);
-	part->cpus = gp_xmalloc((size_t)want * sizeof(int));
-	for (tier = 0; tier < 3 && part->ncpus < want; tier++) {
-		for (cpu = 0; cpu < ncpu && part->ncpus < want; cpu++) {
-			int nin = 0;
+				if (out->parts[i].cpus[g] < ncpu)
+					taken[out->parts[i].cpus[g] / 64] |= (uint64_t)1 << (out->parts[i].cpus[g] % 64);
+	for (tier = 0; tier < 3 && got < want; tier++)
+		for (w = 0; w < nw && got < want; w++) {
+			uint64_t cand = ~taken[w] & (tier == 0 ? all_of[w] : tier == 1 ? any_of[w] : ~(uint64_t)0);
 
-			if (gp_alloc_cpu_used(a, part->node, cpu) || (taken[cpu / 64] >> (cpu % 64) & 1))
-				continue;
-			for (g = 0; g < part->ngpus; g++) {
-				const gp_topo_gpu *tg = &t->gpus[part->gpus[g]];
+			while (cand && got < want) {
+				uint64_t bit = cand & -cand;
 
-				nin += in_list(tg->cpus, tg->ncpus, cpu);
+				cand &= ~bit;
+				taken[w] |= bit;
+				mine[w] |= bit;
+				got++;
 			}
-			if ((tier == 0 && nin < part->ngpus) || (tier == 1 && nin == 0))
-				continue;
-			taken[cpu / 64] |= (uint64_t)1 << (cpu % 64);
-			part->cpus[part->ncpus++] = cpu;
 		}
-	}
-	qsort(part->cpus, (size_t)part->ncpus, sizeof(int), gp_cmp_int);
+	dst = cpu_room(out, pi, got);
+	part = &out->parts[pi];
+	part->cpus = dst;
+	for (w = 0; w < nw; w++)
+		for (; mine[w]; mine[w] &= mine[w] - 1)
+			dst[part->ncpus++] = w * 64 + __builtin_ctzll(mine[w]);
+	out->cpu_len += part->ncpus;
 	if (job->cpu_milli <= 0)
 		part->cpu_milli = (int64_t)part->ncpus * GP_MILLI;
 }
 
-/* The NIC for one part: the one whose worst link to the part's GPUs is
- * closest, then the smallest sum of levels, then the fewest VFs used;
- * with nic_class >= 0, only among that class's NUMA-local NICs (RoCE
- * seed). */
-static void choose_nic(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_placement *out,
+/* Whether NIC nic may serve part GPUs under the RoCE class (any class
+ * when nic_class < 0): one of the class's NUMA-local NICs. */
+static int nic_in_class(const gp_place_type *pt, const gp_place_part *part, int nic, int nic_class)
+{
+	int g;
+
+	if (nic_class < 0)
+		return 1;
+	for (g = 0; g < part->ngpus; g++) {
+		int lc = pt->local_class[part->gpus[g]];
+
+		if (pt->nic_class[part->gpus[g]] == nic_class && lc >= 0 &&
+		    (pt->derived->class_nics[lc][nic / 64] >> (nic % 64) & 1))
+			return 1;
+	}
+	return 0;
+}
+
+/* The NICs of one part.  Each GPU's rail: its own closest NIC (the
+ * topology spreads equally close NICs 1:1 over GPUs) when nearer than SYS
+ * and allowed by the class.  The part's NIC (the one that gets a VF): the
+ * rail of the most GPUs; ties, or no rails at all, go to the NIC whose
+ * worst link to the part's GPUs is closest, then the smallest sum of
+ * levels, then the fewest VFs used, then the lowest index.  With
+ * nic_class >= 0 only that class's NUMA-local NICs count (RoCE seed). */
+static void choose_nic(const gp_policy_ctx *ctx, const gp_place_type *pt, gp_placement *out,
 		       int pi, int nic_class)
 {
 	const gp_cluster *c = ctx->cluster;
 	const gp_alloc *a = ctx->alloc;
 	gp_place_part *part = &out->parts[pi];
 	const gp_topo *t = &c->types[c->nodes[part->node].type].topo;
-	const gp_place_type *pt = gp_place_type_of(pc, part->node);
-	int nic, g, i, best = -1, bw = 0, bs = 0, bu = 0, used;
+	const gp_topo_derived *d = pt->derived;
+	int nic, g, i, best = -1, bw = 0, bs = 0, bu = 0, bv = 0, used;
+	int votes[GP_TOPO_MAX_DEVICES] = { 0 };
+	int nnics = t->nnics < a->max_nics ? t->nnics : a->max_nics;
 
-	for (nic = 0; nic < t->nnics && nic < a->max_nics; nic++) {
+	for (g = 0; g < part->ngpus; g++) {
+		int r = -1, gpu = part->gpus[g];
+
+		if (d && gpu < d->ngpus && d->gpu_nic[gpu] >= 0 && d->gpu_nic[gpu] < nnics &&
+		    d->gpu_nic_level[gpu] < GP_LINK_SYS && nic_in_class(pt, part, d->gpu_nic[gpu], nic_class))
+			r = d->gpu_nic[gpu];
+		part->gpu_nic[g] = (int16_t)r;
+		if (r >= 0)
+			votes[r]++;
+	}
+	for (nic = 0; nic < nnics; nic++) {
 		int worst = 0, sum = 0, u;
 
-		if (nic_class >= 0) {
-			/* Only the class's NUMA-local NICs (one subnet). */
-			for (g = 0; g < part->ngpus; g++) {
-				int lc = pt->local_class[part->gpus[g]];
-
-				if (pt->nic_class[part->gpus[g]] == nic_class && lc >= 0 &&
-				    (pt->derived->class_nics[lc][nic / 64] >> (nic % 64) & 1))
-					break;
-			}
-			if (g == part->ngpus)
-				continue;
-		}
+		if (!nic_in_class(pt, part, nic, nic_class))
+			continue;
 		for (g = 0; g < part->ngpus; g++) {
 			int l = gp_topo_link(t, part->gpus[g], t->ngpus + nic).level;
 
@@ -375,8 +448,10 @@ static void choose_nic(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_placemen
 			sum += l;
 		}
 		u = a->nic_vfs_used[(size_t)part->node * (size_t)a->max_nics + (size_t)nic];
-		if (best < 0 || worst < bw || (worst == bw && (sum < bs || (sum == bs && u < bu)))) {
+		if (best < 0 || votes[nic] > bv ||
+		    (votes[nic] == bv && (worst < bw || (worst == bw && (sum < bs || (sum == bs && u < bu)))))) {
 			best = nic;
+			bv = votes[nic];
 			bw = worst;
 			bs = sum;
 			bu = u;
@@ -384,6 +459,9 @@ static void choose_nic(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_placemen
 	}
 	part->nic = best;
 	part->vf = -1;
+	for (g = 0; g < part->ngpus; g++)
+		if (part->gpu_nic[g] < 0)
+			part->gpu_nic[g] = (int16_t)best;
 	if (best < 0)
 		return;
 	used = a->nic_vfs_used[(size_t)part->node * (size_t)a->max_nics + (size_t)best];
@@ -395,85 +473,85 @@ static void choose_nic(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_placemen
 		part->vf = used;
 }
 
-static void explain_part(const gp_policy_ctx *ctx, const gp_placement *out, int pi)
+static const char *nic_name(const gp_topo *t, int nic)
+{
+	return t->nics[nic].device[0] ? t->nics[nic].device : t->nics[nic].id;
+}
+
+static void explain_part(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_placement *out, int pi)
 {
 	const gp_cluster *c = ctx->cluster;
 	const gp_place_part *part = &out->parts[pi];
-	const gp_topo *t = &c->types[c->nodes[part->node].type].topo;
-	char gbuf[512], cbuf[256], nbuf[96] = "no NIC";
+	const gp_node_type *nt = &c->types[c->nodes[part->node].type];
+	const gp_topo *t = &nt->topo;
+	char gbuf[512], cbuf[256], nbuf[256] = "no NIC", rbuf[512] = "", sbuf[96] = "", kbuf[160] = "";
+	int g, k, distinct = 0;
 
 	gp_place_fmt_gpus(part_mask(part), gbuf, sizeof(gbuf));
 	gp_place_fmt_list(part->cpus, part->ncpus, cbuf, sizeof(cbuf));
 	if (part->nic >= 0) {
-		int g, worst = 0;
+		int worst = 0;
+		size_t len = 0;
 
 		for (g = 0; g < part->ngpus; g++) {
 			int l = gp_topo_link(t, part->gpus[g], t->ngpus + part->nic).level;
 
 			worst = l > worst ? l : worst;
+			for (k = 0; k < g && part->gpu_nic[k] != part->gpu_nic[g]; k++)
+				;
+			distinct += k == g;
 		}
+		if (nt->nic_subnets && nt->nic_subnets[part->nic])
+			snprintf(sbuf, sizeof(sbuf), ", subnet %s", nt->nic_subnets[part->nic]);
+		if (part->nic_class >= 0)
+			snprintf(kbuf, sizeof(kbuf), ", class %s", gp_place_class_name(pc, part->nic_class));
 		if (part->vf >= 0)
-			snprintf(nbuf, sizeof(nbuf), "NIC %s VF %d (%s to the GPUs)",
-				 t->nics[part->nic].device[0] ? t->nics[part->nic].device :
-				 t->nics[part->nic].id, part->vf, gp_link_level_name(worst));
+			snprintf(nbuf, sizeof(nbuf), "NIC %s VF %d%s%s (%s to the GPUs)", nic_name(t, part->nic),
+				 part->vf, sbuf, kbuf, gp_link_level_name(worst));
 		else
-			snprintf(nbuf, sizeof(nbuf), "NIC %s, no free VF (%s to the GPUs)",
-				 t->nics[part->nic].device[0] ? t->nics[part->nic].device :
-				 t->nics[part->nic].id, gp_link_level_name(worst));
+			snprintf(nbuf, sizeof(nbuf), "NIC %s, no free VF%s%s (%s to the GPUs)",
+				 nic_name(t, part->nic), sbuf, kbuf, gp_link_level_name(worst));
+		/* Rails only when the GPUs do not all share the part's NIC. */
+		if (distinct > 1 || (part->ngpus > 0 && part->gpu_nic[0] != part->nic)) {
+			len = (size_t)snprintf(rbuf, sizeof(rbuf), "; rails");
+			for (g = 0; g < part->ngpus && len + 40 < sizeof(rbuf); g++)
+				len += (size_t)snprintf(rbuf + len, sizeof(rbuf) - len, " GPU%d-%s", part->gpus[g],
+							part->gpu_nic[g] >= 0 ? nic_name(t, part->gpu_nic[g]) : "none");
+		}
 	}
-	gp_explain_add(ctx->explain, "%s%s: %s; CPUs %s (NUMA %d, nearest to the GPUs' affinity); %s",
-		       part->role ? "parameter server on " : "", c->nodes[part->node].name,
-		       gbuf, part->ncpus ? cbuf : "none", part->numa, nbuf);
+	gp_explain_add(ctx->explain, "%s on %s: %s; CPUs %s (NUMA %d, nearest to the GPUs' affinity); %s%s",
+		       part->role ? "parameter server" : "worker", c->nodes[part->node].name,
+		       gbuf, part->ncpus ? cbuf : "none", part->numa, nbuf, rbuf);
 }
 
 void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
 		     gp_placement *out, int nic_class)
 {
-	const gp_cluster *c = ctx->cluster;
-	int i, worst_w = 0;
-	double bw = 0;
-	int level = GP_LINK_X;
+	gp_place_summary s;
+	int i;
 
+	out->cpu_len = 0;
 	for (i = 0; i < out->nparts; i++) {
-		const gp_place_part *part = &out->parts[i];
-		const gp_place_type *pt = gp_place_type_of(pc, part->node);
-		gp_place_mask_info mi;
+		const gp_place_type *pt = gp_place_type_of(pc, out->parts[i].node);
 
-		choose_cpus(ctx, job, out, i);
-		choose_nic(ctx, pc, out, i, nic_class);
-		if (part->ngpus < 2)
-			continue;
-		mi = gp_place_mask(pt, part_mask(part));
-		if (GP_EXPENSE_LEVEL(mi.ring) > level)
-			level = GP_EXPENSE_LEVEL(mi.ring);
-		if (bw == 0 || gp_place_expense_bw(pt, mi.ring) < bw)
-			bw = gp_place_expense_bw(pt, mi.ring);
+		out->parts[i].nic_class = nic_class;
+		choose_cpus(ctx, pt, job, out, i);
+		choose_nic(ctx, pt, out, i, nic_class);
 	}
-	for (i = 1; i < out->nparts; i++) {
-		int w = gp_cluster_comm_weight(c, out->parts[0].node, out->parts[i].node);
-
-		if (w > worst_w || w < 0)
-			worst_w = w < 0 ? INT_MAX : w;
-	}
-	if (worst_w > 0) {
-		int sw = gp_place_node_sw(c, out->parts[0].node);
-		double nic_gbs = sw >= 0 ? gp_fabric_tech_gbps(c->switches[sw].tech) / 8.0 : 0;
-
-		level = GP_LINK_LEVELS + (worst_w == INT_MAX ? 0 : worst_w >= 100 ? worst_w - 99 : worst_w);
-		if (nic_gbs > 0 && (bw == 0 || nic_gbs < bw))
-			bw = nic_gbs;
-	}
-	out->bottleneck = level;
-	out->ring_bw_gbs = bw;
+	/* The perf model's view; sets out->bottleneck and ring_bw_gbs. */
+	gp_place_summarize_fields(ctx->cluster, out, &s, ctx->explain != NULL);
 	if (ctx->explain) {
 		for (i = 0; i < out->nparts; i++)
-			explain_part(ctx, out, i);
-		if (level >= GP_LINK_LEVELS)
-			gp_explain_add(ctx->explain, "bottleneck: network, %d switch level(s), ring %.1f GB/s",
-				       level - GP_LINK_LEVELS, bw);
-		else if (level > GP_LINK_X)
-			gp_explain_add(ctx->explain, "bottleneck: %s inside the node, ring %.1f GB/s",
-				       gp_link_level_name(level), bw);
+			explain_part(ctx, pc, out, i);
+		if (s.gpus < 2)
+			return;
+		if (s.bottleneck >= GP_LINK_LEVELS)
+			gp_explain_add(ctx->explain, "bottleneck (perf model): %s, %s through %d switch level(s): "
+				       "%s; ring %.1f GB/s per GPU", s.name, s.net_ib ? "InfiniBand" : "Ethernet/RoCE",
+				       s.net_levels, s.detail, s.ring_gbs);
+		else
+			gp_explain_add(ctx->explain, "bottleneck (perf model): %s inside a node: %s; ring %.1f GB/s per GPU",
+				       s.name, s.detail, s.ring_gbs);
 	}
 }
 

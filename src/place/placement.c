@@ -16,11 +16,10 @@ void gp_placement_clear(gp_placement *p)
 {
 	int i;
 
-	for (i = 0; i < p->nparts; i++) {
-		free(p->parts[i].cpus);
+	for (i = 0; i < p->nparts; i++)
 		p->parts[i].cpus = NULL;
-	}
 	p->nparts = 0;
+	p->cpu_len = 0;
 	p->bottleneck = GP_LINK_X;
 	p->ring_bw_gbs = 0;
 }
@@ -31,6 +30,7 @@ void gp_placement_release(gp_placement *p)
 		return;
 	gp_placement_clear(p);
 	free(p->parts);
+	free(p->cpu_pool);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -49,6 +49,8 @@ gp_place_part *gp_placement_add(gp_placement *p, int node)
 	part->numa = -1;
 	part->nic = -1;
 	part->vf = -1;
+	part->nic_class = -1;
+	memset(part->gpu_nic, 0xff, sizeof(part->gpu_nic)); /* all -1 */
 	return part;
 }
 

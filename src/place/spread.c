@@ -29,6 +29,46 @@ uint64_t gp_place_by_share(const gp_alloc *a, int first_gpu, uint64_t avail, int
 	return m;
 }
 
+/* The takes of "one GPU at a time on the node with the most fitting GPUs
+ * left, lowest index on ties", in O(nodes): the loop drains the highest
+ * level of remaining GPUs in node order before the next, so every node
+ * above the level L where the k-th GPU falls is cut down to L, and the
+ * remaining picks go to the first nodes (in node order) still holding L.
+ * Returns the nodes used; *got the GPUs taken (< k when too few fit). */
+static int spread_fill(int nnodes, const int *fit, int *take, int k, int *got)
+{
+	int ge[GP_TOPO_MAX_GPUS + 2] = { 0 }, node, v, level, rem, nodes = 0;
+	long sum = 0;
+
+	for (node = 0; node < nnodes; node++) {
+		take[node] = 0;
+		ge[fit[node] > GP_TOPO_MAX_GPUS ? GP_TOPO_MAX_GPUS : fit[node]]++;
+	}
+	for (v = GP_TOPO_MAX_GPUS - 1; v >= 1; v--)
+		ge[v] += ge[v + 1];   /* nodes with at least v */
+	/* Draining level v (down to v - 1) takes ge[v] GPUs. */
+	for (level = GP_TOPO_MAX_GPUS; level >= 1 && sum + ge[level] < k; level--)
+		sum += ge[level];
+	if (level < 1) {
+		level = 0;
+		rem = 0;
+		*got = (int)sum;
+	} else {
+		rem = k - (int)sum; /* picks taken while at `level` */
+		*got = k;
+	}
+	for (node = 0; node < nnodes; node++) {
+		if (fit[node] > level)
+			take[node] = fit[node] - level;
+		if (rem > 0 && level > 0 && fit[node] >= level) {
+			take[node]++;
+			rem--;
+		}
+		nodes += take[node] > 0;
+	}
+	return nodes;
+}
+
 int gp_policy_spread(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *out)
 {
 	const gp_cluster *c = ctx->cluster;
@@ -64,9 +104,15 @@ int gp_policy_spread(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 			gp_explain_add(ctx->explain, "spread: least-allocated node %s", c->nodes[best].name);
 		}
 	} else {
-		int got, nodes = 0;
+		int got, nodes = spread_fill(c->nnodes, fit, take, k, &got);
 
-		for (got = 0; got < k; got++) {
+		if (nodes > GP_PLACE_MAX_PARTS) {
+			/* The one-at-a-time loop stops at the cap: replay it. */
+			for (node = 0; node < c->nnodes; node++)
+				take[node] = 0;
+			nodes = got = 0;
+		}
+		for (; got < k; got++) {
 			int pick = -1;
 
 			for (node = 0; node < c->nnodes; node++)

@@ -1,70 +1,179 @@
-/* Bottleneck link and predicted ring bandwidth of a placement (place.h).
- * Across nodes a ring leaves each node through as many NICs as the job
- * has GPUs there (rail-optimized fabrics: one NIC per GPU), at most the
- * node's NIC count; each NIC gives gp_perf_nic_gbs of its switch's line
- * rate.  The perf model's gp_perf_fabric_of will refine this once it lands. */
+/* Bottleneck link and predicted ring bandwidth of a placement (place.h),
+ * taken from the perf model so that `place`, the policies and `perf`
+ * agree: gp_perf_fabric_of derives the rings inside each node and the
+ * NICs each node can use, gp_perf_coll_eval the flat ring's bandwidth.
+ * This file only names the result (link level or network technology and
+ * switch levels). */
 #include <stdio.h>
 #include <string.h>
 
 #include "gpuplan/perf.h"
 #include "gpuplan/place.h"
 
-void gp_place_summarize(const gp_cluster *c, gp_placement *p, gp_place_summary *s)
+/* Switch levels from the seed-patent weight (IB k, Ethernet 99 + k). */
+static int levels_of(int w)
 {
-	int i;
+	return w >= 100 ? w - 99 : w;
+}
 
-	memset(s, 0, sizeof(*s));
-	s->worst_intra.level = GP_LINK_X;
-	s->intra_gbs = 0;
-	s->nodes = p->nparts;
+/* Network side: the farthest node from the first (in a tree the set's
+ * common ancestor is the shallowest of those pairwise ones) and the
+ * slowest node attachment, as the perf model counts it. */
+static void net_facts(const gp_cluster *c, const gp_placement *p, gp_place_summary *s)
+{
+	double slow = 0;
+	int i, first = -1;
+
+	s->net_levels = 0;
+	s->net_ib = 1;
+	s->net_tech = GP_TECH_NONE;
 	for (i = 0; i < p->nparts; i++) {
 		const gp_place_part *part = &p->parts[i];
-		const gp_node *n = &c->nodes[part->node];
-		const gp_node_type *t = &c->types[n->type];
-		int ha, hb;
-		gp_link hop = { GP_LINK_X, 0 };
-		double gbs;
+		double g;
 
-		s->gpus += part->ngpus;
-		if (part->ngpus <= 0)
+		if (part->ngpus <= 0 || part->node < 0 || part->node >= c->nnodes)
 			continue;
-		gbs = gp_perf_ring_gbs(&t->topo, gp_cluster_node_model(c, part->node), part->gpus,
-				       part->ngpus, &ha, &hb, &hop);
-		if (s->intra_gbs == 0 || gbs < s->intra_gbs)
-			s->intra_gbs = gbs;
-		if (gp_link_expense(hop) > gp_link_expense(s->worst_intra))
-			s->worst_intra = hop;
-		if (p->nparts > 1) {
-			int nics = t->topo.nnics > 0 ? t->topo.nnics : 1;
-			double net;
-
-			if (nics > part->ngpus)
-				nics = part->ngpus;
-			net = nics * gp_perf_nic_gbs(gp_cluster_node_nic_gbps(c, part->node));
-			if (s->net_gbs == 0 || net < s->net_gbs)
-				s->net_gbs = net;
+		g = gp_cluster_node_nic_gbps(c, part->node);
+		if (g > 0 && (slow == 0 || g < slow)) {
+			slow = g;
+			s->net_tech = c->nodes[part->node].tech;
 		}
-		if (i > 0 && s->net_levels >= 0) {
-			int w = gp_cluster_comm_weight(c, p->parts[0].node, part->node), k;
+		if (first < 0) {
+			first = part->node;
+		} else if (part->node != first && s->net_levels >= 0) {
+			int w = gp_cluster_comm_weight(c, first, part->node);
 
 			if (w < 0) {
 				s->net_levels = -1;
-			} else {
-				k = w >= 100 ? w - 99 : w;
-				if (k >= s->net_levels) {
-					s->net_ib = w < 100;
-					s->net_levels = k;
-				}
+			} else if (levels_of(w) >= s->net_levels) {
+				s->net_levels = levels_of(w);
+				s->net_ib = w < 100;
 			}
 		}
 	}
-	s->ring_gbs = s->intra_gbs;
-	gp_link_format(s->worst_intra, s->bottleneck, sizeof(s->bottleneck));
-	p->bottleneck = s->worst_intra.level;
-	if (p->nparts > 1 && (s->net_gbs < s->intra_gbs || s->intra_gbs == 0)) {
-		s->ring_gbs = s->net_gbs;
-		snprintf(s->bottleneck, sizeof(s->bottleneck), "NET");
-		p->bottleneck = GP_LINK_LEVELS + (s->net_levels > 0 ? s->net_levels : 0);
+}
+
+/* The weakest intra-node hop: the first part whose ring is as slow as the
+ * perf model's bw_intra (same function, same inputs, same value). */
+static gp_link intra_hop(const gp_cluster *c, const gp_placement *p, double bw_intra)
+{
+	gp_link hop = { GP_LINK_X, 0 };
+	int i, a, b;
+
+	for (i = 0; i < p->nparts; i++) {
+		const gp_place_part *part = &p->parts[i];
+		const gp_node_type *t;
+
+		if (part->ngpus < 2)
+			continue;
+		t = &c->types[c->nodes[part->node].type];
+		if (gp_perf_ring_gbs(&t->topo, gp_cluster_node_model(c, part->node), part->gpus,
+				     part->ngpus, &a, &b, &hop) <= bw_intra)
+			return hop;
 	}
+	return (gp_link){ GP_LINK_X, 0 };
+}
+
+/* A PS-Worker split leaves a parameter-server part and a worker part on
+ * one node; the perf model counts every part as a node, so for its view
+ * the server's GPUs join the worker part of their node (the server part
+ * keeps its GPUs and holds -n in ngpus, which the model skips).  Undone
+ * by unmerge; no allocation. */
+static int merge_target(const gp_placement *p, int j)
+{
+	int i;
+
+	for (i = 0; i < p->nparts; i++)
+		if (i != j && p->parts[i].role == 0 && p->parts[i].node == p->parts[j].node &&
+		    p->parts[i].ngpus > 0)
+			return i;
+	return -1;
+}
+
+static void merge_ps(gp_placement *p)
+{
+	int j, i, g;
+
+	for (j = 0; j < p->nparts; j++) {
+		gp_place_part *q = &p->parts[j];
+
+		if (q->role != 1 || q->ngpus <= 0 || (i = merge_target(p, j)) < 0 ||
+		    p->parts[i].ngpus + q->ngpus > GP_TOPO_MAX_GPUS)
+			continue;
+		for (g = 0; g < q->ngpus; g++)
+			p->parts[i].gpus[p->parts[i].ngpus + g] = q->gpus[g];
+		p->parts[i].ngpus += q->ngpus;
+		q->ngpus = -q->ngpus;
+	}
+}
+
+static void unmerge_ps(gp_placement *p)
+{
+	int j, i;
+
+	for (j = 0; j < p->nparts; j++) {
+		gp_place_part *q = &p->parts[j];
+
+		if (q->role != 1 || q->ngpus >= 0)
+			continue;
+		q->ngpus = -q->ngpus;
+		if ((i = merge_target(p, j)) >= 0)
+			p->parts[i].ngpus -= q->ngpus;
+	}
+}
+
+void gp_place_summarize(const gp_cluster *c, gp_placement *p, gp_place_summary *s)
+{
+	gp_place_summarize_fields(c, p, s, 1);
+}
+
+void gp_place_summarize_fields(const gp_cluster *c, gp_placement *p, gp_place_summary *s,
+			       int names)
+{
+	gp_error err = GP_ERROR_INIT;
+	gp_perf_fabric f;
+	gp_perf_coll_result r;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	merge_ps(p);
+	for (i = 0; i < p->nparts; i++)
+		if (p->parts[i].ngpus > 0) {
+			s->gpus += p->parts[i].ngpus;
+			s->nodes++;
+		}
+	net_facts(c, p, s);
+	if (gp_perf_fabric_of(c, p, &f, names ? s->detail : NULL, sizeof(s->detail), &err) != GP_OK) {
+		unmerge_ps(p);
+		if (names) {
+			snprintf(s->name, sizeof(s->name), "NET:unconnected");
+			snprintf(s->detail, sizeof(s->detail), "%s", err.msg);
+		}
+		s->net_levels = -1;
+		p->bottleneck = GP_LINK_LEVELS;
+		p->ring_bw_gbs = 0;
+		return;
+	}
+	s->intra_gbs = f.bw_intra;
+	s->net_gbs = f.bw_node_net;
+	memset(&r, 0, sizeof(r));
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_RING, &f, 1e9, &r);
+	s->ring_gbs = r.bw_gbps;
+	/* The perf model's rule (gp_perf_fabric_of): the network is the
+	 * bottleneck when its bandwidth is below the intra-node rings'. */
+	if (f.nodes > 1 && f.bw_node_net < f.bw_intra) {
+		s->bottleneck = GP_LINK_LEVELS + (s->net_levels > 0 ? s->net_levels : 0);
+		if (names)
+			snprintf(s->name, sizeof(s->name), "NET:%s:%d", gp_fabric_tech_name(s->net_tech),
+				 s->net_levels);
+	} else {
+		gp_link hop = f.n > 1 ? intra_hop(c, p, f.bw_intra) : (gp_link){ GP_LINK_X, 0 };
+
+		s->bottleneck = hop.level;
+		if (names)
+			gp_link_format(hop, s->name, sizeof(s->name));
+	}
+	unmerge_ps(p);
+	p->bottleneck = s->bottleneck;
 	p->ring_bw_gbs = s->ring_gbs;
 }

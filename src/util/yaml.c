@@ -132,9 +132,20 @@ int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 	doc->path = gp_xstrdup(path);
 	if (max_depth <= 0)
 		max_depth = GP_YAML_DEFAULT_MAX_DEPTH;
-	if (memchr(text, '\0', len))
-		return gp_error_set(err, GP_EINPUT, path, 0, 0,
-				    "binary data (NUL byte) in a YAML file");
+	{
+		const char *nul = memchr(text, '\0', len), *p;
+		int line = 1, col = 1;
+
+		if (nul) {
+			for (p = text; p < nul; p++, col++)
+				if (*p == '\n') {
+					line++;
+					col = 0;
+				}
+			return gp_error_set(err, GP_EINPUT, path, line, col,
+					    "binary data (NUL byte) in a YAML file");
+		}
+	}
 	if (!yaml_parser_initialize(&parser))
 		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot initialise YAML parser");
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);

@@ -509,6 +509,185 @@ static void test_cluster_paths(void)
 	gp_cluster_release(&c);
 }
 
+/* Gavel's throughput matrix, the isolated figures of
+ * tests/data/gavel/simulation_throughputs-isolated.json (values below
+ * read from that file with jq). */
+static void test_gavel_load(void)
+{
+	gp_perf_gavel g;
+	gp_error err = GP_ERROR_INIT;
+	const gp_perf_gavel_entry *e;
+
+	gp_perf_gavel_init(&g);
+	CU_ASSERT_EQUAL_FATAL(gp_perf_gavel_load(gp_test_path("tests/data/gavel/simulation_throughputs-isolated.json"),
+						 &g, &err), GP_OK);
+	CU_ASSERT_EQUAL(g.n, 83); /* distinct ('job type', scale) keys */
+	e = gp_perf_gavel_find(g.e, (int)g.n, "LM", 20, 2);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_DOUBLE_EQUAL(e->thr[GP_GAVEL_K80], 23.773289373427588, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(e->thr[GP_GAVEL_V100], 132.17413449742747, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(e->thr_spread[GP_GAVEL_V100], 30.43655149451939, 1e-12);
+	/* catalog names reach Gavel's: resnet50 is "ResNet-50" */
+	e = gp_perf_gavel_find(g.e, (int)g.n, "resnet50", 64, 4);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(e);
+	CU_ASSERT_DOUBLE_EQUAL(e->thr[GP_GAVEL_V100], 9.451949566394442, 1e-12);
+	e = gp_perf_gavel_find(g.e, (int)g.n, "A3C", 0, 1);
+	CU_ASSERT_PTR_NOT_NULL(e);
+	CU_ASSERT_PTR_NULL(gp_perf_gavel_find(g.e, (int)g.n, "LM", 21, 1));
+	CU_ASSERT_EQUAL(gp_perf_gavel_gpu("Tesla-K80"), -1); /* catalog spelling is K80 */
+	CU_ASSERT_EQUAL(gp_perf_gavel_gpu("K80"), GP_GAVEL_K80);
+	CU_ASSERT_EQUAL(gp_perf_gavel_gpu("V100-PCIE-16GB"), GP_GAVEL_V100);
+	CU_ASSERT_EQUAL(gp_perf_gavel_gpu("A100-SXM4-40GB"), -1);
+	gp_perf_gavel_release(&g);
+
+	CU_ASSERT_EQUAL(gp_perf_gavel_load(gp_test_path("tests/data/sia/SOURCES.md"), &g, &err),
+			GP_EINPUT);
+	CU_ASSERT_EQUAL(g.n, 0);
+}
+
+/* A Gavel job type runs at Gavel's measured speed on its GPUs: one
+ * iteration takes 1 / throughput; spread over servers when the placement
+ * spans nodes; without Gavel's data the model cannot estimate "LM". */
+static void test_gavel_iteration(void)
+{
+	static const char yaml[] =
+		"node_types:\n"
+		"  v100: {gpu_model: V100-PCIE-16GB, gpus: [{id: GPU0, cpus: [0], numa: 0},"
+		" {id: GPU1, cpus: [1], numa: 0}], links: [[X, PIX], [PIX, X]]}\n"
+		"fabric:\n"
+		"  - {name: sw, tech: eth-25}\n"
+		"nodes:\n"
+		"  - {name: a, type: v100, switch: sw}\n"
+		"  - {name: b, type: v100, switch: sw}\n";
+	gp_cluster c;
+	gp_job j;
+	gp_placement p;
+	gp_perf_iter it;
+	gp_error err = GP_ERROR_INIT;
+	gp_place_part *pp;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_parse(yaml, sizeof(yaml) - 1, "v100.yaml", &c, &err), GP_OK);
+	gp_job_init(&j);
+	j.id = gp_xstrdup("lm");
+	snprintf(j.model.name, sizeof(j.model.name), "LM");
+	j.precision = GP_PREC_FP32;
+	j.batch_size = 20;
+	j.gpus = 2;
+	j.type = GP_JOB_SINGLE_NODE;
+	gp_placement_init(&p);
+	pp = gp_placement_add(&p, 0);
+	pp->gpus[pp->ngpus++] = 0;
+	pp->gpus[pp->ngpus++] = 1;
+	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration(&c, &j, &p, &it, &err), GP_OK);
+	CU_ASSERT_PTR_NOT_NULL(it.gavel);
+	CU_ASSERT_DOUBLE_EQUAL(it.iter_s, 1 / 132.174, 1e-8); /* built-in table: 6 digits */
+	CU_ASSERT_DOUBLE_EQUAL(it.compute_s, it.iter_s, 0);
+	/* one GPU on each of two nodes: the unconsolidated figure */
+	gp_placement_clear(&p);
+	gp_placement_add(&p, 0)->gpus[0] = 0;
+	p.parts[0].ngpus = 1;
+	gp_placement_add(&p, 1)->gpus[0] = 0;
+	p.parts[1].ngpus = 1;
+	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration(&c, &j, &p, &it, &err), GP_OK);
+	CU_ASSERT_DOUBLE_EQUAL(it.iter_s, 1 / 30.4366, 1e-7);
+	CU_ASSERT_EQUAL(gp_perf_iteration_opts(&c, &j, &p, GP_PERF_NO_GAVEL, &it, &err), GP_EINPUT);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	gp_cluster_release(&c);
+}
+
+/* A Gavel job type on a GPU Gavel did not measure: V100's time x 14 /
+ * the GPU's FP32 peak (A100-SXM4-40GB: 19.5 TFLOPS); LM at batch 20 on one
+ * V100 runs 64.7425 iterations/s. */
+static void test_gavel_other_gpu(void)
+{
+	gp_cluster c;
+	gp_job j;
+	gp_placement p;
+	gp_perf_iter it;
+	gp_error err = GP_ERROR_INIT;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_load(gp_test_path("tests/data/perf/cluster.yaml"), &c, &err),
+			      GP_OK);
+	gp_job_init(&j);
+	j.id = gp_xstrdup("lm");
+	snprintf(j.model.name, sizeof(j.model.name), "LM");
+	j.precision = GP_PREC_FP32;
+	j.batch_size = 20;
+	j.gpus = 1;
+	gp_placement_init(&p);
+	gp_placement_add(&p, gp_cluster_find_node(&c, "a"))->gpus[0] = 0;
+	p.parts[0].ngpus = 1;
+	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration(&c, &j, &p, &it, &err), GP_OK);
+	CU_ASSERT_DOUBLE_EQUAL(it.iter_s, 14.0 / 19.5 / 64.7425, 1e-8);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	gp_cluster_release(&c);
+}
+
+/* A profiled DL model on a GPU without its own profile: the profile of
+ * the GPU with the nearest peak, its single-GPU compute scaled by the
+ * ratio of peaks (catalog: T4 8.1, V100 15.7, A100 19.5 TFLOPS FP32). */
+static void test_profile_scaled(void)
+{
+	const gp_perf_profile *pr;
+
+	pr = gp_perf_profile_nearest("resnet50", 15.0, 1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pr);
+	CU_ASSERT_STRING_EQUAL(pr->gpu, "V100");
+	pr = gp_perf_profile_nearest("resnet50", 4.37, 1); /* K80 */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pr);
+	CU_ASSERT_STRING_EQUAL(pr->gpu, "T4");
+	pr = gp_perf_profile_nearest("imagenet", 989, 0); /* H100 FP16 */
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pr);
+	CU_ASSERT_STRING_EQUAL(pr->gpu, "A100");
+	CU_ASSERT_STRING_EQUAL(pr->platform, "dgx"); /* dgx before dgx-ext */
+	CU_ASSERT_DOUBLE_EQUAL(pr->peak_tflops, 312, 0);
+	CU_ASSERT_PTR_NULL(gp_perf_profile_nearest("gpt_pmp", 312, 0)); /* no table */
+	CU_ASSERT_PTR_NULL(gp_perf_profile_nearest("llama2-7b", 312, 0));
+
+	/* On the test cluster's RTX 3090 box, a mixed-precision ResNet-50 at
+	 * batch 64 computes for the nearest profile's table value at 64 times
+	 * that profile's FP16 peak over the 3090's. */
+	{
+		gp_cluster c;
+		gp_job j;
+		gp_placement p;
+		gp_perf_iter it;
+		gp_error err = GP_ERROR_INIT;
+		const gp_gpu_model *m;
+		int node;
+
+		gp_cluster_init(&c);
+		CU_ASSERT_EQUAL_FATAL(gp_cluster_load(gp_test_path("tests/data/perf/cluster.yaml"),
+						      &c, &err), GP_OK);
+		node = gp_cluster_find_node(&c, "pc");
+		m = gp_cluster_node_model(&c, node);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+		CU_ASSERT_PTR_NULL(gp_perf_profile_find("resnet50", m->name));
+		gp_job_init(&j);
+		j.id = gp_xstrdup("r50");
+		gp_model_fill_desc(gp_model_find("resnet50"), 0, 0, 0, &j.model);
+		j.batch_size = 64;
+		j.gpus = 1;
+		gp_placement_init(&p);
+		gp_placement_add(&p, node)->gpus[0] = 0;
+		p.parts[0].ngpus = 1;
+		CU_ASSERT_EQUAL_FATAL(gp_perf_iteration(&c, &j, &p, &it, &err), GP_OK);
+		pr = gp_perf_profile_nearest("resnet50", m->fp16_tflops, 0);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(pr);
+		CU_ASSERT(it.scaled == pr);
+		CU_ASSERT_DOUBLE_EQUAL(it.compute_s, gp_perf_ctab_compute(&pr->ctab, pr->p, 64) *
+							     pr->peak_tflops / m->fp16_tflops, 1e-12);
+		CU_ASSERT_DOUBLE_EQUAL(it.iter_s, it.compute_s, 1e-15); /* one GPU: no comm */
+		gp_placement_release(&p);
+		gp_job_release(&j);
+		gp_cluster_release(&c);
+	}
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("perf");
@@ -528,6 +707,10 @@ static void register_tests(void)
 	gp_test_add(s, "fit synthetic", test_fit_synthetic);
 	gp_test_add(s, "fit real", test_fit_real);
 	gp_test_add(s, "cluster paths", test_cluster_paths);
+	gp_test_add(s, "gavel load", test_gavel_load);
+	gp_test_add(s, "gavel iteration", test_gavel_iteration);
+	gp_test_add(s, "gavel on another gpu", test_gavel_other_gpu);
+	gp_test_add(s, "profile scaled to another gpu", test_profile_scaled);
 }
 
 int main(int argc, char **argv)

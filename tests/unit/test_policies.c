@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/place.h"
 #include "gpuplan/policy.h"
 #include "testlib.h"
 
@@ -93,6 +94,9 @@ static int run(fixture *f, const char *policy, const gp_job *j)
 		r2 = pol->place(&quiet, j, &q);
 		CU_ASSERT_EQUAL(r, r2);
 		CU_ASSERT_EQUAL(q.nparts, f->p.nparts);
+		/* The perf model's verdict does not depend on explaining. */
+		CU_ASSERT_EQUAL(q.bottleneck, f->p.bottleneck);
+		CU_ASSERT_DOUBLE_EQUAL(q.ring_bw_gbs, f->p.ring_bw_gbs, 1e-12);
 		for (i = 0; i < q.nparts && i < f->p.nparts; i++) {
 			CU_ASSERT_EQUAL(q.parts[i].node, f->p.parts[i].node);
 			CU_ASSERT_EQUAL(q.parts[i].ngpus, f->p.parts[i].ngpus);
@@ -167,9 +171,12 @@ static void test_bestfit_single_node_dgx1(void)
 	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
 	CU_ASSERT(part_is(&f, 0, "dgx1-a", 0, 1, 2, 3, -1));
 	/* Best loop over {0,1,2,3}: the NV2 edges 0-3, 3-2, 2-1 form a path,
-	 * so every loop has an NV1 edge: bottleneck NV, 1 x 20 GB/s. */
+	 * so every loop has an NV1 edge (1 x 20 GB/s).  The loop is all
+	 * NVLink, so the perf model bounds the ring by each GPU's NVLinks into
+	 * the set instead: GPU0 1+1+2 = 4, GPU1 1+2+1 = 4, GPU2 1+2+2 = 5,
+	 * GPU3 2+1+2 = 5 -> 4 x 20 = 80 GB/s (V100: 6 links, not capping). */
 	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_NV);
-	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 20.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 80.0, 1e-9);
 	/* Default CPU share 4 per GPU, all affine to 0-19,40-59: 0-15. */
 	CU_ASSERT_EQUAL(f.p.parts[0].ncpus, 16);
 	CU_ASSERT_EQUAL(f.p.parts[0].cpus[0], 0);
@@ -256,12 +263,14 @@ static void test_bestfit_ring_one_node(void)
 	gp_job j;
 
 	fx_open(&f, "dgx1.yaml");
-	/* 8 GPUs: the NV2 edges 0-3-2-1-5-6-7-4-0 close a loop over all 8:
-	 * bottleneck NV2 = 40 GB/s. */
+	/* 8 GPUs: the NV2 edges 0-3-2-1-5-6-7-4-0 close a loop over all 8
+	 * (NV2 = 40 GB/s); all NVLink, so the perf model's bound is each
+	 * GPU's 6 NVLinks (NV1+NV1+NV2+NV2) x 20 = 120 GB/s. */
 	job_of(&j, GP_JOB_RING_ALLREDUCE, 8);
 	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
 	CU_ASSERT(part_is(&f, 0, "dgx1-a", 0, 1, 2, 3, 4, 5, 6, 7, -1));
-	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 40.0, 1e-9);
+	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_NV);
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 120.0, 1e-9);
 
 	/* NVLink loop before best fit: a free {0,1,2,4} (no NVLink loop: 4
 	 * only reaches 0), b free {0,1,2,3,5} (loop 0-1-2-3), c full. */
@@ -276,12 +285,14 @@ static void test_bestfit_ring_one_node(void)
 	/* No NVLink loop anywhere: b free {0,1,3,5} (5 reaches only 1).  Both
 	 * leave 0 milli; both loops cross SYS; sums a {0,1,2,4} = 99+99+98+98+
 	 * 600+600 = 1594 = b {0,1,3,5} (99+98+600+99+98+600) -> node order: a,
-	 * over PCIe, bottleneck SYS (V100 PCIe Gen3 12 GB/s, SMP link 10). */
+	 * over PCIe, bottleneck SYS: GPU4 has one NVLink in the set, so the
+	 * loop takes a SYS hop; perf model: min(0.8 host staging x 12 GB/s
+	 * PCIe Gen3 x16, 16 GB/s socket link) = 9.6 GB/s. */
 	busy(&f, "dgx1-b", 2, -1);
 	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
 	CU_ASSERT(part_is(&f, 0, "dgx1-a", 0, 1, 2, 4, -1));
 	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_SYS);
-	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 10.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 9.6, 1e-9);
 	CU_ASSERT(explained(&f, "PCIe"));
 	fx_close(&f);
 }
@@ -293,14 +304,16 @@ static void test_bestfit_ring_several_nodes(void)
 
 	fx_open(&f, "dgx1.yaml");
 	/* 16 GPUs: leaf0 (a, b) holds 16 at weight 1; the spine (24, weight
-	 * 2) is worse.  IB HDR 200 Gb/s = 25 GB/s < NV2 40. */
+	 * 2) is worse.  Perf model: each node's ring 120 GB/s (above); the
+	 * network 4 NICs (one per GPU, at most the node's 4) x IB HDR 200 Gb/s
+	 * / 8 x 0.94 = 94 GB/s < 120 -> network, 1 switch level. */
 	job_of(&j, GP_JOB_RING_ALLREDUCE, 16);
 	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
 	CU_ASSERT_EQUAL(f.p.nparts, 2);
 	CU_ASSERT(part_is(&f, 0, "dgx1-a", 0, 1, 2, 3, 4, 5, 6, 7, -1));
 	CU_ASSERT(part_is(&f, 1, "dgx1-b", 0, 1, 2, 3, 4, 5, 6, 7, -1));
 	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_LEVELS + 1);
-	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 25.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 94.0, 1e-9);
 	CU_ASSERT(explained(&f, "under switch leaf0 (seed weight 1"));
 
 	/* 12 GPUs: leaf0 again (remaining 4); a all 8, b the remainder 4
@@ -321,7 +334,12 @@ static void test_bestfit_ring_several_nodes(void)
 	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
 	CU_ASSERT(part_is(&f, 0, "dgx1-a", 2, 3, 4, 5, 6, 7, -1));
 	CU_ASSERT(part_is(&f, 1, "dgx1-c", 5, 6, -1));
-	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_LEVELS + 2);
+	/* Perf model: c's pair 5-6 is NV2 = 40 GB/s (2 links each, so the
+	 * channel bound is 40 too); a's six GPUs loop 2-3-7-4-5-6 at NV1 with
+	 * >= 3 NVLinks per GPU into the set (>= 60).  Network: a uses 4 NICs
+	 * (94), c 2 NICs for 2 GPUs (47) -> 47 > 40: the NV2 pair limits. */
+	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_NV);
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 40.0, 1e-9);
 	CU_ASSERT(explained(&f, "under switch spine (seed weight 2"));
 
 	/* WAIT: 11 GPUs, 10 free. */
@@ -449,6 +467,94 @@ static void test_bestfit_pcie_and_nvswitch(void)
 	CU_ASSERT_EQUAL(f.p.parts[0].numa, 3);
 	CU_ASSERT_EQUAL(f.p.parts[0].cpus[0], 48);
 	CU_ASSERT_STRING_EQUAL(nic_name(&f, 0), "mlx5_5");
+	fx_close(&f);
+}
+
+/* ---- bottleneck from the perf model, rails, PS split (H100 NV18) ---- */
+
+static const char *gpu_nic_name(fixture *f, int i, int k)
+{
+	const gp_place_part *p = &f->p.parts[i];
+	const gp_topo *t = &f->c.types[f->c.nodes[p->node].type].topo;
+
+	return p->gpu_nic[k] >= 0 ? t->nics[p->gpu_nic[k]].device : "";
+}
+
+static void test_summary_rails(void)
+{
+	static const char *rails[8] = { "mlx5_0", "mlx5_3", "mlx5_4", "mlx5_5",
+					"mlx5_6", "mlx5_9", "mlx5_10", "mlx5_11" };
+	fixture f;
+	gp_job j;
+	gp_place_summary s;
+	int k;
+
+	/* 16 GPUs over both boxes (one NDR leaf).  Perf model: NV18 pairs
+	 * 18 x 20.6 = 370.8 GB/s, and each GPU's 18 NVLinks cap the channels
+	 * at 370.8 too; the network 8 NICs (one per GPU, 12 on the box) x
+	 * 400 / 8 x 0.94 = 376 > 370.8: the NVLink ring limits, on both the
+	 * policy's fields and the summary. */
+	fx_open(&f, "h100-nv18.yaml");
+	job_of(&j, GP_JOB_RING_ALLREDUCE, 16);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT_EQUAL(f.p.nparts, 2);
+	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_NV);
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 370.8, 1e-9);
+	CU_ASSERT(explained(&f, "bottleneck (perf model): NV18 inside a node"));
+	gp_place_summarize(&f.c, &f.p, &s);
+	CU_ASSERT_STRING_EQUAL(s.name, "NV18");
+	CU_ASSERT_EQUAL(s.nodes, 2);
+	CU_ASSERT_EQUAL(s.net_levels, 1);
+	CU_ASSERT_DOUBLE_EQUAL(s.net_gbs, 376.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(s.ring_gbs, 370.8, 1e-9);
+	/* Rails: GPU0 sees NIC0-2 at PIX (the first), GPU1 NIC3, GPU2 NIC4,
+	 * GPU3 NIC5, GPU4 NIC6-8 (the first), GPU5 NIC9, GPU6 NIC10, GPU7
+	 * NIC11.  Each rail has one GPU: the part's NIC by the closest worst
+	 * link (SYS for all), equal sums (PIX + 3 NODE + 4 SYS), no VFs used
+	 * -> the lowest index, mlx5_0. */
+	for (k = 0; k < 8; k++)
+		CU_ASSERT_STRING_EQUAL(gpu_nic_name(&f, 0, k), rails[k]);
+	CU_ASSERT_STRING_EQUAL(nic_name(&f, 0), "mlx5_0");
+	CU_ASSERT(explained(&f, "GPU1-mlx5_3"));
+
+	/* Two GPUs per box: a pair's ring 370.8, but each box uses 2 NICs =
+	 * 94 GB/s -> the network limits: NDR, 1 switch level. */
+	busy(&f, "h-a", 2, 3, 4, 5, 6, 7, -1);
+	busy(&f, "h-b", 2, 3, 4, 5, 6, 7, -1);
+	job_of(&j, GP_JOB_RING_ALLREDUCE, 4);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "h-a", 0, 1, -1));
+	CU_ASSERT(part_is(&f, 1, "h-b", 0, 1, -1));
+	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_LEVELS + 1);
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 94.0, 1e-9);
+	gp_place_summarize(&f.c, &f.p, &s);
+	CU_ASSERT_STRING_EQUAL(s.name, "NET:ib-ndr:1");
+	CU_ASSERT(explained(&f, "bottleneck (perf model): NET:ib-ndr:1"));
+	/* GPU0 -> NIC0, GPU1 -> NIC3; both NODE at worst to the pair. */
+	CU_ASSERT_STRING_EQUAL(gpu_nic_name(&f, 0, 0), "mlx5_0");
+	CU_ASSERT_STRING_EQUAL(gpu_nic_name(&f, 0, 1), "mlx5_3");
+	CU_ASSERT_STRING_EQUAL(nic_name(&f, 0), "mlx5_0");
+	fx_close(&f);
+
+	/* PS-Worker 2 + 6 on one box: the server part shares the node, so
+	 * the summary sees one node (no network) and a ring over all 8. */
+	fx_open(&f, "h100-nv18.yaml");
+	job_of(&j, GP_JOB_PS_WORKER, 8);
+	j.ps = 2;
+	j.workers = 6;
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT_EQUAL(f.p.nparts, 2);
+	CU_ASSERT(part_is(&f, 0, "h-a", 2, 3, 4, 5, 6, 7, -1));
+	CU_ASSERT(part_is(&f, 1, "h-a", 0, 1, -1));
+	CU_ASSERT_EQUAL(f.p.parts[1].role, 1);
+	gp_place_summarize(&f.c, &f.p, &s);
+	CU_ASSERT_EQUAL(s.nodes, 1);
+	CU_ASSERT_EQUAL(s.gpus, 8);
+	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_NV);
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 370.8, 1e-9);
+	/* The split is undone: the parts keep their own GPUs. */
+	CU_ASSERT(part_is(&f, 0, "h-a", 2, 3, 4, 5, 6, 7, -1));
+	CU_ASSERT(explained(&f, "parameter server on h-a"));
 	fx_close(&f);
 }
 
@@ -697,6 +803,7 @@ static void register_tests(void)
 	gp_test_add(s, "bestfit ring on several nodes", test_bestfit_ring_several_nodes);
 	gp_test_add(s, "bestfit PS-Worker", test_bestfit_ps_worker);
 	gp_test_add(s, "bestfit PCIe and NVSwitch boxes", test_bestfit_pcie_and_nvswitch);
+	gp_test_add(s, "bottleneck from the perf model, rails, PS split", test_summary_rails);
 	gp_test_add(s, "nic-affinity", test_nic_affinity);
 	gp_test_add(s, "anchors, fractional", test_anchors_fractional);
 	gp_test_add(s, "anchors, several nodes", test_anchors_multi);

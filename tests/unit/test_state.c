@@ -138,7 +138,10 @@ static void test_summary(void)
 	for (i = 0; i < 8; i++)
 		part->gpus[part->ngpus++] = i;
 	gp_place_summarize(&cluster, &p, &s);
-	CU_ASSERT_STRING_EQUAL(s.bottleneck, "NET");
+	CU_ASSERT_STRING_EQUAL(s.name, "NET:ib-hdr:1");
+	CU_ASSERT_EQUAL(s.bottleneck, GP_LINK_LEVELS + 1);
+	CU_ASSERT_EQUAL(p.bottleneck, GP_LINK_LEVELS + 1);
+	CU_ASSERT_DOUBLE_EQUAL(p.ring_bw_gbs, 70.5, 1e-9);
 	CU_ASSERT_EQUAL(s.net_levels, 1);
 	CU_ASSERT_TRUE(s.net_ib);
 	CU_ASSERT_DOUBLE_EQUAL(s.ring_gbs, 70.5, 1e-9);
@@ -147,10 +150,12 @@ static void test_summary(void)
 	p.parts[1].node = node("a100-r1-0");
 	gp_place_summarize(&cluster, &p, &s);
 	CU_ASSERT_EQUAL(s.net_levels, 2);
+	CU_ASSERT_STRING_EQUAL(s.name, "NET:ib-hdr:2");
 	/* One node: the worst ring hop inside it is NV12. */
 	p.nparts = 1;
 	gp_place_summarize(&cluster, &p, &s);
-	CU_ASSERT_STRING_EQUAL(s.bottleneck, "NV12");
+	CU_ASSERT_STRING_EQUAL(s.name, "NV12");
+	CU_ASSERT_EQUAL(s.bottleneck, GP_LINK_NV);
 	CU_ASSERT_EQUAL(s.net_levels, 0);
 	gp_placement_release(&p);
 }

@@ -248,14 +248,19 @@ static void test_pollux_sia(void)
 	CU_ASSERT_DOUBLE_EQUAL(j->submit, 53, 1e-9);
 	CU_ASSERT_STRING_EQUAL(j->model.name, "resnet18-cifar"); /* catalog alias of cifar10 */
 	CU_ASSERT_EQUAL(j->gpus, 6);
-	CU_ASSERT_EQUAL(j->batch_size, 2048);
+	/* Per-GPU batch ceil(2048 / 6) = 342; work 100 epochs x 50,000
+	 * CIFAR-10 images / 2048 = 2441.4 -> 2442 iterations. */
+	CU_ASSERT_EQUAL(j->batch_size, 342);
 	CU_ASSERT(j->duration < 0);
-	CU_ASSERT_EQUAL(j->iterations, 0);
+	CU_ASSERT_EQUAL(j->iterations, 2442);
 	j = &L.jobs[159];       /* cifar10-159,28189,cifar10,8,2048 */
 	CU_ASSERT_STRING_EQUAL(j->id, "cifar10-159");
 	CU_ASSERT_DOUBLE_EQUAL(j->submit, 28189, 1e-9);
 	CU_ASSERT_PTR_NOT_NULL(by_id("ncf-158"));
+	/* ncf-158,27229,ncf,1,32768: one GPU; 10 x 4,970,845 / 32768 =
+	 * 1516.98 -> 1517 iterations. */
 	CU_ASSERT_EQUAL(by_id("ncf-158")->batch_size, 32768);
+	CU_ASSERT_EQUAL(by_id("ncf-158")->iterations, 1517);
 
 	/* Sia's Saturn workloads write times as decimals ("401.0"). */
 	CU_ASSERT_EQUAL_FATAL(load(T("sia-saturn-workload-1.csv"), NULL), GP_OK);
@@ -266,7 +271,31 @@ static void test_pollux_sia(void)
 	CU_ASSERT_STRING_EQUAL(j->id, "bert-159");
 	CU_ASSERT_DOUBLE_EQUAL(j->submit, 28098, 1e-9);
 	CU_ASSERT_STRING_EQUAL(j->model.name, "bert-base");
-	CU_ASSERT_EQUAL(j->batch_size, 384);
+	/* 384 over 8 GPUs = 48 each; 2 x 88,641 / 384 = 461.7 -> 462. */
+	CU_ASSERT_EQUAL(j->batch_size, 48);
+	CU_ASSERT_EQUAL(j->iterations, 462);
+}
+
+/* The work table against the final iteration counts of the Pollux
+ * artifact's validation-<B>.csv (petuum/adaptdl osdi21-artifact,
+ * simulator/traces/<app>/), which ran each application at batch B. */
+static void test_pollux_work(void)
+{
+	/* imagenet: 90 x 1,281,167 / 200 = 576,525.15; validation-200 ends at
+	 * iteration 576,525 (its rows count 6405-6406 per epoch). */
+	CU_ASSERT_EQUAL(gp_trace_pollux_iterations("imagenet", 200), 576526);
+	/* yolov3: 50 x 16,551 / 8 = 103,443.75; validation-8 ends at 103,444. */
+	CU_ASSERT_EQUAL(gp_trace_pollux_iterations("yolov3", 8), 103444);
+	/* ncf: 10 x 4,970,845 / 256 = 194,173.6; validation-256 ends at 194,174. */
+	CU_ASSERT_EQUAL(gp_trace_pollux_iterations("ncf", 256), 194174);
+	/* bert: 2 x 88,641 / 12 = 14,773.5; validation-12 ends at 14,774. */
+	CU_ASSERT_EQUAL(gp_trace_pollux_iterations("bert", 12), 14774);
+	/* cifar10: 100 x 50,000 / 128 = 39,062.5. */
+	CU_ASSERT_EQUAL(gp_trace_pollux_iterations("cifar10", 128), 39063);
+	/* deepspeech2: 80 x 7,135 / 20 = 28,540. */
+	CU_ASSERT_EQUAL(gp_trace_pollux_iterations("DeepSpeech2", 20), 28540);
+	CU_ASSERT_EQUAL(gp_trace_pollux_iterations("resnet", 64), 0);
+	CU_ASSERT_EQUAL(gp_trace_pollux_iterations("cifar10", 0), 0);
 }
 
 static void test_gavel(void)
@@ -283,6 +312,7 @@ static void test_gavel(void)
 	CU_ASSERT_EQUAL(j->batch_size, 128);
 	CU_ASSERT_EQUAL(j->iterations, 14612);
 	CU_ASSERT_EQUAL(j->gpus, 1);
+	CU_ASSERT_EQUAL(j->precision, GP_PREC_FP32);
 	CU_ASSERT(j->duration < 0);
 	j = &L.jobs[1];         /* Recommendation (batch size 8192) ... 1550 11.000000 1 */
 	CU_ASSERT_DOUBLE_EQUAL(j->submit, 11, 1e-9);
@@ -305,6 +335,12 @@ static void test_gavel(void)
 	CU_ASSERT_EQUAL(j->batch_size, 16);
 	CU_ASSERT_EQUAL(j->gpus, 2);
 	CU_ASSERT_EQUAL(j->iterations, 11005);
+	/* ResNet-18 (batch size 128) ... --data_dir=%s/cifar10 ... 36030:
+	 * Gavel's ResNet-18 is the CIFAR-10 network. */
+	j = &L.jobs[2];
+	CU_ASSERT_STRING_EQUAL(j->model.name, "resnet18-cifar");
+	CU_ASSERT_EQUAL(j->batch_size, 128);
+	CU_ASSERT_EQUAL(j->iterations, 36030);
 	j = &L.jobs[14];        /* A3C rl --max-steps 0 8857 1 1 -1.000000 0 */
 	CU_ASSERT_STRING_EQUAL(j->id, "14");
 	CU_ASSERT_STRING_EQUAL(j->model.name, "A3C");
@@ -696,6 +732,7 @@ static void register_tests(void)
 	gp_test_add(s, "philly full table", test_philly);
 	gp_test_add(s, "window and limit", test_window_limit);
 	gp_test_add(s, "pollux and sia", test_pollux_sia);
+	gp_test_add(s, "pollux work table", test_pollux_work);
 	gp_test_add(s, "gavel both layouts", test_gavel);
 	gp_test_add(s, "gpuplan native", test_native);
 	gp_test_add(s, "detect and force", test_detect_and_force);

@@ -78,7 +78,9 @@ static void test_syntax_and_junk(void)
 	CU_ASSERT_EQUAL(parse("a: [1, 2\nb: 3\n", &doc, &err), GP_EINPUT);
 	CU_ASSERT(err.line >= 1);
 	gp_yaml_doc_release(&doc);
-	CU_ASSERT_EQUAL(gp_yaml_parse("a\0b", 3, "t.yaml", 0, &doc, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(gp_yaml_parse("a: 1\nbc\0d", 9, "t.yaml", 0, &doc, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 2);
+	CU_ASSERT_EQUAL(err.col, 3);
 	gp_yaml_doc_release(&doc);
 	CU_ASSERT_EQUAL(parse(junk, &doc, &err), GP_EINPUT);
 	gp_yaml_doc_release(&doc);

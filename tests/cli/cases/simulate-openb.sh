@@ -3,7 +3,7 @@
 # replayed + 1,949 rows left out = 8,152 rows), then the same list on an
 # 8-node excerpt where it queues, GPU-model constraints (G2 is an
 # undisclosed type; pod 1639 wants 120 cores on a G2 node, which has 96),
-# and the lists that cannot be replayed.
+# the lists that cannot be replayed, and compare on the excerpt.
 D=tests/data/openb
 run simulate -c $D/openb_node_list_gpu_node.csv $D/openb_pod_list_default.csv --policy first-fit --json - --quiet
 run simulate -c $D/openb_node_list_excerpt.csv $D/openb_pod_list_default.csv --policy bestfit --queue backfill --quiet
@@ -12,3 +12,4 @@ cut -d, -f1,2,5,8,11 "$TMP/jobs.csv"
 run simulate -c $D/openb_node_list_gpu_node.csv $D/openb_pod_list_multigpu50_head.csv --json "$TMP/x.json"
 run simulate -c $D/openb_node_list_gpu_node.csv tests/data/traces/bad/openb-deleted-before-scheduled.csv
 ls "$TMP"
+run compare -c $D/openb_node_list_excerpt.csv $D/openb_pod_list_default.csv --policies first-fit --queues fifo,backfill --seeds 1
