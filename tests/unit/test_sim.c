@@ -11,10 +11,12 @@
 
 static gp_cluster cl;
 static gp_topo_gpu tgpus[8];
+static gp_link tlinks[8 * 8];
 static gp_node_type ntype;
 static gp_node nodes[4];
 
-/* nnodes nodes of per GPUs each, 16 CPUs, no named GPU model. */
+/* nnodes nodes of per GPUs each, 16 CPUs, no named GPU model, all GPU
+ * pairs PIX. */
 static void build_cluster(int nnodes, int per)
 {
 	int i;
@@ -26,6 +28,11 @@ static void build_cluster(int nnodes, int per)
 	ntype.name = "box";
 	ntype.topo.ngpus = per;
 	ntype.topo.gpus = tgpus;
+	/* Every pair behind one PCIe switch (topology-aware policies and the
+	 * perf model read the matrix). */
+	for (i = 0; i < per * per; i++)
+		tlinks[i].level = i / per == i % per ? GP_LINK_X : GP_LINK_PIX;
+	ntype.topo.links = tlinks;
 	ntype.gpu_model = -1;
 	ntype.cpu_count = 16;
 	ntype.mem_gib = 64;
