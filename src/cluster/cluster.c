@@ -238,6 +238,11 @@ int gp_cluster_finish(gp_cluster *c, gp_error *err)
 		if (t->gpu_model >= c->catalog.n)
 			return gp_error_set(err, GP_EINPUT, path, t->line, t->col,
 					    "node type '%s': bad GPU model index", t->name);
+		/* Every consumer reads the link matrix; a type without one is
+		 * a programming error in whoever built it, not a user's. */
+		if (!t->topo.links)
+			return gp_error_set(err, GP_EIO, path, t->line, t->col,
+					    "node type '%s' has no link matrix", t->name);
 		for (k = 0; k < t->topo.ngpus; k++)
 			if (t->topo.gpus[k].ncpus > 0 &&
 			    t->topo.gpus[k].cpus[t->topo.gpus[k].ncpus - 1] > maxcpu)
