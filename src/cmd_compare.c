@@ -26,7 +26,7 @@ const char gp_usage_compare[] =
 	"and JCT (mean, p99), makespan and GPU utilization.  With several seeds a\n"
 	"cell reads 'mean +-sd' (sample standard deviation over the seeds).\n"
 	"\n"
-	"  --policies LIST  placement policies, comma-separated (default first-fit)\n"
+	"  --policies LIST  placement policies, comma-separated (default bestfit)\n"
 	"  --queues LIST    fifo, sjf, backfill, comma-separated (default fifo)\n"
 	"  --seeds LIST     seeds: '1-10', '42', '1,5,9' or a mix (default 1)\n"
 	"  --json           print JSON (per configuration: mean, sd, min, max of each\n"
@@ -183,7 +183,7 @@ int cmd_compare(int argc, char **argv)
 		GP_SIM_TRACE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cluster_path = NULL, *policies_arg = "first-fit", *queues_arg = "fifo";
+	const char *cluster_path = NULL, *policies_arg = "bestfit", *queues_arg = "fifo";
 	const char *seeds_arg = "1";
 	int json = 0, show_progress = -1, c, rc, np, nq, p, q;
 	long nseeds, s;

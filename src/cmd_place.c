@@ -623,8 +623,6 @@ int cmd_place(int argc, char **argv)
 		o.cluster = gp_cli_default_cluster();
 	memset(&env, 0, sizeof(env));
 	env.policy = gp_policy_find(o.policy ? o.policy : "bestfit");
-	if (!env.policy && !o.policy)
-		env.policy = gp_policy_find("first-fit");
 	if (!env.policy)
 		return gp_cli_usage_error("place", "unknown policy '%s' (see --policy list)", o.policy);
 	if ((rc = env_load(&o, &env)) == GP_OK) {

@@ -32,7 +32,7 @@ const char gp_usage_simulate[] =
 	"\n"
 	"  -c, --cluster FILE  cluster YAML\n"
 	"  --format F          trace dialect (default: detected from the header)\n"
-	"  --policy P          placement policy (default first-fit)\n"
+	"  --policy P          placement policy (default bestfit)\n"
 	"  --queue Q           fifo (default), sjf or backfill (EASY)\n"
 	"  --seed N            seed of the policy's random stream (default 1)\n"
 	"  --tick S            timeline interval in seconds (default: about 500 rows)\n"
@@ -194,7 +194,7 @@ int cmd_simulate(int argc, char **argv)
 		GP_SIM_TRACE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *cluster_path = NULL, *policy_name = "first-fit", *json_path = NULL;
+	const char *cluster_path = NULL, *policy_name = "bestfit", *json_path = NULL;
 	const char *csv_dir = NULL, *svg_dir = NULL;
 	int queue = GP_SIM_FIFO, show_progress = -1, c, rc;
 	unsigned long long seed = 1;
