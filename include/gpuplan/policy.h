@@ -214,6 +214,20 @@ int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *jo
 /* PS-Worker: the first ps GPUs of the placement become parameter-server
  * parts (role 1) of their own. */
 void gp_place_split_ps(gp_placement *out, int ps);
+/* Every policy's frame.  begin: clear out; NULL (WAIT reason set) when the
+ * job asks for no GPUs, else the cache to use (*tmp: a temporary one, for
+ * end to free).  end: for r == GP_PLACED split off the parameter servers
+ * (PS-Worker) and gp_place_finish (nic_class as there), else clear out;
+ * returns r. */
+gp_place_cache *gp_place_begin(const gp_policy_ctx *ctx, const gp_job *job,
+			       gp_placement *out, gp_place_cache **tmp);
+int gp_place_end(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_place_cache *tmp,
+		 const gp_job *job, gp_placement *out, int r, int nic_class);
+/* Ring-AllReduce and PS-Worker jobs may span nodes; the others may not. */
+static inline int gp_place_may_span(const gp_job *job)
+{
+	return job->type == GP_JOB_RING_ALLREDUCE || job->type == GP_JOB_PS_WORKER;
+}
 /* The k GPUs of avail with the most (most = 1) or least free share,
  * lowest index among equals (spread.c; packing uses it too). */
 uint64_t gp_place_by_share(const gp_alloc *a, int first_gpu, uint64_t avail, int k, int most);

@@ -236,34 +236,6 @@ static int several_nodes(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_
 	return gp_place_span(ctx, pc, job, fit, allow, kind, out);
 }
 
-/* Parameter servers: the first job->ps GPUs of the placement, split into
- * parts of their own (role 1). */
-void gp_place_split_ps(gp_placement *out, int ps)
-{
-	int i, nparts = out->nparts;
-
-	for (i = 0; i < nparts && ps > 0; i++) {
-		gp_place_part *p = &out->parts[i], *q;
-		int n = ps < p->ngpus ? ps : p->ngpus, g;
-
-		ps -= n;
-		if (n == p->ngpus) {
-			p->role = 1;
-			continue;
-		}
-		q = gp_placement_add(out, p->node);
-		p = &out->parts[i]; /* the array may have moved */
-		q->milli = p->milli;
-		q->mem_mib = p->mem_mib;
-		q->role = 1;
-		for (g = 0; g < n; g++)
-			q->gpus[q->ngpus++] = p->gpus[g];
-		for (g = n; g < p->ngpus; g++)
-			p->gpus[g - n] = p->gpus[g];
-		p->ngpus -= n;
-	}
-}
-
 static int run(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, gp_placement *out)
 {
 	int k = job->gpus, r;
@@ -295,21 +267,9 @@ static int run(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, 
 
 int gp_policy_bestfit(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *out)
 {
-	gp_place_cache *tmp, *pc;
-	int r;
+	gp_place_cache *tmp, *pc = gp_place_begin(ctx, job, out, &tmp);
 
-	gp_placement_clear(out);
-	if (job->gpus <= 0)
-		return gp_explain_wait(ctx->explain, "job asks for no GPUs");
-	pc = gp_place_cache_get(ctx, &tmp);
-	r = run(ctx, pc, job, out);
-	if (r == GP_PLACED) {
-		if (job->type == GP_JOB_PS_WORKER && job->ps > 0 && job->ps < job->gpus)
-			gp_place_split_ps(out, job->ps);
-		gp_place_finish(ctx, pc, job, out, -1);
-	} else {
-		gp_placement_clear(out);
-	}
-	gp_place_cache_free(tmp);
-	return r;
+	if (!pc)
+		return GP_WAIT;
+	return gp_place_end(ctx, pc, tmp, job, out, run(ctx, pc, job, out), -1);
 }

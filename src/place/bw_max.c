@@ -30,10 +30,9 @@ int gp_policy_bw_max(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 	int *fit;
 	uint64_t *allow;
 
-	gp_placement_clear(out);
-	if (k <= 0)
-		return gp_explain_wait(ctx->explain, "job asks for no GPUs");
-	pc = gp_place_cache_get(ctx, &tmp);
+	pc = gp_place_begin(ctx, job, out, &tmp);
+	if (!pc)
+		return GP_WAIT;
 	fit = gp_place_scratch_nodes(pc, 0);
 	allow = gp_place_scratch_masks(pc);
 	for (node = 0; node < c->nnodes; node++) {
@@ -67,18 +66,10 @@ int gp_policy_bw_max(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 	if (best >= 0) {
 		gp_place_add_part(out, best, bestm, job);
 		gp_explain_add(ctx->explain, "bw-max: %s, best loop %.1f GB/s (ranking estimate)", c->nodes[best].name, bestbw);
-	} else if (job->type != GP_JOB_RING_ALLREDUCE && job->type != GP_JOB_PS_WORKER) {
+	} else if (!gp_place_may_span(job)) {
 		r = gp_explain_wait(ctx->explain, "no node has %d free GPU(s) that fit", k);
 	} else {
 		r = gp_place_span(ctx, pc, job, fit, allow, GP_GROUP_RING, out);
 	}
-	if (r == GP_PLACED) {
-		if (job->type == GP_JOB_PS_WORKER && job->ps > 0 && job->ps < k)
-			gp_place_split_ps(out, job->ps);
-		gp_place_finish(ctx, pc, job, out, -1);
-	} else {
-		gp_placement_clear(out);
-	}
-	gp_place_cache_free(tmp);
-	return r;
+	return gp_place_end(ctx, pc, tmp, job, out, r, -1);
 }

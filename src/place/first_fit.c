@@ -4,12 +4,6 @@
  * node by node.  No topology awareness, on purpose. */
 #include "gpuplan/policy.h"
 
-static int gpu_fits(const gp_alloc *a, int gpu, const gp_job *job)
-{
-	return a->gpu_free_milli[gpu] >= job->gpu_milli &&
-	       a->gpu_free_mem_mib[gpu] >= job->gpu_mem_mib;
-}
-
 /* Take up to want fitting GPUs of node into a new part; returns how many. */
 static int take_from_node(const gp_policy_ctx *ctx, int node, const gp_job *job,
 			  int want, gp_placement *out)
@@ -21,29 +15,21 @@ static int take_from_node(const gp_policy_ctx *ctx, int node, const gp_job *job,
 	part->milli = job->gpu_milli;
 	part->mem_mib = job->gpu_mem_mib;
 	for (g = 0; g < n->ngpus && part->ngpus < want; g++)
-		if (gpu_fits(ctx->alloc, n->first_gpu + g, job))
+		if (gp_place_gpu_fits(ctx->alloc, n->first_gpu + g, job))
 			part->gpus[part->ngpus++] = g;
 	return part->ngpus;
 }
 
-static void share_host_resources(const gp_policy_ctx *ctx, const gp_job *job,
-				 gp_placement *out)
+static void share_host_resources(const gp_job *job, gp_placement *out)
 {
 	int i;
 
-	(void)ctx;
 	for (i = 0; i < out->nparts; i++) {
 		gp_place_part *part = &out->parts[i];
 
 		part->cpu_milli = job->cpu_milli * part->ngpus / job->gpus;
 		part->host_mem_mib = job->mem_mib * part->ngpus / job->gpus;
 	}
-}
-
-static int host_fits(const gp_policy_ctx *ctx, int node, const gp_job *job, int ngpus)
-{
-	return ctx->alloc->node_free_cpu_milli[node] >= job->cpu_milli * ngpus / job->gpus &&
-	       ctx->alloc->node_free_mem_mib[node] >= job->mem_mib * ngpus / job->gpus;
 }
 
 int gp_policy_first_fit(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *out)
@@ -60,17 +46,17 @@ int gp_policy_first_fit(const gp_policy_ctx *ctx, const gp_job *job, gp_placemen
 		int fit = job->gpu_milli >= GP_MILLI ? a->node_free_whole[node] : c->nodes[node].ngpus;
 
 		if (fit < need || !gp_node_eligible(ctx, node, job) ||
-		    !host_fits(ctx, node, job, need))
+		    !gp_place_host_fits(ctx, node, job, need))
 			continue;
 		if (take_from_node(ctx, node, job, need, out) == need) {
-			share_host_resources(ctx, job, out);
+			share_host_resources(job, out);
 			gp_explain_add(ctx->explain, "first node with %d fitting GPU(s): %s",
 				       need, c->nodes[node].name);
 			return GP_PLACED;
 		}
 		gp_placement_clear(out);
 	}
-	if (job->type != GP_JOB_RING_ALLREDUCE && job->type != GP_JOB_PS_WORKER) {
+	if (!gp_place_may_span(job)) {
 		gp_explain_add(ctx->explain, "no single node has %d fitting GPU(s)", need);
 		return gp_explain_wait(ctx->explain, "no node has %d free GPU(s) that fit", need);
 	}
@@ -82,7 +68,7 @@ int gp_policy_first_fit(const gp_policy_ctx *ctx, const gp_job *job, gp_placemen
 			continue;
 		if (take > need - got)
 			take = need - got;
-		if (!host_fits(ctx, node, job, take))
+		if (!gp_place_host_fits(ctx, node, job, take))
 			continue;
 		got += take_from_node(ctx, node, job, take, out);
 		if (out->nparts >= GP_PLACE_MAX_PARTS)
@@ -93,7 +79,7 @@ int gp_policy_first_fit(const gp_policy_ctx *ctx, const gp_job *job, gp_placemen
 		gp_explain_add(ctx->explain, "only %d of %d GPUs free across the cluster", got, need);
 		return gp_explain_wait(ctx->explain, "only %d of %d GPUs free", got, need);
 	}
-	share_host_resources(ctx, job, out);
+	share_host_resources(job, out);
 	gp_explain_add(ctx->explain, "spread over %d node(s) in cluster order", out->nparts);
 	return GP_PLACED;
 }

@@ -192,10 +192,9 @@ int gp_policy_gpu_pair_score(const gp_policy_ctx *ctx, const gp_job *job, gp_pla
 	int32_t bests = 0;
 	uint64_t bestm = 0;
 
-	gp_placement_clear(out);
-	if (k <= 0)
-		return gp_explain_wait(ctx->explain, "job asks for no GPUs");
-	pc = gp_place_cache_get(ctx, &tmp);
+	pc = gp_place_begin(ctx, job, out, &tmp);
+	if (!pc)
+		return GP_WAIT;
 	for (node = 0; node < c->nnodes; node++) {
 		int n;
 		uint64_t avail = gp_place_fit_mask(ctx, node, job, &n), m;
@@ -215,7 +214,7 @@ int gp_policy_gpu_pair_score(const gp_policy_ctx *ctx, const gp_job *job, gp_pla
 		gp_place_add_part(out, best, bestm, job);
 		gp_explain_add(ctx->explain, "gpu-pair-score: %s, set score %d (best over all partitions "
 			       "of its %d fitting GPUs)", c->nodes[best].name, (int)bests, bestn);
-	} else if (job->type != GP_JOB_RING_ALLREDUCE && job->type != GP_JOB_PS_WORKER) {
+	} else if (!gp_place_may_span(job)) {
 		r = gp_explain_wait(ctx->explain, "no node has %d free GPU(s) that fit", k);
 	} else {
 		for (node = 0; node < c->nnodes && got < k && out->nparts < GP_PLACE_MAX_PARTS; node++) {
@@ -230,18 +229,10 @@ int gp_policy_gpu_pair_score(const gp_policy_ctx *ctx, const gp_job *job, gp_pla
 					  pair_score_choose(gp_place_type_of(pc, node), avail, take, &sc), job);
 			got += take;
 		}
-		if (got < k) {
-			gp_placement_clear(out);
+		if (got < k)
 			r = gp_explain_wait(ctx->explain, "only %d of %d GPUs free", got, k);
-		} else {
+		else
 			gp_explain_add(ctx->explain, "gpu-pair-score: nodes in cluster order, %d node(s)", out->nparts);
-		}
 	}
-	if (r == GP_PLACED) {
-		if (job->type == GP_JOB_PS_WORKER && job->ps > 0 && job->ps < k)
-			gp_place_split_ps(out, job->ps);
-		gp_place_finish(ctx, pc, job, out, -1);
-	}
-	gp_place_cache_free(tmp);
-	return r;
+	return gp_place_end(ctx, pc, tmp, job, out, r, -1);
 }

@@ -123,7 +123,7 @@ static int place_in_class(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp
 		}
 		return GP_PLACED;
 	}
-	if (job->type != GP_JOB_RING_ALLREDUCE && job->type != GP_JOB_PS_WORKER) {
+	if (!gp_place_may_span(job)) {
 		gp_explain_add(ctx->explain, "one node: no node has %d fitting GPUs of class %s", k,
 			       gp_place_class_name(pc, cls));
 		return gp_explain_wait(ctx->explain, "class %s (chosen by vote) has no node with %d free GPUs; "
@@ -162,26 +162,15 @@ static int run(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, 
 
 int gp_policy_nic_affinity(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *out)
 {
-	gp_place_cache *tmp, *pc;
-	int r;
+	gp_place_cache *tmp, *pc = gp_place_begin(ctx, job, out, &tmp);
+	int cls;
 
-	gp_placement_clear(out);
-	if (job->gpus <= 0)
-		return gp_explain_wait(ctx->explain, "job asks for no GPUs");
-	pc = gp_place_cache_get(ctx, &tmp);
+	if (!pc)
+		return GP_WAIT;
 	if (ctx->explain)
 		gp_explain_add(ctx->explain, "nic-affinity (RoCE seed): %s job, %d GPU(s)",
 			       gp_job_type_name(job->type), job->gpus);
-	r = run(ctx, pc, job, out);
-	if (r >= 0 && out->nparts > 0) {
-		if (job->type == GP_JOB_PS_WORKER && job->ps > 0 && job->ps < job->gpus)
-			gp_place_split_ps(out, job->ps);
-		gp_place_finish(ctx, pc, job, out, r);
-		r = GP_PLACED;
-	} else {
-		gp_placement_clear(out);
-		r = GP_WAIT;
-	}
-	gp_place_cache_free(tmp);
-	return r;
+	cls = run(ctx, pc, job, out);
+	return gp_place_end(ctx, pc, tmp, job, out,
+			    cls >= 0 && out->nparts > 0 ? GP_PLACED : GP_WAIT, cls);
 }

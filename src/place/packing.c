@@ -14,10 +14,9 @@ int gp_policy_packing(const gp_policy_ctx *ctx, const gp_job *job, gp_placement 
 	int *fit;
 	uint64_t *allow;
 
-	gp_placement_clear(out);
-	if (k <= 0)
-		return gp_explain_wait(ctx->explain, "job asks for no GPUs");
-	pc = gp_place_cache_get(ctx, &tmp);
+	pc = gp_place_begin(ctx, job, out, &tmp);
+	if (!pc)
+		return GP_WAIT;
 	fit = gp_place_scratch_nodes(pc, 0);
 	allow = gp_place_scratch_masks(pc);
 	for (node = 0; node < c->nnodes; node++) {
@@ -34,7 +33,7 @@ int gp_policy_packing(const gp_policy_ctx *ctx, const gp_job *job, gp_placement 
 							      allow[best], k, 0), job);
 		gp_explain_add(ctx->explain, "packing: most-allocated node that holds the job: %s",
 			       c->nodes[best].name);
-	} else if (job->type != GP_JOB_RING_ALLREDUCE && job->type != GP_JOB_PS_WORKER) {
+	} else if (!gp_place_may_span(job)) {
 		r = gp_explain_wait(ctx->explain, "no node has %d free GPU(s) that fit", k);
 	} else {
 		for (v = 1; v <= GP_TOPO_MAX_GPUS && got < k; v++)
@@ -48,18 +47,10 @@ int gp_policy_packing(const gp_policy_ctx *ctx, const gp_job *job, gp_placement 
 									      allow[node], t, 0), job);
 				got += t;
 			}
-		if (got < k) {
-			gp_placement_clear(out);
+		if (got < k)
 			r = gp_explain_wait(ctx->explain, "only %d of %d GPUs free", got, k);
-		} else {
+		else
 			gp_explain_add(ctx->explain, "packing: fullest nodes first, %d node(s)", out->nparts);
-		}
 	}
-	if (r == GP_PLACED) {
-		if (job->type == GP_JOB_PS_WORKER && job->ps > 0 && job->ps < k)
-			gp_place_split_ps(out, job->ps);
-		gp_place_finish(ctx, pc, job, out, -1);
-	}
-	gp_place_cache_free(tmp);
-	return r;
+	return gp_place_end(ctx, pc, tmp, job, out, r, -1);
 }

@@ -177,6 +177,60 @@ static uint64_t best_group(const gp_place_type *t, uint64_t avail, int k, int ki
 	return best;
 }
 
+gp_place_cache *gp_place_begin(const gp_policy_ctx *ctx, const gp_job *job,
+			       gp_placement *out, gp_place_cache **tmp)
+{
+	gp_placement_clear(out);
+	*tmp = NULL;
+	if (job->gpus <= 0) {
+		gp_explain_wait(ctx->explain, "job asks for no GPUs");
+		return NULL;
+	}
+	return gp_place_cache_get(ctx, tmp);
+}
+
+int gp_place_end(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_place_cache *tmp,
+		 const gp_job *job, gp_placement *out, int r, int nic_class)
+{
+	if (r == GP_PLACED) {
+		if (job->type == GP_JOB_PS_WORKER && job->ps > 0 && job->ps < job->gpus)
+			gp_place_split_ps(out, job->ps);
+		gp_place_finish(ctx, pc, job, out, nic_class);
+	} else {
+		gp_placement_clear(out);
+	}
+	gp_place_cache_free(tmp);
+	return r;
+}
+
+/* Parameter servers: the first job->ps GPUs of the placement, split into
+ * parts of their own (role 1). */
+void gp_place_split_ps(gp_placement *out, int ps)
+{
+	int i, nparts = out->nparts;
+
+	for (i = 0; i < nparts && ps > 0; i++) {
+		gp_place_part *p = &out->parts[i], *q;
+		int n = ps < p->ngpus ? ps : p->ngpus, g;
+
+		ps -= n;
+		if (n == p->ngpus) {
+			p->role = 1;
+			continue;
+		}
+		q = gp_placement_add(out, p->node);
+		p = &out->parts[i]; /* the array may have moved */
+		q->milli = p->milli;
+		q->mem_mib = p->mem_mib;
+		q->role = 1;
+		for (g = 0; g < n; g++)
+			q->gpus[q->ngpus++] = p->gpus[g];
+		for (g = n; g < p->ngpus; g++)
+			p->gpus[g - n] = p->gpus[g];
+		p->ngpus -= n;
+	}
+}
+
 int gp_place_gpu_fits(const gp_alloc *a, int gpu, const gp_job *job)
 {
 	return a->gpu_free_milli[gpu] >= job->gpu_milli &&

@@ -31,14 +31,13 @@ int gp_policy_random(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 	int *fit;
 	uint64_t *allow;
 
-	gp_placement_clear(out);
-	if (k <= 0)
-		return gp_explain_wait(ctx->explain, "job asks for no GPUs");
+	pc = gp_place_begin(ctx, job, out, &tmp);
+	if (!pc)
+		return GP_WAIT;
 	if (!rng) {
 		gp_rng_seed(&local, 1);
 		rng = &local;
 	}
-	pc = gp_place_cache_get(ctx, &tmp);
 	fit = gp_place_scratch_nodes(pc, 0);
 	allow = gp_place_scratch_masks(pc);
 	for (node = 0; node < c->nnodes; node++) {
@@ -56,7 +55,7 @@ int gp_policy_random(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 		gp_place_add_part(out, pick, random_gpus(rng, pick_mask, k), job);
 		gp_explain_add(ctx->explain, "random: %s, one of %llu node(s) that hold the job",
 			       c->nodes[pick].name, (unsigned long long)cnt);
-	} else if (job->type != GP_JOB_RING_ALLREDUCE && job->type != GP_JOB_PS_WORKER) {
+	} else if (!gp_place_may_span(job)) {
 		r = gp_explain_wait(ctx->explain, "no node has %d free GPU(s) that fit", k);
 	} else {
 		while (got < k && out->nparts < GP_PLACE_MAX_PARTS) {
@@ -75,18 +74,10 @@ int gp_policy_random(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 			fit[pick] = 0;
 			got += take;
 		}
-		if (got < k) {
-			gp_placement_clear(out);
+		if (got < k)
 			r = gp_explain_wait(ctx->explain, "only %d of %d GPUs free", got, k);
-		} else {
+		else
 			gp_explain_add(ctx->explain, "random: %d random node(s)", out->nparts);
-		}
 	}
-	if (r == GP_PLACED) {
-		if (job->type == GP_JOB_PS_WORKER && job->ps > 0 && job->ps < k)
-			gp_place_split_ps(out, job->ps);
-		gp_place_finish(ctx, pc, job, out, -1);
-	}
-	gp_place_cache_free(tmp);
-	return r;
+	return gp_place_end(ctx, pc, tmp, job, out, r, -1);
 }

@@ -78,10 +78,9 @@ int gp_policy_spread(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 	int *fit, *take;
 	uint64_t *allow;
 
-	gp_placement_clear(out);
-	if (k <= 0)
-		return gp_explain_wait(ctx->explain, "job asks for no GPUs");
-	pc = gp_place_cache_get(ctx, &tmp);
+	pc = gp_place_begin(ctx, job, out, &tmp);
+	if (!pc)
+		return GP_WAIT;
 	fit = gp_place_scratch_nodes(pc, 0);
 	take = gp_place_scratch_nodes(pc, 1);
 	allow = gp_place_scratch_masks(pc);
@@ -95,7 +94,7 @@ int gp_policy_spread(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 		    (best < 0 || a->node_free_milli[node] > a->node_free_milli[best]))
 			best = node;
 	}
-	if (job->type != GP_JOB_RING_ALLREDUCE && job->type != GP_JOB_PS_WORKER) {
+	if (!gp_place_may_span(job)) {
 		if (best < 0) {
 			r = gp_explain_wait(ctx->explain, "no node has %d free GPU(s) that fit", k);
 		} else {
@@ -135,11 +134,5 @@ int gp_policy_spread(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 				       "%d node(s)", out->nparts);
 		}
 	}
-	if (r == GP_PLACED) {
-		if (job->type == GP_JOB_PS_WORKER && job->ps > 0 && job->ps < k)
-			gp_place_split_ps(out, job->ps);
-		gp_place_finish(ctx, pc, job, out, -1);
-	}
-	gp_place_cache_free(tmp);
-	return r;
+	return gp_place_end(ctx, pc, tmp, job, out, r, -1);
 }
