@@ -180,12 +180,50 @@ static int need_col(const field *hdr, int nh, const char *name, const char *path
 	return GP_OK;
 }
 
+/* What both lists check first in a row: the field count, the row cap, a
+ * name and the CPU, memory and GPU count columns (col[0..3]); fills
+ * v[0..2] with CPU, memory and GPU count. */
+typedef struct row_kind {
+	const char *noun;      /* "node", "task" */
+	long cap;
+	const char *gpu_col;   /* header name of the GPU count */
+} row_kind;
+
+static int row_common(const row_kind *kind, const line_iter *it, const char *path,
+		      long count, const char *line, size_t llen, field *f, int nh,
+		      const int *col, long *v, gp_error *err)
+{
+	int line_no = (int)it->lineno, nf = split_line(line, llen, f, MAX_FIELDS);
+	const field *name = &f[col[0]], *cpu = &f[col[1]], *mem = &f[col[2]], *gpu = &f[col[3]];
+
+	if (nf != nh)
+		return gp_error_set(err, GP_EINPUT, path, line_no, 1, "expected %d fields, found %d",
+				    nh, nf < 0 ? MAX_FIELDS + 1 : nf);
+	if (count >= kind->cap)
+		return gp_error_set(err, GP_EINPUT, path, line_no, 1, "more than %ld %ss (cap)",
+				    kind->cap, kind->noun);
+	if (name->len == 0)
+		return gp_error_set(err, GP_EINPUT, path, line_no, name->col, "empty %s name", kind->noun);
+	if (field_long(cpu, 0, 1L << 40, &v[0]))
+		return gp_error_set(err, GP_EINPUT, path, line_no, cpu->col,
+				    "cpu_milli '%.*s' is not a non-negative integer", (int)cpu->len, cpu->s);
+	if (field_long(mem, 0, 1L << 40, &v[1]))
+		return gp_error_set(err, GP_EINPUT, path, line_no, mem->col,
+				    "memory_mib '%.*s' is not a non-negative integer", (int)mem->len, mem->s);
+	if (field_long(gpu, 0, GP_SHARE_MAX_NODE_GPUS, &v[2]))
+		return gp_error_set(err, GP_EINPUT, path, line_no, gpu->col,
+				    "%s '%.*s' is not a GPU count 0..%d", kind->gpu_col, (int)gpu->len,
+				    gpu->s, GP_SHARE_MAX_NODE_GPUS);
+	return GP_OK;
+}
+
 int gp_share_nodes_parse(const char *text, size_t len, const char *path,
 			 gp_share_nodes *n, gp_error *err)
 {
+	static const row_kind kind = { "node", GP_SHARE_MAX_NODES, "gpu" };
 	line_iter it = { text, text + len, 0 };
 	field hdr[MAX_FIELDS], f[MAX_FIELDS];
-	int nh, c_sn, c_cpu, c_mem, c_gpu, c_model, rc, nf, i;
+	int nh, col[4], c_model, rc, i;
 	size_t cap = 0;
 	const char *line;
 	size_t llen;
@@ -193,49 +231,23 @@ int gp_share_nodes_parse(const char *text, size_t len, const char *path,
 	gp_share_nodes_init(n);
 	n->path = gp_xstrdup(path);
 	if ((rc = read_header(&it, path, hdr, &nh, err)) ||
-	    (rc = need_col(hdr, nh, "sn", path, &c_sn, err)) ||
-	    (rc = need_col(hdr, nh, "cpu_milli", path, &c_cpu, err)) ||
-	    (rc = need_col(hdr, nh, "memory_mib", path, &c_mem, err)) ||
-	    (rc = need_col(hdr, nh, "gpu", path, &c_gpu, err)) ||
+	    (rc = need_col(hdr, nh, "sn", path, &col[0], err)) ||
+	    (rc = need_col(hdr, nh, "cpu_milli", path, &col[1], err)) ||
+	    (rc = need_col(hdr, nh, "memory_mib", path, &col[2], err)) ||
+	    (rc = need_col(hdr, nh, "gpu", path, &col[3], err)) ||
 	    (rc = need_col(hdr, nh, "model", path, &c_model, err)))
 		goto fail;
 	while (next_line(&it, &line, &llen)) {
-		long cpu, mem, gpu;
+		long v[3], cpu, mem, gpu;
 		int k = n->n;
 
 		if (llen == 0)
 			continue;
-		nf = split_line(line, llen, f, MAX_FIELDS);
-		if (nf != nh) {
-			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, 1,
-					  "expected %d fields, found %d", nh, nf < 0 ? MAX_FIELDS + 1 : nf);
+		if ((rc = row_common(&kind, &it, path, n->n, line, llen, f, nh, col, v, err)))
 			goto fail;
-		}
-		if (n->n >= GP_SHARE_MAX_NODES) {
-			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, 1,
-					  "more than %d nodes (cap)", GP_SHARE_MAX_NODES);
-			goto fail;
-		}
-		if (f[c_sn].len == 0) {
-			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_sn].col, "empty node name");
-			goto fail;
-		}
-		if (field_long(&f[c_cpu], 0, 1L << 40, &cpu)) {
-			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_cpu].col,
-					  "cpu_milli '%.*s' is not a non-negative integer", (int)f[c_cpu].len, f[c_cpu].s);
-			goto fail;
-		}
-		if (field_long(&f[c_mem], 0, 1L << 40, &mem)) {
-			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_mem].col,
-					  "memory_mib '%.*s' is not a non-negative integer", (int)f[c_mem].len, f[c_mem].s);
-			goto fail;
-		}
-		if (field_long(&f[c_gpu], 0, GP_SHARE_MAX_NODE_GPUS, &gpu)) {
-			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_gpu].col,
-					  "gpu '%.*s' is not a GPU count 0..%d", (int)f[c_gpu].len, f[c_gpu].s,
-					  GP_SHARE_MAX_NODE_GPUS);
-			goto fail;
-		}
+		cpu = v[0];
+		mem = v[1];
+		gpu = v[2];
 		if ((size_t)n->n + 1 > cap) {
 			size_t c2 = cap;
 
@@ -250,7 +262,7 @@ int gp_share_nodes_parse(const char *text, size_t len, const char *path,
 			GP_GROW(n->model, c2, (size_t)n->n + 1);
 			cap = c2;
 		}
-		n->names[k] = gp_xstrndup(f[c_sn].s, f[c_sn].len);
+		n->names[k] = gp_xstrndup(f[col[0]].s, f[col[0]].len);
 		n->cpu_milli[k] = cpu;
 		n->mem_mib[k] = mem;
 		n->ngpus[k] = (int)gpu;
@@ -316,9 +328,10 @@ int gp_share_openb_spec_any(const char *s, size_t len)
 int gp_share_pods_parse(const char *text, size_t len, const char *path,
 			gp_share_pods *p, gp_error *err)
 {
+	static const row_kind kind = { "task", GP_SHARE_MAX_PODS, "num_gpu" };
 	line_iter it = { text, text + len, 0 };
 	field hdr[MAX_FIELDS], f[MAX_FIELDS];
-	int nh, c_name, c_cpu, c_mem, c_ngpu, c_milli, c_spec, rc, nf;
+	int nh, col[4], c_milli, c_spec, rc;
 	char why[128];
 	size_t cap = 0;
 	const char *line;
@@ -327,50 +340,24 @@ int gp_share_pods_parse(const char *text, size_t len, const char *path,
 	gp_share_pods_init(p);
 	p->path = gp_xstrdup(path);
 	if ((rc = read_header(&it, path, hdr, &nh, err)) ||
-	    (rc = need_col(hdr, nh, "name", path, &c_name, err)) ||
-	    (rc = need_col(hdr, nh, "cpu_milli", path, &c_cpu, err)) ||
-	    (rc = need_col(hdr, nh, "memory_mib", path, &c_mem, err)) ||
-	    (rc = need_col(hdr, nh, "num_gpu", path, &c_ngpu, err)) ||
+	    (rc = need_col(hdr, nh, "name", path, &col[0], err)) ||
+	    (rc = need_col(hdr, nh, "cpu_milli", path, &col[1], err)) ||
+	    (rc = need_col(hdr, nh, "memory_mib", path, &col[2], err)) ||
+	    (rc = need_col(hdr, nh, "num_gpu", path, &col[3], err)) ||
 	    (rc = need_col(hdr, nh, "gpu_milli", path, &c_milli, err)))
 		goto fail;
 	c_spec = find_col(hdr, nh, "gpu_spec");
 	while (next_line(&it, &line, &llen)) {
-		long cpu, mem, ngpu, milli;
+		long v[3], cpu, mem, ngpu, milli;
 		size_t k = p->n;
 
 		if (llen == 0)
 			continue;
-		nf = split_line(line, llen, f, MAX_FIELDS);
-		if (nf != nh) {
-			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, 1,
-					  "expected %d fields, found %d", nh, nf < 0 ? MAX_FIELDS + 1 : nf);
+		if ((rc = row_common(&kind, &it, path, (long)p->n, line, llen, f, nh, col, v, err)))
 			goto fail;
-		}
-		if (p->n >= GP_SHARE_MAX_PODS) {
-			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, 1,
-					  "more than %d tasks (cap)", GP_SHARE_MAX_PODS);
-			goto fail;
-		}
-		if (f[c_name].len == 0) {
-			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_name].col, "empty task name");
-			goto fail;
-		}
-		if (field_long(&f[c_cpu], 0, 1L << 40, &cpu)) {
-			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_cpu].col,
-					  "cpu_milli '%.*s' is not a non-negative integer", (int)f[c_cpu].len, f[c_cpu].s);
-			goto fail;
-		}
-		if (field_long(&f[c_mem], 0, 1L << 40, &mem)) {
-			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_mem].col,
-					  "memory_mib '%.*s' is not a non-negative integer", (int)f[c_mem].len, f[c_mem].s);
-			goto fail;
-		}
-		if (field_long(&f[c_ngpu], 0, GP_SHARE_MAX_NODE_GPUS, &ngpu)) {
-			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_ngpu].col,
-					  "num_gpu '%.*s' is not a GPU count 0..%d", (int)f[c_ngpu].len, f[c_ngpu].s,
-					  GP_SHARE_MAX_NODE_GPUS);
-			goto fail;
-		}
+		cpu = v[0];
+		mem = v[1];
+		ngpu = v[2];
 		if (field_long(&f[c_milli], 0, 1L << 30, &milli)) {
 			rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno, f[c_milli].col,
 					  "gpu_milli '%.*s' is not a non-negative integer", (int)f[c_milli].len, f[c_milli].s);
@@ -399,7 +386,7 @@ int gp_share_pods_parse(const char *text, size_t len, const char *path,
 			GP_GROW(p->line, c2, k + 1);
 			cap = c2;
 		}
-		p->names[k] = gp_xstrndup(f[c_name].s, f[c_name].len);
+		p->names[k] = gp_xstrndup(f[col[0]].s, f[col[0]].len);
 		p->cpu_milli[k] = cpu;
 		p->mem_mib[k] = mem;
 		p->ngpus[k] = (int)ngpu;
