@@ -217,15 +217,10 @@ int cmd_compare(int argc, char **argv)
 		case O_QUIET: show_progress = 0; break;
 		case 'h':
 		case O_HELP: fputs(gp_usage_compare, stdout); return GP_OK;
-		case GP_OPT_FORMAT: case GP_OPT_LIMIT: case GP_OPT_START: case GP_OPT_END:
-		case GP_OPT_SKIP_BAD:
-			if ((rc = gp_cli_sim_trace_opt("compare", c, optarg, &topts)))
+		default:
+			if ((rc = gp_cli_sim_trace_opt("compare", c, optarg, argv, &topts)))
 				return rc;
 			break;
-		case ':':
-			return gp_cli_usage_error("compare", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return gp_cli_usage_error("compare", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)

@@ -50,7 +50,8 @@ const char gp_usage_simulate[] =
 
 /* ---- shared with compare ---- */
 
-int gp_cli_sim_trace_opt(const char *cmd, int code, const char *arg, gp_trace_opts *o)
+int gp_cli_sim_trace_opt(const char *cmd, int code, const char *arg, char **argv,
+			 gp_trace_opts *o)
 {
 	long l;
 	double d;
@@ -77,8 +78,10 @@ int gp_cli_sim_trace_opt(const char *cmd, int code, const char *arg, gp_trace_op
 	case GP_OPT_SKIP_BAD:
 		o->skip_bad = 1;
 		return 0;
+	case ':':
+		return gp_cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
 	}
-	return gp_cli_usage_error(cmd, "unknown option");
+	return gp_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
 int gp_cli_sim_load(const char *cluster_path, const char *trace_path,
@@ -253,15 +256,10 @@ int cmd_simulate(int argc, char **argv)
 			break;
 		case 'h':
 		case O_HELP: fputs(gp_usage_simulate, stdout); return GP_OK;
-		case GP_OPT_FORMAT: case GP_OPT_LIMIT: case GP_OPT_START: case GP_OPT_END:
-		case GP_OPT_SKIP_BAD:
-			if ((rc = gp_cli_sim_trace_opt("simulate", c, optarg, &topts)))
+		default:
+			if ((rc = gp_cli_sim_trace_opt("simulate", c, optarg, argv, &topts)))
 				return rc;
 			break;
-		case ':':
-			return gp_cli_usage_error("simulate", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return gp_cli_usage_error("simulate", "unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind != argc - 1)

@@ -84,9 +84,11 @@ enum {
 struct gp_trace_opts;
 struct gp_cluster;
 struct gp_joblist;
-/* Apply one trace option (code from getopt_long) to o; returns 0, or the
- * usage-error exit code after printing the message. */
-int gp_cli_sim_trace_opt(const char *cmd, int code, const char *arg,
+/* The getopt_long codes a command leaves to its default case: a trace
+ * option is applied to o (returns 0); ':' (no value) or an unknown option
+ * prints the usage error, naming argv[optind - 1], and returns its exit
+ * code, as does a trace option with a bad value. */
+int gp_cli_sim_trace_opt(const char *cmd, int code, const char *arg, char **argv,
 			 struct gp_trace_opts *o);
 /* Load the cluster (NULL: the bundled example) and the trace; prints the
  * error and returns its exit code on failure. */
