@@ -65,28 +65,6 @@ static void metrics_of(const gp_joblist *jobs, const gp_sim_result *r, double *m
 	m[M_UTIL] = r->gpu_utilization;
 }
 
-typedef struct spread {
-	double mean, sd, min, max;
-} spread;
-
-static spread spread_of(const double *v, size_t n)
-{
-	spread s = { 0, 0, INFINITY, -INFINITY };
-	double ss = 0;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		s.mean += v[i];
-		s.min = fmin(s.min, v[i]);
-		s.max = fmax(s.max, v[i]);
-	}
-	s.mean /= (double)n;
-	for (i = 0; i < n; i++)
-		ss += (v[i] - s.mean) * (v[i] - s.mean);
-	s.sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
-	return s;
-}
-
 /* "1-10,42" into seeds; returns the count or -1. */
 static long parse_seeds(const char *spec, unsigned long long *out, long cap)
 {
@@ -143,7 +121,7 @@ static void free_list(char **v)
 	free(v);
 }
 
-static const char *cell(char *buf, size_t size, int metric, spread s, int nseeds)
+static const char *cell(char *buf, size_t size, int metric, gp_stats s, int nseeds)
 {
 	char a[32], b[32];
 
@@ -310,8 +288,8 @@ int cmd_compare(int argc, char **argv)
 				json_object_set_new(run, "policy", json_string(pol[p]));
 				json_object_set_new(run, "queue", json_string(que[q]));
 				for (k = 0; k < M_COUNT && rc == GP_OK; k++) {
-					spread sp = spread_of(&values[(cfgi * M_COUNT + (size_t)k) * (size_t)nseeds],
-							      (size_t)nseeds);
+					gp_stats sp = gp_stats_of(&values[(cfgi * M_COUNT + (size_t)k) * (size_t)nseeds],
+								  (size_t)nseeds);
 					json_t *e = json_object();
 					int dec = k == M_UTIL ? 6 : 3;
 
@@ -378,8 +356,8 @@ int cmd_compare(int argc, char **argv)
 			for (p = 0; p < np; p++)
 				for (q = 0; q < nq; q++) {
 					size_t cfgi = (size_t)p * (size_t)nq + (size_t)q;
-					spread sp = spread_of(&values[(cfgi * M_COUNT + (size_t)k) * (size_t)nseeds],
-							      (size_t)nseeds);
+					gp_stats sp = gp_stats_of(&values[(cfgi * M_COUNT + (size_t)k) * (size_t)nseeds],
+								  (size_t)nseeds);
 					char buf[96];
 
 					gp_table_set(&t, row, (int)cfgi + 1, "%s",

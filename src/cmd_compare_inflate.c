@@ -13,15 +13,6 @@
 #define CMD "compare"
 #define MAX_SEEDS 1000
 
-typedef struct stat4 {
-	double mean, sd, min, max;
-} stat4;
-
-typedef struct curves {
-	int npoints;
-	stat4 *alloc, *frag, *ratio; /* [policy][point] */
-} curves;
-
 static const char *const palette[GP_SHARE_NPOLICIES] = {
 	"#7f7f7f", "#9467bd", "#2ca02c", "#ff7f0e", "#1f77b4", "#d62728",
 };
@@ -65,26 +56,7 @@ static int parse_policies(const char *s, int *list, int *n)
 	return bad || *n == 0 ? -1 : 0;
 }
 
-static void stat_of(const double *v, int n, stat4 *s)
-{
-	double sum = 0, ss = 0;
-	int i;
-
-	s->min = s->max = v[0];
-	for (i = 0; i < n; i++) {
-		sum += v[i];
-		if (v[i] < s->min)
-			s->min = v[i];
-		if (v[i] > s->max)
-			s->max = v[i];
-	}
-	s->mean = sum / n;
-	for (i = 0; i < n; i++)
-		ss += (v[i] - s->mean) * (v[i] - s->mean);
-	s->sd = n > 1 ? sqrt(ss / (n - 1)) : 0;
-}
-
-static int write_csv(const char *dir, const char *name, const stat4 *st, int npol,
+static int write_csv(const char *dir, const char *name, const gp_stats *st, int npol,
 		     const int *pol, int npoints, int nseeds, long seed_lo)
 {
 	char *path = gp_xasprintf("%s/%s", dir, name);
@@ -99,7 +71,7 @@ static int write_csv(const char *dir, const char *name, const stat4 *st, int npo
 	fprintf(af.fp, "arrived_pct,policy,seeds,first_seed,mean,sd,min,max\n");
 	for (p = 0; p < npol; p++)
 		for (x = 0; x < npoints; x++) {
-			const stat4 *s = &st[p * npoints + x];
+			const gp_stats *s = &st[p * npoints + x];
 
 			fprintf(af.fp, "%d,%s,%d,%ld,%.4f,%.4f,%.2f,%.2f\n", x, gp_share_policy_name(pol[p]),
 				nseeds, seed_lo, s->mean, s->sd, s->min, s->max);
@@ -117,7 +89,7 @@ static int write_csv(const char *dir, const char *name, const stat4 *st, int npo
 /* A line chart of mean curves with min..max bands; written by hand so
  * that gpuplan needs no plotting library. */
 static int write_svg(const char *dir, const char *name, const char *title,
-		     const char *ylabel, const stat4 *st, int npol, const int *pol,
+		     const char *ylabel, const gp_stats *st, int npol, const int *pol,
 		     int npoints, int nseeds, const char *trace)
 {
 	const double W = 840, H = 500, L = 78, R = 210, T = 56, B = 64;
@@ -172,7 +144,7 @@ static int write_svg(const char *dir, const char *name, const char *title,
 	fprintf(fp, "<text transform=\"translate(20,%.1f) rotate(-90)\" text-anchor=\"middle\">%s</text>\n",
 		T + ph / 2, ylabel);
 	for (p = 0; p < npol; p++) {
-		const stat4 *s = st + p * npoints;
+		const gp_stats *s = st + p * npoints;
 
 		fprintf(fp, "<polygon fill=\"%s\" fill-opacity=\"0.15\" stroke=\"none\" points=\"", palette[pol[p]]);
 		for (x = 0; x < npoints; x++)
@@ -208,7 +180,7 @@ static int write_svg(const char *dir, const char *name, const char *title,
 	return GP_OK;
 }
 
-static void print_table(const char *what, const stat4 *st, int npol, const int *pol, int npoints)
+static void print_table(const char *what, const gp_stats *st, int npol, const int *pol, int npoints)
 {
 	int p, x;
 
@@ -221,7 +193,7 @@ static void print_table(const char *what, const stat4 *st, int npol, const int *
 			continue;
 		printf("%8d", x);
 		for (p = 0; p < npol; p++) {
-			const stat4 *s = &st[p * npoints + x];
+			const gp_stats *s = &st[p * npoints + x];
 
 			printf("  %6.2f ± %5.2f", s->mean, s->sd);
 		}
@@ -237,7 +209,7 @@ int gp_cmd_compare_inflate(int argc, char **argv)
 	double inflate = 0;
 	gp_share_nodes nodes;
 	gp_share_pods pods;
-	stat4 *sa = NULL, *sf = NULL, *sr = NULL;
+	gp_stats *sa = NULL, *sf = NULL, *sr = NULL;
 	double *va = NULL, *vf = NULL, *vr = NULL;
 	int npoints = 0, nseeds, total_gpus = 0;
 	const char *base;
@@ -305,9 +277,9 @@ int gp_cmd_compare_inflate(int argc, char **argv)
 			if (!sa) {
 				npoints = res.npoints;
 				total_gpus = res.total_gpus;
-				sa = gp_xcalloc((size_t)(npol * npoints), sizeof(stat4));
-				sf = gp_xcalloc((size_t)(npol * npoints), sizeof(stat4));
-				sr = gp_xcalloc((size_t)(npol * npoints), sizeof(stat4));
+				sa = gp_xcalloc((size_t)(npol * npoints), sizeof(gp_stats));
+				sf = gp_xcalloc((size_t)(npol * npoints), sizeof(gp_stats));
+				sr = gp_xcalloc((size_t)(npol * npoints), sizeof(gp_stats));
 				va = gp_xcalloc((size_t)(npol * npoints * nseeds), sizeof(double));
 				vf = gp_xcalloc((size_t)(npol * npoints * nseeds), sizeof(double));
 				vr = gp_xcalloc((size_t)(npol * npoints * nseeds), sizeof(double));
@@ -324,9 +296,9 @@ int gp_cmd_compare_inflate(int argc, char **argv)
 		for (x = 0; x < npoints; x++) {
 			size_t at = ((size_t)p * (size_t)npoints + (size_t)x) * (size_t)nseeds;
 
-			stat_of(va + at, nseeds, &sa[p * npoints + x]);
-			stat_of(vf + at, nseeds, &sf[p * npoints + x]);
-			stat_of(vr + at, nseeds, &sr[p * npoints + x]);
+			sa[p * npoints + x] = gp_stats_of(va + at, (size_t)nseeds);
+			sf[p * npoints + x] = gp_stats_of(vf + at, (size_t)nseeds);
+			sr[p * npoints + x] = gp_stats_of(vr + at, (size_t)nseeds);
 		}
 	}
 	base = strrchr(trace, '/') ? strrchr(trace, '/') + 1 : trace;
@@ -336,7 +308,7 @@ int gp_cmd_compare_inflate(int argc, char **argv)
 	print_table("Fragmented GPUs (FGD measure), % of GPU capacity", sf, npol, pol, npoints);
 	printf("\nat %d %% arrived: allocated %% (min..max), unallocated GPUs\n", npoints - 1);
 	for (p = 0; p < npol; p++) {
-		const stat4 *s = &sa[p * npoints + npoints - 1];
+		const gp_stats *s = &sa[p * npoints + npoints - 1];
 
 		printf("  %-15s %6.2f (%6.2f..%6.2f) %8.1f\n", gp_share_policy_name(pol[p]), s->mean, s->min,
 		       s->max, (100.0 - s->mean) / 100.0 * total_gpus);

@@ -77,6 +77,13 @@ uint64_t gp_rng_below(gp_rng *r, uint64_t bound); /* [0, bound), unbiased */
 int gp_cmp_int(const void *a, const void *b);
 int gp_cmp_double(const void *a, const void *b);
 
+/* Mean, sample standard deviation (n - 1; 0 for one value), min and max
+ * of v[0..n), n >= 1: the spread of a metric over seeds. */
+typedef struct gp_stats {
+	double mean, sd, min, max;
+} gp_stats;
+gp_stats gp_stats_of(const double *v, size_t n);
+
 /* p-th percentile (0..100) of sorted values by linear interpolation
  * (numpy's default); 0 when n == 0. */
 double gp_percentile_sorted(const double *sorted, size_t n, double p);

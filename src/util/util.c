@@ -406,6 +406,24 @@ int gp_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+gp_stats gp_stats_of(const double *v, size_t n)
+{
+	gp_stats s = { 0, 0, INFINITY, -INFINITY };
+	double ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		s.mean += v[i];
+		s.min = fmin(s.min, v[i]);
+		s.max = fmax(s.max, v[i]);
+	}
+	s.mean /= (double)n;
+	for (i = 0; i < n; i++)
+		ss += (v[i] - s.mean) * (v[i] - s.mean);
+	s.sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+	return s;
+}
+
 double gp_percentile_sorted(const double *sorted, size_t n, double p)
 {
 	double rank, frac;

@@ -46,6 +46,24 @@ static void test_percentile(void)
 	CU_ASSERT_DOUBLE_EQUAL(gp_percentile_sorted(v, 0, 50), 0, 1e-12);
 }
 
+/* Textbook sample: sum 40, mean 5, squared deviations 9+1+1+1+0+0+4+16 =
+ * 32, sample variance 32/7. */
+static void test_stats(void)
+{
+	const double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 }, one = 3.5;
+	gp_stats s = gp_stats_of(v, 8);
+
+	CU_ASSERT_DOUBLE_EQUAL(s.mean, 5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(s.sd, sqrt(32.0 / 7.0), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(s.min, 2, 0);
+	CU_ASSERT_DOUBLE_EQUAL(s.max, 9, 0);
+	s = gp_stats_of(&one, 1);
+	CU_ASSERT_DOUBLE_EQUAL(s.mean, 3.5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(s.sd, 0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(s.min, 3.5, 0);
+	CU_ASSERT_DOUBLE_EQUAL(s.max, 3.5, 0);
+}
+
 static void test_rng_deterministic(void)
 {
 	gp_rng a, b;
@@ -121,6 +139,7 @@ static void register_tests(void)
 	gp_test_add(s, "parse_long", test_parse_long);
 	gp_test_add(s, "parse_size", test_parse_size);
 	gp_test_add(s, "percentile", test_percentile);
+	gp_test_add(s, "stats", test_stats);
 	gp_test_add(s, "rng", test_rng_deterministic);
 	gp_test_add(s, "sbuf", test_sbuf);
 	gp_test_add(s, "atomic", test_atomic_abort_leaves_nothing);
