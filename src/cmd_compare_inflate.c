@@ -244,20 +244,12 @@ int gp_cmd_compare_inflate(int argc, char **argv)
 				csv = v;
 			else
 				svg = v;
-		} else if (a[0] == '-' && a[1]) {
-			return gp_cli_usage_error(CMD, "unknown option '%s' in --inflate mode", a);
-		} else if (!trace) {
-			trace = a;
-		} else {
-			return gp_cli_usage_error(CMD, "more than one pod list ('%s', '%s')", trace, a);
+		} else if ((status = gp_share_cli_operand(CMD, a, &trace))) {
+			return status;
 		}
 	}
-	if (inflate <= 0)
-		return gp_cli_usage_error(CMD, "--inflate X is required in this mode");
-	if (!cluster)
-		return gp_cli_usage_error(CMD, "--inflate needs -c with an openb node list CSV");
-	if (!trace)
-		return gp_cli_usage_error(CMD, "missing the openb pod list CSV");
+	if ((status = gp_share_cli_require(CMD, inflate > 0, cluster, trace)))
+		return status;
 	if ((status = gp_share_cli_load(cluster, trace, &nodes, &pods)))
 		return status;
 	nseeds = (int)(seed_hi - seed_lo + 1);

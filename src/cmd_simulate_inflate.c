@@ -156,6 +156,28 @@ int gp_cli_has_option(int argc, char **argv, const char *opt)
 	return 0;
 }
 
+int gp_share_cli_operand(const char *cmd, const char *a, const char **trace)
+{
+	if (a[0] == '-' && a[1])
+		return gp_cli_usage_error(cmd, "unknown option '%s' in --inflate mode", a);
+	if (*trace)
+		return gp_cli_usage_error(cmd, "more than one pod list ('%s', '%s')", *trace, a);
+	*trace = a;
+	return GP_OK;
+}
+
+int gp_share_cli_require(const char *cmd, int have_inflate, const char *cluster,
+			 const char *trace)
+{
+	if (!have_inflate)
+		return gp_cli_usage_error(cmd, "--inflate X is required in this mode");
+	if (!cluster)
+		return gp_cli_usage_error(cmd, "--inflate needs -c with an openb node list CSV");
+	if (!trace)
+		return gp_cli_usage_error(cmd, "missing the openb pod list CSV");
+	return GP_OK;
+}
+
 /* Shared with compare: loads both inputs, reporting errors. */
 int gp_share_cli_load(const char *nodes_path, const char *pods_path,
 		      gp_share_nodes *nodes, gp_share_pods *pods)
@@ -218,20 +240,12 @@ int gp_cmd_simulate_inflate(int argc, char **argv)
 			quiet = 1;
 		} else if (!strcmp(a, "--no-shuffle")) {
 			opts.shuffle = 0;
-		} else if (a[0] == '-' && a[1]) {
-			return gp_cli_usage_error(CMD, "unknown option '%s' in --inflate mode", a);
-		} else if (!trace) {
-			trace = a;
-		} else {
-			return gp_cli_usage_error(CMD, "more than one pod list ('%s', '%s')", trace, a);
+		} else if ((status = gp_share_cli_operand(CMD, a, &trace))) {
+			return status;
 		}
 	}
-	if (!have_inflate)
-		return gp_cli_usage_error(CMD, "--inflate X is required in this mode");
-	if (!cluster)
-		return gp_cli_usage_error(CMD, "--inflate needs -c with an openb node list CSV");
-	if (!trace)
-		return gp_cli_usage_error(CMD, "missing the openb pod list CSV");
+	if ((status = gp_share_cli_require(CMD, have_inflate, cluster, trace)))
+		return status;
 	opts.record = events != NULL;
 	if ((status = gp_share_cli_load(cluster, trace, &nodes, &pods)))
 		return status;

@@ -36,6 +36,12 @@ int cmd_calibrate(int argc, char **argv);
 int gp_cmd_simulate_inflate(int argc, char **argv);
 int gp_cmd_compare_inflate(int argc, char **argv);
 int gp_cli_has_option(int argc, char **argv, const char *opt);
+/* Both --inflate modes: an argument that is no option of theirs is the
+ * pod list (once) or an unknown option; require checks that --inflate, -c
+ * and the pod list were given.  0 or the usage error's exit code. */
+int gp_share_cli_operand(const char *cmd, const char *a, const char **trace);
+int gp_share_cli_require(const char *cmd, int have_inflate, const char *cluster,
+			 const char *trace);
 struct gp_share_nodes;
 struct gp_share_pods;
 int gp_share_cli_load(const char *nodes_path, const char *pods_path,
