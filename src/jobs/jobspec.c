@@ -85,28 +85,30 @@ static int parse_duration(const char *s, double *out)
 	return 0;
 }
 
-static int get_long(const gp_yaml_doc *doc, const gp_yaml_node *map, const char *key,
-		    long min, long max, long *out, int *present, gp_error *err)
+/* Optional keys: *out untouched and *present (when asked) 0 if absent. */
+static const gp_yaml_node *get(const gp_yaml_node *map, const char *key, int *present)
 {
 	const gp_yaml_node *n = gp_yaml_get(map, key);
 
 	if (present)
 		*present = n != NULL;
-	if (!n)
-		return GP_OK;
-	return gp_yaml_long(doc, n, key, min, max, out, err);
+	return n;
+}
+
+static int get_long(const gp_yaml_doc *doc, const gp_yaml_node *map, const char *key,
+		    long min, long max, long *out, int *present, gp_error *err)
+{
+	const gp_yaml_node *n = get(map, key, present);
+
+	return n ? gp_yaml_long(doc, n, key, min, max, out, err) : GP_OK;
 }
 
 static int get_double(const gp_yaml_doc *doc, const gp_yaml_node *map, const char *key,
 		      double min, double max, double *out, int *present, gp_error *err)
 {
-	const gp_yaml_node *n = gp_yaml_get(map, key);
+	const gp_yaml_node *n = get(map, key, present);
 
-	if (present)
-		*present = n != NULL;
-	if (!n)
-		return GP_OK;
-	return gp_yaml_double(doc, n, key, min, max, out, err);
+	return n ? gp_yaml_double(doc, n, key, min, max, out, err) : GP_OK;
 }
 
 static int get_str(const gp_yaml_doc *doc, const gp_yaml_node *map, const char *key,

@@ -37,30 +37,23 @@ static int opt_long(gp_trace_row *r, int k, long min, long max, long *out)
 	return has(r, k) ? gp_trace_long(r, k, min, max, out) : GP_OK;
 }
 
+/* The same into narrower fields (min..max fits them). */
 static int opt_int(gp_trace_row *r, int k, long min, long max, int *out)
 {
-	long v;
-	int rc;
+	long v = *out;
+	int rc = opt_long(r, k, min, max, &v);
 
-	if (!has(r, k))
-		return GP_OK;
-	if ((rc = gp_trace_long(r, k, min, max, &v)))
-		return rc;
 	*out = (int)v;
-	return GP_OK;
+	return rc;
 }
 
 static int opt_i64(gp_trace_row *r, int k, long min, long max, int64_t *out)
 {
-	long v;
-	int rc;
+	long v = (long)*out;
+	int rc = opt_long(r, k, min, max, &v);
 
-	if (!has(r, k))
-		return GP_OK;
-	if ((rc = gp_trace_long(r, k, min, max, &v)))
-		return rc;
 	*out = v;
-	return GP_OK;
+	return rc;
 }
 
 static int opt_double(gp_trace_row *r, int k, double min, double max,
