@@ -65,16 +65,11 @@ typedef struct fitted {
 	double peak_tflops;
 } fitted;
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	return gp_cmp_double(a, b);
-}
-
 static double median(double *v, int n)
 {
 	if (n == 0)
 		return 0;
-	qsort(v, (size_t)n, sizeof(*v), cmp_dbl);
+	qsort(v, (size_t)n, sizeof(*v), gp_cmp_double);
 	return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 

@@ -43,28 +43,6 @@ typedef struct place_opts {
 
 /* ---- rendering ---- */
 
-static void cpulist(gp_sbuf *sb, const int *cpus, int n)
-{
-	int i = 0;
-
-	if (n <= 0) {
-		gp_sbuf_adds(sb, "-");
-		return;
-	}
-	while (i < n) {
-		int j = i;
-
-		while (j + 1 < n && cpus[j + 1] == cpus[j] + 1)
-			j++;
-		if (sb->len && sb->buf[sb->len - 1] != ' ')
-			gp_sbuf_adds(sb, ",");
-		if (j > i)
-			gp_sbuf_addf(sb, "%d-%d", cpus[i], cpus[j]);
-		else
-			gp_sbuf_addf(sb, "%d", cpus[i]);
-		i = j + 1;
-	}
-}
 
 static const char *nic_dev(const gp_cluster *c, const gp_place_part *part, int nic)
 {
@@ -140,7 +118,10 @@ static void print_text(const place_opts *o, const gp_cluster *c, gp_place_cache 
 			       part->role == 1 ? "ps" : "worker", sb.buf);
 			sb.len = 0;
 			sb.buf[0] = '\0';
-			cpulist(&sb, part->cpus, part->ncpus);
+			if (part->ncpus > 0)
+				gp_sbuf_add_ranges(&sb, part->cpus, part->ncpus);
+			else
+				gp_sbuf_adds(&sb, "-");
 			printf("  cpus %s  numa ", sb.buf);
 			if (part->numa >= 0)
 				printf("%d", part->numa);
@@ -490,13 +471,6 @@ out:
  * Wall time and the thread's CPU time per decision: on a shared machine
  * the wall p99 mostly measures preemption (a 4 ms scheduler slice), the
  * CPU p99 what the decision itself costs. */
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static int place_bench(const place_opts *o, place_env *env)
 {
 	gp_error err = GP_ERROR_INIT;
@@ -535,8 +509,8 @@ static int place_bench(const place_opts *o, place_env *env)
 			t[i] = (double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3;
 			cpu[i] = (double)(cb.tv_sec - ca.tv_sec) * 1e6 + (double)(cb.tv_nsec - ca.tv_nsec) / 1e3;
 		}
-		qsort(t, (size_t)o->bench, sizeof(*t), cmp_dbl);
-		qsort(cpu, (size_t)o->bench, sizeof(*cpu), cmp_dbl);
+		qsort(t, (size_t)o->bench, sizeof(*t), gp_cmp_double);
+		qsort(cpu, (size_t)o->bench, sizeof(*cpu), gp_cmp_double);
 		printf("%-16s %10.1f %10.1f %10.1f %10.1f %8ld\n", list[k].name,
 		       gp_percentile_sorted(t, (size_t)o->bench, 50),
 		       gp_percentile_sorted(t, (size_t)o->bench, 99),

@@ -24,20 +24,10 @@ static void sb_reset(gp_sbuf *sb)
 
 static void cpulist(gp_sbuf *sb, const int *cpus, int n)
 {
-	int i = 0, j;
-
-	if (n == 0) {
+	if (n == 0)
 		gp_sbuf_adds(sb, "-");
-		return;
-	}
-	while (i < n) {
-		for (j = i; j + 1 < n && cpus[j + 1] == cpus[j] + 1; j++)
-			;
-		gp_sbuf_addf(sb, "%s%d", i ? "," : "", cpus[i]);
-		if (j > i)
-			gp_sbuf_addf(sb, "-%d", cpus[j]);
-		i = j + 1;
-	}
+	else
+		gp_sbuf_add_ranges(sb, cpus, n);
 }
 
 /* Sorted union of the CPU lists of the GPUs in set. */

@@ -38,6 +38,9 @@ void gp_sbuf_add(gp_sbuf *sb, const char *s, size_t n);
 void gp_sbuf_adds(gp_sbuf *sb, const char *s);
 void gp_sbuf_addf(gp_sbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 char *gp_sbuf_detach(gp_sbuf *sb);
+/* Append v[0..n) with runs of consecutive numbers folded: "0-3,8,10-11"
+ * (a Linux CPU list); nothing when n == 0. */
+void gp_sbuf_add_ranges(gp_sbuf *sb, const int *v, int n);
 
 /* Strict number parsing: the whole string must be a number within
  * [min, max]; returns 0 on success, -1 otherwise (out untouched). */

@@ -141,6 +141,20 @@ char *gp_sbuf_detach(gp_sbuf *sb)
 	return s;
 }
 
+void gp_sbuf_add_ranges(gp_sbuf *sb, const int *v, int n)
+{
+	int i = 0, j;
+
+	while (i < n) {
+		for (j = i; j + 1 < n && v[j + 1] == v[j] + 1; j++)
+			;
+		gp_sbuf_addf(sb, "%s%d", i ? "," : "", v[i]);
+		if (j > i)
+			gp_sbuf_addf(sb, "-%d", v[j]);
+		i = j + 1;
+	}
+}
+
 int gp_parse_long(const char *s, long min, long max, long *out)
 {
 	char *end;

@@ -64,6 +64,23 @@ static void test_stats(void)
 	CU_ASSERT_DOUBLE_EQUAL(s.max, 3.5, 0);
 }
 
+static void test_ranges(void)
+{
+	const int v[] = { 0, 1, 2, 3, 8, 10, 11 };
+	gp_sbuf sb;
+
+	gp_sbuf_init(&sb);
+	gp_sbuf_add_ranges(&sb, v, 7);
+	CU_ASSERT_STRING_EQUAL(sb.buf, "0-3,8,10-11");
+	sb.len = 0;
+	sb.buf[0] = '\0';
+	gp_sbuf_add_ranges(&sb, v, 0);
+	CU_ASSERT_STRING_EQUAL(sb.buf, "");
+	gp_sbuf_add_ranges(&sb, v + 4, 1);
+	CU_ASSERT_STRING_EQUAL(sb.buf, "8");
+	gp_sbuf_release(&sb);
+}
+
 static void test_rng_deterministic(void)
 {
 	gp_rng a, b;
@@ -140,6 +157,7 @@ static void register_tests(void)
 	gp_test_add(s, "parse_size", test_parse_size);
 	gp_test_add(s, "percentile", test_percentile);
 	gp_test_add(s, "stats", test_stats);
+	gp_test_add(s, "ranges", test_ranges);
 	gp_test_add(s, "rng", test_rng_deterministic);
 	gp_test_add(s, "sbuf", test_sbuf);
 	gp_test_add(s, "atomic", test_atomic_abort_leaves_nothing);
