@@ -111,14 +111,13 @@ typedef struct run {
 	gp_gorand rng;
 } run;
 
-static char **cmp_names;
-
 /* indices 0..n-1 sorted by name (names are unique in practice; qsort ties
  * keep no particular order, so break them by index) */
-static int cmp_by_name_idx(const void *a, const void *b)
+static int cmp_by_name_idx(const void *a, const void *b, void *names)
 {
+	char *const *nm = names;
 	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
-	int c = strcmp(cmp_names[x], cmp_names[y]);
+	int c = strcmp(nm[x], nm[y]);
 
 	return c ? c : (x > y) - (x < y);
 }
@@ -130,8 +129,7 @@ static int32_t *sorted_by_name(char **names, size_t n)
 
 	for (i = 0; i < n; i++)
 		idx[i] = (int32_t)i;
-	cmp_names = names;
-	qsort(idx, n, sizeof(*idx), cmp_by_name_idx);
+	qsort_r(idx, n, sizeof(*idx), cmp_by_name_idx, names);
 	return idx;
 }
 
@@ -197,18 +195,17 @@ static int shape_less(const run *r, const shape *a, const shape *b)
 	return strcmp(r->specs[a->spec], r->specs[b->spec]) < 0;
 }
 
-static const run *typ_sort_run;
-
 /* Decreasing count; equal counts: the "larger" shape first. */
-static int cmp_typical(const void *pa, const void *pb)
+static int cmp_typical(const void *pa, const void *pb, void *rp)
 {
 	const typical *a = pa, *b = pb;
+	const run *r = rp;
 
 	if (a->freq != b->freq)
 		return a->freq > b->freq ? -1 : 1;
-	if (shape_less(typ_sort_run, &b->s, &a->s))
+	if (shape_less(r, &b->s, &a->s))
 		return -1;
-	if (shape_less(typ_sort_run, &a->s, &b->s))
+	if (shape_less(r, &a->s, &b->s))
 		return 1;
 	return 0;
 }
@@ -233,8 +230,7 @@ static void make_typical(run *r)
 		r->typ[i].freq = cnt[i];
 	}
 	free(cnt);
-	typ_sort_run = r;
-	qsort(r->typ, (size_t)r->nshapes, sizeof(typical), cmp_typical);
+	qsort_r(r->typ, (size_t)r->nshapes, sizeof(typical), cmp_typical, r);
 	expected = (double)POPULARITY_PCT * total / 100.0;
 	while (cum < expected) {
 		step += 1;
@@ -248,8 +244,6 @@ static void make_typical(run *r)
 	}
 	if (taken >= r->nshapes) {
 		r->ntyp = r->nshapes;
-		for (k = taken; k < r->nshapes; k++)
-			r->typ[k].freq /= total;
 		return;
 	}
 	r->ntyp = taken;
