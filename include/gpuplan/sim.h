@@ -97,7 +97,9 @@ typedef struct gp_sim_config {
 	const gp_policy *policy;
 	int queue;                   /* enum gp_sim_queue */
 	uint64_t seed;
-	double tick;                 /* metrics tick in seconds; 0 = auto */
+	double tick;                 /* metrics tick in seconds; 0 = auto;
+				      * a run stops with GP_EUSAGE past
+				      * GP_SIM_MAX_SAMPLES timeline rows */
 	size_t backfill_depth;       /* backfill: queued jobs behind the head
 				      * examined per pass; 0 = all (exact EASY) */
 	int backfill_scan;           /* exact EASY scan: GP_SIM_SCAN_AUTO, or
@@ -120,6 +122,8 @@ typedef struct gp_sim_job {
 	int32_t first_node;     /* lowest node id it used, -1 none */
 	uint8_t state;          /* enum gp_sim_state */
 } gp_sim_job;
+
+#define GP_SIM_MAX_SAMPLES 1000000 /* timeline rows (40 bytes each) */
 
 /* One timeline row, taken at each metrics tick after that tick's
  * scheduling pass, plus a last row at the end of the run. */

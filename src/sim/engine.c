@@ -1253,6 +1253,12 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 		if (s.qlen[0] + s.qlen[1] > out->peak_queued)
 			out->peak_queued = s.qlen[0] + s.qlen[1];
 		if (ticked) {
+			if (out->nsamples >= GP_SIM_MAX_SAMPLES) {
+				s.status = gp_error_set(err, GP_EUSAGE, NULL, 0, 0,
+							"a metrics tick of %g s gives more than %d timeline "
+							"rows; use a longer tick", out->tick, GP_SIM_MAX_SAMPLES);
+				break;
+			}
 			sample(&s, t);
 			if (s.running || s.next_arrival < s.n || s.qlen[0] || s.qlen[1])
 				heap_push(&s, t + out->tick, -1);

@@ -734,6 +734,28 @@ static void test_empty(void)
 	gp_joblist_release(&l);
 }
 
+/* A 2e6 s job sampled every second would need 2e6 timeline rows: the run
+ * stops at the cap with a usage error instead of growing without bound. */
+static void test_tick_cap(void)
+{
+	gp_joblist l;
+	gp_sim_result r;
+	gp_sim_config cfg;
+	gp_error err = GP_ERROR_INIT;
+
+	build_cluster(1, 4);
+	gp_joblist_init(&l);
+	add(&l, "long", 0, 1, 2e6, GP_CLASS_BE);
+	gp_sim_config_init(&cfg);
+	cfg.cluster = &cl;
+	cfg.policy = gp_policy_find("first-fit");
+	cfg.tick = 1;
+	CU_ASSERT_EQUAL(gp_sim_run(&cfg, &l, &r, &err), GP_EUSAGE);
+	CU_ASSERT_EQUAL(err.status, GP_EUSAGE);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "1000000 timeline rows"));
+	gp_joblist_release(&l);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("sim");
@@ -748,6 +770,7 @@ static void register_tests(void)
 	gp_test_add(s, "duration_hook", test_duration_hook);
 	gp_test_add(s, "determinism", test_determinism);
 	gp_test_add(s, "empty", test_empty);
+	gp_test_add(s, "tick_cap", test_tick_cap);
 	gp_test_add(s, "reference_crosscheck", test_reference_crosscheck);
 }
 
