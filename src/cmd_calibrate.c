@@ -65,6 +65,34 @@ typedef struct fitted {
 	double peak_tflops;
 } fitted;
 
+/* A platform's fit error: MAPE and held-out MAPE weighted by rows, and
+ * the worst profile's. */
+typedef struct platform_error {
+	double mape, heldout, worst, worst_heldout, rows;
+} platform_error;
+
+static platform_error platform_error_of(const fitted *f, int n, const char *platform)
+{
+	platform_error e = { 0, 0, 0, 0, 0 };
+	double sum = 0, hsum = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(f[i].pr.platform, platform))
+			continue;
+		sum += f[i].pr.mape * f[i].pr.rows;
+		hsum += f[i].pr.mape_heldout * f[i].pr.rows;
+		e.rows += f[i].pr.rows;
+		e.worst = fmax(e.worst, f[i].pr.mape);
+		e.worst_heldout = fmax(e.worst_heldout, f[i].pr.mape_heldout);
+	}
+	if (e.rows > 0) {
+		e.mape = sum / e.rows;
+		e.heldout = hsum / e.rows;
+	}
+	return e;
+}
+
 static double median(double *v, int n)
 {
 	if (n == 0)
@@ -556,25 +584,16 @@ int cmd_calibrate(int argc, char **argv)
 			json_array_append_new(arr, o);
 		}
 		for (pi = 0; pi < GP_ARRAY_SIZE(platforms); pi++) {
-			double sum = 0, hsum = 0, worst = 0, hworst = 0, rows = 0;
+			platform_error e = platform_error_of(f, n, platforms[pi].name);
 			json_t *o;
 
-			for (i = 0; i < n; i++) {
-				if (strcmp(f[i].pr.platform, platforms[pi].name))
-					continue;
-				sum += f[i].pr.mape * f[i].pr.rows;
-				hsum += f[i].pr.mape_heldout * f[i].pr.rows;
-				rows += f[i].pr.rows;
-				worst = fmax(worst, f[i].pr.mape);
-				hworst = fmax(hworst, f[i].pr.mape_heldout);
-			}
-			if (rows == 0)
+			if (e.rows == 0)
 				continue;
 			o = json_object();
-			json_object_set_new(o, "mape", json_real(sum / rows));
-			json_object_set_new(o, "mape_heldout", json_real(hsum / rows));
-			json_object_set_new(o, "worst_mape", json_real(worst));
-			json_object_set_new(o, "worst_mape_heldout", json_real(hworst));
+			json_object_set_new(o, "mape", json_real(e.mape));
+			json_object_set_new(o, "mape_heldout", json_real(e.heldout));
+			json_object_set_new(o, "worst_mape", json_real(e.worst));
+			json_object_set_new(o, "worst_mape_heldout", json_real(e.worst_heldout));
 			json_object_set_new(plat, platforms[pi].name, o);
 		}
 		json_object_set_new(root, "profiles", arr);
@@ -597,20 +616,11 @@ int cmd_calibrate(int argc, char **argv)
 		printf("\n%-8s %14s %17s %10s %13s\n", "platform", "mape% (rows)",
 		       "heldout% (rows)", "worst%", "worst held%");
 		for (pi = 0; pi < GP_ARRAY_SIZE(platforms); pi++) {
-			double sum = 0, hsum = 0, worst = 0, hworst = 0, rows = 0;
+			platform_error e = platform_error_of(f, n, platforms[pi].name);
 
-			for (i = 0; i < n; i++) {
-				if (strcmp(f[i].pr.platform, platforms[pi].name))
-					continue;
-				sum += f[i].pr.mape * f[i].pr.rows;
-				hsum += f[i].pr.mape_heldout * f[i].pr.rows;
-				rows += f[i].pr.rows;
-				worst = fmax(worst, f[i].pr.mape);
-				hworst = fmax(hworst, f[i].pr.mape_heldout);
-			}
-			if (rows > 0)
+			if (e.rows > 0)
 				printf("%-8s %14.2f %17.2f %10.2f %13.2f\n", platforms[pi].name,
-				       sum / rows, hsum / rows, worst, hworst);
+				       e.mape, e.heldout, e.worst, e.worst_heldout);
 		}
 		if (gavel_path)
 			print_crosscheck(&xc);
