@@ -73,7 +73,6 @@ typedef struct gp_rng {
 } gp_rng;
 void gp_rng_seed(gp_rng *r, uint64_t seed);
 uint64_t gp_rng_next(gp_rng *r);
-double gp_rng_uniform(gp_rng *r);                 /* [0, 1) */
 uint64_t gp_rng_below(gp_rng *r, uint64_t bound); /* [0, bound), unbiased */
 
 /* Sort helpers. */

@@ -388,11 +388,6 @@ uint64_t gp_rng_next(gp_rng *r)
 	return result;
 }
 
-double gp_rng_uniform(gp_rng *r)
-{
-	return (double)(gp_rng_next(r) >> 11) * 0x1.0p-53;
-}
-
 uint64_t gp_rng_below(gp_rng *r, uint64_t bound)
 {
 	uint64_t threshold, x;
