@@ -34,54 +34,44 @@ static const struct {
 	{ "coco", 3, 416, 416 },
 };
 
-int gp_parse_count(const char *s, double *out)
+/* s with an optional one-letter unit from letters: the number, in
+ * [0, max], times that unit's multiplier. */
+static int parse_with_unit(const char *s, const char *letters, const double *mult,
+			   double max, double *out)
 {
 	size_t len = strlen(s);
-	double mult = 1, v;
+	const char *u;
+	double v;
 	char buf[64];
 
 	if (len == 0 || len >= sizeof(buf))
 		return -1;
 	memcpy(buf, s, len + 1);
-	switch (buf[len - 1]) {
-	case 'k': case 'K': mult = 1e3; break;
-	case 'm': case 'M': mult = 1e6; break;
-	case 'b': case 'B': case 'g': case 'G': mult = 1e9; break;
-	case 't': case 'T': mult = 1e12; break;
-	default: break;
-	}
-	if (mult != 1)
+	u = strchr(letters, buf[len - 1]);
+	if (u)
 		buf[--len] = '\0';
-	if (gp_parse_double(buf, 0, 1e16, &v))
+	if (gp_parse_double(buf, 0, max, &v))
 		return -1;
-	*out = v * mult;
+	*out = v * (u ? mult[u - letters] : 1);
 	return 0;
+}
+
+int gp_parse_count(const char *s, double *out)
+{
+	static const double mult[] = { 1e3, 1e3, 1e6, 1e6, 1e9, 1e9, 1e9, 1e9, 1e12, 1e12 };
+
+	return parse_with_unit(s, "kKmMbBgGtT", mult, 1e16, out);
 }
 
 /* "3600", "90m", "2h", "1.5d": seconds. */
 static int parse_duration(const char *s, double *out)
 {
-	size_t len = strlen(s);
-	double mult = 1, v;
-	char buf[64];
+	static const double mult[] = { 1, 60, 3600, 86400 };
+	double v;
 
-	if (len == 0 || len >= sizeof(buf))
+	if (parse_with_unit(s, "smhd", mult, 1e12, &v) || v <= 0)
 		return -1;
-	memcpy(buf, s, len + 1);
-	switch (buf[len - 1]) {
-	case 's': mult = 1; break;
-	case 'm': mult = 60; break;
-	case 'h': mult = 3600; break;
-	case 'd': mult = 86400; break;
-	default: mult = 0; break;
-	}
-	if (mult != 0)
-		buf[--len] = '\0';
-	else
-		mult = 1;
-	if (gp_parse_double(buf, 0, 1e12, &v) || v <= 0)
-		return -1;
-	*out = v * mult;
+	*out = v;
 	return 0;
 }
 
