@@ -1,4 +1,5 @@
 /* Helpers shared by the cmd_*.c files: error rendering, data paths. */
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include "gpuplan/cli.h"
+#include "gpuplan/util.h"
 
 #ifndef GP_DATADIR
 #define GP_DATADIR "/usr/local/share/gpuplan"
@@ -93,4 +95,58 @@ const char *gp_cli_default_cluster(void)
 int gp_cli_stderr_is_tty(void)
 {
 	return isatty(STDERR_FILENO);
+}
+
+FILE *gp_cli_outset_add(gp_cli_outset *o, const char *path)
+{
+	FILE *fp;
+
+	if (o->n >= GP_CLI_OUTSET_MAX) {
+		gp_cli_fail(GP_EIO, "%s: too many output files in one set", path);
+		return NULL;
+	}
+	o->data[o->n] = NULL;
+	o->len[o->n] = 0;
+	fp = open_memstream(&o->data[o->n], &o->len[o->n]);
+	if (!fp) {
+		gp_cli_fail(GP_EIO, "%s: cannot buffer output: %s", path, strerror(errno));
+		return NULL;
+	}
+	o->paths[o->n] = gp_xstrdup(path);
+	o->fp[o->n++] = fp;
+	return fp;
+}
+
+int gp_cli_outset_commit(gp_cli_outset *o)
+{
+	int i, rc = GP_OK;
+
+	for (i = 0; i < o->n; i++) {
+		if (!o->fp[i])
+			continue;
+		if (ferror(o->fp[i]))
+			rc = gp_cli_fail(GP_EIO, "%s: cannot render output", o->paths[i]);
+		if (fclose(o->fp[i]) && rc == GP_OK)
+			rc = gp_cli_fail(GP_EIO, "%s: cannot render output", o->paths[i]);
+		o->fp[i] = NULL;
+	}
+	if (rc == GP_OK)
+		rc = gp_cli_write_files(o->paths, o->data, o->len, o->n);
+	gp_cli_outset_release(o);
+	return rc;
+}
+
+void gp_cli_outset_release(gp_cli_outset *o)
+{
+	int i;
+
+	if (!o)
+		return;
+	for (i = 0; i < o->n; i++) {
+		if (o->fp[i])
+			fclose(o->fp[i]);
+		free(o->data[i]);
+		free(o->paths[i]);
+	}
+	o->n = 0;
 }

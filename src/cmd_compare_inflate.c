@@ -56,47 +56,44 @@ static int parse_policies(const char *s, int *list, int *n)
 	return bad || *n == 0 ? -1 : 0;
 }
 
-static int write_csv(const char *dir, const char *name, const gp_stats *st, int npol,
-		     const int *pol, int npoints, int nseeds, long seed_lo)
+/* Add DIR/NAME to the output set; NULL (message printed) on failure. */
+static FILE *add_output(gp_cli_outset *files, const char *dir, const char *name)
 {
 	char *path = gp_xasprintf("%s/%s", dir, name);
-	gp_error err = GP_ERROR_INIT;
-	gp_atomic_file af;
+	FILE *fp = gp_cli_outset_add(files, path);
+
+	free(path);
+	return fp;
+}
+
+static int write_csv(gp_cli_outset *files, const char *dir, const char *name,
+		     const gp_stats *st, int npol, const int *pol, int npoints,
+		     int nseeds, long seed_lo)
+{
+	FILE *fp = add_output(files, dir, name);
 	int p, x;
 
-	if (gp_atomic_open(&af, path, &err)) {
-		free(path);
-		return gp_cli_report(&err);
-	}
-	fprintf(af.fp, "arrived_pct,policy,seeds,first_seed,mean,sd,min,max\n");
+	if (!fp)
+		return GP_EIO;
+	fprintf(fp, "arrived_pct,policy,seeds,first_seed,mean,sd,min,max\n");
 	for (p = 0; p < npol; p++)
 		for (x = 0; x < npoints; x++) {
 			const gp_stats *s = &st[p * npoints + x];
 
-			fprintf(af.fp, "%d,%s,%d,%ld,%.4f,%.4f,%.2f,%.2f\n", x, gp_share_policy_name(pol[p]),
+			fprintf(fp, "%d,%s,%d,%ld,%.4f,%.4f,%.2f,%.2f\n", x, gp_share_policy_name(pol[p]),
 				nseeds, seed_lo, s->mean, s->sd, s->min, s->max);
 		}
-	free(path);
-	if (ferror(af.fp)) {
-		gp_atomic_abort(&af);
-		return gp_cli_fail(GP_EIO, "%s/%s: write failed", dir, name);
-	}
-	if (gp_atomic_commit(&af, &err))
-		return gp_cli_report(&err);
 	return GP_OK;
 }
 
 /* A line chart of mean curves with min..max bands; written by hand so
  * that gpuplan needs no plotting library. */
-static int write_svg(const char *dir, const char *name, const char *title,
-		     const char *ylabel, const gp_stats *st, int npol, const int *pol,
-		     int npoints, int nseeds, const char *trace)
+static int write_svg(gp_cli_outset *files, const char *dir, const char *name,
+		     const char *title, const char *ylabel, const gp_stats *st,
+		     int npol, const int *pol, int npoints, int nseeds, const char *trace)
 {
 	const double W = 840, H = 500, L = 78, R = 210, T = 56, B = 64;
 	const double pw = W - L - R, ph = H - T - B;
-	char *path = gp_xasprintf("%s/%s", dir, name);
-	gp_error err = GP_ERROR_INIT;
-	gp_atomic_file af;
 	double ymax = 0, ystep, xmax = npoints - 1;
 	int p, x, k;
 	FILE *fp;
@@ -108,11 +105,9 @@ static int write_svg(const char *dir, const char *name, const char *title,
 	ymax = ceil(ymax / ystep) * ystep;
 	if (ymax <= 0)
 		ymax = ystep;
-	if (gp_atomic_open(&af, path, &err)) {
-		free(path);
-		return gp_cli_report(&err);
-	}
-	fp = af.fp;
+	fp = add_output(files, dir, name);
+	if (!fp)
+		return GP_EIO;
 #define PX(v) (L + (v) / xmax * pw)
 #define PY(v) (T + ph - (v) / ymax * ph)
 	fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
@@ -170,13 +165,6 @@ static int write_svg(const char *dir, const char *name, const char *title,
 	fprintf(fp, "</svg>\n");
 #undef PX
 #undef PY
-	free(path);
-	if (ferror(fp)) {
-		gp_atomic_abort(&af);
-		return gp_cli_fail(GP_EIO, "%s/%s: write failed", dir, name);
-	}
-	if (gp_atomic_commit(&af, &err))
-		return gp_cli_report(&err);
 	return GP_OK;
 }
 
@@ -213,6 +201,7 @@ int gp_cmd_compare_inflate(int argc, char **argv)
 	double *va = NULL, *vf = NULL, *vr = NULL;
 	int npoints = 0, nseeds, total_gpus = 0;
 	const char *base;
+	gp_cli_outset files = { 0 };
 
 	for (i = 0; i < GP_SHARE_NPOLICIES; i++)
 		pol[i] = GP_SHARE_NPOLICIES - 1 - i; /* fgd first */
@@ -305,16 +294,19 @@ int gp_cmd_compare_inflate(int argc, char **argv)
 		printf("  %-15s %6.2f (%6.2f..%6.2f) %8.1f\n", gp_share_policy_name(pol[p]), s->mean, s->min,
 		       s->max, (100.0 - s->mean) / 100.0 * total_gpus);
 	}
-	if (csv && ((status = write_csv(csv, "allocation.csv", sa, npol, pol, npoints, nseeds, seed_lo)) ||
-		    (status = write_csv(csv, "fragmentation.csv", sf, npol, pol, npoints, nseeds, seed_lo)) ||
-		    (status = write_csv(csv, "fragmentation_ratio.csv", sr, npol, pol, npoints, nseeds, seed_lo))))
+	/* CSV and SVG files are all written or none. */
+	if (csv && ((status = write_csv(&files, csv, "allocation.csv", sa, npol, pol, npoints, nseeds, seed_lo)) ||
+		    (status = write_csv(&files, csv, "fragmentation.csv", sf, npol, pol, npoints, nseeds, seed_lo)) ||
+		    (status = write_csv(&files, csv, "fragmentation_ratio.csv", sr, npol, pol, npoints, nseeds, seed_lo))))
 		goto out;
-	if (svg && ((status = write_svg(svg, "allocation.svg", "GPU allocation ratio under workload inflation",
+	if (svg && ((status = write_svg(&files, svg, "allocation.svg", "GPU allocation ratio under workload inflation",
 					"GPUs allocated (% of capacity)", sa, npol, pol, npoints, nseeds, base)) ||
-		    (status = write_svg(svg, "fragmentation.svg", "GPU fragmentation under workload inflation",
+		    (status = write_svg(&files, svg, "fragmentation.svg", "GPU fragmentation under workload inflation",
 					"Fragmented GPUs (% of capacity)", sf, npol, pol, npoints, nseeds, base))))
 		goto out;
+	status = gp_cli_outset_commit(&files);
 out:
+	gp_cli_outset_release(&files);
 	free(sa);
 	free(sf);
 	free(sr);

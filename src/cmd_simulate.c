@@ -20,7 +20,8 @@
 
 const char gp_usage_simulate[] =
 	"usage: gpuplan simulate [-c CLUSTER] TRACE [--format F] [--policy P]\n"
-	"                        [--queue fifo|sjf|backfill] [--seed N] [--tick S]\n"
+	"                        [--queue fifo|sjf|backfill] [--backfill-depth N]\n"
+	"                        [--seed N] [--tick S]\n"
 	"                        [--limit N] [--start T] [--end T] [--skip-bad]\n"
 	"                        [--json FILE] [--csv DIR] [--svg DIR]\n"
 	"                        [--progress | --quiet]\n"

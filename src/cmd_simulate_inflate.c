@@ -13,16 +13,13 @@
 
 #define CMD "simulate"
 
-static int write_json(const char *path, const gp_share_result *res,
-		      const gp_share_pods *pods, const gp_share_nodes *nodes)
+static int render_json(FILE *fp, const gp_share_result *res,
+		       const gp_share_pods *pods, const gp_share_nodes *nodes)
 {
 	json_t *o = json_object(), *ac = json_array(), *fc = json_array(), *rc = json_array();
 	json_t *jobs = json_object(), *zero_dist;
-	gp_error err = GP_ERROR_INIT;
-	gp_atomic_file af;
 	const char *k[] = { "max", "mean", "p50", "p90", "p99" };
 	int i, status = GP_OK;
-	FILE *fp = stdout;
 
 	for (i = 0; i < res->npoints; i++) {
 		json_array_append_new(ac, json_pack("[i,f]", i, res->alloc_pct[i]));
@@ -61,41 +58,18 @@ static int write_json(const char *path, const gp_share_result *res,
 	json_object_set_new(o, "typical_tasks", json_integer((json_int_t)res->ntypical));
 	json_object_set_new(o, "fragmentation_gpu_milli", json_real(res->frag_milli));
 
-	if (strcmp(path, "-")) {
-		if (gp_atomic_open(&af, path, &err)) {
-			json_decref(o);
-			return gp_cli_report(&err);
-		}
-		fp = af.fp;
-	}
 	if (json_dumpf(o, fp, JSON_SORT_KEYS | JSON_COMPACT | JSON_REAL_PRECISION(12)) ||
-	    fputc('\n', fp) == EOF) {
+	    fputc('\n', fp) == EOF)
 		status = GP_EIO;
-	}
 	json_decref(o);
-	if (fp != stdout) {
-		if (status) {
-			gp_atomic_abort(&af);
-			return gp_cli_fail(GP_EIO, "%s: write failed", path);
-		}
-		if (gp_atomic_commit(&af, &err))
-			return gp_cli_report(&err);
-	}
 	return status;
 }
 
 /* Per-task decisions, in the columns of the artifact decision logs. */
-static int write_events(const char *path, const gp_share_result *res,
-			const gp_share_pods *pods, const gp_share_nodes *nodes)
+static int render_events(FILE *fp, const gp_share_result *res,
+			 const gp_share_pods *pods, const gp_share_nodes *nodes)
 {
-	gp_error err = GP_ERROR_INIT;
-	gp_atomic_file af;
 	size_t j;
-	FILE *fp;
-
-	if (gp_atomic_open(&af, path, &err))
-		return gp_cli_report(&err);
-	fp = af.fp;
 	fprintf(fp, "seq,pod,source_pod,node,gpus,status,used_gpu_milli,arrived_gpu_milli,frag_milli,frag_ratio_pct\n");
 	for (j = 0; j < res->ntasks; j++) {
 		const gp_share_event *e = &res->events[j];
@@ -114,13 +88,7 @@ static int write_events(const char *path, const gp_share_result *res,
 			(long long)e->used_milli, (long long)e->arrived_milli, e->frag_milli,
 			e->idle_milli > 0 ? 100.0 * e->frag_milli / e->idle_milli : 0.0);
 	}
-	if (ferror(fp)) {
-		gp_atomic_abort(&af);
-		return gp_cli_fail(GP_EIO, "%s: write failed", path);
-	}
-	if (gp_atomic_commit(&af, &err))
-		return gp_cli_report(&err);
-	return GP_OK;
+	return ferror(fp) ? GP_EIO : GP_OK;
 }
 
 static void print_text(const gp_share_result *res, const gp_share_nodes *nodes,
@@ -201,6 +169,7 @@ int gp_cmd_simulate_inflate(int argc, char **argv)
 	gp_share_nodes nodes;
 	gp_share_pods pods;
 	gp_share_result res;
+	gp_cli_outset files = { 0 };
 	gp_error err = GP_ERROR_INIT;
 
 	for (i = 1; i < argc; i++) {
@@ -254,12 +223,33 @@ int gp_cmd_simulate_inflate(int argc, char **argv)
 		gp_cli_report(&err);
 		goto out;
 	}
-	if (json && (status = write_json(json, &res, &pods, &nodes)))
+	/* Files are all written or none; "-" prints the JSON afterwards. */
+	if (json && strcmp(json, "-")) {
+		FILE *fp = gp_cli_outset_add(&files, json);
+
+		if (!fp || render_json(fp, &res, &pods, &nodes)) {
+			status = GP_EIO;
+			goto out_files;
+		}
+	}
+	if (events) {
+		FILE *fp = gp_cli_outset_add(&files, events);
+
+		if (!fp || render_events(fp, &res, &pods, &nodes)) {
+			status = GP_EIO;
+			goto out_files;
+		}
+	}
+	if ((status = gp_cli_outset_commit(&files)))
 		goto out_res;
-	if (events && (status = write_events(events, &res, &pods, &nodes)))
+	if (json && !strcmp(json, "-") && render_json(stdout, &res, &pods, &nodes)) {
+		status = GP_EIO;
 		goto out_res;
+	}
 	if (!quiet && !(json && !strcmp(json, "-")))
 		print_text(&res, &nodes, &pods);
+out_files:
+	gp_cli_outset_release(&files);
 out_res:
 	gp_share_result_release(&res);
 out:

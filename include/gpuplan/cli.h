@@ -4,6 +4,7 @@
 #define GPUPLAN_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "gpuplan/error.h"
 
@@ -105,5 +106,21 @@ int gp_cli_sim_load(const char *cluster_path, const char *trace_path,
  * left behind.  Returns an exit code (message printed on failure). */
 int gp_cli_write_files(char *const *paths, char *const *data,
 		       const size_t *len, int n);
+
+/* A set of output files that succeed or fail together: render each into
+ * the stream gp_cli_outset_add returns, then gp_cli_outset_commit writes
+ * them all through gp_cli_write_files (or none) and releases the set. */
+#define GP_CLI_OUTSET_MAX 8
+typedef struct gp_cli_outset {
+	int n;
+	char *paths[GP_CLI_OUTSET_MAX];
+	char *data[GP_CLI_OUTSET_MAX];
+	size_t len[GP_CLI_OUTSET_MAX];
+	FILE *fp[GP_CLI_OUTSET_MAX];
+} gp_cli_outset;
+/* path is copied; returns NULL (message printed) when the set is full. */
+FILE *gp_cli_outset_add(gp_cli_outset *o, const char *path);
+int gp_cli_outset_commit(gp_cli_outset *o);
+void gp_cli_outset_release(gp_cli_outset *o);
 
 #endif

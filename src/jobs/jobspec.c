@@ -52,7 +52,10 @@ static int parse_with_unit(const char *s, const char *letters, const double *mul
 		buf[--len] = '\0';
 	if (gp_parse_double(buf, 0, max, &v))
 		return -1;
-	*out = v * (u ? mult[u - letters] : 1);
+	v *= u ? mult[u - letters] : 1;
+	if (v > max) /* the cap holds for the value, not only its digits */
+		return -1;
+	*out = v;
 	return 0;
 }
 
