@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "gpuplan/trace.h"
-#include "gpuplan/util.h"
+#include "gpuplan/io/trace.h"
+#include "gpuplan/util/util.h"
 
 static double now_ms(clockid_t clk)
 {

@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "gpuplan/topo.h"
-#include "gpuplan/util.h"
+#include "gpuplan/io/snapshot.h"
+#include "gpuplan/model/topo.h"
+#include "gpuplan/util/util.h"
 
 static double now(void)
 {

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/perf.h"
-#include "gpuplan/util.h"
+#include "gpuplan/perf/perf.h"
+#include "gpuplan/util/util.h"
 
 #define CSV_MAX_BYTES (64u << 20)
 

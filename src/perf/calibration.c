@@ -6,7 +6,7 @@
  * contention (see GP_PP_* and gp_perf_profile_step_tab in perf.h);
  * then the single-GPU compute table (local batch sizes, seconds) and the
  * GPU's catalog FP16 and FP32 peaks. */
-#include "gpuplan/perf.h"
+#include "gpuplan/perf/perf.h"
 
 const gp_perf_profile gp_perf_profiles[] = {
 	{ "bert", "aws", "T4",

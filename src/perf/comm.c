@@ -7,8 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "gpuplan/perf.h"
-#include "gpuplan/util.h"
+#include "gpuplan/perf/perf.h"
+#include "gpuplan/util/util.h"
 
 static const char *const coll_names[GP_COLL_COUNT] = {
 	"allreduce", "allgather", "reducescatter", "broadcast",

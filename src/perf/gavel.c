@@ -6,8 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "gpuplan/perf.h"
-#include "gpuplan/util.h"
+#include "gpuplan/perf/perf.h"
+#include "gpuplan/util/util.h"
 
 #define GAVEL_MAX_BYTES (16u << 20)
 #define GAVEL_MAX_ENTRIES 4096

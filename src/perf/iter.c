@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpuplan/models.h"
-#include "gpuplan/perf.h"
-#include "gpuplan/util.h"
+#include "gpuplan/model/dlmodels.h"
+#include "gpuplan/perf/perf.h"
+#include "gpuplan/util/util.h"
 
 /* First node of the placement that holds GPUs, -1 when none. */
 static int first_node(const gp_placement *p)

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "gpuplan/perf.h"
-#include "gpuplan/util.h"
+#include "gpuplan/perf/perf.h"
+#include "gpuplan/util/util.h"
 
 double gp_perf_exposed(double compute, double comm, double overlap)
 {

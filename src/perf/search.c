@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/perf.h"
-#include "gpuplan/util.h"
+#include "gpuplan/perf/perf.h"
+#include "gpuplan/util/util.h"
 
 #define SUBSET_BUDGET 20000 /* subsets of one node examined at most */
 

@@ -1,7 +1,7 @@
 /* The policy table: one line per policy, one file each under src/place/. */
 #include <string.h>
 
-#include "gpuplan/policy.h"
+#include "gpuplan/place/policy.h"
 
 static const gp_policy policies[] = {
 	{ "bestfit", "US 12386666: least remaining resource; CPU sub-tree / NVLink loop / equal-rate nodes; nearest CPUs and NIC", gp_policy_bestfit },

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpuplan/perf.h"
-#include "gpuplan/place.h"
+#include "gpuplan/perf/perf.h"
+#include "gpuplan/place/place.h"
 
 /* Switch levels from the seed-patent weight (IB k, Ethernet 99 + k). */
 static int levels_of(int w)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/report.h"
+#include "gpuplan/report/report.h"
 
 /* ---- numbers ---- */
 

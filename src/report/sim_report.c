@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/report.h"
+#include "gpuplan/report/report.h"
 
 static const char *const class_names[] = { "LS", "BE" };
 

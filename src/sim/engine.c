@@ -8,8 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/sim.h"
-#include "gpuplan/util.h"
+#include "gpuplan/model/placement.h"
+#include "gpuplan/place/policy.h"
+#include "gpuplan/sim/sim.h"
+#include "gpuplan/util/util.h"
 
 #define NCLASS 2
 #define TICK_TARGET 500.0 /* timeline rows aimed at by the auto tick */

@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/perf.h"
-#include "gpuplan/sim.h"
-#include "gpuplan/util.h"
+#include "gpuplan/perf/perf.h"
+#include "gpuplan/sim/sim.h"
+#include "gpuplan/util/util.h"
 
 typedef struct best_entry {
 	char *key;

@@ -2,8 +2,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/sim.h"
-#include "gpuplan/util.h"
+#include "gpuplan/sim/sim.h"
+#include "gpuplan/util/util.h"
 
 static void dist_of(double *v, size_t n, gp_sim_dist *d)
 {

@@ -1,7 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "gpuplan/error.h"
+#include "gpuplan/util/error.h"
 
 void gp_error_clear(gp_error *err)
 {

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "gpuplan/util.h"
+#include "gpuplan/util/util.h"
 
 static void oom(size_t n)
 {

@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/policy.h"
+#include "gpuplan/model/placement.h"
+#include "gpuplan/place/policy.h"
 #include "testlib.h"
 
 static gp_cluster cl;

@@ -2,7 +2,7 @@
  * reference table (models-and-failures.md §C), lookup rules, put. */
 #include <string.h>
 
-#include "gpuplan/catalog.h"
+#include "gpuplan/model/catalog.h"
 #include "testlib.h"
 
 static void test_required_models(void)

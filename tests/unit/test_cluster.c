@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/cluster.h"
-#include "gpuplan/util.h"
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/util/util.h"
 #include "testlib.h"
 
 static int load(const char *rel, gp_cluster *c)

@@ -2,9 +2,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "gpuplan/jobspec.h"
-#include "gpuplan/memory.h"
-#include "gpuplan/models.h"
+#include "gpuplan/io/jobspec.h"
+#include "gpuplan/model/memory.h"
+#include "gpuplan/model/dlmodels.h"
 #include "testlib.h"
 
 static const char *data(const char *name)

@@ -1,9 +1,9 @@
 /* Memory estimator: hand-computed numbers (models-and-failures.md §D). */
 #include <string.h>
 
-#include "gpuplan/jobspec.h"
-#include "gpuplan/memory.h"
-#include "gpuplan/models.h"
+#include "gpuplan/io/jobspec.h"
+#include "gpuplan/model/memory.h"
+#include "gpuplan/model/dlmodels.h"
 #include "testlib.h"
 
 static void test_bytes_per_param(void)

@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/models.h"
-#include "gpuplan/perf.h"
-#include "gpuplan/util.h"
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/model/dlmodels.h"
+#include "gpuplan/perf/perf.h"
+#include "gpuplan/util/util.h"
 #include "testlib.h"
 
 /* A100-SXM4: NVLink 3, 12 links of 25 GB/s, PCIe Gen4 x16. */

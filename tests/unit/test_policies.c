@@ -16,8 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/place.h"
-#include "gpuplan/policy.h"
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/model/placement.h"
+#include "gpuplan/place/place.h"
+#include "gpuplan/place/policy.h"
+#include "../../src/place/place_int.h" /* white-box: gp_place_add_part */
 #include "testlib.h"
 
 typedef struct fixture {

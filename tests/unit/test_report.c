@@ -2,7 +2,7 @@
  * SVG chart's coordinate mapping (worked out by hand below). */
 #include <string.h>
 
-#include "gpuplan/report.h"
+#include "gpuplan/report/report.h"
 #include "testlib.h"
 
 static void test_numbers(void)

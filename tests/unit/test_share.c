@@ -2,8 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/cluster.h"
-#include "gpuplan/share.h"
+#include "gpuplan/io/openb.h"
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/fgd/fgd.h"
 #include "testlib.h"
 
 /* Go's math/rand with seed 1 (the Go playground default before Go 1.20):
@@ -41,11 +42,11 @@ static void test_gorand_perm_is_permutation(void)
 
 static void test_load_tiny(void)
 {
-	gp_share_nodes n;
-	gp_share_pods p;
+	gp_openb_nodes n;
+	gp_openb_pods p;
 	gp_error err = GP_ERROR_INIT;
 
-	CU_ASSERT_EQUAL_FATAL(gp_share_nodes_load(gp_test_path("tests/data/openb/tiny_nodes.csv"), &n, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(gp_openb_nodes_load(gp_test_path("tests/data/openb/tiny_nodes.csv"), &n, &err), 0);
 	CU_ASSERT_EQUAL(n.n, 2);
 	CU_ASSERT_STRING_EQUAL(n.names[1], "n1");
 	CU_ASSERT_EQUAL(n.cpu_milli[0], 8000);
@@ -53,35 +54,35 @@ static void test_load_tiny(void)
 	CU_ASSERT_EQUAL(n.ngpus[0], 2);
 	CU_ASSERT_EQUAL(n.nmodels, 2);
 	CU_ASSERT_STRING_EQUAL(n.models[n.model[1]], "P100");
-	CU_ASSERT_EQUAL_FATAL(gp_share_pods_load(gp_test_path("tests/data/openb/tiny_pods.csv"), &p, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(gp_openb_pods_load(gp_test_path("tests/data/openb/tiny_pods.csv"), &p, &err), 0);
 	CU_ASSERT_EQUAL(p.n, 4);
 	CU_ASSERT_EQUAL(p.gpu_milli[0], 500);
 	CU_ASSERT_EQUAL(p.ngpus[2], 0);
 	CU_ASSERT_STRING_EQUAL(p.gpu_spec[3], "T4");
 	CU_ASSERT_STRING_EQUAL(p.gpu_spec[0], "");
 	CU_ASSERT_EQUAL(p.line[3], 5);
-	gp_share_pods_release(&p);
-	gp_share_nodes_release(&n);
+	gp_openb_pods_release(&p);
+	gp_openb_nodes_release(&n);
 }
 
 static void test_load_errors(void)
 {
-	gp_share_nodes n;
-	gp_share_pods p;
+	gp_openb_nodes n;
+	gp_openb_pods p;
 	gp_error err = GP_ERROR_INIT;
 	const char *multi_share = "name,cpu_milli,memory_mib,num_gpu,gpu_milli\nx,1000,10,2,500\n";
 	const char *no_col = "name,cpu_milli,memory_mib,num_gpu\nx,1,1,0\n";
 
-	CU_ASSERT_EQUAL(gp_share_nodes_load(gp_test_path("tests/data/openb/bad_nodes.csv"), &n, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(gp_openb_nodes_load(gp_test_path("tests/data/openb/bad_nodes.csv"), &n, &err), GP_EINPUT);
 	CU_ASSERT_EQUAL(err.line, 3);
 	CU_ASSERT_EQUAL(err.col, 15);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "nine"));
 	gp_error_clear(&err);
-	CU_ASSERT_EQUAL(gp_share_pods_parse(multi_share, strlen(multi_share), "m.csv", &p, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(gp_openb_pods_parse(multi_share, strlen(multi_share), "m.csv", &p, &err), GP_EINPUT);
 	CU_ASSERT_EQUAL(err.line, 2);
 	CU_ASSERT_EQUAL(err.col, 13); /* "x,1000,10,2," is 12 bytes */
 	gp_error_clear(&err);
-	CU_ASSERT_EQUAL(gp_share_pods_parse(no_col, strlen(no_col), "c.csv", &p, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(gp_openb_pods_parse(no_col, strlen(no_col), "c.csv", &p, &err), GP_EINPUT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gpu_milli"));
 }
 
@@ -102,8 +103,8 @@ static void test_load_errors(void)
  *    GPU: A fits (0), B lacks CPU: 0.25*1000, C: 0.25*1000 -> 500. */
 static void test_fgd_tiny_by_hand(void)
 {
-	gp_share_nodes n;
-	gp_share_pods p;
+	gp_openb_nodes n;
+	gp_openb_pods p;
 	gp_share_result r;
 	gp_error err = GP_ERROR_INIT;
 	gp_share_opts o = { GP_SHARE_FGD, 0, 42, 0, 1 };
@@ -111,8 +112,8 @@ static void test_fgd_tiny_by_hand(void)
 	static const double want_frag[4] = { 750, 500, 500, 500 };
 	int i;
 
-	CU_ASSERT_EQUAL_FATAL(gp_share_nodes_load(gp_test_path("tests/data/openb/tiny_nodes.csv"), &n, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(gp_share_pods_load(gp_test_path("tests/data/openb/tiny_pods.csv"), &p, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(gp_openb_nodes_load(gp_test_path("tests/data/openb/tiny_nodes.csv"), &n, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(gp_openb_pods_load(gp_test_path("tests/data/openb/tiny_pods.csv"), &p, &err), 0);
 	CU_ASSERT_EQUAL_FATAL(gp_share_run(&n, &p, &o, &r, &err), 0);
 	CU_ASSERT_EQUAL(r.ntypical, 3);
 	CU_ASSERT_EQUAL_FATAL(r.ntasks, 4);
@@ -135,23 +136,23 @@ static void test_fgd_tiny_by_hand(void)
 	CU_ASSERT_EQUAL_FATAL(gp_share_run(&n, &p, &o, &r, &err), 0);
 	CU_ASSERT_EQUAL(r.events[0].node, 1);
 	gp_share_result_release(&r);
-	gp_share_pods_release(&p);
-	gp_share_nodes_release(&n);
+	gp_openb_pods_release(&p);
+	gp_openb_nodes_release(&n);
 }
 
 /* Inflation: tasks are added until the arrived GPU demand would pass X
  * times the capacity (3000 milli here). */
 static void test_inflation_reaches_target(void)
 {
-	gp_share_nodes n;
-	gp_share_pods p;
+	gp_openb_nodes n;
+	gp_openb_pods p;
 	gp_share_result r;
 	gp_error err = GP_ERROR_INIT;
 	gp_share_opts o = { GP_SHARE_GPU_PACKING, 2.0, 7, 1, 1 };
 	size_t j;
 
-	CU_ASSERT_EQUAL_FATAL(gp_share_nodes_load(gp_test_path("tests/data/openb/tiny_nodes.csv"), &n, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(gp_share_pods_load(gp_test_path("tests/data/openb/tiny_pods.csv"), &p, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(gp_openb_nodes_load(gp_test_path("tests/data/openb/tiny_nodes.csv"), &n, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(gp_openb_pods_load(gp_test_path("tests/data/openb/tiny_pods.csv"), &p, &err), 0);
 	CU_ASSERT_EQUAL_FATAL(gp_share_run(&n, &p, &o, &r, &err), 0);
 	/* originals: 2000 milli; copies take it to <= 6000 and the next draw
 	 * would pass it, so the arrived demand is within one share of 6000 */
@@ -163,8 +164,8 @@ static void test_inflation_reaches_target(void)
 	CU_ASSERT(r.used_milli <= 3000);
 	CU_ASSERT_EQUAL(r.npoints, 201);
 	gp_share_result_release(&r);
-	gp_share_pods_release(&p);
-	gp_share_nodes_release(&n);
+	gp_openb_pods_release(&p);
+	gp_openb_nodes_release(&n);
 }
 
 static void test_policy_names(void)

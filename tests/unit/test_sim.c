@@ -5,8 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/sim.h"
-#include "gpuplan/util.h"
+#include "gpuplan/model/placement.h"
+#include "gpuplan/place/policy.h"
+#include "gpuplan/sim/sim.h"
+#include "gpuplan/util/util.h"
 #include "testlib.h"
 
 static gp_cluster cl;

@@ -4,8 +4,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpuplan/place.h"
-#include "gpuplan/state.h"
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/place/place.h"
+#include "gpuplan/io/state.h"
 #include "testlib.h"
 
 static gp_cluster cluster;

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/topo.h"
-#include "gpuplan/util.h"
+#include "gpuplan/io/snapshot.h"
+#include "gpuplan/model/topo.h"
+#include "gpuplan/util/util.h"
 #include "testlib.h"
 
 static gp_topo T;

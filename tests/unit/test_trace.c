@@ -5,11 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/cluster.h"
-#include "gpuplan/models.h"
-#include "gpuplan/policy.h"
-#include "gpuplan/trace.h"
-#include "gpuplan/util.h"
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/model/dlmodels.h"
+#include "gpuplan/place/policy.h"
+#include "gpuplan/io/trace.h"
+#include "gpuplan/util/util.h"
 #include "testlib.h"
 
 #define T(f) gp_test_path("tests/data/traces/" f)
@@ -430,7 +431,7 @@ static void test_detect_and_force(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, "gavel"));
 
 	/* Files that are not traces. */
-	CU_ASSERT_EQUAL(load(gp_test_path("include/gpuplan/trace.h"), NULL), GP_EINPUT);
+	CU_ASSERT_EQUAL(load(gp_test_path("include/gpuplan/io/trace.h"), NULL), GP_EINPUT);
 	CU_ASSERT_EQUAL(E.line, 1);
 	CU_ASSERT_PTR_NOT_NULL(strstr(E.msg, "cannot tell the trace format"));
 	CU_ASSERT_EQUAL(load(T("no-such-trace.csv"), NULL), GP_EIO);

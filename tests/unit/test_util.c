@@ -3,7 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gpuplan/util.h"
+#include "gpuplan/util/util.h"
 #include "testlib.h"
 
 static void test_parse_long(void)

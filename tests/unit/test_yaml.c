@@ -1,8 +1,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpuplan/util.h"
-#include "gpuplan/yaml.h"
+#include "gpuplan/util/util.h"
+#include "gpuplan/io/yaml.h"
 #include "testlib.h"
 
 static int parse(const char *text, gp_yaml_doc *doc, gp_error *err)

@@ -1,0 +1,76 @@
+/* A small YAML document tree over libyaml, for the loaders of cluster,
+ * job and state files.  Every node carries its line and column so that
+ * loaders can report FILE:LINE:COL; the reader caps file size and nesting
+ * depth, rejects duplicate mapping keys, anchors/aliases and multiple
+ * documents. */
+#ifndef GPUPLAN_YAML_H
+#define GPUPLAN_YAML_H
+
+#include <stddef.h>
+
+#include "gpuplan/util/error.h"
+
+enum gp_yaml_type { GP_YAML_SCALAR = 0, GP_YAML_MAP, GP_YAML_SEQ };
+
+typedef struct gp_yaml_node gp_yaml_node;
+struct gp_yaml_node {
+	int type;               /* enum gp_yaml_type */
+	int line, col;          /* 1-based position of the node's start */
+	char *scalar;           /* GP_YAML_SCALAR: the text */
+	int quoted;             /* scalar was quoted (so "1" is a string) */
+	/* MAP: keys[i] (scalars) -> items[i]; SEQ: items[i] */
+	gp_yaml_node **keys;
+	gp_yaml_node **items;
+	size_t n, cap;
+};
+
+typedef struct gp_yaml_doc {
+	char *path;             /* for messages */
+	gp_yaml_node *root;     /* NULL for an empty document */
+} gp_yaml_doc;
+
+#define GP_YAML_DEFAULT_MAX_BYTES (16u << 20)
+#define GP_YAML_DEFAULT_MAX_DEPTH 64
+
+void gp_yaml_doc_init(gp_yaml_doc *doc);
+void gp_yaml_doc_release(gp_yaml_doc *doc);
+
+/* Parse a file (max_bytes/max_depth 0 = defaults). */
+int gp_yaml_load(const char *path, size_t max_bytes, int max_depth,
+		 gp_yaml_doc *doc, gp_error *err);
+/* Parse text already in memory; path is only used in messages. */
+int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
+		  gp_yaml_doc *doc, gp_error *err);
+
+/* Report an error at a node: "PATH:LINE:COL: msg", status GP_EINPUT. */
+int gp_yaml_error(const gp_yaml_doc *doc, const gp_yaml_node *at,
+		  gp_error *err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/* Mapping lookup; NULL when absent or when map is not a mapping. */
+const gp_yaml_node *gp_yaml_get(const gp_yaml_node *map, const char *key);
+
+/* Check that map is a mapping whose keys are all in allowed (a
+ * NULL-terminated list); the first unknown key is reported (with a
+ * "did you mean" hint when one is close).  what names the map in messages. */
+int gp_yaml_check_keys(const gp_yaml_doc *doc, const gp_yaml_node *map,
+		       const char *what, const char *const *allowed,
+		       gp_error *err);
+
+/* Typed accessors: report a located error when node has the wrong type or
+ * range.  A NULL node is an error ("missing"), so look up optional keys
+ * first. */
+int gp_yaml_expect(const gp_yaml_doc *doc, const gp_yaml_node *node,
+		   int type, const char *what, gp_error *err);
+int gp_yaml_long(const gp_yaml_doc *doc, const gp_yaml_node *node,
+		 const char *what, long min, long max, long *out, gp_error *err);
+int gp_yaml_double(const gp_yaml_doc *doc, const gp_yaml_node *node,
+		   const char *what, double min, double max, double *out,
+		   gp_error *err);
+int gp_yaml_bool(const gp_yaml_doc *doc, const gp_yaml_node *node,
+		 const char *what, int *out, gp_error *err);
+/* Scalar text (not copied); error unless node is a scalar. */
+int gp_yaml_str(const gp_yaml_doc *doc, const gp_yaml_node *node,
+		const char *what, const char **out, gp_error *err);
+
+#endif

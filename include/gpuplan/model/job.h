@@ -1,0 +1,94 @@
+/* A training job, as placed by `place` and replayed by `simulate`.  Every
+ * trace dialect and the job-spec YAML map onto this one struct. */
+#ifndef GPUPLAN_JOB_H
+#define GPUPLAN_JOB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpuplan/util/error.h"
+
+enum gp_job_type {
+	GP_JOB_SINGLE_CARD = 0,
+	GP_JOB_SINGLE_NODE,
+	GP_JOB_RING_ALLREDUCE,
+	GP_JOB_PS_WORKER,
+};
+
+enum gp_job_class { GP_CLASS_LS = 0, GP_CLASS_BE = 1 };
+
+enum gp_optimizer { GP_OPT_SGD = 0, GP_OPT_MOMENTUM, GP_OPT_ADAM };
+enum gp_precision { GP_PREC_FP32 = 0, GP_PREC_FP16, GP_PREC_BF16, GP_PREC_MIXED };
+
+/* What the job trains; filled from the model catalog or given explicitly. */
+typedef struct gp_model_desc {
+	char name[48];          /* catalog name, "" when explicit/unknown */
+	double params;          /* parameter count */
+	int layers;
+	int hidden;
+	int seq_len;
+	int is_transformer;
+	double flops_per_sample; /* forward+backward; 0 = derive */
+	int kind;               /* enum gp_model_kind (models.h) */
+	int heads;              /* attention heads, 0 unknown */
+	int vocab;              /* vocabulary size, 0 unknown */
+	int input_c, input_h, input_w; /* CNN input shape, 0 unknown */
+	double act_elems;       /* sum of per-layer output elements per
+				 * sample (CNN seed rule), 0 unknown */
+	char dataset[32];       /* "imagenet", "cifar10", ... or "" */
+} gp_model_desc;
+
+typedef struct gp_job {
+	char *id;               /* trace's own job id or job-spec name */
+	double submit;          /* seconds from trace start */
+	double duration;        /* seconds of run time; < 0 when iteration-based */
+	int64_t iterations;     /* training iterations, 0 = unknown; the run
+				   time comes from the perf model only when
+				   duration < 0 (traces such as Tiresias give
+				   both: then duration rules) */
+	int type;               /* enum gp_job_type */
+	int klass;              /* enum gp_job_class */
+	int priority;
+	int gpus;               /* total GPUs (whole or shared) */
+	int ps, workers;        /* PS-Worker split; 0 when not given */
+	int gpu_milli;          /* per-GPU share, 1..1000 (1000 = whole GPU) */
+	int64_t gpu_mem_mib;    /* per-GPU memory need, 0 = unknown */
+	int gpu_mem_estimated;  /* gpu_mem_mib came from the memory estimator */
+	int64_t cpu_milli;      /* CPU request in milli-cores, 0 = none */
+	int64_t mem_mib;        /* host memory request, 0 = none */
+	char *gpu_models;       /* allowed GPU models, '|'-separated; NULL = any */
+	char *environment;      /* tenant / quota environment; NULL = default */
+	gp_model_desc model;
+	int batch_size;
+	int optimizer;          /* enum gp_optimizer */
+	int precision;          /* enum gp_precision */
+	double deadline;        /* seconds after submit, 0 = none */
+	int64_t line;           /* source line in its file, for messages */
+} gp_job;
+
+void gp_job_init(gp_job *j);
+void gp_job_release(gp_job *j);
+
+/* A list of jobs (a trace, or a --batch file). */
+typedef struct gp_joblist {
+	gp_job *jobs;
+	size_t n, cap;
+	char *source;           /* file name */
+	char *format;           /* detected dialect name */
+	size_t skipped;         /* bad rows skipped under --skip-bad */
+	size_t left_out;        /* valid rows that are no job to replay */
+	char *left_out_note;    /* why, e.g. "1088 CPU-only tasks"; NULL
+				   when none */
+} gp_joblist;
+
+void gp_joblist_init(gp_joblist *l);
+void gp_joblist_release(gp_joblist *l);
+gp_job *gp_joblist_push(gp_joblist *l); /* new initialised job at the end */
+
+/* Allowed-model check: NULL/empty constraint accepts every model. */
+int gp_job_accepts_model(const gp_job *j, const char *model_name);
+
+const char *gp_job_type_name(int type);
+int gp_job_type_parse(const char *s); /* -1 when unknown */
+
+#endif

@@ -1,0 +1,54 @@
+/* GPU memory need of a training job, per GPU (data parallel: every GPU
+ * holds a full replica of the model states and the activations of its own
+ * batch).  Two rules:
+ *  - CNN (seed patent US 12386666): sum of per-layer output sizes x batch
+ *    x activation bytes + parameters + gradients + optimizer state;
+ *  - transformer (models-and-failures.md §D): bytes per parameter by
+ *    optimizer and precision (16 for mixed-precision Adam) + activations
+ *    per layer s*b*h*(34 + 5*a*s/h) (Korthikanti et al.) x layers + fp32
+ *    logits 4*s*b*V.
+ * Both add a fixed 10 % overhead for allocator fragmentation and buffers. */
+#ifndef GPUPLAN_MEMORY_H
+#define GPUPLAN_MEMORY_H
+
+#include "gpuplan/util/error.h"
+#include "gpuplan/model/job.h"
+
+#define GP_MEM_OVERHEAD 0.10
+
+enum gp_mem_rule {
+	GP_MEM_RULE_CNN = 0,       /* seed: per-layer outputs */
+	GP_MEM_RULE_TRANSFORMER,   /* bytes/param + per-layer activations */
+	GP_MEM_RULE_STATES,        /* model states only: no activation data */
+};
+
+typedef struct gp_mem_estimate {
+	int rule;                   /* enum gp_mem_rule */
+	int batch;                  /* per-GPU batch used */
+	double weight_bpp, grad_bpp, optim_bpp; /* bytes per parameter */
+	double act_bytes_per_elem;  /* CNN rule */
+	double act_bytes_per_layer; /* transformer rule */
+	double weights, grads, optim;   /* bytes */
+	double states;                  /* weights + grads + optim */
+	double activations;             /* per-layer activations */
+	double logits;                  /* transformer output logits */
+	double overhead;                /* GP_MEM_OVERHEAD x the above */
+	double total;                   /* bytes per GPU */
+	const char *note;               /* caveat, or NULL */
+} gp_mem_estimate;
+
+/* Bytes per parameter of weights, gradients and optimizer state. */
+void gp_memory_bytes_per_param(int optimizer, int precision, double *weight,
+			       double *grad, double *optim);
+
+/* Estimate from the job's model descriptor, batch size, optimizer and
+ * precision.  Fails (GP_EINPUT, message without location) when the job
+ * has no model parameters. */
+int gp_memory_estimate(const gp_job *job, gp_mem_estimate *out, gp_error *err);
+
+const char *gp_optimizer_name(int opt);
+int gp_optimizer_parse(const char *s);     /* -1 when unknown */
+const char *gp_precision_name(int prec);
+int gp_precision_parse(const char *s);     /* -1 when unknown */
+
+#endif

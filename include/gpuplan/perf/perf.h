@@ -1,0 +1,383 @@
+/* Iteration-time and communication model (issue 6).
+ *
+ * Iteration time = compute + exposed communication, where
+ *   compute  comes from a calibrated profile (gp_perf_profile) when the
+ *            job's DL model and GPU model have one, else from
+ *            FLOPs / (peak x efficiency);
+ *   comm     is the collective (ring / hierarchical / tree / PS) over the
+ *            links the placement actually uses, with NCCL-like effective
+ *            link bandwidths and per-step latencies;
+ *   exposed  = max(0, comm - overlap x compute): communication proceeds
+ *            while the backward pass of the same step still computes.
+ *
+ * Units: bytes, seconds, GB/s (10^9 B/s, per direction). */
+#ifndef GPUPLAN_PERF_H
+#define GPUPLAN_PERF_H
+
+#include <stddef.h>
+
+#include "gpuplan/model/catalog.h"
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/util/error.h"
+#include "gpuplan/model/job.h"
+#include "gpuplan/model/placement.h"
+#include "gpuplan/model/topo.h"
+
+typedef struct gp_perf_profile gp_perf_profile;
+
+/* ---- NCCL-like constants (models-and-failures.md A.4, G) ---- */
+#define GP_PERF_ALPHA_NVLINK_S 3.4e-6  /* Ring Simple hwLat NVLink */
+#define GP_PERF_ALPHA_PCIE_S 5.7e-6    /* Ring Simple hwLat PCIe */
+#define GP_PERF_ALPHA_NET_S 14.0e-6    /* Ring Simple hwLat NET */
+#define GP_PERF_SWITCH_S 0.5e-6        /* per switch traversal beyond the first */
+#define GP_PERF_PCI_GEN3_X16_GBS 12.0  /* NCCL PCI_BW; doubles per generation */
+#define GP_PERF_HOST_STAGING 0.8       /* PHB/NODE/SYS: P2P off, staged via host
+					* memory (heuristic, §G) */
+#define GP_PERF_SOCKET_GBS 16.0        /* inter-socket link for SYS (AMD_BW) */
+#define GP_PERF_NIC_EFFICIENCY 0.94    /* HDR 25 -> 23.5 GB/s (SimAI CX6) */
+#define GP_PERF_DEFAULT_EFFICIENCY 0.40 /* achieved/peak FLOPS when uncalibrated */
+#define GP_PERF_DEFAULT_OVERLAP 0.5    /* share of compute that hides comm */
+
+enum gp_coll {
+	GP_COLL_ALLREDUCE = 0,
+	GP_COLL_ALLGATHER,
+	GP_COLL_REDUCESCATTER,
+	GP_COLL_BROADCAST,
+	GP_COLL_COUNT
+};
+const char *gp_coll_name(int coll);
+int gp_coll_parse(const char *s); /* -1 when unknown */
+
+enum gp_algo {
+	GP_ALGO_AUTO = 0, /* the fastest of ring, hierarchical and tree */
+	GP_ALGO_RING,
+	GP_ALGO_HIER,     /* intra-node RS, one ring per rail across nodes, AG */
+	GP_ALGO_TREE,
+	GP_ALGO_PS,       /* parameter server push + pull (PS-Worker jobs) */
+	GP_ALGO_COUNT
+};
+const char *gp_algo_name(int algo);
+int gp_algo_parse(const char *s); /* -1 when unknown */
+
+/* ---- link bandwidths ---- */
+
+/* Effective GB/s of one NVLink of this GPU model (NCCL's per-generation
+ * constants: 18, 20, 20, 20.6, 40.1; 12 for GA10x bridges); 0 without. */
+double gp_perf_nvlink_gbs(const gp_gpu_model *m);
+/* Effective GB/s of a PCIe link: 12 for Gen3 x16, doubling per generation,
+ * proportional to lanes (gen <= 0 means 3, lanes <= 0 means 16). */
+double gp_perf_pcie_gbs(int gen, int lanes);
+/* Effective GB/s between two GPUs of model m joined by link l (per
+ * direction, one pair, before sharing).  m may be NULL (V100-like). */
+double gp_perf_link_gbs(const gp_gpu_model *m, gp_link l);
+/* Per ring-step latency of a link level, seconds. */
+double gp_perf_link_alpha(gp_link l);
+/* Effective GB/s of one NIC port of line rate gbit Gb/s. */
+double gp_perf_nic_gbs(double gbit);
+
+/* ---- collective formulas over an explicit two-level fabric ---- */
+
+/* What the cost formulas need to know about a set of GPUs. */
+typedef struct gp_perf_fabric {
+	int n;               /* ranks (GPUs) */
+	int nodes;           /* nodes spanned, m */
+	int per_node;        /* most GPUs on one node, g */
+	double bw_intra;     /* GB/s per rank of the intra-node ring(s) */
+	double bw_node_net;  /* GB/s of the NICs a node can use for the job,
+			      * aggregate; 0 when single-node */
+	double alpha_intra;  /* seconds per intra-node step */
+	double alpha_inter;  /* seconds per inter-node step */
+	double bw_ps;        /* PS: GB/s of one parameter server's link, 0 =
+			      * same as bw_node_net / bw_intra */
+	int ps;              /* PS: servers (0 = 1) */
+} gp_perf_fabric;
+
+typedef struct gp_perf_coll_result {
+	double time_s;
+	double algbw_gbps;   /* bytes / time */
+	double busbw_gbps;   /* algbw x nccl-tests factor */
+	double bw_gbps;      /* the bottleneck bandwidth the algorithm saw */
+	int algo;            /* enum gp_algo actually used */
+	char bottleneck[160];/* which link limits it, for people */
+} gp_perf_coll_result;
+
+/* nccl-tests bus-bandwidth factor: 2(n-1)/n, (n-1)/n or 1. */
+double gp_perf_busbw_factor(int coll, int n);
+/* Time of one collective of `bytes` (nccl-tests size: the buffer for
+ * all-reduce/broadcast, the whole array for all-gather/reduce-scatter)
+ * with one algorithm; < 0 when the algorithm does not apply. */
+double gp_perf_coll_time(int coll, int algo, const gp_perf_fabric *f,
+			 double bytes);
+/* The requested algorithm (or, for GP_ALGO_AUTO, the fastest); fills out.
+ * out->bottleneck is left as it was. */
+void gp_perf_coll_eval(int coll, int algo, const gp_perf_fabric *f,
+		       double bytes, gp_perf_coll_result *out);
+
+/* ---- within one node: rings over a GPU set ---- */
+
+/* Best ring bandwidth over `ngpus` local GPUs of topo t (GPU model m):
+ * the max-bottleneck Hamiltonian cycle; when that cycle is all NVLink,
+ * NCCL runs several channels, so the bound becomes each GPU's NVLink
+ * capacity into the set (capped by the model's link count).  Fills the
+ * weakest hop (a, b) and its link; returns GB/s (LOC_BW-like 5000 for a
+ * single GPU). */
+double gp_perf_ring_gbs(const gp_topo *t, const gp_gpu_model *m,
+			const int *gpus, int ngpus, int *hop_a, int *hop_b,
+			gp_link *hop_link);
+
+/* ---- over a cluster and a placement ---- */
+
+/* Derive the two-level fabric of the GPUs a placement uses (parts with
+ * ngpus > 0; PS parts count as ranks too) and name its bottleneck. */
+int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p,
+		      gp_perf_fabric *f, char *bottleneck, size_t bsize,
+		      gp_error *err);
+/* One collective on a placement. */
+int gp_perf_placement_collective(const gp_cluster *c, const gp_placement *p,
+				 int coll, int algo, double bytes,
+				 gp_perf_coll_result *out, gp_error *err);
+
+typedef struct gp_perf_gavel_entry gp_perf_gavel_entry;
+
+/* Iteration-time breakdown of a job on a placement. */
+typedef struct gp_perf_iter {
+	double compute_s;     /* per iteration */
+	double comm_s;        /* gradient synchronisation, total */
+	double exposed_s;     /* the part not hidden behind compute */
+	double iter_s;        /* compute_s + exposed_s */
+	double grad_bytes;    /* bytes synchronised per iteration */
+	double overlap;
+	int algo;             /* enum gp_algo */
+	int gpus, nodes;
+	const gp_perf_profile *profile; /* when compute/comm came from one */
+	const gp_perf_profile *scaled;  /* compute scaled by peak FLOPS from
+					 * this profile of another GPU */
+	const gp_perf_gavel_entry *gavel; /* when the time is Gavel's measured
+					   * throughput (no compute/comm split:
+					   * all of it counts as compute) */
+	char bottleneck[160];
+} gp_perf_iter;
+
+/* Errors (GP_EINPUT) when the job lacks what the model needs (model
+ * size/FLOPs and no profile) or the placement names unknown nodes. */
+int gp_perf_iteration(const gp_cluster *c, const gp_job *j,
+		      const gp_placement *p, gp_perf_iter *out, gp_error *err);
+/* Simulator hook: seconds per iteration, or -1 when it cannot be modelled
+ * (the simulator then keeps the job's own duration). */
+double gp_perf_iteration_time(const gp_cluster *c, const gp_job *j,
+			      const gp_placement *p);
+
+/* Best and worst placements of job j on the idle cluster, by modelled
+ * iteration time (man gpuplan, perf, for the layouts considered).
+ * best/worst must be initialised; GP_NO when no node type fits. */
+int gp_perf_best_worst(const gp_cluster *c, const gp_job *j,
+		       gp_placement *best, gp_perf_iter *best_it,
+		       gp_placement *worst, gp_perf_iter *worst_it,
+		       gp_error *err);
+
+/* ---- calibrated profiles (Sia placement files) ---- */
+
+enum {
+	GP_PP_C0 = 0,    /* compute: seconds per step at batch 0 */
+	GP_PP_C1,        /* compute: seconds per sample */
+	GP_PP_A_INTRA,   /* seconds per intra-node ring step */
+	GP_PP_W_INTRA,   /* S / B_eff inside a node, seconds */
+	GP_PP_A_INTER,   /* seconds per inter-node ring step */
+	GP_PP_W_INTER,   /* S / B_eff across nodes, seconds */
+	GP_PP_OVERLAP,   /* share of compute that hides communication */
+	GP_PP_CONTEND,   /* compute slows by contend x (k-1)^cexp with k GPUs
+			  * on the busiest node (shared host: data loading,
+			  * PCIe, power) */
+	GP_PP_SOLO,      /* seconds a single-GPU step spends that a
+			  * multi-GPU step's compute does not (Sia's sync_time
+			  * absorbs it) */
+	GP_PP_CEXP,      /* contention exponent: < 1 saturates */
+	GP_PP_CCOMM,     /* intra-node communication slows by ccomm x (k-1)^cexp
+			  * with k GPUs on the busiest node */
+	GP_PP_NPARAMS
+};
+
+/* Measured compute per iteration of one GPU, by local batch size: the
+ * profile table of issue 6.  compute = step_time - sync_time of the
+ * single-GPU rows (mean over repeats), batch sizes ascending. */
+#define GP_PERF_CTAB_MAX 32
+typedef struct gp_perf_ctab {
+	int n;                  /* 0: no table, compute is c0 + c1 x bsz */
+	double bsz[GP_PERF_CTAB_MAX];
+	double compute[GP_PERF_CTAB_MAX];
+} gp_perf_ctab;
+
+struct gp_perf_profile {
+	const char *dl_model;   /* "bert", "imagenet", ... (Sia names) */
+	const char *platform;   /* "aws", "azure", "dgx", ... */
+	const char *gpu;        /* GPU model key: "T4", "V100", "A100", ... */
+	double p[GP_PP_NPARAMS];
+	int nfit;               /* free parameters actually fitted */
+	int rows;               /* measurements used */
+	double mape;            /* step-time MAPE, fit on all rows, % */
+	double mape_heldout;    /* fit on half the placements, test on the rest */
+	gp_perf_ctab ctab;      /* single-GPU compute table (n = 0: none) */
+	double peak_tflops;     /* the GPU's dense FP16 tensor peak */
+	double peak_fp32_tflops;
+};
+
+/* Built-in table written by `gpuplan calibrate --write` (calibration.c). */
+extern const gp_perf_profile gp_perf_profiles[];
+extern const int gp_perf_nprofiles;
+
+/* Per-GPU-model summary of the same fit (medians over DL models). */
+typedef struct gp_perf_gpu_calib {
+	const char *gpu;        /* key as in gp_perf_profile.gpu */
+	double efficiency;      /* achieved/peak FLOPS of ResNet-50 (imagenet) */
+	double alpha_us;        /* median intra-node step latency */
+	double overlap;         /* median overlap */
+} gp_perf_gpu_calib;
+extern const gp_perf_gpu_calib gp_perf_gpu_calibs[];
+extern const int gp_perf_ngpu_calibs;
+
+/* Whether GPU model name (catalog spelling, e.g. "A100-SXM4-40GB") is the
+ * GPU of key ("A100"); case and punctuation are ignored. */
+int gp_perf_gpu_matches(const char *name, const char *key);
+/* Of the profiles of a DL model, the one whose GPU peak (FP32 when fp32,
+ * else FP16) is nearest to `peak` in ratio; NULL when the model has none. */
+const gp_perf_profile *gp_perf_profile_nearest(const char *dl_model, double peak,
+					       int fp32);
+/* Profile for (DL model name or alias, GPU model name); NULL when none. */
+const gp_perf_profile *gp_perf_profile_find(const char *dl_model,
+					    const char *gpu_name);
+const gp_perf_gpu_calib *gp_perf_gpu_calib_find(const char *gpu_name);
+
+/* Step time of a profile for n GPUs on `nodes` nodes, at most per_node on
+ * one node, at local batch bsz; breakdown into compute, total and exposed
+ * communication when non-NULL.  Single-GPU compute is c0 + c1 x bsz. */
+double gp_perf_profile_step(const double *p, int n, int nodes, int per_node,
+			    double bsz, double *compute, double *comm,
+			    double *exposed);
+/* The same with single-GPU compute from table t when t->n > 0 (t may be
+ * NULL): linear between profiled batch sizes; below the smallest, on the
+ * line from (0, min(c0, t0)) to the first point; above the largest, the
+ * last point plus c1 per extra sample (c1 <= 0: constant throughput). */
+double gp_perf_profile_step_tab(const gp_perf_ctab *t, const double *p, int n,
+				int nodes, int per_node, double bsz,
+				double *compute, double *comm, double *exposed);
+/* Single-GPU compute seconds of table t (or the line of p) at bsz. */
+double gp_perf_ctab_compute(const gp_perf_ctab *t, const double *p, double bsz);
+/* Step time of a built-in profile (its table when it has one). */
+double gp_perf_profile_eval(const gp_perf_profile *pr, int n, int nodes,
+			    int per_node, double bsz, double *compute,
+			    double *comm, double *exposed);
+
+/* Exposed communication: max(0, comm - overlap x compute). */
+double gp_perf_exposed(double compute, double comm, double overlap);
+
+/* ---- calibration ---- */
+
+typedef struct gp_perf_sample {
+	int n, nodes, per_node; /* GPUs, nodes, most GPUs on one node */
+	char placement[24];     /* as written in the file, e.g. "1122" */
+	double bsz, step, sync;
+} gp_perf_sample;
+
+typedef struct gp_perf_dataset {
+	char *path;
+	gp_perf_sample *rows;
+	size_t n, cap;
+} gp_perf_dataset;
+
+#define GP_PERF_MAX_ROWS 200000
+
+void gp_perf_dataset_init(gp_perf_dataset *d);
+void gp_perf_dataset_release(gp_perf_dataset *d);
+/* Read a Sia placements-*.csv (columns local_bsz, step_time, sync_time,
+ * placement in any order).  Errors carry FILE:LINE:COL. */
+int gp_perf_dataset_load(const char *path, gp_perf_dataset *d, gp_error *err);
+
+/* Build the compute table from the single-GPU rows whose mask entry is
+ * non-zero (mask NULL = all rows): per distinct local batch size, the
+ * mean of step_time - sync_time.  t->n = 0 when there are none (the fit
+ * then keeps the c0 + c1 x bsz line); more than GP_PERF_CTAB_MAX batch
+ * sizes is an error. */
+int gp_perf_ctab_build(const gp_perf_dataset *d, const unsigned char *mask,
+		       gp_perf_ctab *t, gp_error *err);
+/* Fit the profile parameters to the rows whose mask entry is non-zero
+ * (mask NULL = all rows) with GSL's trust-region Levenberg-Marquardt on
+ * relative step-time residuals.  With a table (t non-NULL, t->n > 0), c0
+ * and c1 are the least-squares line through the table (used only beyond
+ * its ends) and only communication, contention and overlap are free.
+ * Returns GP_OK or GP_EIO (fit failed). */
+int gp_perf_fit(const gp_perf_dataset *d, const unsigned char *mask,
+		const gp_perf_ctab *t, double *p, int *nfit, gp_error *err);
+/* Step-time MAPE (%) of (t, p) on the rows whose mask entry equals want
+ * (mask NULL = all rows); t may be NULL. */
+double gp_perf_mape(const gp_perf_dataset *d, const unsigned char *mask,
+		    int want, const gp_perf_ctab *t, const double *p);
+/* Held-out split: placements sorted by (GPUs, nodes, string); every other
+ * distinct placement goes to the training half (mask 1), the rest 0. */
+void gp_perf_split_half(const gp_perf_dataset *d, unsigned char *mask);
+
+/* ---- Gavel's measured throughputs (traces README section 5) ---- */
+
+enum { GP_GAVEL_K80 = 0, GP_GAVEL_P100, GP_GAVEL_V100, GP_GAVEL_NGPU };
+/* FP32 peak of Gavel's V100 workers (V100-PCIE-16GB in the catalog): on
+ * a GPU Gavel did not measure, a Gavel job type takes V100's time x this
+ * / the GPU's FP32 peak. */
+#define GP_PERF_GAVEL_V100_FP32 14.0
+extern const char *const gp_perf_gavel_gpus[GP_GAVEL_NGPU]; /* "K80", ... */
+
+/* Isolated throughput of one Gavel job type at one scale factor. */
+struct gp_perf_gavel_entry {
+	const char *model;      /* Gavel's name: "ResNet-50", "LM", "A3C", ... */
+	int batch;              /* from "(batch size N)"; 0 when the type has none */
+	int scale;              /* GPUs */
+	double thr[GP_GAVEL_NGPU];        /* iterations/s, one server; 0 = none */
+	double thr_spread[GP_GAVEL_NGPU]; /* the same spread over servers */
+};
+
+/* Built-in table (calibration.c, from `calibrate --gavel`). */
+extern const gp_perf_gavel_entry gp_perf_gavel_table[];
+extern const int gp_perf_gavel_n;
+
+typedef struct gp_perf_gavel {
+	gp_perf_gavel_entry *e; /* model strings owned */
+	size_t n, cap;
+} gp_perf_gavel;
+
+void gp_perf_gavel_init(gp_perf_gavel *g);
+void gp_perf_gavel_release(gp_perf_gavel *g);
+/* Read Gavel's simulation_throughputs.json: worker types k80, p100, v100
+ * and their *_unconsolidated variants, keys "('<job type>', <scale>)",
+ * the isolated value under "null" (co-location pairs are ignored).
+ * Entries come out sorted by (model, batch, scale). */
+int gp_perf_gavel_load(const char *path, gp_perf_gavel *g, gp_error *err);
+
+/* Gavel's model name for a job model name: "resnet18-cifar" -> "ResNet-18",
+ * "resnet50" -> "ResNet-50", "transformer" -> "Transformer"; other names
+ * as they are. */
+const char *gp_perf_gavel_model(const char *dl_model);
+/* Entry of table t (n entries) for a DL model, batch and scale; NULL when
+ * Gavel did not measure exactly that. */
+const gp_perf_gavel_entry *gp_perf_gavel_find(const gp_perf_gavel_entry *t, int n,
+					      const char *dl_model, int batch,
+					      int scale);
+/* Index (GP_GAVEL_*) of a GPU model name, -1 when Gavel has no such worker. */
+int gp_perf_gavel_gpu(const char *gpu_name);
+
+/* Speed corrections of the FLOPs estimate fitted to Gavel's relative
+ * speeds (calibrate --gavel): on this GPU the efficiency is multiplied by
+ * cnn (CNN models) or other (the rest); V100 is the reference, 1. */
+typedef struct gp_perf_gavel_speed {
+	const char *gpu;        /* "K80", "P100" */
+	double cnn, other;
+} gp_perf_gavel_speed;
+extern const gp_perf_gavel_speed gp_perf_gavel_speeds[];
+extern const int gp_perf_ngavel_speeds;
+
+/* gp_perf_iteration with options: GP_PERF_NO_GAVEL leaves Gavel's
+ * measurements out (the table and the speed corrections), which is how
+ * `calibrate --gavel` cross-checks the model against them. */
+#define GP_PERF_NO_GAVEL 1u
+int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j,
+			   const gp_placement *p, unsigned flags,
+			   gp_perf_iter *out, gp_error *err);
+
+#endif

@@ -1,0 +1,42 @@
+/* What a placement means for the job's communication: the worst link its
+ * ring crosses and the predicted ring bandwidth, for `place` output, the
+ * policies' gp_placement.bottleneck / ring_bw_gbs and reports.  One source
+ * of truth: the perf model's fabric of the placement (perf.h,
+ * gp_perf_fabric_of) and its flat-ring bandwidth (gp_perf_coll_eval with
+ * GP_ALGO_RING); nothing here has link constants of its own. */
+#ifndef GPUPLAN_PLACE_H
+#define GPUPLAN_PLACE_H
+
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/place/policy.h"
+
+typedef struct gp_place_summary {
+	int nodes, gpus;
+	int bottleneck;        /* as gp_placement.bottleneck: enum gp_link_level,
+				* or GP_LINK_LEVELS + switch levels (network) */
+	double ring_gbs;       /* predicted ring bandwidth per GPU, GB/s; 0 with
+				* fewer than 2 GPUs or unconnected nodes */
+	double intra_gbs;      /* slowest intra-node ring (perf: bw_intra) */
+	double net_gbs;        /* slowest node's usable NICs (perf: bw_node_net),
+				* 0 on one node */
+	int net_levels;        /* switch levels between the farthest nodes;
+				* 0 on one node, -1 not connected */
+	int net_ib;            /* that path is all InfiniBand */
+	int net_tech;          /* enum gp_fabric_tech of the slowest attachment */
+	char name[48];         /* link level "NV18", "PIX", ..., "SYS", "X"; for
+				* the network "NET:<tech>:<levels>", e.g.
+				* "NET:ib-ndr:1"; "NET:unconnected" */
+	char detail[160];      /* the perf model's words on the bottleneck */
+} gp_place_summary;
+
+/* Summarize p on c; also sets p->bottleneck and p->ring_bw_gbs.  Never
+ * fails: a placement the perf model refuses (nodes not connected, no
+ * network attachment) gets name "NET:unconnected", ring 0 and the reason
+ * in detail.  No allocation. */
+void gp_place_summarize(const gp_cluster *c, gp_placement *p, gp_place_summary *s);
+/* The same; with names == 0 the strings stay empty (no formatting: the
+ * policies' hot path when nobody asked for an explanation). */
+void gp_place_summarize_fields(const gp_cluster *c, gp_placement *p, gp_place_summary *s,
+			       int names);
+
+#endif

@@ -1,0 +1,121 @@
+/* Reports: number formatting, text tables, CSV fields, SVG line charts,
+ * and the writers for simulation results (text summary, JSON, jobs and
+ * timeline CSV, SVG timelines and JCT CDF).  Everything renders into a
+ * gp_sbuf; the CLI decides where it goes (stdout or an atomic file). */
+#ifndef GPUPLAN_REPORT_H
+#define GPUPLAN_REPORT_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/model/job.h"
+#include "gpuplan/sim/sim.h"
+#include "gpuplan/util/util.h"
+
+/* ---- numbers ---- */
+
+/* x rounded to `decimals` places; 0 for NaN and infinities (JSON must
+ * not carry them). */
+double gp_report_round(double x, int decimals);
+/* x with at most `decimals` places and no trailing zeros ("12.5", "3"). */
+const char *gp_report_num(char *buf, size_t size, double x, int decimals);
+/* A duration for people: "42.0s", "12m05s", "3h12m", "2d04h". */
+const char *gp_report_duration(char *buf, size_t size, double seconds);
+/* Unit for a time axis spanning `span` seconds: seconds, minutes, hours
+ * or days; sets the divisor and returns the unit's name. */
+const char *gp_report_time_unit(double span, double *divisor);
+
+/* ---- text tables ---- */
+
+/* Rows of cells; row 0 is the header.  Column 0 is left-aligned, the
+ * others right-aligned; columns are two spaces apart. */
+typedef struct gp_table {
+	int ncols;
+	char **cells;           /* nrows x ncols, owned */
+	size_t nrows, cap;
+} gp_table;
+void gp_table_init(gp_table *t, int ncols);
+void gp_table_release(gp_table *t);
+/* Start a new row; cells are then set with gp_table_set. */
+size_t gp_table_row(gp_table *t);
+void gp_table_set(gp_table *t, size_t row, int col, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void gp_table_render(const gp_table *t, const char *indent, gp_sbuf *out);
+
+/* ---- CSV ---- */
+
+/* Append one field, quoted (RFC 4180) when it holds , " or a newline. */
+void gp_csv_field(gp_sbuf *out, const char *s);
+
+/* ---- SVG line charts ---- */
+
+typedef struct gp_svg_series {
+	const char *label;      /* legend text; NULL = not in the legend */
+	const double *x, *y;
+	size_t n;
+	int step;               /* draw as a step function (hold y until next x) */
+} gp_svg_series;
+
+typedef struct gp_svg_chart {
+	const char *title;
+	const char *x_title;    /* axis titles with their unit: "time (hours)" */
+	const char *y_title;
+	/* Axis ranges: used when set_x / set_y, else taken from the data
+	 * (the y axis then starts at 0 unless a value is negative). */
+	double x_min, x_max, y_min, y_max;
+	int set_x, set_y;
+	int x_log;              /* logarithmic x axis (positive x only) */
+	int y_percent;          /* y in 0..1 shown as 0 %..100 % */
+	const gp_svg_series *series;
+	int nseries;
+	int width, height;      /* pixels; 0 = 800 x 450 */
+	int legend;             /* enum gp_svg_legend: where the legend box goes */
+} gp_svg_chart;
+
+enum gp_svg_legend {
+	GP_LEGEND_TOP_LEFT = 0, GP_LEGEND_TOP_RIGHT, GP_LEGEND_BOTTOM_LEFT,
+	GP_LEGEND_BOTTOM_RIGHT, GP_LEGEND_BOTTOM_CENTER,
+};
+
+/* Render a complete standalone SVG document.  Points that are not finite
+ * (or not positive on a log axis) are skipped.  At most a few thousand
+ * points per series keep the file small: reduce long series first. */
+void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out);
+
+/* ---- simulation reports ---- */
+
+/* Where the run's inputs came from, for headers and JSON. */
+typedef struct gp_report_ident {
+	const char *trace;          /* path as given */
+	const char *trace_format;
+	size_t trace_rows_skipped;
+	const char *cluster;        /* path as given */
+	int cluster_nodes, cluster_gpus;
+	const char *policy, *queue;
+	unsigned long long seed;
+} gp_report_ident;
+
+/* The terminal summary: counts, queue delay and JCT distributions (all
+ * jobs and per class), makespan, GPU utilization. */
+void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
+			const gp_sim_result *r, gp_sbuf *out);
+
+/* {"mean","p50","p90","p99","max"} in seconds, rounded to milliseconds. */
+json_t *gp_report_dist_json(const gp_sim_dist *d);
+/* The `simulate --json` object (contract in gpuplan(1), METRICS). */
+json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
+			   const gp_sim_result *r);
+/* jobs.csv and timeline.csv. */
+void gp_report_sim_jobs_csv(const gp_joblist *jobs, const gp_sim_result *r,
+			    const gp_cluster *c, gp_sbuf *out);
+void gp_report_sim_timeline_csv(const gp_sim_result *r, gp_sbuf *out);
+/* utilization.svg, queue.svg and jct-cdf.svg. */
+void gp_report_sim_svg_utilization(const gp_report_ident *id, const gp_sim_result *r,
+				   gp_sbuf *out);
+void gp_report_sim_svg_queue(const gp_report_ident *id, const gp_sim_result *r,
+			     gp_sbuf *out);
+void gp_report_sim_svg_jct_cdf(const gp_report_ident *id, const gp_joblist *jobs,
+			       const gp_sim_result *r, gp_sbuf *out);
+
+#endif

@@ -1,0 +1,196 @@
+/* Helpers shared by the cmd_*.c files: error rendering, data paths. */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "gpuplan/util/util.h"
+
+#ifndef GP_DATADIR
+#define GP_DATADIR "/usr/local/share/gpuplan"
+#endif
+
+int gp_cli_report(const gp_error *err)
+{
+	char buf[1200];
+
+	fprintf(stderr, "gpuplan: %s\n", gp_error_format(err, buf, sizeof(buf)));
+	return err->status ? err->status : GP_EIO;
+}
+
+int gp_cli_fail(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("gpuplan: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
+}
+
+int gp_cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "gpuplan %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nsee 'gpuplan help %s'\n", cmd);
+	return GP_EUSAGE;
+}
+
+static int is_dir_with(const char *dir, const char *file)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	return access(path, R_OK) == 0;
+}
+
+const char *gp_cli_datadir(void)
+{
+	static char dir[PATH_MAX];
+	const char *env = getenv("GPUPLAN_DATADIR");
+	ssize_t n;
+	char *slash;
+
+	if (dir[0])
+		return dir;
+	if (env && *env) {
+		snprintf(dir, sizeof(dir), "%s", env);
+		return dir;
+	}
+	/* Running from the source tree: ./gpuplan next to topologies/. */
+	n = readlink("/proc/self/exe", dir, sizeof(dir) - 16);
+	if (n > 0) {
+		dir[n] = '\0';
+		slash = strrchr(dir, '/');
+		if (slash) {
+			strcpy(slash, "/topologies");
+			if (is_dir_with(dir, "example-cluster.yaml"))
+				return dir;
+		}
+	}
+	snprintf(dir, sizeof(dir), "%s", GP_DATADIR);
+	return dir;
+}
+
+const char *gp_cli_default_cluster(void)
+{
+	static char path[PATH_MAX];
+
+	if (!path[0])
+		snprintf(path, sizeof(path), "%s/example-cluster.yaml",
+			 gp_cli_datadir());
+	return path;
+}
+
+int gp_cli_stderr_is_tty(void)
+{
+	return isatty(STDERR_FILENO);
+}
+
+FILE *gp_cli_outset_add(gp_cli_outset *o, const char *path)
+{
+	FILE *fp;
+
+	if (o->n >= GP_CLI_OUTSET_MAX) {
+		gp_cli_fail(GP_EIO, "%s: too many output files in one set", path);
+		return NULL;
+	}
+	o->data[o->n] = NULL;
+	o->len[o->n] = 0;
+	fp = open_memstream(&o->data[o->n], &o->len[o->n]);
+	if (!fp) {
+		gp_cli_fail(GP_EIO, "%s: cannot buffer output: %s", path, strerror(errno));
+		return NULL;
+	}
+	o->paths[o->n] = gp_xstrdup(path);
+	o->fp[o->n++] = fp;
+	return fp;
+}
+
+int gp_cli_outset_commit(gp_cli_outset *o)
+{
+	int i, rc = GP_OK;
+
+	for (i = 0; i < o->n; i++) {
+		if (!o->fp[i])
+			continue;
+		if (ferror(o->fp[i]))
+			rc = gp_cli_fail(GP_EIO, "%s: cannot render output", o->paths[i]);
+		if (fclose(o->fp[i]) && rc == GP_OK)
+			rc = gp_cli_fail(GP_EIO, "%s: cannot render output", o->paths[i]);
+		o->fp[i] = NULL;
+	}
+	if (rc == GP_OK)
+		rc = gp_cli_write_files(o->paths, o->data, o->len, o->n);
+	gp_cli_outset_release(o);
+	return rc;
+}
+
+void gp_cli_outset_release(gp_cli_outset *o)
+{
+	int i;
+
+	if (!o)
+		return;
+	for (i = 0; i < o->n; i++) {
+		if (o->fp[i])
+			fclose(o->fp[i]);
+		free(o->data[i]);
+		free(o->paths[i]);
+	}
+	o->n = 0;
+}
+
+int gp_cli_write_files(char *const *paths, char *const *data, const size_t *len, int n)
+{
+	gp_atomic_file *af = gp_xcalloc((size_t)(n ? n : 1), sizeof(*af));
+	gp_error err = GP_ERROR_INIT;
+	int i, opened = 0, rc = GP_OK;
+
+	for (i = 0; i < n && rc == GP_OK; i++) {
+		if (gp_atomic_open(&af[i], paths[i], &err)) {
+			rc = gp_cli_report(&err);
+			break;
+		}
+		opened++;
+		if (len[i] && fwrite(data[i], 1, len[i], af[i].fp) != len[i])
+			rc = gp_cli_fail(GP_EIO, "%s: cannot write: %s", paths[i], strerror(errno));
+	}
+	if (rc != GP_OK) {
+		for (i = 0; i < opened; i++)
+			gp_atomic_abort(&af[i]);
+		free(af);
+		return rc;
+	}
+	for (i = 0; i < n; i++) {
+		if (rc == GP_OK && gp_atomic_commit(&af[i], &err))
+			rc = gp_cli_report(&err);
+		else if (rc != GP_OK)
+			gp_atomic_abort(&af[i]);
+	}
+	free(af);
+	return rc;
+}
+
+int gp_cli_has_option(int argc, char **argv, const char *opt)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], opt))
+			return 1;
+	}
+	return 0;
+}

@@ -1,0 +1,126 @@
+/* The command-line layer: one cmd_<name>.c per subcommand.  Only this
+ * layer prints and chooses exit codes. */
+#ifndef GPUPLAN_CLI_H
+#define GPUPLAN_CLI_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gpuplan/util/error.h"
+
+#ifndef GP_VERSION
+#define GP_VERSION "0.1.0"
+#endif
+
+/* Each command: argv[0] is the command name; returns an exit code. */
+typedef int (*gp_cmd_fn)(int argc, char **argv);
+
+typedef struct gp_command {
+	const char *name;
+	gp_cmd_fn fn;
+	const char *summary;
+	const char *usage;      /* full usage text for `gpuplan help NAME` */
+} gp_command;
+
+int cmd_topo(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_place(int argc, char **argv);
+int cmd_estimate(int argc, char **argv);
+int cmd_simulate(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_perf(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+
+/* Fractional-sharing experiment mode (FGD inflation), dispatched to by
+ * `simulate` and `compare` when --inflate is given
+ * (cmd_simulate_inflate.c, cmd_compare_inflate.c). */
+int gp_cmd_simulate_inflate(int argc, char **argv);
+int gp_cmd_compare_inflate(int argc, char **argv);
+int gp_cli_has_option(int argc, char **argv, const char *opt);
+/* Both --inflate modes: an argument that is no option of theirs is the
+ * pod list (once) or an unknown option; require checks that --inflate, -c
+ * and the pod list were given.  0 or the usage error's exit code. */
+int gp_share_cli_operand(const char *cmd, const char *a, const char **trace);
+int gp_share_cli_require(const char *cmd, int have_inflate, const char *cluster,
+			 const char *trace);
+struct gp_openb_nodes;
+struct gp_openb_pods;
+int gp_share_cli_load(const char *nodes_path, const char *pods_path,
+		      struct gp_openb_nodes *nodes, struct gp_openb_pods *pods);
+
+/* `topo show` lives in its own file (cmd_topo_show.c). */
+int gp_cmd_topo_show(int argc, char **argv);
+
+extern const char gp_usage_topo[], gp_usage_validate[], gp_usage_place[],
+	gp_usage_estimate[], gp_usage_simulate[], gp_usage_compare[],
+	gp_usage_perf[], gp_usage_calibrate[];
+
+/* Print "gpuplan: FILE:LINE:COL: msg" to stderr; returns err->status
+ * (GP_EIO when unset). */
+int gp_cli_report(const gp_error *err);
+/* Print "gpuplan: msg" to stderr and return status. */
+int gp_cli_fail(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Usage error for command cmd: prints the message and a hint, returns 2. */
+int gp_cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Path of the bundled example cluster, used when -c is absent:
+ * $GPUPLAN_DATADIR/example-cluster.yaml, else topologies/ next to the
+ * executable, else the installed data directory. */
+const char *gp_cli_default_cluster(void);
+/* Directory of bundled data ("topologies" in the tree). */
+const char *gp_cli_datadir(void);
+
+/* Whether progress should be drawn on stderr. */
+int gp_cli_stderr_is_tty(void);
+
+/* ---- shared by simulate and compare (cmd_simulate.c) ---- */
+
+/* Option codes of the trace options both commands take. */
+enum {
+	GP_OPT_FORMAT = 1000, GP_OPT_LIMIT, GP_OPT_START, GP_OPT_END, GP_OPT_SKIP_BAD,
+};
+#define GP_SIM_TRACE_OPTIONS \
+	{ "format", required_argument, NULL, GP_OPT_FORMAT }, \
+	{ "limit", required_argument, NULL, GP_OPT_LIMIT }, \
+	{ "start", required_argument, NULL, GP_OPT_START }, \
+	{ "end", required_argument, NULL, GP_OPT_END }, \
+	{ "skip-bad", no_argument, NULL, GP_OPT_SKIP_BAD }
+
+struct gp_trace_opts;
+struct gp_cluster;
+struct gp_joblist;
+/* The getopt_long codes a command leaves to its default case: a trace
+ * option is applied to o (returns 0); ':' (no value) or an unknown option
+ * prints the usage error, naming argv[optind - 1], and returns its exit
+ * code, as does a trace option with a bad value. */
+int gp_cli_sim_trace_opt(const char *cmd, int code, const char *arg, char **argv,
+			 struct gp_trace_opts *o);
+/* Load the cluster (NULL: the bundled example) and the trace; prints the
+ * error and returns its exit code on failure. */
+int gp_cli_sim_load(const char *cluster_path, const char *trace_path,
+		    const struct gp_trace_opts *o, struct gp_cluster *c,
+		    struct gp_joblist *jobs);
+/* Write n buffers to n files atomically: all are complete or none is
+ * left behind.  Returns an exit code (message printed on failure). */
+int gp_cli_write_files(char *const *paths, char *const *data,
+		       const size_t *len, int n);
+
+/* A set of output files that succeed or fail together: render each into
+ * the stream gp_cli_outset_add returns, then gp_cli_outset_commit writes
+ * them all through gp_cli_write_files (or none) and releases the set. */
+#define GP_CLI_OUTSET_MAX 8
+typedef struct gp_cli_outset {
+	int n;
+	char *paths[GP_CLI_OUTSET_MAX];
+	char *data[GP_CLI_OUTSET_MAX];
+	size_t len[GP_CLI_OUTSET_MAX];
+	FILE *fp[GP_CLI_OUTSET_MAX];
+} gp_cli_outset;
+/* path is copied; returns NULL (message printed) when the set is full. */
+FILE *gp_cli_outset_add(gp_cli_outset *o, const char *path);
+int gp_cli_outset_commit(gp_cli_outset *o);
+void gp_cli_outset_release(gp_cli_outset *o);
+
+#endif

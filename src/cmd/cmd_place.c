@@ -1,0 +1,614 @@
+/* gpuplan place: choose nodes, GPUs, CPUs and NIC for a job (or a list of
+ * jobs with --batch) against a cluster and its allocation state, and
+ * explain the decision. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/io/jobspec.h"
+#include "gpuplan/model/placement.h"
+#include "gpuplan/place/place.h"
+#include "gpuplan/place/policy.h"
+#include "gpuplan/io/state.h"
+#include "gpuplan/util/util.h"
+
+const char gp_usage_place[] =
+	"usage: gpuplan place [-c CLUSTER] [--state FILE [--commit]] [--policy NAME]\n"
+	"                     [--seed N] [--json] JOB.yaml\n"
+	"       gpuplan place [options] --batch JOBS.yaml\n"
+	"\n"
+	"Choose the nodes and GPUs, CPU cores and NUMA node, NIC and subnet for a job\n"
+	"and print the decision path.  Exit 0 when placed, 1 when the job must wait.\n"
+	"\n"
+	"  -c, --cluster FILE  cluster YAML (default: the bundled example cluster)\n"
+	"  --state FILE        allocation state to place against\n"
+	"  --commit            write the new state back to --state FILE (atomically)\n"
+	"  --policy NAME       placement policy (default bestfit, else first-fit);\n"
+	"                      --policy list shows them\n"
+	"  --seed N            seed of randomised policies (default 1)\n"
+	"  --json              machine-readable output (keys sorted)\n"
+	"  --batch FILE        place a list of jobs in order against one evolving\n"
+	"                      state and print a summary; exit 1 if any job waits\n";
+
+typedef struct place_opts {
+	const char *cluster, *state, *policy, *batch;
+	unsigned long long seed;
+	int json, commit;
+	long bench;            /* hidden: decisions to time per policy */
+} place_opts;
+
+/* ---- rendering ---- */
+
+
+static const char *nic_dev(const gp_cluster *c, const gp_place_part *part, int nic)
+{
+	const gp_topo *t = &c->types[c->nodes[part->node].type].topo;
+
+	if (nic < 0 || nic >= t->nnics)
+		return NULL;
+	return t->nics[nic].device[0] ? t->nics[nic].device : t->nics[nic].id;
+}
+
+static const char *part_nic(const gp_cluster *c, const gp_place_part *part)
+{
+	return nic_dev(c, part, part->nic);
+}
+
+/* Whether some GPU of the part uses another NIC than the part's. */
+static int has_rails(const gp_place_part *part)
+{
+	int g;
+
+	for (g = 0; g < part->ngpus; g++)
+		if (part->gpu_nic[g] != part->nic)
+			return 1;
+	return 0;
+}
+
+static const char *part_subnet(const gp_cluster *c, const gp_place_part *part)
+{
+	const gp_node_type *t = &c->types[c->nodes[part->node].type];
+
+	if (part->nic < 0 || part->nic >= t->topo.nnics || !t->nic_subnets)
+		return NULL;
+	return t->nic_subnets[part->nic];
+}
+
+static void net_detail(const gp_place_summary *s, char *buf, size_t size)
+{
+	if (s->nodes <= 1)
+		snprintf(buf, size, "inside one node");
+	else if (s->net_levels < 0)
+		snprintf(buf, size, "nodes not connected");
+	else
+		snprintf(buf, size, "%d nodes, %s through %d switch level(s)", s->nodes,
+			 s->net_ib ? "InfiniBand" : "Ethernet/RoCE", s->net_levels);
+}
+
+static void print_text(const place_opts *o, const gp_cluster *c, gp_place_cache *pc,
+		       const gp_job *j, const char *policy, int rc, const gp_placement *p,
+		       const gp_place_summary *s, const gp_explain *e)
+{
+	int i, g;
+	char detail[96];
+
+	printf("job %s: %s, %d GPU(s)", j->id, gp_job_type_name(j->type), j->gpus);
+	if (j->gpu_milli < GP_MILLI)
+		printf(" x %d milli-GPU", j->gpu_milli);
+	printf(", %.4g GiB per GPU%s\n", j->gpu_mem_mib / 1024.0,
+	       j->gpu_mem_estimated ? " (estimated)" : "");
+	printf("cluster: %s, policy: %s\n", c->name ? c->name : o->cluster, policy);
+	if (rc != GP_PLACED) {
+		printf("status: wait: %s\n", e->reason);
+	} else {
+		printf("status: placed on %d node(s), %d GPU(s)\n", s->nodes, s->gpus);
+		for (i = 0; i < p->nparts; i++) {
+			const gp_place_part *part = &p->parts[i];
+			gp_sbuf sb;
+			const char *nic = part_nic(c, part), *subnet = part_subnet(c, part);
+
+			gp_sbuf_init(&sb);
+			for (g = 0; g < part->ngpus; g++)
+				gp_sbuf_addf(&sb, "%s%d", g ? "," : "", part->gpus[g]);
+			printf("  %-14s %-6s gpus %s", c->nodes[part->node].name,
+			       part->role == 1 ? "ps" : "worker", sb.buf);
+			sb.len = 0;
+			sb.buf[0] = '\0';
+			if (part->ncpus > 0)
+				gp_sbuf_add_ranges(&sb, part->cpus, part->ncpus);
+			else
+				gp_sbuf_adds(&sb, "-");
+			printf("  cpus %s  numa ", sb.buf);
+			if (part->numa >= 0)
+				printf("%d", part->numa);
+			else
+				printf("-");
+			printf("  nic %s", nic ? nic : "-");
+			if (nic && part->vf >= 0)
+				printf(" vf %d", part->vf);
+			if (subnet)
+				printf(" subnet %s", subnet);
+			if (part->nic_class >= 0)
+				printf(" class %s", gp_place_class_name(pc, part->nic_class));
+			printf("\n");
+			if (has_rails(part)) {
+				printf("  %-14s rails", "");
+				for (g = 0; g < part->ngpus; g++) {
+					const char *r = nic_dev(c, part, part->gpu_nic[g]);
+
+					printf(" GPU%d:%s", part->gpus[g], r ? r : "-");
+				}
+				printf("\n");
+			}
+			gp_sbuf_release(&sb);
+		}
+		net_detail(s, detail, sizeof(detail));
+		printf("bottleneck: %s (%s)%s%s\n", s->name, detail, s->gpus > 1 ? ": " : "",
+		       s->gpus > 1 ? s->detail : "");
+		if (s->gpus > 1)
+			printf("predicted ring bandwidth: %.1f GB/s per GPU (perf model)\n", s->ring_gbs);
+	}
+	printf("decision path:\n");
+	for (i = 0; i < e->n; i++)
+		printf("  - %s\n", e->lines[i]);
+	if (e->n == 0)
+		printf("  (the policy gave no explanation)\n");
+}
+
+static json_t *placement_json(const gp_cluster *c, gp_place_cache *pc, const gp_placement *p)
+{
+	json_t *arr = json_array();
+	int i, g;
+
+	for (i = 0; i < p->nparts; i++) {
+		const gp_place_part *part = &p->parts[i];
+		json_t *o = json_object(), *gpus = json_array(), *cpus = json_array(), *nics = json_array();
+		const char *nic = part_nic(c, part), *subnet = part_subnet(c, part);
+
+		for (g = 0; g < part->ngpus; g++) {
+			const char *r = nic_dev(c, part, part->gpu_nic[g]);
+
+			json_array_append_new(gpus, json_integer(part->gpus[g]));
+			json_array_append_new(nics, r ? json_string(r) : json_null());
+		}
+		for (g = 0; g < part->ncpus; g++)
+			json_array_append_new(cpus, json_integer(part->cpus[g]));
+		json_object_set_new(o, "node", json_string(c->nodes[part->node].name));
+		json_object_set_new(o, "gpus", gpus);
+		json_object_set_new(o, "cpus", cpus);
+		json_object_set_new(o, "numa", part->numa >= 0 ? json_integer(part->numa) : json_null());
+		json_object_set_new(o, "nic", nic ? json_string(nic) : json_null());
+		json_object_set_new(o, "nics", nics);
+		json_object_set_new(o, "class", part->nic_class >= 0 ?
+				    json_string(gp_place_class_name(pc, part->nic_class)) : json_null());
+		json_object_set_new(o, "vf", nic && part->vf >= 0 ? json_integer(part->vf) : json_null());
+		json_object_set_new(o, "subnet", subnet ? json_string(subnet) : json_null());
+		json_object_set_new(o, "share", json_integer(part->milli));
+		json_object_set_new(o, "role", json_string(part->role == 1 ? "ps" : "worker"));
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static json_t *decision_json(const gp_cluster *c, gp_place_cache *pc, const gp_job *j,
+			     const char *policy, int rc,
+			     const gp_placement *p, const gp_place_summary *s,
+			     const gp_explain *e)
+{
+	json_t *o = json_object(), *ex = json_array();
+	int i;
+
+	json_object_set_new(o, "job", json_string(j->id));
+	json_object_set_new(o, "status", json_string(rc == GP_PLACED ? "placed" : "wait"));
+	json_object_set_new(o, "policy", json_string(policy));
+	if (rc != GP_PLACED) {
+		json_object_set_new(o, "reason", json_string(e->reason));
+		json_object_set_new(o, "placement", json_array());
+		json_object_set_new(o, "bottleneck", json_null());
+		json_object_set_new(o, "bottleneck_detail", json_null());
+		json_object_set_new(o, "ring_bw_gbs", json_null());
+	} else {
+		json_object_set_new(o, "placement", placement_json(c, pc, p));
+		json_object_set_new(o, "bottleneck", json_string(s->name));
+		json_object_set_new(o, "bottleneck_detail", s->gpus > 1 ? json_string(s->detail) : json_null());
+		json_object_set_new(o, "ring_bw_gbs",
+				    s->gpus > 1 ? json_real((double)(long long)(s->ring_gbs * 10 + 0.5) / 10)
+						: json_null());
+		json_object_set_new(o, "switch_levels", json_integer(s->net_levels));
+	}
+	for (i = 0; i < e->n; i++)
+		json_array_append_new(ex, json_string(e->lines[i]));
+	json_object_set_new(o, "explain", ex);
+	return o;
+}
+
+static int dump_json(json_t *o)
+{
+	int rc = json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+
+	fputc('\n', stdout);
+	json_decref(o);
+	return rc ? GP_EIO : GP_OK;
+}
+
+/* ---- the command ---- */
+
+typedef struct place_env {
+	gp_cluster cluster;
+	gp_alloc alloc;
+	gp_state state;
+	const gp_policy *policy;
+	gp_rng rng;
+	gp_place_cache *pc;    /* for the decisions and the class names */
+} place_env;
+
+static int env_load(const place_opts *o, place_env *env)
+{
+	gp_error err = GP_ERROR_INIT;
+
+	gp_cluster_init(&env->cluster);
+	gp_state_init(&env->state);
+	memset(&env->alloc, 0, sizeof(env->alloc));
+	if (gp_cluster_load(o->cluster, &env->cluster, &err))
+		return gp_cli_report(&err);
+	gp_alloc_init(&env->alloc, &env->cluster);
+	if (o->state && gp_state_load(o->state, &env->cluster, &env->alloc, &env->state, &err))
+		return gp_cli_report(&err);
+	gp_rng_seed(&env->rng, o->seed);
+	env->pc = gp_place_cache_new(&env->cluster);
+	return GP_OK;
+}
+
+static void env_release(place_env *env)
+{
+	gp_place_cache_free(env->pc);
+	gp_state_release(&env->state);
+	gp_alloc_release(&env->alloc);
+	gp_cluster_release(&env->cluster);
+}
+
+static int commit_state(const place_opts *o, place_env *env)
+{
+	gp_error err = GP_ERROR_INIT;
+
+	if (!o->commit)
+		return GP_OK;
+	if (gp_state_save(o->state, &env->cluster, &env->state, &err))
+		return gp_cli_report(&err);
+	return GP_OK;
+}
+
+/* Decide, and apply to the state when placed.  GP_PLACED, GP_WAIT, or
+ * -1 when the policy proposed something that does not fit (a bug). */
+static int decide(place_env *env, const gp_job *j, gp_placement *p, gp_explain *e)
+{
+	gp_policy_ctx ctx = { &env->cluster, &env->alloc, &env->rng, e, env->pc };
+	int rc = env->policy->place(&ctx, j, p);
+
+	if (rc != GP_PLACED)
+		return GP_WAIT;
+	if (gp_placement_apply(&env->alloc, p))
+		return -1;
+	gp_state_add_placement(&env->state, j->id, p);
+	return GP_PLACED;
+}
+
+static int place_one(const place_opts *o, place_env *env, const char *path)
+{
+	gp_error err = GP_ERROR_INIT;
+	gp_placement p;
+	gp_explain e;
+	gp_place_summary s;
+	gp_job j;
+	int rc, status;
+
+	if (gp_jobspec_load(path, &j, &err))
+		return gp_cli_report(&err);
+	if (o->state && gp_state_has_job(&env->state, j.id)) {
+		status = gp_cli_fail(GP_EINPUT, "%s: job '%s' already has an allocation in %s", path,
+				     j.id, o->state);
+		gp_job_release(&j);
+		return status;
+	}
+	gp_placement_init(&p);
+	gp_explain_init(&e);
+	rc = decide(env, &j, &p, &e);
+	if (rc < 0) {
+		status = gp_cli_fail(GP_EIO, "policy '%s' proposed a placement that does not fit",
+				     env->policy->name);
+		goto out;
+	}
+	if (rc == GP_PLACED)
+		gp_place_summarize(&env->cluster, &p, &s);
+	if (o->json)
+		status = dump_json(decision_json(&env->cluster, env->pc, &j, env->policy->name, rc, &p,
+						 &s, &e));
+	else {
+		print_text(o, &env->cluster, env->pc, &j, env->policy->name, rc, &p, &s, &e);
+		status = GP_OK;
+	}
+	if (status == GP_OK && rc == GP_PLACED)
+		status = commit_state(o, env);
+	if (status == GP_OK && rc != GP_PLACED)
+		status = GP_NO;
+out:
+	gp_explain_release(&e);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	return status;
+}
+
+/* Free whole GPUs, and those stranded on partly used nodes (a node that
+ * can no longer host a job of its own size). */
+static void free_gpus(const place_env *env, long *free_total, long *stranded, long *empty_nodes)
+{
+	const gp_alloc *a = &env->alloc;
+	int i;
+
+	*free_total = *stranded = *empty_nodes = 0;
+	for (i = 0; i < a->nnodes; i++) {
+		if (a->node_state[i] != GP_NODE_UP)
+			continue;
+		*free_total += a->node_free_whole[i];
+		if (a->node_free_whole[i] == env->cluster.nodes[i].ngpus)
+			(*empty_nodes)++;
+		else
+			*stranded += a->node_free_whole[i];
+	}
+}
+
+static int place_batch(const place_opts *o, place_env *env)
+{
+	gp_error err = GP_ERROR_INIT;
+	gp_joblist l;
+	gp_placement p;
+	gp_explain e;
+	gp_place_summary s;
+	json_t *root = NULL, *jobs = NULL;
+	long placed = 0, waiting = 0, used_milli = 0, free_total, stranded, empty;
+	size_t i;
+	int rc, status = GP_OK, g;
+
+	if (gp_jobspec_load_list(o->batch, &l, &err))
+		return gp_cli_report(&err);
+	for (i = 0; i < l.n; i++)
+		if (gp_state_has_job(&env->state, l.jobs[i].id)) {
+			status = gp_cli_fail(GP_EINPUT, "%s: job '%s' already has an allocation in %s",
+					     o->batch, l.jobs[i].id, o->state);
+			gp_joblist_release(&l);
+			return status;
+		}
+	gp_placement_init(&p);
+	if (o->json) {
+		root = json_object();
+		jobs = json_array();
+	} else {
+		printf("batch %s: %zu job(s), cluster %s, policy %s\n", o->batch, l.n,
+		       env->cluster.name ? env->cluster.name : o->cluster,
+		       env->policy->name);
+	}
+	for (i = 0; i < l.n; i++) {
+		const gp_job *j = &l.jobs[i];
+
+		gp_explain_init(&e);
+		rc = decide(env, j, &p, &e);
+		if (rc < 0) {
+			gp_explain_release(&e);
+			status = gp_cli_fail(GP_EIO, "policy '%s' proposed a placement that does not fit",
+					     env->policy->name);
+			goto out;
+		}
+		if (rc == GP_PLACED) {
+			gp_place_summarize(&env->cluster, &p, &s);
+			placed++;
+			used_milli += (long)j->gpus * j->gpu_milli;
+		} else {
+			waiting++;
+		}
+		if (o->json) {
+			json_array_append_new(jobs, decision_json(&env->cluster, env->pc, j,
+								  env->policy->name, rc, &p, &s, &e));
+		} else if (rc == GP_PLACED) {
+			gp_sbuf sb;
+			int k;
+
+			gp_sbuf_init(&sb);
+			for (k = 0; k < p.nparts; k++) {
+				gp_sbuf_addf(&sb, "%s%s[", k ? " " : "",
+					     env->cluster.nodes[p.parts[k].node].name);
+				for (g = 0; g < p.parts[k].ngpus; g++)
+					gp_sbuf_addf(&sb, "%s%d", g ? "," : "", p.parts[k].gpus[g]);
+				gp_sbuf_adds(&sb, "]");
+			}
+			printf("  %-20s placed  %-13s %s\n", j->id, s.name, sb.buf);
+			gp_sbuf_release(&sb);
+		} else {
+			printf("  %-20s wait    %s\n", j->id, e.reason);
+		}
+		gp_explain_release(&e);
+	}
+	free_gpus(env, &free_total, &stranded, &empty);
+	if (o->json) {
+		json_object_set_new(root, "jobs", jobs);
+		jobs = NULL;
+		json_object_set_new(root, "policy", json_string(env->policy->name));
+		json_object_set_new(root, "placed", json_integer(placed));
+		json_object_set_new(root, "waiting", json_integer(waiting));
+		json_object_set_new(root, "gpus_used", json_real(used_milli / 1000.0));
+		json_object_set_new(root, "free_gpus", json_integer(free_total));
+		json_object_set_new(root, "free_gpus_on_partly_used_nodes", json_integer(stranded));
+		json_object_set_new(root, "empty_nodes", json_integer(empty));
+		json_object_set_new(root, "fragmentation",
+				    json_real(free_total ? (double)(long long)(1e4 * stranded / free_total + 0.5) / 1e4 : 0));
+		status = dump_json(root);
+		root = NULL;
+	} else {
+		printf("summary: %ld placed, %ld waiting, %.3g GPU(s) used by this batch\n", placed,
+		       waiting, used_milli / 1000.0);
+		printf("free whole GPUs: %ld (%ld on %ld empty node(s), %ld on partly used nodes: "
+		       "fragmentation %.1f %%)\n", free_total, free_total - stranded, empty, stranded,
+		       free_total ? 100.0 * stranded / free_total : 0.0);
+	}
+	if (status == GP_OK)
+		status = commit_state(o, env);
+	if (status == GP_OK && waiting)
+		status = GP_NO;
+out:
+	json_decref(root);
+	json_decref(jobs);
+	gp_placement_release(&p);
+	gp_joblist_release(&l);
+	return status;
+}
+
+/* Hidden `--bench N`: time N decisions per policy against the loaded state
+ * (never applied), cycling through the jobs of the --batch list.  For
+ * scripts/bench-place.sh only; wall-clock numbers never appear elsewhere.
+ * Wall time and the thread's CPU time per decision: on a shared machine
+ * the wall p99 mostly measures preemption (a 4 ms scheduler slice), the
+ * CPU p99 what the decision itself costs. */
+static int place_bench(const place_opts *o, place_env *env)
+{
+	gp_error err = GP_ERROR_INIT;
+	gp_joblist l;
+	gp_placement p;
+	const gp_policy *list;
+	gp_place_cache *pc;
+	double *t, *cpu;
+	int np, k;
+	long i, placed;
+
+	if (gp_jobspec_load_list(o->batch, &l, &err))
+		return gp_cli_report(&err);
+	list = gp_policy_list(&np);
+	t = gp_xmalloc((size_t)o->bench * sizeof(*t));
+	cpu = gp_xmalloc((size_t)o->bench * sizeof(*cpu));
+	gp_placement_init(&p);
+	printf("%-16s %10s %10s %10s %10s %8s\n", "policy", "median_us", "p99_us", "cpu_med_us",
+	       "cpu_p99_us", "placed");
+	/* One place cache for every decision, as a simulator would keep it. */
+	pc = env->pc;
+	for (k = 0; k < np; k++) {
+		gp_policy_ctx ctx = { &env->cluster, &env->alloc, &env->rng, NULL, pc };
+
+		if (o->policy && strcmp(o->policy, list[k].name))
+			continue;
+		gp_rng_seed(&env->rng, o->seed);
+		for (placed = 0, i = 0; i < o->bench; i++) {
+			struct timespec a, b, ca, cb;
+
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ca);
+			clock_gettime(CLOCK_MONOTONIC, &a);
+			placed += list[k].place(&ctx, &l.jobs[(size_t)i % l.n], &p) == GP_PLACED;
+			clock_gettime(CLOCK_MONOTONIC, &b);
+			clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cb);
+			t[i] = (double)(b.tv_sec - a.tv_sec) * 1e6 + (double)(b.tv_nsec - a.tv_nsec) / 1e3;
+			cpu[i] = (double)(cb.tv_sec - ca.tv_sec) * 1e6 + (double)(cb.tv_nsec - ca.tv_nsec) / 1e3;
+		}
+		qsort(t, (size_t)o->bench, sizeof(*t), gp_cmp_double);
+		qsort(cpu, (size_t)o->bench, sizeof(*cpu), gp_cmp_double);
+		printf("%-16s %10.1f %10.1f %10.1f %10.1f %8ld\n", list[k].name,
+		       gp_percentile_sorted(t, (size_t)o->bench, 50),
+		       gp_percentile_sorted(t, (size_t)o->bench, 99),
+		       gp_percentile_sorted(cpu, (size_t)o->bench, 50),
+		       gp_percentile_sorted(cpu, (size_t)o->bench, 99), placed);
+	}
+	gp_placement_release(&p);
+	free(t);
+	free(cpu);
+	gp_joblist_release(&l);
+	return GP_OK;
+}
+
+static void list_policies(void)
+{
+	const gp_policy *list;
+	int n, i;
+
+	list = gp_policy_list(&n);
+	for (i = 0; i < n; i++)
+		printf("%-16s %s\n", list[i].name, list[i].summary);
+}
+
+int cmd_place(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cluster", required_argument, NULL, 'c' },
+		{ "state", required_argument, NULL, 's' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "commit", no_argument, NULL, 'C' },
+		{ "batch", required_argument, NULL, 'b' },
+		{ "bench", required_argument, NULL, 'B' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	place_opts o = { NULL, NULL, NULL, NULL, 1, 0, 0, 0 };
+	place_env env;
+	long v;
+	int c, rc;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': o.cluster = optarg; break;
+		case 's': o.state = optarg; break;
+		case 'p': o.policy = optarg; break;
+		case 'S':
+			if (gp_parse_long(optarg, 0, 0x7fffffffL, &v))
+				return gp_cli_usage_error("place", "--seed needs a number, not '%s'", optarg);
+			o.seed = (unsigned long long)v;
+			break;
+		case 'j': o.json = 1; break;
+		case 'C': o.commit = 1; break;
+		case 'b': o.batch = optarg; break;
+		case 'B':
+			if (gp_parse_long(optarg, 1, 100000000L, &o.bench))
+				return gp_cli_usage_error("place", "--bench needs a count");
+			break;
+		case 'h': fputs(gp_usage_place, stdout); return GP_OK;
+		case '?':
+			if (optopt)
+				return gp_cli_usage_error("place", "option '-%c' needs a value or is unknown",
+							  optopt);
+			return gp_cli_usage_error("place", "unknown option '%s'", argv[optind - 1]);
+		default:
+			return gp_cli_usage_error("place", "option '%s' needs a value", argv[optind - 1]);
+		}
+	}
+	if (o.policy && !strcmp(o.policy, "list")) {
+		list_policies();
+		return GP_OK;
+	}
+	if (o.batch ? optind != argc : optind != argc - 1)
+		return gp_cli_usage_error("place", o.batch ? "--batch takes no JOB.yaml argument"
+						       : "expected one JOB.yaml");
+	if (o.commit && !o.state)
+		return gp_cli_usage_error("place", "--commit needs --state FILE");
+	if (o.bench && !o.batch)
+		return gp_cli_usage_error("place", "--bench needs --batch JOBS.yaml");
+	if (!o.cluster)
+		o.cluster = gp_cli_default_cluster();
+	memset(&env, 0, sizeof(env));
+	env.policy = gp_policy_find(o.policy ? o.policy : "bestfit");
+	if (!env.policy)
+		return gp_cli_usage_error("place", "unknown policy '%s' (see --policy list)", o.policy);
+	if ((rc = env_load(&o, &env)) == GP_OK) {
+		if (o.bench)
+			rc = place_bench(&o, &env);
+		else if (o.batch)
+			rc = place_batch(&o, &env);
+		else
+			rc = place_one(&o, &env, argv[optind]);
+	}
+	env_release(&env);
+	return rc;
+}

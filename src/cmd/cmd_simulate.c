@@ -1,0 +1,336 @@
+/* gpuplan simulate: replay a job trace on a cluster and report queueing
+ * delay, JCT, makespan and utilization (text, JSON, CSV, SVG).  Also the
+ * helpers `compare` shares: trace options, loading, atomic multi-file
+ * output. */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/place/policy.h"
+#include "gpuplan/report/report.h"
+#include "gpuplan/sim/sim.h"
+#include "gpuplan/io/trace.h"
+#include "gpuplan/util/util.h"
+
+const char gp_usage_simulate[] =
+	"usage: gpuplan simulate [-c CLUSTER] TRACE [--format F] [--policy P]\n"
+	"                        [--queue fifo|sjf|backfill] [--backfill-depth N]\n"
+	"                        [--seed N] [--tick S]\n"
+	"                        [--limit N] [--start T] [--end T] [--skip-bad]\n"
+	"                        [--json FILE] [--csv DIR] [--svg DIR]\n"
+	"                        [--progress | --quiet]\n"
+	"\n"
+	"Replay the jobs of TRACE on CLUSTER (default: the bundled example) in a\n"
+	"discrete-event simulation and print a summary: jobs completed / failed /\n"
+	"never placed, queueing delay and JCT (mean, p50, p90, p99, max), makespan\n"
+	"and GPU utilization, for all jobs and per class (LS, BE).\n"
+	"\n"
+	"  -c, --cluster FILE  cluster YAML\n"
+	"  --format F          trace dialect (default: detected from the header)\n"
+	"  --policy P          placement policy (default bestfit)\n"
+	"  --queue Q           fifo (default), sjf or backfill (EASY)\n"
+	"  --seed N            seed of the policy's random stream (default 1)\n"
+	"  --tick S            timeline interval in seconds (default: about 500 rows)\n"
+	"  --backfill-depth N  backfill: examine at most N queued jobs behind the\n"
+	"                      head per pass (default 0: all, exact EASY)\n"
+	"  --limit N           only the first N jobs by submit time\n"
+	"  --start T, --end T  only jobs submitted in [T, T') seconds from trace start\n"
+	"  --skip-bad          count and skip bad trace rows instead of failing\n"
+	"  --json FILE         write the summary as JSON ('-' for standard output)\n"
+	"  --csv DIR           write DIR/jobs.csv and DIR/timeline.csv\n"
+	"  --svg DIR           write DIR/utilization.svg, DIR/queue.svg, DIR/jct-cdf.svg\n"
+	"  --progress          show progress on standard error even when not a terminal\n"
+	"  --quiet             never show progress\n"
+	"  --inflate X         FGD's workload-inflation experiment (see gpuplan(1))\n";
+
+/* ---- shared with compare ---- */
+
+int gp_cli_sim_trace_opt(const char *cmd, int code, const char *arg, char **argv,
+			 gp_trace_opts *o)
+{
+	long l;
+	double d;
+
+	switch (code) {
+	case GP_OPT_FORMAT:
+		o->format = arg;
+		return 0;
+	case GP_OPT_LIMIT:
+		if (gp_parse_long(arg, 1, 100000000L, &l))
+			return gp_cli_usage_error(cmd, "--limit wants a positive number of jobs, got '%s'", arg);
+		o->limit = (size_t)l;
+		return 0;
+	case GP_OPT_START:
+	case GP_OPT_END:
+		if (gp_parse_double(arg, 0, 1e12, &d))
+			return gp_cli_usage_error(cmd, "--%s wants seconds from trace start, got '%s'",
+						  code == GP_OPT_START ? "start" : "end", arg);
+		if (code == GP_OPT_START)
+			o->start = d;
+		else
+			o->end = d;
+		return 0;
+	case GP_OPT_SKIP_BAD:
+		o->skip_bad = 1;
+		return 0;
+	case ':':
+		return gp_cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+	}
+	return gp_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+int gp_cli_sim_load(const char *cluster_path, const char *trace_path,
+		    const gp_trace_opts *o, gp_cluster *c, gp_joblist *jobs)
+{
+	gp_error err = GP_ERROR_INIT;
+
+	gp_joblist_init(jobs);
+	if (gp_cluster_load(cluster_path ? cluster_path : gp_cli_default_cluster(), c, &err))
+		return gp_cli_report(&err);
+	if (gp_trace_load(trace_path, o, jobs, &err)) {
+		gp_cluster_release(c);
+		return gp_cli_report(&err);
+	}
+	return GP_OK;
+}
+
+
+/* ---- simulate ---- */
+
+static void progress(void *ud, size_t done, size_t total)
+{
+	(void)ud;
+	fprintf(stderr, "\rsimulate: %zu of %zu jobs settled (%3.0f %%)", done, total,
+		total ? 100.0 * (double)done / (double)total : 100.0);
+	if (done >= total)
+		fputs("\n", stderr);
+	fflush(stderr);
+}
+
+static int ensure_dir(const char *dir)
+{
+	struct stat st;
+
+	if (mkdir(dir, 0777) == 0 || (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)))
+		return GP_OK;
+	return gp_cli_fail(GP_EIO, "%s: cannot create directory: %s", dir,
+			   errno == EEXIST ? "a file is in the way" : strerror(errno));
+}
+
+typedef struct outputs {
+	char *paths[8];
+	char *data[8];
+	size_t len[8];
+	int n;
+} outputs;
+
+static void out_add(outputs *o, char *path, gp_sbuf *sb)
+{
+	o->paths[o->n] = path;
+	o->len[o->n] = sb->len;
+	o->data[o->n++] = gp_sbuf_detach(sb);
+}
+
+static void out_release(outputs *o)
+{
+	int i;
+
+	for (i = 0; i < o->n; i++) {
+		free(o->paths[i]);
+		free(o->data[i]);
+	}
+}
+
+int cmd_simulate(int argc, char **argv)
+{
+	enum { O_DEPTH = 100, O_POLICY = 1, O_QUEUE, O_SEED, O_TICK, O_JSON, O_CSV, O_SVG, O_PROGRESS, O_QUIET,
+	       O_INFLATE, O_HELP };
+	static const struct option opts[] = {
+		{ "cluster", required_argument, NULL, 'c' },
+		{ "policy", required_argument, NULL, O_POLICY },
+		{ "queue", required_argument, NULL, O_QUEUE },
+		{ "seed", required_argument, NULL, O_SEED },
+		{ "tick", required_argument, NULL, O_TICK },
+		{ "backfill-depth", required_argument, NULL, O_DEPTH },
+		{ "json", required_argument, NULL, O_JSON },
+		{ "csv", required_argument, NULL, O_CSV },
+		{ "svg", required_argument, NULL, O_SVG },
+		{ "progress", no_argument, NULL, O_PROGRESS },
+		{ "quiet", no_argument, NULL, O_QUIET },
+		{ "inflate", required_argument, NULL, O_INFLATE },
+		{ "help", no_argument, NULL, O_HELP },
+		GP_SIM_TRACE_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cluster_path = NULL, *policy_name = "bestfit", *json_path = NULL;
+	const char *csv_dir = NULL, *svg_dir = NULL;
+	int queue = GP_SIM_FIFO, show_progress = -1, c, rc;
+	unsigned long long seed = 1;
+	double tick = 0;
+	size_t depth = 0;
+	long l;
+	gp_trace_opts topts;
+	gp_sim_config cfg;
+	gp_sim_result res;
+	gp_cluster cluster;
+	gp_joblist jobs;
+	gp_error err = GP_ERROR_INIT;
+	gp_report_ident id;
+	gp_sim_perf *perf;
+	gp_sbuf sb;
+	outputs out;
+
+	/* FGD's experiment mode owns the whole command line. */
+	if (gp_cli_has_option(argc, argv, "--inflate"))
+		return gp_cmd_simulate_inflate(argc, argv);
+	gp_trace_opts_init(&topts);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': cluster_path = optarg; break;
+		case O_POLICY: policy_name = optarg; break;
+		case O_QUEUE:
+			queue = gp_sim_queue_parse(optarg);
+			if (queue < 0)
+				return gp_cli_usage_error("simulate", "unknown queue '%s' (fifo, sjf, backfill)",
+							  optarg);
+			break;
+		case O_SEED:
+			if (gp_parse_long(optarg, 0, 2147483647L, &l))
+				return gp_cli_usage_error("simulate", "--seed wants a number 0..2147483647, got '%s'",
+							  optarg);
+			seed = (unsigned long long)l;
+			break;
+		case O_TICK:
+			if (gp_parse_double(optarg, 1e-3, 1e12, &tick))
+				return gp_cli_usage_error("simulate", "--tick wants seconds > 0, got '%s'", optarg);
+			break;
+		case O_DEPTH:
+			if (gp_parse_long(optarg, 0, 100000000L, &l))
+				return gp_cli_usage_error("simulate", "--backfill-depth wants a number >= 0, got '%s'",
+							  optarg);
+			depth = (size_t)l;
+			break;
+		case O_JSON: json_path = optarg; break;
+		case O_CSV: csv_dir = optarg; break;
+		case O_SVG: svg_dir = optarg; break;
+		case O_PROGRESS: show_progress = 1; break;
+		case O_QUIET: show_progress = 0; break;
+		case O_INFLATE: /* handled before getopt; kept so that it parses */
+			break;
+		case 'h':
+		case O_HELP: fputs(gp_usage_simulate, stdout); return GP_OK;
+		default:
+			if ((rc = gp_cli_sim_trace_opt("simulate", c, optarg, argv, &topts)))
+				return rc;
+			break;
+		}
+	}
+	if (optind != argc - 1)
+		return gp_cli_usage_error("simulate", optind >= argc ? "expected a TRACE file"
+						     : "expected one TRACE file, got '%s' too",
+					  optind < argc - 1 ? argv[optind + 1] : "");
+	gp_sim_config_init(&cfg);
+	cfg.policy = gp_policy_find(policy_name);
+	if (!cfg.policy)
+		return gp_cli_usage_error("simulate", "unknown policy '%s'", policy_name);
+	if ((rc = gp_cli_sim_load(cluster_path, argv[optind], &topts, &cluster, &jobs)))
+		return rc;
+	perf = gp_sim_perf_new(&cluster);
+	cfg.cluster = &cluster;
+	cfg.queue = queue;
+	cfg.seed = seed;
+	cfg.tick = tick;
+	cfg.backfill_depth = depth;
+	cfg.duration = gp_sim_perf_duration;
+	cfg.duration_ud = perf;
+	if (show_progress < 0)
+		show_progress = gp_cli_stderr_is_tty();
+	if (show_progress)
+		cfg.progress = progress;
+	rc = gp_sim_run(&cfg, &jobs, &res, &err);
+	gp_sim_perf_free(perf);
+	if (rc) {
+		rc = gp_cli_report(&err);
+		goto done_inputs;
+	}
+
+	memset(&id, 0, sizeof(id));
+	id.trace = argv[optind];
+	id.trace_format = jobs.format;
+	id.trace_rows_skipped = jobs.skipped;
+	id.cluster = cluster_path ? cluster_path : "example-cluster.yaml (bundled)";
+	id.cluster_nodes = cluster.nnodes;
+	id.cluster_gpus = cluster.ngpus;
+	id.policy = cfg.policy->name;
+	id.queue = gp_sim_queue_name(queue);
+	id.seed = seed;
+
+	memset(&out, 0, sizeof(out));
+	rc = GP_OK;
+	if (csv_dir)
+		rc = ensure_dir(csv_dir);
+	if (rc == GP_OK && svg_dir)
+		rc = ensure_dir(svg_dir);
+	if (rc == GP_OK && json_path && strcmp(json_path, "-")) {
+		json_t *o = gp_report_sim_json(&id, &jobs, &res);
+		char *s = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+
+		gp_sbuf_init(&sb);
+		gp_sbuf_adds(&sb, s);
+		gp_sbuf_adds(&sb, "\n");
+		free(s);
+		json_decref(o);
+		out_add(&out, gp_xstrdup(json_path), &sb);
+	}
+	if (rc == GP_OK && csv_dir) {
+		gp_sbuf_init(&sb);
+		gp_report_sim_jobs_csv(&jobs, &res, &cluster, &sb);
+		out_add(&out, gp_xasprintf("%s/jobs.csv", csv_dir), &sb);
+		gp_sbuf_init(&sb);
+		gp_report_sim_timeline_csv(&res, &sb);
+		out_add(&out, gp_xasprintf("%s/timeline.csv", csv_dir), &sb);
+	}
+	if (rc == GP_OK && svg_dir) {
+		gp_sbuf_init(&sb);
+		gp_report_sim_svg_utilization(&id, &res, &sb);
+		out_add(&out, gp_xasprintf("%s/utilization.svg", svg_dir), &sb);
+		gp_sbuf_init(&sb);
+		gp_report_sim_svg_queue(&id, &res, &sb);
+		out_add(&out, gp_xasprintf("%s/queue.svg", svg_dir), &sb);
+		gp_sbuf_init(&sb);
+		gp_report_sim_svg_jct_cdf(&id, &jobs, &res, &sb);
+		out_add(&out, gp_xasprintf("%s/jct-cdf.svg", svg_dir), &sb);
+	}
+	if (rc == GP_OK)
+		rc = gp_cli_write_files(out.paths, out.data, out.len, out.n);
+	out_release(&out);
+	if (rc == GP_OK) {
+		if (json_path && !strcmp(json_path, "-")) {
+			json_t *o = gp_report_sim_json(&id, &jobs, &res);
+
+			json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+			fputs("\n", stdout);
+			json_decref(o);
+		} else {
+			gp_sbuf_init(&sb);
+			gp_report_sim_text(&id, &jobs, &res, &sb);
+			fwrite(sb.buf, 1, sb.len, stdout);
+			gp_sbuf_release(&sb);
+		}
+	}
+	gp_sim_result_release(&res);
+done_inputs:
+	gp_joblist_release(&jobs);
+	gp_cluster_release(&cluster);
+	return rc;
+}

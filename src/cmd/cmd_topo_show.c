@@ -1,0 +1,820 @@
+/* gpuplan topo show [-c CLUSTER] [--node NAME] [--models] [--json]:
+ * the cluster (summary, node types, switch tree, inter-node weights by
+ * group), one node (link/expense matrices, CPU sub-trees, NIC affinity
+ * classes, subnets), or the GPU catalog. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/util/util.h"
+
+/* Text matrices collapse groups until at most this many remain. */
+#define MAX_TEXT_GROUPS 24
+
+/* ---- small helpers ---- */
+
+static void sb_reset(gp_sbuf *sb)
+{
+	sb->len = 0;
+	sb->buf[0] = '\0';
+}
+
+static void cpulist(gp_sbuf *sb, const int *cpus, int n)
+{
+	if (n == 0)
+		gp_sbuf_adds(sb, "-");
+	else
+		gp_sbuf_add_ranges(sb, cpus, n);
+}
+
+/* Sorted union of the CPU lists of the GPUs in set. */
+static int *union_cpus(const gp_topo *t, gp_gpuset set, int *n)
+{
+	char *seen = gp_xcalloc(GP_TOPO_MAX_CPUS, 1);
+	int *out, g, k;
+
+	*n = 0;
+	for (g = 0; g < t->ngpus; g++)
+		if (set >> g & 1)
+			for (k = 0; k < t->gpus[g].ncpus; k++)
+				seen[t->gpus[g].cpus[k]] = 1;
+	out = gp_xmalloc(GP_TOPO_MAX_CPUS * sizeof(int));
+	for (k = 0; k < GP_TOPO_MAX_CPUS; k++)
+		if (seen[k])
+			out[(*n)++] = k;
+	free(seen);
+	return out;
+}
+
+static void gpu_names(gp_sbuf *sb, const gp_topo *t, gp_gpuset set)
+{
+	int g, first = 1;
+
+	for (g = 0; g < t->ngpus; g++)
+		if (set >> g & 1) {
+			gp_sbuf_addf(sb, "%s%s", first ? "" : " ", t->gpus[g].id);
+			first = 0;
+		}
+}
+
+static json_t *json_gpus(const gp_topo *t, gp_gpuset set)
+{
+	json_t *a = json_array();
+	int g;
+
+	for (g = 0; g < t->ngpus; g++)
+		if (set >> g & 1)
+			json_array_append_new(a, json_string(t->gpus[g].id));
+	return a;
+}
+
+static json_t *json_int_or_null(int v)
+{
+	return v >= 0 ? json_integer(v) : json_null();
+}
+
+static int emit_json(json_t *root)
+{
+	char *s = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2));
+
+	json_decref(root);
+	if (!s)
+		return gp_cli_fail(GP_EIO, "cannot render JSON");
+	puts(s);
+	free(s);
+	return GP_OK;
+}
+
+static const char *model_name(const gp_cluster *c, int m)
+{
+	return m >= 0 ? c->catalog.models[m].name : "unknown";
+}
+
+/* "a100-r0-0 .. a100-r0-7" or "x, y" for a slice of node ids. */
+static void node_range(gp_sbuf *sb, const gp_cluster *c, const int *ids, int n)
+{
+	if (n == 0)
+		return;
+	if (n == 1)
+		gp_sbuf_adds(sb, c->nodes[ids[0]].name);
+	else if (n == 2)
+		gp_sbuf_addf(sb, "%s, %s", c->nodes[ids[0]].name, c->nodes[ids[1]].name);
+	else
+		gp_sbuf_addf(sb, "%s .. %s", c->nodes[ids[0]].name, c->nodes[ids[n - 1]].name);
+}
+
+/* ---- the GPU catalog ---- */
+
+static int show_models(const gp_cluster *c, int json)
+{
+	const gp_catalog *cat = &c->catalog;
+	int i;
+
+	if (json) {
+		json_t *a = json_array();
+
+		for (i = 0; i < cat->n; i++) {
+			const gp_gpu_model *m = &cat->models[i];
+			json_t *o = json_object();
+
+			json_object_set_new(o, "name", json_string(m->name));
+			json_object_set_new(o, "vendor", json_string(m->vendor));
+			json_object_set_new(o, "mem_gib", json_real(m->mem_gib));
+			json_object_set_new(o, "mem_bw_gbs", json_real(m->mem_bw_gbs));
+			json_object_set_new(o, "fp16_tflops", json_real(m->fp16_tflops));
+			json_object_set_new(o, "fp32_tflops", json_real(m->fp32_tflops));
+			json_object_set_new(o, "bf16", json_boolean(m->bf16));
+			json_object_set_new(o, "nvlink_gen", json_integer(m->nvlink_gen));
+			json_object_set_new(o, "nvlink_links", json_integer(m->nvlink_links));
+			json_object_set_new(o, "nvlink_gbs_per_link", json_real(m->nvlink_gbs_per_link));
+			json_object_set_new(o, "nvlink_nccl_gbs", json_real(m->nvlink_nccl_gbs));
+			json_object_set_new(o, "pcie_gen", json_integer(m->pcie_gen));
+			json_object_set_new(o, "pcie_lanes", json_integer(m->pcie_lanes));
+			json_object_set_new(o, "tdp_w", json_integer(m->tdp_w));
+			json_array_append_new(a, o);
+		}
+		return emit_json(a);
+	}
+	printf("%-20s %-6s %7s %8s %9s %9s %5s %-13s %4s %5s\n", "model", "vendor",
+	       "mem GiB", "mem GB/s", "FP16 TF", "FP32 TF", "BF16", "GPU link",
+	       "PCIe", "TDP W");
+	for (i = 0; i < cat->n; i++) {
+		const gp_gpu_model *m = &cat->models[i];
+		char link[32] = "-";
+
+		if (m->nvlink_links)
+			snprintf(link, sizeof(link), "%s%d x%d %g", m->nvlink_gen ? "NV" : "IF",
+				 m->nvlink_gen, m->nvlink_links, m->nvlink_gbs_per_link);
+		if (!m->nvlink_gen && m->nvlink_links)
+			snprintf(link, sizeof(link), "IF x%d %g", m->nvlink_links,
+				 m->nvlink_gbs_per_link);
+		printf("%-20s %-6s %7g %8g %9g %9g %5s %-13s %4d %5d\n", m->name, m->vendor,
+		       m->mem_gib, m->mem_bw_gbs, m->fp16_tflops, m->fp32_tflops,
+		       m->bf16 ? "yes" : "no", link, m->pcie_gen, m->tdp_w);
+	}
+	printf("\nTFLOPS are dense peaks (FP16 = tensor FP16/BF16); GPU link = generation x links,\n"
+	       "GB/s per link per direction (IF = AMD Infinity Fabric).\n");
+	return GP_OK;
+}
+
+/* ---- one node ---- */
+
+static const char *level_word[] = {
+	"socket", "host bridge", "PCIe switch complex", "PCIe switch"
+};
+
+static void node_text(const gp_cluster *c, int k)
+{
+	const gp_node *n = &c->nodes[k];
+	const gp_node_type *ty = &c->types[n->type];
+	const gp_topo *t = &ty->topo;
+	const gp_topo_derived *d = ty->derived;
+	gp_sbuf sb;
+	char buf[16];
+	int i, j, s, b, x, p, ng = t->ngpus;
+	static const char *const states[] = { "up", "down", "draining" };
+
+	gp_sbuf_init(&sb);
+	printf("node %s: type %s, %d x %s, %d NIC%s, %d CPUs, ", n->name, ty->name, ng,
+	       model_name(c, ty->gpu_model), t->nnics, t->nnics == 1 ? "" : "s",
+	       ty->cpu_count);
+	if (ty->mem_gib > 0)
+		printf("%g GiB memory, ", ty->mem_gib);
+	printf("state %s\n", states[n->state]);
+	if (n->sw >= 0)
+		printf("attached to switch %s (%s, %g Gb/s per NIC)\n", c->switches[n->sw].name,
+		       gp_fabric_tech_name(n->tech), gp_fabric_tech_gbps(n->tech));
+	else
+		printf("not attached to the fabric\n");
+	if (n->nlabels) {
+		printf("labels:");
+		for (i = 0; i < n->nlabels; i++)
+			printf(" %s=%s", n->labels[i].key, n->labels[i].value);
+		printf("\n");
+	}
+	printf("topology: %s\n", ty->source ? ty->source : "inline in the cluster file");
+
+	printf("\nGPU x GPU link level (NV<k> = k NVLinks, then PIX, PXB, PHB, NODE, SYS)\n%-7s", "");
+	for (j = 0; j < ng; j++)
+		printf(j + 1 < ng ? " %-6s" : " %s", t->gpus[j].id);
+	printf("\n");
+	for (i = 0; i < ng; i++) {
+		printf("%-7s", t->gpus[i].id);
+		for (j = 0; j < ng; j++)
+			printf(j + 1 < ng ? " %-6s" : " %s",
+			       gp_link_format(gp_topo_link(t, i, j), buf, sizeof(buf)));
+		printf("\n");
+	}
+	printf("\nGPU x GPU communication expense (NV<k> = 100-k, PIX 200, PXB 300, PHB 400,\nNODE 500, SYS 600; lower is closer)\n%-7s", "");
+	for (j = 0; j < ng; j++)
+		printf(" %6s", t->gpus[j].id);
+	printf("\n");
+	for (i = 0; i < ng; i++) {
+		printf("%-7s", t->gpus[i].id);
+		for (j = 0; j < ng; j++)
+			printf(" %6d", d->expense[i][j]);
+		printf("\n");
+	}
+
+	printf("\nCPU sub-trees (%s -> %s -> %s -> %s -> GPUs)\n", level_word[0],
+	       level_word[1], level_word[2], level_word[3]);
+	for (s = 0; s < d->nsockets; s++) {
+		int *cpus, ncpus;
+
+		cpus = union_cpus(t, d->socket_set[s], &ncpus);
+		sb_reset(&sb);
+		cpulist(&sb, cpus, ncpus);
+		free(cpus);
+		printf("socket %d", s);
+		if (d->socket_numa[s] >= 0)
+			printf(" (NUMA %d)", d->socket_numa[s]);
+		printf(" CPUs %s\n", sb.buf);
+		for (b = 0; b < d->nbridges; b++) {
+			if (!(d->bridge_set[b] & d->socket_set[s]))
+				continue;
+			printf("  host bridge %d\n", b);
+			for (x = 0; x < d->ncomplexes; x++) {
+				if (!(d->complex_set[x] & d->bridge_set[b]))
+					continue;
+				printf("    switch complex %d\n", x);
+				for (p = 0; p < d->nswitches; p++) {
+					if (!(d->switch_set[p] & d->complex_set[x]))
+						continue;
+					sb_reset(&sb);
+					gpu_names(&sb, t, d->switch_set[p]);
+					printf("      PCIe switch %d: %s\n", p, sb.buf);
+				}
+			}
+		}
+	}
+	if (d->npcie_inferred)
+		printf("(%d GPU pair%s without a PCIe cell: relation inferred from the other cells,\nNUMA and CPU affinity)\n",
+		       d->npcie_inferred, d->npcie_inferred == 1 ? "" : "s");
+
+	printf("\nGPU <-> NIC affinity classes (GPUs sharing their NUMA-local NICs)\n");
+	for (i = 0; i < d->nclasses; i++) {
+		sb_reset(&sb);
+		gpu_names(&sb, t, d->class_gpus[i]);
+		printf("class %d: %s; NICs", i, sb.buf);
+		for (j = 0; j < t->nnics; j++)
+			if (d->class_nics[i][j / 64] >> (j % 64) & 1)
+				printf(" %s", t->nics[j].id);
+		if (d->class_numa[i] >= 0)
+			printf("; NUMA %d", d->class_numa[i]);
+		printf("\n");
+	}
+	sb_reset(&sb);
+	for (i = 0; i < ng; i++)
+		if (d->gpu_class[i] < 0)
+			gp_sbuf_addf(&sb, " %s", t->gpus[i].id);
+	if (sb.len)
+		printf("no NUMA-local NIC:%s\n", sb.buf);
+	if (d->nclasses == 0 && !sb.len)
+		printf("(none)\n");
+
+	printf("\n%-7s %-5s %-24s %-14s %s\n", "GPU", "NUMA", "CPUs", "closest NIC", "class");
+	for (i = 0; i < ng; i++) {
+		char nic[32] = "-", numa[8] = "-", cls[8] = "-";
+
+		sb_reset(&sb);
+		cpulist(&sb, t->gpus[i].cpus, t->gpus[i].ncpus);
+		if (d->gpu_nic[i] >= 0)
+			snprintf(nic, sizeof(nic), "%s (%s)", t->nics[d->gpu_nic[i]].id,
+				 gp_link_level_name(d->gpu_nic_level[i]));
+		if (t->gpus[i].numa >= 0)
+			snprintf(numa, sizeof(numa), "%d", t->gpus[i].numa);
+		if (d->gpu_class[i] >= 0)
+			snprintf(cls, sizeof(cls), "%d", d->gpu_class[i]);
+		printf("%-7s %-5s %-24s %-14s %s\n", t->gpus[i].id, numa, sb.buf, nic, cls);
+	}
+	if (t->nnics) {
+		printf("\n%-7s %-10s %-5s %-7s %s\n", "NIC", "device", "NUMA", "socket", "subnet");
+		for (j = 0; j < t->nnics; j++) {
+			char numa[8] = "-", sock[8] = "-";
+
+			if (d->nic_numa[j] >= 0)
+				snprintf(numa, sizeof(numa), "%d", d->nic_numa[j]);
+			if (d->nic_socket[j] >= 0)
+				snprintf(sock, sizeof(sock), "%d", d->nic_socket[j]);
+			printf("%-7s %-10s %-5s %-7s %s\n", t->nics[j].id,
+			       t->nics[j].device[0] ? t->nics[j].device : "-", numa, sock,
+			       ty->nic_subnets && ty->nic_subnets[j] ? ty->nic_subnets[j] : "-");
+		}
+	}
+	gp_sbuf_release(&sb);
+}
+
+static json_t *node_json(const gp_cluster *c, int k)
+{
+	const gp_node *n = &c->nodes[k];
+	const gp_node_type *ty = &c->types[n->type];
+	const gp_topo *t = &ty->topo;
+	const gp_topo_derived *d = ty->derived;
+	json_t *root = json_object(), *o = json_object(), *a, *row, *labels = json_object();
+	char buf[16];
+	int i, j, s, b, x, p, ng = t->ngpus;
+	static const char *const states[] = { "up", "down", "draining" };
+
+	json_object_set_new(o, "name", json_string(n->name));
+	json_object_set_new(o, "type", json_string(ty->name));
+	json_object_set_new(o, "gpu_model", ty->gpu_model >= 0 ?
+			    json_string(model_name(c, ty->gpu_model)) : json_null());
+	json_object_set_new(o, "gpus", json_integer(ng));
+	json_object_set_new(o, "nics", json_integer(t->nnics));
+	json_object_set_new(o, "cpus", json_integer(ty->cpu_count));
+	json_object_set_new(o, "memory_gib", ty->mem_gib > 0 ? json_real(ty->mem_gib) : json_null());
+	json_object_set_new(o, "switch", n->sw >= 0 ? json_string(c->switches[n->sw].name) : json_null());
+	json_object_set_new(o, "tech", json_string(gp_fabric_tech_name(n->tech)));
+	json_object_set_new(o, "nic_gbps", json_real(gp_fabric_tech_gbps(n->tech)));
+	json_object_set_new(o, "state", json_string(states[n->state]));
+	json_object_set_new(o, "topology", ty->source ? json_string(ty->source) : json_null());
+	for (i = 0; i < n->nlabels; i++)
+		json_object_set_new(labels, n->labels[i].key, json_string(n->labels[i].value));
+	json_object_set_new(o, "labels", labels);
+	json_object_set_new(root, "node", o);
+
+	a = json_array();
+	for (i = 0; i < ng; i++) {
+		json_t *g = json_object(), *cpus = json_array();
+
+		for (j = 0; j < t->gpus[i].ncpus; j++)
+			json_array_append_new(cpus, json_integer(t->gpus[i].cpus[j]));
+		json_object_set_new(g, "id", json_string(t->gpus[i].id));
+		json_object_set_new(g, "cpus", cpus);
+		json_object_set_new(g, "numa", json_int_or_null(t->gpus[i].numa));
+		json_object_set_new(g, "socket", json_integer(d->socket[i]));
+		json_object_set_new(g, "host_bridge", json_integer(d->bridge[i]));
+		json_object_set_new(g, "switch_complex", json_integer(d->complex_[i]));
+		json_object_set_new(g, "pcie_switch", json_integer(d->pswitch[i]));
+		json_object_set_new(g, "nic", d->gpu_nic[i] >= 0 ?
+				    json_string(t->nics[d->gpu_nic[i]].id) : json_null());
+		json_object_set_new(g, "nic_level", d->gpu_nic[i] >= 0 ?
+				    json_string(gp_link_level_name(d->gpu_nic_level[i])) : json_null());
+		json_object_set_new(g, "class", json_int_or_null(d->gpu_class[i]));
+		json_array_append_new(a, g);
+	}
+	json_object_set_new(root, "gpus", a);
+	a = json_array();
+	row = json_array();
+	for (i = 0; i < ng; i++) {
+		json_t *r1 = json_array(), *r2 = json_array();
+
+		for (j = 0; j < ng; j++) {
+			json_array_append_new(r1, json_string(gp_link_format(gp_topo_link(t, i, j),
+									   buf, sizeof(buf))));
+			json_array_append_new(r2, json_integer(d->expense[i][j]));
+		}
+		json_array_append_new(a, r1);
+		json_array_append_new(row, r2);
+	}
+	json_object_set_new(root, "links", a);
+	json_object_set_new(root, "expense", row);
+
+	a = json_array();
+	for (s = 0; s < d->nsockets; s++) {
+		json_t *so = json_object(), *bl = json_array();
+
+		json_object_set_new(so, "socket", json_integer(s));
+		json_object_set_new(so, "numa", json_int_or_null(d->socket_numa[s]));
+		for (b = 0; b < d->nbridges; b++) {
+			json_t *bo, *xl;
+
+			if (!(d->bridge_set[b] & d->socket_set[s]))
+				continue;
+			bo = json_object();
+			xl = json_array();
+			json_object_set_new(bo, "host_bridge", json_integer(b));
+			for (x = 0; x < d->ncomplexes; x++) {
+				json_t *xo, *pl;
+
+				if (!(d->complex_set[x] & d->bridge_set[b]))
+					continue;
+				xo = json_object();
+				pl = json_array();
+				json_object_set_new(xo, "switch_complex", json_integer(x));
+				for (p = 0; p < d->nswitches; p++) {
+					json_t *po;
+
+					if (!(d->switch_set[p] & d->complex_set[x]))
+						continue;
+					po = json_object();
+					json_object_set_new(po, "pcie_switch", json_integer(p));
+					json_object_set_new(po, "gpus", json_gpus(t, d->switch_set[p]));
+					json_array_append_new(pl, po);
+				}
+				json_object_set_new(xo, "pcie_switches", pl);
+				json_array_append_new(xl, xo);
+			}
+			json_object_set_new(bo, "switch_complexes", xl);
+			json_array_append_new(bl, bo);
+		}
+		json_object_set_new(so, "host_bridges", bl);
+		json_array_append_new(a, so);
+	}
+	json_object_set_new(root, "cpu_subtrees", a);
+
+	a = json_array();
+	for (i = 0; i < d->nclasses; i++) {
+		json_t *co = json_object(), *nl = json_array();
+
+		for (j = 0; j < t->nnics; j++)
+			if (d->class_nics[i][j / 64] >> (j % 64) & 1)
+				json_array_append_new(nl, json_string(t->nics[j].id));
+		json_object_set_new(co, "class", json_integer(i));
+		json_object_set_new(co, "gpus", json_gpus(t, d->class_gpus[i]));
+		json_object_set_new(co, "nics", nl);
+		json_object_set_new(co, "numa", json_int_or_null(d->class_numa[i]));
+		json_array_append_new(a, co);
+	}
+	json_object_set_new(root, "classes", a);
+	a = json_array();
+	for (j = 0; j < t->nnics; j++) {
+		json_t *no = json_object();
+
+		json_object_set_new(no, "id", json_string(t->nics[j].id));
+		json_object_set_new(no, "device", t->nics[j].device[0] ?
+				    json_string(t->nics[j].device) : json_null());
+		json_object_set_new(no, "numa", json_int_or_null(d->nic_numa[j]));
+		json_object_set_new(no, "socket", json_int_or_null(d->nic_socket[j]));
+		json_object_set_new(no, "subnet", ty->nic_subnets && ty->nic_subnets[j] ?
+				    json_string(ty->nic_subnets[j]) : json_null());
+		json_array_append_new(a, no);
+	}
+	json_object_set_new(root, "nics", a);
+	return root;
+}
+
+/* ---- the cluster ---- */
+
+/* Groups of interchangeable nodes: one per switch with nodes attached to
+ * it (in node_order), then one for the unattached nodes.  gsw[g] is the
+ * switch (-1 for the unattached group); ids are slices of node_order. */
+typedef struct groups {
+	int n;
+	int *sw, *first, *count;
+} groups;
+
+static void groups_build(const gp_cluster *c, groups *g)
+{
+	int i = 0;
+
+	g->n = 0;
+	g->sw = gp_xmalloc(((size_t)c->nnodes + 1) * sizeof(int));
+	g->first = gp_xmalloc(((size_t)c->nnodes + 1) * sizeof(int));
+	g->count = gp_xmalloc(((size_t)c->nnodes + 1) * sizeof(int));
+	while (i < c->nnodes) {
+		int s = c->nodes[c->node_order[i]].sw, j = i;
+
+		while (j < c->nnodes && c->nodes[c->node_order[j]].sw == s)
+			j++;
+		g->sw[g->n] = s;
+		g->first[g->n] = i;
+		g->count[g->n] = j - i;
+		g->n++;
+		i = j;
+	}
+}
+
+static void groups_release(groups *g)
+{
+	free(g->sw);
+	free(g->first);
+	free(g->count);
+}
+
+/* Weight between two distinct nodes of groups a and b. */
+static int group_weight(const gp_cluster *c, const groups *g, int a, int b)
+{
+	return gp_cluster_switch_weight(c, g->sw[a], g->sw[b]);
+}
+
+static void print_tree(const gp_cluster *c, int s, int indent, gp_sbuf *sb)
+{
+	const gp_switch *w = &c->switches[s];
+	const char *last = NULL;
+	int i, k;
+
+	printf("%*s%-*s %-9s %4g Gb/s  %d node%s", indent, "", 28 - indent, w->name,
+	       gp_fabric_tech_name(w->tech), gp_fabric_tech_gbps(w->tech), w->count,
+	       w->count == 1 ? "" : "s");
+	if (w->nodes_direct) {
+		sb_reset(sb);
+		node_range(sb, c, c->node_order + w->first, w->nodes_direct);
+		printf(" (%d here: %s)", w->nodes_direct, sb->buf);
+	}
+	printf("\n");
+	/* children in name order (O(children x switches): small next to
+	 * the output) */
+	for (k = 0; k < w->nchildren; k++) {
+		int best = -1;
+
+		for (i = 0; i < c->nswitches; i++) {
+			if (c->switches[i].parent != s)
+				continue;
+			if (last && strcmp(c->switches[i].name, last) <= 0)
+				continue;
+			if (best < 0 || strcmp(c->switches[i].name, c->switches[best].name) < 0)
+				best = i;
+		}
+		if (best < 0)
+			break;
+		print_tree(c, best, indent + 2, sb);
+		last = c->switches[best].name;
+	}
+}
+
+static void cluster_text(const gp_cluster *c)
+{
+	int *counts = gp_xcalloc((size_t)c->catalog.n + 1, sizeof(int));
+	int *tcount = gp_xcalloc((size_t)c->ntypes + 1, sizeof(int));
+	int i, j, m, roots = 0, level, ng, shown;
+	int *gkey;
+	groups g;
+	gp_sbuf sb;
+
+	gp_sbuf_init(&sb);
+	gp_cluster_gpus_by_model(c, counts);
+	for (i = 0; i < c->nswitches; i++)
+		roots += c->switches[i].parent < 0;
+	printf("cluster %s (%s)\n", c->name ? c->name : "-", c->path);
+	printf("  nodes     %d (%d attached to the fabric)\n", c->nnodes, c->nattached);
+	printf("  GPUs      %d:", c->ngpus);
+	for (m = 0, shown = 0; m <= c->catalog.n; m++)
+		if (counts[m])
+			printf("%s %d %s", shown++ ? "," : "", counts[m],
+			       m < c->catalog.n ? c->catalog.models[m].name : "unknown");
+	printf("\n  NICs      %d\n", c->nnics);
+	printf("  switches  %d in %d tree%s, %d level%s\n", c->nswitches, roots,
+	       roots == 1 ? "" : "s", c->nswitches ? c->max_depth + 1 : 0,
+	       c->max_depth == 0 ? "" : "s");
+
+	for (i = 0; i < c->nnodes; i++)
+		tcount[c->nodes[i].type]++;
+	printf("\nnode types\n  %-16s %-18s %4s %4s %5s %8s %5s  %s\n", "name", "GPU model",
+	       "GPUs", "NICs", "CPUs", "mem GiB", "nodes", "topology");
+	for (i = 0; i < c->ntypes; i++) {
+		const gp_node_type *t = &c->types[i];
+
+		printf("  %-16s %-18s %4d %4d %5d %8g %5d  %s\n", t->name,
+		       model_name(c, t->gpu_model), t->topo.ngpus, t->topo.nnics, t->cpu_count,
+		       t->mem_gib, tcount[i], t->source ? t->source : "(inline)");
+	}
+
+	if (c->nswitches) {
+		printf("\nfabric (switch, technology, line rate per NIC, nodes below)\n");
+		{
+			const char *last = NULL;
+
+			for (j = 0; j < roots; j++) {
+				int best = -1;
+
+				for (i = 0; i < c->nswitches; i++) {
+					if (c->switches[i].parent >= 0)
+						continue;
+					if (last && strcmp(c->switches[i].name, last) <= 0)
+						continue;
+					if (best < 0 || strcmp(c->switches[i].name,
+							       c->switches[best].name) < 0)
+						best = i;
+				}
+				print_tree(c, best, 2, &sb);
+				last = c->switches[best].name;
+			}
+		}
+	}
+	if (c->nattached < c->nnodes) {
+		sb_reset(&sb);
+		node_range(&sb, c, c->node_order + c->nattached, c->nnodes - c->nattached);
+		printf("  (no switch)%*s%d node%s: %s\n", 26 - 11, "", c->nnodes - c->nattached,
+		       c->nnodes - c->nattached == 1 ? "" : "s", sb.buf);
+	}
+
+	/* Weight matrix by group; collapse to ancestors at a shallower level
+	 * until it fits, showing min-max where a collapsed cell varies. */
+	groups_build(c, &g);
+	gkey = gp_xmalloc(((size_t)g.n + 1) * sizeof(int));
+	for (level = c->max_depth;; level--) {
+		int nk = 0;
+
+		for (i = 0; i < g.n; i++) {
+			int s = g.sw[i];
+
+			if (s >= 0 && c->switches[s].depth > level)
+				s = gp_cluster_switch_ancestor(c, s, c->switches[s].depth - level);
+			/* equal keys are consecutive in node_order (DFS); the
+			 * unattached group is last, with key -1 */
+			gkey[i] = s;
+		}
+		for (i = 0, nk = 0; i < g.n; i++)
+			nk += i == 0 || gkey[i] != gkey[i - 1];
+		if (nk <= MAX_TEXT_GROUPS || level <= 0) {
+			int *gs = gp_xmalloc(((size_t)nk + 1) * sizeof(int));
+			int *ge = gp_xmalloc(((size_t)nk + 1) * sizeof(int));
+			int a, b;
+
+			for (i = 0, ng = 0; i < g.n; i++)
+				if (i == 0 || gkey[i] != gkey[i - 1]) {
+					gs[ng] = i;
+					if (ng)
+						ge[ng - 1] = i;
+					ng++;
+				}
+			ge[ng - 1] = g.n;
+			printf("\ninter-node communication weight (IB: 1 = same switch, k = through k switch\n"
+			       "levels; Ethernet/RoCE: 99 + k; -1 = not connected); groups of nodes below\n"
+			       "one switch%s\n", level < c->max_depth ? " (collapsed: a-b = range of weights)" : "");
+			for (a = 0; a < ng; a++) {
+				int nn = 0;
+
+				for (i = gs[a]; i < ge[a]; i++)
+					nn += g.count[i];
+				sb_reset(&sb);
+				node_range(&sb, c, c->node_order + g.first[gs[a]], nn);
+				printf("  g%-3d %-16s %4d node%s  %s\n", a + 1,
+				       g.sw[gs[a]] >= 0 ? c->switches[gkey[gs[a]]].name : "(no switch)",
+				       nn, nn == 1 ? " " : "s", sb.buf);
+			}
+			printf("\n      ");
+			for (b = 0; b < ng; b++) {
+				char h[12];
+
+				snprintf(h, sizeof(h), "g%d", b + 1);
+				printf(" %7s", h);
+			}
+			printf("\n");
+			for (a = 0; a < ng; a++) {
+				printf("  g%-3d", a + 1);
+				for (b = 0; b < ng; b++) {
+					int lo = 1 << 30, hi = -(1 << 30), ia, ib;
+					char cell[24];
+
+					for (ia = gs[a]; ia < ge[a]; ia++)
+						for (ib = gs[b]; ib < ge[b]; ib++) {
+							int wgt;
+
+							if (ia == ib && g.count[ia] < 2 && ge[a] - gs[a] > 1)
+								continue;
+							wgt = group_weight(c, &g, ia, ib);
+							if (wgt < lo)
+								lo = wgt;
+							if (wgt > hi)
+								hi = wgt;
+						}
+					if (lo > hi)
+						snprintf(cell, sizeof(cell), "-");
+					else if (lo == hi)
+						snprintf(cell, sizeof(cell), "%d", lo);
+					else
+						snprintf(cell, sizeof(cell), "%d-%d", lo, hi);
+					printf(" %7s", cell);
+				}
+				printf("\n");
+			}
+			free(gs);
+			free(ge);
+			break;
+		}
+	}
+	free(gkey);
+	groups_release(&g);
+	free(counts);
+	free(tcount);
+	gp_sbuf_release(&sb);
+}
+
+static json_t *cluster_json(const gp_cluster *c)
+{
+	json_t *root = json_object(), *o = json_object(), *a, *by = json_object();
+	int *counts = gp_xcalloc((size_t)c->catalog.n + 1, sizeof(int));
+	int *tcount = gp_xcalloc((size_t)c->ntypes + 1, sizeof(int));
+	int i, j, m;
+	groups g;
+
+	gp_cluster_gpus_by_model(c, counts);
+	json_object_set_new(o, "name", c->name ? json_string(c->name) : json_null());
+	json_object_set_new(o, "path", json_string(c->path));
+	json_object_set_new(o, "nodes", json_integer(c->nnodes));
+	json_object_set_new(o, "gpus", json_integer(c->ngpus));
+	json_object_set_new(o, "nics", json_integer(c->nnics));
+	json_object_set_new(o, "switches", json_integer(c->nswitches));
+	json_object_set_new(o, "node_types", json_integer(c->ntypes));
+	for (m = 0; m <= c->catalog.n; m++)
+		if (counts[m])
+			json_object_set_new(by, m < c->catalog.n ? c->catalog.models[m].name
+								 : "unknown",
+					    json_integer(counts[m]));
+	json_object_set_new(o, "gpus_by_model", by);
+	json_object_set_new(root, "cluster", o);
+
+	for (i = 0; i < c->nnodes; i++)
+		tcount[c->nodes[i].type]++;
+	a = json_array();
+	for (i = 0; i < c->ntypes; i++) {
+		const gp_node_type *t = &c->types[i];
+		json_t *to = json_object();
+
+		json_object_set_new(to, "name", json_string(t->name));
+		json_object_set_new(to, "gpu_model", t->gpu_model >= 0 ?
+				    json_string(model_name(c, t->gpu_model)) : json_null());
+		json_object_set_new(to, "gpus", json_integer(t->topo.ngpus));
+		json_object_set_new(to, "nics", json_integer(t->topo.nnics));
+		json_object_set_new(to, "cpus", json_integer(t->cpu_count));
+		json_object_set_new(to, "memory_gib", t->mem_gib > 0 ? json_real(t->mem_gib) : json_null());
+		json_object_set_new(to, "nodes", json_integer(tcount[i]));
+		json_object_set_new(to, "topology", t->source ? json_string(t->source) : json_null());
+		json_array_append_new(a, to);
+	}
+	json_object_set_new(root, "node_types", a);
+
+	a = json_array();
+	for (i = 0; i < c->nswitches; i++) {
+		const gp_switch *s = &c->switches[i];
+		json_t *so = json_object();
+
+		json_object_set_new(so, "name", json_string(s->name));
+		json_object_set_new(so, "parent", s->parent >= 0 ?
+				    json_string(c->switches[s->parent].name) : json_null());
+		json_object_set_new(so, "tech", json_string(gp_fabric_tech_name(s->tech)));
+		json_object_set_new(so, "gbps", json_real(gp_fabric_tech_gbps(s->tech)));
+		json_object_set_new(so, "depth", json_integer(s->depth));
+		json_object_set_new(so, "nodes", json_integer(s->count));
+		json_object_set_new(so, "nodes_attached", json_integer(s->nodes_direct));
+		json_array_append_new(a, so);
+	}
+	json_object_set_new(root, "fabric", a);
+
+	groups_build(c, &g);
+	a = json_array();
+	for (i = 0; i < g.n; i++) {
+		json_t *go = json_object(), *nl = json_array();
+
+		for (j = 0; j < g.count[i]; j++)
+			json_array_append_new(nl, json_string(c->nodes[c->node_order[g.first[i] + j]].name));
+		json_object_set_new(go, "switch", g.sw[i] >= 0 ?
+				    json_string(c->switches[g.sw[i]].name) : json_null());
+		json_object_set_new(go, "nodes", nl);
+		json_array_append_new(a, go);
+	}
+	json_object_set_new(root, "groups", a);
+	a = json_array();
+	for (i = 0; i < g.n; i++) {
+		json_t *row = json_array();
+
+		for (j = 0; j < g.n; j++)
+			json_array_append_new(row, json_integer(group_weight(c, &g, i, j)));
+		json_array_append_new(a, row);
+	}
+	json_object_set_new(root, "weights", a);
+	groups_release(&g);
+	free(counts);
+	free(tcount);
+	return root;
+}
+
+int gp_cmd_topo_show(int argc, char **argv)
+{
+	const char *path = NULL, *node = NULL;
+	int json = 0, models = 0, i, k, st;
+	gp_cluster c;
+	gp_error err = GP_ERROR_INIT;
+
+	for (i = 1; i < argc; i++) {
+		if ((!strcmp(argv[i], "-c") || !strcmp(argv[i], "--cluster")) && i + 1 < argc)
+			path = argv[++i];
+		else if (!strcmp(argv[i], "--node") && i + 1 < argc)
+			node = argv[++i];
+		else if (!strcmp(argv[i], "--json"))
+			json = 1;
+		else if (!strcmp(argv[i], "--models"))
+			models = 1;
+		else
+			return gp_cli_usage_error("topo", "topo show: unexpected argument '%s'",
+						  argv[i]);
+	}
+	if (!path)
+		path = gp_cli_default_cluster();
+	if (gp_cluster_load(path, &c, &err))
+		return gp_cli_report(&err);
+	st = GP_OK;
+	if (models) {
+		st = show_models(&c, json);
+	} else if (node) {
+		k = gp_cluster_find_node(&c, node);
+		if (k < 0)
+			st = gp_cli_fail(GP_EINPUT, "%s: no node named '%s'", path, node);
+		else if (json)
+			st = emit_json(node_json(&c, k));
+		else
+			node_text(&c, k);
+	} else if (json) {
+		st = emit_json(cluster_json(&c));
+	} else {
+		cluster_text(&c);
+	}
+	gp_cluster_release(&c);
+	return st;
+}

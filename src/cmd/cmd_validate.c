@@ -1,0 +1,221 @@
+/* gpuplan validate FILE: check a cluster YAML, job YAML or nvidia-smi
+ * snapshot and print a one-line summary (exit 0) or the located error
+ * (exit 3). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/model/job.h"
+#include "gpuplan/io/jobspec.h"
+#include "gpuplan/io/snapshot.h"
+#include "gpuplan/model/topo.h"
+#include "gpuplan/util/util.h"
+#include "gpuplan/io/yaml.h"
+
+const char gp_usage_validate[] =
+	"usage: gpuplan validate [--type cluster|job|jobs|snapshot] FILE\n"
+	"\n"
+	"Check FILE and print a one-line summary.  The kind is detected from the\n"
+	"content: a YAML mapping with 'node_types' or 'nodes' is a cluster, one\n"
+	"with 'jobs' or a list of mappings a job list, any other mapping a job, an\n"
+	"Alibaba openb node list (first line 'sn,cpu_milli,...') is a cluster, a\n"
+	"'nvidia-smi topo -m' matrix is a snapshot.  Exit 0 when valid, 3 with\n"
+	"FILE:LINE:COL when not.\n";
+
+enum kind { K_AUTO, K_CLUSTER, K_JOB, K_JOBLIST, K_SNAPSHOT };
+
+/* "GPUs (256 A100-SXM4-40GB, 64 H100-SXM5-80GB)", most GPUs first. */
+static void print_gpus(const gp_cluster *c)
+{
+	int *counts = gp_xcalloc((size_t)c->catalog.n + 1, sizeof(int));
+	int printed = 0, best, m;
+
+	gp_cluster_gpus_by_model(c, counts);
+	printf("%d GPUs (", c->ngpus);
+	for (;;) {
+		best = -1;
+		for (m = 0; m <= c->catalog.n; m++)
+			if (counts[m] > 0 && (best < 0 || counts[m] > counts[best]))
+				best = m;
+		if (best < 0)
+			break;
+		printf("%s%d %s", printed++ ? ", " : "", counts[best],
+		       best < c->catalog.n ? c->catalog.models[best].name : "unknown model");
+		counts[best] = 0;
+	}
+	printf(")");
+	free(counts);
+}
+
+static int validate_cluster(const char *path)
+{
+	gp_cluster c;
+	gp_error err = GP_ERROR_INIT;
+
+	if (gp_cluster_load(path, &c, &err))
+		return gp_cli_report(&err);
+	printf("%s: cluster", path);
+	if (c.name)
+		printf(" '%s'", c.name);
+	printf(": %d nodes, ", c.nnodes);
+	print_gpus(&c);
+	printf(", %d NICs, %d switches, %d node types\n", c.nnics, c.nswitches,
+	       c.ntypes);
+	gp_cluster_release(&c);
+	return GP_OK;
+}
+
+static int validate_snapshot(const char *path)
+{
+	gp_topo t;
+	gp_error err = GP_ERROR_INIT;
+	unsigned i;
+	int n = 0;
+
+	gp_topo_init(&t);
+	if (gp_topo_load(path, &t, &err))
+		return gp_cli_report(&err);
+	printf("%s: snapshot: %d GPU%s, %d NIC%s", path, t.ngpus, t.ngpus == 1 ? "" : "s",
+	       t.nnics, t.nnics == 1 ? "" : "s");
+	for (i = 0; i < GP_TOPO_F_COUNT; i++)
+		if (t.flags & (1u << i))
+			printf("%s%s", n++ ? ", " : " (quirks: ", gp_topo_flag_name(1u << i));
+	printf("%s\n", n ? ")" : "");
+	gp_topo_release(&t);
+	return GP_OK;
+}
+
+static int validate_job(const char *path)
+{
+	gp_job job;
+	gp_error err = GP_ERROR_INIT;
+
+	if (gp_jobspec_load(path, &job, &err))
+		return gp_cli_report(&err);
+	printf("%s: job '%s': %s, %d GPU%s", path, job.id ? job.id : "-",
+	       gp_job_type_name(job.type), job.gpus, job.gpus == 1 ? "" : "s");
+	if (job.gpu_milli < 1000)
+		printf(" at %d/1000 each", job.gpu_milli);
+	if (job.model.name[0])
+		printf(", model %s", job.model.name);
+	printf("\n");
+	gp_job_release(&job);
+	return GP_OK;
+}
+
+static int validate_joblist(const char *path)
+{
+	gp_joblist list;
+	gp_error err = GP_ERROR_INIT;
+	long gpus = 0;
+	size_t i;
+
+	if (gp_jobspec_load_list(path, &list, &err))
+		return gp_cli_report(&err);
+	for (i = 0; i < list.n; i++)
+		gpus += list.jobs[i].gpus;
+	printf("%s: job list: %zu job%s, %ld GPUs requested\n", path, list.n,
+	       list.n == 1 ? "" : "s", gpus);
+	gp_joblist_release(&list);
+	return GP_OK;
+}
+
+/* A `nvidia-smi topo -m` matrix: a header naming GPU0 and a row for it. */
+static int looks_like_snapshot(const char *text)
+{
+	const char *p = strstr(text, "GPU0");
+
+	return p && (strstr(p, "\nGPU0") || strstr(p, "CPU Affinity"));
+}
+
+static enum kind detect(const char *path, gp_error *err)
+{
+	char *text;
+	size_t len;
+	gp_yaml_doc doc;
+	enum kind k = K_AUTO;
+	int st;
+
+	if (gp_read_file(path, GP_CLUSTER_MAX_FILE, &text, &len, err))
+		return K_AUTO;
+	if (len >= 12 && !memcmp(text, "sn,cpu_milli", 12)) {
+		free(text);
+		return K_CLUSTER;
+	}
+	st = gp_yaml_parse(text, len, path, GP_YAML_MAX_DEPTH, &doc, err);
+	if (!st && doc.root && doc.root->type == GP_YAML_MAP) {
+		if (gp_yaml_get(doc.root, "node_types") || gp_yaml_get(doc.root, "nodes") ||
+		    gp_yaml_get(doc.root, "fabric"))
+			k = K_CLUSTER;
+		else if (gp_yaml_get(doc.root, "jobs"))
+			k = K_JOBLIST;
+		else
+			k = K_JOB;
+	} else if (!st && doc.root && doc.root->type == GP_YAML_SEQ && doc.root->n > 0 &&
+		   doc.root->items[0]->type == GP_YAML_MAP) {
+		k = K_JOBLIST;
+	} else if (looks_like_snapshot(text)) {
+		k = K_SNAPSHOT;
+	} else {
+		/* Not a mapping, or not YAML: read it as a cluster file, whose
+		 * loader says what is wrong and where. */
+		k = K_CLUSTER;
+	}
+	gp_yaml_doc_release(&doc);
+	free(text);
+	if (k != K_AUTO)
+		gp_error_clear(err);
+	return k;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	const char *path = NULL;
+	enum kind k = K_AUTO;
+	gp_error err = GP_ERROR_INIT;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--type") && i + 1 < argc) {
+			const char *t = argv[++i];
+
+			if (!strcmp(t, "cluster"))
+				k = K_CLUSTER;
+			else if (!strcmp(t, "job"))
+				k = K_JOB;
+			else if (!strcmp(t, "jobs"))
+				k = K_JOBLIST;
+			else if (!strcmp(t, "snapshot"))
+				k = K_SNAPSHOT;
+			else
+				return gp_cli_usage_error("validate", "unknown --type '%s'", t);
+		} else if (!strcmp(argv[i], "--") && i + 1 < argc && !path) {
+			path = argv[++i];
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return gp_cli_usage_error("validate", "unknown option '%s'", argv[i]);
+		} else if (!path) {
+			path = argv[i];
+		} else {
+			return gp_cli_usage_error("validate", "more than one FILE");
+		}
+	}
+	if (!path)
+		return gp_cli_usage_error("validate", "missing FILE");
+	if (k == K_AUTO) {
+		k = detect(path, &err);
+		if (k == K_AUTO)
+			return gp_cli_report(&err);
+	}
+	switch (k) {
+	case K_SNAPSHOT:
+		return validate_snapshot(path);
+	case K_JOB:
+		return validate_job(path);
+	case K_JOBLIST:
+		return validate_joblist(path);
+	default:
+		return validate_cluster(path);
+	}
+}

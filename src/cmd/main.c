@@ -1,0 +1,95 @@
+/* gpuplan: the command table.  Each command lives in src/cmd_<name>.c. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const gp_command commands[] = {
+	{ "calibrate", cmd_calibrate, "fit the iteration-time model to measured profiles", gp_usage_calibrate },
+	{ "compare", cmd_compare, "run several policies/seeds on one trace, side by side", gp_usage_compare },
+	{ "estimate", cmd_estimate, "estimate the GPU memory a training job needs", gp_usage_estimate },
+	{ "perf", cmd_perf, "model collective and iteration time on a placement", gp_usage_perf },
+	{ "place", cmd_place, "choose nodes, GPUs, CPUs and NIC for a job, and explain", gp_usage_place },
+	{ "simulate", cmd_simulate, "replay a job trace on a cluster (discrete events)", gp_usage_simulate },
+	{ "topo", cmd_topo, "import nvidia-smi snapshots; show node and fabric topology", gp_usage_topo },
+	{ "validate", cmd_validate, "check a cluster, job or snapshot file", gp_usage_validate },
+};
+
+static const gp_command *find_command(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void print_main_help(FILE *fp)
+{
+	size_t i;
+
+	fprintf(fp, "usage: gpuplan [--version] [--help] COMMAND [ARGS]\n\n"
+		    "Topology-aware placement and simulation of deep-learning training jobs on GPU clusters.\n\n"
+		    "Commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(fp, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(fp, "\nRun 'gpuplan help COMMAND' for a command's options; 'man gpuplan' for file formats.\n"
+		    "Exit status: 0 ok, 1 negative answer, 2 usage, 3 bad input, 4 I/O or internal error.\n");
+}
+
+static int cmd_help(int argc, char **argv)
+{
+	const gp_command *cmd;
+
+	if (argc < 2) {
+		print_main_help(stdout);
+		return GP_OK;
+	}
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		return gp_cli_fail(GP_EUSAGE, "'%s' is not a gpuplan command; see 'gpuplan --help'", argv[1]);
+	fputs(cmd->usage, stdout);
+	return GP_OK;
+}
+
+static int finish(int status)
+{
+	/* A full disk or closed pipe must not pass as success. */
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "gpuplan: error writing standard output\n");
+		return status ? status : GP_EIO;
+	}
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	const gp_command *cmd;
+	int i;
+
+	if (argc < 2) {
+		print_main_help(stderr);
+		return GP_EUSAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return finish(cmd_help(1, argv + 1));
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
+		printf("gpuplan %s\n", GP_VERSION);
+		return finish(GP_OK);
+	}
+	if (!strcmp(argv[1], "help"))
+		return finish(cmd_help(argc - 1, argv + 1));
+	cmd = find_command(argv[1]);
+	if (!cmd)
+		return gp_cli_fail(GP_EUSAGE, "'%s' is not a gpuplan command; see 'gpuplan --help'", argv[1]);
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(cmd->usage, stdout);
+			return finish(GP_OK);
+		}
+	}
+	return finish(cmd->fn(argc - 1, argv + 1));
+}

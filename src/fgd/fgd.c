@@ -1,0 +1,1028 @@
+/* The FGD inflation experiment: policies, fragmentation measure, metrics.
+ * See share.h for the model and the artifact semantics it follows. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/fgd/fgd.h"
+#include "gpuplan/io/openb.h"
+#include "gpuplan/util/util.h"
+
+#define G GP_OPENB_MAX_NODE_GPUS
+#define MILLI 1000
+#define MAX_SPEC_CPU 128000.0 /* the artifact's normalisation constants */
+#define MAX_SPEC_GPU 8000
+#define SCORE_MAX 100
+#define POPULARITY_PCT 95     /* typical tasks: the most common shapes
+			       * covering 95 % of the trace */
+#define NAFF (1 + G)          /* affinity classes: share, 1..8-GPU */
+#define ARTIFACT_INFORMER_DRAWS 10
+
+static const struct {
+	const char *name, *label;
+} policy_names[GP_SHARE_NPOLICIES] = {
+	{ "random", "Random" },
+	{ "dotprod", "DotProd" },
+	{ "gpu-clustering", "GpuClustering" },
+	{ "gpu-packing", "GpuPacking" },
+	{ "bestfit", "BestFit" },
+	{ "fgd", "FGD" },
+};
+
+const char *gp_share_policy_name(int policy)
+{
+	return policy >= 0 && policy < GP_SHARE_NPOLICIES ? policy_names[policy].name : "?";
+}
+
+const char *gp_share_policy_label(int policy)
+{
+	return policy >= 0 && policy < GP_SHARE_NPOLICIES ? policy_names[policy].label : "?";
+}
+
+int gp_share_policy_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < GP_SHARE_NPOLICIES; i++)
+		if (!strcmp(name, policy_names[i].name))
+			return i;
+	return -1;
+}
+
+/* ---- task shapes ---------------------------------------------------- */
+
+/* A task shape as the artifact's PodResource: CPU (non-zero default),
+ * per-GPU share, GPU count and model constraint. */
+typedef struct shape {
+	int64_t cpu;          /* non-zero CPU request (100 when 0) */
+	int milli, ngpu;
+	int spec;             /* index into spec strings */
+} shape;
+
+typedef struct typical {
+	shape s;
+	double freq;
+} typical;
+
+/* ---- run state ------------------------------------------------------ */
+
+typedef struct memo_ent {
+	int64_t cpu;
+	int16_t g[G];         /* sorted descending */
+	int16_t model;        /* -1 none; slot empty when ngpu == -1 */
+	int16_t ngpu;
+	double frag, idle;
+} memo_ent;
+
+typedef struct run {
+	const gp_openb_nodes *nodes;
+	const gp_openb_pods *pods;
+	int policy;
+	int nn;
+	/* node state */
+	int64_t *cpu_left, *mem_left;
+	int16_t *gleft;       /* nn * G */
+	int *rank;            /* tie-break: the random name prefix */
+	int *aff;             /* nn * NAFF pod counts per affinity class */
+	int *naff;            /* classes with a non-zero count */
+	uint32_t *version;    /* bumped on every change */
+	double *frag_cur, *idle_cur;
+	/* specs */
+	char **specs;
+	uint64_t *spec_mask;  /* models the spec accepts */
+	int *spec_any;        /* no constraint */
+	int nspecs;
+	/* shapes: per pod, and distinct */
+	int *pod_shape;
+	shape *shapes;
+	int nshapes;
+	/* typical tasks */
+	typical *typ;
+	int ntyp;
+	/* memo of node-state fragmentation */
+	memo_ent *memo;
+	size_t memo_cap, memo_n;
+	/* per (node, shape) FGD score cache */
+	uint32_t *sc_version; /* version+1 when valid, 0 empty */
+	int *sc_score;
+	int8_t *sc_gpu;
+	/* scratch */
+	int *feas;
+	int64_t *scores;
+	gp_gorand rng;
+} run;
+
+/* indices 0..n-1 sorted by name (names are unique in practice; qsort ties
+ * keep no particular order, so break them by index) */
+static int cmp_by_name_idx(const void *a, const void *b, void *names)
+{
+	char *const *nm = names;
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+	int c = strcmp(nm[x], nm[y]);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+static int32_t *sorted_by_name(char **names, size_t n)
+{
+	int32_t *idx = gp_xmalloc(sizeof(*idx) * (n ? n : 1));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		idx[i] = (int32_t)i;
+	qsort_r(idx, n, sizeof(*idx), cmp_by_name_idx, names);
+	return idx;
+}
+
+static int spec_intern(run *r, const char *spec)
+{
+	const gp_openb_nodes *nd = r->nodes;
+	const char *p = spec;
+	int i, any = 1;
+	uint64_t mask = 0;
+
+	for (i = 0; i < r->nspecs; i++)
+		if (!strcmp(r->specs[i], spec))
+			return i;
+	/* '|'-separated model names; empty parts ignored; no part = any */
+	while (*p) {
+		const char *e = strchr(p, '|');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len) {
+			int m;
+
+			any = 0;
+			for (m = 0; m < nd->nmodels; m++)
+				if (strlen(nd->models[m]) == len && !memcmp(nd->models[m], p, len))
+					mask |= 1ull << m;
+		}
+		p += len;
+		if (*p == '|')
+			p++;
+	}
+	r->specs = gp_xrealloc(r->specs, sizeof(char *) * (size_t)(r->nspecs + 1));
+	r->spec_mask = gp_xrealloc(r->spec_mask, sizeof(uint64_t) * (size_t)(r->nspecs + 1));
+	r->spec_any = gp_xrealloc(r->spec_any, sizeof(int) * (size_t)(r->nspecs + 1));
+	r->specs[r->nspecs] = gp_xstrdup(spec);
+	r->spec_mask[r->nspecs] = mask;
+	r->spec_any[r->nspecs] = any;
+	return r->nspecs++;
+}
+
+static int accessible(const run *r, int spec, int model)
+{
+	if (r->spec_any[spec])
+		return 1;
+	if (model < 0)
+		return 0;
+	return (int)((r->spec_mask[spec] >> model) & 1u);
+}
+
+static int shape_eq(const shape *a, const shape *b)
+{
+	return a->cpu == b->cpu && a->milli == b->milli && a->ngpu == b->ngpu && a->spec == b->spec;
+}
+
+/* The artifact's PodResource.Less: CPU, share, GPU count, model string. */
+static int shape_less(const run *r, const shape *a, const shape *b)
+{
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu;
+	if (a->milli != b->milli)
+		return a->milli < b->milli;
+	if (a->ngpu != b->ngpu)
+		return a->ngpu < b->ngpu;
+	return strcmp(r->specs[a->spec], r->specs[b->spec]) < 0;
+}
+
+/* Decreasing count; equal counts: the "larger" shape first. */
+static int cmp_typical(const void *pa, const void *pb, void *rp)
+{
+	const typical *a = pa, *b = pb;
+	const run *r = rp;
+
+	if (a->freq != b->freq)
+		return a->freq > b->freq ? -1 : 1;
+	if (shape_less(r, &b->s, &a->s))
+		return -1;
+	if (shape_less(r, &a->s, &b->s))
+		return 1;
+	return 0;
+}
+
+/* Typical tasks of the original trace: shapes by decreasing frequency,
+ * taken until they cover POPULARITY_PCT % of tasks, renormalised. */
+static void make_typical(run *r)
+{
+	const gp_openb_pods *pd = r->pods;
+	double *cnt = gp_xcalloc((size_t)r->nshapes, sizeof(double));
+	double total = 0, expected, cum = 0;
+	int i, k, taken = 0, step = 0;
+	size_t j;
+
+	for (j = 0; j < pd->n; j++) {
+		cnt[r->pod_shape[j]] += 1;
+		total += 1;
+	}
+	r->typ = gp_xcalloc((size_t)r->nshapes, sizeof(typical));
+	for (i = 0; i < r->nshapes; i++) {
+		r->typ[i].s = r->shapes[i];
+		r->typ[i].freq = cnt[i];
+	}
+	free(cnt);
+	qsort_r(r->typ, (size_t)r->nshapes, sizeof(typical), cmp_typical, r);
+	expected = (double)POPULARITY_PCT * total / 100.0;
+	while (cum < expected) {
+		step += 1;
+		while (taken < step && taken < r->nshapes) {
+			cum += r->typ[taken].freq;
+			r->typ[taken].freq = r->typ[taken].freq / total;
+			taken++;
+		}
+		if (taken >= r->nshapes)
+			break;
+	}
+	if (taken >= r->nshapes) {
+		r->ntyp = r->nshapes;
+		return;
+	}
+	r->ntyp = taken;
+	for (k = 0; k < taken; k++)
+		r->typ[k].freq /= cum / total;
+}
+
+/* ---- fragmentation measure ------------------------------------------ */
+
+enum { Q1, Q2, Q3, Q4, XL, XR, NA, NFRAG };
+
+/* FGD's fragmentation of one node state w.r.t. the typical tasks: the
+ * expected idle milli-GPU that a typical task could not use.  Summation
+ * order as the artifact's, so that equal states score equal. */
+static void frag_compute(const run *r, int model, int ngpu, int64_t cpu,
+			 const int16_t *g, double *frag, double *idle)
+{
+	double d[NFRAG] = { 0 };
+	int64_t total = 0;
+	int t, i;
+
+	for (i = 0; i < ngpu; i++)
+		total += g[i];
+	for (t = 0; t < r->ntyp; t++) {
+		const shape *s = &r->typ[t].s;
+		double f = r->typ[t].freq;
+		int cpu_ok = cpu >= s->cpu;
+
+		if (s->milli == 0) {
+			d[cpu_ok ? XL : XR] += f * (double)total;
+		} else if (!accessible(r, s->spec, model)) {
+			d[NA] += f * (double)total;
+		} else {
+			int fit = 0;
+			int64_t small = 0;
+
+			for (i = 0; i < ngpu; i++) {
+				if (g[i] >= s->milli)
+					fit++;
+				else
+					small += g[i];
+			}
+			if (fit >= s->ngpu) {
+				if (cpu_ok) {
+					d[Q2] += f * (double)small;
+					d[Q3] += f * (double)(total - small);
+				} else {
+					d[Q4] += f * (double)total;
+				}
+			} else {
+				d[cpu_ok ? Q2 : Q1] += f * (double)total;
+			}
+		}
+	}
+	*frag = 0;
+	*idle = 0;
+	for (i = 0; i < NFRAG; i++) {
+		if (i != Q3)
+			*frag += d[i];
+		*idle += d[i];
+	}
+}
+
+static uint64_t memo_hash(int model, int ngpu, int64_t cpu, const int16_t *g)
+{
+	uint64_t h = (uint64_t)cpu * 0x9E3779B97F4A7C15ull;
+	int i;
+
+	h ^= (uint64_t)(model + 2) * 0xC2B2AE3D27D4EB4Full + (uint64_t)ngpu;
+	for (i = 0; i < ngpu; i++)
+		h = (h ^ (uint64_t)(uint16_t)g[i]) * 0x100000001B3ull;
+	h ^= h >> 29;
+	h *= 0xBF58476D1CE4E5B9ull;
+	h ^= h >> 32;
+	return h;
+}
+
+static void memo_grow(run *r)
+{
+	size_t ncap = r->memo_cap ? r->memo_cap * 2 : 1u << 14, i;
+	memo_ent *nm = gp_xmalloc(sizeof(*nm) * ncap);
+
+	for (i = 0; i < ncap; i++)
+		nm[i].ngpu = -1;
+	for (i = 0; i < r->memo_cap; i++) {
+		memo_ent *e = &r->memo[i];
+		size_t h;
+
+		if (e->ngpu < 0)
+			continue;
+		h = memo_hash(e->model, e->ngpu, e->cpu, e->g) & (ncap - 1);
+		while (nm[h].ngpu >= 0)
+			h = (h + 1) & (ncap - 1);
+		nm[h] = *e;
+	}
+	free(r->memo);
+	r->memo = nm;
+	r->memo_cap = ncap;
+}
+
+/* Fragmentation of a node state (GPU list in any order), memoised. */
+static void frag_of(run *r, int model, int ngpu, int64_t cpu, const int16_t *gin,
+		    double *frag, double *idle)
+{
+	int16_t g[G];
+	int i, j;
+	size_t h;
+	memo_ent *e;
+
+	/* insertion sort, descending: the state does not depend on GPU order */
+	for (i = 0; i < ngpu; i++) {
+		int16_t v = gin[i];
+
+		for (j = i; j > 0 && g[j - 1] < v; j--)
+			g[j] = g[j - 1];
+		g[j] = v;
+	}
+	if (2 * (r->memo_n + 1) > r->memo_cap)
+		memo_grow(r);
+	h = memo_hash(model, ngpu, cpu, g) & (r->memo_cap - 1);
+	for (;;) {
+		e = &r->memo[h];
+		if (e->ngpu < 0)
+			break;
+		if (e->ngpu == ngpu && e->model == model && e->cpu == cpu &&
+		    !memcmp(e->g, g, sizeof(int16_t) * (size_t)ngpu)) {
+			*frag = e->frag;
+			*idle = e->idle;
+			return;
+		}
+		h = (h + 1) & (r->memo_cap - 1);
+	}
+	frag_compute(r, model, ngpu, cpu, g, frag, idle);
+	memset(e, 0, sizeof(*e));
+	e->cpu = cpu;
+	memcpy(e->g, g, sizeof(int16_t) * (size_t)ngpu);
+	e->model = (int16_t)model;
+	e->ngpu = (int16_t)ngpu;
+	e->frag = *frag;
+	e->idle = *idle;
+	r->memo_n++;
+}
+
+static void node_refresh(run *r, int n)
+{
+	frag_of(r, r->nodes->model[n], r->nodes->ngpus[n], r->cpu_left[n],
+		r->gleft + (size_t)n * G, &r->frag_cur[n], &r->idle_cur[n]);
+	r->version[n]++;
+}
+
+/* ---- filter, scores, GPU choice ---------------------------------------- */
+
+static int64_t gpu_total_left(const run *r, int n)
+{
+	const int16_t *g = r->gleft + (size_t)n * G;
+	int64_t t = 0;
+	int i;
+
+	for (i = 0; i < r->nodes->ngpus[n]; i++)
+		t += g[i];
+	return t;
+}
+
+static int fully_free(const run *r, int n)
+{
+	const int16_t *g = r->gleft + (size_t)n * G;
+	int i, c = 0;
+
+	for (i = 0; i < r->nodes->ngpus[n]; i++)
+		c += g[i] == MILLI;
+	return c;
+}
+
+/* kube-scheduler's resource fit plus the artifact's GPU-share filter. */
+static int node_fits(const run *r, int n, size_t p, const shape *s)
+{
+	const gp_openb_pods *pd = r->pods;
+	const int16_t *g;
+	int i, cap = 0;
+
+	if (pd->cpu_milli[p] > r->cpu_left[n] || pd->mem_mib[p] > r->mem_left[n])
+		return 0;
+	if (s->milli <= 0)
+		return 1;
+	if (r->nodes->ngpus[n] == 0 || !accessible(r, s->spec, r->nodes->model[n]))
+		return 0;
+	g = r->gleft + (size_t)n * G;
+	/* the share plugin packs greedily: each GPU takes floor(left/share) */
+	for (i = 0; i < r->nodes->ngpus[n]; i++)
+		cap += g[i] / s->milli;
+	return cap >= s->ngpu;
+}
+
+static int is_share(const shape *s)
+{
+	return s->ngpu == 1 && s->milli < MILLI;
+}
+
+/* GPUs taken by an exclusive task: the first fully free ones. */
+static unsigned exclusive_gpus(const run *r, int n, const shape *s)
+{
+	const int16_t *g = r->gleft + (size_t)n * G;
+	int64_t need = (int64_t)s->milli * s->ngpu;
+	unsigned mask = 0;
+	int i;
+
+	for (i = 0; i < r->nodes->ngpus[n] && need > 0; i++)
+		if (g[i] == MILLI) {
+			mask |= 1u << i;
+			need -= MILLI;
+		}
+	return mask;
+}
+
+static int fgd_int_score(double before, double after)
+{
+	double x = (before - after) / 1000.0;
+
+	return (int)(int64_t)(1.0 / (1.0 + exp(-x)) * (double)SCORE_MAX);
+}
+
+/* FGD: score = sigmoid of the fragmentation decrease; for a share task
+ * the best GPU of the node (first index among equal integer scores). */
+static int fgd_score(run *r, int n, const shape *s, int *gpu)
+{
+	int model = r->nodes->model[n], ng = r->nodes->ngpus[n];
+	const int16_t *g = r->gleft + (size_t)n * G;
+	int16_t t[G];
+	double before = r->frag_cur[n], after, idle;
+	int64_t cpu = r->cpu_left[n] - s->cpu;
+	int i, j, best = 0;
+
+	*gpu = -1;
+	if (is_share(s)) {
+		for (i = 0; i < ng; i++) {
+			int sc;
+
+			if (g[i] < s->milli)
+				continue;
+			for (j = 0; j < i; j++)
+				if (g[j] == g[i])
+					break;
+			if (j < i)
+				continue; /* same state as an earlier GPU */
+			memcpy(t, g, sizeof(int16_t) * (size_t)ng);
+			t[i] = (int16_t)(t[i] - s->milli);
+			frag_of(r, model, ng, cpu, t, &after, &idle);
+			sc = fgd_int_score(before, after);
+			if (*gpu < 0 || sc > best) {
+				best = sc;
+				*gpu = i;
+			}
+		}
+		return best;
+	}
+	/* whole GPUs (or none): take from the least free sufficient GPUs */
+	memcpy(t, g, sizeof(int16_t) * (size_t)ng);
+	if (s->ngpu > 0) {
+		int order[G], req = s->ngpu;
+
+		for (i = 0; i < ng; i++) {
+			for (j = i; j > 0 && t[order[j - 1]] > t[i]; j--)
+				order[j] = order[j - 1];
+			order[j] = i;
+		}
+		for (i = 0; i < ng && req > 0; i++)
+			if (s->milli <= t[order[i]]) {
+				t[order[i]] = (int16_t)(t[order[i]] - s->milli);
+				req--;
+			}
+	}
+	frag_of(r, model, ng, cpu, t, &after, &idle);
+	return fgd_int_score(before, after);
+}
+
+static int64_t bestfit_raw(const run *r, int n, const shape *s)
+{
+	double sc = 0;
+
+	sc += ((double)r->cpu_left[n] - (double)s->cpu) / MAX_SPEC_CPU * 0.5;
+	sc += ((double)gpu_total_left(r, n) - (double)((int64_t)s->milli * s->ngpu)) / MAX_SPEC_GPU * 0.5;
+	return (int64_t)((1.0 - sc) * (double)SCORE_MAX);
+}
+
+/* Tetris-style dot product of free and requested (CPU, total GPU), each
+ * normalised by the largest node; a smaller product scores higher. */
+static int64_t dotprod_score(const run *r, int n, const shape *s)
+{
+	double nv0 = (double)r->cpu_left[n] / MAX_SPEC_CPU;
+	double nv1 = (double)gpu_total_left(r, n) / MAX_SPEC_GPU;
+	double pv0 = (double)s->cpu / MAX_SPEC_CPU;
+	double pv1 = (double)((int64_t)s->milli * s->ngpu) / MAX_SPEC_GPU;
+	double dot = 0, sc;
+
+	dot += nv0 * pv0;
+	dot += nv1 * pv1;
+	sc = 1 - dot / 2.0;
+	if (sc < -1)
+		sc = -1;
+	return (int64_t)((double)SCORE_MAX * sc);
+}
+
+static int affinity_class(const shape *s)
+{
+	if (s->ngpu == 0)
+		return -1;
+	if (s->ngpu == 1 && s->milli < MILLI)
+		return 0;
+	return s->ngpu; /* whole GPUs: "<n>-gpu" */
+}
+
+static int64_t clustering_score(const run *r, int n, const shape *s)
+{
+	int a = affinity_class(s);
+	int64_t base = (int64_t)SCORE_MAX / 4 * (MAX_SPEC_GPU - gpu_total_left(r, n)) / MAX_SPEC_GPU;
+
+	if (a < 0)
+		return 0;
+	if (r->aff[(size_t)n * NAFF + a] > 0)
+		return base + (r->naff[n] == 1 ? SCORE_MAX * 3 / 4 : SCORE_MAX * 2 / 4);
+	return base + (r->naff[n] == 0 ? SCORE_MAX / 4 : 0);
+}
+
+static int64_t packing_score(const run *r, int n, const shape *s)
+{
+	const int16_t *g = r->gleft + (size_t)n * G;
+	int ng = r->nodes->ngpus[n], ff = fully_free(r, n);
+	int order[G], i, j, req = s->ngpu, ff_used = 0, used[G], nused = 0;
+	int64_t sum = 0, sc;
+
+	if (s->milli <= 0)
+		return 0;
+	if (ff == ng) {
+		sc = SCORE_MAX / 3 - ff;
+		return sc > ff ? sc : ff;
+	}
+	for (i = 0; i < ng; i++) {
+		for (j = i; j > 0 && g[order[j - 1]] > g[i]; j--)
+			order[j] = order[j - 1];
+		order[j] = i;
+	}
+	for (i = 0; i < ng && req > 0; i++)
+		if (s->milli <= g[order[i]]) {
+			req--;
+			used[nused++] = order[i];
+			if (g[order[i]] == MILLI)
+				ff_used++;
+		}
+	if (ff_used > 0) {
+		sc = SCORE_MAX / 2 - ff_used;
+		return sc > SCORE_MAX / 3 ? sc : SCORE_MAX / 3;
+	}
+	for (i = 0; i < nused; i++)
+		sum += (int64_t)g[used[i]] * 100 / MILLI;
+	sc = SCORE_MAX - sum / 10;
+	return sc > SCORE_MAX / 2 ? sc : SCORE_MAX / 2;
+}
+
+/* ---- the run ---------------------------------------------------------- */
+
+void gp_share_result_init(gp_share_result *res)
+{
+	memset(res, 0, sizeof(*res));
+}
+
+void gp_share_result_release(gp_share_result *res)
+{
+	if (!res)
+		return;
+	free(res->events);
+	free(res->alloc_pct);
+	free(res->frag_pct);
+	free(res->frag_ratio_pct);
+	free(res->point_measured);
+	memset(res, 0, sizeof(*res));
+}
+
+static void run_release(run *r)
+{
+	int i;
+
+	free(r->cpu_left);
+	free(r->mem_left);
+	free(r->gleft);
+	free(r->rank);
+	free(r->aff);
+	free(r->naff);
+	free(r->version);
+	free(r->frag_cur);
+	free(r->idle_cur);
+	for (i = 0; i < r->nspecs; i++)
+		free(r->specs[i]);
+	free(r->specs);
+	free(r->spec_mask);
+	free(r->spec_any);
+	free(r->pod_shape);
+	free(r->shapes);
+	free(r->typ);
+	free(r->memo);
+	free(r->sc_version);
+	free(r->sc_score);
+	free(r->sc_gpu);
+	free(r->feas);
+	free(r->scores);
+}
+
+static void build_shapes(run *r)
+{
+	const gp_openb_pods *pd = r->pods;
+	size_t j;
+	int k;
+
+	r->pod_shape = gp_xmalloc(sizeof(int) * pd->n);
+	for (j = 0; j < pd->n; j++) {
+		shape s;
+
+		s.cpu = pd->cpu_milli[j] ? pd->cpu_milli[j] : 100;
+		s.milli = pd->gpu_milli[j];
+		s.ngpu = pd->ngpus[j];
+		s.spec = spec_intern(r, pd->gpu_spec[j]);
+		/* few distinct shapes (tens to hundreds): linear search is fine */
+		for (k = 0; k < r->nshapes; k++)
+			if (shape_eq(&r->shapes[k], &s))
+				break;
+		if (k == r->nshapes) {
+			r->shapes = gp_xrealloc(r->shapes, sizeof(shape) * (size_t)(k + 1));
+			r->shapes[k] = s;
+			r->nshapes++;
+		}
+		r->pod_shape[j] = k;
+	}
+}
+
+/* np.round(x, d) as the artifact's pandas scripts apply it */
+static double round_dec(double x, double scale)
+{
+	return rint(x * scale) / scale;
+}
+
+static void make_curves(gp_share_result *res, const gp_share_event *ev, size_t n)
+{
+	int np = res->npoints, x;
+	double *arr = gp_xmalloc(sizeof(double) * (n ? n : 1));
+	double prev_a = 0, prev_f = 0, prev_r = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		arr[i] = rint((double)ev[i].arrived_milli / (double)res->total_gpus / 10.0);
+	for (x = 0; x < np; x++) {
+		double sa = 0, sf = 0, sr = 0;
+		size_t cnt = 0;
+		int pass;
+
+		for (pass = 0; pass < 2 && !cnt; pass++) {
+			for (i = 0; i < n; i++) {
+				int hit = pass == 0 ? arr[i] == (double)x
+						    : arr[i] >= (double)(x - 1) && arr[i] <= (double)(x + 1);
+
+				if (!hit)
+					continue;
+				sa += round_dec((double)ev[i].used_milli / (double)res->total_gpus / 10.0, 100);
+				/* the artifact logs these with two decimals */
+				sf += round_dec(ev[i].frag_milli, 100);
+				sr += ev[i].idle_milli > 0 ? round_dec(100.0 * ev[i].frag_milli / ev[i].idle_milli, 100) : 0;
+				cnt++;
+			}
+		}
+		if (cnt) {
+			prev_a = round_dec(sa / (double)cnt, 100);
+			prev_f = round_dec(100.0 * (sf / (double)cnt) / 1000.0 / (double)res->total_gpus, 100);
+			prev_r = sr / (double)cnt;
+			res->point_measured[x] = 1;
+		}
+		res->alloc_pct[x] = prev_a;
+		res->frag_pct[x] = prev_f;
+		res->frag_ratio_pct[x] = prev_r;
+	}
+	free(arr);
+}
+
+int gp_share_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
+		 const gp_share_opts *opts, gp_share_result *res, gp_error *err)
+{
+	run r;
+	int nn = nodes->n, i, n;
+	size_t np = pods->n, j, ntasks, cap_tasks;
+	int32_t *order, *tasks, *copies, *perm, *node_sorted;
+	int64_t total_milli = 0, pod_total = 0, used = 0, arrived = 0;
+	gp_share_event *ev;
+	int use_cache;
+
+	gp_share_result_init(res);
+	if (opts->policy < 0 || opts->policy >= GP_SHARE_NPOLICIES)
+		return gp_error_set(err, GP_EUSAGE, "", 0, 0, "unknown sharing policy %d", opts->policy);
+	if (!(opts->inflate <= GP_SHARE_MAX_INFLATE))
+		return gp_error_set(err, GP_EUSAGE, "", 0, 0, "inflation %g is above the cap %g",
+				    opts->inflate, GP_SHARE_MAX_INFLATE);
+	memset(&r, 0, sizeof(r));
+	r.nodes = nodes;
+	r.pods = pods;
+	r.policy = opts->policy;
+	r.nn = nn;
+	for (i = 0; i < nn; i++)
+		total_milli += (int64_t)nodes->ngpus[i] * MILLI;
+	if (total_milli == 0)
+		return gp_error_set(err, GP_EINPUT, nodes->path, 0, 0, "the cluster has no GPUs");
+
+	build_shapes(&r);
+	make_typical(&r);
+
+	/* The artifact's random stream: seed, one Int(), pod shuffle, inflation
+	 * draws, then the permutation that prefixes node names. */
+	gp_gorand_seed(&r.rng, opts->seed);
+	(void)gp_gorand_int63(&r.rng);
+	order = sorted_by_name(pods->names, np);
+	if (opts->shuffle)
+		gp_gorand_shuffle_idx(&r.rng, order, (int)np);
+	for (j = 0; j < np; j++)
+		pod_total += (int64_t)pods->gpu_milli[j] * pods->ngpus[j];
+	cap_tasks = np + 16;
+	tasks = gp_xmalloc(sizeof(int32_t) * cap_tasks);
+	copies = gp_xmalloc(sizeof(int32_t) * cap_tasks);
+	for (j = 0; j < np; j++) {
+		tasks[j] = order[j];
+		copies[j] = -1;
+	}
+	ntasks = np;
+	if (opts->inflate > 0) {
+		double target = opts->inflate * (double)total_milli;
+		int32_t *byname = sorted_by_name(pods->names, np);
+
+		if ((double)pod_total > target) {
+			/* deflate: drop random tasks until under the target */
+			while ((double)pod_total > target && ntasks > 0) {
+				int k = gp_gorand_intn(&r.rng, (int)ntasks);
+				int32_t p = tasks[k];
+
+				memmove(tasks + k, tasks + k + 1, sizeof(int32_t) * (ntasks - (size_t)k - 1));
+				memmove(copies + k, copies + k + 1, sizeof(int32_t) * (ntasks - (size_t)k - 1));
+				ntasks--;
+				pod_total -= (int64_t)pods->gpu_milli[p] * pods->ngpus[p];
+			}
+		} else if ((double)pod_total < target) {
+			int32_t k = 0;
+
+			for (;;) {
+				int32_t p = byname[gp_gorand_intn(&r.rng, (int)np)];
+
+				/* the artifact compares with the per-GPU share here */
+				if ((double)(pod_total + pods->gpu_milli[p]) > target)
+					break;
+				pod_total += (int64_t)pods->gpu_milli[p] * pods->ngpus[p];
+				if (ntasks == cap_tasks) {
+					cap_tasks *= 2;
+					tasks = gp_xrealloc(tasks, sizeof(int32_t) * cap_tasks);
+					copies = gp_xrealloc(copies, sizeof(int32_t) * cap_tasks);
+				}
+				if (ntasks >= (size_t)GP_OPENB_MAX_PODS * 16) {
+					free(byname);
+					free(order);
+					free(tasks);
+					free(copies);
+					run_release(&r);
+					return gp_error_set(err, GP_EINPUT, pods->path, 0, 0,
+							    "inflation needs more than %d tasks (cap)",
+							    GP_OPENB_MAX_PODS * 16);
+				}
+				tasks[ntasks] = p;
+				copies[ntasks] = k++;
+				ntasks++;
+			}
+		}
+		free(byname);
+	}
+	free(order);
+
+	node_sorted = sorted_by_name(nodes->names, (size_t)nn);
+	perm = gp_xmalloc(sizeof(int32_t) * (size_t)(nn ? nn : 1));
+	/* Ten draws happen in the artifact between the inflation and the node
+	 * permutation: the start-up of the scheduler's ten informers (each
+	 * reflector draws a random watch timeout).  Replaying them makes the
+	 * seed-42 FGD run match the artifact decision for decision. */
+	for (i = 0; i < ARTIFACT_INFORMER_DRAWS; i++)
+		(void)gp_gorand_int63(&r.rng);
+	gp_gorand_perm(&r.rng, perm, nn);
+
+	r.cpu_left = gp_xmalloc(sizeof(int64_t) * (size_t)nn);
+	r.mem_left = gp_xmalloc(sizeof(int64_t) * (size_t)nn);
+	r.gleft = gp_xmalloc(sizeof(int16_t) * (size_t)nn * G);
+	r.rank = gp_xmalloc(sizeof(int) * (size_t)nn);
+	r.aff = gp_xcalloc((size_t)nn * NAFF, sizeof(int));
+	r.naff = gp_xcalloc((size_t)nn, sizeof(int));
+	r.version = gp_xcalloc((size_t)nn, sizeof(uint32_t));
+	r.frag_cur = gp_xmalloc(sizeof(double) * (size_t)nn);
+	r.idle_cur = gp_xmalloc(sizeof(double) * (size_t)nn);
+	r.feas = gp_xmalloc(sizeof(int) * (size_t)nn);
+	r.scores = gp_xmalloc(sizeof(int64_t) * (size_t)nn);
+	for (i = 0; i < nn; i++) {
+		int k;
+
+		r.rank[node_sorted[i]] = perm[i];
+		r.cpu_left[i] = nodes->cpu_milli[i];
+		r.mem_left[i] = nodes->mem_mib[i];
+		for (k = 0; k < G; k++)
+			r.gleft[(size_t)i * G + k] = k < nodes->ngpus[i] ? MILLI : 0;
+		node_refresh(&r, i);
+	}
+	free(perm);
+	free(node_sorted);
+	use_cache = opts->policy == GP_SHARE_FGD && (size_t)nn * (size_t)r.nshapes <= (16u << 20);
+	if (use_cache) {
+		r.sc_version = gp_xcalloc((size_t)nn * (size_t)r.nshapes, sizeof(uint32_t));
+		r.sc_score = gp_xmalloc(sizeof(int) * (size_t)nn * (size_t)r.nshapes);
+		r.sc_gpu = gp_xmalloc((size_t)nn * (size_t)r.nshapes);
+	}
+
+	ev = gp_xmalloc(sizeof(*ev) * (ntasks ? ntasks : 1));
+	for (j = 0; j < ntasks; j++) {
+		size_t p = (size_t)tasks[j];
+		int si = r.pod_shape[p];
+		const shape *s = &r.shapes[si];
+		int nf = 0, chosen = -1, gsel = -1, best_rank = 0;
+		int64_t best = 0;
+		unsigned mask = 0;
+
+		arrived += (int64_t)s->milli * s->ngpu;
+		for (n = 0; n < nn; n++)
+			if (node_fits(&r, n, p, s))
+				r.feas[nf++] = n;
+		if (nf == 1) {
+			chosen = r.feas[0];
+		} else if (nf > 1) {
+			int k, rnd = -1;
+			int64_t lo = INT64_MAX, hi = INT64_MIN;
+
+			if (r.policy == GP_SHARE_RANDOM)
+				rnd = gp_gorand_intn(&r.rng, nf);
+			for (k = 0; k < nf; k++) {
+				int64_t sc = 0;
+				int gpu;
+
+				n = r.feas[k];
+				switch (r.policy) {
+				case GP_SHARE_RANDOM:
+					sc = k == rnd ? SCORE_MAX : 0;
+					break;
+				case GP_SHARE_DOTPROD:
+					sc = dotprod_score(&r, n, s);
+					break;
+				case GP_SHARE_GPU_CLUSTERING:
+					sc = clustering_score(&r, n, s);
+					break;
+				case GP_SHARE_GPU_PACKING:
+					sc = packing_score(&r, n, s);
+					break;
+				case GP_SHARE_BESTFIT:
+					sc = bestfit_raw(&r, n, s);
+					break;
+				case GP_SHARE_FGD:
+					if (use_cache) {
+						size_t ci = (size_t)n * (size_t)r.nshapes + (size_t)si;
+
+						if (r.sc_version[ci] != r.version[n] + 1) {
+							r.sc_score[ci] = fgd_score(&r, n, s, &gpu);
+							r.sc_gpu[ci] = (int8_t)gpu;
+							r.sc_version[ci] = r.version[n] + 1;
+						}
+						sc = r.sc_score[ci];
+					} else {
+						sc = fgd_score(&r, n, s, &gpu);
+					}
+					break;
+				}
+				r.scores[k] = sc;
+				if (sc < lo)
+					lo = sc;
+				if (sc > hi)
+					hi = sc;
+			}
+			for (k = 0; k < nf; k++) {
+				int64_t sc = r.scores[k];
+
+				if (r.policy == GP_SHARE_BESTFIT)
+					sc = hi == lo ? 0 : (sc - lo) * SCORE_MAX / (hi - lo);
+				n = r.feas[k];
+				if (chosen < 0 || sc > best || (sc == best && r.rank[n] < best_rank)) {
+					chosen = n;
+					best = sc;
+					best_rank = r.rank[n];
+				}
+			}
+		}
+		if (chosen >= 0) {
+			int16_t *g = r.gleft + (size_t)chosen * G;
+			int a = affinity_class(s);
+
+			n = chosen;
+			if (s->milli > 0) {
+				if (!is_share(s)) {
+					mask = exclusive_gpus(&r, n, s);
+				} else if (r.policy == GP_SHARE_FGD) {
+					if (use_cache && r.sc_version[(size_t)n * (size_t)r.nshapes + (size_t)si] ==
+								 r.version[n] + 1)
+						gsel = r.sc_gpu[(size_t)n * (size_t)r.nshapes + (size_t)si];
+					else
+						(void)fgd_score(&r, n, s, &gsel);
+				} else if (r.policy == GP_SHARE_RANDOM) {
+					int cnt = 0;
+
+					for (i = 0; i < nodes->ngpus[n]; i++)
+						if (g[i] >= s->milli && gp_gorand_intn(&r.rng, ++cnt) == 0)
+							gsel = i;
+				} else {
+					/* best fit inside the node: the least free GPU that fits */
+					for (i = 0; i < nodes->ngpus[n]; i++)
+						if (g[i] >= s->milli && (gsel < 0 || g[i] < g[gsel]))
+							gsel = i;
+				}
+				if (gsel >= 0)
+					mask = 1u << gsel;
+				for (i = 0; i < nodes->ngpus[n]; i++)
+					if (mask & (1u << i))
+						g[i] = (int16_t)(g[i] - s->milli);
+			}
+			r.cpu_left[n] -= pods->cpu_milli[p];
+			r.mem_left[n] -= pods->mem_mib[p];
+			if (a >= 0 && r.aff[(size_t)n * NAFF + a]++ == 0)
+				r.naff[n]++;
+			used += (int64_t)s->milli * s->ngpu;
+			node_refresh(&r, n);
+			res->scheduled++;
+		} else {
+			res->failed++;
+		}
+		ev[j].pod = (int32_t)p;
+		ev[j].copy = copies[j];
+		ev[j].node = chosen;
+		ev[j].gpus = (uint8_t)mask;
+		ev[j].used_milli = used;
+		ev[j].arrived_milli = arrived;
+		{
+			double f = 0, id = 0;
+
+			for (n = 0; n < nn; n++) {
+				f += r.frag_cur[n];
+				id += r.idle_cur[n];
+			}
+			ev[j].frag_milli = f;
+			ev[j].idle_milli = id;
+		}
+	}
+
+	res->policy = opts->policy;
+	res->seed = opts->seed;
+	res->inflate = opts->inflate;
+	res->total_milli = total_milli;
+	res->total_gpus = (int)(total_milli / MILLI);
+	res->ntasks = ntasks;
+	res->ntypical = (size_t)r.ntyp;
+	res->used_milli = used;
+	res->arrived_milli = arrived;
+	res->frag_milli = ntasks ? ev[ntasks - 1].frag_milli : 0;
+	{
+		double top = opts->inflate > 0 ? opts->inflate : (double)arrived / (double)total_milli;
+
+		res->npoints = (int)floor(top * 100.0 + 1e-9) + 1;
+	}
+	res->alloc_pct = gp_xcalloc((size_t)res->npoints, sizeof(double));
+	res->frag_pct = gp_xcalloc((size_t)res->npoints, sizeof(double));
+	res->frag_ratio_pct = gp_xcalloc((size_t)res->npoints, sizeof(double));
+	res->point_measured = gp_xcalloc((size_t)res->npoints, 1);
+	make_curves(res, ev, ntasks);
+	if (opts->record)
+		res->events = ev;
+	else
+		free(ev);
+	free(tasks);
+	free(copies);
+	run_release(&r);
+	return GP_OK;
+}

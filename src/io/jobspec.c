@@ -1,0 +1,643 @@
+/* Job-spec YAML loader (jobspec.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gpuplan/io/jobspec.h"
+#include "gpuplan/model/memory.h"
+#include "gpuplan/model/dlmodels.h"
+#include "gpuplan/util/util.h"
+
+#define MILLI 1000 /* a whole GPU in milli-GPU */
+
+static const char *const job_keys[] = {
+	"name", "type", "gpus", "ps", "workers", "gpu_memory_gib", "model", "dataset",
+	"input", "batch_size", "optimizer", "precision", "gpu_model", "class",
+	"environment", "gpu_share", "cpus", "memory_gib", "iterations", "duration",
+	"priority", "submit", "deadline", NULL
+};
+
+static const char *const model_keys[] = {
+	"name", "kind", "parameters", "layers", "hidden", "heads", "seq_len", "vocab",
+	"layer_outputs", "flops_per_sample", NULL
+};
+
+/* Datasets whose input shape is implied (C, H, W). */
+static const struct {
+	const char *name;
+	int c, h, w;
+} datasets[] = {
+	{ "imagenet", 3, 224, 224 },
+	{ "cifar10", 3, 32, 32 },
+	{ "cifar100", 3, 32, 32 },
+	{ "coco", 3, 416, 416 },
+};
+
+/* s with an optional one-letter unit from letters: the number, in
+ * [0, max], times that unit's multiplier. */
+static int parse_with_unit(const char *s, const char *letters, const double *mult,
+			   double max, double *out)
+{
+	size_t len = strlen(s);
+	const char *u;
+	double v;
+	char buf[64];
+
+	if (len == 0 || len >= sizeof(buf))
+		return -1;
+	memcpy(buf, s, len + 1);
+	u = strchr(letters, buf[len - 1]);
+	if (u)
+		buf[--len] = '\0';
+	if (gp_parse_double(buf, 0, max, &v))
+		return -1;
+	v *= u ? mult[u - letters] : 1;
+	if (v > max) /* the cap holds for the value, not only its digits */
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int gp_parse_count(const char *s, double *out)
+{
+	static const double mult[] = { 1e3, 1e3, 1e6, 1e6, 1e9, 1e9, 1e9, 1e9, 1e12, 1e12 };
+
+	return parse_with_unit(s, "kKmMbBgGtT", mult, 1e16, out);
+}
+
+/* "3600", "90m", "2h", "1.5d": seconds. */
+static int parse_duration(const char *s, double *out)
+{
+	static const double mult[] = { 1, 60, 3600, 86400 };
+	double v;
+
+	if (parse_with_unit(s, "smhd", mult, 1e12, &v) || v <= 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* Optional keys: *out untouched and *present (when asked) 0 if absent. */
+static const gp_yaml_node *get(const gp_yaml_node *map, const char *key, int *present)
+{
+	const gp_yaml_node *n = gp_yaml_get(map, key);
+
+	if (present)
+		*present = n != NULL;
+	return n;
+}
+
+static int get_long(const gp_yaml_doc *doc, const gp_yaml_node *map, const char *key,
+		    long min, long max, long *out, int *present, gp_error *err)
+{
+	const gp_yaml_node *n = get(map, key, present);
+
+	return n ? gp_yaml_long(doc, n, key, min, max, out, err) : GP_OK;
+}
+
+static int get_double(const gp_yaml_doc *doc, const gp_yaml_node *map, const char *key,
+		      double min, double max, double *out, int *present, gp_error *err)
+{
+	const gp_yaml_node *n = get(map, key, present);
+
+	return n ? gp_yaml_double(doc, n, key, min, max, out, err) : GP_OK;
+}
+
+static int get_str(const gp_yaml_doc *doc, const gp_yaml_node *map, const char *key,
+		   const char **out, gp_error *err)
+{
+	const gp_yaml_node *n = gp_yaml_get(map, key);
+
+	*out = NULL;
+	if (!n)
+		return GP_OK;
+	if (gp_yaml_str(doc, n, key, out, err))
+		return GP_EINPUT;
+	if (!**out || strlen(*out) > 255)
+		return gp_yaml_error(doc, n, err, "%s must be a non-empty string of at most 255 characters",
+				     key);
+	return GP_OK;
+}
+
+/* gpu_model: one name ("A100-SXM4-80GB", or "V100M16|V100M32") or a list. */
+static int load_gpu_models(const gp_yaml_doc *doc, const gp_yaml_node *n, gp_job *job,
+			   gp_error *err)
+{
+	gp_sbuf sb;
+	const char *s;
+	size_t i;
+
+	if (n->type == GP_YAML_SCALAR) {
+		if (gp_yaml_str(doc, n, "gpu_model", &s, err))
+			return GP_EINPUT;
+		if (!*s)
+			return gp_yaml_error(doc, n, err, "gpu_model must not be empty");
+		job->gpu_models = gp_xstrdup(s);
+		return GP_OK;
+	}
+	if (n->type != GP_YAML_SEQ || n->n == 0)
+		return gp_yaml_error(doc, n, err,
+				     "gpu_model must be a GPU model name or a non-empty list of names");
+	gp_sbuf_init(&sb);
+	for (i = 0; i < n->n; i++) {
+		if (gp_yaml_str(doc, n->items[i], "gpu_model entry", &s, err) || !*s ||
+		    strchr(s, '|')) {
+			gp_sbuf_release(&sb);
+			if (err->status)
+				return GP_EINPUT;
+			return gp_yaml_error(doc, n->items[i], err,
+					     "gpu_model entry must be one non-empty model name");
+		}
+		if (i)
+			gp_sbuf_adds(&sb, "|");
+		gp_sbuf_adds(&sb, s);
+	}
+	job->gpu_models = gp_sbuf_detach(&sb);
+	return GP_OK;
+}
+
+static int parse_kind(const char *s)
+{
+	if (!strcmp(s, "cnn"))
+		return GP_MODEL_CNN;
+	if (!strcmp(s, "transformer"))
+		return GP_MODEL_TRANSFORMER;
+	if (!strcmp(s, "rnn"))
+		return GP_MODEL_RNN;
+	if (!strcmp(s, "mlp"))
+		return GP_MODEL_MLP;
+	return -1;
+}
+
+static int lookup_model(const gp_yaml_doc *doc, const gp_yaml_node *at, const char *name,
+			const gp_dl_model **out, gp_error *err)
+{
+	const char *hint;
+
+	*out = gp_model_find(name);
+	if (*out)
+		return GP_OK;
+	hint = gp_model_suggest(name);
+	if (hint)
+		return gp_yaml_error(doc, at, err, "unknown model '%s' (did you mean '%s'?)", name, hint);
+	return gp_yaml_error(doc, at, err,
+			     "unknown model '%s' (give its parameters, layers and hidden size instead)",
+			     name);
+}
+
+/* model: NAME, or a mapping (catalog name with overrides, or explicit). */
+static int load_model(const gp_yaml_doc *doc, const gp_yaml_node *n, int in_h, int in_w,
+		      gp_job *job, gp_error *err)
+{
+	gp_model_desc *d = &job->model;
+	const gp_dl_model *m = NULL;
+	const gp_yaml_node *v;
+	const char *s;
+	long l;
+	double x;
+	int kind_given = 0, seq = 0;
+
+	if (n->type == GP_YAML_SCALAR) {
+		if (gp_yaml_str(doc, n, "model", &s, err) || lookup_model(doc, n, s, &m, err))
+			return GP_EINPUT;
+		gp_model_fill_desc(m, in_h, in_w, 0, d);
+		return GP_OK;
+	}
+	if (gp_yaml_check_keys(doc, n, "model", model_keys, err))
+		return GP_EINPUT;
+	if (get_long(doc, n, "seq_len", 1, 1 << 24, &l, &kind_given, err))
+		return GP_EINPUT;
+	if (kind_given)
+		seq = (int)l;
+	if ((v = gp_yaml_get(n, "name"))) {
+		if (gp_yaml_str(doc, v, "model name", &s, err))
+			return GP_EINPUT;
+		if (gp_model_find(s)) {
+			m = gp_model_find(s);
+			gp_model_fill_desc(m, in_h, in_w, seq, d);
+		} else if (!gp_yaml_get(n, "parameters")) {
+			return lookup_model(doc, v, s, &m, err);
+		} else {
+			snprintf(d->name, sizeof(d->name), "%s", s);
+		}
+	}
+	if ((v = gp_yaml_get(n, "kind"))) {
+		if (gp_yaml_str(doc, v, "kind", &s, err))
+			return GP_EINPUT;
+		if (parse_kind(s) < 0)
+			return gp_yaml_error(doc, v, err,
+					     "kind must be cnn, transformer, rnn or mlp, not '%.40s'", s);
+		d->kind = parse_kind(s);
+		kind_given = 1;
+	} else {
+		kind_given = 0;
+	}
+	if ((v = gp_yaml_get(n, "parameters"))) {
+		if (gp_yaml_str(doc, v, "parameters", &s, err) || gp_parse_count(s, &x) || x < 1)
+			return gp_yaml_error(doc, v, err,
+					     "parameters must be a positive count such as 25557032, 340M or 7B");
+		d->params = x;
+	}
+	if (!m && d->params <= 0)
+		return gp_yaml_error(doc, n, err, "model needs a catalog 'name' or 'parameters'");
+#define OVERRIDE(key, field, max) \
+	do { \
+		if (get_long(doc, n, key, 1, max, &l, &kind_given, err)) \
+			return GP_EINPUT; \
+		if (gp_yaml_get(n, key)) \
+			d->field = (int)l; \
+	} while (0)
+	OVERRIDE("layers", layers, 100000);
+	OVERRIDE("hidden", hidden, 1 << 20);
+	OVERRIDE("heads", heads, 1 << 16);
+	OVERRIDE("vocab", vocab, 1 << 24);
+#undef OVERRIDE
+	if (seq > 0)
+		d->seq_len = seq;
+	if ((v = gp_yaml_get(n, "layer_outputs"))) {
+		size_t i;
+
+		if (v->type != GP_YAML_SEQ || v->n == 0)
+			return gp_yaml_error(doc, v, err,
+					     "layer_outputs must be a non-empty list of per-sample output sizes");
+		d->act_elems = 0;
+		for (i = 0; i < v->n; i++) {
+			if (gp_yaml_str(doc, v->items[i], "layer output", &s, err) ||
+			    gp_parse_count(s, &x) || x < 1)
+				return gp_yaml_error(doc, v->items[i], err,
+						     "layer output must be a positive element count");
+			d->act_elems += x;
+		}
+	}
+	if (get_double(doc, n, "flops_per_sample", 1, 1e21, &x, NULL, err))
+		return GP_EINPUT;
+	if (gp_yaml_get(n, "flops_per_sample"))
+		d->flops_per_sample = x;
+	if (!m) {
+		/* Explicit model: its kind, unless given, follows from what is known. */
+		if (!gp_yaml_get(n, "kind"))
+			d->kind = d->act_elems > 0 ? GP_MODEL_CNN :
+				  d->hidden > 0 ? GP_MODEL_TRANSFORMER : GP_MODEL_MLP;
+		if (d->flops_per_sample <= 0)
+			d->flops_per_sample = d->kind == GP_MODEL_TRANSFORMER && d->seq_len > 0 ?
+				6.0 * d->params * d->seq_len : 6.0 * d->params;
+	}
+	d->is_transformer = d->kind == GP_MODEL_TRANSFORMER;
+	if (d->is_transformer && d->hidden > 0 && d->seq_len <= 0)
+		return gp_yaml_error(doc, n, err, "transformer model needs 'seq_len'");
+	return GP_OK;
+}
+
+static int load_input(const gp_yaml_doc *doc, const gp_yaml_node *n, int *c, int *h, int *w,
+		      gp_error *err)
+{
+	long v[3];
+	size_t i;
+
+	if (n->type != GP_YAML_SEQ || n->n != 3)
+		return gp_yaml_error(doc, n, err, "input must be a list [channels, height, width]");
+	for (i = 0; i < 3; i++)
+		if (gp_yaml_long(doc, n->items[i], i ? "input size" : "input channels", 1,
+				 i ? 16384 : 4096, &v[i], err))
+			return GP_EINPUT;
+	*c = (int)v[0];
+	*h = (int)v[1];
+	*w = (int)v[2];
+	return GP_OK;
+}
+
+int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job *job,
+			 gp_error *err)
+{
+	const gp_yaml_node *v, *gpus_node, *ps_node, *workers_node;
+	const char *s;
+	long l, ps = 0, workers = 0, gpus = 0;
+	double x;
+	int have, in_c = 0, in_h = 0, in_w = 0, have_mem;
+
+	gp_job_init(job);
+	job->line = map ? map->line : 0;
+	if (!map)
+		return gp_error_set(err, GP_EINPUT, doc->path, 0, 0, "empty job file");
+	if (gp_yaml_check_keys(doc, map, "job", job_keys, err))
+		goto fail;
+
+	if (!(v = gp_yaml_get(map, "name"))) {
+		gp_yaml_error(doc, map, err, "job has no 'name'");
+		goto fail;
+	}
+	if (get_str(doc, map, "name", &s, err))
+		goto fail;
+	job->id = gp_xstrdup(s);
+
+	if (!(v = gp_yaml_get(map, "type"))) {
+		gp_yaml_error(doc, map, err,
+			      "job '%s' has no 'type' (single-card, single-node, ring-allreduce or ps-worker)",
+			      job->id);
+		goto fail;
+	}
+	if (gp_yaml_str(doc, v, "type", &s, err))
+		goto fail;
+	job->type = gp_job_type_parse(s);
+	if (job->type < 0) {
+		gp_yaml_error(doc, v, err,
+			      "type must be single-card, single-node, ring-allreduce or ps-worker, not '%.40s'",
+			      s);
+		goto fail;
+	}
+
+	gpus_node = gp_yaml_get(map, "gpus");
+	ps_node = gp_yaml_get(map, "ps");
+	workers_node = gp_yaml_get(map, "workers");
+	if (gpus_node && gp_yaml_long(doc, gpus_node, "gpus", 1, GP_JOBSPEC_MAX_GPUS, &gpus, err))
+		goto fail;
+	if ((ps_node || workers_node) && job->type != GP_JOB_PS_WORKER) {
+		gp_yaml_error(doc, ps_node ? ps_node : workers_node, err,
+			      "'ps' and 'workers' are only for type ps-worker");
+		goto fail;
+	}
+	if (ps_node && gp_yaml_long(doc, ps_node, "ps", 1, GP_JOBSPEC_MAX_GPUS, &ps, err))
+		goto fail;
+	if (workers_node &&
+	    gp_yaml_long(doc, workers_node, "workers", 1, GP_JOBSPEC_MAX_GPUS, &workers, err))
+		goto fail;
+	if (!gpus_node) {
+		if (ps_node && workers_node) {
+			gpus = ps + workers;
+		} else {
+			gp_yaml_error(doc, map, err, "job '%s' has no 'gpus'", job->id);
+			goto fail;
+		}
+	}
+	if (ps_node && workers_node && ps + workers != gpus) {
+		gp_yaml_error(doc, gpus_node, err,
+			      "gpus is %ld but ps + workers = %ld + %ld = %ld", gpus, ps, workers,
+			      ps + workers);
+		goto fail;
+	}
+	if ((ps_node != NULL) != (workers_node != NULL)) {
+		/* One of the two given: the other is the rest of the GPUs. */
+		if ((ps_node ? ps : workers) >= gpus) {
+			gp_yaml_error(doc, ps_node ? ps_node : workers_node, err,
+				      "%s (%ld) leaves no GPU of %ld for the %s", ps_node ? "ps" : "workers",
+				      ps_node ? ps : workers, gpus, ps_node ? "workers" : "parameter servers");
+			goto fail;
+		}
+		if (ps_node)
+			workers = gpus - ps;
+		else
+			ps = gpus - workers;
+	}
+	if (job->type == GP_JOB_SINGLE_CARD && gpus != 1) {
+		gp_yaml_error(doc, gpus_node ? gpus_node : map, err, "a single-card job uses 1 GPU, not %ld", gpus);
+		goto fail;
+	}
+	if ((job->type == GP_JOB_RING_ALLREDUCE || job->type == GP_JOB_PS_WORKER) && gpus < 2) {
+		gp_yaml_error(doc, gpus_node ? gpus_node : map, err, "a %s job needs at least 2 GPUs",
+			      gp_job_type_name(job->type));
+		goto fail;
+	}
+	job->gpus = (int)gpus;
+	job->ps = (int)ps;
+	job->workers = (int)workers;
+
+	if ((v = gp_yaml_get(map, "gpu_share"))) {
+		if (gp_yaml_long(doc, v, "gpu_share (milli-GPU)", 1, MILLI, &l, err))
+			goto fail;
+		if (l < MILLI && job->gpus > 1) {
+			gp_yaml_error(doc, v, err, "a GPU share below 1000 is only for 1-GPU jobs");
+			goto fail;
+		}
+		job->gpu_milli = (int)l;
+	}
+
+	if ((v = gp_yaml_get(map, "dataset"))) {
+		size_t i;
+
+		if (get_str(doc, map, "dataset", &s, err))
+			goto fail;
+		snprintf(job->model.dataset, sizeof(job->model.dataset), "%s", s);
+		for (i = 0; i < GP_ARRAY_SIZE(datasets); i++)
+			if (!strcasecmp(s, datasets[i].name)) {
+				in_c = datasets[i].c;
+				in_h = datasets[i].h;
+				in_w = datasets[i].w;
+			}
+	}
+	if ((v = gp_yaml_get(map, "input")) && load_input(doc, v, &in_c, &in_h, &in_w, err))
+		goto fail;
+	if ((v = gp_yaml_get(map, "model"))) {
+		char dataset[32];
+
+		memcpy(dataset, job->model.dataset, sizeof(dataset));
+		if (load_model(doc, v, in_h, in_w, job, err))
+			goto fail;
+		memcpy(job->model.dataset, dataset, sizeof(dataset));
+		if (in_c > 0)
+			job->model.input_c = in_c;
+		if (job->model.kind == GP_MODEL_CNN && (in_h > 0 || in_w > 0) &&
+		    (in_h < 32 || in_w < 32) && job->model.act_elems <= 0 && gp_model_find(job->model.name) &&
+		    gp_model_find(job->model.name)->arch != GP_ARCH_NONE) {
+			gp_yaml_error(doc, gp_yaml_get(map, gp_yaml_get(map, "input") ? "input" : "dataset"),
+				      err, "input %dx%d is too small for model '%s' (at least 32x32)",
+				      in_h, in_w, job->model.name);
+			goto fail;
+		}
+	}
+
+	if (get_long(doc, map, "batch_size", 1, 1 << 24, &l, &have, err))
+		goto fail;
+	if (have)
+		job->batch_size = (int)l;
+	if ((v = gp_yaml_get(map, "optimizer"))) {
+		if (gp_yaml_str(doc, v, "optimizer", &s, err))
+			goto fail;
+		if (gp_optimizer_parse(s) < 0) {
+			gp_yaml_error(doc, v, err, "optimizer must be sgd, momentum or adam, not '%.40s'", s);
+			goto fail;
+		}
+		job->optimizer = gp_optimizer_parse(s);
+	}
+	if ((v = gp_yaml_get(map, "precision"))) {
+		if (gp_yaml_str(doc, v, "precision", &s, err))
+			goto fail;
+		if (gp_precision_parse(s) < 0) {
+			gp_yaml_error(doc, v, err,
+				      "precision must be fp32, fp16, bf16 or mixed, not '%.40s'", s);
+			goto fail;
+		}
+		job->precision = gp_precision_parse(s);
+	}
+	if ((v = gp_yaml_get(map, "gpu_model")) && load_gpu_models(doc, v, job, err))
+		goto fail;
+	if ((v = gp_yaml_get(map, "class"))) {
+		if (gp_yaml_str(doc, v, "class", &s, err))
+			goto fail;
+		if (!strcasecmp(s, "LS"))
+			job->klass = GP_CLASS_LS;
+		else if (!strcasecmp(s, "BE"))
+			job->klass = GP_CLASS_BE;
+		else {
+			gp_yaml_error(doc, v, err, "class must be LS or BE, not '%.40s'", s);
+			goto fail;
+		}
+	}
+	if (get_str(doc, map, "environment", &s, err))
+		goto fail;
+	if (s)
+		job->environment = gp_xstrdup(s);
+	if (get_double(doc, map, "cpus", 0.001, 65536, &x, &have, err))
+		goto fail;
+	if (have)
+		job->cpu_milli = llround(x * 1000.0);
+	if (get_double(doc, map, "memory_gib", 0.001, 1 << 24, &x, &have, err))
+		goto fail;
+	if (have)
+		job->mem_mib = llround(x * 1024.0);
+	if (get_long(doc, map, "iterations", 1, 1000000000000L, &l, &have, err))
+		goto fail;
+	if (have)
+		job->iterations = l;
+	if ((v = gp_yaml_get(map, "duration"))) {
+		if (have) {
+			gp_yaml_error(doc, v, err, "give either 'iterations' or 'duration', not both");
+			goto fail;
+		}
+		if (gp_yaml_str(doc, v, "duration", &s, err) || parse_duration(s, &job->duration)) {
+			gp_yaml_error(doc, v, err,
+				      "duration must be a positive time such as 3600, 90m, 2h or 1d");
+			goto fail;
+		}
+	}
+	if (get_long(doc, map, "priority", -1000000, 1000000, &l, &have, err))
+		goto fail;
+	if (have)
+		job->priority = (int)l;
+	if (get_double(doc, map, "submit", 0, 1e12, &job->submit, NULL, err) ||
+	    get_double(doc, map, "deadline", 0, 1e12, &job->deadline, NULL, err))
+		goto fail;
+
+	v = gp_yaml_get(map, "gpu_memory_gib");
+	have_mem = v != NULL;
+	if (have_mem) {
+		if (gp_yaml_double(doc, v, "gpu_memory_gib", 0.001, 16384, &x, err))
+			goto fail;
+		job->gpu_mem_mib = llround(x * 1024.0);
+	} else if (gp_yaml_get(map, "model")) {
+		gp_mem_estimate est;
+
+		if (gp_memory_estimate(job, &est, err)) {
+			char msg[sizeof(err->msg)];
+
+			memcpy(msg, err->msg, sizeof(msg));
+			gp_yaml_error(doc, gp_yaml_get(map, "model"), err, "%s", msg);
+			goto fail;
+		}
+		job->gpu_mem_mib = (int64_t)ceil(est.total / 1048576.0);
+		job->gpu_mem_estimated = 1;
+	} else {
+		gp_yaml_error(doc, map, err,
+			      "job '%s' has neither 'gpu_memory_gib' nor a 'model' to estimate it from",
+			      job->id);
+		goto fail;
+	}
+	return GP_OK;
+fail:
+	gp_job_release(job);
+	return err->status ? err->status : GP_EINPUT;
+}
+
+int gp_jobspec_load(const char *path, gp_job *job, gp_error *err)
+{
+	gp_yaml_doc doc;
+	int rc;
+
+	gp_job_init(job);
+	gp_yaml_doc_init(&doc);
+	rc = gp_yaml_load(path, GP_JOBSPEC_MAX_FILE, 0, &doc, err);
+	if (rc == GP_OK)
+		rc = gp_jobspec_from_yaml(&doc, doc.root, job, err);
+	gp_yaml_doc_release(&doc);
+	return rc;
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+	const gp_job *const *x = a, *const *y = b;
+	int c = strcmp((*x)->id, (*y)->id);
+
+	if (c)
+		return c;
+	return (*x)->line < (*y)->line ? -1 : (*x)->line > (*y)->line;
+}
+
+int gp_jobspec_load_list(const char *path, gp_joblist *list, gp_error *err)
+{
+	gp_yaml_doc doc;
+	const gp_yaml_node *seq;
+	gp_job **sorted = NULL;
+	size_t i;
+	int rc;
+
+	gp_joblist_init(list);
+	gp_yaml_doc_init(&doc);
+	rc = gp_yaml_load(path, GP_JOBSPEC_MAX_FILE, 0, &doc, err);
+	if (rc)
+		goto out;
+	seq = doc.root;
+	if (seq && seq->type == GP_YAML_MAP) {
+		static const char *const list_keys[] = { "jobs", NULL };
+
+		if ((rc = gp_yaml_check_keys(&doc, seq, "job list", list_keys, err)))
+			goto out;
+		seq = gp_yaml_get(doc.root, "jobs");
+		if (!seq) {
+			rc = gp_yaml_error(&doc, doc.root, err, "job list has no 'jobs'");
+			goto out;
+		}
+	}
+	if (!seq) {
+		rc = gp_error_set(err, GP_EINPUT, path, 0, 0, "empty job list");
+		goto out;
+	}
+	if (seq->type != GP_YAML_SEQ || seq->n == 0) {
+		rc = gp_yaml_error(&doc, seq, err, "expected a non-empty list of jobs");
+		goto out;
+	}
+	if (seq->n > GP_JOBSPEC_MAX_JOBS) {
+		rc = gp_yaml_error(&doc, seq->items[GP_JOBSPEC_MAX_JOBS], err,
+				   "more than %d jobs in one list", GP_JOBSPEC_MAX_JOBS);
+		goto out;
+	}
+	for (i = 0; i < seq->n; i++) {
+		gp_job *j = gp_joblist_push(list);
+
+		if ((rc = gp_jobspec_from_yaml(&doc, seq->items[i], j, err))) {
+			list->n--;
+			goto out;
+		}
+	}
+	/* Names identify jobs in the state file: they must be unique. */
+	sorted = gp_xmalloc(list->n * sizeof(*sorted));
+	for (i = 0; i < list->n; i++)
+		sorted[i] = &list->jobs[i];
+	qsort(sorted, list->n, sizeof(*sorted), cmp_name);
+	for (i = 1; i < list->n; i++)
+		if (!strcmp(sorted[i]->id, sorted[i - 1]->id)) {
+			const gp_yaml_node *item = seq->items[sorted[i] - list->jobs];
+
+			rc = gp_yaml_error(&doc, gp_yaml_get(item, "name"), err,
+					   "duplicate job name '%s' (first at line %lld)", sorted[i]->id,
+					   (long long)sorted[i - 1]->line);
+			goto out;
+		}
+	list->source = gp_xstrdup(path);
+	list->format = gp_xstrdup("job-yaml");
+out:
+	free(sorted);
+	gp_yaml_doc_release(&doc);
+	if (rc)
+		gp_joblist_release(list);
+	return rc;
+}

@@ -1,0 +1,884 @@
+/* Trace reader core: the dialect table, one in-place scan of the buffer
+ * (no per-field allocation), header mapping, detection, bad-row handling,
+ * ordering and the window/limit filters.  Dialects live in trace_*.c. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gpuplan/model/catalog.h"
+#include "gpuplan/model/dlmodels.h"
+#include "gpuplan/io/trace.h"
+#include "gpuplan/util/util.h"
+#include "trace_int.h"
+
+/* The dialect table: adding a dialect is one line here plus its file.
+ * Order only breaks detection ties (see detect()). */
+static const gp_trace_dialect *const dialects[] = {
+	&gp_trace_native,
+	&gp_trace_tiresias,
+	&gp_trace_muri,
+	&gp_trace_philly,
+	&gp_trace_pollux,
+	&gp_trace_gavel,
+	&gp_trace_openb,
+};
+
+#define NDIALECTS GP_ARRAY_SIZE(dialects)
+
+const char *const *gp_trace_formats(void)
+{
+	static const char *names[NDIALECTS + 1];
+	size_t i;
+
+	if (!names[0])
+		for (i = 0; i < NDIALECTS; i++)
+			names[i] = dialects[i]->name;
+	return names;
+}
+
+const char *gp_trace_format_summary(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NDIALECTS; i++)
+		if (name && !strcasecmp(name, dialects[i]->name))
+			return dialects[i]->summary;
+	return NULL;
+}
+
+void gp_trace_opts_init(gp_trace_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+}
+
+/* ---- helpers for dialects ---- */
+
+const char *gp_trace_get(const gp_trace_row *r, int k)
+{
+	int f;
+
+	if (k < 0)
+		return "";
+	f = r->map ? r->map[k] : k;
+	if (f < 0 || f >= r->nf)
+		return "";
+	return r->field[f];
+}
+
+int gp_trace_col(const gp_trace_row *r, int k)
+{
+	int f;
+
+	if (k < 0)
+		return 0;
+	f = r->map ? r->map[k] : k;
+	if (f < 0 || f >= r->nf)
+		return 0;
+	return r->col[f];
+}
+
+int gp_trace_bad(const gp_trace_row *r, int k, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	gp_error_setv(r->err, GP_EINPUT, r->path, r->line, gp_trace_col(r, k),
+		      fmt, ap);
+	va_end(ap);
+	return GP_EINPUT;
+}
+
+static const char *colname(const gp_trace_row *r, int k)
+{
+	return k >= 0 && r->names ? r->names[k] : "?";
+}
+
+int gp_trace_long(const gp_trace_row *r, int k, long min, long max, long *out)
+{
+	const char *s = gp_trace_get(r, k);
+	double d;
+
+	if (!*s)
+		return gp_trace_bad(r, k, "missing value for '%s'", colname(r, k));
+	if (!gp_parse_long(s, min, max, out))
+		return GP_OK;
+	if (!gp_parse_double(s, (double)min, (double)max, &d) && d == floor(d)) {
+		*out = (long)d;
+		return GP_OK;
+	}
+	return gp_trace_bad(r, k, "'%s' must be a whole number in %ld..%ld, got '%.40s'",
+			    colname(r, k), min, max, s);
+}
+
+int gp_trace_double(const gp_trace_row *r, int k, double min, double max,
+		    double *out)
+{
+	const char *s = gp_trace_get(r, k);
+
+	if (!*s)
+		return gp_trace_bad(r, k, "missing value for '%s'", colname(r, k));
+	if (!gp_parse_double(s, min, max, out))
+		return GP_OK;
+	return gp_trace_bad(r, k, "'%s' must be a number in %g..%g, got '%.40s'",
+			    colname(r, k), min, max, s);
+}
+
+int gp_trace_strdup(const gp_trace_row *r, int k, char **out)
+{
+	const char *s = gp_trace_get(r, k);
+
+	if (!*s)
+		return gp_trace_bad(r, k, "missing value for '%s'", colname(r, k));
+	*out = gp_xstrdup(s);
+	return GP_OK;
+}
+
+/* Catalog descriptors already filled in this load, so that a trace naming
+ * the same few models thousands of times computes each once. */
+typedef struct model_cache {
+	const gp_dl_model *m[16];
+	gp_model_desc d[16];
+	int n;
+} model_cache;
+
+int gp_trace_model_name(const gp_trace_row *r, int k, const char *s, gp_job *j)
+{
+	model_cache *c = r->models;
+	const gp_dl_model *m;
+	size_t n = strlen(s);
+	int i;
+
+	if (!n)
+		return GP_OK;
+	m = gp_model_find(s);
+	if (m) {
+		for (i = 0; c && i < c->n; i++) {
+			if (c->m[i] == m) {
+				j->model = c->d[i];
+				return GP_OK;
+			}
+		}
+		gp_model_fill_desc(m, 0, 0, 0, &j->model);
+		if (c && c->n < (int)GP_ARRAY_SIZE(c->m)) {
+			c->m[c->n] = m;
+			c->d[c->n++] = j->model;
+		}
+		return GP_OK;
+	}
+	if (n >= sizeof(j->model.name))
+		return gp_trace_bad(r, k, "model name '%.40s...' is longer than %zu characters",
+				    s, sizeof(j->model.name) - 1);
+	memcpy(j->model.name, s, n + 1);
+	return GP_OK;
+}
+
+int gp_trace_gpu_models(const gp_trace_row *r, int k, const char *s, gp_job *j)
+{
+	gp_sbuf sb;
+	const char *p, *bar;
+
+	if (!*s)
+		return GP_OK;
+	gp_sbuf_init(&sb);
+	for (p = s;; p = bar + 1) {
+		char name[64];
+		size_t n;
+		int m;
+
+		bar = strchr(p, '|');
+		n = bar ? (size_t)(bar - p) : strlen(p);
+		while (n && (*p == ' ' || *p == '\t')) {
+			p++;
+			n--;
+		}
+		while (n && (p[n - 1] == ' ' || p[n - 1] == '\t'))
+			n--;
+		if (!n || n >= sizeof(name)) {
+			gp_sbuf_release(&sb);
+			return gp_trace_bad(r, k, n ? "GPU model name '%.40s...' is longer than %zu characters"
+					    : "empty GPU model name in '%.40s'",
+					    n ? p : s, sizeof(name) - 1);
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		m = gp_catalog_index(r->gpus, name);
+		gp_sbuf_addf(&sb, "%s%s", sb.len ? "|" : "",
+			     m >= 0 ? r->gpus->models[m].name : name);
+		if (!bar)
+			break;
+	}
+	free(j->gpu_models);
+	j->gpu_models = gp_sbuf_detach(&sb);
+	return GP_OK;
+}
+
+void gp_trace_index_id(const gp_trace_row *r, gp_job *j)
+{
+	char buf[24];
+	int n = snprintf(buf, sizeof(buf), "%lld", (long long)r->index);
+
+	j->id = gp_xstrndup(buf, (size_t)n);
+}
+
+void gp_trace_default_type(gp_job *j)
+{
+	j->type = j->gpus > 1 ? GP_JOB_RING_ALLREDUCE : GP_JOB_SINGLE_CARD;
+}
+
+/* ---- scanning ---- */
+
+typedef struct scanner {
+	const char *path;
+	char *p, *end;          /* unread part of the buffer */
+	int line;               /* number of the line last returned */
+	int next_line;
+} scanner;
+
+/* Next line, NUL-terminated in place without its "\n" / "\r\n"; NULL at
+ * the end of the buffer. */
+static char *scan_line(scanner *s, size_t *len)
+{
+	char *start = s->p, *nl;
+	size_t n;
+
+	if (s->p >= s->end)
+		return NULL;
+	nl = memchr(s->p, '\n', (size_t)(s->end - s->p));
+	n = nl ? (size_t)(nl - start) : (size_t)(s->end - start);
+	s->p = nl ? nl + 1 : s->end;
+	if (n && start[n - 1] == '\r')
+		n--;
+	start[n] = '\0';
+	s->line = s->next_line++;
+	*len = n;
+	return start;
+}
+
+static int is_blank(char c, char sep)
+{
+	return c == ' ' || (c == '\t' && sep != '\t');
+}
+
+/* Blank lines and '#' comments carry no row. */
+static int skip_line(const char *l)
+{
+	while (*l == ' ' || *l == '\t')
+		l++;
+	return *l == '\0' || *l == '#';
+}
+
+/* Split line (NUL-terminated, len bytes) on sep in place: fields are
+ * trimmed and unquoted ("" inside quotes is one quote). */
+static int split(char *line, size_t len, char sep, char **field, int *col,
+		 int *nf, const char *path, int lineno, gp_error *err)
+{
+	char *p = line, *end = line + len;
+	int n = 0;
+
+	for (;;) {
+		char *start, *w;
+
+		while (p < end && is_blank(*p, sep))
+			p++;
+		if (n == GP_TRACE_MAX_FIELDS)
+			return gp_error_set(err, GP_EINPUT, path, lineno,
+					    (int)(p - line) + 1,
+					    "more than %d fields in a row",
+					    GP_TRACE_MAX_FIELDS);
+		col[n] = (int)(p - line) + 1;
+		if (p < end && *p == '"') {
+			int qcol = col[n];
+
+			start = w = ++p;
+			for (;;) {
+				if (p >= end)
+					return gp_error_set(err, GP_EINPUT, path, lineno,
+							    qcol, "unterminated quoted field");
+				if (*p == '"') {
+					if (p + 1 < end && p[1] == '"') {
+						*w++ = '"';
+						p += 2;
+						continue;
+					}
+					p++;
+					break;
+				}
+				*w++ = *p++;
+			}
+			while (p < end && is_blank(*p, sep))
+				p++;
+			if (p < end && *p != sep)
+				return gp_error_set(err, GP_EINPUT, path, lineno,
+						    (int)(p - line) + 1,
+						    "unexpected '%c' after a quoted field", *p);
+		} else {
+			start = p;
+			while (p < end && *p != sep)
+				p++;
+			w = p;
+			while (w > start && is_blank(w[-1], sep))
+				w--;
+		}
+		field[n++] = start;
+		if (p >= end) {
+			*w = '\0';
+			break;
+		}
+		*w = '\0';      /* w <= p, and *p is the separator */
+		p++;
+	}
+	*nf = n;
+	return GP_OK;
+}
+
+/* ---- detection and header mapping ---- */
+
+static const gp_trace_dialect *find_dialect(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NDIALECTS; i++)
+		if (!strcasecmp(name, dialects[i]->name))
+			return dialects[i];
+	return NULL;
+}
+
+static char *known_formats(void)
+{
+	gp_sbuf sb;
+	size_t i;
+
+	gp_sbuf_init(&sb);
+	for (i = 0; i < NDIALECTS; i++)
+		gp_sbuf_addf(&sb, "%s%s", i ? ", " : "", dialects[i]->name);
+	return gp_sbuf_detach(&sb);
+}
+
+static int column_index(const gp_trace_dialect *d, const char *name)
+{
+	int k;
+
+	for (k = 0; d->columns[k]; k++)
+		if (!strcasecmp(d->columns[k], name))
+			return k;
+	return -1;
+}
+
+/* Number of required columns present when all are, else -1. */
+static int header_score(const gp_trace_dialect *d, char **field, int nf)
+{
+	uint64_t seen = 0;
+	int i, k, n = 0;
+
+	for (i = 0; i < nf; i++) {
+		k = column_index(d, field[i]);
+		if (k >= 0 && (d->required >> k & 1) && !(seen >> k & 1)) {
+			seen |= (uint64_t)1 << k;
+			n++;
+		}
+	}
+	return seen == d->required ? n : -1;
+}
+
+/* The dialect whose required columns all appear in the header, the most
+ * specific (most required columns) first; else a headerless dialect that
+ * recognises the first row. */
+static const gp_trace_dialect *detect(const char *first, size_t len)
+{
+	const gp_trace_dialect *best = NULL;
+	char *copy, *field[GP_TRACE_MAX_FIELDS];
+	int col[GP_TRACE_MAX_FIELDS], nf, score, best_score = -1;
+	size_t i;
+	gp_error e;
+
+	copy = gp_xmalloc(len + 1);
+	for (i = 0; i < NDIALECTS; i++) {
+		const gp_trace_dialect *d = dialects[i];
+
+		memcpy(copy, first, len + 1);
+		if (split(copy, len, d->sep, field, col, &nf, "", 0, &e))
+			continue;
+		if (d->header) {
+			score = header_score(d, field, nf);
+			if (score > best_score) {
+				best = d;
+				best_score = score;
+			}
+		}
+	}
+	for (i = 0; !best && i < NDIALECTS; i++) {
+		const gp_trace_dialect *d = dialects[i];
+
+		memcpy(copy, first, len + 1);
+		if (d->header || !d->sniff ||
+		    split(copy, len, d->sep, field, col, &nf, "", 0, &e))
+			continue;
+		if (d->sniff(field, nf))
+			best = d;
+	}
+	free(copy);
+	return best;
+}
+
+/* No dialect fits: name the header dialect the line comes closest to
+ * (at least two required columns present) and what it lacks. */
+static int detect_failed(const char *first, size_t len, const char *path,
+			 int line, gp_error *err)
+{
+	const gp_trace_dialect *best = NULL;
+	char *copy, *field[GP_TRACE_MAX_FIELDS], *known;
+	int col[GP_TRACE_MAX_FIELDS], nf, i, k, best_n = 1;
+	uint64_t best_missing = 0;
+	size_t di;
+	gp_error e;
+
+	copy = gp_xmalloc(len + 1);
+	for (di = 0; di < NDIALECTS; di++) {
+		const gp_trace_dialect *d = dialects[di];
+		uint64_t seen = 0;
+		int n = 0;
+
+		memcpy(copy, first, len + 1);
+		if (!d->header || split(copy, len, d->sep, field, col, &nf, "", 0, &e))
+			continue;
+		for (i = 0; i < nf; i++) {
+			k = column_index(d, field[i]);
+			if (k >= 0 && (d->required >> k & 1) && !(seen >> k & 1)) {
+				seen |= (uint64_t)1 << k;
+				n++;
+			}
+		}
+		if (n > best_n) {
+			best = d;
+			best_n = n;
+			best_missing = d->required & ~seen;
+		}
+	}
+	free(copy);
+	known = known_formats();
+	if (best) {
+		gp_sbuf miss;
+
+		gp_sbuf_init(&miss);
+		for (k = 0; best->columns[k]; k++)
+			if (best_missing >> k & 1)
+				gp_sbuf_addf(&miss, "%s'%s'", miss.len ? ", " : "",
+					     best->columns[k]);
+		gp_error_set(err, GP_EINPUT, path, line, 0,
+			     "cannot tell the trace format: the header looks like '%s' "
+			     "but lacks %s; use --format (known: %s)",
+			     best->name, miss.buf, known);
+		gp_sbuf_release(&miss);
+	} else {
+		gp_error_set(err, GP_EINPUT, path, line, 0,
+			     "cannot tell the trace format from this line; "
+			     "use --format (known: %s)", known);
+	}
+	free(known);
+	return GP_EINPUT;
+}
+
+static int map_header(const gp_trace_dialect *d, char **field, const int *col,
+		      int nf, int *map, const char *path, int line,
+		      gp_error *err)
+{
+	uint64_t seen = 0;
+	int i, k;
+
+	for (k = 0; d->columns[k]; k++)
+		map[k] = -1;
+	for (i = 0; i < nf; i++) {
+		k = column_index(d, field[i]);
+		if (k < 0) {
+			if (d->strict_header)
+				return gp_error_set(err, GP_EINPUT, path, line, col[i],
+						    "unknown column '%.40s' in a '%s' trace",
+						    field[i], d->name);
+			continue;
+		}
+		if (seen >> k & 1)
+			return gp_error_set(err, GP_EINPUT, path, line, col[i],
+					    "duplicate column '%s' (first at column %d)",
+					    d->columns[k], col[map[k]]);
+		seen |= (uint64_t)1 << k;
+		map[k] = i;
+	}
+	for (k = 0; d->columns[k]; k++)
+		if ((d->required >> k & 1) && map[k] < 0)
+			return gp_error_set(err, GP_EINPUT, path, line, 0,
+					    "missing column '%s' required by the '%s' format",
+					    d->columns[k], d->name);
+	return GP_OK;
+}
+
+/* ---- after the rows ---- */
+
+static void drop_last(gp_joblist *l)
+{
+	gp_job_release(&l->jobs[l->n - 1]);
+	l->n--;
+}
+
+typedef struct id_ref {
+	const char *id;
+	int64_t line;
+	size_t pos;
+} id_ref;
+
+static int cmp_id_ref(const void *a, const void *b)
+{
+	const id_ref *x = a, *y = b;
+	int c = strcmp(x->id, y->id);
+
+	if (c)
+		return c;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Later rows repeating an id are bad rows: an error at the first such row,
+ * or skipped (counted) under skip_bad. */
+static int check_duplicates(gp_joblist *l, const char *path, int skip_bad,
+			    gp_trace_stats *st, gp_error *err)
+{
+	id_ref *refs;
+	unsigned char *drop;
+	size_t i, n = l->n, w;
+	int64_t worst = -1;
+	size_t wi = 0;
+
+	if (n < 2)
+		return GP_OK;
+	refs = gp_xmalloc(n * sizeof(*refs));
+	for (i = 0; i < n; i++) {
+		refs[i].id = l->jobs[i].id;
+		refs[i].line = l->jobs[i].line;
+		refs[i].pos = i;
+	}
+	qsort(refs, n, sizeof(*refs), cmp_id_ref);
+	drop = gp_xcalloc(n, 1);
+	for (i = 1; i < n; i++) {
+		if (strcmp(refs[i].id, refs[i - 1].id))
+			continue;
+		drop[refs[i].pos] = 1;
+		if (worst < 0 || refs[i].line < worst) {
+			worst = refs[i].line;
+			wi = i;
+		}
+	}
+	if (worst >= 0) {
+		size_t first = wi;
+		gp_error e = GP_ERROR_INIT;
+
+		while (first > 0 && !strcmp(refs[first - 1].id, refs[wi].id))
+			first--;
+		gp_error_set(&e, GP_EINPUT, path, (int)worst, 0,
+			     "duplicate job id '%.40s' (first on line %lld)",
+			     refs[wi].id, (long long)refs[first].line);
+		if (!skip_bad) {
+			if (err)
+				*err = e;
+			free(refs);
+			free(drop);
+			return GP_EINPUT;
+		}
+		if (st->first_bad.status == GP_OK ||
+		    st->first_bad.line > e.line)
+			st->first_bad = e;
+		for (i = w = 0; i < n; i++) {
+			if (drop[i]) {
+				gp_job_release(&l->jobs[i]);
+				st->skipped++;
+				continue;
+			}
+			l->jobs[w++] = l->jobs[i];
+		}
+		l->n = w;
+	}
+	free(refs);
+	free(drop);
+	return GP_OK;
+}
+
+typedef struct order_key {
+	double submit;
+	int64_t line;
+	size_t pos;
+} order_key;
+
+static int cmp_key(const void *a, const void *b)
+{
+	const order_key *x = a, *y = b;
+
+	if (x->submit != y->submit)
+		return x->submit < y->submit ? -1 : 1;
+	return (x->line > y->line) - (x->line < y->line);
+}
+
+/* Stable by construction (ties by line).  Sorts small keys, then moves
+ * each job into place by following the permutation's cycles: gp_job is
+ * large, Philly comes unordered, and a second job array would double the
+ * peak memory of a big trace. */
+static void sort_by_submit(gp_joblist *l)
+{
+	order_key *keys;
+	size_t i, k, src;
+	gp_job tmp;
+
+	for (i = 1; i < l->n; i++)
+		if (l->jobs[i - 1].submit > l->jobs[i].submit)
+			break;
+	if (i >= l->n)
+		return;
+	keys = gp_xmalloc(l->n * sizeof(*keys));
+	for (i = 0; i < l->n; i++) {
+		keys[i].submit = l->jobs[i].submit;
+		keys[i].line = l->jobs[i].line;
+		keys[i].pos = i;
+	}
+	qsort(keys, l->n, sizeof(*keys), cmp_key);
+	/* Slot i receives job keys[i].pos; a done slot gets pos = i. */
+	for (i = 0; i < l->n; i++) {
+		if (keys[i].pos == i)
+			continue;
+		tmp = l->jobs[i];
+		k = i;
+		while ((src = keys[k].pos) != i) {
+			l->jobs[k] = l->jobs[src];
+			keys[k].pos = k;
+			k = src;
+		}
+		l->jobs[k] = tmp;
+		keys[k].pos = k;
+	}
+	free(keys);
+}
+
+static void apply_filters(gp_joblist *l, const gp_trace_opts *o,
+			  gp_trace_stats *st)
+{
+	size_t i, w = 0;
+
+	for (i = 0; i < l->n; i++) {
+		gp_job *j = &l->jobs[i];
+
+		if (j->submit < o->start || (o->end > 0 && j->submit >= o->end)) {
+			gp_job_release(j);
+			st->outside++;
+		} else if (o->limit && w >= o->limit) {
+			gp_job_release(j);
+			st->over_limit++;
+		} else {
+			l->jobs[w++] = *j;
+		}
+	}
+	l->n = w;
+}
+
+/* ---- the loader ---- */
+
+int gp_trace_load_buffer(const char *name, char *buf, size_t len,
+			 const gp_trace_opts *opts, gp_joblist *out,
+			 gp_error *err)
+{
+	gp_trace_opts dflt;
+	const gp_trace_opts *o = opts;
+	const gp_trace_dialect *d;
+	gp_trace_stats st_local, *st;
+	scanner sc;
+	gp_joblist l;
+	char *line, *field[GP_TRACE_MAX_FIELDS];
+	int col[GP_TRACE_MAX_FIELDS], map[GP_TRACE_MAX_FIELDS], nf = 0;
+	int header_nf = 0, rc = GP_OK;
+	size_t llen, max_rows;
+	void *state = NULL;
+	gp_trace_row r;
+	gp_error rowerr;
+	model_cache models;
+	gp_catalog gpus;
+
+	if (!o) {
+		gp_trace_opts_init(&dflt);
+		o = &dflt;
+	}
+	st = o->stats ? o->stats : &st_local;
+	memset(st, 0, sizeof(*st));
+	gp_error_clear(&st->first_bad);
+	max_rows = o->max_rows ? o->max_rows : GP_TRACE_MAX_ROWS;
+
+	sc.path = name;
+	sc.p = buf;
+	sc.end = buf + len;
+	sc.next_line = 1;
+	sc.line = 0;
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		sc.p += 3;
+
+	/* The first line that is not blank or a comment decides the dialect. */
+	while ((line = scan_line(&sc, &llen)) && skip_line(line))
+		;
+	if (o->format && *o->format && strcasecmp(o->format, "auto")) {
+		d = find_dialect(o->format);
+		if (!d) {
+			char *known = known_formats();
+
+			gp_error_set(err, GP_EUSAGE, NULL, 0, 0,
+				     "unknown trace format '%s' (known: %s)",
+				     o->format, known);
+			free(known);
+			return GP_EUSAGE;
+		}
+	} else if (!line) {
+		return gp_error_set(err, GP_EINPUT, name, 0, 0,
+				    "no header and no rows: cannot tell the trace format");
+	} else {
+		d = detect(line, llen);
+		if (!d)
+			return detect_failed(line, llen, name, sc.line, err);
+	}
+
+	gp_joblist_init(&l);
+	{
+		/* One allocation for the job array: count the lines left. */
+		size_t lines = 1;
+		const char *q = sc.p;
+
+		while ((q = memchr(q, '\n', (size_t)(sc.end - q))) != NULL) {
+			lines++;
+			q++;
+		}
+		if (lines > max_rows)
+			lines = max_rows;
+		GP_GROW(l.jobs, l.cap, lines);
+	}
+	if (d->state_size)
+		state = gp_xcalloc(1, d->state_size);
+	memset(&r, 0, sizeof(r));
+	r.path = name;
+	r.field = field;
+	r.col = col;
+	r.names = d->columns;
+	r.state = state;
+	r.err = &rowerr;
+	r.map = NULL;
+	models.n = 0;
+	r.models = &models;
+	gp_catalog_init_builtin(&gpus);
+	r.gpus = &gpus;
+
+	if (d->header) {
+		if (!line) {
+			rc = gp_error_set(err, GP_EINPUT, name, 0, 0,
+					  "empty file: a '%s' trace starts with a header line",
+					  d->name);
+			goto fail;
+		}
+		rc = split(line, llen, d->sep, field, col, &header_nf, name,
+			   sc.line, err);
+		if (!rc)
+			rc = map_header(d, field, col, header_nf, map, name,
+					sc.line, err);
+		if (!rc && d->check_header)
+			rc = d->check_header(map, name, sc.line, err);
+		if (rc)
+			goto fail;
+		r.map = map;
+		line = scan_line(&sc, &llen);
+	}
+
+	for (; line; line = scan_line(&sc, &llen)) {
+		gp_job *j;
+
+		if (skip_line(line))
+			continue;
+		if (st->rows >= max_rows) {
+			rc = gp_error_set(err, GP_EINPUT, name, sc.line, 0,
+					  "more than %zu data rows (the row cap)",
+					  max_rows);
+			goto fail;
+		}
+		r.index = (int64_t)st->rows++;
+		r.line = sc.line;
+		gp_error_clear(&rowerr);
+		rc = split(line, llen, d->sep, field, col, &nf, name, sc.line,
+			   &rowerr);
+		r.nf = nf;
+		if (!rc && d->header && nf != header_nf)
+			rc = gp_error_set(&rowerr, GP_EINPUT, name, sc.line,
+					  nf > header_nf ? col[header_nf] : 0,
+					  "%d fields where the header has %d", nf,
+					  header_nf);
+		if (!rc) {
+			j = gp_joblist_push(&l);
+			j->line = sc.line;
+			rc = d->row(&r, j);
+			if (rc)
+				drop_last(&l);
+			if (rc == GP_TRACE_LEAVE_OUT) {
+				st->left_out++;
+				rc = GP_OK;
+				continue;
+			}
+		}
+		if (rc) {
+			if (!o->skip_bad) {
+				if (err)
+					*err = rowerr;
+				goto fail;
+			}
+			if (st->first_bad.status == GP_OK)
+				st->first_bad = rowerr;
+			st->skipped++;
+			rc = GP_OK;
+		}
+	}
+
+	if (d->finish)
+		d->finish(state, &l, st);
+	if (d->own_ids) {
+		rc = check_duplicates(&l, name, o->skip_bad, st, err);
+		if (rc)
+			goto fail;
+	}
+	sort_by_submit(&l);
+	apply_filters(&l, o, st);
+
+	free(state);
+	gp_catalog_release(&gpus);
+	l.source = gp_xstrdup(name);
+	l.format = gp_xstrdup(d->name);
+	l.skipped = st->skipped;
+	l.left_out = st->left_out;
+	gp_joblist_release(out);
+	*out = l;
+	return GP_OK;
+
+fail:
+	free(state);
+	gp_catalog_release(&gpus);
+	gp_joblist_release(&l);
+	gp_joblist_release(out);
+	gp_joblist_init(out);
+	return rc;
+}
+
+int gp_trace_load(const char *path, const gp_trace_opts *opts,
+		  gp_joblist *out, gp_error *err)
+{
+	size_t cap = opts && opts->max_bytes ? opts->max_bytes : GP_TRACE_MAX_BYTES;
+	char *buf;
+	size_t len;
+	int rc;
+
+	rc = gp_read_file(path, cap, &buf, &len, err);
+	if (rc) {
+		gp_joblist_release(out);
+		gp_joblist_init(out);
+		return rc;
+	}
+	rc = gp_trace_load_buffer(path, buf, len, opts, out, err);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,112 @@
+/* Internal interface between the trace reader (trace.c: scanning, header
+ * mapping, detection, filters) and the dialects (trace_<name>.c: one row
+ * onto one gp_job).  Adding a dialect = one file defining a
+ * gp_trace_dialect + one line in the table in trace.c. */
+#ifndef GPUPLAN_TRACE_IMPL_H
+#define GPUPLAN_TRACE_IMPL_H
+
+#include <stdint.h>
+
+#include "gpuplan/model/catalog.h"
+#include "gpuplan/util/error.h"
+#include "gpuplan/model/job.h"
+#include "gpuplan/io/trace.h"
+
+#define GP_TRACE_MAX_FIELDS 64
+/* Largest submit time, duration or deadline accepted: ~317 years. */
+#define GP_TRACE_MAX_SECONDS 1e10
+/* A row's return value for a valid row that is no job to replay (an openb
+ * CPU-only task, a pod that never ran): dropped and counted in
+ * gp_trace_stats.left_out; the dialect says why in its finish(). */
+#define GP_TRACE_LEAVE_OUT (-1)
+
+/* One data row as the dialect sees it.  Fields are NUL-terminated, trimmed
+ * and unquoted in place; "column k" means the k-th name of the dialect's
+ * `columns` list (headerless dialects: the k-th field). */
+typedef struct gp_trace_row {
+	const char *path;
+	int line;
+	int nf;                         /* fields in this row */
+	char **field;                   /* in file order */
+	const int *col;                 /* 1-based byte column of each field */
+	const int *map;                 /* dialect column -> field index, -1 absent */
+	const char *const *names;       /* the dialect's column names */
+	int64_t index;                  /* 0-based data-row index in the file */
+	void *state;                    /* dialect scratch, state_size bytes, zeroed */
+	void *models;                   /* catalog lookups of this load (trace.c) */
+	const gp_catalog *gpus;         /* the built-in GPU catalog (trace.c) */
+	gp_error *err;
+} gp_trace_row;
+
+typedef struct gp_trace_dialect {
+	const char *name;
+	const char *summary;            /* one line, for --help and the man page */
+	char sep;                       /* ',' or '\t' */
+	/* Column names (NULL-terminated).  With a header they are matched
+	 * case-insensitively and in any order; headerless (positional)
+	 * dialects name their fields for messages. */
+	const char *const *columns;
+	int header;                     /* the first line names the columns */
+	uint64_t required;              /* bit k: columns[k] must be present */
+	int strict_header;              /* unknown header columns are errors */
+	int own_ids;                    /* ids come from the file: check duplicates */
+	size_t state_size;
+	/* Headerless dialects: does this first row (split on sep) look like
+	 * ours?  Return nonzero when it does. */
+	int (*sniff)(char **field, int nf);
+	/* Map row r onto job j (already gp_job_init'ed, j->line set); return
+	 * GP_OK, or GP_EINPUT via gp_trace_bad & co. */
+	int (*row)(gp_trace_row *r, gp_job *j);
+	/* After the header is mapped (optional): reject a header that has
+	 * the required columns but cannot be replayed; map[k] as in
+	 * gp_trace_row.  Return GP_OK or GP_EINPUT located at line. */
+	int (*check_header)(const int *map, const char *path, int line,
+			    gp_error *err);
+	/* After the last row (optional): e.g. turn dates into seconds from
+	 * the first submission, or say in l->left_out_note why rows were
+	 * left out. */
+	void (*finish)(void *state, gp_joblist *l, gp_trace_stats *st);
+} gp_trace_dialect;
+
+/* The dialects (one file each). */
+extern const gp_trace_dialect gp_trace_native;
+extern const gp_trace_dialect gp_trace_tiresias;
+extern const gp_trace_dialect gp_trace_muri;
+extern const gp_trace_dialect gp_trace_philly;
+extern const gp_trace_dialect gp_trace_pollux;
+extern const gp_trace_dialect gp_trace_gavel;
+extern const gp_trace_dialect gp_trace_openb;
+
+/* Helpers for dialects.  Column k < 0 or absent: "" / col 0. */
+const char *gp_trace_get(const gp_trace_row *r, int k);
+int gp_trace_col(const gp_trace_row *r, int k);
+/* Set a GP_EINPUT error located at column k's field (line only if k < 0). */
+int gp_trace_bad(const gp_trace_row *r, int k, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Parse column k into [min, max].  Whole numbers also accept an
+ * integral decimal such as "8.0" (pandas writes ints that way). */
+int gp_trace_long(const gp_trace_row *r, int k, long min, long max, long *out);
+int gp_trace_double(const gp_trace_row *r, int k, double min, double max,
+		    double *out);
+/* Copy column k's value, which must not be empty, into a fresh string. */
+int gp_trace_strdup(const gp_trace_row *r, int k, char **out);
+/* The model a row names (s, from column k): a model-catalog name or alias
+ * fills j->model from the catalog (name becomes the catalog's, as in the
+ * job-spec loader); another name is kept as given, error when too long;
+ * "" leaves the model unknown. */
+int gp_trace_model_name(const gp_trace_row *r, int k, const char *s, gp_job *j);
+/* GPU models a job may run on, '|'-separated (s, from column k): each
+ * name the GPU catalog knows, by name or alias, becomes the catalog's
+ * name (openb's "V100M32" -> "V100-SXM2-32GB"), so that it matches a
+ * cluster node of that model whatever spelling the cluster used; other
+ * names (openb's undisclosed "G2") are kept as given.  "" leaves the job
+ * unconstrained; an empty name between bars is an error. */
+int gp_trace_gpu_models(const gp_trace_row *r, int k, const char *s, gp_job *j);
+/* The 0-based data-row index as the job id (dialects without ids). */
+void gp_trace_index_id(const gp_trace_row *r, gp_job *j);
+/* Type from the GPU count when the trace does not say: one GPU is
+ * single-card, more is data-parallel all-reduce (one node first, then
+ * several; the policy decides). */
+void gp_trace_default_type(gp_job *j);
+
+#endif

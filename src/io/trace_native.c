@@ -1,0 +1,182 @@
+/* gpuplan's own trace CSV: a header naming any of the columns below, in
+ * any order; id, submit and gpus are required, and each row needs a
+ * duration or an iteration count.  Every gp_job field has a column, so
+ * this is the format to write by hand or convert other traces to.  Empty
+ * cells take the default; unknown columns are errors (typos must not pass
+ * silently). */
+#include <string.h>
+#include <strings.h>
+
+#include "gpuplan/util/util.h"
+#include "trace_int.h"
+
+enum {
+	C_ID, C_SUBMIT, C_GPUS, C_DURATION, C_ITERATIONS, C_TYPE, C_CLASS,
+	C_PRIORITY, C_PS, C_WORKERS, C_GPU_MILLI, C_GPU_MEM, C_CPU_MILLI,
+	C_MEM, C_GPU_MODELS, C_ENV, C_MODEL, C_PARAMS, C_LAYERS, C_HIDDEN,
+	C_SEQ_LEN, C_TRANSFORMER, C_FLOPS, C_BATCH, C_OPTIMIZER, C_PRECISION,
+	C_DEADLINE,
+};
+
+static const char *const columns[] = {
+	"id", "submit", "gpus", "duration", "iterations", "type", "class",
+	"priority", "ps", "workers", "gpu_milli", "gpu_mem_mib", "cpu_milli",
+	"mem_mib", "gpu_models", "environment", "model", "params", "layers",
+	"hidden", "seq_len", "transformer", "flops_per_sample", "batch_size",
+	"optimizer", "precision", "deadline", NULL,
+};
+
+static int has(const gp_trace_row *r, int k)
+{
+	return *gp_trace_get(r, k) != '\0';
+}
+
+/* Optional whole number: left untouched when the cell is empty. */
+static int opt_long(gp_trace_row *r, int k, long min, long max, long *out)
+{
+	return has(r, k) ? gp_trace_long(r, k, min, max, out) : GP_OK;
+}
+
+/* The same into narrower fields (min..max fits them). */
+static int opt_int(gp_trace_row *r, int k, long min, long max, int *out)
+{
+	long v = *out;
+	int rc = opt_long(r, k, min, max, &v);
+
+	*out = (int)v;
+	return rc;
+}
+
+static int opt_i64(gp_trace_row *r, int k, long min, long max, int64_t *out)
+{
+	long v = (long)*out;
+	int rc = opt_long(r, k, min, max, &v);
+
+	*out = v;
+	return rc;
+}
+
+static int opt_double(gp_trace_row *r, int k, double min, double max,
+		      double *out)
+{
+	return has(r, k) ? gp_trace_double(r, k, min, max, out) : GP_OK;
+}
+
+/* A word from a fixed list (case-insensitive), its index in *out. */
+static int opt_word(gp_trace_row *r, int k, const char *const *words,
+		    const char *expect, int *out)
+{
+	const char *s = gp_trace_get(r, k);
+	int i;
+
+	if (!*s)
+		return GP_OK;
+	for (i = 0; words[i]; i++) {
+		if (!strcasecmp(s, words[i])) {
+			*out = i;
+			return GP_OK;
+		}
+	}
+	return gp_trace_bad(r, k, "'%s' must be %s, got '%.40s'", r->names[k],
+			    expect, s);
+}
+
+static const char *const class_words[] = { "LS", "BE", NULL };
+static const char *const opt_words[] = { "sgd", "momentum", "adam", NULL };
+static const char *const prec_words[] = { "fp32", "fp16", "bf16", "mixed", NULL };
+static const char *const bool_words[] = { "0", "1", "no", "yes", "false", "true", NULL };
+
+static int native_row(gp_trace_row *r, gp_job *j)
+{
+	long gpus, iters = 0;
+	double submit, duration = -1;
+	int rc, b = -1;
+
+	if ((rc = gp_trace_strdup(r, C_ID, &j->id)) ||
+	    (rc = gp_trace_double(r, C_SUBMIT, 0, GP_TRACE_MAX_SECONDS, &submit)) ||
+	    (rc = gp_trace_long(r, C_GPUS, 0, GP_TRACE_MAX_GPUS, &gpus)) ||
+	    (rc = opt_double(r, C_DURATION, 0, GP_TRACE_MAX_SECONDS, &duration)) ||
+	    (rc = opt_long(r, C_ITERATIONS, 1, 1000000000000000L, &iters)))
+		return rc;
+	if (duration < 0 && iters == 0)
+		return gp_trace_bad(r, -1, "job '%.40s' needs a 'duration' or 'iterations'",
+				    j->id);
+	j->submit = submit;
+	j->gpus = (int)gpus;
+	j->duration = duration;
+	j->iterations = iters;
+	gp_trace_default_type(j);
+
+	if (has(r, C_TYPE)) {
+		int t = gp_job_type_parse(gp_trace_get(r, C_TYPE));
+
+		if (t < 0)
+			return gp_trace_bad(r, C_TYPE,
+					    "'type' must be one of %s, %s, %s, %s; got '%.40s'",
+					    gp_job_type_name(GP_JOB_SINGLE_CARD),
+					    gp_job_type_name(GP_JOB_SINGLE_NODE),
+					    gp_job_type_name(GP_JOB_RING_ALLREDUCE),
+					    gp_job_type_name(GP_JOB_PS_WORKER),
+					    gp_trace_get(r, C_TYPE));
+		j->type = t;
+	}
+	/* The catalog first, so that explicit shape columns override it. */
+	if ((rc = gp_trace_model_name(r, C_MODEL, gp_trace_get(r, C_MODEL), j)))
+		return rc;
+	if ((rc = opt_word(r, C_CLASS, class_words, "LS or BE", &j->klass)) ||
+	    (rc = opt_int(r, C_PRIORITY, -1000000, 1000000, &j->priority)) ||
+	    (rc = opt_int(r, C_PS, 0, GP_TRACE_MAX_GPUS, &j->ps)) ||
+	    (rc = opt_int(r, C_WORKERS, 0, GP_TRACE_MAX_GPUS, &j->workers)) ||
+	    (rc = opt_int(r, C_GPU_MILLI, 1, 1000, &j->gpu_milli)) ||
+	    (rc = opt_i64(r, C_GPU_MEM, 0, 1L << 40, &j->gpu_mem_mib)) ||
+	    (rc = opt_i64(r, C_CPU_MILLI, 0, 1L << 40, &j->cpu_milli)) ||
+	    (rc = opt_i64(r, C_MEM, 0, 1L << 40, &j->mem_mib)) ||
+	    (rc = opt_double(r, C_PARAMS, 0, 1e15, &j->model.params)) ||
+	    (rc = opt_int(r, C_LAYERS, 0, 1000000, &j->model.layers)) ||
+	    (rc = opt_int(r, C_HIDDEN, 0, 10000000, &j->model.hidden)) ||
+	    (rc = opt_int(r, C_SEQ_LEN, 0, 100000000, &j->model.seq_len)) ||
+	    (rc = opt_word(r, C_TRANSFORMER, bool_words, "0, 1, no, yes, false or true", &b)) ||
+	    (rc = opt_double(r, C_FLOPS, 0, 1e30, &j->model.flops_per_sample)) ||
+	    (rc = opt_int(r, C_BATCH, 0, 1L << 30, &j->batch_size)) ||
+	    (rc = opt_word(r, C_OPTIMIZER, opt_words, "sgd, momentum or adam", &j->optimizer)) ||
+	    (rc = opt_word(r, C_PRECISION, prec_words, "fp32, fp16, bf16 or mixed", &j->precision)) ||
+	    (rc = opt_double(r, C_DEADLINE, 0, GP_TRACE_MAX_SECONDS, &j->deadline)))
+		return rc;
+	if (b >= 0)
+		j->model.is_transformer = b & 1;
+	if (has(r, C_PARAMS) || has(r, C_LAYERS) || has(r, C_HIDDEN) ||
+	    has(r, C_SEQ_LEN) || has(r, C_TRANSFORMER))
+		j->model.flops_per_sample = has(r, C_FLOPS) ? j->model.flops_per_sample : 0;
+	if (has(r, C_GPU_MODELS) &&
+	    (rc = gp_trace_gpu_models(r, C_GPU_MODELS, gp_trace_get(r, C_GPU_MODELS), j)))
+		return rc;
+	if (has(r, C_ENV))
+		j->environment = gp_xstrdup(gp_trace_get(r, C_ENV));
+
+	/* Requests that no policy could honour. */
+	if (j->gpu_milli < 1000 && j->gpus != 1)
+		return gp_trace_bad(r, C_GPU_MILLI,
+				    "a shared GPU ('gpu_milli' %d < 1000) needs 'gpus' = 1, not %d",
+				    j->gpu_milli, j->gpus);
+	if (j->type == GP_JOB_SINGLE_CARD && j->gpus > 1)
+		return gp_trace_bad(r, C_TYPE, "a %s job has one GPU, not %d",
+				    gp_job_type_name(j->type), j->gpus);
+	if (j->type == GP_JOB_PS_WORKER && (j->ps < 1 || j->workers < 1))
+		return gp_trace_bad(r, C_TYPE, "a %s job needs 'ps' and 'workers' of at least 1",
+				    gp_job_type_name(j->type));
+	if (j->gpus == 0 && j->cpu_milli == 0)
+		return gp_trace_bad(r, C_GPUS, "a job with no GPU needs 'cpu_milli'");
+	return GP_OK;
+}
+
+const gp_trace_dialect gp_trace_native = {
+	.name = "gpuplan",
+	.summary = "gpuplan CSV: id,submit,gpus,duration|iterations and any other gp_job column (seconds)",
+	.sep = ',',
+	.columns = columns,
+	.header = 1,
+	.required = (1u << C_ID) | (1u << C_SUBMIT) | (1u << C_GPUS),
+	.strict_header = 1,
+	.own_ids = 1,
+	.row = native_row,
+};

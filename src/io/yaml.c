@@ -1,0 +1,423 @@
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <yaml.h>
+
+#include "gpuplan/util/util.h"
+#include "gpuplan/io/yaml.h"
+
+void gp_yaml_doc_init(gp_yaml_doc *doc)
+{
+	doc->path = NULL;
+	doc->root = NULL;
+}
+
+static void node_free(gp_yaml_node *n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n->n; i++) {
+		if (n->keys)
+			node_free(n->keys[i]);
+		node_free(n->items[i]);
+	}
+	free(n->keys);
+	free(n->items);
+	free(n->scalar);
+	free(n);
+}
+
+void gp_yaml_doc_release(gp_yaml_doc *doc)
+{
+	if (!doc)
+		return;
+	node_free(doc->root);
+	free(doc->path);
+	doc->root = NULL;
+	doc->path = NULL;
+}
+
+static gp_yaml_node *node_new(int type, const yaml_mark_t *mark)
+{
+	gp_yaml_node *n = gp_xcalloc(1, sizeof(*n));
+
+	n->type = type;
+	n->line = (int)mark->line + 1;
+	n->col = (int)mark->column + 1;
+	return n;
+}
+
+int gp_yaml_error(const gp_yaml_doc *doc, const gp_yaml_node *at,
+		  gp_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	gp_error_setv(err, GP_EINPUT, doc->path, at ? at->line : 0,
+		      at ? at->col : 0, fmt, ap);
+	va_end(ap);
+	return GP_EINPUT;
+}
+
+/* Parser state: a stack of open collections; a mapping alternates between
+ * expecting a key and expecting a value. */
+typedef struct frame {
+	gp_yaml_node *node;
+	gp_yaml_node *pending_key; /* map: key read, value not yet */
+} frame;
+
+static int add_child(gp_yaml_doc *doc, frame *top, gp_yaml_node *child,
+		     gp_error *err)
+{
+	gp_yaml_node *p = top->node;
+	size_t i;
+
+	if (p->type == GP_YAML_SEQ) {
+		GP_GROW(p->items, p->cap, p->n + 1);
+		p->items[p->n++] = child;
+		return GP_OK;
+	}
+	if (!top->pending_key) {
+		if (child->type != GP_YAML_SCALAR) {
+			gp_yaml_error(doc, child, err,
+				      "mapping keys must be plain scalars");
+			node_free(child);
+			return GP_EINPUT;
+		}
+		for (i = 0; i < p->n; i++) {
+			if (!strcmp(p->keys[i]->scalar, child->scalar)) {
+				gp_yaml_error(doc, child, err,
+					      "duplicate key '%s' (first at line %d)",
+					      child->scalar, p->keys[i]->line);
+				node_free(child);
+				return GP_EINPUT;
+			}
+		}
+		top->pending_key = child;
+		return GP_OK;
+	}
+	if (p->n + 1 > p->cap) {
+		size_t cap = p->cap;
+
+		GP_GROW(p->items, cap, p->n + 1);
+		p->keys = gp_xrealloc(p->keys, cap * sizeof(*p->keys));
+		p->cap = cap;
+	}
+	p->keys[p->n] = top->pending_key;
+	p->items[p->n++] = child;
+	top->pending_key = NULL;
+	return GP_OK;
+}
+
+static int mark_error(gp_yaml_doc *doc, gp_error *err, const yaml_mark_t *m,
+		      const char *fmt, const char *what)
+{
+	return gp_error_set(err, GP_EINPUT, doc->path, (int)m->line + 1,
+			    (int)m->column + 1, fmt, what);
+}
+
+int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
+		  gp_yaml_doc *doc, gp_error *err)
+{
+	yaml_parser_t parser;
+	yaml_event_t ev;
+	frame *stack = NULL;
+	size_t depth = 0, cap = 0;
+	int status = GP_OK, done = 0, docs = 0;
+
+	gp_yaml_doc_init(doc);
+	doc->path = gp_xstrdup(path);
+	if (max_depth <= 0)
+		max_depth = GP_YAML_DEFAULT_MAX_DEPTH;
+	{
+		const char *nul = memchr(text, '\0', len), *p;
+		int line = 1, col = 1;
+
+		if (nul) {
+			for (p = text; p < nul; p++, col++)
+				if (*p == '\n') {
+					line++;
+					col = 0;
+				}
+			return gp_error_set(err, GP_EINPUT, path, line, col,
+					    "binary data (NUL byte) in a YAML file");
+		}
+	}
+	if (!yaml_parser_initialize(&parser))
+		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot initialise YAML parser");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+
+	while (!done && status == GP_OK) {
+		gp_yaml_node *n = NULL;
+
+		if (!yaml_parser_parse(&parser, &ev)) {
+			const yaml_mark_t *m = &parser.problem_mark;
+
+			status = gp_error_set(err, GP_EINPUT, path, (int)m->line + 1,
+					      (int)m->column + 1, "invalid YAML: %s%s%s",
+					      parser.problem ? parser.problem : "syntax error",
+					      parser.context ? " " : "",
+					      parser.context ? parser.context : "");
+			break;
+		}
+		switch (ev.type) {
+		case YAML_STREAM_END_EVENT:
+			done = 1;
+			break;
+		case YAML_DOCUMENT_START_EVENT:
+			if (++docs > 1)
+				status = mark_error(doc, err, &ev.start_mark,
+						    "%s", "only one YAML document per file is supported");
+			break;
+		case YAML_ALIAS_EVENT:
+			status = mark_error(doc, err, &ev.start_mark, "%s",
+					    "YAML aliases are not supported");
+			break;
+		case YAML_SCALAR_EVENT:
+			if (ev.data.scalar.anchor) {
+				status = mark_error(doc, err, &ev.start_mark, "%s",
+						    "YAML anchors are not supported");
+				break;
+			}
+			n = node_new(GP_YAML_SCALAR, &ev.start_mark);
+			n->scalar = gp_xstrndup((const char *)ev.data.scalar.value,
+						ev.data.scalar.length);
+			n->quoted = ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+			break;
+		case YAML_SEQUENCE_START_EVENT:
+		case YAML_MAPPING_START_EVENT:
+			if ((ev.type == YAML_SEQUENCE_START_EVENT && ev.data.sequence_start.anchor) ||
+			    (ev.type == YAML_MAPPING_START_EVENT && ev.data.mapping_start.anchor)) {
+				status = mark_error(doc, err, &ev.start_mark, "%s",
+						    "YAML anchors are not supported");
+				break;
+			}
+			if (depth >= (size_t)max_depth) {
+				status = gp_error_set(err, GP_EINPUT, path,
+						      (int)ev.start_mark.line + 1,
+						      (int)ev.start_mark.column + 1,
+						      "nesting deeper than %d levels",
+						      max_depth);
+				break;
+			}
+			n = node_new(ev.type == YAML_SEQUENCE_START_EVENT ?
+				     GP_YAML_SEQ : GP_YAML_MAP, &ev.start_mark);
+			if (depth > 0) {
+				status = add_child(doc, &stack[depth - 1], n, err);
+				if (status) {
+					n = NULL; /* add_child freed it */
+					break;
+				}
+			} else {
+				doc->root = n;
+			}
+			GP_GROW(stack, cap, depth + 1);
+			stack[depth].node = n;
+			stack[depth].pending_key = NULL;
+			depth++;
+			n = NULL;
+			break;
+		case YAML_SEQUENCE_END_EVENT:
+		case YAML_MAPPING_END_EVENT:
+			if (depth > 0)
+				depth--;
+			break;
+		default:
+			break;
+		}
+		if (n && status == GP_OK) {
+			if (depth > 0)
+				status = add_child(doc, &stack[depth - 1], n, err);
+			else if (!doc->root)
+				doc->root = n;
+			else
+				node_free(n);
+		} else if (n) {
+			node_free(n);
+		}
+		yaml_event_delete(&ev);
+	}
+	/* A key without its value can only remain after an error. */
+	while (depth > 0) {
+		depth--;
+		node_free(stack[depth].pending_key);
+	}
+	free(stack);
+	yaml_parser_delete(&parser);
+	if (status != GP_OK) {
+		node_free(doc->root);
+		doc->root = NULL;
+	}
+	return status;
+}
+
+int gp_yaml_load(const char *path, size_t max_bytes, int max_depth,
+		 gp_yaml_doc *doc, gp_error *err)
+{
+	char *text;
+	size_t len;
+	int status;
+
+	gp_yaml_doc_init(doc);
+	status = gp_read_file(path, max_bytes ? max_bytes : GP_YAML_DEFAULT_MAX_BYTES,
+			      &text, &len, err);
+	if (status)
+		return status;
+	status = gp_yaml_parse(text, len, path, max_depth, doc, err);
+	free(text);
+	return status;
+}
+
+const gp_yaml_node *gp_yaml_get(const gp_yaml_node *map, const char *key)
+{
+	size_t i;
+
+	if (!map || map->type != GP_YAML_MAP)
+		return NULL;
+	for (i = 0; i < map->n; i++)
+		if (!strcmp(map->keys[i]->scalar, key))
+			return map->items[i];
+	return NULL;
+}
+
+static const char *type_name(int type)
+{
+	switch (type) {
+	case GP_YAML_MAP:
+		return "a mapping";
+	case GP_YAML_SEQ:
+		return "a list";
+	default:
+		return "a scalar";
+	}
+}
+
+/* Edit distance, for "did you mean" hints on misspelt keys. */
+static int edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	int row[64], prev, cur;
+
+	if (lb >= GP_ARRAY_SIZE(row) || la >= 64)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = (int)i;
+		for (j = 1; j <= lb; j++) {
+			cur = row[j];
+			row[j] = prev + (a[i - 1] != b[j - 1]);
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			if (cur + 1 < row[j])
+				row[j] = cur + 1;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+int gp_yaml_check_keys(const gp_yaml_doc *doc, const gp_yaml_node *map,
+		       const char *what, const char *const *allowed,
+		       gp_error *err)
+{
+	size_t i, k;
+
+	if (gp_yaml_expect(doc, map, GP_YAML_MAP, what, err))
+		return GP_EINPUT;
+	for (i = 0; i < map->n; i++) {
+		const char *key = map->keys[i]->scalar;
+		const char *best = NULL;
+		int best_d = 3;
+
+		for (k = 0; allowed[k]; k++) {
+			int d;
+
+			if (!strcmp(key, allowed[k]))
+				break;
+			d = edit_distance(key, allowed[k]);
+			if (d < best_d) {
+				best_d = d;
+				best = allowed[k];
+			}
+		}
+		if (allowed[k])
+			continue;
+		if (best)
+			return gp_yaml_error(doc, map->keys[i], err,
+					     "unknown key '%s' in %s (did you mean '%s'?)",
+					     key, what, best);
+		return gp_yaml_error(doc, map->keys[i], err,
+				     "unknown key '%s' in %s", key, what);
+	}
+	return GP_OK;
+}
+
+int gp_yaml_expect(const gp_yaml_doc *doc, const gp_yaml_node *node,
+		   int type, const char *what, gp_error *err)
+{
+	if (!node)
+		return gp_error_set(err, GP_EINPUT, doc->path, 0, 0,
+				    "missing %s", what);
+	if (node->type != type)
+		return gp_yaml_error(doc, node, err, "%s must be %s, not %s",
+				     what, type_name(type), type_name(node->type));
+	return GP_OK;
+}
+
+int gp_yaml_str(const gp_yaml_doc *doc, const gp_yaml_node *node,
+		const char *what, const char **out, gp_error *err)
+{
+	if (gp_yaml_expect(doc, node, GP_YAML_SCALAR, what, err))
+		return GP_EINPUT;
+	*out = node->scalar;
+	return GP_OK;
+}
+
+int gp_yaml_long(const gp_yaml_doc *doc, const gp_yaml_node *node,
+		 const char *what, long min, long max, long *out, gp_error *err)
+{
+	if (gp_yaml_expect(doc, node, GP_YAML_SCALAR, what, err))
+		return GP_EINPUT;
+	if (node->quoted || gp_parse_long(node->scalar, min, max, out))
+		return gp_yaml_error(doc, node, err,
+				     "%s must be an integer in [%ld, %ld], not '%.40s'",
+				     what, min, max, node->scalar);
+	return GP_OK;
+}
+
+int gp_yaml_double(const gp_yaml_doc *doc, const gp_yaml_node *node,
+		   const char *what, double min, double max, double *out,
+		   gp_error *err)
+{
+	if (gp_yaml_expect(doc, node, GP_YAML_SCALAR, what, err))
+		return GP_EINPUT;
+	if (node->quoted || gp_parse_double(node->scalar, min, max, out))
+		return gp_yaml_error(doc, node, err,
+				     "%s must be a number in [%g, %g], not '%.40s'",
+				     what, min, max, node->scalar);
+	return GP_OK;
+}
+
+int gp_yaml_bool(const gp_yaml_doc *doc, const gp_yaml_node *node,
+		 const char *what, int *out, gp_error *err)
+{
+	if (gp_yaml_expect(doc, node, GP_YAML_SCALAR, what, err))
+		return GP_EINPUT;
+	if (!node->quoted && (!strcasecmp(node->scalar, "true") ||
+			      !strcasecmp(node->scalar, "yes"))) {
+		*out = 1;
+		return GP_OK;
+	}
+	if (!node->quoted && (!strcasecmp(node->scalar, "false") ||
+			      !strcasecmp(node->scalar, "no"))) {
+		*out = 0;
+		return GP_OK;
+	}
+	return gp_yaml_error(doc, node, err, "%s must be true or false, not '%.40s'",
+			     what, node->scalar);
+}

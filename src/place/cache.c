@@ -1,0 +1,426 @@
+/* The place cache: what the topology-aware policies derive once per node
+ * type and per switch, so that one decision touches only the allocation
+ * state.  See gp_place_cache in policy.h. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/place/policy.h"
+#include "place_int.h"
+
+/* go-gpuallocator's pair score (the gpu-pair-score policy's ranking, kept
+ * in every node type's mask table): the PCIe relation of the two GPUs
+ * (cross-CPU 10, same CPU 20, host bridge 30, several switches 40, one
+ * switch 50) plus 100 per NVLink between them. */
+int gp_place_pair_score(const gp_place_type *t, int a, int b)
+{
+	static const int pcie[GP_LINK_LEVELS] = {
+		[GP_LINK_PIX] = 50, [GP_LINK_PXB] = 40, [GP_LINK_PHB] = 30,
+		[GP_LINK_NODE] = 20, [GP_LINK_SYS] = 10,
+	};
+	int e = t->expense[a][b], score;
+
+	if (a == b)
+		return 0;
+	score = t->pci[a][b] < GP_LINK_LEVELS ? pcie[t->pci[a][b]] : 0;
+	if (GP_EXPENSE_LEVEL(e) == GP_LINK_NV)
+		score += 100 * (100 - e);
+	return score;
+}
+
+/* NCCL's per-link NVLink bandwidth by NVLink generation (topo.h:
+ * SM60 18, SM70/SM80 20, SM90 20.6, SM100 40.1 GB/s). */
+static float nccl_nvlink_gbs(int gen)
+{
+	switch (gen) {
+	case 1: return 18.0f;
+	case 2: case 3: return 20.0f;
+	case 4: return 20.6f;
+	case 5: return 40.1f;
+	default: return 20.0f;
+	}
+}
+
+static int intern_class(gp_place_cache *pc, const char *key)
+{
+	int i;
+
+	for (i = 0; i < pc->nclasses; i++)
+		if (!strcmp(pc->class_keys[i], key))
+			return i;
+	pc->class_keys = gp_xrealloc(pc->class_keys,
+				     (size_t)(pc->nclasses + 1) * sizeof(*pc->class_keys));
+	pc->class_keys[pc->nclasses] = gp_xstrdup(key);
+	return pc->nclasses++;
+}
+
+/* Best closed loop of every subset: for each expense threshold (ascending)
+ * a Hamiltonian-path DP over subsets (paths start at the subset's lowest
+ * GPU; reach[m] = possible ends), O(2^n n) per threshold. */
+static void fill_rings(gp_place_type *pt)
+{
+	int n = pt->ngpus, i, j, nth = 0;
+	size_t m, full = (size_t)1 << n;
+	uint16_t th[GP_PLACE_TABLE_MAX_GPUS * GP_PLACE_TABLE_MAX_GPUS];
+	uint32_t adj[GP_PLACE_TABLE_MAX_GPUS];
+	uint32_t *reach = gp_xcalloc(full, sizeof(*reach));
+	int k;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++) {
+			uint16_t e = pt->expense[i][j];
+
+			for (k = 0; k < nth && th[k] != e; k++)
+				;
+			if (k == nth)
+				th[nth++] = e;
+		}
+	qsort(th, (size_t)nth, sizeof(th[0]), gp_place_cmp_u16);
+	for (m = 1; m < full; m++) {
+		int pc = __builtin_popcountll(m);
+
+		if (pc == 1)
+			pt->masks[m].ring = 0;
+		else if (pc == 2) {
+			int a = __builtin_ctzll(m), b = 63 - __builtin_clzll(m);
+
+			pt->masks[m].ring = pt->expense[a][b];
+		} else
+			pt->masks[m].ring = UINT16_MAX;
+	}
+	for (k = 0; k < nth; k++) {
+		for (i = 0; i < n; i++) {
+			adj[i] = 0;
+			for (j = 0; j < n; j++)
+				if (j != i && pt->expense[i][j] <= th[k])
+					adj[i] |= 1u << j;
+		}
+		for (m = 1; m < full; m++) {
+			uint32_t r = 0, rest, low;
+
+			if (!(m & (m - 1))) {
+				reach[m] = (uint32_t)m;
+				continue;
+			}
+			low = (uint32_t)(m & -m);
+			rest = (uint32_t)m & ~low;
+			while (rest) {
+				uint32_t e = rest & -rest;
+
+				rest &= ~e;
+				if (reach[m & ~(size_t)e] & adj[__builtin_ctz(e)])
+					r |= e;
+			}
+			reach[m] = r;
+			if (pt->masks[m].ring == UINT16_MAX && (r & adj[__builtin_ctz(low)]))
+				pt->masks[m].ring = th[k];
+		}
+	}
+	free(reach);
+}
+
+static void fill_masks(gp_place_type *pt, const gp_topo_derived *d)
+{
+	int n = pt->ngpus, j;
+	size_t m, full = (size_t)1 << n;
+
+	pt->masks = gp_xcalloc(full, sizeof(*pt->masks));
+	for (m = 1; m < full; m++) {
+		int h = 63 - __builtin_clzll(m);
+		size_t rest = m & ~((size_t)1 << h);
+		gp_place_mask_info mi = pt->masks[rest];
+
+		for (j = 0; j < n; j++) {
+			if (!(rest >> j & 1))
+				continue;
+			mi.sum += pt->expense[h][j];
+			if (pt->expense[h][j] > mi.max)
+				mi.max = pt->expense[h][j];
+			mi.pair_score += gp_place_pair_score(pt, h, j);
+		}
+		pt->masks[m] = mi;
+	}
+	if (d->ring_bottleneck && d->ngpus == n) {
+		for (m = 1; m < full; m++)
+			pt->masks[m].ring = (uint16_t)gp_link_expense(d->ring_bottleneck[m]);
+	} else {
+		fill_rings(pt); /* 13..16 GPUs: the topology layer has no table */
+	}
+}
+
+/* Class key across nodes: the names of the class's NUMA-local NICs (their
+ * subnets when the node type gives them, else device names). */
+static int class_of(gp_place_cache *pc, const gp_node_type *nt, const gp_topo_derived *d, int cls)
+{
+	char key[512];
+	size_t len = 0;
+	int nic;
+
+	key[0] = '\0';
+	for (nic = 0; nic < d->nnics; nic++) {
+		const char *name;
+
+		if (!(d->class_nics[cls][nic / 64] >> (nic % 64) & 1))
+			continue;
+		name = nt->nic_subnets && nt->nic_subnets[nic] ? nt->nic_subnets[nic] :
+			nt->topo.nics[nic].device[0] ? nt->topo.nics[nic].device : nt->topo.nics[nic].id;
+		if (len && strstr(key, name))
+			continue; /* several NICs in one subnet */
+		len += (size_t)snprintf(key + len, sizeof(key) - len, "%s%s", len ? "+" : "", name);
+		if (len >= sizeof(key))
+			break;
+	}
+	return intern_class(pc, key);
+}
+
+/* A hand-built node type without a link matrix: every pair unknown (SYS),
+ * one CPU sub-tree, no NICs. */
+static void no_matrix(gp_place_type *pt, int n)
+{
+	int i, j;
+
+	pt->ngpus = n > GP_TOPO_MAX_GPUS ? GP_TOPO_MAX_GPUS : n;
+	n = pt->ngpus;
+	pt->nvlink_gbs = pt->pci_gbs = 12.0f;
+	pt->sys_gbs = 10.0f;
+	pt->nsubtrees = n > 0;
+	for (i = 0; i < n; i++) {
+		pt->subtree[i] = 0;
+		pt->subtree_mask[0] |= (uint64_t)1 << i;
+		pt->nic_best[i] = pt->nic_class[i] = pt->local_class[i] = -1;
+		for (j = 0; j < n; j++) {
+			pt->expense[i][j] = i == j ? 0 : GP_LINK_SYS * 100;
+			pt->pci[i][j] = i == j ? GP_LINK_X : GP_LINK_SYS;
+		}
+	}
+	if (n <= GP_PLACE_TABLE_MAX_GPUS) {
+		size_t m, full = (size_t)1 << n;
+
+		pt->masks = gp_xcalloc(full, sizeof(*pt->masks));
+		for (m = 1; m < full; m++) {
+			int h = 63 - __builtin_clzll(m);
+			size_t rest = m & ~((size_t)1 << h);
+
+			pt->masks[m] = pt->masks[rest];
+			for (j = 0; j < n; j++)
+				if (rest >> j & 1) {
+					pt->masks[m].sum += pt->expense[h][j];
+					pt->masks[m].max = pt->expense[h][j];
+					pt->masks[m].pair_score += 10;
+				}
+		}
+		fill_rings(pt);
+	}
+}
+
+/* Each GPU's CPU affinity list as a bit mask (choose_cpus). */
+static void fill_cpu_aff(gp_place_type *pt, const gp_topo *t)
+{
+	int g, i, top = -1, n = t->ngpus < pt->ngpus ? t->ngpus : pt->ngpus;
+
+	for (g = 0; g < n; g++)
+		for (i = 0; i < t->gpus[g].ncpus; i++)
+			if (t->gpus[g].cpus[i] > top && t->gpus[g].cpus[i] < GP_TOPO_MAX_CPUS)
+				top = t->gpus[g].cpus[i];
+	if (top < 0)
+		return;
+	pt->cpu_words = top / 64 + 1;
+	pt->cpu_aff = gp_xcalloc((size_t)pt->ngpus * (size_t)pt->cpu_words, sizeof(uint64_t));
+	for (g = 0; g < n; g++)
+		for (i = 0; i < t->gpus[g].ncpus; i++) {
+			int cpu = t->gpus[g].cpus[i];
+
+			if (cpu >= 0 && cpu < GP_TOPO_MAX_CPUS)
+				pt->cpu_aff[(size_t)g * (size_t)pt->cpu_words + (size_t)(cpu / 64)] |=
+					(uint64_t)1 << (cpu % 64);
+		}
+}
+
+static void build_type(gp_place_cache *pc, const gp_cluster *c, int ti)
+{
+	const gp_node_type *nt = &c->types[ti];
+	const gp_topo *t = &nt->topo;
+	gp_place_type *pt = &pc->types[ti];
+	const gp_gpu_model *gm = nt->gpu_model >= 0 && nt->gpu_model < c->catalog.n ?
+		&c->catalog.models[nt->gpu_model] : NULL;
+	const gp_topo_derived *d = nt->derived;
+	int n, i, j, cls_map[GP_TOPO_MAX_GPUS];
+
+	memset(pt, 0, sizeof(*pt));
+	if (!d && !t->links) {
+		no_matrix(pt, t->ngpus);
+		if (t->gpus)
+			fill_cpu_aff(pt, t);
+		return;
+	}
+	if (!d) { /* hand-built clusters that skipped gp_cluster_finish */
+		gp_error err = GP_ERROR_INIT;
+
+		pt->own_derived = gp_topo_derived_new(t, &err);
+		d = pt->own_derived;
+	}
+	pt->derived = d;
+	pt->ngpus = n = d ? d->ngpus : 0;
+	pt->nnics = t->nnics;
+	pt->nvlink_gbs = nccl_nvlink_gbs(gm ? gm->nvlink_gen : 0);
+	/* PCIe x16: 12 GB/s at Gen3, doubling per generation (NCCL). */
+	pt->pci_gbs = 12.0f;
+	if (gm && gm->pcie_gen > 3 && gm->pcie_gen <= 6)
+		pt->pci_gbs = (float)(12 << (gm->pcie_gen - 3));
+	pt->sys_gbs = pt->pci_gbs < 10.0f ? pt->pci_gbs : 10.0f; /* SKL_QPI_BW */
+	if (!d)
+		return;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < n; j++) {
+			pt->expense[i][j] = d->expense[i][j];
+			pt->pci[i][j] = d->pcie[i][j];
+		}
+	/* CPU sub-trees (US 12386666): the socket groups of the topology. */
+	pt->nsubtrees = d->nsockets;
+	for (i = 0; i < d->nsockets; i++)
+		pt->subtree_mask[i] = d->socket_set[i];
+	for (i = 0; i < d->nclasses; i++)
+		cls_map[i] = class_of(pc, nt, d, i);
+	for (i = 0; i < n; i++) {
+		pt->subtree[i] = d->socket[i];
+		pt->nic_best[i] = d->gpu_nic[i];
+		pt->nic_class[i] = d->gpu_class[i] >= 0 ? cls_map[d->gpu_class[i]] : -1;
+		pt->local_class[i] = d->gpu_class[i];
+	}
+	if (n <= GP_PLACE_TABLE_MAX_GPUS)
+		fill_masks(pt, d);
+	fill_cpu_aff(pt, t);
+	if (n > 0 && n <= GP_PLACE_MEMO_MAX_GPUS) {
+		size_t len = (size_t)GP_PLACE_MEMO_KINDS * (GP_PLACE_MEMO_MAX_GPUS + 1)
+			     << GP_PLACE_MEMO_MAX_GPUS;
+
+		pt->memo = gp_xmalloc(len * sizeof(*pt->memo));
+		memset(pt->memo, 0xff, len * sizeof(*pt->memo));
+	}
+}
+
+static void build_domains(gp_place_cache *pc, const gp_cluster *c)
+{
+	int i, s, *rep;
+
+	pc->sw_rate = gp_xcalloc((size_t)c->nswitches + 1, sizeof(*pc->sw_rate));
+	pc->sw_free = gp_xcalloc((size_t)c->nswitches + 1, sizeof(*pc->sw_free));
+	pc->sw_count = gp_xcalloc((size_t)c->nswitches + 1, sizeof(*pc->sw_count));
+	rep = gp_xmalloc(((size_t)c->nswitches + 1) * sizeof(*rep));
+	for (s = 0; s < c->nswitches; s++)
+		rep[s] = -1;
+	/* Representative: a node with the deepest leaf under the switch, so
+	 * that its weight to the others is the worst pair in a tree whose
+	 * leaves sit at equal depth (the usual fat tree). */
+	for (i = 0; i < c->nnodes; i++)
+		for (s = gp_place_node_sw(c, i); s >= 0; s = c->switches[s].parent) {
+			pc->sw_count[s]++;
+			if (rep[s] < 0 || c->switches[gp_place_node_sw(c, i)].depth >
+			    c->switches[gp_place_node_sw(c, rep[s])].depth)
+				rep[s] = i;
+		}
+	for (i = 0; i < c->nnodes; i++)
+		for (s = gp_place_node_sw(c, i); s >= 0; s = c->switches[s].parent) {
+			int w;
+
+			if (i == rep[s])
+				continue;
+			w = gp_cluster_comm_weight(c, rep[s], i);
+			if (w < 0)
+				pc->sw_rate[s] = INT_MAX;
+			else if (w > pc->sw_rate[s])
+				pc->sw_rate[s] = w;
+		}
+	free(rep);
+}
+
+gp_place_cache *gp_place_cache_new(const gp_cluster *c)
+{
+	gp_place_cache *pc = gp_xcalloc(1, sizeof(*pc));
+	int i;
+
+	pc->cluster = c;
+	pc->ntypes = c->ntypes;
+	pc->types = gp_xcalloc((size_t)c->ntypes + 1, sizeof(*pc->types));
+	for (i = 0; i < c->ntypes; i++)
+		build_type(pc, c, i);
+	build_domains(pc, c);
+	pc->node_int[0] = gp_xcalloc((size_t)c->nnodes + 1, sizeof(int));
+	pc->node_int[1] = gp_xcalloc((size_t)c->nnodes + 1, sizeof(int));
+	pc->node_mask = gp_xcalloc((size_t)c->nnodes + 1, sizeof(uint64_t));
+	pc->class_votes = gp_xcalloc((size_t)pc->nclasses + 1, sizeof(int64_t));
+	pc->class_free = gp_xcalloc((size_t)pc->nclasses + 1, sizeof(int64_t));
+	return pc;
+}
+
+void gp_place_cache_free(gp_place_cache *pc)
+{
+	int i;
+
+	if (!pc)
+		return;
+	for (i = 0; i < pc->ntypes; i++) {
+		free(pc->types[i].masks);
+		free(pc->types[i].cpu_aff);
+		free(pc->types[i].memo);
+		gp_topo_derived_free(pc->types[i].own_derived);
+	}
+	free(pc->types);
+	for (i = 0; i < pc->nclasses; i++)
+		free(pc->class_keys[i]);
+	free(pc->class_keys);
+	free(pc->sw_rate);
+	free(pc->sw_free);
+	free(pc->sw_count);
+	free(pc->node_int[0]);
+	free(pc->node_int[1]);
+	free(pc->node_mask);
+	free(pc->class_votes);
+	free(pc->class_free);
+	free(pc);
+}
+
+gp_place_cache *gp_place_cache_get(const gp_policy_ctx *ctx, gp_place_cache **tmp)
+{
+	*tmp = NULL;
+	if (ctx->cache && ctx->cache->cluster == ctx->cluster)
+		return ctx->cache;
+	*tmp = gp_place_cache_new(ctx->cluster);
+	return *tmp;
+}
+
+const gp_place_type *gp_place_type_of(const gp_place_cache *pc, int node)
+{
+	return &pc->types[pc->cluster->nodes[node].type];
+}
+
+int *gp_place_scratch_nodes(gp_place_cache *pc, int which)
+{
+	return pc->node_int[which & 1];
+}
+
+uint64_t *gp_place_scratch_masks(gp_place_cache *pc)
+{
+	return pc->node_mask;
+}
+
+int gp_place_nclasses(const gp_place_cache *pc)
+{
+	return pc->nclasses;
+}
+
+const char *gp_place_class_name(const gp_place_cache *pc, int cls)
+{
+	return cls >= 0 && cls < pc->nclasses ? pc->class_keys[cls] : "-";
+}
+
+int64_t *gp_place_class_votes(gp_place_cache *pc)
+{
+	return pc->class_votes;
+}
+
+int64_t *gp_place_class_free(gp_place_cache *pc)
+{
+	return pc->class_free;
+}

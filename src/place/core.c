@@ -1,0 +1,763 @@
+/* Helpers shared by the placement policies: GPU groups inside a node,
+ * spanning several nodes, CPU cores, NIC and VF choice, explanations. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/place/place.h"
+#include "gpuplan/place/policy.h"
+#include "place_int.h"
+
+#define GROUP_ENUM_MAX 20000 /* subsets tried exhaustively per node */
+
+int gp_place_cmp_u16(const void *a, const void *b)
+{
+	uint16_t x = *(const uint16_t *)a, y = *(const uint16_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+float gp_place_expense_bw(const gp_place_type *t, int e)
+{
+	int level = GP_EXPENSE_LEVEL(e);
+
+	if (level == GP_LINK_X)
+		return 0.0f;
+	if (level == GP_LINK_NV)
+		return (float)(100 - e) * t->nvlink_gbs;
+	/* Through the CPU NCCL falls back to host memory at about PCIe
+	 * speed; across sockets the SMP link limits it. */
+	return level == GP_LINK_SYS ? t->sys_gbs : t->pci_gbs;
+}
+
+gp_place_mask_info gp_place_mask(const gp_place_type *t, uint64_t mask)
+{
+	gp_place_mask_info mi;
+	int i, j;
+
+	if (t->masks)
+		return t->masks[mask];
+	/* Large node types: no table.  The best closed loop is approximated
+	 * by the worst pair (an upper bound on its worst edge). */
+	memset(&mi, 0, sizeof(mi));
+	for (i = 0; i < t->ngpus; i++) {
+		if (!(mask >> i & 1))
+			continue;
+		for (j = i + 1; j < t->ngpus; j++) {
+			if (!(mask >> j & 1))
+				continue;
+			mi.sum += t->expense[i][j];
+			if (t->expense[i][j] > mi.max)
+				mi.max = t->expense[i][j];
+			mi.pair_score += gp_place_pair_score(t, i, j);
+		}
+	}
+	mi.ring = mi.max;
+	return mi;
+}
+
+/* Whether group a (mask ma) ranks before group b by kind. */
+static int group_better(int kind, gp_place_mask_info a, uint64_t ma,
+			gp_place_mask_info b, uint64_t mb)
+{
+	switch (kind) {
+	case GP_GROUP_RING:
+		if (a.ring != b.ring)
+			return a.ring < b.ring;
+		break;
+	case GP_GROUP_PAIR:
+		if (a.pair_score != b.pair_score)
+			return a.pair_score > b.pair_score;
+		break;
+	default:
+		break;
+	}
+	if (a.sum != b.sum)
+		return a.sum < b.sum;
+	if (a.max != b.max)
+		return a.max < b.max;
+	return ma < mb;
+}
+
+static uint64_t binom_capped(int n, int k)
+{
+	uint64_t r = 1;
+	int i;
+
+	if (k < 0 || k > n)
+		return 0;
+	if (k > n - k)
+		k = n - k;
+	for (i = 1; i <= k; i++) {
+		r = r * (uint64_t)(n - k + i) / (uint64_t)i;
+		if (r > GROUP_ENUM_MAX)
+			return GROUP_ENUM_MAX + 1;
+	}
+	return r;
+}
+
+static uint64_t greedy_group(const gp_place_type *t, uint64_t avail, int k, int kind)
+{
+	uint64_t set = 0;
+	int got;
+
+	for (got = 0; got < k; got++) {
+		uint64_t best = 0, rest = avail & ~set;
+		gp_place_mask_info bi;
+
+		memset(&bi, 0, sizeof(bi));
+		while (rest) {
+			uint64_t bit = rest & -rest;
+			gp_place_mask_info mi = gp_place_mask(t, set | bit);
+
+			rest &= ~bit;
+			if (!best || group_better(kind, mi, set | bit, bi, set | best)) {
+				best = bit;
+				bi = mi;
+			}
+		}
+		if (!best)
+			return 0;
+		set |= best;
+	}
+	return set;
+}
+
+static uint64_t best_group(const gp_place_type *t, uint64_t avail, int k, int kind);
+
+uint64_t gp_place_best_group(const gp_place_type *t, uint64_t avail, int k, int kind)
+{
+	uint64_t *slot = gp_place_memo(t, kind, avail, k);
+
+	if (!slot)
+		return best_group(t, avail, k, kind);
+	if (*slot == UINT64_MAX)
+		*slot = best_group(t, avail, k, kind);
+	return *slot;
+}
+
+static uint64_t best_group(const gp_place_type *t, uint64_t avail, int k, int kind)
+{
+	int idx[64], f = 0, g;
+	uint64_t comb, best = 0, lim;
+	gp_place_mask_info bi;
+
+	if (k <= 0)
+		return 0;
+	for (g = 0; g < t->ngpus; g++)
+		if (avail >> g & 1)
+			idx[f++] = g;
+	if (k > f)
+		return 0;
+	if (k == f)
+		return avail;
+	if (f >= 63 || binom_capped(f, k) > GROUP_ENUM_MAX)
+		return greedy_group(t, avail, k, kind);
+	memset(&bi, 0, sizeof(bi));
+	lim = (uint64_t)1 << f;
+	/* Gosper's hack over the f available GPUs. */
+	for (comb = ((uint64_t)1 << k) - 1; comb < lim;) {
+		uint64_t m = 0, c = comb, lo, hi;
+		gp_place_mask_info mi;
+
+		while (c) {
+			m |= (uint64_t)1 << idx[__builtin_ctzll(c)];
+			c &= c - 1;
+		}
+		mi = gp_place_mask(t, m);
+		if (!best || group_better(kind, mi, m, bi, best)) {
+			best = m;
+			bi = mi;
+		}
+		lo = comb & -comb;
+		hi = comb + lo;
+		comb = (((hi ^ comb) >> 2) / lo) | hi;
+	}
+	return best;
+}
+
+gp_place_cache *gp_place_begin(const gp_policy_ctx *ctx, const gp_job *job,
+			       gp_placement *out, gp_place_cache **tmp)
+{
+	gp_placement_clear(out);
+	*tmp = NULL;
+	if (job->gpus <= 0) {
+		gp_explain_wait(ctx->explain, "job asks for no GPUs");
+		return NULL;
+	}
+	return gp_place_cache_get(ctx, tmp);
+}
+
+int gp_place_end(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_place_cache *tmp,
+		 const gp_job *job, gp_placement *out, int r, int nic_class)
+{
+	if (r == GP_PLACED) {
+		if (job->type == GP_JOB_PS_WORKER && job->ps > 0 && job->ps < job->gpus)
+			gp_place_split_ps(out, job->ps);
+		gp_place_finish(ctx, pc, job, out, nic_class);
+	} else {
+		gp_placement_clear(out);
+	}
+	gp_place_cache_free(tmp);
+	return r;
+}
+
+/* Parameter servers: the first job->ps GPUs of the placement, split into
+ * parts of their own (role 1). */
+void gp_place_split_ps(gp_placement *out, int ps)
+{
+	int i, nparts = out->nparts;
+
+	for (i = 0; i < nparts && ps > 0; i++) {
+		gp_place_part *p = &out->parts[i], *q;
+		int n = ps < p->ngpus ? ps : p->ngpus, g;
+
+		ps -= n;
+		if (n == p->ngpus) {
+			p->role = 1;
+			continue;
+		}
+		q = gp_placement_add(out, p->node);
+		p = &out->parts[i]; /* the array may have moved */
+		q->milli = p->milli;
+		q->mem_mib = p->mem_mib;
+		q->role = 1;
+		for (g = 0; g < n; g++)
+			q->gpus[q->ngpus++] = p->gpus[g];
+		for (g = n; g < p->ngpus; g++)
+			p->gpus[g - n] = p->gpus[g];
+		p->ngpus -= n;
+	}
+}
+
+int gp_place_gpu_fits(const gp_alloc *a, int gpu, const gp_job *job)
+{
+	return a->gpu_free_milli[gpu] >= job->gpu_milli &&
+	       a->gpu_free_mem_mib[gpu] >= job->gpu_mem_mib;
+}
+
+uint64_t gp_place_fit_mask(const gp_policy_ctx *ctx, int node, const gp_job *job, int *n)
+{
+	const gp_alloc *a = ctx->alloc;
+	const gp_node *nd = &ctx->cluster->nodes[node];
+	uint64_t m = 0;
+	int g, cnt = 0;
+
+	*n = 0;
+	if (job->gpu_milli >= GP_MILLI ? a->node_free_whole[node] == 0 :
+	    a->node_free_milli[node] < job->gpu_milli)
+		return 0;
+	if (!gp_node_eligible(ctx, node, job))
+		return 0;
+	{
+		/* Branch-free: this loop is most of a decision on big clusters. */
+		const int16_t *milli = a->gpu_free_milli + nd->first_gpu;
+		const int64_t *mem = a->gpu_free_mem_mib + nd->first_gpu;
+		int ng = nd->ngpus < GP_TOPO_MAX_GPUS ? nd->ngpus : GP_TOPO_MAX_GPUS;
+
+		for (g = 0; g < ng; g++)
+			m |= (uint64_t)((milli[g] >= job->gpu_milli) & (mem[g] >= job->gpu_mem_mib)) << g;
+	}
+	cnt = __builtin_popcountll(m);
+	*n = cnt;
+	return m;
+}
+
+int gp_place_host_fits(const gp_policy_ctx *ctx, int node, const gp_job *job, int ngpus)
+{
+	int64_t gpus = job->gpus > 0 ? job->gpus : 1;
+
+	return ctx->alloc->node_free_cpu_milli[node] >= job->cpu_milli * ngpus / gpus &&
+	       ctx->alloc->node_free_mem_mib[node] >= job->mem_mib * ngpus / gpus;
+}
+
+gp_place_part *gp_place_add_part(gp_placement *out, int node, uint64_t mask, const gp_job *job)
+{
+	gp_place_part *part = gp_placement_add(out, node);
+
+	part->milli = job->gpu_milli;
+	part->mem_mib = job->gpu_mem_mib;
+	while (mask && part->ngpus < GP_TOPO_MAX_GPUS) {
+		part->gpus[part->ngpus++] = __builtin_ctzll(mask);
+		mask &= mask - 1;
+	}
+	return part;
+}
+
+const char *gp_place_fmt_gpus(uint64_t mask, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	while (mask && len + 8 < size) {
+		int g = __builtin_ctzll(mask);
+
+		mask &= mask - 1;
+		len += (size_t)snprintf(buf + len, size - len, "%sGPU%d", len ? "," : "", g);
+	}
+	return buf;
+}
+
+const char *gp_place_fmt_list(const int *v, int n, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i = 0;
+
+	buf[0] = '\0';
+	while (i < n && len + 24 < size) {
+		int j = i;
+
+		while (j + 1 < n && v[j + 1] == v[j] + 1)
+			j++;
+		if (j > i)
+			len += (size_t)snprintf(buf + len, size - len, "%s%d-%d", len ? "," : "", v[i], v[j]);
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%s%d", len ? "," : "", v[i]);
+		i = j + 1;
+	}
+	if (i < n)
+		snprintf(buf + len, size - len, ",...");
+	return buf;
+}
+
+static uint64_t part_mask(const gp_place_part *p)
+{
+	uint64_t m = 0;
+	int i;
+
+	for (i = 0; i < p->ngpus; i++)
+		m |= (uint64_t)1 << p->gpus[i];
+	return m;
+}
+
+/* Room in the placement's CPU pool for `want` more CPUs of part pi; the
+ * parts before pi hold consecutive runs of the pool, so a move of the
+ * pool only re-points them.  Grows only: a reused placement (the
+ * simulator's scratch) stops allocating once it has seen its largest job. */
+static int *cpu_room(gp_placement *out, int pi, int want)
+{
+	int i, off = 0;
+
+	if (out->cpu_len + want > out->cpu_cap) {
+		int cap = out->cpu_cap ? out->cpu_cap : 64;
+
+		while (cap < out->cpu_len + want)
+			cap *= 2;
+		out->cpu_pool = gp_xrealloc(out->cpu_pool, (size_t)cap * sizeof(int));
+		out->cpu_cap = cap;
+		for (i = 0; i < pi; i++) {
+			out->parts[i].cpus = out->parts[i].ncpus ? out->cpu_pool + off : NULL;
+			off += out->parts[i].ncpus;
+		}
+	}
+	return out->cpu_pool + out->cpu_len;
+}
+
+/* CPU cores for one part: free cores affine to every GPU of the part
+ * first, then to any of them, then any core of the node; ascending within
+ * each tier.  Bit masks of the node type's GPU affinities (place cache). */
+static void choose_cpus(const gp_policy_ctx *ctx, const gp_place_type *pt, const gp_job *job,
+			gp_placement *out, int pi)
+{
+	const gp_cluster *c = ctx->cluster;
+	const gp_alloc *a = ctx->alloc;
+	gp_place_part *part = &out->parts[pi];
+	const gp_topo *t = &c->types[c->nodes[part->node].type].topo;
+	const uint64_t *used = a->cpu_used + (size_t)part->node * (size_t)a->cpu_words;
+	uint64_t taken[GP_TOPO_MAX_CPUS / 64], mine[GP_TOPO_MAX_CPUS / 64];
+	uint64_t all_of[GP_TOPO_MAX_CPUS / 64], any_of[GP_TOPO_MAX_CPUS / 64];
+	int ncpu = (int)(a->node_cap_cpu_milli[part->node] / GP_MILLI), want, tier, i, g, w, nw, got = 0;
+	int64_t gpus = job->gpus > 0 ? job->gpus : 1;
+	int *dst;
+
+	if (ncpu > a->cpu_words * 64)
+		ncpu = a->cpu_words * 64;
+	if (ncpu > GP_TOPO_MAX_CPUS)
+		ncpu = GP_TOPO_MAX_CPUS;
+	part->host_mem_mib = job->mem_mib * part->ngpus / gpus;
+	if (job->cpu_milli > 0) {
+		part->cpu_milli = job->cpu_milli * part->ngpus / gpus;
+		want = (int)((part->cpu_milli + GP_MILLI - 1) / GP_MILLI);
+	} else {
+		/* Default share; taken only as far as the node has cores. */
+		int64_t free_cores = a->node_free_cpu_milli[part->node] / GP_MILLI;
+
+		for (i = 0; i < pi; i++)
+			if (out->parts[i].node == part->node)
+				free_cores -= out->parts[i].cpu_milli / GP_MILLI;
+		want = (int)(((int64_t)GP_PLACE_DEFAULT_CPUS_PER_GPU * part->ngpus *
+			      part->milli + GP_MILLI - 1) / GP_MILLI);
+		if (want > free_cores)
+			want = free_cores > 0 ? (int)free_cores : 0;
+		part->cpu_milli = (int64_t)want * GP_MILLI;
+	}
+	part->numa = part->ngpus > 0 && part->gpus[0] < t->ngpus ? t->gpus[part->gpus[0]].numa : -1;
+	part->cpus = NULL;
+	if (want <= 0 || ncpu <= 0)
+		return;
+	if (want > ncpu)
+		want = ncpu;
+	nw = (ncpu + 63) / 64;
+	for (w = 0; w < nw; w++) {
+		uint64_t valid = w < ncpu / 64 ? ~(uint64_t)0 : ((uint64_t)1 << (ncpu % 64)) - 1;
+
+		taken[w] = used[w] | ~valid;
+		mine[w] = 0;
+		all_of[w] = ~(uint64_t)0;
+		any_of[w] = 0;
+		for (g = 0; g < part->ngpus; g++) {
+			uint64_t aff = part->gpus[g] < pt->ngpus && w < pt->cpu_words ?
+				pt->cpu_aff[(size_t)part->gpus[g] * (size_t)pt->cpu_words + (size_t)w] : 0;
+
+			all_of[w] &= aff;
+			any_of[w] |= aff;
+		}
+	}
+	for (i = 0; i < pi; i++)
+		if (out->parts[i].node == part->node)
+			for (g = 0; g < out->parts[i].ncpus; g++)
+				if (out->parts[i].cpus[g] < ncpu)
+					taken[out->parts[i].cpus[g] / 64] |= (uint64_t)1 << (out->parts[i].cpus[g] % 64);
+	for (tier = 0; tier < 3 && got < want; tier++)
+		for (w = 0; w < nw && got < want; w++) {
+			uint64_t cand = ~taken[w] & (tier == 0 ? all_of[w] : tier == 1 ? any_of[w] : ~(uint64_t)0);
+
+			while (cand && got < want) {
+				uint64_t bit = cand & -cand;
+
+				cand &= ~bit;
+				taken[w] |= bit;
+				mine[w] |= bit;
+				got++;
+			}
+		}
+	dst = cpu_room(out, pi, got);
+	part = &out->parts[pi];
+	part->cpus = dst;
+	for (w = 0; w < nw; w++)
+		for (; mine[w]; mine[w] &= mine[w] - 1)
+			dst[part->ncpus++] = w * 64 + __builtin_ctzll(mine[w]);
+	out->cpu_len += part->ncpus;
+	if (job->cpu_milli <= 0)
+		part->cpu_milli = (int64_t)part->ncpus * GP_MILLI;
+}
+
+/* Whether NIC nic may serve part GPUs under the RoCE class (any class
+ * when nic_class < 0): one of the class's NUMA-local NICs. */
+static int nic_in_class(const gp_place_type *pt, const gp_place_part *part, int nic, int nic_class)
+{
+	int g;
+
+	if (nic_class < 0)
+		return 1;
+	for (g = 0; g < part->ngpus; g++) {
+		int lc = pt->local_class[part->gpus[g]];
+
+		if (pt->nic_class[part->gpus[g]] == nic_class && lc >= 0 &&
+		    (pt->derived->class_nics[lc][nic / 64] >> (nic % 64) & 1))
+			return 1;
+	}
+	return 0;
+}
+
+/* The NICs of one part.  Each GPU's rail: its own closest NIC (the
+ * topology spreads equally close NICs 1:1 over GPUs) when nearer than SYS
+ * and allowed by the class.  The part's NIC (the one that gets a VF): the
+ * rail of the most GPUs; ties, or no rails at all, go to the NIC whose
+ * worst link to the part's GPUs is closest, then the smallest sum of
+ * levels, then the fewest VFs used, then the lowest index.  With
+ * nic_class >= 0 only that class's NUMA-local NICs count (RoCE seed). */
+static void choose_nic(const gp_policy_ctx *ctx, const gp_place_type *pt, gp_placement *out,
+		       int pi, int nic_class)
+{
+	const gp_cluster *c = ctx->cluster;
+	const gp_alloc *a = ctx->alloc;
+	gp_place_part *part = &out->parts[pi];
+	const gp_topo *t = &c->types[c->nodes[part->node].type].topo;
+	const gp_topo_derived *d = pt->derived;
+	int nic, g, i, best = -1, bw = 0, bs = 0, bu = 0, bv = 0, used;
+	int votes[GP_TOPO_MAX_DEVICES] = { 0 };
+	int nnics = t->nnics < a->max_nics ? t->nnics : a->max_nics;
+
+	for (g = 0; g < part->ngpus; g++) {
+		int r = -1, gpu = part->gpus[g];
+
+		if (d && gpu < d->ngpus && d->gpu_nic[gpu] >= 0 && d->gpu_nic[gpu] < nnics &&
+		    d->gpu_nic_level[gpu] < GP_LINK_SYS && nic_in_class(pt, part, d->gpu_nic[gpu], nic_class))
+			r = d->gpu_nic[gpu];
+		part->gpu_nic[g] = (int16_t)r;
+		if (r >= 0)
+			votes[r]++;
+	}
+	for (nic = 0; nic < nnics; nic++) {
+		int worst = 0, sum = 0, u;
+
+		if (!nic_in_class(pt, part, nic, nic_class))
+			continue;
+		for (g = 0; g < part->ngpus; g++) {
+			int l = gp_topo_link(t, part->gpus[g], t->ngpus + nic).level;
+
+			worst = l > worst ? l : worst;
+			sum += l;
+		}
+		u = a->nic_vfs_used[(size_t)part->node * (size_t)a->max_nics + (size_t)nic];
+		if (best < 0 || votes[nic] > bv ||
+		    (votes[nic] == bv && (worst < bw || (worst == bw && (sum < bs || (sum == bs && u < bu)))))) {
+			best = nic;
+			bv = votes[nic];
+			bw = worst;
+			bs = sum;
+			bu = u;
+		}
+	}
+	part->nic = best;
+	part->vf = -1;
+	for (g = 0; g < part->ngpus; g++)
+		if (part->gpu_nic[g] < 0)
+			part->gpu_nic[g] = (int16_t)best;
+	if (best < 0)
+		return;
+	used = a->nic_vfs_used[(size_t)part->node * (size_t)a->max_nics + (size_t)best];
+	for (i = 0; i < pi; i++)
+		if (out->parts[i].node == part->node && out->parts[i].nic == best &&
+		    out->parts[i].vf >= 0)
+			used++;
+	if (used < GP_PLACE_MAX_VFS)
+		part->vf = used;
+}
+
+static const char *nic_name(const gp_topo *t, int nic)
+{
+	return t->nics[nic].device[0] ? t->nics[nic].device : t->nics[nic].id;
+}
+
+static void explain_part(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_placement *out, int pi)
+{
+	const gp_cluster *c = ctx->cluster;
+	const gp_place_part *part = &out->parts[pi];
+	const gp_node_type *nt = &c->types[c->nodes[part->node].type];
+	const gp_topo *t = &nt->topo;
+	char gbuf[512], cbuf[256], nbuf[256] = "no NIC", rbuf[512] = "", sbuf[96] = "", kbuf[160] = "";
+	int g, k, distinct = 0;
+
+	gp_place_fmt_gpus(part_mask(part), gbuf, sizeof(gbuf));
+	gp_place_fmt_list(part->cpus, part->ncpus, cbuf, sizeof(cbuf));
+	if (part->nic >= 0) {
+		int worst = 0;
+		size_t len = 0;
+
+		for (g = 0; g < part->ngpus; g++) {
+			int l = gp_topo_link(t, part->gpus[g], t->ngpus + part->nic).level;
+
+			worst = l > worst ? l : worst;
+			for (k = 0; k < g && part->gpu_nic[k] != part->gpu_nic[g]; k++)
+				;
+			distinct += k == g;
+		}
+		if (nt->nic_subnets && nt->nic_subnets[part->nic])
+			snprintf(sbuf, sizeof(sbuf), ", subnet %s", nt->nic_subnets[part->nic]);
+		if (part->nic_class >= 0)
+			snprintf(kbuf, sizeof(kbuf), ", class %s", gp_place_class_name(pc, part->nic_class));
+		if (part->vf >= 0)
+			snprintf(nbuf, sizeof(nbuf), "NIC %s VF %d%s%s (%s to the GPUs)", nic_name(t, part->nic),
+				 part->vf, sbuf, kbuf, gp_link_level_name(worst));
+		else
+			snprintf(nbuf, sizeof(nbuf), "NIC %s, no free VF%s%s (%s to the GPUs)",
+				 nic_name(t, part->nic), sbuf, kbuf, gp_link_level_name(worst));
+		/* Rails only when the GPUs do not all share the part's NIC. */
+		if (distinct > 1 || (part->ngpus > 0 && part->gpu_nic[0] != part->nic)) {
+			len = (size_t)snprintf(rbuf, sizeof(rbuf), "; rails");
+			for (g = 0; g < part->ngpus && len + 40 < sizeof(rbuf); g++)
+				len += (size_t)snprintf(rbuf + len, sizeof(rbuf) - len, " GPU%d-%s", part->gpus[g],
+							part->gpu_nic[g] >= 0 ? nic_name(t, part->gpu_nic[g]) : "none");
+		}
+	}
+	gp_explain_add(ctx->explain, "%s on %s: %s; CPUs %s (NUMA %d, nearest to the GPUs' affinity); %s%s",
+		       part->role ? "parameter server" : "worker", c->nodes[part->node].name,
+		       gbuf, part->ncpus ? cbuf : "none", part->numa, nbuf, rbuf);
+}
+
+void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
+		     gp_placement *out, int nic_class)
+{
+	gp_place_summary s;
+	int i;
+
+	out->cpu_len = 0;
+	for (i = 0; i < out->nparts; i++) {
+		const gp_place_type *pt = gp_place_type_of(pc, out->parts[i].node);
+
+		out->parts[i].nic_class = nic_class;
+		choose_cpus(ctx, pt, job, out, i);
+		choose_nic(ctx, pt, out, i, nic_class);
+	}
+	/* The perf model's view; sets out->bottleneck and ring_bw_gbs. */
+	gp_place_summarize_fields(ctx->cluster, out, &s, ctx->explain != NULL);
+	if (ctx->explain) {
+		for (i = 0; i < out->nparts; i++)
+			explain_part(ctx, pc, out, i);
+		if (s.gpus < 2)
+			return;
+		if (s.bottleneck >= GP_LINK_LEVELS)
+			gp_explain_add(ctx->explain, "bottleneck (perf model): %s, %s through %d switch level(s): "
+				       "%s; ring %.1f GB/s per GPU", s.name, s.net_ib ? "InfiniBand" : "Ethernet/RoCE",
+				       s.net_levels, s.detail, s.ring_gbs);
+		else
+			gp_explain_add(ctx->explain, "bottleneck (perf model): %s inside a node: %s; ring %.1f GB/s per GPU",
+				       s.name, s.detail, s.ring_gbs);
+	}
+}
+
+static int cmp_node_fit_desc(int fa, int na, int fb, int nb)
+{
+	if (fa != fb)
+		return fa > fb ? -1 : 1;
+	return (na > nb) - (na < nb);
+}
+
+int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
+		  const int *fit, const uint64_t *allow, int kind, gp_placement *out)
+{
+	const gp_cluster *c = ctx->cluster;
+	int need = job->gpus, i, s, best = -1, m = 0, nchosen = 0, got, last;
+	int64_t bestrem = 0, total = 0;
+	int *cand = gp_place_scratch_nodes(pc, 1);
+	int hist[GP_TOPO_MAX_GPUS + 1];
+	int thr, cum, take_thr, chosen_max = GP_PLACE_MAX_PARTS;
+
+	for (s = 0; s < c->nswitches; s++)
+		pc->sw_free[s] = 0;
+	for (i = 0; i < c->nnodes; i++) {
+		if (fit[i] <= 0)
+			continue;
+		total += fit[i];
+		for (s = gp_place_node_sw(c, i); s >= 0; s = c->switches[s].parent)
+			pc->sw_free[s] += fit[i];
+	}
+	for (s = 0; s < c->nswitches; s++) {
+		int64_t rem = pc->sw_free[s] - need;
+
+		if (rem < 0 || pc->sw_rate[s] == INT_MAX)
+			continue;
+		if (best < 0 || pc->sw_rate[s] < pc->sw_rate[best] ||
+		    (pc->sw_rate[s] == pc->sw_rate[best] && rem < bestrem)) {
+			best = s;
+			bestrem = rem;
+		}
+	}
+	if (best < 0) {
+		int64_t most = 0;
+
+		for (s = 0; s < c->nswitches; s++)
+			if (pc->sw_free[s] > most && pc->sw_rate[s] != INT_MAX)
+				most = pc->sw_free[s];
+		gp_explain_add(ctx->explain, "several nodes: no connected group of nodes has %d fitting GPUs "
+			       "(%lld free in the cluster, at most %lld under one switch)",
+			       need, (long long)total, (long long)most);
+		return gp_explain_wait(ctx->explain, "no connected group of nodes has %d free GPUs; "
+				       "wait for the next dispatch", need);
+	}
+	/* Candidates under the chosen switch; fewest nodes first (largest
+	 * fit), the last one by best fit. */
+	memset(hist, 0, sizeof(hist));
+	for (i = 0; i < c->nnodes; i++) {
+		if (fit[i] <= 0)
+			continue;
+		for (s = gp_place_node_sw(c, i); s >= 0 && s != best; s = c->switches[s].parent)
+			;
+		if (s != best)
+			continue;
+		cand[m++] = i;
+		hist[fit[i] > GP_TOPO_MAX_GPUS ? GP_TOPO_MAX_GPUS : fit[i]]++;
+	}
+	cum = 0;
+	for (thr = GP_TOPO_MAX_GPUS; thr > 0; thr--) {
+		if (cum + thr * hist[thr] >= need)
+			break;
+		cum += thr * hist[thr];
+	}
+	/* Nodes with fit > thr all go; of those with fit == thr, the first few. */
+	take_thr = thr > 0 ? (need - cum + thr - 1) / thr : 0;
+	got = 0;
+	last = -1;
+	for (i = 0; i < m; i++) {
+		int f = fit[cand[i]];
+
+		if (f > thr || (f == thr && take_thr > 0)) {
+			if (f == thr)
+				take_thr--;
+			cand[nchosen++] = cand[i]; /* compacts in place: nchosen <= i */
+		}
+	}
+	if (nchosen > chosen_max) {
+		gp_explain_add(ctx->explain, "several nodes: %d nodes needed, more than the cap of %d",
+			       nchosen, chosen_max);
+		return gp_explain_wait(ctx->explain, "the job would span more than %d nodes", chosen_max);
+	}
+	/* Order: fit descending, then node index; the last node only gives
+	 * the remainder: swap in the smallest unchosen node that covers it. */
+	for (i = 1; i < nchosen; i++) {
+		int x = cand[i], j = i - 1;
+
+		while (j >= 0 && cmp_node_fit_desc(fit[cand[j]], cand[j], fit[x], x) > 0) {
+			cand[j + 1] = cand[j];
+			j--;
+		}
+		cand[j + 1] = x;
+	}
+	for (i = 0; i < nchosen - 1; i++)
+		got += fit[cand[i]];
+	if (nchosen > 0) {
+		int rem = need - got, bestn = cand[nchosen - 1];
+
+		for (i = 0; i < c->nnodes; i++) {
+			int j;
+
+			if (fit[i] < rem || fit[i] >= fit[bestn] || i == bestn)
+				continue;
+			for (s = gp_place_node_sw(c, i); s >= 0 && s != best; s = c->switches[s].parent)
+				;
+			if (s != best)
+				continue;
+			for (j = 0; j < nchosen - 1 && cand[j] != i; j++)
+				;
+			if (j < nchosen - 1)
+				continue;
+			if (fit[i] < fit[bestn] || (fit[i] == fit[bestn] && i < bestn))
+				bestn = i;
+		}
+		cand[nchosen - 1] = bestn;
+		last = bestn;
+	}
+	got = 0;
+	for (i = 0; i < nchosen; i++) {
+		int node = cand[i], take = need - got < fit[node] ? need - got : fit[node];
+		uint64_t mask = take == fit[node] ? allow[node] :
+			gp_place_best_group(gp_place_type_of(pc, node), allow[node], take, kind);
+
+		gp_place_add_part(out, node, mask, job);
+		got += take;
+	}
+	if (ctx->explain) {
+		gp_explain_add(ctx->explain, "several nodes: under switch %s (seed weight %d, %lld fitting GPUs, "
+			       "best fit among groups of equal weight): %d node(s), the last (%s) chosen by best fit",
+			       c->switches[best].name, pc->sw_rate[best], (long long)pc->sw_free[best],
+			       nchosen, last >= 0 ? c->nodes[last].name : "-");
+	}
+	return GP_PLACED;
+}
+
+int gp_node_eligible(const gp_policy_ctx *ctx, int node, const gp_job *job)
+{
+	const gp_cluster *c = ctx->cluster;
+	int model = c->types[c->nodes[node].type].gpu_model;
+
+	if (ctx->alloc->node_state[node] != GP_NODE_UP)
+		return 0;
+	if (!job->gpu_models)
+		return 1;
+	if (model < 0 || model >= c->catalog.n)
+		return 0;
+	return gp_job_accepts_model(job, c->catalog.models[model].name);
+}
