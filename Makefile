@@ -77,7 +77,7 @@ FORCE:
 $(eval $(call tree,build,))
 $(eval $(call tree,build-san,$(SAN_FLAGS)))
 
-.PHONY: fuzz fuzz-replay
+.PHONY: fuzz fuzz-replay stress
 .PHONY: all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
 
 all: gpuplan
@@ -88,7 +88,7 @@ gpuplan: $(build_CMD_OBJ) build/libgpuplan.a
 build-san/gpuplan: $(build-san_CMD_OBJ) build-san/libgpuplan.a
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-check: layers unit golden unit-san golden-san fuzz-replay manlint calibration-check
+check: layers unit golden unit-san golden-san fuzz-replay stress manlint calibration-check
 	@echo "make check: all passed"
 
 unit: $(build_TESTS)
@@ -172,6 +172,12 @@ build-san/replay_%: build-san/tests/fuzz/fuzz_%.o build-san/tests/fuzz/fuzz_util
 
 fuzz: $(FUZZ_NAMES:%=build-fuzz/fuzz_%)
 	@sh tests/fuzz/run.sh fuzz build-fuzz $(FUZZ_TIME)
+
+# Concurrent and killed `place --commit` (tests/stress; bigger runs:
+# sh tests/stress/commit-race.sh ./gpuplan 100 100).
+stress: gpuplan
+	@sh tests/stress/commit-race.sh $(CURDIR)/gpuplan 20 2
+	@sh tests/stress/commit-kill.sh $(CURDIR)/gpuplan 10
 
 fuzz-replay: $(FUZZ_NAMES:%=build-san/replay_%)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
