@@ -172,8 +172,11 @@ int gp_fail_csv_parse(const char *text, size_t len, const char *filename,
 		double d;
 		long g;
 
+		int eol;
+
 		if (!*trim(s) || *trim(s) == '#')
 			continue;
+		eol = (int)strlen(s) + 1;
 		if (split_line(s, &l, &bad)) {
 			st = gp_error_set(err, GP_EINPUT, filename, it.line, bad,
 					  "unterminated quote or more than %d fields", MAX_FIELDS);
@@ -220,8 +223,8 @@ int gp_fail_csv_parse(const char *text, size_t len, const char *filename,
 		}
 		for (k = 0; k < FC_N; k++)
 			if (idx[k] >= l.n) {
-				st = gp_error_set(err, GP_EINPUT, filename, it.line,
-						  (int)strlen(s) + 1, "missing field '%s'", fail_cols[k]);
+				st = gp_error_set(err, GP_EINPUT, filename, it.line, eol,
+						  "missing field '%s'", fail_cols[k]);
 				goto out;
 			}
 		GP_GROW(out->ev, out->cap, out->n + 1);
