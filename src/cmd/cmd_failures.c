@@ -162,7 +162,7 @@ static int fit_cmd(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+o:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'o': output = optarg; break;
 		case 'b': batch = optarg; break;
@@ -214,8 +214,14 @@ static int fit_cmd(int argc, char **argv)
 			want = i;
 	}
 	if (output && want < 0) {
-		rc = gp_cli_usage_error("failures", "--batch '%s' is not in %s (batches: all%s%s)", batch,
-					l.source, l.ngroups ? ", " : "", l.ngroups ? names[0] : "");
+		gp_sbuf sb;
+
+		gp_sbuf_init(&sb);
+		for (i = 0; i < nrows; i++)
+			gp_sbuf_addf(&sb, "%s%s", i ? ", " : "", rows[i].name);
+		rc = gp_cli_usage_error("failures", "--batch '%s' is not in %s (batches: %s)", batch,
+					l.source, sb.buf);
+		gp_sbuf_release(&sb);
 		goto out;
 	}
 	if (output && !rows[want].ok) {

@@ -178,13 +178,14 @@ static void print_text(const gp_cluster *c, const gp_job *j, const gp_replace_re
 		size_t row;
 		gp_sbuf sb;
 
-		gp_table_init(&t, 5);
+		gp_table_init(&t, 6);
 		row = gp_table_row(&t);
 		gp_table_set(&t, row, 0, "candidate");
 		gp_table_set(&t, row, 1, "gpus");
 		gp_table_set(&t, row, 2, "iteration_s");
 		gp_table_set(&t, row, 3, "peak TFLOPS");
 		gp_table_set(&t, row, 4, "eligible");
+		gp_table_set(&t, row, 5, " ");
 		for (i = 0; i < r->ncands; i++) {
 			const gp_replace_cand *cd = &r->cands[i];
 
@@ -195,9 +196,9 @@ static void print_text(const gp_cluster *c, const gp_job *j, const gp_replace_re
 			gp_table_set(&t, row, 1, "%s", sb.buf);
 			gp_table_set(&t, row, 2, "%.6g", cd->iteration_s);
 			gp_table_set(&t, row, 3, "%s", gp_report_num(b, sizeof(b), cd->peak_tflops, 1));
-			gp_table_set(&t, row, 4, "%s%s", cd->eligible ? "yes" : "no",
-				     r->status == GP_REPLACE_REPLACED && cd->node == r->chosen.node ?
-				     "  <- chosen" : "");
+			gp_table_set(&t, row, 4, "%s", cd->eligible ? "yes" : "no");
+			gp_table_set(&t, row, 5, "%s", r->status == GP_REPLACE_REPLACED &&
+				     cd->node == r->chosen.node ? "<- chosen" : "");
 			gp_sbuf_release(&sb);
 		}
 		gp_sbuf_init(&sb);
@@ -291,7 +292,7 @@ int cmd_replace(int argc, char **argv)
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+c:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': cluster_path = optarg; break;
 		case 's': state_path = optarg; break;
