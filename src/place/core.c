@@ -9,6 +9,8 @@
 #include "gpuplan/place/policy.h"
 #include "place_int.h"
 
+static void split_ps(gp_placement *out, int ps);
+
 #define GROUP_ENUM_MAX 20000 /* subsets tried exhaustively per node */
 
 int gp_place_cmp_u16(const void *a, const void *b)
@@ -194,7 +196,7 @@ int gp_place_end(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_place_cache *t
 {
 	if (r == GP_PLACED) {
 		if (job->type == GP_JOB_PS_WORKER && job->ps > 0 && job->ps < job->gpus)
-			gp_place_split_ps(out, job->ps);
+			split_ps(out, job->ps);
 		gp_place_finish(ctx, pc, job, out, nic_class);
 	} else {
 		gp_placement_clear(out);
@@ -205,7 +207,7 @@ int gp_place_end(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_place_cache *t
 
 /* Parameter servers: the first job->ps GPUs of the placement, split into
  * parts of their own (role 1). */
-void gp_place_split_ps(gp_placement *out, int ps)
+static void split_ps(gp_placement *out, int ps)
 {
 	int i, nparts = out->nparts;
 
@@ -299,7 +301,7 @@ const char *gp_place_fmt_gpus(uint64_t mask, char *buf, size_t size)
 	return buf;
 }
 
-const char *gp_place_fmt_list(const int *v, int n, char *buf, size_t size)
+static const char *fmt_list(const int *v, int n, char *buf, size_t size)
 {
 	size_t len = 0;
 	int i = 0;
@@ -339,6 +341,8 @@ static int *cpu_room(gp_placement *out, int pi, int want)
 {
 	int i, off = 0;
 
+	if (!want)
+		return NULL; /* no pointer arithmetic on a pool not yet allocated */
 	if (out->cpu_len + want > out->cpu_cap) {
 		int cap = out->cpu_cap ? out->cpu_cap : 64;
 
@@ -542,7 +546,7 @@ static void explain_part(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_
 	int g, k, distinct = 0;
 
 	gp_place_fmt_gpus(part_mask(part), gbuf, sizeof(gbuf));
-	gp_place_fmt_list(part->cpus, part->ncpus, cbuf, sizeof(cbuf));
+	fmt_list(part->cpus, part->ncpus, cbuf, sizeof(cbuf));
 	if (part->nic >= 0) {
 		int worst = 0;
 		size_t len = 0;
@@ -724,6 +728,7 @@ int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *jo
 				;
 			if (j < nchosen - 1)
 				continue;
+			/* cppcheck-suppress arrayIndexThenCheck ; i < nnodes by the loop */
 			if (fit[i] < fit[bestn] || (fit[i] == fit[bestn] && i < bestn))
 				bestn = i;
 		}

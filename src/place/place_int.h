@@ -97,9 +97,6 @@ void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
  * (NULL: all fitting GPUs).  Returns GP_PLACED or GP_WAIT (reason set). */
 int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
 		  const int *fit, const uint64_t *allow, int kind, gp_placement *out);
-/* PS-Worker: the first ps GPUs of the placement become parameter-server
- * parts (role 1) of their own. */
-void gp_place_split_ps(gp_placement *out, int ps);
 /* Every policy's frame.  begin: clear out; NULL (WAIT reason set) when the
  * job asks for no GPUs, else the cache to use (*tmp: a temporary one, for
  * end to free).  end: for r == GP_PLACED split off the parameter servers
@@ -126,7 +123,6 @@ int64_t *gp_place_class_votes(gp_place_cache *pc); /* scratch per class */
 int64_t *gp_place_class_free(gp_place_cache *pc);  /* scratch per class */
 /* "GPU0,GPU2" / "0-3,8" for explanations; into buf, returns buf. */
 const char *gp_place_fmt_gpus(uint64_t mask, char *buf, size_t size);
-const char *gp_place_fmt_list(const int *v, int n, char *buf, size_t size);
 
 
 struct gp_place_cache {
