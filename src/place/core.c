@@ -9,7 +9,6 @@
 #include "gpuplan/place/policy.h"
 #include "place_int.h"
 
-static void split_ps(gp_placement *out, int ps);
 
 #define GROUP_ENUM_MAX 20000 /* subsets tried exhaustively per node */
 
@@ -196,7 +195,7 @@ int gp_place_end(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_place_cache *t
 {
 	if (r == GP_PLACED) {
 		if (job->type == GP_JOB_PS_WORKER && job->ps > 0 && job->ps < job->gpus)
-			split_ps(out, job->ps);
+			gp_place_split_ps(out, job->ps);
 		gp_place_finish(ctx, pc, job, out, nic_class);
 	} else {
 		gp_placement_clear(out);
@@ -207,7 +206,7 @@ int gp_place_end(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_place_cache *t
 
 /* Parameter servers: the first job->ps GPUs of the placement, split into
  * parts of their own (role 1). */
-static void split_ps(gp_placement *out, int ps)
+void gp_place_split_ps(gp_placement *out, int ps)
 {
 	int i, nparts = out->nparts;
 

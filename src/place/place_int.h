@@ -97,6 +97,9 @@ void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
  * (NULL: all fitting GPUs).  Returns GP_PLACED or GP_WAIT (reason set). */
 int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
 		  const int *fit, const uint64_t *allow, int kind, gp_placement *out);
+/* PS-Worker: the first ps GPUs of the placement become parameter-server
+ * parts (role 1) of their own. */
+void gp_place_split_ps(gp_placement *out, int ps);
 /* Every policy's frame.  begin: clear out; NULL (WAIT reason set) when the
  * job asks for no GPUs, else the cache to use (*tmp: a temporary one, for
  * end to free).  end: for r == GP_PLACED split off the parameter servers
