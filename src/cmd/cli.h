@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/model/job.h"
 #include "gpuplan/util/error.h"
 
 #ifndef GP_VERSION
@@ -129,5 +131,10 @@ typedef struct gp_cli_outset {
 FILE *gp_cli_outset_add(gp_cli_outset *o, const char *path);
 int gp_cli_outset_commit(gp_cli_outset *o);
 void gp_cli_outset_release(gp_cli_outset *o);
+
+/* A job whose gpu_model names a model the cluster's catalog does not know
+ * (a misspelling: it could never be placed) is an input error located at
+ * the job's line of file (exit 3, with a "did you mean"). */
+int gp_cli_check_job_models(const gp_cluster *c, const gp_job *j, const char *file);
 
 #endif

@@ -241,6 +241,11 @@ static int load_entry(const gp_yaml_doc *doc, const gp_yaml_node *m, const gp_cl
 		e->nic = find_nic(c, e->node, str);
 		if (e->nic < 0)
 			return gp_yaml_error(doc, v, err, "node '%s' has no NIC '%.60s'", node->name, str);
+		if (a->nic_vfs_used[(size_t)e->node * (size_t)a->max_nics + (size_t)e->nic] >=
+		    GP_NIC_MAX_VFS)
+			return gp_yaml_error(doc, v, err,
+					     "NIC '%s' of node '%s' has all %d virtual functions taken",
+					     str, node->name, GP_NIC_MAX_VFS);
 	}
 
 	/* Everything checked: apply. */

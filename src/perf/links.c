@@ -17,7 +17,7 @@ static int switch_levels(int weight)
 int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p, gp_perf_fabric *f,
 		      char *bottleneck, size_t bsize, gp_error *err)
 {
-	char intra_desc[160] = "", net_desc[160] = "";
+	char intra_desc[160] = "", net_desc[224] = "";
 	double bw_intra = 5000.0, bw_net = 1e300;
 	int i, prev = -1, levels = 0;
 
@@ -62,7 +62,9 @@ int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p, gp_perf_fabric
 		}
 		/* Network side: a ring leaves the node once per channel; with
 		 * rail-aligned NICs the node uses one NIC per GPU it has, up to
-		 * its NIC count (a node without listed NICs gets one). */
+		 * its NIC count.  A snapshot lists RDMA NICs only: a node without
+		 * one is taken to reach its switch through one port of the
+		 * switch's technology, and the description says so. */
 		{
 			int nics = t->nnics > 0 ? t->nnics : 1;
 			int use = pp->ngpus < nics ? pp->ngpus : nics;
@@ -72,8 +74,9 @@ int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p, gp_perf_fabric
 			if (gbit > 0 && bw < bw_net) {
 				bw_net = bw;
 				snprintf(net_desc, sizeof(net_desc),
-					 "network: %d x %s NIC on %s (%.1f GB/s)", use,
-					 gp_fabric_tech_name(node->tech), node->name, bw);
+					 "network: %d x %s NIC on %s%s (%.1f GB/s)", use,
+					 gp_fabric_tech_name(node->tech), node->name,
+					 t->nnics > 0 ? "" : ", assumed: its snapshot lists no NIC", bw);
 			}
 			if (prev >= 0 && prev != pp->node) {
 				int w = gp_cluster_comm_weight(c, prev, pp->node);
