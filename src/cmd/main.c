@@ -8,6 +8,7 @@ static const gp_command commands[] = {
 	{ "calibrate", cmd_calibrate, "fit the iteration-time model to measured profiles", gp_usage_calibrate },
 	{ "compare", cmd_compare, "run several policies/seeds on one trace, side by side", gp_usage_compare },
 	{ "estimate", cmd_estimate, "estimate the GPU memory a training job needs", gp_usage_estimate },
+	{ "import", cmd_import, "build a cluster and today's state from Slurm or Kubernetes output", gp_usage_import },
 	{ "perf", cmd_perf, "model collective and iteration time on a placement", gp_usage_perf },
 	{ "place", cmd_place, "choose nodes, GPUs, CPUs and NIC for a job, and explain", gp_usage_place },
 	{ "simulate", cmd_simulate, "replay a job trace on a cluster (discrete events)", gp_usage_simulate },
