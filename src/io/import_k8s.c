@@ -199,15 +199,21 @@ static int read_node(gp_inventory *inv, const gp_yaml_doc *doc, const gp_yaml_no
 	gp_sbuf_release(&mig);
 	if (label_count >= 0)
 		n->ngpus = (int)label_count;
-	else if (gpu >= 0)
+	else if (gpu > 0)
 		n->ngpus = (int)(gpu / replicas);
-	else if (shared > 0)
+	else if (shared > 0 && replicas > 1)
 		n->ngpus = (int)(shared / replicas);
+	else if (shared > 0 || n->mig)
+		n->ngpus = -1;   /* shared or sliced, and nothing says how many */
 	else
 		n->ngpus = 0;
-	if (replicas > 1 || shared > 0)
-		gp_inv_warn(inv, doc->path, it->line, "node '%s': GPUs time-sliced %g way(s); "
+	if (replicas > 1)
+		gp_inv_warn(inv, doc->path, it->line, "node '%s': GPUs time-sliced %g ways; "
 			    "imported as %d whole GPU(s)", name, replicas, n->ngpus);
+	else if (shared > 0 && n->ngpus < 0)
+		gp_inv_warn(inv, doc->path, it->line, "node '%s': %g shared GPU slots "
+			    "(nvidia.com/gpu.shared) and no nvidia.com/gpu.count or gpu.replicas "
+			    "label: physical GPUs unknown", name, shared);
 	if (n->mig && label_count < 0 && (gpu <= 0))
 		gp_inv_warn(inv, doc->path, it->line, "node '%s': MIG devices (%s) and no "
 			    "nvidia.com/gpu.count label: physical GPUs unknown", name, n->mig);
@@ -288,6 +294,8 @@ static int read_pod(gp_inventory *inv, const gp_yaml_doc *doc, const gp_yaml_nod
 	    pod_sum(doc, conts, "requests", "memory", &mem, err))
 		return GP_EINPUT;
 	if (gpus <= 0 && pod_sum(doc, conts, "requests", "nvidia.com/gpu", &gpus, err))
+		return GP_EINPUT;
+	if (gpus <= 0 && pod_sum(doc, conts, "limits", "alpha.kubernetes.io/nvidia-gpu", &gpus, err))
 		return GP_EINPUT;
 	for (i = 0; conts && conts->type == GP_YAML_SEQ && i < conts->n; i++) {
 		const gp_yaml_node *l = path2(conts->items[i], "resources", "limits");

@@ -58,7 +58,7 @@ static int map_product(const gp_catalog *cat, const char *type, int64_t gpu_mem_
 	k = gp_catalog_index(cat, buf);
 	if (k >= 0) {
 		/* an alias such as "a100" is a guess all the same */
-		*how = !gp_catalog_name_eq(buf, cat->models[k].name);
+		*how = gp_catalog_name_eq(buf, cat->models[k].name) ? 0 : 2;
 		return k;
 	}
 	nt = tokens(buf, tt, 12);
@@ -745,15 +745,16 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 					dup = 1;
 			if (!dup)
 				gp_inv_warn(inv, n->file, n->line,
-					    "GPU type '%s' read as catalog model %s (a guess: the name "
-					    "does not say form factor or memory size)",
+					    how == 2 ? "GPU type '%s' read as catalog model %s (an alias)"
+						     : "GPU type '%s' read as catalog model %s (a guess by "
+						       "family, form factor and memory)",
 					    n->gpu_type, cat.models[model[order[i]]].name);
 		}
 		keep[nkeep++] = order[i];
 	}
 	put_hostlist_warning(inv, nogpu, nnogpu, "without GPUs left out of the cluster");
 	put_hostlist_warning(inv, unsized, nunsized,
-			     "with an unknown GPU count left out (sinfo without a GRES column?)");
+			     "with an unknown GPU count left out");
 	if (nunknown) {
 		gp_sbuf sb;
 
