@@ -31,6 +31,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int cmd_release(int argc, char **argv);
 
 /* Fractional-sharing experiment mode (FGD inflation), dispatched to by
  * `simulate` and `compare` when --inflate is given
@@ -54,7 +55,8 @@ int gp_cmd_topo_show(int argc, char **argv);
 
 extern const char gp_usage_topo[], gp_usage_validate[], gp_usage_place[],
 	gp_usage_estimate[], gp_usage_simulate[], gp_usage_compare[],
-	gp_usage_perf[], gp_usage_calibrate[], gp_usage_import[];
+	gp_usage_perf[], gp_usage_calibrate[], gp_usage_import[],
+	gp_usage_release[];
 
 /* Print "gpuplan: FILE:LINE:COL: msg" to stderr; returns err->status
  * (GP_EIO when unset). */

@@ -11,6 +11,7 @@ static const gp_command commands[] = {
 	{ "import", cmd_import, "build a cluster and today's state from Slurm or Kubernetes output", gp_usage_import },
 	{ "perf", cmd_perf, "model collective and iteration time on a placement", gp_usage_perf },
 	{ "place", cmd_place, "choose nodes, GPUs, CPUs and NIC for a job, and explain", gp_usage_place },
+	{ "release", cmd_release, "give a job's allocation back to the state", gp_usage_release },
 	{ "simulate", cmd_simulate, "replay a job trace on a cluster (discrete events)", gp_usage_simulate },
 	{ "topo", cmd_topo, "import nvidia-smi snapshots; show node and fabric topology", gp_usage_topo },
 	{ "validate", cmd_validate, "check a cluster, job or snapshot file", gp_usage_validate },
