@@ -166,7 +166,7 @@ int cmd_import(int argc, char **argv)
 	const char *out = NULL, *state_out = NULL, *name = NULL;
 	gp_import_topo *topos = NULL;
 	gp_topo *tstore = NULL;
-	int ntopos = 0, quiet = 0, c, family, rc = GP_OK, i, stdin_used = 0;
+	int ntopos = 0, quiet = 0, c, family, rc = GP_OK, i;
 	gp_inventory inv;
 	gp_import_opts o;
 	topo_cache cache;
@@ -235,15 +235,16 @@ int cmd_import(int argc, char **argv)
 		rc = gp_cli_usage_error(CMD, "-o CLUSTER.yaml is required");
 		goto out_early;
 	}
+	for (i = optind, c = 0; i < argc; i++)
+		if (!strcmp(argv[i], "-") && c++) {
+			rc = gp_cli_usage_error(CMD, "'-' given twice");
+			goto out_early;
+		}
 	gp_inventory_init(&inv);
 	for (i = optind; i < argc; i++) {
 		char *text = NULL;
 		size_t len;
 
-		if (!strcmp(argv[i], "-") && stdin_used++) {
-			rc = gp_cli_usage_error(CMD, "'-' given twice");
-			goto out_inv;
-		}
 		if (gp_read_file(argv[i], GP_IMPORT_MAX_FILE, &text, &len, &err) ||
 		    gp_import_read(&inv, family, text, len, strcmp(argv[i], "-") ? argv[i] : "<stdin>",
 				   &err)) {

@@ -956,12 +956,15 @@ static int conf_node_line(gp_inventory *inv, lexer *x, const tok *first, conf_no
 			gp_hostlist_release(&h);
 			return rc;
 		}
+		if (!c.have_gres && n->ngpus < 0 && !n->gres_seen)
+			n->ngpus = 0;   /* no Gres= on a NodeName line: no GPUs */
 		if (c.have_state) {
 			n->state = slurm_state(c.state.v, c.state.vl);
 			if (c.state.vl == 7 && !strncasecmp(c.state.v, "UNKNOWN", 7))
 				n->state = GP_NODE_UP;
 			n->conf_state = 1;
-			gp_inv_set_str(&n->state_text, c.state.v, c.state.vl);
+			if (n->state != GP_NODE_UP)
+				gp_inv_set_str(&n->state_text, c.state.v, c.state.vl);
 		}
 	}
 	gp_hostlist_release(&h);

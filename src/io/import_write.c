@@ -258,7 +258,8 @@ static int key_matches_node(const char *key, const gp_inv_node *n, const gp_cata
 
 	if (n->gpu_type && gp_catalog_name_eq(key, n->gpu_type))
 		return 1;
-	if (model >= 0 && gp_catalog_name_eq(key, cat->models[model].name))
+	if (model >= 0 && (gp_catalog_name_eq(key, cat->models[model].name) ||
+			   gp_catalog_index(cat, key) == model))
 		return 1;
 	gp_hostlist_init(&h);
 	if (!gp_hostlist_expand(key, strlen(key), &h, "", 0, 0, &e))
@@ -675,8 +676,8 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 	ntype *types = NULL;
 	size_t ntypes = 0, captypes = 0, i, j;
 	int nkeep = 0, rc = GP_OK;
-	const char **nogpu, **unknown, **unsized;
-	size_t nnogpu = 0, nunknown = 0, nunsized = 0;
+	const char **nogpu, **unknown, **unsized, **untyped;
+	size_t nnogpu = 0, nunknown = 0, nunsized = 0, nuntyped = 0;
 
 	gp_catalog_init_builtin(&cat);
 	order = gp_xcalloc(inv->n + 1, sizeof(int));
@@ -686,6 +687,7 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 	nogpu = gp_xcalloc(inv->n + 1, sizeof(*nogpu));
 	unknown = gp_xcalloc(inv->n + 1, sizeof(*unknown));
 	unsized = gp_xcalloc(inv->n + 1, sizeof(*unsized));
+	untyped = gp_xcalloc(inv->n + 1, sizeof(*untyped));
 	for (i = 0; i < inv->n; i++)
 		order[i] = (int)i;
 	qsort_r(order, inv->n, sizeof(int), cmp_node_name, inv);
@@ -734,8 +736,10 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 			continue;
 		}
 		model[order[i]] = map_product(&cat, n->gpu_type, n->gpu_mem_mib, &how);
-		if (model[order[i]] < 0)
+		if (model[order[i]] < 0 && n->gpu_type)
 			unknown[nunknown++] = n->name;
+		else if (model[order[i]] < 0)
+			untyped[nuntyped++] = n->name;
 		else if (how) {
 			int dup = 0;
 
@@ -753,6 +757,9 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 		keep[nkeep++] = order[i];
 	}
 	put_hostlist_warning(inv, nogpu, nnogpu, "without GPUs left out of the cluster");
+	put_hostlist_warning(inv, untyped, nuntyped,
+			     "name no GPU type (untyped GRES or no product label): no gpu_model, "
+			     "memory and speed unknown");
 	put_hostlist_warning(inv, unsized, nunsized,
 			     "with an unknown GPU count left out");
 	if (nunknown) {
@@ -896,6 +903,7 @@ out:
 	free(nogpu);
 	free(unknown);
 	free(unsized);
+	free(untyped);
 	gp_catalog_release(&cat);
 	return rc;
 }
