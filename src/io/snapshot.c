@@ -1062,8 +1062,8 @@ static int parse(parser *p, const char *text, size_t len, gp_topo *t)
 	return GP_OK;
 }
 
-static int parse_opts(const char *text, size_t len, const char *filename,
-		      unsigned opts, gp_topo *t, gp_error *err)
+int gp_topo_parse_ex(const char *text, size_t len, const char *filename,
+		     unsigned opts, gp_topo *t, gp_error *err)
 {
 	parser *p = gp_xcalloc(1, sizeof(*p));
 	gp_error local = GP_ERROR_INIT;
@@ -1093,7 +1093,7 @@ static int parse_opts(const char *text, size_t len, const char *filename,
 int gp_topo_parse(const char *text, size_t len, const char *filename,
 		  gp_topo *t, gp_error *err)
 {
-	return parse_opts(text, len, filename, 0, t, err);
+	return gp_topo_parse_ex(text, len, filename, 0, t, err);
 }
 
 int gp_topo_load(const char *path, gp_topo *t, gp_error *err)
@@ -1142,7 +1142,7 @@ int gp_topo_load_ex(const char *path, unsigned opts, gp_topo *t, gp_error *err)
 				    GP_TOPO_MAX_FILE);
 	}
 	buf[n] = '\0';
-	rc = parse_opts(buf, n, path, opts, t, err);
+	rc = gp_topo_parse_ex(buf, n, path, opts, t, err);
 	free(buf);
 	return rc;
 }

@@ -22,6 +22,8 @@ enum { GP_TOPO_STRICT = 1u << 0 };
 
 int gp_topo_parse(const char *text, size_t len, const char *filename,
 		  gp_topo *t, gp_error *err);
+int gp_topo_parse_ex(const char *text, size_t len, const char *filename,
+		     unsigned opts, gp_topo *t, gp_error *err);
 int gp_topo_load(const char *path, gp_topo *t, gp_error *err);
 int gp_topo_load_ex(const char *path, unsigned opts, gp_topo *t, gp_error *err);
 
