@@ -204,12 +204,15 @@ int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 					line++;
 					col = 0;
 				}
+			gp_yaml_doc_release(doc);
 			return gp_error_set(err, GP_EINPUT, path, line, col,
 					    "binary data (NUL byte) in a YAML file");
 		}
 	}
-	if (!yaml_parser_initialize(&parser))
+	if (!yaml_parser_initialize(&parser)) {
+		gp_yaml_doc_release(doc);
 		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot initialise YAML parser");
+	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 
 	while (!done && status == GP_OK) {
@@ -315,8 +318,8 @@ int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 	free(stack);
 	yaml_parser_delete(&parser);
 	if (status != GP_OK) {
-		node_free(doc->root);
-		doc->root = NULL;
+		/* nothing stays allocated, for callers that return at once */
+		gp_yaml_doc_release(doc);
 	}
 	return status;
 }
