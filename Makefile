@@ -32,7 +32,7 @@ OPT ?= -O2 -g
 CFLAGS ?= $(OPT)
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude $(PKG_CFLAGS) \
 	-DGP_VERSION='"$(VERSION)"' -DGP_DATADIR='"$(DATADIR)"' -MMD -MP $(CFLAGS)
-LIBS := $(PKG_LIBS) -lm
+LIBS := $(PKG_LIBS) -ldoublefann -lm
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
@@ -77,7 +77,7 @@ FORCE:
 $(eval $(call tree,build,))
 $(eval $(call tree,build-san,$(SAN_FLAGS)))
 
-.PHONY: all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
+.PHONY: all check layers lint unit unit-san golden golden-san manlint calibration-check predict-check demo bench install uninstall clean golden-update
 
 all: gpuplan
 
@@ -87,7 +87,7 @@ gpuplan: $(build_CMD_OBJ) build/libgpuplan.a
 build-san/gpuplan: $(build-san_CMD_OBJ) build-san/libgpuplan.a
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-check: layers unit golden unit-san golden-san manlint calibration-check
+check: layers unit golden unit-san golden-san manlint calibration-check predict-check
 	@echo "make check: all passed"
 
 unit: $(build_TESTS)
@@ -111,6 +111,10 @@ golden-update: gpuplan
 # The built-in perf table must be what `gpuplan calibrate --write` makes.
 calibration-check: gpuplan
 	@sh scripts/check-calibration.sh $(CURDIR)/gpuplan
+
+# The bundled predictor models must be what `gpuplan predict train` makes.
+predict-check: gpuplan
+	@sh scripts/check-predict.sh $(CURDIR)/gpuplan
 
 # No folder includes a higher layer's header; every public header compiles alone.
 layers:

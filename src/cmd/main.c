@@ -10,6 +10,7 @@ static const gp_command commands[] = {
 	{ "estimate", cmd_estimate, "estimate the GPU memory a training job needs", gp_usage_estimate },
 	{ "perf", cmd_perf, "model collective and iteration time on a placement", gp_usage_perf },
 	{ "place", cmd_place, "choose nodes, GPUs, CPUs and NIC for a job, and explain", gp_usage_place },
+	{ "predict", cmd_predict, "train and apply utilization, memory and run-time predictors", gp_usage_predict },
 	{ "simulate", cmd_simulate, "replay a job trace on a cluster (discrete events)", gp_usage_simulate },
 	{ "topo", cmd_topo, "import nvidia-smi snapshots; show node and fabric topology", gp_usage_topo },
 	{ "validate", cmd_validate, "check a cluster, job or snapshot file", gp_usage_validate },
