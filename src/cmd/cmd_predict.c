@@ -279,6 +279,7 @@ static int cmd_train(int argc, char **argv)
 		if (rep.test.n)
 			print_metrics("held-out rows", o.target, &rep.test);
 		printf("wrote %s\n", out);
+		json_decref(folds);
 		/* Wall time on stderr: never in an output that tests compare. */
 		if (gp_cli_stderr_is_tty())
 			fprintf(stderr, "trained in %.2f s\n", secs);
