@@ -9,6 +9,7 @@
 #include "gpuplan/model/cluster.h"
 #include "gpuplan/model/job.h"
 #include "gpuplan/util/error.h"
+#include "gpuplan/util/util.h"
 
 #ifndef GP_VERSION
 #define GP_VERSION "0.1.0"
@@ -33,6 +34,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_release(int argc, char **argv);
 int cmd_failures(int argc, char **argv);
@@ -65,6 +67,7 @@ extern const char gp_usage_topo[], gp_usage_validate[], gp_usage_place[],
 	gp_usage_estimate[], gp_usage_simulate[], gp_usage_compare[], gp_usage_whatif[],
 	gp_usage_perf[], gp_usage_calibrate[];
 extern const char gp_usage_failures[], gp_usage_replace[];
+extern const char gp_usage_predict[];
 extern const char gp_usage_import[], gp_usage_release[];
 
 /* Print "gpuplan: FILE:LINE:COL: msg" to stderr; returns err->status
@@ -163,16 +166,17 @@ int gp_cli_write_files(char *const *paths, char *const *data,
 /* A set of output files that succeed or fail together: render each into
  * the stream gp_cli_outset_add returns, then gp_cli_outset_commit writes
  * them all through gp_cli_write_files (or none) and releases the set. */
-#define GP_CLI_OUTSET_MAX 8
 typedef struct gp_cli_outset {
-	int n;
-	char *paths[GP_CLI_OUTSET_MAX];
-	char *data[GP_CLI_OUTSET_MAX];
-	size_t len[GP_CLI_OUTSET_MAX];
-	FILE *fp[GP_CLI_OUTSET_MAX];
-} gp_cli_outset;
-/* path is copied; returns NULL (message printed) when the set is full. */
+	int n, cap;
+	char **paths;
+	char **data;
+	size_t *len;
+	FILE **fp;
+} gp_cli_outset;            /* = { 0 } is an empty set */
+/* path is copied; returns NULL (message printed) when it cannot buffer. */
 FILE *gp_cli_outset_add(gp_cli_outset *o, const char *path);
+/* Add an output already rendered into sb (its buffer moves into the set). */
+void gp_cli_outset_take(gp_cli_outset *o, const char *path, gp_sbuf *sb);
 int gp_cli_outset_commit(gp_cli_outset *o);
 void gp_cli_outset_release(gp_cli_outset *o);
 
