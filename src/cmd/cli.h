@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "gpuplan/util/error.h"
+#include "gpuplan/util/util.h"
 
 #ifndef GP_VERSION
 #define GP_VERSION "0.1.0"
@@ -31,6 +32,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_release(int argc, char **argv);
 int cmd_failures(int argc, char **argv);
@@ -63,6 +65,7 @@ extern const char gp_usage_topo[], gp_usage_validate[], gp_usage_place[],
 	gp_usage_estimate[], gp_usage_simulate[], gp_usage_compare[], gp_usage_whatif[],
 	gp_usage_perf[], gp_usage_calibrate[];
 extern const char gp_usage_failures[], gp_usage_replace[];
+extern const char gp_usage_predict[];
 extern const char gp_usage_import[], gp_usage_release[];
 
 /* Print "gpuplan: FILE:LINE:COL: msg" to stderr; returns err->status
@@ -98,6 +101,47 @@ enum {
 	{ "end", required_argument, NULL, GP_OPT_END }, \
 	{ "skip-bad", no_argument, NULL, GP_OPT_SKIP_BAD }
 
+/* Engine options both commands take: preemption, checkpoints, las. */
+enum {
+	GP_OPT_PREEMPT = 1100, GP_OPT_PREEMPT_COST, GP_OPT_CKPT_INTERVAL, GP_OPT_CKPT_COST,
+	GP_OPT_LAS_THRESHOLDS, GP_OPT_LAS_STARVATION,
+};
+#define GP_SIM_ENGINE_OPTIONS \
+	{ "preempt", required_argument, NULL, GP_OPT_PREEMPT }, \
+	{ "preempt-cost", required_argument, NULL, GP_OPT_PREEMPT_COST }, \
+	{ "checkpoint-interval", required_argument, NULL, GP_OPT_CKPT_INTERVAL }, \
+	{ "checkpoint-cost", required_argument, NULL, GP_OPT_CKPT_COST }, \
+	{ "las-thresholds", required_argument, NULL, GP_OPT_LAS_THRESHOLDS }, \
+	{ "las-starvation", required_argument, NULL, GP_OPT_LAS_STARVATION }
+#define GP_SIM_ENGINE_USAGE \
+	"  --preempt MODE      off (default), class (LS jobs preempt BE jobs) or\n" \
+	"                      priority (jobs preempt strictly lower priorities);\n" \
+	"                      with --queue las, off turns las preemption off\n" \
+	"  --preempt-cost S    seconds a preempted job spends saving and restoring\n" \
+	"                      its state when it runs again (default 0)\n" \
+	"  --checkpoint-interval S  seconds of work between checkpoints (default 0:\n" \
+	"                      none; a preempted job then keeps all its progress)\n" \
+	"  --checkpoint-cost S seconds each checkpoint pauses a job (default 0)\n" \
+	"  --las-thresholds LIST  las: attained service (GPU-seconds) between the\n" \
+	"                      queues, ascending (default 3250,7200: three queues)\n" \
+	"  --las-starvation K  las: promote a job to the first queue once it waited\n" \
+	"                      K times as long as it ran (default 0: never)\n"
+
+struct gp_sim_config;
+/* Engine options as given (preempt -1: not given). */
+typedef struct gp_cli_engine {
+	int preempt;
+	double preempt_cost, checkpoint_interval, checkpoint_cost, las_starvation;
+	int nthresholds;
+	double thresholds[15];
+} gp_cli_engine;
+void gp_cli_engine_init(gp_cli_engine *e);
+/* An engine option code: apply it to e and return 0 (or print the usage
+ * error and return its exit code); -1 when code is not one. */
+int gp_cli_sim_engine_opt(const char *cmd, int code, const char *arg, gp_cli_engine *e);
+/* Into a config whose queue is set. */
+void gp_cli_engine_apply(const gp_cli_engine *e, struct gp_sim_config *cfg);
+
 struct gp_trace_opts;
 struct gp_cluster;
 struct gp_joblist;
@@ -120,16 +164,17 @@ int gp_cli_write_files(char *const *paths, char *const *data,
 /* A set of output files that succeed or fail together: render each into
  * the stream gp_cli_outset_add returns, then gp_cli_outset_commit writes
  * them all through gp_cli_write_files (or none) and releases the set. */
-#define GP_CLI_OUTSET_MAX 8
 typedef struct gp_cli_outset {
-	int n;
-	char *paths[GP_CLI_OUTSET_MAX];
-	char *data[GP_CLI_OUTSET_MAX];
-	size_t len[GP_CLI_OUTSET_MAX];
-	FILE *fp[GP_CLI_OUTSET_MAX];
-} gp_cli_outset;
-/* path is copied; returns NULL (message printed) when the set is full. */
+	int n, cap;
+	char **paths;
+	char **data;
+	size_t *len;
+	FILE **fp;
+} gp_cli_outset;            /* = { 0 } is an empty set */
+/* path is copied; returns NULL (message printed) when it cannot buffer. */
 FILE *gp_cli_outset_add(gp_cli_outset *o, const char *path);
+/* Add an output already rendered into sb (its buffer moves into the set). */
+void gp_cli_outset_take(gp_cli_outset *o, const char *path, gp_sbuf *sb);
 int gp_cli_outset_commit(gp_cli_outset *o);
 void gp_cli_outset_release(gp_cli_outset *o);
 
