@@ -35,6 +35,8 @@ int cmd_calibrate(int argc, char **argv);
  * `simulate` and `compare` when --inflate is given
  * (cmd_simulate_inflate.c, cmd_compare_inflate.c). */
 int gp_cmd_simulate_inflate(int argc, char **argv);
+/* `simulate --envs` (cmd_simulate_envs.c): development environments. */
+int gp_cmd_simulate_envs(int argc, char **argv);
 int gp_cmd_compare_inflate(int argc, char **argv);
 int gp_cli_has_option(int argc, char **argv, const char *opt);
 /* Both --inflate modes: an argument that is no option of theirs is the
