@@ -27,6 +27,7 @@ int cmd_validate(int argc, char **argv);
 int cmd_place(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
+int cmd_env(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
@@ -56,6 +57,7 @@ int gp_cmd_topo_show(int argc, char **argv);
 extern const char gp_usage_topo[], gp_usage_validate[], gp_usage_place[],
 	gp_usage_estimate[], gp_usage_simulate[], gp_usage_compare[],
 	gp_usage_perf[], gp_usage_calibrate[];
+extern const char gp_usage_env[];
 
 /* Print "gpuplan: FILE:LINE:COL: msg" to stderr; returns err->status
  * (GP_EIO when unset). */

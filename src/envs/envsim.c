@@ -665,11 +665,13 @@ int gp_envsim_run(const gp_envsim_config *cfg, const gp_env_trace *tr, gp_envsim
 	s.bint = gp_xcalloc(s.bcap, sizeof(*s.bint));
 	s.last_t = s.now = t0;
 
-	while (s.nheap) {
-		ev e = s.heap[0];
+	for (;;) {
+		ev e;
 
-		if (s.dirty && (e.t > s.now || ev_class[e.kind] >= 3))
+		if (s.dirty && (!s.nheap || s.heap[0].t > s.now || ev_class[s.heap[0].kind] >= 3))
 			retry(&s);
+		if (!s.nheap)
+			break;
 		e = pop(&s);
 		r->events++;
 		advance(&s, e.t);
@@ -724,8 +726,6 @@ int gp_envsim_run(const gp_envsim_config *cfg, const gp_env_trace *tr, gp_envsim
 		}
 		}
 	}
-	if (s.dirty)
-		retry(&s);
 	r->last_t = s.last_t;
 	for (i = 0; i < ne; i++)
 		r->tasks_unbound += s.env[i].next - s.env[i].head;

@@ -180,7 +180,7 @@ void gp_report_envs_text(const gp_report_envs_ident *id, const gp_envsim_result 
 	gp_sbuf_addf(out, "cluster  %s (%d nodes, %d GPUs", id->cluster, id->cluster_nodes, id->cluster_gpus);
 	if (id->max_gpus > 0 && id->max_gpus < id->cluster_gpus)
 		gp_sbuf_addf(out, "; only the first %d used", id->max_gpus);
-	gp_sbuf_addf(out, ")\nrules    task threshold %d, bind failure: %s, heartbeat every %s, reclaim after %s",
+	gp_sbuf_addf(out, ")\nrules    task threshold %d, bind failure: %s, heartbeat every %s s, reclaim after %s",
 		     cfg->threshold, cfg->fail_on_bind_failure ? "fail" : "wait",
 		     gp_report_num(b, sizeof(b), cfg->hb_period_s, 3), gp_report_num(b + 32, 32, cfg->hb_timeout_s, 3));
 	gp_sbuf_adds(out, " s");
