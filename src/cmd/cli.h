@@ -31,6 +31,8 @@ int cmd_env(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_failures(int argc, char **argv);
+int cmd_replace(int argc, char **argv);
 
 /* Fractional-sharing experiment mode (FGD inflation), dispatched to by
  * `simulate` and `compare` when --inflate is given
@@ -58,6 +60,7 @@ extern const char gp_usage_topo[], gp_usage_validate[], gp_usage_place[],
 	gp_usage_estimate[], gp_usage_simulate[], gp_usage_compare[],
 	gp_usage_perf[], gp_usage_calibrate[];
 extern const char gp_usage_env[];
+extern const char gp_usage_failures[], gp_usage_replace[];
 
 /* Print "gpuplan: FILE:LINE:COL: msg" to stderr; returns err->status
  * (GP_EIO when unset). */

@@ -923,7 +923,8 @@ static int parse(parser *p, const char *text, size_t len, gp_topo *t)
 
 			while (k < p->lines[i].len && is_ws(s[k]))
 				k++;
-			if (!strncmp(s + k, "GPU0", 4))
+			/* the text need not end in a NUL: compare within the line */
+			if (p->lines[i].len - k >= 4 && !memcmp(s + k, "GPU0", 4))
 				return perr(p, p->lines[i].no, k + 1,
 					    "matrix row without the header line (GPU0 GPU1 ... CPU Affinity) above it");
 		}
