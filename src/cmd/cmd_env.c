@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "gpuplan/envs/envs.h"
@@ -44,7 +45,9 @@ const char gp_usage_env[] =
 	"  --at TIME, --now TIME    seconds on any clock the clients share\n"
 	"  --heartbeat-timeout S    reclaim after S seconds without heartbeat (default 5)\n"
 	"  --json                   machine-readable output\n"
-	"  --commit                 write the new state to --state (atomically)\n";
+	"  --commit                 write the new state to --state (atomically, under an\n"
+	"                           exclusive lock from read to write, as place --commit)\n"
+	"  --lock-timeout S         wait at most S seconds for the lock (default 60)\n";
 
 typedef struct envctx {
 	const char *cluster_path, *envs_path, *state_path, *env_name, *task;
@@ -56,6 +59,10 @@ typedef struct envctx {
 	gp_env_set set;
 	gp_envstate st;
 	gp_envbind *b;
+	double lock_timeout;
+	gp_lock lock;
+	int locked, created, written;
+	FILE *out;              /* what to print once the state is committed */
 } envctx;
 
 static int gpu_of(const gp_cluster *c, int node, int gpu)
@@ -65,6 +72,12 @@ static int gpu_of(const gp_cluster *c, int node, int gpu)
 
 static void ctx_release(envctx *x)
 {
+	if (x->locked) {
+		if (x->created && !x->written)
+			unlink(x->state_path);
+		gp_unlock_file(&x->lock);
+		x->locked = 0;
+	}
 	gp_envbind_free(x->b);
 	gp_envstate_release(&x->st);
 	gp_env_set_release(&x->set);
@@ -85,8 +98,14 @@ static int ctx_load(envctx *x)
 		return gp_cli_report(&err);
 	if (gp_envs_load(x->envs_path, &x->cluster, &x->set, &err))
 		return gp_cli_report(&err);
-	if (gp_envstate_load(x->state_path, &x->cluster, &x->set, &x->st, &err))
+	if (x->commit) {
+		if (gp_envstate_load_locked(x->state_path, x->lock_timeout, &x->cluster, &x->set, &x->st, &x->lock,
+					    &x->created, &err))
+			return gp_cli_report(&err);
+		x->locked = 1;
+	} else if (gp_envstate_load(x->state_path, &x->cluster, &x->set, &x->st, &err)) {
 		return gp_cli_report(&err);
+	}
 	x->b = gp_envbind_new(&x->cluster, &x->set, x->threshold, 0);
 	for (i = 0; i < x->st.ntasks; i++) {
 		const gp_envstate_task *t = &x->st.tasks[i];
@@ -122,6 +141,7 @@ static int commit(envctx *x)
 		return GP_OK;
 	if (gp_envstate_save(x->state_path, &x->cluster, &x->set, &x->st, &err))
 		return gp_cli_report(&err);
+	x->written = 1;
 	return GP_OK;
 }
 
@@ -165,20 +185,20 @@ static json_t *gpus_json(const gp_cluster *c, const int *g, int n)
 	return a;
 }
 
-static void put_json(json_t *o)
+static void put_json(FILE *out, json_t *o)
 {
-	json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-	fputs("\n", stdout);
+	json_dumpf(o, out, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	fputs("\n", out);
 	json_decref(o);
 }
 
-static void print_gpus(const gp_cluster *c, const int *g, int n)
+static void print_gpus(FILE *out, const gp_cluster *c, const int *g, int n)
 {
 	int k, node, local;
 
 	for (k = 0; k < n; k++) {
 		gpu_where(c, g[k], &node, &local);
-		printf("%s%s/GPU%d", k ? ", " : "", c->nodes[node].name, local);
+		fprintf(out, "%s%s/GPU%d", k ? ", " : "", c->nodes[node].name, local);
 	}
 }
 
@@ -222,16 +242,16 @@ static int do_bind(envctx *x)
 		json_object_set_new(o, "message", json_string(rc == GP_OK ? "" : why.msg));
 		json_object_set_new(o, "permanent", json_boolean(rc != GP_OK && why.permanent));
 		json_object_set_new(o, "committed", json_boolean(rc == GP_OK && x->commit));
-		put_json(o);
+		put_json(x->out, o);
 	}
 	if (rc != GP_OK) {
 		free(g);
 		return gp_cli_fail(GP_NO, "cannot bind task '%s': %s", x->task, why.msg);
 	}
 	if (!x->json) {
-		printf("bound task '%s' of '%s' to ", x->task, x->env_name);
-		print_gpus(&x->cluster, g, x->gpus);
-		printf("%s\n", x->commit ? "" : " (not committed)");
+		fprintf(x->out, "bound task '%s' of '%s' to ", x->task, x->env_name);
+		print_gpus(x->out, &x->cluster, g, x->gpus);
+		fprintf(x->out, "%s\n", x->commit ? "" : " (not committed)");
 	}
 	GP_GROW(x->st.tasks, x->st.cap, x->st.ntasks + 1);
 	t = &x->st.tasks[x->st.ntasks++];
@@ -275,11 +295,11 @@ static int do_release(envctx *x)
 		json_object_set_new(o, "gpus", gpus_json(&x->cluster, g, t->ngpus));
 		json_object_set_new(o, "env_gpus_bound", json_integer(gp_envbind_env_nbound(x->b, t->env)));
 		json_object_set_new(o, "committed", json_boolean(x->commit));
-		put_json(o);
+		put_json(x->out, o);
 	} else {
-		printf("released task '%s' of '%s' from ", t->task, x->set.envs[t->env].name);
-		print_gpus(&x->cluster, g, t->ngpus);
-		printf("; '%s' keeps %d GPU(s)%s\n", x->set.envs[t->env].name, gp_envbind_env_nbound(x->b, t->env),
+		fprintf(x->out, "released task '%s' of '%s' from ", t->task, x->set.envs[t->env].name);
+		print_gpus(x->out, &x->cluster, g, t->ngpus);
+		fprintf(x->out, "; '%s' keeps %d GPU(s)%s\n", x->set.envs[t->env].name, gp_envbind_env_nbound(x->b, t->env),
 		       x->commit ? "" : " (not committed)");
 	}
 	free(g);
@@ -304,11 +324,11 @@ static int do_heartbeat(envctx *x)
 		json_object_set_new(o, "at", json_real(x->at));
 		json_object_set_new(o, "last_heartbeat", json_real(hb->at));
 		json_object_set_new(o, "committed", json_boolean(x->commit));
-		put_json(o);
+		put_json(x->out, o);
 	} else {
 		char b[64];
 
-		printf("heartbeat of '%s' at %s%s\n", x->env_name, gp_report_num(b, sizeof(b), hb->at, 6),
+		fprintf(x->out, "heartbeat of '%s' at %s%s\n", x->env_name, gp_report_num(b, sizeof(b), hb->at, 6),
 		       x->commit ? "" : " (not committed)");
 	}
 	return commit(x);
@@ -371,7 +391,7 @@ static int do_reclaim(envctx *x)
 		json_object_set_new(r, "tasks", tasks);
 		json_array_append_new(arr, r);
 		if (!x->json)
-			printf("reclaimed %d GPU(s) of '%s' (%zu task(s)): last heartbeat %s s ago\n", ng,
+			fprintf(x->out, "reclaimed %d GPU(s) of '%s' (%zu task(s)): last heartbeat %s s ago\n", ng,
 			       x->set.envs[e].name, json_array_size(tasks), gp_report_num(b, sizeof(b), x->now - last, 6));
 		nrec++;
 	}
@@ -382,17 +402,17 @@ static int do_reclaim(envctx *x)
 		json_object_set_new(o, "reclaimed", arr);
 		json_object_set_new(o, "without_heartbeat", json_integer(nunknown));
 		json_object_set_new(o, "committed", json_boolean(x->commit));
-		put_json(o);
+		put_json(x->out, o);
 	} else {
 		json_decref(arr);
 		if (!nrec)
-			printf("nothing to reclaim at %s (timeout %s s)\n", gp_report_num(b, sizeof(b), x->now, 6),
+			fprintf(x->out, "nothing to reclaim at %s (timeout %s s)\n", gp_report_num(b, sizeof(b), x->now, 6),
 			       gp_report_num(b + 32, 32, x->timeout, 6));
 		if (nunknown)
-			printf("%d environment(s) with bound GPUs never sent a heartbeat (bind with --at to start the clock)\n",
+			fprintf(x->out, "%d environment(s) with bound GPUs never sent a heartbeat (bind with --at to start the clock)\n",
 			       nunknown);
 		if (nrec && !x->commit)
-			printf("(not committed)\n");
+			fprintf(x->out, "(not committed)\n");
 	}
 	return commit(x);
 }
@@ -449,7 +469,7 @@ static int do_status(envctx *x)
 		json_object_set_new(o, "task_threshold", json_integer(gp_envbind_threshold(x->b)));
 		json_object_set_new(o, "gpus_bound", json_integer(gp_envbind_busy_gpus(x->b)));
 		json_object_set_new(o, "cluster_gpus", json_integer(ng));
-		put_json(o);
+		put_json(x->out, o);
 		return GP_OK;
 	}
 	{
@@ -457,7 +477,7 @@ static int do_status(envctx *x)
 		gp_sbuf sb;
 		size_t row;
 
-		printf("%d of %d GPUs bound; task threshold %d\n\n", gp_envbind_busy_gpus(x->b), ng,
+		fprintf(x->out, "%d of %d GPUs bound; task threshold %d\n\n", gp_envbind_busy_gpus(x->b), ng,
 		       gp_envbind_threshold(x->b));
 		gp_table_init(&t, 6);
 		row = gp_table_row(&t);
@@ -516,7 +536,7 @@ static int do_status(envctx *x)
 			gp_table_render(&t, "", &sb);
 		}
 		gp_table_release(&t);
-		fwrite(sb.buf, 1, sb.len, stdout);
+		fwrite(sb.buf, 1, sb.len, x->out);
 		gp_sbuf_release(&sb);
 	}
 	return GP_OK;
@@ -525,7 +545,7 @@ static int do_status(envctx *x)
 int cmd_env(int argc, char **argv)
 {
 	enum { O_ENVS = 1, O_STATE, O_ENV, O_TASK, O_GPUS, O_MEM, O_AT, O_NOW, O_THR, O_HBT, O_JSON, O_COMMIT,
-	       O_HELP };
+	       O_LOCKT, O_HELP };
 	static const struct option opts[] = {
 		{ "cluster", required_argument, NULL, 'c' },
 		{ "envs", required_argument, NULL, O_ENVS },
@@ -540,6 +560,7 @@ int cmd_env(int argc, char **argv)
 		{ "heartbeat-timeout", required_argument, NULL, O_HBT },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "commit", no_argument, NULL, O_COMMIT },
+		{ "lock-timeout", required_argument, NULL, O_LOCKT },
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -565,6 +586,7 @@ int cmd_env(int argc, char **argv)
 	x.gpus = 1;
 	x.threshold = GP_ENV_DEFAULT_THRESHOLD;
 	x.timeout = 5;
+	x.lock_timeout = 60;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc - 1, argv + 1, ":c:h", opts, NULL)) != -1) {
@@ -607,6 +629,10 @@ int cmd_env(int argc, char **argv)
 			break;
 		case O_JSON: x.json = 1; break;
 		case O_COMMIT: x.commit = 1; break;
+		case O_LOCKT:
+			if (gp_parse_double(optarg, 0, 86400, &x.lock_timeout))
+				return gp_cli_usage_error("env", "--lock-timeout wants seconds in 0..86400, got '%s'", optarg);
+			break;
 		case 'h':
 		case O_HELP: fputs(gp_usage_env, stdout); return GP_OK;
 		case ':': return gp_cli_usage_error("env", "option '%s' needs a value", argv[optind]);
@@ -627,16 +653,31 @@ int cmd_env(int argc, char **argv)
 		return gp_cli_usage_error("env", "reclaim needs --now TIME");
 	if (si == 4 && x.commit)
 		return gp_cli_usage_error("env", "status changes nothing: --commit makes no sense");
-	rc = ctx_load(&x);
-	if (rc == GP_OK) {
-		switch (si) {
-		case 0: rc = do_bind(&x); break;
-		case 1: rc = do_release(&x); break;
-		case 2: rc = do_heartbeat(&x); break;
-		case 3: rc = do_reclaim(&x); break;
-		default: rc = do_status(&x); break;
+	{
+		char *obuf = NULL;
+		size_t olen = 0;
+
+		x.out = open_memstream(&obuf, &olen);
+		if (!x.out)
+			return gp_cli_fail(GP_EIO, "cannot buffer output");
+		if (si == 4)
+			x.commit = 0;
+		rc = ctx_load(&x);
+		if (rc == GP_OK) {
+			switch (si) {
+			case 0: rc = do_bind(&x); break;
+			case 1: rc = do_release(&x); break;
+			case 2: rc = do_heartbeat(&x); break;
+			case 3: rc = do_reclaim(&x); break;
+			default: rc = do_status(&x); break;
+			}
 		}
+		ctx_release(&x);
+		fclose(x.out);
+		/* printed only now: after the commit, or for a negative answer */
+		if (rc == GP_OK || rc == GP_NO)
+			fwrite(obuf, 1, olen, stdout);
+		free(obuf);
 	}
-	ctx_release(&x);
 	return rc;
 }

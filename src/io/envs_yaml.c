@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <errno.h>
+#include <fcntl.h>
 
 #include "gpuplan/io/envs.h"
 #include "gpuplan/util/util.h"
@@ -357,19 +359,18 @@ static int st_task(const gp_yaml_doc *doc, const gp_yaml_node *m, const gp_clust
 	return GP_OK;
 }
 
-int gp_envstate_load(const char *path, const gp_cluster *c, const gp_env_set *envs, gp_envstate *s,
-		     gp_error *err)
+int gp_envstate_parse(const char *text, size_t len, const char *path, const gp_cluster *c,
+		      const gp_env_set *envs, gp_envstate *s, gp_error *err)
 {
 	gp_yaml_doc doc;
 	const gp_yaml_node *v;
 	size_t i;
 	int rc;
 
-	s->path = gp_xstrdup(path);
-	if (access(path, F_OK) != 0)
-		return GP_OK; /* a new state */
+	if (!s->path)
+		s->path = gp_xstrdup(path);
 	gp_yaml_doc_init(&doc);
-	if ((rc = gp_yaml_load(path, GP_ENVSTATE_MAX_FILE, 0, &doc, err)))
+	if ((rc = gp_yaml_parse(text, len, path, 0, &doc, err)))
 		return rc;
 	if (!doc.root)
 		goto done;
@@ -419,6 +420,55 @@ int gp_envstate_load(const char *path, const gp_cluster *c, const gp_env_set *en
 	}
 done:
 	gp_yaml_doc_release(&doc);
+	return rc;
+}
+
+int gp_envstate_load(const char *path, const gp_cluster *c, const gp_env_set *envs, gp_envstate *s,
+		     gp_error *err)
+{
+	char *text;
+	size_t len;
+	int rc;
+
+	s->path = gp_xstrdup(path);
+	if (access(path, F_OK) != 0)
+		return GP_OK; /* a new state */
+	if ((rc = gp_read_file(path, GP_ENVSTATE_MAX_FILE, &text, &len, err)))
+		return rc;
+	rc = gp_envstate_parse(text, len, path, c, envs, s, err);
+	free(text);
+	return rc;
+}
+
+int gp_envstate_load_locked(const char *path, double timeout_s, const gp_cluster *c, const gp_env_set *envs,
+			    gp_envstate *s, gp_lock *lk, int *created, gp_error *err)
+{
+	char *text;
+	size_t len;
+	int rc, fd;
+
+	*created = 0;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd >= 0) {
+		close(fd);
+		*created = 1;
+	} else if (errno != EEXIST) {
+		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot create: %s", strerror(errno));
+	}
+	s->path = gp_xstrdup(path);
+	if ((rc = gp_lock_file(path, timeout_s, lk, err)))
+		goto fail;
+	if ((rc = gp_lock_read(lk, path, GP_ENVSTATE_MAX_FILE, &text, &len, err)) == GP_OK) {
+		rc = gp_envstate_parse(text, len, path, c, envs, s, err);
+		free(text);
+	}
+	if (rc == GP_OK)
+		return GP_OK;
+	gp_unlock_file(lk);
+fail:
+	if (*created)
+		unlink(path);
+	*created = 0;
 	return rc;
 }
 

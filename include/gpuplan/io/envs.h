@@ -11,6 +11,7 @@
 #include "gpuplan/model/cluster.h"
 #include "gpuplan/model/env.h"
 #include "gpuplan/util/error.h"
+#include "gpuplan/util/util.h"
 #include "gpuplan/model/job.h"
 
 #define GP_ENVS_MAX_FILE (256u << 20)
@@ -81,6 +82,18 @@ void gp_envstate_release(gp_envstate *s);
  * checked by the caller (envs.h, gp_envbind_apply_state). */
 int gp_envstate_load(const char *path, const gp_cluster *c,
 		     const gp_env_set *envs, gp_envstate *s, gp_error *err);
+/* The same on text in memory (path for messages). */
+int gp_envstate_parse(const char *text, size_t len, const char *path, const gp_cluster *c,
+		      const gp_env_set *envs, gp_envstate *s, gp_error *err);
+/* For a read-modify-write (env ... --commit), as place --commit does: create
+ * path empty when it does not exist (*created = 1), take the exclusive lock
+ * (gp_lock_file, waiting up to timeout_s) and load it as it is under the
+ * lock.  On success the caller holds lk: gp_envstate_save, then
+ * gp_unlock_file (and removes a created file it did not write).  On failure
+ * nothing is held and a file created here is gone. */
+int gp_envstate_load_locked(const char *path, double timeout_s, const gp_cluster *c,
+			    const gp_env_set *envs, gp_envstate *s, gp_lock *lk, int *created,
+			    gp_error *err);
 /* Write atomically (temporary file + rename). */
 int gp_envstate_save(const char *path, const gp_cluster *c,
 		     const gp_env_set *envs, const gp_envstate *s,

@@ -22,3 +22,10 @@ run env status $S --json
 echo "bind without --commit leaves no file:"
 run env bind -c $C --envs tests/data/envs/envs.yaml --state $TMP/none.yaml --env alice --task x
 ls $TMP
+echo "8 concurrent committers (flock, as place --commit): every binding kept"
+for i in 1 2 3 4 5 6 7 8; do
+	"$GPUPLAN" env bind $S --env dora --task c$i --memory 1GiB --commit >/dev/null &
+done
+wait
+grep -c 'task: "c' $TMP/st.yaml
+run env status $S | head -3
