@@ -118,6 +118,8 @@ void gp_sbuf_addf(gp_sbuf *sb, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	if (!sb->buf) /* no arithmetic on the NULL of an empty buffer */
+		GP_GROW(sb->buf, sb->cap, 64);
 	va_start(ap, fmt);
 	n = vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, ap);
 	va_end(ap);
