@@ -29,6 +29,7 @@ int cmd_estimate(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_env(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_whatif(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_failures(int argc, char **argv);
@@ -60,7 +61,7 @@ int gp_fgd_cli_load(const char *nodes_path, const char *pods_path,
 int gp_cmd_topo_show(int argc, char **argv);
 
 extern const char gp_usage_topo[], gp_usage_validate[], gp_usage_place[],
-	gp_usage_estimate[], gp_usage_simulate[], gp_usage_compare[],
+	gp_usage_estimate[], gp_usage_simulate[], gp_usage_compare[], gp_usage_whatif[],
 	gp_usage_perf[], gp_usage_calibrate[];
 extern const char gp_usage_env[];
 extern const char gp_usage_failures[], gp_usage_replace[];
