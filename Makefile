@@ -77,7 +77,7 @@ FORCE:
 $(eval $(call tree,build,))
 $(eval $(call tree,build-san,$(SAN_FLAGS)))
 
-.PHONY: all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
+.PHONY: all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update validate-perf
 
 all: gpuplan
 
@@ -107,6 +107,11 @@ golden-san: build-san/gpuplan
 
 golden-update: gpuplan
 	@UPDATE=1 sh tests/cli/run.sh $(CURDIR)/gpuplan
+
+# The perf model against published measurements (prints errors; not part
+# of check: it reports, it does not pass or fail on accuracy).
+validate-perf: gpuplan
+	@sh scripts/validate-perf.sh $(CURDIR)/gpuplan
 
 # The built-in perf table must be what `gpuplan calibrate --write` makes.
 calibration-check: gpuplan
