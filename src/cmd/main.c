@@ -8,11 +8,14 @@ static const gp_command commands[] = {
 	{ "calibrate", cmd_calibrate, "fit the iteration-time model to measured profiles", gp_usage_calibrate },
 	{ "compare", cmd_compare, "run several policies/seeds on one trace, side by side", gp_usage_compare },
 	{ "estimate", cmd_estimate, "estimate the GPU memory a training job needs", gp_usage_estimate },
+	{ "failures", cmd_failures, "fit failure models to real lifetimes (Weibull, censored)", gp_usage_failures },
 	{ "perf", cmd_perf, "model collective and iteration time on a placement", gp_usage_perf },
 	{ "place", cmd_place, "choose nodes, GPUs, CPUs and NIC for a job, and explain", gp_usage_place },
+	{ "replace", cmd_replace, "replace a failed member of a running job (seed 002)", gp_usage_replace },
 	{ "simulate", cmd_simulate, "replay a job trace on a cluster (discrete events)", gp_usage_simulate },
 	{ "topo", cmd_topo, "import nvidia-smi snapshots; show node and fabric topology", gp_usage_topo },
 	{ "validate", cmd_validate, "check a cluster, job or snapshot file", gp_usage_validate },
+	{ "whatif", cmd_whatif, "capacity what-if sweeps: cheapest cluster that meets an SLO", gp_usage_whatif },
 };
 
 static const gp_command *find_command(const char *name)

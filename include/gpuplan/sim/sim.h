@@ -26,7 +26,7 @@
  * Exact backfill stays fast on long queues: a policy's WAIT for a job
  * shape is remembered until resources are freed (in between they only
  * shrink), and the scan behind the head visits only jobs that could start
- * (per (shape, class) queues with a min-tree of run times; see engine.c).
+ * (per (shape, class) queues with a min-tree of run times; see backfill.c).
  * This assumes what every policy in the table does: a job that waits on
  * a state also waits on that state with even less free.  The random
  * policy's stream follows the policy calls made, so its placements are

@@ -1,0 +1,74 @@
+/* Failure injection for the simulator: a seeded generator of node and GPU
+ * failures, heartbeat detection times, and one time-ordered stream that
+ * merges the generator with a failure list (`--failures FILE.csv`).
+ *
+ * Generator: every node (--mtbf-node) and every GPU (--mtbf-gpu) is a
+ * renewal process of its own.  Time to failure is Weibull with shape k
+ * (--weibull-shape, 1 = exponential) and the scale that gives the mean
+ * MTBF: scale = MTBF / Gamma(1 + 1/k); every unit starts new at time 0.
+ * A failed unit is repaired after an exponential time of mean --repair
+ * (0 = back at once, < 0 = never) and starts a fresh lifetime then.  The
+ * random numbers of the n-th failure of unit u are a hash of (seed, u, n),
+ * so a unit's failures do not depend on the others or on the horizon.
+ *
+ * Heartbeats: each node sends one every `period` seconds at a phase in
+ * [0, period) drawn from (seed, node); the failure is seen at the
+ * `misses`-th heartbeat that does not arrive, i.e. the first heartbeat
+ * due at or after the failure plus (misses - 1) periods.  The detection
+ * delay is in [(misses - 1) period, misses x period).
+ *
+ * The stream allocates once (a heap over the units) and nothing per
+ * event. */
+#ifndef GPUPLAN_SIM_FAILURES_H
+#define GPUPLAN_SIM_FAILURES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpuplan/io/failures.h"
+#include "gpuplan/model/cluster.h"
+
+typedef struct gp_fail_gen {
+	double mtbf_node_h;     /* mean hours between failures per node, 0 = none */
+	double mtbf_gpu_h;      /* per GPU, 0 = none */
+	double shape;           /* Weibull k (> 0); 1 = exponential */
+	double repair_h;        /* mean time to repair, exponential; 0 = at
+				 * once; < 0 = never back */
+	uint64_t seed;
+} gp_fail_gen;
+
+void gp_fail_gen_init(gp_fail_gen *g); /* no failures, shape 1, repair 4 h */
+
+#define GP_FAIL_DEFAULT_REPAIR_H 4.0
+
+typedef struct gp_heartbeat {
+	double period_s;        /* default 5 */
+	int misses;             /* default 3 */
+	uint64_t seed;
+} gp_heartbeat;
+
+void gp_heartbeat_init(gp_heartbeat *h, uint64_t seed);
+/* Phase of node's heartbeats, [0, period). */
+double gp_heartbeat_phase(const gp_heartbeat *h, int node);
+/* When a failure of node at t_fail is detected. */
+double gp_heartbeat_detect(const gp_heartbeat *h, int node, double t_fail);
+
+/* Uniform (0, 1) from a 64-bit hash of (seed, a, b, c): the counter-based
+ * random numbers of the generator (and of tests). */
+double gp_fail_uniform(uint64_t seed, uint64_t a, uint64_t b, uint64_t c);
+/* Weibull sample with shape k and the given mean, from u in (0, 1). */
+double gp_fail_weibull(double u, double k, double mean);
+
+typedef struct gp_fail_source gp_fail_source;
+
+/* file and gen may be NULL; the list must outlive the source. */
+gp_fail_source *gp_fail_source_new(const gp_cluster *c, const gp_fail_list *file,
+				   const gp_fail_gen *gen);
+void gp_fail_source_free(gp_fail_source *s);
+/* Time of the next failure; INFINITY when there is none. */
+double gp_fail_source_peek(const gp_fail_source *s);
+/* Take the next failure (ties: the file's first, then the generator's by
+ * unit); returns 0, or -1 when there is none. */
+int gp_fail_source_pop(gp_fail_source *s, gp_fail_event *out);
+
+#endif

@@ -1,0 +1,397 @@
+/* EASY backfill: the blocked head's reservation, the scans behind it
+ * (a plain walk, or an index of queued jobs by (shape, class) with a
+ * min-tree of run times), and the index's setup. */
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+/* Set job j's leaf in its group's min-tree (INFINITY: not queued). */
+static void bf_set(sim *s, int32_t j, double v)
+{
+	int32_t g = s->grp[j];
+	double *t = s->tree + s->tree_off[g];
+	size_t i = (size_t)s->tree_size[g] + (size_t)s->grp_pos[j];
+
+	t[i] = v;
+	for (i /= 2; i >= 1; i /= 2) {
+		double m = t[2 * i] < t[2 * i + 1] ? t[2 * i] : t[2 * i + 1];
+
+		if (t[i] == m)
+			break;
+		t[i] = m;
+	}
+}
+
+/* First member position >= p of group g that is queued with an estimate
+ * <= d; -1 when none. */
+static int32_t bf_find(const sim *s, int32_t g, int32_t p, double d)
+{
+	const double *t = s->tree + s->tree_off[g];
+	size_t size = (size_t)s->tree_size[g], i = size + (size_t)p;
+
+	if (p >= s->grp_len[g])
+		return -1;
+	while (!(t[i] <= d)) {
+		while (i & 1) {
+			i >>= 1;
+			if (i == 0)
+				return -1;
+		}
+		i++;
+	}
+	while (i < size) {
+		i *= 2;
+		if (!(t[i] <= d))
+			i++;
+	}
+	return (int32_t)(i - size);
+}
+
+/* First member position of group g that arrived after rank r. */
+static int32_t bf_after(const sim *s, int32_t g, int32_t r)
+{
+	const int32_t *rk = s->grp_rank + s->grp_off[g];
+	int32_t lo = 0, hi = s->grp_len[g];
+
+	while (lo < hi) {
+		int32_t mid = lo + (hi - lo) / 2;
+
+		if (rk[mid] <= r)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void gp_sim_bf_enqueue(sim *s, int32_t j, int k)
+{
+	int32_t g = s->grp[j];
+
+	bf_set(s, j, s->est[j]);
+	if (s->grp_queued[g]++ == 0) {
+		s->active_at[g] = (int32_t)s->nactive[k];
+		s->active[k][s->nactive[k]++] = g;
+	}
+}
+
+void gp_sim_bf_dequeue(sim *s, int32_t j, int k)
+{
+	int32_t g = s->grp[j];
+
+	bf_set(s, j, INFINITY);
+	if (--s->grp_queued[g] == 0) {
+		int32_t last = s->active[k][--s->nactive[k]];
+
+		s->active[k][s->active_at[g]] = last;
+		s->active_at[last] = s->active_at[g];
+		s->active_at[g] = -1;
+	}
+}
+
+static void reserve(sim *s, int32_t head)
+{
+	const gp_job *job = &s->jl->jobs[head];
+	size_t nwalk = 0, r;
+	int64_t freed_milli = 0;
+	double group_t = 0, earliest = -INFINITY;
+	int have_group = 0, found = 0, i, g;
+
+	/* Nothing was freed since this head got its last reservation, only
+	 * more jobs started: it cannot start before that time now. */
+	if (s->resv_head == head && s->resv_epoch == s->wait_epoch)
+		earliest = s->resv_t;
+	s->resv_head = head;
+	s->resv_epoch = s->wait_epoch;
+	s->resv_t = INFINITY;
+	s->resv_stamp++;
+	s->nreleased = 0;
+	GP_GROW(s->walk, s->walk_cap, s->nheap + 1);
+	if (s->nheap && earliest < INFINITY)
+		s->walk[nwalk++] = 0;
+	s->probe_ctx.alloc = &s->alloc;
+	for (;;) {
+		long e = gp_sim_walk_next(s, &nwalk);
+
+		if (e < 0 || !have_group || s->heap[e].t != group_t) {
+			if (have_group && group_t >= earliest &&
+			    need_milli(job) <= s->cap_milli - s->alloc_milli + freed_milli) {
+				s->res->policy_calls++;
+				if (s->cfg->policy->place(&s->probe_ctx, job, &s->probe_place) == GP_PLACED) {
+					found = 1;
+					break;
+				}
+			}
+			if (e < 0)
+				break;
+			group_t = s->heap[e].t;
+			have_group = 1;
+		}
+		s->released[s->nreleased++] = s->heap[e].job;
+		gp_placement_undo(&s->alloc, &s->pool[s->slot[s->heap[e].job]]);
+		freed_milli += need_milli(&s->jl->jobs[s->heap[e].job]);
+	}
+	s->probe_ctx.alloc = &s->probe_alloc;
+	if (found) {
+		s->resv_t = group_t;
+		for (i = 0; i < s->probe_place.nparts; i++) {
+			const gp_place_part *part = &s->probe_place.parts[i];
+			int node = part->node, first = s->cl->nodes[node].first_gpu;
+
+			if (s->node_mark[node] != s->resv_stamp) {
+				s->node_mark[node] = s->resv_stamp;
+				s->spare_cpu[node] = s->alloc.node_free_cpu_milli[node];
+				s->spare_mem[node] = s->alloc.node_free_mem_mib[node];
+			}
+			s->spare_cpu[node] -= part->cpu_milli;
+			s->spare_mem[node] -= part->host_mem_mib;
+			for (g = 0; g < part->ngpus; g++)
+				s->gpu_mark[first + part->gpus[g]] = s->resv_stamp;
+		}
+	}
+	for (r = s->nreleased; r-- > 0;)
+		if (gp_placement_apply(&s->alloc, &s->pool[s->slot[s->released[r]]]) != 0) {
+			s->status = gp_error_set(s->err, GP_EIO, NULL, 0, 0,
+						 "internal error: cannot restore a running job");
+			return;
+		}
+}
+
+/* May j (placed in s->scratch, running until end) start without delaying
+ * the reservation?  Takes the head's spare host resources when yes. */
+static int respects_reservation(sim *s, double end)
+{
+	int i, g;
+
+	if (end <= s->resv_t)
+		return 1;
+	for (i = 0; i < s->scratch.nparts; i++) {
+		const gp_place_part *part = &s->scratch.parts[i];
+		int node = part->node, first = s->cl->nodes[node].first_gpu;
+
+		for (g = 0; g < part->ngpus; g++)
+			if (s->gpu_mark[first + part->gpus[g]] == s->resv_stamp)
+				return 0;
+		if (s->node_mark[node] == s->resv_stamp &&
+		    (part->cpu_milli > s->spare_cpu[node] || part->host_mem_mib > s->spare_mem[node]))
+			return 0;
+	}
+	for (i = 0; i < s->scratch.nparts; i++) {
+		const gp_place_part *part = &s->scratch.parts[i];
+
+		if (s->node_mark[part->node] == s->resv_stamp) {
+			s->spare_cpu[part->node] -= part->cpu_milli;
+			s->spare_mem[part->node] -= part->host_mem_mib;
+		}
+	}
+	return 1;
+}
+
+static void backfill_one(sim *s, int32_t j)
+{
+	gp_sim_runinfo ri;
+	int32_t sh = s->shape[j];
+
+	/* The state has not changed since this shape was placed on the
+	 * reservation: the policy would do it again for a job this long. */
+	if (s->shape_conflict[sh] == s->version && s->last_t + s->est[j] > s->resv_t)
+		return;
+	if (!gp_sim_try_place(s, j) || gp_sim_job_runinfo(s, j, &ri) != 0)
+		return;
+	if (!respects_reservation(s, s->last_t + ri.duration)) {
+		s->shape_conflict[sh] = s->version;
+		return;
+	}
+	if (gp_sim_start_job(s, j, &ri) == GP_OK)
+		s->res->backfilled++;
+}
+
+/* The plain walk over the queue behind the head (also the bounded
+ * --backfill-depth approximation). */
+static void bf_walk(sim *s, int32_t head, int hk)
+{
+	size_t examined = 0;
+	int32_t j, nxt;
+	int k;
+
+	for (k = hk; k < NCLASS && s->status == GP_OK; k++) {
+		for (j = k == hk ? s->next[head] : s->qhead[k]; j >= 0 && s->status == GP_OK; j = nxt) {
+			nxt = s->next[j];
+			if (s->cap_milli - s->alloc_milli < s->min_need)
+				return;
+			if (s->cfg->backfill_depth && ++examined > s->cfg->backfill_depth)
+				return;
+			backfill_one(s, j);
+		}
+	}
+}
+
+/* The same scan as bf_walk with depth 0 -- the same jobs in the same
+ * order reach backfill_one, which makes the same policy calls -- except
+ * that jobs backfill_one would pass over without asking the policy are
+ * never visited: those of shapes that already waited in this pass or ask
+ * for more than is free, and, while the state is unchanged since their
+ * shape's placement hit the reservation, those too long to finish before
+ * it.  Each step takes the earliest candidate over the groups with queued
+ * members, so a pass costs O(groups x log n) per job it looks at instead
+ * of O(queue). */
+static void bf_scan(sim *s, int32_t head, int hk)
+{
+	int k;
+
+	for (k = hk; k < NCLASS && s->status == GP_OK; k++) {
+		int32_t r = k == hk ? s->rank[head] : -1;
+
+		while (s->status == GP_OK) {
+			int64_t free_milli = s->cap_milli - s->alloc_milli;
+			int32_t best = -1, best_rank = INT32_MAX;
+			double slack;
+			size_t a;
+
+			if (free_milli < s->min_need)
+				return;
+			/* A superset of the estimates with last_t + est <= resv_t
+			 * (backfill_one checks the exact condition). */
+			slack = s->resv_t - s->last_t +
+				(fabs(s->resv_t) + fabs(s->last_t)) * 4 * DBL_EPSILON;
+			for (a = 0; a < s->nactive[k]; a++) {
+				int32_t g = s->active[k][a], sh = s->grp_shape[g], p, j;
+
+				if (s->shape_waited[sh] == s->wait_epoch || s->grp_need[g] > free_milli)
+					continue;
+				p = bf_find(s, g, bf_after(s, g, r),
+					    s->shape_conflict[sh] == s->version ? slack : DBL_MAX);
+				if (p < 0)
+					continue;
+				j = s->grp_jobs[s->grp_off[g] + (size_t)p];
+				if (s->rank[j] < best_rank) {
+					best_rank = s->rank[j];
+					best = j;
+				}
+			}
+			if (best < 0)
+				break;
+			r = best_rank;
+			backfill_one(s, best);
+		}
+	}
+}
+
+/* The index pays when the queue holds many jobs per group. */
+static int use_index(const sim *s, int hk)
+{
+	size_t groups = 0, queued = 0;
+	int k;
+
+	if (s->cfg->backfill_scan == GP_SIM_SCAN_INDEX)
+		return 1;
+	if (s->cfg->backfill_scan == GP_SIM_SCAN_WALK)
+		return 0;
+	for (k = hk; k < NCLASS; k++) {
+		groups += s->nactive[k];
+		queued += s->qlen[k];
+	}
+	return queued > 64 && groups * 16 < queued;
+}
+
+/* Groups of queued jobs for bf_scan: (shape, class) pairs, members in
+ * arrival order, one min-tree each. */
+void gp_sim_bf_setup(sim *s)
+{
+	size_t n = s->n, i, off = 0, toff = 0, g;
+	int32_t *gmap = gp_xmalloc(2 * (s->nshapes ? s->nshapes : 1) * sizeof(*gmap));
+	int k;
+
+	s->bf_index = 1;
+	memset(gmap, 0xff, 2 * (s->nshapes ? s->nshapes : 1) * sizeof(*gmap));
+	s->rank = gp_xmalloc((n ? n : 1) * sizeof(*s->rank));
+	s->grp = gp_xmalloc((n ? n : 1) * sizeof(*s->grp));
+	s->grp_pos = gp_xmalloc((n ? n : 1) * sizeof(*s->grp_pos));
+	s->grp_jobs = gp_xmalloc((n ? n : 1) * sizeof(*s->grp_jobs));
+	s->grp_rank = gp_xmalloc((n ? n : 1) * sizeof(*s->grp_rank));
+	s->grp_len = gp_xcalloc(n ? n : 1, sizeof(*s->grp_len));
+	for (i = 0; i < n; i++) {
+		int32_t j = (int32_t)s->order[i];
+		size_t key = 2 * (size_t)s->shape[j] + (size_t)job_class(&s->jl->jobs[j]);
+
+		s->rank[j] = (int32_t)i;
+		if (gmap[key] < 0)
+			gmap[key] = (int32_t)s->ngroups++;
+		s->grp[j] = gmap[key];
+		s->grp_pos[j] = s->grp_len[gmap[key]]++;
+	}
+	free(gmap);
+	g = s->ngroups ? s->ngroups : 1;
+	s->grp_off = gp_xmalloc(g * sizeof(*s->grp_off));
+	s->grp_shape = gp_xmalloc(g * sizeof(*s->grp_shape));
+	s->grp_need = gp_xmalloc(g * sizeof(*s->grp_need));
+	s->tree_off = gp_xmalloc(g * sizeof(*s->tree_off));
+	s->tree_size = gp_xmalloc(g * sizeof(*s->tree_size));
+	s->grp_queued = gp_xcalloc(g, sizeof(*s->grp_queued));
+	s->active_at = gp_xmalloc(g * sizeof(*s->active_at));
+	for (k = 0; k < NCLASS; k++)
+		s->active[k] = gp_xmalloc(g * sizeof(*s->active[k]));
+	for (g = 0; g < s->ngroups; g++) {
+		int32_t size = 1;
+
+		while (size < s->grp_len[g])
+			size *= 2;
+		s->grp_off[g] = off;
+		off += (size_t)s->grp_len[g];
+		s->tree_off[g] = toff;
+		s->tree_size[g] = size;
+		toff += 2 * (size_t)size;
+		s->active_at[g] = -1;
+	}
+	s->tree = gp_xmalloc((toff ? toff : 1) * sizeof(*s->tree));
+	for (i = 0; i < toff; i++)
+		s->tree[i] = INFINITY;
+	for (i = 0; i < n; i++) {
+		int32_t j = (int32_t)s->order[i], gi = s->grp[j];
+		size_t at = s->grp_off[gi] + (size_t)s->grp_pos[j];
+
+		s->grp_jobs[at] = j;
+		s->grp_rank[at] = (int32_t)i;
+		s->grp_shape[gi] = s->shape[j];
+		s->grp_need[gi] = need_milli(&s->jl->jobs[j]);
+	}
+}
+
+void gp_sim_bf_teardown(sim *s)
+{
+	int k;
+
+	free(s->rank);
+	free(s->grp);
+	free(s->grp_pos);
+	free(s->grp_jobs);
+	free(s->grp_rank);
+	free(s->grp_len);
+	free(s->grp_off);
+	free(s->grp_shape);
+	free(s->grp_need);
+	free(s->tree_off);
+	free(s->tree_size);
+	free(s->tree);
+	free(s->grp_queued);
+	free(s->active_at);
+	for (k = 0; k < NCLASS; k++)
+		free(s->active[k]);
+}
+
+void gp_sim_backfill(sim *s, int32_t head)
+{
+	int hk;
+
+	reserve(s, head);
+	if (s->status != GP_OK)
+		return;
+	hk = job_class(&s->jl->jobs[head]);
+	if (s->bf_index && use_index(s, hk))
+		bf_scan(s, head, hk);
+	else
+		bf_walk(s, head, hk);
+}

@@ -1,0 +1,412 @@
+/* Seed 002 replacement decisions, hand-solved on a mixed-GPU cluster
+ * (tests/data/replace/mixed-cluster.yaml): one-GPU nodes of made-up
+ * models G10/G20/G40/G80 (peak 10/20/40/80 TFLOPS, efficiency 0.5), IB HDR
+ * NICs (200/8 x 0.94 = 23.5 GB/s) on leaf `ib`, 25 GbE (2.9375 GB/s) on
+ * leaf `eth`.
+ *
+ * The job: 1e9 parameters in mixed precision (P = 2e9 gradient bytes),
+ * 1e12 FLOPs per sample, batch 10 per GPU, so compute per iteration is
+ * 1e13 / (peak x 1e12 x 0.5): G10 2 s, G20 1 s, G40 0.5 s, G80 0.25 s.
+ * Communication of a member: max(P/up, P/down) with up/down the slower
+ * NIC of the two ends: P / 23.5e9 = 0.0851 s between IB nodes,
+ * P / 2.9375e9 = 0.6809 s when an end is on Ethernet.  Model state for
+ * the copy: 1e9 x (2 + 12) bytes (mixed-precision Adam: weights +
+ * fp32 master and moments) = 1.4e10 bytes. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/place/replace.h"
+#include "gpuplan/util/util.h"
+#include "testlib.h"
+
+enum { A1, A2, A3, D1, E1, F1, G1, X1, P1 };
+
+#define P_BYTES 2e9
+#define C_IB (P_BYTES / 23.5e9)
+#define C_ETH (P_BYTES / 2.9375e9)
+#define STATE_BYTES 1.4e10
+
+static gp_cluster cl;
+static gp_alloc al;
+static gp_rng rng;
+
+static void setup(void)
+{
+	gp_error err = GP_ERROR_INIT;
+
+	gp_cluster_init(&cl);
+	CU_ASSERT_FATAL(gp_cluster_load(gp_test_path("tests/data/replace/mixed-cluster.yaml"), &cl,
+					&err) == GP_OK);
+	CU_ASSERT_FATAL(cl.nnodes == 9);
+	CU_ASSERT_FATAL(gp_cluster_find_node(&cl, "p1") == P1);
+	gp_alloc_init(&al, &cl);
+	gp_rng_seed(&rng, 1);
+}
+
+static void teardown(void)
+{
+	gp_alloc_release(&al);
+	gp_cluster_release(&cl);
+}
+
+static void job_init(gp_job *j, int type, int gpus, int with_model)
+{
+	gp_job_init(j);
+	j->id = gp_xstrdup("j");
+	j->type = type;
+	j->gpus = gpus;
+	j->gpu_milli = 1000;
+	j->gpu_mem_mib = 1024;
+	j->batch_size = 10;
+	j->precision = GP_PREC_MIXED;
+	j->optimizer = GP_OPT_ADAM;
+	j->duration = 3600;
+	if (with_model) {
+		j->model.params = 1e9;
+		j->model.flops_per_sample = 1e12;
+	}
+}
+
+/* A placement of one GPU per listed node (role 1 for the last `ps`). */
+static void place(gp_placement *p, const int *nodes, int n, int ps)
+{
+	int i;
+
+	gp_placement_clear(p);
+	for (i = 0; i < n; i++) {
+		gp_place_part *part = gp_placement_add(p, nodes[i]);
+
+		part->ngpus = 1;
+		part->gpus[0] = 0;
+		part->mem_mib = 1024;
+		part->role = i >= n - ps;
+	}
+	CU_ASSERT_FATAL(gp_placement_apply(&al, p) == 0);
+}
+
+static void busy(int node)
+{
+	CU_ASSERT_FATAL(gp_alloc_take_gpu(&al, cl.nodes[node].first_gpu, 1000, 0) == 0);
+}
+
+static int decide(const gp_job *j, const gp_placement *p, int node, gp_replace_result *r)
+{
+	gp_policy_ctx ctx = { &cl, &al, &rng, NULL, NULL };
+	gp_replace_opts o = { 0, 1 };
+	gp_error err = GP_ERROR_INIT;
+
+	al.node_state[node] = GP_NODE_DOWN;
+	return gp_replace_decide(&ctx, j, p, node, 0, &o, r, &err);
+}
+
+static const gp_replace_cand *cand(const gp_replace_result *r, int node)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncands; i++)
+		if (r->cands[i].node == node)
+			return &r->cands[i];
+	return NULL;
+}
+
+/* Ring a1-a2-a3 (G20); a2 fails.  Before: 1 + C_IB.  Candidates: d1 (G10)
+ * 2 + C_IB, not eligible; e1 (G20) 1 + C_IB; f1 (G40) and g1 (G80) leave
+ * the survivors slowest, 1 + C_IB; x1 and p1 on Ethernet slow their ring
+ * neighbours a1 and a3 to 1 + C_ETH.  Eligible: e1, f1, g1; the least
+ * peak FLOPS is e1's 20. */
+static void test_weakest_qualifying(void)
+{
+	static const int ring[] = { A1, A2, A3 };
+	gp_job j;
+	gp_placement p;
+	gp_replace_result r;
+
+	setup();
+	job_init(&j, GP_JOB_RING_ALLREDUCE, 3, 1);
+	gp_placement_init(&p);
+	gp_replace_result_init(&r);
+	place(&p, ring, 3, 0);
+	CU_ASSERT_EQUAL_FATAL(decide(&j, &p, A2, &r), GP_OK);
+	CU_ASSERT_EQUAL(r.modelled, 1);
+	CU_ASSERT_DOUBLE_EQUAL(r.iteration_s_before, 1 + C_IB, 1e-9);
+	CU_ASSERT_EQUAL(r.ncands, 6);
+	CU_ASSERT_DOUBLE_EQUAL(cand(&r, D1)->iteration_s, 2 + C_IB, 1e-9);
+	CU_ASSERT_FALSE(cand(&r, D1)->eligible);
+	CU_ASSERT_DOUBLE_EQUAL(cand(&r, E1)->iteration_s, 1 + C_IB, 1e-9);
+	CU_ASSERT_TRUE(cand(&r, E1)->eligible);
+	CU_ASSERT_DOUBLE_EQUAL(cand(&r, F1)->iteration_s, 1 + C_IB, 1e-9);
+	CU_ASSERT_TRUE(cand(&r, G1)->eligible);
+	CU_ASSERT_DOUBLE_EQUAL(cand(&r, X1)->iteration_s, 1 + C_ETH, 1e-9);
+	CU_ASSERT_FALSE(cand(&r, X1)->eligible);
+	CU_ASSERT_DOUBLE_EQUAL(cand(&r, P1)->iteration_s, 1 + C_ETH, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cand(&r, G1)->peak_tflops, 80, 1e-9);
+	CU_ASSERT_EQUAL(r.status, GP_REPLACE_REPLACED);
+	CU_ASSERT_EQUAL(r.chosen.node, E1);
+	CU_ASSERT_DOUBLE_EQUAL(r.iteration_s_after, 1 + C_IB, 1e-9);
+	/* State from a1 (first of the equally fast survivors) over IB. */
+	CU_ASSERT_DOUBLE_EQUAL(r.state_bytes, STATE_BYTES, 1);
+	CU_ASSERT_EQUAL(r.copy_from, A1);
+	CU_ASSERT_DOUBLE_EQUAL(r.copy_s, STATE_BYTES / 23.5e9, 1e-9);
+	CU_ASSERT_EQUAL(r.removed.nparts, 1);
+	CU_ASSERT_EQUAL(r.removed.parts[0].node, A2);
+	CU_ASSERT_EQUAL(r.added.nparts, 1);
+	CU_ASSERT_EQUAL(r.added.parts[0].node, E1);
+	gp_replace_result_release(&r);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	teardown();
+}
+
+/* Ring f1 (G40) - g1 (G80); g1 fails; a1-a3 busy.  Before: 0.5 + C_IB.
+ * Nobody keeps that: e1 (G20) 1 + C_IB; x1 (G40, faster GPU) on Ethernet
+ * makes both ends 0.5 + C_ETH = 1.18 s; p1 1 + C_ETH; d1 2 + C_IB.  The
+ * fastest is e1. */
+static void test_fallback_fastest(void)
+{
+	static const int ring[] = { F1, G1 };
+	gp_job j;
+	gp_placement p;
+	gp_replace_result r;
+
+	setup();
+	job_init(&j, GP_JOB_RING_ALLREDUCE, 2, 1);
+	gp_placement_init(&p);
+	gp_replace_result_init(&r);
+	place(&p, ring, 2, 0);
+	busy(A1);
+	busy(A2);
+	busy(A3);
+	CU_ASSERT_EQUAL_FATAL(decide(&j, &p, G1, &r), GP_OK);
+	CU_ASSERT_DOUBLE_EQUAL(r.iteration_s_before, 0.5 + C_IB, 1e-9);
+	CU_ASSERT_EQUAL(r.ncands, 4);
+	CU_ASSERT_DOUBLE_EQUAL(cand(&r, X1)->iteration_s, 0.5 + C_ETH, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cand(&r, E1)->iteration_s, 1 + C_IB, 1e-9);
+	CU_ASSERT_FALSE(cand(&r, E1)->eligible);
+	CU_ASSERT_EQUAL(r.status, GP_REPLACE_REPLACED);
+	CU_ASSERT_EQUAL(r.chosen.node, E1);
+	CU_ASSERT_FALSE(r.chosen.eligible);
+	gp_replace_result_release(&r);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	teardown();
+}
+
+/* Ring a1 - a3 - x1 (x1 on Ethernet); x1 fails; every other node busy:
+ * no candidate, the ring is rebuilt with a1 and a3.  Before: the
+ * Ethernet hop, 1 + C_ETH; after: 1 + C_IB. */
+static void test_ring_rebuild(void)
+{
+	static const int ring[] = { A1, A3, X1 };
+	gp_job j;
+	gp_placement p, q;
+	gp_replace_result r;
+
+	setup();
+	job_init(&j, GP_JOB_RING_ALLREDUCE, 3, 1);
+	gp_placement_init(&p);
+	gp_placement_init(&q);
+	gp_replace_result_init(&r);
+	place(&p, ring, 3, 0);
+	busy(A2);
+	busy(D1);
+	busy(E1);
+	busy(F1);
+	busy(G1);
+	busy(P1);
+	CU_ASSERT_EQUAL_FATAL(decide(&j, &p, X1, &r), GP_OK);
+	CU_ASSERT_EQUAL(r.ncands, 0);
+	CU_ASSERT_EQUAL(r.status, GP_REPLACE_SHRUNK);
+	CU_ASSERT_DOUBLE_EQUAL(r.iteration_s_before, 1 + C_ETH, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.iteration_s_after, 1 + C_IB, 1e-9);
+	CU_ASSERT_EQUAL(r.copy_s, 0);
+	gp_replace_rebuild(&p, &r, &q);
+	CU_ASSERT_EQUAL(q.nparts, 2);
+	CU_ASSERT_EQUAL(q.parts[0].node, A1);
+	CU_ASSERT_EQUAL(q.parts[1].node, A3);
+	gp_replace_result_release(&r);
+	gp_placement_release(&q);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	teardown();
+}
+
+/* Ring a1 - a2 - a3; only e1 (G20) and f1 (G40) idle.  a2 fails: e1 takes
+ * its place (weakest qualifying).  Then a3 fails: f1 is the only
+ * candidate and qualifies (the G20 members stay slowest): ring a1 - e1 -
+ * f1. */
+static void test_two_failures(void)
+{
+	static const int ring[] = { A1, A2, A3 };
+	gp_job j;
+	gp_placement p, q;
+	gp_replace_result r;
+
+	setup();
+	job_init(&j, GP_JOB_RING_ALLREDUCE, 3, 1);
+	gp_placement_init(&p);
+	gp_placement_init(&q);
+	gp_replace_result_init(&r);
+	place(&p, ring, 3, 0);
+	busy(D1);
+	busy(G1);
+	busy(X1);
+	busy(P1);
+	CU_ASSERT_EQUAL_FATAL(decide(&j, &p, A2, &r), GP_OK);
+	CU_ASSERT_EQUAL(r.ncands, 2);
+	CU_ASSERT_EQUAL(r.chosen.node, E1);
+	gp_placement_undo(&al, &r.removed);
+	CU_ASSERT_FATAL(gp_placement_apply(&al, &r.added) == 0);
+	gp_replace_rebuild(&p, &r, &q);
+	CU_ASSERT_EQUAL_FATAL(q.nparts, 3);
+	CU_ASSERT_EQUAL(q.parts[0].node, A1);
+	CU_ASSERT_EQUAL(q.parts[1].node, E1);
+	CU_ASSERT_EQUAL(q.parts[2].node, A3);
+	CU_ASSERT_EQUAL_FATAL(decide(&j, &q, A3, &r), GP_OK);
+	CU_ASSERT_EQUAL(r.ncands, 1);
+	CU_ASSERT_EQUAL(r.status, GP_REPLACE_REPLACED);
+	CU_ASSERT_EQUAL(r.chosen.node, F1);
+	CU_ASSERT_TRUE(r.chosen.eligible);
+	CU_ASSERT_DOUBLE_EQUAL(r.iteration_s_after, 1 + C_IB, 1e-9);
+	gp_placement_undo(&al, &r.removed);
+	CU_ASSERT_FATAL(gp_placement_apply(&al, &r.added) == 0);
+	gp_replace_rebuild(&q, &r, &p);
+	CU_ASSERT_EQUAL_FATAL(p.nparts, 3);
+	CU_ASSERT_EQUAL(p.parts[0].node, A1);
+	CU_ASSERT_EQUAL(p.parts[1].node, E1);
+	CU_ASSERT_EQUAL(p.parts[2].node, F1);
+	/* Nothing idle is left. */
+	CU_ASSERT_EQUAL(al.node_free_whole[E1], 0);
+	CU_ASSERT_EQUAL(al.node_free_whole[F1], 0);
+	gp_replace_result_release(&r);
+	gp_placement_release(&q);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	teardown();
+}
+
+/* PS-Worker: workers a1, a2, parameter server p1 (Ethernet).  A worker's
+ * link to the server is the 25 GbE: 1 + C_ETH; the server moves 2 x P
+ * over it: 2 x C_ETH = 1.36 s.  Before: 1 + C_ETH.
+ * (a) a2 fails: a3 (G20, first in node order) keeps 1 + C_ETH and is the
+ *     weakest eligible; d1 (G10) is not (2 + C_ETH).
+ * (b) p1 fails: a server on IB brings the workers to 1 + C_IB and itself
+ *     to 2 x C_IB; every IB node qualifies and x1 too (1 + C_ETH); the
+ *     server computes nothing, so the weakest GPU, d1 (G10), wins. */
+static void test_ps_worker(void)
+{
+	static const int nodes[] = { A1, A2, P1 };
+	gp_job j;
+	gp_placement p;
+	gp_replace_result r;
+
+	setup();
+	job_init(&j, GP_JOB_PS_WORKER, 3, 1);
+	j.ps = 1;
+	j.workers = 2;
+	gp_placement_init(&p);
+	gp_replace_result_init(&r);
+	place(&p, nodes, 3, 1);
+	CU_ASSERT_EQUAL_FATAL(decide(&j, &p, A2, &r), GP_OK);
+	CU_ASSERT_DOUBLE_EQUAL(r.iteration_s_before, 1 + C_ETH, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cand(&r, D1)->iteration_s, 2 + C_ETH, 1e-9);
+	CU_ASSERT_FALSE(cand(&r, D1)->eligible);
+	CU_ASSERT_DOUBLE_EQUAL(cand(&r, F1)->iteration_s, 1 + C_ETH, 1e-9);
+	CU_ASSERT_EQUAL(r.chosen.node, A3);
+	CU_ASSERT_EQUAL(r.added.parts[0].role, 0);
+	teardown();
+
+	setup();
+	place(&p, nodes, 3, 1);
+	CU_ASSERT_EQUAL_FATAL(decide(&j, &p, P1, &r), GP_OK);
+	CU_ASSERT_DOUBLE_EQUAL(r.iteration_s_before, 1 + C_ETH, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cand(&r, D1)->iteration_s, 1 + C_IB, 1e-9);
+	CU_ASSERT_TRUE(cand(&r, D1)->eligible);
+	CU_ASSERT_DOUBLE_EQUAL(cand(&r, X1)->iteration_s, 1 + C_ETH, 1e-9);
+	CU_ASSERT_TRUE(cand(&r, X1)->eligible);
+	CU_ASSERT_EQUAL(r.status, GP_REPLACE_REPLACED);
+	CU_ASSERT_EQUAL(r.chosen.node, D1);
+	CU_ASSERT_EQUAL(r.added.parts[0].role, 1);
+	CU_ASSERT_DOUBLE_EQUAL(r.iteration_s_after, 1 + C_IB, 1e-9);
+	CU_ASSERT_EQUAL(r.copy_from, A1);
+	CU_ASSERT_DOUBLE_EQUAL(r.copy_s, STATE_BYTES / 23.5e9, 1e-9);
+	gp_replace_result_release(&r);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	teardown();
+}
+
+/* A job without a model size: compute 1 s on the failed GPU's model
+ * (G20), scaled by 1 / peak, no communication.  Ring a1-a2-a3, a2 fails:
+ * G20, G40, G80 candidates keep 1 s, the weakest is e1. */
+static void test_relative_without_model(void)
+{
+	static const int ring[] = { A1, A2, A3 };
+	gp_job j;
+	gp_placement p;
+	gp_replace_result r;
+
+	setup();
+	job_init(&j, GP_JOB_RING_ALLREDUCE, 3, 0);
+	gp_placement_init(&p);
+	gp_replace_result_init(&r);
+	place(&p, ring, 3, 0);
+	CU_ASSERT_EQUAL_FATAL(decide(&j, &p, A2, &r), GP_OK);
+	CU_ASSERT_EQUAL(r.modelled, 0);
+	CU_ASSERT_DOUBLE_EQUAL(r.iteration_s_before, 1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cand(&r, D1)->iteration_s, 2, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(cand(&r, X1)->iteration_s, 1, 1e-12);
+	CU_ASSERT_EQUAL(r.chosen.node, E1);
+	CU_ASSERT_EQUAL(r.copy_s, 0);
+	gp_replace_result_release(&r);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	teardown();
+}
+
+/* A single-card job has no survivor to copy from: none.  A job that does
+ * not use the failed node is an input error. */
+static void test_none_and_errors(void)
+{
+	static const int one[] = { A1 };
+	gp_job j;
+	gp_placement p;
+	gp_replace_result r;
+	gp_policy_ctx ctx;
+	gp_error err = GP_ERROR_INIT;
+
+	setup();
+	job_init(&j, GP_JOB_SINGLE_CARD, 1, 1);
+	gp_placement_init(&p);
+	gp_replace_result_init(&r);
+	place(&p, one, 1, 0);
+	CU_ASSERT_EQUAL_FATAL(decide(&j, &p, A1, &r), GP_OK);
+	CU_ASSERT_EQUAL(r.status, GP_REPLACE_NONE);
+	CU_ASSERT_EQUAL(r.ncands, 0);
+	ctx = (gp_policy_ctx){ &cl, &al, &rng, NULL, NULL };
+	CU_ASSERT_EQUAL(gp_replace_decide(&ctx, &j, &p, E1, 0, NULL, &r, &err), GP_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "uses no failed GPU"));
+	gp_replace_result_release(&r);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	teardown();
+}
+
+static void register_tests(void)
+{
+	CU_pSuite s = gp_test_suite("replace");
+
+	gp_test_add(s, "weakest qualifying candidate", test_weakest_qualifying);
+	gp_test_add(s, "fallback to the fastest", test_fallback_fastest);
+	gp_test_add(s, "ring rebuild without candidates", test_ring_rebuild);
+	gp_test_add(s, "two failures in sequence", test_two_failures);
+	gp_test_add(s, "PS-Worker worker and server", test_ps_worker);
+	gp_test_add(s, "no model size: relative peak", test_relative_without_model);
+	gp_test_add(s, "none and errors", test_none_and_errors);
+}
+
+int main(int argc, char **argv)
+{
+	return gp_test_main(argc, argv, register_tests);
+}
