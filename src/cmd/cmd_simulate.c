@@ -209,28 +209,13 @@ static int ensure_dir(const char *dir)
 			   errno == EEXIST ? "a file is in the way" : strerror(errno));
 }
 
-typedef struct outputs {
-	char *paths[8];
-	char *data[8];
-	size_t len[8];
-	int n;
-} outputs;
-
-static void out_add(outputs *o, char *path, gp_sbuf *sb)
+/* DIR/NAME into the output set. */
+static void take_in(gp_cli_outset *o, const char *dir, const char *name, gp_sbuf *sb)
 {
-	o->paths[o->n] = path;
-	o->len[o->n] = sb->len;
-	o->data[o->n++] = gp_sbuf_detach(sb);
-}
+	char *path = gp_xasprintf("%s/%s", dir, name);
 
-static void out_release(outputs *o)
-{
-	int i;
-
-	for (i = 0; i < o->n; i++) {
-		free(o->paths[i]);
-		free(o->data[i]);
-	}
+	gp_cli_outset_take(o, path, sb);
+	free(path);
 }
 
 int cmd_simulate(int argc, char **argv)
@@ -272,7 +257,7 @@ int cmd_simulate(int argc, char **argv)
 	gp_report_ident id;
 	gp_sim_perf *perf;
 	gp_sbuf sb;
-	outputs out;
+	gp_cli_outset out = { 0 };
 
 	/* FGD's experiment mode owns the whole command line. */
 	if (gp_cli_has_option(argc, argv, "--inflate"))
@@ -373,7 +358,6 @@ int cmd_simulate(int argc, char **argv)
 	else if (cfg.preempt)
 		id.preempt = gp_sim_preempt_name(cfg.preempt);
 
-	memset(&out, 0, sizeof(out));
 	rc = GP_OK;
 	if (csv_dir)
 		rc = ensure_dir(csv_dir);
@@ -388,30 +372,30 @@ int cmd_simulate(int argc, char **argv)
 		gp_sbuf_adds(&sb, "\n");
 		free(s);
 		json_decref(o);
-		out_add(&out, gp_xstrdup(json_path), &sb);
+		gp_cli_outset_take(&out, json_path, &sb);
 	}
 	if (rc == GP_OK && csv_dir) {
 		gp_sbuf_init(&sb);
 		gp_report_sim_jobs_csv(&jobs, &res, &cluster, &sb);
-		out_add(&out, gp_xasprintf("%s/jobs.csv", csv_dir), &sb);
+		take_in(&out, csv_dir, "jobs.csv", &sb);
 		gp_sbuf_init(&sb);
 		gp_report_sim_timeline_csv(&res, &sb);
-		out_add(&out, gp_xasprintf("%s/timeline.csv", csv_dir), &sb);
+		take_in(&out, csv_dir, "timeline.csv", &sb);
 	}
 	if (rc == GP_OK && svg_dir) {
 		gp_sbuf_init(&sb);
 		gp_report_sim_svg_utilization(&id, &res, &sb);
-		out_add(&out, gp_xasprintf("%s/utilization.svg", svg_dir), &sb);
+		take_in(&out, svg_dir, "utilization.svg", &sb);
 		gp_sbuf_init(&sb);
 		gp_report_sim_svg_queue(&id, &res, &sb);
-		out_add(&out, gp_xasprintf("%s/queue.svg", svg_dir), &sb);
+		take_in(&out, svg_dir, "queue.svg", &sb);
 		gp_sbuf_init(&sb);
 		gp_report_sim_svg_jct_cdf(&id, &jobs, &res, &sb);
-		out_add(&out, gp_xasprintf("%s/jct-cdf.svg", svg_dir), &sb);
+		take_in(&out, svg_dir, "jct-cdf.svg", &sb);
 	}
 	if (rc == GP_OK)
-		rc = gp_cli_write_files(out.paths, out.data, out.len, out.n);
-	out_release(&out);
+		rc = gp_cli_outset_commit(&out);
+	gp_cli_outset_release(&out);
 	if (rc == GP_OK) {
 		if (json_path && !strcmp(json_path, "-")) {
 			json_t *o = gp_report_sim_json(&id, &jobs, &res);
