@@ -81,8 +81,12 @@ $(eval $(call tree,build-san,$(SAN_FLAGS)))
 check-slurm: gpuplan
 	@sh scripts/check-slurm.sh $(CURDIR)/gpuplan
 
+# The bridge (import, place --emit slurm) against a real one-node Slurm.
+check-slurm-import: gpuplan
+	@sh scripts/check-slurm-import.sh $(CURDIR)/gpuplan
+
 .PHONY: fuzz fuzz-replay stress
-.PHONY: check-slurm all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
+.PHONY: check-slurm check-slurm-import all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
 .PHONY: predict-check
 
 all: gpuplan
@@ -113,6 +117,12 @@ golden-san: build-san/gpuplan
 
 golden-update: gpuplan
 	@UPDATE=1 sh tests/cli/run.sh $(CURDIR)/gpuplan
+
+# The perf model against published measurements (prints errors; not part
+# of check: it reports, it does not pass or fail on accuracy).
+.PHONY: validate-perf
+validate-perf: gpuplan
+	@sh scripts/validate-perf.sh $(CURDIR)/gpuplan
 
 # The built-in perf table must be what `gpuplan calibrate --write` makes.
 calibration-check: gpuplan
