@@ -64,6 +64,16 @@ double gp_heartbeat_detect(const gp_heartbeat *h, int node, double t_fail)
 	return first + (misses - 1) * h->period_s;
 }
 
+double gp_daly_ettr_first_order(double tau, double delta, double restart, double mtbf)
+{
+	return (1.0 - (restart + (tau + delta) / 2.0) / mtbf) / (1.0 + delta / tau);
+}
+
+double gp_daly_ettr_exponential(double tau, double delta, double restart, double mtbf)
+{
+	return tau / (mtbf * exp(restart / mtbf) * expm1((tau + delta) / mtbf));
+}
+
 /* ---- the stream ---- */
 
 /* Streams of gp_fail_uniform: which draw of a unit's n-th failure. */

@@ -366,6 +366,22 @@ static void test_model_file(void)
 	gp_sbuf_release(&sb);
 }
 
+/* Daly by hand: tau 1 h, delta 2 min, restart 10 min, MTBF 24 h:
+ * first order (1 - (600 + 3720/2)/86400) / (1 + 120/3600) = 0.940188;
+ * the exponential model agrees to second order. */
+static void test_daly(void)
+{
+	double f = gp_daly_ettr_first_order(3600, 120, 600, 86400);
+	double e = gp_daly_ettr_exponential(3600, 120, 600, 86400);
+
+	CU_ASSERT_DOUBLE_EQUAL(f, (1 - 2460.0 / 86400) / (1 + 1 / 30.0), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(f, 0.940188, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(e, f, 0.002);
+	/* No failures: only the checkpoint cost. */
+	CU_ASSERT_DOUBLE_EQUAL(gp_daly_ettr_first_order(3600, 120, 600, 1e30), 30 / 31.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_daly_ettr_exponential(3600, 120, 600, 1e15), 30 / 31.0, 1e-6);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("failures");
@@ -379,6 +395,7 @@ static void register_tests(void)
 	gp_test_add(s, "Weibull fit with censoring", test_fit);
 	gp_test_add(s, "Titan lifetimes", test_titan);
 	gp_test_add(s, "failure model file", test_model_file);
+	gp_test_add(s, "Daly's checkpoint-restart model", test_daly);
 }
 
 int main(int argc, char **argv)

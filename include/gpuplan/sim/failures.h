@@ -59,6 +59,17 @@ double gp_fail_uniform(uint64_t seed, uint64_t a, uint64_t b, uint64_t c);
 /* Weibull sample with shape k and the given mean, from u in (0, 1). */
 double gp_fail_weibull(double u, double k, double mean);
 
+/* Checkpoint-restart theory (J. T. Daly, "A higher order estimate of the
+ * optimum checkpoint interval for restart dumps", FGCS 22(3), 2006): the
+ * expected effective training time ratio (work / wall time) of a job whose
+ * failures arrive at rate 1/mtbf (exponential), with a checkpoint every
+ * tau seconds of work costing delta, and restart seconds lost per failure
+ * besides the work since the last checkpoint (detection delay included).
+ * First order: ETTR = (1 - (restart + (tau + delta) / 2) / mtbf) / (1 + delta / tau).
+ * Exponential model: wall / work = mtbf e^(restart/mtbf) (e^((tau+delta)/mtbf) - 1) / tau. */
+double gp_daly_ettr_first_order(double tau, double delta, double restart, double mtbf);
+double gp_daly_ettr_exponential(double tau, double delta, double restart, double mtbf);
+
 typedef struct gp_fail_source gp_fail_source;
 
 /* file and gen may be NULL; the list must outlive the source. */
