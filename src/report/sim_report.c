@@ -273,6 +273,14 @@ static char *subtitle(const gp_report_ident *id, const char *what)
 void gp_report_sim_svg_utilization(const gp_report_ident *id, const gp_sim_result *r,
 				   gp_sbuf *out)
 {
+	gp_report_sim_svg_utilization_marked(id, r, NULL, 0, NULL, out);
+}
+
+void gp_report_sim_svg_utilization_marked(const gp_report_ident *id, const gp_sim_result *r,
+					  const double *t, size_t nt, const char *label,
+					  gp_sbuf *out)
+{
+	double *mk = NULL;
 	size_t n = r->nsamples, i;
 	double *x = gp_xmalloc((n + 1) * sizeof(*x)), *y = gp_xmalloc((n + 1) * sizeof(*y));
 	double span = r->nsamples ? r->samples[n - 1].t - r->first_submit : 0, div;
@@ -302,7 +310,16 @@ void gp_report_sim_svg_utilization(const gp_report_ident *id, const gp_sim_resul
 	c.legend = GP_LEGEND_BOTTOM_CENTER;
 	c.series = &se;
 	c.nseries = 1;
+	if (nt) {
+		mk = gp_xmalloc(nt * sizeof(*mk));
+		for (i = 0; i < nt; i++)
+			mk[i] = (t[i] - r->first_submit) / div;
+		c.marks = mk;
+		c.nmarks = nt;
+		c.marks_label = label;
+	}
 	gp_svg_line_chart(&c, out);
+	free(mk);
 	free(title);
 	free(xt);
 	free(x);
