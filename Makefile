@@ -77,6 +77,7 @@ FORCE:
 $(eval $(call tree,build,))
 $(eval $(call tree,build-san,$(SAN_FLAGS)))
 
+.PHONY: fuzz fuzz-replay stress
 .PHONY: all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
 
 all: gpuplan
@@ -87,7 +88,7 @@ gpuplan: $(build_CMD_OBJ) build/libgpuplan.a
 build-san/gpuplan: $(build-san_CMD_OBJ) build-san/libgpuplan.a
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-check: layers unit golden unit-san golden-san manlint calibration-check
+check: layers unit golden unit-san golden-san fuzz-replay stress manlint calibration-check
 	@echo "make check: all passed"
 
 unit: $(build_TESTS)
@@ -144,6 +145,42 @@ uninstall:
 	rm -rf $(DESTDIR)$(DATADIR)
 
 clean:
-	rm -rf build build-san gpuplan
+	rm -rf build build-san build-fuzz gpuplan
+
+# Fuzzing (tests/fuzz/): one libFuzzer harness per parser, also usable by
+# AFL++ (libAFLDriver).  `make fuzz FUZZ_TIME=S` runs each for S seconds
+# with clang; `make check` replays the seed corpora and tests/fuzz/regress/
+# through the harnesses in the sanitizer build (no clang needed).
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 60
+FUZZ_SRC := $(filter-out tests/fuzz/fuzz_util.c,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
+FUZZ_SAN := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -Iinclude $(PKG_CFLAGS) -DGP_VERSION='"$(VERSION)"' \
+	-DGP_DATADIR='"$(DATADIR)"' -MMD -MP $(FUZZ_SAN)
+build-fuzz/%.o: %.c
+	@mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+build-fuzz/libgpuplan.a: $(LIB_SRC:%.c=build-fuzz/%.o)
+	@rm -f $@
+	$(Q)$(AR) rcs $@ $^
+build-fuzz/fuzz_%: build-fuzz/tests/fuzz/fuzz_%.o build-fuzz/tests/fuzz/fuzz_util.o build-fuzz/libgpuplan.a
+	$(Q)$(FUZZ_CC) $(FUZZ_SAN) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LIBS)
+build-san/replay_%: build-san/tests/fuzz/fuzz_%.o build-san/tests/fuzz/fuzz_util.o build-san/tests/fuzz/replay.o build-san/libgpuplan.a
+	$(Q)$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+-include $(wildcard build-fuzz/src/*/*.d build-fuzz/src/*/*/*.d build-fuzz/tests/fuzz/*.d build-san/tests/fuzz/*.d)
+
+fuzz: $(FUZZ_NAMES:%=build-fuzz/fuzz_%)
+	@sh tests/fuzz/run.sh fuzz build-fuzz $(FUZZ_TIME)
+
+# Concurrent and killed `place --commit` (tests/stress; bigger runs:
+# sh tests/stress/commit-race.sh ./gpuplan 100 100).
+stress: gpuplan
+	@sh tests/stress/commit-race.sh $(CURDIR)/gpuplan 20 2
+	@sh tests/stress/commit-kill.sh $(CURDIR)/gpuplan 10
+
+fuzz-replay: $(FUZZ_NAMES:%=build-san/replay_%)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+		sh tests/fuzz/run.sh replay build-san
 
 .SECONDARY:

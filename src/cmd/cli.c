@@ -194,3 +194,31 @@ int gp_cli_has_option(int argc, char **argv, const char *opt)
 	}
 	return 0;
 }
+
+long gp_cli_parse_seeds(const char *spec, unsigned long long *out, long cap)
+{
+	char *copy = gp_xstrdup(spec), *tok, *save = NULL;
+	long n = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(tok + 1, '-');
+		long a, b, k;
+
+		if (dash)
+			*dash = '\0';
+		if (gp_parse_long(tok, 0, 2147483647L, &a) ||
+		    (dash && gp_parse_long(dash + 1, 0, 2147483647L, &b)))
+			goto bad;
+		if (!dash)
+			b = a;
+		if (b < a || b - a >= cap - n)
+			goto bad;
+		for (k = a; k <= b; k++)
+			out[n++] = (unsigned long long)k;
+	}
+	free(copy);
+	return n ? n : -1;
+bad:
+	free(copy);
+	return -1;
+}

@@ -39,15 +39,18 @@ int cmd_replace(int argc, char **argv);
 int gp_cmd_simulate_inflate(int argc, char **argv);
 int gp_cmd_compare_inflate(int argc, char **argv);
 int gp_cli_has_option(int argc, char **argv, const char *opt);
+/* A seed list "1-10,42" or "1,5,9" (each 0..2^31-1) into out (at most
+ * cap seeds); returns the count, or -1 when malformed or too long. */
+long gp_cli_parse_seeds(const char *spec, unsigned long long *out, long cap);
 /* Both --inflate modes: an argument that is no option of theirs is the
  * pod list (once) or an unknown option; require checks that --inflate, -c
  * and the pod list were given.  0 or the usage error's exit code. */
-int gp_share_cli_operand(const char *cmd, const char *a, const char **trace);
-int gp_share_cli_require(const char *cmd, int have_inflate, const char *cluster,
+int gp_fgd_cli_operand(const char *cmd, const char *a, const char **trace);
+int gp_fgd_cli_require(const char *cmd, int have_inflate, const char *cluster,
 			 const char *trace);
 struct gp_openb_nodes;
 struct gp_openb_pods;
-int gp_share_cli_load(const char *nodes_path, const char *pods_path,
+int gp_fgd_cli_load(const char *nodes_path, const char *pods_path,
 		      struct gp_openb_nodes *nodes, struct gp_openb_pods *pods);
 
 /* `topo show` lives in its own file (cmd_topo_show.c). */

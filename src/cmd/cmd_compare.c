@@ -66,35 +66,6 @@ static void metrics_of(const gp_joblist *jobs, const gp_sim_result *r, double *m
 	m[M_UTIL] = r->gpu_utilization;
 }
 
-/* "1-10,42" into seeds; returns the count or -1. */
-static long parse_seeds(const char *spec, unsigned long long *out, long cap)
-{
-	char *copy = gp_xstrdup(spec), *tok, *save = NULL;
-	long n = 0;
-
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		char *dash = strchr(tok + 1, '-');
-		long a, b, k;
-
-		if (dash)
-			*dash = '\0';
-		if (gp_parse_long(tok, 0, 2147483647L, &a) ||
-		    (dash && gp_parse_long(dash + 1, 0, 2147483647L, &b)))
-			goto bad;
-		if (!dash)
-			b = a;
-		if (b < a || b - a >= cap - n)
-			goto bad;
-		for (k = a; k <= b; k++)
-			out[n++] = (unsigned long long)k;
-	}
-	free(copy);
-	return n ? n : -1;
-bad:
-	free(copy);
-	return -1;
-}
-
 /* Split a comma list into a NULL-terminated array of strings (owned). */
 static char **split(const char *list, int *n)
 {
@@ -205,7 +176,7 @@ int cmd_compare(int argc, char **argv)
 	if (optind != argc - 1)
 		return gp_cli_usage_error("compare", "expected one TRACE file");
 	seeds = gp_xmalloc(MAX_RUNS * sizeof(*seeds));
-	nseeds = parse_seeds(seeds_arg, seeds, MAX_RUNS);
+	nseeds = gp_cli_parse_seeds(seeds_arg, seeds, MAX_RUNS);
 	if (nseeds < 0) {
 		free(seeds);
 		return gp_cli_usage_error("compare", "--seeds wants a list like '1-10' or '1,5,9', got '%s'",

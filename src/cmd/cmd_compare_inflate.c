@@ -1,7 +1,6 @@
 /* gpuplan compare --inflate X: FGD's inflation experiment for several
  * sharing policies and seeds; curves at 10 % steps, CSV and SVG (the
  * paper's Fig. 7a and 9a). */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,30 +8,11 @@
 #include "cli.h"
 #include "gpuplan/fgd/fgd.h"
 #include "gpuplan/io/openb.h"
+#include "gpuplan/report/report.h"
 #include "gpuplan/util/util.h"
 
 #define CMD "compare"
 #define MAX_SEEDS 1000
-
-static const char *const palette[GP_SHARE_NPOLICIES] = {
-	"#7f7f7f", "#9467bd", "#2ca02c", "#ff7f0e", "#1f77b4", "#d62728",
-};
-
-static int parse_seeds(const char *s, long *lo, long *hi)
-{
-	const char *dash = strchr(s, '-');
-	char buf[64];
-
-	if (!dash)
-		return gp_parse_long(s, 0, 2147483646L, lo) ? -1 : (*hi = *lo, 0);
-	if ((size_t)(dash - s) >= sizeof(buf))
-		return -1;
-	memcpy(buf, s, (size_t)(dash - s));
-	buf[dash - s] = '\0';
-	if (gp_parse_long(buf, 0, 2147483646L, lo) || gp_parse_long(dash + 1, 0, 2147483646L, hi))
-		return -1;
-	return *hi < *lo || *hi - *lo >= MAX_SEEDS ? -1 : 0;
-}
 
 static int parse_policies(const char *s, int *list, int *n)
 {
@@ -41,7 +21,7 @@ static int parse_policies(const char *s, int *list, int *n)
 
 	*n = 0;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int p = gp_share_policy_parse(tok), k;
+		int p = gp_fgd_policy_parse(tok), k;
 
 		if (p < 0) {
 			bad = 1;
@@ -50,7 +30,7 @@ static int parse_policies(const char *s, int *list, int *n)
 		for (k = 0; k < *n; k++)
 			if (list[k] == p)
 				break;
-		if (k == *n && *n < GP_SHARE_NPOLICIES)
+		if (k == *n && *n < GP_FGD_NPOLICIES)
 			list[(*n)++] = p;
 	}
 	free(copy);
@@ -69,7 +49,7 @@ static FILE *add_output(gp_cli_outset *files, const char *dir, const char *name)
 
 static int write_csv(gp_cli_outset *files, const char *dir, const char *name,
 		     const gp_stats *st, int npol, const int *pol, int npoints,
-		     int nseeds, long seed_lo)
+		     int nseeds, unsigned long long first_seed)
 {
 	FILE *fp = add_output(files, dir, name);
 	int p, x;
@@ -81,92 +61,77 @@ static int write_csv(gp_cli_outset *files, const char *dir, const char *name,
 		for (x = 0; x < npoints; x++) {
 			const gp_stats *s = &st[p * npoints + x];
 
-			fprintf(fp, "%d,%s,%d,%ld,%.4f,%.4f,%.2f,%.2f\n", x, gp_share_policy_name(pol[p]),
-				nseeds, seed_lo, s->mean, s->sd, s->min, s->max);
+			fprintf(fp, "%d,%s,%d,%llu,%.4f,%.4f,%.2f,%.2f\n", x, gp_fgd_policy_name(pol[p]),
+				nseeds, first_seed, s->mean, s->sd, s->min, s->max);
 		}
 	return GP_OK;
 }
 
-/* A line chart of mean curves with min..max bands; written by hand so
- * that gpuplan needs no plotting library. */
+/* Mean curves with min..max bands over the seeds, through the one SVG
+ * writer of report/ (which escapes every text). */
 static int write_svg(gp_cli_outset *files, const char *dir, const char *name,
 		     const char *title, const char *ylabel, const gp_stats *st,
 		     int npol, const int *pol, int npoints, int nseeds, const char *trace)
 {
-	const double W = 840, H = 500, L = 78, R = 210, T = 56, B = 64;
-	const double pw = W - L - R, ph = H - T - B;
-	double ymax = 0, ystep, xmax = npoints - 1;
-	int p, x, k;
+	size_t n = (size_t)npoints, k = (size_t)npol * n;
+	double *x = gp_xcalloc(n + 1, sizeof(*x)), *y = gp_xcalloc(3 * k + 1, sizeof(*y));
+	gp_svg_series *se = gp_xcalloc((size_t)npol + 1, sizeof(*se));
+	gp_svg_band *band = gp_xcalloc((size_t)npol + 1, sizeof(*band));
+	char **labels = gp_xcalloc((size_t)npol + 1, sizeof(*labels));
+	char *subtitle = gp_xasprintf("%s; mean of %d seed%s, band = min..max", trace, nseeds,
+				      nseeds == 1 ? "" : "s");
+	gp_svg_chart c = { 0 };
+	gp_sbuf sb = { 0 };
 	FILE *fp;
+	size_t i;
+	int p, rc = GP_OK;
 
-	for (k = 0; k < npol * npoints; k++)
-		if (st[k].max > ymax)
-			ymax = st[k].max;
-	ystep = ymax > 50 ? 10 : ymax > 20 ? 5 : ymax > 8 ? 2 : 1;
-	ymax = ceil(ymax / ystep) * ystep;
-	if (ymax <= 0)
-		ymax = ystep;
+	for (i = 0; i < n; i++)
+		x[i] = (double)i;
+	for (p = 0; p < npol; p++) {
+		double *mean = y + (size_t)p * n, *lo = y + k + (size_t)p * n;
+		double *hi = y + 2 * k + (size_t)p * n;
+
+		for (i = 0; i < n; i++) {
+			mean[i] = st[(size_t)p * n + i].mean;
+			lo[i] = st[(size_t)p * n + i].min;
+			hi[i] = st[(size_t)p * n + i].max;
+		}
+		labels[p] = gp_xasprintf("%s %.2f %% at %d %% arrived", gp_fgd_policy_label(pol[p]),
+					 n ? mean[n - 1] : 0.0, npoints - 1);
+		se[p] = (gp_svg_series){ labels[p], x, mean, n, 0 };
+		band[p] = (gp_svg_band){ lo, hi };
+	}
+	c.title = title;
+	c.subtitle = subtitle;
+	c.x_title = "Arrived GPU demand (% of cluster GPU capacity)";
+	c.y_title = ylabel;
+	c.series = se;
+	c.bands = band;
+	c.nseries = npol;
+	c.width = 840;
+	c.height = 500;
+	c.set_x = 1;
+	c.x_max = npoints > 1 ? npoints - 1 : 1;
+	/* where each chart has no data: allocation rises from the bottom
+	 * left, fragmentation stays well above zero */
+	c.legend = strstr(name, "allocation") ? GP_LEGEND_TOP_LEFT : GP_LEGEND_BOTTOM_LEFT;
+	gp_svg_line_chart(&c, &sb);
 	fp = add_output(files, dir, name);
 	if (!fp)
-		return GP_EIO;
-#define PX(v) (L + (v) / xmax * pw)
-#define PY(v) (T + ph - (v) / ymax * ph)
-	fprintf(fp, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" "
-		    "viewBox=\"0 0 %.0f %.0f\" font-family=\"sans-serif\" font-size=\"13\">\n",
-		W, H, W, H);
-	fprintf(fp, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
-	fprintf(fp, "<text x=\"%.1f\" y=\"24\" font-size=\"16\" text-anchor=\"middle\">%s</text>\n",
-		L + pw / 2, title);
-	fprintf(fp, "<text x=\"%.1f\" y=\"42\" font-size=\"12\" fill=\"#555\" text-anchor=\"middle\">"
-		    "%s; mean of %d seed%s, band = min..max</text>\n",
-		L + pw / 2, trace, nseeds, nseeds == 1 ? "" : "s");
-	/* grid and ticks */
-	for (x = 0; x <= (int)xmax; x += 10) {
-		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
-			PX(x), T, PX(x), T + ph);
-		fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d</text>\n", PX(x), T + ph + 18, x);
-	}
-	for (k = 0; k * ystep <= ymax + 1e-9; k++) {
-		double y = k * ystep;
-
-		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
-			L, PY(y), L + pw, PY(y));
-		fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", L - 6, PY(y) + 4, y);
-	}
-	fprintf(fp, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#333\"/>\n",
-		L, T, pw, ph);
-	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">Arrived GPU demand (%% of cluster GPU capacity)</text>\n",
-		L + pw / 2, H - 18);
-	fprintf(fp, "<text transform=\"translate(20,%.1f) rotate(-90)\" text-anchor=\"middle\">%s</text>\n",
-		T + ph / 2, ylabel);
-	for (p = 0; p < npol; p++) {
-		const gp_stats *s = st + p * npoints;
-
-		fprintf(fp, "<polygon fill=\"%s\" fill-opacity=\"0.15\" stroke=\"none\" points=\"", palette[pol[p]]);
-		for (x = 0; x < npoints; x++)
-			fprintf(fp, "%.1f,%.1f ", PX(x), PY(s[x].max));
-		for (x = npoints - 1; x >= 0; x--)
-			fprintf(fp, "%.1f,%.1f ", PX(x), PY(s[x].min));
-		fprintf(fp, "\"/>\n<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", palette[pol[p]]);
-		for (x = 0; x < npoints; x++)
-			fprintf(fp, "%.1f,%.1f ", PX(x), PY(s[x].mean));
-		fprintf(fp, "\"/>\n");
-	}
-	/* legend, with the value at the last point */
-	for (p = 0; p < npol; p++) {
-		double ly = T + 14 + p * 22;
-
-		fprintf(fp, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>\n",
-			L + pw + 14, ly, L + pw + 38, ly, palette[pol[p]]);
-		fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\">%s %.2f %%</text>\n", L + pw + 44, ly + 4,
-			gp_share_policy_label(pol[p]), st[p * npoints + npoints - 1].mean);
-	}
-	fprintf(fp, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" fill=\"#555\">value at %d %% arrived</text>\n",
-		L + pw + 14, T + 14 + npol * 22, npoints - 1);
-	fprintf(fp, "</svg>\n");
-#undef PX
-#undef PY
-	return GP_OK;
+		rc = GP_EIO;
+	else if (sb.len)
+		fwrite(sb.buf, 1, sb.len, fp);
+	gp_sbuf_release(&sb);
+	for (p = 0; p < npol; p++)
+		free(labels[p]);
+	free(labels);
+	free(subtitle);
+	free(se);
+	free(band);
+	free(y);
+	free(x);
+	return rc;
 }
 
 static void print_table(const char *what, const gp_stats *st, int npol, const int *pol, int npoints)
@@ -175,7 +140,7 @@ static void print_table(const char *what, const gp_stats *st, int npol, const in
 
 	printf("\n%s (mean ± sd over seeds)\n%8s", what, "arrived%");
 	for (p = 0; p < npol; p++)
-		printf(" %15s", gp_share_policy_name(pol[p]));
+		printf(" %15s", gp_fgd_policy_name(pol[p]));
 	printf("\n");
 	for (x = 0; x < npoints; x++) {
 		if (x % 10 && x != npoints - 1)
@@ -193,8 +158,9 @@ static void print_table(const char *what, const gp_stats *st, int npol, const in
 int gp_cmd_compare_inflate(int argc, char **argv)
 {
 	const char *cluster = NULL, *trace = NULL, *csv = NULL, *svg = NULL;
-	int pol[GP_SHARE_NPOLICIES], npol = GP_SHARE_NPOLICIES, i, p, x, status = GP_OK;
-	long seed_lo = 42, seed_hi = 51;
+	int pol[GP_FGD_NPOLICIES], npol = GP_FGD_NPOLICIES, i, p, x, status = GP_OK;
+	const char *seeds_arg = "42-51";
+	unsigned long long seeds[MAX_SEEDS];
 	double inflate = 0;
 	gp_openb_nodes nodes;
 	gp_openb_pods pods;
@@ -204,8 +170,8 @@ int gp_cmd_compare_inflate(int argc, char **argv)
 	const char *base;
 	gp_cli_outset files = { 0 };
 
-	for (i = 0; i < GP_SHARE_NPOLICIES; i++)
-		pol[i] = GP_SHARE_NPOLICIES - 1 - i; /* fgd first */
+	for (i = 0; i < GP_FGD_NPOLICIES; i++)
+		pol[i] = GP_FGD_NPOLICIES - 1 - i; /* fgd first */
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -219,40 +185,41 @@ int gp_cmd_compare_inflate(int argc, char **argv)
 			if (!strcmp(a, "-c") || !strcmp(a, "--cluster"))
 				cluster = v;
 			else if (!strcmp(a, "--inflate")) {
-				if (gp_parse_double(v, 0.01, GP_SHARE_MAX_INFLATE, &inflate))
+				if (gp_parse_double(v, 0.01, GP_FGD_MAX_INFLATE, &inflate))
 					return gp_cli_usage_error(CMD, "--inflate '%s' is not a number in 0.01..%g",
-								  v, GP_SHARE_MAX_INFLATE);
+								  v, GP_FGD_MAX_INFLATE);
 			} else if (!strcmp(a, "--policies")) {
 				if (parse_policies(v, pol, &npol))
 					return gp_cli_usage_error(CMD, "bad --policies '%s' (comma-separated from fgd, "
-								  "bestfit, dotprod, gpu-packing, gpu-clustering, random)", v);
+								  "fgd-bestfit, fgd-dotprod, fgd-gpu-packing, "
+								  "fgd-gpu-clustering, fgd-random)", v);
 			} else if (!strcmp(a, "--seeds")) {
-				if (parse_seeds(v, &seed_lo, &seed_hi))
-					return gp_cli_usage_error(CMD, "bad --seeds '%s' (N or A-B, at most %d seeds)",
-								  v, MAX_SEEDS);
+				seeds_arg = v;
 			} else if (!strcmp(a, "--csv"))
 				csv = v;
 			else
 				svg = v;
-		} else if ((status = gp_share_cli_operand(CMD, a, &trace))) {
+		} else if ((status = gp_fgd_cli_operand(CMD, a, &trace))) {
 			return status;
 		}
 	}
-	if ((status = gp_share_cli_require(CMD, inflate > 0, cluster, trace)))
+	nseeds = (int)gp_cli_parse_seeds(seeds_arg, seeds, MAX_SEEDS);
+	if (nseeds < 0)
+		return gp_cli_usage_error(CMD, "--seeds wants a list like '1-10' or '1,5,9' (at most %d seeds), got '%s'",
+					  MAX_SEEDS, seeds_arg);
+	if ((status = gp_fgd_cli_require(CMD, inflate > 0, cluster, trace)))
 		return status;
-	if ((status = gp_share_cli_load(cluster, trace, &nodes, &pods)))
+	if ((status = gp_fgd_cli_load(cluster, trace, &nodes, &pods)))
 		return status;
-	nseeds = (int)(seed_hi - seed_lo + 1);
 	for (p = 0; p < npol; p++) {
-		long s;
+		int k;
 
-		for (s = seed_lo; s <= seed_hi; s++) {
-			gp_share_opts o = { pol[p], inflate, s, 1, 0 };
-			gp_share_result res;
+		for (k = 0; k < nseeds; k++) {
+			gp_fgd_opts o = { pol[p], inflate, (long long)seeds[k], 1, 0 };
+			gp_fgd_result res;
 			gp_error err = GP_ERROR_INIT;
-			int k = (int)(s - seed_lo);
 
-			if ((status = gp_share_run(&nodes, &pods, &o, &res, &err))) {
+			if ((status = gp_fgd_run(&nodes, &pods, &o, &res, &err))) {
 				gp_cli_report(&err);
 				goto out;
 			}
@@ -273,7 +240,7 @@ int gp_cmd_compare_inflate(int argc, char **argv)
 				vf[at] = res.frag_pct[x];
 				vr[at] = res.frag_ratio_pct[x];
 			}
-			gp_share_result_release(&res);
+			gp_fgd_result_release(&res);
 		}
 		for (x = 0; x < npoints; x++) {
 			size_t at = ((size_t)p * (size_t)npoints + (size_t)x) * (size_t)nseeds;
@@ -284,21 +251,21 @@ int gp_cmd_compare_inflate(int argc, char **argv)
 		}
 	}
 	base = strrchr(trace, '/') ? strrchr(trace, '/') + 1 : trace;
-	printf("inflation %g on %s: %d policies x %d seeds (%ld-%ld), %d GPUs\n", inflate, base, npol,
-	       nseeds, seed_lo, seed_hi, total_gpus);
+	printf("inflation %g on %s: %d policies x %d seeds (%s), %d GPUs\n", inflate, base, npol,
+	       nseeds, seeds_arg, total_gpus);
 	print_table("GPU allocation ratio, % of GPU capacity", sa, npol, pol, npoints);
 	print_table("Fragmented GPUs (FGD measure), % of GPU capacity", sf, npol, pol, npoints);
 	printf("\nat %d %% arrived: allocated %% (min..max), unallocated GPUs\n", npoints - 1);
 	for (p = 0; p < npol; p++) {
 		const gp_stats *s = &sa[p * npoints + npoints - 1];
 
-		printf("  %-15s %6.2f (%6.2f..%6.2f) %8.1f\n", gp_share_policy_name(pol[p]), s->mean, s->min,
+		printf("  %-15s %6.2f (%6.2f..%6.2f) %8.1f\n", gp_fgd_policy_name(pol[p]), s->mean, s->min,
 		       s->max, (100.0 - s->mean) / 100.0 * total_gpus);
 	}
 	/* CSV and SVG files are all written or none. */
-	if (csv && ((status = write_csv(&files, csv, "allocation.csv", sa, npol, pol, npoints, nseeds, seed_lo)) ||
-		    (status = write_csv(&files, csv, "fragmentation.csv", sf, npol, pol, npoints, nseeds, seed_lo)) ||
-		    (status = write_csv(&files, csv, "fragmentation_ratio.csv", sr, npol, pol, npoints, nseeds, seed_lo))))
+	if (csv && ((status = write_csv(&files, csv, "allocation.csv", sa, npol, pol, npoints, nseeds, seeds[0])) ||
+		    (status = write_csv(&files, csv, "fragmentation.csv", sf, npol, pol, npoints, nseeds, seeds[0])) ||
+		    (status = write_csv(&files, csv, "fragmentation_ratio.csv", sr, npol, pol, npoints, nseeds, seeds[0]))))
 		goto out;
 	if (svg && ((status = write_svg(&files, svg, "allocation.svg", "GPU allocation ratio under workload inflation",
 					"GPUs allocated (% of capacity)", sa, npol, pol, npoints, nseeds, base)) ||

@@ -28,7 +28,9 @@ const char gp_usage_place[] =
 	"\n"
 	"  -c, --cluster FILE  cluster YAML (default: the bundled example cluster)\n"
 	"  --state FILE        allocation state to place against\n"
-	"  --commit            write the new state back to --state FILE (atomically)\n"
+	"  --commit            write the new state back to --state FILE (atomically,\n"
+	"                      under an exclusive lock on it)\n"
+	"  --lock-timeout S    wait at most S seconds for the lock (default 60)\n"
 	"  --policy NAME       placement policy (default bestfit, else first-fit);\n"
 	"                      --policy list shows them\n"
 	"  --seed N            seed of randomised policies (default 1)\n"
@@ -40,6 +42,7 @@ typedef struct place_opts {
 	const char *cluster, *state, *policy, *batch;
 	unsigned long long seed;
 	int json, commit;
+	double lock_timeout;   /* seconds to wait for the state lock */
 	long bench;            /* hidden: decisions to time per policy */
 } place_opts;
 
@@ -228,13 +231,18 @@ static json_t *decision_json(const gp_cluster *c, gp_place_cache *pc, const gp_j
 	return o;
 }
 
-static int dump_json(json_t *o)
+static int dump_json_to(FILE *out, json_t *o)
 {
-	int rc = json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	int rc = json_dumpf(o, out, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 
-	fputc('\n', stdout);
+	fputc('\n', out);
 	json_decref(o);
 	return rc ? GP_EIO : GP_OK;
+}
+
+static int dump_json(json_t *o)
+{
+	return dump_json_to(stdout, o);
 }
 
 /* ---- the command ---- */
@@ -246,6 +254,7 @@ typedef struct place_env {
 	const gp_policy *policy;
 	gp_rng rng;
 	gp_place_cache *pc;    /* for the decisions and the class names */
+	gp_lock lock;          /* held on the state file from load to commit */
 } place_env;
 
 static int env_load(const place_opts *o, place_env *env)
@@ -258,7 +267,14 @@ static int env_load(const place_opts *o, place_env *env)
 	if (gp_cluster_load(o->cluster, &env->cluster, &err))
 		return gp_cli_report(&err);
 	gp_alloc_init(&env->alloc, &env->cluster);
-	if (o->state && gp_state_load(o->state, &env->cluster, &env->alloc, &env->state, &err))
+	/* --commit reads, places and writes under one exclusive lock, so
+	 * concurrent committers see each other's allocations. */
+	if (o->state && o->commit &&
+	    gp_state_load_locked(o->state, o->lock_timeout, &env->cluster, &env->alloc,
+				 &env->state, &env->lock, &err))
+		return gp_cli_report(&err);
+	if (o->state && !o->commit &&
+	    gp_state_load(o->state, &env->cluster, &env->alloc, &env->state, &err))
 		return gp_cli_report(&err);
 	gp_rng_seed(&env->rng, o->seed);
 	env->pc = gp_place_cache_new(&env->cluster);
@@ -267,6 +283,7 @@ static int env_load(const place_opts *o, place_env *env)
 
 static void env_release(place_env *env)
 {
+	gp_unlock_file(&env->lock);
 	gp_place_cache_free(env->pc);
 	gp_state_release(&env->state);
 	gp_alloc_release(&env->alloc);
@@ -281,6 +298,7 @@ static int commit_state(const place_opts *o, place_env *env)
 		return GP_OK;
 	if (gp_state_save(o->state, &env->cluster, &env->state, &err))
 		return gp_cli_report(&err);
+	gp_unlock_file(&env->lock);
 	return GP_OK;
 }
 
@@ -324,8 +342,12 @@ static int place_one(const place_opts *o, place_env *env, const char *path)
 				     env->policy->name);
 		goto out;
 	}
-	if (rc == GP_PLACED)
+	/* The decision is printed only once it is committed. */
+	if (rc == GP_PLACED) {
 		gp_place_summarize(&env->cluster, &p, &s);
+		if ((status = commit_state(o, env)))
+			goto out;
+	}
 	if (o->json)
 		status = dump_json(decision_json(&env->cluster, env->pc, &j, env->policy->name, rc, &p,
 						 &s, &e));
@@ -333,8 +355,6 @@ static int place_one(const place_opts *o, place_env *env, const char *path)
 		print_text(o, &env->cluster, env->pc, &j, env->policy->name, rc, &p, &s, &e);
 		status = GP_OK;
 	}
-	if (status == GP_OK && rc == GP_PLACED)
-		status = commit_state(o, env);
 	if (status == GP_OK && rc != GP_PLACED)
 		status = GP_NO;
 out:
@@ -374,6 +394,10 @@ static int place_batch(const place_opts *o, place_env *env)
 	long placed = 0, waiting = 0, used_milli = 0, free_total, stranded, empty;
 	size_t i;
 	int rc, status = GP_OK, g;
+	/* With --commit the report waits in memory until the state is written. */
+	char *report = NULL;
+	size_t report_len = 0;
+	FILE *out = stdout;
 
 	if (gp_jobspec_load_list(o->batch, &l, &err))
 		return gp_cli_report(&err);
@@ -384,12 +408,16 @@ static int place_batch(const place_opts *o, place_env *env)
 			gp_joblist_release(&l);
 			return status;
 		}
+	if (o->commit && !(out = open_memstream(&report, &report_len))) {
+		gp_joblist_release(&l);
+		return gp_cli_fail(GP_EIO, "out of memory");
+	}
 	gp_placement_init(&p);
 	if (o->json) {
 		root = json_object();
 		jobs = json_array();
 	} else {
-		printf("batch %s: %zu job(s), cluster %s, policy %s\n", o->batch, l.n,
+		fprintf(out, "batch %s: %zu job(s), cluster %s, policy %s\n", o->batch, l.n,
 		       env->cluster.name ? env->cluster.name : o->cluster,
 		       env->policy->name);
 	}
@@ -426,10 +454,10 @@ static int place_batch(const place_opts *o, place_env *env)
 					gp_sbuf_addf(&sb, "%s%d", g ? "," : "", p.parts[k].gpus[g]);
 				gp_sbuf_adds(&sb, "]");
 			}
-			printf("  %-20s placed  %-13s %s\n", j->id, s.name, sb.buf);
+			fprintf(out, "  %-20s placed  %-13s %s\n", j->id, s.name, sb.buf);
 			gp_sbuf_release(&sb);
 		} else {
-			printf("  %-20s wait    %s\n", j->id, e.reason);
+			fprintf(out, "  %-20s wait    %s\n", j->id, e.reason);
 		}
 		gp_explain_release(&e);
 	}
@@ -446,20 +474,29 @@ static int place_batch(const place_opts *o, place_env *env)
 		json_object_set_new(root, "empty_nodes", json_integer(empty));
 		json_object_set_new(root, "fragmentation",
 				    json_real(free_total ? (double)(long long)(1e4 * stranded / free_total + 0.5) / 1e4 : 0));
-		status = dump_json(root);
+		status = dump_json_to(out, root);
 		root = NULL;
 	} else {
-		printf("summary: %ld placed, %ld waiting, %.3g GPU(s) used by this batch\n", placed,
+		fprintf(out, "summary: %ld placed, %ld waiting, %.3g GPU(s) used by this batch\n", placed,
 		       waiting, used_milli / 1000.0);
-		printf("free whole GPUs: %ld (%ld on %ld empty node(s), %ld on partly used nodes: "
+		fprintf(out, "free whole GPUs: %ld (%ld on %ld empty node(s), %ld on partly used nodes: "
 		       "fragmentation %.1f %%)\n", free_total, free_total - stranded, empty, stranded,
 		       free_total ? 100.0 * stranded / free_total : 0.0);
 	}
 	if (status == GP_OK)
 		status = commit_state(o, env);
+	if (out != stdout) {
+		fclose(out);
+		out = stdout;
+		if (status == GP_OK)
+			fwrite(report, 1, report_len, stdout);
+	}
 	if (status == GP_OK && waiting)
 		status = GP_NO;
 out:
+	if (out != stdout)
+		fclose(out);
+	free(report);
 	json_decref(root);
 	json_decref(jobs);
 	gp_placement_release(&p);
@@ -547,17 +584,19 @@ int cmd_place(int argc, char **argv)
 		{ "commit", no_argument, NULL, 'C' },
 		{ "batch", required_argument, NULL, 'b' },
 		{ "bench", required_argument, NULL, 'B' },
+		{ "lock-timeout", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	place_opts o = { NULL, NULL, NULL, NULL, 1, 0, 0, 0 };
+	place_opts o = { NULL, NULL, NULL, NULL, 1, 0, 0, 60.0, 0 };
 	place_env env;
 	long v;
 	int c, rc;
 
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+c:h", opts, NULL)) != -1) {
+	/* Options may follow the job file (argv is permuted). */
+	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c': o.cluster = optarg; break;
 		case 's': o.state = optarg; break;
@@ -570,6 +609,11 @@ int cmd_place(int argc, char **argv)
 		case 'j': o.json = 1; break;
 		case 'C': o.commit = 1; break;
 		case 'b': o.batch = optarg; break;
+		case 'L':
+			if (gp_parse_double(optarg, 0, 86400, &o.lock_timeout))
+				return gp_cli_usage_error("place", "--lock-timeout needs seconds in 0..86400, not '%s'",
+							  optarg);
+			break;
 		case 'B':
 			if (gp_parse_long(optarg, 1, 100000000L, &o.bench))
 				return gp_cli_usage_error("place", "--bench needs a count");

@@ -14,7 +14,7 @@
 
 #define CMD "simulate"
 
-static int render_json(FILE *fp, const gp_share_result *res,
+static int render_json(FILE *fp, const gp_fgd_result *res,
 		       const gp_openb_pods *pods, const gp_openb_nodes *nodes)
 {
 	json_t *o = json_object(), *ac = json_array(), *fc = json_array(), *rc = json_array();
@@ -48,7 +48,7 @@ static int render_json(FILE *fp, const gp_share_result *res,
 		"does not fit fails at once; queue_delay, jct and makespan are 0 by "
 		"construction and completed counts no task"));
 	json_object_set_new(o, "seed", json_integer((json_int_t)res->seed));
-	json_object_set_new(o, "policy", json_string(gp_share_policy_name(res->policy)));
+	json_object_set_new(o, "policy", json_string(gp_fgd_policy_name(res->policy)));
 	json_object_set_new(o, "inflate", json_real(res->inflate));
 	json_object_set_new(o, "gpu_utilization", json_real((double)res->used_milli / (double)res->total_milli));
 	json_object_set_new(o, "allocated_gpu_milli", json_integer((json_int_t)res->used_milli));
@@ -67,13 +67,13 @@ static int render_json(FILE *fp, const gp_share_result *res,
 }
 
 /* Per-task decisions, in the columns of the artifact decision logs. */
-static int render_events(FILE *fp, const gp_share_result *res,
+static int render_events(FILE *fp, const gp_fgd_result *res,
 			 const gp_openb_pods *pods, const gp_openb_nodes *nodes)
 {
 	size_t j;
 	fprintf(fp, "seq,pod,source_pod,node,gpus,status,used_gpu_milli,arrived_gpu_milli,frag_milli,frag_ratio_pct\n");
 	for (j = 0; j < res->ntasks; j++) {
-		const gp_share_event *e = &res->events[j];
+		const gp_fgd_event *e = &res->events[j];
 		const char *src = pods->names[e->pod];
 		int i;
 
@@ -92,12 +92,12 @@ static int render_events(FILE *fp, const gp_share_result *res,
 	return ferror(fp) ? GP_EIO : GP_OK;
 }
 
-static void print_text(const gp_share_result *res, const gp_openb_nodes *nodes,
+static void print_text(const gp_fgd_result *res, const gp_openb_nodes *nodes,
 		       const gp_openb_pods *pods)
 {
 	int x;
 
-	printf("policy %s  seed %lld  inflate %g\n", gp_share_policy_name(res->policy),
+	printf("policy %s  seed %lld  inflate %g\n", gp_fgd_policy_name(res->policy),
 	       (long long)res->seed, res->inflate);
 	printf("cluster %d nodes, %d GPUs; trace %zu tasks (%zu typical shapes), %zu after inflation\n",
 	       nodes->n, res->total_gpus, pods->n, res->ntypical, res->ntasks);
@@ -113,7 +113,7 @@ static void print_text(const gp_share_result *res, const gp_openb_nodes *nodes,
 }
 
 
-int gp_share_cli_operand(const char *cmd, const char *a, const char **trace)
+int gp_fgd_cli_operand(const char *cmd, const char *a, const char **trace)
 {
 	if (a[0] == '-' && a[1])
 		return gp_cli_usage_error(cmd, "unknown option '%s' in --inflate mode", a);
@@ -123,7 +123,7 @@ int gp_share_cli_operand(const char *cmd, const char *a, const char **trace)
 	return GP_OK;
 }
 
-int gp_share_cli_require(const char *cmd, int have_inflate, const char *cluster,
+int gp_fgd_cli_require(const char *cmd, int have_inflate, const char *cluster,
 			 const char *trace)
 {
 	if (!have_inflate)
@@ -136,7 +136,7 @@ int gp_share_cli_require(const char *cmd, int have_inflate, const char *cluster,
 }
 
 /* Shared with compare: loads both inputs, reporting errors. */
-int gp_share_cli_load(const char *nodes_path, const char *pods_path,
+int gp_fgd_cli_load(const char *nodes_path, const char *pods_path,
 		      gp_openb_nodes *nodes, gp_openb_pods *pods)
 {
 	gp_error err = GP_ERROR_INIT;
@@ -153,11 +153,11 @@ int gp_share_cli_load(const char *nodes_path, const char *pods_path,
 int gp_cmd_simulate_inflate(int argc, char **argv)
 {
 	const char *cluster = NULL, *trace = NULL, *json = NULL, *events = NULL;
-	gp_share_opts opts = { GP_SHARE_FGD, 0, 42, 1, 0 };
+	gp_fgd_opts opts = { GP_FGD_FGD, 0, 42, 1, 0 };
 	int i, quiet = 0, status, have_inflate = 0;
 	gp_openb_nodes nodes;
 	gp_openb_pods pods;
-	gp_share_result res;
+	gp_fgd_result res;
 	gp_cli_outset files = { 0 };
 	gp_error err = GP_ERROR_INIT;
 
@@ -174,15 +174,16 @@ int gp_cmd_simulate_inflate(int argc, char **argv)
 			if (!strcmp(a, "-c") || !strcmp(a, "--cluster")) {
 				cluster = v;
 			} else if (!strcmp(a, "--inflate")) {
-				if (gp_parse_double(v, 0.01, GP_SHARE_MAX_INFLATE, &opts.inflate))
+				if (gp_parse_double(v, 0.01, GP_FGD_MAX_INFLATE, &opts.inflate))
 					return gp_cli_usage_error(CMD, "--inflate '%s' is not a number in 0.01..%g",
-								  v, GP_SHARE_MAX_INFLATE);
+								  v, GP_FGD_MAX_INFLATE);
 				have_inflate = 1;
 			} else if (!strcmp(a, "--policy")) {
-				opts.policy = gp_share_policy_parse(v);
+				opts.policy = gp_fgd_policy_parse(v);
 				if (opts.policy < 0)
-					return gp_cli_usage_error(CMD, "unknown sharing policy '%s' (fgd, bestfit, "
-								  "dotprod, gpu-packing, gpu-clustering, random)", v);
+					return gp_cli_usage_error(CMD, "unknown sharing policy '%s' (fgd, fgd-bestfit, "
+								  "fgd-dotprod, fgd-gpu-packing, fgd-gpu-clustering, "
+								  "fgd-random)", v);
 			} else if (!strcmp(a, "--seed")) {
 				long s;
 
@@ -198,16 +199,16 @@ int gp_cmd_simulate_inflate(int argc, char **argv)
 			quiet = 1;
 		} else if (!strcmp(a, "--no-shuffle")) {
 			opts.shuffle = 0;
-		} else if ((status = gp_share_cli_operand(CMD, a, &trace))) {
+		} else if ((status = gp_fgd_cli_operand(CMD, a, &trace))) {
 			return status;
 		}
 	}
-	if ((status = gp_share_cli_require(CMD, have_inflate, cluster, trace)))
+	if ((status = gp_fgd_cli_require(CMD, have_inflate, cluster, trace)))
 		return status;
 	opts.record = events != NULL;
-	if ((status = gp_share_cli_load(cluster, trace, &nodes, &pods)))
+	if ((status = gp_fgd_cli_load(cluster, trace, &nodes, &pods)))
 		return status;
-	status = gp_share_run(&nodes, &pods, &opts, &res, &err);
+	status = gp_fgd_run(&nodes, &pods, &opts, &res, &err);
 	if (status) {
 		gp_cli_report(&err);
 		goto out;
@@ -240,7 +241,7 @@ int gp_cmd_simulate_inflate(int argc, char **argv)
 out_files:
 	gp_cli_outset_release(&files);
 out_res:
-	gp_share_result_release(&res);
+	gp_fgd_result_release(&res);
 out:
 	gp_openb_pods_release(&pods);
 	gp_openb_nodes_release(&nodes);

@@ -20,31 +20,35 @@
 
 static const struct {
 	const char *name, *label;
-} policy_names[GP_SHARE_NPOLICIES] = {
-	{ "random", "Random" },
-	{ "dotprod", "DotProd" },
-	{ "gpu-clustering", "GpuClustering" },
-	{ "gpu-packing", "GpuPacking" },
-	{ "bestfit", "BestFit" },
+} policy_names[GP_FGD_NPOLICIES] = {
+	{ "fgd-random", "Random" },
+	{ "fgd-dotprod", "DotProd" },
+	{ "fgd-gpu-clustering", "GpuClustering" },
+	{ "fgd-gpu-packing", "GpuPacking" },
+	{ "fgd-bestfit", "BestFit" },
 	{ "fgd", "FGD" },
 };
 
-const char *gp_share_policy_name(int policy)
+const char *gp_fgd_policy_name(int policy)
 {
-	return policy >= 0 && policy < GP_SHARE_NPOLICIES ? policy_names[policy].name : "?";
+	return policy >= 0 && policy < GP_FGD_NPOLICIES ? policy_names[policy].name : "?";
 }
 
-const char *gp_share_policy_label(int policy)
+const char *gp_fgd_policy_label(int policy)
 {
-	return policy >= 0 && policy < GP_SHARE_NPOLICIES ? policy_names[policy].label : "?";
+	return policy >= 0 && policy < GP_FGD_NPOLICIES ? policy_names[policy].label : "?";
 }
 
-int gp_share_policy_parse(const char *name)
+int gp_fgd_policy_parse(const char *name)
 {
 	int i;
 
-	for (i = 0; i < GP_SHARE_NPOLICIES; i++)
-		if (!strcmp(name, policy_names[i].name))
+	/* The experiment's baselines carry an "fgd-" prefix so that a policy
+	 * name means one algorithm across gpuplan (`bestfit` is a placement
+	 * policy); the bare names of the FGD artifact stay accepted here. */
+	for (i = 0; i < GP_FGD_NPOLICIES; i++)
+		if (!strcmp(name, policy_names[i].name) ||
+		    (!strncmp(policy_names[i].name, "fgd-", 4) && !strcmp(name, policy_names[i].name + 4)))
 			return i;
 	return -1;
 }
@@ -605,12 +609,12 @@ static int64_t packing_score(const run *r, int n, const shape *s)
 
 /* ---- the run ---------------------------------------------------------- */
 
-void gp_share_result_init(gp_share_result *res)
+void gp_fgd_result_init(gp_fgd_result *res)
 {
 	memset(res, 0, sizeof(*res));
 }
 
-void gp_share_result_release(gp_share_result *res)
+void gp_fgd_result_release(gp_fgd_result *res)
 {
 	if (!res)
 		return;
@@ -684,7 +688,7 @@ static double round_dec(double x, double scale)
 	return rint(x * scale) / scale;
 }
 
-static void make_curves(gp_share_result *res, const gp_share_event *ev, size_t n)
+static void make_curves(gp_fgd_result *res, const gp_fgd_event *ev, size_t n)
 {
 	int np = res->npoints, x;
 	double *arr = gp_xmalloc(sizeof(double) * (n ? n : 1));
@@ -725,23 +729,23 @@ static void make_curves(gp_share_result *res, const gp_share_event *ev, size_t n
 	free(arr);
 }
 
-int gp_share_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
-		 const gp_share_opts *opts, gp_share_result *res, gp_error *err)
+int gp_fgd_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
+		 const gp_fgd_opts *opts, gp_fgd_result *res, gp_error *err)
 {
 	run r;
 	int nn = nodes->n, i, n;
 	size_t np = pods->n, j, ntasks, cap_tasks;
 	int32_t *order, *tasks, *copies, *perm, *node_sorted;
 	int64_t total_milli = 0, pod_total = 0, used = 0, arrived = 0;
-	gp_share_event *ev;
+	gp_fgd_event *ev;
 	int use_cache;
 
-	gp_share_result_init(res);
-	if (opts->policy < 0 || opts->policy >= GP_SHARE_NPOLICIES)
+	gp_fgd_result_init(res);
+	if (opts->policy < 0 || opts->policy >= GP_FGD_NPOLICIES)
 		return gp_error_set(err, GP_EUSAGE, "", 0, 0, "unknown sharing policy %d", opts->policy);
-	if (!(opts->inflate <= GP_SHARE_MAX_INFLATE))
+	if (!(opts->inflate <= GP_FGD_MAX_INFLATE))
 		return gp_error_set(err, GP_EUSAGE, "", 0, 0, "inflation %g is above the cap %g",
-				    opts->inflate, GP_SHARE_MAX_INFLATE);
+				    opts->inflate, GP_FGD_MAX_INFLATE);
 	memset(&r, 0, sizeof(r));
 	r.nodes = nodes;
 	r.pods = pods;
@@ -854,7 +858,7 @@ int gp_share_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
 	}
 	free(perm);
 	free(node_sorted);
-	use_cache = opts->policy == GP_SHARE_FGD && (size_t)nn * (size_t)r.nshapes <= (16u << 20);
+	use_cache = opts->policy == GP_FGD_FGD && (size_t)nn * (size_t)r.nshapes <= (16u << 20);
 	if (use_cache) {
 		r.sc_version = gp_xcalloc((size_t)nn * (size_t)r.nshapes, sizeof(uint32_t));
 		r.sc_score = gp_xmalloc(sizeof(int) * (size_t)nn * (size_t)r.nshapes);
@@ -880,7 +884,7 @@ int gp_share_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
 			int k, rnd = -1;
 			int64_t lo = INT64_MAX, hi = INT64_MIN;
 
-			if (r.policy == GP_SHARE_RANDOM)
+			if (r.policy == GP_FGD_RANDOM)
 				rnd = gp_gorand_intn(&r.rng, nf);
 			for (k = 0; k < nf; k++) {
 				int64_t sc = 0;
@@ -888,22 +892,22 @@ int gp_share_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
 
 				n = r.feas[k];
 				switch (r.policy) {
-				case GP_SHARE_RANDOM:
+				case GP_FGD_RANDOM:
 					sc = k == rnd ? SCORE_MAX : 0;
 					break;
-				case GP_SHARE_DOTPROD:
+				case GP_FGD_DOTPROD:
 					sc = dotprod_score(&r, n, s);
 					break;
-				case GP_SHARE_GPU_CLUSTERING:
+				case GP_FGD_GPU_CLUSTERING:
 					sc = clustering_score(&r, n, s);
 					break;
-				case GP_SHARE_GPU_PACKING:
+				case GP_FGD_GPU_PACKING:
 					sc = packing_score(&r, n, s);
 					break;
-				case GP_SHARE_BESTFIT:
+				case GP_FGD_BESTFIT:
 					sc = bestfit_raw(&r, n, s);
 					break;
-				case GP_SHARE_FGD:
+				case GP_FGD_FGD:
 					if (use_cache) {
 						size_t ci = (size_t)n * (size_t)r.nshapes + (size_t)si;
 
@@ -927,7 +931,7 @@ int gp_share_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
 			for (k = 0; k < nf; k++) {
 				int64_t sc = r.scores[k];
 
-				if (r.policy == GP_SHARE_BESTFIT)
+				if (r.policy == GP_FGD_BESTFIT)
 					sc = hi == lo ? 0 : (sc - lo) * SCORE_MAX / (hi - lo);
 				n = r.feas[k];
 				if (chosen < 0 || sc > best || (sc == best && r.rank[n] < best_rank)) {
@@ -945,13 +949,13 @@ int gp_share_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
 			if (s->milli > 0) {
 				if (!is_share(s)) {
 					mask = exclusive_gpus(&r, n, s);
-				} else if (r.policy == GP_SHARE_FGD) {
+				} else if (r.policy == GP_FGD_FGD) {
 					if (use_cache && r.sc_version[(size_t)n * (size_t)r.nshapes + (size_t)si] ==
 								 r.version[n] + 1)
 						gsel = r.sc_gpu[(size_t)n * (size_t)r.nshapes + (size_t)si];
 					else
 						(void)fgd_score(&r, n, s, &gsel);
-				} else if (r.policy == GP_SHARE_RANDOM) {
+				} else if (r.policy == GP_FGD_RANDOM) {
 					int cnt = 0;
 
 					for (i = 0; i < nodes->ngpus[n]; i++)

@@ -153,7 +153,7 @@ void gp_gorand_seed(gp_gorand *g, int64_t seed)
 	}
 }
 
-uint64_t gp_gorand_uint64(gp_gorand *g)
+static uint64_t uint64_next(gp_gorand *g)
 {
 	uint64_t x;
 
@@ -168,7 +168,7 @@ uint64_t gp_gorand_uint64(gp_gorand *g)
 
 int64_t gp_gorand_int63(gp_gorand *g)
 {
-	return (int64_t)(gp_gorand_uint64(g) & 0x7fffffffffffffffull);
+	return (int64_t)(uint64_next(g) & 0x7fffffffffffffffull);
 }
 
 static int32_t int31(gp_gorand *g)
@@ -176,7 +176,7 @@ static int32_t int31(gp_gorand *g)
 	return (int32_t)(gp_gorand_int63(g) >> 32);
 }
 
-int32_t gp_gorand_int31n(gp_gorand *g, int32_t n)
+static int32_t int31n(gp_gorand *g, int32_t n)
 {
 	int32_t max, v;
 
@@ -210,7 +210,7 @@ static int32_t int31n_fast(gp_gorand *g, int32_t n)
 
 int gp_gorand_intn(gp_gorand *g, int n)
 {
-	return (int)gp_gorand_int31n(g, (int32_t)n);
+	return (int)int31n(g, (int32_t)n);
 }
 
 void gp_gorand_shuffle_idx(gp_gorand *g, int32_t *a, int n)

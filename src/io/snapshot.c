@@ -452,8 +452,8 @@ static int is_na_or_empty(const char *v, size_t n)
 static int reconstruct_tabs(const line *ln, const char *s, int label_off,
 			    const char **fv, size_t *fl, int *nf)
 {
-	const char *nv[16];
-	size_t nl[16];
+	const char *nv[16] = { 0 };
+	size_t nl[16] = { 0 };
 	int i, n = 0, shift = label_off % 8;
 	long e = s - ln->s;
 
@@ -923,7 +923,8 @@ static int parse(parser *p, const char *text, size_t len, gp_topo *t)
 
 			while (k < p->lines[i].len && is_ws(s[k]))
 				k++;
-			if (!strncmp(s + k, "GPU0", 4))
+			/* the text need not end in a NUL: compare within the line */
+			if (p->lines[i].len - k >= 4 && !memcmp(s + k, "GPU0", 4))
 				return perr(p, p->lines[i].no, k + 1,
 					    "matrix row without the header line (GPU0 GPU1 ... CPU Affinity) above it");
 		}
@@ -1061,12 +1062,6 @@ static int parse(parser *p, const char *text, size_t len, gp_topo *t)
 	return GP_OK;
 }
 
-int gp_topo_parse(const char *text, size_t len, const char *filename,
-		  gp_topo *t, gp_error *err)
-{
-	return gp_topo_parse_ex(text, len, filename, 0, t, err);
-}
-
 int gp_topo_parse_ex(const char *text, size_t len, const char *filename,
 		     unsigned opts, gp_topo *t, gp_error *err)
 {
@@ -1093,6 +1088,12 @@ int gp_topo_parse_ex(const char *text, size_t len, const char *filename,
 	free(p->cell_col);
 	free(p);
 	return rc;
+}
+
+int gp_topo_parse(const char *text, size_t len, const char *filename,
+		  gp_topo *t, gp_error *err)
+{
+	return gp_topo_parse_ex(text, len, filename, 0, t, err);
 }
 
 int gp_topo_load(const char *path, gp_topo *t, gp_error *err)

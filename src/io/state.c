@@ -262,6 +262,40 @@ static int load_entry(const gp_yaml_doc *doc, const gp_yaml_node *m, const gp_cl
 int gp_state_load(const char *path, const gp_cluster *c, gp_alloc *a, gp_state *s,
 		  gp_error *err)
 {
+	char *text;
+	size_t len;
+	int rc;
+
+	gp_state_init(s);
+	if ((rc = gp_read_file(path, GP_STATE_MAX_FILE, &text, &len, err)))
+		return rc;
+	rc = gp_state_parse(text, len, path, c, a, s, err);
+	free(text);
+	return rc;
+}
+
+int gp_state_load_locked(const char *path, double timeout_s, const gp_cluster *c,
+			 gp_alloc *a, gp_state *s, gp_lock *lk, gp_error *err)
+{
+	char *text;
+	size_t len;
+	int rc;
+
+	gp_state_init(s);
+	if ((rc = gp_lock_file(path, timeout_s, lk, err)))
+		return rc;
+	if ((rc = gp_lock_read(lk, path, GP_STATE_MAX_FILE, &text, &len, err)) == GP_OK) {
+		rc = gp_state_parse(text, len, path, c, a, s, err);
+		free(text);
+	}
+	if (rc)
+		gp_unlock_file(lk);
+	return rc;
+}
+
+int gp_state_parse(const char *text, size_t len, const char *path, const gp_cluster *c,
+		   gp_alloc *a, gp_state *s, gp_error *err)
+{
 	gp_yaml_doc doc;
 	const gp_yaml_node *allocs, *v;
 	int32_t *owner = NULL;
@@ -270,7 +304,7 @@ int gp_state_load(const char *path, const gp_cluster *c, gp_alloc *a, gp_state *
 
 	gp_state_init(s);
 	gp_yaml_doc_init(&doc);
-	rc = gp_yaml_load(path, GP_STATE_MAX_FILE, 0, &doc, err);
+	rc = gp_yaml_parse(text, len, path, 0, &doc, err);
 	if (rc)
 		goto out;
 	if (!doc.root) /* an empty file is an empty state */

@@ -68,7 +68,7 @@ const char *gp_trace_get(const gp_trace_row *r, int k)
 	return r->field[f];
 }
 
-int gp_trace_col(const gp_trace_row *r, int k)
+static int row_col(const gp_trace_row *r, int k)
 {
 	int f;
 
@@ -85,7 +85,7 @@ int gp_trace_bad(const gp_trace_row *r, int k, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	gp_error_setv(r->err, GP_EINPUT, r->path, r->line, gp_trace_col(r, k),
+	gp_error_setv(r->err, GP_EINPUT, r->path, r->line, row_col(r, k),
 		      fmt, ap);
 	va_end(ap);
 	return GP_EINPUT;
@@ -703,6 +703,7 @@ int gp_trace_load_buffer(const char *name, char *buf, size_t len,
 		gp_trace_opts_init(&dflt);
 		o = &dflt;
 	}
+	/* cppcheck-suppress uninitvar ; cleared by the memset below */
 	st = o->stats ? o->stats : &st_local;
 	memset(st, 0, sizeof(*st));
 	gp_error_clear(&st->first_bad);

@@ -79,7 +79,6 @@ extern const gp_trace_dialect gp_trace_openb;
 
 /* Helpers for dialects.  Column k < 0 or absent: "" / col 0. */
 const char *gp_trace_get(const gp_trace_row *r, int k);
-int gp_trace_col(const gp_trace_row *r, int k);
 /* Set a GP_EINPUT error located at column k's field (line only if k < 0). */
 int gp_trace_bad(const gp_trace_row *r, int k, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -202,7 +202,10 @@ static const struct {
 	{ "transformer", "Transformer" },
 };
 
-const char *gp_perf_gavel_model(const char *dl_model)
+/* Gavel's model name for a job model name: "resnet18-cifar" -> "ResNet-18",
+ * "resnet50" -> "ResNet-50", "transformer" -> "Transformer"; other names
+ * as they are. */
+static const char *gavel_name(const char *dl_model)
 {
 	size_t i;
 
@@ -220,7 +223,7 @@ const gp_perf_gavel_entry *gp_perf_gavel_find(const gp_perf_gavel_entry *t, int 
 
 	if (!dl_model || !*dl_model)
 		return NULL;
-	name = gp_perf_gavel_model(dl_model);
+	name = gavel_name(dl_model);
 	for (i = 0; i < n; i++)
 		if (t[i].batch == batch && t[i].scale == scale && !strcasecmp(t[i].model, name))
 			return &t[i];

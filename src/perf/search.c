@@ -106,8 +106,11 @@ int gp_perf_best_worst(const gp_cluster *c, const gp_job *j, gp_placement *best,
 				of_type[cnt++] = nd;
 		}
 		for (k = (n + G - 1) / G; k <= n && k <= cnt && k <= GP_PLACE_MAX_PARTS; k++) {
+			/* k >= 1: n >= 1 and G >= 1 */
+			/* cppcheck-suppress zerodiv */
 			int g = n / k, bs[GP_TOPO_MAX_GPUS], ws[GP_TOPO_MAX_GPUS], pass;
 
+			/* cppcheck-suppress zerodiv */
 			if (n % k || g > G)
 				continue;
 			subsets(t, m, g, bs, ws);

@@ -62,7 +62,7 @@ static void fill_rings(gp_place_type *pt)
 {
 	int n = pt->ngpus, i, j, nth = 0;
 	size_t m, full = (size_t)1 << n;
-	uint16_t th[GP_PLACE_TABLE_MAX_GPUS * GP_PLACE_TABLE_MAX_GPUS];
+	uint16_t th[GP_PLACE_TABLE_MAX_GPUS * GP_PLACE_TABLE_MAX_GPUS] = { 0 };
 	uint32_t adj[GP_PLACE_TABLE_MAX_GPUS];
 	uint32_t *reach = gp_xcalloc(full, sizeof(*reach));
 	int k;

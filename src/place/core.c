@@ -9,6 +9,7 @@
 #include "gpuplan/place/policy.h"
 #include "place_int.h"
 
+
 #define GROUP_ENUM_MAX 20000 /* subsets tried exhaustively per node */
 
 int gp_place_cmp_u16(const void *a, const void *b)
@@ -299,7 +300,7 @@ const char *gp_place_fmt_gpus(uint64_t mask, char *buf, size_t size)
 	return buf;
 }
 
-const char *gp_place_fmt_list(const int *v, int n, char *buf, size_t size)
+static const char *fmt_list(const int *v, int n, char *buf, size_t size)
 {
 	size_t len = 0;
 	int i = 0;
@@ -339,6 +340,8 @@ static int *cpu_room(gp_placement *out, int pi, int want)
 {
 	int i, off = 0;
 
+	if (!want)
+		return NULL; /* no pointer arithmetic on a pool not yet allocated */
 	if (out->cpu_len + want > out->cpu_cap) {
 		int cap = out->cpu_cap ? out->cpu_cap : 64;
 
@@ -542,7 +545,7 @@ static void explain_part(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_
 	int g, k, distinct = 0;
 
 	gp_place_fmt_gpus(part_mask(part), gbuf, sizeof(gbuf));
-	gp_place_fmt_list(part->cpus, part->ncpus, cbuf, sizeof(cbuf));
+	fmt_list(part->cpus, part->ncpus, cbuf, sizeof(cbuf));
 	if (part->nic >= 0) {
 		int worst = 0;
 		size_t len = 0;
@@ -724,6 +727,7 @@ int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *jo
 				;
 			if (j < nchosen - 1)
 				continue;
+			/* cppcheck-suppress arrayIndexThenCheck ; i < nnodes by the loop */
 			if (fit[i] < fit[bestn] || (fit[i] == fit[bestn] && i < bestn))
 				bestn = i;
 		}

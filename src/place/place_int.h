@@ -126,7 +126,6 @@ int64_t *gp_place_class_votes(gp_place_cache *pc); /* scratch per class */
 int64_t *gp_place_class_free(gp_place_cache *pc);  /* scratch per class */
 /* "GPU0,GPU2" / "0-3,8" for explanations; into buf, returns buf. */
 const char *gp_place_fmt_gpus(uint64_t mask, char *buf, size_t size);
-const char *gp_place_fmt_list(const int *v, int n, char *buf, size_t size);
 
 
 struct gp_place_cache {

@@ -237,6 +237,25 @@ static int usable(const gp_svg_chart *c, double x, double y)
 	return isfinite(x) && isfinite(y) && (!c->x_log || x > 0);
 }
 
+/* A series' band (lo..hi) as one translucent polygon: hi forward, lo back. */
+static void svg_band(const gp_svg_chart *c, const gp_svg_series *se, const gp_svg_band *b,
+		     const axis *ax, const axis *ay, const char *colour, gp_sbuf *out)
+{
+	size_t i;
+
+	if (!b || !b->lo || !b->hi || !se->n)
+		return;
+	gp_sbuf_addf(out, "<polygon fill=\"%s\" fill-opacity=\"0.15\" stroke=\"none\" points=\"",
+		     colour);
+	for (i = 0; i < se->n; i++)
+		if (usable(c, se->x[i], b->hi[i]))
+			gp_sbuf_addf(out, "%.1f,%.1f ", ax_pos(ax, se->x[i]), ax_pos(ay, b->hi[i]));
+	for (i = se->n; i-- > 0;)
+		if (usable(c, se->x[i], b->lo[i]))
+			gp_sbuf_addf(out, "%.1f,%.1f ", ax_pos(ax, se->x[i]), ax_pos(ay, b->lo[i]));
+	gp_sbuf_adds(out, "\"/>\n");
+}
+
 void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 {
 	int W = c->width > 0 ? c->width : 800, H = c->height > 0 ? c->height : 450;
@@ -258,6 +277,11 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 			xmax = fmax(xmax, x);
 			ymin = fmin(ymin, y);
 			ymax = fmax(ymax, y);
+			if (c->bands && c->bands[s].lo && c->bands[s].hi &&
+			    usable(c, x, c->bands[s].lo[i]) && usable(c, x, c->bands[s].hi[i])) {
+				ymin = fmin(ymin, c->bands[s].lo[i]);
+				ymax = fmax(ymax, c->bands[s].hi[i]);
+			}
 		}
 	if (c->set_x) {
 		xmin = c->x_min;
@@ -318,6 +342,12 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 		gp_sbuf_addf(out, "<text x=\"%g\" y=\"26\" text-anchor=\"middle\" font-size=\"16\" "
 			     "font-weight=\"bold\">", (double)W / 2);
 		xml_text(out, c->title);
+		gp_sbuf_adds(out, "</text>\n");
+	}
+	if (c->subtitle) {
+		gp_sbuf_addf(out, "<text x=\"%g\" y=\"42\" text-anchor=\"middle\" font-size=\"12\" "
+			     "fill=\"#555\">", (double)W / 2);
+		xml_text(out, c->subtitle);
 		gp_sbuf_adds(out, "</text>\n");
 	}
 	/* grid and tick labels */
@@ -382,6 +412,8 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 		     "</clipPath>\n", L, T, W - L - R, H - T - B);
 	gp_sbuf_adds(out, "<g clip-path=\"url(#plot)\" fill=\"none\" stroke-width=\"1.8\" "
 		     "stroke-linejoin=\"round\">\n");
+	for (s = 0; s < c->nseries; s++)
+		svg_band(c, &c->series[s], c->bands ? &c->bands[s] : NULL, &ax, &ay, palette[s % 8], out);
 	for (s = 0; s < c->nseries; s++) {
 		const gp_svg_series *se = &c->series[s];
 		double prev_py = NAN;

@@ -113,7 +113,7 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 
 /* ---- JSON ---- */
 
-json_t *gp_report_dist_json(const gp_sim_dist *d)
+static json_t *dist_json(const gp_sim_dist *d)
 {
 	json_t *o = json_object();
 
@@ -148,15 +148,15 @@ json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 	json_object_set_new(o, "policy", json_string(id->policy));
 	json_object_set_new(o, "queue", json_string(id->queue));
 	json_object_set_new(o, "jobs", counts_json(&all));
-	json_object_set_new(o, "queue_delay", gp_report_dist_json(&all.queue_delay));
-	json_object_set_new(o, "jct", gp_report_dist_json(&all.jct));
+	json_object_set_new(o, "queue_delay", dist_json(&all.queue_delay));
+	json_object_set_new(o, "jct", dist_json(&all.jct));
 	json_object_set_new(o, "makespan", real(r->makespan, 3));
 	json_object_set_new(o, "gpu_utilization", real(r->gpu_utilization, 6));
 	json_object_set_new(o, "allocated_gpu_seconds", real(r->alloc_gpu_seconds, 3));
 	json_object_set_new(o, "first_submit", real(r->first_submit, 3));
 	json_object_set_new(o, "last_finish", real(r->last_finish, 3));
 	if (all.with_slowdown) {
-		json_t *sd = gp_report_dist_json(&all.slowdown);
+		json_t *sd = dist_json(&all.slowdown);
 
 		json_object_set_new(sd, "jobs", json_integer((json_int_t)all.with_slowdown));
 		json_object_set_new(o, "slowdown", sd);
@@ -167,8 +167,8 @@ json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 
 		gp_sim_summarize(jobs, r, k, &s);
 		json_object_set_new(c, "jobs", counts_json(&s));
-		json_object_set_new(c, "queue_delay", gp_report_dist_json(&s.queue_delay));
-		json_object_set_new(c, "jct", gp_report_dist_json(&s.jct));
+		json_object_set_new(c, "queue_delay", dist_json(&s.queue_delay));
+		json_object_set_new(c, "jct", dist_json(&s.jct));
 		json_object_set_new(classes, class_names[k], c);
 	}
 	json_object_set_new(o, "classes", classes);

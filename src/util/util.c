@@ -118,6 +118,8 @@ void gp_sbuf_addf(gp_sbuf *sb, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	if (!sb->buf) /* no arithmetic on the NULL of an empty buffer */
+		GP_GROW(sb->buf, sb->cap, 64);
 	va_start(ap, fmt);
 	n = vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, ap);
 	va_end(ap);
@@ -271,84 +273,6 @@ char *gp_path_relative_to(const char *base, const char *rel)
 	if (!slash)
 		return gp_xstrdup(rel);
 	return gp_xasprintf("%.*s/%s", (int)(slash - base), base, rel);
-}
-
-int gp_atomic_open(gp_atomic_file *af, const char *path, gp_error *err)
-{
-	int fd;
-
-	af->fp = NULL;
-	af->path = gp_xstrdup(path);
-	af->tmp_path = gp_xasprintf("%s.tmpXXXXXX", path);
-	fd = mkstemp(af->tmp_path);
-	if (fd < 0) {
-		gp_error_set(err, GP_EIO, path, 0, 0, "cannot create: %s",
-			     strerror(errno));
-		free(af->path);
-		free(af->tmp_path);
-		af->path = af->tmp_path = NULL;
-		return GP_EIO;
-	}
-	/* mkstemp creates 0600; output files should follow the umask. */
-	{
-		mode_t um = umask(0);
-
-		umask(um);
-		fchmod(fd, 0666 & ~um);
-	}
-	af->fp = fdopen(fd, "w");
-	if (!af->fp) {
-		close(fd);
-		unlink(af->tmp_path);
-		gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s",
-			     strerror(errno));
-		free(af->path);
-		free(af->tmp_path);
-		af->path = af->tmp_path = NULL;
-		return GP_EIO;
-	}
-	return GP_OK;
-}
-
-int gp_atomic_commit(gp_atomic_file *af, gp_error *err)
-{
-	int bad = 0;
-
-	if (!af->fp)
-		return gp_error_set(err, GP_EIO, af->path, 0, 0, "not open");
-	if (fflush(af->fp) || ferror(af->fp))
-		bad = 1;
-	if (fclose(af->fp))
-		bad = 1;
-	af->fp = NULL;
-	if (bad || rename(af->tmp_path, af->path)) {
-		int e = errno;
-
-		unlink(af->tmp_path);
-		gp_error_set(err, GP_EIO, af->path, 0, 0, "cannot write: %s",
-			     strerror(e));
-		free(af->path);
-		free(af->tmp_path);
-		af->path = af->tmp_path = NULL;
-		return GP_EIO;
-	}
-	free(af->path);
-	free(af->tmp_path);
-	af->path = af->tmp_path = NULL;
-	return GP_OK;
-}
-
-void gp_atomic_abort(gp_atomic_file *af)
-{
-	if (!af || !af->tmp_path)
-		return;
-	if (af->fp)
-		fclose(af->fp);
-	unlink(af->tmp_path);
-	free(af->path);
-	free(af->tmp_path);
-	af->fp = NULL;
-	af->path = af->tmp_path = NULL;
 }
 
 static uint64_t splitmix64(uint64_t *x)

@@ -105,16 +105,16 @@ static void test_fgd_tiny_by_hand(void)
 {
 	gp_openb_nodes n;
 	gp_openb_pods p;
-	gp_share_result r;
+	gp_fgd_result r;
 	gp_error err = GP_ERROR_INIT;
-	gp_share_opts o = { GP_SHARE_FGD, 0, 42, 0, 1 };
+	gp_fgd_opts o = { GP_FGD_FGD, 0, 42, 0, 1 };
 	static const int want_node[4] = { 1, 1, 0, 0 };
 	static const double want_frag[4] = { 750, 500, 500, 500 };
 	int i;
 
 	CU_ASSERT_EQUAL_FATAL(gp_openb_nodes_load(gp_test_path("tests/data/openb/tiny_nodes.csv"), &n, &err), 0);
 	CU_ASSERT_EQUAL_FATAL(gp_openb_pods_load(gp_test_path("tests/data/openb/tiny_pods.csv"), &p, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(gp_share_run(&n, &p, &o, &r, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(gp_fgd_run(&n, &p, &o, &r, &err), 0);
 	CU_ASSERT_EQUAL(r.ntypical, 3);
 	CU_ASSERT_EQUAL_FATAL(r.ntasks, 4);
 	for (i = 0; i < 4; i++) {
@@ -127,15 +127,15 @@ static void test_fgd_tiny_by_hand(void)
 	CU_ASSERT_EQUAL(r.scheduled, 4);
 	CU_ASSERT_EQUAL(r.failed, 0);
 	CU_ASSERT_EQUAL(r.total_gpus, 3);
-	gp_share_result_release(&r);
+	gp_fgd_result_release(&r);
 
 	/* BestFit for p0: n0 scores (1 - (6000/128000 + 1500/8000)/2)*100 =
 	 * 88, n1 (1 - (2000/128000 + 500/8000)/2)*100 = 96; normalised n1
 	 * wins. */
-	o.policy = GP_SHARE_BESTFIT;
-	CU_ASSERT_EQUAL_FATAL(gp_share_run(&n, &p, &o, &r, &err), 0);
+	o.policy = GP_FGD_BESTFIT;
+	CU_ASSERT_EQUAL_FATAL(gp_fgd_run(&n, &p, &o, &r, &err), 0);
 	CU_ASSERT_EQUAL(r.events[0].node, 1);
-	gp_share_result_release(&r);
+	gp_fgd_result_release(&r);
 	gp_openb_pods_release(&p);
 	gp_openb_nodes_release(&n);
 }
@@ -146,14 +146,14 @@ static void test_inflation_reaches_target(void)
 {
 	gp_openb_nodes n;
 	gp_openb_pods p;
-	gp_share_result r;
+	gp_fgd_result r;
 	gp_error err = GP_ERROR_INIT;
-	gp_share_opts o = { GP_SHARE_GPU_PACKING, 2.0, 7, 1, 1 };
+	gp_fgd_opts o = { GP_FGD_GPU_PACKING, 2.0, 7, 1, 1 };
 	size_t j;
 
 	CU_ASSERT_EQUAL_FATAL(gp_openb_nodes_load(gp_test_path("tests/data/openb/tiny_nodes.csv"), &n, &err), 0);
 	CU_ASSERT_EQUAL_FATAL(gp_openb_pods_load(gp_test_path("tests/data/openb/tiny_pods.csv"), &p, &err), 0);
-	CU_ASSERT_EQUAL_FATAL(gp_share_run(&n, &p, &o, &r, &err), 0);
+	CU_ASSERT_EQUAL_FATAL(gp_fgd_run(&n, &p, &o, &r, &err), 0);
 	/* originals: 2000 milli; copies take it to <= 6000 and the next draw
 	 * would pass it, so the arrived demand is within one share of 6000 */
 	CU_ASSERT(r.arrived_milli <= 6000);
@@ -163,7 +163,7 @@ static void test_inflation_reaches_target(void)
 		CU_ASSERT(r.events[j].copy == (int32_t)(j - 4));
 	CU_ASSERT(r.used_milli <= 3000);
 	CU_ASSERT_EQUAL(r.npoints, 201);
-	gp_share_result_release(&r);
+	gp_fgd_result_release(&r);
 	gp_openb_pods_release(&p);
 	gp_openb_nodes_release(&n);
 }
@@ -172,11 +172,11 @@ static void test_policy_names(void)
 {
 	int i;
 
-	for (i = 0; i < GP_SHARE_NPOLICIES; i++)
-		CU_ASSERT_EQUAL(gp_share_policy_parse(gp_share_policy_name(i)), i);
-	CU_ASSERT_EQUAL(gp_share_policy_parse("fgd"), GP_SHARE_FGD);
-	CU_ASSERT_EQUAL(gp_share_policy_parse("gpu-packing"), GP_SHARE_GPU_PACKING);
-	CU_ASSERT_EQUAL(gp_share_policy_parse("best-fit"), -1);
+	for (i = 0; i < GP_FGD_NPOLICIES; i++)
+		CU_ASSERT_EQUAL(gp_fgd_policy_parse(gp_fgd_policy_name(i)), i);
+	CU_ASSERT_EQUAL(gp_fgd_policy_parse("fgd"), GP_FGD_FGD);
+	CU_ASSERT_EQUAL(gp_fgd_policy_parse("gpu-packing"), GP_FGD_GPU_PACKING);
+	CU_ASSERT_EQUAL(gp_fgd_policy_parse("best-fit"), -1);
 }
 
 /* The real openb GPU node list (tests/data/openb/SOURCES.md): 1,213

@@ -28,7 +28,7 @@
 #include "gpuplan/io/openb.h"
 #include "gpuplan/util/error.h"
 
-#define GP_SHARE_MAX_INFLATE 10.0
+#define GP_FGD_MAX_INFLATE 10.0
 
 /* ---- Go-compatible random stream (gorand.c) ---- */
 typedef struct gp_gorand {
@@ -37,37 +37,35 @@ typedef struct gp_gorand {
 } gp_gorand;
 
 void gp_gorand_seed(gp_gorand *g, int64_t seed);
-uint64_t gp_gorand_uint64(gp_gorand *g);
 int64_t gp_gorand_int63(gp_gorand *g);
-int32_t gp_gorand_int31n(gp_gorand *g, int32_t n);
 int gp_gorand_intn(gp_gorand *g, int n);              /* Go rand.Intn */
 void gp_gorand_shuffle_idx(gp_gorand *g, int32_t *a, int n); /* rand.Shuffle */
 void gp_gorand_perm(gp_gorand *g, int32_t *m, int n);  /* rand.Perm */
 
 /* ---- policies ---- */
-enum gp_share_policy {
-	GP_SHARE_RANDOM = 0,
-	GP_SHARE_DOTPROD,
-	GP_SHARE_GPU_CLUSTERING,
-	GP_SHARE_GPU_PACKING,
-	GP_SHARE_BESTFIT,
-	GP_SHARE_FGD,
-	GP_SHARE_NPOLICIES
+enum gp_fgd_policy {
+	GP_FGD_RANDOM = 0,
+	GP_FGD_DOTPROD,
+	GP_FGD_GPU_CLUSTERING,
+	GP_FGD_GPU_PACKING,
+	GP_FGD_BESTFIT,
+	GP_FGD_FGD,
+	GP_FGD_NPOLICIES
 };
-const char *gp_share_policy_name(int policy);   /* "fgd", ... */
-const char *gp_share_policy_label(int policy);  /* "FGD", "BestFit", ... */
-int gp_share_policy_parse(const char *name);    /* -1 when unknown */
+const char *gp_fgd_policy_name(int policy);   /* "fgd", ... */
+const char *gp_fgd_policy_label(int policy);  /* "FGD", "BestFit", ... */
+int gp_fgd_policy_parse(const char *name);    /* -1 when unknown */
 
 /* ---- the inflation experiment (share.c) ---- */
-typedef struct gp_share_opts {
-	int policy;            /* enum gp_share_policy */
+typedef struct gp_fgd_opts {
+	int policy;            /* enum gp_fgd_policy */
 	double inflate;        /* target arrived GPU demand / capacity; <= 0: none */
 	int64_t seed;
 	int shuffle;           /* 1: shuffle the trace (the artifact's runs) */
 	int record;            /* keep the per-task event log */
-} gp_share_opts;
+} gp_fgd_opts;
 
-typedef struct gp_share_event {
+typedef struct gp_fgd_event {
 	int32_t pod;           /* index into the pod list (source pod) */
 	int32_t copy;          /* -1 original, else k of "<name>-tuned-<k>" */
 	int32_t node;          /* chosen node, -1 failed */
@@ -76,9 +74,9 @@ typedef struct gp_share_event {
 	int64_t arrived_milli; /* arrived milli-GPU including this task */
 	double frag_milli;     /* FGD fragmentation after the event */
 	double idle_milli;     /* unallocated milli-GPU after the event */
-} gp_share_event;
+} gp_fgd_event;
 
-typedef struct gp_share_result {
+typedef struct gp_fgd_result {
 	int policy;
 	int64_t seed;
 	double inflate;
@@ -88,7 +86,7 @@ typedef struct gp_share_result {
 	size_t ntypical;       /* typical task shapes of the fragmentation measure */
 	int64_t used_milli, arrived_milli;
 	double frag_milli;
-	gp_share_event *events; /* ntasks entries when opts.record */
+	gp_fgd_event *events; /* ntasks entries when opts.record */
 	/* Curves indexed by arrived percent 0..npoints-1, discretised like the
 	 * artifact's analysis scripts (rows whose arrived ratio rounds to x, else
 	 * those within x +- 1; points with neither repeat the previous one). */
@@ -97,12 +95,12 @@ typedef struct gp_share_result {
 	double *frag_pct;      /* fragmented milli-GPU, % of capacity */
 	double *frag_ratio_pct; /* fragmented / idle milli-GPU, % */
 	unsigned char *point_measured; /* 0 where a point was carried over */
-} gp_share_result;
+} gp_fgd_result;
 
-void gp_share_result_init(gp_share_result *r);
-void gp_share_result_release(gp_share_result *r);
+void gp_fgd_result_init(gp_fgd_result *r);
+void gp_fgd_result_release(gp_fgd_result *r);
 
-int gp_share_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
-		 const gp_share_opts *opts, gp_share_result *res, gp_error *err);
+int gp_fgd_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
+		 const gp_fgd_opts *opts, gp_fgd_result *res, gp_error *err);
 
 #endif

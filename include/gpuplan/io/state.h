@@ -8,6 +8,7 @@
 #include "gpuplan/model/alloc.h"
 #include "gpuplan/model/cluster.h"
 #include "gpuplan/util/error.h"
+#include "gpuplan/util/util.h"
 #include "gpuplan/model/placement.h"
 
 #define GP_STATE_MAX_FILE (64u << 20)
@@ -45,6 +46,17 @@ void gp_state_release(gp_state *s);
  * unknown NIC.  On failure s is released and a must be discarded. */
 int gp_state_load(const char *path, const gp_cluster *c, gp_alloc *a,
 		  gp_state *s, gp_error *err);
+
+/* The same on text in memory (len bytes; path for messages). */
+int gp_state_parse(const char *text, size_t len, const char *path, const gp_cluster *c,
+		   gp_alloc *a, gp_state *s, gp_error *err);
+
+/* For a read-modify-write (place --commit): take the exclusive lock on
+ * path (gp_lock_file, waiting up to timeout_s), then load it as it is under
+ * the lock.  On success the caller holds lk: gp_state_save, then
+ * gp_unlock_file.  On failure nothing is held. */
+int gp_state_load_locked(const char *path, double timeout_s, const gp_cluster *c,
+			 gp_alloc *a, gp_state *s, gp_lock *lk, gp_error *err);
 
 /* Whether job already holds an allocation in s. */
 int gp_state_has_job(const gp_state *s, const char *job);

@@ -350,10 +350,6 @@ void gp_perf_gavel_release(gp_perf_gavel *g);
  * Entries come out sorted by (model, batch, scale). */
 int gp_perf_gavel_load(const char *path, gp_perf_gavel *g, gp_error *err);
 
-/* Gavel's model name for a job model name: "resnet18-cifar" -> "ResNet-18",
- * "resnet50" -> "ResNet-50", "transformer" -> "Transformer"; other names
- * as they are. */
-const char *gp_perf_gavel_model(const char *dl_model);
 /* Entry of table t (n entries) for a DL model, batch and scale; NULL when
  * Gavel did not measure exactly that. */
 const gp_perf_gavel_entry *gp_perf_gavel_find(const gp_perf_gavel_entry *t, int n,

@@ -57,8 +57,14 @@ typedef struct gp_svg_series {
 	int step;               /* draw as a step function (hold y until next x) */
 } gp_svg_series;
 
+/* A band around a series (e.g. min..max over seeds): n values each. */
+typedef struct gp_svg_band {
+	const double *lo, *hi;
+} gp_svg_band;
+
 typedef struct gp_svg_chart {
 	const char *title;
+	const char *subtitle;   /* smaller line under the title, or NULL */
 	const char *x_title;    /* axis titles with their unit: "time (hours)" */
 	const char *y_title;
 	/* Axis ranges: used when set_x / set_y, else taken from the data
@@ -68,6 +74,7 @@ typedef struct gp_svg_chart {
 	int x_log;              /* logarithmic x axis (positive x only) */
 	int y_percent;          /* y in 0..1 shown as 0 %..100 % */
 	const gp_svg_series *series;
+	const gp_svg_band *bands; /* nseries entries (lo/hi NULL = none), or NULL */
 	int nseries;
 	int width, height;      /* pixels; 0 = 800 x 450 */
 	int legend;             /* enum gp_svg_legend: where the legend box goes */
@@ -106,8 +113,6 @@ typedef struct gp_report_ident {
 void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 			const gp_sim_result *r, gp_sbuf *out);
 
-/* {"mean","p50","p90","p99","max"} in seconds, rounded to milliseconds. */
-json_t *gp_report_dist_json(const gp_sim_dist *d);
 /* The `simulate --json` object (contract in gpuplan(1), METRICS). */
 json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 			   const gp_sim_result *r);

@@ -57,15 +57,37 @@ int gp_read_file(const char *path, size_t max_bytes, char **data, size_t *len,
 /* Resolve rel against the directory of base (unless rel is absolute). */
 char *gp_path_relative_to(const char *base, const char *rel);
 
-/* Atomic output: write to PATH.tmpXXXXXX, then rename onto PATH on commit.
- * A failed command calls gp_atomic_abort and leaves no partial file. */
+/* Safe output (files.c).  A regular file (or a new one) is written to a
+ * temporary ".NAME.gptmp-PID-XXXXXX" beside it, fsync'd and renamed over it
+ * on commit (then the directory is fsync'd): readers see the old or the new
+ * file, never a part, and gp_atomic_abort leaves nothing.  Symbolic links
+ * are followed (the link stays, its target is replaced); the replaced
+ * file's mode, group and (when allowed) owner are kept.  "-" is stdout;
+ * devices, FIFOs, sockets and /dev/stdout-like paths are written in place.
+ * Temporary files of killed writers (PID gone) are removed on open. */
 typedef struct gp_atomic_file {
 	FILE *fp;
 	char *path, *tmp_path;
+	char *target;           /* path with symbolic links resolved */
+	int mode;               /* private: rename, stdout or in place */
 } gp_atomic_file;
 int gp_atomic_open(gp_atomic_file *af, const char *path, gp_error *err);
 int gp_atomic_commit(gp_atomic_file *af, gp_error *err);
 void gp_atomic_abort(gp_atomic_file *af);
+
+/* An exclusive advisory lock (flock) on an existing file, for
+ * read-modify-write cycles: concurrent holders are serialised, waiting up
+ * to timeout_s seconds (GP_EIO after that).  The lock is always on the file
+ * path names when it is granted (a writer that renamed a new file over it
+ * meanwhile is noticed), so read it through gp_lock_read, replace it with
+ * gp_atomic_* and only then gp_unlock_file. */
+typedef struct gp_lock {
+	int fd;
+} gp_lock;
+int gp_lock_file(const char *path, double timeout_s, gp_lock *lk, gp_error *err);
+int gp_lock_read(const gp_lock *lk, const char *path, size_t max_bytes, char **data,
+		 size_t *len, gp_error *err);
+void gp_unlock_file(gp_lock *lk);
 
 /* Deterministic PRNG (xoshiro256**), seeded through splitmix64. */
 typedef struct gp_rng {

@@ -1,0 +1,333 @@
+/* Output files written safely (gp_atomic_*) and advisory locks for
+ * read-modify-write cycles (gp_lock_*). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gpuplan/util/util.h"
+
+enum { MODE_RENAME = 0, MODE_STDOUT, MODE_IN_PLACE };
+
+#define TMP_TAG ".gptmp-"
+
+/* Paths naming an already open descriptor: written through, never
+ * replaced (their "target" is a pipe, a terminal or the caller's file). */
+static int names_descriptor(const char *path)
+{
+	return !strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/stderr") ||
+	       !strncmp(path, "/dev/fd/", 8) || !strncmp(path, "/proc/self/fd/", 14);
+}
+
+/* The file a write to path reaches: symbolic links followed (also a
+ * dangling one, whose target is then created).  NULL with errno ELOOP. */
+static char *resolve_links(const char *path)
+{
+	char *p = gp_xstrdup(path), buf[PATH_MAX];
+	int depth;
+
+	for (depth = 0; depth < 40; depth++) {
+		struct stat st;
+		ssize_t n;
+		char *q;
+
+		if (lstat(p, &st) || !S_ISLNK(st.st_mode))
+			return p;
+		n = readlink(p, buf, sizeof(buf) - 1);
+		if (n < 0)
+			return p;
+		buf[n] = '\0';
+		q = gp_path_relative_to(p, buf);
+		free(p);
+		p = q;
+	}
+	free(p);
+	errno = ELOOP;
+	return NULL;
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return gp_xstrdup(".");
+	if (slash == path)
+		return gp_xstrdup("/");
+	return gp_xstrndup(path, (size_t)(slash - path));
+}
+
+/* Remove temporary files that killed writers left beside base: named
+ * ".BASE.gptmp-PID-XXXXXX", PID no longer running on this host.  A live
+ * writer's file (or one of another user's process) is left alone. */
+static void clean_stale(const char *dir, const char *base)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t bl = strlen(base);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		const char *n = e->d_name;
+		char *end, *full;
+		long pid;
+
+		if (n[0] != '.' || strncmp(n + 1, base, bl) || strncmp(n + 1 + bl, TMP_TAG, 7))
+			continue;
+		errno = 0;
+		pid = strtol(n + 1 + bl + 7, &end, 10);
+		if (errno || pid <= 0 || *end != '-' || strlen(end + 1) != 6)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		full = gp_xasprintf("%s/%s", dir, n);
+		unlink(full);
+		free(full);
+	}
+	closedir(d);
+}
+
+static int open_fail(gp_atomic_file *af, const char *path, const char *what, int e,
+		     gp_error *err)
+{
+	gp_error_set(err, GP_EIO, path, 0, 0, "%s: %s", what, strerror(e));
+	free(af->path);
+	free(af->tmp_path);
+	free(af->target);
+	memset(af, 0, sizeof(*af));
+	return GP_EIO;
+}
+
+int gp_atomic_open(gp_atomic_file *af, const char *path, gp_error *err)
+{
+	struct stat st;
+	char *dir;
+	const char *base;
+	int fd, exists;
+
+	memset(af, 0, sizeof(*af));
+	af->path = gp_xstrdup(path);
+	if (!strcmp(path, "-")) {
+		af->mode = MODE_STDOUT;
+		af->fp = stdout;
+		return GP_OK;
+	}
+	exists = stat(path, &st) == 0;
+	if (names_descriptor(path) || (exists && !S_ISREG(st.st_mode))) {
+		/* A device, FIFO, socket or descriptor: write through it. */
+		if (exists && S_ISDIR(st.st_mode))
+			return open_fail(af, path, "cannot write", EISDIR, err);
+		af->mode = MODE_IN_PLACE;
+		af->fp = fopen(path, "w");
+		if (!af->fp)
+			return open_fail(af, path, "cannot open", errno, err);
+		return GP_OK;
+	}
+	af->target = resolve_links(path);
+	if (!af->target)
+		return open_fail(af, path, "cannot resolve", errno, err);
+	dir = dir_of(af->target);
+	base = strrchr(af->target, '/') ? strrchr(af->target, '/') + 1 : af->target;
+	clean_stale(dir, base);
+	af->tmp_path = gp_xasprintf("%s/.%s" TMP_TAG "%ld-XXXXXX", dir, base, (long)getpid());
+	free(dir);
+	fd = mkstemp(af->tmp_path);
+	if (fd < 0) {
+		free(af->tmp_path);
+		af->tmp_path = NULL;
+		return open_fail(af, path, "cannot create", errno, err);
+	}
+	if (exists) {
+		/* Keep the replaced file's permissions, group and (when allowed:
+		 * as root or its owner) owner. */
+		fchmod(fd, st.st_mode & 07777);
+		if (st.st_uid != geteuid() || st.st_gid != getegid())
+			if (fchown(fd, st.st_uid, st.st_gid))
+				(void)!fchown(fd, (uid_t)-1, st.st_gid);
+		fchmod(fd, st.st_mode & 07777); /* chown may clear set-id bits */
+	} else {
+		/* mkstemp creates 0600; a new file follows the umask. */
+		mode_t um = umask(0);
+
+		umask(um);
+		fchmod(fd, 0666 & ~um);
+	}
+	af->fp = fdopen(fd, "w");
+	if (!af->fp) {
+		int e = errno;
+
+		close(fd);
+		unlink(af->tmp_path);
+		return open_fail(af, path, "cannot open", e, err);
+	}
+	return GP_OK;
+}
+
+static void atomic_free(gp_atomic_file *af)
+{
+	free(af->path);
+	free(af->tmp_path);
+	free(af->target);
+	memset(af, 0, sizeof(*af));
+}
+
+/* fsync a directory so that a rename in it survives a crash; file
+ * systems that cannot sync a directory (EINVAL) are fine. */
+static int sync_dir(const char *file)
+{
+	char *dir = dir_of(file);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = 0;
+
+	free(dir);
+	if (fd < 0)
+		return 0;
+	if (fsync(fd) && errno != EINVAL && errno != EROFS)
+		rc = -1;
+	close(fd);
+	return rc;
+}
+
+int gp_atomic_commit(gp_atomic_file *af, gp_error *err)
+{
+	int e = 0;
+
+	if (!af->fp)
+		return gp_error_set(err, GP_EIO, af->path, 0, 0, "not open");
+	if (fflush(af->fp) || ferror(af->fp))
+		e = errno ? errno : EIO;
+	if (af->mode == MODE_STDOUT) {
+		af->fp = NULL;
+		if (e)
+			gp_error_set(err, GP_EIO, "-", 0, 0, "cannot write: %s", strerror(e));
+		atomic_free(af);
+		return e ? GP_EIO : GP_OK;
+	}
+	if (!e && af->mode == MODE_RENAME && fsync(fileno(af->fp)))
+		e = errno;
+	if (fclose(af->fp) && !e)
+		e = errno ? errno : EIO;
+	af->fp = NULL;
+	if (!e && af->mode == MODE_RENAME) {
+		if (rename(af->tmp_path, af->target))
+			e = errno;
+		else if (sync_dir(af->target))
+			e = errno;
+	}
+	if (e) {
+		if (af->mode == MODE_RENAME)
+			unlink(af->tmp_path);
+		gp_error_set(err, GP_EIO, af->path, 0, 0, "cannot write: %s", strerror(e));
+		atomic_free(af);
+		return GP_EIO;
+	}
+	atomic_free(af);
+	return GP_OK;
+}
+
+void gp_atomic_abort(gp_atomic_file *af)
+{
+	if (!af || !af->path)
+		return;
+	if (af->fp && af->mode != MODE_STDOUT)
+		fclose(af->fp);
+	if (af->mode == MODE_RENAME && af->tmp_path)
+		unlink(af->tmp_path);
+	atomic_free(af);
+}
+
+/* ---- locks ---- */
+
+int gp_lock_file(const char *path, double timeout_s, gp_lock *lk, gp_error *err)
+{
+	struct timespec start, now, nap;
+	long wait_ns = 1000000;
+
+	lk->fd = -1;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (;;) {
+		struct stat a, b;
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			return gp_error_set(err, errno == ENOENT ? GP_EINPUT : GP_EIO, path, 0, 0,
+					    "cannot open: %s", strerror(errno));
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0) {
+			/* A writer may have renamed a new file over path while we
+			 * waited: the lock must be on the file path names now. */
+			if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+			    a.st_ino == b.st_ino) {
+				lk->fd = fd;
+				return GP_OK;
+			}
+			close(fd);
+			continue;
+		}
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			int e = errno;
+
+			close(fd);
+			return gp_error_set(err, GP_EIO, path, 0, 0, "cannot lock: %s", strerror(e));
+		}
+		close(fd);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((double)(now.tv_sec - start.tv_sec) + (double)(now.tv_nsec - start.tv_nsec) / 1e9 >
+		    timeout_s)
+			return gp_error_set(err, GP_EIO, path, 0, 0,
+					    "still locked by another gpuplan after %g s", timeout_s);
+		nap.tv_sec = 0;
+		nap.tv_nsec = wait_ns;
+		nanosleep(&nap, NULL);
+		if (wait_ns < 20000000)
+			wait_ns += wait_ns / 2;
+	}
+}
+
+int gp_lock_read(const gp_lock *lk, const char *path, size_t max_bytes, char **data,
+		 size_t *len, gp_error *err)
+{
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	for (;;) {
+		ssize_t got;
+
+		GP_GROW(buf, cap, n + 65536 + 1);
+		got = pread(lk->fd, buf + n, cap - n - 1, (off_t)n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			int e = errno;
+
+			free(buf);
+			return gp_error_set(err, GP_EIO, path, 0, 0, "read error: %s", strerror(e));
+		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
+		if (n > max_bytes) {
+			free(buf);
+			return gp_error_set(err, GP_EINPUT, path, 0, 0,
+					    "file is larger than the %zu-byte limit", max_bytes);
+		}
+	}
+	buf[n] = '\0';
+	*data = buf;
+	*len = n;
+	return GP_OK;
+}
+
+void gp_unlock_file(gp_lock *lk)
+{
+	if (!lk || lk->fd < 0)
+		return;
+	close(lk->fd); /* releases the flock */
+	lk->fd = -1;
+}

@@ -1,0 +1,196 @@
+/* Safe output files and state locks (util/files.c, issue 18). */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gpuplan/util/util.h"
+#include "testlib.h"
+
+static char dir[64];
+
+static char *in_dir(const char *name)
+{
+	return gp_xasprintf("%s/%s", dir, name);
+}
+
+static void put(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	fputs(text, fp);
+	fclose(fp);
+}
+
+static int holds(const char *path, const char *text)
+{
+	char *data;
+	size_t len;
+	gp_error err = GP_ERROR_INIT;
+	int same;
+
+	if (gp_read_file(path, 1 << 20, &data, &len, &err))
+		return 0;
+	same = len == strlen(text) && !memcmp(data, text, len);
+	free(data);
+	return same;
+}
+
+static int write_all(const char *path, const char *text)
+{
+	gp_atomic_file af;
+	gp_error err = GP_ERROR_INIT;
+
+	if (gp_atomic_open(&af, path, &err))
+		return err.status;
+	fputs(text, af.fp);
+	return gp_atomic_commit(&af, &err);
+}
+
+static void test_symlink_followed(void)
+{
+	char *target = in_dir("target.yaml"), *link = in_dir("link.yaml");
+	struct stat st;
+
+	put(target, "old\n");
+	CU_ASSERT_EQUAL_FATAL(symlink("target.yaml", link), 0);
+	CU_ASSERT_EQUAL(write_all(link, "new\n"), GP_OK);
+	CU_ASSERT_EQUAL(lstat(link, &st), 0);
+	CU_ASSERT(S_ISLNK(st.st_mode));
+	CU_ASSERT(holds(target, "new\n"));
+	unlink(link);
+	unlink(target);
+	free(link);
+	free(target);
+}
+
+static void test_dangling_symlink_creates_target(void)
+{
+	char *target = in_dir("later.yaml"), *link = in_dir("dangling.yaml");
+	struct stat st;
+
+	CU_ASSERT_EQUAL_FATAL(symlink("later.yaml", link), 0);
+	CU_ASSERT_EQUAL(write_all(link, "x\n"), GP_OK);
+	CU_ASSERT_EQUAL(lstat(link, &st), 0);
+	CU_ASSERT(S_ISLNK(st.st_mode));
+	CU_ASSERT(holds(target, "x\n"));
+	unlink(link);
+	unlink(target);
+	free(link);
+	free(target);
+}
+
+static void test_mode_kept(void)
+{
+	char *path = in_dir("private.yaml");
+	struct stat st;
+
+	put(path, "old\n");
+	CU_ASSERT_EQUAL(chmod(path, 0600), 0);
+	CU_ASSERT_EQUAL(write_all(path, "new\n"), GP_OK);
+	CU_ASSERT_EQUAL(stat(path, &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 07777, 0600);
+	CU_ASSERT(holds(path, "new\n"));
+	CU_ASSERT_EQUAL(chmod(path, 0640), 0);
+	CU_ASSERT_EQUAL(write_all(path, "newer\n"), GP_OK);
+	CU_ASSERT_EQUAL(stat(path, &st), 0);
+	CU_ASSERT_EQUAL(st.st_mode & 07777, 0640);
+	unlink(path);
+	free(path);
+}
+
+static void test_device_written_in_place(void)
+{
+	struct stat st;
+	gp_atomic_file af;
+	gp_error err = GP_ERROR_INIT;
+
+	CU_ASSERT_EQUAL(write_all("/dev/null", "discarded\n"), GP_OK);
+	CU_ASSERT_EQUAL(stat("/dev/null", &st), 0);
+	CU_ASSERT(S_ISCHR(st.st_mode));
+	/* "-" is stdout, which commit flushes but never closes */
+	CU_ASSERT_EQUAL(gp_atomic_open(&af, "-", &err), GP_OK);
+	CU_ASSERT_PTR_EQUAL(af.fp, stdout);
+	CU_ASSERT_EQUAL(gp_atomic_commit(&af, &err), GP_OK);
+	CU_ASSERT_EQUAL(fflush(stdout), 0);
+	/* a directory is refused */
+	CU_ASSERT_EQUAL(write_all(dir, "x"), GP_EIO);
+}
+
+static void test_stale_temporaries(void)
+{
+	char *path = in_dir("out.yaml"), *dead, *live;
+	pid_t pid = fork();
+
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0); /* pid is now free */
+	dead = gp_xasprintf("%s/.out.yaml.gptmp-%ld-abcdef", dir, (long)pid);
+	live = gp_xasprintf("%s/.out.yaml.gptmp-%ld-ghijkl", dir, (long)getppid());
+	put(dead, "half");
+	put(live, "being written");
+	CU_ASSERT_EQUAL(write_all(path, "whole\n"), GP_OK);
+	CU_ASSERT_NOT_EQUAL(access(dead, F_OK), 0);
+	CU_ASSERT_EQUAL(access(live, F_OK), 0);
+	CU_ASSERT(holds(path, "whole\n"));
+	unlink(live);
+	unlink(path);
+	free(dead);
+	free(live);
+	free(path);
+}
+
+static void test_lock_excludes(void)
+{
+	char *path = in_dir("state.yaml"), *data;
+	gp_lock a, b;
+	gp_error err = GP_ERROR_INIT;
+	size_t len;
+
+	put(path, "allocations: []\n");
+	CU_ASSERT_EQUAL_FATAL(gp_lock_file(path, 1, &a, &err), GP_OK);
+	/* another open file description waits, then gives up */
+	CU_ASSERT_EQUAL(gp_lock_file(path, 0.05, &b, &err), GP_EIO);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "locked"));
+	CU_ASSERT_EQUAL(gp_lock_read(&a, path, 1 << 20, &data, &len, &err), GP_OK);
+	CU_ASSERT_EQUAL(len, 16);
+	free(data);
+	/* the holder replaces the file: the next locker gets the new one */
+	CU_ASSERT_EQUAL(write_all(path, "allocations: []\ndown: []\n"), GP_OK);
+	gp_unlock_file(&a);
+	CU_ASSERT_EQUAL_FATAL(gp_lock_file(path, 1, &b, &err), GP_OK);
+	CU_ASSERT_EQUAL(gp_lock_read(&b, path, 1 << 20, &data, &len, &err), GP_OK);
+	CU_ASSERT_EQUAL(len, 25);
+	free(data);
+	gp_unlock_file(&b);
+	gp_unlock_file(&b); /* twice is harmless */
+	CU_ASSERT_EQUAL(gp_lock_file("/nonexistent/state.yaml", 1, &b, &err), GP_EINPUT);
+	unlink(path);
+	free(path);
+}
+
+static void register_tests(void)
+{
+	CU_pSuite s = gp_test_suite("files");
+
+	strcpy(dir, "/tmp/gpfilesXXXXXX");
+	if (!mkdtemp(dir))
+		abort();
+	gp_test_add(s, "symlink_followed", test_symlink_followed);
+	gp_test_add(s, "dangling_symlink", test_dangling_symlink_creates_target);
+	gp_test_add(s, "mode_kept", test_mode_kept);
+	gp_test_add(s, "device_in_place", test_device_written_in_place);
+	gp_test_add(s, "stale_temporaries", test_stale_temporaries);
+	gp_test_add(s, "lock", test_lock_excludes);
+}
+
+int main(int argc, char **argv)
+{
+	int rc = gp_test_main(argc, argv, register_tests);
+
+	rmdir(dir);
+	return rc;
+}
