@@ -14,9 +14,9 @@ VERSION := 0.1.0
 CC ?= cc
 # V=1 shows the full compiler command lines.
 Q := $(if $(V),,@)
-PKGS := yaml-0.1 jansson gsl
+PKGS := yaml-0.1 jansson gsl sqlite3
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson -lgsl -lgslcblas)
+PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson -lgsl -lgslcblas -lsqlite3)
 CUNIT_LIBS := $(shell pkg-config --libs cunit 2>/dev/null || echo -lcunit)
 
 # Warning flags per compiler: gcc and clang share most; -Werror stays on.
@@ -77,8 +77,12 @@ FORCE:
 $(eval $(call tree,build,))
 $(eval $(call tree,build-san,$(SAN_FLAGS)))
 
+# A real one-node Slurm runs a what-if sweep as a job array (root; .ci/run).
+check-slurm: gpuplan
+	@sh scripts/check-slurm.sh $(CURDIR)/gpuplan
+
 .PHONY: fuzz fuzz-replay stress
-.PHONY: all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
+.PHONY: check-slurm all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
 
 all: gpuplan
 

@@ -28,6 +28,7 @@ int cmd_place(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_whatif(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_failures(int argc, char **argv);
@@ -57,7 +58,7 @@ int gp_fgd_cli_load(const char *nodes_path, const char *pods_path,
 int gp_cmd_topo_show(int argc, char **argv);
 
 extern const char gp_usage_topo[], gp_usage_validate[], gp_usage_place[],
-	gp_usage_estimate[], gp_usage_simulate[], gp_usage_compare[],
+	gp_usage_estimate[], gp_usage_simulate[], gp_usage_compare[], gp_usage_whatif[],
 	gp_usage_perf[], gp_usage_calibrate[];
 extern const char gp_usage_failures[], gp_usage_replace[];
 
@@ -93,6 +94,47 @@ enum {
 	{ "start", required_argument, NULL, GP_OPT_START }, \
 	{ "end", required_argument, NULL, GP_OPT_END }, \
 	{ "skip-bad", no_argument, NULL, GP_OPT_SKIP_BAD }
+
+/* Engine options both commands take: preemption, checkpoints, las. */
+enum {
+	GP_OPT_PREEMPT = 1100, GP_OPT_PREEMPT_COST, GP_OPT_CKPT_INTERVAL, GP_OPT_CKPT_COST,
+	GP_OPT_LAS_THRESHOLDS, GP_OPT_LAS_STARVATION,
+};
+#define GP_SIM_ENGINE_OPTIONS \
+	{ "preempt", required_argument, NULL, GP_OPT_PREEMPT }, \
+	{ "preempt-cost", required_argument, NULL, GP_OPT_PREEMPT_COST }, \
+	{ "checkpoint-interval", required_argument, NULL, GP_OPT_CKPT_INTERVAL }, \
+	{ "checkpoint-cost", required_argument, NULL, GP_OPT_CKPT_COST }, \
+	{ "las-thresholds", required_argument, NULL, GP_OPT_LAS_THRESHOLDS }, \
+	{ "las-starvation", required_argument, NULL, GP_OPT_LAS_STARVATION }
+#define GP_SIM_ENGINE_USAGE \
+	"  --preempt MODE      off (default), class (LS jobs preempt BE jobs) or\n" \
+	"                      priority (jobs preempt strictly lower priorities);\n" \
+	"                      with --queue las, off turns las preemption off\n" \
+	"  --preempt-cost S    seconds a preempted job spends saving and restoring\n" \
+	"                      its state when it runs again (default 0)\n" \
+	"  --checkpoint-interval S  seconds of work between checkpoints (default 0:\n" \
+	"                      none; a preempted job then keeps all its progress)\n" \
+	"  --checkpoint-cost S seconds each checkpoint pauses a job (default 0)\n" \
+	"  --las-thresholds LIST  las: attained service (GPU-seconds) between the\n" \
+	"                      queues, ascending (default 3250,7200: three queues)\n" \
+	"  --las-starvation K  las: promote a job to the first queue once it waited\n" \
+	"                      K times as long as it ran (default 0: never)\n"
+
+struct gp_sim_config;
+/* Engine options as given (preempt -1: not given). */
+typedef struct gp_cli_engine {
+	int preempt;
+	double preempt_cost, checkpoint_interval, checkpoint_cost, las_starvation;
+	int nthresholds;
+	double thresholds[15];
+} gp_cli_engine;
+void gp_cli_engine_init(gp_cli_engine *e);
+/* An engine option code: apply it to e and return 0 (or print the usage
+ * error and return its exit code); -1 when code is not one. */
+int gp_cli_sim_engine_opt(const char *cmd, int code, const char *arg, gp_cli_engine *e);
+/* Into a config whose queue is set. */
+void gp_cli_engine_apply(const gp_cli_engine *e, struct gp_sim_config *cfg);
 
 struct gp_trace_opts;
 struct gp_cluster;

@@ -20,6 +20,8 @@ const char gp_usage_compare[] =
 	"usage: gpuplan compare [-c CLUSTER] TRACE --policies P1,P2,... [--queues Q1,Q2,...]\n"
 	"                       [--seeds LIST] [--json] [--tick S] [--format F]\n"
 	"                       [--limit N] [--start T] [--end T] [--skip-bad]\n"
+	"                       [--preempt M] [--preempt-cost S] [--checkpoint-interval S]\n"
+	"                       [--las-thresholds LIST] [--las-starvation K]\n"
 	"                       [--progress | --quiet]\n"
 	"\n"
 	"Simulate TRACE once per policy x queue discipline x seed and print one\n"
@@ -28,7 +30,8 @@ const char gp_usage_compare[] =
 	"cell reads 'mean +-sd' (sample standard deviation over the seeds).\n"
 	"\n"
 	"  --policies LIST  placement policies, comma-separated (default bestfit)\n"
-	"  --queues LIST    fifo, sjf, backfill, comma-separated (default fifo)\n"
+	"  --queues LIST    fifo, sjf, backfill, priority, las, comma-separated\n"
+	"                   (default fifo)\n"
 	"  --seeds LIST     seeds: '1-10', '42', '1,5,9' or a mix (default 1)\n"
 	"  --json           print JSON (per configuration: mean, sd, min, max of each\n"
 	"                   metric, and every seed's simulate summary) instead\n"
@@ -39,14 +42,15 @@ const char gp_usage_compare[] =
 
 /* The metrics compared, in table order. */
 enum { M_COMPLETED, M_NEVER, M_FAILED, M_WAIT_MEAN, M_WAIT_P99, M_JCT_MEAN, M_JCT_P50,
-       M_JCT_P99, M_MAKESPAN, M_UTIL, M_COUNT };
+       M_JCT_P99, M_MAKESPAN, M_UTIL, M_PREEMPT, M_COUNT };
 static const char *const metric_key[M_COUNT] = {
 	"completed", "never_placed", "failed", "queue_delay_mean", "queue_delay_p99",
-	"jct_mean", "jct_p50", "jct_p99", "makespan", "gpu_utilization",
+	"jct_mean", "jct_p50", "jct_p99", "makespan", "gpu_utilization", "preemptions",
 };
 static const char *const metric_head[M_COUNT] = {
 	"jobs completed", "jobs never placed", "jobs failed", "queue delay mean",
 	"queue delay p99", "JCT mean", "JCT p50", "JCT p99", "makespan", "GPU utilization",
+	"preemptions",
 };
 
 static void metrics_of(const gp_joblist *jobs, const gp_sim_result *r, double *m)
@@ -64,6 +68,7 @@ static void metrics_of(const gp_joblist *jobs, const gp_sim_result *r, double *m
 	m[M_JCT_P99] = s.jct.p99;
 	m[M_MAKESPAN] = r->makespan;
 	m[M_UTIL] = r->gpu_utilization;
+	m[M_PREEMPT] = (double)r->interruptions[GP_SIM_CAUSE_PREEMPT];
 }
 
 /* Split a comma list into a NULL-terminated array of strings (owned). */
@@ -98,7 +103,7 @@ static const char *cell(char *buf, size_t size, int metric, gp_stats s, int nsee
 	char a[32], b[32];
 
 	switch (metric) {
-	case M_COMPLETED: case M_NEVER: case M_FAILED:
+	case M_COMPLETED: case M_NEVER: case M_FAILED: case M_PREEMPT:
 		gp_report_num(a, sizeof(a), s.mean, 1);
 		gp_report_num(b, sizeof(b), s.sd, 1);
 		break;
@@ -131,8 +136,10 @@ int cmd_compare(int argc, char **argv)
 		{ "quiet", no_argument, NULL, O_QUIET },
 		{ "help", no_argument, NULL, O_HELP },
 		GP_SIM_TRACE_OPTIONS,
+		GP_SIM_ENGINE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
+	gp_cli_engine eng;
 	const char *cluster_path = NULL, *policies_arg = "bestfit", *queues_arg = "fifo";
 	const char *seeds_arg = "1";
 	int json = 0, show_progress = -1, c, rc, np, nq, p, q;
@@ -150,6 +157,7 @@ int cmd_compare(int argc, char **argv)
 	if (gp_cli_has_option(argc, argv, "--inflate"))
 		return gp_cmd_compare_inflate(argc, argv);
 	gp_trace_opts_init(&topts);
+	gp_cli_engine_init(&eng);
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":c:h", opts, NULL)) != -1) {
@@ -168,6 +176,11 @@ int cmd_compare(int argc, char **argv)
 		case 'h':
 		case O_HELP: fputs(gp_usage_compare, stdout); return GP_OK;
 		default:
+			if ((rc = gp_cli_sim_engine_opt("compare", c, optarg, &eng)) >= 0) {
+				if (rc)
+					return rc;
+				break;
+			}
 			if ((rc = gp_cli_sim_trace_opt("compare", c, optarg, argv, &topts)))
 				return rc;
 			break;
@@ -192,7 +205,8 @@ int cmd_compare(int argc, char **argv)
 			rc = gp_cli_usage_error("compare", "unknown policy '%s'", pol[p]);
 	for (q = 0; q < nq && rc == GP_OK; q++)
 		if (gp_sim_queue_parse(que[q]) < 0)
-			rc = gp_cli_usage_error("compare", "unknown queue '%s' (fifo, sjf, backfill)", que[q]);
+			rc = gp_cli_usage_error("compare", "unknown queue '%s' (fifo, sjf, backfill, priority, las)",
+						que[q]);
 	if (rc == GP_OK && (long)np * nq * nseeds > MAX_RUNS)
 		rc = gp_cli_usage_error("compare", "more than %d runs asked for", MAX_RUNS);
 	if (rc != GP_OK || (rc = gp_cli_sim_load(cluster_path, argv[optind], &topts, &cluster, &jobs))) {
@@ -229,6 +243,7 @@ int cmd_compare(int argc, char **argv)
 				cfg.queue = gp_sim_queue_parse(que[q]);
 				cfg.seed = seeds[s];
 				cfg.tick = tick;
+				gp_cli_engine_apply(&eng, &cfg);
 				cfg.duration = gp_sim_perf_duration;
 				cfg.duration_ud = perf;
 				if (gp_sim_run(&cfg, &jobs, &res, &err)) {
@@ -246,6 +261,10 @@ int cmd_compare(int argc, char **argv)
 					id.policy = cfg.policy->name;
 					id.queue = que[q];
 					id.seed = seeds[s];
+					if (cfg.queue == GP_SIM_LAS)
+						id.preempt = cfg.las_preempt ? "las" : NULL;
+					else if (cfg.preempt)
+						id.preempt = gp_sim_preempt_name(cfg.preempt);
 					o = gp_report_sim_json(&id, &jobs, &res);
 					json_object_del(o, "trace");
 					json_object_del(o, "cluster");

@@ -22,8 +22,11 @@
 
 const char gp_usage_simulate[] =
 	"usage: gpuplan simulate [-c CLUSTER] TRACE [--format F] [--policy P]\n"
-	"                        [--queue fifo|sjf|backfill] [--backfill-depth N]\n"
-	"                        [--seed N] [--tick S]\n"
+	"                        [--queue fifo|sjf|backfill|priority|las]\n"
+	"                        [--backfill-depth N] [--seed N] [--tick S]\n"
+	"                        [--preempt off|class|priority] [--preempt-cost S]\n"
+	"                        [--checkpoint-interval S] [--checkpoint-cost S]\n"
+	"                        [--las-thresholds LIST] [--las-starvation K]\n"
 	"                        [--limit N] [--start T] [--end T] [--skip-bad]\n"
 	"                        [--json FILE] [--csv DIR] [--svg DIR]\n"
 	"                        [--progress | --quiet]\n"
@@ -36,11 +39,14 @@ const char gp_usage_simulate[] =
 	"  -c, --cluster FILE  cluster YAML\n"
 	"  --format F          trace dialect (default: detected from the header)\n"
 	"  --policy P          placement policy (default bestfit)\n"
-	"  --queue Q           fifo (default), sjf or backfill (EASY)\n"
+	"  --queue Q           fifo (default), sjf, backfill (EASY), priority (higher\n"
+	"                      job priority first) or las (Tiresias' discretized\n"
+	"                      2D least-attained-service, preemptive)\n"
 	"  --seed N            seed of the policy's random stream (default 1)\n"
 	"  --tick S            timeline interval in seconds (default: about 500 rows)\n"
 	"  --backfill-depth N  backfill: examine at most N queued jobs behind the\n"
 	"                      head per pass (default 0: all, exact EASY)\n"
+	GP_SIM_ENGINE_USAGE
 	"  --limit N           only the first N jobs by submit time\n"
 	"  --start T, --end T  only jobs submitted in [T, T') seconds from trace start\n"
 	"  --skip-bad          count and skip bad trace rows instead of failing\n"
@@ -85,6 +91,84 @@ int gp_cli_sim_trace_opt(const char *cmd, int code, const char *arg, char **argv
 		return gp_cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
 	}
 	return gp_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+}
+
+void gp_cli_engine_init(gp_cli_engine *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->preempt = -1;
+}
+
+static int parse_thresholds(const char *arg, gp_cli_engine *e)
+{
+	char *copy = gp_xstrdup(arg), *tok, *save = NULL;
+	int n = 0, rc = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		double d;
+
+		if (n >= GP_SIM_LAS_MAX_QUEUES - 1 || gp_parse_double(tok, 1e-9, 1e15, &d) ||
+		    (n && !(d > e->thresholds[n - 1]))) {
+			rc = -1;
+			break;
+		}
+		e->thresholds[n++] = d;
+	}
+	free(copy);
+	if (rc || !n)
+		return -1;
+	e->nthresholds = n;
+	return 0;
+}
+
+int gp_cli_sim_engine_opt(const char *cmd, int code, const char *arg, gp_cli_engine *e)
+{
+	double *d = NULL;
+	const char *name = "";
+
+	switch (code) {
+	case GP_OPT_PREEMPT:
+		e->preempt = gp_sim_preempt_parse(arg);
+		if (e->preempt < 0)
+			return gp_cli_usage_error(cmd, "unknown --preempt '%s' (off, class, priority)", arg);
+		return 0;
+	case GP_OPT_LAS_THRESHOLDS:
+		if (parse_thresholds(arg, e))
+			return gp_cli_usage_error(cmd, "--las-thresholds wants up to %d ascending GPU-seconds "
+						  "> 0, comma-separated, got '%s'", GP_SIM_LAS_MAX_QUEUES - 1,
+						  arg);
+		return 0;
+	case GP_OPT_PREEMPT_COST: d = &e->preempt_cost; name = "preempt-cost"; break;
+	case GP_OPT_CKPT_INTERVAL: d = &e->checkpoint_interval; name = "checkpoint-interval"; break;
+	case GP_OPT_CKPT_COST: d = &e->checkpoint_cost; name = "checkpoint-cost"; break;
+	case GP_OPT_LAS_STARVATION: d = &e->las_starvation; name = "las-starvation"; break;
+	default:
+		return -1;
+	}
+	if (gp_parse_double(arg, 0, 1e12, d))
+		return gp_cli_usage_error(cmd, "--%s wants a number >= 0, got '%s'", name, arg);
+	return 0;
+}
+
+void gp_cli_engine_apply(const gp_cli_engine *e, gp_sim_config *cfg)
+{
+	int i;
+
+	cfg->preempt_cost = e->preempt_cost;
+	cfg->checkpoint_interval = e->checkpoint_interval;
+	cfg->checkpoint_cost = e->checkpoint_cost;
+	cfg->las_starvation = e->las_starvation;
+	cfg->las_nthresholds = e->nthresholds;
+	for (i = 0; i < e->nthresholds; i++)
+		cfg->las_thresholds[i] = e->thresholds[i];
+	/* las has its own order of who preempts whom; --preempt off turns
+	 * it off. */
+	if (cfg->queue == GP_SIM_LAS) {
+		cfg->las_preempt = e->preempt != GP_SIM_PREEMPT_OFF;
+		cfg->preempt = GP_SIM_PREEMPT_OFF;
+	} else {
+		cfg->preempt = e->preempt > 0 ? e->preempt : GP_SIM_PREEMPT_OFF;
+	}
 }
 
 int gp_cli_sim_load(const char *cluster_path, const char *trace_path,
@@ -168,10 +252,12 @@ int cmd_simulate(int argc, char **argv)
 		{ "inflate", required_argument, NULL, O_INFLATE },
 		{ "help", no_argument, NULL, O_HELP },
 		GP_SIM_TRACE_OPTIONS,
+		GP_SIM_ENGINE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cluster_path = NULL, *policy_name = "bestfit", *json_path = NULL;
 	const char *csv_dir = NULL, *svg_dir = NULL;
+	gp_cli_engine eng;
 	int queue = GP_SIM_FIFO, show_progress = -1, c, rc;
 	unsigned long long seed = 1;
 	double tick = 0;
@@ -192,6 +278,7 @@ int cmd_simulate(int argc, char **argv)
 	if (gp_cli_has_option(argc, argv, "--inflate"))
 		return gp_cmd_simulate_inflate(argc, argv);
 	gp_trace_opts_init(&topts);
+	gp_cli_engine_init(&eng);
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":c:h", opts, NULL)) != -1) {
@@ -201,7 +288,8 @@ int cmd_simulate(int argc, char **argv)
 		case O_QUEUE:
 			queue = gp_sim_queue_parse(optarg);
 			if (queue < 0)
-				return gp_cli_usage_error("simulate", "unknown queue '%s' (fifo, sjf, backfill)",
+				return gp_cli_usage_error("simulate",
+							  "unknown queue '%s' (fifo, sjf, backfill, priority, las)",
 							  optarg);
 			break;
 		case O_SEED:
@@ -230,6 +318,11 @@ int cmd_simulate(int argc, char **argv)
 		case 'h':
 		case O_HELP: fputs(gp_usage_simulate, stdout); return GP_OK;
 		default:
+			if ((rc = gp_cli_sim_engine_opt("simulate", c, optarg, &eng)) >= 0) {
+				if (rc)
+					return rc;
+				break;
+			}
 			if ((rc = gp_cli_sim_trace_opt("simulate", c, optarg, argv, &topts)))
 				return rc;
 			break;
@@ -251,6 +344,7 @@ int cmd_simulate(int argc, char **argv)
 	cfg.seed = seed;
 	cfg.tick = tick;
 	cfg.backfill_depth = depth;
+	gp_cli_engine_apply(&eng, &cfg);
 	cfg.duration = gp_sim_perf_duration;
 	cfg.duration_ud = perf;
 	if (show_progress < 0)
@@ -274,6 +368,10 @@ int cmd_simulate(int argc, char **argv)
 	id.policy = cfg.policy->name;
 	id.queue = gp_sim_queue_name(queue);
 	id.seed = seed;
+	if (cfg.queue == GP_SIM_LAS)
+		id.preempt = cfg.las_preempt ? "las" : NULL;
+	else if (cfg.preempt)
+		id.preempt = gp_sim_preempt_name(cfg.preempt);
 
 	memset(&out, 0, sizeof(out));
 	rc = GP_OK;

@@ -15,6 +15,7 @@ static const gp_command commands[] = {
 	{ "simulate", cmd_simulate, "replay a job trace on a cluster (discrete events)", gp_usage_simulate },
 	{ "topo", cmd_topo, "import nvidia-smi snapshots; show node and fabric topology", gp_usage_topo },
 	{ "validate", cmd_validate, "check a cluster, job or snapshot file", gp_usage_validate },
+	{ "whatif", cmd_whatif, "capacity what-if sweeps: cheapest cluster that meets an SLO", gp_usage_whatif },
 };
 
 static const gp_command *find_command(const char *name)

@@ -781,16 +781,44 @@ int gp_fgd_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
 		int32_t *byname = sorted_by_name(pods->names, np);
 
 		if ((double)pod_total > target) {
-			/* deflate: drop random tasks until under the target */
-			while ((double)pod_total > target && ntasks > 0) {
-				int k = gp_gorand_intn(&r.rng, (int)ntasks);
-				int32_t p = tasks[k];
+			/* deflate: drop the k-th remaining task (the artifact's
+			 * order-keeping slice delete) until under the target; a
+			 * Fenwick tree over the remaining flags finds the k-th in
+			 * O(log n), so a million drops stay fast */
+			size_t m = ntasks, alive = ntasks, x, pos, step, top = 1;
+			int32_t *bit = gp_xcalloc(m + 1, sizeof(int32_t));
+			unsigned char *gone = gp_xcalloc(m + 1, 1);
 
-				memmove(tasks + k, tasks + k + 1, sizeof(int32_t) * (ntasks - (size_t)k - 1));
-				memmove(copies + k, copies + k + 1, sizeof(int32_t) * (ntasks - (size_t)k - 1));
-				ntasks--;
+			for (x = 1; x <= m; x++) {
+				bit[x]++;
+				if (x + (x & -x) <= m)
+					bit[x + (x & -x)] += bit[x];
+			}
+			while (top * 2 <= m)
+				top *= 2;
+			while ((double)pod_total > target && alive > 0) {
+				int32_t rem = gp_gorand_intn(&r.rng, (int)alive) + 1, p;
+
+				for (pos = 0, step = top; step; step >>= 1)
+					if (pos + step <= m && bit[pos + step] < rem) {
+						pos += step;
+						rem -= bit[pos];
+					}
+				/* tasks[pos] is the k-th remaining one */
+				gone[pos] = 1;
+				for (x = pos + 1; x <= m; x += x & -x)
+					bit[x]--;
+				alive--;
+				p = tasks[pos];
 				pod_total -= (int64_t)pods->gpu_milli[p] * pods->ngpus[p];
 			}
+			for (x = 0, ntasks = 0; x < m; x++)
+				if (!gone[x]) {
+					tasks[ntasks] = tasks[x];
+					copies[ntasks++] = copies[x];
+				}
+			free(bit);
+			free(gone);
 		} else if ((double)pod_total < target) {
 			int32_t k = 0;
 

@@ -1,3 +1,4 @@
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -67,13 +68,76 @@ int gp_yaml_error(const gp_yaml_doc *doc, const gp_yaml_node *at,
 typedef struct frame {
 	gp_yaml_node *node;
 	gp_yaml_node *pending_key; /* map: key read, value not yet */
+	/* map with many keys: open-addressing index of keys (i + 1, 0 empty),
+	 * so that the duplicate check stays linear in the file size */
+	uint32_t *index;
+	size_t icap;
 } frame;
+
+#define INDEX_FROM 8 /* keys before a map gets its index */
+
+static size_t hash_key(const char *s)
+{
+	size_t h = 1469598103934665603u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
+}
+
+static void index_put(frame *f, size_t i)
+{
+	size_t mask = f->icap - 1, h = hash_key(f->node->keys[i]->scalar) & mask;
+
+	while (f->index[h])
+		h = (h + 1) & mask;
+	f->index[h] = (uint32_t)(i + 1);
+}
+
+/* Index the map's keys once it has INDEX_FROM, growing at half full. */
+static void index_add(frame *f)
+{
+	size_t n = f->node->n, i;
+
+	if (n < INDEX_FROM)
+		return;
+	if (2 * n > f->icap) {
+		free(f->index);
+		f->icap = f->icap ? f->icap * 2 : 32;
+		while (2 * n > f->icap)
+			f->icap *= 2;
+		f->index = gp_xcalloc(f->icap, sizeof(*f->index));
+		for (i = 0; i < n; i++)
+			index_put(f, i);
+		return;
+	}
+	index_put(f, n - 1);
+}
+
+/* The earlier key equal to key, or NULL. */
+static const gp_yaml_node *find_key(const frame *f, const char *key)
+{
+	const gp_yaml_node *p = f->node;
+	size_t i, h, mask;
+
+	if (!f->index) {
+		for (i = 0; i < p->n; i++)
+			if (!strcmp(p->keys[i]->scalar, key))
+				return p->keys[i];
+		return NULL;
+	}
+	mask = f->icap - 1;
+	for (h = hash_key(key) & mask; f->index[h]; h = (h + 1) & mask)
+		if (!strcmp(p->keys[f->index[h] - 1]->scalar, key))
+			return p->keys[f->index[h] - 1];
+	return NULL;
+}
 
 static int add_child(gp_yaml_doc *doc, frame *top, gp_yaml_node *child,
 		     gp_error *err)
 {
 	gp_yaml_node *p = top->node;
-	size_t i;
+	const gp_yaml_node *first;
 
 	if (p->type == GP_YAML_SEQ) {
 		GP_GROW(p->items, p->cap, p->n + 1);
@@ -87,14 +151,11 @@ static int add_child(gp_yaml_doc *doc, frame *top, gp_yaml_node *child,
 			node_free(child);
 			return GP_EINPUT;
 		}
-		for (i = 0; i < p->n; i++) {
-			if (!strcmp(p->keys[i]->scalar, child->scalar)) {
-				gp_yaml_error(doc, child, err,
-					      "duplicate key '%s' (first at line %d)",
-					      child->scalar, p->keys[i]->line);
-				node_free(child);
-				return GP_EINPUT;
-			}
+		if ((first = find_key(top, child->scalar))) {
+			gp_yaml_error(doc, child, err, "duplicate key '%.200s' (first at line %d)",
+				      child->scalar, first->line);
+			node_free(child);
+			return GP_EINPUT;
 		}
 		top->pending_key = child;
 		return GP_OK;
@@ -109,6 +170,7 @@ static int add_child(gp_yaml_doc *doc, frame *top, gp_yaml_node *child,
 	p->keys[p->n] = top->pending_key;
 	p->items[p->n++] = child;
 	top->pending_key = NULL;
+	index_add(top);
 	return GP_OK;
 }
 
@@ -217,13 +279,17 @@ int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 			GP_GROW(stack, cap, depth + 1);
 			stack[depth].node = n;
 			stack[depth].pending_key = NULL;
+			stack[depth].index = NULL;
+			stack[depth].icap = 0;
 			depth++;
 			n = NULL;
 			break;
 		case YAML_SEQUENCE_END_EVENT:
 		case YAML_MAPPING_END_EVENT:
-			if (depth > 0)
+			if (depth > 0) {
 				depth--;
+				free(stack[depth].index);
+			}
 			break;
 		default:
 			break;
@@ -244,6 +310,7 @@ int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 	while (depth > 0) {
 		depth--;
 		node_free(stack[depth].pending_key);
+		free(stack[depth].index);
 	}
 	free(stack);
 	yaml_parser_delete(&parser);

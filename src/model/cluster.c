@@ -55,6 +55,8 @@ void gp_cluster_release(gp_cluster *c)
 	free(c->nodes);
 	free(c->node_order);
 	free(c->node_hash);
+	free(c->sw_hash);
+	free(c->type_hash);
 	free(c->path);
 	free(c->name);
 	gp_catalog_release(&c->catalog);
@@ -79,6 +81,68 @@ static size_t cap_for(int n)
 						    sizeof(*(arr)));     \
 	} while (0)
 
+/* FNV-1a; the indexes map names to ids (never iterated). */
+static size_t hash_str(const char *s)
+{
+	size_t h = 1469598103934665603u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
+}
+
+static const char *switch_name(const gp_cluster *c, int i)
+{
+	return c->switches[i].name;
+}
+
+static const char *type_name(const gp_cluster *c, int i)
+{
+	return c->types[i].name;
+}
+
+typedef const char *(*name_fn)(const gp_cluster *, int);
+
+static void index_put(const gp_cluster *c, int *tab, size_t cap, name_fn name, int i)
+{
+	size_t h = hash_str(name(c, i)) & (cap - 1);
+
+	while (tab[h] >= 0)
+		h = (h + 1) & (cap - 1);
+	tab[h] = i;
+}
+
+/* Add entry n - 1 (of n) to a name index, rebuilding it at half full, so
+ * that lookups while loading stay O(1) (100,000 switches). */
+static void index_add(const gp_cluster *c, int **tab, size_t *cap, name_fn name, int n)
+{
+	int i;
+
+	if ((size_t)n * 2 > *cap) {
+		free(*tab);
+		*cap = cap_for(4 * n);
+		*tab = gp_xmalloc(*cap * sizeof(int));
+		memset(*tab, 0xff, *cap * sizeof(int));
+		for (i = 0; i < n; i++)
+			index_put(c, *tab, *cap, name, i);
+		return;
+	}
+	index_put(c, *tab, *cap, name, n - 1);
+}
+
+static int index_find(const gp_cluster *c, const int *tab, size_t cap, name_fn name,
+		      const char *key)
+{
+	size_t h;
+
+	if (!tab)
+		return -1;
+	for (h = hash_str(key) & (cap - 1); tab[h] >= 0; h = (h + 1) & (cap - 1))
+		if (!strcmp(name(c, tab[h]), key))
+			return tab[h];
+	return -1;
+}
+
 int gp_cluster_add_type(gp_cluster *c, const char *name, gp_topo *type_topo,
 			int gpu_model)
 {
@@ -91,7 +155,9 @@ int gp_cluster_add_type(gp_cluster *c, const char *name, gp_topo *type_topo,
 	t->topo = *type_topo;
 	gp_topo_init(type_topo);
 	t->gpu_model = gpu_model;
-	return c->ntypes++;
+	c->ntypes++;
+	index_add(c, &c->type_hash, &c->type_hash_cap, type_name, c->ntypes);
+	return c->ntypes - 1;
 }
 
 int gp_cluster_add_switch(gp_cluster *c, const char *name, int parent,
@@ -105,7 +171,9 @@ int gp_cluster_add_switch(gp_cluster *c, const char *name, int parent,
 	s->name = gp_xstrdup(name);
 	s->parent = parent;
 	s->tech = tech;
-	return c->nswitches++;
+	c->nswitches++;
+	index_add(c, &c->sw_hash, &c->sw_hash_cap, switch_name, c->nswitches);
+	return c->nswitches - 1;
 }
 
 int gp_cluster_add_node(gp_cluster *c, const char *name, int type, int sw)
@@ -119,16 +187,6 @@ int gp_cluster_add_node(gp_cluster *c, const char *name, int type, int sw)
 	n->type = type;
 	n->sw = sw;
 	return c->nnodes++;
-}
-
-/* FNV-1a; the index maps names to node ids (never iterated). */
-static size_t hash_str(const char *s)
-{
-	size_t h = 1469598103934665603u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211u;
-	return h;
 }
 
 /* Insert node i; returns the id of an earlier node of that name, or -1. */
@@ -166,22 +224,12 @@ int gp_cluster_find_node(const gp_cluster *c, const char *name)
 
 int gp_cluster_find_switch(const gp_cluster *c, const char *name)
 {
-	int i;
-
-	for (i = 0; i < c->nswitches; i++)
-		if (!strcmp(c->switches[i].name, name))
-			return i;
-	return -1;
+	return index_find(c, c->sw_hash, c->sw_hash_cap, switch_name, name);
 }
 
 int gp_cluster_find_type(const gp_cluster *c, const char *name)
 {
-	int i;
-
-	for (i = 0; i < c->ntypes; i++)
-		if (!strcmp(c->types[i].name, name))
-			return i;
-	return -1;
+	return index_find(c, c->type_hash, c->type_hash_cap, type_name, name);
 }
 
 const gp_gpu_model *gp_cluster_node_model(const gp_cluster *c, int node)

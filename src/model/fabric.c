@@ -207,11 +207,18 @@ int gp_fabric_derive(gp_cluster *c, gp_error *err)
 	for (i = 0; i < ns; i++)
 		if (c->switches[i].depth > c->max_depth)
 			c->max_depth = c->switches[i].depth;
-	pos = 0;
-	for (d = 0; d <= c->max_depth; d++)
+	/* Counting sort by depth (stable): linear even for a 100,000-deep chain. */
+	{
+		int *start = gp_xcalloc((size_t)c->max_depth + 2, sizeof(int));
+
 		for (i = 0; i < ns; i++)
-			if (c->switches[i].depth == d)
-				order[pos++] = i;
+			start[c->switches[i].depth + 1]++;
+		for (d = 0; d < c->max_depth; d++)
+			start[d + 1] += start[d];
+		for (i = 0; i < ns; i++)
+			order[start[c->switches[i].depth]++] = i;
+		free(start);
+	}
 	for (i = 0; i < ns; i++) {
 		gp_switch *sw = &c->switches[order[i]];
 		const gp_switch *p = sw->parent >= 0 ? &c->switches[sw->parent] : NULL;

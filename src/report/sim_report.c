@@ -59,7 +59,10 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 			     jobs->left_out_note ? jobs->left_out_note : "not replayable");
 	gp_sbuf_addf(out, ")\ncluster  %s (%d nodes, %d GPUs)\n", id->cluster, id->cluster_nodes,
 		     id->cluster_gpus);
-	gp_sbuf_addf(out, "policy   %s, queue %s, seed %llu\n\n", id->policy, id->queue, id->seed);
+	gp_sbuf_addf(out, "policy   %s, queue %s, seed %llu", id->policy, id->queue, id->seed);
+	if (id->preempt)
+		gp_sbuf_addf(out, ", preempt %s", id->preempt);
+	gp_sbuf_adds(out, "\n\n");
 
 	gp_table_init(&t, 5);
 	row = gp_table_row(&t);
@@ -109,6 +112,13 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 	gp_sbuf_addf(out, "GPU utilization  %.1f %% (%s GPU-hours allocated)\n",
 		     100 * r->gpu_utilization,
 		     gp_report_num(b2, sizeof(b2), r->alloc_gpu_seconds / 3600, 1));
+	if (id->preempt || r->interruptions[GP_SIM_CAUSE_PREEMPT])
+		gp_sbuf_addf(out, "preemptions      %zu (%s GPU-hours of work lost and overheads)\n",
+			     r->interruptions[GP_SIM_CAUSE_PREEMPT],
+			     gp_report_num(b2, sizeof(b2), r->lost_gpu_seconds[GP_SIM_CAUSE_PREEMPT] / 3600, 3));
+	if (r->las_demotions || r->las_promotions)
+		gp_sbuf_addf(out, "las              %zu demotions, %zu starvation promotions\n",
+			     r->las_demotions, r->las_promotions);
 }
 
 /* ---- JSON ---- */
@@ -154,6 +164,19 @@ json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 	json_object_set_new(o, "gpu_utilization", real(r->gpu_utilization, 6));
 	json_object_set_new(o, "allocated_gpu_seconds", real(r->alloc_gpu_seconds, 3));
 	json_object_set_new(o, "first_submit", real(r->first_submit, 3));
+	json_object_set_new(o, "preemptions",
+			    json_integer((json_int_t)r->interruptions[GP_SIM_CAUSE_PREEMPT]));
+	json_object_set_new(o, "preempted_gpu_hours_lost",
+			    real(r->lost_gpu_seconds[GP_SIM_CAUSE_PREEMPT] / 3600, 6));
+	if (id->preempt)
+		json_object_set_new(o, "preempt", json_string(id->preempt));
+	if (r->las_demotions || r->las_promotions) {
+		json_t *l = json_object();
+
+		json_object_set_new(l, "demotions", json_integer((json_int_t)r->las_demotions));
+		json_object_set_new(l, "promotions", json_integer((json_int_t)r->las_promotions));
+		json_object_set_new(o, "las", l);
+	}
 	json_object_set_new(o, "last_finish", real(r->last_finish, 3));
 	if (all.with_slowdown) {
 		json_t *sd = dist_json(&all.slowdown);
@@ -205,7 +228,7 @@ void gp_report_sim_jobs_csv(const gp_joblist *jobs, const gp_sim_result *r,
 	size_t i;
 
 	gp_sbuf_adds(out, "job,submit,start,finish,gpus,nodes,class,state,queue_delay,jct,"
-		     "first_node,iteration_s,slowdown\n");
+		     "first_node,iteration_s,slowdown,preemptions\n");
 	for (i = 0; i < r->njobs; i++) {
 		const gp_job *j = &jobs->jobs[i];
 		const gp_sim_job *rec = &r->jobs[i];
@@ -241,7 +264,7 @@ void gp_report_sim_jobs_csv(const gp_joblist *jobs, const gp_sim_result *r,
 			csv_num(out, rec->slowdown, 4);
 		else
 			gp_sbuf_adds(out, ",");
-		gp_sbuf_adds(out, "\n");
+		gp_sbuf_addf(out, ",%d\n", (int)rec->preemptions);
 	}
 }
 
@@ -249,7 +272,8 @@ void gp_report_sim_timeline_csv(const gp_sim_result *r, gp_sbuf *out)
 {
 	size_t i;
 
-	gp_sbuf_adds(out, "time,utilization,allocated_gpus,running,queued,queued_ls,queued_be\n");
+	gp_sbuf_adds(out, "time,utilization,allocated_gpus,running,queued,queued_ls,queued_be,"
+		     "preempted\n");
 	for (i = 0; i < r->nsamples; i++) {
 		const gp_sim_sample *s = &r->samples[i];
 		char b[64];
@@ -257,8 +281,8 @@ void gp_report_sim_timeline_csv(const gp_sim_result *r, gp_sbuf *out)
 		gp_sbuf_adds(out, gp_report_num(b, sizeof(b), s->t, 3));
 		csv_num(out, s->utilization, 6);
 		csv_num(out, (double)s->allocated_milli / 1000, 3);
-		gp_sbuf_addf(out, ",%d,%d,%d,%d\n", s->running, s->queued_ls + s->queued_be,
-			     s->queued_ls, s->queued_be);
+		gp_sbuf_addf(out, ",%d,%d,%d,%d,%d\n", s->running, s->queued_ls + s->queued_be,
+			     s->queued_ls, s->queued_be, s->preempted);
 	}
 }
 

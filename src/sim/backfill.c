@@ -307,7 +307,6 @@ void gp_sim_bf_setup(sim *s)
 
 	s->bf_index = 1;
 	memset(gmap, 0xff, 2 * (s->nshapes ? s->nshapes : 1) * sizeof(*gmap));
-	s->rank = gp_xmalloc((n ? n : 1) * sizeof(*s->rank));
 	s->grp = gp_xmalloc((n ? n : 1) * sizeof(*s->grp));
 	s->grp_pos = gp_xmalloc((n ? n : 1) * sizeof(*s->grp_pos));
 	s->grp_jobs = gp_xmalloc((n ? n : 1) * sizeof(*s->grp_jobs));
@@ -317,7 +316,6 @@ void gp_sim_bf_setup(sim *s)
 		int32_t j = (int32_t)s->order[i];
 		size_t key = 2 * (size_t)s->shape[j] + (size_t)job_class(&s->jl->jobs[j]);
 
-		s->rank[j] = (int32_t)i;
 		if (gmap[key] < 0)
 			gmap[key] = (int32_t)s->ngroups++;
 		s->grp[j] = gmap[key];
@@ -364,7 +362,6 @@ void gp_sim_bf_teardown(sim *s)
 {
 	int k;
 
-	free(s->rank);
 	free(s->grp);
 	free(s->grp_pos);
 	free(s->grp_jobs);

@@ -16,7 +16,7 @@ typedef struct order_key {
 
 const char *gp_sim_queue_name(int q)
 {
-	static const char *const names[] = { "fifo", "sjf", "backfill" };
+	static const char *const names[] = { "fifo", "sjf", "backfill", "priority", "las" };
 
 	return q >= 0 && q < GP_SIM_QUEUES ? names[q] : "?";
 }
@@ -28,6 +28,23 @@ int gp_sim_queue_parse(const char *s)
 	for (q = 0; q < GP_SIM_QUEUES; q++)
 		if (!strcmp(s, gp_sim_queue_name(q)))
 			return q;
+	return -1;
+}
+
+const char *gp_sim_preempt_name(int mode)
+{
+	static const char *const names[] = { "off", "class", "priority" };
+
+	return mode >= 0 && mode < GP_SIM_PREEMPT_MODES ? names[mode] : "?";
+}
+
+int gp_sim_preempt_parse(const char *s)
+{
+	int m;
+
+	for (m = 0; m < GP_SIM_PREEMPT_MODES; m++)
+		if (!strcmp(s, gp_sim_preempt_name(m)))
+			return m;
 	return -1;
 }
 
@@ -55,6 +72,7 @@ void gp_sim_config_init(gp_sim_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->queue = GP_SIM_FIFO;
+	c->las_preempt = 1;
 }
 
 void gp_sim_result_init(gp_sim_result *r)
@@ -143,9 +161,11 @@ static void assign_shapes(sim *s)
 	s->shape_conflict = gp_xcalloc(s->nshapes ? s->nshapes : 1, sizeof(*s->shape_conflict));
 }
 
-static void settle(sim *s, int32_t j, int state)
+void gp_sim_settle(sim *s, int32_t j, int state)
 {
 	s->res->jobs[j].state = (uint8_t)state;
+	if (s->ix)
+		s->jst[j] = GP_SIM_JOB_ENDED;
 	s->settled++;
 	if (state == GP_SIM_FAILED)
 		s->res->failed++;
@@ -181,17 +201,20 @@ static void arrive(sim *s, int32_t j)
 	gp_sim_runinfo ri;
 
 	if (!fits_idle_cluster(s, j)) {
-		settle(s, j, GP_SIM_NEVER);
+		gp_sim_settle(s, j, GP_SIM_NEVER);
 		return;
 	}
 	if (s->dur(s->dur_ud, s->cl, job, NULL, &ri) != 0 || !isfinite(ri.duration) ||
 	    ri.duration < 0) {
-		settle(s, j, GP_SIM_FAILED);
+		gp_sim_settle(s, j, GP_SIM_FAILED);
 		return;
 	}
 	s->est[j] = ri.duration;
+	if (s->ix)
+		s->jst[j] = GP_SIM_JOB_QUEUED;
 	gp_sim_enqueue(s, j);
 	s->narrived++;
+	s->dirty = 1;
 }
 
 /* Start j now on the placement in s->scratch. */
@@ -226,19 +249,27 @@ int gp_sim_start_job(sim *s, int32_t j, const gp_sim_runinfo *ri)
 	for (i = 0; i < s->pool[slot].nparts; i++)
 		if (lo < 0 || s->pool[slot].parts[i].node < lo)
 			lo = s->pool[slot].parts[i].node;
-	rec->start = s->last_t;
+	if (rec->start < 0)
+		rec->start = s->last_t;
 	rec->finish = s->last_t + ri->duration;
 	rec->iter_s = ri->iter_s;
 	rec->slowdown = ri->best_iter_s > 0 && ri->iter_s > 0 ? ri->iter_s / ri->best_iter_s : 0;
 	rec->nodes = s->pool[slot].nparts;
 	rec->first_node = lo;
-	s->alloc_milli += need_milli(job);
 	s->version++;
 	s->running++;
 	if (s->running > s->res->peak_running)
 		s->res->peak_running = s->running;
-	gp_sim_heap_push(s, rec->finish, j);
 	gp_sim_dequeue(s, j);
+	if (s->ix) {
+		s->fin_seq[j] = s->seq;
+		gp_sim_heap_push(s, rec->finish, j);
+		gp_sim_ix_started(s, j);
+		s->alloc_milli += s->held[j];
+		return GP_OK;
+	}
+	s->alloc_milli += need_milli(job);
+	gp_sim_heap_push(s, rec->finish, j);
 	return GP_OK;
 }
 
@@ -247,16 +278,22 @@ static void finish_job(sim *s, int32_t j)
 	int32_t slot = s->slot[j];
 
 	gp_placement_undo(&s->alloc, &s->pool[slot]);
+	if (s->ix) {
+		gp_sim_ix_finished(s, j);
+		s->alloc_milli -= s->held[j];
+	} else {
+		s->alloc_milli -= need_milli(&s->jl->jobs[j]);
+	}
 	s->pool_free[s->nfree++] = slot;
 	s->slot[j] = -1;
-	s->alloc_milli -= need_milli(&s->jl->jobs[j]);
+	s->dirty = 1;
 	s->version++;
 	s->wait_epoch++;
 	s->running--;
 	s->freed = 1;
 	if (s->res->jobs[j].finish > s->res->last_finish)
 		s->res->last_finish = s->res->jobs[j].finish;
-	settle(s, j, GP_SIM_DONE);
+	gp_sim_settle(s, j, GP_SIM_DONE);
 }
 
 /* Ask the policy to place j on the current state (into s->scratch). */
@@ -282,18 +319,29 @@ int gp_sim_job_runinfo(sim *s, int32_t j, gp_sim_runinfo *ri)
 	if (s->dur(s->dur_ud, s->cl, &s->jl->jobs[j], &s->scratch, ri) != 0 ||
 	    !isfinite(ri->duration) || ri->duration < 0) {
 		gp_sim_dequeue(s, j);
-		settle(s, j, GP_SIM_FAILED);
+		if (s->ix && s->res->jobs[j].interruptions > 0)
+			s->nrequeued--;
+		gp_sim_settle(s, j, GP_SIM_FAILED);
 		return -1;
+	}
+	if (s->ix) {
+		s->scratch_dur = ri->duration;
+		ri->duration = gp_sim_ix_wall(s, j, ri->duration);
 	}
 	return 0;
 }
 
 static void schedule(sim *s)
 {
-	int32_t head = gp_sim_combined_head(s), j;
+	int32_t head, j;
 	int k;
 	gp_sim_runinfo ri;
 
+	if (s->cfg->queue == GP_SIM_LAS) {
+		gp_sim_las_pass(s);
+		return;
+	}
+	head = gp_sim_combined_head(s);
 	s->version++;
 	if (!s->freed && head == s->last_head && head >= 0 &&
 	    (s->cfg->queue != GP_SIM_BACKFILL || !s->narrived)) {
@@ -308,7 +356,8 @@ static void schedule(sim *s)
 	s->narrived = 0;
 	for (k = 0; k < NCLASS; k++) {
 		while ((j = gp_sim_queue_head(s, k)) >= 0 && s->status == GP_OK) {
-			if (!gp_sim_try_place(s, j)) {
+			if (!gp_sim_try_place(s, j) &&
+			    !(s->cfg->preempt && gp_sim_preempt_for(s, j, -1))) {
 				s->last_head = j;
 				goto blocked;
 			}
@@ -354,8 +403,11 @@ static int setup(sim *s)
 	}
 	qsort(keys, n, sizeof(*keys), cmp_order);
 	s->order = gp_xmalloc((n ? n : 1) * sizeof(*s->order));
-	for (i = 0; i < n; i++)
+	s->rank = gp_xmalloc((n ? n : 1) * sizeof(*s->rank));
+	for (i = 0; i < n; i++) {
 		s->order[i] = keys[i].idx;
+		s->rank[keys[i].idx] = (int32_t)i;
+	}
 	free(keys);
 
 	s->res->njobs = n;
@@ -366,11 +418,13 @@ static int setup(sim *s)
 	s->prev = gp_xmalloc((n ? n : 1) * sizeof(*s->prev));
 	s->next = gp_xmalloc((n ? n : 1) * sizeof(*s->next));
 	s->released = gp_xmalloc((n ? n : 1) * sizeof(*s->released));
-	if (s->cfg->queue == GP_SIM_SJF)
+	if (s->cfg->queue == GP_SIM_SJF || s->cfg->queue == GP_SIM_PRIORITY)
 		for (k = 0; k < NCLASS; k++)
 			s->sjf[k] = gp_xmalloc((n ? n : 1) * sizeof(*s->sjf[k]));
 	for (k = 0; k < NCLASS; k++)
 		s->qhead[k] = s->qtail[k] = -1;
+	for (k = 0; k < NLIST; k++)
+		s->lhead[k] = s->ltail[k] = -1;
 	s->min_need = INT64_MAX;
 	for (i = 0; i < n; i++) {
 		gp_sim_job *rec = &s->res->jobs[i];
@@ -391,6 +445,10 @@ static int setup(sim *s)
 	assign_shapes(s);
 	if (s->cfg->queue == GP_SIM_BACKFILL && !s->cfg->backfill_depth)
 		gp_sim_bf_setup(s);
+	if (s->cfg->preempt || s->cfg->queue == GP_SIM_LAS || s->cfg->hooks[0])
+		gp_sim_ix_setup(s);
+	if (s->cfg->queue == GP_SIM_LAS)
+		gp_sim_las_setup(s);
 	s->gpu_mark = gp_xcalloc(s->cl->ngpus ? (size_t)s->cl->ngpus : 1, sizeof(*s->gpu_mark));
 	s->node_mark = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->node_mark));
 	s->spare_cpu = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->spare_cpu));
@@ -458,35 +516,136 @@ static void teardown(sim *s)
 	free(s->node_mark);
 	free(s->spare_cpu);
 	free(s->spare_mem);
+	free(s->rank);
 	gp_sim_bf_teardown(s);
+	if (s->ix)
+		gp_sim_ix_teardown(s);
 }
 
 static void drain_stuck(sim *s)
 {
 	/* Nothing runs and nothing will arrive: whatever still queues can
 	 * never start (the policy refused it on what is the idle cluster). */
-	while (s->status == GP_OK && s->running == 0 && s->next_arrival == s->n) {
+	while (s->status == GP_OK && s->running == 0 && s->next_arrival == s->n && !s->nstrong) {
 		int32_t h = gp_sim_combined_head(s);
 
 		if (h < 0)
 			break;
 		gp_sim_dequeue(s, h);
-		settle(s, h, GP_SIM_NEVER);
+		if (s->ix && s->res->jobs[h].interruptions > 0)
+			s->nrequeued--;
+		gp_sim_settle(s, h, GP_SIM_NEVER);
 		s->freed = 1;
 		schedule(s);
 	}
+}
+
+static int config_ok(const gp_sim_config *cfg)
+{
+	int i;
+
+	if (!cfg || !cfg->cluster || !cfg->policy || cfg->queue < 0 || cfg->queue >= GP_SIM_QUEUES ||
+	    !(cfg->tick >= 0) || !isfinite(cfg->tick) || cfg->preempt < 0 ||
+	    cfg->preempt >= GP_SIM_PREEMPT_MODES || !(cfg->preempt_cost >= 0) ||
+	    !isfinite(cfg->preempt_cost) || !(cfg->checkpoint_interval >= 0) ||
+	    !isfinite(cfg->checkpoint_interval) || !(cfg->checkpoint_cost >= 0) ||
+	    !isfinite(cfg->checkpoint_cost) || !(cfg->las_starvation >= 0) ||
+	    !isfinite(cfg->las_starvation) || cfg->las_nthresholds < 0 ||
+	    cfg->las_nthresholds >= GP_SIM_LAS_MAX_QUEUES)
+		return 0;
+	for (i = 0; i < cfg->las_nthresholds; i++)
+		if (!(cfg->las_thresholds[i] > 0) || !isfinite(cfg->las_thresholds[i]) ||
+		    (i && !(cfg->las_thresholds[i] > cfg->las_thresholds[i - 1])))
+			return 0;
+	return 1;
+}
+
+/* The events of time t (finishes, ticks, sources' and las events, then
+ * arrivals); returns whether a tick was among them. */
+static int take_events(sim *s, double t)
+{
+	const gp_joblist *jobs = s->jl;
+	int ticked = 0;
+
+	while (s->nheap && s->heap[0].t == t && s->status == GP_OK) {
+		ev e = gp_sim_heap_pop(s);
+
+		if (e.job == -1)
+			ticked = 1;
+		else if (e.job <= -2)
+			gp_sim_ix_event(s, &e);
+		else if (s->ix && gp_sim_ix_stale(s, &e))
+			s->nstale--;
+		else
+			finish_job(s, e.job);
+	}
+	while (s->next_arrival < s->n && jobs->jobs[s->order[s->next_arrival]].submit == t)
+		arrive(s, (int32_t)s->order[s->next_arrival++]);
+	return ticked;
+}
+
+/* Whether the run is over: no arrival left and every event in the heap
+ * stale or weak. */
+static int run_over(sim *s)
+{
+	while (s->nheap && s->heap[0].job >= 0 && gp_sim_ix_stale(s, &s->heap[0])) {
+		gp_sim_heap_pop(s);
+		s->nstale--;
+	}
+	return s->next_arrival == s->n && s->nheap == s->nstale + s->nweak;
+}
+
+static void totals(sim *s)
+{
+	gp_sim_result *out = s->res;
+	size_t i;
+
+	if (out->last_finish > s->tick_t || out->nsamples == 0) {
+		s->integral += (double)s->alloc_milli * (out->last_finish - s->last_t);
+		if (out->last_finish > s->last_t)
+			s->last_t = out->last_finish;
+		gp_sim_timeline_row(s, out->last_finish > s->tick_t ? out->last_finish : s->tick_t);
+	}
+	out->makespan = out->last_finish - out->first_submit;
+	for (i = 0; i < s->n; i++) {
+		const gp_sim_job *rec = &out->jobs[i];
+
+		if (s->ix)
+			out->alloc_gpu_seconds += s->past_gpu_s[i];
+		else if (rec->state == GP_SIM_DONE)
+			out->alloc_gpu_seconds += (double)need_milli(&s->jl->jobs[i]) / GP_MILLI *
+						  (rec->finish - rec->start);
+	}
+	if (out->makespan > 0 && out->ngpus > 0)
+		out->gpu_utilization = out->alloc_gpu_seconds / ((double)out->ngpus * out->makespan);
+}
+
+static int hooks_call(sim *s, int end)
+{
+	int k, rc;
+
+	for (k = 0; k < s->nhooks && s->status == GP_OK; k++) {
+		int (*fn)(void *, gp_sim *) = end ? s->hooks[k]->end : s->hooks[k]->begin;
+
+		if (fn && (rc = fn(s->hooks[k]->ud, s)) != GP_OK) {
+			if (s->err && s->err->status == GP_OK)
+				gp_error_set(s->err, rc, NULL, 0, 0, "interruption source '%s' failed",
+					     s->hooks[k]->name ? s->hooks[k]->name : "?");
+			s->status = rc;
+		}
+	}
+	return s->status;
 }
 
 int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 	       gp_sim_result *out, gp_error *err)
 {
 	sim s;
-	size_t i, last_progress = 0;
+	size_t last_progress = 0;
 	int status;
 
 	gp_sim_result_init(out);
-	if (!cfg || !cfg->cluster || !cfg->policy || cfg->queue < 0 || cfg->queue >= GP_SIM_QUEUES ||
-	    !(cfg->tick >= 0) || !isfinite(cfg->tick))
+	if (!config_ok(cfg))
 		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0, "bad simulator configuration");
 	memset(&s, 0, sizeof(s));
 	s.cfg = cfg;
@@ -498,31 +657,27 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 	s.dur = cfg->duration ? cfg->duration : gp_sim_fixed_duration;
 	s.dur_ud = cfg->duration_ud;
 	status = setup(&s);
+	if (status == GP_OK && s.nhooks)
+		status = hooks_call(&s, 0);
 	if (status != GP_OK) {
 		teardown(&s);
 		gp_sim_result_release(out);
 		return status;
 	}
 	while (s.status == GP_OK) {
-		double t_arr = s.next_arrival < s.n ? jobs->jobs[s.order[s.next_arrival]].submit : INFINITY;
-		double t_ev = s.nheap ? s.heap[0].t : INFINITY;
-		double t = t_arr < t_ev ? t_arr : t_ev;
-		int ticked = 0;
+		double t_arr, t_ev, t;
+		int ticked;
 
+		if (s.ix && run_over(&s))
+			break;
+		t_arr = s.next_arrival < s.n ? jobs->jobs[s.order[s.next_arrival]].submit : INFINITY;
+		t_ev = s.nheap ? s.heap[0].t : INFINITY;
+		t = t_arr < t_ev ? t_arr : t_ev;
 		if (t == INFINITY)
 			break;
 		s.integral += (double)s.alloc_milli * (t - s.last_t);
 		s.last_t = t;
-		while (s.nheap && s.heap[0].t == t) {
-			ev e = gp_sim_heap_pop(&s);
-
-			if (e.job < 0)
-				ticked = 1;
-			else
-				finish_job(&s, e.job);
-		}
-		while (s.next_arrival < s.n && jobs->jobs[s.order[s.next_arrival]].submit == t)
-			arrive(&s, (int32_t)s.order[s.next_arrival++]);
+		ticked = take_events(&s, t);
 		if (s.status != GP_OK)
 			break;
 		schedule(&s);
@@ -538,7 +693,7 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 				break;
 			}
 			gp_sim_timeline_row(&s, t);
-			if (s.running || s.next_arrival < s.n || s.qlen[0] || s.qlen[1])
+			if (s.running || s.next_arrival < s.n || s.qlen[0] || s.qlen[1] || s.nstrong)
 				gp_sim_heap_push(&s, t + out->tick, -1);
 		}
 		if (cfg->progress && s.settled - last_progress >= 4096) {
@@ -546,24 +701,11 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 			cfg->progress(cfg->progress_ud, s.settled, s.n);
 		}
 	}
+	if (s.status == GP_OK && s.nhooks)
+		hooks_call(&s, 1);
 	status = s.status;
 	if (status == GP_OK) {
-		if (out->last_finish > s.tick_t || out->nsamples == 0) {
-			s.integral += (double)s.alloc_milli * (out->last_finish - s.last_t);
-			if (out->last_finish > s.last_t)
-				s.last_t = out->last_finish;
-			gp_sim_timeline_row(&s, out->last_finish > s.tick_t ? out->last_finish : s.tick_t);
-		}
-		out->makespan = out->last_finish - out->first_submit;
-		for (i = 0; i < s.n; i++) {
-			const gp_sim_job *rec = &out->jobs[i];
-
-			if (rec->state == GP_SIM_DONE)
-				out->alloc_gpu_seconds += (double)need_milli(&jobs->jobs[i]) / GP_MILLI *
-							  (rec->finish - rec->start);
-		}
-		if (out->makespan > 0 && out->ngpus > 0)
-			out->gpu_utilization = out->alloc_gpu_seconds / ((double)out->ngpus * out->makespan);
+		totals(&s);
 		if (cfg->progress)
 			cfg->progress(cfg->progress_ud, s.settled, s.n);
 	}

@@ -87,7 +87,7 @@ long gp_sim_walk_next(sim *s, size_t *nwalk)
 			}
 			s->walk[m] = x;
 		}
-		if (s->heap[i].job >= 0)
+		if (s->heap[i].job >= 0 && !(s->ix && gp_sim_ix_stale(s, &s->heap[i])))
 			return (long)i;
 	}
 	return -1;

@@ -1,5 +1,6 @@
-/* The class queues: doubly linked lists in queue order (fifo, backfill)
- * or binary heaps (sjf). */
+/* The class queues: doubly linked lists in queue order (fifo, backfill),
+ * binary heaps (sjf, priority), or one list per (class, queue) ordered by
+ * the time the job entered that queue (las). */
 
 #include "sim_int.h"
 
@@ -14,46 +15,136 @@ static int sjf_less(const sim *s, int32_t a, int32_t b)
 	return a < b;
 }
 
+/* priority: higher first, then arrival order. */
+static int prio_less(const sim *s, int32_t a, int32_t b)
+{
+	int pa = s->jl->jobs[a].priority, pb = s->jl->jobs[b].priority;
+
+	if (pa != pb)
+		return pa > pb;
+	return s->rank[a] < s->rank[b];
+}
+
+static int heap_less(const sim *s, int32_t a, int32_t b)
+{
+	return s->cfg->queue == GP_SIM_SJF ? sjf_less(s, a, b) : prio_less(s, a, b);
+}
+
+static int is_heap(const sim *s)
+{
+	return s->cfg->queue == GP_SIM_SJF || s->cfg->queue == GP_SIM_PRIORITY;
+}
+
+/* las list order: time it entered its queue, then arrival. */
+static int las_before(const sim *s, int32_t a, int32_t b)
+{
+	if (s->lvl_t[a] != s->lvl_t[b])
+		return s->lvl_t[a] < s->lvl_t[b];
+	return s->rank[a] < s->rank[b];
+}
+
+/* Link j into the list (head, tail) after p (-1: at the front). */
+static void link_after(sim *s, int32_t *head, int32_t *tail, int32_t p, int32_t j)
+{
+	s->prev[j] = p;
+	s->next[j] = p >= 0 ? s->next[p] : *head;
+	if (p >= 0)
+		s->next[p] = j;
+	else
+		*head = j;
+	if (s->next[j] >= 0)
+		s->prev[s->next[j]] = j;
+	else
+		*tail = j;
+}
+
+static void unlink_from(sim *s, int32_t *head, int32_t *tail, int32_t j)
+{
+	if (s->prev[j] >= 0)
+		s->next[s->prev[j]] = s->next[j];
+	else
+		*head = s->next[j];
+	if (s->next[j] >= 0)
+		s->prev[s->next[j]] = s->prev[j];
+	else
+		*tail = s->prev[j];
+}
+
+static void heap_insert(sim *s, int k, int32_t j)
+{
+	int32_t *h = s->sjf[k];
+	size_t i = s->qlen[k] - 1;
+
+	while (i > 0 && heap_less(s, j, h[(i - 1) / 2])) {
+		h[i] = h[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h[i] = j;
+}
+
 void gp_sim_enqueue(sim *s, int32_t j)
 {
 	int k = job_class(&s->jl->jobs[j]);
 
 	s->qlen[k]++;
-	if (s->cfg->queue == GP_SIM_SJF) {
-		int32_t *h = s->sjf[k];
-		size_t i = s->qlen[k] - 1;
+	if (is_heap(s)) {
+		heap_insert(s, k, j);
+		return;
+	}
+	if (s->cfg->queue == GP_SIM_LAS) {
+		int l = gp_sim_las_list(s, j);
+		int32_t p = s->ltail[l];
 
-		while (i > 0 && sjf_less(s, j, h[(i - 1) / 2])) {
-			h[i] = h[(i - 1) / 2];
-			i = (i - 1) / 2;
-		}
-		h[i] = j;
+		while (p >= 0 && las_before(s, j, p))
+			p = s->prev[p];
+		link_after(s, &s->lhead[l], &s->ltail[l], p, j);
 		return;
 	}
 	if (s->bf_index)
 		gp_sim_bf_enqueue(s, j, k);
-	s->prev[j] = s->qtail[k];
-	s->next[j] = -1;
-	if (s->qtail[k] >= 0)
-		s->next[s->qtail[k]] = j;
-	else
-		s->qhead[k] = j;
-	s->qtail[k] = j;
+	link_after(s, &s->qhead[k], &s->qtail[k], s->qtail[k], j);
+}
+
+void gp_sim_requeue(sim *s, int32_t j)
+{
+	int k = job_class(&s->jl->jobs[j]);
+	int32_t p = -1, q;
+
+	if (is_heap(s) || s->cfg->queue == GP_SIM_LAS) {
+		gp_sim_enqueue(s, j);
+		return;
+	}
+	/* Back at its arrival position (the backfill index and the walk
+	 * both rely on queue order = arrival order). */
+	s->qlen[k]++;
+	if (s->bf_index)
+		gp_sim_bf_enqueue(s, j, k);
+	for (q = s->qhead[k]; q >= 0 && s->rank[q] < s->rank[j]; q = s->next[q])
+		p = q;
+	link_after(s, &s->qhead[k], &s->qtail[k], p, j);
 }
 
 int32_t gp_sim_queue_head(const sim *s, int k)
 {
-	if (s->cfg->queue == GP_SIM_SJF)
+	if (is_heap(s))
 		return s->qlen[k] ? s->sjf[k][0] : -1;
+	if (s->cfg->queue == GP_SIM_LAS) {
+		int l;
+
+		for (l = k * s->nlevels; l < (k + 1) * s->nlevels; l++)
+			if (s->lhead[l] >= 0)
+				return s->lhead[l];
+		return -1;
+	}
 	return s->qhead[k];
 }
 
-/* Remove j; under sjf only the head is ever removed. */
+/* Remove j; under sjf and priority only the head is ever removed. */
 void gp_sim_dequeue(sim *s, int32_t j)
 {
 	int k = job_class(&s->jl->jobs[j]);
 
-	if (s->cfg->queue == GP_SIM_SJF) {
+	if (is_heap(s)) {
 		int32_t *h = s->sjf[k], last;
 		size_t i = 0, n = --s->qlen[k];
 
@@ -63,9 +154,9 @@ void gp_sim_dequeue(sim *s, int32_t j)
 
 			if (c >= n)
 				break;
-			if (c + 1 < n && sjf_less(s, h[c + 1], h[c]))
+			if (c + 1 < n && heap_less(s, h[c + 1], h[c]))
 				c++;
-			if (!sjf_less(s, h[c], last))
+			if (!heap_less(s, h[c], last))
 				break;
 			h[i] = h[c];
 			i = c;
@@ -74,17 +165,16 @@ void gp_sim_dequeue(sim *s, int32_t j)
 			h[i] = last;
 		return;
 	}
+	s->qlen[k]--;
+	if (s->cfg->queue == GP_SIM_LAS) {
+		int l = gp_sim_las_list(s, j);
+
+		unlink_from(s, &s->lhead[l], &s->ltail[l], j);
+		return;
+	}
 	if (s->bf_index)
 		gp_sim_bf_dequeue(s, j, k);
-	s->qlen[k]--;
-	if (s->prev[j] >= 0)
-		s->next[s->prev[j]] = s->next[j];
-	else
-		s->qhead[k] = s->next[j];
-	if (s->next[j] >= 0)
-		s->prev[s->next[j]] = s->prev[j];
-	else
-		s->qtail[k] = s->prev[j];
+	unlink_from(s, &s->qhead[k], &s->qtail[k], j);
 }
 
 int32_t gp_sim_combined_head(const sim *s)

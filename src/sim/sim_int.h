@@ -27,8 +27,31 @@
 typedef struct ev {
 	double t;
 	uint32_t seq;
-	int32_t job;            /* -1: metrics tick */
+	int32_t job;            /* >= 0: the job's finish; -1: metrics tick;
+				 * <= -2: EV_CODE (a source's event or a
+				 * las queue change of a job) */
 } ev;
+
+/* Events other than finishes and ticks: job = -2 - (idx * 4 + kind). */
+enum { EV_SOURCE = 0, EV_LAS = 1 };
+#define EV_CODE(kind, idx) ((int32_t)(-2 - ((int64_t)(idx) * 4 + (kind))))
+#define EV_KIND(job) ((int)((-2 - (int64_t)(job)) & 3))
+#define EV_IDX(job) ((int32_t)((-2 - (int64_t)(job)) >> 2))
+
+#define NLIST (NCLASS * GP_SIM_LAS_MAX_QUEUES)
+
+/* A candidate victim of preemption and one node's trial (preempt.c). */
+typedef struct gp_sim_victim {
+	int32_t job;
+	double lost;            /* GPU-seconds lost if preempted now */
+	double start;           /* start of its current run */
+	int64_t held;           /* milli-GPU */
+} gp_sim_victim;
+
+typedef struct gp_sim_try {
+	int node, count;
+	double lost, latest;
+} gp_sim_try;
 
 struct gp_sim {
 	const gp_sim_config *cfg;
@@ -68,8 +91,9 @@ struct gp_sim {
 	int32_t *slot;          /* placement pool slot while running */
 	int32_t *prev, *next;   /* class queue links (fifo, backfill) */
 	int32_t qhead[NCLASS], qtail[NCLASS];
-	int32_t *sjf[NCLASS];   /* binary heaps (sjf) */
+	int32_t *sjf[NCLASS];   /* binary heaps (sjf, priority) */
 	size_t qlen[NCLASS];
+	int32_t lhead[NLIST], ltail[NLIST]; /* las: one list per (class, queue) */
 
 	gp_placement *pool;
 	int32_t *pool_free;
@@ -115,6 +139,68 @@ struct gp_sim {
 	size_t nactive[NCLASS];
 	size_t ngroups;
 
+	/* Interruptions (interrupt.c).  ix = 0 and all of this unallocated
+	 * unless preemption, las or a hook is configured. */
+	int ix;
+	uint8_t *jst;           /* job -> enum gp_sim_job_status */
+	uint32_t *fin_seq;      /* seq of the job's live finish event */
+	uint32_t *aux_seq;      /* seq of its live las event (has_aux) */
+	uint8_t *has_aux;
+	double *rem;            /* work left, seconds at speed 1, at acct_t */
+	double *acct_t;         /* time progress was last accounted */
+	double *ovh;            /* overhead (no progress) left at acct_t */
+	double *full;           /* whole run time on the current placement */
+	double *seg_t;          /* start of the current run */
+	double *seg_work;       /* work done in the current run */
+	double *ck_saved;       /* seg_work at its last checkpoint */
+	double *ck_next;        /* seg_work of the next checkpoint */
+	uint8_t *ck_writing;    /* a checkpoint is being written (in ovh) */
+	double *speed;
+	double *pend_ovh;       /* overhead to pay at the next start */
+	double *past_gpu_s;     /* GPU-seconds held in finished runs */
+	int64_t *held;          /* milli-GPU held now */
+	int32_t *run_list, *run_pos; /* running and stalled jobs */
+	size_t nrun;
+	size_t nstale;          /* heap events of jobs that no longer apply */
+	size_t nweak, nstrong;  /* pending source events by kind */
+	size_t nrequeued;       /* queued jobs that were interrupted */
+	double scratch_dur;     /* whole run time on s->scratch */
+	const gp_sim_hooks *hooks[GP_SIM_MAX_HOOKS];
+	int nhooks;
+	int64_t *sev_arg;       /* source events: argument, source, weak */
+	int8_t *sev_src;
+	uint8_t *sev_weak;
+	int32_t *sev_free;
+	size_t nsev, sev_cap, nsev_free;
+	uint8_t *gpu_down;      /* 0 up, 1 down (share taken), 2 down once free */
+	size_t ngpu_pending;
+	int dirty;              /* something changed since the last pass */
+
+	/* Preemption (preempt.c): scratch for candidates, node trials, the
+	 * victims released; a mark per node. */
+	struct gp_sim_victim *vict;
+	size_t vict_cap;
+	struct gp_sim_try *tries;
+	size_t tries_cap;
+	int32_t *victims;
+	size_t victims_cap;
+	uint8_t *released_flag;
+	uint32_t *pmark, pstamp;
+
+	/* las (las.c): queue of each job, attained service since its last
+	 * promotion (GPU-seconds, up to seg_t), time it entered its queue,
+	 * time waited since it last ran (starvation). */
+	int nlevels;
+	double thr[GP_SIM_LAS_MAX_QUEUES];
+	int8_t *level;
+	double *att, *att_t;    /* attained GPU-seconds, accounted up to att_t */
+	double *exec;           /* seconds run since arrival or promotion */
+	double *lvl_t;
+	double *wait_acc, *wait_t;
+	int64_t run_milli[NLIST]; /* milli held by running jobs per list */
+	uint32_t *las_failed;   /* per (shape, list): pass stamp of a failed preemption */
+	uint32_t pass_stamp;
+
 	gp_error *err;
 	int status;
 };
@@ -153,9 +239,41 @@ void gp_sim_bf_teardown(sim *s);
 void gp_sim_backfill(sim *s, int32_t head);
 
 /* engine.c */
+void gp_sim_settle(sim *s, int32_t j, int state);
 int gp_sim_try_place(sim *s, int32_t j);
 int gp_sim_job_runinfo(sim *s, int32_t j, gp_sim_runinfo *ri);
 int gp_sim_start_job(sim *s, int32_t j, const gp_sim_runinfo *ri);
+
+/* interrupt.c */
+int gp_sim_ix_setup(sim *s);
+void gp_sim_ix_teardown(sim *s);
+int gp_sim_ix_stale(const sim *s, const ev *e);
+void gp_sim_ix_event(sim *s, const ev *e);
+/* Bookkeeping of a job that starts (or resumes) now on the placement in
+ * its pool slot, finishing at finish; and of a job that finished. */
+void gp_sim_ix_started(sim *s, int32_t j);
+void gp_sim_ix_finished(sim *s, int32_t j);
+/* Wall seconds j needs from now when it starts with whole run time full. */
+double gp_sim_ix_wall(sim *s, int32_t j, double full);
+/* Work j would lose if preempted now, GPU-seconds. */
+double gp_sim_ix_peek_lost(const sim *s, int32_t j);
+/* Interrupt j whose placement the caller already took off the state. */
+int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int released);
+void gp_sim_requeue(sim *s, int32_t j);
+
+/* preempt.c: may head start by preempting?  On success its placement is
+ * in s->scratch and the victims are requeued. */
+int gp_sim_preempt_for(sim *s, int32_t head, int level);
+int gp_sim_may_preempt(const sim *s, int32_t by, int32_t victim);
+
+/* las.c */
+void gp_sim_las_setup(sim *s);
+void gp_sim_las_pass(sim *s);
+void gp_sim_las_event(sim *s, int32_t j);
+void gp_sim_las_started(sim *s, int32_t j, int from_queue);
+void gp_sim_las_queued(sim *s, int32_t j);
+void gp_sim_las_stopped(sim *s, int32_t j);
+int gp_sim_las_list(const sim *s, int32_t j);
 
 /* timeline.c */
 void gp_sim_timeline_row(sim *s, double t);

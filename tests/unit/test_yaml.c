@@ -49,6 +49,39 @@ static void test_duplicate_key(void)
 	gp_yaml_doc_release(&doc);
 }
 
+/* Big maps use a hash index for the duplicate check: every key is still
+ * found, in nested maps too, and the first occurrence is reported. */
+static void test_duplicate_key_indexed(void)
+{
+	gp_sbuf sb;
+	gp_yaml_doc doc;
+	gp_error err = GP_ERROR_INIT;
+	int i;
+
+	gp_sbuf_init(&sb);
+	for (i = 0; i < 5000; i++)
+		gp_sbuf_addf(&sb, "k%d: {a: 1, b: 2}\n", i);
+	CU_ASSERT_EQUAL(gp_yaml_parse(sb.buf, sb.len, "big.yaml", 0, &doc, &err), GP_OK);
+	CU_ASSERT_EQUAL(doc.root->n, 5000);
+	CU_ASSERT_PTR_NOT_NULL(gp_yaml_get(doc.root, "k4999"));
+	gp_yaml_doc_release(&doc);
+	gp_sbuf_adds(&sb, "k1234: 0\n");
+	CU_ASSERT_EQUAL(gp_yaml_parse(sb.buf, sb.len, "big.yaml", 0, &doc, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 5001);
+	CU_ASSERT_STRING_EQUAL(err.msg, "duplicate key 'k1234' (first at line 1235)");
+	gp_yaml_doc_release(&doc);
+	sb.len = 0;
+	gp_sbuf_adds(&sb, "outer:\n");
+	for (i = 0; i < 20; i++)
+		gp_sbuf_addf(&sb, "  i%d: %d\n", i, i);
+	gp_sbuf_adds(&sb, "  i3: again\n");
+	CU_ASSERT_EQUAL(gp_yaml_parse(sb.buf, sb.len, "nested.yaml", 0, &doc, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 22);
+	CU_ASSERT_STRING_EQUAL(err.msg, "duplicate key 'i3' (first at line 5)");
+	gp_yaml_doc_release(&doc);
+	gp_sbuf_release(&sb);
+}
+
 static void test_depth_cap(void)
 {
 	gp_yaml_doc doc;
@@ -124,6 +157,7 @@ static void register_tests(void)
 
 	gp_test_add(s, "tree_and_positions", test_tree_and_positions);
 	gp_test_add(s, "duplicate_key", test_duplicate_key);
+	gp_test_add(s, "duplicate_key_indexed", test_duplicate_key_indexed);
 	gp_test_add(s, "depth_cap", test_depth_cap);
 	gp_test_add(s, "syntax_and_junk", test_syntax_and_junk);
 	gp_test_add(s, "check_keys", test_check_keys);

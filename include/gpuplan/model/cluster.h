@@ -98,6 +98,9 @@ typedef struct gp_cluster {
 	int nattached;         /* nodes with a switch */
 	int *node_hash;        /* open-addressing name index, -1 = empty */
 	size_t node_hash_cap;
+	int *sw_hash, *type_hash; /* the same for switches and node types,
+				     kept up to date by the add functions */
+	size_t sw_hash_cap, type_hash_cap;
 } gp_cluster;
 
 void gp_cluster_init(gp_cluster *c);

@@ -106,6 +106,7 @@ typedef struct gp_report_ident {
 	int cluster_nodes, cluster_gpus;
 	const char *policy, *queue;
 	unsigned long long seed;
+	const char *preempt;        /* "class", "priority", "las"; NULL: off */
 } gp_report_ident;
 
 /* The terminal summary: counts, queue delay and JCT distributions (all

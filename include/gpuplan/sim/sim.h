@@ -58,7 +58,8 @@
 #include "gpuplan/model/job.h"
 #include "gpuplan/place/policy.h"
 
-enum gp_sim_queue { GP_SIM_FIFO = 0, GP_SIM_SJF, GP_SIM_BACKFILL, GP_SIM_QUEUES };
+enum gp_sim_queue { GP_SIM_FIFO = 0, GP_SIM_SJF, GP_SIM_BACKFILL, GP_SIM_PRIORITY, GP_SIM_LAS,
+		   GP_SIM_QUEUES };
 const char *gp_sim_queue_name(int q);
 int gp_sim_queue_parse(const char *s); /* -1 when unknown */
 
@@ -92,6 +93,25 @@ enum { GP_SIM_SCAN_AUTO = 0, GP_SIM_SCAN_WALK, GP_SIM_SCAN_INDEX };
 
 typedef void (*gp_sim_progress_fn)(void *ud, size_t jobs_done, size_t jobs_total);
 
+/* Preemption (--preempt): who may take a running job's resources. */
+enum gp_sim_preempt {
+	GP_SIM_PREEMPT_OFF = 0,
+	GP_SIM_PREEMPT_CLASS,        /* LS jobs preempt BE jobs (seed 001) */
+	GP_SIM_PREEMPT_PRIORITY,     /* jobs preempt strictly lower priorities */
+	GP_SIM_PREEMPT_MODES
+};
+const char *gp_sim_preempt_name(int mode);
+int gp_sim_preempt_parse(const char *s); /* -1 when unknown */
+
+#define GP_SIM_LAS_MAX_QUEUES 16
+
+/* Why a job was interrupted (counters per cause in gp_sim_result). */
+enum gp_sim_cause { GP_SIM_CAUSE_PREEMPT = 0, GP_SIM_CAUSE_FAILURE, GP_SIM_CAUSE_QOS,
+		    GP_SIM_CAUSE_OTHER, GP_SIM_CAUSES };
+
+typedef struct gp_sim_hooks gp_sim_hooks;
+#define GP_SIM_MAX_HOOKS 4
+
 typedef struct gp_sim_config {
 	const gp_cluster *cluster;
 	const gp_policy *policy;
@@ -109,6 +129,24 @@ typedef struct gp_sim_config {
 	void *duration_ud;
 	gp_sim_progress_fn progress; /* NULL = none */
 	void *progress_ud;
+	/* Interruptions (see "Interruptions" below). */
+	int preempt;                 /* enum gp_sim_preempt */
+	double preempt_cost;         /* seconds a preempted job spends saving and
+				      * restoring its state, paid when it runs
+				      * again (no progress meanwhile) */
+	double checkpoint_interval;  /* seconds of progress between checkpoints;
+				      * 0 = none.  With it a preempted job loses
+				      * the work since its last checkpoint */
+	double checkpoint_cost;      /* seconds each checkpoint pauses the job */
+	/* las: thresholds of attained service (GPU-seconds) between the
+	 * queues; las_nthresholds + 1 queues; 0 thresholds = the default. */
+	double las_thresholds[GP_SIM_LAS_MAX_QUEUES - 1];
+	int las_nthresholds;
+	double las_starvation;       /* las: promotion knob; 0 = off */
+	int las_preempt;             /* las: preempt jobs of lower queues
+				      * (gp_sim_config_init: 1) */
+	/* Interruption sources (failures, QoS): NULL-terminated. */
+	const gp_sim_hooks *hooks[GP_SIM_MAX_HOOKS + 1];
 } gp_sim_config;
 
 void gp_sim_config_init(gp_sim_config *c);
@@ -120,10 +158,14 @@ typedef struct gp_sim_job {
 	double slowdown;        /* iter_s / best_iter_s, 0 unknown */
 	int32_t nodes;          /* nodes spanned, 0 when it never ran */
 	int32_t first_node;     /* lowest node id it used, -1 none */
+	int32_t preemptions;    /* times it was preempted */
+	int32_t interruptions;  /* times it was interrupted (any cause) */
+	double lost_gpu_s;      /* GPU-seconds of work lost and of overheads
+				 * (restore, copy) to interruptions */
 	uint8_t state;          /* enum gp_sim_state */
 } gp_sim_job;
 
-#define GP_SIM_MAX_SAMPLES 1000000 /* timeline rows (40 bytes each) */
+#define GP_SIM_MAX_SAMPLES 1000000 /* timeline rows (48 bytes each) */
 
 /* One timeline row, taken at each metrics tick after that tick's
  * scheduling pass, plus a last row at the end of the run. */
@@ -133,6 +175,7 @@ typedef struct gp_sim_sample {
 	int64_t allocated_milli;/* GPU share allocated at t, milli-GPU */
 	int32_t queued_ls, queued_be;
 	int32_t running;
+	int32_t preempted;      /* queued jobs waiting after an interruption */
 } gp_sim_sample;
 
 typedef struct gp_sim_result {
@@ -148,6 +191,10 @@ typedef struct gp_sim_result {
 	double alloc_gpu_seconds;     /* allocated GPU-seconds, milli-precise */
 	double gpu_utilization;       /* alloc / (ngpus x makespan), 0..1 */
 	int ngpus;
+	/* interruptions by cause (enum gp_sim_cause) */
+	size_t interruptions[GP_SIM_CAUSES];
+	double lost_gpu_seconds[GP_SIM_CAUSES];   /* work lost + overheads, GPU-seconds */
+	size_t las_demotions, las_promotions;
 	/* engine counters, for benchmarks */
 	size_t batches, policy_calls, backfilled, peak_running, peak_queued;
 } gp_sim_result;
@@ -160,6 +207,116 @@ void gp_sim_result_release(gp_sim_result *r);
  * placement that does not fit the state (a policy bug). */
 int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 	       gp_sim_result *out, gp_error *err);
+
+/* ---- Interruptions: one mechanism for preemption, failures and QoS ----
+ *
+ * A running job can be stopped now and then
+ *   GP_SIM_REQUEUE  go back to its class queue (at its arrival position)
+ *                   keeping its progress less what it loses; when it
+ *                   starts again it may land anywhere and first spends
+ *                   overhead_s without progress (restore/restart);
+ *   GP_SIM_MOVE     continue at once on another placement (a replacement
+ *                   member, or fewer GPUs), after overhead_s (state copy);
+ *   GP_SIM_FAIL     end as failed (its resources are freed).
+ * Progress is kept as work left in seconds at speed 1 on the current
+ * placement; a new placement with another run time rescales it.  What an
+ * interruption loses (lose):
+ *   GP_SIM_LOSE_NOTHING     the state was saved;
+ *   GP_SIM_LOSE_CHECKPOINT  the work since the last checkpoint of this
+ *                           run (checkpoint_interval; without one, all
+ *                           the work done so far);
+ *   GP_SIM_LOSE_SECONDS     lost_s seconds of work (e.g. the iteration in
+ *                           flight).
+ * Checkpoints: every checkpoint_interval seconds of work since the job
+ * (re)started, each pausing it checkpoint_cost seconds.  Lost work and
+ * overheads are charged to the job (gp_sim_job.lost_gpu_s) and to the
+ * cause (gp_sim_result.lost_gpu_seconds).
+ *
+ * Sources of interruptions plug in as hooks (gp_sim_config.hooks): the
+ * engine calls begin() once after setup, event() for each event the
+ * source scheduled with gp_sim_at() (in (time, sequence) order with the
+ * other events of its time; the scheduling pass follows the batch),
+ * started()/stopped() whenever a job starts or resumes / finishes or is
+ * interrupted, and end() after the last event.  Hooks return GP_OK or an
+ * error status (filled into gp_sim_error(s)), which stops the run.  Weak
+ * events (failures, heartbeats) do not keep a run alive: a run ends when
+ * no job runs, queues or will arrive and no strong event (a repair) is
+ * pending; its weak events are then dropped.
+ *
+ * Nodes and GPUs go down and up: a down node or GPU is skipped by every
+ * policy; jobs running on it keep running until the source interrupts
+ * them (a GPU goes down once no job holds it).  Bringing one up lets
+ * waiting jobs try again.
+ *
+ * All of this is deterministic, allocates nothing per event once pools
+ * have grown, and costs nothing when no preemption, las or hook is
+ * configured (the interruption state is not even allocated). */
+typedef struct gp_sim gp_sim;
+
+enum gp_sim_action { GP_SIM_REQUEUE = 0, GP_SIM_MOVE, GP_SIM_FAIL };
+enum gp_sim_lose { GP_SIM_LOSE_NOTHING = 0, GP_SIM_LOSE_CHECKPOINT, GP_SIM_LOSE_SECONDS };
+enum gp_sim_job_status { GP_SIM_JOB_FUTURE = 0, GP_SIM_JOB_QUEUED, GP_SIM_JOB_RUNNING,
+			 GP_SIM_JOB_STALLED, GP_SIM_JOB_ENDED };
+
+typedef struct gp_sim_interrupt {
+	int action;                 /* enum gp_sim_action */
+	int cause;                  /* enum gp_sim_cause */
+	int lose;                   /* enum gp_sim_lose */
+	double lost_s;              /* GP_SIM_LOSE_SECONDS: seconds of work */
+	double overhead_s;          /* seconds without progress when it runs
+				     * again (REQUEUE: at its next start;
+				     * MOVE: now) */
+	const gp_placement *place;  /* MOVE: the new placement (copied); it
+				     * must fit once the old one is released */
+	double duration;            /* MOVE: the whole run time on the new
+				     * placement; <= 0: from the duration
+				     * function, a fixed-duration job
+				     * stretching by old GPUs / new GPUs */
+} gp_sim_interrupt;
+
+void gp_sim_interrupt_init(gp_sim_interrupt *r); /* REQUEUE, OTHER, nothing lost */
+/* Interrupt a running (or stalled) job now.  GP_EUSAGE when the job does
+ * not run or a MOVE placement does not fit (nothing changes then). */
+int gp_sim_interrupt_job(gp_sim *s, int32_t job, const gp_sim_interrupt *r);
+/* The job stops progressing now but keeps its resources (a failed member
+ * nobody noticed yet); a later gp_sim_interrupt_job decides its fate. */
+int gp_sim_stall(gp_sim *s, int32_t job);
+/* Progress rate of a running job (0 < speed <= 1e6; 1 = as modelled). */
+int gp_sim_set_speed(gp_sim *s, int32_t job, double speed);
+
+int gp_sim_node_down(gp_sim *s, int node);
+int gp_sim_node_up(gp_sim *s, int node);
+int gp_sim_gpu_down(gp_sim *s, int gpu);   /* global GPU id */
+int gp_sim_gpu_up(gp_sim *s, int gpu);
+
+/* Schedule an event of source src at time t >= now; weak: see above. */
+int gp_sim_at(gp_sim *s, const gp_sim_hooks *src, double t, int64_t arg, int weak);
+
+double gp_sim_now(const gp_sim *s);
+const gp_cluster *gp_sim_cluster(const gp_sim *s);
+const gp_alloc *gp_sim_alloc(const gp_sim *s);
+const gp_joblist *gp_sim_joblist(const gp_sim *s);
+const gp_sim_config *gp_sim_config_of(const gp_sim *s);
+/* The per-job records so far (start, finish, counters). */
+const gp_sim_job *gp_sim_record(const gp_sim *s, int32_t job);
+/* Running and stalled jobs, in no particular order (valid until the
+ * next engine call that starts or stops a job). */
+const int32_t *gp_sim_running(const gp_sim *s, size_t *n);
+int gp_sim_job_status(const gp_sim *s, int32_t job);
+const gp_placement *gp_sim_placement(const gp_sim *s, int32_t job); /* NULL unless running */
+double gp_sim_work_done(const gp_sim *s, int32_t job); /* fraction 0..1 */
+int gp_sim_node_is_up(const gp_sim *s, int node);
+gp_error *gp_sim_error(gp_sim *s);
+
+struct gp_sim_hooks {
+	const char *name;
+	void *ud;
+	int (*begin)(void *ud, gp_sim *s);
+	int (*event)(void *ud, gp_sim *s, int64_t arg);
+	void (*started)(void *ud, gp_sim *s, int32_t job);
+	void (*stopped)(void *ud, gp_sim *s, int32_t job, int finished);
+	int (*end)(void *ud, gp_sim *s);
+};
 
 /* Summary of one class (or all jobs with klass = -1). */
 typedef struct gp_sim_dist {

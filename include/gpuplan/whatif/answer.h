@@ -1,0 +1,30 @@
+/* The answer of a what-if sweep: a text table (one row per configuration,
+ * means over seeds), JSON (every run, the best configuration, the SLO),
+ * CSV (one row per run) and an SVG of one metric against the swept axis
+ * with the SLO bound drawn.  Only configurations whose every seed is known
+ * are reported. */
+#ifndef GPUPLAN_WHATIF_ANSWER_H
+#define GPUPLAN_WHATIF_ANSWER_H
+
+#include <jansson.h>
+
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/util/util.h"
+#include "gpuplan/whatif/sweep.h"
+
+/* The metric shown first and plotted: the SLO's, else queue_delay.p90. */
+int gp_whatif_answer_metric(const gp_whatif_spec *s, int metric);
+
+/* The metric value for people: "1h02m", "58.5 %", "12", "1.25". */
+const char *gp_whatif_fmt(char *buf, size_t size, int metric, double v);
+
+/* best: gp_whatif_best's answer, or GP_WHATIF_BEST_UNKNOWN for a sweep
+ * that stopped early; metric: -1 = default. */
+#define GP_WHATIF_BEST_UNKNOWN (-2)
+void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, long best,
+			   int metric, gp_sbuf *out);
+json_t *gp_whatif_answer_json(const gp_whatif_results *rs, const gp_cluster *base, long best);
+void gp_whatif_answer_csv(const gp_whatif_results *rs, const gp_cluster *base, gp_sbuf *out);
+void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp_sbuf *out);
+
+#endif

@@ -1,0 +1,141 @@
+/* What-if specs: a base cluster, the trace(s), the axes to sweep and the
+ * question (an SLO on one metric, optional costs).  The loader reports
+ * every problem as FILE:LINE:COL; the grid is the cross product of the
+ * axes, enumerated in one fixed order so that run i means the same run in
+ * every process (slices, workers, resumed sweeps).
+ *
+ *   cluster: topologies/example-cluster.yaml   # paths relative to the spec
+ *   trace: workloads/philly-2017-11-29.csv     # a list makes it an axis
+ *   queue: fifo                                # a list makes it an axis
+ *   policy: bestfit                            # a list makes it an axis
+ *   seeds: 1                                   # N (1..N) or a list
+ *   axes:
+ *     add_nodes: {type: hgx-h100, switch: ib-leaf-h0, counts: [0, 8, 16]}
+ *     remove_nodes: {type: dgx-a100, counts: 0..8}
+ *     fabric: {switch: ib-spine, techs: [eth-10, ib-hdr]}
+ *   slo: {metric: queue_delay.p90, max: 3600}
+ *   cost: {hgx-h100: 1.0, dgx-a100: 0.6}
+ *
+ * See gpuplan(1), "What-if specs", for every key. */
+#ifndef GPUPLAN_WHATIF_SPEC_H
+#define GPUPLAN_WHATIF_SPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpuplan/io/trace.h"
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/util/error.h"
+
+/* The axes, in grid order (the first varies slowest). */
+enum gp_whatif_axis {
+	GP_AX_TRACE = 0, GP_AX_ADD, GP_AX_REMOVE, GP_AX_FABRIC, GP_AX_QUEUE,
+	GP_AX_POLICY, GP_AX_COUNT
+};
+extern const char *const gp_whatif_axis_names[GP_AX_COUNT]; /* "add_nodes", ... */
+
+#define GP_WHATIF_MAX_VALUES 10000   /* values of one axis */
+#define GP_WHATIF_MAX_RUNS 10000000  /* configurations x seeds */
+#define GP_WHATIF_MAX_SEEDS 100000
+
+typedef struct gp_whatif_nodes {
+	char *type;             /* node type of the base cluster */
+	char *sw;               /* switch: add under it / remove only under it;
+				 * NULL: add next to the type's first node,
+				 * remove anywhere */
+	char *prefix;           /* add: new nodes are PREFIX-0, PREFIX-1, ... */
+	long *counts;           /* ascending, distinct, >= 0 */
+	size_t n;
+	int line, col;
+} gp_whatif_nodes;
+
+typedef struct gp_whatif_fabric {
+	char *sw;               /* switch whose technology changes */
+	int subtree;            /* 1: every switch under it too (default) */
+	int *techs;             /* enum gp_fabric_tech */
+	size_t n;
+	int line, col;
+} gp_whatif_fabric;
+
+typedef struct gp_whatif_cost {
+	char *key;              /* node type or fabric technology name */
+	double per_node;
+} gp_whatif_cost;
+
+typedef struct gp_whatif_spec {
+	char *path;             /* the spec file */
+	char *cluster;          /* resolved against the spec's directory */
+	char **traces;          /* resolved paths */
+	char **trace_names;     /* as written in the spec */
+	size_t ntraces;
+	char (*trace_hash)[17];  /* content hash of each trace (fingerprint) */
+	char cluster_hash[17];
+	char *format;           /* trace dialect, NULL = detect */
+	gp_trace_opts topts;    /* format points into this struct */
+	char **queues, **policies;
+	size_t nqueues, npolicies;
+	uint64_t *seeds;
+	size_t nseeds;
+	size_t backfill_depth;
+	char *scale_ref;        /* --scale-durations reference, NULL = off */
+	char *scale_model;      /* DL model for jobs without one, NULL = default */
+	gp_whatif_nodes add, remove;   /* n == 0: not an axis */
+	gp_whatif_fabric fabric;       /* n == 0: not an axis */
+	int declared[GP_AX_COUNT];     /* given as a list (shown in reports) */
+	/* The question. */
+	int slo_metric;         /* enum gp_metric, -1 when no SLO */
+	int slo_max;            /* 1: metric <= bound; 0: metric >= bound */
+	double slo_bound;
+	gp_whatif_cost *costs;  /* none given: every node costs 1 */
+	size_t ncosts;
+	/* Derived. */
+	size_t nvalues[GP_AX_COUNT];
+	size_t nconfigs;        /* product of nvalues */
+	size_t nruns;           /* nconfigs x nseeds */
+} gp_whatif_spec;
+
+void gp_whatif_spec_init(gp_whatif_spec *s);
+void gp_whatif_spec_release(gp_whatif_spec *s);
+/* Load and check a spec (the files it names must exist; their contents
+ * are checked when loaded).  Errors GP_EINPUT with FILE:LINE:COL, GP_EIO. */
+int gp_whatif_spec_load(const char *path, gp_whatif_spec *s, gp_error *err);
+/* Check the spec against its base cluster: node types, switches. */
+int gp_whatif_spec_check(const gp_whatif_spec *s, const gp_cluster *base,
+			 gp_error *err);
+
+/* One configuration: an index per axis. */
+typedef struct gp_whatif_config {
+	size_t v[GP_AX_COUNT];
+} gp_whatif_config;
+
+/* Configuration number i (0 <= i < nconfigs) and back. */
+void gp_whatif_config_of(const gp_whatif_spec *s, size_t i, gp_whatif_config *c);
+size_t gp_whatif_config_index(const gp_whatif_spec *s, const gp_whatif_config *c);
+/* The value of one axis of c as text ("16", "ib-hdr", "fifo", trace name). */
+const char *gp_whatif_value(const gp_whatif_spec *s, const gp_whatif_config *c,
+			    int axis, char *buf, size_t size);
+/* Canonical text of c, the run's identity with its seed in the database:
+ * "trace=NAME;add_nodes=16;remove_nodes=0;fabric=-;queue=fifo;policy=bestfit". */
+char *gp_whatif_config_key(const gp_whatif_spec *s, const gp_whatif_config *c);
+
+/* What the configuration's cluster looks like without building it. */
+typedef struct gp_whatif_shape {
+	int nodes, gpus;
+	double cost;
+} gp_whatif_shape;
+int gp_whatif_shape_of(const gp_whatif_spec *s, const gp_cluster *base,
+		       const gp_whatif_config *c, gp_whatif_shape *out);
+
+/* Build the configuration's cluster: load the base cluster, add and remove
+ * nodes, change the fabric.  out is released on failure. */
+int gp_whatif_cluster_build(const gp_whatif_spec *s, const gp_whatif_config *c,
+			    gp_cluster *out, gp_error *err);
+
+/* Fingerprint of everything a run's result depends on besides its key and
+ * seed: gpuplan's version, the cluster file's bytes, the trace options,
+ * the axes' fixed parts (types, switches, prefixes), --scale-durations and
+ * backfill depth.  16 hex digits; fills buf (>= 17 bytes). */
+int gp_whatif_fingerprint(const gp_whatif_spec *s, const char *version,
+			  char *buf, gp_error *err);
+
+#endif

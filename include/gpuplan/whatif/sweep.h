@@ -1,0 +1,119 @@
+/* Running a what-if sweep: one run in-process (runner), many in worker
+ * processes (pool), the results of a sweep in memory (results), the
+ * bisection along a monotone count axis (search), and the answer.
+ *
+ * Runs are numbered: run r is configuration r / nseeds with seed
+ * r % nseeds (spec.h gives the configuration order), so every process
+ * agrees on what run r is.  A slice I/N of a sweep is the runs with
+ * r % N == I - 1. */
+#ifndef GPUPLAN_WHATIF_SWEEP_H
+#define GPUPLAN_WHATIF_SWEEP_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gpuplan/util/error.h"
+#include "gpuplan/whatif/metrics.h"
+#include "gpuplan/whatif/spec.h"
+
+typedef struct gp_whatif_result {
+	double m[GP_M_COUNT];
+	int32_t nodes, gpus;    /* of the configuration's cluster */
+} gp_whatif_result;
+
+/* ---- one run, in this process ---- */
+
+typedef struct gp_whatif_runner gp_whatif_runner;
+/* Keeps spec by pointer.  Loads the base cluster (checked against the
+ * spec); traces are loaded on first use and kept. */
+gp_whatif_runner *gp_whatif_runner_new(const gp_whatif_spec *spec, gp_error *err);
+void gp_whatif_runner_free(gp_whatif_runner *r);
+int gp_whatif_runner_run(gp_whatif_runner *r, size_t run, gp_whatif_result *out,
+			 gp_error *err);
+/* The base cluster the runner loaded. */
+const gp_cluster *gp_whatif_runner_base(const gp_whatif_runner *r);
+
+/* ---- worker processes ---- */
+
+typedef struct gp_whatif_pool gp_whatif_pool;
+/* workers <= 1 runs everything in this process.  Workers are forked
+ * here, each with its own runner; they end with _exit when the pool is
+ * freed (or when the parent goes away). */
+gp_whatif_pool *gp_whatif_pool_new(const gp_whatif_spec *spec, int workers, gp_error *err);
+void gp_whatif_pool_free(gp_whatif_pool *p);
+int gp_whatif_pool_workers(const gp_whatif_pool *p);
+typedef void (*gp_whatif_done_fn)(void *ud, size_t run, const gp_whatif_result *res);
+/* Run every run in runs[0..n), handing each result to done (in this
+ * process, in completion order).  Stops early, with GP_OK and *stopped
+ * set, when *stop becomes non-zero (the runs in flight are abandoned).
+ * A failing run stops the batch with its error. */
+int gp_whatif_pool_run(gp_whatif_pool *p, const size_t *runs, size_t n,
+		       gp_whatif_done_fn done, void *ud,
+		       volatile sig_atomic_t *stop, int *stopped, gp_error *err);
+
+/* ---- results of a sweep ---- */
+
+typedef struct gp_whatif_results {
+	const gp_whatif_spec *spec;
+	int32_t *slot;          /* per run: index into res, -1 = not known */
+	gp_whatif_result *res;
+	size_t n, cap;
+} gp_whatif_results;
+
+void gp_whatif_results_init(gp_whatif_results *rs, const gp_whatif_spec *spec);
+void gp_whatif_results_release(gp_whatif_results *rs);
+void gp_whatif_results_put(gp_whatif_results *rs, size_t run, const gp_whatif_result *res);
+const gp_whatif_result *gp_whatif_results_get(const gp_whatif_results *rs, size_t run);
+/* Whether every seed of configuration cfg is known. */
+int gp_whatif_results_complete(const gp_whatif_results *rs, size_t cfg);
+/* SLO verdict of one run and of a configuration (every seed meets); 1
+ * yes, 0 no, -1 unknown (or no SLO). */
+int gp_whatif_meets_run(const gp_whatif_spec *s, const gp_whatif_result *r);
+int gp_whatif_meets(const gp_whatif_results *rs, size_t cfg);
+/* Mean over the seeds of configuration cfg (all must be known). */
+void gp_whatif_mean(const gp_whatif_results *rs, size_t cfg, gp_whatif_result *out);
+
+/* ---- bisection along a monotone count axis ---- */
+
+/* The searched axis: add_nodes, else remove_nodes; -1 when neither has
+ * more than one count or the spec has no SLO. */
+int gp_whatif_search_axis(const gp_whatif_spec *s);
+
+/* A plan per "line": the configurations that differ only in the searched
+ * axis.  Meeting the SLO is assumed monotone along it: adding nodes never
+ * hurts a delay metric, removing nodes never helps.  Each round proposes
+ * up to `want` points per line, spread evenly over the unknown interval,
+ * so that -j N probes N points at once (N + 1-section). */
+typedef struct gp_whatif_search {
+	size_t nlines, n;       /* lines, values along the axis */
+	int axis;
+	int up;                 /* 1: meeting holds from some count upwards */
+	long *lo, *hi;          /* per line, in "up" order: the last index
+				 * known to fail (-1) and the first known to
+				 * meet (n) */
+} gp_whatif_search;
+
+/* n values along the axis, lines = configurations / n.  up: see above. */
+void gp_whatif_search_init(gp_whatif_search *se, size_t nlines, size_t n, int up);
+void gp_whatif_search_release(gp_whatif_search *se);
+/* Points of the next round: up to cap (line, index) pairs, at most
+ * per_line per line; 0 when every line is settled. */
+size_t gp_whatif_search_next(const gp_whatif_search *se, size_t per_line, size_t cap,
+			     size_t *line, size_t *index);
+void gp_whatif_search_set(gp_whatif_search *se, size_t line, size_t index, int meets);
+/* The answer of a line: the index (in the axis' own order) of the
+ * cheapest count that meets, -1 when none does. */
+long gp_whatif_search_answer(const gp_whatif_search *se, size_t line);
+/* Whether meeting is upward closed along the axis for this spec. */
+int gp_whatif_search_up(const gp_whatif_spec *s, int axis);
+/* Configuration of (line, index) for a spec's searched axis. */
+size_t gp_whatif_search_config(const gp_whatif_spec *s, int axis, size_t line, size_t index);
+
+/* ---- the answer ---- */
+
+/* The cheapest configuration that meets the SLO in every seed among the
+ * complete ones (ties: the earlier in grid order); -1 when none. */
+long gp_whatif_best(const gp_whatif_results *rs, const gp_cluster *base);
+
+#endif

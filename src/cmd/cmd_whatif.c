@@ -1,0 +1,664 @@
+/* gpuplan whatif: capacity planning sweeps over a spec's axes, in worker
+ * processes, resumable from SQLite, sliced for Slurm (or any batch
+ * system), with the cheapest configuration that meets an SLO. */
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/report/report.h"
+#include "gpuplan/util/util.h"
+#include "gpuplan/whatif/answer.h"
+#include "gpuplan/whatif/spec.h"
+#include "gpuplan/whatif/store.h"
+#include "gpuplan/whatif/sweep.h"
+
+const char gp_usage_whatif[] =
+	"usage: gpuplan whatif SPEC [-j N] [--db FILE] [--search] [--slice I/N]\n"
+	"                      [--json] [--csv FILE] [--svg FILE] [--metric M]\n"
+	"                      [--max-runs N] [--progress | --quiet]\n"
+	"       gpuplan whatif SPEC --slurm DIR [--slices N] [--sbatch-option OPT]...\n"
+	"       gpuplan whatif merge DB... -o OUT\n"
+	"\n"
+	"Run the configurations of a what-if SPEC (a base cluster, traces, axes\n"
+	"such as added nodes, fabric, queue and policy, seeds, and an SLO) and\n"
+	"print every configuration's metrics and the cheapest one that meets the\n"
+	"SLO in every seed.  Exit 1 when no configuration meets it.\n"
+	"\n"
+	"  -j, --jobs N      worker processes (default: the number of CPUs)\n"
+	"  --db FILE         store runs in SQLite FILE; runs already there are\n"
+	"                    not run again (resume), the report covers them too\n"
+	"  --search          bisect the add_nodes (else remove_nodes) counts for\n"
+	"                    the cheapest that meets the SLO instead of running\n"
+	"                    every count (meeting it must be monotone in the count)\n"
+	"  --slice I/N       run only slice I of N (1 <= I <= N) of the grid\n"
+	"  --json            print JSON (runs, best, slo) instead of the table\n"
+	"  --csv FILE        write one row per run to FILE\n"
+	"  --svg FILE        write a plot of the metric against the swept axis\n"
+	"  --metric M        metric shown first and plotted (default: the SLO's)\n"
+	"  --max-runs N      run at most N new runs, then stop (resume later)\n"
+	"  --progress        show progress (runs done, ETA) even when not a terminal\n"
+	"  --quiet           never show progress\n"
+	"  --slurm DIR       write DIR/whatif.sbatch, a Slurm job array whose task\n"
+	"                    I runs --slice I/N into DIR/part-I.sqlite\n"
+	"  --slices N        array tasks for --slurm (default: min(runs, 64))\n"
+	"  --sbatch-option O extra '#SBATCH O' line (repeatable), e.g. '--time=1:00:00'\n"
+	"  merge DB... -o OUT  add the runs of every DB to OUT (created if absent)\n";
+
+#define MAX_WORKERS 256
+#define MAX_SBATCH_OPTS 32
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+typedef struct sweep {
+	const gp_whatif_spec *spec;
+	const gp_cluster *base;
+	gp_whatif_results rs;
+	gp_whatif_store *db;
+	char fingerprint[17];
+	int status;             /* first store error */
+	gp_error err;
+	/* progress */
+	int show;               /* 0 none, 1 terminal, 2 plain lines */
+	size_t done, total;     /* runs of this invocation */
+	double t0, last_draw;
+	int last_decile;
+} sweep;
+
+static void draw(sweep *w, int final)
+{
+	double t = now(), el = t - w->t0;
+	char eta[32] = "";
+
+	if (!w->show || !w->total)
+		return;
+	if (w->show == 2) {
+		int dec = (int)(10 * w->done / w->total);
+
+		if (dec == w->last_decile && !final)
+			return;
+		w->last_decile = dec;
+	} else if (!final && t - w->last_draw < 0.25) {
+		return;
+	}
+	w->last_draw = t;
+	if (w->done && w->done < w->total)
+		gp_report_duration(eta, sizeof(eta), el / (double)w->done * (double)(w->total - w->done));
+	fprintf(stderr, "%swhatif: %zu/%zu runs (%3.0f %%)%s%s%s", w->show == 1 ? "\r" : "", w->done,
+		w->total, 100.0 * (double)w->done / (double)w->total, eta[0] ? ", eta " : "", eta,
+		w->show == 1 ? "   " : "\n");
+	if (w->show == 1 && final)
+		fputs("\n", stderr);
+	fflush(stderr);
+}
+
+static void on_done(void *ud, size_t run, const gp_whatif_result *res)
+{
+	sweep *w = ud;
+
+	gp_whatif_results_put(&w->rs, run, res);
+	if (w->db && w->status == GP_OK) {
+		gp_whatif_config c;
+		gp_whatif_shape sh;
+
+		gp_whatif_config_of(w->spec, run / w->spec->nseeds, &c);
+		gp_whatif_shape_of(w->spec, w->base, &c, &sh);
+		w->status = gp_whatif_store_put(w->db, w->spec, w->fingerprint, GP_VERSION, run, res,
+						sh.cost, &w->err);
+	}
+	w->done++;
+	draw(w, 0);
+}
+
+/* "I/N" */
+static int parse_slice(const char *s, long *i, long *n)
+{
+	const char *slash = strchr(s, '/');
+	char a[32];
+
+	if (!slash || (size_t)(slash - s) >= sizeof(a))
+		return -1;
+	snprintf(a, sizeof(a), "%.*s", (int)(slash - s), s);
+	if (gp_parse_long(a, 1, 1000000, i) || gp_parse_long(slash + 1, 1, 1000000, n) || *i > *n)
+		return -1;
+	return 0;
+}
+
+/* Quote for sh: 'a'\''b'. */
+static void sh_quote(gp_sbuf *sb, const char *s)
+{
+	gp_sbuf_adds(sb, "'");
+	for (; *s; s++) {
+		if (*s == '\'')
+			gp_sbuf_adds(sb, "'\\''");
+		else
+			gp_sbuf_add(sb, s, 1);
+	}
+	gp_sbuf_adds(sb, "'");
+}
+
+static char *abs_path(const char *p)
+{
+	char *r = realpath(p, NULL);
+
+	return r ? r : gp_xstrdup(p);
+}
+
+static int write_slurm(const char *spec_path, const gp_whatif_spec *s, const char *dir, long slices,
+		       char **opts, int nopts)
+{
+	char *exe = realpath("/proc/self/exe", NULL), *spec_abs, *dir_abs, *path;
+	gp_sbuf sb;
+	gp_error err = GP_ERROR_INIT;
+	gp_atomic_file af;
+	struct stat st;
+	int i, rc;
+
+	if (mkdir(dir, 0777) && !(errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) {
+		free(exe);
+		return gp_cli_fail(GP_EIO, "%s: cannot create directory: %s", dir,
+				   errno == EEXIST ? "a file is in the way" : strerror(errno));
+	}
+	if (slices <= 0)
+		slices = s->nruns < 64 ? (long)s->nruns : 64;
+	if (slices > (long)s->nruns)
+		slices = (long)s->nruns;
+	spec_abs = abs_path(spec_path);
+	dir_abs = abs_path(dir);
+	gp_sbuf_init(&sb);
+	gp_sbuf_adds(&sb, "#!/bin/sh\n");
+	gp_sbuf_adds(&sb, "#SBATCH --job-name=gpuplan-whatif\n");
+	gp_sbuf_addf(&sb, "#SBATCH --array=1-%ld\n", slices);
+	gp_sbuf_adds(&sb, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n");
+	gp_sbuf_addf(&sb, "#SBATCH --output=%s/slice-%%a.log\n", dir_abs);
+	for (i = 0; i < nopts; i++)
+		gp_sbuf_addf(&sb, "#SBATCH %s\n", opts[i]);
+	gp_sbuf_addf(&sb,
+		     "# Written by 'gpuplan whatif --slurm': %zu runs of %s in %ld slices.\n"
+		     "# Submit:  sbatch %s/whatif.sbatch\n"
+		     "# Then:    gpuplan whatif merge %s/part-*.sqlite -o all.sqlite\n"
+		     "#          gpuplan whatif %s --db all.sqlite\n"
+		     "set -eu\n",
+		     s->nruns, spec_abs, slices, dir_abs, dir_abs, spec_abs);
+	gp_sbuf_adds(&sb, "exec ");
+	sh_quote(&sb, exe ? exe : "gpuplan");
+	gp_sbuf_adds(&sb, " whatif ");
+	sh_quote(&sb, spec_abs);
+	gp_sbuf_addf(&sb, " --slice \"${SLURM_ARRAY_TASK_ID}/%ld\" -j \"${SLURM_CPUS_PER_TASK:-1}\" --quiet --db ",
+		     slices);
+	sh_quote(&sb, dir_abs);
+	gp_sbuf_adds(&sb, "\"/part-${SLURM_ARRAY_TASK_ID}.sqlite\"\n");
+	path = gp_xasprintf("%s/whatif.sbatch", dir);
+	rc = GP_OK;
+	if (gp_atomic_open(&af, path, &err)) {
+		rc = gp_cli_report(&err);
+	} else if (fwrite(sb.buf, 1, sb.len, af.fp) != sb.len) {
+		gp_atomic_abort(&af);
+		rc = gp_cli_fail(GP_EIO, "%s: cannot write", path);
+	} else if (gp_atomic_commit(&af, &err)) {
+		rc = gp_cli_report(&err);
+	}
+	if (rc == GP_OK) {
+		chmod(path, 0755);
+		printf("wrote %s: a job array of %ld tasks over %zu runs\n"
+		       "submit:  sbatch %s\n"
+		       "then:    gpuplan whatif merge %s/part-*.sqlite -o all.sqlite\n"
+		       "         gpuplan whatif %s --db all.sqlite\n",
+		       path, slices, s->nruns, path, dir, spec_path);
+	}
+	free(path);
+	gp_sbuf_release(&sb);
+	free(exe);
+	free(spec_abs);
+	free(dir_abs);
+	return rc;
+}
+
+static int cmd_merge(int argc, char **argv)
+{
+	const char *out = NULL;
+	gp_whatif_store *st;
+	gp_error err = GP_ERROR_INIT;
+	size_t total_add = 0, total_dup = 0;
+	int i, n = 0, rc;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+			if (i + 1 >= argc)
+				return gp_cli_usage_error("whatif", "merge: -o needs the output database");
+			out = argv[++i];
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			fputs(gp_usage_whatif, stdout);
+			return GP_OK;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			return gp_cli_usage_error("whatif", "merge: unknown option '%s'", argv[i]);
+		} else {
+			n++;
+		}
+	}
+	if (!out)
+		return gp_cli_usage_error("whatif", "merge: give the output database with -o OUT");
+	if (!n)
+		return gp_cli_usage_error("whatif", "merge: give the databases to merge");
+	if (gp_whatif_store_open(out, &st, &err))
+		return gp_cli_report(&err);
+	rc = GP_OK;
+	for (i = 1; i < argc && rc == GP_OK; i++) {
+		size_t added, dup;
+		char *a, *b;
+
+		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
+			i++;
+			continue;
+		}
+		a = abs_path(argv[i]);
+		b = abs_path(out);
+		if (!strcmp(a, b)) {
+			free(a);
+			free(b);
+			continue;
+		}
+		free(a);
+		free(b);
+		if (gp_whatif_store_merge(st, argv[i], &added, &dup, &err))
+			rc = gp_cli_report(&err);
+		total_add += added;
+		total_dup += dup;
+	}
+	if (gp_whatif_store_close(st, &err) && rc == GP_OK)
+		rc = gp_cli_report(&err);
+	if (rc == GP_OK)
+		printf("merged %d database%s into %s: %zu runs added, %zu already there\n", n,
+		       n == 1 ? "" : "s", out, total_add, total_dup);
+	return rc;
+}
+
+static int run_search(sweep *w, gp_whatif_pool *pool, int axis, size_t max_runs, int *stopped,
+		      size_t *probed)
+{
+	const gp_whatif_spec *s = w->spec;
+	gp_whatif_search se;
+	size_t n = s->nvalues[axis], nlines = s->nconfigs / n, cap, np, i, k, *line, *idx, *runs;
+	size_t workers = (size_t)gp_whatif_pool_workers(pool), nrun;
+	int rc = GP_OK;
+
+	gp_whatif_search_init(&se, nlines, n, gp_whatif_search_up(s, axis));
+	line = gp_xmalloc(nlines * workers * sizeof(size_t) + sizeof(size_t));
+	idx = gp_xmalloc(nlines * workers * sizeof(size_t) + sizeof(size_t));
+	runs = gp_xmalloc(nlines * workers * s->nseeds * sizeof(size_t) + sizeof(size_t));
+	*probed = 0;
+	for (;;) {
+		size_t active = 0, per_line;
+
+		for (i = 0; i < nlines; i++)
+			active += se.hi[i] - se.lo[i] > 1;
+		if (!active)
+			break;
+		per_line = workers / (active * s->nseeds);
+		if (per_line < 1)
+			per_line = 1;
+		cap = nlines * (per_line < workers ? per_line : workers);
+		np = gp_whatif_search_next(&se, per_line, cap, line, idx);
+		if (!np)
+			break;
+		nrun = 0;
+		for (i = 0; i < np; i++) {
+			size_t cfg = gp_whatif_search_config(s, axis, line[i], idx[i]);
+
+			for (k = 0; k < s->nseeds; k++)
+				if (!gp_whatif_results_get(&w->rs, cfg * s->nseeds + k))
+					runs[nrun++] = cfg * s->nseeds + k;
+		}
+		if (max_runs && w->done + nrun > max_runs) {
+			nrun = max_runs > w->done ? max_runs - w->done : 0;
+			*stopped = 1;
+		}
+		w->total = w->done + nrun;
+		if (nrun && (rc = gp_whatif_pool_run(pool, runs, nrun, on_done, w, &interrupted, stopped,
+						     &w->err)))
+			break;
+		if (*stopped || w->status)
+			break;
+		for (i = 0; i < np; i++) {
+			size_t cfg = gp_whatif_search_config(s, axis, line[i], idx[i]);
+
+			gp_whatif_search_set(&se, line[i], idx[i], gp_whatif_meets(&w->rs, cfg) == 1);
+			(*probed)++;
+		}
+	}
+	free(line);
+	free(idx);
+	free(runs);
+	gp_whatif_search_release(&se);
+	return rc;
+}
+
+int cmd_whatif(int argc, char **argv)
+{
+	enum { O_DB = 1, O_SEARCH, O_SLICE, O_JSON, O_CSV, O_SVG, O_METRIC, O_MAX, O_PROGRESS, O_QUIET,
+	       O_SLURM, O_SLICES, O_SBOPT, O_HELP };
+	static const struct option opts[] = {
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "db", required_argument, NULL, O_DB },
+		{ "search", no_argument, NULL, O_SEARCH },
+		{ "slice", required_argument, NULL, O_SLICE },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "csv", required_argument, NULL, O_CSV },
+		{ "svg", required_argument, NULL, O_SVG },
+		{ "metric", required_argument, NULL, O_METRIC },
+		{ "max-runs", required_argument, NULL, O_MAX },
+		{ "progress", no_argument, NULL, O_PROGRESS },
+		{ "quiet", no_argument, NULL, O_QUIET },
+		{ "slurm", required_argument, NULL, O_SLURM },
+		{ "slices", required_argument, NULL, O_SLICES },
+		{ "sbatch-option", required_argument, NULL, O_SBOPT },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db_path = NULL, *csv_path = NULL, *svg_path = NULL, *slurm_dir = NULL;
+	char *sbopts[MAX_SBATCH_OPTS];
+	int nsbopts = 0, json = 0, search = 0, show = -1, metric = -1, c, rc, stopped = 0;
+	long workers = 0, slice_i = 0, slice_n = 0, slices = 0, l;
+	size_t max_runs = 0, found = 0, other = 0, i, nrun, probed = 0;
+	gp_whatif_spec spec;
+	gp_cluster base;
+	gp_error err = GP_ERROR_INIT;
+	gp_whatif_pool *pool = NULL;
+	size_t *runs = NULL;
+	sweep w;
+	long best;
+	int axis = -1;
+	struct sigaction sa, old_int, old_term;
+
+	if (argc >= 2 && !strcmp(argv[1], "merge"))
+		return cmd_merge(argc - 1, argv + 1);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":j:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			if (gp_parse_long(optarg, 1, MAX_WORKERS, &workers))
+				return gp_cli_usage_error("whatif", "-j wants 1..%d worker processes, got '%s'",
+							  MAX_WORKERS, optarg);
+			break;
+		case O_DB: db_path = optarg; break;
+		case O_SEARCH: search = 1; break;
+		case O_SLICE:
+			if (parse_slice(optarg, &slice_i, &slice_n))
+				return gp_cli_usage_error("whatif", "--slice wants I/N with 1 <= I <= N, got '%s'",
+							  optarg);
+			break;
+		case O_JSON: json = 1; break;
+		case O_CSV: csv_path = optarg; break;
+		case O_SVG: svg_path = optarg; break;
+		case O_METRIC:
+			metric = gp_metric_find(optarg);
+			if (metric < 0)
+				return gp_cli_usage_error("whatif", "unknown metric '%s' (one of %s)", optarg,
+							  gp_metric_names());
+			break;
+		case O_MAX:
+			if (gp_parse_long(optarg, 1, LONG_MAX, &l))
+				return gp_cli_usage_error("whatif", "--max-runs wants a positive number, got '%s'",
+							  optarg);
+			max_runs = (size_t)l;
+			break;
+		case O_PROGRESS: show = 1; break;
+		case O_QUIET: show = 0; break;
+		case O_SLURM: slurm_dir = optarg; break;
+		case O_SLICES:
+			if (gp_parse_long(optarg, 1, 1000000, &slices))
+				return gp_cli_usage_error("whatif", "--slices wants a positive number, got '%s'",
+							  optarg);
+			break;
+		case O_SBOPT:
+			if (nsbopts >= MAX_SBATCH_OPTS)
+				return gp_cli_usage_error("whatif", "at most %d --sbatch-option", MAX_SBATCH_OPTS);
+			if (strchr(optarg, '\n'))
+				return gp_cli_usage_error("whatif", "--sbatch-option must be one line");
+			sbopts[nsbopts++] = optarg;
+			break;
+		case 'h':
+		case O_HELP: fputs(gp_usage_whatif, stdout); return GP_OK;
+		case ':':
+			return gp_cli_usage_error("whatif", "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return gp_cli_usage_error("whatif", "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return gp_cli_usage_error("whatif", optind >= argc ? "expected a SPEC file" :
+					  "expected one SPEC file, got '%s' too",
+					  optind < argc - 1 ? argv[optind + 1] : "");
+	if (slice_n && search)
+		return gp_cli_usage_error("whatif", "--search cannot be split into slices: slices run "
+					  "the grid; merge them, then ask with --search --db");
+	if (slurm_dir && (slice_n || search || json))
+		return gp_cli_usage_error("whatif", "--slurm only writes the job script: give it "
+					  "without --slice, --search and --json");
+	if (gp_whatif_spec_load(argv[optind], &spec, &err))
+		return gp_cli_report(&err);
+	if (gp_cluster_load(spec.cluster, &base, &err)) {
+		gp_whatif_spec_release(&spec);
+		return gp_cli_report(&err);
+	}
+	if (gp_whatif_spec_check(&spec, &base, &err)) {
+		rc = gp_cli_report(&err);
+		goto out_spec;
+	}
+	if (slurm_dir) {
+		rc = write_slurm(argv[optind], &spec, slurm_dir, slices, sbopts, nsbopts);
+		goto out_spec;
+	}
+	if (search) {
+		axis = gp_whatif_search_axis(&spec);
+		if (axis < 0) {
+			rc = gp_cli_usage_error("whatif", "--search needs an 'slo' and 'add_nodes' or "
+						"'remove_nodes' with more than one count");
+			goto out_spec;
+		}
+	}
+	if (!workers) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		workers = n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : n;
+	}
+	memset(&w, 0, sizeof(w));
+	w.spec = &spec;
+	w.base = &base;
+	gp_whatif_results_init(&w.rs, &spec);
+	if (gp_whatif_fingerprint(&spec, GP_VERSION, w.fingerprint, &err)) {
+		rc = gp_cli_report(&err);
+		goto out_results;
+	}
+	if (db_path) {
+		if (gp_whatif_store_open(db_path, &w.db, &err) ||
+		    gp_whatif_store_load(w.db, &spec, w.fingerprint, &w.rs, &found, &other, &err)) {
+			rc = gp_cli_report(&err);
+			goto out_results;
+		}
+	}
+	if (show < 0)
+		show = gp_cli_stderr_is_tty();
+	else if (show == 1 && !gp_cli_stderr_is_tty())
+		show = 2;
+	w.show = show;
+	w.t0 = now();
+	w.last_decile = -1;
+
+	/* The runs to do now. */
+	if (!search) {
+		runs = gp_xmalloc((spec.nruns ? spec.nruns : 1) * sizeof(*runs));
+		for (i = nrun = 0; i < spec.nruns; i++) {
+			if (slice_n && (long)(i % (size_t)slice_n) != slice_i - 1)
+				continue;
+			if (!gp_whatif_results_get(&w.rs, i))
+				runs[nrun++] = i;
+		}
+		if (max_runs && nrun > max_runs) {
+			nrun = max_runs;
+			stopped = 1;
+		}
+		w.total = nrun;
+	} else {
+		nrun = 1; /* decided round by round */
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	rc = GP_OK;
+	if (nrun) {
+		int st2 = 0;
+
+		if ((long)nrun < workers && !search)
+			workers = (long)nrun;
+		pool = gp_whatif_pool_new(&spec, (int)workers, &err);
+		if (!pool) {
+			rc = gp_cli_report(&err);
+		} else {
+			if (search)
+				rc = run_search(&w, pool, axis, max_runs, &stopped, &probed);
+			else
+				rc = gp_whatif_pool_run(pool, runs, nrun, on_done, &w, &interrupted, &st2,
+							&w.err);
+			if (rc != GP_OK)
+				rc = gp_cli_report(&w.err);
+			gp_whatif_pool_free(pool);
+		}
+		if (st2)
+			stopped = 1;
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	draw(&w, 1);
+	if (w.status && rc == GP_OK)
+		rc = gp_cli_report(&w.err);
+	if (w.db && gp_whatif_store_close(w.db, &err) && rc == GP_OK)
+		rc = gp_cli_report(&err);
+	w.db = NULL;
+	if (rc != GP_OK)
+		goto out_results;
+	if (interrupted) {
+		fprintf(stderr, "gpuplan: whatif: interrupted after %zu new runs%s\n", w.done,
+			db_path ? "; they are stored: run the same command to resume" : "");
+		rc = 130;
+		goto out_results;
+	}
+	if (slice_n) {
+		printf("slice %ld/%ld: %zu runs done now, %zu found in the database\n", slice_i, slice_n,
+		       w.done, found);
+		rc = GP_OK;
+		goto out_results;
+	}
+	/* A stopped sweep has no answer yet: a cheaper configuration may be
+	 * among the runs still to do. */
+	best = stopped ? GP_WHATIF_BEST_UNKNOWN : gp_whatif_best(&w.rs, &base);
+	{
+		gp_cli_outset outs;
+		FILE *fp;
+		gp_sbuf sb;
+
+		memset(&outs, 0, sizeof(outs));
+		if (csv_path && (fp = gp_cli_outset_add(&outs, csv_path))) {
+			gp_sbuf_init(&sb);
+			gp_whatif_answer_csv(&w.rs, &base, &sb);
+			fwrite(sb.buf, 1, sb.len, fp);
+			gp_sbuf_release(&sb);
+		}
+		if (svg_path && (fp = gp_cli_outset_add(&outs, svg_path))) {
+			gp_sbuf_init(&sb);
+			gp_whatif_answer_svg(&w.rs, best, metric, &sb);
+			fwrite(sb.buf, 1, sb.len, fp);
+			gp_sbuf_release(&sb);
+		}
+		rc = gp_cli_outset_commit(&outs);
+		if (rc != GP_OK)
+			goto out_results;
+	}
+	if (json) {
+		json_t *o = gp_whatif_answer_json(&w.rs, &base, best), *sw = json_object();
+
+		json_object_set_new(sw, "configurations", json_integer((json_int_t)spec.nconfigs));
+		json_object_set_new(sw, "seeds", json_integer((json_int_t)spec.nseeds));
+		json_object_set_new(sw, "runs_total", json_integer((json_int_t)spec.nruns));
+		json_object_set_new(sw, "runs_now", json_integer((json_int_t)w.done));
+		json_object_set_new(sw, "runs_from_db", json_integer((json_int_t)found));
+		json_object_set_new(sw, "complete", json_boolean(!stopped));
+		json_object_set_new(sw, "search", search ? json_string(gp_whatif_axis_names[axis]) :
+							   json_null());
+		json_object_set_new(o, "sweep", sw);
+		json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+		fputs("\n", stdout);
+		json_decref(o);
+	} else {
+		gp_sbuf sb;
+		size_t t;
+
+		printf("what-if  %s\ncluster  %s (%d nodes, %d GPUs)\n", argv[optind], spec.cluster,
+		       base.nnodes, base.ngpus);
+		for (t = 0; t < spec.ntraces; t++)
+			printf("%s%s\n", t ? "         " : "trace    ", spec.traces[t]);
+		if (spec.scale_ref)
+			printf("scale    durations as measured on %s (model %s for jobs without one)\n",
+			       spec.scale_ref, spec.scale_model ? spec.scale_model : "resnet50");
+		if (spec.slo_metric >= 0) {
+			char v[64];
+
+			printf("slo      %s %s %s%s\n", gp_metrics[spec.slo_metric].path,
+			       spec.slo_max ? "<=" : ">=",
+			       gp_whatif_fmt(v, sizeof(v), spec.slo_metric, spec.slo_bound),
+			       spec.nseeds > 1 ? " in every seed" : "");
+		}
+		printf("runs     %zu configuration%s x %zu seed%s: %zu run now, %zu from the database\n",
+		       spec.nconfigs, spec.nconfigs == 1 ? "" : "s", spec.nseeds, spec.nseeds == 1 ? "" : "s",
+		       w.done, found);
+		if (search)
+			printf("search   %s by bisection: %zu of %zu counts probed per line\n",
+			       gp_whatif_axis_names[axis], probed / (spec.nconfigs / spec.nvalues[axis]),
+			       spec.nvalues[axis]);
+		if (other)
+			printf("database %zu runs of other inputs ignored (another spec, cluster or trace "
+			       "file, or gpuplan version)\n", other);
+		if (stopped)
+			printf("stopped  after %zu new runs (--max-runs); run again to continue\n", w.done);
+		printf("\n");
+		gp_sbuf_init(&sb);
+		gp_whatif_answer_text(&w.rs, &base, best, metric, &sb);
+		fwrite(sb.buf, 1, sb.len, stdout);
+		gp_sbuf_release(&sb);
+	}
+	rc = spec.slo_metric >= 0 && best < 0 && !stopped ? GP_NO : GP_OK;
+out_results:
+	free(runs);
+	gp_whatif_store_close(w.db, NULL);
+	gp_whatif_results_release(&w.rs);
+out_spec:
+	gp_cluster_release(&base);
+	gp_whatif_spec_release(&spec);
+	return rc;
+}

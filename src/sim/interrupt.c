@@ -1,0 +1,794 @@
+/* Interruptions (sim.h, "Interruptions"): progress of running jobs with
+ * checkpoints, overheads and speed; stopping a job (requeue, move, fail);
+ * nodes and GPUs down and up; events of interruption sources; read
+ * access for the sources.
+ *
+ * Progress of a running job j is kept at acct_t[j]: ovh[j] seconds of
+ * overhead still to pay (restore, copy, or the rest of a checkpoint being
+ * written), then rem[j] seconds of work at speed 1.  seg_work[j] counts
+ * the work of the current run, ck_saved[j] its value at the last
+ * checkpoint and ck_next[j] at the next one.  advance() brings this to
+ * the current time; a job's finish event is at acct_t + wall_left(). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+static size_t szn(size_t n)
+{
+	return n ? n : 1;
+}
+
+int gp_sim_ix_setup(sim *s)
+{
+	size_t n = szn(s->n), i;
+	int k;
+
+	s->ix = 1;
+	s->jst = gp_xcalloc(n, sizeof(*s->jst));
+	s->fin_seq = gp_xcalloc(n, sizeof(*s->fin_seq));
+	s->aux_seq = gp_xcalloc(n, sizeof(*s->aux_seq));
+	s->has_aux = gp_xcalloc(n, sizeof(*s->has_aux));
+	s->rem = gp_xcalloc(n, sizeof(*s->rem));
+	s->acct_t = gp_xcalloc(n, sizeof(*s->acct_t));
+	s->ovh = gp_xcalloc(n, sizeof(*s->ovh));
+	s->full = gp_xcalloc(n, sizeof(*s->full));
+	s->seg_t = gp_xcalloc(n, sizeof(*s->seg_t));
+	s->seg_work = gp_xcalloc(n, sizeof(*s->seg_work));
+	s->ck_saved = gp_xcalloc(n, sizeof(*s->ck_saved));
+	s->ck_next = gp_xcalloc(n, sizeof(*s->ck_next));
+	s->ck_writing = gp_xcalloc(n, sizeof(*s->ck_writing));
+	s->speed = gp_xmalloc(n * sizeof(*s->speed));
+	for (i = 0; i < n; i++)
+		s->speed[i] = 1;
+	s->pend_ovh = gp_xcalloc(n, sizeof(*s->pend_ovh));
+	s->past_gpu_s = gp_xcalloc(n, sizeof(*s->past_gpu_s));
+	s->held = gp_xcalloc(n, sizeof(*s->held));
+	s->run_list = gp_xmalloc(n * sizeof(*s->run_list));
+	s->run_pos = gp_xmalloc(n * sizeof(*s->run_pos));
+	s->released_flag = gp_xcalloc(n, sizeof(*s->released_flag));
+	s->pmark = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->pmark));
+	for (k = 0; k < GP_SIM_MAX_HOOKS && s->cfg->hooks[k]; k++)
+		s->hooks[s->nhooks++] = s->cfg->hooks[k];
+	return GP_OK;
+}
+
+void gp_sim_ix_teardown(sim *s)
+{
+	free(s->jst);
+	free(s->fin_seq);
+	free(s->aux_seq);
+	free(s->has_aux);
+	free(s->rem);
+	free(s->acct_t);
+	free(s->ovh);
+	free(s->full);
+	free(s->seg_t);
+	free(s->seg_work);
+	free(s->ck_saved);
+	free(s->ck_next);
+	free(s->ck_writing);
+	free(s->speed);
+	free(s->pend_ovh);
+	free(s->past_gpu_s);
+	free(s->held);
+	free(s->run_list);
+	free(s->run_pos);
+	free(s->released_flag);
+	free(s->sev_arg);
+	free(s->sev_src);
+	free(s->sev_weak);
+	free(s->sev_free);
+	free(s->gpu_down);
+	free(s->vict);
+	free(s->tries);
+	free(s->victims);
+	free(s->pmark);
+	free(s->level);
+	free(s->att);
+	free(s->att_t);
+	free(s->exec);
+	free(s->lvl_t);
+	free(s->wait_acc);
+	free(s->wait_t);
+	free(s->las_failed);
+}
+
+/* ---- progress ---- */
+
+typedef struct prog {
+	double rem, ovh, seg_work, ck_saved, ck_next;
+	int writing;
+} prog;
+
+static prog prog_load(const sim *s, int32_t j)
+{
+	prog p;
+
+	p.rem = s->rem[j];
+	p.ovh = s->ovh[j];
+	p.seg_work = s->seg_work[j];
+	p.ck_saved = s->ck_saved[j];
+	p.ck_next = s->ck_next[j];
+	p.writing = s->ck_writing[j];
+	return p;
+}
+
+/* e wall seconds at speed v. */
+static void prog_run(prog *p, double e, double v, double tau, double delta)
+{
+	while (e > 0) {
+		double lim, w;
+
+		if (p->ovh > 0) {
+			double o = e < p->ovh ? e : p->ovh;
+
+			p->ovh -= o;
+			e -= o;
+			if (p->ovh > 0)
+				break;
+			p->ovh = 0;
+			if (p->writing) {
+				p->writing = 0;
+				p->ck_saved = p->ck_next - tau;
+			}
+			continue;
+		}
+		if (!(p->rem > 0))
+			break;
+		lim = p->rem;
+		if (tau > 0 && p->ck_next - p->seg_work < lim)
+			lim = p->ck_next - p->seg_work;
+		w = e * v;
+		if (w < lim) {
+			p->rem -= w;
+			p->seg_work += w;
+			break;
+		}
+		p->rem -= lim;
+		p->seg_work += lim;
+		e -= lim / v;
+		if (!(p->rem > 0)) {
+			p->rem = 0;
+			break;
+		}
+		if (tau > 0 && p->seg_work >= p->ck_next) {
+			p->ck_next += tau;
+			if (delta > 0) {
+				p->ovh = delta;
+				p->writing = 1;
+			} else {
+				p->ck_saved = p->ck_next - tau;
+			}
+		}
+	}
+}
+
+/* Bring j's progress from acct_t[j] to t (a stalled job stays frozen). */
+static void advance(sim *s, int32_t j, double t)
+{
+	double e = t - s->acct_t[j];
+	prog p;
+
+	if (s->jst[j] != GP_SIM_JOB_RUNNING || !(e > 0))
+		return;
+	s->acct_t[j] = t;
+	p = prog_load(s, j);
+	prog_run(&p, e, s->speed[j], s->cfg->checkpoint_interval, s->cfg->checkpoint_cost);
+	s->rem[j] = p.rem;
+	s->ovh[j] = p.ovh;
+	s->seg_work[j] = p.seg_work;
+	s->ck_saved[j] = p.ck_saved;
+	s->ck_next[j] = p.ck_next;
+	s->ck_writing[j] = (uint8_t)p.writing;
+}
+
+/* Checkpoint pauses a run needs to do work w from seg_work with the next
+ * checkpoint at next (none at the very end). */
+static double ck_pauses(const sim *s, double seg_work, double next, double w)
+{
+	const double tau = s->cfg->checkpoint_interval, delta = s->cfg->checkpoint_cost;
+	double target = seg_work + w;
+
+	if (!(tau > 0) || !(delta > 0) || !(target > next))
+		return 0;
+	return ceil((target - next) / tau) * delta;
+}
+
+/* Wall seconds from acct_t[j] until j is done. */
+static double wall_left(const sim *s, int32_t j)
+{
+	return s->ovh[j] + s->rem[j] / s->speed[j] +
+	       ck_pauses(s, s->seg_work[j], s->ck_next[j], s->rem[j]);
+}
+
+/* Work left at the start of a run of whole run time full. */
+static double work_at(const sim *s, int32_t j, double full)
+{
+	if (s->full[j] > 0 && full != s->full[j])
+		return s->rem[j] * (full / s->full[j]);
+	return s->full[j] > 0 ? s->rem[j] : full;
+}
+
+double gp_sim_ix_wall(sim *s, int32_t j, double full)
+{
+	double w = work_at(s, j, full);
+
+	return s->pend_ovh[j] + w + ck_pauses(s, 0, s->cfg->checkpoint_interval, w);
+}
+
+double gp_sim_ix_peek_lost(const sim *s, int32_t j)
+{
+	double e = s->last_t - s->acct_t[j];
+	prog p;
+
+	if (!(s->cfg->checkpoint_interval > 0))
+		return 0;
+	p = prog_load(s, j);
+	if (s->jst[j] == GP_SIM_JOB_RUNNING && e > 0)
+		prog_run(&p, e, s->speed[j], s->cfg->checkpoint_interval, s->cfg->checkpoint_cost);
+	return (p.seg_work - p.ck_saved) * (double)s->held[j] / GP_MILLI;
+}
+
+/* ---- running set ---- */
+
+static void run_add(sim *s, int32_t j)
+{
+	s->run_pos[j] = (int32_t)s->nrun;
+	s->run_list[s->nrun++] = j;
+}
+
+static void run_remove(sim *s, int32_t j)
+{
+	int32_t last = s->run_list[--s->nrun];
+
+	s->run_list[s->run_pos[j]] = last;
+	s->run_pos[last] = s->run_pos[j];
+}
+
+static int64_t placement_milli(const gp_placement *p)
+{
+	int64_t m = 0;
+	int i;
+
+	for (i = 0; i < p->nparts; i++)
+		m += (int64_t)p->parts[i].ngpus * p->parts[i].milli;
+	return m;
+}
+
+void gp_sim_ix_started(sim *s, int32_t j)
+{
+	const gp_placement *p = &s->pool[s->slot[j]];
+	int k, from_queue = s->jst[j] == GP_SIM_JOB_QUEUED;
+
+	s->rem[j] = work_at(s, j, s->scratch_dur);
+	s->full[j] = s->scratch_dur;
+	s->ovh[j] = s->pend_ovh[j];
+	s->pend_ovh[j] = 0;
+	s->seg_t[j] = s->acct_t[j] = s->last_t;
+	s->seg_work[j] = s->ck_saved[j] = 0;
+	s->ck_next[j] = s->cfg->checkpoint_interval;
+	s->ck_writing[j] = 0;
+	s->speed[j] = 1;
+	s->held[j] = placement_milli(p);
+	if (from_queue && s->res->jobs[j].interruptions > 0)
+		s->nrequeued--;
+	s->jst[j] = GP_SIM_JOB_RUNNING;
+	run_add(s, j);
+	if (s->nlevels)
+		gp_sim_las_started(s, j, from_queue);
+	for (k = 0; k < s->nhooks; k++)
+		if (s->hooks[k]->started)
+			s->hooks[k]->started(s->hooks[k]->ud, s, j);
+}
+
+/* GPUs that went down while a job held them go down once free. */
+static void take_pending_gpus(sim *s, const gp_placement *p)
+{
+	int i, g;
+
+	for (i = 0; i < p->nparts && s->ngpu_pending; i++) {
+		int first = s->cl->nodes[p->parts[i].node].first_gpu;
+
+		for (g = 0; g < p->parts[i].ngpus; g++) {
+			int gpu = first + p->parts[i].gpus[g];
+
+			if (s->gpu_down[gpu] == 2 && s->alloc.gpu_tasks[gpu] == 0) {
+				gp_alloc_take_gpu(&s->alloc, gpu, s->alloc.gpu_free_milli[gpu],
+						  s->alloc.gpu_free_mem_mib[gpu]);
+				s->gpu_down[gpu] = 1;
+				s->ngpu_pending--;
+			}
+		}
+	}
+}
+
+void gp_sim_ix_finished(sim *s, int32_t j)
+{
+	int k;
+
+	s->past_gpu_s[j] += (double)s->held[j] / GP_MILLI * (s->res->jobs[j].finish - s->seg_t[j]);
+	s->jst[j] = GP_SIM_JOB_ENDED;
+	run_remove(s, j);
+	if (s->ngpu_pending)
+		take_pending_gpus(s, &s->pool[s->slot[j]]);
+	if (s->nlevels)
+		gp_sim_las_stopped(s, j);
+	for (k = 0; k < s->nhooks; k++)
+		if (s->hooks[k]->stopped)
+			s->hooks[k]->stopped(s->hooks[k]->ud, s, j, 1);
+}
+
+/* ---- interrupting ---- */
+
+void gp_sim_interrupt_init(gp_sim_interrupt *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->action = GP_SIM_REQUEUE;
+	r->cause = GP_SIM_CAUSE_OTHER;
+	r->lose = GP_SIM_LOSE_NOTHING;
+}
+
+static void place_copy(gp_placement *dst, const gp_placement *src)
+{
+	int i;
+
+	gp_placement_clear(dst);
+	if (src->cpu_len > dst->cpu_cap) {
+		dst->cpu_pool = gp_xrealloc(dst->cpu_pool, (size_t)src->cpu_len * sizeof(int));
+		dst->cpu_cap = src->cpu_len;
+	}
+	if (src->cpu_len)
+		memcpy(dst->cpu_pool, src->cpu_pool, (size_t)src->cpu_len * sizeof(int));
+	dst->cpu_len = src->cpu_len;
+	for (i = 0; i < src->nparts; i++) {
+		gp_place_part *p = gp_placement_add(dst, src->parts[i].node);
+
+		*p = src->parts[i];
+		p->cpus = p->ncpus && src->parts[i].cpus ? dst->cpu_pool + (src->parts[i].cpus - src->cpu_pool)
+							 : NULL;
+	}
+	dst->bottleneck = src->bottleneck;
+	dst->ring_bw_gbs = src->ring_bw_gbs;
+}
+
+static void place_stats(sim *s, int32_t j)
+{
+	const gp_placement *p = &s->pool[s->slot[j]];
+	int i, lo = -1;
+
+	for (i = 0; i < p->nparts; i++)
+		if (lo < 0 || p->parts[i].node < lo)
+			lo = p->parts[i].node;
+	s->res->jobs[j].nodes = p->nparts;
+	s->res->jobs[j].first_node = lo;
+}
+
+/* The finish event of a running j from its progress state. */
+static void push_finish(sim *s, int32_t j)
+{
+	gp_sim_job *rec = &s->res->jobs[j];
+
+	rec->finish = s->acct_t[j] + wall_left(s, j);
+	s->fin_seq[j] = s->seq;
+	gp_sim_heap_push(s, rec->finish, j);
+}
+
+/* Run time of j on placement p for a MOVE. */
+static int move_duration(sim *s, int32_t j, const gp_sim_interrupt *r, const gp_placement *p,
+			 double *full)
+{
+	const gp_job *job = &s->jl->jobs[j];
+	gp_sim_runinfo ri;
+	int64_t m = placement_milli(p);
+
+	if (r->duration > 0) {
+		*full = r->duration;
+		return 0;
+	}
+	if (job->duration >= 0) {
+		*full = m > 0 ? s->full[j] * ((double)s->held[j] / (double)m) : s->full[j];
+		return 0;
+	}
+	if (s->dur(s->dur_ud, s->cl, job, p, &ri) != 0 || !isfinite(ri.duration) || !(ri.duration > 0))
+		return -1;
+	*full = ri.duration;
+	s->res->jobs[j].iter_s = ri.iter_s;
+	return 0;
+}
+
+static void notify_stopped(sim *s, int32_t j)
+{
+	int k;
+
+	for (k = 0; k < s->nhooks; k++)
+		if (s->hooks[k]->stopped)
+			s->hooks[k]->stopped(s->hooks[k]->ud, s, j, 0);
+}
+
+int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int released)
+{
+	const double tau = s->cfg->checkpoint_interval;
+	gp_sim_job *rec = &s->res->jobs[j];
+	gp_placement *old = &s->pool[s->slot[j]];
+	double now = s->last_t, lost = 0, full = 0, gpus, lost_gpu;
+	int was_running, cause = r->cause >= 0 && r->cause < GP_SIM_CAUSES ? r->cause : GP_SIM_CAUSE_OTHER;
+
+	if (r->action == GP_SIM_MOVE) {
+		/* Fit first: nothing changes when the new placement does not. */
+		if (!r->place || released)
+			return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "a move needs a placement");
+		gp_placement_undo(&s->alloc, old);
+		if (gp_placement_apply(&s->alloc, r->place) != 0) {
+			if (gp_placement_apply(&s->alloc, old) != 0)
+				return s->status = gp_error_set(s->err, GP_EIO, NULL, 0, 0,
+								"internal error: cannot restore a running job");
+			return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0,
+					    "job '%s': the new placement does not fit",
+					    s->jl->jobs[j].id ? s->jl->jobs[j].id : "?");
+		}
+		if (move_duration(s, j, r, r->place, &full) != 0) {
+			gp_placement_undo(&s->alloc, r->place);
+			gp_placement_apply(&s->alloc, old);
+			return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0,
+					    "job '%s' has no run time on the new placement",
+					    s->jl->jobs[j].id ? s->jl->jobs[j].id : "?");
+		}
+		released = 1;
+	}
+	was_running = s->jst[j] == GP_SIM_JOB_RUNNING;
+	advance(s, j, now);
+	switch (r->lose) {
+	case GP_SIM_LOSE_CHECKPOINT:
+		lost = tau > 0 ? s->seg_work[j] - s->ck_saved[j] : s->full[j] - s->rem[j];
+		break;
+	case GP_SIM_LOSE_SECONDS:
+		lost = r->lost_s < s->full[j] - s->rem[j] ? r->lost_s : s->full[j] - s->rem[j];
+		break;
+	default:
+		break;
+	}
+	if (!(lost > 0))
+		lost = 0;
+	s->rem[j] += lost;
+	gpus = (double)s->held[j] / GP_MILLI;
+	lost_gpu = lost * gpus;
+	s->past_gpu_s[j] += gpus * (now - s->seg_t[j]);
+	if (was_running) {
+		s->nstale++; /* its finish event */
+		if (s->nlevels)
+			gp_sim_las_stopped(s, j);
+	}
+	rec->interruptions++;
+	if (cause == GP_SIM_CAUSE_PREEMPT)
+		rec->preemptions++;
+	s->res->interruptions[cause]++;
+	if (!released)
+		gp_placement_undo(&s->alloc, old);
+	if (s->ngpu_pending)
+		take_pending_gpus(s, old);
+	s->alloc_milli -= s->held[j];
+	s->version++;
+	s->wait_epoch++;
+	s->freed = 1;
+	s->dirty = 1;
+	notify_stopped(s, j);
+	if (r->action == GP_SIM_MOVE) {
+		double ovh = r->overhead_s > 0 ? r->overhead_s : 0;
+
+		place_copy(old, r->place);
+		s->rem[j] = s->full[j] > 0 ? s->rem[j] * (full / s->full[j]) : full;
+		s->full[j] = full;
+		s->held[j] = placement_milli(old);
+		s->alloc_milli += s->held[j];
+		s->ovh[j] = ovh;
+		s->seg_t[j] = s->acct_t[j] = now;
+		s->seg_work[j] = s->ck_saved[j] = 0;
+		s->ck_next[j] = tau;
+		s->ck_writing[j] = 0;
+		s->jst[j] = GP_SIM_JOB_RUNNING;
+		lost_gpu += ovh * (double)s->held[j] / GP_MILLI;
+		place_stats(s, j);
+		push_finish(s, j);
+		if (s->nlevels)
+			gp_sim_las_started(s, j, 0);
+		{
+			int k;
+
+			for (k = 0; k < s->nhooks; k++)
+				if (s->hooks[k]->started)
+					s->hooks[k]->started(s->hooks[k]->ud, s, j);
+		}
+	} else {
+		s->pool_free[s->nfree++] = s->slot[j];
+		s->slot[j] = -1;
+		s->running--;
+		run_remove(s, j);
+		if (r->action == GP_SIM_FAIL) {
+			s->jst[j] = GP_SIM_JOB_ENDED;
+			rec->finish = now;
+			if (now > s->res->last_finish)
+				s->res->last_finish = now;
+			gp_sim_settle(s, j, GP_SIM_FAILED);
+		} else {
+			s->pend_ovh[j] += r->overhead_s > 0 ? r->overhead_s : 0;
+			lost_gpu += (r->overhead_s > 0 ? r->overhead_s : 0) * gpus;
+			s->jst[j] = GP_SIM_JOB_QUEUED;
+			s->est[j] = s->pend_ovh[j] + s->rem[j];
+			s->nrequeued++;
+			if (s->nlevels)
+				gp_sim_las_queued(s, j);
+			gp_sim_requeue(s, j);
+		}
+	}
+	rec->lost_gpu_s += lost_gpu;
+	s->res->lost_gpu_seconds[cause] += lost_gpu;
+	return GP_OK;
+}
+
+static int check_job(sim *s, int32_t job, int stalled_ok)
+{
+	if (!s->ix || job < 0 || (size_t)job >= s->n ||
+	    !(s->jst[job] == GP_SIM_JOB_RUNNING || (stalled_ok && s->jst[job] == GP_SIM_JOB_STALLED)))
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "job %ld does not run",
+				    (long)job);
+	return GP_OK;
+}
+
+int gp_sim_interrupt_job(gp_sim *s, int32_t job, const gp_sim_interrupt *r)
+{
+	int rc = check_job(s, job, 1);
+
+	return rc ? rc : gp_sim_ix_interrupt(s, job, r, 0);
+}
+
+int gp_sim_stall(gp_sim *s, int32_t job)
+{
+	int rc = check_job(s, job, 0);
+
+	if (rc)
+		return rc;
+	advance(s, job, s->last_t);
+	s->jst[job] = GP_SIM_JOB_STALLED;
+	s->nstale++;
+	if (s->nlevels)
+		gp_sim_las_stopped(s, job);
+	return GP_OK;
+}
+
+int gp_sim_set_speed(gp_sim *s, int32_t job, double speed)
+{
+	int rc = check_job(s, job, 0);
+
+	if (rc)
+		return rc;
+	if (!(speed > 0) || speed > 1e6)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "speed %g is out of (0, 1e6]", speed);
+	if (speed == s->speed[job])
+		return GP_OK;
+	advance(s, job, s->last_t);
+	s->speed[job] = speed;
+	s->nstale++;
+	push_finish(s, job);
+	return GP_OK;
+}
+
+/* ---- nodes and GPUs ---- */
+
+static void capacity_back(sim *s)
+{
+	s->wait_epoch++;
+	s->version++;
+	s->freed = 1;
+	s->dirty = 1;
+}
+
+int gp_sim_node_down(gp_sim *s, int node)
+{
+	if (node < 0 || node >= s->cl->nnodes)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "no node %d", node);
+	s->alloc.node_state[node] = GP_NODE_DOWN;
+	s->version++;
+	return GP_OK;
+}
+
+int gp_sim_node_up(gp_sim *s, int node)
+{
+	if (node < 0 || node >= s->cl->nnodes)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "no node %d", node);
+	if (s->alloc.node_state[node] != GP_NODE_UP) {
+		s->alloc.node_state[node] = GP_NODE_UP;
+		capacity_back(s);
+	}
+	return GP_OK;
+}
+
+int gp_sim_gpu_down(gp_sim *s, int gpu)
+{
+	if (gpu < 0 || gpu >= s->cl->ngpus)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "no GPU %d", gpu);
+	if (!s->gpu_down)
+		s->gpu_down = gp_xcalloc((size_t)s->cl->ngpus, sizeof(*s->gpu_down));
+	if (s->gpu_down[gpu])
+		return GP_OK;
+	if (s->alloc.gpu_tasks[gpu] == 0) {
+		gp_alloc_take_gpu(&s->alloc, gpu, s->alloc.gpu_free_milli[gpu], s->alloc.gpu_free_mem_mib[gpu]);
+		s->gpu_down[gpu] = 1;
+	} else {
+		s->gpu_down[gpu] = 2;
+		s->ngpu_pending++;
+	}
+	s->version++;
+	return GP_OK;
+}
+
+int gp_sim_gpu_up(gp_sim *s, int gpu)
+{
+	if (gpu < 0 || gpu >= s->cl->ngpus)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "no GPU %d", gpu);
+	if (!s->gpu_down || !s->gpu_down[gpu])
+		return GP_OK;
+	if (s->gpu_down[gpu] == 1)
+		gp_alloc_give_gpu(&s->alloc, gpu, GP_MILLI - s->alloc.gpu_free_milli[gpu],
+				  gp_alloc_gpu_mem_cap(&s->alloc, gpu) - s->alloc.gpu_free_mem_mib[gpu]);
+	else
+		s->ngpu_pending--;
+	s->gpu_down[gpu] = 0;
+	capacity_back(s);
+	return GP_OK;
+}
+
+/* ---- events of sources ---- */
+
+int gp_sim_at(gp_sim *s, const gp_sim_hooks *src, double t, int64_t arg, int weak)
+{
+	int k;
+	size_t idx;
+
+	for (k = 0; k < s->nhooks && s->hooks[k] != src; k++)
+		;
+	if (k == s->nhooks)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "gp_sim_at: unknown source");
+	if (!isfinite(t) || t < s->last_t)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0,
+				    "gp_sim_at: time %g is not finite or in the past (now %g)", t,
+				    s->last_t);
+	if (s->nsev_free) {
+		idx = (size_t)s->sev_free[--s->nsev_free];
+	} else {
+		if (s->nsev == s->sev_cap) {
+			size_t cap = s->sev_cap ? 2 * s->sev_cap : 64;
+
+			s->sev_arg = gp_xrealloc(s->sev_arg, cap * sizeof(*s->sev_arg));
+			s->sev_src = gp_xrealloc(s->sev_src, cap * sizeof(*s->sev_src));
+			s->sev_weak = gp_xrealloc(s->sev_weak, cap * sizeof(*s->sev_weak));
+			s->sev_free = gp_xrealloc(s->sev_free, cap * sizeof(*s->sev_free));
+			s->sev_cap = cap;
+		}
+		idx = s->nsev++;
+	}
+	s->sev_arg[idx] = arg;
+	s->sev_src[idx] = (int8_t)k;
+	s->sev_weak[idx] = weak != 0;
+	if (weak)
+		s->nweak++;
+	else
+		s->nstrong++;
+	gp_sim_heap_push(s, t, EV_CODE(EV_SOURCE, idx));
+	return GP_OK;
+}
+
+int gp_sim_ix_stale(const sim *s, const ev *e)
+{
+	if (e->job >= 0)
+		return s->jst[e->job] != GP_SIM_JOB_RUNNING || s->fin_seq[e->job] != e->seq;
+	if (e->job <= -2 && EV_KIND(e->job) == EV_LAS) {
+		int32_t j = EV_IDX(e->job);
+
+		return !s->has_aux[j] || s->aux_seq[j] != e->seq;
+	}
+	return 0;
+}
+
+void gp_sim_ix_event(sim *s, const ev *e)
+{
+	int32_t idx = EV_IDX(e->job);
+
+	if (EV_KIND(e->job) == EV_LAS) {
+		if (gp_sim_ix_stale(s, e)) {
+			s->nstale--;
+			return;
+		}
+		s->has_aux[idx] = 0;
+		gp_sim_las_event(s, idx);
+		return;
+	}
+	{
+		const gp_sim_hooks *h = s->hooks[s->sev_src[idx]];
+		int64_t arg = s->sev_arg[idx];
+		int rc;
+
+		if (s->sev_weak[idx])
+			s->nweak--;
+		else
+			s->nstrong--;
+		s->sev_free[s->nsev_free++] = idx;
+		rc = h->event ? h->event(h->ud, s, arg) : GP_OK;
+		if (rc != GP_OK && s->status == GP_OK) {
+			if (s->err && s->err->status == GP_OK)
+				gp_error_set(s->err, rc, NULL, 0, 0, "interruption source '%s' failed",
+					     h->name ? h->name : "?");
+			s->status = rc;
+		}
+	}
+}
+
+/* ---- read access ---- */
+
+double gp_sim_now(const gp_sim *s)
+{
+	return s->last_t;
+}
+
+const gp_cluster *gp_sim_cluster(const gp_sim *s)
+{
+	return s->cl;
+}
+
+const gp_alloc *gp_sim_alloc(const gp_sim *s)
+{
+	return &s->alloc;
+}
+
+const gp_joblist *gp_sim_joblist(const gp_sim *s)
+{
+	return s->jl;
+}
+
+const gp_sim_config *gp_sim_config_of(const gp_sim *s)
+{
+	return s->cfg;
+}
+
+const gp_sim_job *gp_sim_record(const gp_sim *s, int32_t job)
+{
+	return job >= 0 && (size_t)job < s->n ? &s->res->jobs[job] : NULL;
+}
+
+const int32_t *gp_sim_running(const gp_sim *s, size_t *n)
+{
+	*n = s->nrun;
+	return s->run_list;
+}
+
+int gp_sim_job_status(const gp_sim *s, int32_t job)
+{
+	if (job < 0 || (size_t)job >= s->n)
+		return GP_SIM_JOB_ENDED;
+	return s->jst[job];
+}
+
+const gp_placement *gp_sim_placement(const gp_sim *s, int32_t job)
+{
+	if (job < 0 || (size_t)job >= s->n || s->slot[job] < 0)
+		return NULL;
+	return &s->pool[s->slot[job]];
+}
+
+double gp_sim_work_done(const gp_sim *s, int32_t job)
+{
+	if (job < 0 || (size_t)job >= s->n || !(s->full[job] > 0))
+		return 0;
+	return 1 - s->rem[job] / s->full[job];
+}
+
+int gp_sim_node_is_up(const gp_sim *s, int node)
+{
+	return node >= 0 && node < s->cl->nnodes && s->alloc.node_state[node] == GP_NODE_UP;
+}
+
+gp_error *gp_sim_error(gp_sim *s)
+{
+	return s->err;
+}

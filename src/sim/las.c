@@ -1,0 +1,198 @@
+/* --queue las: Tiresias' discretized two-dimensional least-attained-
+ * service discipline (Gu et al., NSDI'19), with the rules and defaults of
+ * its simulator (SymbioticLab/Tiresias, `dlas-gpu`).
+ *
+ * Attained service = GPUs held x time run (GPU-seconds), counted from the
+ * job's arrival or its last promotion.  Queues Q0..Q(K-1) with thresholds
+ * T0 < T1 < ...: a job enters Q0; a running job moves down one queue when
+ * its attained service reaches the threshold of its queue (an event at
+ * that time).  A pass, after every batch that changed something, walks
+ * the queues from Q0 (LS jobs' queues before BE jobs'); in each queue the
+ * waiting jobs in the order they entered it (arrival, demotion or
+ * promotion time, then arrival order).  A job starts when the policy
+ * places it; else, with preemption (the default), it takes the resources
+ * of running jobs of lower queues (preempt.c's victim rule); else it is
+ * skipped and later jobs may start (gang scheduling: all of a job's GPUs
+ * or none).  Running jobs of the same or a higher queue are never
+ * preempted.  A preempted job keeps its queue and attained service.
+ * Starvation (--las-starvation K > 0): a job waiting in a queue below Q0
+ * after it ran is promoted to Q0, with its attained service reset, once
+ * the time it waited since its last promotion reaches K times the time
+ * it ran since then. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+/* The Tiresias simulator's dlas-gpu thresholds (GPU-seconds). */
+static const double default_thr[] = { 3250, 7200 };
+
+int gp_sim_las_list(const sim *s, int32_t j)
+{
+	return job_class(&s->jl->jobs[j]) * s->nlevels + s->level[j];
+}
+
+void gp_sim_las_setup(sim *s)
+{
+	size_t n = s->n ? s->n : 1, i;
+	int k;
+
+	if (s->cfg->las_nthresholds > 0) {
+		for (k = 0; k < s->cfg->las_nthresholds; k++)
+			s->thr[k] = s->cfg->las_thresholds[k];
+		s->nlevels = s->cfg->las_nthresholds + 1;
+	} else {
+		for (k = 0; k < 2; k++)
+			s->thr[k] = default_thr[k];
+		s->nlevels = 3;
+	}
+	s->level = gp_xcalloc(n, sizeof(*s->level));
+	s->att = gp_xcalloc(n, sizeof(*s->att));
+	s->att_t = gp_xcalloc(n, sizeof(*s->att_t));
+	s->exec = gp_xcalloc(n, sizeof(*s->exec));
+	s->lvl_t = gp_xmalloc(n * sizeof(*s->lvl_t));
+	s->wait_acc = gp_xcalloc(n, sizeof(*s->wait_acc));
+	s->wait_t = gp_xcalloc(n, sizeof(*s->wait_t));
+	for (i = 0; i < s->n; i++)
+		s->lvl_t[i] = s->jl->jobs[i].submit;
+	s->las_failed = gp_xcalloc((s->nshapes ? s->nshapes : 1) * NLIST, sizeof(*s->las_failed));
+}
+
+static void clear_aux(sim *s, int32_t j)
+{
+	if (s->has_aux[j]) {
+		s->has_aux[j] = 0;
+		s->nstale++;
+	}
+}
+
+static void set_aux(sim *s, int32_t j, double t)
+{
+	clear_aux(s, j);
+	s->has_aux[j] = 1;
+	s->aux_seq[j] = s->seq;
+	gp_sim_heap_push(s, t, EV_CODE(EV_LAS, j));
+}
+
+/* A running job's next demotion, if any. */
+static void plan_demotion(sim *s, int32_t j)
+{
+	double g = (double)s->held[j] / GP_MILLI, t;
+
+	if (s->level[j] >= s->nlevels - 1 || !(g > 0))
+		return;
+	t = s->last_t + (s->thr[s->level[j]] - s->att[j]) / g;
+	set_aux(s, j, t > s->last_t ? t : s->last_t);
+}
+
+void gp_sim_las_started(sim *s, int32_t j, int from_queue)
+{
+	if (from_queue && s->exec[j] > 0)
+		s->wait_acc[j] += s->last_t - s->wait_t[j];
+	clear_aux(s, j);
+	s->att_t[j] = s->last_t;
+	s->run_milli[gp_sim_las_list(s, j)] += s->held[j];
+	plan_demotion(s, j);
+}
+
+/* Attained service and run time up to now. */
+static void account(sim *s, int32_t j)
+{
+	double dt = s->last_t - s->att_t[j];
+
+	if (dt > 0) {
+		s->att[j] += (double)s->held[j] / GP_MILLI * dt;
+		s->exec[j] += dt;
+	}
+	s->att_t[j] = s->last_t;
+}
+
+void gp_sim_las_stopped(sim *s, int32_t j)
+{
+	account(s, j);
+	s->run_milli[gp_sim_las_list(s, j)] -= s->held[j];
+	clear_aux(s, j);
+}
+
+void gp_sim_las_queued(sim *s, int32_t j)
+{
+	double k = s->cfg->las_starvation, due;
+
+	s->wait_t[j] = s->last_t;
+	if (!(k > 0) || s->level[j] == 0 || !(s->exec[j] > 0))
+		return;
+	due = s->last_t + k * s->exec[j] - s->wait_acc[j];
+	set_aux(s, j, due > s->last_t ? due : s->last_t);
+}
+
+void gp_sim_las_event(sim *s, int32_t j)
+{
+	if (s->jst[j] == GP_SIM_JOB_RUNNING) {
+		/* Demotion: the event is at the time the threshold is reached. */
+		account(s, j);
+		s->run_milli[gp_sim_las_list(s, j)] -= s->held[j];
+		s->level[j]++;
+		s->lvl_t[j] = s->last_t;
+		s->run_milli[gp_sim_las_list(s, j)] += s->held[j];
+		s->res->las_demotions++;
+		plan_demotion(s, j);
+	} else if (s->jst[j] == GP_SIM_JOB_QUEUED) {
+		/* Promotion of a starving job to Q0. */
+		gp_sim_dequeue(s, j);
+		s->level[j] = 0;
+		s->att[j] = s->exec[j] = s->wait_acc[j] = 0;
+		s->lvl_t[j] = s->last_t;
+		gp_sim_enqueue(s, j);
+		s->res->las_promotions++;
+	}
+	s->dirty = 1;
+}
+
+/* Milli held by running jobs of lists after l. */
+static int64_t below(const sim *s, int l)
+{
+	int64_t m = 0;
+	int k;
+
+	for (k = l + 1; k < NCLASS * s->nlevels; k++)
+		m += s->run_milli[k];
+	return m;
+}
+
+void gp_sim_las_pass(sim *s)
+{
+	int l, preempt = s->cfg->las_preempt;
+	gp_sim_runinfo ri;
+
+	if (!s->dirty)
+		return;
+	s->dirty = 0;
+	s->version++;
+	s->pass_stamp++;
+	for (l = 0; l < NCLASS * s->nlevels && s->status == GP_OK; l++) {
+		int32_t j, nxt;
+
+		for (j = s->lhead[l]; j >= 0 && s->status == GP_OK; j = nxt) {
+			int64_t free_milli = s->cap_milli - s->alloc_milli, low = preempt ? below(s, l) : 0;
+			uint32_t *failed = &s->las_failed[(size_t)s->shape[j] * NLIST + (size_t)l];
+			int ok;
+
+			nxt = s->next[j];
+			if (free_milli + low < s->min_need)
+				return; /* nothing more can start in this pass */
+			ok = gp_sim_try_place(s, j);
+			if (!ok && preempt && *failed != s->pass_stamp &&
+			    free_milli + low >= need_milli(&s->jl->jobs[j])) {
+				ok = gp_sim_preempt_for(s, j, l);
+				/* Later jobs of this shape and queue would fail too:
+				 * the pass only fills the state up. */
+				if (!ok)
+					*failed = s->pass_stamp;
+				nxt = s->next[j];
+			}
+			if (ok && gp_sim_job_runinfo(s, j, &ri) == 0)
+				gp_sim_start_job(s, j, &ri);
+		}
+	}
+}

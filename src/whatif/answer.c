@@ -1,0 +1,491 @@
+/* Rendering the answer of a sweep (answer.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/report/report.h"
+#include "gpuplan/whatif/answer.h"
+
+int gp_whatif_answer_metric(const gp_whatif_spec *s, int metric)
+{
+	if (metric >= 0)
+		return metric;
+	return s->slo_metric >= 0 ? s->slo_metric : GP_M_QD_P90;
+}
+
+const char *gp_whatif_fmt(char *buf, size_t size, int metric, double v)
+{
+	switch (gp_metrics[metric].kind) {
+	case GP_MK_SECONDS:
+		return gp_report_duration(buf, size, v);
+	case GP_MK_RATIO:
+		snprintf(buf, size, "%.1f %%", 100 * v);
+		return buf;
+	case GP_MK_COUNT:
+		return gp_report_num(buf, size, v, 1);
+	default:
+		return gp_report_num(buf, size, v, 3);
+	}
+}
+
+static int decimals(int metric)
+{
+	switch (gp_metrics[metric].kind) {
+	case GP_MK_SECONDS:
+		return 3;
+	case GP_MK_COUNT:
+		return 0;
+	default:
+		return 6;
+	}
+}
+
+static const char *bound_text(const gp_whatif_spec *s, char *buf, size_t size)
+{
+	char v[64];
+
+	snprintf(buf, size, "%s %s %s", gp_metrics[s->slo_metric].path, s->slo_max ? "<=" : ">=",
+		 gp_whatif_fmt(v, sizeof(v), s->slo_metric, s->slo_bound));
+	return buf;
+}
+
+static int shown(const gp_whatif_spec *s, int a)
+{
+	return s->declared[a] || s->nvalues[a] > 1;
+}
+
+/* ---- text ---- */
+
+void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, long best,
+			   int metric, gp_sbuf *out)
+{
+	const gp_whatif_spec *s = rs->spec;
+	int cols[8], ncols = 0, a, k, ncol;
+	gp_table t;
+	size_t row, i, shown_rows = 0, incomplete = 0;
+	char buf[256], vb[64];
+
+	metric = gp_whatif_answer_metric(s, metric);
+	cols[ncols++] = metric;
+	{
+		static const int more[] = { GP_M_QD_MEAN, GP_M_QD_P90, GP_M_JCT_MEAN, GP_M_UTIL,
+					    GP_M_UTIL_QUEUED };
+
+		for (k = 0; k < (int)GP_ARRAY_SIZE(more); k++)
+			if (more[k] != metric)
+				cols[ncols++] = more[k];
+	}
+	ncol = ncols + 3 + (s->slo_metric >= 0);
+	for (a = 0; a < GP_AX_COUNT; a++)
+		ncol += shown(s, a);
+	gp_table_init(&t, ncol);
+	row = gp_table_row(&t);
+	k = 0;
+	for (a = 0; a < GP_AX_COUNT; a++)
+		if (shown(s, a))
+			gp_table_set(&t, row, k++, "%s", gp_whatif_axis_names[a]);
+	gp_table_set(&t, row, k++, "nodes");
+	gp_table_set(&t, row, k++, "GPUs");
+	gp_table_set(&t, row, k++, "cost");
+	for (i = 0; i < (size_t)ncols; i++)
+		gp_table_set(&t, row, k++, "%s", gp_metrics[cols[i]].path);
+	if (s->slo_metric >= 0)
+		gp_table_set(&t, row, k++, "meets");
+	for (i = 0; i < s->nconfigs; i++) {
+		gp_whatif_config c;
+		gp_whatif_shape sh;
+		gp_whatif_result m;
+		int meets;
+
+		if (!gp_whatif_results_complete(rs, i)) {
+			size_t ns;
+
+			for (ns = 0; ns < s->nseeds; ns++)
+				if (gp_whatif_results_get(rs, i * s->nseeds + ns)) {
+					incomplete++;
+					break;
+				}
+			continue;
+		}
+		shown_rows++;
+		gp_whatif_config_of(s, i, &c);
+		gp_whatif_shape_of(s, base, &c, &sh);
+		gp_whatif_mean(rs, i, &m);
+		row = gp_table_row(&t);
+		k = 0;
+		for (a = 0; a < GP_AX_COUNT; a++)
+			if (shown(s, a))
+				gp_table_set(&t, row, k++, "%s", gp_whatif_value(s, &c, a, buf, sizeof(buf)));
+		gp_table_set(&t, row, k++, "%d", m.nodes);
+		gp_table_set(&t, row, k++, "%d", m.gpus);
+		gp_table_set(&t, row, k++, "%s", gp_report_num(buf, sizeof(buf), sh.cost, 3));
+		for (a = 0; a < ncols; a++)
+			gp_table_set(&t, row, k++, "%s", gp_whatif_fmt(vb, sizeof(vb), cols[a], m.m[cols[a]]));
+		meets = gp_whatif_meets(rs, i);
+		if (s->slo_metric >= 0) {
+			size_t ok = 0, ns;
+
+			for (ns = 0; ns < s->nseeds; ns++)
+				ok += gp_whatif_meets_run(s, gp_whatif_results_get(rs, i * s->nseeds + ns)) == 1;
+			if (s->nseeds > 1 && !meets)
+				gp_table_set(&t, row, k++, "no (%zu/%zu)", ok, s->nseeds);
+			else
+				gp_table_set(&t, row, k++, "%s%s", meets ? "yes" : "no",
+					     (long)i == best ? " *" : "");
+		}
+	}
+	if (s->nseeds > 1)
+		gp_sbuf_addf(out, "(means over %zu seeds; meets = in every seed)\n", s->nseeds);
+	gp_table_render(&t, "", out);
+	gp_table_release(&t);
+	if (incomplete)
+		gp_sbuf_addf(out, "(%zu configuration%s with some seeds missing left out)\n", incomplete,
+			     incomplete == 1 ? "" : "s");
+	if (!shown_rows)
+		gp_sbuf_adds(out, "(no configuration has run yet)\n");
+	if (s->slo_metric < 0)
+		return;
+	gp_sbuf_adds(out, "\n");
+	if (best == GP_WHATIF_BEST_UNKNOWN) {
+		gp_sbuf_adds(out, "best     not known yet: the sweep stopped before its end\n");
+		return;
+	}
+	if (best < 0) {
+		gp_sbuf_addf(out, "best     none: no configuration meets %s%s\n",
+			     bound_text(s, buf, sizeof(buf)), s->nseeds > 1 ? " in every seed" : "");
+		return;
+	} else {
+		gp_whatif_config c;
+		gp_whatif_shape sh;
+		gp_whatif_result m;
+		int first = 1;
+
+		gp_whatif_config_of(s, (size_t)best, &c);
+		gp_whatif_shape_of(s, base, &c, &sh);
+		gp_whatif_mean(rs, (size_t)best, &m);
+		gp_sbuf_adds(out, "best     ");
+		for (a = 0; a < GP_AX_COUNT; a++)
+			if (shown(s, a)) {
+				gp_sbuf_addf(out, "%s%s=%s", first ? "" : ", ", gp_whatif_axis_names[a],
+					     gp_whatif_value(s, &c, a, buf, sizeof(buf)));
+				first = 0;
+			}
+		if (first)
+			gp_sbuf_adds(out, "the base configuration");
+		gp_sbuf_addf(out, ": %d nodes, %d GPUs, cost %s; %s %s\n", m.nodes, m.gpus,
+			     gp_report_num(buf, sizeof(buf), sh.cost, 3), gp_metrics[s->slo_metric].path,
+			     gp_whatif_fmt(vb, sizeof(vb), s->slo_metric, m.m[s->slo_metric]));
+	}
+}
+
+/* ---- JSON ---- */
+
+static json_t *num(int metric, double v)
+{
+	if (gp_metrics[metric].kind == GP_MK_COUNT)
+		return json_integer((json_int_t)llround(v));
+	return json_real(gp_report_round(v, decimals(metric)));
+}
+
+static json_t *metrics_json(const gp_whatif_result *r)
+{
+	json_t *o = json_object();
+	int i;
+
+	/* Nested like simulate's JSON: queue_delay.p90 is o.queue_delay.p90. */
+	for (i = 0; i < GP_M_COUNT; i++) {
+		const char *dot = strchr(gp_metrics[i].path, '.');
+
+		if (dot) {
+			char group[64];
+			json_t *g;
+
+			snprintf(group, sizeof(group), "%.*s", (int)(dot - gp_metrics[i].path),
+				 gp_metrics[i].path);
+			g = json_object_get(o, group);
+			if (!g) {
+				g = json_object();
+				json_object_set_new(o, group, g);
+			}
+			json_object_set_new(g, dot + 1, num(i, r->m[i]));
+		} else {
+			json_object_set_new(o, gp_metrics[i].path, num(i, r->m[i]));
+		}
+	}
+	return o;
+}
+
+static json_t *axes_json(const gp_whatif_spec *s, const gp_whatif_config *c)
+{
+	json_t *o = json_object();
+	char buf[512];
+	int a;
+
+	for (a = 0; a < GP_AX_COUNT; a++) {
+		if (!shown(s, a))
+			continue;
+		if (a == GP_AX_ADD || a == GP_AX_REMOVE)
+			json_object_set_new(o, gp_whatif_axis_names[a],
+					    json_integer(a == GP_AX_ADD ? s->add.counts[c->v[a]] :
+								       s->remove.counts[c->v[a]]));
+		else
+			json_object_set_new(o, gp_whatif_axis_names[a],
+					    json_string(gp_whatif_value(s, c, a, buf, sizeof(buf))));
+	}
+	return o;
+}
+
+json_t *gp_whatif_answer_json(const gp_whatif_results *rs, const gp_cluster *base, long best)
+{
+	const gp_whatif_spec *s = rs->spec;
+	json_t *o = json_object(), *runs = json_array();
+	size_t i, k, met = 0, complete = 0;
+
+	for (i = 0; i < s->nconfigs; i++) {
+		gp_whatif_config c;
+		gp_whatif_shape sh;
+
+		if (!gp_whatif_results_complete(rs, i))
+			continue;
+		complete++;
+		met += gp_whatif_meets(rs, i) == 1;
+		gp_whatif_config_of(s, i, &c);
+		gp_whatif_shape_of(s, base, &c, &sh);
+		for (k = 0; k < s->nseeds; k++) {
+			const gp_whatif_result *r = gp_whatif_results_get(rs, i * s->nseeds + k);
+			json_t *e = json_object();
+			int m = gp_whatif_meets_run(s, r);
+
+			json_object_set_new(e, "axes", axes_json(s, &c));
+			json_object_set_new(e, "seed", json_integer((json_int_t)s->seeds[k]));
+			json_object_set_new(e, "nodes", json_integer(r->nodes));
+			json_object_set_new(e, "gpus", json_integer(r->gpus));
+			json_object_set_new(e, "cost", json_real(gp_report_round(sh.cost, 6)));
+			json_object_set_new(e, "metrics", metrics_json(r));
+			json_object_set_new(e, "meets_slo", m < 0 ? json_null() : json_boolean(m));
+			json_array_append_new(runs, e);
+		}
+	}
+	json_object_set_new(o, "runs", runs);
+	if (best >= 0) {
+		gp_whatif_config c;
+		gp_whatif_shape sh;
+		gp_whatif_result m;
+		json_t *b = json_object();
+
+		gp_whatif_config_of(s, (size_t)best, &c);
+		gp_whatif_shape_of(s, base, &c, &sh);
+		gp_whatif_mean(rs, (size_t)best, &m);
+		json_object_set_new(b, "axes", axes_json(s, &c));
+		json_object_set_new(b, "metrics", metrics_json(&m));
+		json_object_set_new(b, "nodes", json_integer(m.nodes));
+		json_object_set_new(b, "gpus", json_integer(m.gpus));
+		json_object_set_new(b, "cost", json_real(gp_report_round(sh.cost, 6)));
+		json_object_set_new(b, "seeds", json_integer((json_int_t)s->nseeds));
+		json_object_set_new(o, "best", b);
+	} else {
+		json_object_set_new(o, "best", json_null());
+	}
+	if (s->slo_metric >= 0) {
+		json_t *slo = json_object();
+
+		json_object_set_new(slo, "metric", json_string(gp_metrics[s->slo_metric].path));
+		json_object_set_new(slo, s->slo_max ? "max" : "min", json_real(s->slo_bound));
+		json_object_set_new(slo, "configurations_meeting", json_integer((json_int_t)met));
+		json_object_set_new(slo, "configurations", json_integer((json_int_t)complete));
+		json_object_set_new(o, "slo", slo);
+	} else {
+		json_object_set_new(o, "slo", json_null());
+	}
+	return o;
+}
+
+/* ---- CSV ---- */
+
+void gp_whatif_answer_csv(const gp_whatif_results *rs, const gp_cluster *base, gp_sbuf *out)
+{
+	const gp_whatif_spec *s = rs->spec;
+	size_t i, k;
+	int a, m;
+	char buf[512];
+
+	for (a = 0; a < GP_AX_COUNT; a++)
+		gp_sbuf_addf(out, "%s,", gp_whatif_axis_names[a]);
+	gp_sbuf_adds(out, "seed,nodes,gpus,cost");
+	for (m = 0; m < GP_M_COUNT; m++)
+		gp_sbuf_addf(out, ",%s%s", gp_metrics[m].column,
+			     gp_metrics[m].kind == GP_MK_SECONDS ? "_s" : "");
+	gp_sbuf_adds(out, ",meets_slo\n");
+	for (i = 0; i < s->nconfigs; i++) {
+		gp_whatif_config c;
+		gp_whatif_shape sh;
+
+		if (!gp_whatif_results_complete(rs, i))
+			continue;
+		gp_whatif_config_of(s, i, &c);
+		gp_whatif_shape_of(s, base, &c, &sh);
+		for (k = 0; k < s->nseeds; k++) {
+			const gp_whatif_result *r = gp_whatif_results_get(rs, i * s->nseeds + k);
+			int ok = gp_whatif_meets_run(s, r);
+
+			for (a = 0; a < GP_AX_COUNT; a++) {
+				gp_csv_field(out, gp_whatif_value(s, &c, a, buf, sizeof(buf)));
+				gp_sbuf_adds(out, ",");
+			}
+			gp_sbuf_addf(out, "%llu,%d,%d,%s", (unsigned long long)s->seeds[k], r->nodes,
+				     r->gpus, gp_report_num(buf, sizeof(buf), sh.cost, 6));
+			for (m = 0; m < GP_M_COUNT; m++)
+				gp_sbuf_addf(out, ",%s", gp_report_num(buf, sizeof(buf), r->m[m], decimals(m)));
+			gp_sbuf_addf(out, ",%s\n", ok < 0 ? "" : ok ? "yes" : "no");
+		}
+	}
+}
+
+/* ---- SVG ---- */
+
+void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp_sbuf *out)
+{
+	const gp_whatif_spec *s = rs->spec;
+	int xa = -1, a;
+	size_t nlines = 1, n, l, i, ns = 0;
+	gp_svg_series *ser;
+	double **xs, **ys, bx[2], by[2], div = 1, xmin = 0, xmax = 1, ymax = 0;
+	char **labels, title[512], ytitle[160], xtitle[256], buf[256];
+	const char *unit = NULL;
+
+	(void)best;
+	metric = gp_whatif_answer_metric(s, metric);
+	if (s->add.n > 1)
+		xa = GP_AX_ADD;
+	else if (s->remove.n > 1)
+		xa = GP_AX_REMOVE;
+	else
+		for (a = 0; a < GP_AX_COUNT && xa < 0; a++)
+			if (s->nvalues[a] > 1)
+				xa = a;
+	n = xa >= 0 ? s->nvalues[xa] : 1;
+	nlines = s->nconfigs / n;
+	for (i = 0; i < s->nconfigs; i++)
+		if (gp_whatif_results_complete(rs, i)) {
+			gp_whatif_result m;
+
+			gp_whatif_mean(rs, i, &m);
+			if (m.m[metric] > ymax)
+				ymax = m.m[metric];
+		}
+	if (s->slo_metric == metric && s->slo_bound > ymax)
+		ymax = s->slo_bound;
+	if (gp_metrics[metric].kind == GP_MK_SECONDS)
+		unit = gp_report_time_unit(ymax, &div);
+	ser = gp_xcalloc(nlines + 1, sizeof(*ser));
+	xs = gp_xcalloc(nlines, sizeof(*xs));
+	ys = gp_xcalloc(nlines, sizeof(*ys));
+	labels = gp_xcalloc(nlines, sizeof(*labels));
+	for (l = 0; l < nlines; l++) {
+		gp_sbuf lb;
+		gp_whatif_config c;
+		size_t cfg0 = xa >= 0 ? gp_whatif_search_config(s, xa, l, 0) : 0;
+		int any = 0;
+
+		xs[l] = gp_xcalloc(n, sizeof(double));
+		ys[l] = gp_xcalloc(n, sizeof(double));
+		gp_whatif_config_of(s, cfg0, &c);
+		gp_sbuf_init(&lb);
+		for (a = 0; a < GP_AX_COUNT; a++)
+			if (a != xa && s->nvalues[a] > 1) {
+				gp_sbuf_addf(&lb, "%s%s=%s", any ? ", " : "", gp_whatif_axis_names[a],
+					     gp_whatif_value(s, &c, a, buf, sizeof(buf)));
+				any = 1;
+			}
+		labels[l] = gp_sbuf_detach(&lb);
+		ser[ns].label = nlines > 1 ? labels[l] : NULL;
+		ser[ns].x = xs[l];
+		ser[ns].y = ys[l];
+		ser[ns].n = 0;
+		for (i = 0; i < n; i++) {
+			size_t cfg = xa >= 0 ? gp_whatif_search_config(s, xa, l, i) : 0;
+			gp_whatif_result m;
+			double x;
+
+			if (!gp_whatif_results_complete(rs, cfg))
+				continue;
+			gp_whatif_mean(rs, cfg, &m);
+			x = xa == GP_AX_ADD ? (double)s->add.counts[i] :
+			    xa == GP_AX_REMOVE ? (double)s->remove.counts[i] : (double)(i + 1);
+			xs[l][ser[ns].n] = x;
+			ys[l][ser[ns].n++] = m.m[metric] / div;
+		}
+		ns++;
+	}
+	if (xa == GP_AX_ADD || xa == GP_AX_REMOVE) {
+		const gp_whatif_nodes *nd = xa == GP_AX_ADD ? &s->add : &s->remove;
+
+		xmin = (double)nd->counts[0];
+		xmax = (double)nd->counts[nd->n - 1];
+		snprintf(xtitle, sizeof(xtitle), "%s (nodes of type %s)", gp_whatif_axis_names[xa],
+			 nd->type);
+	} else if (xa >= 0) {
+		gp_sbuf lb;
+		gp_whatif_config c;
+
+		gp_sbuf_init(&lb);
+		memset(&c, 0, sizeof(c));
+		for (i = 0; i < n; i++) {
+			c.v[xa] = i;
+			gp_sbuf_addf(&lb, "%s%zu=%s", i ? ", " : "", i + 1,
+				     gp_whatif_value(s, &c, xa, buf, sizeof(buf)));
+		}
+		snprintf(xtitle, sizeof(xtitle), "%s (%s)", gp_whatif_axis_names[xa], lb.buf);
+		gp_sbuf_release(&lb);
+		xmin = 1;
+		xmax = (double)n;
+	} else {
+		snprintf(xtitle, sizeof(xtitle), "the base configuration");
+	}
+	if (xmax <= xmin)
+		xmax = xmin + 1;
+	if (s->slo_metric == metric) {
+		bx[0] = xmin;
+		bx[1] = xmax;
+		by[0] = by[1] = s->slo_bound / div;
+		ser[ns].label = "SLO bound";
+		ser[ns].x = bx;
+		ser[ns].y = by;
+		ser[ns].n = 2;
+		ns++;
+	}
+	snprintf(ytitle, sizeof(ytitle), "%s%s%s%s", gp_metrics[metric].path, unit ? " (" : "",
+		 unit ? unit : "", unit ? ")" : "");
+	if (s->slo_metric >= 0)
+		snprintf(title, sizeof(title), "what-if: %s against %s (SLO %s)", gp_metrics[metric].path,
+			 xa >= 0 ? gp_whatif_axis_names[xa] : "nothing", bound_text(s, buf, sizeof(buf)));
+	else
+		snprintf(title, sizeof(title), "what-if: %s against %s", gp_metrics[metric].path,
+			 xa >= 0 ? gp_whatif_axis_names[xa] : "nothing");
+	{
+		gp_svg_chart ch;
+
+		memset(&ch, 0, sizeof(ch));
+		ch.title = title;
+		ch.x_title = xtitle;
+		ch.y_title = ytitle;
+		ch.x_min = xmin;
+		ch.x_max = xmax;
+		ch.set_x = 1;
+		ch.y_percent = gp_metrics[metric].kind == GP_MK_RATIO;
+		ch.series = ser;
+		ch.nseries = (int)ns;
+		ch.legend = GP_LEGEND_TOP_RIGHT;
+		gp_svg_line_chart(&ch, out);
+	}
+	for (l = 0; l < nlines; l++) {
+		free(xs[l]);
+		free(ys[l]);
+		free(labels[l]);
+	}
+	free(xs);
+	free(ys);
+	free(labels);
+	free(ser);
+}

@@ -1,0 +1,418 @@
+/* The grid of configurations, their clusters and costs, and the
+ * fingerprint that makes stored runs reusable (spec.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/sim/sim.h"
+#include "gpuplan/util/util.h"
+#include "gpuplan/whatif/spec.h"
+
+void gp_whatif_config_of(const gp_whatif_spec *s, size_t i, gp_whatif_config *c)
+{
+	int a;
+
+	for (a = GP_AX_COUNT - 1; a >= 0; a--) {
+		c->v[a] = i % s->nvalues[a];
+		i /= s->nvalues[a];
+	}
+}
+
+size_t gp_whatif_config_index(const gp_whatif_spec *s, const gp_whatif_config *c)
+{
+	size_t i = 0;
+	int a;
+
+	for (a = 0; a < GP_AX_COUNT; a++)
+		i = i * s->nvalues[a] + c->v[a];
+	return i;
+}
+
+const char *gp_whatif_value(const gp_whatif_spec *s, const gp_whatif_config *c, int axis,
+			    char *buf, size_t size)
+{
+	size_t v = c->v[axis];
+
+	switch (axis) {
+	case GP_AX_TRACE:
+		snprintf(buf, size, "%s", s->trace_names[v]);
+		break;
+	case GP_AX_ADD:
+		snprintf(buf, size, "%ld", s->add.n ? s->add.counts[v] : 0L);
+		break;
+	case GP_AX_REMOVE:
+		snprintf(buf, size, "%ld", s->remove.n ? s->remove.counts[v] : 0L);
+		break;
+	case GP_AX_FABRIC:
+		snprintf(buf, size, "%s", s->fabric.n ? gp_fabric_tech_name(s->fabric.techs[v]) : "-");
+		break;
+	case GP_AX_QUEUE:
+		snprintf(buf, size, "%s", s->queues[v]);
+		break;
+	case GP_AX_POLICY:
+		snprintf(buf, size, "%s", s->policies[v]);
+		break;
+	default:
+		snprintf(buf, size, "?");
+	}
+	return buf;
+}
+
+char *gp_whatif_config_key(const gp_whatif_spec *s, const gp_whatif_config *c)
+{
+	gp_sbuf sb;
+	char buf[512];
+	int a;
+
+	gp_sbuf_init(&sb);
+	for (a = 0; a < GP_AX_COUNT; a++) {
+		gp_sbuf_addf(&sb, "%s%s=%s", a ? ";" : "", gp_whatif_axis_names[a],
+			     gp_whatif_value(s, c, a, buf, sizeof(buf)));
+		/* The trace's content, so that an edited trace is not reused. */
+		if (a == GP_AX_TRACE && s->trace_hash)
+			gp_sbuf_addf(&sb, "@%s", s->trace_hash[c->v[a]]);
+	}
+	return gp_sbuf_detach(&sb);
+}
+
+/* ---- checks against the base cluster ---- */
+
+static int spec_err(const gp_whatif_spec *s, gp_error *err, int line, int col, const char *fmt,
+		    const char *a, const char *b)
+{
+	return gp_error_set(err, GP_EINPUT, s->path, line, col, fmt, a, b);
+}
+
+/* Whether switch sw is under (or is) switch top. */
+static int under(const gp_cluster *c, int sw, int top)
+{
+	for (; sw >= 0; sw = c->switches[sw].parent)
+		if (sw == top)
+			return 1;
+	return 0;
+}
+
+/* Nodes remove_nodes may take: of its type and under its switch. */
+static int removable(const gp_whatif_spec *s, const gp_cluster *c, int node, int type, int sw)
+{
+	(void)s;
+	return c->nodes[node].type == type && (sw < 0 || under(c, c->nodes[node].sw, sw));
+}
+
+int gp_whatif_spec_check(const gp_whatif_spec *s, const gp_cluster *base, gp_error *err)
+{
+	int t, sw, i, have;
+
+	if (s->add.n) {
+		t = gp_cluster_find_type(base, s->add.type);
+		if (t < 0)
+			return spec_err(s, err, s->add.line, s->add.col,
+					"'add_nodes': type '%.60s' is not a node type of '%s'",
+					s->add.type, base->path);
+		if (s->add.sw && gp_cluster_find_switch(base, s->add.sw) < 0)
+			return spec_err(s, err, s->add.line, s->add.col,
+					"'add_nodes': switch '%.60s' is not in the fabric of '%s'",
+					s->add.sw, base->path);
+		if (!s->add.sw) {
+			for (i = 0; i < base->nnodes && base->nodes[i].type != t; i++)
+				;
+			if (i == base->nnodes)
+				return spec_err(s, err, s->add.line, s->add.col,
+						"'add_nodes': no node of type '%.60s' to copy the switch from; "
+						"give 'switch'%s", s->add.type, "");
+		}
+		if (base->nnodes + s->add.counts[s->add.n - 1] > GP_CLUSTER_MAX_NODES)
+			return spec_err(s, err, s->add.line, s->add.col,
+					"'add_nodes': more nodes than the cluster limit%s%s", "", "");
+	}
+	if (s->remove.n) {
+		t = gp_cluster_find_type(base, s->remove.type);
+		if (t < 0)
+			return spec_err(s, err, s->remove.line, s->remove.col,
+					"'remove_nodes': type '%.60s' is not a node type of '%s'",
+					s->remove.type, base->path);
+		sw = -1;
+		if (s->remove.sw && (sw = gp_cluster_find_switch(base, s->remove.sw)) < 0)
+			return spec_err(s, err, s->remove.line, s->remove.col,
+					"'remove_nodes': switch '%.60s' is not in the fabric of '%s'",
+					s->remove.sw, base->path);
+		for (i = have = 0; i < base->nnodes; i++)
+			have += removable(s, base, i, t, sw);
+		if (s->remove.counts[s->remove.n - 1] > have) {
+			char a[160], b[64];
+
+			snprintf(a, sizeof(a), "%s", s->remove.type);
+			snprintf(b, sizeof(b), "%d", have);
+			return spec_err(s, err, s->remove.line, s->remove.col,
+					"'remove_nodes': the cluster has only %2$s nodes of type '%1$.60s' to remove",
+					a, b);
+		}
+	}
+	if (s->fabric.n && gp_cluster_find_switch(base, s->fabric.sw) < 0)
+		return spec_err(s, err, s->fabric.line, s->fabric.col,
+				"'fabric': switch '%.60s' is not in the fabric of '%s'", s->fabric.sw,
+				base->path);
+	return GP_OK;
+}
+
+/* ---- shape, cost, cluster ---- */
+
+static double cost_of(const gp_whatif_spec *s, const char *key, int *found)
+{
+	size_t i;
+
+	for (i = 0; i < s->ncosts; i++)
+		if (!strcmp(s->costs[i].key, key)) {
+			*found = 1;
+			return s->costs[i].per_node;
+		}
+	return 0;
+}
+
+/* The switch new nodes attach to. */
+static int add_switch(const gp_whatif_spec *s, const gp_cluster *c, int type)
+{
+	int i;
+
+	if (s->add.sw)
+		return gp_cluster_find_switch(c, s->add.sw);
+	for (i = 0; i < c->nnodes; i++)
+		if (c->nodes[i].type == type)
+			return c->nodes[i].sw;
+	return -1;
+}
+
+/* Mark the nodes a configuration removes (the last `count` removable
+ * nodes in file order); returns how many were marked. */
+static long mark_removed(const gp_whatif_spec *s, const gp_cluster *c, long count,
+			 unsigned char *gone)
+{
+	int t = gp_cluster_find_type(c, s->remove.type), sw = -1, i;
+	long k = 0;
+
+	if (s->remove.sw)
+		sw = gp_cluster_find_switch(c, s->remove.sw);
+	for (i = c->nnodes - 1; i >= 0 && k < count; i--)
+		if (removable(s, c, i, t, sw)) {
+			gone[i] = 1;
+			k++;
+		}
+	return k;
+}
+
+/* Technology of switch sw in configuration cfg. */
+static int tech_in(const gp_whatif_spec *s, const gp_cluster *c, const gp_whatif_config *cfg,
+		   int sw, int fsw)
+{
+	if (sw < 0)
+		return GP_TECH_NONE;
+	if (s->fabric.n && (sw == fsw || (s->fabric.subtree && under(c, sw, fsw))))
+		return s->fabric.techs[cfg->v[GP_AX_FABRIC]];
+	return c->switches[sw].tech;
+}
+
+int gp_whatif_shape_of(const gp_whatif_spec *s, const gp_cluster *base,
+		       const gp_whatif_config *cfg, gp_whatif_shape *out)
+{
+	unsigned char *gone = gp_xcalloc((size_t)base->nnodes + 1, 1);
+	int fsw = s->fabric.n ? gp_cluster_find_switch(base, s->fabric.sw) : -1, i, found;
+	long add = s->add.n ? s->add.counts[cfg->v[GP_AX_ADD]] : 0;
+	double c;
+
+	memset(out, 0, sizeof(*out));
+	if (s->remove.n)
+		mark_removed(s, base, s->remove.counts[cfg->v[GP_AX_REMOVE]], gone);
+	for (i = 0; i < base->nnodes; i++) {
+		const gp_node *n = &base->nodes[i];
+
+		if (gone[i])
+			continue;
+		out->nodes++;
+		out->gpus += n->ngpus;
+		if (!s->ncosts) {
+			out->cost += 1;
+			continue;
+		}
+		found = 0;
+		out->cost += cost_of(s, base->types[n->type].name, &found);
+		out->cost += cost_of(s, gp_fabric_tech_name(tech_in(s, base, cfg, n->sw, fsw)), &found);
+	}
+	if (add) {
+		int t = gp_cluster_find_type(base, s->add.type);
+		int sw = add_switch(s, base, t);
+
+		out->nodes += (int)add;
+		out->gpus += (int)add * base->types[t].topo.ngpus;
+		found = 0;
+		c = s->ncosts ? cost_of(s, s->add.type, &found) +
+				cost_of(s, gp_fabric_tech_name(tech_in(s, base, cfg, sw, fsw)), &found) : 1;
+		out->cost += (double)add * c;
+	}
+	free(gone);
+	return GP_OK;
+}
+
+static void node_free(gp_node *n)
+{
+	int k;
+
+	for (k = 0; k < n->nlabels; k++) {
+		free(n->labels[k].key);
+		free(n->labels[k].value);
+	}
+	free(n->labels);
+	free(n->name);
+}
+
+int gp_whatif_cluster_build(const gp_whatif_spec *s, const gp_whatif_config *cfg, gp_cluster *c,
+			    gp_error *err)
+{
+	int st, i, k, fsw;
+
+	st = gp_cluster_load(s->cluster, c, err);
+	if (st)
+		return st;
+	/* Remove first, so that added nodes of the same type stay. */
+	if (s->remove.n && s->remove.counts[cfg->v[GP_AX_REMOVE]] > 0) {
+		unsigned char *gone = gp_xcalloc((size_t)c->nnodes + 1, 1);
+		long want = s->remove.counts[cfg->v[GP_AX_REMOVE]];
+
+		if (mark_removed(s, c, want, gone) < want) {
+			free(gone);
+			gp_cluster_release(c);
+			return gp_error_set(err, GP_EINPUT, s->path, s->remove.line, s->remove.col,
+					    "'remove_nodes': fewer than %ld nodes of type '%s' to remove",
+					    want, s->remove.type);
+		}
+		for (i = k = 0; i < c->nnodes; i++) {
+			if (gone[i]) {
+				node_free(&c->nodes[i]);
+				continue;
+			}
+			c->nodes[k++] = c->nodes[i];
+		}
+		c->nnodes = k;
+		free(gone);
+	}
+	if (s->add.n && s->add.counts[cfg->v[GP_AX_ADD]] > 0) {
+		long add = s->add.counts[cfg->v[GP_AX_ADD]], j;
+		int t = gp_cluster_find_type(c, s->add.type), sw, tmpl = -1;
+
+		if (t < 0) {
+			gp_cluster_release(c);
+			return gp_error_set(err, GP_EINPUT, s->path, s->add.line, s->add.col,
+					    "'add_nodes': type '%s' is not in '%s'", s->add.type, s->cluster);
+		}
+		sw = add_switch(s, c, t);
+		/* New nodes copy the labels and capacities of the last node of
+		 * their type on their switch (else of their type): more of the
+		 * same hardware. */
+		for (i = 0; i < c->nnodes; i++)
+			if (c->nodes[i].type == t && (tmpl < 0 || c->nodes[tmpl].sw != sw ||
+						      c->nodes[i].sw == sw))
+				tmpl = i;
+		for (j = 0; j < add; j++) {
+			char *name = gp_xasprintf("%s-%ld", s->add.prefix ? s->add.prefix : "added", j);
+			int id = gp_cluster_add_node(c, name, t, sw);
+			gp_node *n = &c->nodes[id];
+
+			free(name);
+			n->line = s->add.line;
+			n->col = s->add.col;
+			if (tmpl >= 0) {
+				const gp_node *m = &c->nodes[tmpl];
+
+				n->cpu_milli = m->cpu_milli;
+				n->mem_mib = m->mem_mib;
+				if (m->nlabels) {
+					n->labels = gp_xcalloc((size_t)m->nlabels, sizeof(*n->labels));
+					for (k = 0; k < m->nlabels; k++) {
+						n->labels[k].key = gp_xstrdup(m->labels[k].key);
+						n->labels[k].value = gp_xstrdup(m->labels[k].value);
+					}
+					n->nlabels = m->nlabels;
+				}
+			}
+		}
+	}
+	if (s->fabric.n) {
+		int tech = s->fabric.techs[cfg->v[GP_AX_FABRIC]];
+
+		fsw = gp_cluster_find_switch(c, s->fabric.sw);
+		for (i = 0; i < c->nswitches; i++)
+			if (i == fsw || (s->fabric.subtree && under(c, i, fsw)))
+				c->switches[i].tech = tech;
+	}
+	st = gp_cluster_finish(c, err);
+	if (st)
+		gp_cluster_release(c);
+	return st;
+}
+
+/* ---- fingerprint ---- */
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+	h = fnv(h, s ? s : "(null)", strlen(s ? s : "(null)"));
+	return fnv(h, "", 1);
+}
+
+static int hash_file(const char *path, char *out, gp_error *err)
+{
+	char *data;
+	size_t len;
+	int st = gp_read_file(path, (size_t)1 << 30, &data, &len, err);
+
+	if (st)
+		return st;
+	snprintf(out, 17, "%016llx", (unsigned long long)fnv(1469598103934665603ULL, data, len));
+	free(data);
+	return GP_OK;
+}
+
+int gp_whatif_fingerprint(const gp_whatif_spec *cs, const char *version, char *buf, gp_error *err)
+{
+	gp_whatif_spec *s = (gp_whatif_spec *)cs; /* caches the content hashes */
+	uint64_t h = 1469598103934665603ULL;
+	char num[64];
+	size_t i;
+	int st;
+
+	if (!s->cluster_hash[0] && (st = hash_file(s->cluster, s->cluster_hash, err)))
+		return st;
+	if (!s->trace_hash) {
+		s->trace_hash = gp_xcalloc(s->ntraces, sizeof(*s->trace_hash));
+		for (i = 0; i < s->ntraces; i++)
+			if ((st = hash_file(s->traces[i], s->trace_hash[i], err)))
+				return st;
+	}
+	h = fnv_str(h, "gpuplan-whatif-1");
+	h = fnv_str(h, version);
+	h = fnv_str(h, s->cluster_hash);
+	h = fnv_str(h, s->format);
+	snprintf(num, sizeof(num), "%zu|%.17g|%.17g|%d|%zu", s->topts.limit, s->topts.start,
+		 s->topts.end, s->topts.skip_bad, s->backfill_depth);
+	h = fnv_str(h, num);
+	h = fnv_str(h, s->add.type);
+	h = fnv_str(h, s->add.sw);
+	h = fnv_str(h, s->add.prefix);
+	h = fnv_str(h, s->remove.type);
+	h = fnv_str(h, s->remove.sw);
+	h = fnv_str(h, s->fabric.sw);
+	h = fnv_str(h, s->fabric.subtree ? "subtree" : "switch");
+	h = fnv_str(h, s->scale_ref);
+	h = fnv_str(h, s->scale_model);
+	snprintf(buf, 17, "%016llx", (unsigned long long)h);
+	return GP_OK;
+}

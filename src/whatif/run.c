@@ -1,0 +1,398 @@
+/* One what-if run in this process, the results of a sweep, the bisection
+ * plan and the cheapest answer (sweep.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/io/trace.h"
+#include "gpuplan/place/policy.h"
+#include "gpuplan/sim/sim.h"
+#include "gpuplan/util/util.h"
+#include "gpuplan/whatif/scale.h"
+#include "gpuplan/whatif/sweep.h"
+
+/* ---- runner ---- */
+
+struct gp_whatif_runner {
+	const gp_whatif_spec *spec;
+	gp_cluster base;
+	gp_joblist *jobs;       /* per trace, loaded on first use */
+	int *loaded;
+	gp_scale **scale;       /* per trace, with --scale-durations */
+	/* The last cluster built and its caches: consecutive runs of one
+	 * configuration's cluster (other queues, policies, seeds) reuse it. */
+	int have;
+	size_t cv[3];           /* add, remove, fabric indices */
+	gp_cluster cluster;
+	gp_sim_perf *perf;
+};
+
+gp_whatif_runner *gp_whatif_runner_new(const gp_whatif_spec *spec, gp_error *err)
+{
+	gp_whatif_runner *r = gp_xcalloc(1, sizeof(*r));
+
+	r->spec = spec;
+	if (gp_cluster_load(spec->cluster, &r->base, err)) {
+		free(r);
+		return NULL;
+	}
+	if (gp_whatif_spec_check(spec, &r->base, err)) {
+		gp_cluster_release(&r->base);
+		free(r);
+		return NULL;
+	}
+	r->jobs = gp_xcalloc(spec->ntraces, sizeof(*r->jobs));
+	r->loaded = gp_xcalloc(spec->ntraces, sizeof(int));
+	r->scale = gp_xcalloc(spec->ntraces, sizeof(*r->scale));
+	return r;
+}
+
+static void drop_cluster(gp_whatif_runner *r)
+{
+	if (!r->have)
+		return;
+	gp_sim_perf_free(r->perf);
+	r->perf = NULL;
+	gp_cluster_release(&r->cluster);
+	r->have = 0;
+}
+
+void gp_whatif_runner_free(gp_whatif_runner *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	drop_cluster(r);
+	for (i = 0; i < r->spec->ntraces; i++) {
+		gp_scale_free(r->scale[i]);
+		if (r->loaded[i])
+			gp_joblist_release(&r->jobs[i]);
+	}
+	free(r->scale);
+	free(r->jobs);
+	free(r->loaded);
+	gp_cluster_release(&r->base);
+	free(r);
+}
+
+const gp_cluster *gp_whatif_runner_base(const gp_whatif_runner *r)
+{
+	return &r->base;
+}
+
+static int load_trace(gp_whatif_runner *r, size_t t, gp_error *err)
+{
+	const gp_whatif_spec *s = r->spec;
+	int st;
+
+	if (r->loaded[t])
+		return GP_OK;
+	gp_joblist_init(&r->jobs[t]);
+	st = gp_trace_load(s->traces[t], &s->topts, &r->jobs[t], err);
+	if (st)
+		return st;
+	r->loaded[t] = 1;
+	if (s->scale_ref) {
+		r->scale[t] = gp_scale_new(s->scale_ref, s->scale_model, &r->base, &r->jobs[t], err);
+		if (!r->scale[t]) {
+			/* A bad reference is the spec's fault. */
+			if (err && err->status == GP_EUSAGE) {
+				char msg[sizeof(err->msg)];
+
+				snprintf(msg, sizeof(msg), "%s", err->msg);
+				return gp_error_set(err, GP_EINPUT, s->path, 0, 0, "scale_durations: %s", msg);
+			}
+			return err ? err->status : GP_EINPUT;
+		}
+	}
+	return GP_OK;
+}
+
+int gp_whatif_runner_run(gp_whatif_runner *r, size_t run, gp_whatif_result *out, gp_error *err)
+{
+	const gp_whatif_spec *s = r->spec;
+	gp_whatif_config c;
+	gp_sim_config cfg;
+	gp_sim_result res;
+	size_t t;
+	int st;
+
+	if (run >= s->nruns)
+		return gp_error_set(err, GP_EIO, "", 0, 0, "run %zu out of range", run);
+	gp_whatif_config_of(s, run / s->nseeds, &c);
+	t = c.v[GP_AX_TRACE];
+	if ((st = load_trace(r, t, err)))
+		return st;
+	if (!r->have || r->cv[0] != c.v[GP_AX_ADD] || r->cv[1] != c.v[GP_AX_REMOVE] ||
+	    r->cv[2] != c.v[GP_AX_FABRIC]) {
+		drop_cluster(r);
+		if ((st = gp_whatif_cluster_build(s, &c, &r->cluster, err)))
+			return st;
+		r->have = 1;
+		r->cv[0] = c.v[GP_AX_ADD];
+		r->cv[1] = c.v[GP_AX_REMOVE];
+		r->cv[2] = c.v[GP_AX_FABRIC];
+		r->perf = gp_sim_perf_new(&r->cluster);
+		for (size_t k = 0; k < s->ntraces; k++)
+			if (r->scale[k])
+				gp_scale_bind(r->scale[k], &r->cluster);
+	}
+	gp_sim_config_init(&cfg);
+	cfg.cluster = &r->cluster;
+	cfg.policy = gp_policy_find(s->policies[c.v[GP_AX_POLICY]]);
+	cfg.queue = gp_sim_queue_parse(s->queues[c.v[GP_AX_QUEUE]]);
+	cfg.seed = s->seeds[run % s->nseeds];
+	cfg.backfill_depth = s->backfill_depth;
+	if (r->scale[t]) {
+		cfg.duration = gp_scale_duration;
+		cfg.duration_ud = r->scale[t];
+	} else {
+		cfg.duration = gp_sim_perf_duration;
+		cfg.duration_ud = r->perf;
+	}
+	/* A coarse timeline: a sweep reads only the summary. */
+	cfg.tick = 0;
+	gp_sim_result_init(&res);
+	if ((st = gp_sim_run(&cfg, &r->jobs[t], &res, err)))
+		return st;
+	memset(out, 0, sizeof(*out));
+	gp_metrics_of(&r->jobs[t], &res, out->m);
+	out->nodes = r->cluster.nnodes;
+	out->gpus = r->cluster.ngpus;
+	gp_sim_result_release(&res);
+	return GP_OK;
+}
+
+/* ---- results ---- */
+
+void gp_whatif_results_init(gp_whatif_results *rs, const gp_whatif_spec *spec)
+{
+	size_t i;
+
+	memset(rs, 0, sizeof(*rs));
+	rs->spec = spec;
+	rs->slot = gp_xmalloc((spec->nruns ? spec->nruns : 1) * sizeof(*rs->slot));
+	for (i = 0; i < spec->nruns; i++)
+		rs->slot[i] = -1;
+}
+
+void gp_whatif_results_release(gp_whatif_results *rs)
+{
+	free(rs->slot);
+	free(rs->res);
+	memset(rs, 0, sizeof(*rs));
+}
+
+void gp_whatif_results_put(gp_whatif_results *rs, size_t run, const gp_whatif_result *res)
+{
+	if (run >= rs->spec->nruns)
+		return;
+	if (rs->slot[run] < 0) {
+		GP_GROW(rs->res, rs->cap, rs->n + 1);
+		rs->slot[run] = (int32_t)rs->n++;
+	}
+	rs->res[rs->slot[run]] = *res;
+}
+
+const gp_whatif_result *gp_whatif_results_get(const gp_whatif_results *rs, size_t run)
+{
+	return run < rs->spec->nruns && rs->slot[run] >= 0 ? &rs->res[rs->slot[run]] : NULL;
+}
+
+int gp_whatif_results_complete(const gp_whatif_results *rs, size_t cfg)
+{
+	size_t k, ns = rs->spec->nseeds;
+
+	for (k = 0; k < ns; k++)
+		if (rs->slot[cfg * ns + k] < 0)
+			return 0;
+	return 1;
+}
+
+int gp_whatif_meets_run(const gp_whatif_spec *s, const gp_whatif_result *r)
+{
+	double v;
+
+	if (s->slo_metric < 0 || !r)
+		return -1;
+	v = r->m[s->slo_metric];
+	return s->slo_max ? v <= s->slo_bound : v >= s->slo_bound;
+}
+
+int gp_whatif_meets(const gp_whatif_results *rs, size_t cfg)
+{
+	size_t k, ns = rs->spec->nseeds;
+
+	if (rs->spec->slo_metric < 0 || !gp_whatif_results_complete(rs, cfg))
+		return -1;
+	for (k = 0; k < ns; k++)
+		if (!gp_whatif_meets_run(rs->spec, gp_whatif_results_get(rs, cfg * ns + k)))
+			return 0;
+	return 1;
+}
+
+void gp_whatif_mean(const gp_whatif_results *rs, size_t cfg, gp_whatif_result *out)
+{
+	size_t k, ns = rs->spec->nseeds;
+	int i;
+
+	memset(out, 0, sizeof(*out));
+	for (k = 0; k < ns; k++) {
+		const gp_whatif_result *r = gp_whatif_results_get(rs, cfg * ns + k);
+
+		if (!r)
+			continue;
+		for (i = 0; i < GP_M_COUNT; i++)
+			out->m[i] += r->m[i] / (double)ns;
+		out->nodes = r->nodes;
+		out->gpus = r->gpus;
+	}
+}
+
+/* ---- search ---- */
+
+int gp_whatif_search_axis(const gp_whatif_spec *s)
+{
+	if (s->slo_metric < 0)
+		return -1;
+	if (s->add.n > 1)
+		return GP_AX_ADD;
+	if (s->remove.n > 1)
+		return GP_AX_REMOVE;
+	return -1;
+}
+
+int gp_whatif_search_up(const gp_whatif_spec *s, int axis)
+{
+	/* More capacity lowers delays, slowdowns, failures and utilization
+	 * and raises the number of jobs completed. */
+	int m = s->slo_metric;
+	int grows = m == GP_M_COMPLETED;
+	int meets_with_more = grows ? !s->slo_max : s->slo_max;
+
+	return axis == GP_AX_ADD ? meets_with_more : !meets_with_more;
+}
+
+void gp_whatif_search_init(gp_whatif_search *se, size_t nlines, size_t n, int up)
+{
+	size_t i;
+
+	memset(se, 0, sizeof(*se));
+	se->nlines = nlines;
+	se->n = n;
+	se->up = up;
+	se->lo = gp_xmalloc((nlines ? nlines : 1) * sizeof(long));
+	se->hi = gp_xmalloc((nlines ? nlines : 1) * sizeof(long));
+	for (i = 0; i < nlines; i++) {
+		se->lo[i] = -1;
+		se->hi[i] = (long)n;
+	}
+}
+
+void gp_whatif_search_release(gp_whatif_search *se)
+{
+	free(se->lo);
+	free(se->hi);
+	memset(se, 0, sizeof(*se));
+}
+
+/* Index in the axis' own order of position k in "up" order. */
+static size_t axis_index(const gp_whatif_search *se, long k)
+{
+	return se->up ? (size_t)k : se->n - 1 - (size_t)k;
+}
+
+size_t gp_whatif_search_next(const gp_whatif_search *se, size_t per_line, size_t cap,
+			     size_t *line, size_t *index)
+{
+	size_t l, got = 0;
+
+	if (per_line < 1)
+		per_line = 1;
+	for (l = 0; l < se->nlines && got < cap; l++) {
+		long lo = se->lo[l], hi = se->hi[l], gap = hi - lo - 1, k, last = lo;
+
+		if (gap <= 0)
+			continue;
+		/* per_line points split (lo, hi) into per_line + 1 parts. */
+		for (k = 1; k <= (long)per_line && got < cap; k++) {
+			long p = lo + (long)(((double)(hi - lo) * (double)k) / (double)(per_line + 1));
+
+			if (p <= last)
+				p = last + 1;
+			if (p >= hi)
+				break;
+			line[got] = l;
+			index[got++] = axis_index(se, p);
+			last = p;
+		}
+	}
+	return got;
+}
+
+void gp_whatif_search_set(gp_whatif_search *se, size_t line, size_t index, int meets)
+{
+	long k = se->up ? (long)index : (long)(se->n - 1 - index);
+
+	if (line >= se->nlines)
+		return;
+	if (meets && k < se->hi[line])
+		se->hi[line] = k;
+	if (!meets && k > se->lo[line])
+		se->lo[line] = k;
+	/* Not monotone after all: look for a count that meets above the
+	 * highest failure. */
+	if (se->hi[line] <= se->lo[line])
+		se->hi[line] = (long)se->n;
+}
+
+long gp_whatif_search_answer(const gp_whatif_search *se, size_t line)
+{
+	if (line >= se->nlines || se->hi[line] >= (long)se->n)
+		return -1;
+	return (long)axis_index(se, se->hi[line]);
+}
+
+size_t gp_whatif_search_config(const gp_whatif_spec *s, int axis, size_t line, size_t index)
+{
+	gp_whatif_config c;
+	size_t rest = line;
+	int a;
+
+	/* Lines enumerate the other axes in grid order. */
+	for (a = GP_AX_COUNT - 1; a >= 0; a--) {
+		if (a == axis)
+			continue;
+		c.v[a] = rest % s->nvalues[a];
+		rest /= s->nvalues[a];
+	}
+	c.v[axis] = index;
+	return gp_whatif_config_index(s, &c);
+}
+
+/* ---- answer ---- */
+
+long gp_whatif_best(const gp_whatif_results *rs, const gp_cluster *base)
+{
+	const gp_whatif_spec *s = rs->spec;
+	long best = -1;
+	double best_cost = 0;
+	size_t i;
+
+	for (i = 0; i < s->nconfigs; i++) {
+		gp_whatif_config c;
+		gp_whatif_shape sh;
+
+		if (gp_whatif_meets(rs, i) != 1)
+			continue;
+		gp_whatif_config_of(s, i, &c);
+		gp_whatif_shape_of(s, base, &c, &sh);
+		if (best < 0 || sh.cost < best_cost) {
+			best = (long)i;
+			best_cost = sh.cost;
+		}
+	}
+	return best;
+}

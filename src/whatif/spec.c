@@ -1,0 +1,595 @@
+/* The what-if spec loader and the grid of configurations (spec.h). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/io/yaml.h"
+#include "gpuplan/place/policy.h"
+#include "gpuplan/sim/sim.h"
+#include "gpuplan/util/util.h"
+#include "gpuplan/whatif/metrics.h"
+#include "gpuplan/whatif/spec.h"
+
+const char *const gp_whatif_axis_names[GP_AX_COUNT] = {
+	"trace", "add_nodes", "remove_nodes", "fabric", "queue", "policy",
+};
+
+void gp_whatif_spec_init(gp_whatif_spec *s)
+{
+	memset(s, 0, sizeof(*s));
+	gp_trace_opts_init(&s->topts);
+	s->slo_metric = -1;
+	s->fabric.subtree = 1;
+}
+
+static void free_strv(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+static void nodes_release(gp_whatif_nodes *n)
+{
+	free(n->type);
+	free(n->sw);
+	free(n->prefix);
+	free(n->counts);
+}
+
+void gp_whatif_spec_release(gp_whatif_spec *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	free(s->path);
+	free(s->cluster);
+	free_strv(s->traces, s->ntraces);
+	free_strv(s->trace_names, s->ntraces);
+	free(s->trace_hash);
+	free(s->format);
+	free_strv(s->queues, s->nqueues);
+	free_strv(s->policies, s->npolicies);
+	free(s->seeds);
+	free(s->scale_ref);
+	free(s->scale_model);
+	nodes_release(&s->add);
+	nodes_release(&s->remove);
+	free(s->fabric.sw);
+	free(s->fabric.techs);
+	for (i = 0; i < s->ncosts; i++)
+		free(s->costs[i].key);
+	free(s->costs);
+	gp_whatif_spec_init(s);
+}
+
+/* ---- loading ---- */
+
+typedef struct loader {
+	gp_yaml_doc doc;
+	gp_whatif_spec *s;
+	gp_error *err;
+} loader;
+
+static int is_null(const gp_yaml_node *n)
+{
+	return n && n->type == GP_YAML_SCALAR && !n->quoted &&
+	       (!strcmp(n->scalar, "") || !strcmp(n->scalar, "~") || !strcmp(n->scalar, "null"));
+}
+
+/* A scalar or a list of scalars into a string vector; *axis set when a
+ * list was given. */
+static int str_list(loader *L, const gp_yaml_node *n, const char *what, char ***out,
+		    size_t *nout, int *axis)
+{
+	size_t i;
+	const char *v;
+
+	if (n->type == GP_YAML_SCALAR) {
+		if (gp_yaml_str(&L->doc, n, what, &v, L->err))
+			return GP_EINPUT;
+		if (!*v)
+			return gp_yaml_error(&L->doc, n, L->err, "%s is empty", what);
+		*out = gp_xcalloc(1, sizeof(char *));
+		(*out)[0] = gp_xstrdup(v);
+		*nout = 1;
+		return GP_OK;
+	}
+	if (gp_yaml_expect(&L->doc, n, GP_YAML_SEQ, what, L->err))
+		return GP_EINPUT;
+	if (n->n == 0)
+		return gp_yaml_error(&L->doc, n, L->err, "%s: the list is empty", what);
+	if (n->n > GP_WHATIF_MAX_VALUES)
+		return gp_yaml_error(&L->doc, n, L->err, "%s: more than %d values", what,
+				     GP_WHATIF_MAX_VALUES);
+	*out = gp_xcalloc(n->n, sizeof(char *));
+	for (i = 0; i < n->n; i++) {
+		size_t k;
+
+		if (gp_yaml_str(&L->doc, n->items[i], what, &v, L->err))
+			return GP_EINPUT;
+		for (k = 0; k < i; k++)
+			if (!strcmp((*out)[k], v))
+				return gp_yaml_error(&L->doc, n->items[i], L->err,
+						     "%s: '%s' is listed twice", what, v);
+		(*out)[i] = gp_xstrdup(v);
+		*nout = i + 1;
+	}
+	*axis = 1;
+	return GP_OK;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* counts: [0, 8, 16] or "0..32" or "0..32/4" (every 4th). */
+static int counts_of(loader *L, const gp_yaml_node *n, const char *what, gp_whatif_nodes *out)
+{
+	size_t i;
+	long v;
+
+	if (n->type == GP_YAML_SCALAR) {
+		const char *t = n->scalar, *dots = strstr(t, "..");
+		char a[32], b[32];
+		long lo, hi, step = 1;
+		const char *slash;
+
+		if (!dots) {
+			if (gp_yaml_long(&L->doc, n, what, 0, 100000, &v, L->err))
+				return GP_EINPUT;
+			out->counts = gp_xmalloc(sizeof(long));
+			out->counts[0] = v;
+			out->n = 1;
+			return GP_OK;
+		}
+		slash = strchr(dots, '/');
+		snprintf(a, sizeof(a), "%.*s", (int)(dots - t), t);
+		snprintf(b, sizeof(b), "%.*s", (int)(slash ? slash - dots - 2 : (long)strlen(dots + 2)),
+			 dots + 2);
+		if (gp_parse_long(a, 0, 100000, &lo) || gp_parse_long(b, 0, 100000, &hi) ||
+		    (slash && gp_parse_long(slash + 1, 1, 100000, &step)) || hi < lo)
+			return gp_yaml_error(&L->doc, n, L->err,
+					     "%s: expected a list of counts, a count or a range "
+					     "'FROM..TO' or 'FROM..TO/STEP' (0 <= FROM <= TO <= 100000), got '%.40s'",
+					     what, t);
+		if ((hi - lo) / step + 1 > GP_WHATIF_MAX_VALUES)
+			return gp_yaml_error(&L->doc, n, L->err, "%s: more than %d values", what,
+					     GP_WHATIF_MAX_VALUES);
+		out->counts = gp_xmalloc((size_t)((hi - lo) / step + 1) * sizeof(long));
+		for (v = lo; v <= hi; v += step)
+			out->counts[out->n++] = v;
+		return GP_OK;
+	}
+	if (gp_yaml_expect(&L->doc, n, GP_YAML_SEQ, what, L->err))
+		return GP_EINPUT;
+	if (n->n == 0)
+		return gp_yaml_error(&L->doc, n, L->err, "%s: the list is empty", what);
+	if (n->n > GP_WHATIF_MAX_VALUES)
+		return gp_yaml_error(&L->doc, n, L->err, "%s: more than %d values", what,
+				     GP_WHATIF_MAX_VALUES);
+	out->counts = gp_xmalloc(n->n * sizeof(long));
+	for (i = 0; i < n->n; i++) {
+		if (gp_yaml_long(&L->doc, n->items[i], what, 0, 100000, &v, L->err))
+			return GP_EINPUT;
+		out->counts[out->n++] = v;
+	}
+	qsort(out->counts, out->n, sizeof(long), cmp_long);
+	for (i = 1; i < out->n; i++)
+		if (out->counts[i] == out->counts[i - 1])
+			return gp_yaml_error(&L->doc, n, L->err, "%s: %ld is listed twice", what,
+					     out->counts[i]);
+	return GP_OK;
+}
+
+static int opt_str(loader *L, const gp_yaml_node *map, const char *key, const char *what,
+		   char **out)
+{
+	const gp_yaml_node *x = gp_yaml_get(map, key);
+	const char *v;
+
+	if (!x || is_null(x))
+		return GP_OK;
+	if (gp_yaml_str(&L->doc, x, what, &v, L->err))
+		return GP_EINPUT;
+	if (!*v)
+		return gp_yaml_error(&L->doc, x, L->err, "%s is empty", what);
+	*out = gp_xstrdup(v);
+	return GP_OK;
+}
+
+static const char *const nodes_keys[] = { "type", "switch", "name", "counts", NULL };
+
+static int load_nodes_axis(loader *L, const gp_yaml_node *n, int add, gp_whatif_nodes *out)
+{
+	const char *what = add ? "'add_nodes'" : "'remove_nodes'";
+	const gp_yaml_node *x;
+
+	if (gp_yaml_check_keys(&L->doc, n, what, nodes_keys, L->err))
+		return GP_EINPUT;
+	out->line = n->line;
+	out->col = n->col;
+	x = gp_yaml_get(n, "type");
+	if (!x)
+		return gp_yaml_error(&L->doc, n, L->err, "%s needs 'type' (a node type of the cluster)",
+				     what);
+	if (opt_str(L, n, "type", "'type'", &out->type) || opt_str(L, n, "switch", "'switch'", &out->sw))
+		return GP_EINPUT;
+	if (!add && gp_yaml_get(n, "name"))
+		return gp_yaml_error(&L->doc, gp_yaml_get(n, "name"), L->err,
+				     "'remove_nodes' takes no 'name' (it removes the last nodes of the type)");
+	if (opt_str(L, n, "name", "'name'", &out->prefix))
+		return GP_EINPUT;
+	x = gp_yaml_get(n, "counts");
+	if (!x)
+		return gp_yaml_error(&L->doc, n, L->err, "%s needs 'counts' (a list or FROM..TO)", what);
+	return counts_of(L, x, add ? "'add_nodes' 'counts'" : "'remove_nodes' 'counts'", out);
+}
+
+static const char *const fabric_keys[] = { "switch", "techs", "subtree", NULL };
+
+static int load_fabric_axis(loader *L, const gp_yaml_node *n)
+{
+	gp_whatif_fabric *f = &L->s->fabric;
+	const gp_yaml_node *x;
+	char **names = NULL;
+	size_t nn = 0, i;
+	int axis = 0, st = GP_OK;
+
+	if (gp_yaml_check_keys(&L->doc, n, "'fabric'", fabric_keys, L->err))
+		return GP_EINPUT;
+	f->line = n->line;
+	f->col = n->col;
+	if (!gp_yaml_get(n, "switch"))
+		return gp_yaml_error(&L->doc, n, L->err, "'fabric' needs 'switch' (a switch of the cluster)");
+	if (opt_str(L, n, "switch", "'fabric' 'switch'", &f->sw))
+		return GP_EINPUT;
+	x = gp_yaml_get(n, "subtree");
+	if (x && gp_yaml_bool(&L->doc, x, "'fabric' 'subtree'", &f->subtree, L->err))
+		return GP_EINPUT;
+	x = gp_yaml_get(n, "techs");
+	if (!x)
+		return gp_yaml_error(&L->doc, n, L->err, "'fabric' needs 'techs' (a list such as [eth-10, ib-hdr])");
+	if (str_list(L, x, "'fabric' 'techs'", &names, &nn, &axis))
+		st = GP_EINPUT;
+	if (st == GP_OK)
+		f->techs = gp_xcalloc(nn, sizeof(int));
+	for (i = 0; i < nn && st == GP_OK; i++) {
+		int t = gp_fabric_tech_parse(names[i]);
+
+		if (t <= 0)
+			st = gp_yaml_error(&L->doc, x->type == GP_YAML_SEQ ? x->items[i] : x, L->err,
+					   "'fabric': unknown tech '%.40s' (ib-edr, ib-hdr, ib-ndr, "
+					   "roce-100, eth-10, eth-25, eth-100, ...)", names[i]);
+		else
+			f->techs[f->n++] = t;
+	}
+	free_strv(names, nn);
+	return st;
+}
+
+static int load_seeds(loader *L, const gp_yaml_node *n)
+{
+	gp_whatif_spec *s = L->s;
+	size_t i, k;
+	long v;
+
+	if (n->type == GP_YAML_SCALAR) {
+		if (gp_yaml_long(&L->doc, n, "'seeds' (a count N for seeds 1..N, or a list)", 1,
+				 GP_WHATIF_MAX_SEEDS, &v, L->err))
+			return GP_EINPUT;
+		s->seeds = gp_xmalloc((size_t)v * sizeof(*s->seeds));
+		for (s->nseeds = 0; s->nseeds < (size_t)v; s->nseeds++)
+			s->seeds[s->nseeds] = s->nseeds + 1;
+		return GP_OK;
+	}
+	if (gp_yaml_expect(&L->doc, n, GP_YAML_SEQ, "'seeds'", L->err))
+		return GP_EINPUT;
+	if (n->n == 0 || n->n > GP_WHATIF_MAX_SEEDS)
+		return gp_yaml_error(&L->doc, n, L->err, "'seeds' wants 1 to %d seeds",
+				     GP_WHATIF_MAX_SEEDS);
+	s->seeds = gp_xmalloc(n->n * sizeof(*s->seeds));
+	for (i = 0; i < n->n; i++) {
+		if (gp_yaml_long(&L->doc, n->items[i], "a seed", 0, 2147483647L, &v, L->err))
+			return GP_EINPUT;
+		for (k = 0; k < i; k++)
+			if (s->seeds[k] == (uint64_t)v)
+				return gp_yaml_error(&L->doc, n->items[i], L->err,
+						     "seed %ld is listed twice", v);
+		s->seeds[s->nseeds++] = (uint64_t)v;
+	}
+	return GP_OK;
+}
+
+static const char *const slo_keys[] = { "metric", "max", "min", NULL };
+
+static int load_slo(loader *L, const gp_yaml_node *n)
+{
+	gp_whatif_spec *s = L->s;
+	const gp_yaml_node *m, *mx, *mn;
+	const char *name;
+
+	if (gp_yaml_check_keys(&L->doc, n, "'slo'", slo_keys, L->err))
+		return GP_EINPUT;
+	m = gp_yaml_get(n, "metric");
+	if (!m)
+		return gp_yaml_error(&L->doc, n, L->err, "'slo' needs 'metric' (e.g. queue_delay.p90)");
+	if (gp_yaml_str(&L->doc, m, "'slo' 'metric'", &name, L->err))
+		return GP_EINPUT;
+	s->slo_metric = gp_metric_find(name);
+	if (s->slo_metric < 0)
+		return gp_yaml_error(&L->doc, m, L->err, "'slo': unknown metric '%.60s' (one of %s)",
+				     name, gp_metric_names());
+	mx = gp_yaml_get(n, "max");
+	mn = gp_yaml_get(n, "min");
+	if (!!mx == !!mn)
+		return gp_yaml_error(&L->doc, n, L->err,
+				     "'slo' needs exactly one of 'max' (metric <= bound) and 'min' (metric >= bound)");
+	s->slo_max = mx != NULL;
+	/* Durations may carry a unit: 3600, 1h, 60m. */
+	if ((mx ? mx : mn)->type == GP_YAML_SCALAR) {
+		const char *t = (mx ? mx : mn)->scalar;
+		size_t len = strlen(t);
+		double mult = 1, v;
+		char num[64];
+
+		if (len && gp_metrics[s->slo_metric].kind == GP_MK_SECONDS &&
+		    strchr("smhd", t[len - 1])) {
+			mult = t[len - 1] == 's' ? 1 : t[len - 1] == 'm' ? 60 : t[len - 1] == 'h' ? 3600 : 86400;
+			len--;
+		} else if (len && gp_metrics[s->slo_metric].kind == GP_MK_RATIO && t[len - 1] == '%') {
+			mult = 0.01;
+			len--;
+		}
+		snprintf(num, sizeof(num), "%.*s", (int)len, t);
+		if (len < sizeof(num) && gp_parse_double(num, -1e15, 1e15, &v) == 0) {
+			s->slo_bound = v * mult;
+			return GP_OK;
+		}
+	}
+	return gp_yaml_error(&L->doc, mx ? mx : mn, L->err,
+			     "'slo' bound: expected a number%s",
+			     gp_metrics[s->slo_metric].kind == GP_MK_SECONDS ? " of seconds, or with a unit: 90m, 1h, 2d" :
+			     gp_metrics[s->slo_metric].kind == GP_MK_RATIO ? " in 0..1, or a percentage: 80%" : "");
+}
+
+static int load_cost(loader *L, const gp_yaml_node *n)
+{
+	gp_whatif_spec *s = L->s;
+	size_t i;
+
+	if (gp_yaml_expect(&L->doc, n, GP_YAML_MAP, "'cost' (node type or tech: cost per node)", L->err))
+		return GP_EINPUT;
+	s->costs = gp_xcalloc(n->n ? n->n : 1, sizeof(*s->costs));
+	for (i = 0; i < n->n; i++) {
+		double v;
+
+		if (gp_yaml_double(&L->doc, n->items[i], "a cost per node", 0, 1e15, &v, L->err))
+			return GP_EINPUT;
+		s->costs[i].key = gp_xstrdup(n->keys[i]->scalar);
+		s->costs[i].per_node = v;
+		s->ncosts = i + 1;
+	}
+	return GP_OK;
+}
+
+static const char *const scale_keys[] = { "ref", "model", NULL };
+
+static int load_scale(loader *L, const gp_yaml_node *n)
+{
+	gp_whatif_spec *s = L->s;
+
+	if (n->type == GP_YAML_SCALAR) {
+		const char *v;
+
+		if (gp_yaml_str(&L->doc, n, "'scale_durations'", &v, L->err))
+			return GP_EINPUT;
+		s->scale_ref = gp_xstrdup(v);
+		return GP_OK;
+	}
+	if (gp_yaml_check_keys(&L->doc, n, "'scale_durations'", scale_keys, L->err))
+		return GP_EINPUT;
+	if (!gp_yaml_get(n, "ref"))
+		return gp_yaml_error(&L->doc, n, L->err,
+				     "'scale_durations' needs 'ref' (GPU model or node type, ':tech' optional)");
+	if (opt_str(L, n, "ref", "'scale_durations' 'ref'", &s->scale_ref) ||
+	    opt_str(L, n, "model", "'scale_durations' 'model'", &s->scale_model))
+		return GP_EINPUT;
+	return GP_OK;
+}
+
+static const char *const top_keys[] = {
+	"name", "description", "cluster", "trace", "format", "limit", "start", "end",
+	"skip_bad", "queue", "policy", "seeds", "backfill_depth", "scale_durations",
+	"axes", "slo", "cost", NULL
+};
+static const char *const axes_keys[] = {
+	"trace", "add_nodes", "remove_nodes", "fabric", "queue", "policy", NULL
+};
+
+/* A key given both at the top level and under axes. */
+static const gp_yaml_node *either(loader *L, const gp_yaml_node *root, const gp_yaml_node *axes,
+				  const char *key, int *bad)
+{
+	const gp_yaml_node *a = gp_yaml_get(root, key), *b = axes ? gp_yaml_get(axes, key) : NULL;
+
+	if (a && b) {
+		gp_yaml_error(&L->doc, b, L->err, "'%s' is given twice (at the top and under 'axes')", key);
+		*bad = 1;
+		return NULL;
+	}
+	return a ? a : b;
+}
+
+static int load_root(loader *L)
+{
+	gp_whatif_spec *s = L->s;
+	const gp_yaml_node *root = L->doc.root, *axes, *x;
+	const char *v;
+	size_t i;
+	int bad = 0;
+	long l;
+	double d;
+
+	if (!root)
+		return gp_error_set(L->err, GP_EINPUT, s->path, 1, 1,
+				    "empty spec (expected 'cluster', 'trace' and 'axes')");
+	if (gp_yaml_expect(&L->doc, root, GP_YAML_MAP, "a what-if spec", L->err) ||
+	    gp_yaml_check_keys(&L->doc, root, "the what-if spec", top_keys, L->err))
+		return GP_EINPUT;
+	axes = gp_yaml_get(root, "axes");
+	if (axes && is_null(axes))
+		axes = NULL;
+	if (axes && (gp_yaml_expect(&L->doc, axes, GP_YAML_MAP, "'axes'", L->err) ||
+		     gp_yaml_check_keys(&L->doc, axes, "'axes'", axes_keys, L->err)))
+		return GP_EINPUT;
+
+	x = gp_yaml_get(root, "cluster");
+	if (!x)
+		return gp_yaml_error(&L->doc, root, L->err, "the spec needs 'cluster' (a cluster YAML)");
+	if (gp_yaml_str(&L->doc, x, "'cluster'", &v, L->err))
+		return GP_EINPUT;
+	s->cluster = gp_path_relative_to(s->path, v);
+
+	x = either(L, root, axes, "trace", &bad);
+	if (bad)
+		return GP_EINPUT;
+	if (!x)
+		return gp_yaml_error(&L->doc, root, L->err, "the spec needs 'trace' (a trace file or a list)");
+	if (str_list(L, x, "'trace'", &s->trace_names, &s->ntraces, &s->declared[GP_AX_TRACE]))
+		return GP_EINPUT;
+	s->traces = gp_xcalloc(s->ntraces, sizeof(char *));
+	for (i = 0; i < s->ntraces; i++)
+		s->traces[i] = gp_path_relative_to(s->path, s->trace_names[i]);
+	if (opt_str(L, root, "format", "'format'", &s->format))
+		return GP_EINPUT;
+	s->topts.format = s->format;
+	if ((x = gp_yaml_get(root, "limit"))) {
+		if (gp_yaml_long(&L->doc, x, "'limit'", 1, 100000000L, &l, L->err))
+			return GP_EINPUT;
+		s->topts.limit = (size_t)l;
+	}
+	if ((x = gp_yaml_get(root, "start"))) {
+		if (gp_yaml_double(&L->doc, x, "'start' (seconds from trace start)", 0, 1e12, &d, L->err))
+			return GP_EINPUT;
+		s->topts.start = d;
+	}
+	if ((x = gp_yaml_get(root, "end"))) {
+		if (gp_yaml_double(&L->doc, x, "'end' (seconds from trace start)", 0, 1e12, &d, L->err))
+			return GP_EINPUT;
+		s->topts.end = d;
+	}
+	if ((x = gp_yaml_get(root, "skip_bad")) &&
+	    gp_yaml_bool(&L->doc, x, "'skip_bad'", &s->topts.skip_bad, L->err))
+		return GP_EINPUT;
+	if ((x = gp_yaml_get(root, "backfill_depth"))) {
+		if (gp_yaml_long(&L->doc, x, "'backfill_depth'", 0, 100000000L, &l, L->err))
+			return GP_EINPUT;
+		s->backfill_depth = (size_t)l;
+	}
+
+	x = either(L, root, axes, "queue", &bad);
+	if (bad)
+		return GP_EINPUT;
+	if (x) {
+		if (str_list(L, x, "'queue'", &s->queues, &s->nqueues, &s->declared[GP_AX_QUEUE]))
+			return GP_EINPUT;
+		for (i = 0; i < s->nqueues; i++)
+			if (gp_sim_queue_parse(s->queues[i]) < 0)
+				return gp_yaml_error(&L->doc, x->type == GP_YAML_SEQ ? x->items[i] : x, L->err,
+						     "unknown queue '%.40s' (fifo, sjf, backfill)", s->queues[i]);
+	} else {
+		s->queues = gp_xcalloc(1, sizeof(char *));
+		s->queues[0] = gp_xstrdup("fifo");
+		s->nqueues = 1;
+	}
+	x = either(L, root, axes, "policy", &bad);
+	if (bad)
+		return GP_EINPUT;
+	if (x) {
+		if (str_list(L, x, "'policy'", &s->policies, &s->npolicies, &s->declared[GP_AX_POLICY]))
+			return GP_EINPUT;
+		for (i = 0; i < s->npolicies; i++)
+			if (!gp_policy_find(s->policies[i]))
+				return gp_yaml_error(&L->doc, x->type == GP_YAML_SEQ ? x->items[i] : x, L->err,
+						     "unknown policy '%.40s'", s->policies[i]);
+	} else {
+		s->policies = gp_xcalloc(1, sizeof(char *));
+		s->policies[0] = gp_xstrdup("bestfit");
+		s->npolicies = 1;
+	}
+	if ((x = gp_yaml_get(root, "seeds"))) {
+		if (load_seeds(L, x))
+			return GP_EINPUT;
+	} else {
+		s->seeds = gp_xmalloc(sizeof(*s->seeds));
+		s->seeds[0] = 1;
+		s->nseeds = 1;
+	}
+	if ((x = gp_yaml_get(root, "scale_durations")) && !is_null(x) && load_scale(L, x))
+		return GP_EINPUT;
+	if (axes && (x = gp_yaml_get(axes, "add_nodes"))) {
+		if (load_nodes_axis(L, x, 1, &s->add))
+			return GP_EINPUT;
+		s->declared[GP_AX_ADD] = 1;
+	}
+	if (axes && (x = gp_yaml_get(axes, "remove_nodes"))) {
+		if (load_nodes_axis(L, x, 0, &s->remove))
+			return GP_EINPUT;
+		s->declared[GP_AX_REMOVE] = 1;
+	}
+	if (axes && (x = gp_yaml_get(axes, "fabric"))) {
+		if (load_fabric_axis(L, x))
+			return GP_EINPUT;
+		s->declared[GP_AX_FABRIC] = 1;
+	}
+	if ((x = gp_yaml_get(root, "slo")) && load_slo(L, x))
+		return GP_EINPUT;
+	if ((x = gp_yaml_get(root, "cost")) && load_cost(L, x))
+		return GP_EINPUT;
+
+	s->nvalues[GP_AX_TRACE] = s->ntraces;
+	s->nvalues[GP_AX_ADD] = s->add.n ? s->add.n : 1;
+	s->nvalues[GP_AX_REMOVE] = s->remove.n ? s->remove.n : 1;
+	s->nvalues[GP_AX_FABRIC] = s->fabric.n ? s->fabric.n : 1;
+	s->nvalues[GP_AX_QUEUE] = s->nqueues;
+	s->nvalues[GP_AX_POLICY] = s->npolicies;
+	s->nconfigs = 1;
+	for (i = 0; i < GP_AX_COUNT; i++) {
+		if (s->nconfigs * s->nvalues[i] > GP_WHATIF_MAX_RUNS)
+			return gp_yaml_error(&L->doc, root, L->err, "the grid has more than %d configurations",
+					     GP_WHATIF_MAX_RUNS);
+		s->nconfigs *= s->nvalues[i];
+	}
+	if (s->nconfigs * s->nseeds > GP_WHATIF_MAX_RUNS)
+		return gp_yaml_error(&L->doc, root, L->err, "the grid has more than %d runs (configurations x seeds)",
+				     GP_WHATIF_MAX_RUNS);
+	s->nruns = s->nconfigs * s->nseeds;
+	return GP_OK;
+}
+
+int gp_whatif_spec_load(const char *path, gp_whatif_spec *s, gp_error *err)
+{
+	loader L;
+	int st;
+
+	gp_whatif_spec_init(s);
+	s->path = gp_xstrdup(path);
+	L.s = s;
+	L.err = err;
+	gp_yaml_doc_init(&L.doc);
+	st = gp_yaml_load(path, 1u << 20, 32, &L.doc, err);
+	if (st == GP_OK)
+		st = load_root(&L);
+	gp_yaml_doc_release(&L.doc);
+	if (st)
+		gp_whatif_spec_release(s);
+	return st;
+}
