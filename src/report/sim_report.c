@@ -225,10 +225,18 @@ static void csv_num(gp_sbuf *out, double x, int decimals)
 void gp_report_sim_jobs_csv(const gp_joblist *jobs, const gp_sim_result *r,
 			    const gp_cluster *c, gp_sbuf *out)
 {
+	gp_report_sim_jobs_csv_cols(jobs, r, c, NULL, out);
+}
+
+void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
+				 const gp_cluster *c, const gp_report_job_cols *x, gp_sbuf *out)
+{
 	size_t i;
 
 	gp_sbuf_adds(out, "job,submit,start,finish,gpus,nodes,class,state,queue_delay,jct,"
-		     "first_node,iteration_s,slowdown,preemptions\n");
+		     "first_node,iteration_s,slowdown,preemptions");
+	gp_sbuf_adds(out, x && x->header ? x->header : "");
+	gp_sbuf_adds(out, "\n");
 	for (i = 0; i < r->njobs; i++) {
 		const gp_job *j = &jobs->jobs[i];
 		const gp_sim_job *rec = &r->jobs[i];
@@ -264,7 +272,10 @@ void gp_report_sim_jobs_csv(const gp_joblist *jobs, const gp_sim_result *r,
 			csv_num(out, rec->slowdown, 4);
 		else
 			gp_sbuf_adds(out, ",");
-		gp_sbuf_addf(out, ",%d\n", (int)rec->preemptions);
+		gp_sbuf_addf(out, ",%d", (int)rec->preemptions);
+		if (x && x->row)
+			x->row(x->ud, i, out);
+		gp_sbuf_adds(out, "\n");
 	}
 }
 

@@ -118,6 +118,15 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 			   const gp_sim_result *r);
 /* jobs.csv and timeline.csv. */
+/* Extra jobs.csv columns (e.g. failures): header is appended to the
+ * header line (",a,b"), row appends job's fields (",1,2"). */
+typedef struct gp_report_job_cols {
+	const char *header;
+	void (*row)(void *ud, size_t job, gp_sbuf *out);
+	void *ud;
+} gp_report_job_cols;
+void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
+				 const gp_cluster *c, const gp_report_job_cols *x, gp_sbuf *out);
 void gp_report_sim_jobs_csv(const gp_joblist *jobs, const gp_sim_result *r,
 			    const gp_cluster *c, gp_sbuf *out);
 void gp_report_sim_timeline_csv(const gp_sim_result *r, gp_sbuf *out);
