@@ -68,8 +68,17 @@ static int run(gp_joblist *l, gp_failsim *fs, const char *policy, double tau, do
  *    finishing at 1000 + (T - 100) + copy;
  *  shrink: a1 - a3 go on with 900 s of work x 3/2 GPUs = 1350 s;
  *  fail: the job fails at T. */
+static void one_failure_ck(int recovery, double ck, gp_sim_result *r, gp_failsim_summary *s,
+			   double *T, gp_failsim **out);
+
 static void one_failure(int recovery, gp_sim_result *r, gp_failsim_summary *s, double *T,
 			gp_failsim **out)
+{
+	one_failure_ck(recovery, 0, r, s, T, out);
+}
+
+static void one_failure_ck(int recovery, double ck, gp_sim_result *r, gp_failsim_summary *s,
+			   double *T, gp_failsim **out)
 {
 	static const char csv[] = "time_s,node,gpu,kind,repair_s\n100,a2,,node,\n";
 	gp_joblist l;
@@ -88,6 +97,7 @@ static void one_failure(int recovery, gp_sim_result *r, gp_failsim_summary *s, d
 	j->batch_size = 10;
 	j->precision = GP_PREC_MIXED;
 	j->optimizer = GP_OPT_ADAM;
+	j->checkpoint_interval = ck;
 	CU_ASSERT_FATAL(gp_fail_csv_parse(csv, strlen(csv), "f.csv", &cl, &fl, &err) == GP_OK);
 	gp_failsim_config_init(&fc, 5);
 	fc.file = &fl;
@@ -130,6 +140,24 @@ static void test_restart(void)
 	CU_ASSERT_EQUAL(row[0].action, GP_FA_RESTARTED);
 	CU_ASSERT_DOUBLE_EQUAL(row[0].detect_s, T - 100, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(row[0].recover_s, T + 50 - 100, 1e-6);
+	gp_failsim_free(fs);
+	gp_sim_result_release(&r);
+	gp_cluster_release(&cl);
+}
+
+/* The job's own checkpoint interval (60 s of work): at 100 s it loses
+ * only the 40 s since its checkpoint at 60 s: finish T + 50 + 940. */
+static void test_restart_job_checkpoint(void)
+{
+	gp_sim_result r;
+	gp_failsim_summary s;
+	gp_failsim *fs;
+	double T;
+
+	one_failure_ck(GP_RECOVERY_RESTART, 60, &r, &s, &T, &fs);
+	CU_ASSERT_EQUAL(s.restarted, 1);
+	CU_ASSERT_DOUBLE_EQUAL(r.jobs[0].finish, T + 50 + 940, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(s.lost_gpu_hours, 3 * (40 + (T - 100) + 50) / 3600.0, 1e-6);
 	gp_failsim_free(fs);
 	gp_sim_result_release(&r);
 	gp_cluster_release(&cl);
@@ -268,6 +296,7 @@ static void register_tests(void)
 	CU_pSuite s = gp_test_suite("failsim");
 
 	gp_test_add(s, "restart", test_restart);
+	gp_test_add(s, "restart with a job's checkpoint interval", test_restart_job_checkpoint);
 	gp_test_add(s, "replace", test_replace);
 	gp_test_add(s, "shrink", test_shrink);
 	gp_test_add(s, "fail", test_fail);
