@@ -12,6 +12,7 @@
 #include "gpuplan/io/jobspec.h"
 #include "gpuplan/perf/perf.h"
 #include "gpuplan/place/policy.h"
+#include "gpuplan/util/hostlist.h"
 #include "gpuplan/util/util.h"
 
 const char gp_usage_perf[] =
@@ -76,14 +77,83 @@ static int add_gpus(gp_place_part *pp, const char *tok, int ngpus)
 	return 0;
 }
 
+/* Slurm hostlists in --on: "gpu-[01-02]:0,2" is "gpu-01:0,2,gpu-02:0,2"
+ * (the GPU list, with the bare numbers after it, applies to every node).
+ * Returns the expanded spec (malloc'd) or NULL after a usage error. */
+static char *expand_on(const char *spec)
+{
+	gp_sbuf out;
+	size_t p = 0, n = strlen(spec);
+
+	gp_sbuf_init(&out);
+	while (p < n) {
+		size_t s = p, e, colon;
+		int depth = 0;
+
+		while (p < n && (depth || spec[p] != ',')) {
+			depth += spec[p] == '[' ? 1 : spec[p] == ']' ? -1 : 0;
+			p++;
+		}
+		e = p++;
+		for (colon = s; colon < e && spec[colon] != ':'; colon++)
+			;
+		if (memchr(spec + s, '[', colon - s)) {
+			gp_hostlist h;
+			gp_error err = GP_ERROR_INIT;
+			size_t q = p, i;
+
+			/* bare numbers after it continue its GPU list */
+			while (q < n) {
+				size_t t = q;
+
+				while (q < n && spec[q] != ',')
+					q++;
+				{
+					char tok[64];
+
+					snprintf(tok, sizeof(tok), "%.*s", (int)(q - t), spec + t);
+					if (!is_gpu_list_token(tok)) {
+						q = t;
+						break;
+					}
+				}
+				q++;
+			}
+			if (q > n)
+				q = n;
+			gp_hostlist_init(&h);
+			if (gp_hostlist_expand(spec + s, colon - s, &h, "--on", 0, (int)s + 1, &err)) {
+				gp_cli_usage_error(CMD, "--on: %s (column %d)", err.msg, err.col);
+				gp_sbuf_release(&out);
+				return NULL;
+			}
+			for (i = 0; i < h.n; i++) {
+				gp_sbuf_addf(&out, "%s%s", out.len ? "," : "", h.names[i]);
+				if (colon < e)
+					gp_sbuf_add(&out, spec + colon, e - colon);
+				if (q > p)
+					gp_sbuf_addf(&out, ",%.*s", (int)(q - p - (q < n)), spec + p);
+			}
+			gp_hostlist_release(&h);
+			p = q;
+			continue;
+		}
+		gp_sbuf_addf(&out, "%s%.*s", out.len ? "," : "", (int)(e - s), spec + s);
+	}
+	return gp_sbuf_detach(&out);
+}
+
 /* "a:0-3,b:0,2,c": tokens with ':' (or bare names) open a node, bare
- * numbers and ranges continue the last one. */
+ * numbers and ranges continue the last one; node names may be Slurm
+ * hostlists ("gpu-[01-04]:0-7"). */
 static int parse_on(const gp_cluster *c, const char *spec, gp_placement *p)
 {
-	char *copy = gp_xstrdup(spec), *save = NULL, *tok;
+	char *copy = expand_on(spec), *save = NULL, *tok;
 	gp_place_part *cur = NULL;
 	int curnode = -1, i;
 
+	if (!copy)
+		return GP_EUSAGE;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(tok, ':');
 

@@ -1,6 +1,7 @@
 /* gpuplan place: choose nodes, GPUs, CPUs and NIC for a job (or a list of
  * jobs with --batch) against a cluster and its allocation state, and
  * explain the decision. */
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,25 +17,33 @@
 #include "gpuplan/place/place.h"
 #include "gpuplan/place/policy.h"
 #include "gpuplan/io/state.h"
+#include "gpuplan/model/alloc.h"
+#include "gpuplan/report/emit.h"
+#include "gpuplan/util/hostlist.h"
 #include "gpuplan/util/util.h"
+#include <unistd.h>
 
 const char gp_usage_place[] =
 	"usage: gpuplan place [-c CLUSTER] [--state FILE [--commit]] [--policy NAME]\n"
-	"                     [--seed N] [--json] JOB.yaml\n"
+	"                     [--seed N] [--json] [--emit env|slurm|k8s|numactl]... JOB.yaml\n"
 	"       gpuplan place [options] --batch JOBS.yaml\n"
 	"\n"
 	"Choose the nodes and GPUs, CPU cores and NUMA node, NIC and subnet for a job\n"
-	"and print the decision path.  Exit 0 when placed, 1 when the job must wait.\n"
+	"and print the decision path.  Exit 0 when placed, 1 when the job must wait or\n"
+	"can never run on this cluster (status never, with the reason).\n"
 	"\n"
 	"  -c, --cluster FILE  cluster YAML (default: the bundled example cluster)\n"
 	"  --state FILE        allocation state to place against\n"
 	"  --commit            write the new state back to --state FILE (atomically,\n"
-	"                      under an exclusive lock on it)\n"
+	"                      under an exclusive lock on it; a missing FILE is created)\n"
 	"  --lock-timeout S    wait at most S seconds for the lock (default 60)\n"
 	"  --policy NAME       placement policy (default bestfit, else first-fit);\n"
 	"                      --policy list shows them\n"
 	"  --seed N            seed of randomised policies (default 1)\n"
 	"  --json              machine-readable output (keys sorted)\n"
+	"  --emit KIND         also print the placement as KIND: env (CUDA_VISIBLE_DEVICES,\n"
+	"                      NCCL_IB_HCA), slurm (sbatch/srun lines), k8s (pod specs),\n"
+	"                      numactl; repeat or join with ','\n"
 	"  --batch FILE        place a list of jobs in order against one evolving\n"
 	"                      state and print a summary; exit 1 if any job waits\n";
 
@@ -44,7 +53,17 @@ typedef struct place_opts {
 	int json, commit;
 	double lock_timeout;   /* seconds to wait for the state lock */
 	long bench;            /* hidden: decisions to time per policy */
+	int emit;              /* enum gp_emit_kind bits */
+	int state_missing;     /* --state FILE does not exist yet (--commit creates it) */
 } place_opts;
+
+/* The verdict beside GP_PLACED and GP_WAIT: the job can never run here. */
+#define PLACE_NEVER 2
+
+static const char *verdict_name(int rc)
+{
+	return rc == GP_PLACED ? "placed" : rc == PLACE_NEVER ? "never" : "wait";
+}
 
 /* ---- rendering ---- */
 
@@ -94,11 +113,89 @@ static void net_detail(const gp_place_summary *s, char *buf, size_t size)
 			 s->net_ib ? "InfiniBand" : "Ethernet/RoCE", s->net_levels);
 }
 
+/* One line per part after the node name (and its rails line): parts that
+ * read alike share a line under a hostlist of their nodes. */
+static char *part_text(const gp_cluster *c, gp_place_cache *pc, const gp_place_part *part)
+{
+	gp_sbuf sb, l;
+	const char *nic = part_nic(c, part), *subnet = part_subnet(c, part);
+	int g;
+
+	gp_sbuf_init(&sb);
+	gp_sbuf_init(&l);
+	for (g = 0; g < part->ngpus; g++)
+		gp_sbuf_addf(&l, "%s%d", g ? "," : "", part->gpus[g]);
+	gp_sbuf_addf(&sb, "%-6s gpus %s", part->role == 1 ? "ps" : "worker", l.buf);
+	l.len = 0;
+	l.buf[0] = '\0';
+	if (part->ncpus > 0)
+		gp_sbuf_add_ranges(&l, part->cpus, part->ncpus);
+	else
+		gp_sbuf_adds(&l, "-");
+	gp_sbuf_addf(&sb, "  cpus %s  numa ", l.buf);
+	if (part->numa >= 0)
+		gp_sbuf_addf(&sb, "%d", part->numa);
+	else
+		gp_sbuf_adds(&sb, "-");
+	gp_sbuf_addf(&sb, "  nic %s", nic ? nic : "-");
+	if (nic && part->vf >= 0)
+		gp_sbuf_addf(&sb, " vf %d", part->vf);
+	if (subnet)
+		gp_sbuf_addf(&sb, " subnet %s", subnet);
+	if (part->nic_class >= 0)
+		gp_sbuf_addf(&sb, " class %s", gp_place_class_name(pc, part->nic_class));
+	gp_sbuf_adds(&sb, "\n");
+	if (has_rails(part)) {
+		gp_sbuf_addf(&sb, "  %-14s rails", "");
+		for (g = 0; g < part->ngpus; g++) {
+			const char *r = nic_dev(c, part, part->gpu_nic[g]);
+
+			gp_sbuf_addf(&sb, " GPU%d:%s", part->gpus[g], r ? r : "-");
+		}
+		gp_sbuf_adds(&sb, "\n");
+	}
+	gp_sbuf_release(&l);
+	return gp_sbuf_detach(&sb);
+}
+
+static void print_parts(const gp_cluster *c, gp_place_cache *pc, const gp_placement *p)
+{
+	char **text = gp_xcalloc((size_t)p->nparts + 1, sizeof(*text));
+	const char **names = gp_xcalloc((size_t)p->nparts + 1, sizeof(*names));
+	int i, k;
+
+	for (i = 0; i < p->nparts; i++)
+		text[i] = part_text(c, pc, &p->parts[i]);
+	for (i = 0; i < p->nparts; i++) {
+		size_t n = 0;
+		gp_sbuf hl;
+
+		if (!text[i])
+			continue;
+		for (k = i; k < p->nparts; k++)
+			if (text[k] && !strcmp(text[k], text[i])) {
+				names[n++] = c->nodes[p->parts[k].node].name;
+				if (k > i) {
+					free(text[k]);
+					text[k] = NULL;
+				}
+			}
+		gp_sbuf_init(&hl);
+		gp_hostlist_compress(names, n, &hl);
+		printf("  %-14s %s", hl.buf, text[i]);
+		gp_sbuf_release(&hl);
+		free(text[i]);
+		text[i] = NULL;
+	}
+	free(text);
+	free(names);
+}
+
 static void print_text(const place_opts *o, const gp_cluster *c, gp_place_cache *pc,
 		       const gp_job *j, const char *policy, int rc, const gp_placement *p,
 		       const gp_place_summary *s, const gp_explain *e)
 {
-	int i, g;
+	int i;
 	char detail[96];
 
 	printf("job %s: %s, %d GPU(s)", j->id, gp_job_type_name(j->type), j->gpus);
@@ -108,49 +205,10 @@ static void print_text(const place_opts *o, const gp_cluster *c, gp_place_cache 
 	       j->gpu_mem_estimated ? " (estimated)" : "");
 	printf("cluster: %s, policy: %s\n", c->name ? c->name : o->cluster, policy);
 	if (rc != GP_PLACED) {
-		printf("status: wait: %s\n", e->reason);
+		printf("status: %s: %s\n", verdict_name(rc), e->reason);
 	} else {
 		printf("status: placed on %d node(s), %d GPU(s)\n", s->nodes, s->gpus);
-		for (i = 0; i < p->nparts; i++) {
-			const gp_place_part *part = &p->parts[i];
-			gp_sbuf sb;
-			const char *nic = part_nic(c, part), *subnet = part_subnet(c, part);
-
-			gp_sbuf_init(&sb);
-			for (g = 0; g < part->ngpus; g++)
-				gp_sbuf_addf(&sb, "%s%d", g ? "," : "", part->gpus[g]);
-			printf("  %-14s %-6s gpus %s", c->nodes[part->node].name,
-			       part->role == 1 ? "ps" : "worker", sb.buf);
-			sb.len = 0;
-			sb.buf[0] = '\0';
-			if (part->ncpus > 0)
-				gp_sbuf_add_ranges(&sb, part->cpus, part->ncpus);
-			else
-				gp_sbuf_adds(&sb, "-");
-			printf("  cpus %s  numa ", sb.buf);
-			if (part->numa >= 0)
-				printf("%d", part->numa);
-			else
-				printf("-");
-			printf("  nic %s", nic ? nic : "-");
-			if (nic && part->vf >= 0)
-				printf(" vf %d", part->vf);
-			if (subnet)
-				printf(" subnet %s", subnet);
-			if (part->nic_class >= 0)
-				printf(" class %s", gp_place_class_name(pc, part->nic_class));
-			printf("\n");
-			if (has_rails(part)) {
-				printf("  %-14s rails", "");
-				for (g = 0; g < part->ngpus; g++) {
-					const char *r = nic_dev(c, part, part->gpu_nic[g]);
-
-					printf(" GPU%d:%s", part->gpus[g], r ? r : "-");
-				}
-				printf("\n");
-			}
-			gp_sbuf_release(&sb);
-		}
+		print_parts(c, pc, p);
 		net_detail(s, detail, sizeof(detail));
 		printf("bottleneck: %s (%s)%s%s\n", s->name, detail, s->gpus > 1 ? ": " : "",
 		       s->gpus > 1 ? s->detail : "");
@@ -208,7 +266,7 @@ static json_t *decision_json(const gp_cluster *c, gp_place_cache *pc, const gp_j
 	int i;
 
 	json_object_set_new(o, "job", json_string(j->id));
-	json_object_set_new(o, "status", json_string(rc == GP_PLACED ? "placed" : "wait"));
+	json_object_set_new(o, "status", json_string(verdict_name(rc)));
 	json_object_set_new(o, "policy", json_string(policy));
 	if (rc != GP_PLACED) {
 		json_object_set_new(o, "reason", json_string(e->reason));
@@ -255,6 +313,8 @@ typedef struct place_env {
 	gp_rng rng;
 	gp_place_cache *pc;    /* for the decisions and the class names */
 	gp_lock lock;          /* held on the state file from load to commit */
+	const char *created;   /* the state file this run created empty */
+	int committed;
 } place_env;
 
 static int env_load(const place_opts *o, place_env *env)
@@ -267,6 +327,18 @@ static int env_load(const place_opts *o, place_env *env)
 	if (gp_cluster_load(o->cluster, &env->cluster, &err))
 		return gp_cli_report(&err);
 	gp_alloc_init(&env->alloc, &env->cluster);
+	/* --commit on a missing state creates it empty (an empty file is an
+	 * empty state) so that it can be locked; O_EXCL: of two such runs one
+	 * creates it, both then queue on the lock.  Removed again when
+	 * nothing is committed. */
+	if (o->state && o->commit && o->state_missing) {
+		int fd = open(o->state, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+
+		if (fd >= 0) {
+			close(fd);
+			env->created = o->state;
+		}
+	}
 	/* --commit reads, places and writes under one exclusive lock, so
 	 * concurrent committers see each other's allocations. */
 	if (o->state && o->commit &&
@@ -283,6 +355,8 @@ static int env_load(const place_opts *o, place_env *env)
 
 static void env_release(place_env *env)
 {
+	if (env->created && !env->committed)
+		unlink(env->created);
 	gp_unlock_file(&env->lock);
 	gp_place_cache_free(env->pc);
 	gp_state_release(&env->state);
@@ -298,8 +372,82 @@ static int commit_state(const place_opts *o, place_env *env)
 		return GP_OK;
 	if (gp_state_save(o->state, &env->cluster, &env->state, &err))
 		return gp_cli_report(&err);
+	env->committed = 1;
 	gp_unlock_file(&env->lock);
 	return GP_OK;
+}
+
+/* A job that waits: can it ever run here?  First what the cluster has
+ * (gp_place_never), then the policy on the idle cluster, every node up.
+ * PLACE_NEVER (with the reason in e) or GP_WAIT. */
+static int never_check(place_env *env, const gp_job *j, gp_explain *e)
+{
+	char why[256];
+	gp_alloc idle;
+	gp_explain pe;
+	gp_placement pp;
+	gp_rng rng = env->rng;
+	int i, rc;
+
+	if (gp_place_never(&env->cluster, j, why, sizeof(why))) {
+		snprintf(e->reason, sizeof(e->reason), "%s", why);
+		return PLACE_NEVER;
+	}
+	if (gp_alloc_init(&idle, &env->cluster) != GP_OK)
+		return GP_WAIT;
+	for (i = 0; i < idle.nnodes; i++)
+		idle.node_state[i] = GP_NODE_UP;
+	gp_explain_init(&pe);
+	gp_placement_init(&pp);
+	{
+		gp_policy_ctx ctx = { &env->cluster, &idle, &rng, &pe, env->pc };
+
+		rc = env->policy->place(&ctx, j, &pp);
+	}
+	if (rc != GP_PLACED) {
+		snprintf(why, sizeof(why), "%s", pe.reason);
+		snprintf(e->reason, sizeof(e->reason), "even on the idle cluster: %s", why);
+	}
+	gp_placement_release(&pp);
+	gp_explain_release(&pe);
+	gp_alloc_release(&idle);
+	return rc == GP_PLACED ? GP_WAIT : PLACE_NEVER;
+}
+
+static void print_emit(int bits, const gp_cluster *c, const gp_job *j, const gp_placement *p)
+{
+	static const int order[] = { GP_EMIT_ENV, GP_EMIT_NUMACTL, GP_EMIT_SLURM, GP_EMIT_K8S };
+	size_t k;
+
+	for (k = 0; k < GP_ARRAY_SIZE(order); k++) {
+		gp_sbuf sb;
+
+		if (!(bits & order[k]))
+			continue;
+		gp_sbuf_init(&sb);
+		gp_emit_render(order[k], c, j, p, &sb);
+		printf("emit %s:\n%s", gp_emit_name(order[k]), sb.buf);
+		gp_sbuf_release(&sb);
+	}
+}
+
+static json_t *emit_json(int bits, const gp_cluster *c, const gp_job *j, const gp_placement *p)
+{
+	static const int order[] = { GP_EMIT_ENV, GP_EMIT_NUMACTL, GP_EMIT_SLURM, GP_EMIT_K8S };
+	json_t *o = json_object();
+	size_t k;
+
+	for (k = 0; k < GP_ARRAY_SIZE(order); k++) {
+		gp_sbuf sb;
+
+		if (!(bits & order[k]))
+			continue;
+		gp_sbuf_init(&sb);
+		gp_emit_render(order[k], c, j, p, &sb);
+		json_object_set_new(o, gp_emit_name(order[k]), json_string(sb.buf));
+		gp_sbuf_release(&sb);
+	}
+	return o;
 }
 
 /* Decide, and apply to the state when placed.  GP_PLACED, GP_WAIT, or
@@ -310,7 +458,7 @@ static int decide(place_env *env, const gp_job *j, gp_placement *p, gp_explain *
 	int rc = env->policy->place(&ctx, j, p);
 
 	if (rc != GP_PLACED)
-		return GP_WAIT;
+		return never_check(env, j, e);
 	if (gp_placement_apply(&env->alloc, p))
 		return -1;
 	gp_state_add_placement(&env->state, j->id, p);
@@ -348,11 +496,17 @@ static int place_one(const place_opts *o, place_env *env, const char *path)
 		if ((status = commit_state(o, env)))
 			goto out;
 	}
-	if (o->json)
-		status = dump_json(decision_json(&env->cluster, env->pc, &j, env->policy->name, rc, &p,
-						 &s, &e));
-	else {
+	if (o->json) {
+		json_t *d = decision_json(&env->cluster, env->pc, &j, env->policy->name, rc, &p, &s,
+					  &e);
+
+		if (o->emit && rc == GP_PLACED)
+			json_object_set_new(d, "emit", emit_json(o->emit, &env->cluster, &j, &p));
+		status = dump_json(d);
+	} else {
 		print_text(o, &env->cluster, env->pc, &j, env->policy->name, rc, &p, &s, &e);
+		if (o->emit && rc == GP_PLACED)
+			print_emit(o->emit, &env->cluster, &j, &p);
 		status = GP_OK;
 	}
 	if (status == GP_OK && rc != GP_PLACED)
@@ -391,7 +545,7 @@ static int place_batch(const place_opts *o, place_env *env)
 	gp_explain e;
 	gp_place_summary s;
 	json_t *root = NULL, *jobs = NULL;
-	long placed = 0, waiting = 0, used_milli = 0, free_total, stranded, empty;
+	long placed = 0, waiting = 0, never = 0, used_milli = 0, free_total, stranded, empty;
 	size_t i;
 	int rc, status = GP_OK, g;
 	/* With --commit the report waits in memory until the state is written. */
@@ -436,6 +590,8 @@ static int place_batch(const place_opts *o, place_env *env)
 			gp_place_summarize(&env->cluster, &p, &s);
 			placed++;
 			used_milli += (long)j->gpus * j->gpu_milli;
+		} else if (rc == PLACE_NEVER) {
+			never++;
 		} else {
 			waiting++;
 		}
@@ -457,7 +613,7 @@ static int place_batch(const place_opts *o, place_env *env)
 			fprintf(out, "  %-20s placed  %-13s %s\n", j->id, s.name, sb.buf);
 			gp_sbuf_release(&sb);
 		} else {
-			fprintf(out, "  %-20s wait    %s\n", j->id, e.reason);
+			fprintf(out, "  %-20s %-7s %s\n", j->id, verdict_name(rc), e.reason);
 		}
 		gp_explain_release(&e);
 	}
@@ -468,6 +624,7 @@ static int place_batch(const place_opts *o, place_env *env)
 		json_object_set_new(root, "policy", json_string(env->policy->name));
 		json_object_set_new(root, "placed", json_integer(placed));
 		json_object_set_new(root, "waiting", json_integer(waiting));
+		json_object_set_new(root, "never", json_integer(never));
 		json_object_set_new(root, "gpus_used", json_real(used_milli / 1000.0));
 		json_object_set_new(root, "free_gpus", json_integer(free_total));
 		json_object_set_new(root, "free_gpus_on_partly_used_nodes", json_integer(stranded));
@@ -477,8 +634,10 @@ static int place_batch(const place_opts *o, place_env *env)
 		status = dump_json_to(out, root);
 		root = NULL;
 	} else {
-		fprintf(out, "summary: %ld placed, %ld waiting, %.3g GPU(s) used by this batch\n", placed,
-		       waiting, used_milli / 1000.0);
+		fprintf(out, "summary: %ld placed, %ld waiting", placed, waiting);
+		if (never)
+			fprintf(out, ", %ld never", never);
+		fprintf(out, ", %.3g GPU(s) used by this batch\n", used_milli / 1000.0);
 		fprintf(out, "free whole GPUs: %ld (%ld on %ld empty node(s), %ld on partly used nodes: "
 		       "fragmentation %.1f %%)\n", free_total, free_total - stranded, empty, stranded,
 		       free_total ? 100.0 * stranded / free_total : 0.0);
@@ -491,7 +650,7 @@ static int place_batch(const place_opts *o, place_env *env)
 		if (status == GP_OK)
 			fwrite(report, 1, report_len, stdout);
 	}
-	if (status == GP_OK && waiting)
+	if (status == GP_OK && (waiting || never))
 		status = GP_NO;
 out:
 	if (out != stdout)
@@ -585,10 +744,11 @@ int cmd_place(int argc, char **argv)
 		{ "batch", required_argument, NULL, 'b' },
 		{ "bench", required_argument, NULL, 'B' },
 		{ "lock-timeout", required_argument, NULL, 'L' },
+		{ "emit", required_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	place_opts o = { NULL, NULL, NULL, NULL, 1, 0, 0, 60.0, 0 };
+	place_opts o = { NULL, NULL, NULL, NULL, 1, 0, 0, 60.0, 0, 0, 0 };
 	place_env env;
 	long v;
 	int c, rc;
@@ -618,6 +778,16 @@ int cmd_place(int argc, char **argv)
 			if (gp_parse_long(optarg, 1, 100000000L, &o.bench))
 				return gp_cli_usage_error("place", "--bench needs a count");
 			break;
+		case 'E': {
+			char bad[64];
+			int bits = gp_emit_parse(optarg, bad, sizeof(bad));
+
+			if (bits < 0)
+				return gp_cli_usage_error("place", "--emit: unknown kind '%s' (env, slurm, "
+							  "k8s, numactl)", bad);
+			o.emit |= bits;
+			break;
+		}
 		case 'h': fputs(gp_usage_place, stdout); return GP_OK;
 		case '?':
 			if (optopt)
@@ -639,6 +809,10 @@ int cmd_place(int argc, char **argv)
 		return gp_cli_usage_error("place", "--commit needs --state FILE");
 	if (o.bench && !o.batch)
 		return gp_cli_usage_error("place", "--bench needs --batch JOBS.yaml");
+	if (o.emit && o.batch)
+		return gp_cli_usage_error("place", "--emit takes one JOB.yaml, not --batch");
+	if (o.state && o.commit && access(o.state, F_OK) != 0)
+		o.state_missing = 1;
 	if (!o.cluster)
 		o.cluster = gp_cli_default_cluster();
 	memset(&env, 0, sizeof(env));

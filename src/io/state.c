@@ -1,4 +1,5 @@
 /* Allocation-state files (state.h). */
+#include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,28 @@ int gp_state_has_job(const gp_state *s, const char *job)
 		if (!strcmp(s->entries[i].job, job))
 			return 1;
 	return 0;
+}
+
+int gp_state_entry_matches(const gp_state *s, size_t i, const char *pattern)
+{
+	return !strcmp(s->entries[i].job, pattern) || !fnmatch(pattern, s->entries[i].job, 0);
+}
+
+size_t gp_state_remove_jobs(gp_state *s, const char *pattern)
+{
+	size_t i, k = 0, gone = 0;
+
+	for (i = 0; i < s->n; i++) {
+		if (gp_state_entry_matches(s, i, pattern)) {
+			free(s->entries[i].job);
+			free(s->entries[i].cpus);
+			gone++;
+			continue;
+		}
+		s->entries[k++] = s->entries[i];
+	}
+	s->n = k;
+	return gone;
 }
 
 /* A NIC of the node by device name ("mlx5_0") or id ("NIC0"); -1. */

@@ -61,6 +61,12 @@ int gp_state_load_locked(const char *path, double timeout_s, const gp_cluster *c
 /* Whether job already holds an allocation in s. */
 int gp_state_has_job(const gp_state *s, const char *job);
 
+/* Whether entry i belongs to a job matching pattern (an fnmatch(3) glob
+ * such as "in-use@*", or a plain name). */
+int gp_state_entry_matches(const gp_state *s, size_t i, const char *pattern);
+/* Drop the entries of the jobs matching pattern; returns how many. */
+size_t gp_state_remove_jobs(gp_state *s, const char *pattern);
+
 /* Append the parts of a placement as entries of job. */
 void gp_state_add_placement(gp_state *s, const char *job, const gp_placement *p);
 

@@ -39,4 +39,11 @@ void gp_place_summarize(const gp_cluster *c, gp_placement *p, gp_place_summary *
 void gp_place_summarize_fields(const gp_cluster *c, gp_placement *p, gp_place_summary *s,
 			       int names);
 
+/* Whether job can never run on c, even with every node up and idle: no
+ * GPU of an allowed model, more memory per GPU than any allowed GPU has,
+ * more GPUs than the allowed ones, or a one-node job larger than every
+ * node.  Returns 1 with the reason in why, else 0.  Policy-specific limits
+ * are the caller's to probe (run the policy on an idle gp_alloc). */
+int gp_place_never(const gp_cluster *c, const gp_job *job, char *why, size_t size);
+
 #endif

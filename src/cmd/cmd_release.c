@@ -1,0 +1,216 @@
+/* gpuplan release: give a job's allocation back (the other end of
+ * `place --commit`). */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "cli.h"
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/io/state.h"
+#include "gpuplan/model/alloc.h"
+#include "gpuplan/util/hostlist.h"
+#include "gpuplan/util/util.h"
+
+#define CMD "release"
+
+const char gp_usage_release[] =
+	"usage: gpuplan release [-c CLUSTER] --state FILE --job NAME [--job NAME]...\n"
+	"                       [--commit] [--json]\n"
+	"\n"
+	"Give back what jobs hold in an allocation state: print the GPUs, CPUs and\n"
+	"memory each entry frees and, with --commit, write the state without them\n"
+	"(atomically).  NAME may be a glob (\"in-use@*\").  Exit 1 when no entry\n"
+	"matches.\n"
+	"\n"
+	"  -c, --cluster FILE  cluster YAML (default: the bundled example cluster)\n"
+	"  --state FILE        the allocation state\n"
+	"  --job NAME          job (or glob) to release; repeatable\n"
+	"  --commit            write the state back\n"
+	"  --json              machine-readable output (keys sorted)\n";
+
+/* "gpus 0-3  cpus 0-15  mem 64 GiB" of one entry (what follows the node). */
+static char *entry_text(const gp_state_entry *e)
+{
+	gp_sbuf sb;
+
+	gp_sbuf_init(&sb);
+	gp_sbuf_adds(&sb, "gpus ");
+	if (e->ngpus)
+		gp_sbuf_add_ranges(&sb, e->gpus, e->ngpus);
+	else
+		gp_sbuf_adds(&sb, "-");
+	if (e->milli != GP_MILLI)
+		gp_sbuf_addf(&sb, " x %d milli", e->milli);
+	if (e->ncpus > 0) {
+		gp_sbuf_adds(&sb, "  cpus ");
+		gp_sbuf_add_ranges(&sb, e->cpus, e->ncpus);
+	} else if (e->cpu_milli > 0) {
+		gp_sbuf_addf(&sb, "  cpus %.4g", e->cpu_milli / 1000.0);
+	}
+	if (e->mem_mib > 0)
+		gp_sbuf_addf(&sb, "  memory %.4g GiB", e->mem_mib / 1024.0);
+	return gp_sbuf_detach(&sb);
+}
+
+int cmd_release(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cluster", required_argument, NULL, 'c' },
+		{ "state", required_argument, NULL, 's' },
+		{ "job", required_argument, NULL, 'j' },
+		{ "commit", no_argument, NULL, 'C' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *cluster_path = NULL, *state_path = NULL;
+	const char **jobs = gp_xcalloc((size_t)argc + 1, sizeof(*jobs));
+	int njobs = 0, commit = 0, json = 0, c, rc = GP_OK, k;
+	gp_cluster cl;
+	gp_alloc a;
+	gp_state st;
+	gp_error err = GP_ERROR_INIT;
+	json_t *root = NULL, *arr = NULL;
+	long gpus = 0, entries = 0;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': cluster_path = optarg; break;
+		case 's': state_path = optarg; break;
+		case 'j': jobs[njobs++] = optarg; break;
+		case 'C': commit = 1; break;
+		case 'J': json = 1; break;
+		case 'h':
+			fputs(gp_usage_release, stdout);
+			free(jobs);
+			return GP_OK;
+		default:
+			free(jobs);
+			return gp_cli_usage_error(CMD, "unknown option or missing value: '%s'",
+						  argv[optind - 1]);
+		}
+	}
+	if (optind != argc || !state_path || !njobs) {
+		free(jobs);
+		return gp_cli_usage_error(CMD, optind != argc ? "unexpected argument '%s'"
+					       : "--state FILE and --job NAME are required%s",
+					  optind != argc ? argv[optind] : "");
+	}
+	if (!cluster_path)
+		cluster_path = gp_cli_default_cluster();
+	gp_cluster_init(&cl);
+	gp_state_init(&st);
+	memset(&a, 0, sizeof(a));
+	if (gp_cluster_load(cluster_path, &cl, &err)) {
+		rc = gp_cli_report(&err);
+		goto out;
+	}
+	gp_alloc_init(&a, &cl);
+	if (gp_state_load(state_path, &cl, &a, &st, &err)) {
+		rc = gp_cli_report(&err);
+		goto out;
+	}
+	if (json) {
+		root = json_object();
+		arr = json_array();
+	}
+	for (k = 0; k < njobs; k++) {
+		size_t i, n = 0;
+		char **text = gp_xcalloc(st.n + 1, sizeof(*text));
+		const char **names = gp_xcalloc(st.n + 1, sizeof(*names));
+
+		for (i = 0; i < st.n; i++) {
+			const gp_state_entry *e = &st.entries[i];
+
+			if (!gp_state_entry_matches(&st, i, jobs[k]))
+				continue;
+			n++;
+			entries++;
+			gpus += e->ngpus;
+			if (json) {
+				json_t *o = json_object(), *g = json_array(), *cp = json_array();
+				int x;
+
+				for (x = 0; x < e->ngpus; x++)
+					json_array_append_new(g, json_integer(e->gpus[x]));
+				for (x = 0; x < e->ncpus; x++)
+					json_array_append_new(cp, json_integer(e->cpus[x]));
+				json_object_set_new(o, "job", json_string(e->job));
+				json_object_set_new(o, "node", json_string(cl.nodes[e->node].name));
+				json_object_set_new(o, "gpus", g);
+				json_object_set_new(o, "cpus", cp);
+				json_object_set_new(o, "share", json_integer(e->milli));
+				json_object_set_new(o, "memory_gib",
+						    json_real(e->mem_mib > 0 ? e->mem_mib / 1024.0 : 0));
+				json_array_append_new(arr, o);
+			} else {
+				text[i] = entry_text(e);
+			}
+		}
+		if (!json && n) {
+			/* one line per job and set of alike entries, nodes compressed */
+			size_t j, m;
+
+			printf("release %s:\n", jobs[k]);
+			for (i = 0; i < st.n; i++) {
+				gp_sbuf hl;
+
+				if (!text[i])
+					continue;
+				m = 0;
+				for (j = i; j < st.n; j++)
+					if (text[j] && !strcmp(st.entries[j].job, st.entries[i].job) &&
+					    !strcmp(text[j], text[i])) {
+						names[m++] = cl.nodes[st.entries[j].node].name;
+						if (j > i) {
+							free(text[j]);
+							text[j] = NULL;
+						}
+					}
+				gp_sbuf_init(&hl);
+				gp_hostlist_compress(names, m, &hl);
+				printf("  %-20s %-14s %s\n", st.entries[i].job, hl.buf, text[i]);
+				gp_sbuf_release(&hl);
+				free(text[i]);
+				text[i] = NULL;
+			}
+		} else if (!json) {
+			printf("release %s: no allocation in %s\n", jobs[k], state_path);
+		}
+		for (i = 0; i < st.n; i++)
+			free(text[i]);
+		free(text);
+		free(names);
+		gp_state_remove_jobs(&st, jobs[k]);
+	}
+	if (commit && entries && gp_state_save(state_path, &cl, &st, &err)) {
+		rc = gp_cli_report(&err);
+		goto out;
+	}
+	if (json) {
+		json_object_set_new(root, "released", arr);
+		arr = NULL;
+		json_object_set_new(root, "entries", json_integer(entries));
+		json_object_set_new(root, "gpus", json_integer(gpus));
+		json_object_set_new(root, "committed", json_boolean(commit && entries));
+		if (json_dumpf(root, stdout, JSON_SORT_KEYS | JSON_INDENT(2)) == 0)
+			fputc('\n', stdout);
+	} else if (entries) {
+		printf("freed %ld GPU(s) in %ld entr%s; %s\n", gpus, entries, entries == 1 ? "y" : "ies",
+		       commit ? "state written" : "dry run (--commit writes the state)");
+	}
+	rc = entries ? GP_OK : GP_NO;
+out:
+	json_decref(root);
+	json_decref(arr);
+	gp_state_release(&st);
+	gp_alloc_release(&a);
+	gp_cluster_release(&cl);
+	free(jobs);
+	return rc;
+}

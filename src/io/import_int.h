@@ -1,0 +1,30 @@
+/* Internals shared by the import readers and writer. */
+#ifndef GPUPLAN_IO_IMPORT_INT_H
+#define GPUPLAN_IO_IMPORT_INT_H
+
+#include "gpuplan/io/import.h"
+
+/* The node named name[0..len), created (at file:line:col) when absent. */
+gp_inv_node *gp_inv_node_get(gp_inventory *inv, const char *name, size_t len,
+			     const char *file, int line, int col);
+gp_inv_node *gp_inv_node_find(gp_inventory *inv, const char *name);
+gp_inv_alloc *gp_inv_alloc_add(gp_inventory *inv, const char *job, const char *node,
+			       const char *file, int line);
+void gp_inv_warn(gp_inventory *inv, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+/* The inventory's own copy of a file name. */
+char *gp_inv_file(gp_inventory *inv, const char *file);
+void gp_inv_set_str(char **dst, const char *s, size_t len);
+
+/* Slurm and Kubernetes readers (import_slurm.c, import_k8s.c). */
+int gp_import_slurm(gp_inventory *inv, int kind, const char *text, size_t len,
+		    const char *file, gp_error *err);
+int gp_import_k8s(gp_inventory *inv, int kind, const char *text, size_t len,
+		  const char *file, gp_error *err);
+int gp_import_sniff_k8s(const char *text, size_t len);
+
+/* Memory like "515578M", "104G", "1.5T" or "2048" (default unit unit_mib
+ * MiB per 1) to MiB; -1 when malformed. */
+int64_t gp_import_mem_mib(const char *s, size_t len, int64_t unit_mib);
+
+#endif

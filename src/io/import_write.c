@@ -1,0 +1,909 @@
+/* Import: from the inventory to a cluster YAML with inline node types and
+ * an allocation state (import.h). */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gpuplan/model/alloc.h"
+#include "gpuplan/model/catalog.h"
+#include "gpuplan/util/hostlist.h"
+#include "import_int.h"
+
+/* ---- GPU products -> catalog ---- */
+
+/* Lower-case tokens of s split at '-', '_', ' ' and '.', at most max. */
+static int tokens(const char *s, char tok[][24], int max)
+{
+	int n = 0;
+	size_t k = 0;
+
+	for (;; s++) {
+		int sep = !*s || *s == '-' || *s == '_' || *s == ' ';
+
+		if (sep) {
+			if (k && n < max) {
+				tok[n][k] = '\0';
+				n++;
+			}
+			k = 0;
+			if (!*s)
+				break;
+			continue;
+		}
+		if (k < 23 && n < max)
+			tok[n][k++] = (char)tolower((unsigned char)*s);
+	}
+	return n;
+}
+
+/* The catalog model of a product or GRES type; -1 unknown.  *how: 0 exact
+ * (or a listed alias), 1 a guess by family, form factor and memory. */
+static int map_product(const gp_catalog *cat, const char *type, int64_t gpu_mem_mib, int *how)
+{
+	char buf[128], tt[12][24], ct[12][24];
+	char *mig;
+	int k, nt, i, best = -1, best_score = -1;
+
+	*how = 0;
+	if (!type || !*type)
+		return -1;
+	snprintf(buf, sizeof(buf), "%s", type);
+	/* GFD: "A100-SXM4-40GB-MIG-1g.5gb" (single strategy), "...-SHARED" */
+	if ((mig = strcasestr(buf, "-MIG-")) || (mig = strcasestr(buf, "_MIG_")))
+		*mig = '\0';
+	if ((mig = strcasestr(buf, "-SHARED")) && !mig[7])
+		*mig = '\0';
+	k = gp_catalog_index(cat, buf);
+	if (k >= 0) {
+		/* an alias such as "a100" is a guess all the same */
+		*how = gp_catalog_name_eq(buf, cat->models[k].name) ? 0 : 2;
+		return k;
+	}
+	nt = tokens(buf, tt, 12);
+	for (i = 0; i < cat->n; i++) {
+		int nc = tokens(cat->models[i].name, ct, 12), score = 0, fam = 0, a, b;
+
+		for (a = 0; a < nt; a++) {
+			if (!strcmp(tt[a], "nvidia") || !strcmp(tt[a], "tesla"))
+				continue;
+			for (b = 0; b < nc; b++)
+				if (!strcmp(tt[a], ct[b])) {
+					if (b == 0)
+						fam = 1;
+					score += 2;
+				}
+			/* "sxm5" vs "sxm", "40gb" vs "40" */
+			for (b = 1; b < nc; b++)
+				if (strcmp(tt[a], ct[b]) && !strncmp(tt[a], ct[b], 3) &&
+				    (!strncmp(tt[a], "sxm", 3) || !strncmp(tt[a], "pci", 3)))
+					score += 1;
+		}
+		/* the family must match: "a100" is not "a10" */
+		if (!fam)
+			continue;
+		if (gpu_mem_mib > 0) {
+			double want = cat->models[i].mem_gib * 1024, got = (double)gpu_mem_mib;
+
+			if (got < want * 0.85 || got > want * 1.15)
+				continue;
+			score += 3;
+		}
+		if (score > best_score) {
+			best_score = score;
+			best = i;
+		}
+	}
+	*how = 1;
+	return best;
+}
+
+/* ---- node types ---- */
+
+typedef struct ntype {
+	char *name;
+	int rep;               /* representative node */
+	int model;             /* catalog index, -1 */
+	gp_topo topo;
+	char *topo_note;       /* where the topology came from */
+	int nnodes;
+} ntype;
+
+static void slug(gp_sbuf *sb, const char *s)
+{
+	int dash = 0;
+
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (isalnum(c)) {
+			if (dash && sb->len)
+				gp_sbuf_adds(sb, "-");
+			dash = 0;
+			gp_sbuf_addf(sb, "%c", tolower(c));
+		} else {
+			dash = 1;
+		}
+	}
+}
+
+/* Default topologies of well-known systems: catalog family, GPUs, file. */
+static const struct {
+	const char *family, *system, *file;
+	int ngpus;
+} known[] = {
+	{ "A100-SXM4", "DGX A100", "a100-sxm4-40gb-8gpu-3nic-4socket-fastdeploy.txt", 8 },
+	{ "A100-SXM4", "HGX A100 4-GPU", "a100-sxm-4gpu-nv4-4nic-pxb-rst-indented-locuaz.txt", 4 },
+	{ "H100-SXM5", "DGX/HGX H100", "h100-dell-8gpu-12nic-nv18-cpuset-mooncake-2039.txt", 8 },
+	{ "H800-SXM5", "HGX H800", "h100-dell-8gpu-12nic-nv18-cpuset-mooncake-2039.txt", 8 },
+	{ "H200", "HGX H200", "h100-dell-8gpu-12nic-nv18-cpuset-mooncake-2039.txt", 8 },
+	{ "H100-SXM5", "HGX H100 4-GPU", "h100-hgx-4gpu-nv6-4nic-pix-nps-cpuset-nccl-1617-TRUNCATED-legend.txt", 4 },
+	{ "V100-SXM2", "DGX-1 V100", "dgx1-v100-8gpu-4nic-pytorch-ddp-readme.txt", 8 },
+};
+
+static int cpulist_max(const gp_topo *t)
+{
+	int i, m = -1;
+
+	for (i = 0; i < t->ngpus; i++)
+		if (t->gpus[i].ncpus && t->gpus[i].cpus[t->gpus[i].ncpus - 1] > m)
+			m = t->gpus[i].cpus[t->gpus[i].ncpus - 1];
+	return m;
+}
+
+static void set_cpus(gp_topo_gpu *g, const int *cpus, int n)
+{
+	free(g->cpus);
+	g->cpus = NULL;
+	g->ncpus = 0;
+	if (n <= 0)
+		return;
+	g->cpus = gp_xmalloc((size_t)n * sizeof(int));
+	memcpy(g->cpus, cpus, (size_t)n * sizeof(int));
+	g->ncpus = n;
+}
+
+/* The CPUs and NUMA node of GPU i from what the scheduler said: gres.conf
+ * Cores, else the sockets the GPUs hang off (S:lo-hi), GPUs spread evenly,
+ * each taking every CPU of its socket; Linux numbers the first thread of
+ * every core, socket by socket, then the second threads. */
+static void generic_affinity(const gp_inv_node *n, gp_topo *t, int *guessed)
+{
+	int sockets = n->sockets > 0 ? n->sockets : 1, i, c;
+	int cpus = n->cpus > 0 ? n->cpus : 0;
+	int threads = n->threads_per_core > 0 ? n->threads_per_core : 1;
+	int lo = n->gpu_sock_lo >= 0 ? n->gpu_sock_lo : 0;
+	int hi = n->gpu_sock_hi >= 0 ? n->gpu_sock_hi : sockets - 1;
+
+	if (hi >= sockets)
+		hi = sockets - 1;
+	if (lo > hi)
+		lo = hi;
+	for (i = 0; i < t->ngpus; i++) {
+		int sock = lo + (int)((long)i * (hi - lo + 1) / t->ngpus);
+
+		if (n->gpu_ncpus[i] > 0) {
+			set_cpus(&t->gpus[i], n->gpu_cpus[i], n->gpu_ncpus[i]);
+			t->gpus[i].numa = 0;
+			if (sockets > 1 && cpus >= sockets * threads) {
+				int cores = cpus / threads;
+
+				t->gpus[i].numa = n->gpu_cpus[i][0] % cores / (cores / sockets);
+				if (t->gpus[i].numa >= sockets)
+					t->gpus[i].numa = sockets - 1;
+			}
+			continue;
+		}
+		*guessed = 1;
+		t->gpus[i].numa = sock;
+		if (cpus <= 0) {
+			set_cpus(&t->gpus[i], NULL, 0);
+			continue;
+		}
+		{
+			int cores = cpus / threads, per = cores / sockets, th, k = 0;
+			int *list = gp_xmalloc((size_t)cpus * sizeof(int));
+
+			for (th = 0; th < threads; th++)
+				for (c = 0; c < per; c++)
+					list[k++] = th * cores + sock * per + c;
+			qsort(list, (size_t)k, sizeof(int), gp_cmp_int);
+			set_cpus(&t->gpus[i], list, k);
+			free(list);
+		}
+	}
+}
+
+/* GPUs on one socket: NODE; across sockets: SYS. */
+static void generic_links(gp_topo *t)
+{
+	int i, j, nd = t->ngpus + t->nnics;
+
+	for (i = 0; i < t->ngpus; i++)
+		for (j = 0; j < t->ngpus; j++) {
+			gp_link *l = &t->links[(size_t)i * (size_t)nd + (size_t)j];
+
+			l->nvlinks = 0;
+			l->level = i == j ? GP_LINK_X
+					  : t->gpus[i].numa == t->gpus[j].numa ? GP_LINK_NODE : GP_LINK_SYS;
+		}
+}
+
+static int copy_topo(gp_topo *dst, const gp_topo *src, gp_error *err)
+{
+	int i, nd = src->ngpus + src->nnics;
+
+	if (gp_topo_alloc(dst, src->ngpus, src->nnics, err))
+		return GP_EINPUT;
+	for (i = 0; i < src->ngpus; i++) {
+		memcpy(dst->gpus[i].id, src->gpus[i].id, sizeof(dst->gpus[i].id));
+		set_cpus(&dst->gpus[i], src->gpus[i].cpus, src->gpus[i].ncpus);
+		dst->gpus[i].numa = src->gpus[i].numa;
+		dst->gpus[i].gpu_numa_id = src->gpus[i].gpu_numa_id;
+	}
+	for (i = 0; i < src->nnics; i++)
+		dst->nics[i] = src->nics[i];
+	memcpy(dst->links, src->links, (size_t)nd * (size_t)nd * sizeof(gp_link));
+	return GP_OK;
+}
+
+static int key_matches_node(const char *key, const gp_inv_node *n, const gp_catalog *cat,
+			    int model)
+{
+	gp_hostlist h;
+	gp_error e = GP_ERROR_INIT;
+	size_t i;
+	int hit = 0;
+
+	if (n->gpu_type && gp_catalog_name_eq(key, n->gpu_type))
+		return 1;
+	if (model >= 0 && (gp_catalog_name_eq(key, cat->models[model].name) ||
+			   gp_catalog_index(cat, key) == model))
+		return 1;
+	gp_hostlist_init(&h);
+	if (!gp_hostlist_expand(key, strlen(key), &h, "", 0, 0, &e))
+		for (i = 0; i < h.n && !hit; i++)
+			hit = !strcmp(h.names[i], n->name);
+	gp_hostlist_release(&h);
+	return hit;
+}
+
+static int build_topo(gp_inventory *inv, const gp_import_opts *o, const gp_catalog *cat,
+		      ntype *t, gp_error *err)
+{
+	const gp_inv_node *n = &inv->nodes[t->rep];
+	const gp_topo *src = NULL;
+	const char *system = NULL, *file = NULL;
+	int i, guessed = 0;
+
+	for (i = 0; i < o->ntopos; i++)
+		if (key_matches_node(o->topos[i].key, n, cat, t->model)) {
+			src = o->topos[i].topo;
+			if (src->ngpus != n->ngpus)
+				return gp_error_set(err, GP_EINPUT, o->topos[i].path, 0, 0,
+						    "--topology %s: the snapshot has %d GPUs, node '%s' has %d",
+						    o->topos[i].key, src->ngpus, n->name, n->ngpus);
+			t->topo_note = gp_xasprintf("topology: %s (--topology %s)", o->topos[i].path,
+						    o->topos[i].key);
+			break;
+		}
+	if (!src && t->model >= 0 && o->default_topo) {
+		for (i = 0; i < (int)GP_ARRAY_SIZE(known); i++) {
+			size_t fl = strlen(known[i].family);
+
+			if (n->ngpus == known[i].ngpus &&
+			    !strncasecmp(cat->models[t->model].name, known[i].family, fl)) {
+				src = o->default_topo(o->default_ctx, known[i].file);
+				if (src && src->ngpus == n->ngpus) {
+					system = known[i].system;
+					file = known[i].file;
+					break;
+				}
+				src = NULL;
+			}
+		}
+	}
+	if (src) {
+		if (copy_topo(&t->topo, src, err))
+			return GP_EINPUT;
+		if (system) {
+			t->topo_note = gp_xasprintf("topology: the %s default (%s)", system, file);
+			gp_inv_warn(inv, NULL, 0,
+				    "node type '%s': no topology given; using the %s default topology "
+				    "(topologies/%s); give the real one with --topology %s=FILE "
+				    "(the output of 'nvidia-smi topo -m' on one of its nodes)",
+				    t->name, system, file, n->gpu_type ? n->gpu_type : n->name);
+		}
+		/* the snapshot's CPU numbers must exist on these nodes */
+		if (n->cpus > 0 && cpulist_max(&t->topo) >= n->cpus) {
+			generic_affinity(n, &t->topo, &guessed);
+			gp_inv_warn(inv, NULL, 0,
+				    "node type '%s': the topology's CPU affinity goes past the %d CPUs "
+				    "of '%s'; GPU CPU lists rebuilt from its sockets",
+				    t->name, n->cpus, n->name);
+		}
+		return GP_OK;
+	}
+	if (gp_topo_alloc(&t->topo, n->ngpus, 0, err))
+		return GP_EINPUT;
+	generic_affinity(n, &t->topo, &guessed);
+	generic_links(&t->topo);
+	t->topo_note = gp_xasprintf("topology: generic (GPUs on one socket NODE, across SYS; "
+				    "no NICs)%s", guessed ? "; GPU CPU lists from the sockets" : "");
+	gp_inv_warn(inv, NULL, 0,
+		    "node type '%s': no topology for GPU type '%s'; generic layout (links NODE "
+		    "within a socket, SYS across, no NICs); give the real one with --topology %s=FILE",
+		    t->name, n->gpu_type ? n->gpu_type : "(untyped)",
+		    n->gpu_type ? n->gpu_type : n->name);
+	return GP_OK;
+}
+
+/* Nodes of one type share: model, GPU count, CPUs, sockets, memory and the
+ * per-GPU CPU lists. */
+static int same_type(const gp_inv_node *a, const gp_inv_node *b, int ma, int mb)
+{
+	int i;
+
+	if (ma != mb || a->ngpus != b->ngpus || a->cpus != b->cpus || a->sockets != b->sockets ||
+	    a->threads_per_core != b->threads_per_core || a->mem_mib / 1024 != b->mem_mib / 1024 ||
+	    a->gpu_sock_lo != b->gpu_sock_lo || a->gpu_sock_hi != b->gpu_sock_hi)
+		return 0;
+	if (ma < 0 && strcmp(a->gpu_type ? a->gpu_type : "", b->gpu_type ? b->gpu_type : ""))
+		return 0;
+	for (i = 0; i < a->ngpus && i < GP_TOPO_MAX_GPUS; i++) {
+		if (a->gpu_ncpus[i] != b->gpu_ncpus[i])
+			return 0;
+		if (a->gpu_ncpus[i] &&
+		    memcmp(a->gpu_cpus[i], b->gpu_cpus[i], (size_t)a->gpu_ncpus[i] * sizeof(int)))
+			return 0;
+	}
+	return 1;
+}
+
+/* ---- YAML text ---- */
+
+static void quote(gp_sbuf *sb, const char *s)
+{
+	gp_sbuf_add(sb, "\"", 1);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			gp_sbuf_addf(sb, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			gp_sbuf_addf(sb, "\\x%02x", c);
+		else
+			gp_sbuf_add(sb, (const char *)&c, 1);
+	}
+	gp_sbuf_add(sb, "\"", 1);
+}
+
+static void comment(gp_sbuf *sb, const char *s)
+{
+	for (; *s; s++)
+		gp_sbuf_add(sb, (unsigned char)*s < 0x20 ? " " : s, 1);
+}
+
+static void put_topo(gp_sbuf *sb, const gp_topo *t)
+{
+	int i, j, n = t->ngpus + t->nnics;
+	char buf[16];
+
+	gp_sbuf_adds(sb, "    gpus:\n");
+	for (i = 0; i < t->ngpus; i++) {
+		const gp_topo_gpu *g = &t->gpus[i];
+
+		gp_sbuf_addf(sb, "      - {id: %s, cpus: \"", g->id);
+		gp_sbuf_add_ranges(sb, g->cpus, g->ncpus);
+		if (g->numa >= 0)
+			gp_sbuf_addf(sb, "\", numa: %d}\n", g->numa);
+		else
+			gp_sbuf_adds(sb, "\", numa: null}\n");
+	}
+	if (t->nnics) {
+		gp_sbuf_adds(sb, "    nics:\n");
+		for (i = 0; i < t->nnics; i++)
+			gp_sbuf_addf(sb, "      - {id: %s, device: %s}\n", t->nics[i].id,
+				     t->nics[i].device[0] ? t->nics[i].device : "null");
+	} else {
+		gp_sbuf_adds(sb, "    nics: []\n");
+	}
+	gp_sbuf_adds(sb, "    devices: [");
+	for (i = 0; i < n; i++)
+		gp_sbuf_addf(sb, "%s%s", i ? ", " : "",
+			     i < t->ngpus ? t->gpus[i].id : t->nics[i - t->ngpus].id);
+	gp_sbuf_adds(sb, "]\n    links:\n");
+	for (i = 0; i < n; i++) {
+		gp_sbuf_adds(sb, "      - [");
+		for (j = 0; j < n; j++)
+			gp_sbuf_addf(sb, "%s%s", j ? ", " : "",
+				     gp_link_format(gp_topo_link(t, i, j), buf, sizeof(buf)));
+		gp_sbuf_adds(sb, "]\n");
+	}
+}
+
+static void put_hostlist_warning(gp_inventory *inv, const char **names, size_t n,
+				 const char *what)
+{
+	gp_sbuf sb;
+
+	if (!n)
+		return;
+	gp_sbuf_init(&sb);
+	gp_hostlist_compress(names, n, &sb);
+	gp_inv_warn(inv, NULL, 0, "%zu node(s) %s: %s", n, what, sb.buf);
+	gp_sbuf_release(&sb);
+}
+
+static int cmp_node_name(const void *a, const void *b, void *ctx)
+{
+	const gp_inventory *inv = ctx;
+	const char *x = inv->nodes[*(const int *)a].name, *y = inv->nodes[*(const int *)b].name;
+	size_t i = 0, j = 0;
+
+	/* natural order: digit runs compare by value */
+	while (x[i] && y[j]) {
+		if (isdigit((unsigned char)x[i]) && isdigit((unsigned char)y[j])) {
+			size_t a0 = i, b0 = j;
+			long long vx = 0, vy = 0;
+
+			while (isdigit((unsigned char)x[i]) && i - a0 < 18)
+				vx = vx * 10 + (x[i++] - '0');
+			while (isdigit((unsigned char)y[j]) && j - b0 < 18)
+				vy = vy * 10 + (y[j++] - '0');
+			if (vx != vy)
+				return vx < vy ? -1 : 1;
+			if (i - a0 != j - b0)
+				return i - a0 < j - b0 ? -1 : 1;
+			continue;
+		}
+		if (x[i] != y[j])
+			return (unsigned char)x[i] < (unsigned char)y[j] ? -1 : 1;
+		i++;
+		j++;
+	}
+	return x[i] ? 1 : y[j] ? -1 : 0;
+}
+
+static const char *state_name(int st)
+{
+	return st == GP_NODE_DOWN ? "down" : st == GP_NODE_DRAINING ? "draining" : "up";
+}
+
+/* ---- the state ---- */
+
+typedef struct used_map {
+	uint64_t *mask;        /* per kept node */
+} used_map;
+
+static void put_gpus(gp_sbuf *sb, const int *g, int n)
+{
+	int i;
+
+	gp_sbuf_adds(sb, "gpus: [");
+	for (i = 0; i < n; i++)
+		gp_sbuf_addf(sb, "%s%d", i ? ", " : "", g[i]);
+	gp_sbuf_adds(sb, "]");
+}
+
+static void put_entry(gp_sbuf *st, const char *job, const gp_inv_node *n, const int *gpus,
+		      int ng, const int *cpus, int ncpus, int cpu_count, int64_t mem_mib)
+{
+	int i;
+
+	gp_sbuf_adds(st, "  - {job: ");
+	quote(st, job);
+	gp_sbuf_adds(st, ", node: ");
+	quote(st, n->name);
+	gp_sbuf_adds(st, ", ");
+	put_gpus(st, gpus, ng);
+	if (ncpus > 0) {
+		gp_sbuf_adds(st, ", cpus: [");
+		for (i = 0; i < ncpus; i++)
+			gp_sbuf_addf(st, "%s%d", i ? ", " : "", cpus[i]);
+		gp_sbuf_adds(st, "]");
+	} else if (cpu_count > 0) {
+		gp_sbuf_addf(st, ", cpus: %d", cpu_count);
+	}
+	if (mem_mib > 0)
+		gp_sbuf_addf(st, ", memory_gib: %.6g", (double)mem_mib / 1024.0);
+	gp_sbuf_adds(st, "}\n");
+}
+
+/* Take want GPUs for a job on node k: the given indices when known (those
+ * out of range or taken already are dropped with a warning), else the
+ * lowest free ones. */
+static int take_gpus(gp_inventory *inv, const gp_inv_node *n, uint64_t *used,
+		     const gp_inv_alloc *a, int *out, int *guessed)
+{
+	int i, ng = 0;
+
+	if (a->gpus_known) {
+		for (i = 0; i < a->ngpus; i++) {
+			int g = a->gpus[i];
+
+			if (g >= n->ngpus) {
+				gp_inv_warn(inv, a->file, a->line,
+					    "job '%s': GPU %d is past the %d GPUs of '%s'; dropped",
+					    a->job, g, n->ngpus, n->name);
+				continue;
+			}
+			if (*used >> g & 1) {
+				gp_inv_warn(inv, a->file, a->line,
+					    "job '%s': GPU %d of '%s' is already taken by another "
+					    "entry (shared GPU?); dropped", a->job, g, n->name);
+				continue;
+			}
+			*used |= 1ull << g;
+			out[ng++] = g;
+		}
+		return ng;
+	}
+	for (i = 0; i < n->ngpus && ng < a->ngpus; i++)
+		if (!(*used >> i & 1)) {
+			*used |= 1ull << i;
+			out[ng++] = i;
+			*guessed = 1;
+		}
+	if (ng < a->ngpus)
+		gp_inv_warn(inv, a->file, a->line, "job '%s' asks %d GPUs on '%s', only %d free",
+			    a->job, a->ngpus, n->name, ng);
+	return ng;
+}
+
+static void write_state(gp_inventory *inv, const int *keep, int nkeep, gp_sbuf *st)
+{
+	uint64_t *used = gp_xcalloc((size_t)inv->n + 1, sizeof(*used));
+	int *covered = gp_xcalloc((size_t)inv->n + 1, sizeof(*covered));
+	int *guessed = gp_xcalloc((size_t)inv->n + 1, sizeof(*guessed));
+	int *kept = gp_xcalloc((size_t)inv->n + 1, sizeof(*kept));
+	const char **skipped = gp_xcalloc(inv->nalloc + 1, sizeof(*skipped));
+	size_t nskipped = 0, i;
+	int k, s, any = 0;
+	gp_sbuf body;
+
+	gp_sbuf_init(&body);
+	for (k = 0; k < nkeep; k++)
+		kept[keep[k]] = 1;
+	for (i = 0; i < inv->nalloc; i++) {
+		const gp_inv_alloc *a = &inv->allocs[i];
+		gp_inv_node *n = gp_inv_node_find(inv, a->node);
+		int gpus[GP_TOPO_MAX_GPUS], ng, idx, g = 0;
+		const int *cpus = a->cpus;
+		int ncpus = a->ncpus;
+		int64_t mem = a->mem_mib;
+
+		idx = n ? (int)(n - inv->nodes) : -1;
+		if (idx < 0 || !kept[idx]) {
+			skipped[nskipped++] = a->node;
+			continue;
+		}
+		covered[idx] = 1;
+		ng = take_gpus(inv, n, &used[idx], a, gpus, &g);
+		guessed[idx] |= g;
+		if (ncpus > 0 && n->cpus > 0 && cpus[ncpus - 1] >= n->cpus) {
+			gp_inv_warn(inv, a->file, a->line,
+				    "job '%s': CPU %d is past the %d CPUs of '%s'; CPU list dropped",
+				    a->job, cpus[ncpus - 1], n->cpus, n->name);
+			ncpus = 0;
+		}
+		if (n->mem_mib > 0 && mem > n->mem_mib)
+			mem = 0;
+		if (ng == 0 && ncpus == 0 && mem == 0)
+			continue;
+		put_entry(&body, a->job, n, gpus, ng, cpus, ncpus, 0, mem);
+		any = 1;
+	}
+	/* per-node use that no job accounts for */
+	for (k = 0; k < nkeep; k++) {
+		gp_inv_node *n = &inv->nodes[keep[k]];
+		int gpus[GP_TOPO_MAX_GPUS], ng = 0, g;
+		char *job;
+
+		if (n->used <= 0)
+			continue;
+		if (n->used_idx) {
+			for (g = 0; g < n->ngpus; g++)
+				if ((n->used_mask >> g & 1) && !(used[keep[k]] >> g & 1))
+					gpus[ng++] = g;
+		} else {
+			int have = __builtin_popcountll(used[keep[k]]);
+
+			for (g = 0; g < n->ngpus && have + ng < n->used; g++)
+				if (!(used[keep[k]] >> g & 1))
+					gpus[ng++] = g;
+			if (ng)
+				guessed[keep[k]] = 1;
+		}
+		if (!ng)
+			continue;
+		for (g = 0; g < ng; g++)
+			used[keep[k]] |= 1ull << gpus[g];
+		job = gp_xasprintf("in-use@%s", n->name);
+		put_entry(&body, job, n, gpus, ng, NULL, 0,
+			  covered[keep[k]] || n->cpu_alloc <= 0 ? 0 : n->cpu_alloc,
+			  covered[keep[k]] ? 0 : n->mem_alloc_mib);
+		free(job);
+		any = 1;
+	}
+	{
+		const char **names = gp_xcalloc((size_t)nkeep + 1, sizeof(*names));
+		size_t nn = 0;
+
+		for (k = 0; k < nkeep; k++)
+			if (guessed[keep[k]])
+				names[nn++] = inv->nodes[keep[k]].name;
+		put_hostlist_warning(inv, names, nn,
+				     "report GPU counts without indices; the state takes the lowest "
+				     "free indices there");
+		free(names);
+	}
+	put_hostlist_warning(inv, skipped, nskipped,
+			     "with jobs are not in the cluster (no GPUs, or unknown); their jobs "
+			     "are left out of the state");
+	gp_sbuf_adds(st, "# gpuplan allocation state (see gpuplan(1), \"Allocation state\")\n");
+	for (s = GP_NODE_DOWN; s <= GP_NODE_DRAINING; s++) {
+		int first = 1;
+
+		for (k = 0; k < nkeep; k++) {
+			if (inv->nodes[keep[k]].state != s)
+				continue;
+			gp_sbuf_adds(st, first ? (s == GP_NODE_DOWN ? "down: [" : "draining: [") : ", ");
+			quote(st, inv->nodes[keep[k]].name);
+			first = 0;
+		}
+		if (!first)
+			gp_sbuf_adds(st, "]\n");
+	}
+	gp_sbuf_adds(st, any ? "allocations:\n" : "allocations: []\n");
+	gp_sbuf_add(st, body.buf, body.len);
+	gp_sbuf_release(&body);
+	free(used);
+	free(covered);
+	free(guessed);
+	free(kept);
+	free(skipped);
+}
+
+/* ---- the cluster ---- */
+
+int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
+		    gp_sbuf *state, gp_error *err)
+{
+	gp_catalog cat;
+	int *order, *model, *type_of, *keep;
+	ntype *types = NULL;
+	size_t ntypes = 0, captypes = 0, i, j;
+	int nkeep = 0, rc = GP_OK;
+	const char **nogpu, **unknown, **unsized, **untyped;
+	size_t nnogpu = 0, nunknown = 0, nunsized = 0, nuntyped = 0;
+
+	gp_catalog_init_builtin(&cat);
+	order = gp_xcalloc(inv->n + 1, sizeof(int));
+	model = gp_xcalloc(inv->n + 1, sizeof(int));
+	type_of = gp_xcalloc(inv->n + 1, sizeof(int));
+	keep = gp_xcalloc(inv->n + 1, sizeof(int));
+	nogpu = gp_xcalloc(inv->n + 1, sizeof(*nogpu));
+	unknown = gp_xcalloc(inv->n + 1, sizeof(*unknown));
+	unsized = gp_xcalloc(inv->n + 1, sizeof(*unsized));
+	untyped = gp_xcalloc(inv->n + 1, sizeof(*untyped));
+	for (i = 0; i < inv->n; i++)
+		order[i] = (int)i;
+	qsort_r(order, inv->n, sizeof(int), cmp_node_name, inv);
+	/* gres.conf lines without NodeName describe every node reading it */
+	if (inv->has_gres_all) {
+		const gp_inv_node *g = &inv->gres_all;
+
+		for (i = 0; i < inv->n; i++) {
+			gp_inv_node *n = &inv->nodes[i];
+			int k;
+
+			if (n->gres_seen)
+				continue;
+			if (n->ngpus < 0)
+				n->ngpus = g->gres_seen;
+			if (n->ngpus != g->gres_seen)
+				continue;
+			if (!n->gpu_type && g->gpu_type)
+				n->gpu_type = gp_xstrdup(g->gpu_type);
+			for (k = 0; k < g->gres_seen && k < GP_TOPO_MAX_GPUS; k++)
+				if (g->gpu_ncpus[k] && !n->gpu_ncpus[k]) {
+					n->gpu_cpus[k] = gp_xmalloc((size_t)g->gpu_ncpus[k] * sizeof(int));
+					memcpy(n->gpu_cpus[k], g->gpu_cpus[k],
+					       (size_t)g->gpu_ncpus[k] * sizeof(int));
+					n->gpu_ncpus[k] = g->gpu_ncpus[k];
+				}
+		}
+	}
+
+	/* models, the nodes kept, their types */
+	for (i = 0; i < inv->n; i++) {
+		gp_inv_node *n = &inv->nodes[order[i]];
+		int how = 0;
+
+		if (n->ngpus < 0) {
+			unsized[nunsized++] = n->name;
+			continue;
+		}
+		if (n->ngpus == 0) {
+			nogpu[nnogpu++] = n->name;
+			continue;
+		}
+		if (n->ngpus > GP_TOPO_MAX_GPUS) {
+			gp_inv_warn(inv, n->file, n->line, "node '%s' has %d GPUs, more than %d; skipped",
+				    n->name, n->ngpus, GP_TOPO_MAX_GPUS);
+			continue;
+		}
+		model[order[i]] = map_product(&cat, n->gpu_type, n->gpu_mem_mib, &how);
+		if (model[order[i]] < 0 && n->gpu_type)
+			unknown[nunknown++] = n->name;
+		else if (model[order[i]] < 0)
+			untyped[nuntyped++] = n->name;
+		else if (how) {
+			int dup = 0;
+
+			for (j = 0; j < (size_t)nkeep; j++)
+				if (inv->nodes[keep[j]].gpu_type && n->gpu_type &&
+				    !strcmp(inv->nodes[keep[j]].gpu_type, n->gpu_type))
+					dup = 1;
+			if (!dup)
+				gp_inv_warn(inv, n->file, n->line,
+					    how == 2 ? "GPU type '%s' read as catalog model %s (an alias)"
+						     : "GPU type '%s' read as catalog model %s (a guess by "
+						       "family, form factor and memory)",
+					    n->gpu_type, cat.models[model[order[i]]].name);
+		}
+		keep[nkeep++] = order[i];
+	}
+	put_hostlist_warning(inv, nogpu, nnogpu, "without GPUs left out of the cluster");
+	put_hostlist_warning(inv, untyped, nuntyped,
+			     "name no GPU type (untyped GRES or no product label): no gpu_model, "
+			     "memory and speed unknown");
+	put_hostlist_warning(inv, unsized, nunsized,
+			     "with an unknown GPU count left out");
+	if (nunknown) {
+		gp_sbuf sb;
+
+		gp_sbuf_init(&sb);
+		gp_hostlist_compress(unknown, nunknown, &sb);
+		gp_inv_warn(inv, NULL, 0,
+			    "GPU type of %s not in the catalog: no gpu_model (memory and speed "
+			    "unknown); add the model under gpu_models", sb.buf);
+		gp_sbuf_release(&sb);
+	}
+	if (nkeep == 0) {
+		if (inv->n == 0 && inv->nalloc)
+			rc = gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					  "jobs but no nodes: give the nodes too ('scontrol show "
+					  "node', slurm.conf, sinfo, or 'kubectl get nodes')");
+		else if (inv->n == 0 && inv->has_gres_all)
+			rc = gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					  "gres.conf without NodeName describes the node that reads "
+					  "it: give the nodes too ('scontrol show node' or slurm.conf)");
+		else
+			rc = gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					  "no node with GPUs in the input (%zu node(s) read)", inv->n);
+		goto out;
+	}
+	for (i = 0; i < (size_t)nkeep; i++) {
+		gp_inv_node *n = &inv->nodes[keep[i]];
+
+		for (j = 0; j < ntypes; j++)
+			if (same_type(&inv->nodes[types[j].rep], n, types[j].model, model[keep[i]]))
+				break;
+		if (j == ntypes) {
+			gp_sbuf nm;
+			size_t k, v = 1;
+
+			GP_GROW(types, captypes, ntypes + 1);
+			memset(&types[ntypes], 0, sizeof(types[ntypes]));
+			gp_topo_init(&types[ntypes].topo);
+			gp_sbuf_init(&nm);
+			slug(&nm, model[keep[i]] >= 0 ? cat.models[model[keep[i]]].name
+				  : n->gpu_type ? n->gpu_type : "gpu");
+			gp_sbuf_addf(&nm, "-x%d", n->ngpus);
+			for (k = 0; k < ntypes; k++)
+				if (!strncmp(types[k].name, nm.buf, nm.len) &&
+				    (!types[k].name[nm.len] || types[k].name[nm.len] == '-'))
+					v++;
+			if (v > 1)
+				gp_sbuf_addf(&nm, "-%zu", v);
+			types[ntypes].name = gp_sbuf_detach(&nm);
+			types[ntypes].rep = keep[i];
+			types[ntypes].model = model[keep[i]];
+			ntypes++;
+		}
+		type_of[keep[i]] = (int)j;
+		types[j].nnodes++;
+	}
+	for (j = 0; j < ntypes; j++)
+		if ((rc = build_topo(inv, o, &cat, &types[j], err)))
+			goto out;
+
+	/* the text */
+	gp_sbuf_addf(out, "# Imported by %s.\n", o->command ? o->command : "gpuplan import");
+	gp_sbuf_adds(out, "# Node types are inline; each says where its topology came from.\n"
+			  "# Node labels keep what the scheduler said (GPU type, state, partitions).\n");
+	gp_sbuf_adds(out, "name: ");
+	quote(out, o->name ? o->name : "imported");
+	gp_sbuf_adds(out, "\nnode_types:\n");
+	for (j = 0; j < ntypes; j++) {
+		const ntype *t = &types[j];
+		const gp_inv_node *r = &inv->nodes[t->rep];
+
+		gp_sbuf_adds(out, "  ");
+		quote(out, t->name);
+		gp_sbuf_adds(out, ":\n    # ");
+		comment(out, t->topo_note);
+		gp_sbuf_addf(out, "\n    # %d node(s); GPU type as the scheduler names it: ", t->nnodes);
+		comment(out, r->gpu_type ? r->gpu_type : "(untyped)");
+		gp_sbuf_adds(out, "\n");
+		if (t->model >= 0) {
+			gp_sbuf_adds(out, "    gpu_model: ");
+			quote(out, cat.models[t->model].name);
+			gp_sbuf_adds(out, "\n");
+		}
+		if (r->cpus > 0)
+			gp_sbuf_addf(out, "    cpus: %d\n", r->cpus > cpulist_max(&t->topo)
+				     ? r->cpus : cpulist_max(&t->topo) + 1);
+		if (r->mem_mib > 0)
+			gp_sbuf_addf(out, "    memory_gib: %.6g\n", (double)r->mem_mib / 1024.0);
+		put_topo(out, &t->topo);
+	}
+	gp_sbuf_adds(out, "nodes:\n");
+	for (i = 0; i < (size_t)nkeep; i++) {
+		const gp_inv_node *n = &inv->nodes[keep[i]];
+
+		gp_sbuf_adds(out, "  - {name: ");
+		quote(out, n->name);
+		gp_sbuf_adds(out, ", type: ");
+		quote(out, types[type_of[keep[i]]].name);
+		if (n->state != GP_NODE_UP)
+			gp_sbuf_addf(out, ", state: %s", state_name(n->state));
+		gp_sbuf_adds(out, ", labels: {");
+		{
+			int first = 1;
+
+			if (n->gpu_type) {
+				gp_sbuf_adds(out, "gres_type: ");
+				quote(out, n->gpu_type);
+				first = 0;
+			}
+			if (n->partitions) {
+				gp_sbuf_adds(out, first ? "partitions: " : ", partitions: ");
+				quote(out, n->partitions);
+				first = 0;
+			}
+			if (n->state_text) {
+				gp_sbuf_adds(out, first ? "scheduler_state: " : ", scheduler_state: ");
+				quote(out, n->state_text);
+				first = 0;
+			}
+			if (n->mig) {
+				gp_sbuf_adds(out, first ? "mig: " : ", mig: ");
+				quote(out, n->mig);
+			}
+		}
+		gp_sbuf_adds(out, "}}\n");
+	}
+	if (state)
+		write_state(inv, keep, nkeep, state);
+out:
+	for (j = 0; j < ntypes; j++) {
+		free(types[j].name);
+		free(types[j].topo_note);
+		gp_topo_release(&types[j].topo);
+	}
+	free(types);
+	free(order);
+	free(model);
+	free(type_of);
+	free(keep);
+	free(nogpu);
+	free(unknown);
+	free(unsized);
+	free(untyped);
+	gp_catalog_release(&cat);
+	return rc;
+}

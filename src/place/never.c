@@ -1,0 +1,65 @@
+/* Jobs that can never run on a cluster (place.h, gp_place_never). */
+#include <stdio.h>
+#include <string.h>
+
+#include "gpuplan/model/alloc.h"
+#include "gpuplan/place/place.h"
+
+int gp_place_never(const gp_cluster *c, const gp_job *job, char *why, size_t size)
+{
+	long total = 0;
+	int i, big_node = 0, ok_models = 0;
+	double max_mem = 0;
+	char have[256] = "";
+	size_t hl = 0;
+
+	for (i = 0; i < c->ntypes; i++) {
+		int m = c->types[i].gpu_model;
+		const char *name = m >= 0 && m < c->catalog.n ? c->catalog.models[m].name : NULL;
+
+		if (name && !strstr(have, name) && hl + strlen(name) + 3 < sizeof(have))
+			hl += (size_t)snprintf(have + hl, sizeof(have) - hl, "%s%s", hl ? ", " : "",
+					       name);
+	}
+	for (i = 0; i < c->nnodes; i++) {
+		const gp_node *n = &c->nodes[i];
+		int m = c->types[n->type].gpu_model;
+		double mem;
+
+		if (job->gpu_models &&
+		    (m < 0 || m >= c->catalog.n ||
+		     !gp_job_accepts_model(job, c->catalog.models[m].name)))
+			continue;
+		ok_models++;
+		total += n->ngpus;
+		if (n->ngpus > big_node)
+			big_node = n->ngpus;
+		/* an unknown model never limits memory (gp_alloc_gpu_mem_cap) */
+		mem = m >= 0 && m < c->catalog.n ? c->catalog.models[m].mem_gib : 1e9;
+		if (mem > max_mem)
+			max_mem = mem;
+	}
+	if (job->gpu_models && ok_models == 0) {
+		snprintf(why, size, "no GPU of model %s in the cluster (it has %s)", job->gpu_models,
+			 hl ? have : "no known model");
+		return 1;
+	}
+	if (job->gpu_mem_mib > 0 && (double)job->gpu_mem_mib / 1024.0 > max_mem + 1e-9) {
+		snprintf(why, size, "needs %.4g GiB per GPU; the largest %sGPU has %.4g GiB",
+			 (double)job->gpu_mem_mib / 1024.0, job->gpu_models ? "allowed " : "",
+			 max_mem);
+		return 1;
+	}
+	if (job->gpu_milli >= GP_MILLI && (long)job->gpus > total) {
+		snprintf(why, size, "asks %d GPUs; the cluster has %ld%s", job->gpus, total,
+			 job->gpu_models ? " of the allowed models" : "");
+		return 1;
+	}
+	if ((job->type == GP_JOB_SINGLE_CARD || job->type == GP_JOB_SINGLE_NODE) &&
+	    job->gpus > big_node) {
+		snprintf(why, size, "a one-node job of %d GPUs; the largest node has %d",
+			 job->gpus, big_node);
+		return 1;
+	}
+	return 0;
+}

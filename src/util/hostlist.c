@@ -1,0 +1,391 @@
+/* Slurm hostlist expansion and compression (see hostlist.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/util/hostlist.h"
+
+#define MAX_DIGITS 18
+
+void gp_hostlist_init(gp_hostlist *h)
+{
+	h->names = NULL;
+	h->n = h->cap = 0;
+}
+
+void gp_hostlist_release(gp_hostlist *h)
+{
+	size_t i;
+
+	if (!h)
+		return;
+	for (i = 0; i < h->n; i++)
+		free(h->names[i]);
+	free(h->names);
+	gp_hostlist_init(h);
+}
+
+void gp_hostlist_push(gp_hostlist *h, const char *name)
+{
+	GP_GROW(h->names, h->cap, h->n + 1);
+	h->names[h->n++] = gp_xstrdup(name);
+}
+
+/* ---- expansion ---- */
+
+typedef struct hl_range {
+	long long lo, hi;
+	int width;
+} hl_range;
+
+typedef struct hl_group {
+	size_t text_start, text_len; /* literal text before the bracket */
+	hl_range *ranges;
+	size_t nranges, cap;
+	long long count;             /* numbers in the group */
+} hl_group;
+
+typedef struct hl_ctx {
+	const char *s;
+	const char *file;
+	int line, col0;
+	gp_error *err;
+} hl_ctx;
+
+static int hl_fail(const hl_ctx *x, size_t pos, const char *fmt, const char *arg)
+{
+	char msg[256];
+
+	snprintf(msg, sizeof(msg), fmt, arg);
+	return gp_error_set(x->err, GP_EINPUT, x->file, x->line, x->col0 + (int)pos,
+			    "hostlist: %s", msg);
+}
+
+static int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* One number at s[*pos..end): its value and digit count. */
+static int hl_number(const hl_ctx *x, size_t *pos, size_t end, long long *v, int *width)
+{
+	size_t p = *pos;
+	long long val = 0;
+	int nd = 0;
+
+	while (p < end && is_digit(x->s[p])) {
+		if (++nd > MAX_DIGITS)
+			return hl_fail(x, *pos, "%s", "number too long in brackets");
+		val = val * 10 + (x->s[p] - '0');
+		p++;
+	}
+	if (nd == 0) {
+		char c[2] = { p < end ? x->s[p] : ']', 0 };
+
+		return hl_fail(x, p, "expected a number in brackets, found '%s'", c);
+	}
+	*v = val;
+	*width = nd;
+	*pos = p;
+	return GP_OK;
+}
+
+static void groups_free(hl_group *g, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(g[i].ranges);
+	free(g);
+}
+
+/* Parse the bracket body s[pos..close) into g. */
+static int hl_bracket(const hl_ctx *x, size_t pos, size_t close, hl_group *g)
+{
+	size_t open = pos - 1;
+
+	if (pos == close)
+		return hl_fail(x, pos, "%s", "empty brackets");
+	while (pos < close) {
+		hl_range r;
+		int st;
+
+		if ((st = hl_number(x, &pos, close, &r.lo, &r.width)))
+			return st;
+		r.hi = r.lo;
+		if (pos < close && x->s[pos] == '-') {
+			int w2;
+			size_t at = ++pos;
+
+			if ((st = hl_number(x, &pos, close, &r.hi, &w2)))
+				return st;
+			if (r.hi < r.lo)
+				return hl_fail(x, at, "%s", "range runs backwards");
+		}
+		if (pos < close) {
+			if (x->s[pos] != ',') {
+				char c[2] = { x->s[pos], 0 };
+
+				return hl_fail(x, pos, "unexpected '%s' in brackets", c);
+			}
+			if (++pos == close)
+				return hl_fail(x, pos, "%s", "empty item in brackets");
+		}
+		GP_GROW(g->ranges, g->cap, g->nranges + 1);
+		g->ranges[g->nranges++] = r;
+		g->count += r.hi - r.lo + 1;
+		if (g->count > GP_HOSTLIST_MAX)
+			return hl_fail(x, open, "%s", "expands to too many names");
+	}
+	return GP_OK;
+}
+
+/* The k-th number of group g (0-based), formatted into buf. */
+static void group_nth(const hl_group *g, long long k, char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < g->nranges; i++) {
+		long long span = g->ranges[i].hi - g->ranges[i].lo + 1;
+
+		if (k < span) {
+			snprintf(buf, size, "%0*lld", g->ranges[i].width, g->ranges[i].lo + k);
+			return;
+		}
+		k -= span;
+	}
+	buf[0] = '\0';
+}
+
+/* Expand item s[start..end) into h. */
+static int hl_item(const hl_ctx *x, size_t start, size_t end, gp_hostlist *h)
+{
+	hl_group *g = NULL;
+	size_t ng = 0, capg = 0, p = start, lit = start, i;
+	long long total = 1, *idx = NULL, k;
+	gp_sbuf sb;
+	int st = GP_OK;
+
+	if (start == end)
+		return hl_fail(x, start, "%s", "empty name");
+	while (p < end) {
+		if (x->s[p] == ']')
+			return groups_free(g, ng), hl_fail(x, p, "%s", "']' without '['");
+		if (x->s[p] != '[') {
+			p++;
+			continue;
+		}
+		{
+			size_t close = p + 1;
+
+			while (close < end && x->s[close] != ']' && x->s[close] != '[')
+				close++;
+			if (close >= end || x->s[close] != ']') {
+				groups_free(g, ng);
+				return hl_fail(x, p, "%s", "'[' without ']'");
+			}
+			GP_GROW(g, capg, ng + 1);
+			memset(&g[ng], 0, sizeof(g[ng]));
+			g[ng].text_start = lit;
+			g[ng].text_len = p - lit;
+			ng++;
+			if ((st = hl_bracket(x, p + 1, close, &g[ng - 1]))) {
+				groups_free(g, ng);
+				return st;
+			}
+			total *= g[ng - 1].count;
+			if (total > GP_HOSTLIST_MAX || (long long)h->n + total > GP_HOSTLIST_MAX) {
+				groups_free(g, ng);
+				return hl_fail(x, p, "%s", "expands to too many names");
+			}
+			p = lit = close + 1;
+		}
+	}
+	gp_sbuf_init(&sb);
+	if (ng == 0) {
+		gp_sbuf_add(&sb, x->s + start, end - start);
+		gp_hostlist_push(h, sb.buf);
+		gp_sbuf_release(&sb);
+		return GP_OK;
+	}
+	idx = gp_xcalloc(ng, sizeof(*idx));
+	for (k = 0; k < total; k++) {
+		char num[MAX_DIGITS + 2];
+
+		sb.len = 0;
+		sb.buf[0] = '\0';
+		for (i = 0; i < ng; i++) {
+			gp_sbuf_add(&sb, x->s + g[i].text_start, g[i].text_len);
+			group_nth(&g[i], idx[i], num, sizeof(num));
+			gp_sbuf_adds(&sb, num);
+		}
+		gp_sbuf_add(&sb, x->s + lit, end - lit);
+		gp_hostlist_push(h, sb.buf);
+		/* odometer: the last group turns fastest */
+		for (i = ng; i-- > 0;) {
+			if (++idx[i] < g[i].count)
+				break;
+			idx[i] = 0;
+		}
+	}
+	free(idx);
+	gp_sbuf_release(&sb);
+	groups_free(g, ng);
+	return GP_OK;
+}
+
+int gp_hostlist_expand(const char *expr, size_t len, gp_hostlist *h,
+		       const char *file, int line, int col0, gp_error *err)
+{
+	hl_ctx x = { expr, file, line, col0, err };
+	size_t p = 0, start = 0, before = h->n;
+	int depth = 0, st;
+
+	for (p = 0; p <= len; p++) {
+		if (p < len && expr[p] == '[')
+			depth++;
+		else if (p < len && expr[p] == ']')
+			depth--;
+		if (p == len || (expr[p] == ',' && depth == 0)) {
+			if ((st = hl_item(&x, start, p, h))) {
+				while (h->n > before)
+					free(h->names[--h->n]);
+				return st;
+			}
+			start = p + 1;
+		}
+	}
+	return GP_OK;
+}
+
+/* ---- compression ---- */
+
+typedef struct hl_key {
+	const char *name;
+	size_t ds, de;          /* last digit run [ds, de); ds == de: none */
+	long long value;
+} hl_key;
+
+static int key_cmp(const void *pa, const void *pb)
+{
+	const hl_key *a = pa, *b = pb;
+	size_t la = a->ds, lb = b->ds, n = la < lb ? la : lb;
+	int c = memcmp(a->name, b->name, n);
+
+	if (c)
+		return c;
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	c = strcmp(a->name + a->de, b->name + b->de);
+	if (c)
+		return c;
+	if ((a->ds == a->de) != (b->ds == b->de))
+		return a->ds == a->de ? -1 : 1;
+	if (a->value != b->value)
+		return a->value < b->value ? -1 : 1;
+	if (a->de - a->ds != b->de - b->ds)
+		return a->de - a->ds < b->de - b->ds ? -1 : 1;
+	return 0;
+}
+
+static int same_group(const hl_key *a, const hl_key *b)
+{
+	return a->ds == b->ds && !memcmp(a->name, b->name, a->ds) &&
+	       !strcmp(a->name + a->de, b->name + b->de) && a->ds != a->de && b->ds != b->de;
+}
+
+/* Whether printing v with minimum width w gives exactly the digits of k. */
+static int formats_as(long long v, int w, const hl_key *k)
+{
+	char buf[MAX_DIGITS + 2];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "%0*lld", w, v);
+
+	return n == k->de - k->ds && !memcmp(buf, k->name + k->ds, n);
+}
+
+void gp_hostlist_compress(const char *const *names, size_t n, gp_sbuf *sb)
+{
+	hl_key *k = gp_xcalloc(n ? n : 1, sizeof(*k));
+	size_t i, m = 0, first = 1;
+
+	for (i = 0; i < n; i++) {
+		const char *s = names[i];
+		size_t len = strlen(s), de = len, ds;
+
+		while (de > 0 && !is_digit(s[de - 1]))
+			de--;
+		ds = de;
+		while (ds > 0 && is_digit(s[ds - 1]))
+			ds--;
+		if (ds == de || de - ds > MAX_DIGITS || strpbrk(s, "[],"))
+			ds = de = len; /* not foldable: kept as it is */
+		k[m].name = s;
+		k[m].ds = ds;
+		k[m].de = de;
+		k[m].value = 0;
+		for (size_t p = ds; p < de; p++)
+			k[m].value = k[m].value * 10 + (s[p] - '0');
+		m++;
+	}
+	qsort(k, m, sizeof(*k), key_cmp);
+	i = 0;
+	while (i < m) {
+		size_t j = i + 1, r;
+		int ranges = 0;
+
+		while (j < m && same_group(&k[i], &k[j]))
+			j++;
+		if (!first)
+			gp_sbuf_adds(sb, ",");
+		first = 0;
+		if (j == i + 1 || k[i].ds == k[i].de) {
+			/* one name, or names without a number (exact duplicates
+			 * only): print it once */
+			gp_sbuf_adds(sb, k[i].name);
+			while (j < m && !key_cmp(&k[i], &k[j]))
+				j++;
+			i = j;
+			continue;
+		}
+		/* count the distinct names: one of them alone needs no brackets */
+		{
+			size_t distinct = 1;
+
+			for (r = i + 1; r < j; r++)
+				distinct += key_cmp(&k[r - 1], &k[r]) != 0;
+			if (distinct == 1) {
+				gp_sbuf_adds(sb, k[i].name);
+				i = j;
+				continue;
+			}
+		}
+		gp_sbuf_add(sb, k[i].name, k[i].ds);
+		gp_sbuf_adds(sb, "[");
+		r = i;
+		while (r < j) {
+			size_t e = r;
+			int w = (int)(k[r].de - k[r].ds);
+
+			while (e + 1 < j && !key_cmp(&k[e], &k[e + 1]))
+				e++; /* duplicates */
+			while (e + 1 < j && k[e + 1].value == k[e].value + 1 &&
+			       formats_as(k[e + 1].value, w, &k[e + 1])) {
+				e++;
+				while (e + 1 < j && !key_cmp(&k[e], &k[e + 1]))
+					e++;
+			}
+			if (ranges++)
+				gp_sbuf_adds(sb, ",");
+			gp_sbuf_add(sb, k[r].name + k[r].ds, k[r].de - k[r].ds);
+			if (k[e].value != k[r].value) {
+				gp_sbuf_adds(sb, "-");
+				gp_sbuf_add(sb, k[e].name + k[e].ds, k[e].de - k[e].ds);
+			}
+			r = e + 1;
+		}
+		gp_sbuf_adds(sb, "]");
+		gp_sbuf_adds(sb, k[i].name + k[i].de);
+		i = j;
+	}
+	free(k);
+}

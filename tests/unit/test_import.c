@@ -1,0 +1,204 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/io/import.h"
+#include "gpuplan/model/alloc.h"
+#include "gpuplan/util/util.h"
+#include "testlib.h"
+
+static int read_text(gp_inventory *inv, int family, const char *text, gp_error *err)
+{
+	return gp_import_read(inv, family, text, strlen(text), "t", err);
+}
+
+static gp_inv_node *node(gp_inventory *inv, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < inv->n; i++)
+		if (!strcmp(inv->nodes[i].name, name))
+			return &inv->nodes[i];
+	return NULL;
+}
+
+static void test_sniff(void)
+{
+	CU_ASSERT_EQUAL(gp_import_sniff("NodeName=a CPUTot=4 State=IDLE", 30), GP_IMPORT_SCONTROL_NODE);
+	CU_ASSERT_EQUAL(gp_import_sniff("JobId=1 JobName=x\n", 18), GP_IMPORT_SCONTROL_JOB);
+	CU_ASSERT_EQUAL(gp_import_sniff("# c\nNodeName=a[1-2] CPUs=4 Gres=gpu:2\n", 38),
+			GP_IMPORT_SLURM_CONF);
+	CU_ASSERT_EQUAL(gp_import_sniff("NodeName=a Name=gpu File=/dev/nvidia0\n", 38),
+			GP_IMPORT_GRES_CONF);
+	CU_ASSERT_EQUAL(gp_import_sniff("NODELIST GRES\na gpu:2\n", 22), GP_IMPORT_SINFO);
+	CU_ASSERT_EQUAL(gp_import_sniff("{\"kind\": \"List\", \"items\": [{\"kind\": \"Node\"}]}", 45),
+			GP_IMPORT_K8S_NODES);
+	CU_ASSERT_EQUAL(gp_import_sniff("apiVersion: v1\nkind: Pod\n", 25), GP_IMPORT_K8S_PODS);
+	CU_ASSERT_EQUAL(gp_import_sniff("hello\n", 6), GP_IMPORT_UNKNOWN);
+}
+
+/* One multi-line record and its one-line form give the same node. */
+static void test_scontrol_forms(void)
+{
+	static const char *multi =
+		"NodeName=g1 Arch=x86_64 CoresPerSocket=8\n"
+		"   CPUAlloc=6 CPUTot=32 CPULoad=1.00\n"
+		"   Gres=gpu:a100:4(S:0-1)\n"
+		"   GresUsed=gpu:a100:3(IDX:0-1,3)\n"
+		"   OS=Linux 5.15.0 #1 SMP\n"
+		"   RealMemory=515578 AllocMem=1024 Sockets=2 Boards=1\n"
+		"   State=MIXED+DRAIN ThreadsPerCore=2\n"
+		"   CfgTRES=cpu=32,mem=515578M,gres/gpu=4\n"
+		"   Reason=bad dimm [root@2024-01-01T00:00:00]\n";
+	char *one = gp_xstrdup(multi), *p;
+	int pass;
+
+	for (p = one; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	for (pass = 0; pass < 2; pass++) {
+		gp_inventory inv;
+		gp_error err = GP_ERROR_INIT;
+		gp_inv_node *n;
+
+		gp_inventory_init(&inv);
+		CU_ASSERT_EQUAL_FATAL(read_text(&inv, 1, pass ? one : multi, &err), GP_OK);
+		n = node(&inv, "g1");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(n);
+		CU_ASSERT_EQUAL(n->ngpus, 4);
+		CU_ASSERT_STRING_EQUAL(n->gpu_type, "a100");
+		CU_ASSERT_EQUAL(n->gpu_sock_lo, 0);
+		CU_ASSERT_EQUAL(n->gpu_sock_hi, 1);
+		CU_ASSERT_EQUAL(n->used, 3);
+		CU_ASSERT(n->used_idx);
+		CU_ASSERT_EQUAL(n->used_mask, 0xbull);   /* GPUs 0, 1, 3 */
+		CU_ASSERT_EQUAL(n->cpus, 32);
+		CU_ASSERT_EQUAL(n->cpu_alloc, 6);
+		CU_ASSERT_EQUAL(n->sockets, 2);
+		CU_ASSERT_EQUAL(n->threads_per_core, 2);
+		CU_ASSERT_EQUAL(n->mem_mib, 515578);
+		CU_ASSERT_EQUAL(n->state, GP_NODE_DRAINING);
+		CU_ASSERT_STRING_EQUAL(n->reason, "bad dimm [root@2024-01-01T00:00:00]");
+		gp_inventory_release(&inv);
+	}
+	free(one);
+}
+
+static void test_job_detail(void)
+{
+	static const char *jobs =
+		"JobId=7 JobName=a\n"
+		"   JobState=RUNNING Reason=None\n"
+		"   NodeList=n[1-2]\n"
+		"   JOB_GRES=gpu:4\n"
+		"     Nodes=n[1-2] CPU_IDs=0-3 Mem=2048 GRES=gpu:v100:2(IDX:1,3)\n"
+		"JobId=8 JobName=b\n"
+		"   JobState=PENDING\n"
+		"     Nodes=n3 CPU_IDs=0 Mem=1 GRES=gpu(IDX:0)\n";
+	gp_inventory inv;
+	gp_error err = GP_ERROR_INIT;
+	size_t i;
+
+	gp_inventory_init(&inv);
+	CU_ASSERT_EQUAL_FATAL(read_text(&inv, 1, jobs, &err), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(inv.nalloc, 2);   /* job 8 pends: holds nothing */
+	for (i = 0; i < 2; i++) {
+		CU_ASSERT_STRING_EQUAL(inv.allocs[i].job, "7");
+		CU_ASSERT_EQUAL(inv.allocs[i].ngpus, 2);
+		CU_ASSERT(inv.allocs[i].gpus_known);
+		CU_ASSERT_EQUAL(inv.allocs[i].gpus[0], 1);
+		CU_ASSERT_EQUAL(inv.allocs[i].gpus[1], 3);
+		CU_ASSERT_EQUAL(inv.allocs[i].ncpus, 4);
+		CU_ASSERT_EQUAL(inv.allocs[i].mem_mib, 2048);
+	}
+	CU_ASSERT_STRING_EQUAL(inv.allocs[0].node, "n1");
+	CU_ASSERT_STRING_EQUAL(inv.allocs[1].node, "n2");
+	gp_inventory_release(&inv);
+}
+
+static void test_conf_and_gres(void)
+{
+	static const char *conf =
+		"NodeName=DEFAULT Sockets=2 CoresPerSocket=4 ThreadsPerCore=1\n"
+		"NodeName=t[1-2] Gres=gpu:2 RealMemory=1000 # two GPUs each\n"
+		"NodeName=c1\n"
+		"PartitionName=p Nodes=t[1-2],c1,gone1 Default=YES\n";
+	static const char *gres =
+		"NodeName=t[1-2] Name=gpu Type=l4 File=/dev/nvidia[0-1] Cores=0-3\n";
+	gp_inventory inv;
+	gp_error err = GP_ERROR_INIT;
+	gp_inv_node *t1, *c1;
+
+	gp_inventory_init(&inv);
+	CU_ASSERT_EQUAL_FATAL(read_text(&inv, 1, conf, &err), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(read_text(&inv, 1, gres, &err), GP_OK);
+	t1 = node(&inv, "t1");
+	c1 = node(&inv, "c1");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t1);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(c1);
+	CU_ASSERT_EQUAL(t1->cpus, 8);
+	CU_ASSERT_EQUAL(t1->ngpus, 2);
+	CU_ASSERT_STRING_EQUAL(t1->gpu_type, "l4");
+	CU_ASSERT_EQUAL(t1->gpu_ncpus[1], 4);
+	CU_ASSERT_STRING_EQUAL(t1->partitions, "p");
+	CU_ASSERT_EQUAL(c1->ngpus, 0);
+	CU_ASSERT_EQUAL(inv.nwarn, 1);            /* partition names gone1 */
+	gp_inventory_release(&inv);
+}
+
+static void test_errors_located(void)
+{
+	gp_inventory inv;
+	gp_error err = GP_ERROR_INIT;
+
+	gp_inventory_init(&inv);
+	CU_ASSERT_EQUAL(read_text(&inv, 1, "NodeName=a CPUTot=4\n   Gres=gpu:a100:x\n", &err),
+			GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 2);
+	CU_ASSERT_EQUAL(err.col, 18);   /* the x: 8 + "gpu:a100:" + 1 */
+	gp_inventory_release(&inv);
+	gp_inventory_init(&inv);
+	CU_ASSERT_EQUAL(read_text(&inv, 2, "NodeName=a CPUTot=4\n", &err), GP_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gpuplan import slurm"));
+	gp_inventory_release(&inv);
+}
+
+static void test_k8s(void)
+{
+	static const char *nodes =
+		"{\"kind\": \"NodeList\", \"items\": [{\"kind\": \"Node\",\n"
+		" \"metadata\": {\"name\": \"k1\", \"labels\": {\"nvidia.com/gpu.product\": \"NVIDIA-A100-SXM4-80GB\",\n"
+		"   \"nvidia.com/gpu.count\": \"8\", \"nvidia.com/gpu.memory\": \"81920\"}},\n"
+		" \"spec\": {\"unschedulable\": true},\n"
+		" \"status\": {\"capacity\": {\"cpu\": \"255500m\", \"memory\": \"2Gi\", \"nvidia.com/gpu\": \"8\"}}}]}";
+	gp_inventory inv;
+	gp_error err = GP_ERROR_INIT;
+	gp_inv_node *n;
+
+	gp_inventory_init(&inv);
+	CU_ASSERT_EQUAL_FATAL(read_text(&inv, 2, nodes, &err), GP_OK);
+	n = node(&inv, "k1");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(n);
+	CU_ASSERT_EQUAL(n->ngpus, 8);
+	CU_ASSERT_EQUAL(n->cpus, 256);            /* 255.5 cores, rounded up */
+	CU_ASSERT_EQUAL(n->mem_mib, 2048);
+	CU_ASSERT_EQUAL(n->gpu_mem_mib, 81920);
+	CU_ASSERT_EQUAL(n->state, GP_NODE_DRAINING);
+	gp_inventory_release(&inv);
+}
+
+static void register_tests(void)
+{
+	CU_pSuite s = gp_test_suite("import");
+
+	gp_test_add(s, "sniff", test_sniff);
+	gp_test_add(s, "scontrol_forms", test_scontrol_forms);
+	gp_test_add(s, "job_detail", test_job_detail);
+	gp_test_add(s, "conf_and_gres", test_conf_and_gres);
+	gp_test_add(s, "errors_located", test_errors_located);
+	gp_test_add(s, "k8s", test_k8s);
+}
+
+int main(int argc, char **argv)
+{
+	return gp_test_main(argc, argv, register_tests);
+}
