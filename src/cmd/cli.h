@@ -165,16 +165,17 @@ int gp_cli_write_files(char *const *paths, char *const *data,
 /* A set of output files that succeed or fail together: render each into
  * the stream gp_cli_outset_add returns, then gp_cli_outset_commit writes
  * them all through gp_cli_write_files (or none) and releases the set. */
-#define GP_CLI_OUTSET_MAX 8
 typedef struct gp_cli_outset {
-	int n;
-	char *paths[GP_CLI_OUTSET_MAX];
-	char *data[GP_CLI_OUTSET_MAX];
-	size_t len[GP_CLI_OUTSET_MAX];
-	FILE *fp[GP_CLI_OUTSET_MAX];
-} gp_cli_outset;
-/* path is copied; returns NULL (message printed) when the set is full. */
+	int n, cap;
+	char **paths;
+	char **data;
+	size_t *len;
+	FILE **fp;
+} gp_cli_outset;            /* = { 0 } is an empty set */
+/* path is copied; returns NULL (message printed) when it cannot buffer. */
 FILE *gp_cli_outset_add(gp_cli_outset *o, const char *path);
+/* Add an output already rendered into sb (its buffer moves into the set). */
+void gp_cli_outset_take(gp_cli_outset *o, const char *path, gp_sbuf *sb);
 int gp_cli_outset_commit(gp_cli_outset *o);
 void gp_cli_outset_release(gp_cli_outset *o);
 

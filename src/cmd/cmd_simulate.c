@@ -19,6 +19,7 @@
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/io/trace.h"
 #include "gpuplan/util/util.h"
+#include "gpuplan/whatif/scale.h"
 
 const char gp_usage_simulate[] =
 	"usage: gpuplan simulate [-c CLUSTER] TRACE [--format F] [--policy P]\n"
@@ -32,6 +33,7 @@ const char gp_usage_simulate[] =
 	"                        [--repair H] [--failure-seed N] [--heartbeat-period S]\n"
 	"                        [--heartbeat-misses K] [--restart-cost S]\n"
 	"                        [--recovery replace|restart|shrink|fail] [--events FILE]\n"
+	"                        [--scale-durations REF [--scale-model M]]\n"
 	"                        [--limit N] [--start T] [--end T] [--skip-bad]\n"
 	"                        [--json FILE] [--csv DIR] [--svg DIR]\n"
 	"                        [--progress | --quiet]\n"
@@ -53,6 +55,10 @@ const char gp_usage_simulate[] =
 	"                      head per pass (default 0: all, exact EASY)\n"
 	GP_SIM_ENGINE_USAGE
 	GP_SIM_FAILURE_USAGE
+	"  --scale-durations REF  recorded durations were measured on REF (a GPU model\n"
+	"                      or node type, ':tech' optional, e.g. V100-SXM2-16GB:ib-edr):\n"
+	"                      scale each to its placement by the perf model\n"
+	"  --scale-model M     DL model of jobs without one (default resnet50)\n"
 	"  --limit N           only the first N jobs by submit time\n"
 	"  --start T, --end T  only jobs submitted in [T, T') seconds from trace start\n"
 	"  --skip-bad          count and skip bad trace rows instead of failing\n"
@@ -215,28 +221,13 @@ static int ensure_dir(const char *dir)
 			   errno == EEXIST ? "a file is in the way" : strerror(errno));
 }
 
-typedef struct outputs {
-	char *paths[8];
-	char *data[8];
-	size_t len[8];
-	int n;
-} outputs;
-
-static void out_add(outputs *o, char *path, gp_sbuf *sb)
+/* DIR/NAME into the output set. */
+static void take_in(gp_cli_outset *o, const char *dir, const char *name, gp_sbuf *sb)
 {
-	o->paths[o->n] = path;
-	o->len[o->n] = sb->len;
-	o->data[o->n++] = gp_sbuf_detach(sb);
-}
+	char *path = gp_xasprintf("%s/%s", dir, name);
 
-static void out_release(outputs *o)
-{
-	int i;
-
-	for (i = 0; i < o->n; i++) {
-		free(o->paths[i]);
-		free(o->data[i]);
-	}
+	gp_cli_outset_take(o, path, sb);
+	free(path);
 }
 
 int cmd_simulate(int argc, char **argv)
@@ -257,13 +248,16 @@ int cmd_simulate(int argc, char **argv)
 		{ "quiet", no_argument, NULL, O_QUIET },
 		{ "inflate", required_argument, NULL, O_INFLATE },
 		{ "help", no_argument, NULL, O_HELP },
+		{ "scale-durations", required_argument, NULL, 200 },
+		{ "scale-model", required_argument, NULL, 201 },
 		GP_SIM_TRACE_OPTIONS,
 		GP_SIM_ENGINE_OPTIONS,
 		GP_SIM_FAILURE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cluster_path = NULL, *policy_name = "bestfit", *json_path = NULL;
-	const char *csv_dir = NULL, *svg_dir = NULL;
+	const char *csv_dir = NULL, *svg_dir = NULL, *scale_ref = NULL, *scale_model = NULL;
+	gp_scale *scale = NULL;
 	gp_cli_engine eng;
 	gp_cli_failures fo;
 	int queue = GP_SIM_FIFO, show_progress = -1, c, rc;
@@ -280,7 +274,7 @@ int cmd_simulate(int argc, char **argv)
 	gp_report_ident id;
 	gp_sim_perf *perf;
 	gp_sbuf sb;
-	outputs out;
+	gp_cli_outset out = { 0 };
 
 	/* FGD's experiment mode owns the whole command line. */
 	if (gp_cli_has_option(argc, argv, "--inflate"))
@@ -324,6 +318,8 @@ int cmd_simulate(int argc, char **argv)
 		case O_QUIET: show_progress = 0; break;
 		case O_INFLATE: /* handled before getopt; kept so that it parses */
 			break;
+		case 200: scale_ref = optarg; break;
+		case 201: scale_model = optarg; break;
 		case 'h':
 		case O_HELP: fputs(gp_usage_simulate, stdout); return GP_OK;
 		default:
@@ -368,12 +364,29 @@ int cmd_simulate(int argc, char **argv)
 	gp_cli_engine_apply(&eng, &cfg);
 	cfg.duration = gp_sim_perf_duration;
 	cfg.duration_ud = perf;
+	if (scale_model && !scale_ref) {
+		rc = gp_cli_usage_error("simulate", "--scale-model goes with --scale-durations");
+		gp_sim_perf_free(perf);
+		goto done_inputs;
+	}
+	if (scale_ref) {
+		scale = gp_scale_new(scale_ref, scale_model, &cluster, &jobs, &err);
+		if (!scale) {
+			rc = err.status == GP_EUSAGE ? gp_cli_usage_error("simulate", "%s", err.msg) :
+						       gp_cli_report(&err);
+			gp_sim_perf_free(perf);
+			goto done_inputs;
+		}
+		cfg.duration = gp_scale_duration;
+		cfg.duration_ud = scale;
+	}
 	if (show_progress < 0)
 		show_progress = gp_cli_stderr_is_tty();
 	if (show_progress)
 		cfg.progress = progress;
 	rc = gp_sim_run(&cfg, &jobs, &res, &err);
 	gp_sim_perf_free(perf);
+	gp_scale_free(scale);
 	if (rc) {
 		rc = gp_cli_report(&err);
 		goto done_inputs;
@@ -394,7 +407,6 @@ int cmd_simulate(int argc, char **argv)
 	else if (cfg.preempt)
 		id.preempt = gp_sim_preempt_name(cfg.preempt);
 
-	memset(&out, 0, sizeof(out));
 	rc = GP_OK;
 	if (csv_dir)
 		rc = ensure_dir(csv_dir);
@@ -412,15 +424,15 @@ int cmd_simulate(int argc, char **argv)
 		gp_sbuf_adds(&sb, "\n");
 		free(s);
 		json_decref(o);
-		out_add(&out, gp_xstrdup(json_path), &sb);
+		gp_cli_outset_take(&out, json_path, &sb);
 	}
 	if (rc == GP_OK && csv_dir) {
 		gp_sbuf_init(&sb);
 		gp_cli_fail_jobs_csv(&fo, &jobs, &res, &cluster, &sb);
-		out_add(&out, gp_xasprintf("%s/jobs.csv", csv_dir), &sb);
+		take_in(&out, csv_dir, "jobs.csv", &sb);
 		gp_sbuf_init(&sb);
 		gp_report_sim_timeline_csv(&res, &sb);
-		out_add(&out, gp_xasprintf("%s/timeline.csv", csv_dir), &sb);
+		take_in(&out, csv_dir, "timeline.csv", &sb);
 	}
 	if (rc == GP_OK && svg_dir) {
 		gp_sbuf_init(&sb);
@@ -431,22 +443,22 @@ int cmd_simulate(int argc, char **argv)
 			gp_report_sim_svg_utilization_marked(&id, &res, t, nt, "failures", &sb);
 			free(t);
 		}
-		out_add(&out, gp_xasprintf("%s/utilization.svg", svg_dir), &sb);
+		take_in(&out, svg_dir, "utilization.svg", &sb);
 		gp_sbuf_init(&sb);
 		gp_report_sim_svg_queue(&id, &res, &sb);
-		out_add(&out, gp_xasprintf("%s/queue.svg", svg_dir), &sb);
+		take_in(&out, svg_dir, "queue.svg", &sb);
 		gp_sbuf_init(&sb);
 		gp_report_sim_svg_jct_cdf(&id, &jobs, &res, &sb);
-		out_add(&out, gp_xasprintf("%s/jct-cdf.svg", svg_dir), &sb);
+		take_in(&out, svg_dir, "jct-cdf.svg", &sb);
 	}
 	if (rc == GP_OK && fo.events) {
 		gp_sbuf_init(&sb);
 		gp_cli_fail_events(&fo, &cluster, &jobs, &sb);
-		out_add(&out, gp_xstrdup(fo.events), &sb);
+		gp_cli_outset_take(&out, fo.events, &sb);
 	}
 	if (rc == GP_OK)
-		rc = gp_cli_write_files(out.paths, out.data, out.len, out.n);
-	out_release(&out);
+		rc = gp_cli_outset_commit(&out);
+	gp_cli_outset_release(&out);
 	if (rc == GP_OK) {
 		if (json_path && !strcmp(json_path, "-")) {
 			json_t *o = gp_report_sim_json(&id, &jobs, &res);
