@@ -64,6 +64,9 @@ typedef struct gp_job {
 	int precision;          /* enum gp_precision */
 	double deadline;        /* seconds after submit, 0 = none */
 	int64_t line;           /* source line in its file, for messages */
+	/* predicted-share: predicted seconds per iteration on each model of
+	 * the cluster's GPU catalog (by index); not owned, NULL = none. */
+	const double *pred_iter_s;
 } gp_job;
 
 void gp_job_init(gp_job *j);
