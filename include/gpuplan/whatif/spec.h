@@ -127,9 +127,9 @@ int gp_whatif_shape_of(const gp_whatif_spec *s, const gp_cluster *base,
 		       const gp_whatif_config *c, gp_whatif_shape *out);
 
 /* Build the configuration's cluster: load the base cluster, add and remove
- * nodes, change the fabric.  out is released on failure. */
-int gp_whatif_cluster_build(const gp_whatif_spec *s, const gp_whatif_config *c,
-			    gp_cluster *out, gp_error *err);
+ * nodes, change the fabric.  c is released on failure. */
+int gp_whatif_cluster_build(const gp_whatif_spec *s, const gp_whatif_config *cfg,
+			    gp_cluster *c, gp_error *err);
 
 /* Fingerprint of everything a run's result depends on besides its key and
  * seed: gpuplan's version, the cluster file's bytes, the trace options,
