@@ -8,6 +8,8 @@
 
 #include <jansson.h>
 
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/model/job.h"
 #include "gpuplan/sim/failsim.h"
 #include "gpuplan/util/error.h"
 #include "gpuplan/util/util.h"
@@ -248,6 +250,10 @@ void gp_cli_outset_take(gp_cli_outset *o, const char *path, gp_sbuf *sb);
 int gp_cli_outset_commit(gp_cli_outset *o);
 void gp_cli_outset_release(gp_cli_outset *o);
 
+/* A job whose gpu_model names a model the cluster's catalog does not know
+ * (a misspelling: it could never be placed) is an input error located at
+ * the job's line of file (exit 3, with a "did you mean"). */
+int gp_cli_check_job_models(const gp_cluster *c, const gp_job *j, const char *file);
 /* ---- failures in simulate (sim_failures.c) ---- */
 
 enum {

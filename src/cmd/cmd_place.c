@@ -477,6 +477,10 @@ static int place_one(const place_opts *o, place_env *env, const char *path)
 
 	if (gp_jobspec_load(path, &j, &err))
 		return gp_cli_report(&err);
+	if ((status = gp_cli_check_job_models(&env->cluster, &j, path))) {
+		gp_job_release(&j);
+		return status;
+	}
 	if (o->state && gp_state_has_job(&env->state, j.id)) {
 		status = gp_cli_fail(GP_EINPUT, "%s: job '%s' already has an allocation in %s", path,
 				     j.id, o->state);
@@ -605,6 +609,11 @@ static int place_batch(const place_opts *o, place_env *env)
 		gp_joblist_release(&l);
 		return status;
 	}
+	for (i = 0; i < l.n; i++)
+		if ((status = gp_cli_check_job_models(&env->cluster, &l.jobs[i], o->batch))) {
+			gp_joblist_release(&l);
+			return status;
+		}
 	for (i = 0; i < l.n; i++)
 		if (gp_state_has_job(&env->state, l.jobs[i].id)) {
 			status = gp_cli_fail(GP_EINPUT, "%s: job '%s' already has an allocation in %s",
