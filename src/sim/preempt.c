@@ -147,6 +147,7 @@ static int commit(sim *s, size_t nv)
 		restore(s, s->victims[i]);
 	gp_placement_undo(&s->alloc, &s->scratch);
 	gp_sim_interrupt_init(&r);
+	s->defer = 1; /* the caller starts the preemptor, then requeues */
 	r.cause = GP_SIM_CAUSE_PREEMPT;
 	r.lose = s->cfg->checkpoint_interval > 0 ? GP_SIM_LOSE_CHECKPOINT : GP_SIM_LOSE_NOTHING;
 	r.overhead_s = s->cfg->preempt_cost;
@@ -155,6 +156,7 @@ static int commit(sim *s, size_t nv)
 			s->released_flag[s->victims[i]] = 0;
 			gp_sim_ix_interrupt(s, s->victims[i], &r, 1);
 		}
+	s->defer = 0;
 	return s->status == GP_OK;
 }
 
