@@ -32,7 +32,7 @@ OPT ?= -O2 -g
 CFLAGS ?= $(OPT)
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude $(PKG_CFLAGS) \
 	-DGP_VERSION='"$(VERSION)"' -DGP_DATADIR='"$(DATADIR)"' -MMD -MP $(CFLAGS)
-LIBS := $(PKG_LIBS) -lm
+LIBS := $(PKG_LIBS) -ldoublefann -lm
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
@@ -81,8 +81,13 @@ $(eval $(call tree,build-san,$(SAN_FLAGS)))
 check-slurm: gpuplan
 	@sh scripts/check-slurm.sh $(CURDIR)/gpuplan
 
+# The bridge (import, place --emit slurm) against a real one-node Slurm.
+check-slurm-import: gpuplan
+	@sh scripts/check-slurm-import.sh $(CURDIR)/gpuplan
+
 .PHONY: fuzz fuzz-replay stress
-.PHONY: check-slurm all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
+.PHONY: check-slurm check-slurm-import all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
+.PHONY: predict-check
 
 all: gpuplan
 
@@ -92,7 +97,7 @@ gpuplan: $(build_CMD_OBJ) build/libgpuplan.a
 build-san/gpuplan: $(build-san_CMD_OBJ) build-san/libgpuplan.a
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-check: layers unit golden unit-san golden-san fuzz-replay stress manlint calibration-check
+check: layers unit golden unit-san golden-san fuzz-replay stress manlint calibration-check predict-check
 	@echo "make check: all passed"
 
 unit: $(build_TESTS)
@@ -113,9 +118,19 @@ golden-san: build-san/gpuplan
 golden-update: gpuplan
 	@UPDATE=1 sh tests/cli/run.sh $(CURDIR)/gpuplan
 
+# The perf model against published measurements (prints errors; not part
+# of check: it reports, it does not pass or fail on accuracy).
+.PHONY: validate-perf
+validate-perf: gpuplan
+	@sh scripts/validate-perf.sh $(CURDIR)/gpuplan
+
 # The built-in perf table must be what `gpuplan calibrate --write` makes.
 calibration-check: gpuplan
 	@sh scripts/check-calibration.sh $(CURDIR)/gpuplan
+
+# The bundled predictor models must be what `gpuplan predict train` makes.
+predict-check: gpuplan
+	@sh scripts/check-predict.sh $(CURDIR)/gpuplan
 
 # No folder includes a higher layer's header; every public header compiles alone.
 layers:

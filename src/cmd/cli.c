@@ -97,14 +97,31 @@ int gp_cli_stderr_is_tty(void)
 	return isatty(STDERR_FILENO);
 }
 
+static void outset_grow(gp_cli_outset *o)
+{
+	if (o->n < o->cap)
+		return;
+	o->cap = o->cap ? 2 * o->cap : 8;
+	o->paths = gp_xrealloc(o->paths, (size_t)o->cap * sizeof(*o->paths));
+	o->data = gp_xrealloc(o->data, (size_t)o->cap * sizeof(*o->data));
+	o->len = gp_xrealloc(o->len, (size_t)o->cap * sizeof(*o->len));
+	o->fp = gp_xrealloc(o->fp, (size_t)o->cap * sizeof(*o->fp));
+}
+
+void gp_cli_outset_take(gp_cli_outset *o, const char *path, gp_sbuf *sb)
+{
+	outset_grow(o);
+	o->paths[o->n] = gp_xstrdup(path);
+	o->len[o->n] = sb->len;
+	o->data[o->n] = gp_sbuf_detach(sb);
+	o->fp[o->n++] = NULL;
+}
+
 FILE *gp_cli_outset_add(gp_cli_outset *o, const char *path)
 {
 	FILE *fp;
 
-	if (o->n >= GP_CLI_OUTSET_MAX) {
-		gp_cli_fail(GP_EIO, "%s: too many output files in one set", path);
-		return NULL;
-	}
+	outset_grow(o);
 	o->data[o->n] = NULL;
 	o->len[o->n] = 0;
 	fp = open_memstream(&o->data[o->n], &o->len[o->n]);
@@ -148,7 +165,11 @@ void gp_cli_outset_release(gp_cli_outset *o)
 		free(o->data[i]);
 		free(o->paths[i]);
 	}
-	o->n = 0;
+	free(o->paths);
+	free(o->data);
+	free(o->len);
+	free(o->fp);
+	memset(o, 0, sizeof(*o));
 }
 
 int gp_cli_write_files(char *const *paths, char *const *data, const size_t *len, int n)
@@ -221,4 +242,19 @@ long gp_cli_parse_seeds(const char *spec, unsigned long long *out, long cap)
 bad:
 	free(copy);
 	return -1;
+}
+
+int gp_cli_check_job_models(const gp_cluster *c, const gp_job *j, const char *file)
+{
+	char bad[96], hint[96], where[64] = "", mean[128] = "";
+
+	if (!gp_job_unknown_model(j, &c->catalog, bad, sizeof(bad), hint, sizeof(hint)))
+		return GP_OK;
+	if (j->line > 0)
+		snprintf(where, sizeof(where), ":%lld:1", (long long)j->line);
+	if (hint[0])
+		snprintf(mean, sizeof(mean), " (did you mean '%s'?)", hint);
+	return gp_cli_fail(GP_EINPUT, "%s%s: job '%s': gpu_model '%s' is not a GPU model of %s%s%s%s",
+			   file, where, j->id, bad, c->name ? "cluster '" : "the cluster",
+			   c->name ? c->name : "", c->name ? "'" : "", mean);
 }

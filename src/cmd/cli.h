@@ -6,7 +6,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/model/job.h"
+#include "gpuplan/sim/failsim.h"
 #include "gpuplan/util/error.h"
+#include "gpuplan/util/util.h"
 
 #ifndef GP_VERSION
 #define GP_VERSION "0.1.0"
@@ -27,10 +33,12 @@ int cmd_validate(int argc, char **argv);
 int cmd_place(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
+int cmd_env(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_release(int argc, char **argv);
 int cmd_failures(int argc, char **argv);
@@ -40,6 +48,8 @@ int cmd_replace(int argc, char **argv);
  * `simulate` and `compare` when --inflate is given
  * (cmd_simulate_inflate.c, cmd_compare_inflate.c). */
 int gp_cmd_simulate_inflate(int argc, char **argv);
+/* `simulate --envs` (cmd_simulate_envs.c): development environments. */
+int gp_cmd_simulate_envs(int argc, char **argv);
 int gp_cmd_compare_inflate(int argc, char **argv);
 int gp_cli_has_option(int argc, char **argv, const char *opt);
 /* A seed list "1-10,42" or "1,5,9" (each 0..2^31-1) into out (at most
@@ -62,7 +72,9 @@ int gp_cmd_topo_show(int argc, char **argv);
 extern const char gp_usage_topo[], gp_usage_validate[], gp_usage_place[],
 	gp_usage_estimate[], gp_usage_simulate[], gp_usage_compare[], gp_usage_whatif[],
 	gp_usage_perf[], gp_usage_calibrate[];
+extern const char gp_usage_env[];
 extern const char gp_usage_failures[], gp_usage_replace[];
+extern const char gp_usage_predict[];
 extern const char gp_usage_import[], gp_usage_release[];
 
 /* Print "gpuplan: FILE:LINE:COL: msg" to stderr; returns err->status
@@ -139,6 +151,63 @@ int gp_cli_sim_engine_opt(const char *cmd, int code, const char *arg, gp_cli_eng
 /* Into a config whose queue is set. */
 void gp_cli_engine_apply(const gp_cli_engine *e, struct gp_sim_config *cfg);
 
+/* ---- predicted sharing, interference, QoS (cmd_simulate_qos.c) ---- */
+enum {
+	GP_OPT_QOS_TICK = 1600, /* 1200: failures */ GP_OPT_QOS_SLACK, GP_OPT_QOS_MIN_SHARE, GP_OPT_QOS_STEP,
+	GP_OPT_UTIL_ERROR, GP_OPT_TIME_ERROR, GP_OPT_INTERFERENCE, GP_OPT_EXCLUSIVE,
+	GP_OPT_LS_FRACTION, GP_OPT_PREDICT_MODELS,
+};
+#define GP_SIM_QOS_OPTIONS \
+	{ "qos-tick", required_argument, NULL, GP_OPT_QOS_TICK }, \
+	{ "qos-slack", required_argument, NULL, GP_OPT_QOS_SLACK }, \
+	{ "qos-min-share", required_argument, NULL, GP_OPT_QOS_MIN_SHARE }, \
+	{ "qos-step", required_argument, NULL, GP_OPT_QOS_STEP }, \
+	{ "util-error", required_argument, NULL, GP_OPT_UTIL_ERROR }, \
+	{ "time-error", required_argument, NULL, GP_OPT_TIME_ERROR }, \
+	{ "interference", no_argument, NULL, GP_OPT_INTERFERENCE }, \
+	{ "exclusive", no_argument, NULL, GP_OPT_EXCLUSIVE }, \
+	{ "ls-fraction", required_argument, NULL, GP_OPT_LS_FRACTION }, \
+	{ "predict-models", required_argument, NULL, GP_OPT_PREDICT_MODELS }
+#define GP_SIM_QOS_USAGE \
+	"  --exclusive         every job gets whole GPUs, whatever its share\n" \
+	"  --interference      jobs sharing a GPU slow each other by their true\n" \
+	"                      utilization (on with predicted-share and --qos-tick)\n" \
+	"  --util-error PP     true utilization = predicted + N(0, PP) (default 8)\n" \
+	"  --time-error F      predicted time = true x exp(N(0, F)) (default 0.2)\n" \
+	"  --qos-tick S        QoS monitor every S seconds: late LS jobs gain 10 %% of a\n" \
+	"                      GPU from free share or BE jobs (BE stopped below its minimum)\n" \
+	"  --qos-slack F       LS deadline without deadline_s: predicted time x F (1.5)\n" \
+	"  --qos-min-share F   BE minimum share, x its share at start (0.5)\n" \
+	"  --qos-step M        share raise per check, milli-GPU (100)\n" \
+	"  --ls-fraction F     make each job LS with probability F (seeded)\n" \
+	"  --predict-models D  predictor models (default: the bundled ones)\n"
+#include "gpuplan/predict/predict.h"
+#include "gpuplan/sim/qos.h"
+typedef struct gp_cli_qos {
+	int on, predicted, exclusive;
+	double ls_fraction;         /* -1: the trace's classes */
+	const char *models_dir;
+	gp_qos_config cfg;
+	gp_pred_models models;
+	gp_pred_plan plan;
+	gp_qos *q;
+} gp_cli_qos;
+void gp_cli_qos_init(gp_cli_qos *q);
+void gp_cli_qos_release(gp_cli_qos *q);
+/* -1 when code is not one of GP_SIM_QOS_OPTIONS; else 0 or the exit code. */
+int gp_cli_qos_opt(const char *cmd, int code, const char *arg, gp_cli_qos *q);
+/* After loading: classes (--ls-fraction), predictions, --exclusive and
+ * the interference/QoS hook into cfg (whose seed and queue are set). */
+int gp_cli_qos_prepare(gp_cli_qos *q, const char *cmd, const char *policy,
+		       const struct gp_cluster *c, struct gp_joblist *jobs,
+		       struct gp_sim_config *cfg);
+struct gp_sbuf;
+struct json_t;
+void gp_cli_qos_text(const gp_cli_qos *q, const struct gp_joblist *jobs,
+		     const struct gp_sim_result *r, struct gp_sbuf *sb);
+void gp_cli_qos_json(const gp_cli_qos *q, const struct gp_joblist *jobs,
+		     const struct gp_sim_result *r, struct json_t *o);
+
 struct gp_trace_opts;
 struct gp_cluster;
 struct gp_joblist;
@@ -161,17 +230,97 @@ int gp_cli_write_files(char *const *paths, char *const *data,
 /* A set of output files that succeed or fail together: render each into
  * the stream gp_cli_outset_add returns, then gp_cli_outset_commit writes
  * them all through gp_cli_write_files (or none) and releases the set. */
-#define GP_CLI_OUTSET_MAX 8
 typedef struct gp_cli_outset {
-	int n;
-	char *paths[GP_CLI_OUTSET_MAX];
-	char *data[GP_CLI_OUTSET_MAX];
-	size_t len[GP_CLI_OUTSET_MAX];
-	FILE *fp[GP_CLI_OUTSET_MAX];
-} gp_cli_outset;
-/* path is copied; returns NULL (message printed) when the set is full. */
+	int n, cap;
+	char **paths;
+	char **data;
+	size_t *len;
+	FILE **fp;
+} gp_cli_outset;            /* = { 0 } is an empty set */
+/* path is copied; returns NULL (message printed) when it cannot buffer. */
 FILE *gp_cli_outset_add(gp_cli_outset *o, const char *path);
+/* Add an output already rendered into sb (its buffer moves into the set). */
+void gp_cli_outset_take(gp_cli_outset *o, const char *path, gp_sbuf *sb);
 int gp_cli_outset_commit(gp_cli_outset *o);
 void gp_cli_outset_release(gp_cli_outset *o);
+
+/* A job whose gpu_model names a model the cluster's catalog does not know
+ * (a misspelling: it could never be placed) is an input error located at
+ * the job's line of file (exit 3, with a "did you mean"). */
+int gp_cli_check_job_models(const gp_cluster *c, const gp_job *j, const char *file);
+/* ---- failures in simulate (sim_failures.c) ---- */
+
+enum {
+	GP_OPT_FAILURES = 1200, GP_OPT_FAILURE_MODEL, GP_OPT_EVENTS, GP_OPT_MTBF_NODE,
+	GP_OPT_MTBF_GPU, GP_OPT_WEIBULL, GP_OPT_REPAIR, GP_OPT_FAILURE_SEED, GP_OPT_HB_PERIOD,
+	GP_OPT_HB_MISSES, GP_OPT_RECOVERY, GP_OPT_RESTART_COST, GP_OPT_FAILURE_START,
+};
+#define GP_SIM_FAILURE_OPTIONS \
+	{ "failures", required_argument, NULL, GP_OPT_FAILURES }, \
+	{ "failure-model", required_argument, NULL, GP_OPT_FAILURE_MODEL }, \
+	{ "events", required_argument, NULL, GP_OPT_EVENTS }, \
+	{ "mtbf-node", required_argument, NULL, GP_OPT_MTBF_NODE }, \
+	{ "mtbf-gpu", required_argument, NULL, GP_OPT_MTBF_GPU }, \
+	{ "weibull-shape", required_argument, NULL, GP_OPT_WEIBULL }, \
+	{ "repair", required_argument, NULL, GP_OPT_REPAIR }, \
+	{ "failure-seed", required_argument, NULL, GP_OPT_FAILURE_SEED }, \
+	{ "heartbeat-period", required_argument, NULL, GP_OPT_HB_PERIOD }, \
+	{ "heartbeat-misses", required_argument, NULL, GP_OPT_HB_MISSES }, \
+	{ "recovery", required_argument, NULL, GP_OPT_RECOVERY }, \
+	{ "restart-cost", required_argument, NULL, GP_OPT_RESTART_COST }, \
+	{ "failure-start", required_argument, NULL, GP_OPT_FAILURE_START }
+
+#define GP_SIM_FAILURE_USAGE \
+	"failures (see gpuplan(1), \"Failures in the simulator\"):\n" \
+	"  --failures FILE     failure list (time_s,node,gpu,kind,repair_s)\n" \
+	"  --mtbf-node H       node failures, mean hours between them per node\n" \
+	"  --mtbf-gpu H        GPU failures, mean hours between them per GPU\n" \
+	"  --weibull-shape K   time to failure Weibull with shape K (default 1:\n" \
+	"                      exponential)\n" \
+	"  --failure-model F   shape and MTBF from a `failures fit` model file\n" \
+	"  --failure-start S   steady (default: the fleet in steady state at 0) or\n" \
+	"                      new (every unit new at 0)\n" \
+	"  --repair H          mean hours to repair, exponential (default 4; 0 at\n" \
+	"                      once; never)\n" \
+	"  --failure-seed N    seed of the failures and heartbeats (default --seed)\n" \
+	"  --heartbeat-period S, --heartbeat-misses K  a failure is seen at the\n" \
+	"                      K-th missed heartbeat (default 5 s, 3)\n" \
+	"  --recovery R        restart (default), replace (seed 002), shrink or fail\n" \
+	"  --restart-cost S    seconds a restarted job spends starting (default 0)\n" \
+	"  --events FILE       one CSV row per failure and job hit\n"
+
+typedef struct gp_cli_failures {
+	const char *csv, *model, *events;
+	double mtbf_node, mtbf_gpu, shape, repair, hb_period, restart_cost;
+	int shape_set, seed_set, hb_misses, recovery, any, start_new;
+	unsigned long long seed;
+	gp_fail_list list;
+	gp_failsim_config cfg;
+	gp_failsim *fs;
+} gp_cli_failures;
+
+void gp_cli_fail_init(gp_cli_failures *f);
+void gp_cli_fail_release(gp_cli_failures *f);
+/* A failure option: 0 when applied, -1 when code is not one, else the
+ * usage error's exit code. */
+int gp_cli_fail_opt(const char *cmd, gp_cli_failures *f, int code, const char *arg);
+/* After the options: load the failure list / model and build the hook
+ * (nothing when no failure option was given).  An exit code. */
+int gp_cli_fail_setup(const char *cmd, gp_cli_failures *f, const struct gp_cluster *c, size_t njobs,
+		      unsigned long long seed);
+/* Put the hook into cfg->hooks (first free slot). */
+int gp_cli_fail_attach(gp_cli_failures *f, struct gp_sim_config *cfg);
+/* Reports: the JSON `failures` object, the text block, --events CSV,
+ * distinct failure times for the SVG marks (caller frees). */
+void gp_cli_fail_json(const gp_cli_failures *f, json_t *root, const struct gp_joblist *jobs,
+		      const struct gp_sim_result *r);
+void gp_cli_fail_text(const gp_cli_failures *f, const struct gp_joblist *jobs,
+		      const struct gp_sim_result *r, gp_sbuf *out);
+void gp_cli_fail_events(const gp_cli_failures *f, const struct gp_cluster *c,
+			const struct gp_joblist *jobs, gp_sbuf *out);
+double *gp_cli_fail_times(const gp_cli_failures *f, size_t *n);
+/* jobs.csv, with interruptions,lost_gpu_s,recovery_s when failures ran. */
+void gp_cli_fail_jobs_csv(const gp_cli_failures *f, const struct gp_joblist *jobs,
+			  const struct gp_sim_result *r, const struct gp_cluster *c, gp_sbuf *out);
 
 #endif

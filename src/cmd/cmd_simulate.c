@@ -19,6 +19,7 @@
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/io/trace.h"
 #include "gpuplan/util/util.h"
+#include "gpuplan/whatif/scale.h"
 
 const char gp_usage_simulate[] =
 	"usage: gpuplan simulate [-c CLUSTER] TRACE [--format F] [--policy P]\n"
@@ -27,6 +28,15 @@ const char gp_usage_simulate[] =
 	"                        [--preempt off|class|priority] [--preempt-cost S]\n"
 	"                        [--checkpoint-interval S] [--checkpoint-cost S]\n"
 	"                        [--las-thresholds LIST] [--las-starvation K]\n"
+	"                        [--failures FILE] [--mtbf-node H] [--mtbf-gpu H]\n"
+	"                        [--weibull-shape K] [--failure-model FILE]\n"
+	"                        [--repair H] [--failure-seed N] [--heartbeat-period S]\n"
+	"                        [--heartbeat-misses K] [--restart-cost S]\n"
+	"                        [--recovery replace|restart|shrink|fail] [--events FILE]\n"
+	"                        [--scale-durations REF [--scale-model M]]\n"
+	"                        [--exclusive] [--interference] [--util-error PP]\n"
+	"                        [--qos-tick S [--qos-slack F] [--qos-min-share F]]\n"
+	"                        [--ls-fraction F] [--predict-models DIR]\n"
 	"                        [--limit N] [--start T] [--end T] [--skip-bad]\n"
 	"                        [--json FILE] [--csv DIR] [--svg DIR]\n"
 	"                        [--progress | --quiet]\n"
@@ -47,6 +57,12 @@ const char gp_usage_simulate[] =
 	"  --backfill-depth N  backfill: examine at most N queued jobs behind the\n"
 	"                      head per pass (default 0: all, exact EASY)\n"
 	GP_SIM_ENGINE_USAGE
+	GP_SIM_QOS_USAGE
+	GP_SIM_FAILURE_USAGE
+	"  --scale-durations REF  recorded durations were measured on REF (a GPU model\n"
+	"                      or node type, ':tech' optional, e.g. V100-SXM2-16GB:ib-edr):\n"
+	"                      scale each to its placement by the perf model\n"
+	"  --scale-model M     DL model of jobs without one (default resnet50)\n"
 	"  --limit N           only the first N jobs by submit time\n"
 	"  --start T, --end T  only jobs submitted in [T, T') seconds from trace start\n"
 	"  --skip-bad          count and skip bad trace rows instead of failing\n"
@@ -55,7 +71,33 @@ const char gp_usage_simulate[] =
 	"  --svg DIR           write DIR/utilization.svg, DIR/queue.svg, DIR/jct-cdf.svg\n"
 	"  --progress          show progress on standard error even when not a terminal\n"
 	"  --quiet             never show progress\n"
-	"  --inflate X         FGD's workload-inflation experiment (see gpuplan(1))\n";
+	"  --inflate X         FGD's workload-inflation experiment (see gpuplan(1))\n"
+	"\n"
+	"usage: gpuplan simulate [-c CLUSTER] --envs MODE[,MODE...] TRACE\n"
+	"                        [--environments ENVS.yaml] [--task-threshold K]\n"
+	"                        [--on-bind-failure wait|fail] [--heartbeat-period S]\n"
+	"                        [--heartbeat-timeout S] [--client-failures RATE] [--seed N]\n"
+	"                        [--max-gpus N] [--tick-seconds S] [--json FILE] [--csv DIR]\n"
+	"                        [--svg DIR]\n"
+	"\n"
+	"Development environments with GPU quotas (seed 004).  MODE is static (an\n"
+	"environment holds its reserved GPUs for its lifetime), bind-at-start (a GPU\n"
+	"is bound when a task starts, shared up to K tasks, released at its end) or\n"
+	"idle-timeout:MIN (held GPUs go back after MIN idle minutes and come back at\n"
+	"the next task).  TRACE is a notebook workload template (JSON, Adobe/NotebookOS)\n"
+	"or a job trace with an environment column plus --environments.  Reports GPUs\n"
+	"reserved, bound and busy, the peak bound and GPUs saved against static,\n"
+	"rebinds, bind failures by reason, task waits and heartbeat reclaims.\n"
+	"\n"
+	"  --task-threshold K  tasks sharing one GPU at most (default 4)\n"
+	"  --on-bind-failure   wait (default) or fail a task that cannot be bound\n"
+	"  --heartbeat-period S, --heartbeat-timeout S  (defaults 1 and 5 seconds)\n"
+	"  --client-failures R client deaths per environment-hour (default 0)\n"
+	"  --max-gpus N        use only the cluster's first N GPUs (sizing)\n"
+	"  --tick-seconds S    length of a template tick (default 60)\n"
+	"  --json FILE         the report as JSON ('-' for standard output)\n"
+	"  --csv DIR           DIR/environments-timeline.csv (GPUs bound per interval)\n"
+	"  --svg DIR           DIR/environments.svg (GPUs bound over time, per mode)\n";
 
 /* ---- shared with compare ---- */
 
@@ -183,6 +225,15 @@ int gp_cli_sim_load(const char *cluster_path, const char *trace_path,
 		gp_cluster_release(c);
 		return gp_cli_report(&err);
 	}
+	for (size_t i = 0; i < jobs->n; i++) {
+		int rc = gp_cli_check_job_models(c, &jobs->jobs[i], trace_path);
+
+		if (rc) {
+			gp_joblist_release(jobs);
+			gp_cluster_release(c);
+			return rc;
+		}
+	}
 	return GP_OK;
 }
 
@@ -209,28 +260,13 @@ static int ensure_dir(const char *dir)
 			   errno == EEXIST ? "a file is in the way" : strerror(errno));
 }
 
-typedef struct outputs {
-	char *paths[8];
-	char *data[8];
-	size_t len[8];
-	int n;
-} outputs;
-
-static void out_add(outputs *o, char *path, gp_sbuf *sb)
+/* DIR/NAME into the output set. */
+static void take_in(gp_cli_outset *o, const char *dir, const char *name, gp_sbuf *sb)
 {
-	o->paths[o->n] = path;
-	o->len[o->n] = sb->len;
-	o->data[o->n++] = gp_sbuf_detach(sb);
-}
+	char *path = gp_xasprintf("%s/%s", dir, name);
 
-static void out_release(outputs *o)
-{
-	int i;
-
-	for (i = 0; i < o->n; i++) {
-		free(o->paths[i]);
-		free(o->data[i]);
-	}
+	gp_cli_outset_take(o, path, sb);
+	free(path);
 }
 
 int cmd_simulate(int argc, char **argv)
@@ -251,13 +287,20 @@ int cmd_simulate(int argc, char **argv)
 		{ "quiet", no_argument, NULL, O_QUIET },
 		{ "inflate", required_argument, NULL, O_INFLATE },
 		{ "help", no_argument, NULL, O_HELP },
+		{ "scale-durations", required_argument, NULL, 200 },
+		{ "scale-model", required_argument, NULL, 201 },
 		GP_SIM_TRACE_OPTIONS,
 		GP_SIM_ENGINE_OPTIONS,
+		GP_SIM_QOS_OPTIONS,
+		GP_SIM_FAILURE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cluster_path = NULL, *policy_name = "bestfit", *json_path = NULL;
-	const char *csv_dir = NULL, *svg_dir = NULL;
+	gp_cli_qos qos;
+	const char *csv_dir = NULL, *svg_dir = NULL, *scale_ref = NULL, *scale_model = NULL;
+	gp_scale *scale = NULL;
 	gp_cli_engine eng;
+	gp_cli_failures fo;
 	int queue = GP_SIM_FIFO, show_progress = -1, c, rc;
 	unsigned long long seed = 1;
 	double tick = 0;
@@ -272,13 +315,18 @@ int cmd_simulate(int argc, char **argv)
 	gp_report_ident id;
 	gp_sim_perf *perf;
 	gp_sbuf sb;
-	outputs out;
+	gp_cli_outset out = { 0 };
 
 	/* FGD's experiment mode owns the whole command line. */
 	if (gp_cli_has_option(argc, argv, "--inflate"))
 		return gp_cmd_simulate_inflate(argc, argv);
+	/* Development environments (seed 004) own theirs too. */
+	if (gp_cli_has_option(argc, argv, "--envs"))
+		return gp_cmd_simulate_envs(argc, argv);
 	gp_trace_opts_init(&topts);
 	gp_cli_engine_init(&eng);
+	gp_cli_qos_init(&qos);
+	gp_cli_fail_init(&fo);
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":c:h", opts, NULL)) != -1) {
@@ -315,10 +363,22 @@ int cmd_simulate(int argc, char **argv)
 		case O_QUIET: show_progress = 0; break;
 		case O_INFLATE: /* handled before getopt; kept so that it parses */
 			break;
+		case 200: scale_ref = optarg; break;
+		case 201: scale_model = optarg; break;
 		case 'h':
 		case O_HELP: fputs(gp_usage_simulate, stdout); return GP_OK;
 		default:
+			if ((rc = gp_cli_qos_opt("simulate", c, optarg, &qos)) >= 0) {
+				if (rc)
+					return rc;
+				break;
+			}
 			if ((rc = gp_cli_sim_engine_opt("simulate", c, optarg, &eng)) >= 0) {
+				if (rc)
+					return rc;
+				break;
+			}
+			if ((rc = gp_cli_fail_opt("simulate", &fo, c, optarg)) >= 0) {
 				if (rc)
 					return rc;
 				break;
@@ -338,6 +398,13 @@ int cmd_simulate(int argc, char **argv)
 		return gp_cli_usage_error("simulate", "unknown policy '%s'", policy_name);
 	if ((rc = gp_cli_sim_load(cluster_path, argv[optind], &topts, &cluster, &jobs)))
 		return rc;
+	if ((rc = gp_cli_fail_setup("simulate", &fo, &cluster, jobs.n, seed)) ||
+	    (rc = gp_cli_fail_attach(&fo, &cfg))) {
+		gp_cli_fail_release(&fo);
+		gp_joblist_release(&jobs);
+		gp_cluster_release(&cluster);
+		return rc;
+	}
 	perf = gp_sim_perf_new(&cluster);
 	cfg.cluster = &cluster;
 	cfg.queue = queue;
@@ -347,12 +414,33 @@ int cmd_simulate(int argc, char **argv)
 	gp_cli_engine_apply(&eng, &cfg);
 	cfg.duration = gp_sim_perf_duration;
 	cfg.duration_ud = perf;
+	if ((rc = gp_cli_qos_prepare(&qos, "simulate", policy_name, &cluster, &jobs, &cfg))) {
+		gp_sim_perf_free(perf);
+		goto done_inputs;
+	}
+	if (scale_model && !scale_ref) {
+		rc = gp_cli_usage_error("simulate", "--scale-model goes with --scale-durations");
+		gp_sim_perf_free(perf);
+		goto done_inputs;
+	}
+	if (scale_ref) {
+		scale = gp_scale_new(scale_ref, scale_model, &cluster, &jobs, &err);
+		if (!scale) {
+			rc = err.status == GP_EUSAGE ? gp_cli_usage_error("simulate", "%s", err.msg) :
+						       gp_cli_report(&err);
+			gp_sim_perf_free(perf);
+			goto done_inputs;
+		}
+		cfg.duration = gp_scale_duration;
+		cfg.duration_ud = scale;
+	}
 	if (show_progress < 0)
 		show_progress = gp_cli_stderr_is_tty();
 	if (show_progress)
 		cfg.progress = progress;
 	rc = gp_sim_run(&cfg, &jobs, &res, &err);
 	gp_sim_perf_free(perf);
+	gp_scale_free(scale);
 	if (rc) {
 		rc = gp_cli_report(&err);
 		goto done_inputs;
@@ -373,7 +461,6 @@ int cmd_simulate(int argc, char **argv)
 	else if (cfg.preempt)
 		id.preempt = gp_sim_preempt_name(cfg.preempt);
 
-	memset(&out, 0, sizeof(out));
 	rc = GP_OK;
 	if (csv_dir)
 		rc = ensure_dir(csv_dir);
@@ -381,53 +468,74 @@ int cmd_simulate(int argc, char **argv)
 		rc = ensure_dir(svg_dir);
 	if (rc == GP_OK && json_path && strcmp(json_path, "-")) {
 		json_t *o = gp_report_sim_json(&id, &jobs, &res);
-		char *s = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+		char *s;
+
+		gp_cli_qos_json(&qos, &jobs, &res, o);
+		gp_cli_fail_json(&fo, o, &jobs, &res);
+		s = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 
 		gp_sbuf_init(&sb);
 		gp_sbuf_adds(&sb, s);
 		gp_sbuf_adds(&sb, "\n");
 		free(s);
 		json_decref(o);
-		out_add(&out, gp_xstrdup(json_path), &sb);
+		gp_cli_outset_take(&out, json_path, &sb);
 	}
 	if (rc == GP_OK && csv_dir) {
 		gp_sbuf_init(&sb);
-		gp_report_sim_jobs_csv(&jobs, &res, &cluster, &sb);
-		out_add(&out, gp_xasprintf("%s/jobs.csv", csv_dir), &sb);
+		gp_cli_fail_jobs_csv(&fo, &jobs, &res, &cluster, &sb);
+		take_in(&out, csv_dir, "jobs.csv", &sb);
 		gp_sbuf_init(&sb);
 		gp_report_sim_timeline_csv(&res, &sb);
-		out_add(&out, gp_xasprintf("%s/timeline.csv", csv_dir), &sb);
+		take_in(&out, csv_dir, "timeline.csv", &sb);
 	}
 	if (rc == GP_OK && svg_dir) {
 		gp_sbuf_init(&sb);
-		gp_report_sim_svg_utilization(&id, &res, &sb);
-		out_add(&out, gp_xasprintf("%s/utilization.svg", svg_dir), &sb);
+		{
+			size_t nt;
+			double *t = gp_cli_fail_times(&fo, &nt);
+
+			gp_report_sim_svg_utilization_marked(&id, &res, t, nt, "failures", &sb);
+			free(t);
+		}
+		take_in(&out, svg_dir, "utilization.svg", &sb);
 		gp_sbuf_init(&sb);
 		gp_report_sim_svg_queue(&id, &res, &sb);
-		out_add(&out, gp_xasprintf("%s/queue.svg", svg_dir), &sb);
+		take_in(&out, svg_dir, "queue.svg", &sb);
 		gp_sbuf_init(&sb);
 		gp_report_sim_svg_jct_cdf(&id, &jobs, &res, &sb);
-		out_add(&out, gp_xasprintf("%s/jct-cdf.svg", svg_dir), &sb);
+		take_in(&out, svg_dir, "jct-cdf.svg", &sb);
+	}
+	if (rc == GP_OK && fo.events) {
+		gp_sbuf_init(&sb);
+		gp_cli_fail_events(&fo, &cluster, &jobs, &sb);
+		gp_cli_outset_take(&out, fo.events, &sb);
 	}
 	if (rc == GP_OK)
-		rc = gp_cli_write_files(out.paths, out.data, out.len, out.n);
-	out_release(&out);
+		rc = gp_cli_outset_commit(&out);
+	gp_cli_outset_release(&out);
 	if (rc == GP_OK) {
 		if (json_path && !strcmp(json_path, "-")) {
 			json_t *o = gp_report_sim_json(&id, &jobs, &res);
 
+			gp_cli_qos_json(&qos, &jobs, &res, o);
+			gp_cli_fail_json(&fo, o, &jobs, &res);
 			json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 			fputs("\n", stdout);
 			json_decref(o);
 		} else {
 			gp_sbuf_init(&sb);
 			gp_report_sim_text(&id, &jobs, &res, &sb);
+			gp_cli_qos_text(&qos, &jobs, &res, &sb);
+			gp_cli_fail_text(&fo, &jobs, &res, &sb);
 			fwrite(sb.buf, 1, sb.len, stdout);
 			gp_sbuf_release(&sb);
 		}
 	}
 	gp_sim_result_release(&res);
 done_inputs:
+	gp_cli_qos_release(&qos);
+	gp_cli_fail_release(&fo);
 	gp_joblist_release(&jobs);
 	gp_cluster_release(&cluster);
 	return rc;

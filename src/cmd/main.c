@@ -7,11 +7,13 @@
 static const gp_command commands[] = {
 	{ "calibrate", cmd_calibrate, "fit the iteration-time model to measured profiles", gp_usage_calibrate },
 	{ "compare", cmd_compare, "run several policies/seeds on one trace, side by side", gp_usage_compare },
+	{ "env", cmd_env, "bind development environments' GPUs by quota; heartbeats, reclaim", gp_usage_env },
 	{ "estimate", cmd_estimate, "estimate the GPU memory a training job needs", gp_usage_estimate },
 	{ "failures", cmd_failures, "fit failure models to real lifetimes (Weibull, censored)", gp_usage_failures },
 	{ "import", cmd_import, "build a cluster and today's state from Slurm or Kubernetes output", gp_usage_import },
 	{ "perf", cmd_perf, "model collective and iteration time on a placement", gp_usage_perf },
 	{ "place", cmd_place, "choose nodes, GPUs, CPUs and NIC for a job, and explain", gp_usage_place },
+	{ "predict", cmd_predict, "train and apply utilization, memory and run-time predictors", gp_usage_predict },
 	{ "release", cmd_release, "give a job's allocation back to the state", gp_usage_release },
 	{ "replace", cmd_replace, "replace a failed member of a running job (seed 002)", gp_usage_replace },
 	{ "simulate", cmd_simulate, "replay a job trace on a cluster (discrete events)", gp_usage_simulate },

@@ -510,9 +510,12 @@ static long tres_gpus(const char *v, size_t n, char *type, size_t tsize)
 			if (typed < 0)
 				typed = 0;
 			typed += strtol(eq + 1, NULL, 10);
-			if (type && !type[0] && tl < tsize && !is_mig_type(v + s + 9)) {
+			/* test the type alone: v is not cut after it */
+			if (type && !type[0] && tl < tsize) {
 				memcpy(type, v + s + 9, tl);
 				type[tl] = '\0';
+				if (is_mig_type(type))
+					type[0] = '\0';
 			}
 		}
 	}
@@ -1069,10 +1072,12 @@ static int gres_conf_apply(gp_inventory *inv, gp_inv_node *n, const char *type, 
 		if (g >= GP_TOPO_MAX_GPUS)
 			break;
 		if (ncores) {
-			free(n->gpu_cpus[g]);
-			n->gpu_cpus[g] = gp_xmalloc((size_t)ncores * sizeof(int));
-			memcpy(n->gpu_cpus[g], cores, (size_t)ncores * sizeof(int));
-			n->gpu_ncpus[g] = ncores;
+			if (!n->cores)
+				n->cores = gp_xcalloc(1, sizeof(*n->cores));
+			free(n->cores->cpus[g]);
+			n->cores->cpus[g] = gp_xmalloc((size_t)ncores * sizeof(int));
+			memcpy(n->cores->cpus[g], cores, (size_t)ncores * sizeof(int));
+			n->cores->n[g] = ncores;
 		}
 	}
 	if (n->ngpus < 0 || !((n->kinds >> GP_IMPORT_SCONTROL_NODE) & 1 ||

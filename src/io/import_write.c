@@ -183,13 +183,13 @@ static void generic_affinity(const gp_inv_node *n, gp_topo *t, int *guessed)
 	for (i = 0; i < t->ngpus; i++) {
 		int sock = lo + (int)((long)i * (hi - lo + 1) / t->ngpus);
 
-		if (n->gpu_ncpus[i] > 0) {
-			set_cpus(&t->gpus[i], n->gpu_cpus[i], n->gpu_ncpus[i]);
+		if (n->cores && n->cores->n[i] > 0) {
+			set_cpus(&t->gpus[i], n->cores->cpus[i], n->cores->n[i]);
 			t->gpus[i].numa = 0;
 			if (sockets > 1 && cpus >= sockets * threads) {
 				int cores = cpus / threads;
 
-				t->gpus[i].numa = n->gpu_cpus[i][0] % cores / (cores / sockets);
+				t->gpus[i].numa = n->cores->cpus[i][0] % cores / (cores / sockets);
 				if (t->gpus[i].numa >= sockets)
 					t->gpus[i].numa = sockets - 1;
 			}
@@ -352,10 +352,11 @@ static int same_type(const gp_inv_node *a, const gp_inv_node *b, int ma, int mb)
 	if (ma < 0 && strcmp(a->gpu_type ? a->gpu_type : "", b->gpu_type ? b->gpu_type : ""))
 		return 0;
 	for (i = 0; i < a->ngpus && i < GP_TOPO_MAX_GPUS; i++) {
-		if (a->gpu_ncpus[i] != b->gpu_ncpus[i])
+		int na = a->cores ? a->cores->n[i] : 0, nb = b->cores ? b->cores->n[i] : 0;
+
+		if (na != nb)
 			return 0;
-		if (a->gpu_ncpus[i] &&
-		    memcmp(a->gpu_cpus[i], b->gpu_cpus[i], (size_t)a->gpu_ncpus[i] * sizeof(int)))
+		if (na && memcmp(a->cores->cpus[i], b->cores->cpus[i], (size_t)na * sizeof(int)))
 			return 0;
 	}
 	return 1;
@@ -666,6 +667,62 @@ static void write_state(gp_inventory *inv, const int *keep, int nkeep, gp_sbuf *
 	free(skipped);
 }
 
+/* What follows the name of a node entry: type, state, labels. */
+static char *node_rest(const gp_inventory *inv, const gp_inv_node *n, const char *type)
+{
+	gp_sbuf sb;
+	int first = 1;
+
+	(void)inv;
+	gp_sbuf_init(&sb);
+	gp_sbuf_adds(&sb, ", type: ");
+	quote(&sb, type);
+	if (n->state != GP_NODE_UP)
+		gp_sbuf_addf(&sb, ", state: %s", state_name(n->state));
+	gp_sbuf_adds(&sb, ", labels: {");
+	if (n->gpu_type) {
+		gp_sbuf_adds(&sb, "gres_type: ");
+		quote(&sb, n->gpu_type);
+		first = 0;
+	}
+	if (n->partitions) {
+		gp_sbuf_adds(&sb, first ? "partitions: " : ", partitions: ");
+		quote(&sb, n->partitions);
+		first = 0;
+	}
+	if (n->state_text) {
+		gp_sbuf_adds(&sb, first ? "scheduler_state: " : ", scheduler_state: ");
+		quote(&sb, n->state_text);
+		first = 0;
+	}
+	if (n->mig) {
+		gp_sbuf_adds(&sb, first ? "mig: " : ", mig: ");
+		quote(&sb, n->mig);
+	}
+	gp_sbuf_adds(&sb, "}}\n");
+	return gp_sbuf_detach(&sb);
+}
+
+/* Entries for names[0..n) sharing rest: one per hostlist short enough
+ * for a node name (the cluster loader caps names at 128 characters);
+ * halves until each is. */
+static void put_node_entries(gp_sbuf *out, const char **names, size_t n, const char *rest)
+{
+	gp_sbuf hl;
+
+	gp_sbuf_init(&hl);
+	gp_hostlist_compress(names, n, &hl);
+	if (hl.len <= 120 || n == 1) {
+		gp_sbuf_adds(out, "  - {name: ");
+		quote(out, n == 1 ? names[0] : hl.buf);
+		gp_sbuf_adds(out, rest);
+	} else {
+		put_node_entries(out, names, n / 2, rest);
+		put_node_entries(out, names + n / 2, n - n / 2, rest);
+	}
+	gp_sbuf_release(&hl);
+}
+
 /* ---- the cluster ---- */
 
 int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
@@ -676,7 +733,8 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 	ntype *types = NULL;
 	size_t ntypes = 0, captypes = 0, i, j;
 	int nkeep = 0, rc = GP_OK;
-	const char **nogpu, **unknown, **unsized, **untyped;
+	const char **nogpu, **unknown, **unsized, **untyped, *guessed_types[64];
+	size_t nguessed = 0;
 	size_t nnogpu = 0, nunknown = 0, nunsized = 0, nuntyped = 0;
 
 	gp_catalog_init_builtin(&cat);
@@ -707,12 +765,14 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 				continue;
 			if (!n->gpu_type && g->gpu_type)
 				n->gpu_type = gp_xstrdup(g->gpu_type);
-			for (k = 0; k < g->gres_seen && k < GP_TOPO_MAX_GPUS; k++)
-				if (g->gpu_ncpus[k] && !n->gpu_ncpus[k]) {
-					n->gpu_cpus[k] = gp_xmalloc((size_t)g->gpu_ncpus[k] * sizeof(int));
-					memcpy(n->gpu_cpus[k], g->gpu_cpus[k],
-					       (size_t)g->gpu_ncpus[k] * sizeof(int));
-					n->gpu_ncpus[k] = g->gpu_ncpus[k];
+			for (k = 0; g->cores && k < g->gres_seen && k < GP_TOPO_MAX_GPUS; k++)
+				if (g->cores->n[k] && !(n->cores && n->cores->n[k])) {
+					if (!n->cores)
+						n->cores = gp_xcalloc(1, sizeof(*n->cores));
+					n->cores->cpus[k] = gp_xmalloc((size_t)g->cores->n[k] * sizeof(int));
+					memcpy(n->cores->cpus[k], g->cores->cpus[k],
+					       (size_t)g->cores->n[k] * sizeof(int));
+					n->cores->n[k] = g->cores->n[k];
 				}
 		}
 	}
@@ -743,10 +803,11 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 		else if (how) {
 			int dup = 0;
 
-			for (j = 0; j < (size_t)nkeep; j++)
-				if (inv->nodes[keep[j]].gpu_type && n->gpu_type &&
-				    !strcmp(inv->nodes[keep[j]].gpu_type, n->gpu_type))
-					dup = 1;
+			/* once per GPU type: the types said so far */
+			for (j = 0; j < nguessed && !dup; j++)
+				dup = !strcmp(guessed_types[j], n->gpu_type);
+			if (!dup && nguessed < GP_ARRAY_SIZE(guessed_types))
+				guessed_types[nguessed++] = n->gpu_type;
 			if (!dup)
 				gp_inv_warn(inv, n->file, n->line,
 					    how == 2 ? "GPU type '%s' read as catalog model %s (an alias)"
@@ -852,40 +913,28 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 		put_topo(out, &t->topo);
 	}
 	gp_sbuf_adds(out, "nodes:\n");
-	for (i = 0; i < (size_t)nkeep; i++) {
-		const gp_inv_node *n = &inv->nodes[keep[i]];
+	{
+		/* nodes that read alike share an entry named by a hostlist */
+		char **rest = gp_xcalloc((size_t)nkeep + 1, sizeof(*rest));
+		const char **names = gp_xcalloc((size_t)nkeep + 1, sizeof(*names));
+		size_t r0;
 
-		gp_sbuf_adds(out, "  - {name: ");
-		quote(out, n->name);
-		gp_sbuf_adds(out, ", type: ");
-		quote(out, types[type_of[keep[i]]].name);
-		if (n->state != GP_NODE_UP)
-			gp_sbuf_addf(out, ", state: %s", state_name(n->state));
-		gp_sbuf_adds(out, ", labels: {");
-		{
-			int first = 1;
-
-			if (n->gpu_type) {
-				gp_sbuf_adds(out, "gres_type: ");
-				quote(out, n->gpu_type);
-				first = 0;
-			}
-			if (n->partitions) {
-				gp_sbuf_adds(out, first ? "partitions: " : ", partitions: ");
-				quote(out, n->partitions);
-				first = 0;
-			}
-			if (n->state_text) {
-				gp_sbuf_adds(out, first ? "scheduler_state: " : ", scheduler_state: ");
-				quote(out, n->state_text);
-				first = 0;
-			}
-			if (n->mig) {
-				gp_sbuf_adds(out, first ? "mig: " : ", mig: ");
-				quote(out, n->mig);
-			}
+		for (i = 0; i < (size_t)nkeep; i++) {
+			rest[i] = node_rest(inv, &inv->nodes[keep[i]], types[type_of[keep[i]]].name);
+			names[i] = inv->nodes[keep[i]].name;
 		}
-		gp_sbuf_adds(out, "}}\n");
+		for (r0 = 0; r0 < (size_t)nkeep;) {
+			size_t r1 = r0 + 1;
+
+			while (r1 < (size_t)nkeep && !strcmp(rest[r1], rest[r0]))
+				r1++;
+			put_node_entries(out, names + r0, r1 - r0, rest[r0]);
+			r0 = r1;
+		}
+		for (i = 0; i < (size_t)nkeep; i++)
+			free(rest[i]);
+		free(rest);
+		free(names);
 	}
 	if (state)
 		write_state(inv, keep, nkeep, state);

@@ -15,7 +15,7 @@ static const char *const job_keys[] = {
 	"name", "type", "gpus", "ps", "workers", "gpu_memory_gib", "model", "dataset",
 	"input", "batch_size", "optimizer", "precision", "gpu_model", "class",
 	"environment", "gpu_share", "cpus", "memory_gib", "iterations", "duration",
-	"priority", "submit", "deadline", NULL
+	"priority", "submit", "deadline", "checkpoint_interval_s", NULL
 };
 
 static const char *const model_keys[] = {
@@ -319,7 +319,7 @@ int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 	gp_job_init(job);
 	job->line = map ? map->line : 0;
 	if (!map)
-		return gp_error_set(err, GP_EINPUT, doc->path, 0, 0, "empty job file");
+		return gp_error_set(err, GP_EINPUT, doc->path, 1, 1, "empty job file");
 	if (gp_yaml_check_keys(doc, map, "job", job_keys, err))
 		goto fail;
 
@@ -515,7 +515,9 @@ int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 	if (have)
 		job->priority = (int)l;
 	if (get_double(doc, map, "submit", 0, 1e12, &job->submit, NULL, err) ||
-	    get_double(doc, map, "deadline", 0, 1e12, &job->deadline, NULL, err))
+	    get_double(doc, map, "deadline", 0, 1e12, &job->deadline, NULL, err) ||
+	    get_double(doc, map, "checkpoint_interval_s", 0, 1e12, &job->checkpoint_interval, NULL,
+		       err))
 		goto fail;
 
 	v = gp_yaml_get(map, "gpu_memory_gib");
@@ -598,7 +600,7 @@ int gp_jobspec_load_list(const char *path, gp_joblist *list, gp_error *err)
 		}
 	}
 	if (!seq) {
-		rc = gp_error_set(err, GP_EINPUT, path, 0, 0, "empty job list");
+		rc = gp_error_set(err, GP_EINPUT, path, 1, 1, "empty job list");
 		goto out;
 	}
 	if (seq->type != GP_YAML_SEQ || seq->n == 0) {

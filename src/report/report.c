@@ -440,6 +440,24 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 				maxlabel = (int)strlen(se->label);
 		}
 	}
+	if (c->nmarks) {
+		gp_sbuf_adds(out, "<g stroke=\"#d62728\" stroke-width=\"1\" stroke-opacity=\"0.7\">\n");
+		for (i = 0; i < c->nmarks; i++) {
+			double px;
+
+			if (!usable(c, c->marks[i], ymin))
+				continue;
+			px = ax_pos(&ax, c->marks[i]);
+			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", px, T,
+				     px, H - B);
+		}
+		gp_sbuf_adds(out, "</g>\n");
+		if (c->marks_label) {
+			nlegend++;
+			if ((int)strlen(c->marks_label) > maxlabel)
+				maxlabel = (int)strlen(c->marks_label);
+		}
+	}
 	gp_sbuf_adds(out, "</g>\n");
 	if (nlegend) {
 		double lw = 40 + 7.0 * maxlabel, lh = 8 + 18.0 * nlegend, lx = L + 10, ly = T + 10;
@@ -466,6 +484,16 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 				     lx + 8, y - 4, lx + 30, y - 4, palette[s % 8]);
 			gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\">", lx + 36, y);
 			xml_text(out, c->series[s].label);
+			gp_sbuf_adds(out, "</text>\n");
+		}
+		if (c->nmarks && c->marks_label) {
+			double y = ly + 15 + 18.0 * row++;
+
+			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				     "stroke=\"#d62728\" stroke-width=\"1\"/>\n",
+				     lx + 19, y - 12, lx + 19, y + 2);
+			gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\">", lx + 36, y);
+			xml_text(out, c->marks_label);
 			gp_sbuf_adds(out, "</text>\n");
 		}
 		gp_sbuf_adds(out, "</g>\n");

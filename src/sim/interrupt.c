@@ -166,6 +166,15 @@ static void prog_run(prog *p, double e, double v, double tau, double delta)
 	}
 }
 
+/* Seconds of work between j's checkpoints: its own (job spec
+ * checkpoint_interval_s) or the run's. */
+double gp_sim_ix_tau(const sim *s, int32_t j)
+{
+	double t = s->jl->jobs[j].checkpoint_interval;
+
+	return t > 0 ? t : s->cfg->checkpoint_interval;
+}
+
 /* Bring j's progress from acct_t[j] to t (a stalled job stays frozen). */
 static void advance(sim *s, int32_t j, double t)
 {
@@ -176,7 +185,7 @@ static void advance(sim *s, int32_t j, double t)
 		return;
 	s->acct_t[j] = t;
 	p = prog_load(s, j);
-	prog_run(&p, e, s->speed[j], s->cfg->checkpoint_interval, s->cfg->checkpoint_cost);
+	prog_run(&p, e, s->speed[j], gp_sim_ix_tau(s, j), s->cfg->checkpoint_cost);
 	s->rem[j] = p.rem;
 	s->ovh[j] = p.ovh;
 	s->seg_work[j] = p.seg_work;
@@ -187,9 +196,9 @@ static void advance(sim *s, int32_t j, double t)
 
 /* Checkpoint pauses a run needs to do work w from seg_work with the next
  * checkpoint at next (none at the very end). */
-static double ck_pauses(const sim *s, double seg_work, double next, double w)
+static double ck_pauses(const sim *s, int32_t j, double seg_work, double next, double w)
 {
-	const double tau = s->cfg->checkpoint_interval, delta = s->cfg->checkpoint_cost;
+	const double tau = gp_sim_ix_tau(s, j), delta = s->cfg->checkpoint_cost;
 	double target = seg_work + w;
 
 	if (!(tau > 0) || !(delta > 0) || !(target > next))
@@ -201,7 +210,7 @@ static double ck_pauses(const sim *s, double seg_work, double next, double w)
 static double wall_left(const sim *s, int32_t j)
 {
 	return s->ovh[j] + s->rem[j] / s->speed[j] +
-	       ck_pauses(s, s->seg_work[j], s->ck_next[j], s->rem[j]);
+	       ck_pauses(s, j, s->seg_work[j], s->ck_next[j], s->rem[j]);
 }
 
 /* Work left at the start of a run of whole run time full. */
@@ -216,7 +225,7 @@ double gp_sim_ix_wall(sim *s, int32_t j, double full)
 {
 	double w = work_at(s, j, full);
 
-	return s->pend_ovh[j] + w + ck_pauses(s, 0, s->cfg->checkpoint_interval, w);
+	return s->pend_ovh[j] + w + ck_pauses(s, j, 0, gp_sim_ix_tau(s, j), w);
 }
 
 double gp_sim_ix_peek_lost(const sim *s, int32_t j)
@@ -224,11 +233,11 @@ double gp_sim_ix_peek_lost(const sim *s, int32_t j)
 	double e = s->last_t - s->acct_t[j];
 	prog p;
 
-	if (!(s->cfg->checkpoint_interval > 0))
+	if (!(gp_sim_ix_tau(s, j) > 0))
 		return 0;
 	p = prog_load(s, j);
 	if (s->jst[j] == GP_SIM_JOB_RUNNING && e > 0)
-		prog_run(&p, e, s->speed[j], s->cfg->checkpoint_interval, s->cfg->checkpoint_cost);
+		prog_run(&p, e, s->speed[j], gp_sim_ix_tau(s, j), s->cfg->checkpoint_cost);
 	return (p.seg_work - p.ck_saved) * (double)s->held[j] / GP_MILLI;
 }
 
@@ -269,7 +278,7 @@ void gp_sim_ix_started(sim *s, int32_t j)
 	s->pend_ovh[j] = 0;
 	s->seg_t[j] = s->acct_t[j] = s->last_t;
 	s->seg_work[j] = s->ck_saved[j] = 0;
-	s->ck_next[j] = s->cfg->checkpoint_interval;
+	s->ck_next[j] = gp_sim_ix_tau(s, j);
 	s->ck_writing[j] = 0;
 	s->speed[j] = 1;
 	s->held[j] = placement_milli(p);
@@ -410,7 +419,7 @@ static void notify_stopped(sim *s, int32_t j)
 
 int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int released)
 {
-	const double tau = s->cfg->checkpoint_interval;
+	const double tau = gp_sim_ix_tau(s, j);
 	gp_sim_job *rec = &s->res->jobs[j];
 	gp_placement *old = &s->pool[s->slot[j]];
 	double now = s->last_t, lost = 0, full = 0, gpus, lost_gpu;
@@ -586,6 +595,53 @@ int gp_sim_set_speed(gp_sim *s, int32_t job, double speed)
 	s->speed[job] = speed;
 	s->nstale++;
 	push_finish(s, job);
+	return GP_OK;
+}
+
+int gp_sim_set_share(gp_sim *s, int32_t job, int milli)
+{
+	gp_placement *p;
+	int64_t held;
+	int i, g, rc = check_job(s, job, 0), lowered = 0;
+
+	if (rc)
+		return rc;
+	if (milli < 1 || milli > GP_MILLI || s->nlevels)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0,
+				    s->nlevels ? "shares cannot change under --queue las" :
+				    "share %d is out of [1, 1000]", milli);
+	p = &s->pool[s->slot[job]];
+	for (i = 0; i < p->nparts; i++) {
+		int first = s->cl->nodes[p->parts[i].node].first_gpu;
+
+		for (g = 0; g < p->parts[i].ngpus; g++)
+			if (milli - p->parts[i].milli > s->alloc.gpu_free_milli[first + p->parts[i].gpus[g]])
+				return GP_NO;
+	}
+	/* GPU-seconds of the segment so far at the old share. */
+	s->past_gpu_s[job] += (double)s->held[job] / GP_MILLI * (s->last_t - s->seg_t[job]);
+	s->seg_t[job] = s->last_t;
+	for (i = 0; i < p->nparts; i++) {
+		int first = s->cl->nodes[p->parts[i].node].first_gpu;
+
+		lowered |= milli < p->parts[i].milli;
+		for (g = 0; g < p->parts[i].ngpus; g++) {
+			int gpu = first + p->parts[i].gpus[g];
+
+			gp_alloc_give_gpu(&s->alloc, gpu, p->parts[i].milli, 0);
+			gp_alloc_take_gpu(&s->alloc, gpu, milli, 0);
+		}
+		p->parts[i].milli = milli;
+	}
+	held = placement_milli(p);
+	s->alloc_milli += held - s->held[job];
+	s->held[job] = held;
+	s->version++;
+	s->dirty = 1;
+	if (lowered) {
+		s->wait_epoch++;
+		s->freed = 1;
+	}
 	return GP_OK;
 }
 
@@ -793,9 +849,17 @@ const gp_placement *gp_sim_placement(const gp_sim *s, int32_t job)
 
 double gp_sim_work_done(const gp_sim *s, int32_t job)
 {
+	double e;
+	prog p;
+
 	if (job < 0 || (size_t)job >= s->n || !(s->full[job] > 0))
 		return 0;
-	return 1 - s->rem[job] / s->full[job];
+	/* Progress is accounted lazily (acct_t): bring a copy up to now. */
+	p = prog_load(s, job);
+	e = s->last_t - s->acct_t[job];
+	if (s->jst[job] == GP_SIM_JOB_RUNNING && e > 0)
+		prog_run(&p, e, s->speed[job], s->cfg->checkpoint_interval, s->cfg->checkpoint_cost);
+	return 1 - p.rem / s->full[job];
 }
 
 int gp_sim_node_is_up(const gp_sim *s, int node)
