@@ -201,6 +201,12 @@ int gp_cli_qos_opt(const char *cmd, int code, const char *arg, gp_cli_qos *q);
 int gp_cli_qos_prepare(gp_cli_qos *q, const char *cmd, const char *policy,
 		       const struct gp_cluster *c, struct gp_joblist *jobs,
 		       struct gp_sim_config *cfg);
+/* place --policy predicted-share: the jobs' shares and memory from the
+ * bundled predictors (kept in pl, which must outlive the decisions), an
+ * explanation line per job into e (NULL: none). */
+struct gp_explain;
+int gp_cli_predict_jobs(const struct gp_cluster *c, struct gp_joblist *l, gp_pred_plan *pl,
+			struct gp_explain *e);
 struct gp_sbuf;
 struct json_t;
 void gp_cli_qos_text(const gp_cli_qos *q, const struct gp_joblist *jobs,
