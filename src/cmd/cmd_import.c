@@ -105,7 +105,7 @@ static int verify(const char *cluster_path, const gp_sbuf *cl, const char *state
 	return GP_OK;
 }
 
-static void summary(const gp_cluster *c, const gp_inventory *inv, const char *out,
+static void summary(const gp_cluster *c, unsigned kinds, const char *out,
 		    const char *state_out, size_t nfiles, const gp_sbuf *st)
 {
 	int down = 0, drain = 0, i;
@@ -121,7 +121,7 @@ static void summary(const gp_cluster *c, const gp_inventory *inv, const char *ou
 	fprintf(fp, "imported %d node(s), %d GPU(s), %d node type(s) from %zu file(s) (",
 	       c->nnodes, c->ngpus, c->ntypes, nfiles);
 	for (i = 1, p = ""; i < GP_IMPORT_KIND_COUNT; i++)
-		if (inv->kinds >> i & 1) {
+		if (kinds >> i & 1) {
 			fprintf(fp, "%s%s", p, gp_import_kind_name(i));
 			p = ", ";
 		}
@@ -169,6 +169,7 @@ int cmd_import(int argc, char **argv)
 	gp_cluster cluster;
 	gp_error err = GP_ERROR_INIT;
 	char cmdline[512];
+	unsigned kinds = 0;
 
 	optind = 0;
 	opterr = 0;
@@ -271,6 +272,11 @@ int cmd_import(int argc, char **argv)
 	if (!quiet)
 		for (size_t w = 0; w < inv.nwarn; w++)
 			fprintf(stderr, "gpuplan: warning: %s\n", inv.warnings[w]);
+	/* what the summary needs; the rest goes before the texts are checked */
+	kinds = inv.kinds;
+	gp_inventory_release(&inv);
+	topo_cache_release(&cache);
+	memset(&cache, 0, sizeof(cache));
 	if (rc) {
 		rc = gp_cli_report(&err);
 	} else if ((rc = verify(out, &cl, state_out, &st, &cluster)) == GP_OK) {
@@ -280,7 +286,7 @@ int cmd_import(int argc, char **argv)
 
 		rc = gp_cli_write_files(paths, data, lens, state_out ? 2 : 1);
 		if (rc == GP_OK)
-			summary(&cluster, &inv, out, state_out, (size_t)(argc - optind), &st);
+			summary(&cluster, kinds, out, state_out, (size_t)(argc - optind), &st);
 	}
 	gp_cluster_release(&cluster);
 	gp_sbuf_release(&cl);
