@@ -61,7 +61,8 @@ static void test_grid(void)
 	CU_ASSERT_STRING_EQUAL(gp_whatif_value(&s, &c, GP_AX_FABRIC, buf, sizeof(buf)), "ib-hdr");
 	key = gp_whatif_config_key(&s, &c);
 	CU_ASSERT_STRING_EQUAL(key, "trace=../../../workloads/philly-2017-11-29.csv;add_nodes=8;"
-				    "remove_nodes=0;fabric=ib-hdr;queue=backfill;policy=bestfit");
+				    "remove_nodes=0;fabric=ib-hdr;queue=backfill;policy=bestfit;mtbf_node=-;"
+				    "recovery=-");
 	free(key);
 	gp_whatif_spec_release(&s);
 }
@@ -80,6 +81,10 @@ static void test_spec_errors(void)
 		{ "cluster: a.yaml\ntrace: t.csv\nqueue: [fifo, lifo]\n", "unknown queue 'lifo'", 3 },
 		{ "cluster: a.yaml\ntrace: t.csv\naxes:\n  fabrc: {}\n", "fabrc", 4 },
 		{ "cluster: a.yaml\ntrace: t.csv\nqueue: fifo\naxes: {queue: [sjf]}\n", "given twice", 4 },
+		{ "cluster: a.yaml\ntrace: t.csv\npreempt: always\n", "unknown preempt 'always'", 3 },
+		{ "cluster: a.yaml\ntrace: t.csv\naxes:\n  recovery: [restart, pray]\n",
+		  "unknown recovery 'pray'", 4 },
+		{ "cluster: a.yaml\ntrace: t.csv\nmtbf_node: [100, -1]\n", "mtbf_node", 3 },
 	};
 	char path[] = "/tmp/gp-whatif-spec-XXXXXX";
 	size_t i;
