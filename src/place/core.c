@@ -193,6 +193,14 @@ gp_place_cache *gp_place_begin(const gp_policy_ctx *ctx, const gp_job *job,
 int gp_place_end(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_place_cache *tmp,
 		 const gp_job *job, gp_placement *out, int r, int nic_class)
 {
+	int i;
+
+	/* Every part must reach the first (seed weight >= 0): a policy that
+	 * crossed fabric trees is a bug, never a placement. */
+	for (i = 1; r == GP_PLACED && i < out->nparts; i++)
+		if (out->parts[i].node != out->parts[0].node &&
+		    gp_cluster_comm_weight(ctx->cluster, out->parts[0].node, out->parts[i].node) < 0)
+			r = gp_explain_wait(ctx->explain, "the placement would span nodes that cannot reach each other");
 	if (r == GP_PLACED) {
 		if (job->type == GP_JOB_PS_WORKER && job->ps > 0 && job->ps < job->gpus)
 			gp_place_split_ps(out, job->ps);
@@ -617,6 +625,53 @@ static int cmp_node_fit_desc(int fa, int na, int fb, int nb)
 	if (fa != fb)
 		return fa > fb ? -1 : 1;
 	return (na > nb) - (na < nb);
+}
+
+/* The root switch of a node's fabric tree, -1 without switch. */
+static int node_root(const gp_cluster *c, int node)
+{
+	int s = gp_place_node_sw(c, node);
+
+	while (s >= 0 && c->switches[s].parent >= 0)
+		s = c->switches[s].parent;
+	return s;
+}
+
+int gp_place_reach_limit(const gp_policy_ctx *ctx, int64_t *sum, int *fit, int need)
+{
+	const gp_cluster *c = ctx->cluster;
+	int64_t *own = NULL, most = 0;
+	int i, s, pick = -1, root;
+
+	if (!sum)
+		sum = own = gp_xcalloc((size_t)c->nswitches + 1, sizeof(*sum));
+	for (s = 0; s < c->nswitches; s++)
+		sum[s] = 0;
+	for (i = 0; i < c->nnodes; i++)
+		if (fit[i] > 0 && (s = node_root(c, i)) >= 0)
+			sum[s] += fit[i];
+	for (i = 0; i < c->nnodes && pick < 0; i++) {
+		int64_t have;
+
+		if (fit[i] <= 0)
+			continue;
+		s = node_root(c, i);
+		have = s >= 0 ? sum[s] : fit[i];
+		if (have >= need)
+			pick = i;
+		else if (have > most)
+			most = have;
+	}
+	root = pick >= 0 ? node_root(c, pick) : -1;
+	for (i = 0; i < c->nnodes; i++)
+		if (pick < 0 || (root < 0 ? i != pick : node_root(c, i) != root))
+			fit[i] = 0;
+	free(own);
+	if (pick >= 0)
+		return GP_PLACED;
+	gp_explain_add(ctx->explain, "several nodes: no group of mutually reachable nodes (one fabric tree) "
+		       "has %d fitting GPUs (at most %lld in one tree)", need, (long long)most);
+	return gp_explain_wait(ctx->explain, "no group of mutually reachable nodes has %d free GPUs", need);
 }
 
 int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,

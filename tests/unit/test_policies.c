@@ -784,6 +784,59 @@ static void test_bw_max(void)
 	fx_close(&f);
 }
 
+/* ---- every policy: reachability (issue 17, item 4) ---- */
+
+/* Whether every part of the placement can reach part 0 (seed weight >= 0). */
+static int all_reachable(fixture *f)
+{
+	int i;
+
+	for (i = 1; i < f->p.nparts; i++)
+		if (gp_cluster_comm_weight(&f->c, f->p.parts[0].node, f->p.parts[i].node) < 0)
+			return 0;
+	return 1;
+}
+
+static void test_reachability_all_policies(void)
+{
+	int n, i, type;
+	const gp_policy *list = gp_policy_list(&n);
+
+	for (i = 0; i < n; i++) {
+		for (type = 0; type < 2; type++) {
+			fixture f;
+			gp_job j;
+
+			/* k80-ib has 3 free GPUs (fullest: packing's and
+			 * first-fit's first pick), the Ethernet pair 8: a 6-GPU
+			 * job fits only on k80-e1 + k80-e2, 4 + 2. */
+			fx_open(&f, "unreach.yaml");
+			busy(&f, "k80-ib", 0, -1);
+			/* nic-affinity uses only the GPUs under the NUMA-local
+			 * NIC (GPU2-3 of each K80 box, PHB to mlx5_0): 2 + 2 + 2,
+			 * so its job takes 4 GPUs, which only the Ethernet pair
+			 * holds. */
+			job_of(&j, type ? GP_JOB_PS_WORKER : GP_JOB_RING_ALLREDUCE,
+			       strcmp(list[i].name, "nic-affinity") ? 6 : 4);
+			if (type)
+				j.ps = 1;
+			CU_ASSERT_EQUAL(run(&f, list[i].name, &j), GP_PLACED);
+			CU_ASSERT(all_reachable(&f));
+			CU_ASSERT_EQUAL(f.p.nparts > 0 ? f.p.parts[0].node == gp_cluster_find_node(&f.c, "k80-ib") : 1, 0);
+			if (!all_reachable(&f) || f.p.nparts == 0)
+				fprintf(stderr, "\n  policy %s (type %d) crossed trees or waited: %s\n", list[i].name, j.type, f.ex.reason);
+			/* Now k80-e2 is full: 3 + 4 free GPUs in two trees (2 + 2
+			 * for nic-affinity), no tree holds the job: every policy
+			 * waits. */
+			busy(&f, "k80-e2", 0, 1, 2, 3, -1);
+			CU_ASSERT_EQUAL(run(&f, list[i].name, &j), GP_WAIT);
+			if (f.p.nparts == 0 && f.ex.reason[0] == '\0')
+				fprintf(stderr, "\n  policy %s: no reason\n", list[i].name);
+			fx_close(&f);
+		}
+	}
+}
+
 static void test_registry(void)
 {
 	static const char *names[] = { "bestfit", "nic-affinity", "first-fit", "random",
@@ -814,6 +867,7 @@ static void register_tests(void)
 	gp_test_add(s, "anchors, several nodes", test_anchors_multi);
 	gp_test_add(s, "gpu-pair-score", test_gpu_pair_score);
 	gp_test_add(s, "bw-max", test_bw_max);
+	gp_test_add(s, "every policy respects reachability", test_reachability_all_policies);
 }
 
 int main(int argc, char **argv)
