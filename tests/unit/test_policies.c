@@ -837,6 +837,37 @@ static void test_reachability_all_policies(void)
 	}
 }
 
+/* Issue 17 item 1: 8 x RTX 4090, all pairs SYS, GPU0-3 on NUMA 0 and
+ * GPU4-7 on NUMA 1.  With GPU0-2 busy, NUMA 0 has one free GPU (3) and
+ * NUMA 1 four: a 2-GPU PS-Worker job belongs under one CPU, {4,5} (the
+ * lowest pair of the socket that holds it), never GPU3 + GPU4. */
+static void test_allsys_sockets(void)
+{
+	/* gpu-pair-score (go-gpuallocator) scores links only, on purpose. */
+	static const char *pols[] = { "bestfit" };
+	size_t i;
+
+	for (i = 0; i < sizeof(pols) / sizeof(pols[0]); i++) {
+		fixture f;
+		gp_job j;
+
+		fx_open(&f, "rtx4090.yaml");
+		busy(&f, "r4090", 0, 1, 2, -1);
+		job_of(&j, GP_JOB_PS_WORKER, 2);
+		j.ps = 1;
+		CU_ASSERT_EQUAL(run(&f, pols[i], &j), GP_PLACED);
+		CU_ASSERT_EQUAL(f.p.nparts, 2);
+		if (f.p.nparts == 2) {
+			int a = f.p.parts[0].gpus[0], b = f.p.parts[1].gpus[0];
+
+			CU_ASSERT((a >= 4) == (b >= 4));
+			if ((a >= 4) != (b >= 4))
+				fprintf(stderr, "\n  %s: GPU%d + GPU%d across sockets\n", pols[i], a, b);
+		}
+		fx_close(&f);
+	}
+}
+
 static void test_registry(void)
 {
 	static const char *names[] = { "bestfit", "nic-affinity", "first-fit", "random",
@@ -868,6 +899,7 @@ static void register_tests(void)
 	gp_test_add(s, "gpu-pair-score", test_gpu_pair_score);
 	gp_test_add(s, "bw-max", test_bw_max);
 	gp_test_add(s, "every policy respects reachability", test_reachability_all_policies);
+	gp_test_add(s, "all-SYS box: GPUs under one CPU", test_allsys_sockets);
 }
 
 int main(int argc, char **argv)
