@@ -32,7 +32,7 @@ OPT ?= -O2 -g
 CFLAGS ?= $(OPT)
 ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude $(PKG_CFLAGS) \
 	-DGP_VERSION='"$(VERSION)"' -DGP_DATADIR='"$(DATADIR)"' -MMD -MP $(CFLAGS)
-LIBS := $(PKG_LIBS) -lm
+LIBS := $(PKG_LIBS) -ldoublefann -lm
 
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
@@ -83,6 +83,7 @@ check-slurm: gpuplan
 
 .PHONY: fuzz fuzz-replay stress
 .PHONY: check-slurm all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
+.PHONY: predict-check
 
 all: gpuplan
 
@@ -92,7 +93,7 @@ gpuplan: $(build_CMD_OBJ) build/libgpuplan.a
 build-san/gpuplan: $(build-san_CMD_OBJ) build-san/libgpuplan.a
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-check: layers unit golden unit-san golden-san fuzz-replay stress manlint calibration-check
+check: layers unit golden unit-san golden-san fuzz-replay stress manlint calibration-check predict-check
 	@echo "make check: all passed"
 
 unit: $(build_TESTS)
@@ -116,6 +117,10 @@ golden-update: gpuplan
 # The built-in perf table must be what `gpuplan calibrate --write` makes.
 calibration-check: gpuplan
 	@sh scripts/check-calibration.sh $(CURDIR)/gpuplan
+
+# The bundled predictor models must be what `gpuplan predict train` makes.
+predict-check: gpuplan
+	@sh scripts/check-predict.sh $(CURDIR)/gpuplan
 
 # No folder includes a higher layer's header; every public header compiles alone.
 layers:

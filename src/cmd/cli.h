@@ -32,6 +32,7 @@ int cmd_compare(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
+int cmd_predict(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_release(int argc, char **argv);
 int cmd_failures(int argc, char **argv);
@@ -64,6 +65,7 @@ extern const char gp_usage_topo[], gp_usage_validate[], gp_usage_place[],
 	gp_usage_estimate[], gp_usage_simulate[], gp_usage_compare[], gp_usage_whatif[],
 	gp_usage_perf[], gp_usage_calibrate[];
 extern const char gp_usage_failures[], gp_usage_replace[];
+extern const char gp_usage_predict[];
 extern const char gp_usage_import[], gp_usage_release[];
 
 /* Print "gpuplan: FILE:LINE:COL: msg" to stderr; returns err->status

@@ -19,6 +19,7 @@
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/io/trace.h"
 #include "gpuplan/util/util.h"
+#include "gpuplan/whatif/scale.h"
 
 const char gp_usage_simulate[] =
 	"usage: gpuplan simulate [-c CLUSTER] TRACE [--format F] [--policy P]\n"
@@ -27,6 +28,7 @@ const char gp_usage_simulate[] =
 	"                        [--preempt off|class|priority] [--preempt-cost S]\n"
 	"                        [--checkpoint-interval S] [--checkpoint-cost S]\n"
 	"                        [--las-thresholds LIST] [--las-starvation K]\n"
+	"                        [--scale-durations REF [--scale-model M]]\n"
 	"                        [--limit N] [--start T] [--end T] [--skip-bad]\n"
 	"                        [--json FILE] [--csv DIR] [--svg DIR]\n"
 	"                        [--progress | --quiet]\n"
@@ -47,6 +49,10 @@ const char gp_usage_simulate[] =
 	"  --backfill-depth N  backfill: examine at most N queued jobs behind the\n"
 	"                      head per pass (default 0: all, exact EASY)\n"
 	GP_SIM_ENGINE_USAGE
+	"  --scale-durations REF  recorded durations were measured on REF (a GPU model\n"
+	"                      or node type, ':tech' optional, e.g. V100-SXM2-16GB:ib-edr):\n"
+	"                      scale each to its placement by the perf model\n"
+	"  --scale-model M     DL model of jobs without one (default resnet50)\n"
 	"  --limit N           only the first N jobs by submit time\n"
 	"  --start T, --end T  only jobs submitted in [T, T') seconds from trace start\n"
 	"  --skip-bad          count and skip bad trace rows instead of failing\n"
@@ -236,12 +242,15 @@ int cmd_simulate(int argc, char **argv)
 		{ "quiet", no_argument, NULL, O_QUIET },
 		{ "inflate", required_argument, NULL, O_INFLATE },
 		{ "help", no_argument, NULL, O_HELP },
+		{ "scale-durations", required_argument, NULL, 200 },
+		{ "scale-model", required_argument, NULL, 201 },
 		GP_SIM_TRACE_OPTIONS,
 		GP_SIM_ENGINE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cluster_path = NULL, *policy_name = "bestfit", *json_path = NULL;
-	const char *csv_dir = NULL, *svg_dir = NULL;
+	const char *csv_dir = NULL, *svg_dir = NULL, *scale_ref = NULL, *scale_model = NULL;
+	gp_scale *scale = NULL;
 	gp_cli_engine eng;
 	int queue = GP_SIM_FIFO, show_progress = -1, c, rc;
 	unsigned long long seed = 1;
@@ -300,6 +309,8 @@ int cmd_simulate(int argc, char **argv)
 		case O_QUIET: show_progress = 0; break;
 		case O_INFLATE: /* handled before getopt; kept so that it parses */
 			break;
+		case 200: scale_ref = optarg; break;
+		case 201: scale_model = optarg; break;
 		case 'h':
 		case O_HELP: fputs(gp_usage_simulate, stdout); return GP_OK;
 		default:
@@ -332,12 +343,29 @@ int cmd_simulate(int argc, char **argv)
 	gp_cli_engine_apply(&eng, &cfg);
 	cfg.duration = gp_sim_perf_duration;
 	cfg.duration_ud = perf;
+	if (scale_model && !scale_ref) {
+		rc = gp_cli_usage_error("simulate", "--scale-model goes with --scale-durations");
+		gp_sim_perf_free(perf);
+		goto done_inputs;
+	}
+	if (scale_ref) {
+		scale = gp_scale_new(scale_ref, scale_model, &cluster, &jobs, &err);
+		if (!scale) {
+			rc = err.status == GP_EUSAGE ? gp_cli_usage_error("simulate", "%s", err.msg) :
+						       gp_cli_report(&err);
+			gp_sim_perf_free(perf);
+			goto done_inputs;
+		}
+		cfg.duration = gp_scale_duration;
+		cfg.duration_ud = scale;
+	}
 	if (show_progress < 0)
 		show_progress = gp_cli_stderr_is_tty();
 	if (show_progress)
 		cfg.progress = progress;
 	rc = gp_sim_run(&cfg, &jobs, &res, &err);
 	gp_sim_perf_free(perf);
+	gp_scale_free(scale);
 	if (rc) {
 		rc = gp_cli_report(&err);
 		goto done_inputs;

@@ -12,6 +12,7 @@ static const gp_command commands[] = {
 	{ "import", cmd_import, "build a cluster and today's state from Slurm or Kubernetes output", gp_usage_import },
 	{ "perf", cmd_perf, "model collective and iteration time on a placement", gp_usage_perf },
 	{ "place", cmd_place, "choose nodes, GPUs, CPUs and NIC for a job, and explain", gp_usage_place },
+	{ "predict", cmd_predict, "train and apply utilization, memory and run-time predictors", gp_usage_predict },
 	{ "release", cmd_release, "give a job's allocation back to the state", gp_usage_release },
 	{ "replace", cmd_replace, "replace a failed member of a running job (seed 002)", gp_usage_replace },
 	{ "simulate", cmd_simulate, "replay a job trace on a cluster (discrete events)", gp_usage_simulate },

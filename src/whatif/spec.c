@@ -504,7 +504,7 @@ static int load_root(loader *L)
 		for (i = 0; i < s->nqueues; i++)
 			if (gp_sim_queue_parse(s->queues[i]) < 0)
 				return gp_yaml_error(&L->doc, x->type == GP_YAML_SEQ ? x->items[i] : x, L->err,
-						     "unknown queue '%.40s' (fifo, sjf, backfill)", s->queues[i]);
+						     "unknown queue '%.40s' (fifo, sjf, backfill, priority, las)", s->queues[i]);
 	} else {
 		s->queues = gp_xcalloc(1, sizeof(char *));
 		s->queues[0] = gp_xstrdup("fifo");

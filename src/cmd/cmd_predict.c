@@ -1,0 +1,524 @@
+/* gpuplan predict: train, evaluate and apply the utilization, memory and
+ * execution-time predictors (predict.h). */
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli.h"
+#include "gpuplan/io/jobspec.h"
+#include "gpuplan/predict/predict.h"
+#include "gpuplan/util/util.h"
+
+const char gp_usage_predict[] =
+	"usage: gpuplan predict train DATA.csv... --target util|memory|time -o MODEL.json\n"
+	"                        [--hidden 64,32] [--epochs N] [--seed N] [--holdout F]\n"
+	"                        [--split random|depth|width|gpu[:NAME,...]] [--json]\n"
+	"       gpuplan predict eval MODEL.json DATA.csv... [--json]\n"
+	"       gpuplan predict dataset [--gavel JSON] [--sia DIR] -o OUT.csv\n"
+	"       gpuplan predict JOB.yaml [--model PATH]... [--json]\n"
+	"\n"
+	"train fits a multilayer perceptron (FANN, RPROP) to a GPUMemNet CSV or a\n"
+	"gpuplan predictor CSV; F of the rows (default 0.2) are held out and only\n"
+	"measured: at random, the deepest or widest networks (--split depth|width),\n"
+	"or every row of one GPU type (--split gpu:NAME; --split gpu = each GPU type\n"
+	"in turn, then the model on all rows).  eval prints n, mae, mape and r2.\n"
+	"dataset builds the execution-time CSV from Gavel's throughputs and Sia's\n"
+	"profiles.  JOB.yaml: predicted utilization, memory and iteration time on\n"
+	"every GPU model of the catalog, with the bundled models or --model (a model\n"
+	"file, or a directory with util.json, memory.json, time.json).\n";
+
+static int parse_hidden(const char *s, gp_pred_train_opts *o)
+{
+	char *copy = gp_xstrdup(s), *tok, *save = NULL;
+	long v;
+
+	o->nhidden = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (o->nhidden == GP_PRED_MAX_HIDDEN || gp_parse_long(tok, 1, 4096, &v)) {
+			free(copy);
+			return -1;
+		}
+		o->hidden[o->nhidden++] = (int)v;
+	}
+	free(copy);
+	return o->nhidden ? 0 : -1;
+}
+
+static int load_data(char **paths, int n, const gp_catalog *cat, gp_pred_data *d)
+{
+	gp_error err = GP_ERROR_INIT;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (gp_pred_data_load(paths[i], cat, d, &err) != GP_OK)
+			return gp_cli_report(&err);
+	return GP_OK;
+}
+
+static json_t *metrics_json(const gp_pred_metrics *m)
+{
+	return json_pack("{s:I, s:f, s:f, s:f}", "n", (json_int_t)m->n, "mae", m->mae,
+			 "mape", m->mape, "r2", m->r2);
+}
+
+static int dump(json_t *o)
+{
+	int rc = json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+
+	fputc('\n', stdout);
+	json_decref(o);
+	return rc ? GP_EIO : GP_OK;
+}
+
+static void print_metrics(const char *label, int target, const gp_pred_metrics *m)
+{
+	if (target == GP_PRED_UTIL)
+		printf("  %-22s %6zu rows  MAE %6.2f pp   MAPE %6.1f %%   R2 %6.3f\n", label, m->n,
+		       m->mae, m->mape, m->r2);
+	else
+		printf("  %-22s %6zu rows  MAE %10.4g %s   MAPE %6.2f %%   R2 %6.3f\n", label, m->n,
+		       m->mae, gp_pred_target_unit(target), m->mape, m->r2);
+}
+
+/* Distinct GPU names of the rows carrying the target, in first-seen order. */
+static int data_gpus(const gp_pred_data *d, int target, char names[][48], int cap)
+{
+	size_t i;
+	int n = 0, k;
+
+	for (i = 0; i < d->n; i++) {
+		if (isnan(d->rows[i].y[target]))
+			continue;
+		for (k = 0; k < n; k++)
+			if (!strcmp(names[k], d->rows[i].gpu))
+				break;
+		if (k == n && n < cap)
+			snprintf(names[n++], 48, "%s", d->rows[i].gpu);
+	}
+	return n;
+}
+
+static int cmd_train(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "target", required_argument, NULL, 't' }, { "output", required_argument, NULL, 'o' },
+		{ "hidden", required_argument, NULL, 'H' }, { "epochs", required_argument, NULL, 'e' },
+		{ "seed", required_argument, NULL, 's' }, { "holdout", required_argument, NULL, 'h' },
+		{ "split", required_argument, NULL, 'S' }, { "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	gp_pred_train_opts o;
+	gp_pred_train_report rep;
+	gp_pred_data d;
+	gp_predictor *p = NULL;
+	gp_catalog cat;
+	gp_error err = GP_ERROR_INIT;
+	const char *out = NULL, *split_list = NULL;
+	char gpus[64][48];
+	int c, json = 0, have_target = 0, have_epochs = 0, rc, ngpus = 0, k;
+	long v;
+	double t0, secs;
+	json_t *folds = NULL;
+	struct timespec ts;
+
+	gp_pred_train_opts_init(&o);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "t:o:H:e:s:h:S:j", opts, NULL)) != -1) {
+		switch (c) {
+		case 't':
+			if ((o.target = gp_pred_target_parse(optarg)) < 0)
+				return gp_cli_usage_error("predict", "--target must be util, memory or time");
+			have_target = 1;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'H':
+			if (parse_hidden(optarg, &o))
+				return gp_cli_usage_error("predict",
+							  "--hidden wants 1 to %d sizes in [1, 4096], e.g. 64,32",
+							  GP_PRED_MAX_HIDDEN);
+			break;
+		case 'e':
+			if (gp_parse_long(optarg, 1, 100000, &v))
+				return gp_cli_usage_error("predict", "--epochs must be in [1, 100000]");
+			o.epochs = (int)v;
+			have_epochs = 1;
+			break;
+		case 's':
+			if (gp_parse_long(optarg, 0, 2147483647L, &v))
+				return gp_cli_usage_error("predict", "--seed must be a number >= 0");
+			o.seed = (uint64_t)v;
+			break;
+		case 'h':
+			if (gp_parse_double(optarg, 0, 0.9, &o.holdout))
+				return gp_cli_usage_error("predict", "--holdout must be in [0, 0.9]");
+			break;
+		case 'S':
+			if (!strcmp(optarg, "random"))
+				o.split = GP_SPLIT_RANDOM;
+			else if (!strcmp(optarg, "depth"))
+				o.split = GP_SPLIT_DEPTH;
+			else if (!strcmp(optarg, "width"))
+				o.split = GP_SPLIT_WIDTH;
+			else if (!strcmp(optarg, "gpu"))
+				o.split = GP_SPLIT_GPU, split_list = "";
+			else if (!strncmp(optarg, "gpu:", 4) && optarg[4])
+				o.split = GP_SPLIT_GPU, split_list = optarg + 4;
+			else
+				return gp_cli_usage_error("predict",
+							  "--split must be random, depth, width, gpu or gpu:NAME");
+			break;
+		case 'j':
+			json = 1;
+			break;
+		default:
+			return gp_cli_usage_error("predict", "unknown or incomplete option '%s'",
+						  argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return gp_cli_usage_error("predict", "train needs a DATA.csv");
+	if (!have_target)
+		return gp_cli_usage_error("predict", "train needs --target util|memory|time");
+	if (!out)
+		return gp_cli_usage_error("predict", "train needs -o MODEL.json");
+	/* A few hundred time rows overfit past about 100 epochs. */
+	if (!have_epochs && o.target == GP_PRED_TIME)
+		o.epochs = 100;
+	gp_catalog_init_builtin(&cat);
+	gp_pred_data_init(&d);
+	rc = load_data(argv + optind, argc - optind, &cat, &d);
+	gp_catalog_release(&cat);
+	if (rc != GP_OK) {
+		gp_pred_data_release(&d);
+		return rc;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t0 = (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	if (o.split == GP_SPLIT_GPU && *split_list && !strchr(split_list, ',')) {
+		/* One GPU type held out: the model saved is that fold's. */
+		snprintf(o.split_gpu, sizeof(o.split_gpu), "%s", split_list);
+	} else if (o.split == GP_SPLIT_GPU) {
+		/* Each GPU type in turn, then the model on every row. */
+		if (*split_list) {
+			char *copy = gp_xstrdup(split_list), *tok, *save = NULL;
+
+			for (tok = strtok_r(copy, ",", &save); tok && ngpus < 64;
+			     tok = strtok_r(NULL, ",", &save))
+				snprintf(gpus[ngpus++], 48, "%s", tok);
+			free(copy);
+		} else {
+			ngpus = data_gpus(&d, o.target, gpus, 64);
+		}
+		folds = json_array();
+		if (!json)
+			printf("%s predictor, leave one GPU type out (%s, %d epochs, hidden",
+			       gp_pred_target_name(o.target), d.format, o.epochs);
+		for (k = 0; !json && k < o.nhidden; k++)
+			printf("%s%d", k ? "," : " ", o.hidden[k]);
+		if (!json)
+			printf("):\n");
+		for (k = 0; k < ngpus; k++) {
+			gp_pred_train_opts f = o;
+
+			snprintf(f.split_gpu, sizeof(f.split_gpu), "%s", gpus[k]);
+			rc = gp_predictor_train(&d, &f, &p, &rep, &err);
+			if (rc != GP_OK)
+				break;
+			gp_predictor_free(p);
+			p = NULL;
+			if (json)
+				json_array_append_new(folds, json_pack("{s:s, s:o}", "gpu", gpus[k],
+								       "test", metrics_json(&rep.test)));
+			else
+				print_metrics(gpus[k], o.target, &rep.test);
+		}
+		o.split = GP_SPLIT_RANDOM;
+		o.holdout = 0;
+	}
+	if (rc == GP_OK)
+		rc = gp_predictor_train(&d, &o, &p, &rep, &err);
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	secs = (double)ts.tv_sec + ts.tv_nsec / 1e9 - t0;
+	if (rc == GP_OK)
+		rc = gp_predictor_save(p, out, &err);
+	if (rc != GP_OK) {
+		json_decref(folds);
+		gp_predictor_free(p);
+		gp_pred_data_release(&d);
+		return gp_cli_report(&err);
+	}
+	if (json) {
+		json_t *j = json_object();
+
+		json_object_set_new(j, "target", json_string(gp_pred_target_name(o.target)));
+		json_object_set_new(j, "model", json_string(out));
+		json_object_set_new(j, "format", json_string(d.format));
+		json_object_set_new(j, "rows", json_integer((json_int_t)rep.rows));
+		json_object_set_new(j, "train", metrics_json(&rep.train));
+		json_object_set_new(j, "test", metrics_json(&rep.test));
+		json_object_set_new(j, "split", json_string(gp_pred_split_name(o.split)));
+		if (folds)
+			json_object_set_new(j, "folds", folds);
+		rc = dump(j);
+	} else {
+		if (!folds)
+			printf("%s predictor from %zu rows (%s), %s split, %zu held out:\n",
+			       gp_pred_target_name(o.target), rep.rows, d.format,
+			       gp_pred_split_name(o.split), rep.test_rows);
+		else
+			printf("final model on all %zu rows:\n", rep.rows);
+		print_metrics("training rows", o.target, &rep.train);
+		if (rep.test.n)
+			print_metrics("held-out rows", o.target, &rep.test);
+		printf("wrote %s\n", out);
+		json_decref(folds);
+		/* Wall time on stderr: never in an output that tests compare. */
+		if (gp_cli_stderr_is_tty())
+			fprintf(stderr, "trained in %.2f s\n", secs);
+	}
+	gp_predictor_free(p);
+	gp_pred_data_release(&d);
+	return rc;
+}
+
+static int cmd_eval(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' }, { NULL, 0, NULL, 0 },
+	};
+	gp_predictor *p;
+	gp_pred_data d;
+	gp_pred_metrics m;
+	gp_catalog cat;
+	gp_error err = GP_ERROR_INIT;
+	int c, json = 0, rc;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
+		if (c != 'j')
+			return gp_cli_usage_error("predict", "unknown or incomplete option '%s'",
+						  argv[optind - 1]);
+		json = 1;
+	}
+	if (argc - optind < 2)
+		return gp_cli_usage_error("predict", "eval needs MODEL.json and DATA.csv");
+	if (gp_predictor_load(argv[optind], &p, &err) != GP_OK)
+		return gp_cli_report(&err);
+	gp_catalog_init_builtin(&cat);
+	gp_pred_data_init(&d);
+	rc = load_data(argv + optind + 1, argc - optind - 1, &cat, &d);
+	gp_catalog_release(&cat);
+	if (rc == GP_OK) {
+		gp_predictor_eval(p, &d, NULL, 0, &m);
+		if (!m.n)
+			rc = gp_cli_fail(GP_EINPUT, "%s: no row carries the %s target", argv[optind + 1],
+					 gp_pred_target_name(gp_predictor_target(p)));
+		else if (json)
+			rc = dump(metrics_json(&m));
+		else
+			print_metrics(gp_pred_target_name(gp_predictor_target(p)),
+				      gp_predictor_target(p), &m);
+	}
+	gp_predictor_free(p);
+	gp_pred_data_release(&d);
+	return rc;
+}
+
+static int cmd_dataset(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "gavel", required_argument, NULL, 'g' }, { "sia", required_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'o' }, { NULL, 0, NULL, 0 },
+	};
+	const char *gavel = NULL, *sia = NULL, *out = NULL;
+	gp_error err = GP_ERROR_INIT;
+	gp_sbuf sb;
+	size_t n = 0;
+	int c, rc;
+	char *paths[1], *data[1];
+	size_t len[1];
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "g:s:o:", opts, NULL)) != -1) {
+		switch (c) {
+		case 'g': gavel = optarg; break;
+		case 's': sia = optarg; break;
+		case 'o': out = optarg; break;
+		default:
+			return gp_cli_usage_error("predict", "unknown or incomplete option '%s'",
+						  argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return gp_cli_usage_error("predict", "unexpected argument '%s'", argv[optind]);
+	if (!out || (!gavel && !sia))
+		return gp_cli_usage_error("predict", "dataset needs --gavel and/or --sia, and -o OUT.csv");
+	gp_sbuf_init(&sb);
+	rc = gp_pred_build_time(gavel, sia, &sb, &n, &err);
+	if (rc != GP_OK) {
+		gp_sbuf_release(&sb);
+		return gp_cli_report(&err);
+	}
+	paths[0] = (char *)out;
+	data[0] = sb.buf;
+	len[0] = sb.len;
+	rc = gp_cli_write_files(paths, data, len, 1);
+	if (rc == GP_OK)
+		printf("wrote %s: %zu measured iteration times\n", out, n);
+	gp_sbuf_release(&sb);
+	return rc;
+}
+
+/* Bundled models: models/ beside the example cluster. */
+static const char *default_models(void)
+{
+	static char dir[4096];
+
+	if (!dir[0])
+		snprintf(dir, sizeof(dir), "%s/models", gp_cli_datadir());
+	return dir;
+}
+
+static int cmd_job(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "model", required_argument, NULL, 'm' }, { "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	gp_pred_models models;
+	gp_pred_ops ops;
+	gp_catalog cat;
+	gp_job job;
+	gp_error err = GP_ERROR_INIT;
+	const char *mpaths[8];
+	int c, json = 0, nm = 0, i, rc = GP_OK, have_ops;
+	json_t *root = NULL, *arr = NULL;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "m:j", opts, NULL)) != -1) {
+		switch (c) {
+		case 'm':
+			if (nm == 8)
+				return gp_cli_usage_error("predict", "at most 8 --model options");
+			mpaths[nm++] = optarg;
+			break;
+		case 'j':
+			json = 1;
+			break;
+		default:
+			return gp_cli_usage_error("predict", "unknown or incomplete option '%s'",
+						  argv[optind - 1]);
+		}
+	}
+	if (argc - optind != 1)
+		return gp_cli_usage_error("predict", "want one JOB.yaml");
+	gp_job_init(&job);
+	if (gp_jobspec_load(argv[optind], &job, &err) != GP_OK) {
+		gp_job_release(&job);
+		return gp_cli_report(&err);
+	}
+	gp_pred_models_init(&models);
+	if (!nm)
+		rc = gp_pred_models_load(&models, default_models(), &err);
+	for (i = 0; i < nm && rc == GP_OK; i++) {
+		struct stat st;
+
+		rc = stat(mpaths[i], &st) == 0 && S_ISREG(st.st_mode) ? gp_pred_models_load_file(&models, mpaths[i], &err) :
+			       gp_pred_models_load(&models, mpaths[i], &err);
+	}
+	if (rc != GP_OK) {
+		gp_pred_models_release(&models);
+		gp_job_release(&job);
+		return gp_cli_report(&err);
+	}
+	have_ops = gp_pred_ops_of_desc(&job.model, &ops) == 0;
+	if (!have_ops) {
+		gp_pred_models_release(&models);
+		gp_job_release(&job);
+		return gp_cli_fail(GP_EINPUT, "%s: the job's model ('%s') has no operator profile: "
+				   "name a catalog model or give params and layers", argv[optind],
+				   job.model.name[0] ? job.model.name : "explicit");
+	}
+	gp_catalog_init_builtin(&cat);
+	if (json) {
+		root = json_object();
+		arr = json_array();
+	} else {
+		printf("job %s: model %s, batch %d per GPU%s\n", job.id,
+		       job.model.name[0] ? job.model.name : "(explicit)",
+		       job.batch_size > 0 ? job.batch_size : ops.default_batch > 0 ? ops.default_batch : 1,
+		       ops.approx ? " (operator profile approximate)" : "");
+		printf("operators: %s\n", ops.source);
+		if (!gp_pred_ops_in_domain(&ops))
+			printf("note: outside the util/memory training data (MLPs); memory is the larger "
+			       "of the predictor and the analytic estimate\n");
+		printf("%-18s %8s %11s %12s %14s\n", "GPU", "util %", "memory MiB", "iter s",
+		       job.iterations > 0 ? "time s" : "time s (n/a)");
+	}
+	for (i = 0; i < cat.n; i++) {
+		gp_pred_job pj;
+		gp_pred_hw hw;
+
+		if (gp_pred_hw_of(&cat.models[i], &hw) != 0 || hw.cc <= 0)
+			continue; /* no CUDA device: the data hold none */
+		gp_pred_job_on(&models, &job, &ops, &cat.models[i], &pj);
+		if (json) {
+			json_t *g = json_object();
+
+			json_object_set_new(g, "gpu", json_string(cat.models[i].name));
+			json_object_set_new(g, "util_pct", models.util ? json_real(pj.util) : json_null());
+			json_object_set_new(g, "memory_mib", models.mem ? json_real(pj.mem_mib) : json_null());
+			json_object_set_new(g, "iter_s", models.time ? json_real(pj.iter_s) : json_null());
+			json_object_set_new(g, "time_s", models.time && job.iterations > 0 ?
+					    json_real(pj.time_s) : json_null());
+			json_object_set_new(g, "fits_memory",
+					    json_boolean(!models.mem ||
+							 pj.mem_mib <= cat.models[i].mem_gib * 1024));
+			json_object_set_new(g, "memory_source",
+					    json_string(pj.mem_analytic ? "analytic" : "predictor"));
+			json_array_append_new(arr, g);
+		} else {
+			printf("%-18s %8.1f %11.0f %12.4g %14.6g%s\n", cat.models[i].name, pj.util,
+			       pj.mem_mib, pj.iter_s, pj.time_s,
+			       models.mem && pj.mem_mib > cat.models[i].mem_gib * 1024 ?
+			       "  (does not fit)" : "");
+		}
+	}
+	if (json) {
+		json_object_set_new(root, "job", json_string(job.id));
+		json_object_set_new(root, "model", json_string(job.model.name));
+		json_object_set_new(root, "operator_profile", json_string(ops.source));
+		json_object_set_new(root, "approximate_profile", json_boolean(ops.approx));
+		json_object_set_new(root, "gpus", arr);
+		json_object_set_new(root, "in_training_domain", json_boolean(gp_pred_ops_in_domain(&ops)));
+		rc = dump(root);
+	}
+	gp_catalog_release(&cat);
+	gp_pred_models_release(&models);
+	gp_job_release(&job);
+	return rc;
+}
+
+int cmd_predict(int argc, char **argv)
+{
+	if (argc < 2)
+		return gp_cli_usage_error("predict", "want train, eval, dataset or a JOB.yaml");
+	if (!strcmp(argv[1], "train"))
+		return cmd_train(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "eval"))
+		return cmd_eval(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "dataset"))
+		return cmd_dataset(argc - 1, argv + 1);
+	return cmd_job(argc, argv);
+}
