@@ -114,6 +114,12 @@ golden-san: build-san/gpuplan
 golden-update: gpuplan
 	@UPDATE=1 sh tests/cli/run.sh $(CURDIR)/gpuplan
 
+# The perf model against published measurements (prints errors; not part
+# of check: it reports, it does not pass or fail on accuracy).
+.PHONY: validate-perf
+validate-perf: gpuplan
+	@sh scripts/validate-perf.sh $(CURDIR)/gpuplan
+
 # The built-in perf table must be what `gpuplan calibrate --write` makes.
 calibration-check: gpuplan
 	@sh scripts/check-calibration.sh $(CURDIR)/gpuplan

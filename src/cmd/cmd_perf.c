@@ -3,6 +3,7 @@
 #include <getopt.h>
 #include <gsl/gsl_errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,8 @@
 const char gp_usage_perf[] =
 	"usage: gpuplan perf [-c CLUSTER] --collective OP --size BYTES --on NODE:GPUS[,...]\n"
 	"                    [--algo ALGO] [--json]\n"
+	"       gpuplan perf [-c CLUSTER] --collective OP --sweep MIN:MAX[:FACTOR]\n"
+	"                    --on NODE:GPUS[,...] [--algo ALGO] [--json]\n"
 	"       gpuplan perf [-c CLUSTER] JOB.yaml [--on NODE:GPUS[,...] | --policy P]\n"
 	"                    [--seed N] [--json]\n"
 	"\n"
@@ -26,11 +29,15 @@ const char gp_usage_perf[] =
 	"with its best and worst placements on the idle cluster.\n"
 	"\n"
 	"  -c, --cluster FILE   cluster YAML (default: the bundled example)\n"
-	"  --collective OP      allreduce, allgather, reducescatter or broadcast\n"
+	"  --collective OP      allreduce, allgather, reducescatter, broadcast,\n"
+	"                       alltoall or sendrecv\n"
 	"  --size BYTES         message size as nccl-tests counts it: 1GiB, 256MB, 4096\n"
+	"  --sweep MIN:MAX[:F]  the nccl-tests table from MIN to MAX bytes, times F\n"
+	"                       (default 2) per row: 8B:8GiB\n"
 	"  --on SPEC            GPUs: NODE:0-7, NODE:0,2,4, several joined by ','\n"
 	"                       (a bare NODE means all its GPUs)\n"
-	"  --algo ALGO          auto (fastest), ring, hierarchical, tree, ps\n"
+	"  --algo ALGO          auto (what NCCL picks), ring, tree, nvls, nvlstree,\n"
+	"                       collnet, hierarchical, ps (as NCCL_ALGO forces one)\n"
 	"  --policy P           place the job with policy P on the idle cluster\n"
 	"  --seed N             seed for randomised policies (default 1)\n"
 	"  --json               machine-readable output\n";
@@ -236,6 +243,99 @@ static int count_gpus(const gp_placement *p, int *nodes)
 	return n;
 }
 
+/* The nccl-tests table: one row per size from lo to hi, times factor. */
+static int run_sweep(const gp_cluster *c, int coll, int algo, double lo, double hi,
+		     double factor, const gp_placement *p, int json)
+{
+	gp_perf_fabric f;
+	gp_error err = GP_ERROR_INIT;
+	char bottleneck[160];
+	int nodes, n = count_gpus(p, &nodes);
+	double bytes;
+	json_t *rows = NULL;
+
+	if (gp_perf_fabric_of(c, p, &f, bottleneck, sizeof(bottleneck), &err))
+		return gp_cli_report(&err);
+	if (json) {
+		rows = json_array();
+	} else {
+		printf("# %s on %d GPU%s, %d node%s; bottleneck %s\n", gp_coll_name(coll), n,
+		       n == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s", bottleneck);
+		printf("#%15s %12s %10s %10s  %-9s %s\n", "size(B)", "time(us)", "algbw", "busbw",
+		       "algo", "proto");
+	}
+	for (bytes = lo; bytes <= hi * (1 + 1e-12); bytes *= factor) {
+		gp_perf_coll_result r;
+
+		memset(&r, 0, sizeof(r));
+		gp_perf_coll_eval(coll, algo, &f, bytes, &r);
+		if (json) {
+			json_t *o = json_object();
+
+			json_object_set_new(o, "bytes", json_integer((json_int_t)bytes));
+			json_object_set_new(o, "time_s", json_real(r.time_s));
+			json_object_set_new(o, "algbw_gbps", json_real(r.algbw_gbps));
+			json_object_set_new(o, "busbw_gbps", json_real(r.busbw_gbps));
+			json_object_set_new(o, "algorithm", json_string(gp_algo_name(r.algo)));
+			json_object_set_new(o, "protocol", json_string(gp_proto_name(r.proto)));
+			json_array_append_new(rows, o);
+		} else {
+			printf("%16.0f %12.2f %10.2f %10.2f  %-9s %s\n", bytes, r.time_s * 1e6,
+			       r.algbw_gbps, r.busbw_gbps, gp_algo_name(r.algo), gp_proto_name(r.proto));
+		}
+		if (factor <= 1)
+			break;
+	}
+	if (json) {
+		json_t *o = json_object();
+		gp_sbuf sb;
+		char *s;
+
+		gp_sbuf_init(&sb);
+		fmt_placement(c, p, &sb);
+		json_object_set_new(o, "collective", json_string(gp_coll_name(coll)));
+		json_object_set_new(o, "gpus", json_integer(n));
+		json_object_set_new(o, "nodes", json_integer(nodes));
+		json_object_set_new(o, "on", json_string(sb.buf));
+		json_object_set_new(o, "bottleneck", json_string(bottleneck));
+		json_object_set_new(o, "rows", rows);
+		s = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(8));
+		puts(s);
+		free(s);
+		json_decref(o);
+		gp_sbuf_release(&sb);
+	}
+	return GP_OK;
+}
+
+/* "8B:8GiB" or "1M:1G:4" into lo, hi, factor; 0 or -1. */
+static int parse_sweep(const char *s, double *lo, double *hi, double *factor)
+{
+	char buf[64], *a, *b;
+	long f = 2;
+
+	if (strlen(s) >= sizeof(buf))
+		return -1;
+	strcpy(buf, s);
+	a = strchr(buf, ':');
+	if (!a)
+		return -1;
+	*a++ = '\0';
+	b = strchr(a, ':');
+	if (b) {
+		*b++ = '\0';
+		if (gp_parse_long(b, 2, 1024, &f))
+			return -1;
+	}
+	if (gp_parse_size(buf, lo) || gp_parse_size(a, hi) || *lo <= 0 || *hi < *lo || *hi > 1e15)
+		return -1;
+	*factor = (double)f;
+	/* Cap the table: a few hundred rows at most. */
+	if (log(*hi / *lo) / log(*factor) > 400)
+		return -1;
+	return 0;
+}
+
 static int run_collective(const gp_cluster *c, int coll, int algo, double bytes,
 			  const gp_placement *p, int json)
 {
@@ -254,6 +354,8 @@ static int run_collective(const gp_cluster *c, int coll, int algo, double bytes,
 		fmt_placement(c, p, &sb);
 		json_object_set_new(o, "collective", json_string(gp_coll_name(coll)));
 		json_object_set_new(o, "algorithm", json_string(gp_algo_name(r.algo)));
+		json_object_set_new(o, "protocol", json_string(gp_proto_name(r.proto)));
+		json_object_set_new(o, "latency_s", json_real(r.lat_s));
 		json_object_set_new(o, "bytes", json_integer((json_int_t)bytes));
 		json_object_set_new(o, "gpus", json_integer(n));
 		json_object_set_new(o, "nodes", json_integer(nodes));
@@ -275,6 +377,7 @@ static int run_collective(const gp_cluster *c, int coll, int algo, double bytes,
 		printf("collective  %s of %.0f bytes on %d GPU%s, %d node%s\n", gp_coll_name(coll),
 		       bytes, n, n == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s");
 		printf("algorithm   %s\n", gp_algo_name(r.algo));
+		printf("protocol    %s\n", gp_proto_name(r.proto));
 		printf("time        %s\n", t);
 		printf("algbw       %.2f GB/s\n", r.algbw_gbps);
 		printf("busbw       %.2f GB/s\n", r.busbw_gbps);
@@ -442,6 +545,7 @@ int cmd_perf(int argc, char **argv)
 		{ "cluster", required_argument, NULL, 'c' },
 		{ "collective", required_argument, NULL, 'C' },
 		{ "size", required_argument, NULL, 's' },
+		{ "sweep", required_argument, NULL, 'w' },
 		{ "on", required_argument, NULL, 'o' },
 		{ "algo", required_argument, NULL, 'a' },
 		{ "policy", required_argument, NULL, 'p' },
@@ -450,6 +554,8 @@ int cmd_perf(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cluster_path = NULL, *on = NULL, *policy = NULL, *size = NULL;
+	const char *sweep = NULL;
+	double lo = 0, hi = 0, factor = 2;
 	int coll = -1, algo = GP_ALGO_AUTO, json = 0, c, st;
 	long seed = 1;
 	double bytes = 0;
@@ -467,10 +573,13 @@ int cmd_perf(int argc, char **argv)
 		case 'C':
 			coll = gp_coll_parse(optarg);
 			if (coll < 0)
-				return gp_cli_usage_error(CMD, "unknown collective '%s' (allreduce, allgather, reducescatter, broadcast)", optarg);
+				return gp_cli_usage_error(CMD, "unknown collective '%s' (allreduce, allgather, reducescatter, broadcast, alltoall, sendrecv)", optarg);
 			break;
 		case 's':
 			size = optarg;
+			break;
+		case 'w':
+			sweep = optarg;
 			break;
 		case 'o':
 			on = optarg;
@@ -478,7 +587,7 @@ int cmd_perf(int argc, char **argv)
 		case 'a':
 			algo = gp_algo_parse(optarg);
 			if (algo < 0)
-				return gp_cli_usage_error(CMD, "unknown algorithm '%s' (auto, ring, hierarchical, tree, ps)", optarg);
+				return gp_cli_usage_error(CMD, "unknown algorithm '%s' (auto, ring, tree, nvls, nvlstree, collnet, hierarchical, ps)", optarg);
 			break;
 		case 'p':
 			policy = optarg;
@@ -497,19 +606,23 @@ int cmd_perf(int argc, char **argv)
 	if (coll >= 0) {
 		if (optind < argc)
 			return gp_cli_usage_error(CMD, "--collective takes no job file ('%s')", argv[optind]);
-		if (!size || !on)
-			return gp_cli_usage_error(CMD, "--collective needs --size and --on");
+		if (size && sweep)
+			return gp_cli_usage_error(CMD, "--size and --sweep exclude each other");
+		if ((!size && !sweep) || !on)
+			return gp_cli_usage_error(CMD, "--collective needs --size (or --sweep) and --on");
 		if (policy)
 			return gp_cli_usage_error(CMD, "--policy is for a job, not --collective");
-		if (gp_parse_size(size, &bytes) || bytes <= 0 || bytes > 1e15)
+		if (size && (gp_parse_size(size, &bytes) || bytes <= 0 || bytes > 1e15))
 			return gp_cli_usage_error(CMD, "bad --size '%s' (e.g. 1GiB, 256MB, 4096)", size);
+		if (sweep && parse_sweep(sweep, &lo, &hi, &factor))
+			return gp_cli_usage_error(CMD, "bad --sweep '%s' (MIN:MAX[:FACTOR], e.g. 8B:8GiB, at most 400 rows)", sweep);
 	} else {
 		if (optind + 1 != argc)
 			return gp_cli_usage_error(CMD, "give --collective, or one JOB.yaml");
 		if (on && policy)
 			return gp_cli_usage_error(CMD, "--on and --policy exclude each other");
-		if (size)
-			return gp_cli_usage_error(CMD, "--size is for --collective");
+		if (size || sweep)
+			return gp_cli_usage_error(CMD, "--size and --sweep are for --collective");
 	}
 	gp_cluster_init(&cl);
 	if (gp_cluster_load(cluster_path ? cluster_path : gp_cli_default_cluster(), &cl, &err))
@@ -519,7 +632,9 @@ int cmd_perf(int argc, char **argv)
 
 		gp_placement_init(&p);
 		st = parse_on(&cl, on, &p);
-		if (!st)
+		if (!st && sweep)
+			st = run_sweep(&cl, coll, algo, lo, hi, factor, &p, json);
+		else if (!st)
 			st = run_collective(&cl, coll, algo, bytes, &p, json);
 		gp_placement_release(&p);
 	} else {

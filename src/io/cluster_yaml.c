@@ -2,6 +2,7 @@
  * It walks the document tree of io/yaml.c and reports the first problem
  * with the position of the offending node. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -199,7 +200,8 @@ static int load_models(loader *L, const gp_yaml_node *map)
 /* The keys `gpuplan topo import` writes, plus the cluster's own. */
 static const char *const type_keys[] = {
 	"topology", "gpu_model", "cpus", "memory_gib", "subnets",
-	"name", "source", "quirks", "gpus", "nics", "devices", "links", NULL
+	"name", "source", "quirks", "gpus", "nics", "devices", "links",
+	"p2p", "gdr", "nic_gbps", "nic_cards", NULL
 };
 static const char *const gpu_keys[] = {
 	"id", "cpus", "numa", "gpu_numa_id", NULL
@@ -453,6 +455,108 @@ static int set_subnet(loader *L, gp_node_type *t, int nic,
 	return GP_OK;
 }
 
+/* The perf model's node-type keys (issue 15): p2p (on, off, default or
+ * an `nvidia-smi topo -p2p r` file), gdr, nic_gbps (one rate for every
+ * NIC, or a map by NIC id or device) and nic_cards (lists of the NICs
+ * that are ports of one card). */
+static int load_type_perf(loader *L, const gp_yaml_node *v, const char *owner,
+			  gp_node_type *t)
+{
+	gp_topo *topo = &t->topo;
+	const gp_yaml_node *x;
+	const char *s;
+	size_t i, j;
+	int b;
+
+	x = gp_yaml_get(v, "p2p");
+	if (x) {
+		if (gp_yaml_str(&L->doc, x, what(L, "%s 'p2p'", owner), &s, L->err))
+			return GP_EINPUT;
+		if (!strcmp(s, "on") || !strcmp(s, "true")) {
+			topo->p2p_mode = GP_P2P_ON;
+		} else if (!strcmp(s, "off") || !strcmp(s, "false")) {
+			topo->p2p_mode = GP_P2P_OFF;
+		} else if (!strcmp(s, "default")) {
+			topo->p2p_mode = GP_P2P_DEFAULT;
+		} else if (!*s) {
+			return gp_yaml_error(&L->doc, x, L->err, "%s: empty 'p2p'", owner);
+		} else {
+			char *path = gp_path_relative_to(L->doc.path, s);
+			char msg[sizeof(L->err->msg)];
+			int st = gp_p2p_load(path, topo->ngpus, &topo->p2p, L->err);
+
+			free(path);
+			if (st) {
+				snprintf(msg, sizeof(msg), "%s", L->err->msg);
+				return gp_yaml_error(&L->doc, x, L->err, "%s: p2p '%s': %s",
+						     owner, s, msg);
+			}
+		}
+	}
+	x = gp_yaml_get(v, "gdr");
+	if (x) {
+		if (gp_yaml_bool(&L->doc, x, what(L, "%s 'gdr'", owner), &b, L->err))
+			return GP_EINPUT;
+		topo->no_gdr = !b;
+	}
+	x = gp_yaml_get(v, "nic_gbps");
+	if (x && x->type == GP_YAML_MAP) {
+		for (i = 0; i < x->n; i++) {
+			int nic = find_nic(topo, x->keys[i]->scalar);
+
+			if (nic < 0)
+				return gp_yaml_error(&L->doc, x->keys[i], L->err,
+						     "%s: 'nic_gbps' names NIC '%.40s', which the topology does not have",
+						     owner, x->keys[i]->scalar);
+			if (gp_yaml_double(&L->doc, x->items[i],
+					   what(L, "%s 'nic_gbps' of '%s'", owner,
+						x->keys[i]->scalar),
+					   0.001, 1e5, &topo->nics[nic].gbps, L->err))
+				return GP_EINPUT;
+		}
+	} else if (x) {
+		double g;
+
+		if (gp_yaml_double(&L->doc, x, what(L, "%s 'nic_gbps'", owner), 0.001, 1e5, &g,
+				   L->err))
+			return GP_EINPUT;
+		for (i = 0; i < (size_t)topo->nnics; i++)
+			topo->nics[i].gbps = g;
+	}
+	x = gp_yaml_get(v, "nic_cards");
+	if (x) {
+		if (gp_yaml_expect(&L->doc, x, GP_YAML_SEQ, what(L, "%s 'nic_cards'", owner),
+				   L->err))
+			return GP_EINPUT;
+		for (i = 0; i < x->n; i++) {
+			const gp_yaml_node *card = x->items[i];
+
+			if (gp_yaml_expect(&L->doc, card, GP_YAML_SEQ,
+					   what(L, "%s 'nic_cards' entry %zu", owner, i + 1), L->err))
+				return GP_EINPUT;
+			for (j = 0; j < card->n; j++) {
+				int nic;
+
+				if (gp_yaml_str(&L->doc, card->items[j],
+						what(L, "%s 'nic_cards' entry %zu", owner, i + 1),
+						&s, L->err))
+					return GP_EINPUT;
+				nic = find_nic(topo, s);
+				if (nic < 0)
+					return gp_yaml_error(&L->doc, card->items[j], L->err,
+							     "%s: 'nic_cards' names NIC '%.40s', which the topology does not have",
+							     owner, s);
+				if (topo->nics[nic].card >= 0)
+					return gp_yaml_error(&L->doc, card->items[j], L->err,
+							     "%s: NIC '%.40s' is on two cards in 'nic_cards'",
+							     owner, s);
+				topo->nics[nic].card = (int)i;
+			}
+		}
+	}
+	return GP_OK;
+}
+
 static int load_type(loader *L, const gp_yaml_node *key, const gp_yaml_node *v)
 {
 	gp_cluster *c = L->c;
@@ -539,6 +643,8 @@ static int load_type(loader *L, const gp_yaml_node *key, const gp_yaml_node *v)
 				return GP_EINPUT;
 		}
 	}
+	if (load_type_perf(L, v, owner, t))
+		return GP_EINPUT;
 	x = gp_yaml_get(v, "subnets");
 	if (x) {
 		if (gp_yaml_expect(&L->doc, x, GP_YAML_MAP, what(L, "%s 'subnets'", owner),
@@ -581,7 +687,36 @@ static int load_types(loader *L, const gp_yaml_node *map)
 
 /* -- fabric -- */
 
-static const char *const switch_keys[] = { "name", "parent", "tech", NULL };
+static const char *const switch_keys[] = {
+	"name", "parent", "tech", "congestion", "adaptive_routing", "sharp", NULL
+};
+
+/* The perf model's fabric keys of one switch (inherited when absent). */
+static int load_switch_perf(loader *L, const gp_yaml_node *s, gp_switch *sw)
+{
+	const gp_yaml_node *x;
+	int b;
+
+	x = gp_yaml_get(s, "congestion");
+	if (x && gp_yaml_double(&L->doc, x, what(L, "switch '%s' 'congestion'", sw->name),
+				0, 100, &sw->congestion, L->err))
+		return GP_EINPUT;
+	x = gp_yaml_get(s, "adaptive_routing");
+	if (x) {
+		if (gp_yaml_bool(&L->doc, x, what(L, "switch '%s' 'adaptive_routing'", sw->name),
+				 &b, L->err))
+			return GP_EINPUT;
+		sw->adaptive_routing = b;
+	}
+	x = gp_yaml_get(s, "sharp");
+	if (x) {
+		if (gp_yaml_bool(&L->doc, x, what(L, "switch '%s' 'sharp'", sw->name), &b,
+				 L->err))
+			return GP_EINPUT;
+		sw->sharp = b;
+	}
+	return GP_OK;
+}
 
 static void tech_list(char *buf, size_t size)
 {
@@ -640,6 +775,8 @@ static int load_fabric(loader *L, const gp_yaml_node *seq)
 		k = gp_cluster_add_switch(c, name, -1, t);
 		c->switches[k].line = nm->line;
 		c->switches[k].col = nm->col;
+		if (load_switch_perf(L, s, &c->switches[k]))
+			return GP_EINPUT;
 	}
 	/* Pass 2: parents. */
 	for (i = 0; i < seq->n; i++) {

@@ -171,6 +171,9 @@ int gp_cluster_add_switch(gp_cluster *c, const char *name, int parent,
 	s->name = gp_xstrdup(name);
 	s->parent = parent;
 	s->tech = tech;
+	s->congestion = -1;
+	s->adaptive_routing = -1;
+	s->sharp = -1;
 	c->nswitches++;
 	index_add(c, &c->sw_hash, &c->sw_hash_cap, switch_name, c->nswitches);
 	return c->nswitches - 1;

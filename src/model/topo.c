@@ -63,6 +63,7 @@ void gp_topo_release(gp_topo *t)
 	free(t->gpus);
 	free(t->nics);
 	free(t->links);
+	free(t->p2p);
 	free(t->source);
 	gp_topo_init(t);
 }
@@ -94,6 +95,7 @@ int gp_topo_alloc(gp_topo *t, int ngpus, int nnics, gp_error *err)
 	for (i = 0; i < nnics; i++) {
 		snprintf(t->nics[i].id, sizeof(t->nics[i].id), "NIC%d", i);
 		t->nics[i].numa = -1;
+		t->nics[i].card = -1;
 	}
 	for (i = 0; i < n; i++)
 		for (j = 0; j < n; j++)

@@ -11,11 +11,12 @@
 #include "gpuplan/util/util.h"
 
 static const char *const coll_names[GP_COLL_COUNT] = {
-	"allreduce", "allgather", "reducescatter", "broadcast",
+	"allreduce", "allgather", "reducescatter", "broadcast", "alltoall", "sendrecv",
 };
 static const char *const algo_names[GP_ALGO_COUNT] = {
-	"auto", "ring", "hierarchical", "tree", "ps",
+	"auto", "ring", "hierarchical", "tree", "ps", "nvls", "nvlstree", "collnet", "p2p",
 };
+static const char *const proto_names[GP_PROTO_COUNT] = { "LL", "LL128", "Simple" };
 
 const char *gp_coll_name(int coll)
 {
@@ -47,6 +48,11 @@ int gp_algo_parse(const char *s)
 		if (!strcasecmp(s, algo_names[i]))
 			return i;
 	return -1;
+}
+
+const char *gp_proto_name(int proto)
+{
+	return proto >= 0 && proto < GP_PROTO_COUNT ? proto_names[proto] : "?";
 }
 
 double gp_perf_nvlink_gbs(const gp_gpu_model *m)
@@ -84,7 +90,7 @@ double gp_perf_pcie_gbs(int gen, int lanes)
 	return GP_PERF_PCI_GEN3_X16_GBS * ldexp(1.0, gen - 3) * lanes / 16.0;
 }
 
-double gp_perf_link_gbs(const gp_gpu_model *m, gp_link l)
+double gp_perf_pair_gbs(const gp_gpu_model *m, gp_link l, int p2p)
 {
 	double pcie = gp_perf_pcie_gbs(m ? m->pcie_gen : 3, m ? m->pcie_lanes : 16);
 
@@ -95,13 +101,50 @@ double gp_perf_link_gbs(const gp_gpu_model *m, gp_link l)
 		return (l.nvlinks ? l.nvlinks : 1) * gp_perf_nvlink_gbs(m);
 	case GP_LINK_PIX:
 	case GP_LINK_PXB:
-		return pcie;
 	case GP_LINK_PHB:
 	case GP_LINK_NODE:
-		return GP_PERF_HOST_STAGING * pcie;
+		return p2p ? pcie : GP_PERF_HOST_STAGING * pcie;
 	default: /* SYS */
-		return fmin(GP_PERF_HOST_STAGING * pcie, GP_PERF_SOCKET_GBS);
+		return fmin(p2p ? pcie : GP_PERF_HOST_STAGING * pcie, GP_PERF_SOCKET_GBS);
 	}
+}
+
+double gp_perf_link_gbs(const gp_gpu_model *m, gp_link l)
+{
+	return gp_perf_pair_gbs(m, l, l.level <= GP_LINK_PXB);
+}
+
+int gp_perf_is_consumer(const gp_gpu_model *m)
+{
+	const char *n;
+
+	if (!m)
+		return 0;
+	n = m->name;
+	if (!strncasecmp(n, "GeForce", 7) || !strncasecmp(n, "TITAN", 5))
+		return 1;
+	/* RTX-2080Ti, RTX-3090, RTX-4090, RTX-5090: a digit after "RTX-";
+	 * the workstation RTX A6000 / RTX 6000 Ada keep their P2P. */
+	if (!strncasecmp(n, "RTX", 3) && (n[3] == '-' || n[3] == ' ') && n[4] >= '1' &&
+	    n[4] <= '9' && n[5] >= '0' && n[5] <= '9' && n[6] >= '0' && n[6] <= '9' &&
+	    !(n[4] == '6' && n[5] == '0' && n[6] == '0' && n[7] == '0'))
+		return 1;
+	return 0;
+}
+
+int gp_perf_p2p_ok(const gp_topo *t, const gp_gpu_model *m, int a, int b)
+{
+	gp_link l = gp_topo_link(t, a, b);
+
+	if (l.level <= GP_LINK_NV)
+		return 1;
+	if (t->p2p)
+		return t->p2p[(size_t)a * (size_t)t->ngpus + (size_t)b] != 0;
+	if (t->p2p_mode == GP_P2P_ON)
+		return 1;
+	if (t->p2p_mode == GP_P2P_OFF || gp_perf_is_consumer(m))
+		return 0;
+	return l.level <= GP_LINK_PXB; /* NCCL's default P2P level */
 }
 
 double gp_perf_link_alpha(gp_link l)
@@ -113,7 +156,28 @@ double gp_perf_link_alpha(gp_link l)
 
 double gp_perf_nic_gbs(double gbit)
 {
-	return gbit / 8.0 * GP_PERF_NIC_EFFICIENCY;
+	return gbit / 8.0 * (gbit >= 400 ? GP_PERF_NIC_EFFICIENCY_400 : GP_PERF_NIC_EFFICIENCY);
+}
+
+int gp_perf_arch(const gp_gpu_model *m)
+{
+	const char *n;
+
+	if (!m)
+		return 8;
+	n = m->name;
+	if (m->nvlink_gen >= 5 || n[0] == 'B' || !strncasecmp(n, "GB", 2) ||
+	    !strncasecmp(n, "RTX-5", 5))
+		return 10;
+	if (m->nvlink_gen == 4 || n[0] == 'H' || !strncasecmp(n, "GH", 2))
+		return 9;
+	if (m->nvlink_gen == 3 || n[0] == 'A' || n[0] == 'L' || !strncasecmp(n, "RTX-3", 5) ||
+	    !strncasecmp(n, "RTX-4", 5))
+		return 8;
+	if (m->nvlink_gen == 2 || n[0] == 'V' || n[0] == 'T' || !strncasecmp(n, "RTX-2", 5) ||
+	    !strncasecmp(n, "Quadro-RTX", 10))
+		return 7;
+	return 6;
 }
 
 double gp_perf_busbw_factor(int coll, int n)
@@ -125,10 +189,64 @@ double gp_perf_busbw_factor(int coll, int n)
 		return 2.0 * (n - 1) / n;
 	case GP_COLL_ALLGATHER:
 	case GP_COLL_REDUCESCATTER:
+	case GP_COLL_ALLTOALL:
 		return (double)(n - 1) / n;
 	default:
 		return 1.0;
 	}
+}
+
+/* ---- NCCL's tuning constants (src/graph/tuning.cc, v2.18-2.2x) ----
+ * Latencies in microseconds, [tree, ring][LL, LL128, Simple]. */
+enum { T_TREE = 0, T_RING };
+static const double base_lat[2][GP_PROTO_COUNT] = { { 6.8, 14.0, 8.4 }, { 6.6, 14.0, 8.4 } };
+static const double hw_lat[3][2][GP_PROTO_COUNT] = {
+	/* NVLink */ { { 0.6, 1.25, 4.0 }, { 0.6, 1.9, 3.4 } },
+	/* PCIe */   { { 1.0, 1.9, 4.0 }, { 1.0, 2.5, 5.7 } },
+	/* NET */    { { 5.0, 8.5, 14.0 }, { 2.7, 4.0, 14.0 } },
+};
+#define NVLS_NET_US 18.0
+#define NVLSTREE_NET_US 20.9
+#define COLLNET_NET_US 31.0
+/* LL's bandwidth ceiling, [Volta, Ampere, Hopper, Blackwell][1, 2, >2 nodes]. */
+static const double ll_max_bw[4][3] = {
+	{ 39.0, 39.0, 20.4 }, { 87.7, 22.5, 19.0 }, { 141.0, 45.0, 35.0 }, { 282.0, 90.0, 70.0 },
+};
+/* Tree bandwidth corrections by log2(bytes / 64), 64 B .. 128 MiB. */
+static const double tree_corr[GP_PROTO_COUNT][22] = {
+	{ 1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0 },
+	{ 1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .5, .6, .6, .7, .7, .8, .9, .9, 1.0 },
+	{ .9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .5, .5, .6, .6, .7, .8, .9 },
+};
+
+static int arch_of(const gp_perf_fabric *f)
+{
+	return f->arch > 0 ? f->arch : 8;
+}
+
+static int arch_row(const gp_perf_fabric *f)
+{
+	int a = arch_of(f);
+
+	return a <= 7 ? 0 : a == 8 ? 1 : a == 9 ? 2 : 3;
+}
+
+/* Rows of hw_lat. */
+enum { HW_NVLINK = 0, HW_PCI, HW_NET };
+
+static int intra_hw(const gp_perf_fabric *f)
+{
+	if (f->intra_hw == GP_PERF_HW_PCI)
+		return HW_PCI;
+	if (f->intra_hw == GP_PERF_HW_NVLINK)
+		return HW_NVLINK;
+	return f->alpha_intra > GP_PERF_ALPHA_NVLINK_S * 1.01 ? HW_PCI : HW_NVLINK;
+}
+
+/* LL128 runs on NVLink systems of Volta and later. */
+static int ll128_ok(const gp_perf_fabric *f)
+{
+	return arch_of(f) >= 7 && intra_hw(f) == HW_NVLINK;
 }
 
 /* Per-rank bandwidth of one flat ring over all ranks: as slow as its
@@ -140,29 +258,192 @@ static double ring_bw(const gp_perf_fabric *f)
 	return f->bw_intra;
 }
 
-/* Latency of `steps` ring steps of which 2 per extra node (or 1 for the
- * one-pass collectives) cross the network. */
-static double ring_lat(const gp_perf_fabric *f, int passes)
+/* Latency of one step across the network: NCCL's NET figure plus the
+ * switch levels beyond the first. */
+static double net_lat(const gp_perf_fabric *f, int cls, int p)
 {
-	int inter = passes * (f->nodes - 1);
-	int intra = passes * (f->n - 1) - inter;
+	double extra = f->net_switch_s > 0 ? f->net_switch_s * 1e6 : 0.0;
 
-	return intra * f->alpha_intra + inter * f->alpha_inter;
+	return hw_lat[HW_NET][cls][p] + extra;
 }
 
-static double ring_time(int coll, const gp_perf_fabric *f, double bytes)
+static double ll_cap(const gp_perf_fabric *f)
 {
-	double n = f->n, b = ring_bw(f) * 1e9;
+	return ll_max_bw[arch_row(f)][f->nodes <= 1 ? 0 : f->nodes == 2 ? 1 : 2];
+}
 
+/* Protocol bandwidth of a ring whose Simple bandwidth is bw. */
+static double ring_proto_bw(const gp_perf_fabric *f, int p, double bw)
+{
+	switch (p) {
+	case GP_PROTO_LL:
+		return fmin(0.5 * bw, ll_cap(f));
+	case GP_PROTO_LL128:
+		if (!ll128_ok(f))
+			return -1;
+		return bw * (f->nodes > 1 && f->per_node < 2 ? 0.7 : 0.92);
+	default:
+		return bw;
+	}
+}
+
+/* Pipeline fill: the first chunk crosses `depth` hops before the links
+ * stream; a chunk is NCCL's step size, or less when the buffer split
+ * over the channels is smaller (share = bytes each channel-step moves at
+ * the full bandwidth, in seconds). */
+static double fill_time(const gp_perf_fabric *f, int p, double depth, double share_s)
+{
+	double ch = f->bw_chan > 0 ? f->bw_chan : ring_bw(f);
+
+	if (p == GP_PROTO_LL || depth <= 0 || ch <= 0)
+		return 0;
+	return depth * fmin(GP_PERF_CHUNK_BYTES / (ch * 1e9), share_s);
+}
+
+static double ring_time(int coll, int p, const gp_perf_fabric *f, double bytes, double *lat_out)
+{
+	double n = f->n, m = f->nodes > 0 ? f->nodes : 1, bw, lat, factor;
+	double steps, inter;
+
+	bw = ring_proto_bw(f, p, ring_bw(f));
+	if (bw <= 0)
+		return -1;
 	switch (coll) {
 	case GP_COLL_ALLREDUCE:
-		return 2.0 * (n - 1) / n * bytes / b + ring_lat(f, 2);
+		steps = 2 * (n - 1), inter = 2 * (m - 1), factor = 2 * (n - 1) / n;
+		break;
 	case GP_COLL_ALLGATHER:
 	case GP_COLL_REDUCESCATTER:
-		return (n - 1) / n * bytes / b + ring_lat(f, 1);
-	default: /* broadcast: a pipelined chain moves every byte over every hop once */
-		return bytes / b + ring_lat(f, 1);
+		steps = n - 1, inter = m - 1, factor = (n - 1) / n;
+		break;
+	case GP_COLL_BROADCAST:
+		steps = n - 1, inter = m - 1, factor = 1.0;
+		break;
+	default:
+		return -1;
 	}
+	lat = base_lat[T_RING][p] + (steps - inter) * hw_lat[intra_hw(f)][T_RING][p] +
+	      inter * net_lat(f, T_RING, p);
+	/* NCCL: the "plateau effect" of big multi-node Simple rings. */
+	if (coll == GP_COLL_ALLREDUCE && p == GP_PROTO_SIMPLE && m > 1 &&
+	    bytes >= n / 16.0 * 65536)
+		lat *= arch_of(f) >= 8 ? 1.4 : 1.9;
+	if (lat_out)
+		*lat_out = lat * 1e-6;
+	/* The first chunk's hops: within one node, and once per node. */
+	return lat * 1e-6 + factor * bytes / (bw * 1e9) +
+	       fill_time(f, p, fmin(steps - 1, 2 * (n / m - 1) + 2 * (m - 1)),
+			 bytes / (n * bw * 1e9));
+}
+
+static double tree_corr_of(int p, double bytes)
+{
+	double x = bytes / 64.0;
+	int lg = 0;
+
+	while (x >= 2.0 && lg < 40)
+		x /= 2.0, lg++;
+	return lg < 22 ? tree_corr[p][lg] : 1.0;
+}
+
+/* NCCL's double binary tree (all-reduce): each rank moves the buffer up
+ * and down, so the algorithm bandwidth is half the tree's bus bandwidth;
+ * across two nodes each node's NICs carry the buffer once each way,
+ * across more the inner nodes carry it twice. */
+static double tree_time(int p, const gp_perf_fabric *f, double bytes, double *lat_out)
+{
+	double m = f->nodes > 0 ? f->nodes : 1, ppn = f->per_node > 0 ? f->per_node : f->n;
+	double g, cap, bus, alg, lat, depth = 0;
+
+	if (f->n < 2)
+		return -1;
+	g = m <= 2 ? f->bw_intra : ring_bw(f);
+	if (arch_of(f) <= 8)
+		cap = m <= 2 ? (p == GP_PROTO_LL128 && arch_of(f) == 8 ? 130.0 : 110.0)
+			     : (p == GP_PROTO_LL128 && arch_of(f) == 8 ? 105.0 : 80.0);
+	else
+		cap = 1e9;
+	bus = fmin(0.9 * g, cap);
+	if (p == GP_PROTO_LL)
+		bus /= 3.8;
+	else if (p == GP_PROTO_LL128) {
+		if (!ll128_ok(f))
+			return -1;
+		bus *= m <= 1 ? 7.0 / 9.0 : 120.0 / 128.0;
+	}
+	alg = 0.5 * bus;
+	if (m >= 2 && f->bw_node_net > 0)
+		alg = fmin(alg, f->bw_node_net * (m <= 2 ? 1.0 : 0.5) *
+				(p == GP_PROTO_LL ? 0.5 : p == GP_PROTO_LL128 ? 120.0 / 128.0 : 1.0));
+	alg *= tree_corr_of(p, bytes);
+	while ((1 << (int)depth) < (int)m)
+		depth++;
+	lat = base_lat[T_TREE][p] +
+	      2 * ((ppn - 1) * hw_lat[intra_hw(f)][T_TREE][p] + depth * net_lat(f, T_TREE, p));
+	if (lat_out)
+		*lat_out = lat * 1e-6;
+	return lat * 1e-6 + bytes / (alg * 1e9) +
+	       fill_time(f, p, 2 * (ppn - 1 + depth), bytes / (f->n * alg * 1e9));
+}
+
+/* NVLink SHARP: the NVSwitches reduce, so a GPU moves about (n-1)/n of
+ * the buffer through its NVLinks at NCCL's NVLS efficiency. */
+static double nvls_algbw(const gp_perf_fabric *f, double ranks)
+{
+	double eff = arch_of(f) >= 10 ? GP_PERF_NVLS_EFF_BLACKWELL : GP_PERF_NVLS_EFF_HOPPER;
+
+	if (!f->nvswitch || arch_of(f) < 9 || f->bw_gpu_nvl <= 0 || ranks < 2)
+		return -1;
+	return eff * f->bw_gpu_nvl * (ranks - 1) / ranks;
+}
+
+static double nvls_time(const gp_perf_fabric *f, double bytes, double *lat_out)
+{
+	double alg = nvls_algbw(f, f->n), lat;
+
+	if (f->nodes > 1 || alg <= 0)
+		return -1;
+	lat = base_lat[T_RING][GP_PROTO_SIMPLE] + 2 * hw_lat[HW_NVLINK][T_RING][GP_PROTO_SIMPLE];
+	if (lat_out)
+		*lat_out = lat * 1e-6;
+	return lat * 1e-6 + bytes / (alg * 1e9) +
+	       fill_time(f, GP_PROTO_SIMPLE, 2, bytes / (f->n * alg * 1e9));
+}
+
+static double nvlstree_time(const gp_perf_fabric *f, double bytes, double *lat_out)
+{
+	double m = f->nodes, alg, lat, depth = 0;
+
+	if (m < 2 || f->bw_node_net <= 0 || f->per_node < 2)
+		return -1;
+	alg = nvls_algbw(f, f->per_node);
+	if (alg <= 0)
+		return -1;
+	alg = fmin(alg, f->bw_node_net * (m <= 2 ? 1.0 : 0.5));
+	while ((1 << (int)depth) < (int)m)
+		depth++;
+	lat = base_lat[T_TREE][GP_PROTO_SIMPLE] +
+	      2 * hw_lat[HW_NVLINK][T_RING][GP_PROTO_SIMPLE] +
+	      2 * depth * (NVLSTREE_NET_US + f->net_switch_s * 1e6);
+	if (lat_out)
+		*lat_out = lat * 1e-6;
+	return lat * 1e-6 + bytes / (alg * 1e9);
+}
+
+/* In-network reduction (CollNet, IB SHARP): each node sends the buffer
+ * to the switches once and gets the sum back once. */
+static double collnet_time(const gp_perf_fabric *f, double bytes, double *lat_out)
+{
+	double ppn = f->per_node > 0 ? f->per_node : 1, alg, lat;
+
+	if (!f->sharp || f->nodes < 2 || f->bw_node_net <= 0)
+		return -1;
+	alg = 0.9 * fmin(f->bw_node_net, ppn > 1 ? 0.5 * f->bw_intra : 1e9);
+	lat = base_lat[T_RING][GP_PROTO_SIMPLE] +
+	      2 * (ppn - 1) * hw_lat[intra_hw(f)][T_RING][GP_PROTO_SIMPLE] + COLLNET_NET_US;
+	if (lat_out)
+		*lat_out = lat * 1e-6;
+	return lat * 1e-6 + bytes / (alg * 1e9);
 }
 
 /* Reduce-scatter inside each node, one ring per rail across nodes on the
@@ -173,26 +454,15 @@ static double hier_time(int coll, const gp_perf_fabric *f, double bytes)
 	double bi = f->bw_intra * 1e9, bn = f->bw_node_net * 1e9;
 	double intra, inter;
 
-	if (f->nodes <= 1 || f->bw_node_net <= 0 || coll == GP_COLL_BROADCAST)
+	if (f->nodes <= 1 || f->bw_node_net <= 0 ||
+	    (coll != GP_COLL_ALLREDUCE && coll != GP_COLL_ALLGATHER &&
+	     coll != GP_COLL_REDUCESCATTER))
 		return -1.0;
 	intra = (g - 1) / g * bytes / bi + (g - 1) * f->alpha_intra;
 	inter = (m - 1) / m * bytes / bn + (m - 1) * f->alpha_inter;
 	if (coll == GP_COLL_ALLREDUCE)
 		return 2.0 * (intra + inter);
 	return intra + inter;
-}
-
-/* Pipelined (double binary) tree all-reduce: every rank moves S up and S
- * down; latency grows with log2 of the nodes. */
-static double tree_time(int coll, const gp_perf_fabric *f, double bytes)
-{
-	double b = ring_bw(f) * 1e9;
-	double depth = f->nodes > 1 ? ceil(log2((double)f->nodes)) : 0.0;
-
-	if (coll != GP_COLL_ALLREDUCE)
-		return -1.0;
-	return 2.0 * bytes / b +
-	       2.0 * ((f->per_node - 1) * f->alpha_intra + depth * f->alpha_inter);
 }
 
 /* Parameter server, push then pull, serialised (§A.3): each worker sends
@@ -216,33 +486,140 @@ static double ps_time(int coll, const gp_perf_fabric *f, double bytes)
 	return 2.0 * (one_way + alpha);
 }
 
-double gp_perf_coll_time(int coll, int algo, const gp_perf_fabric *f, double bytes)
+static double gpu_net_bw(const gp_perf_fabric *f)
 {
+	if (f->bw_gpu_net > 0)
+		return f->bw_gpu_net;
+	return f->bw_node_net > 0 ? f->bw_node_net / (f->per_node > 0 ? f->per_node : 1) : 0;
+}
+
+/* Point-to-point collectives.  alltoall: every rank sends 1/n of its
+ * buffer to every other rank at once; the part for the other nodes goes
+ * through the GPU's own NICs (alltoall does not aggregate a node's NICs),
+ * the rest over the intra-node links.  sendrecv: each rank sends the
+ * buffer to the next rank. */
+static double p2p_time(int coll, int p, const gp_perf_fabric *f, double bytes, double *lat_out)
+{
+	double n = f->n, ppn = f->per_node > 0 ? f->per_node : n, t, lat, bw_in, bw_net;
+	int cls = T_RING, multi = f->nodes > 1;
+
+	bw_in = f->bw_p2p > 0 ? f->bw_p2p : f->bw_intra;
+	if (coll == GP_COLL_ALLTOALL && f->nvswitch)
+		bw_in = f->bw_intra; /* all peers at once: the GPU's NVLink capacity */
+	bw_net = gpu_net_bw(f);
+	if (multi && bw_net <= 0)
+		return -1;
+	bw_in = ring_proto_bw(f, p, bw_in);
+	if (multi)
+		bw_net = ring_proto_bw(f, p, bw_net);
+	if (bw_in <= 0 || (multi && bw_net <= 0))
+		return -1;
+	if (coll == GP_COLL_ALLTOALL)
+		/* One send per peer, each with its step latency. */
+		lat = base_lat[cls][p] + (ppn - 1) * hw_lat[intra_hw(f)][cls][p] +
+		      (n - ppn) * net_lat(f, cls, p);
+	else
+		lat = base_lat[cls][p] + (multi ? net_lat(f, cls, p) : hw_lat[intra_hw(f)][cls][p]);
+	if (coll == GP_COLL_ALLTOALL) {
+		double tin = bytes * (ppn - 1) / n / (bw_in * 1e9);
+		double tnet = multi ? bytes * (n - ppn) / n / (bw_net * 1e9) : 0;
+
+		t = fmax(tin, tnet);
+	} else if (coll == GP_COLL_SENDRECV) {
+		t = bytes / (fmin(bw_in, multi ? bw_net : 1e300) * 1e9);
+	} else {
+		return -1;
+	}
+	if (lat_out)
+		*lat_out = lat * 1e-6;
+	return lat * 1e-6 + t;
+}
+
+double gp_perf_coll_time_proto(int coll, int algo, int proto, const gp_perf_fabric *f,
+			       double bytes, double *lat)
+{
+	double best = -1, l = 0, t;
+	int p;
+
+	if (lat)
+		*lat = 0;
 	if (f->n <= 1)
 		return 0.0;
-	switch (algo) {
-	case GP_ALGO_RING:
-		return ring_time(coll, f, bytes);
-	case GP_ALGO_HIER:
-		return hier_time(coll, f, bytes);
-	case GP_ALGO_TREE:
-		return tree_time(coll, f, bytes);
-	case GP_ALGO_PS:
-		return ps_time(coll, f, bytes);
-	default:
-		return -1.0;
+	if (algo == GP_ALGO_HIER || algo == GP_ALGO_PS) {
+		t = algo == GP_ALGO_HIER ? hier_time(coll, f, bytes) : ps_time(coll, f, bytes);
+		return t;
 	}
+	for (p = 0; p < GP_PROTO_COUNT; p++) {
+		if (proto >= 0 && p != proto)
+			continue;
+		switch (algo) {
+		case GP_ALGO_RING:
+			t = ring_time(coll, p, f, bytes, &l);
+			break;
+		case GP_ALGO_TREE:
+			t = coll == GP_COLL_ALLREDUCE ? tree_time(p, f, bytes, &l) : -1;
+			break;
+		case GP_ALGO_NVLS:
+			t = coll == GP_COLL_ALLREDUCE && p == GP_PROTO_SIMPLE
+				    ? nvls_time(f, bytes, &l) : -1;
+			break;
+		case GP_ALGO_NVLSTREE:
+			t = coll == GP_COLL_ALLREDUCE && p == GP_PROTO_SIMPLE
+				    ? nvlstree_time(f, bytes, &l) : -1;
+			break;
+		case GP_ALGO_COLLNET:
+			t = coll == GP_COLL_ALLREDUCE && p == GP_PROTO_SIMPLE
+				    ? collnet_time(f, bytes, &l) : -1;
+			break;
+		case GP_ALGO_P2P:
+			t = p2p_time(coll, p, f, bytes, &l);
+			break;
+		default:
+			t = -1;
+		}
+		if (t >= 0 && (best < 0 || t < best * (1 - 1e-12))) {
+			best = t;
+			if (lat)
+				*lat = l;
+		}
+	}
+	return best;
+}
+
+double gp_perf_coll_time(int coll, int algo, const gp_perf_fabric *f, double bytes)
+{
+	return gp_perf_coll_time_proto(coll, algo, -1, f, bytes, NULL);
+}
+
+/* Which protocol gave time t (the first that matches). */
+static int proto_of(int coll, int algo, const gp_perf_fabric *f, double bytes, double t)
+{
+	int p;
+
+	for (p = 0; p < GP_PROTO_COUNT; p++)
+		if (gp_perf_coll_time_proto(coll, algo, p, f, bytes, NULL) == t)
+			return p;
+	return GP_PROTO_SIMPLE;
+}
+
+static int is_p2p_coll(int coll)
+{
+	return coll == GP_COLL_ALLTOALL || coll == GP_COLL_SENDRECV;
 }
 
 void gp_perf_coll_eval(int coll, int algo, const gp_perf_fabric *f, double bytes,
 		       gp_perf_coll_result *out)
 {
-	static const int candidates[] = { GP_ALGO_RING, GP_ALGO_HIER, GP_ALGO_TREE };
+	static const int candidates[] = { GP_ALGO_RING, GP_ALGO_TREE, GP_ALGO_NVLS,
+					  GP_ALGO_NVLSTREE, GP_ALGO_COLLNET };
 	double t = -1.0;
 	size_t i;
 
 	out->algo = algo;
-	if (algo == GP_ALGO_AUTO) {
+	if (is_p2p_coll(coll)) {
+		out->algo = GP_ALGO_P2P;
+		t = gp_perf_coll_time(coll, GP_ALGO_P2P, f, bytes);
+	} else if (algo == GP_ALGO_AUTO) {
 		out->algo = GP_ALGO_RING;
 		for (i = 0; i < GP_ARRAY_SIZE(candidates); i++) {
 			double ti = gp_perf_coll_time(coll, candidates[i], f, bytes);
@@ -260,7 +637,15 @@ void gp_perf_coll_eval(int coll, int algo, const gp_perf_fabric *f, double bytes
 		out->algo = GP_ALGO_RING;
 		t = gp_perf_coll_time(coll, GP_ALGO_RING, f, bytes);
 	}
+	if (t < 0)
+		t = 0;
 	out->time_s = t;
+	out->proto = GP_PROTO_SIMPLE;
+	out->lat_s = 0;
+	if (out->algo != GP_ALGO_HIER && out->algo != GP_ALGO_PS && f->n > 1) {
+		out->proto = proto_of(coll, out->algo, f, bytes, t);
+		gp_perf_coll_time_proto(coll, out->algo, out->proto, f, bytes, &out->lat_s);
+	}
 	out->bw_gbps = f->n > 1 ? ring_bw(f) : 0.0;
 	if (out->algo == GP_ALGO_HIER)
 		out->bw_gbps = fmin(f->bw_intra, f->bw_node_net);
@@ -320,7 +705,9 @@ double gp_perf_ring_gbs(const gp_topo *t, const gp_gpu_model *m, const int *gpus
 		ngpus = GP_TOPO_MAX_GPUS;
 	for (i = 0; i < ngpus; i++)
 		for (j = 0; j < ngpus; j++) {
-			w[i][j] = i == j ? 0 : gp_perf_link_gbs(m, gp_topo_link(t, gpus[i], gpus[j]));
+			w[i][j] = i == j ? 0
+					 : gp_perf_pair_gbs(m, gp_topo_link(t, gpus[i], gpus[j]),
+							    gp_perf_p2p_ok(t, m, gpus[i], gpus[j]));
 			if (i < j)
 				levels[nlev++] = w[i][j];
 		}

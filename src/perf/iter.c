@@ -44,8 +44,13 @@ static double gavel_iter_s(const gp_job *j, const gp_gpu_model *m, const gp_perf
 	/* Gavel measured FP32 training, on its own GPUs unless asked. */
 	if (!m || j->precision != GP_PREC_FP32 || (g < 0 && !other_gpus))
 		return 0;
+	/* Gavel's "(batch size B)" is the job's global batch: B / scale per
+	 * GPU.  A type without a batch in its name matches any. */
 	e = gp_perf_gavel_find(gp_perf_gavel_table, gp_perf_gavel_n, j->model.name,
-			       j->batch_size, f->n);
+			       j->batch_size * f->n, f->n);
+	if (!e)
+		e = gp_perf_gavel_find(gp_perf_gavel_table, gp_perf_gavel_n, j->model.name, 0,
+				       f->n);
 	if (!e)
 		return 0;
 	if (g < 0) {
@@ -79,8 +84,39 @@ int gp_perf_iteration(const gp_cluster *c, const gp_job *j, const gp_placement *
 	return gp_perf_iteration_opts(c, j, p, 0, out, err);
 }
 
+/* FP32 training runs on TF32 tensor cores from Ampere on, on the FP32
+ * units before: how much slower than mixed precision (FP16/BF16) a step
+ * is, from NVIDIA DeepLearningExamples' ResNet-50 v1.5 tables (PyTorch,
+ * 1 GPU): A100 2470 / 938 img/s; V100 1200 / 367 and 1156 / 356. */
+#define AMP_OVER_TF32 2.63
+#define AMP_OVER_FP32 3.26
+/* The same tables as achieved / peak FLOPS of a CNN's FP32 step (training
+ * FLOPs 3 x 8.18 G per image): V100 367 and 356 img/s of 15.7 TFLOPS FP32
+ * -> 0.57; A100 938 img/s of 156 TFLOPS TF32 -> 0.147. */
+#define CNN_EFF_FP32 0.57
+#define CNN_EFF_TF32 0.147
+
+/* Seconds of compute at FP32 from the same at mixed precision, on a GPU
+ * with tensor cores (FP16 peak well above the FP32 one). */
+static double fp32_from_mixed(const gp_gpu_model *m, double t)
+{
+	return t * (gp_perf_arch(m) >= 8 ? AMP_OVER_TF32 : AMP_OVER_FP32);
+}
+
+static int has_tensor_cores(const gp_gpu_model *m)
+{
+	return m && m->fp16_tflops > 2.5 * m->fp32_tflops;
+}
+
 int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placement *p,
 			   unsigned flags, gp_perf_iter *out, gp_error *err)
+{
+	return gp_perf_iteration_fabric(c, j, p, NULL, flags, out, err);
+}
+
+int gp_perf_iteration_fabric(const gp_cluster *c, const gp_job *j, const gp_placement *p,
+			     const gp_perf_fabric *given, unsigned flags, gp_perf_iter *out,
+			     gp_error *err)
 {
 	const gp_gpu_model *m;
 	const gp_perf_gpu_calib *cal;
@@ -97,6 +133,8 @@ int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placem
 	st = gp_perf_fabric_of(c, p, &f, out->bottleneck, sizeof(out->bottleneck), err);
 	if (st)
 		return st;
+	if (given)
+		f = *given;
 	for (i = 0; i < p->nparts; i++) {
 		if (p->parts[i].role == 1)
 			servers += p->parts[i].ngpus;
@@ -124,24 +162,36 @@ int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placem
 	if (out->profile) {
 		const double *pp = out->profile->p;
 
-		/* The profile was measured with this DL model on this GPU: it
-		 * knows compute, communication and overlap of n GPUs on m nodes. */
+		/* The profile was measured with this DL model on this GPU: its
+		 * compute (with the contention of k GPUs on a node) and overlap
+		 * stand; its fitted communication belongs to the machines Sia
+		 * measured, so the collective is recomputed over this
+		 * placement's links (GP_PERF_PROFILE_COMM keeps the fit). */
 		out->iter_s = gp_perf_profile_eval(out->profile, f.n, f.nodes, f.per_node, bsz,
 						   &out->compute_s, &out->comm_s, &out->exposed_s);
+		out->profile_comm_s = out->comm_s;
 		out->overlap = pp[GP_PP_OVERLAP];
 		out->algo = GP_ALGO_RING;
 		out->grad_bytes = j->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
-		return GP_OK;
+		if (flags & GP_PERF_PROFILE_COMM)
+			return GP_OK;
+		goto comm;
 	}
 	{
 		double fl = flops_per_sample(&j->model), peak, eff;
-		int cnn, fp32;
+		int cnn, fp32, tc32;
 
 		if (!m)
 			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 					    "node '%s' has no GPU model for the compute estimate",
 					    c->nodes[node].name);
+		/* FP32 jobs on tensor-core GPUs: the mixed-precision estimate
+		 * times the measured FP32 (or TF32) slowdown, since the
+		 * calibrated efficiency is against the FP16 tensor peak. */
 		fp32 = j->precision == GP_PREC_FP32 || m->fp16_tflops <= 0;
+		tc32 = fp32 && has_tensor_cores(m);
+		if (tc32)
+			fp32 = 0;
 		peak = fp32 ? m->fp32_tflops : m->fp16_tflops;
 		if (peak <= 0)
 			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
@@ -158,6 +208,8 @@ int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placem
 			out->compute_s = gp_perf_ctab_compute(&sp->ctab, sp->p, bsz) * ref / peak;
 			if (!(flags & GP_PERF_NO_GAVEL))
 				out->compute_s /= gavel_speed(m, cnn);
+			if (tc32)
+				out->compute_s = fp32_from_mixed(m, out->compute_s);
 			goto comm;
 		}
 		if ((fl <= 0 || j->model.params <= 0) && !(flags & GP_PERF_NO_GAVEL)) {
@@ -184,6 +236,18 @@ int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placem
 		if (!(flags & GP_PERF_NO_GAVEL))
 			eff *= gavel_speed(m, cnn);
 		out->compute_s = bsz * fl / (peak * 1e12 * eff);
+		if (tc32 && cnn && !(m->efficiency > 0)) {
+			/* A CNN in FP32: its own measured efficiency against the
+			 * FP32 (Volta, Turing) or TF32 (Ampere on) peak. */
+			double p32 = gp_perf_arch(m) >= 8 ? m->fp16_tflops / 2 : m->fp32_tflops;
+			double e32 = gp_perf_arch(m) >= 8 ? CNN_EFF_TF32 : CNN_EFF_FP32;
+
+			if (!(flags & GP_PERF_NO_GAVEL))
+				e32 *= gavel_speed(m, cnn);
+			out->compute_s = bsz * fl / (p32 * 1e12 * e32);
+		} else if (tc32) {
+			out->compute_s = fp32_from_mixed(m, out->compute_s);
+		}
 	}
 comm:
 	out->grad_bytes = j->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
@@ -198,8 +262,9 @@ comm:
 	}
 	out->algo = r.algo;
 	out->comm_s = f.n > 1 ? r.time_s : 0.0;
-	out->overlap = m->overlap > 0 ? m->overlap
-		       : cal && cal->overlap > 0 ? cal->overlap : GP_PERF_DEFAULT_OVERLAP;
+	if (!out->profile)
+		out->overlap = m->overlap > 0 ? m->overlap
+			       : cal && cal->overlap > 0 ? cal->overlap : GP_PERF_DEFAULT_OVERLAP;
 	out->exposed_s = gp_perf_exposed(out->compute_s, out->comm_s, out->overlap);
 	out->iter_s = out->compute_s + out->exposed_s;
 	return GP_OK;

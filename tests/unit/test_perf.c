@@ -67,12 +67,25 @@ static void test_link_constants(void)
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_busbw_factor(GP_COLL_ALLGATHER, 8), 0.875, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_busbw_factor(GP_COLL_BROADCAST, 8), 1.0, 1e-12);
 	CU_ASSERT_EQUAL(gp_coll_parse("AllReduce"), GP_COLL_ALLREDUCE);
-	CU_ASSERT_EQUAL(gp_coll_parse("alltoall"), -1);
+	CU_ASSERT_EQUAL(gp_coll_parse("alltoall"), GP_COLL_ALLTOALL);
+	CU_ASSERT_EQUAL(gp_coll_parse("SendRecv"), GP_COLL_SENDRECV);
+	CU_ASSERT_EQUAL(gp_coll_parse("gather"), -1);
+	CU_ASSERT_EQUAL(gp_algo_parse("NVLSTree"), GP_ALGO_NVLSTREE);
+	/* 400 Gb/s NDR: 50 GB/s line x 0.97 (ConnectX-7). */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_nic_gbs(400), 48.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_busbw_factor(GP_COLL_ALLTOALL, 8), 0.875, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_busbw_factor(GP_COLL_SENDRECV, 8), 1.0, 1e-12);
+	/* Host-staged pairs: P2P off makes a PIX pair 0.8 x PCIe. */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_pair_gbs(&a100, (gp_link){ GP_LINK_PIX, 0 }, 0), 19.2, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_pair_gbs(&a100, (gp_link){ GP_LINK_NODE, 0 }, 1), 24.0, 1e-9);
+	CU_ASSERT_EQUAL(gp_perf_arch(&a100), 8);
+	CU_ASSERT_EQUAL(gp_perf_arch(&h100), 9);
 	CU_ASSERT_EQUAL(gp_algo_parse("hier"), GP_ALGO_HIER);
 }
 
-/* 8 x A100 on NVSwitch (every pair NV12), 1 GB all-reduce:
- * t = 2*7/8 * 1e9 / 240e9 + 14 * 3.4 us = 7.291667 ms + 47.6 us. */
+/* 8 x A100 on NVSwitch (every pair NV12), 1 GB all-reduce, ring, Simple:
+ * t = base 8.4 us + 14 x 3.4 us + 2*7/8 * 1e9 / 240e9 + pipeline fill of
+ * 13 hops x one 512 KiB chunk over one channel's link. */
 static void test_ring_nv12(void)
 {
 	gp_topo t;
@@ -87,18 +100,27 @@ static void test_ring_nv12(void)
 	CU_ASSERT_DOUBLE_EQUAL(f.bw_intra, 240.0, 1e-9);
 	CU_ASSERT_EQUAL(hop.level, GP_LINK_NV);
 	f.alpha_intra = GP_PERF_ALPHA_NVLINK_S;
+	f.bw_chan = 20.0; /* one NVLink per channel */
 	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_RING, &f, 1e9, &r);
-	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 7.291666667e-3 + 47.6e-6, 1e-12);
-	/* busbw = 1e9 / t * 1.75 = 238.45 GB/s; nccl-tests ~230: within 25 %. */
-	CU_ASSERT_DOUBLE_EQUAL(r.busbw_gbps, 1.75 / (7.291666667e-3 + 47.6e-6), 1e-6);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_SIMPLE);
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 7.291666667e-3 + 56.0e-6 + 13 * 524288 / 20e9, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.lat_s, 56.0e-6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.busbw_gbps, 1.75 / r.time_s, 1e-6);
+	/* nccl-tests ~230 GB/s at 1 GB (NVIDIA/nccl-tests#149 ~200, #175 232). */
 	CU_ASSERT(fabs(r.busbw_gbps - 230) / 230 < 0.25);
+	/* 8 bytes: LL, latency only: 6.6 + 14 x 0.6 us (+ 8 B at 87.7 GB/s). */
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, 8, &r);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_LL);
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 15.0e-6 + 1.75 * 8 / 87.7e9, 1e-12);
 	/* Four of them still see all 12 links: 240, not 3 x 240. */
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs(&t, &a100, all8, 4, NULL, NULL, NULL), 240.0, 1e-9);
 	free(t.links);
 }
 
-/* 8 x H100 (NV18): 18 x 20.6 = 370.8 GB/s;
- * t = 1.75e9 / 370.8e9 + 47.6 us = 4.719525 ms + 47.6 us. */
+/* 8 x H100 (NV18): 18 x 20.6 = 370.8 GB/s; ring, Simple:
+ * t = 1.75e9 / 370.8e9 + 56 us + 13 x 512 KiB / 370.8e9 (one channel's
+ * link unknown: the ring's).  With NVSwitch and Hopper, NVLS: algbw =
+ * 0.85 x 370.8 x 7/8 = 275.78 GB/s, busbw ~480 (NVIDIA/nccl-tests#212). */
 static void test_ring_nv18(void)
 {
 	gp_topo t;
@@ -112,14 +134,32 @@ static void test_ring_nv18(void)
 	f.alpha_intra = GP_PERF_ALPHA_NVLINK_S;
 	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, 1e9, &r);
 	CU_ASSERT_EQUAL(r.algo, GP_ALGO_RING);
-	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 1.75e9 / 370.8e9 + 47.6e-6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 1.75e9 / 370.8e9 + 56e-6 + 13 * 524288 / 370.8e9, 1e-12);
 	CU_ASSERT(fabs(r.busbw_gbps - 370) / 370 < 0.25);
+	f.arch = 9, f.nvswitch = 1, f.bw_gpu_nvl = 370.8;
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, 1e9, &r);
+	CU_ASSERT_EQUAL(r.algo, GP_ALGO_NVLS);
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 1e9 / (0.85 * 370.8e9 * 7 / 8) + 15.2e-6 +
+				       2 * 524288 / 370.8e9, 1e-12);
+	CU_ASSERT(fabs(r.busbw_gbps - 480) / 480 < 0.05);
+	/* Two GPUs: NVLS moves half the buffer at 0.85 x 370.8: the ring wins. */
+	f.n = 2, f.per_node = 2;
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, 1e9, &r);
+	CU_ASSERT_EQUAL(r.algo, GP_ALGO_RING);
+	/* All-to-all on 8 GPUs: each GPU sends 7/8 of 1 GB at 370.8 GB/s,
+	 * latency 8.4 + 7 x 3.4 us; sendrecv of 1 GB to one peer. */
+	f.n = 8, f.per_node = 8;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLTOALL, GP_ALGO_P2P, &f, 1e9),
+			       0.875e9 / 370.8e9 + 32.2e-6, 1e-12);
+	f.bw_p2p = 370.8;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_SENDRECV, GP_ALGO_P2P, &f, 1e9),
+			       1e9 / 370.8e9 + 11.8e-6, 1e-12);
 	free(t.links);
 }
 
 /* 4 Gen3 GPUs, two PCIe switches joined across sockets: 0-1 PIX, 2-3 PIX,
  * the rest SYS.  Any ring crosses SYS: min(0.8 x 12, 16) = 9.6 GB/s.
- * t = 2*3/4 * 1e9 / 9.6e9 + 6 * 5.7 us = 0.15625 + 34.2 us. */
+ * t = 2*3/4 * 1e9 / 9.6e9 + 8.4 + 6 * 5.7 us + 5 hops x 512 KiB / 9.6e9. */
 static void test_ring_pcie(void)
 {
 	gp_topo t;
@@ -138,16 +178,29 @@ static void test_ring_pcie(void)
 	CU_ASSERT_EQUAL(b, 2);
 	f.alpha_intra = GP_PERF_ALPHA_PCIE_S;
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_RING, &f, 1e9),
-			       0.15625 + 34.2e-6, 1e-12);
-	/* The pair on one switch: 12 GB/s, t = 1e9/12e9 + 2 * 5.7 us. */
+			       0.15625 + 42.6e-6 + 5 * 524288 / 9.6e9, 1e-12);
+	/* The pair on one switch: 12 GB/s, t = 1e9/12e9 + 8.4 + 2 * 5.7 us
+	 * + one chunk. */
 	f.n = 2, f.per_node = 2;
 	f.bw_intra = gp_perf_ring_gbs(&t, &pcie3, all8, 2, NULL, NULL, NULL);
 	CU_ASSERT_DOUBLE_EQUAL(f.bw_intra, 12.0, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_RING, &f, 1e9),
-			       1e9 / 12e9 + 11.4e-6, 1e-12);
-	/* All-gather of the same 1e9 total: (n-1)/n S/B + (n-1) alpha. */
+			       1e9 / 12e9 + 19.8e-6 + 524288 / 12e9, 1e-12);
+	/* All-gather of the same 1e9 total: (n-1)/n S/B + base + (n-1) alpha. */
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLGATHER, GP_ALGO_RING, &f, 1e9),
-			       0.5e9 / 12e9 + 5.7e-6, 1e-12);
+			       0.5e9 / 12e9 + 14.1e-6, 1e-12);
+	/* Consumer cards have no P2P: the PIX pair is staged, 0.8 x 12. */
+	{
+		static const gp_gpu_model rtx = { .name = "RTX-4090", .pcie_gen = 3, .pcie_lanes = 16 };
+
+		CU_ASSERT(gp_perf_is_consumer(&rtx));
+		CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs(&t, &rtx, all8, 2, NULL, NULL, NULL), 9.6,
+				       1e-9);
+		t.p2p_mode = GP_P2P_ON; /* a P2P-enabled driver */
+		CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs(&t, &rtx, all8, 2, NULL, NULL, NULL), 12.0,
+				       1e-9);
+		t.p2p_mode = GP_P2P_DEFAULT;
+	}
 	free(t.links);
 }
 
@@ -183,13 +236,14 @@ static void test_ring_cube_mesh(void)
 }
 
 /* Two DGX-A100 nodes, 8 x HDR 200 Gb/s each (1.6 Tb/s): NICs 8 x 23.5 =
- * 188 GB/s < 240 NVLink.  Ring over 16 ranks, 2 inter-node steps:
- * t = 2*15/16 * 1e9 / 188e9 + 28 * 3.4 us + 2 * 14 us. */
+ * 188 GB/s < 240 NVLink.  Ring over 16 ranks, 2 inter-node steps, Simple:
+ * t = 2*15/16 * 1e9 / 188e9 + 1.4 x (8.4 + 28 x 3.4 + 2 x 14) us (NCCL's
+ * multi-node ring plateau) + 16 hops x 512 KiB / 188e9. */
 static void test_two_nodes(void)
 {
 	gp_perf_fabric f = { 0 };
 	gp_perf_coll_result r;
-	double t_ring = 1.875e9 / 188e9 + 28 * 3.4e-6 + 2 * 14e-6;
+	double t_ring = 1.875e9 / 188e9 + 1.4 * 131.6e-6 + 16 * 524288 / 188e9;
 	double t_hier;
 
 	f.n = 16, f.nodes = 2, f.per_node = 8;
@@ -208,16 +262,24 @@ static void test_two_nodes(void)
 			       t_hier, 1e-12);
 	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, 1e9, &r);
 	CU_ASSERT_EQUAL(r.algo, GP_ALGO_RING);
-	/* Tree: 2 S / 188 GB/s + 2 (7 x 3.4 + 1 x 14) us. */
+	/* Tree, LL128 (Ampere): half of min(0.9 x 240, 130) x 120/128 =
+	 * 60.94 GB/s; 14 + 2 (7 x 1.25 + 8.5) us; 16 hops of fill. */
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_TREE, &f, 1e9),
-			       2e9 / 188e9 + 2 * (7 * 3.4e-6 + 14e-6), 1e-12);
-	/* One 100 Gb/s NIC per node: the hierarchical algorithm wins.
-	 * ring 1.875e9/11.75e9 + ...; hier 2 (0.875e9/240e9 + 0.5e9/11.75e9 + ...) */
+			       1e9 / (0.5 * 130e9 * 120 / 128) + 48.5e-6 + 16 * 524288 / 188e9,
+			       1e-12);
+	/* One 100 Gb/s NIC per node: across two nodes the tree moves the
+	 * buffer once each way through the NIC, the ring 1.875 times: the
+	 * tree wins (NCCL's choice on two nodes); the hierarchical one is
+	 * never picked by auto. */
 	f.bw_node_net = gp_perf_nic_gbs(100);
 	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, 1e9, &r);
-	CU_ASSERT_EQUAL(r.algo, GP_ALGO_HIER);
-	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 2 * (0.875e9 / 240e9 + 7 * 3.4e-6 + 0.5e9 / 11.75e9 + 14e-6),
-			       1e-12);
+	CU_ASSERT_EQUAL(r.algo, GP_ALGO_TREE);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_SIMPLE); /* LL128 loses 8/128 of the NIC */
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 1e9 / 11.75e9 + 92.4e-6 + 16 * 524288 / 11.75e9, 1e-12);
+	/* Three nodes: inner tree nodes carry the buffer twice; the ring. */
+	f.n = 24, f.nodes = 3;
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, 1e9, &r);
+	CU_ASSERT_EQUAL(r.algo, GP_ALGO_RING);
 }
 
 /* PS, 4 workers on 4 nodes with one 100 Gb/s NIC each (11.75 GB/s), one
@@ -467,10 +529,13 @@ static void test_cluster_paths(void)
 	pp = gp_placement_add(&p, gp_cluster_find_node(&c, "b"));
 	for (i = 0; i < 8; i++)
 		pp->gpus[pp->ngpus++] = i;
-	/* 8 NICs used per node x 23.5 = 188 < 240; one leaf: 14 us. */
+	/* 16 RDMA ports (PXB pairs) at 100 Gb/s per node x 11.75 = 188 <
+	 * 240; one leaf: 14 us; Simple with the plateau; a channel's link is
+	 * one 11.75 GB/s port. */
 	CU_ASSERT_EQUAL_FATAL(gp_perf_placement_collective(&c, &p, GP_COLL_ALLREDUCE, GP_ALGO_RING,
 							   gib, &r, &err), GP_OK);
-	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 1.875 * gib / 188e9 + 28 * 3.4e-6 + 2 * 14e-6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 1.875 * gib / 188e9 + 1.4 * 131.6e-6 + 16 * 524288 / 11.75e9,
+			       1e-12);
 	CU_ASSERT(strstr(r.bottleneck, "network") != NULL);
 	/* a and c: two switch levels, one more up and down: 15 us per step. */
 	p.parts[1].node = gp_cluster_find_node(&c, "c");
@@ -480,7 +545,8 @@ static void test_cluster_paths(void)
 
 	/* 1.3B-parameter bf16 transformer, batch 1 x 512 tokens on a:0-7:
 	 * compute 6 x 1.3e9 x 512 / (312e12 x 0.40) = 32 ms; gradients
-	 * 2.6e9 bytes: 1.75 x 2.6e9 / 240e9 + 14 x 3.4 us. */
+	 * 2.6e9 bytes: 1.75 x 2.6e9 / 240e9 + 8.4 + 14 x 3.4 us + 13 chunks
+	 * over one NVLink (20 GB/s). */
 	gp_job_init(&j);
 	j.id = gp_xstrdup("t");
 	j.gpus = 8;
@@ -497,14 +563,27 @@ static void test_cluster_paths(void)
 		pp->gpus[pp->ngpus++] = i;
 	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration(&c, &j, &p, &it, &err), GP_OK);
 	CU_ASSERT_DOUBLE_EQUAL(it.compute_s, 0.032, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(it.comm_s, 1.75 * 2.6e9 / 240e9 + 14 * 3.4e-6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(it.comm_s, 1.75 * 2.6e9 / 240e9 + 56e-6 + 13 * 524288 / 20e9, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(it.exposed_s, fmax(0.0, it.comm_s - it.overlap * it.compute_s), 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_iteration_time(&c, &j, &p), it.iter_s, 0);
 	CU_ASSERT(it.profile == NULL);
-	/* ResNet-50 on A100 has a profile: compute comes from it. */
+	/* ResNet-50 on A100 has a profile: compute comes from it, the
+	 * gradient all-reduce over this placement's NVLinks (the profile's
+	 * own fitted communication only with GP_PERF_PROFILE_COMM). */
 	snprintf(j.model.name, sizeof(j.model.name), "resnet50");
+	j.model.params = 25557032;
 	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration(&c, &j, &p, &it, &err), GP_OK);
 	CU_ASSERT_PTR_NOT_NULL(it.profile);
+	CU_ASSERT_DOUBLE_EQUAL(it.comm_s, 1.75 * 2 * 25557032 / 240e9 + 56e-6 + 13 * 524288 / 20e9,
+			       1e-12);
+	{
+		gp_perf_iter old;
+
+		CU_ASSERT_EQUAL_FATAL(gp_perf_iteration_opts(&c, &j, &p, GP_PERF_PROFILE_COMM, &old,
+							     &err), GP_OK);
+		CU_ASSERT_DOUBLE_EQUAL(old.comm_s, it.profile_comm_s, 0);
+		CU_ASSERT_DOUBLE_EQUAL(old.compute_s, it.compute_s, 0);
+	}
 	gp_job_release(&j);
 	gp_placement_release(&p);
 	gp_cluster_release(&c);
@@ -573,7 +652,7 @@ static void test_gavel_iteration(void)
 	j.id = gp_xstrdup("lm");
 	snprintf(j.model.name, sizeof(j.model.name), "LM");
 	j.precision = GP_PREC_FP32;
-	j.batch_size = 20;
+	j.batch_size = 10; /* per GPU: Gavel's "batch size 20" is global */
 	j.gpus = 2;
 	j.type = GP_JOB_SINGLE_NODE;
 	gp_placement_init(&p);
@@ -592,6 +671,10 @@ static void test_gavel_iteration(void)
 	p.parts[1].ngpus = 1;
 	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration(&c, &j, &p, &it, &err), GP_OK);
 	CU_ASSERT_DOUBLE_EQUAL(it.iter_s, 1 / 30.4366, 1e-7);
+	/* 25 per GPU is Gavel's batch 50: not measured. */
+	j.batch_size = 25;
+	CU_ASSERT_EQUAL(gp_perf_iteration(&c, &j, &p, &it, &err), GP_EINPUT);
+	j.batch_size = 10;
 	CU_ASSERT_EQUAL(gp_perf_iteration_opts(&c, &j, &p, GP_PERF_NO_GAVEL, &it, &err), GP_EINPUT);
 	gp_placement_release(&p);
 	gp_job_release(&j);

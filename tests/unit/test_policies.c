@@ -494,9 +494,10 @@ static void test_summary_rails(void)
 
 	/* 16 GPUs over both boxes (one NDR leaf).  Perf model: NV18 pairs
 	 * 18 x 20.6 = 370.8 GB/s, and each GPU's 18 NVLinks cap the channels
-	 * at 370.8 too; the network 8 NICs (one per GPU, 12 on the box) x
-	 * 400 / 8 x 0.94 = 376 > 370.8: the NVLink ring limits, on both the
-	 * policy's fields and the summary. */
+	 * at 370.8 too; the network: all 12 NICs are at PIX of some GPU, so
+	 * within GPUDirect reach: 12 x min(400 / 8 x 0.97, 48 for the NIC's
+	 * PCIe Gen5 x16) = 576 > 370.8: the
+	 * NVLink ring limits, on both the policy's fields and the summary. */
 	fx_open(&f, "h100-nv18.yaml");
 	job_of(&j, GP_JOB_RING_ALLREDUCE, 16);
 	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
@@ -508,7 +509,7 @@ static void test_summary_rails(void)
 	CU_ASSERT_STRING_EQUAL(s.name, "NV18");
 	CU_ASSERT_EQUAL(s.nodes, 2);
 	CU_ASSERT_EQUAL(s.net_levels, 1);
-	CU_ASSERT_DOUBLE_EQUAL(s.net_gbs, 376.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(s.net_gbs, 576.0, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(s.ring_gbs, 370.8, 1e-9);
 	/* Rails: GPU0 sees NIC0-2 at PIX (the first), GPU1 NIC3, GPU2 NIC4,
 	 * GPU3 NIC5, GPU4 NIC6-8 (the first), GPU5 NIC9, GPU6 NIC10, GPU7
@@ -520,8 +521,9 @@ static void test_summary_rails(void)
 	CU_ASSERT_STRING_EQUAL(nic_name(&f, 0), "mlx5_0");
 	CU_ASSERT(explained(&f, "GPU1-mlx5_3"));
 
-	/* Two GPUs per box: a pair's ring 370.8, but each box uses 2 NICs =
-	 * 94 GB/s -> the network limits: NDR, 1 switch level. */
+	/* Two GPUs per box: a pair's ring 370.8, but each box reaches 4 NICs
+	 * (NIC0-2 at PIX of GPU0, NIC3 of GPU1) x 48 = 192 GB/s -> the network
+	 * limits: NDR, 1 switch level. */
 	busy(&f, "h-a", 2, 3, 4, 5, 6, 7, -1);
 	busy(&f, "h-b", 2, 3, 4, 5, 6, 7, -1);
 	job_of(&j, GP_JOB_RING_ALLREDUCE, 4);
@@ -529,7 +531,7 @@ static void test_summary_rails(void)
 	CU_ASSERT(part_is(&f, 0, "h-a", 0, 1, -1));
 	CU_ASSERT(part_is(&f, 1, "h-b", 0, 1, -1));
 	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_LEVELS + 1);
-	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 94.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 192.0, 1e-9);
 	gp_place_summarize(&f.c, &f.p, &s);
 	CU_ASSERT_STRING_EQUAL(s.name, "NET:ib-ndr:1");
 	CU_ASSERT(explained(&f, "bottleneck (perf model): NET:ib-ndr:1"));

@@ -40,6 +40,12 @@ int gp_link_parse(const char *tok, gp_link *out);
  * (then *out is NULL). */
 int gp_cpulist_parse(const char *s, size_t len, int **out, int *n);
 
+/* `nvidia-smi topo -p2p r` (or w, n, a, p): the GPU x GPU matrix of peer
+ * access.  *out (ngpus x ngpus, caller frees) gets 1 for OK and X, 0 for
+ * NS, CNS, GNS, TNS, DR and U.  The matrix must name GPU0..GPU<ngpus-1>
+ * exactly; errors carry FILE:LINE:COL (GP_EINPUT) or GP_EIO. */
+int gp_p2p_load(const char *path, int ngpus, uint8_t **out, gp_error *err);
+
 /* Caps for snapshot files. */
 #define GP_TOPO_MAX_FILE (1024 * 1024)
 #define GP_TOPO_MAX_LINE 16384

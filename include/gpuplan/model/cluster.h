@@ -50,6 +50,12 @@ typedef struct gp_switch {
 	int parent;            /* -1 for a root */
 	int tech;              /* enum gp_fabric_tech, inherited when absent */
 	int depth;             /* 0 for roots */
+	/* Fabric behaviour under load (perf model, issue 15); each is
+	 * inherited from the parent when not given (< 0 = not given). */
+	double congestion;     /* c in busbw x 1/(1 + c log2(m/2)) over m > 2
+				  nodes; default by technology */
+	int adaptive_routing;  /* InfiniBand adaptive routing (default on) */
+	int sharp;             /* in-network reduction, SHARP (default off) */
 	/* Derived by gp_cluster_finish. */
 	int ib_up;             /* IB switches on the way up from here, this one
 				  included, before the first non-IB one */

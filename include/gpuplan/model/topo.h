@@ -46,7 +46,18 @@ typedef struct gp_topo_nic {
 	char id[16];     /* "NIC0" (for raw mlx5_N headers: NIC<k> by column order) */
 	char device[32]; /* "mlx5_0", "" when unknown */
 	int numa;        /* derived from the closest GPU's NUMA, -1 unknown */
+	double gbps;     /* line rate of this port, 0 = the switch's rate */
+	int card;        /* ports of one physical card share a card id and
+			  * its PCIe link; -1 = a card of its own */
 } gp_topo_nic;
+
+/* GPU peer-to-peer over PCIe (gp_topo.p2p_mode). */
+enum gp_p2p_mode {
+	GP_P2P_DEFAULT = 0, /* PIX/PXB pairs direct, farther ones through host
+			     * memory; consumer (GeForce) cards none */
+	GP_P2P_ON,          /* every PCIe pair direct (NCCL_P2P_LEVEL=SYS) */
+	GP_P2P_OFF          /* every PCIe pair through host memory */
+};
 
 /* A matrix cut off after a complete row (GP_TOPO_F_TRUNCATED): what was
  * kept and what was dropped.  Device names are as in the header. */
@@ -68,6 +79,11 @@ typedef struct gp_topo {
 	gp_link *links;  /* (ngpus+nnics)^2, row-major */
 	unsigned flags;  /* GP_TOPO_F_* quirks noticed while parsing */
 	gp_topo_cut cut; /* filled when flags has GP_TOPO_F_TRUNCATED */
+	int p2p_mode;    /* enum gp_p2p_mode */
+	uint8_t *p2p;    /* ngpus x ngpus from `nvidia-smi topo -p2p r`: 1 = OK,
+			  * 0 = not supported; NULL = p2p_mode's rule */
+	int no_gdr;      /* GPUDirect RDMA unavailable: NICs read GPU memory
+			  * through host memory */
 } gp_topo;
 
 enum {

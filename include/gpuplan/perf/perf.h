@@ -25,16 +25,23 @@
 
 typedef struct gp_perf_profile gp_perf_profile;
 
-/* ---- NCCL-like constants (models-and-failures.md A.4, G) ---- */
+/* ---- constants (man gpuplan, "Communication model", gives sources) ---- */
 #define GP_PERF_ALPHA_NVLINK_S 3.4e-6  /* Ring Simple hwLat NVLink */
 #define GP_PERF_ALPHA_PCIE_S 5.7e-6    /* Ring Simple hwLat PCIe */
 #define GP_PERF_ALPHA_NET_S 14.0e-6    /* Ring Simple hwLat NET */
 #define GP_PERF_SWITCH_S 0.5e-6        /* per switch traversal beyond the first */
 #define GP_PERF_PCI_GEN3_X16_GBS 12.0  /* NCCL PCI_BW; doubles per generation */
-#define GP_PERF_HOST_STAGING 0.8       /* PHB/NODE/SYS: P2P off, staged via host
-					* memory (heuristic, §G) */
+#define GP_PERF_HOST_STAGING 0.8       /* no P2P: staged through host memory */
 #define GP_PERF_SOCKET_GBS 16.0        /* inter-socket link for SYS (AMD_BW) */
 #define GP_PERF_NIC_EFFICIENCY 0.94    /* HDR 25 -> 23.5 GB/s (SimAI CX6) */
+#define GP_PERF_NIC_EFFICIENCY_400 0.97 /* NDR 50 -> 48.5 GB/s (SimAI CX7) */
+#define GP_PERF_NIC_NOGDR_GBS 16.0     /* a NIC without GPUDirect RDMA reach
+					* (NCCL maintainers: "16 GB/s is normal") */
+#define GP_PERF_NVLS_EFF_HOPPER 0.85   /* NCCL's NVLS efficiency factors */
+#define GP_PERF_NVLS_EFF_BLACKWELL 0.74
+#define GP_PERF_ROCE_CONGESTION 0.6    /* default c of RoCE fabrics (fitted,
+					* man gpuplan) */
+#define GP_PERF_CHUNK_BYTES 524288.0 /* NCCL_BUFFSIZE 4 MiB / NCCL_STEPS 8 */
 #define GP_PERF_DEFAULT_EFFICIENCY 0.40 /* achieved/peak FLOPS when uncalibrated */
 #define GP_PERF_DEFAULT_OVERLAP 0.5    /* share of compute that hides comm */
 
@@ -43,21 +50,32 @@ enum gp_coll {
 	GP_COLL_ALLGATHER,
 	GP_COLL_REDUCESCATTER,
 	GP_COLL_BROADCAST,
+	GP_COLL_ALLTOALL,
+	GP_COLL_SENDRECV,
 	GP_COLL_COUNT
 };
 const char *gp_coll_name(int coll);
 int gp_coll_parse(const char *s); /* -1 when unknown */
 
 enum gp_algo {
-	GP_ALGO_AUTO = 0, /* the fastest of ring, hierarchical and tree */
+	GP_ALGO_AUTO = 0, /* what NCCL would pick: the fastest of the
+			   * algorithms it has for this collective and fabric */
 	GP_ALGO_RING,
-	GP_ALGO_HIER,     /* intra-node RS, one ring per rail across nodes, AG */
-	GP_ALGO_TREE,
+	GP_ALGO_HIER,     /* intra-node RS, one ring per rail across nodes, AG
+			   * (Horovod-style; never picked by auto) */
+	GP_ALGO_TREE,     /* NCCL double binary tree */
 	GP_ALGO_PS,       /* parameter server push + pull (PS-Worker jobs) */
+	GP_ALGO_NVLS,     /* NVLink SHARP inside one NVSwitch node */
+	GP_ALGO_NVLSTREE, /* NVLS inside nodes, tree across them */
+	GP_ALGO_COLLNET,  /* in-network reduction (IB SHARP) */
+	GP_ALGO_P2P,      /* point-to-point (alltoall, sendrecv) */
 	GP_ALGO_COUNT
 };
 const char *gp_algo_name(int algo);
 int gp_algo_parse(const char *s); /* -1 when unknown */
+
+enum gp_proto { GP_PROTO_LL = 0, GP_PROTO_LL128, GP_PROTO_SIMPLE, GP_PROTO_COUNT };
+const char *gp_proto_name(int proto);
 
 /* ---- link bandwidths ---- */
 
@@ -68,14 +86,32 @@ double gp_perf_nvlink_gbs(const gp_gpu_model *m);
  * proportional to lanes (gen <= 0 means 3, lanes <= 0 means 16). */
 double gp_perf_pcie_gbs(int gen, int lanes);
 /* Effective GB/s between two GPUs of model m joined by link l (per
- * direction, one pair, before sharing).  m may be NULL (V100-like). */
+ * direction, one pair, before sharing), with P2P over PCIe up to PXB.
+ * m may be NULL (V100-like). */
 double gp_perf_link_gbs(const gp_gpu_model *m, gp_link l);
+/* The same for a pair that may (p2p != 0) or may not use direct peer
+ * access: without it PCIe pairs are staged through host memory. */
+double gp_perf_pair_gbs(const gp_gpu_model *m, gp_link l, int p2p);
+/* Whether GPUs a and b of topo t (model m) use direct peer access: NVLink
+ * always; PCIe by t->p2p (a `topo -p2p` matrix), else t->p2p_mode, else
+ * up to PXB except on consumer (GeForce) cards. */
+int gp_perf_p2p_ok(const gp_topo *t, const gp_gpu_model *m, int a, int b);
+/* Whether m is a consumer card (GeForce/RTX/TITAN): no PCIe P2P by
+ * default. */
+int gp_perf_is_consumer(const gp_gpu_model *m);
 /* Per ring-step latency of a link level, seconds. */
 double gp_perf_link_alpha(gp_link l);
 /* Effective GB/s of one NIC port of line rate gbit Gb/s. */
 double gp_perf_nic_gbs(double gbit);
+/* GPU generation for NCCL's per-architecture limits: 6 Pascal and older,
+ * 7 Volta/Turing, 8 Ampere/Ada, 9 Hopper, 10 Blackwell (from the NVLink
+ * generation and name of m; 8 when unknown). */
+int gp_perf_arch(const gp_gpu_model *m);
 
 /* ---- collective formulas over an explicit two-level fabric ---- */
+
+/* gp_perf_fabric.intra_hw (0: unknown, then judged from alpha_intra). */
+enum { GP_PERF_HW_NVLINK = 1, GP_PERF_HW_PCI, GP_PERF_HW_NET };
 
 /* What the cost formulas need to know about a set of GPUs. */
 typedef struct gp_perf_fabric {
@@ -84,12 +120,25 @@ typedef struct gp_perf_fabric {
 	int per_node;        /* most GPUs on one node, g */
 	double bw_intra;     /* GB/s per rank of the intra-node ring(s) */
 	double bw_node_net;  /* GB/s of the NICs a node can use for the job,
-			      * aggregate; 0 when single-node */
-	double alpha_intra;  /* seconds per intra-node step */
-	double alpha_inter;  /* seconds per inter-node step */
+			      * aggregate, after congestion; 0 when
+			      * single-node */
+	double alpha_intra;  /* seconds per intra-node step (Simple) */
+	double alpha_inter;  /* seconds per inter-node step (Simple) */
 	double bw_ps;        /* PS: GB/s of one parameter server's link, 0 =
 			      * same as bw_node_net / bw_intra */
 	int ps;              /* PS: servers (0 = 1) */
+	/* Added by issue 15 (zero = unknown, the formulas then fall back). */
+	int arch;            /* gp_perf_arch of the GPUs (lowest) */
+	int intra_hw;        /* GP_PERF_HW_NVLINK or _PCI: the intra-node ring */
+	int nvswitch;        /* every node's GPUs hang off NVSwitches */
+	double bw_gpu_nvl;   /* NVLink GB/s of one GPU into its NVSwitches */
+	double bw_gpu_net;   /* network GB/s one GPU can use (alltoall) */
+	double bw_p2p;       /* intra-node GB/s of one GPU to one peer */
+	double net_switch_s; /* extra latency of the switch levels crossed */
+	double bw_chan;      /* GB/s of one NCCL channel's link: one NVLink, the
+			      * PCIe path, or one NIC port (pipeline fill) */
+	int sharp;           /* in-network reduction across the nodes */
+	int net_ib;          /* InfiniBand between the nodes */
 } gp_perf_fabric;
 
 typedef struct gp_perf_coll_result {
@@ -98,18 +147,27 @@ typedef struct gp_perf_coll_result {
 	double busbw_gbps;   /* algbw x nccl-tests factor */
 	double bw_gbps;      /* the bottleneck bandwidth the algorithm saw */
 	int algo;            /* enum gp_algo actually used */
+	int proto;           /* enum gp_proto actually used */
+	double lat_s;        /* its latency term */
 	char bottleneck[160];/* which link limits it, for people */
 } gp_perf_coll_result;
 
 /* nccl-tests bus-bandwidth factor: 2(n-1)/n, (n-1)/n or 1. */
 double gp_perf_busbw_factor(int coll, int n);
 /* Time of one collective of `bytes` (nccl-tests size: the buffer for
- * all-reduce/broadcast, the whole array for all-gather/reduce-scatter)
- * with one algorithm; < 0 when the algorithm does not apply. */
+ * all-reduce/broadcast/sendrecv, the whole array for all-gather/
+ * reduce-scatter, the send buffer for alltoall) with one algorithm and
+ * its best protocol; < 0 when the algorithm does not apply. */
 double gp_perf_coll_time(int coll, int algo, const gp_perf_fabric *f,
 			 double bytes);
-/* The requested algorithm (or, for GP_ALGO_AUTO, the fastest); fills out.
- * out->bottleneck is left as it was. */
+/* The same with one protocol (proto < 0: the best); *lat gets the
+ * latency term when non-NULL. */
+double gp_perf_coll_time_proto(int coll, int algo, int proto,
+			       const gp_perf_fabric *f, double bytes,
+			       double *lat);
+/* The requested algorithm (or, for GP_ALGO_AUTO, the fastest one NCCL
+ * has for the collective); fills out.  out->bottleneck is left as it
+ * was. */
 void gp_perf_coll_eval(int coll, int algo, const gp_perf_fabric *f,
 		       double bytes, gp_perf_coll_result *out);
 
@@ -118,9 +176,10 @@ void gp_perf_coll_eval(int coll, int algo, const gp_perf_fabric *f,
 /* Best ring bandwidth over `ngpus` local GPUs of topo t (GPU model m):
  * the max-bottleneck Hamiltonian cycle; when that cycle is all NVLink,
  * NCCL runs several channels, so the bound becomes each GPU's NVLink
- * capacity into the set (capped by the model's link count).  Fills the
- * weakest hop (a, b) and its link; returns GB/s (LOC_BW-like 5000 for a
- * single GPU). */
+ * capacity into the set (capped by the model's link count).  PCIe pairs
+ * without peer access (gp_perf_p2p_ok) are staged through host memory.
+ * Fills the weakest hop (a, b) and its link; returns GB/s (LOC_BW-like
+ * 5000 for a single GPU). */
 double gp_perf_ring_gbs(const gp_topo *t, const gp_gpu_model *m,
 			const int *gpus, int ngpus, int *hop_a, int *hop_b,
 			gp_link *hop_link);
@@ -132,6 +191,19 @@ double gp_perf_ring_gbs(const gp_topo *t, const gp_gpu_model *m,
 int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p,
 		      gp_perf_fabric *f, char *bottleneck, size_t bsize,
 		      gp_error *err);
+/* The network GB/s one node can give the `ngpus` GPUs `gpus` of it: the
+ * NICs within GPUDirect reach (PIX/PXB) of those GPUs at their effective
+ * rate, each capped by its card's PCIe link; without any, the nearest
+ * NIC per GPU through host memory (GP_PERF_NIC_NOGDR_GBS).  *nics gets
+ * the NIC count used when non-NULL. */
+double gp_perf_node_net_gbs(const gp_cluster *c, int node, const int *gpus,
+			    int ngpus, int *nics);
+/* Efficiency of the fabric between `nodes` nodes attached under switch
+ * sw: 1 / (1 + c log2(nodes/2)) for nodes > 2, c from the switch's
+ * 'congestion' or the technology default (RoCE/Ethernet
+ * GP_PERF_ROCE_CONGESTION; InfiniBand 0 with adaptive routing, else the
+ * RoCE value). */
+double gp_perf_fabric_efficiency(const gp_cluster *c, int sw, int nodes);
 /* One collective on a placement. */
 int gp_perf_placement_collective(const gp_cluster *c, const gp_placement *p,
 				 int coll, int algo, double bytes,
@@ -155,6 +227,9 @@ typedef struct gp_perf_iter {
 	const gp_perf_gavel_entry *gavel; /* when the time is Gavel's measured
 					   * throughput (no compute/comm split:
 					   * all of it counts as compute) */
+	double profile_comm_s; /* with a profile: its own fitted communication
+				* (comm_s is recomputed over the placement's
+				* links unless GP_PERF_PROFILE_COMM) */
 	char bottleneck[160];
 } gp_perf_iter;
 
@@ -372,8 +447,17 @@ extern const int gp_perf_ngavel_speeds;
  * measurements out (the table and the speed corrections), which is how
  * `calibrate --gavel` cross-checks the model against them. */
 #define GP_PERF_NO_GAVEL 1u
+/* GP_PERF_PROFILE_COMM: a profiled job keeps the profile's fitted
+ * communication instead of the collective over the placement's links. */
+#define GP_PERF_PROFILE_COMM 2u
 int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j,
 			   const gp_placement *p, unsigned flags,
 			   gp_perf_iter *out, gp_error *err);
+/* The same over a caller-supplied fabric (what-if: faster NICs, another
+ * fabric efficiency); given NULL derives it from the placement, as
+ * gp_perf_iteration does.  The placement still names the GPU model. */
+int gp_perf_iteration_fabric(const gp_cluster *c, const gp_job *j,
+			     const gp_placement *p, const gp_perf_fabric *given,
+			     unsigned flags, gp_perf_iter *out, gp_error *err);
 
 #endif

@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Authoring tool: writes the inline node types of the perf validation
+clusters (tests/data/perf-validation/clusters/*.yaml).  Each topology is
+the machine as its source describes it (see SOURCES.md there)."""
+import os, sys
+
+OUT = sys.argv[1] if len(sys.argv) > 1 else "clusters"
+os.makedirs(OUT, exist_ok=True)
+
+def node_type(name, model, ngpu, nnic, link, socket_of, cpus_of, extra=""):
+    """link(i, j) over devices 0..ngpu+nnic-1 (GPUs first)."""
+    nd = ngpu + nnic
+    out = ["  %s:" % name, "    gpu_model: %s" % model, "    gpus:"]
+    for g in range(ngpu):
+        out.append("      - {id: GPU%d, cpus: \"%s\", numa: %d}" % (g, cpus_of(g), socket_of(g)))
+    if nnic:
+        out.append("    nics:")
+        for k in range(nnic):
+            out.append("      - {id: NIC%d, device: mlx5_%d}" % (k, k))
+    devs = ["GPU%d" % g for g in range(ngpu)] + ["NIC%d" % k for k in range(nnic)]
+    out.append("    devices: [%s]" % ", ".join(devs))
+    out.append("    links:")
+    for i in range(nd):
+        row = ["X" if i == j else link(i, j) for j in range(nd)]
+        out.append("      - [%s]" % ", ".join(row))
+    if extra:
+        out.append(extra)
+    return "\n".join(out) + "\n"
+
+def two_socket(ngpu):
+    half = max(1, ngpu // 2)
+    return (lambda g: 0 if g < half else 1,
+            lambda g: "0-31" if g < half else "32-63")
+
+def sxm(ngpu, nv, nnic, nic_gpus, ngpu_per_sock=None):
+    """NVSwitch board: every GPU pair NV<nv>; NIC k is near (PXB or PIX)
+    the GPUs in nic_gpus[k] = (level, [gpus]); other GPUs on the same socket
+    NODE, across SYS."""
+    sock, _ = two_socket(ngpu)
+    def nic_sock(k):
+        return sock(nic_gpus[k][1][0]) if nic_gpus[k][1] else 0
+    def link(i, j):
+        if i < ngpu and j < ngpu:
+            return nv
+        if i >= ngpu and j >= ngpu:
+            a, b = i - ngpu, j - ngpu
+            return "PIX" if set(nic_gpus[a][1]) == set(nic_gpus[b][1]) and nic_gpus[a][1] else \
+                   ("NODE" if nic_sock(a) == nic_sock(b) else "SYS")
+        g, k = (i, j - ngpu) if i < ngpu else (j, i - ngpu)
+        lvl, gs = nic_gpus[k]
+        if g in gs:
+            return lvl
+        return "NODE" if sock(g) == nic_sock(k) else "SYS"
+    return link
+
+def write(fname, header, types, fabric, nodes, models=""):
+    with open(os.path.join(OUT, fname), "w") as f:
+        f.write(header)
+        if models:
+            f.write("gpu_models:\n" + models)
+        f.write("node_types:\n")
+        for t in types:
+            f.write(t)
+        f.write("fabric:\n" + fabric + "nodes:\n" + nodes)
+
+sock8, cpus8 = two_socket(8)
+HDR = "# perf validation cluster (issue 15): inline node types describe the\n# machines of the cases that use this file; see ../SOURCES.md.\n"
+
+# --- A100 SXM boards ---
+a100_8nic = node_type("a100-8nic", "A100-SXM4-80GB", 8, 8,
+    sxm(8, "NV12", 8, [("PXB", [2 * (k // 2), 2 * (k // 2) + 1]) for k in range(8)]), sock8, cpus8)
+a100_4nic = node_type("a100-4nic", "A100-SXM4-80GB", 8, 4,
+    sxm(8, "NV12", 4, [("PXB", [2 * k, 2 * k + 1]) for k in range(4)]), sock8, cpus8)
+a800_1nic = node_type("a800-1nic", "A800-SXM4-80GB", 8, 1,
+    sxm(8, "NV8", 1, [("NODE", [])]), sock8, cpus8)
+# OCI BM.GPU4.8 (8 x A100, 16 x 100 Gb/s RoCE ports in PXB pairs): the
+# bundled real snapshot
+oci = ("  oci-a100:\n    topology: ../../../../topologies/oci-a100-8gpu-18nic-nps4-bigtimcowen.txt\n"
+       "    gpu_model: A100-SXM4-40GB\n")
+write("a100.yaml", HDR, [oci, a100_8nic, a100_4nic, a800_1nic],
+      "  - {name: ib-hdr, tech: ib-hdr}\n  - {name: roce-100, tech: roce-100}\n",
+      "  - {name: dgx, type: a100-8nic, switch: ib-hdr, count: 8}\n"
+      "  - {name: a4, type: a100-4nic, switch: ib-hdr, count: 4}\n"
+      "  - {name: ro, type: a100-8nic, switch: roce-100, count: 6}\n"
+      "  - {name: oci, type: oci-a100, switch: roce-100, count: 64}\n"
+      "  - {name: a800, type: a800-1nic, switch: ib-hdr, count: 12}\n",
+      "  A800-SXM4-80GB: {base: A100-SXM4-80GB, nvlink_links: 8}\n")
+
+# --- Hopper boards: one NIC per GPU at PIX ---
+def hopper(name, model, nv):
+    return node_type(name, model, 8, 8, sxm(8, nv, 8, [("PIX", [k]) for k in range(8)]), sock8, cpus8)
+# nccl-tests#232 / nccl#1357: 8 H100, NIC0..3 PIX to GPU0/2/4/6, NIC4/5 SYS to all
+def l232(i, j):
+    ng = 8
+    if i < ng and j < ng:
+        return "NV18"
+    pix = {0: 0, 1: 2, 2: 4, 3: 6}
+    if i >= ng and j >= ng:
+        return "SYS"
+    g, k = (i, j - ng) if i < ng else (j, i - ng)
+    return "PIX" if pix.get(k) == g else "SYS"
+h100_232 = node_type("h100-232", "H100-SXM5-80GB", 8, 6, l232, sock8,
+                     lambda g: "0-47,96-143" if g < 4 else "48-95,144-191")
+write("hopper.yaml", HDR,
+      [hopper("h100", "H100-SXM5-80GB", "NV18"), hopper("h200", "H200", "NV18"),
+       hopper("h800", "H800-SXM5-80GB", "NV8"), hopper("h20", "H20", "NV18"), h100_232],
+      "  - {name: ndr, tech: ib-ndr}\n  - {name: roce-400, tech: roce-400}\n",
+      "  - {name: h100, type: h100, switch: ndr, count: 128}\n"
+      "  - {name: h100r, type: h100, switch: roce-400, count: 32}\n"
+      "  - {name: h200, type: h200, switch: ndr, count: 248}\n"
+      "  - {name: h800, type: h800, switch: ndr, count: 8}\n"
+      "  - {name: h20, type: h20, switch: ndr, count: 2}\n"
+      "  - {name: p232, type: h100-232, switch: roce-400, count: 2}\n")
+
+# --- PCIe boxes ---
+def pcie_box(ngpu, near):
+    """near(i, j) -> level for GPU pairs."""
+    return lambda i, j: near(i, j)
+# nccl-tests#178: A100 PCIe NV12 bridge pairs (0,1) (2,3) ..., NODE within socket, SYS across
+def l178(i, j):
+    if i // 2 == j // 2:
+        return "NV12"
+    return "NODE" if (i < 4) == (j < 4) else "SYS"
+a100_pcie = node_type("a100-pcie-nv12", "A100-PCIE-80GB", 8, 0, l178, sock8,
+                      lambda g: "0-31,64-95" if g < 4 else "32-63,96-127")
+h100_pcie = node_type("h100-pcie-pair", "H100-PCIE-80GB", 2, 0,
+                      lambda i, j: "NV12", lambda g: 0, lambda g: "0-31")
+# consumer boxes: two sockets, GPUs 0-3 / 4-7, NODE inside a socket, SYS across
+def l_consumer(i, j):
+    return "NODE" if (i < 4) == (j < 4) else "SYS"
+rtx5090 = node_type("rtx5090x8", "RTX-5090", 8, 0, l_consumer, sock8, cpus8)
+rtx4090 = node_type("rtx4090x8", "RTX-4090", 8, 0, l_consumer, sock8, cpus8)
+# tinygrad/open-gpu-kernel-modules#36: 4 x 4090 on one socket, P2P driver
+rtx4090p2p = node_type("rtx4090x4-p2p", "RTX-4090", 4, 0, lambda i, j: "PXB",
+                       lambda g: 0, lambda g: "0-63", "    p2p: on")
+write("pcie.yaml", HDR, [a100_pcie, h100_pcie, rtx5090, rtx4090, rtx4090p2p],
+      "  - {name: eth, tech: eth-100}\n",
+      "  - {name: a100p, type: a100-pcie-nv12, switch: eth}\n"
+      "  - {name: h100p, type: h100-pcie-pair, switch: eth}\n"
+      "  - {name: r5090, type: rtx5090x8, switch: eth}\n"
+      "  - {name: r4090, type: rtx4090x8, switch: eth}\n"
+      "  - {name: r4090p, type: rtx4090x4-p2p, switch: eth}\n",
+      "  RTX-5090: {base: RTX-4090, mem_gib: 32, mem_bw_gbs: 1792, fp16_tflops: 209.5, fp32_tflops: 104.8, pcie_gen: 5, tdp_w: 575}\n")
