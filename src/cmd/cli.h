@@ -28,6 +28,7 @@ int cmd_validate(int argc, char **argv);
 int cmd_place(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
+int cmd_env(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_whatif(int argc, char **argv);
 int cmd_perf(int argc, char **argv);
@@ -42,6 +43,8 @@ int cmd_replace(int argc, char **argv);
  * `simulate` and `compare` when --inflate is given
  * (cmd_simulate_inflate.c, cmd_compare_inflate.c). */
 int gp_cmd_simulate_inflate(int argc, char **argv);
+/* `simulate --envs` (cmd_simulate_envs.c): development environments. */
+int gp_cmd_simulate_envs(int argc, char **argv);
 int gp_cmd_compare_inflate(int argc, char **argv);
 int gp_cli_has_option(int argc, char **argv, const char *opt);
 /* A seed list "1-10,42" or "1,5,9" (each 0..2^31-1) into out (at most
@@ -64,6 +67,7 @@ int gp_cmd_topo_show(int argc, char **argv);
 extern const char gp_usage_topo[], gp_usage_validate[], gp_usage_place[],
 	gp_usage_estimate[], gp_usage_simulate[], gp_usage_compare[], gp_usage_whatif[],
 	gp_usage_perf[], gp_usage_calibrate[];
+extern const char gp_usage_env[];
 extern const char gp_usage_failures[], gp_usage_replace[];
 extern const char gp_usage_predict[];
 extern const char gp_usage_import[], gp_usage_release[];

@@ -61,7 +61,33 @@ const char gp_usage_simulate[] =
 	"  --svg DIR           write DIR/utilization.svg, DIR/queue.svg, DIR/jct-cdf.svg\n"
 	"  --progress          show progress on standard error even when not a terminal\n"
 	"  --quiet             never show progress\n"
-	"  --inflate X         FGD's workload-inflation experiment (see gpuplan(1))\n";
+	"  --inflate X         FGD's workload-inflation experiment (see gpuplan(1))\n"
+	"\n"
+	"usage: gpuplan simulate [-c CLUSTER] --envs MODE[,MODE...] TRACE\n"
+	"                        [--environments ENVS.yaml] [--task-threshold K]\n"
+	"                        [--on-bind-failure wait|fail] [--heartbeat-period S]\n"
+	"                        [--heartbeat-timeout S] [--client-failures RATE] [--seed N]\n"
+	"                        [--max-gpus N] [--tick-seconds S] [--json FILE] [--csv DIR]\n"
+	"                        [--svg DIR]\n"
+	"\n"
+	"Development environments with GPU quotas (seed 004).  MODE is static (an\n"
+	"environment holds its reserved GPUs for its lifetime), bind-at-start (a GPU\n"
+	"is bound when a task starts, shared up to K tasks, released at its end) or\n"
+	"idle-timeout:MIN (held GPUs go back after MIN idle minutes and come back at\n"
+	"the next task).  TRACE is a notebook workload template (JSON, Adobe/NotebookOS)\n"
+	"or a job trace with an environment column plus --environments.  Reports GPUs\n"
+	"reserved, bound and busy, the peak bound and GPUs saved against static,\n"
+	"rebinds, bind failures by reason, task waits and heartbeat reclaims.\n"
+	"\n"
+	"  --task-threshold K  tasks sharing one GPU at most (default 4)\n"
+	"  --on-bind-failure   wait (default) or fail a task that cannot be bound\n"
+	"  --heartbeat-period S, --heartbeat-timeout S  (defaults 1 and 5 seconds)\n"
+	"  --client-failures R client deaths per environment-hour (default 0)\n"
+	"  --max-gpus N        use only the cluster's first N GPUs (sizing)\n"
+	"  --tick-seconds S    length of a template tick (default 60)\n"
+	"  --json FILE         the report as JSON ('-' for standard output)\n"
+	"  --csv DIR           DIR/environments-timeline.csv (GPUs bound per interval)\n"
+	"  --svg DIR           DIR/environments.svg (GPUs bound over time, per mode)\n";
 
 /* ---- shared with compare ---- */
 
@@ -271,6 +297,9 @@ int cmd_simulate(int argc, char **argv)
 	/* FGD's experiment mode owns the whole command line. */
 	if (gp_cli_has_option(argc, argv, "--inflate"))
 		return gp_cmd_simulate_inflate(argc, argv);
+	/* Development environments (seed 004) own theirs too. */
+	if (gp_cli_has_option(argc, argv, "--envs"))
+		return gp_cmd_simulate_envs(argc, argv);
 	gp_trace_opts_init(&topts);
 	gp_cli_engine_init(&eng);
 	optind = 0;

@@ -7,6 +7,7 @@
 static const gp_command commands[] = {
 	{ "calibrate", cmd_calibrate, "fit the iteration-time model to measured profiles", gp_usage_calibrate },
 	{ "compare", cmd_compare, "run several policies/seeds on one trace, side by side", gp_usage_compare },
+	{ "env", cmd_env, "bind development environments' GPUs by quota; heartbeats, reclaim", gp_usage_env },
 	{ "estimate", cmd_estimate, "estimate the GPU memory a training job needs", gp_usage_estimate },
 	{ "failures", cmd_failures, "fit failure models to real lifetimes (Weibull, censored)", gp_usage_failures },
 	{ "import", cmd_import, "build a cluster and today's state from Slurm or Kubernetes output", gp_usage_import },

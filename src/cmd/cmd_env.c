@@ -1,0 +1,683 @@
+/* gpuplan env: live binding of development environments (seed 004)
+ * against a state file: bind a task's GPUs by the quota rule, release
+ * them, record heartbeats, reclaim what timed out, show the state.
+ * Changes are written only with --commit, atomically (temporary file +
+ * rename), as `place --commit` does. */
+#include <getopt.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "gpuplan/envs/envs.h"
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/io/envs.h"
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/report/report.h"
+#include "gpuplan/util/util.h"
+
+const char gp_usage_env[] =
+	"usage: gpuplan env bind      -c CLUSTER --envs ENVS.yaml --state STATE --env E --task T\n"
+	"                             [--gpus N] [--memory SIZE] [--at TIME] [--json] [--commit]\n"
+	"       gpuplan env release   -c CLUSTER --envs ENVS.yaml --state STATE --task T [--json] [--commit]\n"
+	"       gpuplan env heartbeat -c CLUSTER --envs ENVS.yaml --state STATE --env E --at TIME\n"
+	"                             [--json] [--commit]\n"
+	"       gpuplan env reclaim   -c CLUSTER --envs ENVS.yaml --state STATE --now TIME\n"
+	"                             [--heartbeat-timeout S] [--json] [--commit]\n"
+	"       gpuplan env status    -c CLUSTER --envs ENVS.yaml --state STATE [--json]\n"
+	"\n"
+	"Development environments hold a GPU quota (count and memory), not GPUs: a GPU\n"
+	"is bound when a task starts (a new one below the task threshold while under\n"
+	"quota, else the environment's least-loaded GPU), and given back when the task\n"
+	"ends or the environment's heartbeats stop.  STATE records bound tasks and last\n"
+	"heartbeats; it is created on first --commit.  Exit 1 when a task cannot be\n"
+	"bound (the reason is printed), 3 for a bad file.\n"
+	"\n"
+	"  -c, --cluster FILE       cluster YAML (default: the bundled example)\n"
+	"  --envs FILE              environments: [{name, gpus, gpu_memory_gib, pool?}]\n"
+	"  --state FILE             binding state\n"
+	"  --task-threshold K       tasks sharing one GPU at most (default 4)\n"
+	"  --gpus N                 GPUs of the task (default 1)\n"
+	"  --memory SIZE            GPU memory of the task over all its GPUs (\"10GiB\")\n"
+	"  --at TIME, --now TIME    seconds on any clock the clients share\n"
+	"  --heartbeat-timeout S    reclaim after S seconds without heartbeat (default 5)\n"
+	"  --json                   machine-readable output\n"
+	"  --commit                 write the new state to --state (atomically, under an\n"
+	"                           exclusive lock from read to write, as place --commit)\n"
+	"  --lock-timeout S         wait at most S seconds for the lock (default 60)\n";
+
+typedef struct envctx {
+	const char *cluster_path, *envs_path, *state_path, *env_name, *task;
+	int gpus, threshold, json, commit;
+	int64_t mem_mib;
+	double at, now, timeout;
+	int have_at, have_now;
+	gp_cluster cluster;
+	gp_env_set set;
+	gp_envstate st;
+	gp_envbind *b;
+	double lock_timeout;
+	gp_lock lock;
+	int locked, created, written;
+	FILE *out;              /* what to print once the state is committed */
+} envctx;
+
+static int gpu_of(const gp_cluster *c, int node, int gpu)
+{
+	return c->nodes[node].first_gpu + gpu;
+}
+
+static void ctx_release(envctx *x)
+{
+	if (x->locked) {
+		if (x->created && !x->written)
+			unlink(x->state_path);
+		gp_unlock_file(&x->lock);
+		x->locked = 0;
+	}
+	gp_envbind_free(x->b);
+	gp_envstate_release(&x->st);
+	gp_env_set_release(&x->set);
+	gp_cluster_release(&x->cluster);
+}
+
+/* Load cluster, environments and state; apply the state's bindings. */
+static int ctx_load(envctx *x)
+{
+	gp_error err = GP_ERROR_INIT;
+	size_t i;
+	int k;
+
+	gp_cluster_init(&x->cluster);
+	gp_env_set_init(&x->set);
+	gp_envstate_init(&x->st);
+	if (gp_cluster_load(x->cluster_path ? x->cluster_path : gp_cli_default_cluster(), &x->cluster, &err))
+		return gp_cli_report(&err);
+	if (gp_envs_load(x->envs_path, &x->cluster, &x->set, &err))
+		return gp_cli_report(&err);
+	if (x->commit) {
+		if (gp_envstate_load_locked(x->state_path, x->lock_timeout, &x->cluster, &x->set, &x->st, &x->lock,
+					    &x->created, &err))
+			return gp_cli_report(&err);
+		x->locked = 1;
+	} else if (gp_envstate_load(x->state_path, &x->cluster, &x->set, &x->st, &err)) {
+		return gp_cli_report(&err);
+	}
+	x->b = gp_envbind_new(&x->cluster, &x->set, x->threshold, 0);
+	for (i = 0; i < x->st.ntasks; i++) {
+		const gp_envstate_task *t = &x->st.tasks[i];
+		const gp_env *E = &x->set.envs[t->env];
+		int *g = gp_xmalloc((size_t)t->ngpus * sizeof(int));
+		char msg[256];
+		int rc;
+
+		for (k = 0; k < t->ngpus; k++)
+			g[k] = gpu_of(&x->cluster, t->gpus[k].node, t->gpus[k].gpu);
+		rc = gp_envbind_apply(x->b, t->env, t->ngpus, g, t->mem_mib, msg, sizeof(msg));
+		free(g);
+		if (rc)
+			return gp_cli_fail(GP_EINPUT, "%s:%d:%d: task '%s': %s", x->state_path, t->line, t->col, t->task,
+					   msg);
+		if (gp_envbind_env_nbound(x->b, t->env) > E->quota_gpus)
+			return gp_cli_fail(GP_EINPUT, "%s:%d:%d: task '%s': environment '%s' would have %d GPUs bound, its quota is %d",
+					   x->state_path, t->line, t->col, t->task, E->name,
+					   gp_envbind_env_nbound(x->b, t->env), E->quota_gpus);
+		if (gp_envbind_env_mem(x->b, t->env) > E->quota_mem_mib)
+			return gp_cli_fail(GP_EINPUT, "%s:%d:%d: task '%s': environment '%s' would use %lld MiB of GPU memory, its quota is %lld",
+					   x->state_path, t->line, t->col, t->task, E->name,
+					   (long long)gp_envbind_env_mem(x->b, t->env), (long long)E->quota_mem_mib);
+	}
+	return GP_OK;
+}
+
+static int commit(envctx *x)
+{
+	gp_error err = GP_ERROR_INIT;
+
+	if (!x->commit)
+		return GP_OK;
+	if (gp_envstate_save(x->state_path, &x->cluster, &x->set, &x->st, &err))
+		return gp_cli_report(&err);
+	x->written = 1;
+	return GP_OK;
+}
+
+/* Node and local index of a global GPU id (nodes are in first_gpu order). */
+static void gpu_where(const gp_cluster *c, int g, int *node, int *local)
+{
+	int lo = 0, hi = c->nnodes - 1, n = 0;
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+
+		if (c->nodes[mid].first_gpu <= g) {
+			n = mid;
+			lo = mid + 1;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	*node = n;
+	*local = g - c->nodes[n].first_gpu;
+}
+
+static json_t *gpu_json(const gp_cluster *c, int g)
+{
+	json_t *o = json_object();
+	int node, local;
+
+	gpu_where(c, g, &node, &local);
+	json_object_set_new(o, "node", json_string(c->nodes[node].name));
+	json_object_set_new(o, "gpu", json_integer(local));
+	return o;
+}
+
+static json_t *gpus_json(const gp_cluster *c, const int *g, int n)
+{
+	json_t *a = json_array();
+	int k;
+
+	for (k = 0; k < n; k++)
+		json_array_append_new(a, gpu_json(c, g[k]));
+	return a;
+}
+
+static void put_json(FILE *out, json_t *o)
+{
+	json_dumpf(o, out, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	fputs("\n", out);
+	json_decref(o);
+}
+
+static void print_gpus(FILE *out, const gp_cluster *c, const int *g, int n)
+{
+	int k, node, local;
+
+	for (k = 0; k < n; k++) {
+		gpu_where(c, g[k], &node, &local);
+		fprintf(out, "%s%s/GPU%d", k ? ", " : "", c->nodes[node].name, local);
+	}
+}
+
+static void set_heartbeat(envctx *x, int env, double at)
+{
+	gp_envstate_hb *hb = gp_envstate_hb_of(&x->st, env);
+
+	if (!hb) {
+		GP_GROW(x->st.hbs, x->st.caphbs, x->st.nhbs + 1);
+		hb = &x->st.hbs[x->st.nhbs++];
+		hb->env = env;
+		hb->at = at;
+		hb->line = hb->col = 0;
+	} else if (at > hb->at) {
+		hb->at = at;
+	}
+}
+
+static int do_bind(envctx *x)
+{
+	int env = gp_env_set_find(&x->set, x->env_name), *g, rc, k;
+	gp_envbind_why why;
+	gp_envstate_task *t;
+	json_t *o;
+
+	if (env < 0)
+		return gp_cli_fail(GP_EUSAGE, "unknown environment '%s' (not in %s)", x->env_name, x->envs_path);
+	if (gp_envstate_find_task(&x->st, x->task) >= 0)
+		return gp_cli_fail(GP_EUSAGE, "task '%s' is already bound in %s; release it first", x->task,
+				   x->state_path);
+	g = gp_xcalloc((size_t)x->gpus, sizeof(int));
+	rc = gp_envbind_task(x->b, env, x->gpus, x->mem_mib, g, &why);
+	if (x->json) {
+		o = json_object();
+		json_object_set_new(o, "status", json_string(rc == GP_OK ? "bound" : "failed"));
+		json_object_set_new(o, "env", json_string(x->env_name));
+		json_object_set_new(o, "task", json_string(x->task));
+		json_object_set_new(o, "gpus", gpus_json(&x->cluster, g, rc == GP_OK ? x->gpus : 0));
+		json_object_set_new(o, "memory_mib", json_integer(x->mem_mib));
+		json_object_set_new(o, "reason", rc == GP_OK ? json_null() : json_string(gp_envbind_reason_name(why.reason)));
+		json_object_set_new(o, "message", json_string(rc == GP_OK ? "" : why.msg));
+		json_object_set_new(o, "permanent", json_boolean(rc != GP_OK && why.permanent));
+		json_object_set_new(o, "committed", json_boolean(rc == GP_OK && x->commit));
+		put_json(x->out, o);
+	}
+	if (rc != GP_OK) {
+		free(g);
+		return gp_cli_fail(GP_NO, "cannot bind task '%s': %s", x->task, why.msg);
+	}
+	if (!x->json) {
+		fprintf(x->out, "bound task '%s' of '%s' to ", x->task, x->env_name);
+		print_gpus(x->out, &x->cluster, g, x->gpus);
+		fprintf(x->out, "%s\n", x->commit ? "" : " (not committed)");
+	}
+	GP_GROW(x->st.tasks, x->st.cap, x->st.ntasks + 1);
+	t = &x->st.tasks[x->st.ntasks++];
+	memset(t, 0, sizeof(*t));
+	t->task = gp_xstrdup(x->task);
+	t->env = env;
+	t->ngpus = x->gpus;
+	t->mem_mib = x->mem_mib;
+	t->at = x->have_at ? x->at : -1;
+	t->gpus = gp_xcalloc((size_t)x->gpus, sizeof(*t->gpus));
+	for (k = 0; k < x->gpus; k++)
+		gpu_where(&x->cluster, g[k], &t->gpus[k].node, &t->gpus[k].gpu);
+	if (x->have_at)
+		set_heartbeat(x, env, x->at);
+	free(g);
+	return commit(x);
+}
+
+static int do_release(envctx *x)
+{
+	long i = gp_envstate_find_task(&x->st, x->task);
+	const gp_envstate_task *t;
+	int *g, k;
+
+	if (i < 0)
+		return gp_cli_fail(GP_NO, "task '%s' is not bound in %s", x->task, x->state_path);
+	t = &x->st.tasks[i];
+	if (x->env_name && strcmp(x->env_name, x->set.envs[t->env].name))
+		return gp_cli_fail(GP_EUSAGE, "task '%s' belongs to environment '%s', not '%s'", x->task,
+				   x->set.envs[t->env].name, x->env_name);
+	g = gp_xmalloc((size_t)t->ngpus * sizeof(int));
+	for (k = 0; k < t->ngpus; k++)
+		g[k] = gpu_of(&x->cluster, t->gpus[k].node, t->gpus[k].gpu);
+	gp_envbind_release(x->b, t->env, t->ngpus, g, t->mem_mib);
+	if (x->json) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "status", json_string("released"));
+		json_object_set_new(o, "env", json_string(x->set.envs[t->env].name));
+		json_object_set_new(o, "task", json_string(t->task));
+		json_object_set_new(o, "gpus", gpus_json(&x->cluster, g, t->ngpus));
+		json_object_set_new(o, "env_gpus_bound", json_integer(gp_envbind_env_nbound(x->b, t->env)));
+		json_object_set_new(o, "committed", json_boolean(x->commit));
+		put_json(x->out, o);
+	} else {
+		fprintf(x->out, "released task '%s' of '%s' from ", t->task, x->set.envs[t->env].name);
+		print_gpus(x->out, &x->cluster, g, t->ngpus);
+		fprintf(x->out, "; '%s' keeps %d GPU(s)%s\n", x->set.envs[t->env].name, gp_envbind_env_nbound(x->b, t->env),
+		       x->commit ? "" : " (not committed)");
+	}
+	free(g);
+	gp_envstate_remove_task(&x->st, (size_t)i);
+	return commit(x);
+}
+
+static int do_heartbeat(envctx *x)
+{
+	int env = gp_env_set_find(&x->set, x->env_name);
+	gp_envstate_hb *hb;
+
+	if (env < 0)
+		return gp_cli_fail(GP_EUSAGE, "unknown environment '%s' (not in %s)", x->env_name, x->envs_path);
+	set_heartbeat(x, env, x->at);
+	hb = gp_envstate_hb_of(&x->st, env);
+	if (x->json) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "status", json_string("recorded"));
+		json_object_set_new(o, "env", json_string(x->env_name));
+		json_object_set_new(o, "at", json_real(x->at));
+		json_object_set_new(o, "last_heartbeat", json_real(hb->at));
+		json_object_set_new(o, "committed", json_boolean(x->commit));
+		put_json(x->out, o);
+	} else {
+		char b[64];
+
+		fprintf(x->out, "heartbeat of '%s' at %s%s\n", x->env_name, gp_report_num(b, sizeof(b), hb->at, 6),
+		       x->commit ? "" : " (not committed)");
+	}
+	return commit(x);
+}
+
+/* Last sign of life of env: its heartbeat, else its latest bind time. */
+static double last_seen(envctx *x, int env)
+{
+	gp_envstate_hb *hb = gp_envstate_hb_of(&x->st, env);
+	double t = hb ? hb->at : -1;
+	size_t i;
+
+	for (i = 0; i < x->st.ntasks; i++)
+		if (x->st.tasks[i].env == env && x->st.tasks[i].at > t)
+			t = x->st.tasks[i].at;
+	return t;
+}
+
+static int do_reclaim(envctx *x)
+{
+	json_t *arr = json_array(), *o;
+	size_t e, i;
+	int nrec = 0, nunknown = 0;
+	char b[64];
+
+	for (e = 0; e < x->set.n; e++) {
+		double last;
+		json_t *r, *tasks;
+		int ng = gp_envbind_env_nbound(x->b, (int)e);
+
+		if (!ng)
+			continue;
+		last = last_seen(x, (int)e);
+		if (last < 0) {
+			nunknown++;
+			continue;
+		}
+		if (x->now - last < x->timeout)
+			continue;
+		r = json_object();
+		tasks = json_array();
+		json_object_set_new(r, "env", json_string(x->set.envs[e].name));
+		json_object_set_new(r, "last_heartbeat", json_real(last));
+		json_object_set_new(r, "silent_s", json_real(x->now - last));
+		json_object_set_new(r, "gpus", json_integer(ng));
+		for (i = x->st.ntasks; i-- > 0;) {
+			const gp_envstate_task *t = &x->st.tasks[i];
+			int *g, k;
+
+			if (t->env != (int)e)
+				continue;
+			g = gp_xmalloc((size_t)t->ngpus * sizeof(int));
+			for (k = 0; k < t->ngpus; k++)
+				g[k] = gpu_of(&x->cluster, t->gpus[k].node, t->gpus[k].gpu);
+			gp_envbind_release(x->b, t->env, t->ngpus, g, t->mem_mib);
+			free(g);
+			json_array_insert_new(tasks, 0, json_string(t->task));
+			gp_envstate_remove_task(&x->st, i);
+		}
+		json_object_set_new(r, "tasks", tasks);
+		json_array_append_new(arr, r);
+		if (!x->json)
+			fprintf(x->out, "reclaimed %d GPU(s) of '%s' (%zu task(s)): last heartbeat %s s ago\n", ng,
+			       x->set.envs[e].name, json_array_size(tasks), gp_report_num(b, sizeof(b), x->now - last, 6));
+		nrec++;
+	}
+	if (x->json) {
+		o = json_object();
+		json_object_set_new(o, "now", json_real(x->now));
+		json_object_set_new(o, "heartbeat_timeout_s", json_real(x->timeout));
+		json_object_set_new(o, "reclaimed", arr);
+		json_object_set_new(o, "without_heartbeat", json_integer(nunknown));
+		json_object_set_new(o, "committed", json_boolean(x->commit));
+		put_json(x->out, o);
+	} else {
+		json_decref(arr);
+		if (!nrec)
+			fprintf(x->out, "nothing to reclaim at %s (timeout %s s)\n", gp_report_num(b, sizeof(b), x->now, 6),
+			       gp_report_num(b + 32, 32, x->timeout, 6));
+		if (nunknown)
+			fprintf(x->out, "%d environment(s) with bound GPUs never sent a heartbeat (bind with --at to start the clock)\n",
+			       nunknown);
+		if (nrec && !x->commit)
+			fprintf(x->out, "(not committed)\n");
+	}
+	return commit(x);
+}
+
+static int do_status(envctx *x)
+{
+	size_t e;
+	int g, ng = gp_envbind_ngpus(x->b);
+	char b1[64], b2[64], b3[64];
+
+	if (x->json) {
+		json_t *o = json_object(), *envs = json_array(), *gpus = json_array();
+
+		for (e = 0; e < x->set.n; e++) {
+			const gp_env *E = &x->set.envs[e];
+			json_t *r = json_object();
+			const int *bg, *bt;
+			int nb = gp_envbind_env_bound(x->b, (int)e, &bg, &bt), k;
+			size_t i, nt = 0;
+			double last = last_seen(x, (int)e);
+
+			for (i = 0; i < x->st.ntasks; i++)
+				nt += x->st.tasks[i].env == (int)e;
+			json_object_set_new(r, "env", json_string(E->name));
+			json_object_set_new(r, "quota_gpus", json_integer(E->quota_gpus));
+			json_object_set_new(r, "quota_memory_mib", json_integer(E->quota_mem_mib));
+			json_object_set_new(r, "gpus_bound", json_integer(nb));
+			json_object_set_new(r, "memory_mib", json_integer(gp_envbind_env_mem(x->b, (int)e)));
+			json_object_set_new(r, "tasks", json_integer((json_int_t)nt));
+			json_object_set_new(r, "last_heartbeat", last >= 0 ? json_real(last) : json_null());
+			{
+				int *tmp = gp_xmalloc((size_t)(nb ? nb : 1) * sizeof(int));
+
+				for (k = 0; k < nb; k++)
+					tmp[k] = bg[k];
+				qsort(tmp, (size_t)nb, sizeof(int), gp_cmp_int);
+				json_object_set_new(r, "gpus", gpus_json(&x->cluster, tmp, nb));
+				free(tmp);
+			}
+			json_array_append_new(envs, r);
+		}
+		for (g = 0; g < ng; g++) {
+			json_t *r;
+
+			if (!gp_envbind_gpu_tasks(x->b, g))
+				continue;
+			r = gpu_json(&x->cluster, g);
+			json_object_set_new(r, "tasks", json_integer(gp_envbind_gpu_tasks(x->b, g)));
+			json_object_set_new(r, "free_memory_mib", json_integer(gp_envbind_gpu_free_mib(x->b, g)));
+			json_array_append_new(gpus, r);
+		}
+		json_object_set_new(o, "environments", envs);
+		json_object_set_new(o, "gpus", gpus);
+		json_object_set_new(o, "task_threshold", json_integer(gp_envbind_threshold(x->b)));
+		json_object_set_new(o, "gpus_bound", json_integer(gp_envbind_busy_gpus(x->b)));
+		json_object_set_new(o, "cluster_gpus", json_integer(ng));
+		put_json(x->out, o);
+		return GP_OK;
+	}
+	{
+		gp_table t;
+		gp_sbuf sb;
+		size_t row;
+
+		fprintf(x->out, "%d of %d GPUs bound; task threshold %d\n\n", gp_envbind_busy_gpus(x->b), ng,
+		       gp_envbind_threshold(x->b));
+		gp_table_init(&t, 6);
+		row = gp_table_row(&t);
+		gp_table_set(&t, row, 0, "environment");
+		gp_table_set(&t, row, 1, "GPUs");
+		gp_table_set(&t, row, 2, "quota");
+		gp_table_set(&t, row, 3, "memory GiB");
+		gp_table_set(&t, row, 4, "quota GiB");
+		gp_table_set(&t, row, 5, "last heartbeat");
+		for (e = 0; e < x->set.n; e++) {
+			const gp_env *E = &x->set.envs[e];
+			double last = last_seen(x, (int)e);
+
+			row = gp_table_row(&t);
+			gp_table_set(&t, row, 0, "%s", E->name);
+			gp_table_set(&t, row, 1, "%d", gp_envbind_env_nbound(x->b, (int)e));
+			gp_table_set(&t, row, 2, "%d", E->quota_gpus);
+			gp_table_set(&t, row, 3, "%s", gp_report_num(b1, sizeof(b1), gp_envbind_env_mem(x->b, (int)e) / 1024.0, 2));
+			gp_table_set(&t, row, 4, "%s", gp_report_num(b2, sizeof(b2), E->quota_mem_mib / 1024.0, 2));
+			gp_table_set(&t, row, 5, "%s", last >= 0 ? gp_report_num(b3, sizeof(b3), last, 6) : "-");
+		}
+		gp_sbuf_init(&sb);
+		gp_table_render(&t, "", &sb);
+		gp_table_release(&t);
+		gp_table_init(&t, 4);
+		row = gp_table_row(&t);
+		gp_table_set(&t, row, 0, "GPU");
+		gp_table_set(&t, row, 1, "tasks");
+		gp_table_set(&t, row, 2, "free GiB");
+		gp_table_set(&t, row, 3, "environments");
+		for (g = 0; g < ng; g++) {
+			int node, local;
+			gp_sbuf names;
+
+			if (!gp_envbind_gpu_tasks(x->b, g))
+				continue;
+			gpu_where(&x->cluster, g, &node, &local);
+			gp_sbuf_init(&names);
+			for (e = 0; e < x->set.n; e++) {
+				const int *bg, *bt;
+				int nb = gp_envbind_env_bound(x->b, (int)e, &bg, &bt), k;
+
+				for (k = 0; k < nb; k++)
+					if (bg[k] == g)
+						gp_sbuf_addf(&names, "%s%s x%d", names.len ? ", " : "", x->set.envs[e].name, bt[k]);
+			}
+			row = gp_table_row(&t);
+			gp_table_set(&t, row, 0, "%s/GPU%d", x->cluster.nodes[node].name, local);
+			gp_table_set(&t, row, 1, "%d", gp_envbind_gpu_tasks(x->b, g));
+			gp_table_set(&t, row, 2, "%s", gp_report_num(b1, sizeof(b1), gp_envbind_gpu_free_mib(x->b, g) / 1024.0, 2));
+			gp_table_set(&t, row, 3, "%s", names.buf);
+			gp_sbuf_release(&names);
+		}
+		if (t.nrows > 1) {
+			gp_sbuf_adds(&sb, "\n");
+			gp_table_render(&t, "", &sb);
+		}
+		gp_table_release(&t);
+		fwrite(sb.buf, 1, sb.len, x->out);
+		gp_sbuf_release(&sb);
+	}
+	return GP_OK;
+}
+
+int cmd_env(int argc, char **argv)
+{
+	enum { O_ENVS = 1, O_STATE, O_ENV, O_TASK, O_GPUS, O_MEM, O_AT, O_NOW, O_THR, O_HBT, O_JSON, O_COMMIT,
+	       O_LOCKT, O_HELP };
+	static const struct option opts[] = {
+		{ "cluster", required_argument, NULL, 'c' },
+		{ "envs", required_argument, NULL, O_ENVS },
+		{ "state", required_argument, NULL, O_STATE },
+		{ "env", required_argument, NULL, O_ENV },
+		{ "task", required_argument, NULL, O_TASK },
+		{ "gpus", required_argument, NULL, O_GPUS },
+		{ "memory", required_argument, NULL, O_MEM },
+		{ "at", required_argument, NULL, O_AT },
+		{ "now", required_argument, NULL, O_NOW },
+		{ "task-threshold", required_argument, NULL, O_THR },
+		{ "heartbeat-timeout", required_argument, NULL, O_HBT },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "commit", no_argument, NULL, O_COMMIT },
+		{ "lock-timeout", required_argument, NULL, O_LOCKT },
+		{ "help", no_argument, NULL, O_HELP },
+		{ NULL, 0, NULL, 0 },
+	};
+	static const char *const subs[] = { "bind", "release", "heartbeat", "reclaim", "status", NULL };
+	envctx x;
+	const char *sub;
+	int c, rc, si;
+	long l;
+	double d;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		if (argc < 2)
+			return gp_cli_usage_error("env", "expected a subcommand: bind, release, heartbeat, reclaim or status");
+		fputs(gp_usage_env, stdout);
+		return GP_OK;
+	}
+	sub = argv[1];
+	for (si = 0; subs[si] && strcmp(subs[si], sub); si++)
+		;
+	if (!subs[si])
+		return gp_cli_usage_error("env", "unknown subcommand '%s' (bind, release, heartbeat, reclaim, status)", sub);
+	memset(&x, 0, sizeof(x));
+	x.gpus = 1;
+	x.threshold = GP_ENV_DEFAULT_THRESHOLD;
+	x.timeout = 5;
+	x.lock_timeout = 60;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc - 1, argv + 1, ":c:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c': x.cluster_path = optarg; break;
+		case O_ENVS: x.envs_path = optarg; break;
+		case O_STATE: x.state_path = optarg; break;
+		case O_ENV: x.env_name = optarg; break;
+		case O_TASK: x.task = optarg; break;
+		case O_GPUS:
+			if (gp_parse_long(optarg, 1, GP_ENV_MAX_QUOTA_GPUS, &l))
+				return gp_cli_usage_error("env", "--gpus wants 1..%d, got '%s'", GP_ENV_MAX_QUOTA_GPUS, optarg);
+			x.gpus = (int)l;
+			break;
+		case O_MEM:
+			if (gp_parse_size(optarg, &d) || d < 0 || d > 1e18)
+				return gp_cli_usage_error("env", "--memory wants a size such as 10GiB, got '%s'", optarg);
+			x.mem_mib = (int64_t)ceil(d / (1024.0 * 1024.0));
+			break;
+		case O_AT:
+		case O_NOW:
+			if (gp_parse_double(optarg, 0, 1e15, &d))
+				return gp_cli_usage_error("env", "--%s wants seconds >= 0, got '%s'", c == O_AT ? "at" : "now", optarg);
+			if (c == O_AT) {
+				x.at = d;
+				x.have_at = 1;
+			} else {
+				x.now = d;
+				x.have_now = 1;
+			}
+			break;
+		case O_THR:
+			if (gp_parse_long(optarg, 1, GP_ENV_MAX_THRESHOLD, &l))
+				return gp_cli_usage_error("env", "--task-threshold wants 1..%d, got '%s'", GP_ENV_MAX_THRESHOLD, optarg);
+			x.threshold = (int)l;
+			break;
+		case O_HBT:
+			if (gp_parse_double(optarg, 0, 1e12, &x.timeout))
+				return gp_cli_usage_error("env", "--heartbeat-timeout wants seconds >= 0, got '%s'", optarg);
+			break;
+		case O_JSON: x.json = 1; break;
+		case O_COMMIT: x.commit = 1; break;
+		case O_LOCKT:
+			if (gp_parse_double(optarg, 0, 86400, &x.lock_timeout))
+				return gp_cli_usage_error("env", "--lock-timeout wants seconds in 0..86400, got '%s'", optarg);
+			break;
+		case 'h':
+		case O_HELP: fputs(gp_usage_env, stdout); return GP_OK;
+		case ':': return gp_cli_usage_error("env", "option '%s' needs a value", argv[optind]);
+		default: return gp_cli_usage_error("env", "unknown option '%s'", argv[optind]);
+		}
+	}
+	if (optind != argc - 1)
+		return gp_cli_usage_error("env", "unexpected argument '%s'", argv[optind + 1]);
+	if (!x.envs_path || !x.state_path)
+		return gp_cli_usage_error("env", "%s needs --envs FILE and --state FILE", sub);
+	if (si == 0 && (!x.env_name || !x.task))
+		return gp_cli_usage_error("env", "bind needs --env E and --task T");
+	if (si == 1 && !x.task)
+		return gp_cli_usage_error("env", "release needs --task T");
+	if (si == 2 && (!x.env_name || !x.have_at))
+		return gp_cli_usage_error("env", "heartbeat needs --env E and --at TIME");
+	if (si == 3 && !x.have_now)
+		return gp_cli_usage_error("env", "reclaim needs --now TIME");
+	if (si == 4 && x.commit)
+		return gp_cli_usage_error("env", "status changes nothing: --commit makes no sense");
+	{
+		char *obuf = NULL;
+		size_t olen = 0;
+
+		x.out = open_memstream(&obuf, &olen);
+		if (!x.out)
+			return gp_cli_fail(GP_EIO, "cannot buffer output");
+		if (si == 4)
+			x.commit = 0;
+		rc = ctx_load(&x);
+		if (rc == GP_OK) {
+			switch (si) {
+			case 0: rc = do_bind(&x); break;
+			case 1: rc = do_release(&x); break;
+			case 2: rc = do_heartbeat(&x); break;
+			case 3: rc = do_reclaim(&x); break;
+			default: rc = do_status(&x); break;
+			}
+		}
+		ctx_release(&x);
+		fclose(x.out);
+		/* printed only now: after the commit, or for a negative answer */
+		if (rc == GP_OK || rc == GP_NO)
+			fwrite(obuf, 1, olen, stdout);
+		free(obuf);
+	}
+	return rc;
+}
