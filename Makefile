@@ -81,8 +81,12 @@ $(eval $(call tree,build-san,$(SAN_FLAGS)))
 check-slurm: gpuplan
 	@sh scripts/check-slurm.sh $(CURDIR)/gpuplan
 
+# The bridge (import, place --emit slurm) against a real one-node Slurm.
+check-slurm-import: gpuplan
+	@sh scripts/check-slurm-import.sh $(CURDIR)/gpuplan
+
 .PHONY: fuzz fuzz-replay stress
-.PHONY: check-slurm all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
+.PHONY: check-slurm check-slurm-import all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
 .PHONY: predict-check
 
 all: gpuplan

@@ -6,6 +6,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
+#include "gpuplan/sim/failsim.h"
 #include "gpuplan/util/error.h"
 #include "gpuplan/util/util.h"
 
@@ -181,5 +184,80 @@ FILE *gp_cli_outset_add(gp_cli_outset *o, const char *path);
 void gp_cli_outset_take(gp_cli_outset *o, const char *path, gp_sbuf *sb);
 int gp_cli_outset_commit(gp_cli_outset *o);
 void gp_cli_outset_release(gp_cli_outset *o);
+
+/* ---- failures in simulate (sim_failures.c) ---- */
+
+enum {
+	GP_OPT_FAILURES = 1200, GP_OPT_FAILURE_MODEL, GP_OPT_EVENTS, GP_OPT_MTBF_NODE,
+	GP_OPT_MTBF_GPU, GP_OPT_WEIBULL, GP_OPT_REPAIR, GP_OPT_FAILURE_SEED, GP_OPT_HB_PERIOD,
+	GP_OPT_HB_MISSES, GP_OPT_RECOVERY, GP_OPT_RESTART_COST, GP_OPT_FAILURE_START,
+};
+#define GP_SIM_FAILURE_OPTIONS \
+	{ "failures", required_argument, NULL, GP_OPT_FAILURES }, \
+	{ "failure-model", required_argument, NULL, GP_OPT_FAILURE_MODEL }, \
+	{ "events", required_argument, NULL, GP_OPT_EVENTS }, \
+	{ "mtbf-node", required_argument, NULL, GP_OPT_MTBF_NODE }, \
+	{ "mtbf-gpu", required_argument, NULL, GP_OPT_MTBF_GPU }, \
+	{ "weibull-shape", required_argument, NULL, GP_OPT_WEIBULL }, \
+	{ "repair", required_argument, NULL, GP_OPT_REPAIR }, \
+	{ "failure-seed", required_argument, NULL, GP_OPT_FAILURE_SEED }, \
+	{ "heartbeat-period", required_argument, NULL, GP_OPT_HB_PERIOD }, \
+	{ "heartbeat-misses", required_argument, NULL, GP_OPT_HB_MISSES }, \
+	{ "recovery", required_argument, NULL, GP_OPT_RECOVERY }, \
+	{ "restart-cost", required_argument, NULL, GP_OPT_RESTART_COST }, \
+	{ "failure-start", required_argument, NULL, GP_OPT_FAILURE_START }
+
+#define GP_SIM_FAILURE_USAGE \
+	"failures (see gpuplan(1), \"Failures in the simulator\"):\n" \
+	"  --failures FILE     failure list (time_s,node,gpu,kind,repair_s)\n" \
+	"  --mtbf-node H       node failures, mean hours between them per node\n" \
+	"  --mtbf-gpu H        GPU failures, mean hours between them per GPU\n" \
+	"  --weibull-shape K   time to failure Weibull with shape K (default 1:\n" \
+	"                      exponential)\n" \
+	"  --failure-model F   shape and MTBF from a `failures fit` model file\n" \
+	"  --failure-start S   steady (default: the fleet in steady state at 0) or\n" \
+	"                      new (every unit new at 0)\n" \
+	"  --repair H          mean hours to repair, exponential (default 4; 0 at\n" \
+	"                      once; never)\n" \
+	"  --failure-seed N    seed of the failures and heartbeats (default --seed)\n" \
+	"  --heartbeat-period S, --heartbeat-misses K  a failure is seen at the\n" \
+	"                      K-th missed heartbeat (default 5 s, 3)\n" \
+	"  --recovery R        restart (default), replace (seed 002), shrink or fail\n" \
+	"  --restart-cost S    seconds a restarted job spends starting (default 0)\n" \
+	"  --events FILE       one CSV row per failure and job hit\n"
+
+typedef struct gp_cli_failures {
+	const char *csv, *model, *events;
+	double mtbf_node, mtbf_gpu, shape, repair, hb_period, restart_cost;
+	int shape_set, seed_set, hb_misses, recovery, any, start_new;
+	unsigned long long seed;
+	gp_fail_list list;
+	gp_failsim_config cfg;
+	gp_failsim *fs;
+} gp_cli_failures;
+
+void gp_cli_fail_init(gp_cli_failures *f);
+void gp_cli_fail_release(gp_cli_failures *f);
+/* A failure option: 0 when applied, -1 when code is not one, else the
+ * usage error's exit code. */
+int gp_cli_fail_opt(const char *cmd, gp_cli_failures *f, int code, const char *arg);
+/* After the options: load the failure list / model and build the hook
+ * (nothing when no failure option was given).  An exit code. */
+int gp_cli_fail_setup(const char *cmd, gp_cli_failures *f, const struct gp_cluster *c, size_t njobs,
+		      unsigned long long seed);
+/* Put the hook into cfg->hooks (first free slot). */
+int gp_cli_fail_attach(gp_cli_failures *f, struct gp_sim_config *cfg);
+/* Reports: the JSON `failures` object, the text block, --events CSV,
+ * distinct failure times for the SVG marks (caller frees). */
+void gp_cli_fail_json(const gp_cli_failures *f, json_t *root, const struct gp_joblist *jobs,
+		      const struct gp_sim_result *r);
+void gp_cli_fail_text(const gp_cli_failures *f, const struct gp_joblist *jobs,
+		      const struct gp_sim_result *r, gp_sbuf *out);
+void gp_cli_fail_events(const gp_cli_failures *f, const struct gp_cluster *c,
+			const struct gp_joblist *jobs, gp_sbuf *out);
+double *gp_cli_fail_times(const gp_cli_failures *f, size_t *n);
+/* jobs.csv, with interruptions,lost_gpu_s,recovery_s when failures ran. */
+void gp_cli_fail_jobs_csv(const gp_cli_failures *f, const struct gp_joblist *jobs,
+			  const struct gp_sim_result *r, const struct gp_cluster *c, gp_sbuf *out);
 
 #endif

@@ -518,6 +518,39 @@ out:
 	return status;
 }
 
+/* "node[0,1] node2[3]" for the batch lines; nodes with the same GPU list
+ * share one hostlist: "a100-r0-[0-3][0,1,2,3,4,5,6,7]". */
+static void batch_parts(const gp_cluster *c, const gp_placement *p, gp_sbuf *sb)
+{
+	const char **names = gp_xcalloc((size_t)p->nparts + 1, sizeof(*names));
+	char *done = gp_xcalloc((size_t)p->nparts + 1, 1);
+	int k, m, g, first = 1;
+
+	for (k = 0; k < p->nparts; k++) {
+		size_t n = 0;
+
+		if (done[k])
+			continue;
+		for (m = k; m < p->nparts; m++)
+			if (!done[m] && p->parts[m].ngpus == p->parts[k].ngpus &&
+			    !memcmp(p->parts[m].gpus, p->parts[k].gpus,
+				    (size_t)p->parts[k].ngpus * sizeof(int))) {
+				done[m] = 1;
+				names[n++] = c->nodes[p->parts[m].node].name;
+			}
+		if (!first)
+			gp_sbuf_adds(sb, " ");
+		first = 0;
+		gp_hostlist_compress(names, n, sb);
+		gp_sbuf_adds(sb, "[");
+		for (g = 0; g < p->parts[k].ngpus; g++)
+			gp_sbuf_addf(sb, "%s%d", g ? "," : "", p->parts[k].gpus[g]);
+		gp_sbuf_adds(sb, "]");
+	}
+	free(names);
+	free(done);
+}
+
 /* Free whole GPUs, and those stranded on partly used nodes (a node that
  * can no longer host a job of its own size). */
 static void free_gpus(const place_env *env, long *free_total, long *stranded, long *empty_nodes)
@@ -547,7 +580,7 @@ static int place_batch(const place_opts *o, place_env *env)
 	json_t *root = NULL, *jobs = NULL;
 	long placed = 0, waiting = 0, never = 0, used_milli = 0, free_total, stranded, empty;
 	size_t i;
-	int rc, status = GP_OK, g;
+	int rc, status = GP_OK;
 	/* With --commit the report waits in memory until the state is written. */
 	char *report = NULL;
 	size_t report_len = 0;
@@ -600,16 +633,9 @@ static int place_batch(const place_opts *o, place_env *env)
 								  env->policy->name, rc, &p, &s, &e));
 		} else if (rc == GP_PLACED) {
 			gp_sbuf sb;
-			int k;
 
 			gp_sbuf_init(&sb);
-			for (k = 0; k < p.nparts; k++) {
-				gp_sbuf_addf(&sb, "%s%s[", k ? " " : "",
-					     env->cluster.nodes[p.parts[k].node].name);
-				for (g = 0; g < p.parts[k].ngpus; g++)
-					gp_sbuf_addf(&sb, "%s%d", g ? "," : "", p.parts[k].gpus[g]);
-				gp_sbuf_adds(&sb, "]");
-			}
+			batch_parts(&env->cluster, &p, &sb);
 			fprintf(out, "  %-20s placed  %-13s %s\n", j->id, s.name, sb.buf);
 			gp_sbuf_release(&sb);
 		} else {

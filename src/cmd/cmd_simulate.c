@@ -28,6 +28,11 @@ const char gp_usage_simulate[] =
 	"                        [--preempt off|class|priority] [--preempt-cost S]\n"
 	"                        [--checkpoint-interval S] [--checkpoint-cost S]\n"
 	"                        [--las-thresholds LIST] [--las-starvation K]\n"
+	"                        [--failures FILE] [--mtbf-node H] [--mtbf-gpu H]\n"
+	"                        [--weibull-shape K] [--failure-model FILE]\n"
+	"                        [--repair H] [--failure-seed N] [--heartbeat-period S]\n"
+	"                        [--heartbeat-misses K] [--restart-cost S]\n"
+	"                        [--recovery replace|restart|shrink|fail] [--events FILE]\n"
 	"                        [--scale-durations REF [--scale-model M]]\n"
 	"                        [--limit N] [--start T] [--end T] [--skip-bad]\n"
 	"                        [--json FILE] [--csv DIR] [--svg DIR]\n"
@@ -49,6 +54,7 @@ const char gp_usage_simulate[] =
 	"  --backfill-depth N  backfill: examine at most N queued jobs behind the\n"
 	"                      head per pass (default 0: all, exact EASY)\n"
 	GP_SIM_ENGINE_USAGE
+	GP_SIM_FAILURE_USAGE
 	"  --scale-durations REF  recorded durations were measured on REF (a GPU model\n"
 	"                      or node type, ':tech' optional, e.g. V100-SXM2-16GB:ib-edr):\n"
 	"                      scale each to its placement by the perf model\n"
@@ -272,12 +278,14 @@ int cmd_simulate(int argc, char **argv)
 		{ "scale-model", required_argument, NULL, 201 },
 		GP_SIM_TRACE_OPTIONS,
 		GP_SIM_ENGINE_OPTIONS,
+		GP_SIM_FAILURE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cluster_path = NULL, *policy_name = "bestfit", *json_path = NULL;
 	const char *csv_dir = NULL, *svg_dir = NULL, *scale_ref = NULL, *scale_model = NULL;
 	gp_scale *scale = NULL;
 	gp_cli_engine eng;
+	gp_cli_failures fo;
 	int queue = GP_SIM_FIFO, show_progress = -1, c, rc;
 	unsigned long long seed = 1;
 	double tick = 0;
@@ -302,6 +310,7 @@ int cmd_simulate(int argc, char **argv)
 		return gp_cmd_simulate_envs(argc, argv);
 	gp_trace_opts_init(&topts);
 	gp_cli_engine_init(&eng);
+	gp_cli_fail_init(&fo);
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":c:h", opts, NULL)) != -1) {
@@ -348,6 +357,11 @@ int cmd_simulate(int argc, char **argv)
 					return rc;
 				break;
 			}
+			if ((rc = gp_cli_fail_opt("simulate", &fo, c, optarg)) >= 0) {
+				if (rc)
+					return rc;
+				break;
+			}
 			if ((rc = gp_cli_sim_trace_opt("simulate", c, optarg, argv, &topts)))
 				return rc;
 			break;
@@ -363,6 +377,13 @@ int cmd_simulate(int argc, char **argv)
 		return gp_cli_usage_error("simulate", "unknown policy '%s'", policy_name);
 	if ((rc = gp_cli_sim_load(cluster_path, argv[optind], &topts, &cluster, &jobs)))
 		return rc;
+	if ((rc = gp_cli_fail_setup("simulate", &fo, &cluster, jobs.n, seed)) ||
+	    (rc = gp_cli_fail_attach(&fo, &cfg))) {
+		gp_cli_fail_release(&fo);
+		gp_joblist_release(&jobs);
+		gp_cluster_release(&cluster);
+		return rc;
+	}
 	perf = gp_sim_perf_new(&cluster);
 	cfg.cluster = &cluster;
 	cfg.queue = queue;
@@ -422,7 +443,10 @@ int cmd_simulate(int argc, char **argv)
 		rc = ensure_dir(svg_dir);
 	if (rc == GP_OK && json_path && strcmp(json_path, "-")) {
 		json_t *o = gp_report_sim_json(&id, &jobs, &res);
-		char *s = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+		char *s;
+
+		gp_cli_fail_json(&fo, o, &jobs, &res);
+		s = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 
 		gp_sbuf_init(&sb);
 		gp_sbuf_adds(&sb, s);
@@ -433,7 +457,7 @@ int cmd_simulate(int argc, char **argv)
 	}
 	if (rc == GP_OK && csv_dir) {
 		gp_sbuf_init(&sb);
-		gp_report_sim_jobs_csv(&jobs, &res, &cluster, &sb);
+		gp_cli_fail_jobs_csv(&fo, &jobs, &res, &cluster, &sb);
 		take_in(&out, csv_dir, "jobs.csv", &sb);
 		gp_sbuf_init(&sb);
 		gp_report_sim_timeline_csv(&res, &sb);
@@ -441,7 +465,13 @@ int cmd_simulate(int argc, char **argv)
 	}
 	if (rc == GP_OK && svg_dir) {
 		gp_sbuf_init(&sb);
-		gp_report_sim_svg_utilization(&id, &res, &sb);
+		{
+			size_t nt;
+			double *t = gp_cli_fail_times(&fo, &nt);
+
+			gp_report_sim_svg_utilization_marked(&id, &res, t, nt, "failures", &sb);
+			free(t);
+		}
 		take_in(&out, svg_dir, "utilization.svg", &sb);
 		gp_sbuf_init(&sb);
 		gp_report_sim_svg_queue(&id, &res, &sb);
@@ -450,6 +480,11 @@ int cmd_simulate(int argc, char **argv)
 		gp_report_sim_svg_jct_cdf(&id, &jobs, &res, &sb);
 		take_in(&out, svg_dir, "jct-cdf.svg", &sb);
 	}
+	if (rc == GP_OK && fo.events) {
+		gp_sbuf_init(&sb);
+		gp_cli_fail_events(&fo, &cluster, &jobs, &sb);
+		gp_cli_outset_take(&out, fo.events, &sb);
+	}
 	if (rc == GP_OK)
 		rc = gp_cli_outset_commit(&out);
 	gp_cli_outset_release(&out);
@@ -457,18 +492,21 @@ int cmd_simulate(int argc, char **argv)
 		if (json_path && !strcmp(json_path, "-")) {
 			json_t *o = gp_report_sim_json(&id, &jobs, &res);
 
+			gp_cli_fail_json(&fo, o, &jobs, &res);
 			json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 			fputs("\n", stdout);
 			json_decref(o);
 		} else {
 			gp_sbuf_init(&sb);
 			gp_report_sim_text(&id, &jobs, &res, &sb);
+			gp_cli_fail_text(&fo, &jobs, &res, &sb);
 			fwrite(sb.buf, 1, sb.len, stdout);
 			gp_sbuf_release(&sb);
 		}
 	}
 	gp_sim_result_release(&res);
 done_inputs:
+	gp_cli_fail_release(&fo);
 	gp_joblist_release(&jobs);
 	gp_cluster_release(&cluster);
 	return rc;

@@ -30,8 +30,9 @@ static void node_release(gp_inv_node *n)
 	free(n->reason);
 	free(n->partitions);
 	free(n->mig);
-	for (i = 0; i < GP_TOPO_MAX_GPUS; i++)
-		free(n->gpu_cpus[i]);
+	for (i = 0; n->cores && i < GP_TOPO_MAX_GPUS; i++)
+		free(n->cores->cpus[i]);
+	free(n->cores);
 }
 
 void gp_inventory_release(gp_inventory *inv)

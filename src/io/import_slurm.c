@@ -1069,10 +1069,12 @@ static int gres_conf_apply(gp_inventory *inv, gp_inv_node *n, const char *type, 
 		if (g >= GP_TOPO_MAX_GPUS)
 			break;
 		if (ncores) {
-			free(n->gpu_cpus[g]);
-			n->gpu_cpus[g] = gp_xmalloc((size_t)ncores * sizeof(int));
-			memcpy(n->gpu_cpus[g], cores, (size_t)ncores * sizeof(int));
-			n->gpu_ncpus[g] = ncores;
+			if (!n->cores)
+				n->cores = gp_xcalloc(1, sizeof(*n->cores));
+			free(n->cores->cpus[g]);
+			n->cores->cpus[g] = gp_xmalloc((size_t)ncores * sizeof(int));
+			memcpy(n->cores->cpus[g], cores, (size_t)ncores * sizeof(int));
+			n->cores->n[g] = ncores;
 		}
 	}
 	if (n->ngpus < 0 || !((n->kinds >> GP_IMPORT_SCONTROL_NODE) & 1 ||

@@ -183,13 +183,13 @@ static void generic_affinity(const gp_inv_node *n, gp_topo *t, int *guessed)
 	for (i = 0; i < t->ngpus; i++) {
 		int sock = lo + (int)((long)i * (hi - lo + 1) / t->ngpus);
 
-		if (n->gpu_ncpus[i] > 0) {
-			set_cpus(&t->gpus[i], n->gpu_cpus[i], n->gpu_ncpus[i]);
+		if (n->cores && n->cores->n[i] > 0) {
+			set_cpus(&t->gpus[i], n->cores->cpus[i], n->cores->n[i]);
 			t->gpus[i].numa = 0;
 			if (sockets > 1 && cpus >= sockets * threads) {
 				int cores = cpus / threads;
 
-				t->gpus[i].numa = n->gpu_cpus[i][0] % cores / (cores / sockets);
+				t->gpus[i].numa = n->cores->cpus[i][0] % cores / (cores / sockets);
 				if (t->gpus[i].numa >= sockets)
 					t->gpus[i].numa = sockets - 1;
 			}
@@ -352,10 +352,11 @@ static int same_type(const gp_inv_node *a, const gp_inv_node *b, int ma, int mb)
 	if (ma < 0 && strcmp(a->gpu_type ? a->gpu_type : "", b->gpu_type ? b->gpu_type : ""))
 		return 0;
 	for (i = 0; i < a->ngpus && i < GP_TOPO_MAX_GPUS; i++) {
-		if (a->gpu_ncpus[i] != b->gpu_ncpus[i])
+		int na = a->cores ? a->cores->n[i] : 0, nb = b->cores ? b->cores->n[i] : 0;
+
+		if (na != nb)
 			return 0;
-		if (a->gpu_ncpus[i] &&
-		    memcmp(a->gpu_cpus[i], b->gpu_cpus[i], (size_t)a->gpu_ncpus[i] * sizeof(int)))
+		if (na && memcmp(a->cores->cpus[i], b->cores->cpus[i], (size_t)na * sizeof(int)))
 			return 0;
 	}
 	return 1;
@@ -676,7 +677,8 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 	ntype *types = NULL;
 	size_t ntypes = 0, captypes = 0, i, j;
 	int nkeep = 0, rc = GP_OK;
-	const char **nogpu, **unknown, **unsized, **untyped;
+	const char **nogpu, **unknown, **unsized, **untyped, *guessed_types[64];
+	size_t nguessed = 0;
 	size_t nnogpu = 0, nunknown = 0, nunsized = 0, nuntyped = 0;
 
 	gp_catalog_init_builtin(&cat);
@@ -707,12 +709,14 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 				continue;
 			if (!n->gpu_type && g->gpu_type)
 				n->gpu_type = gp_xstrdup(g->gpu_type);
-			for (k = 0; k < g->gres_seen && k < GP_TOPO_MAX_GPUS; k++)
-				if (g->gpu_ncpus[k] && !n->gpu_ncpus[k]) {
-					n->gpu_cpus[k] = gp_xmalloc((size_t)g->gpu_ncpus[k] * sizeof(int));
-					memcpy(n->gpu_cpus[k], g->gpu_cpus[k],
-					       (size_t)g->gpu_ncpus[k] * sizeof(int));
-					n->gpu_ncpus[k] = g->gpu_ncpus[k];
+			for (k = 0; g->cores && k < g->gres_seen && k < GP_TOPO_MAX_GPUS; k++)
+				if (g->cores->n[k] && !(n->cores && n->cores->n[k])) {
+					if (!n->cores)
+						n->cores = gp_xcalloc(1, sizeof(*n->cores));
+					n->cores->cpus[k] = gp_xmalloc((size_t)g->cores->n[k] * sizeof(int));
+					memcpy(n->cores->cpus[k], g->cores->cpus[k],
+					       (size_t)g->cores->n[k] * sizeof(int));
+					n->cores->n[k] = g->cores->n[k];
 				}
 		}
 	}
@@ -743,10 +747,11 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 		else if (how) {
 			int dup = 0;
 
-			for (j = 0; j < (size_t)nkeep; j++)
-				if (inv->nodes[keep[j]].gpu_type && n->gpu_type &&
-				    !strcmp(inv->nodes[keep[j]].gpu_type, n->gpu_type))
-					dup = 1;
+			/* once per GPU type: the types said so far */
+			for (j = 0; j < nguessed && !dup; j++)
+				dup = !strcmp(guessed_types[j], n->gpu_type);
+			if (!dup && nguessed < GP_ARRAY_SIZE(guessed_types))
+				guessed_types[nguessed++] = n->gpu_type;
 			if (!dup)
 				gp_inv_warn(inv, n->file, n->line,
 					    how == 2 ? "GPU type '%s' read as catalog model %s (an alias)"

@@ -444,6 +444,16 @@ static void chart_legend(const gp_svg_chart *c, const frame *f, int nlegend, int
 			xml_text(out, c->series[s].label);
 			gp_sbuf_adds(out, "</text>\n");
 		}
+		if (c->nmarks && c->marks_label) {
+			double y = ly + 15 + 18.0 * row++;
+
+			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				     "stroke=\"#d62728\" stroke-width=\"1\"/>\n",
+				     lx + 19, y - 12, lx + 19, y + 2);
+			gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\">", lx + 36, y);
+			xml_text(out, c->marks_label);
+			gp_sbuf_adds(out, "</text>\n");
+		}
 		gp_sbuf_adds(out, "</g>\n");
 	}
 }
@@ -453,7 +463,7 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 	frame fr, *f = &fr;
 	int s, nlegend = 0, maxlabel = 0;
 	int W, H;
-	double L, R, T, B;
+	double L, R, T, B, ymin;
 	size_t i;
 	const axis *pax = &fr.ax, *pay = &fr.ay;
 
@@ -464,6 +474,7 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 	R = f->R;
 	T = f->T;
 	B = f->B;
+	ymin = f->ymin;
 	gp_sbuf_addf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 		     "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
@@ -527,6 +538,24 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 			nlegend++;
 			if ((int)strlen(se->label) > maxlabel)
 				maxlabel = (int)strlen(se->label);
+		}
+	}
+	if (c->nmarks) {
+		gp_sbuf_adds(out, "<g stroke=\"#d62728\" stroke-width=\"1\" stroke-opacity=\"0.7\">\n");
+		for (i = 0; i < c->nmarks; i++) {
+			double px;
+
+			if (!usable(c, c->marks[i], ymin))
+				continue;
+			px = ax_pos(pax, c->marks[i]);
+			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", px, T,
+				     px, H - B);
+		}
+		gp_sbuf_adds(out, "</g>\n");
+		if (c->marks_label) {
+			nlegend++;
+			if ((int)strlen(c->marks_label) > maxlabel)
+				maxlabel = (int)strlen(c->marks_label);
 		}
 	}
 	gp_sbuf_adds(out, "</g>\n");

@@ -225,10 +225,18 @@ static void csv_num(gp_sbuf *out, double x, int decimals)
 void gp_report_sim_jobs_csv(const gp_joblist *jobs, const gp_sim_result *r,
 			    const gp_cluster *c, gp_sbuf *out)
 {
+	gp_report_sim_jobs_csv_cols(jobs, r, c, NULL, out);
+}
+
+void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
+				 const gp_cluster *c, const gp_report_job_cols *x, gp_sbuf *out)
+{
 	size_t i;
 
 	gp_sbuf_adds(out, "job,submit,start,finish,gpus,nodes,class,state,queue_delay,jct,"
-		     "first_node,iteration_s,slowdown,preemptions\n");
+		     "first_node,iteration_s,slowdown,preemptions");
+	gp_sbuf_adds(out, x && x->header ? x->header : "");
+	gp_sbuf_adds(out, "\n");
 	for (i = 0; i < r->njobs; i++) {
 		const gp_job *j = &jobs->jobs[i];
 		const gp_sim_job *rec = &r->jobs[i];
@@ -264,7 +272,10 @@ void gp_report_sim_jobs_csv(const gp_joblist *jobs, const gp_sim_result *r,
 			csv_num(out, rec->slowdown, 4);
 		else
 			gp_sbuf_adds(out, ",");
-		gp_sbuf_addf(out, ",%d\n", (int)rec->preemptions);
+		gp_sbuf_addf(out, ",%d", (int)rec->preemptions);
+		if (x && x->row)
+			x->row(x->ud, i, out);
+		gp_sbuf_adds(out, "\n");
 	}
 }
 
@@ -297,6 +308,14 @@ static char *subtitle(const gp_report_ident *id, const char *what)
 void gp_report_sim_svg_utilization(const gp_report_ident *id, const gp_sim_result *r,
 				   gp_sbuf *out)
 {
+	gp_report_sim_svg_utilization_marked(id, r, NULL, 0, NULL, out);
+}
+
+void gp_report_sim_svg_utilization_marked(const gp_report_ident *id, const gp_sim_result *r,
+					  const double *t, size_t nt, const char *label,
+					  gp_sbuf *out)
+{
+	double *mk = NULL;
 	size_t n = r->nsamples, i;
 	double *x = gp_xmalloc((n + 1) * sizeof(*x)), *y = gp_xmalloc((n + 1) * sizeof(*y));
 	double span = r->nsamples ? r->samples[n - 1].t - r->first_submit : 0, div;
@@ -326,7 +345,16 @@ void gp_report_sim_svg_utilization(const gp_report_ident *id, const gp_sim_resul
 	c.legend = GP_LEGEND_BOTTOM_CENTER;
 	c.series = &se;
 	c.nseries = 1;
+	if (nt) {
+		mk = gp_xmalloc(nt * sizeof(*mk));
+		for (i = 0; i < nt; i++)
+			mk[i] = (t[i] - r->first_submit) / div;
+		c.marks = mk;
+		c.nmarks = nt;
+		c.marks_label = label;
+	}
 	gp_svg_line_chart(&c, out);
+	free(mk);
 	free(title);
 	free(xt);
 	free(x);

@@ -1,5 +1,6 @@
 /* Failure generator, heartbeat detection and the merged failure stream
  * (failures.h). */
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,16 @@ double gp_fail_weibull(double u, double k, double mean)
 	double scale = mean / tgamma(1.0 + 1.0 / k);
 
 	return scale * pow(-log(u), 1.0 / k);
+}
+
+double gp_fail_weibull_residual(double u, double k, double mean)
+{
+	double scale = mean / tgamma(1.0 + 1.0 / k);
+
+	/* P(T_e <= t) = (1/mean) int_0^t S = P(1/k, (t/scale)^k). */
+	if (k == 1.0)
+		return -mean * log(u);
+	return scale * pow(gsl_cdf_gamma_Pinv(1.0 - u, 1.0 / k, 1.0), 1.0 / k);
 }
 
 void gp_fail_gen_init(gp_fail_gen *g)
@@ -62,6 +73,16 @@ double gp_heartbeat_detect(const gp_heartbeat *h, int node, double t_fail)
 	if (first < t_fail)
 		first += h->period_s;
 	return first + (misses - 1) * h->period_s;
+}
+
+double gp_daly_ettr_first_order(double tau, double delta, double restart, double mtbf)
+{
+	return (1.0 - (restart + (tau + delta) / 2.0) / mtbf) / (1.0 + delta / tau);
+}
+
+double gp_daly_ettr_exponential(double tau, double delta, double restart, double mtbf)
+{
+	return tau / (mtbf * exp(restart / mtbf) * expm1((tau + delta) / mtbf));
 }
 
 /* ---- the stream ---- */
@@ -122,7 +143,9 @@ static double draw_next(gp_fail_source *s, uint32_t unit, double from)
 {
 	uint32_t n = s->count[unit];
 	double u = gp_fail_uniform(s->gen.seed, unit, n, DRAW_TTF);
-	double ttf = gp_fail_weibull(u, s->gen.shape, unit_mtbf_h(s, unit) * 3600.0);
+	double mean = unit_mtbf_h(s, unit) * 3600.0;
+	double ttf = n == 0 && !s->gen.start_new ? gp_fail_weibull_residual(u, s->gen.shape, mean)
+						 : gp_fail_weibull(u, s->gen.shape, mean);
 
 	if (s->gen.repair_h > 0)
 		s->repair[unit] = -log(gp_fail_uniform(s->gen.seed, unit, n, DRAW_REPAIR)) *

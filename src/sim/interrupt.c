@@ -165,6 +165,15 @@ static void prog_run(prog *p, double e, double v, double tau, double delta)
 	}
 }
 
+/* Seconds of work between j's checkpoints: its own (job spec
+ * checkpoint_interval_s) or the run's. */
+double gp_sim_ix_tau(const sim *s, int32_t j)
+{
+	double t = s->jl->jobs[j].checkpoint_interval;
+
+	return t > 0 ? t : s->cfg->checkpoint_interval;
+}
+
 /* Bring j's progress from acct_t[j] to t (a stalled job stays frozen). */
 static void advance(sim *s, int32_t j, double t)
 {
@@ -175,7 +184,7 @@ static void advance(sim *s, int32_t j, double t)
 		return;
 	s->acct_t[j] = t;
 	p = prog_load(s, j);
-	prog_run(&p, e, s->speed[j], s->cfg->checkpoint_interval, s->cfg->checkpoint_cost);
+	prog_run(&p, e, s->speed[j], gp_sim_ix_tau(s, j), s->cfg->checkpoint_cost);
 	s->rem[j] = p.rem;
 	s->ovh[j] = p.ovh;
 	s->seg_work[j] = p.seg_work;
@@ -186,9 +195,9 @@ static void advance(sim *s, int32_t j, double t)
 
 /* Checkpoint pauses a run needs to do work w from seg_work with the next
  * checkpoint at next (none at the very end). */
-static double ck_pauses(const sim *s, double seg_work, double next, double w)
+static double ck_pauses(const sim *s, int32_t j, double seg_work, double next, double w)
 {
-	const double tau = s->cfg->checkpoint_interval, delta = s->cfg->checkpoint_cost;
+	const double tau = gp_sim_ix_tau(s, j), delta = s->cfg->checkpoint_cost;
 	double target = seg_work + w;
 
 	if (!(tau > 0) || !(delta > 0) || !(target > next))
@@ -200,7 +209,7 @@ static double ck_pauses(const sim *s, double seg_work, double next, double w)
 static double wall_left(const sim *s, int32_t j)
 {
 	return s->ovh[j] + s->rem[j] / s->speed[j] +
-	       ck_pauses(s, s->seg_work[j], s->ck_next[j], s->rem[j]);
+	       ck_pauses(s, j, s->seg_work[j], s->ck_next[j], s->rem[j]);
 }
 
 /* Work left at the start of a run of whole run time full. */
@@ -215,7 +224,7 @@ double gp_sim_ix_wall(sim *s, int32_t j, double full)
 {
 	double w = work_at(s, j, full);
 
-	return s->pend_ovh[j] + w + ck_pauses(s, 0, s->cfg->checkpoint_interval, w);
+	return s->pend_ovh[j] + w + ck_pauses(s, j, 0, gp_sim_ix_tau(s, j), w);
 }
 
 double gp_sim_ix_peek_lost(const sim *s, int32_t j)
@@ -223,11 +232,11 @@ double gp_sim_ix_peek_lost(const sim *s, int32_t j)
 	double e = s->last_t - s->acct_t[j];
 	prog p;
 
-	if (!(s->cfg->checkpoint_interval > 0))
+	if (!(gp_sim_ix_tau(s, j) > 0))
 		return 0;
 	p = prog_load(s, j);
 	if (s->jst[j] == GP_SIM_JOB_RUNNING && e > 0)
-		prog_run(&p, e, s->speed[j], s->cfg->checkpoint_interval, s->cfg->checkpoint_cost);
+		prog_run(&p, e, s->speed[j], gp_sim_ix_tau(s, j), s->cfg->checkpoint_cost);
 	return (p.seg_work - p.ck_saved) * (double)s->held[j] / GP_MILLI;
 }
 
@@ -268,7 +277,7 @@ void gp_sim_ix_started(sim *s, int32_t j)
 	s->pend_ovh[j] = 0;
 	s->seg_t[j] = s->acct_t[j] = s->last_t;
 	s->seg_work[j] = s->ck_saved[j] = 0;
-	s->ck_next[j] = s->cfg->checkpoint_interval;
+	s->ck_next[j] = gp_sim_ix_tau(s, j);
 	s->ck_writing[j] = 0;
 	s->speed[j] = 1;
 	s->held[j] = placement_milli(p);
@@ -409,7 +418,7 @@ static void notify_stopped(sim *s, int32_t j)
 
 int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int released)
 {
-	const double tau = s->cfg->checkpoint_interval;
+	const double tau = gp_sim_ix_tau(s, j);
 	gp_sim_job *rec = &s->res->jobs[j];
 	gp_placement *old = &s->pool[s->slot[j]];
 	double now = s->last_t, lost = 0, full = 0, gpus, lost_gpu;

@@ -148,11 +148,12 @@ static int commit(sim *s, size_t nv)
 	gp_placement_undo(&s->alloc, &s->scratch);
 	gp_sim_interrupt_init(&r);
 	r.cause = GP_SIM_CAUSE_PREEMPT;
-	r.lose = s->cfg->checkpoint_interval > 0 ? GP_SIM_LOSE_CHECKPOINT : GP_SIM_LOSE_NOTHING;
 	r.overhead_s = s->cfg->preempt_cost;
 	for (i = 0; i < nv && s->status == GP_OK; i++)
 		if (s->released_flag[s->victims[i]]) {
 			s->released_flag[s->victims[i]] = 0;
+			r.lose = gp_sim_ix_tau(s, s->victims[i]) > 0 ? GP_SIM_LOSE_CHECKPOINT
+								   : GP_SIM_LOSE_NOTHING;
 			gp_sim_ix_interrupt(s, s->victims[i], &r, 1);
 		}
 	return s->status == GP_OK;

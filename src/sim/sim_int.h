@@ -246,6 +246,8 @@ int gp_sim_start_job(sim *s, int32_t j, const gp_sim_runinfo *ri);
 
 /* interrupt.c */
 int gp_sim_ix_setup(sim *s);
+/* Seconds of work between j's checkpoints (the job's own or the run's). */
+double gp_sim_ix_tau(const sim *s, int32_t j);
 void gp_sim_ix_teardown(sim *s);
 int gp_sim_ix_stale(const sim *s, const ev *e);
 void gp_sim_ix_event(sim *s, const ev *e);

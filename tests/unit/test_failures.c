@@ -214,6 +214,45 @@ static void test_generator(void)
 	gp_cluster_release(&cl);
 }
 
+/* Wear-out (shape 2.88), 336 GPUs with a 1000 h MTBF, repaired at once,
+ * over 500 h: in steady state failures come at the long-run rate, 336 x
+ * 500 / 1000 = 168; with every GPU new at 0 only those whose first
+ * lifetime is under 500 h fail: 336 x (1 - exp(-(500/1121.8)^2.88)) = 31
+ * (scale 1000 / Gamma(1 + 1/2.88) = 1121.8 h). */
+static void test_steady_state(void)
+{
+	gp_fail_gen g;
+	gp_fail_source *s;
+	gp_fail_event e;
+	double scale = 1000 / tgamma(1 + 1 / 2.88), horizon = 500 * 3600.0, sum = 0;
+	int n, i, m = 100000;
+
+	load_cluster();
+	gp_fail_gen_init(&g);
+	g.mtbf_gpu_h = 1000;
+	g.shape = 2.88;
+	g.repair_h = 0;
+	g.seed = 5;
+	s = gp_fail_source_new(&cl, NULL, &g);
+	for (n = 0; gp_fail_source_peek(s) < horizon; n++)
+		gp_fail_source_pop(s, &e);
+	CU_ASSERT(abs(n - 168) < 4 * 13);
+	gp_fail_source_free(s);
+	g.start_new = 1;
+	s = gp_fail_source_new(&cl, NULL, &g);
+	for (n = 0; gp_fail_source_peek(s) < horizon; n++)
+		gp_fail_source_pop(s, &e);
+	CU_ASSERT_DOUBLE_EQUAL(scale, 1121.8, 0.05);
+	CU_ASSERT(abs(n - 31) < 4 * 6);
+	gp_fail_source_free(s);
+	gp_cluster_release(&cl);
+	/* The residual's mean is E[T^2] / (2 E[T]); for shape 2 and mean 1:
+	 * E[T^2] = scale^2 = 4 / pi, so 2 / pi. */
+	for (i = 0; i < m; i++)
+		sum += gp_fail_weibull_residual((i + 0.5) / m, 2.0, 1.0);
+	CU_ASSERT_DOUBLE_EQUAL(sum / m, 2 / M_PI, 1e-3);
+}
+
 /* A file and the generator merge in time order. */
 static void test_merge(void)
 {
@@ -366,6 +405,22 @@ static void test_model_file(void)
 	gp_sbuf_release(&sb);
 }
 
+/* Daly by hand: tau 1 h, delta 2 min, restart 10 min, MTBF 24 h:
+ * first order (1 - (600 + 3720/2)/86400) / (1 + 120/3600) = 0.940188;
+ * the exponential model agrees to second order. */
+static void test_daly(void)
+{
+	double f = gp_daly_ettr_first_order(3600, 120, 600, 86400);
+	double e = gp_daly_ettr_exponential(3600, 120, 600, 86400);
+
+	CU_ASSERT_DOUBLE_EQUAL(f, (1 - 2460.0 / 86400) / (1 + 1 / 30.0), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(f, 0.940188, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(e, f, 0.002);
+	/* No failures: only the checkpoint cost. */
+	CU_ASSERT_DOUBLE_EQUAL(gp_daly_ettr_first_order(3600, 120, 600, 1e30), 30 / 31.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_daly_ettr_exponential(3600, 120, 600, 1e15), 30 / 31.0, 1e-6);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("failures");
@@ -376,9 +431,11 @@ static void register_tests(void)
 	gp_test_add(s, "Weibull mean", test_weibull_mean);
 	gp_test_add(s, "generator", test_generator);
 	gp_test_add(s, "file and generator merged", test_merge);
+	gp_test_add(s, "steady state and new fleets", test_steady_state);
 	gp_test_add(s, "Weibull fit with censoring", test_fit);
 	gp_test_add(s, "Titan lifetimes", test_titan);
 	gp_test_add(s, "failure model file", test_model_file);
+	gp_test_add(s, "Daly's checkpoint-restart model", test_daly);
 }
 
 int main(int argc, char **argv)

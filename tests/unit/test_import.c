@@ -138,7 +138,8 @@ static void test_conf_and_gres(void)
 	CU_ASSERT_EQUAL(t1->cpus, 8);
 	CU_ASSERT_EQUAL(t1->ngpus, 2);
 	CU_ASSERT_STRING_EQUAL(t1->gpu_type, "l4");
-	CU_ASSERT_EQUAL(t1->gpu_ncpus[1], 4);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t1->cores);
+	CU_ASSERT_EQUAL(t1->cores->n[1], 4);
 	CU_ASSERT_STRING_EQUAL(t1->partitions, "p");
 	CU_ASSERT_EQUAL(c1->ngpus, 0);
 	CU_ASSERT_EQUAL(inv.nwarn, 1);            /* partition names gone1 */

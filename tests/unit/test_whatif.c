@@ -6,6 +6,11 @@
 #include <unistd.h>
 
 #include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/io/trace.h"
+#include "gpuplan/model/alloc.h"
+#include "gpuplan/perf/perf.h"
+#include "gpuplan/place/policy.h"
+#include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/whatif/metrics.h"
 #include "gpuplan/whatif/spec.h"
@@ -414,6 +419,116 @@ static void test_resume_and_merge(void)
 	gp_whatif_spec_release(&s);
 }
 
+
+/* A network what-if on a profiled trace: each multi-node job of Pollux
+ * workload-6, alone on the example cluster (no H100 nodes) with its IB
+ * tree at eth-10 and at ib-hdr, runs iterations x the iteration time the perf model predicts
+ * for the placement bestfit gives it, so the two differ by iterations x
+ * the difference of the model's times; a job whose communication is
+ * exposed on 10 GbE is shorter on HDR, and single-node jobs do not change. */
+static void test_network_whatif(void)
+{
+	gp_whatif_spec s;
+	gp_cluster cl[2];
+	gp_joblist all;
+	gp_error err = GP_ERROR_INIT;
+	gp_trace_opts o;
+	gp_whatif_config c;
+	size_t i;
+	int f, multi = 0, single = 0;
+
+	CU_ASSERT_EQUAL_FATAL(gp_whatif_spec_load("tests/data/whatif/network.yaml", &s, &err), GP_OK);
+	CU_ASSERT_EQUAL(s.nconfigs, 2);
+	for (f = 0; f < 2; f++) {
+		gp_whatif_config_of(&s, (size_t)f, &c);
+		CU_ASSERT_EQUAL_FATAL(gp_whatif_cluster_build(&s, &c, &cl[f], &err), GP_OK);
+	}
+	gp_trace_opts_init(&o);
+	gp_joblist_init(&all);
+	CU_ASSERT_EQUAL_FATAL(gp_trace_load(s.traces[0], &o, &all, &err), GP_OK);
+	for (i = 0; i < all.n; i++) {
+		double t[2] = { 0, 0 }, jct[2] = { 0, 0 }, exposed = 0;
+		int nodes[2] = { 0, 0 };
+
+		if (all.jobs[i].iterations <= 0)
+			continue;
+		for (f = 0; f < 2; f++) {
+			gp_joblist one;
+			gp_alloc idle;
+			gp_rng rng;
+			gp_placement p;
+			gp_sim_config cfg;
+			gp_sim_result r;
+			gp_sim_perf *perf = gp_sim_perf_new(&cl[f]);
+			gp_policy_ctx ctx;
+			gp_job *j;
+
+			gp_joblist_init(&one);
+			j = gp_joblist_push(&one);
+			*j = all.jobs[i];
+			j->id = NULL;
+			j->gpu_models = NULL;
+			j->environment = NULL;
+			j->submit = 0;
+			/* The placement bestfit gives it on the idle cluster. */
+			gp_alloc_init(&idle, &cl[f]);
+			gp_rng_seed(&rng, 1);
+			memset(&ctx, 0, sizeof(ctx));
+			ctx.cluster = &cl[f];
+			ctx.alloc = &idle;
+			ctx.rng = &rng;
+			gp_placement_init(&p);
+			CU_ASSERT_EQUAL(gp_policy_find("bestfit")->place(&ctx, j, &p), GP_PLACED);
+			t[f] = gp_perf_iteration_time(&cl[f], j, &p);
+			nodes[f] = p.nparts;
+			if (f == 0) {
+				gp_perf_iter it;
+
+				CU_ASSERT_EQUAL(gp_perf_iteration(&cl[f], j, &p, &it, &err), GP_OK);
+				exposed = it.exposed_s;
+			}
+			gp_placement_release(&p);
+			gp_alloc_release(&idle);
+			/* The simulator's run of the same job. */
+			gp_sim_config_init(&cfg);
+			cfg.cluster = &cl[f];
+			cfg.policy = gp_policy_find("bestfit");
+			cfg.seed = 1;
+			cfg.duration = gp_sim_perf_duration;
+			cfg.duration_ud = perf;
+			gp_sim_result_init(&r);
+			CU_ASSERT_EQUAL_FATAL(gp_sim_run(&cfg, &one, &r, &err), GP_OK);
+			CU_ASSERT_EQUAL(r.jobs[0].state, GP_SIM_DONE);
+			CU_ASSERT_EQUAL(r.jobs[0].nodes, nodes[f]);
+			CU_ASSERT_DOUBLE_EQUAL(r.jobs[0].iter_s, t[f], 1e-12 * t[f]);
+			jct[f] = r.jobs[0].finish - r.jobs[0].start;
+			CU_ASSERT_DOUBLE_EQUAL(jct[f], (double)j->iterations * t[f], 1e-9 * jct[f]);
+			gp_sim_result_release(&r);
+			gp_sim_perf_free(perf);
+			one.n = 0;  /* the copy's strings belong to `all` */
+			gp_joblist_release(&one);
+		}
+		/* eth-10 is config 0, ib-hdr config 1: the difference is the
+		 * model's, whatever it is. */
+		CU_ASSERT_DOUBLE_EQUAL(jct[0] - jct[1], (double)all.jobs[i].iterations * (t[0] - t[1]),
+				       1e-9 * jct[0]);
+		if (nodes[0] > 1 && exposed > 0) {
+			/* Communication-bound on 10 GbE: HDR must shorten it. */
+			multi++;
+			CU_ASSERT_TRUE(t[0] > t[1]);
+		} else if (nodes[0] == 1 && nodes[1] == 1) {
+			single++;
+			CU_ASSERT_DOUBLE_EQUAL(t[0], t[1], 1e-12 * t[0]);
+		}
+	}
+	CU_ASSERT_TRUE(multi >= 3);
+	CU_ASSERT_TRUE(single >= 3);
+	gp_joblist_release(&all);
+	gp_cluster_release(&cl[0]);
+	gp_cluster_release(&cl[1]);
+	gp_whatif_spec_release(&s);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("whatif");
@@ -424,6 +539,7 @@ static void register_tests(void)
 	gp_test_add(s, "bisection on a monotone case", test_bisection);
 	gp_test_add(s, "utilization while jobs wait", test_util_queued);
 	gp_test_add(s, "resume after interruption, merge of slices", test_resume_and_merge);
+	gp_test_add(s, "network what-if on a profiled trace", test_network_whatif);
 }
 
 int main(int argc, char **argv)

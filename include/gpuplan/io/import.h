@@ -35,6 +35,11 @@ int gp_import_sniff(const char *text, size_t len);
 /* Whether kind belongs to "slurm" (1) or "k8s" (2). */
 int gp_import_kind_family(int kind);
 
+typedef struct gp_inv_cores {
+	int *cpus[GP_TOPO_MAX_GPUS];
+	int n[GP_TOPO_MAX_GPUS];
+} gp_inv_cores;
+
 typedef struct gp_inv_node {
 	char *name;
 	char *gpu_type;        /* Slurm GRES type or GFD product; NULL untyped */
@@ -44,8 +49,7 @@ typedef struct gp_inv_node {
 	int64_t mem_mib;       /* host memory; 0 unknown */
 	int64_t gpu_mem_mib;   /* per GPU (GFD gpu.memory); 0 unknown */
 	int gpu_sock_lo, gpu_sock_hi; /* sockets the GPUs hang off (S:lo-hi), -1 */
-	int *gpu_cpus[GP_TOPO_MAX_GPUS]; /* per GPU CPU list (gres.conf Cores) */
-	int gpu_ncpus[GP_TOPO_MAX_GPUS];
+	struct gp_inv_cores *cores; /* per GPU CPU lists (gres.conf Cores), NULL none */
 	int state;             /* enum gp_node_state */
 	char *state_text;      /* as the scheduler said it ("IDLE+DRAIN") */
 	char *reason;

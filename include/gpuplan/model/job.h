@@ -63,6 +63,8 @@ typedef struct gp_job {
 	int optimizer;          /* enum gp_optimizer */
 	int precision;          /* enum gp_precision */
 	double deadline;        /* seconds after submit, 0 = none */
+	double checkpoint_interval; /* seconds of work between checkpoints;
+				   0 = the run's default */
 	int64_t line;           /* source line in its file, for messages */
 } gp_job;
 

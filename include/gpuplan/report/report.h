@@ -78,6 +78,11 @@ typedef struct gp_svg_chart {
 	int nseries;
 	int width, height;      /* pixels; 0 = 800 x 450 */
 	int legend;             /* enum gp_svg_legend: where the legend box goes */
+	/* Events drawn as thin vertical lines at these x (e.g. failures);
+	 * marks_label names them in the legend. */
+	const double *marks;
+	size_t nmarks;
+	const char *marks_label;
 } gp_svg_chart;
 
 enum gp_svg_legend {
@@ -113,12 +118,26 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 			   const gp_sim_result *r);
 /* jobs.csv and timeline.csv. */
+/* Extra jobs.csv columns (e.g. failures): header is appended to the
+ * header line (",a,b"), row appends job's fields (",1,2"). */
+typedef struct gp_report_job_cols {
+	const char *header;
+	void (*row)(void *ud, size_t job, gp_sbuf *out);
+	void *ud;
+} gp_report_job_cols;
+void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
+				 const gp_cluster *c, const gp_report_job_cols *x, gp_sbuf *out);
 void gp_report_sim_jobs_csv(const gp_joblist *jobs, const gp_sim_result *r,
 			    const gp_cluster *c, gp_sbuf *out);
 void gp_report_sim_timeline_csv(const gp_sim_result *r, gp_sbuf *out);
 /* utilization.svg, queue.svg and jct-cdf.svg. */
 void gp_report_sim_svg_utilization(const gp_report_ident *id, const gp_sim_result *r,
 				   gp_sbuf *out);
+/* The same with vertical marks at times t[0..n) (seconds from trace
+ * start, e.g. failures), named label in the legend. */
+void gp_report_sim_svg_utilization_marked(const gp_report_ident *id, const gp_sim_result *r,
+					  const double *t, size_t n, const char *label,
+					  gp_sbuf *out);
 void gp_report_sim_svg_queue(const gp_report_ident *id, const gp_sim_result *r,
 			     gp_sbuf *out);
 void gp_report_sim_svg_jct_cdf(const gp_report_ident *id, const gp_joblist *jobs,

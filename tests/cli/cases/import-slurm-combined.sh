@@ -15,3 +15,8 @@ grep -A3 'gpus:' $TMP/t3.yaml
 run import slurm $S/scontrol-d-show-node-huji.txt -o $TMP/topo.yaml -q \
 	--topology rtx2080=topologies/4gpu-nvlink-hybrid-nv1-nv2-no-nic-delos-hpi.txt
 sed -n '/^  "rtx2080-x4"/,/^  "[a-z]/p' $TMP/topo.yaml
+# by hostlist of node names; its CPU lists go past the nodes' 16 CPUs
+run import slurm $S/scontrol-d-show-node-huji.txt -o $TMP/topo2.yaml \
+	--topology 'cortex-[01-05]=topologies/dgx1-v100-8gpu-4nic-pytorch-ddp-readme.txt' 2>&1 |
+	grep -E 'm60|exit'
+grep -A6 '^  "m60-x8"' $TMP/topo2.yaml

@@ -1,0 +1,126 @@
+#include <stdio.h>
+#include <string.h>
+
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/model/job.h"
+#include "gpuplan/report/emit.h"
+#include "testlib.h"
+
+/* Two nodes of two GPUs: GPU0 near CPUs 0-3 and mlx5_0, GPU1 near 4-7 and
+ * mlx5_1; the GRES type an import would have kept. */
+static const char cluster_text[] =
+	"node_types:\n"
+	"  t:\n"
+	"    gpu_model: A100-SXM4-80GB\n"
+	"    gpus:\n"
+	"      - {id: GPU0, cpus: \"0-3\", numa: 0}\n"
+	"      - {id: GPU1, cpus: \"4-7\", numa: 1}\n"
+	"    nics:\n"
+	"      - {id: NIC0, device: mlx5_0}\n"
+	"      - {id: NIC1, device: mlx5_1}\n"
+	"    devices: [GPU0, GPU1, NIC0, NIC1]\n"
+	"    links:\n"
+	"      - [X, NV12, PIX, SYS]\n"
+	"      - [NV12, X, SYS, PIX]\n"
+	"      - [PIX, SYS, X, SYS]\n"
+	"      - [SYS, PIX, SYS, X]\n"
+	"nodes:\n"
+	"  - {name: n, type: t, count: 2, labels: {gres_type: a100}}\n";
+
+static int cpus_a[] = { 1, 2, 5, 6 };
+static int cpus_b[] = { 5 };
+
+static void part(gp_placement *p, int node, int ngpus, const int *gpus, int *cpus, int ncpus)
+{
+	gp_place_part *q = gp_placement_add(p, node);
+	int g;
+
+	q->ngpus = ngpus;
+	for (g = 0; g < ngpus; g++) {
+		q->gpus[g] = gpus[g];
+		q->gpu_nic[g] = (int16_t)gpus[g];   /* each GPU's own NIC */
+	}
+	q->cpus = cpus;
+	q->ncpus = ncpus;
+	q->numa = 0;
+	q->nic = gpus[0];
+}
+
+static void check(int kind, const gp_cluster *c, const gp_job *j, const gp_placement *p,
+		  const char *want)
+{
+	gp_sbuf sb;
+
+	gp_sbuf_init(&sb);
+	gp_emit_render(kind, c, j, p, &sb);
+	CU_ASSERT_STRING_EQUAL(sb.buf, want);
+	if (strcmp(sb.buf, want))
+		fprintf(stderr, "\ngot:\n%s\nwant:\n%s\n", sb.buf, want);
+	gp_sbuf_release(&sb);
+}
+
+static void test_emit(void)
+{
+	static const int both[] = { 0, 1 }, one[] = { 1 };
+	gp_cluster c;
+	gp_error err = GP_ERROR_INIT;
+	gp_placement p;
+	gp_job j;
+	char bad[32];
+
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_parse(cluster_text, sizeof(cluster_text) - 1, "e.yaml", &c,
+					       &err), GP_OK);
+	memset(&j, 0, sizeof(j));
+	j.id = (char *)"j";
+	gp_placement_init(&p);
+	part(&p, 0, 2, both, cpus_a, 4);
+	part(&p, 1, 2, both, cpus_a, 4);
+	/* alike nodes share a hostlist; '=' makes NCCL take exact names */
+	check(GP_EMIT_ENV, &c, &j, &p,
+	      "n-[0-1]: export CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=0,1 "
+	      "NCCL_IB_HCA==mlx5_0,mlx5_1\n");
+	check(GP_EMIT_NUMACTL, &c, &j, &p, "n-[0-1]: numactl --physcpubind=1-2,5-6 --membind=0\n");
+	/* one CPU per task near its GPU: 1 (GPU0 0-3), 5 (GPU1 4-7) */
+	check(GP_EMIT_SLURM, &c, &j, &p,
+	      "sbatch --job-name=j --nodes=2 --nodelist=n-[0-1] --ntasks-per-node=2 "
+	      "--gres=gpu:a100:2 --cpus-per-task=2 job.sh\n"
+	      "# in job.sh:\n"
+	      "srun --cpu-bind=map_cpu:1,5 COMMAND\n"
+	      "# Slurm picks the GPU indices inside each node; the planned ones: n-0:0,1 n-1:0,1\n");
+	/* nodes that need different options: a heterogeneous job */
+	gp_placement_clear(&p);
+	part(&p, 0, 2, both, cpus_a, 4);
+	part(&p, 1, 1, one, cpus_b, 1);
+	check(GP_EMIT_SLURM, &c, &j, &p,
+	      "sbatch --job-name=j --nodes=1 --nodelist=n-0 --ntasks-per-node=2 "
+	      "--gres=gpu:a100:2 --cpus-per-task=2 : --nodes=1 --nodelist=n-1 "
+	      "--ntasks-per-node=1 --gres=gpu:a100:1 --cpus-per-task=1 job.sh\n"
+	      "# in job.sh, component 0 (n-0):\n"
+	      "srun --het-group=0 --cpu-bind=map_cpu:1,5 COMMAND\n"
+	      "# in job.sh, component 1 (n-1):\n"
+	      "srun --het-group=1 --cpu-bind=map_cpu:5 COMMAND\n"
+	      "# Slurm picks the GPU indices inside each node; the planned ones: n-0:0,1 n-1:1\n");
+	/* one node: no NCCL variables */
+	gp_placement_clear(&p);
+	part(&p, 1, 1, one, cpus_b, 1);
+	check(GP_EMIT_ENV, &c, &j, &p,
+	      "n-1: export CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=1\n");
+	CU_ASSERT_EQUAL(gp_emit_parse("env,k8s", bad, sizeof(bad)), GP_EMIT_ENV | GP_EMIT_K8S);
+	CU_ASSERT_EQUAL(gp_emit_parse("env,mpi", bad, sizeof(bad)), -1);
+	CU_ASSERT_STRING_EQUAL(bad, "mpi");
+	gp_placement_release(&p);
+	gp_cluster_release(&c);
+}
+
+static void register_tests(void)
+{
+	CU_pSuite s = gp_test_suite("emit");
+
+	gp_test_add(s, "emit", test_emit);
+}
+
+int main(int argc, char **argv)
+{
+	return gp_test_main(argc, argv, register_tests);
+}
