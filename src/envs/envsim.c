@@ -38,17 +38,23 @@ typedef struct ev {
 	uint32_t gen;
 } ev;
 
+/* Per environment; kept small (the hot loop touches one per event). */
 typedef struct er {
-	size_t first, end;      /* its tasks */
-	size_t next, head, lo;  /* next to arrive; first not started; first not over */
-	int running;
-	int held;               /* exclusive modes: holds its GPUs */
-	int want_hold;          /* lifetime started, GPUs not acquired yet */
-	int blocked;            /* 0, 1 in the wait list, 2 waits for its own memory */
-	int dead, ever, stopped;
+	uint32_t first, end;    /* its tasks */
+	uint32_t next, head, lo; /* next to arrive; first not started; first not over */
+	int32_t running;
 	uint32_t idle_gen;
-	gp_rng rng;
+	uint8_t held;           /* exclusive modes: holds its GPUs */
+	uint8_t want_hold;      /* lifetime started, GPUs not acquired yet */
+	uint8_t blocked;        /* 0, 1 in the wait list, 2 waits for its own memory */
+	uint8_t dead, ever, stopped;
 } er;
+
+/* Per task: ready time until it starts, then its start time; state. */
+typedef struct trt {
+	double t;
+	uint32_t st;
+} trt;
 
 typedef struct sim {
 	const gp_envsim_config *cfg;
@@ -61,9 +67,10 @@ typedef struct sim {
 	size_t nheap, capheap;
 	uint64_t seq;
 	er *env;
-	double *tt;             /* ready time, then start time */
-	uint8_t *st;
-	size_t *goff;           /* bind mode: task k's GPUs at gbuf + goff[k] */
+	gp_rng *rng;            /* per environment, when clients fail at random */
+	trt *tk;
+	size_t *goff;           /* bind mode: task k's GPUs at gbuf + goff[k], or
+				   serial traces: env e's at gbuf + goff[e] */
 	int *gbuf;
 	size_t *hoff;           /* exclusive: env e's held GPUs at hbuf + hoff[e] */
 	int *hbuf;
@@ -218,6 +225,11 @@ static int wl_pop(sim *s)
 
 /* ---- tasks ---- */
 
+static int *task_gpus(sim *s, size_t k)
+{
+	return s->gbuf + s->goff[s->tr->serial ? (size_t)s->tr->tasks[k].env : k];
+}
+
 static void schedule_next_arrival(sim *s, int e)
 {
 	er *E = &s->env[e];
@@ -235,15 +247,15 @@ static void start_task(sim *s, int e, size_t k)
 	er *E = &s->env[e];
 
 	if (T->gpus > 0) {
-		double w = s->now - s->tt[k], d = s->now - T->start;
+		double w = s->now - s->tk[k].t, d = s->now - T->start;
 
 		s->waits[s->nw] = w > 0 ? w : 0;
 		s->delays[s->nw++] = d > 0 ? d : 0;
 		if (w > 0)
 			s->r->waited++;
 	}
-	s->st[k] = (uint8_t)((s->st[k] & ST_FAILED_ONCE) | ST_RUNNING);
-	s->tt[k] = s->now;
+	s->tk[k].st = (uint32_t)((s->tk[k].st & ST_FAILED_ONCE) | ST_RUNNING);
+	s->tk[k].t = s->now;
 	E->running++;
 	E->head++;
 	E->idle_gen++;
@@ -254,7 +266,7 @@ static void fail_task(sim *s, int e, size_t k)
 {
 	er *E = &s->env[e];
 
-	s->st[k] = (uint8_t)((s->st[k] & ST_FAILED_ONCE) | ST_FAILED);
+	s->tk[k].st = (uint32_t)((s->tk[k].st & ST_FAILED_ONCE) | ST_FAILED);
 	s->r->tasks_failed++;
 	E->head++;
 	if (s->tr->serial)
@@ -263,8 +275,8 @@ static void fail_task(sim *s, int e, size_t k)
 
 static void count_failure(sim *s, size_t k, int reason)
 {
-	if (!(s->st[k] & ST_FAILED_ONCE)) {
-		s->st[k] |= ST_FAILED_ONCE;
+	if (!(s->tk[k].st & ST_FAILED_ONCE)) {
+		s->tk[k].st |= ST_FAILED_ONCE;
 		s->r->bind_failures[reason]++;
 	}
 }
@@ -339,7 +351,7 @@ static void try_env(sim *s, int e)
 		{
 			int before = gp_envbind_env_nbound(s->b, e);
 
-			if (gp_envbind_task(s->b, e, T->gpus, T->mem_mib, s->gbuf + s->goff[k], &why) == GP_OK) {
+			if (gp_envbind_task(s->b, e, T->gpus, T->mem_mib, task_gpus(s, k), &why) == GP_OK) {
 				int after = gp_envbind_env_nbound(s->b, e);
 
 				s->r->bind_operations += (size_t)(after - before);
@@ -409,25 +421,25 @@ static void end_task(sim *s, size_t k, int killed)
 	const gp_env_task *T = &s->tr->tasks[k];
 	int e = T->env;
 	er *E = &s->env[e];
-	double run = s->now - s->tt[k];
+	double run = s->now - s->tk[k].t;
 
 	if (!s->exclusive && T->gpus > 0) {
 		int before = gp_envbind_env_nbound(s->b, e);
 
-		gp_envbind_release(s->b, e, T->gpus, s->gbuf + s->goff[k], T->mem_mib);
+		gp_envbind_release(s->b, e, T->gpus, task_gpus(s, k), T->mem_mib);
 		if (E->dead)
 			s->dead_bound -= before - gp_envbind_env_nbound(s->b, e);
 		s->dirty = 1;
 	}
 	s->r->busy_gpu_s += T->gpus * run;
 	s->r->weighted_busy_gpu_s += T->gpus * run * T->util;
-	s->st[k] = (uint8_t)((s->st[k] & ST_FAILED_ONCE) | (killed ? ST_KILLED : ST_DONE));
+	s->tk[k].st = (uint32_t)((s->tk[k].st & ST_FAILED_ONCE) | (killed ? ST_KILLED : ST_DONE));
 	if (killed)
 		s->r->tasks_killed++;
 	else
 		s->r->tasks_completed++;
 	E->running--;
-	while (E->lo < E->head && (s->st[E->lo] & ST_MASK) >= ST_DONE)
+	while (E->lo < E->head && (s->tk[E->lo].st & ST_MASK) >= ST_DONE)
 		E->lo++;
 	if (s->tr->serial)
 		schedule_next_arrival(s, e);
@@ -457,7 +469,7 @@ static void next_death(sim *s, int e, double from)
 
 	if (rate <= 0 || s->cfg->ndeaths)
 		return;
-	t = from + exp_draw(&s->env[e].rng, rate);
+	t = from + exp_draw(&s->rng[e], rate);
 	if (t < G->stop)
 		push(s, t, EV_DEATH, e, 0);
 }
@@ -493,7 +505,7 @@ static void on_reclaim(sim *s, int e)
 	s->r->reclaims++;
 	s->r->reclaimed_by_heartbeat += (size_t)nb;
 	for (k = E->lo; k < E->head; k++)
-		if ((s->st[k] & ST_MASK) == ST_RUNNING)
+		if ((s->tk[k].st & ST_MASK) == ST_RUNNING)
 			end_task(s, k, 1);
 	s->dead_bound -= gp_envbind_env_nbound(s->b, e);
 	s->dead_bound = s->dead_bound < 0 ? 0 : s->dead_bound;
@@ -588,8 +600,9 @@ int gp_envsim_run(const gp_envsim_config *cfg, const gp_env_trace *tr, gp_envsim
 	r->threshold = s.exclusive ? 1 : cfg->threshold;
 	s.b = gp_envbind_new(cfg->cluster, s.set, r->threshold, cfg->max_gpus);
 	s.env = gp_xcalloc(ne ? ne : 1, sizeof(*s.env));
-	s.tt = gp_xmalloc((nt ? nt : 1) * sizeof(*s.tt));
-	s.st = gp_xcalloc(nt ? nt : 1, 1);
+	s.tk = gp_xcalloc(nt ? nt : 1, sizeof(*s.tk));
+	if (cfg->client_failures_per_hour > 0)
+		s.rng = gp_xmalloc((ne ? ne : 1) * sizeof(*s.rng));
 	r->envs = ne;
 	r->tasks = nt;
 	for (i = 0; i < nt; i++) {
@@ -607,12 +620,15 @@ int gp_envsim_run(const gp_envsim_config *cfg, const gp_env_trace *tr, gp_envsim
 	s.waits = gp_xmalloc((ngt ? ngt : 1) * sizeof(double));
 	s.delays = gp_xmalloc((ngt ? ngt : 1) * sizeof(double));
 	if (!s.exclusive) {
-		s.goff = gp_xmalloc((nt + 1) * sizeof(*s.goff));
-		for (i = 0; i < nt; i++) {
+		/* one running task per environment in a serial trace */
+		size_t n = tr->serial ? ne : nt;
+
+		s.goff = gp_xmalloc((n + 1) * sizeof(*s.goff));
+		for (i = 0; i < n; i++) {
 			s.goff[i] = gsum;
-			gsum += (size_t)tr->tasks[i].gpus;
+			gsum += (size_t)(tr->serial ? tr->envs.envs[i].quota_gpus : tr->tasks[i].gpus);
 		}
-		s.goff[nt] = gsum;
+		s.goff[n] = gsum;
 		s.gbuf = gp_xmalloc((gsum ? gsum : 1) * sizeof(int));
 	} else {
 		s.hoff = gp_xmalloc((ne + 1) * sizeof(*s.hoff));
@@ -627,14 +643,15 @@ int gp_envsim_run(const gp_envsim_config *cfg, const gp_env_trace *tr, gp_envsim
 		er *E = &s.env[tr->tasks[i].env];
 
 		if (!E->end)
-			E->first = E->next = E->head = E->lo = i;
-		E->end = i + 1;
+			E->first = E->next = E->head = E->lo = (uint32_t)i;
+		E->end = (uint32_t)(i + 1);
 	}
 	for (i = 0; i < ne; i++) {
 		const gp_env *G = &tr->envs.envs[i];
 		er *E = &s.env[i];
 
-		gp_rng_seed(&E->rng, cfg->seed * 0x9E3779B97F4A7C15ull + i);
+		if (s.rng)
+			gp_rng_seed(&s.rng[i], cfg->seed * 0x9E3779B97F4A7C15ull + i);
 		if (G->quota_gpus > 0)
 			r->envs_with_gpus++;
 		r->reserved_gpu_s += gp_env_reserved_gpu_seconds(G);
@@ -677,7 +694,7 @@ int gp_envsim_run(const gp_envsim_config *cfg, const gp_env_trace *tr, gp_envsim
 		advance(&s, e.t);
 		switch (e.kind) {
 		case EV_END:
-			if ((s.st[e.id] & ST_MASK) == ST_RUNNING)
+			if ((s.tk[e.id].st & ST_MASK) == ST_RUNNING)
 				end_task(&s, (size_t)e.id, 0);
 			break;
 		case EV_DEATH:
@@ -714,12 +731,15 @@ int gp_envsim_run(const gp_envsim_config *cfg, const gp_env_trace *tr, gp_envsim
 		}
 		case EV_ARRIVE: {
 			er *E = &s.env[e.id];
-			size_t k = E->next++;
+			uint32_t k = E->next++;
 
-			s.st[k] = ST_PENDING;
-			s.tt[k] = s.now;
+			s.tk[k].st = ST_PENDING;
+			s.tk[k].t = s.now;
 			if (!tr->serial)
 				schedule_next_arrival(&s, e.id);
+			/* its environment waits for GPUs to hold: so does it */
+			if (E->blocked == 1 && s.exclusive && !E->held && E->head == k && tr->tasks[k].gpus > 0)
+				count_failure(&s, k, GP_EB_NO_GPU_UNDER_THRESHOLD);
 			if (!E->blocked)
 				try_env(&s, e.id);
 			break;
@@ -739,8 +759,8 @@ int gp_envsim_run(const gp_envsim_config *cfg, const gp_env_trace *tr, gp_envsim
 	gp_envbind_free(s.b);
 	free(s.heap);
 	free(s.env);
-	free(s.tt);
-	free(s.st);
+	free(s.tk);
+	free(s.rng);
 	free(s.goff);
 	free(s.gbuf);
 	free(s.hoff);

@@ -801,7 +801,7 @@ static int inflate_tasks(run *r, task_list *tl, int64_t *pod_total, double targe
 		}
 		if (tl->n >= (size_t)GP_OPENB_MAX_PODS * 16) {
 			free(byname);
-			return gp_error_set(err, GP_EINPUT, pods->path, 0, 0,
+			return gp_error_set(err, GP_EINPUT, pods->path, 1, 1,
 					    "inflation needs more than %d tasks (cap)",
 					    GP_OPENB_MAX_PODS * 16);
 		}
@@ -845,6 +845,11 @@ static int make_tasks(run *r, const gp_fgd_opts *opts, int64_t total_milli, task
 
 		if ((double)pod_total > target)
 			deflate_tasks(r, tl, &pod_total, target);
+		else if ((double)pod_total < target && pod_total == 0)
+			/* nothing drawn would ever add demand */
+			rc = gp_error_set(err, GP_EINPUT, pods->path, 1, 1,
+					  "no task asks for a GPU (num_gpu x gpu_milli is 0 on every row): "
+					  "there is nothing to inflate");
 		else if ((double)pod_total < target)
 			rc = inflate_tasks(r, tl, &pod_total, target, err);
 	}
@@ -1043,7 +1048,8 @@ int gp_fgd_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
 	for (i = 0; i < nn; i++)
 		total_milli += (int64_t)nodes->ngpus[i] * MILLI;
 	if (total_milli == 0)
-		return gp_error_set(err, GP_EINPUT, nodes->path, 0, 0, "the cluster has no GPUs");
+		return gp_error_set(err, GP_EINPUT, nodes->path, 1, 1,
+				    "the cluster has no GPUs ('gpu' is 0 on every node)");
 
 	build_shapes(&r);
 	make_typical(&r);

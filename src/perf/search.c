@@ -82,7 +82,7 @@ int gp_perf_best_worst(const gp_cluster *c, const gp_job *j, gp_placement *best,
 		       gp_perf_iter *best_it, gp_placement *worst, gp_perf_iter *worst_it,
 		       gp_error *err)
 {
-	int n = j->gpus > 0 ? j->gpus : 1, ty, found = 0, st = GP_OK;
+	int n = j->gpus > 0 ? j->gpus : 1, ty, found = 0, st = GP_OK, skipped = 0;
 	int *of_type = gp_xmalloc((size_t)(c->nnodes ? c->nnodes : 1) * sizeof(int));
 	int *pick = gp_xmalloc((size_t)(c->nnodes ? c->nnodes : 1) * sizeof(int));
 	gp_placement cand;
@@ -120,6 +120,15 @@ int gp_perf_best_worst(const gp_cluster *c, const gp_job *j, gp_placement *best,
 						  : of_type[k > 1 ? (int)((long)i * (cnt - 1) / (k - 1)) : 0];
 				build(&cand, pick, k, pass == 0 ? bs : ws, g);
 				st = gp_perf_iteration(c, j, &cand, &it, err);
+				if (st && k > 1) {
+					/* Nodes of this type in different, unconnected
+					 * fabrics: not a layout; keep the first reason
+					 * in case no layout works. */
+					if (!skipped)
+						skipped = st;
+					st = GP_OK;
+					continue;
+				}
 				if (st)
 					break;
 				if (!found || it.iter_s < best_it->iter_s) {
@@ -139,6 +148,8 @@ int gp_perf_best_worst(const gp_cluster *c, const gp_job *j, gp_placement *best,
 	free(pick);
 	if (st)
 		return st;
+	if (!found && skipped)
+		return skipped; /* err still holds its message */
 	if (!found)
 		return gp_error_set(err, GP_NO, NULL, 0, 0,
 				    "no node type can hold %d GPUs of job '%s' in equal shares", n,

@@ -272,7 +272,7 @@ void gp_report_envs_svg(const gp_report_envs_ident *id, const gp_envsim_result *
 	c.title = title;
 	c.x_title = xt;
 	c.y_title = "GPUs bound (most in each interval)";
-	c.legend = GP_LEGEND_TOP_RIGHT;
+	c.legend = GP_LEGEND_TOP_LEFT;
 	c.series = se;
 	c.nseries = (int)n;
 	gp_svg_line_chart(&c, out);

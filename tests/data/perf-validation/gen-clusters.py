@@ -73,18 +73,24 @@ a100_4nic = node_type("a100-4nic", "A100-SXM4-80GB", 8, 4,
     sxm(8, "NV12", 4, [("PXB", [2 * k, 2 * k + 1]) for k in range(4)]), sock8, cpus8)
 a800_1nic = node_type("a800-1nic", "A800-SXM4-80GB", 8, 1,
     sxm(8, "NV8", 1, [("NODE", [])]), sock8, cpus8)
+# NVIDIA/nccl-tests#331: 4 x A100 SXM 64 GB, NV4 between every pair, one
+# NIC at PXB per GPU (the matrix printed in the issue)
+a100_hgx4 = node_type("a100-hgx4", "A100-SXM4-64GB", 4, 4,
+    sxm(4, "NV4", 4, [("PXB", [k]) for k in range(4)]), lambda g: 0, lambda g: "0")
 # OCI BM.GPU4.8 (8 x A100, 16 x 100 Gb/s RoCE ports in PXB pairs): the
 # bundled real snapshot
 oci = ("  oci-a100:\n    topology: ../../../../topologies/oci-a100-8gpu-18nic-nps4-bigtimcowen.txt\n"
        "    gpu_model: A100-SXM4-40GB\n")
-write("a100.yaml", HDR, [oci, a100_8nic, a100_4nic, a800_1nic],
+write("a100.yaml", HDR, [oci, a100_8nic, a100_4nic, a800_1nic, a100_hgx4],
       "  - {name: ib-hdr, tech: ib-hdr}\n  - {name: roce-100, tech: roce-100}\n",
       "  - {name: dgx, type: a100-8nic, switch: ib-hdr, count: 8}\n"
       "  - {name: a4, type: a100-4nic, switch: ib-hdr, count: 4}\n"
       "  - {name: ro, type: a100-8nic, switch: roce-100, count: 6}\n"
       "  - {name: oci, type: oci-a100, switch: roce-100, count: 64}\n"
-      "  - {name: a800, type: a800-1nic, switch: ib-hdr, count: 12}\n",
-      "  A800-SXM4-80GB: {base: A100-SXM4-80GB, nvlink_links: 8}\n")
+      "  - {name: a800, type: a800-1nic, switch: ib-hdr, count: 12}\n"
+      "  - {name: a4h, type: a100-hgx4, switch: ib-hdr}\n",
+      "  A800-SXM4-80GB: {base: A100-SXM4-80GB, nvlink_links: 8}\n"
+      "  A100-SXM4-64GB: {base: A100-SXM4-80GB, mem_gib: 64}\n")
 
 # --- Hopper boards: one NIC per GPU at PIX ---
 def hopper(name, model, nv):
