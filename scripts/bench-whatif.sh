@@ -18,6 +18,7 @@ axes:
   add_nodes: {type: hgx-h100, switch: ib-leaf-h0, counts: 0..49}
 slo: {metric: queue_delay.p90, max: 1h}
 EOS
+sed 's/^queue:/limit: 1\nqueue:/' "$tmp/sweep.yaml" >"$tmp/tiny.yaml"
 now() { date +%s.%N; }
 el() { awk "BEGIN { print $2 - $1 }"; }
 calc() { awk "BEGIN { print $1 }"; }
@@ -37,11 +38,18 @@ t0=$(now); "$G" whatif "$tmp/sweep.yaml" -j 2 --quiet --db "$tmp/s.sqlite" >/dev
 j2db=$(el "$t0" "$t1")
 t0=$(now); "$G" whatif "$tmp/sweep.yaml" -j 2 --quiet --db "$tmp/s.sqlite" >/dev/null || true; t1=$(now)
 rep=$(el "$t0" "$t1")
+# The store alone: 1,000 runs of a 1-job trace, with and without --db.
+t0=$(now); "$G" whatif "$tmp/tiny.yaml" -j 1 --quiet >/dev/null || true; t1=$(now)
+tiny=$(el "$t0" "$t1")
+t0=$(now); "$G" whatif "$tmp/tiny.yaml" -j 1 --quiet --db "$tmp/t.sqlite" >/dev/null || true; t1=$(now)
+tinydb=$(el "$t0" "$t1")
 printf '1,000 runs, -j 1:                          %.2f s (%.4f s per run)\n' "$j1" "$(calc "$j1 / 1000")"
 printf '1,000 runs, -j 2:                          %.2f s\n' "$j2"
 printf '1,000 runs, -j 2 --db:                     %.2f s (store: %+.1f %%)\n' "$j2db" \
 	"$(calc "($j2db - $j2) * 100 / $j2")"
 printf 'the same from the database (no runs):      %.2f s\n' "$rep"
+printf 'SQLite per stored run (1-job sweep):       %.3f ms (%.2f s without, %.2f s with --db)\n' \
+	"$(calc "($tinydb - $tiny)")" "$tiny" "$tinydb"
 printf 'ratio -j 2 / (1,000 x one run / 2):        %.2f (1.00 = the target)\n' \
 	"$(calc "$j2 / (1000 * $one / 2)")"
 printf 'speed-up -j 2 over -j 1:                   %.2f\n' "$(calc "$j1 / $j2")"

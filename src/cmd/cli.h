@@ -149,6 +149,63 @@ int gp_cli_sim_engine_opt(const char *cmd, int code, const char *arg, gp_cli_eng
 /* Into a config whose queue is set. */
 void gp_cli_engine_apply(const gp_cli_engine *e, struct gp_sim_config *cfg);
 
+/* ---- predicted sharing, interference, QoS (cmd_simulate_qos.c) ---- */
+enum {
+	GP_OPT_QOS_TICK = 1600, /* 1200: failures */ GP_OPT_QOS_SLACK, GP_OPT_QOS_MIN_SHARE, GP_OPT_QOS_STEP,
+	GP_OPT_UTIL_ERROR, GP_OPT_TIME_ERROR, GP_OPT_INTERFERENCE, GP_OPT_EXCLUSIVE,
+	GP_OPT_LS_FRACTION, GP_OPT_PREDICT_MODELS,
+};
+#define GP_SIM_QOS_OPTIONS \
+	{ "qos-tick", required_argument, NULL, GP_OPT_QOS_TICK }, \
+	{ "qos-slack", required_argument, NULL, GP_OPT_QOS_SLACK }, \
+	{ "qos-min-share", required_argument, NULL, GP_OPT_QOS_MIN_SHARE }, \
+	{ "qos-step", required_argument, NULL, GP_OPT_QOS_STEP }, \
+	{ "util-error", required_argument, NULL, GP_OPT_UTIL_ERROR }, \
+	{ "time-error", required_argument, NULL, GP_OPT_TIME_ERROR }, \
+	{ "interference", no_argument, NULL, GP_OPT_INTERFERENCE }, \
+	{ "exclusive", no_argument, NULL, GP_OPT_EXCLUSIVE }, \
+	{ "ls-fraction", required_argument, NULL, GP_OPT_LS_FRACTION }, \
+	{ "predict-models", required_argument, NULL, GP_OPT_PREDICT_MODELS }
+#define GP_SIM_QOS_USAGE \
+	"  --exclusive         every job gets whole GPUs, whatever its share\n" \
+	"  --interference      jobs sharing a GPU slow each other by their true\n" \
+	"                      utilization (on with predicted-share and --qos-tick)\n" \
+	"  --util-error PP     true utilization = predicted + N(0, PP) (default 8)\n" \
+	"  --time-error F      predicted time = true x exp(N(0, F)) (default 0.2)\n" \
+	"  --qos-tick S        QoS monitor every S seconds: late LS jobs gain 10 %% of a\n" \
+	"                      GPU from free share or BE jobs (BE stopped below its minimum)\n" \
+	"  --qos-slack F       LS deadline without deadline_s: predicted time x F (1.5)\n" \
+	"  --qos-min-share F   BE minimum share, x its share at start (0.5)\n" \
+	"  --qos-step M        share raise per check, milli-GPU (100)\n" \
+	"  --ls-fraction F     make each job LS with probability F (seeded)\n" \
+	"  --predict-models D  predictor models (default: the bundled ones)\n"
+#include "gpuplan/predict/predict.h"
+#include "gpuplan/sim/qos.h"
+typedef struct gp_cli_qos {
+	int on, predicted, exclusive;
+	double ls_fraction;         /* -1: the trace's classes */
+	const char *models_dir;
+	gp_qos_config cfg;
+	gp_pred_models models;
+	gp_pred_plan plan;
+	gp_qos *q;
+} gp_cli_qos;
+void gp_cli_qos_init(gp_cli_qos *q);
+void gp_cli_qos_release(gp_cli_qos *q);
+/* -1 when code is not one of GP_SIM_QOS_OPTIONS; else 0 or the exit code. */
+int gp_cli_qos_opt(const char *cmd, int code, const char *arg, gp_cli_qos *q);
+/* After loading: classes (--ls-fraction), predictions, --exclusive and
+ * the interference/QoS hook into cfg (whose seed and queue are set). */
+int gp_cli_qos_prepare(gp_cli_qos *q, const char *cmd, const char *policy,
+		       const struct gp_cluster *c, struct gp_joblist *jobs,
+		       struct gp_sim_config *cfg);
+struct gp_sbuf;
+struct json_t;
+void gp_cli_qos_text(const gp_cli_qos *q, const struct gp_joblist *jobs,
+		     const struct gp_sim_result *r, struct gp_sbuf *sb);
+void gp_cli_qos_json(const gp_cli_qos *q, const struct gp_joblist *jobs,
+		     const struct gp_sim_result *r, struct json_t *o);
+
 struct gp_trace_opts;
 struct gp_cluster;
 struct gp_joblist;

@@ -34,6 +34,9 @@ const char gp_usage_simulate[] =
 	"                        [--heartbeat-misses K] [--restart-cost S]\n"
 	"                        [--recovery replace|restart|shrink|fail] [--events FILE]\n"
 	"                        [--scale-durations REF [--scale-model M]]\n"
+	"                        [--exclusive] [--interference] [--util-error PP]\n"
+	"                        [--qos-tick S [--qos-slack F] [--qos-min-share F]]\n"
+	"                        [--ls-fraction F] [--predict-models DIR]\n"
 	"                        [--limit N] [--start T] [--end T] [--skip-bad]\n"
 	"                        [--json FILE] [--csv DIR] [--svg DIR]\n"
 	"                        [--progress | --quiet]\n"
@@ -54,6 +57,7 @@ const char gp_usage_simulate[] =
 	"  --backfill-depth N  backfill: examine at most N queued jobs behind the\n"
 	"                      head per pass (default 0: all, exact EASY)\n"
 	GP_SIM_ENGINE_USAGE
+	GP_SIM_QOS_USAGE
 	GP_SIM_FAILURE_USAGE
 	"  --scale-durations REF  recorded durations were measured on REF (a GPU model\n"
 	"                      or node type, ':tech' optional, e.g. V100-SXM2-16GB:ib-edr):\n"
@@ -278,10 +282,12 @@ int cmd_simulate(int argc, char **argv)
 		{ "scale-model", required_argument, NULL, 201 },
 		GP_SIM_TRACE_OPTIONS,
 		GP_SIM_ENGINE_OPTIONS,
+		GP_SIM_QOS_OPTIONS,
 		GP_SIM_FAILURE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cluster_path = NULL, *policy_name = "bestfit", *json_path = NULL;
+	gp_cli_qos qos;
 	const char *csv_dir = NULL, *svg_dir = NULL, *scale_ref = NULL, *scale_model = NULL;
 	gp_scale *scale = NULL;
 	gp_cli_engine eng;
@@ -310,6 +316,7 @@ int cmd_simulate(int argc, char **argv)
 		return gp_cmd_simulate_envs(argc, argv);
 	gp_trace_opts_init(&topts);
 	gp_cli_engine_init(&eng);
+	gp_cli_qos_init(&qos);
 	gp_cli_fail_init(&fo);
 	optind = 0;
 	opterr = 0;
@@ -352,6 +359,11 @@ int cmd_simulate(int argc, char **argv)
 		case 'h':
 		case O_HELP: fputs(gp_usage_simulate, stdout); return GP_OK;
 		default:
+			if ((rc = gp_cli_qos_opt("simulate", c, optarg, &qos)) >= 0) {
+				if (rc)
+					return rc;
+				break;
+			}
 			if ((rc = gp_cli_sim_engine_opt("simulate", c, optarg, &eng)) >= 0) {
 				if (rc)
 					return rc;
@@ -393,6 +405,10 @@ int cmd_simulate(int argc, char **argv)
 	gp_cli_engine_apply(&eng, &cfg);
 	cfg.duration = gp_sim_perf_duration;
 	cfg.duration_ud = perf;
+	if ((rc = gp_cli_qos_prepare(&qos, "simulate", policy_name, &cluster, &jobs, &cfg))) {
+		gp_sim_perf_free(perf);
+		goto done_inputs;
+	}
 	if (scale_model && !scale_ref) {
 		rc = gp_cli_usage_error("simulate", "--scale-model goes with --scale-durations");
 		gp_sim_perf_free(perf);
@@ -445,6 +461,7 @@ int cmd_simulate(int argc, char **argv)
 		json_t *o = gp_report_sim_json(&id, &jobs, &res);
 		char *s;
 
+		gp_cli_qos_json(&qos, &jobs, &res, o);
 		gp_cli_fail_json(&fo, o, &jobs, &res);
 		s = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 
@@ -492,6 +509,7 @@ int cmd_simulate(int argc, char **argv)
 		if (json_path && !strcmp(json_path, "-")) {
 			json_t *o = gp_report_sim_json(&id, &jobs, &res);
 
+			gp_cli_qos_json(&qos, &jobs, &res, o);
 			gp_cli_fail_json(&fo, o, &jobs, &res);
 			json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 			fputs("\n", stdout);
@@ -499,6 +517,7 @@ int cmd_simulate(int argc, char **argv)
 		} else {
 			gp_sbuf_init(&sb);
 			gp_report_sim_text(&id, &jobs, &res, &sb);
+			gp_cli_qos_text(&qos, &jobs, &res, &sb);
 			gp_cli_fail_text(&fo, &jobs, &res, &sb);
 			fwrite(sb.buf, 1, sb.len, stdout);
 			gp_sbuf_release(&sb);
@@ -506,6 +525,7 @@ int cmd_simulate(int argc, char **argv)
 	}
 	gp_sim_result_release(&res);
 done_inputs:
+	gp_cli_qos_release(&qos);
 	gp_cli_fail_release(&fo);
 	gp_joblist_release(&jobs);
 	gp_cluster_release(&cluster);

@@ -511,8 +511,8 @@ int gp_envbind_acquire(gp_envbind *b, int env, int q, int *out, gp_envbind_why *
 				gpu_change(b, out[i], -1, 0);
 			}
 			why->reason = reason == GP_EB_GPU_MEMORY ? GP_EB_GPU_MEMORY : GP_EB_NO_GPU_UNDER_THRESHOLD;
-			snprintf(why->msg, sizeof(why->msg), "environment '%s' needs %d free GPUs, %d are free", b->set->envs[env].name, q,
-				 b->pools[pool_of(b, env)].count[0] + k);
+			snprintf(why->msg, sizeof(why->msg), "environment '%s' needs %d free GPUs, %d are free",
+				 b->set->envs[env].name, q, b->pools[pool_of(b, env)].count[0]);
 			return GP_NO;
 		}
 		b->mark[g] = 1;

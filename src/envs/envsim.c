@@ -737,6 +737,9 @@ int gp_envsim_run(const gp_envsim_config *cfg, const gp_env_trace *tr, gp_envsim
 			s.tk[k].t = s.now;
 			if (!tr->serial)
 				schedule_next_arrival(&s, e.id);
+			/* its environment waits for GPUs to hold: so does it */
+			if (E->blocked == 1 && s.exclusive && !E->held && E->head == k && tr->tasks[k].gpus > 0)
+				count_failure(&s, k, GP_EB_NO_GPU_UNDER_THRESHOLD);
 			if (!E->blocked)
 				try_env(&s, e.id);
 			break;

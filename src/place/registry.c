@@ -11,6 +11,7 @@ static const gp_policy policies[] = {
 	{ "spread", "least-allocated node; distributed jobs one GPU per node", gp_policy_spread },
 	{ "packing", "most-allocated node that holds the job; fullest nodes first", gp_policy_packing },
 	{ "gpu-pair-score", "go-gpuallocator best-effort pair scoring, NVSwitch counted", gp_policy_gpu_pair_score },
+	{ "predicted-share", "seed 001: predicted share; node with the most remaining GPU resource; LS: most remaining GPUs, BE: shortest predicted time", gp_policy_predicted_share },
 	{ "bw-max", "the GPU set with the highest NCCL bottleneck bandwidth", gp_policy_bw_max },
 };
 

@@ -583,6 +583,53 @@ int gp_sim_set_speed(gp_sim *s, int32_t job, double speed)
 	return GP_OK;
 }
 
+int gp_sim_set_share(gp_sim *s, int32_t job, int milli)
+{
+	gp_placement *p;
+	int64_t held;
+	int i, g, rc = check_job(s, job, 0), lowered = 0;
+
+	if (rc)
+		return rc;
+	if (milli < 1 || milli > GP_MILLI || s->nlevels)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0,
+				    s->nlevels ? "shares cannot change under --queue las" :
+				    "share %d is out of [1, 1000]", milli);
+	p = &s->pool[s->slot[job]];
+	for (i = 0; i < p->nparts; i++) {
+		int first = s->cl->nodes[p->parts[i].node].first_gpu;
+
+		for (g = 0; g < p->parts[i].ngpus; g++)
+			if (milli - p->parts[i].milli > s->alloc.gpu_free_milli[first + p->parts[i].gpus[g]])
+				return GP_NO;
+	}
+	/* GPU-seconds of the segment so far at the old share. */
+	s->past_gpu_s[job] += (double)s->held[job] / GP_MILLI * (s->last_t - s->seg_t[job]);
+	s->seg_t[job] = s->last_t;
+	for (i = 0; i < p->nparts; i++) {
+		int first = s->cl->nodes[p->parts[i].node].first_gpu;
+
+		lowered |= milli < p->parts[i].milli;
+		for (g = 0; g < p->parts[i].ngpus; g++) {
+			int gpu = first + p->parts[i].gpus[g];
+
+			gp_alloc_give_gpu(&s->alloc, gpu, p->parts[i].milli, 0);
+			gp_alloc_take_gpu(&s->alloc, gpu, milli, 0);
+		}
+		p->parts[i].milli = milli;
+	}
+	held = placement_milli(p);
+	s->alloc_milli += held - s->held[job];
+	s->held[job] = held;
+	s->version++;
+	s->dirty = 1;
+	if (lowered) {
+		s->wait_epoch++;
+		s->freed = 1;
+	}
+	return GP_OK;
+}
+
 /* ---- nodes and GPUs ---- */
 
 static void capacity_back(sim *s)
@@ -787,9 +834,17 @@ const gp_placement *gp_sim_placement(const gp_sim *s, int32_t job)
 
 double gp_sim_work_done(const gp_sim *s, int32_t job)
 {
+	double e;
+	prog p;
+
 	if (job < 0 || (size_t)job >= s->n || !(s->full[job] > 0))
 		return 0;
-	return 1 - s->rem[job] / s->full[job];
+	/* Progress is accounted lazily (acct_t): bring a copy up to now. */
+	p = prog_load(s, job);
+	e = s->last_t - s->acct_t[job];
+	if (s->jst[job] == GP_SIM_JOB_RUNNING && e > 0)
+		prog_run(&p, e, s->speed[job], s->cfg->checkpoint_interval, s->cfg->checkpoint_cost);
+	return 1 - p.rem / s->full[job];
 }
 
 int gp_sim_node_is_up(const gp_sim *s, int node)

@@ -66,6 +66,9 @@ typedef struct gp_job {
 	double checkpoint_interval; /* seconds of work between checkpoints;
 				   0 = the run's default */
 	int64_t line;           /* source line in its file, for messages */
+	/* predicted-share: predicted seconds per iteration on each model of
+	 * the cluster's GPU catalog (by index); not owned, NULL = none. */
+	const double *pred_iter_s;
 } gp_job;
 
 void gp_job_init(gp_job *j);

@@ -54,6 +54,7 @@ int gp_policy_spread(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 int gp_policy_packing(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *out);
 int gp_policy_gpu_pair_score(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *out);
 int gp_policy_bw_max(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *out);
+int gp_policy_predicted_share(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *out);
 
 /* Build once per cluster and pass in the context (see above). */
 gp_place_cache *gp_place_cache_new(const gp_cluster *c);

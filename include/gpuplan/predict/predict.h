@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "gpuplan/model/catalog.h"
+#include "gpuplan/model/cluster.h"
 #include "gpuplan/model/job.h"
 #include "gpuplan/model/dlmodels.h"
 #include "gpuplan/util/error.h"
@@ -240,5 +241,37 @@ int gp_pred_ops_in_domain(const gp_pred_ops *o);
  * Memory is a property of the model and batch, the same on every GPU. */
 int gp_pred_job_on(const gp_pred_models *m, const gp_job *j, const gp_pred_ops *ops,
 		   const gp_gpu_model *gpu, gp_pred_job *out);
+
+/* ---- predictions for a whole job list (plan.c) ---- */
+
+/* What predicted-share puts in place of the requests: per job the
+ * predicted per-GPU share and memory on the cluster's most common GPU
+ * model, and the predicted iteration time on every model of the
+ * cluster's catalog (gp_job.pred_iter_s).  A job without an operator
+ * profile (Philly, openb pods: no model named) keeps its request. */
+typedef struct gp_pred_plan {
+	size_t n;
+	int *pred_milli;        /* predicted share, 10..1000 milli (ceil to 10) */
+	int64_t *pred_mem;      /* predicted MiB (ceil) */
+	double *pred_util;      /* predicted utilization, percent (request/10
+				 * without a profile) */
+	int *req_milli;         /* the requests, as read */
+	int64_t *req_mem;
+	uint8_t *has;           /* 1: predicted from an operator profile */
+	const double **iter;    /* per job: ncat predicted seconds, or NULL */
+	double *rows;           /* storage of the distinct iter rows */
+	size_t nrows;
+	int ncat;
+	int ref;                /* catalog index of the GPU model used */
+	size_t with_profile;
+} gp_pred_plan;
+
+void gp_pred_plan_init(gp_pred_plan *pl);
+int gp_pred_plan_build(gp_pred_plan *pl, const gp_pred_models *m, const gp_cluster *c,
+		       const gp_joblist *jobs, gp_error *err);
+/* gpu_milli, gpu_mem_mib := the predictions; pred_iter_s set (the plan
+ * must outlive the jobs' use of it). */
+void gp_pred_plan_apply(const gp_pred_plan *pl, gp_joblist *jobs);
+void gp_pred_plan_release(gp_pred_plan *pl);
 
 #endif

@@ -283,6 +283,12 @@ int gp_sim_interrupt_job(gp_sim *s, int32_t job, const gp_sim_interrupt *r);
 int gp_sim_stall(gp_sim *s, int32_t job);
 /* Progress rate of a running job (0 < speed <= 1e6; 1 = as modelled). */
 int gp_sim_set_speed(gp_sim *s, int32_t job, double speed);
+/* Per-GPU share of every part of a running job (1..1000 milli-GPU, memory
+ * unchanged), taken from or given back to its GPUs now (the QoS monitor's
+ * raises and cuts).  GP_NO and no change when a GPU lacks the free share
+ * for a raise; GP_EUSAGE under --queue las (its service counts assume
+ * fixed shares). */
+int gp_sim_set_share(gp_sim *s, int32_t job, int milli);
 
 int gp_sim_node_down(gp_sim *s, int node);
 int gp_sim_node_up(gp_sim *s, int node);

@@ -13,3 +13,16 @@ run whatif merge $TMP/part-1.sqlite -o $TMP/all.sqlite
 diff $TMP/merged.txt $TMP/single.txt | grep -v '^---' | sed -n '1,20p'
 # A third call has nothing left to run.
 run whatif tests/data/whatif/grid.yaml --db $TMP/all.sqlite | sed -n 5p
+# kill -9 in the middle of a sweep: the rows committed so far stay, and the
+# next call finishes with the single run's answer.
+"$GPUPLAN" whatif tests/data/whatif/grid.yaml -j 1 --quiet --db $TMP/k.sqlite >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ $i -lt 500 ] && [ "$(sqlite3 $TMP/k.sqlite 'SELECT count(*) FROM runs' 2>/dev/null || echo 0)" = 0 ]; do
+	sleep 0.01
+	i=$((i + 1))
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+"$GPUPLAN" whatif tests/data/whatif/grid.yaml -j 2 --db $TMP/k.sqlite >$TMP/killed.txt
+diff $TMP/killed.txt $TMP/single.txt | grep -c '^[<>]' | sed 's/^[02]$/same answer/'

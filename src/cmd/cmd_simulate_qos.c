@@ -1,0 +1,215 @@
+/* simulate: predicted sharing, interference and the QoS monitor
+ * (seed 001): options, preparing the job list and the hook, reports. */
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "gpuplan/predict/predict.h"
+#include "gpuplan/sim/qos.h"
+#include "gpuplan/util/util.h"
+
+void gp_cli_qos_init(gp_cli_qos *q)
+{
+	memset(q, 0, sizeof(*q));
+	gp_qos_config_init(&q->cfg);
+	q->ls_fraction = -1;
+	gp_pred_plan_init(&q->plan);
+	gp_pred_models_init(&q->models);
+}
+
+void gp_cli_qos_release(gp_cli_qos *q)
+{
+	gp_qos_free(q->q);
+	gp_pred_plan_release(&q->plan);
+	gp_pred_models_release(&q->models);
+	q->q = NULL;
+}
+
+static int num(const char *cmd, const char *name, const char *arg, double lo, double hi, double *v)
+{
+	if (gp_parse_double(arg, lo, hi, v))
+		return gp_cli_usage_error(cmd, "--%s wants a number in [%g, %g], got '%s'", name, lo, hi,
+					  arg);
+	return 0;
+}
+
+int gp_cli_qos_opt(const char *cmd, int code, const char *arg, gp_cli_qos *q)
+{
+	double v;
+	int rc;
+
+	switch (code) {
+	case GP_OPT_QOS_TICK:
+		q->on = 1;
+		return num(cmd, "qos-tick", arg, 1e-3, 1e9, &q->cfg.tick);
+	case GP_OPT_QOS_SLACK:
+		return num(cmd, "qos-slack", arg, 1, 1e6, &q->cfg.slack);
+	case GP_OPT_QOS_MIN_SHARE:
+		return num(cmd, "qos-min-share", arg, 0, 1, &q->cfg.min_share);
+	case GP_OPT_QOS_STEP:
+		if ((rc = num(cmd, "qos-step", arg, 1, 1000, &v)))
+			return rc;
+		q->cfg.step_milli = (int)v;
+		return 0;
+	case GP_OPT_UTIL_ERROR:
+		return num(cmd, "util-error", arg, 0, 100, &q->cfg.util_error);
+	case GP_OPT_TIME_ERROR:
+		return num(cmd, "time-error", arg, 0, 10, &q->cfg.time_error);
+	case GP_OPT_INTERFERENCE:
+		q->on = 1;
+		return 0;
+	case GP_OPT_EXCLUSIVE:
+		q->exclusive = 1;
+		return 0;
+	case GP_OPT_LS_FRACTION:
+		return num(cmd, "ls-fraction", arg, 0, 1, &q->ls_fraction);
+	case GP_OPT_PREDICT_MODELS:
+		q->models_dir = arg;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+int gp_cli_qos_prepare(gp_cli_qos *q, const char *cmd, const char *policy,
+		       const gp_cluster *c, gp_joblist *jobs, gp_sim_config *cfg)
+{
+	gp_error err = GP_ERROR_INIT;
+	char dir[4096];
+	size_t i;
+	int k;
+
+	q->predicted = !strcmp(policy, "predicted-share");
+	if (q->predicted)
+		q->on = 1;
+	if (q->ls_fraction >= 0) {
+		gp_rng r;
+
+		gp_rng_seed(&r, cfg->seed ^ 0x15c1a55ull);
+		for (i = 0; i < jobs->n; i++)
+			jobs->jobs[i].klass = (double)(gp_rng_next(&r) >> 11) / 9007199254740992.0 <
+					      q->ls_fraction ? GP_CLASS_LS : GP_CLASS_BE;
+	}
+	if (!q->on) {
+		if (q->exclusive)
+			for (i = 0; i < jobs->n; i++)
+				if (jobs->jobs[i].gpus > 0)
+					jobs->jobs[i].gpu_milli = GP_MILLI;
+		return GP_OK;
+	}
+	if (cfg->queue == GP_SIM_LAS && q->cfg.tick > 0)
+		return gp_cli_usage_error(cmd, "--qos-tick does not go with --queue las");
+	snprintf(dir, sizeof(dir), "%s", q->models_dir ? q->models_dir : "");
+	if (!q->models_dir)
+		snprintf(dir, sizeof(dir), "%s/models", gp_cli_datadir());
+	if (gp_pred_models_load(&q->models, dir, &err) != GP_OK ||
+	    gp_pred_plan_build(&q->plan, &q->models, c, jobs, &err) != GP_OK)
+		return gp_cli_report(&err);
+	if (q->predicted)
+		gp_pred_plan_apply(&q->plan, jobs);
+	if (q->exclusive)
+		for (i = 0; i < jobs->n; i++)
+			if (jobs->jobs[i].gpus > 0)
+				jobs->jobs[i].gpu_milli = GP_MILLI;
+	q->cfg.seed = cfg->seed;
+	q->cfg.pred_util = q->plan.pred_util;
+	q->q = gp_qos_new(&q->cfg, jobs);
+	for (k = 0; k < GP_SIM_MAX_HOOKS && cfg->hooks[k]; k++)
+		;
+	if (k == GP_SIM_MAX_HOOKS)
+		return gp_cli_fail(GP_EIO, "too many interruption sources");
+	cfg->hooks[k] = gp_qos_hooks(q->q);
+	return GP_OK;
+}
+
+/* Busy share of the GPUs over the run: true utilization x speed. */
+static double busy_util(const gp_cli_qos *q, const gp_sim_result *r)
+{
+	const gp_qos_stats *st = gp_qos_stats_of(q->q);
+
+	return r->makespan > 0 && r->ngpus > 0 ? st->busy_gpu_s / (r->ngpus * r->makespan) : 0;
+}
+
+void gp_cli_qos_text(const gp_cli_qos *q, const gp_joblist *jobs, const gp_sim_result *r,
+		     gp_sbuf *sb)
+{
+	const gp_qos_stats *st;
+	gp_sim_summary ls, be;
+
+	if (!q->q)
+		return;
+	st = gp_qos_stats_of(q->q);
+	gp_sim_summarize(jobs, r, GP_CLASS_LS, &ls);
+	gp_sim_summarize(jobs, r, GP_CLASS_BE, &be);
+	gp_sbuf_addf(sb, "\nPredicted sharing and QoS (seed 001)\n");
+	gp_sbuf_addf(sb, "  shares            %s; %zu of %zu jobs predicted from their model "
+		     "(the rest keep their request)\n",
+		     q->exclusive ? "whole GPUs (--exclusive)" :
+		     q->predicted ? "predicted utilization" : "as requested",
+		     q->plan.with_profile, jobs->n);
+	gp_sbuf_addf(sb, "  true utilization  predicted + N(0, %g pp); |predicted - true| %.2f pp "
+		     "mean over %zu jobs\n", q->cfg.util_error, st->util_mae_pp, st->util_jobs);
+	gp_sbuf_addf(sb, "  GPU utilization   allocated %.1f %%, busy (true use x speed) %.1f %%\n",
+		     100 * r->gpu_utilization, 100 * busy_util(q, r));
+	gp_sbuf_addf(sb, "  interference      mean speed %.3f, %.0f job-hours below full speed\n",
+		     st->mean_speed, st->slowed_job_s / 3600);
+	if (q->cfg.tick > 0)
+		gp_sbuf_addf(sb, "  QoS monitor       every %g s, slack %g, step %d milli, BE minimum "
+			     "%g of its share\n", q->cfg.tick, q->cfg.slack, q->cfg.step_milli,
+			     q->cfg.min_share);
+	else
+		gp_sbuf_addf(sb, "  QoS monitor       off (deadlines from predicted time x %g)\n",
+			     q->cfg.slack);
+	gp_sbuf_addf(sb, "  LS jobs           %zu completed, %zu late (%.1f %%), JCT mean %.0f s, p90 %.0f s\n",
+		     st->ls_done, st->ls_violations,
+		     st->ls_done ? 100.0 * (double)st->ls_violations / (double)st->ls_done : 0,
+		     ls.jct.mean, ls.jct.p90);
+	gp_sbuf_addf(sb, "  BE jobs           %zu completed, JCT mean %.0f s, p90 %.0f s; %zu stopped "
+		     "by QoS\n", be.completed, be.jct.mean, be.jct.p90, st->be_stops);
+	gp_sbuf_addf(sb, "  actions           %zu checks, %zu at risk, %zu share raises (%zu blocked), "
+		     "%zu BE cuts, %zu BE stops, %zu throttles\n", st->checks, st->at_risk,
+		     st->raises, st->raise_blocked, st->cuts, st->be_stops, st->throttles);
+}
+
+void gp_cli_qos_json(const gp_cli_qos *q, const gp_joblist *jobs, const gp_sim_result *r,
+		     json_t *o)
+{
+	const gp_qos_stats *st;
+	gp_sim_summary ls, be;
+	json_t *x;
+
+	if (!q->q)
+		return;
+	st = gp_qos_stats_of(q->q);
+	gp_sim_summarize(jobs, r, GP_CLASS_LS, &ls);
+	gp_sim_summarize(jobs, r, GP_CLASS_BE, &be);
+	x = json_object();
+	json_object_set_new(x, "shares", json_string(q->exclusive ? "exclusive" :
+						     q->predicted ? "predicted" : "requested"));
+	json_object_set_new(x, "jobs_predicted", json_integer((json_int_t)q->plan.with_profile));
+	json_object_set_new(x, "util_error_pp", json_real(q->cfg.util_error));
+	json_object_set_new(x, "util_abs_error_pp", json_real(st->util_mae_pp));
+	json_object_set_new(x, "gpu_utilization_allocated", json_real(r->gpu_utilization));
+	json_object_set_new(x, "gpu_utilization_busy", json_real(busy_util(q, r)));
+	json_object_set_new(x, "mean_speed", json_real(st->mean_speed));
+	json_object_set_new(x, "slowed_job_hours", json_real(st->slowed_job_s / 3600));
+	json_object_set_new(x, "qos_tick_s", json_real(q->cfg.tick));
+	json_object_set_new(x, "qos_slack", json_real(q->cfg.slack));
+	json_object_set_new(x, "ls_completed", json_integer((json_int_t)st->ls_done));
+	json_object_set_new(x, "ls_violations", json_integer((json_int_t)st->ls_violations));
+	json_object_set_new(x, "ls_violation_pct",
+			    json_real(st->ls_done ? 100.0 * (double)st->ls_violations /
+					  (double)st->ls_done : 0));
+	json_object_set_new(x, "ls_jct_mean_s", json_real(ls.jct.mean));
+	json_object_set_new(x, "be_jct_mean_s", json_real(be.jct.mean));
+	json_object_set_new(x, "checks", json_integer((json_int_t)st->checks));
+	json_object_set_new(x, "at_risk", json_integer((json_int_t)st->at_risk));
+	json_object_set_new(x, "share_raises", json_integer((json_int_t)st->raises));
+	json_object_set_new(x, "share_raises_blocked", json_integer((json_int_t)st->raise_blocked));
+	json_object_set_new(x, "be_cuts", json_integer((json_int_t)st->cuts));
+	json_object_set_new(x, "be_stops", json_integer((json_int_t)st->be_stops));
+	json_object_set_new(x, "throttles", json_integer((json_int_t)st->throttles));
+	json_object_set_new(o, "qos", x);
+}
