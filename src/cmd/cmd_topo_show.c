@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/model/cluster.h"
+#include "gpuplan/util/hostlist.h"
 #include "gpuplan/util/util.h"
 
 /* Text matrices collapse groups until at most this many remain. */
@@ -94,17 +95,39 @@ static const char *model_name(const gp_cluster *c, int m)
 	return m >= 0 ? c->catalog.models[m].name : "unknown";
 }
 
-/* "a100-r0-0 .. a100-r0-7" or "x, y" for a slice of node ids. */
+/* A slice of node ids as a Slurm hostlist ("a100-r0-[0-7]"); a list too
+ * long for a line is cut after a whole item ("...,n[12-40],..."). */
 static void node_range(gp_sbuf *sb, const gp_cluster *c, const int *ids, int n)
 {
+	const char **names;
+	gp_sbuf hl;
+	int i;
+
 	if (n == 0)
 		return;
-	if (n == 1)
-		gp_sbuf_adds(sb, c->nodes[ids[0]].name);
-	else if (n == 2)
-		gp_sbuf_addf(sb, "%s, %s", c->nodes[ids[0]].name, c->nodes[ids[1]].name);
-	else
-		gp_sbuf_addf(sb, "%s .. %s", c->nodes[ids[0]].name, c->nodes[ids[n - 1]].name);
+	names = gp_xcalloc((size_t)n, sizeof(*names));
+	for (i = 0; i < n; i++)
+		names[i] = c->nodes[ids[i]].name;
+	gp_sbuf_init(&hl);
+	gp_hostlist_compress(names, (size_t)n, &hl);
+	if (hl.len > 100) {
+		size_t cut = 100, depth = 0, k, last = 0;
+
+		for (k = 0; k < cut; k++) {
+			depth += hl.buf[k] == '[' ? 1 : 0;
+			depth -= hl.buf[k] == ']' ? 1 : 0;
+			if (hl.buf[k] == ',' && depth == 0)
+				last = k;
+		}
+		if (last) {
+			hl.len = last;
+			hl.buf[last] = '\0';
+			gp_sbuf_adds(&hl, ",...");
+		}
+	}
+	gp_sbuf_adds(sb, hl.buf);
+	gp_sbuf_release(&hl);
+	free(names);
 }
 
 /* ---- the GPU catalog ---- */

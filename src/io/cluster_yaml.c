@@ -12,6 +12,7 @@
 #include "gpuplan/io/snapshot.h"
 #include "gpuplan/io/yaml.h"
 #include "gpuplan/model/cluster.h"
+#include "gpuplan/util/hostlist.h"
 #include "gpuplan/util/util.h"
 
 #define NAME_MAX_LEN 128
@@ -857,6 +858,7 @@ static int load_nodes(loader *L, const gp_yaml_node *seq)
 		char owner[200];
 		long count = 1, k;
 		int type, swi = -1, state = 0, expand;
+		gp_hostlist hl;
 
 		snprintf(owner, sizeof(owner), "node entry %zu", i + 1);
 		if (gp_yaml_check_keys(&L->doc, v, owner, node_keys, L->err))
@@ -905,9 +907,35 @@ static int load_nodes(loader *L, const gp_yaml_node *seq)
 						     "%s: state '%.40s' is not up, down or draining",
 						     owner, s);
 		}
+		/* a Slurm hostlist as the name ("gpu-[001-016]"): one node each */
+		gp_hostlist_init(&hl);
+		if (strchr(name, '[')) {
+			gp_error herr = GP_ERROR_INIT;
+
+			if (expand) {
+				gp_hostlist_release(&hl);
+				return gp_yaml_error(&L->doc, nm, L->err,
+						     "%s: a hostlist name and 'count' exclude each other",
+						     owner);
+			}
+			if (gp_hostlist_expand(name, strlen(name), &hl, L->doc.path, nm->line,
+					       nm->col + (nm->quoted ? 1 : 0), &herr)) {
+				*L->err = herr;
+				gp_hostlist_release(&hl);
+				return GP_EINPUT;
+			}
+			count = (long)hl.n;
+			if (c->nnodes + count > GP_CLUSTER_MAX_NODES) {
+				gp_hostlist_release(&hl);
+				return gp_yaml_error(&L->doc, nm, L->err,
+						     "more than %d nodes in the cluster",
+						     GP_CLUSTER_MAX_NODES);
+			}
+		}
 		for (k = 0; k < count; k++) {
 			char *nname = expand ? gp_xasprintf("%s-%ld", name, k) : NULL;
-			int id = gp_cluster_add_node(c, nname ? nname : name, type, swi);
+			int id = gp_cluster_add_node(c, nname ? nname : hl.n ? hl.names[k] : name, type,
+						     swi);
 			gp_node *n = &c->nodes[id];
 
 			free(nname);
@@ -915,9 +943,12 @@ static int load_nodes(loader *L, const gp_yaml_node *seq)
 			n->col = nm->col;
 			n->state = state;
 			x = gp_yaml_get(v, "labels");
-			if (x && load_labels(L, x, &n->labels, &n->nlabels))
+			if (x && load_labels(L, x, &n->labels, &n->nlabels)) {
+				gp_hostlist_release(&hl);
 				return GP_EINPUT;
+			}
 		}
+		gp_hostlist_release(&hl);
 	}
 	return GP_OK;
 }

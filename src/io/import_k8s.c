@@ -142,7 +142,7 @@ static int read_node(gp_inventory *inv, const gp_yaml_doc *doc, const gp_yaml_no
 {
 	const gp_yaml_node *meta = gp_yaml_get(it, "metadata"), *labels, *cap, *spec, *conds;
 	const char *name = sget(meta, "name"), *kind = sget(it, "kind"), *s;
-	double cpu, mem, gpu, replicas = 1, shared;
+	double cpu, mem, gpu, amd, replicas = 1, shared;
 	long label_count = -1;
 	gp_inv_node *n;
 	size_t i;
@@ -161,14 +161,16 @@ static int read_node(gp_inventory *inv, const gp_yaml_doc *doc, const gp_yaml_no
 	n->kinds |= 1u << GP_IMPORT_K8S_NODES;
 	if (qty_field(doc, cap, "cpu", &cpu, err) || qty_field(doc, cap, "memory", &mem, err) ||
 	    qty_field(doc, cap, "nvidia.com/gpu", &gpu, err) ||
-	    qty_field(doc, cap, "nvidia.com/gpu.shared", &shared, err))
+	    qty_field(doc, cap, "nvidia.com/gpu.shared", &shared, err) ||
+	    qty_field(doc, cap, "amd.com/gpu", &amd, err))
 		return GP_EINPUT;
 	if (cpu > 0)
 		n->cpus = (int)ceil(cpu);
 	if (mem > 0)
 		n->mem_mib = (int64_t)(mem / 1048576.0);
 	if ((s = sget(labels, "nvidia.com/gpu.product")) ||
-	    (s = sget(labels, "cloud.google.com/gke-accelerator")))
+	    (s = sget(labels, "cloud.google.com/gke-accelerator")) ||
+	    (s = sget(labels, "amd.com/gpu.product-name")))
 		gp_inv_set_str(&n->gpu_type, s, strlen(s));
 	if ((s = sget(labels, "nvidia.com/gpu.memory"))) {
 		double v = quantity(s);
@@ -201,6 +203,8 @@ static int read_node(gp_inventory *inv, const gp_yaml_doc *doc, const gp_yaml_no
 		n->ngpus = (int)label_count;
 	else if (gpu > 0)
 		n->ngpus = (int)(gpu / replicas);
+	else if (amd > 0)
+		n->ngpus = (int)amd;   /* AMD's device plugin: one per GPU (GCD) */
 	else if (shared > 0 && replicas > 1)
 		n->ngpus = (int)(shared / replicas);
 	else if (shared > 0 || n->mig)
@@ -296,6 +300,8 @@ static int read_pod(gp_inventory *inv, const gp_yaml_doc *doc, const gp_yaml_nod
 	if (gpus <= 0 && pod_sum(doc, conts, "requests", "nvidia.com/gpu", &gpus, err))
 		return GP_EINPUT;
 	if (gpus <= 0 && pod_sum(doc, conts, "limits", "alpha.kubernetes.io/nvidia-gpu", &gpus, err))
+		return GP_EINPUT;
+	if (gpus <= 0 && pod_sum(doc, conts, "limits", "amd.com/gpu", &gpus, err))
 		return GP_EINPUT;
 	for (i = 0; conts && conts->type == GP_YAML_SEQ && i < conts->n; i++) {
 		const gp_yaml_node *l = path2(conts->items[i], "resources", "limits");

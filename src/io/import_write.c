@@ -667,6 +667,62 @@ static void write_state(gp_inventory *inv, const int *keep, int nkeep, gp_sbuf *
 	free(skipped);
 }
 
+/* What follows the name of a node entry: type, state, labels. */
+static char *node_rest(const gp_inventory *inv, const gp_inv_node *n, const char *type)
+{
+	gp_sbuf sb;
+	int first = 1;
+
+	(void)inv;
+	gp_sbuf_init(&sb);
+	gp_sbuf_adds(&sb, ", type: ");
+	quote(&sb, type);
+	if (n->state != GP_NODE_UP)
+		gp_sbuf_addf(&sb, ", state: %s", state_name(n->state));
+	gp_sbuf_adds(&sb, ", labels: {");
+	if (n->gpu_type) {
+		gp_sbuf_adds(&sb, "gres_type: ");
+		quote(&sb, n->gpu_type);
+		first = 0;
+	}
+	if (n->partitions) {
+		gp_sbuf_adds(&sb, first ? "partitions: " : ", partitions: ");
+		quote(&sb, n->partitions);
+		first = 0;
+	}
+	if (n->state_text) {
+		gp_sbuf_adds(&sb, first ? "scheduler_state: " : ", scheduler_state: ");
+		quote(&sb, n->state_text);
+		first = 0;
+	}
+	if (n->mig) {
+		gp_sbuf_adds(&sb, first ? "mig: " : ", mig: ");
+		quote(&sb, n->mig);
+	}
+	gp_sbuf_adds(&sb, "}}\n");
+	return gp_sbuf_detach(&sb);
+}
+
+/* Entries for names[0..n) sharing rest: one per hostlist short enough
+ * for a node name (the cluster loader caps names at 128 characters);
+ * halves until each is. */
+static void put_node_entries(gp_sbuf *out, const char **names, size_t n, const char *rest)
+{
+	gp_sbuf hl;
+
+	gp_sbuf_init(&hl);
+	gp_hostlist_compress(names, n, &hl);
+	if (hl.len <= 120 || n == 1) {
+		gp_sbuf_adds(out, "  - {name: ");
+		quote(out, n == 1 ? names[0] : hl.buf);
+		gp_sbuf_adds(out, rest);
+	} else {
+		put_node_entries(out, names, n / 2, rest);
+		put_node_entries(out, names + n / 2, n - n / 2, rest);
+	}
+	gp_sbuf_release(&hl);
+}
+
 /* ---- the cluster ---- */
 
 int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
@@ -857,40 +913,28 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 		put_topo(out, &t->topo);
 	}
 	gp_sbuf_adds(out, "nodes:\n");
-	for (i = 0; i < (size_t)nkeep; i++) {
-		const gp_inv_node *n = &inv->nodes[keep[i]];
+	{
+		/* nodes that read alike share an entry named by a hostlist */
+		char **rest = gp_xcalloc((size_t)nkeep + 1, sizeof(*rest));
+		const char **names = gp_xcalloc((size_t)nkeep + 1, sizeof(*names));
+		size_t r0;
 
-		gp_sbuf_adds(out, "  - {name: ");
-		quote(out, n->name);
-		gp_sbuf_adds(out, ", type: ");
-		quote(out, types[type_of[keep[i]]].name);
-		if (n->state != GP_NODE_UP)
-			gp_sbuf_addf(out, ", state: %s", state_name(n->state));
-		gp_sbuf_adds(out, ", labels: {");
-		{
-			int first = 1;
-
-			if (n->gpu_type) {
-				gp_sbuf_adds(out, "gres_type: ");
-				quote(out, n->gpu_type);
-				first = 0;
-			}
-			if (n->partitions) {
-				gp_sbuf_adds(out, first ? "partitions: " : ", partitions: ");
-				quote(out, n->partitions);
-				first = 0;
-			}
-			if (n->state_text) {
-				gp_sbuf_adds(out, first ? "scheduler_state: " : ", scheduler_state: ");
-				quote(out, n->state_text);
-				first = 0;
-			}
-			if (n->mig) {
-				gp_sbuf_adds(out, first ? "mig: " : ", mig: ");
-				quote(out, n->mig);
-			}
+		for (i = 0; i < (size_t)nkeep; i++) {
+			rest[i] = node_rest(inv, &inv->nodes[keep[i]], types[type_of[keep[i]]].name);
+			names[i] = inv->nodes[keep[i]].name;
 		}
-		gp_sbuf_adds(out, "}}\n");
+		for (r0 = 0; r0 < (size_t)nkeep;) {
+			size_t r1 = r0 + 1;
+
+			while (r1 < (size_t)nkeep && !strcmp(rest[r1], rest[r0]))
+				r1++;
+			put_node_entries(out, names + r0, r1 - r0, rest[r0]);
+			r0 = r1;
+		}
+		for (i = 0; i < (size_t)nkeep; i++)
+			free(rest[i]);
+		free(rest);
+		free(names);
 	}
 	if (state)
 		write_state(inv, keep, nkeep, state);

@@ -229,6 +229,8 @@ static json_t *axes_json(const gp_whatif_spec *s, const gp_whatif_config *c)
 			json_object_set_new(o, gp_whatif_axis_names[a],
 					    json_integer(a == GP_AX_ADD ? s->add.counts[c->v[a]] :
 								       s->remove.counts[c->v[a]]));
+		else if (a == GP_AX_MTBF)
+			json_object_set_new(o, gp_whatif_axis_names[a], json_real(s->mtbf_node[c->v[a]]));
 		else
 			json_object_set_new(o, gp_whatif_axis_names[a],
 					    json_string(gp_whatif_value(s, c, a, buf, sizeof(buf))));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/sim/failsim.h"
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/whatif/spec.h"
@@ -53,10 +54,25 @@ const char *gp_whatif_value(const gp_whatif_spec *s, const gp_whatif_config *c, 
 	case GP_AX_POLICY:
 		snprintf(buf, size, "%s", s->policies[v]);
 		break;
+	case GP_AX_MTBF:
+		if (s->mtbf_node[v] > 0)
+			snprintf(buf, size, "%.12g", s->mtbf_node[v]);
+		else
+			snprintf(buf, size, "%s", s->declared[GP_AX_MTBF] ? "0" : "-");
+		break;
+	case GP_AX_RECOVERY:
+		snprintf(buf, size, "%s", gp_whatif_failures_on(s, c) || s->declared[GP_AX_RECOVERY] ?
+					  gp_recovery_name(s->recoveries[v]) : "-");
+		break;
 	default:
 		snprintf(buf, size, "?");
 	}
 	return buf;
+}
+
+int gp_whatif_failures_on(const gp_whatif_spec *s, const gp_whatif_config *c)
+{
+	return s->mtbf_node[c->v[GP_AX_MTBF]] > 0 || s->mtbf_gpu_h > 0;
 }
 
 char *gp_whatif_config_key(const gp_whatif_spec *s, const gp_whatif_config *c)
@@ -403,6 +419,9 @@ int gp_whatif_fingerprint(const gp_whatif_spec *cs, const char *version, char *b
 	h = fnv_str(h, s->format);
 	snprintf(num, sizeof(num), "%zu|%.17g|%.17g|%d|%zu", s->topts.limit, s->topts.start,
 		 s->topts.end, s->topts.skip_bad, s->backfill_depth);
+	h = fnv_str(h, num);
+	snprintf(num, sizeof(num), "%.17g|%.17g|%.17g|%.17g", s->mtbf_gpu_h, s->weibull_shape,
+		 s->repair_h, s->restart_cost);
 	h = fnv_str(h, num);
 	h = fnv_str(h, s->add.type);
 	h = fnv_str(h, s->add.sw);

@@ -32,6 +32,9 @@ const gp_metric_info gp_metrics[GP_M_COUNT] = {
 	[GP_M_UTIL] = { "gpu_utilization", "gpu_utilization", "GPU utilization", GP_MK_RATIO, 0 },
 	[GP_M_UTIL_QUEUED] = { "gpu_utilization_queued", "gpu_utilization_queued",
 			       "GPU util. while queued", GP_MK_RATIO, 0 },
+	[GP_M_LOST_GPU_H] = { "lost_gpu_hours", "lost_gpu_hours", "GPU-hours lost to failures",
+			      GP_MK_FACTOR, 1 },
+	[GP_M_GOODPUT] = { "goodput", "goodput", "goodput", GP_MK_RATIO, 0 },
 };
 
 int gp_metric_find(const char *name)
@@ -138,4 +141,6 @@ void gp_metrics_of(const gp_joblist *jobs, const gp_sim_result *r, double *m)
 	m[GP_M_MAKESPAN] = r->makespan;
 	m[GP_M_UTIL] = r->gpu_utilization;
 	m[GP_M_UTIL_QUEUED] = gp_metric_util_queued(jobs, r);
+	m[GP_M_LOST_GPU_H] = 0;
+	m[GP_M_GOODPUT] = 1;
 }

@@ -7,6 +7,7 @@
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/trace.h"
 #include "gpuplan/place/policy.h"
+#include "gpuplan/sim/failsim.h"
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/whatif/scale.h"
@@ -116,6 +117,7 @@ int gp_whatif_runner_run(gp_whatif_runner *r, size_t run, gp_whatif_result *out,
 	gp_whatif_config c;
 	gp_sim_config cfg;
 	gp_sim_result res;
+	gp_failsim *fs = NULL;
 	size_t t;
 	int st;
 
@@ -154,11 +156,35 @@ int gp_whatif_runner_run(gp_whatif_runner *r, size_t run, gp_whatif_result *out,
 	}
 	/* A coarse timeline: a sweep reads only the summary. */
 	cfg.tick = 0;
+	if (gp_whatif_failures_on(s, &c)) {
+		gp_failsim_config fc;
+
+		gp_failsim_config_init(&fc, cfg.seed);
+		fc.gen.mtbf_node_h = s->mtbf_node[c.v[GP_AX_MTBF]];
+		fc.gen.mtbf_gpu_h = s->mtbf_gpu_h;
+		fc.gen.shape = s->weibull_shape;
+		fc.gen.repair_h = s->repair_h;
+		fc.recovery = s->recoveries[c.v[GP_AX_RECOVERY]];
+		fc.restart_cost = s->restart_cost;
+		fs = gp_failsim_new(&fc, &r->cluster, r->jobs[t].n);
+		cfg.hooks[0] = gp_failsim_hooks(fs);
+		cfg.hooks[1] = NULL;
+	}
 	gp_sim_result_init(&res);
-	if ((st = gp_sim_run(&cfg, &r->jobs[t], &res, err)))
+	if ((st = gp_sim_run(&cfg, &r->jobs[t], &res, err))) {
+		gp_failsim_free(fs);
 		return st;
+	}
 	memset(out, 0, sizeof(*out));
 	gp_metrics_of(&r->jobs[t], &res, out->m);
+	if (fs) {
+		gp_failsim_summary fsum;
+
+		gp_failsim_summarize(fs, &r->jobs[t], &res, &fsum);
+		out->m[GP_M_LOST_GPU_H] = fsum.lost_gpu_hours;
+		out->m[GP_M_GOODPUT] = fsum.goodput;
+		gp_failsim_free(fs);
+	}
 	out->nodes = r->cluster.nnodes;
 	out->gpus = r->cluster.ngpus;
 	gp_sim_result_release(&res);

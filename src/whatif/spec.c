@@ -6,13 +6,14 @@
 
 #include "gpuplan/io/yaml.h"
 #include "gpuplan/place/policy.h"
+#include "gpuplan/sim/failsim.h"
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/whatif/metrics.h"
 #include "gpuplan/whatif/spec.h"
 
 const char *const gp_whatif_axis_names[GP_AX_COUNT] = {
-	"trace", "add_nodes", "remove_nodes", "fabric", "queue", "policy",
+	"trace", "add_nodes", "remove_nodes", "fabric", "queue", "policy", "mtbf_node", "recovery",
 };
 
 void gp_whatif_spec_init(gp_whatif_spec *s)
@@ -21,6 +22,8 @@ void gp_whatif_spec_init(gp_whatif_spec *s)
 	gp_trace_opts_init(&s->topts);
 	s->slo_metric = -1;
 	s->fabric.subtree = 1;
+	s->weibull_shape = 1;
+	s->repair_h = 4;
 }
 
 static void free_strv(char **v, size_t n)
@@ -61,6 +64,8 @@ void gp_whatif_spec_release(gp_whatif_spec *s)
 	nodes_release(&s->remove);
 	free(s->fabric.sw);
 	free(s->fabric.techs);
+	free(s->mtbf_node);
+	free(s->recoveries);
 	for (i = 0; i < s->ncosts; i++)
 		free(s->costs[i].key);
 	free(s->costs);
@@ -408,10 +413,12 @@ static int load_scale(loader *L, const gp_yaml_node *n)
 static const char *const top_keys[] = {
 	"name", "description", "cluster", "trace", "format", "limit", "start", "end",
 	"skip_bad", "queue", "policy", "seeds", "backfill_depth", "scale_durations",
+	"mtbf_node", "recovery", "mtbf_gpu", "weibull_shape", "repair", "restart_cost",
 	"axes", "slo", "cost", NULL
 };
 static const char *const axes_keys[] = {
-	"trace", "add_nodes", "remove_nodes", "fabric", "queue", "policy", NULL
+	"trace", "add_nodes", "remove_nodes", "fabric", "queue", "policy", "mtbf_node", "recovery",
+	NULL
 };
 
 /* A key given both at the top level and under axes. */
@@ -525,6 +532,80 @@ static int load_root(loader *L)
 		s->policies[0] = gp_xstrdup("bestfit");
 		s->npolicies = 1;
 	}
+	/* Failures. */
+	x = either(L, root, axes, "mtbf_node", &bad);
+	if (bad)
+		return GP_EINPUT;
+	if (x) {
+		if (x->type == GP_YAML_SEQ) {
+			if (x->n == 0 || x->n > GP_WHATIF_MAX_VALUES)
+				return gp_yaml_error(&L->doc, x, L->err, "'mtbf_node' wants 1 to %d values",
+						     GP_WHATIF_MAX_VALUES);
+			s->declared[GP_AX_MTBF] = 1;
+			s->mtbf_node = gp_xmalloc(x->n * sizeof(double));
+			for (i = 0; i < x->n; i++) {
+				if (gp_yaml_double(&L->doc, x->items[i], "'mtbf_node' (hours, 0 = no failures)",
+						   0, 1e9, &s->mtbf_node[i], L->err))
+					return GP_EINPUT;
+				s->nmtbf = i + 1;
+			}
+		} else {
+			s->mtbf_node = gp_xmalloc(sizeof(double));
+			if (gp_yaml_double(&L->doc, x, "'mtbf_node' (hours, 0 = no failures)", 0, 1e9,
+					   &s->mtbf_node[0], L->err))
+				return GP_EINPUT;
+			s->nmtbf = 1;
+		}
+	} else {
+		s->mtbf_node = gp_xcalloc(1, sizeof(double));
+		s->nmtbf = 1;
+	}
+	x = either(L, root, axes, "recovery", &bad);
+	if (bad)
+		return GP_EINPUT;
+	if (x) {
+		char **names = NULL;
+		size_t nn = 0;
+
+		if (str_list(L, x, "'recovery'", &names, &nn, &s->declared[GP_AX_RECOVERY])) {
+			free_strv(names, nn);
+			return GP_EINPUT;
+		}
+		s->recoveries = gp_xmalloc(nn * sizeof(int));
+		for (i = 0; i < nn; i++) {
+			s->recoveries[i] = gp_recovery_parse(names[i]);
+			if (s->recoveries[i] < 0) {
+				int st = gp_yaml_error(&L->doc, x->type == GP_YAML_SEQ ? x->items[i] : x, L->err,
+						       "unknown recovery '%.40s' (restart, replace, shrink, fail)",
+						       names[i]);
+
+				free_strv(names, nn);
+				return st;
+			}
+		}
+		s->nrecoveries = nn;
+		free_strv(names, nn);
+	} else {
+		s->recoveries = gp_xcalloc(1, sizeof(int));
+		s->recoveries[0] = GP_RECOVERY_RESTART;
+		s->nrecoveries = 1;
+	}
+	if ((x = gp_yaml_get(root, "mtbf_gpu")) &&
+	    gp_yaml_double(&L->doc, x, "'mtbf_gpu' (hours, 0 = none)", 0, 1e9, &s->mtbf_gpu_h, L->err))
+		return GP_EINPUT;
+	if ((x = gp_yaml_get(root, "weibull_shape")) &&
+	    gp_yaml_double(&L->doc, x, "'weibull_shape'", 0.01, 100, &s->weibull_shape, L->err))
+		return GP_EINPUT;
+	if ((x = gp_yaml_get(root, "repair"))) {
+		if (x->type == GP_YAML_SCALAR && !strcmp(x->scalar, "never"))
+			s->repair_h = -1;
+		else if (gp_yaml_double(&L->doc, x, "'repair' (mean hours, or never)", 0, 1e9,
+					&s->repair_h, L->err))
+			return GP_EINPUT;
+	}
+	if ((x = gp_yaml_get(root, "restart_cost")) &&
+	    gp_yaml_double(&L->doc, x, "'restart_cost' (seconds)", 0, 1e9, &s->restart_cost, L->err))
+		return GP_EINPUT;
 	if ((x = gp_yaml_get(root, "seeds"))) {
 		if (load_seeds(L, x))
 			return GP_EINPUT;
@@ -561,6 +642,8 @@ static int load_root(loader *L)
 	s->nvalues[GP_AX_FABRIC] = s->fabric.n ? s->fabric.n : 1;
 	s->nvalues[GP_AX_QUEUE] = s->nqueues;
 	s->nvalues[GP_AX_POLICY] = s->npolicies;
+	s->nvalues[GP_AX_MTBF] = s->nmtbf;
+	s->nvalues[GP_AX_RECOVERY] = s->nrecoveries;
 	s->nconfigs = 1;
 	for (i = 0; i < GP_AX_COUNT; i++) {
 		if (s->nconfigs * s->nvalues[i] > GP_WHATIF_MAX_RUNS)

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gpuplan/sim/failsim.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/whatif/store.h"
 
@@ -21,9 +22,9 @@ struct gp_whatif_store {
 static const char *const fixed_cols =
 	"fingerprint TEXT NOT NULL, config TEXT NOT NULL, seed INTEGER NOT NULL, "
 	"trace TEXT, add_nodes INTEGER, remove_nodes INTEGER, fabric TEXT, queue TEXT, "
-	"policy TEXT, nodes INTEGER, gpus INTEGER, cost REAL, scale_durations TEXT, "
-	"gpuplan_version TEXT, spec TEXT";
-#define NFIXED 15
+	"policy TEXT, mtbf_node REAL, recovery TEXT, nodes INTEGER, gpus INTEGER, cost REAL, "
+	"scale_durations TEXT, gpuplan_version TEXT, spec TEXT";
+#define NFIXED 17
 
 static int db_err(gp_whatif_store *st, gp_error *err, const char *what)
 {
@@ -197,6 +198,13 @@ int gp_whatif_store_put(gp_whatif_store *st, const gp_whatif_spec *s, const char
 	k++;
 	sqlite3_bind_text(st->ins, k++, s->queues[c.v[GP_AX_QUEUE]], -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st->ins, k++, s->policies[c.v[GP_AX_POLICY]], -1, SQLITE_TRANSIENT);
+	if (s->declared[GP_AX_MTBF] || s->mtbf_node[c.v[GP_AX_MTBF]] > 0)
+		sqlite3_bind_double(st->ins, k, s->mtbf_node[c.v[GP_AX_MTBF]]);
+	k++;
+	if (gp_whatif_failures_on(s, &c) || s->declared[GP_AX_RECOVERY])
+		sqlite3_bind_text(st->ins, k, gp_whatif_value(s, &c, GP_AX_RECOVERY, buf, sizeof(buf)), -1,
+				  SQLITE_TRANSIENT);
+	k++;
 	sqlite3_bind_int64(st->ins, k++, r->nodes);
 	sqlite3_bind_int64(st->ins, k++, r->gpus);
 	sqlite3_bind_double(st->ins, k++, cost);
@@ -248,6 +256,16 @@ static long find_value(const gp_whatif_spec *s, int axis, sqlite3_stmt *q, int c
 			if ((!s->remove.n && null) || (s->remove.n && !null && s->remove.counts[i] == v))
 				return (long)i;
 			break;
+		case GP_AX_MTBF:
+			if (null ? !(s->mtbf_node[i] > 0) && !s->declared[GP_AX_MTBF] :
+				   sqlite3_column_double(q, col) == s->mtbf_node[i])
+				return (long)i;
+			break;
+		case GP_AX_RECOVERY:
+			/* the key check that follows tells restart from "-" */
+			if (null || (t && !strcmp(t, gp_recovery_name(s->recoveries[i]))))
+				return (long)i;
+			break;
 		case GP_AX_FABRIC:
 			if ((!s->fabric.n && null) ||
 			    (s->fabric.n && t && !strcmp(t, gp_whatif_value(s, &c, axis, buf, sizeof(buf)))))
@@ -264,7 +282,7 @@ static long find_value(const gp_whatif_spec *s, int axis, sqlite3_stmt *q, int c
 int gp_whatif_store_load(gp_whatif_store *st, const gp_whatif_spec *s, const char *fingerprint,
 			 gp_whatif_results *rs, size_t *found, size_t *other, gp_error *err)
 {
-	static const int axis_col[GP_AX_COUNT] = { 3, 4, 5, 6, 7, 8 };
+	static const int axis_col[GP_AX_COUNT] = { 3, 4, 5, 6, 7, 8, 9, 10 };
 	sqlite3_stmt *q = NULL;
 	uint64_t *sorted;
 	gp_sbuf sb;
@@ -273,7 +291,7 @@ int gp_whatif_store_load(gp_whatif_store *st, const gp_whatif_spec *s, const cha
 	*found = *other = 0;
 	gp_sbuf_init(&sb);
 	gp_sbuf_adds(&sb, "SELECT fingerprint, config, seed, trace, add_nodes, remove_nodes, fabric, "
-			  "queue, policy, nodes, gpus");
+			  "queue, policy, mtbf_node, recovery, nodes, gpus");
 	for (i = 0; i < GP_M_COUNT; i++)
 		gp_sbuf_addf(&sb, ", %s", gp_metrics[i].column);
 	gp_sbuf_adds(&sb, " FROM runs");
@@ -319,10 +337,10 @@ int gp_whatif_store_load(gp_whatif_store *st, const gp_whatif_spec *s, const cha
 		if (!ok)
 			continue;
 		memset(&r, 0, sizeof(r));
-		r.nodes = sqlite3_column_int(q, 9);
-		r.gpus = sqlite3_column_int(q, 10);
+		r.nodes = sqlite3_column_int(q, 11);
+		r.gpus = sqlite3_column_int(q, 12);
 		for (i = 0; i < GP_M_COUNT; i++)
-			r.m[i] = sqlite3_column_double(q, 11 + i);
+			r.m[i] = sqlite3_column_double(q, 13 + i);
 		gp_whatif_results_put(rs, cfg * s->nseeds + si, &r);
 		(*found)++;
 	}

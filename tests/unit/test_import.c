@@ -185,6 +185,18 @@ static void test_k8s(void)
 	CU_ASSERT_EQUAL(n->gpu_mem_mib, 81920);
 	CU_ASSERT_EQUAL(n->state, GP_NODE_DRAINING);
 	gp_inventory_release(&inv);
+	/* AMD: the device plugin's amd.com/gpu, the labeller's product name */
+	gp_inventory_init(&inv);
+	CU_ASSERT_EQUAL_FATAL(read_text(&inv, 2,
+					"apiVersion: v1\nkind: Node\nmetadata:\n  name: m1\n"
+					"  labels: {amd.com/gpu.product-name: AMD_Instinct_MI300X_OAM}\n"
+					"status:\n  capacity: {amd.com/gpu: \"8\", cpu: \"192\"}\n",
+					&err), GP_OK);
+	n = node(&inv, "m1");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(n);
+	CU_ASSERT_EQUAL(n->ngpus, 8);
+	CU_ASSERT_STRING_EQUAL(n->gpu_type, "AMD_Instinct_MI300X_OAM");
+	gp_inventory_release(&inv);
 }
 
 static void register_tests(void)

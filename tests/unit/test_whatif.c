@@ -61,7 +61,8 @@ static void test_grid(void)
 	CU_ASSERT_STRING_EQUAL(gp_whatif_value(&s, &c, GP_AX_FABRIC, buf, sizeof(buf)), "ib-hdr");
 	key = gp_whatif_config_key(&s, &c);
 	CU_ASSERT_STRING_EQUAL(key, "trace=../../../workloads/philly-2017-11-29.csv;add_nodes=8;"
-				    "remove_nodes=0;fabric=ib-hdr;queue=backfill;policy=bestfit");
+				    "remove_nodes=0;fabric=ib-hdr;queue=backfill;policy=bestfit;mtbf_node=-;"
+				    "recovery=-");
 	free(key);
 	gp_whatif_spec_release(&s);
 }

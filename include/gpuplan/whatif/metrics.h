@@ -22,6 +22,7 @@ enum gp_metric {
 	GP_M_JCT_MEAN, GP_M_JCT_P50, GP_M_JCT_P90, GP_M_JCT_P99, GP_M_JCT_MAX,
 	GP_M_SD_MEAN, GP_M_SD_P50, GP_M_SD_P90, GP_M_SD_P99, GP_M_SD_MAX,
 	GP_M_MAKESPAN, GP_M_UTIL, GP_M_UTIL_QUEUED,
+	GP_M_LOST_GPU_H, GP_M_GOODPUT,  /* failures; 0 and 1 without */
 	GP_M_COUNT
 };
 
@@ -43,7 +44,8 @@ int gp_metric_find(const char *name);
 /* The known paths, comma-separated, for messages. */
 const char *gp_metric_names(void);
 
-/* Fill m[GP_M_COUNT] from a finished run. */
+/* Fill m[GP_M_COUNT] from a finished run (the failure metrics as without
+ * failures: the caller overwrites them when it injected some). */
 void gp_metrics_of(const gp_joblist *jobs, const gp_sim_result *r, double *m);
 
 /* Utilization while jobs wait (see above), 0..1. */

@@ -13,6 +13,8 @@
  *     add_nodes: {type: hgx-h100, switch: ib-leaf-h0, counts: [0, 8, 16]}
  *     remove_nodes: {type: dgx-a100, counts: 0..8}
  *     fabric: {switch: ib-spine, techs: [eth-10, ib-hdr]}
+ *     mtbf_node: [0, 2000, 500]                # hours; 0 = no failures
+ *     recovery: [restart, replace]
  *   slo: {metric: queue_delay.p90, max: 3600}
  *   cost: {hgx-h100: 1.0, dgx-a100: 0.6}
  *
@@ -30,7 +32,7 @@
 /* The axes, in grid order (the first varies slowest). */
 enum gp_whatif_axis {
 	GP_AX_TRACE = 0, GP_AX_ADD, GP_AX_REMOVE, GP_AX_FABRIC, GP_AX_QUEUE,
-	GP_AX_POLICY, GP_AX_COUNT
+	GP_AX_POLICY, GP_AX_MTBF, GP_AX_RECOVERY, GP_AX_COUNT
 };
 extern const char *const gp_whatif_axis_names[GP_AX_COUNT]; /* "add_nodes", ... */
 
@@ -81,6 +83,13 @@ typedef struct gp_whatif_spec {
 	char *scale_model;      /* DL model for jobs without one, NULL = default */
 	gp_whatif_nodes add, remove;   /* n == 0: not an axis */
 	gp_whatif_fabric fabric;       /* n == 0: not an axis */
+	/* Failures (sim/failsim.h): node MTBF in hours (0 = none) and the
+	 * recovery policy are axes; the rest is fixed. */
+	double *mtbf_node;             /* nmtbf values; none given: {0} */
+	size_t nmtbf;
+	int *recoveries;               /* enum gp_recovery; none given: restart */
+	size_t nrecoveries;
+	double mtbf_gpu_h, weibull_shape, repair_h, restart_cost;
 	int declared[GP_AX_COUNT];     /* given as a list (shown in reports) */
 	/* The question. */
 	int slo_metric;         /* enum gp_metric, -1 when no SLO */
@@ -111,6 +120,8 @@ typedef struct gp_whatif_config {
 /* Configuration number i (0 <= i < nconfigs) and back. */
 void gp_whatif_config_of(const gp_whatif_spec *s, size_t i, gp_whatif_config *c);
 size_t gp_whatif_config_index(const gp_whatif_spec *s, const gp_whatif_config *c);
+/* Whether configuration c injects failures (a node MTBF > 0 or mtbf_gpu). */
+int gp_whatif_failures_on(const gp_whatif_spec *s, const gp_whatif_config *c);
 /* The value of one axis of c as text ("16", "ib-hdr", "fifo", trace name). */
 const char *gp_whatif_value(const gp_whatif_spec *s, const gp_whatif_config *c,
 			    int axis, char *buf, size_t size);
@@ -127,9 +138,9 @@ int gp_whatif_shape_of(const gp_whatif_spec *s, const gp_cluster *base,
 		       const gp_whatif_config *c, gp_whatif_shape *out);
 
 /* Build the configuration's cluster: load the base cluster, add and remove
- * nodes, change the fabric.  out is released on failure. */
-int gp_whatif_cluster_build(const gp_whatif_spec *s, const gp_whatif_config *c,
-			    gp_cluster *out, gp_error *err);
+ * nodes, change the fabric.  c is released on failure. */
+int gp_whatif_cluster_build(const gp_whatif_spec *s, const gp_whatif_config *cfg,
+			    gp_cluster *c, gp_error *err);
 
 /* Fingerprint of everything a run's result depends on besides its key and
  * seed: gpuplan's version, the cluster file's bytes, the trace options,
