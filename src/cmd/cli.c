@@ -243,3 +243,18 @@ bad:
 	free(copy);
 	return -1;
 }
+
+int gp_cli_check_job_models(const gp_cluster *c, const gp_job *j, const char *file)
+{
+	char bad[96], hint[96], where[64] = "", mean[128] = "";
+
+	if (!gp_job_unknown_model(j, &c->catalog, bad, sizeof(bad), hint, sizeof(hint)))
+		return GP_OK;
+	if (j->line > 0)
+		snprintf(where, sizeof(where), ":%lld:1", (long long)j->line);
+	if (hint[0])
+		snprintf(mean, sizeof(mean), " (did you mean '%s'?)", hint);
+	return gp_cli_fail(GP_EINPUT, "%s%s: job '%s': gpu_model '%s' is not a GPU model of %s%s%s%s",
+			   file, where, j->id, bad, c->name ? "cluster '" : "the cluster",
+			   c->name ? c->name : "", c->name ? "'" : "", mean);
+}

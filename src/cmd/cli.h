@@ -8,6 +8,8 @@
 
 #include <jansson.h>
 
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/model/job.h"
 #include "gpuplan/sim/failsim.h"
 #include "gpuplan/util/error.h"
 #include "gpuplan/util/util.h"
@@ -199,6 +201,12 @@ int gp_cli_qos_opt(const char *cmd, int code, const char *arg, gp_cli_qos *q);
 int gp_cli_qos_prepare(gp_cli_qos *q, const char *cmd, const char *policy,
 		       const struct gp_cluster *c, struct gp_joblist *jobs,
 		       struct gp_sim_config *cfg);
+/* place --policy predicted-share: the jobs' shares and memory from the
+ * bundled predictors (kept in pl, which must outlive the decisions), an
+ * explanation line per job into e (NULL: none). */
+struct gp_explain;
+int gp_cli_predict_jobs(const struct gp_cluster *c, struct gp_joblist *l, gp_pred_plan *pl,
+			struct gp_explain *e);
 struct gp_sbuf;
 struct json_t;
 void gp_cli_qos_text(const gp_cli_qos *q, const struct gp_joblist *jobs,
@@ -242,6 +250,10 @@ void gp_cli_outset_take(gp_cli_outset *o, const char *path, gp_sbuf *sb);
 int gp_cli_outset_commit(gp_cli_outset *o);
 void gp_cli_outset_release(gp_cli_outset *o);
 
+/* A job whose gpu_model names a model the cluster's catalog does not know
+ * (a misspelling: it could never be placed) is an input error located at
+ * the job's line of file (exit 3, with a "did you mean"). */
+int gp_cli_check_job_models(const gp_cluster *c, const gp_job *j, const char *file);
 /* ---- failures in simulate (sim_failures.c) ---- */
 
 enum {

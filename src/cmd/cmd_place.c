@@ -471,11 +471,16 @@ static int place_one(const place_opts *o, place_env *env, const char *path)
 	gp_placement p;
 	gp_explain e;
 	gp_place_summary s;
+	gp_pred_plan plan;
 	gp_job j;
 	int rc, status;
 
 	if (gp_jobspec_load(path, &j, &err))
 		return gp_cli_report(&err);
+	if ((status = gp_cli_check_job_models(&env->cluster, &j, path))) {
+		gp_job_release(&j);
+		return status;
+	}
 	if (o->state && gp_state_has_job(&env->state, j.id)) {
 		status = gp_cli_fail(GP_EINPUT, "%s: job '%s' already has an allocation in %s", path,
 				     j.id, o->state);
@@ -484,6 +489,13 @@ static int place_one(const place_opts *o, place_env *env, const char *path)
 	}
 	gp_placement_init(&p);
 	gp_explain_init(&e);
+	gp_pred_plan_init(&plan);
+	if (!strcmp(env->policy->name, "predicted-share")) {
+		gp_joblist one = { .jobs = &j, .n = 1 };
+
+		if ((status = gp_cli_predict_jobs(&env->cluster, &one, &plan, &e)))
+			goto out;
+	}
 	rc = decide(env, &j, &p, &e);
 	if (rc < 0) {
 		status = gp_cli_fail(GP_EIO, "policy '%s' proposed a placement that does not fit",
@@ -514,6 +526,7 @@ static int place_one(const place_opts *o, place_env *env, const char *path)
 out:
 	gp_explain_release(&e);
 	gp_placement_release(&p);
+	gp_pred_plan_release(&plan);
 	gp_job_release(&j);
 	return status;
 }
@@ -585,18 +598,33 @@ static int place_batch(const place_opts *o, place_env *env)
 	char *report = NULL;
 	size_t report_len = 0;
 	FILE *out = stdout;
+	gp_pred_plan plan;
 
+	gp_pred_plan_init(&plan);
 	if (gp_jobspec_load_list(o->batch, &l, &err))
 		return gp_cli_report(&err);
+	/* predicted-share: every job's share and memory from the predictors. */
+	if (!strcmp(env->policy->name, "predicted-share") &&
+	    (status = gp_cli_predict_jobs(&env->cluster, &l, &plan, NULL))) {
+		gp_joblist_release(&l);
+		return status;
+	}
+	for (i = 0; i < l.n; i++)
+		if ((status = gp_cli_check_job_models(&env->cluster, &l.jobs[i], o->batch))) {
+			gp_joblist_release(&l);
+			return status;
+		}
 	for (i = 0; i < l.n; i++)
 		if (gp_state_has_job(&env->state, l.jobs[i].id)) {
 			status = gp_cli_fail(GP_EINPUT, "%s: job '%s' already has an allocation in %s",
 					     o->batch, l.jobs[i].id, o->state);
 			gp_joblist_release(&l);
+			gp_pred_plan_release(&plan);
 			return status;
 		}
 	if (o->commit && !(out = open_memstream(&report, &report_len))) {
 		gp_joblist_release(&l);
+		gp_pred_plan_release(&plan);
 		return gp_cli_fail(GP_EIO, "out of memory");
 	}
 	gp_placement_init(&p);
@@ -686,6 +714,7 @@ out:
 	json_decref(jobs);
 	gp_placement_release(&p);
 	gp_joblist_release(&l);
+	gp_pred_plan_release(&plan);
 	return status;
 }
 

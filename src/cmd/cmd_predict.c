@@ -393,8 +393,10 @@ static int cmd_job(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "model", required_argument, NULL, 'm' }, { "json", no_argument, NULL, 'j' },
+		{ "bench", required_argument, NULL, 'b' }, /* hidden: time N predictions */
 		{ NULL, 0, NULL, 0 },
 	};
+	long bench = 0;
 	gp_pred_models models;
 	gp_pred_ops ops;
 	gp_catalog cat;
@@ -406,8 +408,12 @@ static int cmd_job(int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:j", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "m:jb:", opts, NULL)) != -1) {
 		switch (c) {
+		case 'b':
+			if (gp_parse_long(optarg, 1, 100000000L, &bench))
+				return gp_cli_usage_error("predict", "--bench wants a count >= 1");
+			break;
 		case 'm':
 			if (nm == 8)
 				return gp_cli_usage_error("predict", "at most 8 --model options");
@@ -451,6 +457,29 @@ static int cmd_job(int argc, char **argv)
 				   job.model.name[0] ? job.model.name : "explicit");
 	}
 	gp_catalog_init_builtin(&cat);
+	if (bench) {
+		/* One job on one GPU model: the three networks, features included
+		 * (operator profile once, as the simulator caches it per model). */
+		struct timespec t0, t1;
+		const gp_gpu_model *g = gp_catalog_find(&cat, "A100-SXM4-40GB");
+		gp_pred_job pj;
+		double sum = 0, us;
+		long k;
+
+		clock_gettime(CLOCK_MONOTONIC, &t0);
+		for (k = 0; k < bench; k++) {
+			gp_pred_job_on(&models, &job, &ops, g, &pj);
+			sum += pj.util;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		us = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / 1e3;
+		printf("%ld predictions (util, memory, time on %s): %.2f us each (checksum %.3f)\n",
+		       bench, g ? g->name : "?", us / (double)bench, sum / (double)bench);
+		gp_catalog_release(&cat);
+		gp_pred_models_release(&models);
+		gp_job_release(&job);
+		return GP_OK;
+	}
 	if (json) {
 		root = json_object();
 		arr = json_array();

@@ -225,6 +225,15 @@ int gp_cli_sim_load(const char *cluster_path, const char *trace_path,
 		gp_cluster_release(c);
 		return gp_cli_report(&err);
 	}
+	for (size_t i = 0; i < jobs->n; i++) {
+		int rc = gp_cli_check_job_models(c, &jobs->jobs[i], trace_path);
+
+		if (rc) {
+			gp_joblist_release(jobs);
+			gp_cluster_release(c);
+			return rc;
+		}
+	}
 	return GP_OK;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gpuplan/place/policy.h"
 #include "gpuplan/predict/predict.h"
 #include "gpuplan/sim/qos.h"
 #include "gpuplan/util/util.h"
@@ -212,4 +213,37 @@ void gp_cli_qos_json(const gp_cli_qos *q, const gp_joblist *jobs, const gp_sim_r
 	json_object_set_new(x, "be_stops", json_integer((json_int_t)st->be_stops));
 	json_object_set_new(x, "throttles", json_integer((json_int_t)st->throttles));
 	json_object_set_new(o, "qos", x);
+}
+
+int gp_cli_predict_jobs(const gp_cluster *c, gp_joblist *l, gp_pred_plan *pl, gp_explain *e)
+{
+	gp_pred_models m;
+	gp_error err = GP_ERROR_INIT;
+	char dir[4096];
+	size_t i;
+	int rc;
+
+	gp_pred_models_init(&m);
+	snprintf(dir, sizeof(dir), "%s/models", gp_cli_datadir());
+	rc = gp_pred_models_load(&m, dir, &err);
+	if (rc == GP_OK)
+		rc = gp_pred_plan_build(pl, &m, c, l, &err);
+	gp_pred_models_release(&m);
+	if (rc != GP_OK)
+		return gp_cli_report(&err);
+	gp_pred_plan_apply(pl, l);
+	for (i = 0; e && i < l->n; i++) {
+		if (!pl->has[i]) {
+			gp_explain_add(e, "predicted-share: job '%s' names no model with an operator "
+				       "profile: its request is used (%d milli-GPU, %lld MiB)", l->jobs[i].id,
+				       pl->req_milli[i], (long long)pl->req_mem[i]);
+			continue;
+		}
+		gp_explain_add(e, "predicted-share: predicted utilization %.1f %% on %s -> %d milli-GPU "
+			       "per GPU (requested %d), memory %lld MiB (requested %lld)",
+			       pl->pred_util[i], pl->ref >= 0 ? c->catalog.models[pl->ref].name : "?",
+			       pl->pred_milli[i], pl->req_milli[i], (long long)pl->pred_mem[i],
+			       (long long)pl->req_mem[i]);
+	}
+	return GP_OK;
 }

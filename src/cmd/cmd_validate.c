@@ -87,6 +87,23 @@ static int validate_snapshot(const char *path)
 	return GP_OK;
 }
 
+/* A gpu_model the built-in catalog does not know is most likely misspelt;
+ * a cluster may still define it under gpu_models, so it is a warning here
+ * (place and simulate refuse it against a cluster that lacks it). */
+static void warn_models(const gp_job *j, const char *path)
+{
+	gp_catalog cat;
+	char bad[96], hint[96];
+
+	gp_catalog_init_builtin(&cat);
+	if (gp_job_unknown_model(j, &cat, bad, sizeof(bad), hint, sizeof(hint)))
+		fprintf(stderr, "gpuplan: warning: %s:%lld:1: job '%s': gpu_model '%s' is not in the "
+			"built-in catalog%s%s%s; only a cluster defining it under gpu_models can run it\n",
+			path, (long long)j->line, j->id, bad, hint[0] ? " (did you mean '" : "",
+			hint[0] ? hint : "", hint[0] ? "'?)" : "");
+	gp_catalog_release(&cat);
+}
+
 static int validate_job(const char *path)
 {
 	gp_job job;
@@ -101,6 +118,7 @@ static int validate_job(const char *path)
 	if (job.model.name[0])
 		printf(", model %s", job.model.name);
 	printf("\n");
+	warn_models(&job, path);
 	gp_job_release(&job);
 	return GP_OK;
 }

@@ -754,7 +754,8 @@ int gp_fgd_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
 	for (i = 0; i < nn; i++)
 		total_milli += (int64_t)nodes->ngpus[i] * MILLI;
 	if (total_milli == 0)
-		return gp_error_set(err, GP_EINPUT, nodes->path, 0, 0, "the cluster has no GPUs");
+		return gp_error_set(err, GP_EINPUT, nodes->path, 1, 1,
+				    "the cluster has no GPUs ('gpu' is 0 on every node)");
 
 	build_shapes(&r);
 	make_typical(&r);
@@ -819,6 +820,16 @@ int gp_fgd_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
 				}
 			free(bit);
 			free(gone);
+		} else if ((double)pod_total < target && pod_total == 0) {
+			/* nothing drawn would ever add demand */
+			free(byname);
+			free(order);
+			free(tasks);
+			free(copies);
+			run_release(&r);
+			return gp_error_set(err, GP_EINPUT, pods->path, 1, 1,
+					    "no task asks for a GPU (num_gpu x gpu_milli is 0 on every row): "
+					    "there is nothing to inflate");
 		} else if ((double)pod_total < target) {
 			int32_t k = 0;
 
@@ -840,7 +851,7 @@ int gp_fgd_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
 					free(tasks);
 					free(copies);
 					run_release(&r);
-					return gp_error_set(err, GP_EINPUT, pods->path, 0, 0,
+					return gp_error_set(err, GP_EINPUT, pods->path, 1, 1,
 							    "inflation needs more than %d tasks (cap)",
 							    GP_OPENB_MAX_PODS * 16);
 				}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/openb.h"
@@ -589,12 +590,19 @@ static int load_type(loader *L, const gp_yaml_node *key, const gp_yaml_node *v)
 	if (topo) {
 		char *path;
 		int st;
+		struct stat sst;
 
 		if (gp_yaml_str(&L->doc, topo, what(L, "%s 'topology'", owner), &s, L->err))
 			return GP_EINPUT;
 		if (!*s)
 			return gp_yaml_error(&L->doc, topo, L->err, "%s: empty 'topology'", owner);
 		path = gp_path_relative_to(L->doc.path, s);
+		/* Only a regular file: a FIFO would block, a device never end. */
+		if (stat(path, &sst) == 0 && !S_ISREG(sst.st_mode)) {
+			free(path);
+			return gp_yaml_error(&L->doc, topo, L->err,
+					     "%s: topology '%s' is not a regular file", owner, s);
+		}
 		st = gp_topo_load(path, &t->topo, L->err);
 		if (st == GP_EIO) {
 			/* A missing snapshot is a dangling reference of this file. */

@@ -510,9 +510,12 @@ static long tres_gpus(const char *v, size_t n, char *type, size_t tsize)
 			if (typed < 0)
 				typed = 0;
 			typed += strtol(eq + 1, NULL, 10);
-			if (type && !type[0] && tl < tsize && !is_mig_type(v + s + 9)) {
+			/* test the type alone: v is not cut after it */
+			if (type && !type[0] && tl < tsize) {
 				memcpy(type, v + s + 9, tl);
 				type[tl] = '\0';
+				if (is_mig_type(type))
+					type[0] = '\0';
 			}
 		}
 	}

@@ -319,7 +319,7 @@ int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 	gp_job_init(job);
 	job->line = map ? map->line : 0;
 	if (!map)
-		return gp_error_set(err, GP_EINPUT, doc->path, 0, 0, "empty job file");
+		return gp_error_set(err, GP_EINPUT, doc->path, 1, 1, "empty job file");
 	if (gp_yaml_check_keys(doc, map, "job", job_keys, err))
 		goto fail;
 
@@ -600,7 +600,7 @@ int gp_jobspec_load_list(const char *path, gp_joblist *list, gp_error *err)
 		}
 	}
 	if (!seq) {
-		rc = gp_error_set(err, GP_EINPUT, path, 0, 0, "empty job list");
+		rc = gp_error_set(err, GP_EINPUT, path, 1, 1, "empty job list");
 		goto out;
 	}
 	if (seq->type != GP_YAML_SEQ || seq->n == 0) {

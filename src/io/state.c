@@ -264,6 +264,11 @@ static int load_entry(const gp_yaml_doc *doc, const gp_yaml_node *m, const gp_cl
 		e->nic = find_nic(c, e->node, str);
 		if (e->nic < 0)
 			return gp_yaml_error(doc, v, err, "node '%s' has no NIC '%.60s'", node->name, str);
+		if (a->nic_vfs_used[(size_t)e->node * (size_t)a->max_nics + (size_t)e->nic] >=
+		    GP_NIC_MAX_VFS)
+			return gp_yaml_error(doc, v, err,
+					     "NIC '%s' of node '%s' has all %d virtual functions taken",
+					     str, node->name, GP_NIC_MAX_VFS);
 	}
 
 	/* Everything checked: apply. */
@@ -316,18 +321,46 @@ int gp_state_load_locked(const char *path, double timeout_s, const gp_cluster *c
 	return rc;
 }
 
+typedef struct stream_ctx {
+	const gp_cluster *c;
+	gp_alloc *a;
+	gp_state *s;
+	int32_t *owner;
+} stream_ctx;
+
+/* Each allocation is checked and applied as soon as it is parsed, then
+ * its tree is dropped: memory follows the entries, not the YAML tree. */
+static int stream_entry(void *ud, const gp_yaml_doc *doc, const gp_yaml_node *item,
+			size_t index, gp_error *err)
+{
+	stream_ctx *x = ud;
+
+	if (index >= GP_STATE_MAX_ENTRIES)
+		return gp_yaml_error(doc, item, err, "more than %d allocations",
+				     GP_STATE_MAX_ENTRIES);
+	return load_entry(doc, item, x->c, x->a, x->s, x->owner, err);
+}
+
 int gp_state_parse(const char *text, size_t len, const char *path, const gp_cluster *c,
 		   gp_alloc *a, gp_state *s, gp_error *err)
 {
 	gp_yaml_doc doc;
 	const gp_yaml_node *allocs, *v;
-	int32_t *owner = NULL;
+	int32_t *owner;
+	stream_ctx x;
 	size_t i;
 	int rc;
 
 	gp_state_init(s);
 	gp_yaml_doc_init(&doc);
-	rc = gp_yaml_parse(text, len, path, 0, &doc, err);
+	owner = gp_xmalloc((size_t)(a->ngpus ? a->ngpus : 1) * sizeof(*owner));
+	for (i = 0; i < (size_t)a->ngpus; i++)
+		owner[i] = -1;
+	x.c = c;
+	x.a = a;
+	x.s = s;
+	x.owner = owner;
+	rc = gp_yaml_parse_stream(text, len, path, 0, "allocations", stream_entry, &x, &doc, err);
 	if (rc)
 		goto out;
 	if (!doc.root) /* an empty file is an empty state */
@@ -352,17 +385,7 @@ int gp_state_parse(const char *text, size_t len, const char *path, const gp_clus
 		rc = gp_yaml_error(&doc, allocs, err, "allocations must be a list");
 		goto out;
 	}
-	if (allocs->n > GP_STATE_MAX_ENTRIES) {
-		rc = gp_yaml_error(&doc, allocs->items[GP_STATE_MAX_ENTRIES], err,
-				   "more than %d allocations", GP_STATE_MAX_ENTRIES);
-		goto out;
-	}
-	owner = gp_xmalloc((size_t)(a->ngpus ? a->ngpus : 1) * sizeof(*owner));
-	for (i = 0; i < (size_t)a->ngpus; i++)
-		owner[i] = -1;
-	for (i = 0; i < allocs->n; i++)
-		if ((rc = load_entry(&doc, allocs->items[i], c, a, s, owner, err)))
-			goto out;
+	/* its entries were loaded while parsing (stream_entry) */
 out:
 	free(owner);
 	gp_yaml_doc_release(&doc);

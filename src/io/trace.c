@@ -732,7 +732,7 @@ int gp_trace_load_buffer(const char *name, char *buf, size_t len,
 			return GP_EUSAGE;
 		}
 	} else if (!line) {
-		return gp_error_set(err, GP_EINPUT, name, 0, 0,
+		return gp_error_set(err, GP_EINPUT, name, 1, 1,
 				    "no header and no rows: cannot tell the trace format");
 	} else {
 		d = detect(line, llen);
@@ -771,7 +771,7 @@ int gp_trace_load_buffer(const char *name, char *buf, size_t len,
 
 	if (d->header) {
 		if (!line) {
-			rc = gp_error_set(err, GP_EINPUT, name, 0, 0,
+			rc = gp_error_set(err, GP_EINPUT, name, 1, 1,
 					  "empty file: a '%s' trace starts with a header line",
 					  d->name);
 			goto fail;

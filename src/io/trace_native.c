@@ -164,6 +164,17 @@ static int native_row(gp_trace_row *r, gp_job *j)
 	if (j->type == GP_JOB_PS_WORKER && (j->ps < 1 || j->workers < 1))
 		return gp_trace_bad(r, C_TYPE, "a %s job needs 'ps' and 'workers' of at least 1",
 				    gp_job_type_name(j->type));
+	/* the same rules as the job YAML loader */
+	if (j->type == GP_JOB_PS_WORKER && j->ps + j->workers != j->gpus)
+		return gp_trace_bad(r, C_GPUS, "gpus is %d but ps + workers = %d + %d = %d",
+				    j->gpus, j->ps, j->workers, j->ps + j->workers);
+	if (j->type != GP_JOB_PS_WORKER && (j->ps > 0 || j->workers > 0))
+		return gp_trace_bad(r, has(r, C_PS) && j->ps > 0 ? C_PS : C_WORKERS,
+				    "'ps' and 'workers' are only for type %s",
+				    gp_job_type_name(GP_JOB_PS_WORKER));
+	if ((j->type == GP_JOB_RING_ALLREDUCE || j->type == GP_JOB_PS_WORKER) && j->gpus < 2)
+		return gp_trace_bad(r, C_GPUS, "a %s job needs at least 2 GPUs, not %d",
+				    gp_job_type_name(j->type), j->gpus);
 	if (j->gpus == 0 && j->cpu_milli == 0)
 		return gp_trace_bad(r, C_GPUS, "a job with no GPU needs 'cpu_milli'");
 	return GP_OK;

@@ -62,6 +62,9 @@ static int parse_datetime(const char *s, double *out)
 	if (digits(&p, 2, &h) || *p++ != ':' || digits(&p, 2, &mi) ||
 	    *p++ != ':' || digits(&p, 2, &sec) || *p)
 		return -1;
+	/* 1970..2286: submit times then stay under the 10^10 s cap */
+	if (y > 2286)
+		return -2;
 	if (y < 1970 || mo < 1 || mo > 12 || d < 1 ||
 	    d > mdays[mo - 1] + (mo == 2 && is_leap(y)) || h > 23 || mi > 59 ||
 	    sec > 59)
@@ -80,7 +83,11 @@ static int philly_row(gp_trace_row *r, gp_job *j)
 
 	if (!*ts)
 		return gp_trace_bad(r, C_TIMESTAMP, "missing value for 'timestamp'");
-	if (parse_datetime(ts, &when))
+	if ((rc = parse_datetime(ts, &when)) == -2)
+		return gp_trace_bad(r, C_TIMESTAMP,
+				    "'timestamp' %.40s is after 2286: times from the trace's start "
+				    "are capped at 10^10 s", ts);
+	if (rc)
 		return gp_trace_bad(r, C_TIMESTAMP,
 				    "'timestamp' must be a date 'YYYY-MM-DD HH:MM:SS', got '%.40s'",
 				    ts);

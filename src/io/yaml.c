@@ -27,7 +27,6 @@ static void node_free(gp_yaml_node *n)
 	}
 	free(n->keys);
 	free(n->items);
-	free(n->scalar);
 	free(n);
 }
 
@@ -51,6 +50,33 @@ static gp_yaml_node *node_new(int type, const yaml_mark_t *mark)
 	return n;
 }
 
+/* A scalar and its text in one allocation (memory: a big file is mostly
+ * small scalars). */
+static gp_yaml_node *scalar_new(const yaml_mark_t *mark, const char *text, size_t len)
+{
+	gp_yaml_node *n = gp_xmalloc(sizeof(*n) + len + 1);
+
+	memset(n, 0, sizeof(*n));
+	n->type = GP_YAML_SCALAR;
+	n->line = (int)mark->line + 1;
+	n->col = (int)mark->column + 1;
+	n->scalar = (char *)(n + 1);
+	memcpy(n->scalar, text, len);
+	n->scalar[len] = '\0';
+	return n;
+}
+
+/* A closed collection keeps exactly its n children. */
+static void node_trim(gp_yaml_node *n)
+{
+	if (n->cap == n->n || n->n == 0)
+		return;
+	n->items = gp_xrealloc(n->items, n->n * sizeof(*n->items));
+	if (n->keys)
+		n->keys = gp_xrealloc(n->keys, n->n * sizeof(*n->keys));
+	n->cap = n->n;
+}
+
 int gp_yaml_error(const gp_yaml_doc *doc, const gp_yaml_node *at,
 		  gp_error *err, const char *fmt, ...)
 {
@@ -72,6 +98,8 @@ typedef struct frame {
 	 * so that the duplicate check stays linear in the file size */
 	uint32_t *index;
 	size_t icap;
+	int stream;                 /* seq whose items go to the callback */
+	size_t count;               /* items streamed so far */
 } frame;
 
 #define INDEX_FROM 8 /* keys before a map gets its index */
@@ -184,11 +212,18 @@ static int mark_error(gp_yaml_doc *doc, gp_error *err, const yaml_mark_t *m,
 int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 		  gp_yaml_doc *doc, gp_error *err)
 {
+	return gp_yaml_parse_stream(text, len, path, max_depth, NULL, NULL, NULL, doc, err);
+}
+
+int gp_yaml_parse_stream(const char *text, size_t len, const char *path, int max_depth,
+			 const char *key, gp_yaml_item_fn fn, void *ud, gp_yaml_doc *doc,
+			 gp_error *err)
+{
 	yaml_parser_t parser;
 	yaml_event_t ev;
 	frame *stack = NULL;
 	size_t depth = 0, cap = 0;
-	int status = GP_OK, done = 0, docs = 0;
+	int status = GP_OK, done = 0, docs = 0, streamed;
 
 	gp_yaml_doc_init(doc);
 	doc->path = gp_xstrdup(path);
@@ -204,12 +239,15 @@ int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 					line++;
 					col = 0;
 				}
+			gp_yaml_doc_release(doc);
 			return gp_error_set(err, GP_EINPUT, path, line, col,
 					    "binary data (NUL byte) in a YAML file");
 		}
 	}
-	if (!yaml_parser_initialize(&parser))
+	if (!yaml_parser_initialize(&parser)) {
+		gp_yaml_doc_release(doc);
 		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot initialise YAML parser");
+	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
 
 	while (!done && status == GP_OK) {
@@ -244,9 +282,8 @@ int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 						    "YAML anchors are not supported");
 				break;
 			}
-			n = node_new(GP_YAML_SCALAR, &ev.start_mark);
-			n->scalar = gp_xstrndup((const char *)ev.data.scalar.value,
-						ev.data.scalar.length);
+			n = scalar_new(&ev.start_mark, (const char *)ev.data.scalar.value,
+				       ev.data.scalar.length);
 			n->quoted = ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
 			break;
 		case YAML_SEQUENCE_START_EVENT:
@@ -267,6 +304,10 @@ int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 			}
 			n = node_new(ev.type == YAML_SEQUENCE_START_EVENT ?
 				     GP_YAML_SEQ : GP_YAML_MAP, &ev.start_mark);
+			/* the list under the root key `key` is streamed */
+			streamed = key && fn && depth == 1 && n->type == GP_YAML_SEQ &&
+				   stack[0].node->type == GP_YAML_MAP && stack[0].pending_key &&
+				   !strcmp(stack[0].pending_key->scalar, key);
 			if (depth > 0) {
 				status = add_child(doc, &stack[depth - 1], n, err);
 				if (status) {
@@ -281,6 +322,8 @@ int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 			stack[depth].pending_key = NULL;
 			stack[depth].index = NULL;
 			stack[depth].icap = 0;
+			stack[depth].stream = streamed;
+			stack[depth].count = 0;
 			depth++;
 			n = NULL;
 			break;
@@ -289,13 +332,25 @@ int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 			if (depth > 0) {
 				depth--;
 				free(stack[depth].index);
+				node_trim(stack[depth].node);
+				if (depth > 0 && stack[depth - 1].stream) {
+					/* a streamed item: hand it over, then drop it */
+					gp_yaml_node *seq = stack[depth - 1].node;
+
+					status = fn(ud, doc, stack[depth].node, stack[depth - 1].count++, err);
+					seq->n--;
+					node_free(seq->items[seq->n]);
+				}
 			}
 			break;
 		default:
 			break;
 		}
 		if (n && status == GP_OK) {
-			if (depth > 0)
+			if (depth > 0 && stack[depth - 1].stream) {
+				status = fn(ud, doc, n, stack[depth - 1].count++, err);
+				node_free(n);
+			} else if (depth > 0)
 				status = add_child(doc, &stack[depth - 1], n, err);
 			else if (!doc->root)
 				doc->root = n;
@@ -315,8 +370,8 @@ int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 	free(stack);
 	yaml_parser_delete(&parser);
 	if (status != GP_OK) {
-		node_free(doc->root);
-		doc->root = NULL;
+		/* nothing stays allocated, for callers that return at once */
+		gp_yaml_doc_release(doc);
 	}
 	return status;
 }

@@ -1,4 +1,6 @@
 /* gp_job and gp_joblist basics. */
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -96,4 +98,64 @@ int gp_job_type_parse(const char *s)
 		if (!strcmp(s, type_names[i]))
 			return (int)i;
 	return -1;
+}
+
+/* Edit distance ignoring case (names are short; longer ones are far). */
+static int name_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	int row[48], prev, cur;
+
+	if (la >= 48 || lb >= 48)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = (int)i;
+		for (j = 1; j <= lb; j++) {
+			int sub = prev + (tolower((unsigned char)a[i - 1]) !=
+					  tolower((unsigned char)b[j - 1]));
+
+			cur = row[j];
+			row[j] = sub;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			if (cur + 1 < row[j])
+				row[j] = cur + 1;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+int gp_job_unknown_model(const gp_job *j, const gp_catalog *cat, char *bad, size_t badsize,
+			 char *hint, size_t hintsize)
+{
+	const char *p, *bar;
+
+	if (!j->gpu_models || !*j->gpu_models)
+		return 0;
+	for (p = j->gpu_models;; p = bar + 1) {
+		char name[96];
+		int k, best = 4, d;
+
+		bar = strchr(p, '|');
+		if (!bar)
+			bar = p + strlen(p);
+		snprintf(name, sizeof(name), "%.*s", (int)(bar - p), p);
+		if (gp_catalog_index(cat, name) < 0) {
+			snprintf(bad, badsize, "%s", name);
+			if (hintsize)
+				hint[0] = '\0';
+			for (k = 0; k < cat->n; k++)
+				if ((d = name_distance(name, cat->models[k].name)) < best) {
+					best = d;
+					snprintf(hint, hintsize, "%s", cat->models[k].name);
+				}
+			return 1;
+		}
+		if (!*bar)
+			return 0;
+	}
 }

@@ -160,7 +160,7 @@ static int on_nvswitch(const gp_topo *t, const gp_gpu_model *m)
 int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p, gp_perf_fabric *f,
 		      char *bottleneck, size_t bsize, gp_error *err)
 {
-	char intra_desc[160] = "", net_desc[160] = "";
+	char intra_desc[160] = "", net_desc[224] = "";
 	double bw_intra = 5000.0, bw_net = 1e300, bw_gpu = 1e300, eff = 1.0;
 	double bw_nvl = 1e300, bw_p2p = 1e300, bw_chan = 1e300, chan_net = 1e300;
 	int i, prev = -1, levels = 0, all_ib = 1, all_sharp = 1, arch = 99;
@@ -226,7 +226,9 @@ int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p, gp_perf_fabric
 				 gp_link_format(hop, lb, sizeof(lb)), a, b, node->name, ring);
 		}
 		/* Network side: the NICs within reach of the job's GPUs on
-		 * this node (a ring leaves the node once per channel). */
+		 * this node (a ring leaves the node once per channel).  A
+		 * snapshot lists RDMA NICs only: a node without one is taken to
+		 * reach its switch through one port, and the description says so. */
 		{
 			int nics = 0;
 			double bw = gp_perf_node_net_gbs(c, pp->node, pp->gpus, pp->ngpus, &nics);
@@ -234,8 +236,9 @@ int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p, gp_perf_fabric
 			if (bw > 0 && bw < bw_net) {
 				bw_net = bw;
 				snprintf(net_desc, sizeof(net_desc),
-					 "network: %d x %s NIC on %s (%.1f GB/s)", nics,
-					 gp_fabric_tech_name(node->tech), node->name, bw);
+					 "network: %d x %s NIC on %s%s (%.1f GB/s)", nics,
+					 gp_fabric_tech_name(node->tech), node->name,
+					 t->nnics > 0 ? "" : ", assumed: its snapshot lists no NIC", bw);
 			}
 			if (bw > 0)
 				bw_gpu = fmin(bw_gpu, bw / pp->ngpus);

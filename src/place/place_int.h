@@ -9,7 +9,7 @@
 #define GP_PLACE_TABLE_MAX_GPUS 16   /* per-subset tables up to this size */
 #define GP_PLACE_DEFAULT_CPUS_PER_GPU 4 /* cores per whole GPU when the
 					 * job asks for none */
-#define GP_PLACE_MAX_VFS 64          /* virtual functions per NIC */
+#define GP_PLACE_MAX_VFS GP_NIC_MAX_VFS          /* virtual functions per NIC */
 
 /* Communication expense of a GPU pair: NV<n> = 100 - n (more links,
  * cheaper), PIX 200, PXB 300, PHB 400, NODE 500, SYS 600; so the link

@@ -439,6 +439,15 @@ static int setup(sim *s)
 			s->min_need = need_milli(job);
 		if (job->duration > 0 && job->submit + job->duration > horizon)
 			horizon = job->submit + job->duration;
+		/* An iteration-based job's run time comes from the perf model:
+		 * its best case sizes the automatic tick as well. */
+		if (!(job->duration >= 0) && s->cfg->tick <= 0) {
+			gp_sim_runinfo ri;
+
+			if (s->dur(s->dur_ud, s->cl, job, NULL, &ri) == 0 && isfinite(ri.duration) &&
+			    job->submit + ri.duration > horizon)
+				horizon = job->submit + ri.duration;
+		}
 	}
 	if (s->min_need == INT64_MAX)
 		s->min_need = 0;

@@ -125,7 +125,7 @@ int gp_sim_perf_duration(void *ud, const gp_cluster *c, const gp_job *job,
 			return -1;
 		out->iter_s = out->best_iter_s = best;
 		out->duration = (double)job->iterations * best;
-		return 0;
+		return out->duration <= GP_SIM_MAX_RUN_S ? 0 : -1;
 	}
 	it = gp_perf_iteration_time(c, job, p);
 	if (!(it > 0))
@@ -133,5 +133,6 @@ int gp_sim_perf_duration(void *ud, const gp_cluster *c, const gp_job *job,
 	out->iter_s = it;
 	out->best_iter_s = best > 0 ? best : 0;
 	out->duration = (double)job->iterations * it;
-	return 0;
+	/* iterations x iteration time may not pass the 10^10 s cap on times */
+	return out->duration <= GP_SIM_MAX_RUN_S ? 0 : -1;
 }

@@ -241,6 +241,10 @@ int gp_hostlist_expand(const char *expr, size_t len, gp_hostlist *h,
 	size_t p = 0, start = 0, before = h->n;
 	int depth = 0, st;
 
+	/* A NUL or control byte would end or garble a name (fuzz finding). */
+	for (p = 0; p < len; p++)
+		if ((unsigned char)expr[p] < 0x20 || expr[p] == 0x7f)
+			return hl_fail(&x, p, "%s", "control character in a hostlist");
 	for (p = 0; p <= len; p++) {
 		if (p < len && expr[p] == '[')
 			depth++;

@@ -14,7 +14,8 @@ grep -v '^#' tests/fuzz/seeds | while read -r name globs; do
 	[ -n "$name" ] || continue
 	[ -z "$FUZZ_ONLY" ] || [ "$FUZZ_ONLY" = "$name" ] || continue
 	# shellcheck disable=SC2086
-	files=$(ls -d $globs 2>/dev/null || true)
+	files=
+	[ -z "$globs" ] || files=$(ls -d $globs 2>/dev/null || true)
 	[ -d "tests/fuzz/regress/$name" ] && files="$files tests/fuzz/regress/$name"
 	if [ "$mode" = replay ]; then
 		# shellcheck disable=SC2086

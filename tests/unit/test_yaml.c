@@ -82,6 +82,55 @@ static void test_duplicate_key_indexed(void)
 	gp_sbuf_release(&sb);
 }
 
+static int seen_types[8], nseen;
+
+static int collect(void *ud, const gp_yaml_doc *doc, const gp_yaml_node *item, size_t index,
+		   gp_error *err)
+{
+	(void)ud;
+	if (index != (size_t)nseen || nseen >= 8)
+		return gp_yaml_error(doc, item, err, "out of order");
+	seen_types[nseen++] = item->type;
+	if (item->type == GP_YAML_SCALAR && !strcmp(item->scalar, "stop"))
+		return gp_yaml_error(doc, item, err, "stopped at %zu", index);
+	return GP_OK;
+}
+
+/* Streaming: the items of one root list go to the callback as they
+ * complete and are not kept; a callback error stops the parse. */
+static void test_stream(void)
+{
+	const char *text = "a: 1\nitems:\n  - {x: 1}\n  - 2\n  - [3, 4]\nb: {items: [5]}\n";
+	gp_yaml_doc doc;
+	gp_error err = GP_ERROR_INIT;
+	const gp_yaml_node *items;
+
+	nseen = 0;
+	CU_ASSERT_EQUAL(gp_yaml_parse_stream(text, strlen(text), "s.yaml", 0, "items", collect, NULL,
+					     &doc, &err), GP_OK);
+	CU_ASSERT_EQUAL(nseen, 3);
+	CU_ASSERT_EQUAL(seen_types[0], GP_YAML_MAP);
+	CU_ASSERT_EQUAL(seen_types[1], GP_YAML_SCALAR);
+	CU_ASSERT_EQUAL(seen_types[2], GP_YAML_SEQ);
+	items = gp_yaml_get(doc.root, "items");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(items);
+	CU_ASSERT_EQUAL(items->type, GP_YAML_SEQ);
+	CU_ASSERT_EQUAL(items->n, 0);
+	/* a nested `items` is an ordinary list */
+	CU_ASSERT_EQUAL(gp_yaml_get(gp_yaml_get(doc.root, "b"), "items")->n, 1);
+	gp_yaml_doc_release(&doc);
+	nseen = 0;
+	text = "items: [1, stop, 3]\n";
+	CU_ASSERT_EQUAL(gp_yaml_parse_stream(text, strlen(text), "s.yaml", 0, "items", collect, NULL,
+					     &doc, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(nseen, 2);
+	CU_ASSERT_STRING_EQUAL(err.msg, "stopped at 1");
+	CU_ASSERT_EQUAL(err.line, 1);
+	CU_ASSERT_EQUAL(err.col, 12);
+	CU_ASSERT_PTR_NULL(doc.root);
+	gp_yaml_doc_release(&doc);
+}
+
 static void test_depth_cap(void)
 {
 	gp_yaml_doc doc;
@@ -158,6 +207,7 @@ static void register_tests(void)
 	gp_test_add(s, "tree_and_positions", test_tree_and_positions);
 	gp_test_add(s, "duplicate_key", test_duplicate_key);
 	gp_test_add(s, "duplicate_key_indexed", test_duplicate_key_indexed);
+	gp_test_add(s, "stream", test_stream);
 	gp_test_add(s, "depth_cap", test_depth_cap);
 	gp_test_add(s, "syntax_and_junk", test_syntax_and_junk);
 	gp_test_add(s, "check_keys", test_check_keys);

@@ -16,12 +16,13 @@ typedef struct gp_yaml_node gp_yaml_node;
 struct gp_yaml_node {
 	int type;               /* enum gp_yaml_type */
 	int line, col;          /* 1-based position of the node's start */
-	char *scalar;           /* GP_YAML_SCALAR: the text */
 	int quoted;             /* scalar was quoted (so "1" is a string) */
+	char *scalar;           /* GP_YAML_SCALAR: the text (stored with the
+				   node: never free or replace it) */
 	/* MAP: keys[i] (scalars) -> items[i]; SEQ: items[i] */
 	gp_yaml_node **keys;
 	gp_yaml_node **items;
-	size_t n, cap;
+	size_t n, cap;          /* cap == n once the collection is closed */
 };
 
 typedef struct gp_yaml_doc {
@@ -41,6 +42,16 @@ int gp_yaml_load(const char *path, size_t max_bytes, int max_depth,
 /* Parse text already in memory; path is only used in messages. */
 int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 		  gp_yaml_doc *doc, gp_error *err);
+
+/* The same, handing each item of the list under the root mapping's key
+ * `key` to fn as soon as it is complete (index counts from 0) and freeing
+ * it: memory then holds one item at a time.  That list stays in the tree,
+ * empty.  fn returns GP_OK or a status that stops the parse. */
+typedef int (*gp_yaml_item_fn)(void *ud, const gp_yaml_doc *doc, const gp_yaml_node *item,
+			       size_t index, gp_error *err);
+int gp_yaml_parse_stream(const char *text, size_t len, const char *path, int max_depth,
+			 const char *key, gp_yaml_item_fn fn, void *ud, gp_yaml_doc *doc,
+			 gp_error *err);
 
 /* Report an error at a node: "PATH:LINE:COL: msg", status GP_EINPUT. */
 int gp_yaml_error(const gp_yaml_doc *doc, const gp_yaml_node *at,

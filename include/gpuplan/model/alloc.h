@@ -5,6 +5,9 @@
 #ifndef GPUPLAN_ALLOC_H
 #define GPUPLAN_ALLOC_H
 
+/* SR-IOV virtual functions one NIC offers (placement and state files). */
+#define GP_NIC_MAX_VFS 64
+
 #include <stdint.h>
 
 #include "gpuplan/model/cluster.h"
@@ -32,7 +35,7 @@ typedef struct gp_alloc {
 	uint8_t *node_state;         /* enum gp_node_state */
 	uint64_t *cpu_used;          /* bitmap per node, cpu_words each */
 	int cpu_words;
-	uint16_t *nic_vfs_used;      /* per node per NIC: node*max_nics + nic */
+	uint16_t *nic_vfs_used;      /* at most GP_NIC_MAX_VFS each */      /* per node per NIC: node*max_nics + nic */
 	int max_nics;
 } gp_alloc;
 

@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpuplan/model/catalog.h"
 #include "gpuplan/util/error.h"
 
 enum gp_job_type {
@@ -92,6 +93,12 @@ gp_job *gp_joblist_push(gp_joblist *l); /* new initialised job at the end */
 
 /* Allowed-model check: NULL/empty constraint accepts every model. */
 int gp_job_accepts_model(const gp_job *j, const char *model_name);
+/* A name of j's gpu_model list that the catalog does not know (so no node
+ * could ever match it: a misspelling), copied into bad with the closest
+ * catalog name in hint ("" when none is close); 0 when every name is
+ * known or the job has no list. */
+int gp_job_unknown_model(const gp_job *j, const gp_catalog *cat, char *bad, size_t badsize,
+			 char *hint, size_t hintsize);
 
 const char *gp_job_type_name(int type);
 int gp_job_type_parse(const char *s); /* -1 when unknown */

@@ -166,6 +166,9 @@ typedef struct gp_sim_job {
 } gp_sim_job;
 
 #define GP_SIM_MAX_SAMPLES 1000000 /* timeline rows (48 bytes each) */
+/* Longest run time of a job (iterations x iteration time): an iteration-based
+ * job above it fails, as times in traces are capped at 10^10 s. */
+#define GP_SIM_MAX_RUN_S 1e10
 
 /* One timeline row, taken at each metrics tick after that tick's
  * scheduling pass, plus a last row at the end of the run. */
