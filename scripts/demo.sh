@@ -15,3 +15,8 @@ echo "\$ gpuplan simulate -c $C $W --queue backfill"
 echo
 echo "\$ gpuplan compare -c $C $W --queues fifo,sjf,backfill"
 ./gpuplan compare -c $C $W --queues fifo,sjf,backfill --quiet
+echo
+echo "\$ gpuplan simulate -c $C $W --queue backfill --mtbf-node 200 --recovery replace --checkpoint-interval 3600 --restart-cost 600"
+echo "  (node failures every 200 hours per node, seed 002's replacement; the failure summary)"
+./gpuplan simulate -c $C $W --queue backfill --quiet --mtbf-node 200 --recovery replace \
+	--checkpoint-interval 3600 --restart-cost 600 | tail -n 4

@@ -15,7 +15,7 @@ static const char *const job_keys[] = {
 	"name", "type", "gpus", "ps", "workers", "gpu_memory_gib", "model", "dataset",
 	"input", "batch_size", "optimizer", "precision", "gpu_model", "class",
 	"environment", "gpu_share", "cpus", "memory_gib", "iterations", "duration",
-	"priority", "submit", "deadline", "checkpoint_interval_s", NULL
+	"priority", "submit", "deadline", "deadline_s", "checkpoint_interval_s", NULL
 };
 
 static const char *const model_keys[] = {
@@ -516,6 +516,8 @@ int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 		job->priority = (int)l;
 	if (get_double(doc, map, "submit", 0, 1e12, &job->submit, NULL, err) ||
 	    get_double(doc, map, "deadline", 0, 1e12, &job->deadline, NULL, err) ||
+	    /* deadline_s: the QoS monitor's spelling (issue 12), same meaning */
+	    get_double(doc, map, "deadline_s", 0, 1e12, &job->deadline, NULL, err) ||
 	    get_double(doc, map, "checkpoint_interval_s", 0, 1e12, &job->checkpoint_interval, NULL,
 		       err))
 		goto fail;

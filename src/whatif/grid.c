@@ -423,6 +423,9 @@ int gp_whatif_fingerprint(const gp_whatif_spec *cs, const char *version, char *b
 	snprintf(num, sizeof(num), "%.17g|%.17g|%.17g|%.17g", s->mtbf_gpu_h, s->weibull_shape,
 		 s->repair_h, s->restart_cost);
 	h = fnv_str(h, num);
+	snprintf(num, sizeof(num), "%d|%.17g|%.17g|%.17g", s->preempt, s->preempt_cost,
+		 s->checkpoint_interval, s->checkpoint_cost);
+	h = fnv_str(h, num);
 	h = fnv_str(h, s->add.type);
 	h = fnv_str(h, s->add.sw);
 	h = fnv_str(h, s->add.prefix);

@@ -147,6 +147,16 @@ int gp_whatif_runner_run(gp_whatif_runner *r, size_t run, gp_whatif_result *out,
 	cfg.queue = gp_sim_queue_parse(s->queues[c.v[GP_AX_QUEUE]]);
 	cfg.seed = s->seeds[run % s->nseeds];
 	cfg.backfill_depth = s->backfill_depth;
+	cfg.preempt_cost = s->preempt_cost;
+	cfg.checkpoint_interval = s->checkpoint_interval;
+	cfg.checkpoint_cost = s->checkpoint_cost;
+	/* las has its own preemption; 'preempt: off' turns it off. */
+	if (cfg.queue == GP_SIM_LAS) {
+		if (s->preempt == GP_SIM_PREEMPT_OFF)
+			cfg.las_preempt = 0;
+	} else {
+		cfg.preempt = s->preempt > 0 ? s->preempt : GP_SIM_PREEMPT_OFF;
+	}
 	if (r->scale[t]) {
 		cfg.duration = gp_scale_duration;
 		cfg.duration_ud = r->scale[t];

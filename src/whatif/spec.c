@@ -23,6 +23,7 @@ void gp_whatif_spec_init(gp_whatif_spec *s)
 	s->slo_metric = -1;
 	s->fabric.subtree = 1;
 	s->weibull_shape = 1;
+	s->preempt = -1;
 	s->repair_h = 4;
 }
 
@@ -414,7 +415,7 @@ static const char *const top_keys[] = {
 	"name", "description", "cluster", "trace", "format", "limit", "start", "end",
 	"skip_bad", "queue", "policy", "seeds", "backfill_depth", "scale_durations",
 	"mtbf_node", "recovery", "mtbf_gpu", "weibull_shape", "repair", "restart_cost",
-	"axes", "slo", "cost", NULL
+	"preempt", "preempt_cost", "checkpoint_interval", "checkpoint_cost", "axes", "slo", "cost", NULL
 };
 static const char *const axes_keys[] = {
 	"trace", "add_nodes", "remove_nodes", "fabric", "queue", "policy", "mtbf_node", "recovery",
@@ -603,6 +604,25 @@ static int load_root(loader *L)
 					&s->repair_h, L->err))
 			return GP_EINPUT;
 	}
+	if ((x = gp_yaml_get(root, "preempt"))) {
+		if (gp_yaml_str(&L->doc, x, "'preempt'", &v, L->err))
+			return GP_EINPUT;
+		s->preempt = gp_sim_preempt_parse(v);
+		if (s->preempt < 0)
+			return gp_yaml_error(&L->doc, x, L->err, "unknown preempt '%.40s' (off, class, priority)",
+					     v);
+	}
+	if ((x = gp_yaml_get(root, "preempt_cost")) &&
+	    gp_yaml_double(&L->doc, x, "'preempt_cost' (seconds)", 0, 1e12, &s->preempt_cost, L->err))
+		return GP_EINPUT;
+	if ((x = gp_yaml_get(root, "checkpoint_interval")) &&
+	    gp_yaml_double(&L->doc, x, "'checkpoint_interval' (seconds)", 0, 1e12,
+			   &s->checkpoint_interval, L->err))
+		return GP_EINPUT;
+	if ((x = gp_yaml_get(root, "checkpoint_cost")) &&
+	    gp_yaml_double(&L->doc, x, "'checkpoint_cost' (seconds)", 0, 1e12, &s->checkpoint_cost,
+			   L->err))
+		return GP_EINPUT;
 	if ((x = gp_yaml_get(root, "restart_cost")) &&
 	    gp_yaml_double(&L->doc, x, "'restart_cost' (seconds)", 0, 1e9, &s->restart_cost, L->err))
 		return GP_EINPUT;

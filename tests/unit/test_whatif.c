@@ -81,6 +81,10 @@ static void test_spec_errors(void)
 		{ "cluster: a.yaml\ntrace: t.csv\nqueue: [fifo, lifo]\n", "unknown queue 'lifo'", 3 },
 		{ "cluster: a.yaml\ntrace: t.csv\naxes:\n  fabrc: {}\n", "fabrc", 4 },
 		{ "cluster: a.yaml\ntrace: t.csv\nqueue: fifo\naxes: {queue: [sjf]}\n", "given twice", 4 },
+		{ "cluster: a.yaml\ntrace: t.csv\npreempt: always\n", "unknown preempt 'always'", 3 },
+		{ "cluster: a.yaml\ntrace: t.csv\naxes:\n  recovery: [restart, pray]\n",
+		  "unknown recovery 'pray'", 4 },
+		{ "cluster: a.yaml\ntrace: t.csv\nmtbf_node: [100, -1]\n", "mtbf_node", 3 },
 	};
 	char path[] = "/tmp/gp-whatif-spec-XXXXXX";
 	size_t i;

@@ -90,6 +90,9 @@ typedef struct gp_whatif_spec {
 	int *recoveries;               /* enum gp_recovery; none given: restart */
 	size_t nrecoveries;
 	double mtbf_gpu_h, weibull_shape, repair_h, restart_cost;
+	/* Preemption (sim.h), fixed: -1 = not given (off; las preempts). */
+	int preempt;
+	double preempt_cost, checkpoint_interval, checkpoint_cost;
 	int declared[GP_AX_COUNT];     /* given as a list (shown in reports) */
 	/* The question. */
 	int slo_metric;         /* enum gp_metric, -1 when no SLO */
