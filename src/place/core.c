@@ -197,7 +197,7 @@ int gp_place_end(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_place_cache *t
 
 	/* Every part must reach the first (seed weight >= 0): a policy that
 	 * crossed fabric trees is a bug, never a placement. */
-	for (i = 1; r == GP_PLACED && i < out->nparts; i++)
+	for (i = 1; r == GP_PLACED && ctx->cluster->nswitches > 0 && i < out->nparts; i++)
 		if (out->parts[i].node != out->parts[0].node &&
 		    gp_cluster_comm_weight(ctx->cluster, out->parts[0].node, out->parts[i].node) < 0)
 			r = gp_explain_wait(ctx->explain, "the placement would span nodes that cannot reach each other");
@@ -643,6 +643,10 @@ int gp_place_reach_limit(const gp_policy_ctx *ctx, int64_t *sum, int *fit, int n
 	int64_t *own = NULL, most = 0;
 	int i, s, pick = -1, root;
 
+	/* A cluster without any switch models no fabric (hand-built
+	 * simulator clusters): nothing to tell reachable nodes apart. */
+	if (c->nswitches == 0)
+		return GP_PLACED;
 	if (!sum)
 		sum = own = gp_xcalloc((size_t)c->nswitches + 1, sizeof(*sum));
 	for (s = 0; s < c->nswitches; s++)

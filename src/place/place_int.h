@@ -101,7 +101,8 @@ int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *jo
  * fit[] only on the first fabric tree (in node order) whose fitting GPUs
  * reach need (a node without switch is a tree of its own), zero the
  * rest.  GP_PLACED, or GP_WAIT with the reason set (all of fit zeroed).
- * sum: nswitches scratch (pc->sw_free), or NULL to allocate. */
+ * sum: nswitches scratch (pc->sw_free), or NULL to allocate.  A cluster
+ * without switches models no fabric: fit[] stays as it is. */
 int gp_place_reach_limit(const gp_policy_ctx *ctx, int64_t *sum, int *fit, int need);
 /* PS-Worker: the first ps GPUs of the placement become parameter-server
  * parts (role 1) of their own. */
