@@ -868,6 +868,58 @@ static void test_allsys_sockets(void)
 	}
 }
 
+/* Issue 17 item 5: each GPU's default 4 cores from its own NUMA node. */
+static int cpus_are(fixture *f, int i, const int *want, int n)
+{
+	int k;
+
+	if (i >= f->p.nparts || f->p.parts[i].ncpus != n)
+		return 0;
+	for (k = 0; k < n; k++)
+		if (f->p.parts[i].cpus[k] != want[k])
+			return 0;
+	return 1;
+}
+
+static void test_cpus_per_numa(void)
+{
+	/* DGX A100, 4 sockets: GPU0-1 NUMA 0 (0-19,80-99), GPU2-3 NUMA 1
+	 * (20-39,...), GPU4-5 NUMA 2 (40-59,...), GPU6-7 NUMA 3 (60-79,...).
+	 * 8 GPUs x 4 cores: the four lowest of each GPU's node, in GPU order. */
+	static const int dgx[] = { 0, 1, 2, 3, 4, 5, 6, 7, 20, 21, 22, 23, 24, 25, 26, 27,
+				   40, 41, 42, 43, 44, 45, 46, 47, 60, 61, 62, 63, 64, 65, 66, 67 };
+	/* 8 x RTX 4090 with GPU1-3 and GPU5-7 busy: a 2-GPU job gets GPU0
+	 * (NUMA 0: 0-55,112-167) and GPU4 (NUMA 1: 56-111,168-223). */
+	static const int r4090[] = { 0, 1, 2, 3, 56, 57, 58, 59 };
+	fixture f;
+	gp_job j;
+
+	fx_open(&f, "a100-4socket.yaml");
+	job_of(&j, GP_JOB_SINGLE_NODE, 8);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(cpus_are(&f, 0, dgx, 32));
+	/* Four NUMA nodes under one part: no single --membind. */
+	CU_ASSERT_EQUAL(f.p.parts[0].numa, -1);
+	CU_ASSERT(explained(&f, "40-47 for GPU4,GPU5 (NUMA 2)"));
+	fx_close(&f);
+
+	fx_open(&f, "rtx4090.yaml");
+	busy(&f, "r4090", 1, 2, 3, 5, 6, 7, -1);
+	job_of(&j, GP_JOB_SINGLE_NODE, 2);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(cpus_are(&f, 0, r4090, 8));
+	CU_ASSERT(explained(&f, "CPUs 0-3 for GPU0 (NUMA 0), 56-59 for GPU4 (NUMA 1)"));
+	fx_close(&f);
+	/* One GPU on NUMA 1: its part says NUMA 1 and its cores are NUMA 1's. */
+	fx_open(&f, "rtx4090.yaml");
+	busy(&f, "r4090", 0, 1, 2, 3, -1);
+	job_of(&j, GP_JOB_SINGLE_NODE, 1);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT_EQUAL(f.p.parts[0].numa, 1);
+	CU_ASSERT(f.p.parts[0].ncpus == 4 && f.p.parts[0].cpus[0] == 56);
+	fx_close(&f);
+}
+
 static void test_registry(void)
 {
 	static const char *names[] = { "bestfit", "nic-affinity", "first-fit", "random",
@@ -900,6 +952,7 @@ static void register_tests(void)
 	gp_test_add(s, "bw-max", test_bw_max);
 	gp_test_add(s, "every policy respects reachability", test_reachability_all_policies);
 	gp_test_add(s, "all-SYS box: GPUs under one CPU", test_allsys_sockets);
+	gp_test_add(s, "CPU cores from each GPU's NUMA node", test_cpus_per_numa);
 }
 
 int main(int argc, char **argv)
