@@ -27,17 +27,23 @@ awk 'BEGIN { print "allocations:";
 		else if (n < 40) name = sprintf("h100-r%d-%d", 4 + int((n - 32) / 4), (n - 32) % 4);
 		else { q = int((g - 320) / 2); k = (g - 320) % 2; name = sprintf("pcie-r%d-%d", 6 + int(q / 4), q % 4) }
 		printf "  - {job: \"j%d\", node: \"%s\", gpus: [%d], share: 1}\n", j, name, k } }' >"$d/state-336k.yaml"
+# a gpuplan CSV trace of 500,000 one-line jobs; the largest real snapshot
+awk 'BEGIN { print "id,submit,gpus,duration"; for (i = 0; i < 500000; i++) printf "j%d,%d,1,60\n", i, i }' >"$d/trace-500k.csv"
 printf 'name: probe\ntype: single-card\ngpus: 1\ngpu_share: 1\ngpu_memory_gib: 0.001\n' >"$d/probe.yaml"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-44s %9s %8s %10s %8s %s\n' input bytes seconds peak_kib ratio exit
+# peak RSS of the process on a tiny input: what every run costs anyway
+/usr/bin/time -f '%M' -o "$d/time" "$G" validate tests/data/jobs/good-minimal.yaml >/dev/null
+base=$(tail -1 "$d/time")
+echo "baseline peak RSS: $base KiB (ratio: peak / input; net: (peak - baseline) / input)"
+printf '%-44s %9s %8s %10s %6s %6s %s\n' input bytes seconds peak_kib ratio net exit
 run() {
 	name=$1 input=$2
 	shift 2
 	size=$(wc -c <"$input")
 	/usr/bin/time -f '%e %M' -o "$d/time" "$@" >/dev/null 2>"$d/err" && rc=0 || rc=$?
 	set -- $(tail -1 "$d/time")
-	awk -v n="$name" -v b="$size" -v s="$1" -v k="$2" -v rc="$rc" \
-		'BEGIN { printf "%-44s %9d %8.2f %10d %8.1f %s\n", n, b, s, k, k * 1024 / b, rc }'
+	awk -v n="$name" -v b="$size" -v s="$1" -v k="$2" -v rc="$rc" -v base="$base" \
+		'BEGIN { printf "%-44s %9d %8.2f %10d %6.1f %6.1f %s\n", n, b, s, k, k * 1024 / b, (k - base) * 1024 / b, rc }'
 }
 run "job YAML, 100k keys (validate)" "$d/job-100k-keys.yaml" "$G" validate "$d/job-100k-keys.yaml"
 run "cluster, 200k labels (validate)" "$d/cluster-200k-labels.yaml" "$G" validate "$d/cluster-200k-labels.yaml"
@@ -45,3 +51,5 @@ run "cluster, 99,999 leaf switches (validate)" "$d/cluster-100k-leaves.yaml" "$G
 run "cluster, 100k-deep switch chain (validate)" "$d/cluster-100k-chain.yaml" "$G" validate "$d/cluster-100k-chain.yaml"
 run "openb, 1M pods deflated (simulate)" "$d/openb-1m-pods.csv" "$G" simulate -q -c "$d/openb-1node.csv" "$d/openb-1m-pods.csv" --inflate 0.5
 run "state, 336k entries (place)" "$d/state-336k.yaml" "$G" place --state "$d/state-336k.yaml" "$d/probe.yaml"
+run "trace, 500k gpuplan CSV rows (simulate)" "$d/trace-500k.csv" "$G" simulate -c tests/data/sim/small-cluster.yaml --limit 1 "$d/trace-500k.csv"
+run "snapshot, H100 12 NICs (validate)" topologies/h100-dell-8gpu-12nic-nv18-cpuset-mooncake-2039.txt "$G" validate topologies/h100-dell-8gpu-12nic-nv18-cpuset-mooncake-2039.txt

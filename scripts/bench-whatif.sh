@@ -53,3 +53,14 @@ printf 'SQLite per stored run (1-job sweep):       %.3f ms (%.2f s without, %.2f
 printf 'ratio -j 2 / (1,000 x one run / 2):        %.2f (1.00 = the target)\n' \
 	"$(calc "$j2 / (1000 * $one / 2)")"
 printf 'speed-up -j 2 over -j 1:                   %.2f\n' "$(calc "$j1 / $j2")"
+# CPU time (user + sys of the whole process tree) tells the cost per run
+# apart from waiting for a CPU on a loaded machine.
+if [ -x /usr/bin/time ]; then
+	for j in 1 2; do
+		/usr/bin/time -f "%U %S %e" -o "$tmp/t$j" "$G" whatif "$tmp/sweep.yaml" -j $j --quiet \
+			>/dev/null || true
+		read -r u sy w <"$tmp/t$j"
+		printf 'CPU, -j %d:                                 %.2f s user+sys for 1,000 runs (%.2f ms per run), %.2f s wall\n' \
+			"$j" "$(calc "$u + $sy")" "$(calc "($u + $sy)")" "$w"
+	done
+fi

@@ -74,13 +74,11 @@ static void topo_cache_release(topo_cache *c)
 	}
 }
 
-/* Check that the state text loads against the cluster text: write it next
- * to the output, load, remove. */
+/* Check that the cluster text loads, and the state text against it. */
 static int verify(const char *cluster_path, const gp_sbuf *cl, const char *state_path,
 		  const gp_sbuf *st, gp_cluster *c)
 {
 	gp_error err = GP_ERROR_INIT;
-	gp_atomic_file af;
 	gp_alloc a;
 	gp_state s;
 	int rc;
@@ -93,16 +91,11 @@ static int verify(const char *cluster_path, const gp_sbuf *cl, const char *state
 	}
 	if (!state_path)
 		return GP_OK;
-	if ((rc = gp_atomic_open(&af, state_path, &err)))
-		return gp_cli_report(&err);
-	fwrite(st->buf, 1, st->len, af.fp);
-	fflush(af.fp);
 	gp_alloc_init(&a, c);
 	gp_state_init(&s);
-	rc = gp_state_load(af.tmp_path, c, &a, &s, &err);
+	rc = gp_state_parse(st->buf, st->len, state_path, c, &a, &s, &err);
 	gp_state_release(&s);
 	gp_alloc_release(&a);
-	gp_atomic_abort(&af);
 	if (rc) {
 		char buf[1200];
 
@@ -112,26 +105,28 @@ static int verify(const char *cluster_path, const gp_sbuf *cl, const char *state
 	return GP_OK;
 }
 
-static void summary(const gp_cluster *c, const gp_inventory *inv, const char *out,
+static void summary(const gp_cluster *c, unsigned kinds, const char *out,
 		    const char *state_out, size_t nfiles, const gp_sbuf *st)
 {
 	int down = 0, drain = 0, i;
 	long used = 0, entries = 0;
 	const char *p;
+	/* a file written to standard output keeps it for itself */
+	FILE *fp = !strcmp(out, "-") || (state_out && !strcmp(state_out, "-")) ? stderr : stdout;
 
 	for (i = 0; i < c->nnodes; i++) {
 		down += c->nodes[i].state == GP_NODE_DOWN;
 		drain += c->nodes[i].state == GP_NODE_DRAINING;
 	}
-	printf("imported %d node(s), %d GPU(s), %d node type(s) from %zu file(s) (",
+	fprintf(fp, "imported %d node(s), %d GPU(s), %d node type(s) from %zu file(s) (",
 	       c->nnodes, c->ngpus, c->ntypes, nfiles);
 	for (i = 1, p = ""; i < GP_IMPORT_KIND_COUNT; i++)
-		if (inv->kinds >> i & 1) {
-			printf("%s%s", p, gp_import_kind_name(i));
+		if (kinds >> i & 1) {
+			fprintf(fp, "%s%s", p, gp_import_kind_name(i));
 			p = ", ";
 		}
-	printf(")\n");
-	printf("nodes down: %d, draining: %d\n", down, drain);
+	fprintf(fp, ")\n");
+	fprintf(fp, "nodes down: %d, draining: %d\n", down, drain);
 	if (state_out) {
 		/* one entry per line: "  - {job: ..., gpus: [a, b]...}" */
 		for (p = st->buf; (p = strstr(p, "\n  - {job: ")); p++) {
@@ -146,10 +141,10 @@ static void summary(const gp_cluster *c, const gp_inventory *inv, const char *ou
 					used += *q == ',';
 			}
 		}
-		printf("allocations: %ld entr%s, %ld GPU(s) in use -> %s\n", entries,
+		fprintf(fp, "allocations: %ld entr%s, %ld GPU(s) in use -> %s\n", entries,
 		       entries == 1 ? "y" : "ies", used, state_out);
 	}
-	printf("cluster -> %s\n", out);
+	fprintf(fp, "cluster -> %s\n", out);
 }
 
 int cmd_import(int argc, char **argv)
@@ -174,6 +169,7 @@ int cmd_import(int argc, char **argv)
 	gp_cluster cluster;
 	gp_error err = GP_ERROR_INIT;
 	char cmdline[512];
+	unsigned kinds = 0;
 
 	optind = 0;
 	opterr = 0;
@@ -235,6 +231,10 @@ int cmd_import(int argc, char **argv)
 		rc = gp_cli_usage_error(CMD, "-o CLUSTER.yaml is required");
 		goto out_early;
 	}
+	if (state_out && !strcmp(out, "-") && !strcmp(state_out, "-")) {
+		rc = gp_cli_usage_error(CMD, "-o and --state-out cannot both be standard output");
+		goto out_early;
+	}
 	for (i = optind, c = 0; i < argc; i++)
 		if (!strcmp(argv[i], "-") && c++) {
 			rc = gp_cli_usage_error(CMD, "'-' given twice");
@@ -272,6 +272,11 @@ int cmd_import(int argc, char **argv)
 	if (!quiet)
 		for (size_t w = 0; w < inv.nwarn; w++)
 			fprintf(stderr, "gpuplan: warning: %s\n", inv.warnings[w]);
+	/* what the summary needs; the rest goes before the texts are checked */
+	kinds = inv.kinds;
+	gp_inventory_release(&inv);
+	topo_cache_release(&cache);
+	memset(&cache, 0, sizeof(cache));
 	if (rc) {
 		rc = gp_cli_report(&err);
 	} else if ((rc = verify(out, &cl, state_out, &st, &cluster)) == GP_OK) {
@@ -281,7 +286,7 @@ int cmd_import(int argc, char **argv)
 
 		rc = gp_cli_write_files(paths, data, lens, state_out ? 2 : 1);
 		if (rc == GP_OK)
-			summary(&cluster, &inv, out, state_out, (size_t)(argc - optind), &st);
+			summary(&cluster, kinds, out, state_out, (size_t)(argc - optind), &st);
 	}
 	gp_cluster_release(&cluster);
 	gp_sbuf_release(&cl);

@@ -313,8 +313,6 @@ typedef struct place_env {
 	gp_rng rng;
 	gp_place_cache *pc;    /* for the decisions and the class names */
 	gp_lock lock;          /* held on the state file from load to commit */
-	const char *created;   /* the state file this run created empty */
-	int committed;
 } place_env;
 
 static int env_load(const place_opts *o, place_env *env)
@@ -329,15 +327,13 @@ static int env_load(const place_opts *o, place_env *env)
 	gp_alloc_init(&env->alloc, &env->cluster);
 	/* --commit on a missing state creates it empty (an empty file is an
 	 * empty state) so that it can be locked; O_EXCL: of two such runs one
-	 * creates it, both then queue on the lock.  Removed again when
-	 * nothing is committed. */
+	 * creates it, both then queue on the lock.  It stays when nothing is
+	 * placed: removing it could pull it from under a waiting committer. */
 	if (o->state && o->commit && o->state_missing) {
 		int fd = open(o->state, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 
-		if (fd >= 0) {
+		if (fd >= 0)
 			close(fd);
-			env->created = o->state;
-		}
 	}
 	/* --commit reads, places and writes under one exclusive lock, so
 	 * concurrent committers see each other's allocations. */
@@ -355,8 +351,6 @@ static int env_load(const place_opts *o, place_env *env)
 
 static void env_release(place_env *env)
 {
-	if (env->created && !env->committed)
-		unlink(env->created);
 	gp_unlock_file(&env->lock);
 	gp_place_cache_free(env->pc);
 	gp_state_release(&env->state);
@@ -372,7 +366,6 @@ static int commit_state(const place_opts *o, place_env *env)
 		return GP_OK;
 	if (gp_state_save(o->state, &env->cluster, &env->state, &err))
 		return gp_cli_report(&err);
-	env->committed = 1;
 	gp_unlock_file(&env->lock);
 	return GP_OK;
 }

@@ -18,7 +18,7 @@
 
 const char gp_usage_release[] =
 	"usage: gpuplan release [-c CLUSTER] --state FILE --job NAME [--job NAME]...\n"
-	"                       [--commit] [--json]\n"
+	"                       [--commit [--lock-timeout S]] [--json]\n"
 	"\n"
 	"Give back what jobs hold in an allocation state: print the GPUs, CPUs and\n"
 	"memory each entry frees and, with --commit, write the state without them\n"
@@ -28,7 +28,9 @@ const char gp_usage_release[] =
 	"  -c, --cluster FILE  cluster YAML (default: the bundled example cluster)\n"
 	"  --state FILE        the allocation state\n"
 	"  --job NAME          job (or glob) to release; repeatable\n"
-	"  --commit            write the state back\n"
+	"  --commit            write the state back (under the state file's lock, as\n"
+	"                      place --commit)\n"
+	"  --lock-timeout S    wait at most S seconds for the lock (default 60)\n"
 	"  --json              machine-readable output (keys sorted)\n";
 
 /* "gpus 0-3  cpus 0-15  mem 64 GiB" of one entry (what follows the node). */
@@ -63,6 +65,7 @@ int cmd_release(int argc, char **argv)
 		{ "job", required_argument, NULL, 'j' },
 		{ "commit", no_argument, NULL, 'C' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "lock-timeout", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -75,6 +78,8 @@ int cmd_release(int argc, char **argv)
 	gp_error err = GP_ERROR_INIT;
 	json_t *root = NULL, *arr = NULL;
 	long gpus = 0, entries = 0;
+	double lock_timeout = 60;
+	gp_lock lock = { -1 };
 
 	optind = 0;
 	opterr = 0;
@@ -85,6 +90,13 @@ int cmd_release(int argc, char **argv)
 		case 'j': jobs[njobs++] = optarg; break;
 		case 'C': commit = 1; break;
 		case 'J': json = 1; break;
+		case 'L':
+			if (gp_parse_double(optarg, 0, 86400, &lock_timeout)) {
+				free(jobs);
+				return gp_cli_usage_error(CMD, "--lock-timeout needs seconds, not '%s'",
+							  optarg);
+			}
+			break;
 		case 'h':
 			fputs(gp_usage_release, stdout);
 			free(jobs);
@@ -111,7 +123,9 @@ int cmd_release(int argc, char **argv)
 		goto out;
 	}
 	gp_alloc_init(&a, &cl);
-	if (gp_state_load(state_path, &cl, &a, &st, &err)) {
+	/* --commit reads and writes under the state file's lock */
+	if (commit ? gp_state_load_locked(state_path, lock_timeout, &cl, &a, &st, &lock, &err)
+		   : gp_state_load(state_path, &cl, &a, &st, &err)) {
 		rc = gp_cli_report(&err);
 		goto out;
 	}
@@ -206,6 +220,7 @@ int cmd_release(int argc, char **argv)
 	}
 	rc = entries ? GP_OK : GP_NO;
 out:
+	gp_unlock_file(&lock);
 	json_decref(root);
 	json_decref(arr);
 	gp_state_release(&st);

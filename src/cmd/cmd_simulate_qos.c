@@ -133,6 +133,18 @@ static double busy_util(const gp_cli_qos *q, const gp_sim_result *r)
 	return r->makespan > 0 && r->ngpus > 0 ? st->busy_gpu_s / (r->ngpus * r->makespan) : 0;
 }
 
+/* The same runs holding whole GPUs: what exclusive allocation would book. */
+static double whole_util(const gp_joblist *jobs, const gp_sim_result *r)
+{
+	double g = 0;
+	size_t i;
+
+	for (i = 0; i < r->njobs && i < jobs->n; i++)
+		if (r->jobs[i].state == GP_SIM_DONE)
+			g += (double)jobs->jobs[i].gpus * (r->jobs[i].finish - r->jobs[i].start);
+	return r->makespan > 0 && r->ngpus > 0 ? g / (r->ngpus * r->makespan) : 0;
+}
+
 void gp_cli_qos_text(const gp_cli_qos *q, const gp_joblist *jobs, const gp_sim_result *r,
 		     gp_sbuf *sb)
 {
@@ -152,8 +164,9 @@ void gp_cli_qos_text(const gp_cli_qos *q, const gp_joblist *jobs, const gp_sim_r
 		     q->plan.with_profile, jobs->n);
 	gp_sbuf_addf(sb, "  true utilization  predicted + N(0, %g pp); |predicted - true| %.2f pp "
 		     "mean over %zu jobs\n", q->cfg.util_error, st->util_mae_pp, st->util_jobs);
-	gp_sbuf_addf(sb, "  GPU utilization   allocated %.1f %%, busy (true use x speed) %.1f %%\n",
-		     100 * r->gpu_utilization, 100 * busy_util(q, r));
+	gp_sbuf_addf(sb, "  GPU utilization   allocated %.1f %%, busy (true use x speed) %.1f %%, "
+		     "whole GPUs for the same runs %.1f %%\n",
+		     100 * r->gpu_utilization, 100 * busy_util(q, r), 100 * whole_util(jobs, r));
 	gp_sbuf_addf(sb, "  interference      mean speed %.3f, %.0f job-hours below full speed\n",
 		     st->mean_speed, st->slowed_job_s / 3600);
 	if (q->cfg.tick > 0)
@@ -194,6 +207,7 @@ void gp_cli_qos_json(const gp_cli_qos *q, const gp_joblist *jobs, const gp_sim_r
 	json_object_set_new(x, "util_abs_error_pp", json_real(st->util_mae_pp));
 	json_object_set_new(x, "gpu_utilization_allocated", json_real(r->gpu_utilization));
 	json_object_set_new(x, "gpu_utilization_busy", json_real(busy_util(q, r)));
+	json_object_set_new(x, "gpu_utilization_whole_gpus", json_real(whole_util(jobs, r)));
 	json_object_set_new(x, "mean_speed", json_real(st->mean_speed));
 	json_object_set_new(x, "slowed_job_hours", json_real(st->slowed_job_s / 3600));
 	json_object_set_new(x, "qos_tick_s", json_real(q->cfg.tick));

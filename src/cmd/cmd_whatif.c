@@ -301,14 +301,15 @@ static int run_search(sweep *w, gp_whatif_pool *pool, int axis, size_t max_runs,
 {
 	const gp_whatif_spec *s = w->spec;
 	gp_whatif_search se;
-	size_t n = s->nvalues[axis], nlines = s->nconfigs / n, cap, np, i, k, *line, *idx, *runs;
+	size_t n = s->nvalues[axis], nlines = s->nconfigs / n / s->ntraces, cap, np, i, k, t;
+	size_t *line, *idx, *runs;
 	size_t workers = (size_t)gp_whatif_pool_workers(pool), nrun;
 	int rc = GP_OK;
 
 	gp_whatif_search_init(&se, nlines, n, gp_whatif_search_up(s, axis));
 	line = gp_xmalloc(nlines * workers * sizeof(size_t) + sizeof(size_t));
 	idx = gp_xmalloc(nlines * workers * sizeof(size_t) + sizeof(size_t));
-	runs = gp_xmalloc(nlines * workers * s->nseeds * sizeof(size_t) + sizeof(size_t));
+	runs = gp_xmalloc(nlines * workers * s->ntraces * s->nseeds * sizeof(size_t) + sizeof(size_t));
 	*probed = 0;
 	for (;;) {
 		size_t active = 0, per_line;
@@ -317,7 +318,7 @@ static int run_search(sweep *w, gp_whatif_pool *pool, int axis, size_t max_runs,
 			active += se.hi[i] - se.lo[i] > 1;
 		if (!active)
 			break;
-		per_line = workers / (active * s->nseeds);
+		per_line = workers / (active * s->nseeds * s->ntraces);
 		if (per_line < 1)
 			per_line = 1;
 		cap = nlines * (per_line < workers ? per_line : workers);
@@ -325,13 +326,15 @@ static int run_search(sweep *w, gp_whatif_pool *pool, int axis, size_t max_runs,
 		if (!np)
 			break;
 		nrun = 0;
-		for (i = 0; i < np; i++) {
-			size_t cfg = gp_whatif_search_config(s, axis, line[i], idx[i]);
+		for (i = 0; i < np; i++)
+			for (t = 0; t < s->ntraces; t++) {
+				size_t cfg = gp_whatif_with_trace(s, gp_whatif_search_line_config(s, axis, line[i],
+												  idx[i]), t);
 
-			for (k = 0; k < s->nseeds; k++)
-				if (!gp_whatif_results_get(&w->rs, cfg * s->nseeds + k))
-					runs[nrun++] = cfg * s->nseeds + k;
-		}
+				for (k = 0; k < s->nseeds; k++)
+					if (!gp_whatif_results_get(&w->rs, cfg * s->nseeds + k))
+						runs[nrun++] = cfg * s->nseeds + k;
+			}
 		if (max_runs && w->done + nrun > max_runs) {
 			nrun = max_runs > w->done ? max_runs - w->done : 0;
 			*stopped = 1;
@@ -343,9 +346,9 @@ static int run_search(sweep *w, gp_whatif_pool *pool, int axis, size_t max_runs,
 		if (*stopped || w->status)
 			break;
 		for (i = 0; i < np; i++) {
-			size_t cfg = gp_whatif_search_config(s, axis, line[i], idx[i]);
+			size_t cfg = gp_whatif_search_line_config(s, axis, line[i], idx[i]);
 
-			gp_whatif_search_set(&se, line[i], idx[i], gp_whatif_meets(&w->rs, cfg) == 1);
+			gp_whatif_search_set(&se, line[i], idx[i], gp_whatif_meets_all(&w->rs, cfg) == 1);
 			(*probed)++;
 		}
 	}
@@ -639,7 +642,8 @@ int cmd_whatif(int argc, char **argv)
 		       w.done, found);
 		if (search)
 			printf("search   %s by bisection: %zu of %zu counts probed per line\n",
-			       gp_whatif_axis_names[axis], probed / (spec.nconfigs / spec.nvalues[axis]),
+			       gp_whatif_axis_names[axis],
+			       probed / (spec.nconfigs / spec.nvalues[axis] / spec.ntraces),
 			       spec.nvalues[axis]);
 		if (other)
 			printf("database %zu runs of other inputs ignored (another spec, cluster or trace "

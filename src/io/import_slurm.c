@@ -709,15 +709,12 @@ static int detail_flush(gp_inventory *inv, const char *file, const job_rec *j, d
 	}
 	for (i = 0; i < h.n; i++) {
 		gp_inv_alloc *a = gp_inv_alloc_add(inv, j->id, h.names[i], file, d->nodes.line);
-		int g;
 
 		a->ngpus = s.gpus;
 		a->gpus_known = s.idx_known;
 		if (s.idx_known) {
-			a->ngpus = 0;
-			for (g = 0; g < 64 && a->ngpus < GP_TOPO_MAX_GPUS; g++)
-				if (s.idx >> g & 1)
-					a->gpus[a->ngpus++] = g;
+			a->gpus = s.idx;
+			a->ngpus = __builtin_popcountll(s.idx);
 		}
 		if (ncpus) {
 			a->cpus = gp_xmalloc((size_t)ncpus * sizeof(int));

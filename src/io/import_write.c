@@ -521,8 +521,11 @@ static int take_gpus(gp_inventory *inv, const gp_inv_node *n, uint64_t *used,
 	int i, ng = 0;
 
 	if (a->gpus_known) {
-		for (i = 0; i < a->ngpus; i++) {
-			int g = a->gpus[i];
+		for (i = 0; i < 64; i++) {
+			int g = i;
+
+			if (!(a->gpus >> i & 1))
+				continue;
 
 			if (g >= n->ngpus) {
 				gp_inv_warn(inv, a->file, a->line,

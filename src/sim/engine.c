@@ -363,11 +363,19 @@ static void schedule(sim *s)
 			}
 			if (gp_sim_job_runinfo(s, j, &ri) == 0)
 				gp_sim_start_job(s, j, &ri);
+			if (s->ix && s->ndeferred) {
+				/* Victims are back in their queues, maybe in
+				 * one already passed: start over. */
+				gp_sim_flush_requeue(s);
+				k = 0;
+			}
 		}
 	}
 	s->last_head = -1;
+	s->freed = 0; /* preemptions of this pass were seen by it */
 	return;
 blocked:
+	s->freed = 0;
 	if (s->cfg->queue == GP_SIM_BACKFILL && s->status == GP_OK)
 		gp_sim_backfill(s, s->last_head);
 }

@@ -85,6 +85,7 @@ void gp_sim_ix_teardown(sim *s)
 	free(s->tries);
 	free(s->victims);
 	free(s->pmark);
+	free(s->deferred);
 	free(s->level);
 	free(s->att);
 	free(s->att_t);
@@ -528,12 +529,26 @@ int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int releas
 			s->nrequeued++;
 			if (s->nlevels)
 				gp_sim_las_queued(s, j);
-			gp_sim_requeue(s, j);
+			if (s->defer) {
+				GP_GROW(s->deferred, s->deferred_cap, s->ndeferred + 1);
+				s->deferred[s->ndeferred++] = j;
+			} else {
+				gp_sim_requeue(s, j);
+			}
 		}
 	}
 	rec->lost_gpu_s += lost_gpu;
 	s->res->lost_gpu_seconds[cause] += lost_gpu;
 	return GP_OK;
+}
+
+void gp_sim_flush_requeue(sim *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->ndeferred; i++)
+		gp_sim_requeue(s, s->deferred[i]);
+	s->ndeferred = 0;
 }
 
 static int check_job(sim *s, int32_t job, int stalled_ok)

@@ -179,8 +179,10 @@ void gp_sim_las_pass(sim *s)
 			int ok;
 
 			nxt = s->next[j];
-			if (free_milli + low < s->min_need)
+			if (free_milli + low < s->min_need) {
+				s->dirty = 0;
 				return; /* nothing more can start in this pass */
+			}
 			ok = gp_sim_try_place(s, j);
 			if (!ok && preempt && *failed != s->pass_stamp &&
 			    free_milli + low >= need_milli(&s->jl->jobs[j])) {
@@ -193,6 +195,9 @@ void gp_sim_las_pass(sim *s)
 			}
 			if (ok && gp_sim_job_runinfo(s, j, &ri) == 0)
 				gp_sim_start_job(s, j, &ri);
+			if (s->ndeferred)
+				gp_sim_flush_requeue(s);
 		}
 	}
+	s->dirty = 0; /* its own preemptions were seen by this pass */
 }

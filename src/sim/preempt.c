@@ -147,6 +147,7 @@ static int commit(sim *s, size_t nv)
 		restore(s, s->victims[i]);
 	gp_placement_undo(&s->alloc, &s->scratch);
 	gp_sim_interrupt_init(&r);
+	s->defer = 1; /* the caller starts the preemptor, then requeues */
 	r.cause = GP_SIM_CAUSE_PREEMPT;
 	r.overhead_s = s->cfg->preempt_cost;
 	for (i = 0; i < nv && s->status == GP_OK; i++)
@@ -156,6 +157,7 @@ static int commit(sim *s, size_t nv)
 								   : GP_SIM_LOSE_NOTHING;
 			gp_sim_ix_interrupt(s, s->victims[i], &r, 1);
 		}
+	s->defer = 0;
 	return s->status == GP_OK;
 }
 

@@ -186,6 +186,10 @@ struct gp_sim {
 	size_t victims_cap;
 	uint8_t *released_flag;
 	uint32_t *pmark, pstamp;
+	int defer;              /* requeue victims only after the preemptor
+				 * left its queue (a victim may sort first) */
+	int32_t *deferred;
+	size_t ndeferred, deferred_cap;
 
 	/* las (las.c): queue of each job, attained service since its last
 	 * promotion (GPU-seconds, up to seg_t), time it entered its queue,
@@ -262,6 +266,8 @@ double gp_sim_ix_peek_lost(const sim *s, int32_t j);
 /* Interrupt j whose placement the caller already took off the state. */
 int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int released);
 void gp_sim_requeue(sim *s, int32_t j);
+/* Requeue the victims of the last preemption. */
+void gp_sim_flush_requeue(sim *s);
 
 /* preempt.c: may head start by preempting?  On success its placement is
  * in s->scratch and the victims are requeued. */

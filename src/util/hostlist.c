@@ -254,6 +254,13 @@ int gp_hostlist_expand(const char *expr, size_t len, gp_hostlist *h,
 			if ((st = hl_item(&x, start, p, h))) {
 				while (h->n > before)
 					free(h->names[--h->n]);
+				if (before == 0) {
+					/* nothing held before: callers may skip the release
+					 * on error (fuzz finding: a leak in gres.conf) */
+					free(h->names);
+					h->names = NULL;
+					h->cap = 0;
+				}
 				return st;
 			}
 			start = p + 1;

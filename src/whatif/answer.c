@@ -132,7 +132,7 @@ void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, 
 				gp_table_set(&t, row, k++, "no (%zu/%zu)", ok, s->nseeds);
 			else
 				gp_table_set(&t, row, k++, "%s%s", meets ? "yes" : "no",
-					     (long)i == best ? " *" : "");
+					     best >= 0 && gp_whatif_with_trace(s, i, 0) == (size_t)best ? " *" : "");
 		}
 	}
 	if (s->nseeds > 1)
@@ -166,16 +166,17 @@ void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, 
 		gp_whatif_mean(rs, (size_t)best, &m);
 		gp_sbuf_adds(out, "best     ");
 		for (a = 0; a < GP_AX_COUNT; a++)
-			if (shown(s, a)) {
+			if (shown(s, a) && a != GP_AX_TRACE) {
 				gp_sbuf_addf(out, "%s%s=%s", first ? "" : ", ", gp_whatif_axis_names[a],
 					     gp_whatif_value(s, &c, a, buf, sizeof(buf)));
 				first = 0;
 			}
 		if (first)
 			gp_sbuf_adds(out, "the base configuration");
-		gp_sbuf_addf(out, ": %d nodes, %d GPUs, cost %s; %s %s\n", m.nodes, m.gpus,
+		gp_sbuf_addf(out, ": %d nodes, %d GPUs, cost %s; %s %s%s\n", m.nodes, m.gpus,
 			     gp_report_num(buf, sizeof(buf), sh.cost, 3), gp_metrics[s->slo_metric].path,
-			     gp_whatif_fmt(vb, sizeof(vb), s->slo_metric, m.m[s->slo_metric]));
+			     gp_whatif_fmt(vb, sizeof(vb), s->slo_metric, m.m[s->slo_metric]),
+			     s->ntraces > 1 ? " (first trace; it meets the SLO on every trace)" : "");
 	}
 }
 
@@ -216,14 +217,14 @@ static json_t *metrics_json(const gp_whatif_result *r)
 	return o;
 }
 
-static json_t *axes_json(const gp_whatif_spec *s, const gp_whatif_config *c)
+static json_t *axes_json(const gp_whatif_spec *s, const gp_whatif_config *c, int with_trace)
 {
 	json_t *o = json_object();
 	char buf[512];
 	int a;
 
 	for (a = 0; a < GP_AX_COUNT; a++) {
-		if (!shown(s, a))
+		if (!shown(s, a) || (a == GP_AX_TRACE && !with_trace))
 			continue;
 		if (a == GP_AX_ADD || a == GP_AX_REMOVE)
 			json_object_set_new(o, gp_whatif_axis_names[a],
@@ -259,7 +260,7 @@ json_t *gp_whatif_answer_json(const gp_whatif_results *rs, const gp_cluster *bas
 			json_t *e = json_object();
 			int m = gp_whatif_meets_run(s, r);
 
-			json_object_set_new(e, "axes", axes_json(s, &c));
+			json_object_set_new(e, "axes", axes_json(s, &c, 1));
 			json_object_set_new(e, "seed", json_integer((json_int_t)s->seeds[k]));
 			json_object_set_new(e, "nodes", json_integer(r->nodes));
 			json_object_set_new(e, "gpus", json_integer(r->gpus));
@@ -279,7 +280,7 @@ json_t *gp_whatif_answer_json(const gp_whatif_results *rs, const gp_cluster *bas
 		gp_whatif_config_of(s, (size_t)best, &c);
 		gp_whatif_shape_of(s, base, &c, &sh);
 		gp_whatif_mean(rs, (size_t)best, &m);
-		json_object_set_new(b, "axes", axes_json(s, &c));
+		json_object_set_new(b, "axes", axes_json(s, &c, 0));
 		json_object_set_new(b, "metrics", metrics_json(&m));
 		json_object_set_new(b, "nodes", json_integer(m.nodes));
 		json_object_set_new(b, "gpus", json_integer(m.gpus));

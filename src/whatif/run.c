@@ -269,6 +269,30 @@ int gp_whatif_meets(const gp_whatif_results *rs, size_t cfg)
 	return 1;
 }
 
+size_t gp_whatif_with_trace(const gp_whatif_spec *s, size_t cfg, size_t t)
+{
+	gp_whatif_config c;
+
+	gp_whatif_config_of(s, cfg, &c);
+	c.v[GP_AX_TRACE] = t;
+	return gp_whatif_config_index(s, &c);
+}
+
+int gp_whatif_meets_all(const gp_whatif_results *rs, size_t cfg)
+{
+	size_t t;
+	int all = 1;
+
+	for (t = 0; t < rs->spec->ntraces; t++) {
+		int m = gp_whatif_meets(rs, gp_whatif_with_trace(rs->spec, cfg, t));
+
+		if (m < 0)
+			return -1;
+		all &= m;
+	}
+	return all;
+}
+
 void gp_whatif_mean(const gp_whatif_results *rs, size_t cfg, gp_whatif_result *out)
 {
 	size_t k, ns = rs->spec->nseeds;
@@ -391,6 +415,24 @@ long gp_whatif_search_answer(const gp_whatif_search *se, size_t line)
 	return (long)axis_index(se, se->hi[line]);
 }
 
+size_t gp_whatif_search_line_config(const gp_whatif_spec *s, int axis, size_t line,
+				    size_t index)
+{
+	gp_whatif_config c;
+	size_t rest = line;
+	int a;
+
+	for (a = GP_AX_COUNT - 1; a >= 0; a--) {
+		if (a == axis || a == GP_AX_TRACE)
+			continue;
+		c.v[a] = rest % s->nvalues[a];
+		rest /= s->nvalues[a];
+	}
+	c.v[GP_AX_TRACE] = 0;
+	c.v[axis] = index;
+	return gp_whatif_config_index(s, &c);
+}
+
 size_t gp_whatif_search_config(const gp_whatif_spec *s, int axis, size_t line, size_t index)
 {
 	gp_whatif_config c;
@@ -421,9 +463,9 @@ long gp_whatif_best(const gp_whatif_results *rs, const gp_cluster *base)
 		gp_whatif_config c;
 		gp_whatif_shape sh;
 
-		if (gp_whatif_meets(rs, i) != 1)
-			continue;
 		gp_whatif_config_of(s, i, &c);
+		if (c.v[GP_AX_TRACE] != 0 || gp_whatif_meets_all(rs, i) != 1)
+			continue;
 		gp_whatif_shape_of(s, base, &c, &sh);
 		if (best < 0 || sh.cost < best_cost) {
 			best = (long)i;

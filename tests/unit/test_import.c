@@ -105,8 +105,7 @@ static void test_job_detail(void)
 		CU_ASSERT_STRING_EQUAL(inv.allocs[i].job, "7");
 		CU_ASSERT_EQUAL(inv.allocs[i].ngpus, 2);
 		CU_ASSERT(inv.allocs[i].gpus_known);
-		CU_ASSERT_EQUAL(inv.allocs[i].gpus[0], 1);
-		CU_ASSERT_EQUAL(inv.allocs[i].gpus[1], 3);
+		CU_ASSERT_EQUAL(inv.allocs[i].gpus, 0xaull);   /* GPUs 1 and 3 */
 		CU_ASSERT_EQUAL(inv.allocs[i].ncpus, 4);
 		CU_ASSERT_EQUAL(inv.allocs[i].mem_mib, 2048);
 	}

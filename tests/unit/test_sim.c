@@ -426,6 +426,20 @@ static void test_determinism(void)
 typedef struct ref_sim {
 	const gp_joblist *l;
 	int queue;
+	int preempt;            /* enum gp_sim_preempt */
+	double cost, tau;       /* --preempt-cost, --checkpoint-interval */
+	double rem[REF_MAX];    /* work left */
+	double seg[REF_MAX];    /* start of the current run */
+	double ovh[REF_MAX];    /* overhead paid at the start of that run */
+	double pend[REF_MAX];   /* overhead to pay at the next start */
+	int npre[REF_MAX];      /* times preempted */
+	/* las */
+	int nlev;
+	double thr[4], knob;
+	int level[REF_MAX];
+	double att[REF_MAX], att_t[REF_MAX], exec[REF_MAX], lvl_t[REF_MAX];
+	double wait_acc[REF_MAX], wait_t[REF_MAX];
+	int demotions, promotions;
 	gp_policy_ctx ctx;
 	const gp_policy *pol;
 	gp_alloc alloc;
@@ -440,10 +454,12 @@ static int ref_before(const ref_sim *r, int a, int b)
 {
 	const gp_job *ja = &r->l->jobs[a], *jb = &r->l->jobs[b];
 
-	if (r->queue == GP_SIM_SJF && ja->duration != jb->duration)
-		return ja->duration < jb->duration;
+	if (r->queue == GP_SIM_SJF && r->pend[a] + r->rem[a] != r->pend[b] + r->rem[b])
+		return r->pend[a] + r->rem[a] < r->pend[b] + r->rem[b];
 	if (r->queue == GP_SIM_SJF && ja->submit != jb->submit)
 		return ja->submit < jb->submit;
+	if (r->queue == GP_SIM_PRIORITY && ja->priority != jb->priority)
+		return ja->priority > jb->priority;
 	return r->seq[a] < r->seq[b];
 }
 
@@ -484,9 +500,234 @@ static void ref_start(ref_sim *r, int j, double t)
 	CU_ASSERT_EQUAL_FATAL(gp_placement_apply(&r->alloc, &r->tmp), 0);
 	r->pl[j] = r->tmp;
 	r->tmp = swap;
+	if (r->nlev && r->exec[j] > 0)
+		r->wait_acc[j] += t - r->wait_t[j];
+	r->att_t[j] = t;
 	r->state[j] = 2;
-	r->start[j] = t;
-	r->finish[j] = t + r->l->jobs[j].duration;
+	if (r->start[j] < 0)
+		r->start[j] = t;
+	r->seg[j] = t;
+	r->ovh[j] = r->pend[j];
+	r->pend[j] = 0;
+	r->finish[j] = t + (r->ovh[j] + r->rem[j]);
+}
+
+/* ---- preemption, the plain way: every trial on a copy of the state ---- */
+
+typedef struct ref_cand {
+	int job;
+	int64_t held;
+	double lost, start;
+} ref_cand;
+
+static int64_t ref_held(const gp_placement *p)
+{
+	int64_t m = 0;
+	int i;
+
+	for (i = 0; i < p->nparts; i++)
+		m += (int64_t)p->parts[i].ngpus * p->parts[i].milli;
+	return m;
+}
+
+/* Work done in j's current run at t, and what a preemption loses. */
+static double ref_progress(const ref_sim *r, int j, double t)
+{
+	double e = t - r->seg[j] - r->ovh[j];
+
+	return e > 0 ? e : 0;
+}
+
+static double ref_lost(const ref_sim *r, int j, double t)
+{
+	double w = ref_progress(r, j, t);
+
+	return r->tau > 0 ? w - floor(w / r->tau) * r->tau : 0;
+}
+
+static int ref_cand_cmp(const void *x, const void *y)
+{
+	const ref_cand *a = x, *b = y;
+
+	if (a->held != b->held)
+		return a->held > b->held ? -1 : 1;
+	if (a->lost != b->lost)
+		return a->lost < b->lost ? -1 : 1;
+	if (a->start != b->start)
+		return a->start > b->start ? -1 : 1;
+	return b->job - a->job;
+}
+
+static int ref_node_fits(const gp_alloc *a, int node, const gp_job *job, const gp_policy_ctx *ctx)
+{
+	gp_policy_ctx c = *ctx;
+	int g, n = 0;
+
+	c.alloc = a;
+	if (!gp_node_eligible(&c, node, job))
+		return 0;
+	for (g = 0; g < cl.nodes[node].ngpus; g++) {
+		int gpu = cl.nodes[node].first_gpu + g;
+
+		n += a->gpu_free_milli[gpu] >= job->gpu_milli && a->gpu_free_mem_mib[gpu] >= job->gpu_mem_mib;
+	}
+	return n >= job->gpus && a->node_free_cpu_milli[node] >= job->cpu_milli &&
+	       a->node_free_mem_mib[node] >= job->mem_mib;
+}
+
+static int ref_list(const ref_sim *r, int j)
+{
+	return (r->l->jobs[j].klass == GP_CLASS_LS ? 0 : 1) * r->nlev + r->level[j];
+}
+
+/* las: attained service and run time of running j up to t. */
+static void ref_account(ref_sim *r, int j, double t)
+{
+	double dt = t - r->att_t[j];
+
+	if (dt > 0) {
+		r->att[j] += (double)ref_held(&r->pl[j]) / GP_MILLI * dt;
+		r->exec[j] += dt;
+	}
+	r->att_t[j] = t;
+}
+
+/* The policy placed h into r->tmp on `trial` (victims v[0..nv) released):
+ * victims it leaves room for stay, the others are preempted. */
+static void ref_commit(ref_sim *r, gp_alloc *trial, const int *v, int nv, double t)
+{
+	int i, keep[REF_MAX] = { 0 };
+
+	CU_ASSERT_EQUAL_FATAL(gp_placement_apply(trial, &r->tmp), 0);
+	for (i = nv; i-- > 0;)
+		keep[i] = gp_placement_apply(trial, &r->pl[v[i]]) == 0;
+	for (i = 0; i < nv; i++) {
+		int j = v[i];
+		double w;
+
+		if (keep[i])
+			continue;
+		gp_placement_undo(&r->alloc, &r->pl[j]);
+		if (r->nlev) {
+			ref_account(r, j, t);
+			r->wait_t[j] = t;
+		}
+		w = ref_progress(r, j, t) - ref_lost(r, j, t);
+		r->rem[j] -= w;
+		r->pend[j] = r->cost;
+		r->state[j] = 1;
+		r->npre[j]++;
+	}
+}
+
+static int ref_preempt(ref_sim *r, int h, double t, int level)
+{
+	const gp_job *job = &r->l->jobs[h];
+	ref_cand c[REF_MAX];
+	int nc = 0, i, k, n = (int)r->l->n, v[REF_MAX], nv, ok = 0;
+	int64_t used = 0;
+	gp_alloc trial;
+
+	for (i = 0; i < n; i++) {
+		const gp_job *b = &r->l->jobs[i];
+
+		if (r->state[i] != 2)
+			continue;
+		used += ref_held(&r->pl[i]);
+		if (level >= 0 ? ref_list(r, i) <= level :
+		    r->preempt == GP_SIM_PREEMPT_CLASS ? !(job->klass == GP_CLASS_LS && b->klass == GP_CLASS_BE)
+						       : !(b->priority < job->priority))
+			continue;
+		c[nc].job = i;
+		c[nc].held = ref_held(&r->pl[i]);
+		c[nc].lost = ref_lost(r, i, t) * (double)c[nc].held / GP_MILLI;
+		c[nc].start = r->seg[i];
+		nc++;
+	}
+	if (!nc)
+		return 0;
+	qsort(c, (size_t)nc, sizeof(*c), ref_cand_cmp);
+	if (job->type == GP_JOB_RING_ALLREDUCE || job->type == GP_JOB_PS_WORKER) {
+		int64_t free_milli = (int64_t)cl.ngpus * GP_MILLI - used;
+
+		CU_ASSERT_EQUAL_FATAL(gp_alloc_copy(&trial, &r->alloc), GP_OK);
+		for (k = 0; k < nc && !ok; k++) {
+			gp_placement_undo(&trial, &r->pl[c[k].job]);
+			v[k] = c[k].job;
+			free_milli += c[k].held;
+			if (free_milli >= (int64_t)job->gpus * job->gpu_milli && ref_place(r, &trial, h, &r->tmp)) {
+				ref_commit(r, &trial, v, k + 1, t);
+				ok = 1;
+			}
+		}
+		gp_alloc_release(&trial);
+		return ok;
+	}
+	/* One node: each node's shortest prefix of its candidates that makes
+	 * room, nodes by (victims, lost, latest start, id). */
+	{
+		int cnt[4] = { 0 }, tried[4] = { 0 }, node;
+		double lost[4] = { 0 }, latest[4];
+
+		for (node = 0; node < cl.nnodes; node++) {
+			int fits = 0;
+
+			latest[node] = -INFINITY;
+			CU_ASSERT_EQUAL_FATAL(gp_alloc_copy(&trial, &r->alloc), GP_OK);
+			for (k = 0; k < nc && !fits; k++) {
+				const gp_placement *p = &r->pl[c[k].job];
+				int touch = 0;
+
+				for (i = 0; i < p->nparts; i++)
+					touch |= p->parts[i].node == node;
+				if (!touch)
+					continue;
+				gp_placement_undo(&trial, p);
+				cnt[node]++;
+				lost[node] += c[k].lost;
+				if (c[k].start > latest[node])
+					latest[node] = c[k].start;
+				fits = ref_node_fits(&trial, node, job, &r->ctx);
+			}
+			if (!fits)
+				cnt[node] = 0;
+			gp_alloc_release(&trial);
+		}
+		for (;;) {
+			int best = -1;
+
+			for (node = 0; node < cl.nnodes; node++) {
+				if (!cnt[node] || tried[node])
+					continue;
+				if (best < 0 || cnt[node] < cnt[best] ||
+				    (cnt[node] == cnt[best] && (lost[node] < lost[best] ||
+				     (lost[node] == lost[best] && latest[node] > latest[best]))))
+					best = node;
+			}
+			if (best < 0)
+				return 0;
+			tried[best] = 1;
+			CU_ASSERT_EQUAL_FATAL(gp_alloc_copy(&trial, &r->alloc), GP_OK);
+			nv = 0;
+			for (k = 0; k < nc && nv < cnt[best]; k++) {
+				const gp_placement *p = &r->pl[c[k].job];
+				int touch = 0;
+
+				for (i = 0; i < p->nparts; i++)
+					touch |= p->parts[i].node == best;
+				if (!touch)
+					continue;
+				gp_placement_undo(&trial, p);
+				v[nv++] = c[k].job;
+			}
+			if (ref_place(r, &trial, h, &r->tmp)) {
+				ref_commit(r, &trial, v, nv, t);
+				gp_alloc_release(&trial);
+				return 1;
+			}
+			gp_alloc_release(&trial);
+		}
+	}
 }
 
 static void ref_pass(ref_sim *r, double t)
@@ -498,6 +739,12 @@ static void ref_pass(ref_sim *r, double t)
 
 	for (i = 0; i < nq; i++) {
 		if (!ref_place(r, &r->alloc, q[i], &r->tmp)) {
+			if (r->preempt && ref_preempt(r, q[i], t, -1)) {
+				/* Victims are back in the queue: a fresh pass. */
+				ref_start(r, q[i], t);
+				ref_pass(r, t);
+				return;
+			}
 			head = i;
 			break;
 		}
@@ -549,7 +796,7 @@ static void ref_pass(ref_sim *r, double t)
 
 		if (!ref_place(r, &r->alloc, j, &r->tmp))
 			continue;
-		if (!(t + r->l->jobs[j].duration <= resv_t)) {
+		if (!(t + (r->pend[j] + r->rem[j]) <= resv_t)) {
 			for (p = 0; p < r->tmp.nparts; p++) {
 				const gp_place_part *part = &r->tmp.parts[p];
 
@@ -572,7 +819,53 @@ static void ref_pass(ref_sim *r, double t)
 	}
 }
 
-static void ref_run(ref_sim *r, const gp_joblist *l, int queue, const gp_policy *pol)
+/* las, the plain way: after every batch, the queues (class, level) in
+ * order, each by (time it entered, arrival); a job starts if the policy
+ * places it, else by preempting jobs of later queues, else it is passed
+ * over. */
+static void ref_las_pass(ref_sim *r, double t)
+{
+	int l, i, a, b, n = (int)r->l->n;
+
+	for (l = 0; l < 2 * r->nlev; l++) {
+		int q[REF_MAX], nq = 0;
+
+		for (i = 0; i < n; i++)
+			if (r->state[i] == 1 && ref_list(r, i) == l)
+				q[nq++] = i;
+		for (a = 1; a < nq; a++)
+			for (b = a; b > 0 && (r->lvl_t[q[b]] < r->lvl_t[q[b - 1]] ||
+					      (r->lvl_t[q[b]] == r->lvl_t[q[b - 1]] &&
+					       r->seq[q[b]] < r->seq[q[b - 1]])); b--) {
+				int x = q[b];
+
+				q[b] = q[b - 1];
+				q[b - 1] = x;
+			}
+		for (i = 0; i < nq; i++)
+			if (ref_place(r, &r->alloc, q[i], &r->tmp) || (r->preempt && ref_preempt(r, q[i], t, l)))
+				ref_start(r, q[i], t);
+	}
+}
+
+/* Time of j's next las event: demotion (running), promotion (waiting). */
+static double ref_las_next(const ref_sim *r, int j)
+{
+	if (r->state[j] == 2 && r->level[j] < r->nlev - 1) {
+		double g = (double)ref_held(&r->pl[j]) / GP_MILLI;
+		double d = r->att_t[j] + (r->thr[r->level[j]] - r->att[j]) / g;
+
+		return d > r->att_t[j] ? d : r->att_t[j];
+	}
+	if (r->state[j] == 1 && r->knob > 0 && r->level[j] > 0 && r->exec[j] > 0) {
+		double d = r->wait_t[j] + r->knob * r->exec[j] - r->wait_acc[j];
+
+		return d > r->wait_t[j] ? d : r->wait_t[j];
+	}
+	return INFINITY;
+}
+
+static void ref_run(ref_sim *r, const gp_joblist *l, const gp_sim_config *cfg)
 {
 	int n = (int)l->n, i, nseq = 0;
 	gp_rng rng;
@@ -580,8 +873,18 @@ static void ref_run(ref_sim *r, const gp_joblist *l, int queue, const gp_policy 
 
 	memset(r, 0, sizeof(*r));
 	r->l = l;
-	r->queue = queue;
-	r->pol = pol;
+	r->queue = cfg->queue;
+	r->pol = cfg->policy;
+	r->preempt = cfg->preempt;
+	r->cost = cfg->preempt_cost;
+	r->tau = cfg->checkpoint_interval;
+	if (cfg->queue == GP_SIM_LAS) {
+		r->nlev = cfg->las_nthresholds + 1;
+		for (i = 0; i < cfg->las_nthresholds; i++)
+			r->thr[i] = cfg->las_thresholds[i];
+		r->knob = cfg->las_starvation;
+		r->preempt = cfg->las_preempt;
+	}
 	gp_rng_seed(&rng, 7);
 	r->ctx.cluster = &cl;
 	r->ctx.rng = &rng;
@@ -591,6 +894,7 @@ static void ref_run(ref_sim *r, const gp_joblist *l, int queue, const gp_policy 
 	for (i = 0; i < n; i++) {
 		gp_placement_init(&r->pl[i]);
 		r->start[i] = r->finish[i] = -1;
+		r->rem[i] = l->jobs[i].duration;
 	}
 	for (;;) {
 		double t = INFINITY;
@@ -601,6 +905,8 @@ static void ref_run(ref_sim *r, const gp_joblist *l, int queue, const gp_policy 
 				t = l->jobs[i].submit;
 			if (r->state[i] == 2 && r->finish[i] < t)
 				t = r->finish[i];
+			if (r->nlev && ref_las_next(r, i) < t)
+				t = ref_las_next(r, i);
 		}
 		if (t == INFINITY)
 			break;
@@ -609,14 +915,33 @@ static void ref_run(ref_sim *r, const gp_joblist *l, int queue, const gp_policy 
 				gp_placement_undo(&r->alloc, &r->pl[i]);
 				r->state[i] = 3;
 			}
+		for (i = 0; i < n && r->nlev; i++) {
+			if (ref_las_next(r, i) != t)
+				continue;
+			if (r->state[i] == 2) {
+				ref_account(r, i, t);
+				r->level[i]++;
+				r->lvl_t[i] = t;
+				r->demotions++;
+			} else {
+				r->level[i] = 0;
+				r->att[i] = r->exec[i] = r->wait_acc[i] = 0;
+				r->lvl_t[i] = t;
+				r->promotions++;
+			}
+		}
 		/* Same-time arrivals in file order; a job the idle cluster
 		 * cannot hold is never placed and never queues. */
 		for (i = 0; i < n; i++)
 			if (r->state[i] == 0 && l->jobs[i].submit == t) {
 				r->seq[i] = nseq++;
 				r->state[i] = ref_place(r, &idle, i, &r->tmp) ? 1 : 4;
+				r->lvl_t[i] = t;
 			}
-		ref_pass(r, t);
+		if (r->nlev)
+			ref_las_pass(r, t);
+		else
+			ref_pass(r, t);
 		/* Nothing runs and nothing will come: the head can never start. */
 		for (;;) {
 			int q[REF_MAX];
@@ -631,7 +956,10 @@ static void ref_run(ref_sim *r, const gp_joblist *l, int queue, const gp_policy 
 				break;
 			ref_queue(r, q);
 			r->state[q[0]] = 4;
-			ref_pass(r, t);
+			if (r->nlev)
+				ref_las_pass(r, t);
+			else
+				ref_pass(r, t);
 		}
 	}
 	for (i = 0; i < n; i++)
@@ -645,21 +973,25 @@ static void ref_run(ref_sim *r, const gp_joblist *l, int queue, const gp_policy 
  * GPUs and 16 CPUs; jobs of 1-4 GPUs on one node, Ring-AllReduce jobs of
  * up to 8 GPUs across nodes, some asking for CPUs and host memory (so
  * backfill must keep the head's host share free), the odd job that can
- * never fit, both classes, integer times so that events coincide.  Every
- * queue discipline, two policies, and under backfill both scans (the
- * plain walk and the index), which must give the same answers. */
+ * never fit, both classes, three priorities, integer times so that events
+ * coincide.  Every queue discipline, two policies, and under backfill both
+ * scans (the plain walk and the index), which must give the same answers;
+ * fifo, sjf, backfill and priority also with --preempt class and priority
+ * (a preemption cost and a checkpoint interval on half the traces); las
+ * without and with preemption, with starvation promotion, with 2 and 3
+ * queues.  GP_XDEBUG=1 prints both schedules of a trace that differs. */
 static void test_reference_crosscheck(void)
 {
 	static const char *const policies[] = { "first-fit", "bestfit" };
 	gp_rng rng;
-	int trace, jobs_checked = 0, backfilled = 0;
+	int trace, jobs_checked = 0, backfilled = 0, preempted = 0, promoted = 0;
 
 	gp_rng_seed(&rng, 2026);
 	build_cluster(3, 4);
 	for (trace = 0; trace < 150; trace++) {
 		gp_joblist l;
-		int n = 4 + (int)gp_rng_below(&rng, 36), i, q, pi, scan;
-		double span = 1 + (double)gp_rng_below(&rng, 120);
+		int n = 4 + (int)gp_rng_below(&rng, 36), i, q, pi, scan, pm;
+		double span = 1 + (double)gp_rng_below(&rng, 120), cost, tau;
 
 		gp_joblist_init(&l);
 		for (i = 0; i < n; i++) {
@@ -682,45 +1014,87 @@ static void test_reference_crosscheck(void)
 				j->mem_mib = 1024 * (int64_t)(1 + gp_rng_below(&rng, 40));
 			if (gp_rng_below(&rng, 40) == 0)
 				j->gpus = 5; /* single node: never fits a 4-GPU node */
+			j->priority = (int)gp_rng_below(&rng, 3);
 		}
+		cost = gp_rng_below(&rng, 2) ? 3 : 0;
+		tau = gp_rng_below(&rng, 2) ? 7 : 0;
+
 		for (pi = 0; pi < 2; pi++)
-			for (q = 0; q < GP_SIM_LAS; q++)
-				for (scan = GP_SIM_SCAN_WALK; scan <= (q == GP_SIM_BACKFILL ? GP_SIM_SCAN_INDEX : GP_SIM_SCAN_WALK); scan++) {
-					gp_sim_config cfg;
-					gp_error err = GP_ERROR_INIT;
-					gp_sim_result res;
-					ref_sim ref;
-					int bad = 0;
+			for (q = 0; q <= GP_SIM_LAS; q++)
+				for (pm = 0; pm < (q == GP_SIM_LAS ? 4 : GP_SIM_PREEMPT_MODES); pm++)
+					for (scan = GP_SIM_SCAN_WALK; scan <= (q == GP_SIM_BACKFILL ? GP_SIM_SCAN_INDEX : GP_SIM_SCAN_WALK); scan++) {
+						gp_sim_config cfg;
+						gp_error err = GP_ERROR_INIT;
+						gp_sim_result res;
+						ref_sim ref;
+						int bad = 0;
 
-					gp_sim_config_init(&cfg);
-					cfg.cluster = &cl;
-					cfg.policy = gp_policy_find(policies[pi]);
-					cfg.queue = q;
-					cfg.seed = 7;
-					cfg.tick = 10;
-					cfg.backfill_scan = scan;
-					CU_ASSERT_EQUAL_FATAL(gp_sim_run(&cfg, &l, &res, &err), GP_OK);
-					ref_run(&ref, &l, q, cfg.policy);
-					for (i = 0; i < n; i++) {
-						int want = ref.state[i] == 3 ? GP_SIM_DONE : GP_SIM_NEVER;
+						gp_sim_config_init(&cfg);
+						cfg.cluster = &cl;
+						cfg.policy = gp_policy_find(policies[pi]);
+						cfg.queue = q;
+						cfg.seed = 7;
+						cfg.tick = 10;
+						cfg.backfill_scan = scan;
+						cfg.preempt = q == GP_SIM_LAS ? 0 : pm;
+						cfg.preempt_cost = pm ? cost : 0;
+						cfg.checkpoint_interval = pm ? tau : 0;
+						if (q == GP_SIM_LAS) {
+							/* off; on; on with starvation; 3 queues */
+							cfg.las_preempt = pm > 0;
+							cfg.las_nthresholds = pm == 3 ? 2 : 1;
+							cfg.las_thresholds[0] = 40;
+							cfg.las_thresholds[1] = 150;
+							cfg.las_starvation = pm >= 2 ? 2 : 0;
+							/* promotions with a cost or lost work
+							 * longer than a quantum livelock */
+							if (pm >= 2)
+								cfg.preempt_cost = cfg.checkpoint_interval = 0;
+						}
+						if (gp_sim_run(&cfg, &l, &res, &err) != GP_OK)
+							fprintf(stderr, "\ncross-check: trace %d, %s, mode %d: %s\n", trace,
+								gp_sim_queue_name(q), pm, err.msg);
+						CU_ASSERT_EQUAL_FATAL(err.status, GP_OK);
+						ref_run(&ref, &l, &cfg);
+						for (i = 0; i < n; i++) {
+							int want = ref.state[i] == 3 ? GP_SIM_DONE : GP_SIM_NEVER;
 
-						if (res.jobs[i].state != want || res.jobs[i].start != ref.start[i] ||
-						    res.jobs[i].finish != ref.finish[i])
-							bad++;
+							if (res.jobs[i].state != want || res.jobs[i].start != ref.start[i] ||
+							    res.jobs[i].finish != ref.finish[i] ||
+							    res.jobs[i].preemptions != ref.npre[i])
+								bad++;
+							preempted += ref.npre[i];
+						}
+						if (bad && getenv("GP_XDEBUG"))
+							for (i = 0; i < n; i++)
+								fprintf(stderr, "  %s%s sub %g gpus %d type %d cls %d prio %d dur %g: "
+									"engine %g-%g pre %d, ref %g-%g pre %d\n",
+									res.jobs[i].finish != ref.finish[i] ? "*" : " ", l.jobs[i].id,
+									l.jobs[i].submit, l.jobs[i].gpus, l.jobs[i].type, l.jobs[i].klass,
+									l.jobs[i].priority, l.jobs[i].duration, res.jobs[i].start,
+									res.jobs[i].finish, res.jobs[i].preemptions, ref.start[i],
+									ref.finish[i], ref.npre[i]);
+						if (bad)
+							fprintf(stderr, "\ncross-check: trace %d, %s, %s, mode %d, scan %d: "
+								"%d of %d jobs differ\n", trace, policies[pi], gp_sim_queue_name(q),
+								pm, scan, bad, n);
+						CU_ASSERT_EQUAL(bad, 0);
+						if (q == GP_SIM_LAS) {
+							CU_ASSERT_EQUAL(res.las_demotions, (size_t)ref.demotions);
+							CU_ASSERT_EQUAL(res.las_promotions, (size_t)ref.promotions);
+							promoted += ref.promotions;
+						}
+						jobs_checked += n;
+						if (q == GP_SIM_BACKFILL)
+							backfilled += (int)res.backfilled;
+						gp_sim_result_release(&res);
 					}
-					if (bad)
-						fprintf(stderr, "\ncross-check: trace %d, %s, %s, scan %d: %d of %d jobs differ\n",
-							trace, policies[pi], gp_sim_queue_name(q), scan, bad, n);
-					CU_ASSERT_EQUAL(bad, 0);
-					jobs_checked += n;
-					if (q == GP_SIM_BACKFILL)
-						backfilled += (int)res.backfilled;
-					gp_sim_result_release(&res);
-				}
 		gp_joblist_release(&l);
 	}
 	/* The traces must exercise backfill, not just pass trivially. */
 	CU_ASSERT(backfilled > 100);
+	CU_ASSERT(preempted > 1000);
+	CU_ASSERT(promoted > 100);
 	CU_ASSERT(jobs_checked > 10000);
 }
 

@@ -72,7 +72,7 @@ typedef struct gp_inv_node {
 typedef struct gp_inv_alloc {   /* one job (or pod) on one node */
 	char *job, *node;
 	int ngpus;
-	int gpus[GP_TOPO_MAX_GPUS];
+	uint64_t gpus;         /* the GPU indices, when gpus_known */
 	int gpus_known;        /* indices given (IDX), else the count only */
 	int *cpus;             /* CPU numbers (CPU_IDs), may be NULL */
 	int ncpus;

@@ -71,6 +71,11 @@ int gp_whatif_results_complete(const gp_whatif_results *rs, size_t cfg);
  * yes, 0 no, -1 unknown (or no SLO). */
 int gp_whatif_meets_run(const gp_whatif_spec *s, const gp_whatif_result *r);
 int gp_whatif_meets(const gp_whatif_results *rs, size_t cfg);
+/* The same over every trace: the traces are workloads the configuration
+ * must serve, not alternatives (cfg's own trace value is ignored). */
+int gp_whatif_meets_all(const gp_whatif_results *rs, size_t cfg);
+/* cfg with its trace value set to t. */
+size_t gp_whatif_with_trace(const gp_whatif_spec *s, size_t cfg, size_t t);
 /* Mean over the seeds of configuration cfg (all must be known). */
 void gp_whatif_mean(const gp_whatif_results *rs, size_t cfg, gp_whatif_result *out);
 
@@ -107,13 +112,19 @@ void gp_whatif_search_set(gp_whatif_search *se, size_t line, size_t index, int m
 long gp_whatif_search_answer(const gp_whatif_search *se, size_t line);
 /* Whether meeting is upward closed along the axis for this spec. */
 int gp_whatif_search_up(const gp_whatif_spec *s, int axis);
-/* Configuration of (line, index) for a spec's searched axis. */
+/* Configuration of (line, index) along axis: lines enumerate the other
+ * axes in grid order (nconfigs / nvalues[axis] of them). */
 size_t gp_whatif_search_config(const gp_whatif_spec *s, int axis, size_t line, size_t index);
+/* The same for the search, whose lines leave out the trace axis too (a
+ * point is judged over every trace; nconfigs / (nvalues[axis] x traces)
+ * lines); the configuration of the first trace. */
+size_t gp_whatif_search_line_config(const gp_whatif_spec *s, int axis, size_t line, size_t index);
 
 /* ---- the answer ---- */
 
-/* The cheapest configuration that meets the SLO in every seed among the
- * complete ones (ties: the earlier in grid order); -1 when none. */
+/* The cheapest configuration that meets the SLO in every seed and on every
+ * trace among the complete ones (ties: the earlier in grid order); its
+ * index is that of the first trace; -1 when none. */
 long gp_whatif_best(const gp_whatif_results *rs, const gp_cluster *base);
 
 #endif

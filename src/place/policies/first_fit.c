@@ -69,7 +69,12 @@ int gp_policy_first_fit(const gp_policy_ctx *ctx, const gp_job *job, gp_placemen
 			continue;
 		if (take > need - got)
 			take = need - got;
-		if (!gp_place_host_fits(ctx, node, job, take))
+		/* As many as the host's CPU and memory allow: with fewer free
+		 * GPUs the job must not fit where it did not fit with more
+		 * (the simulator's WAIT memo relies on that). */
+		while (take > 0 && !gp_place_host_fits(ctx, node, job, take))
+			take--;
+		if (take <= 0)
 			continue;
 		got += take_from_node(ctx, node, job, take, out);
 		if (out->nparts >= GP_PLACE_MAX_PARTS)

@@ -31,3 +31,6 @@ run import slurm - - -o $TMP/c.yaml </dev/null
 run import slurm $S/scontrol-show-node-dccn.txt -o $TMP/c.yaml --topology a100
 run import slurm $S/scontrol-show-node-dccn.txt -o $TMP/c.yaml --topology a100=topologies/dgx1-v100-8gpu-4nic-pytorch-ddp-readme.txt
 ls $TMP | grep -c yaml
+echo "== standard output: the summary goes to standard error"
+run import slurm $S/scontrol-show-node-dccn.txt -o $TMP/o.yaml --state-out - -q
+run import slurm $S/scontrol-show-node-dccn.txt -o - --state-out - -q

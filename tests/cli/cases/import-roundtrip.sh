@@ -35,3 +35,8 @@ echo "== --commit creates a missing state file"
 run place -c $TMP/c.yaml --state $TMP/new-state.yaml --commit $TMP/job.yaml >/dev/null
 cat $TMP/new-state.yaml
 run place -c $TMP/c.yaml --state $TMP/absent.yaml $TMP/job.yaml
+echo "== release --commit takes the state's lock (held here by flock(1))"
+flock $TMP/s.yaml "$GPUPLAN" release -c $TMP/c.yaml --state $TMP/s.yaml --job five --commit \
+	--lock-timeout 0.2
+echo "[exit $?]"
+run release -c $TMP/c.yaml --state $TMP/s.yaml --job five --commit --lock-timeout 5
