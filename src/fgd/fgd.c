@@ -729,16 +729,310 @@ static void make_curves(gp_fgd_result *res, const gp_fgd_event *ev, size_t n)
 	free(arr);
 }
 
+/* The task list the run replays: the (shuffled) trace, thinned or grown
+ * to the inflation target as the artifact does.  tasks[i] is a pod index,
+ * copies[i] -1 for the original or the copy number of an inflated one. */
+typedef struct task_list {
+	int32_t *tasks, *copies;
+	size_t n, cap;
+} task_list;
+
+/* Deflate: drop the k-th remaining task (the artifact's order-keeping
+ * slice delete) until under the target; a Fenwick tree over the remaining
+ * flags finds the k-th in O(log n), so a million drops stay fast. */
+static void deflate_tasks(run *r, task_list *tl, int64_t *pod_total, double target)
+{
+	const gp_openb_pods *pods = r->pods;
+	size_t m = tl->n, alive = tl->n, x, pos, step, top = 1;
+	int32_t *bit = gp_xcalloc(m + 1, sizeof(int32_t));
+	unsigned char *gone = gp_xcalloc(m + 1, 1);
+
+	for (x = 1; x <= m; x++) {
+		bit[x]++;
+		if (x + (x & -x) <= m)
+			bit[x + (x & -x)] += bit[x];
+	}
+	while (top * 2 <= m)
+		top *= 2;
+	while ((double)*pod_total > target && alive > 0) {
+		int32_t rem = gp_gorand_intn(&r->rng, (int)alive) + 1, p;
+
+		for (pos = 0, step = top; step; step >>= 1)
+			if (pos + step <= m && bit[pos + step] < rem) {
+				pos += step;
+				rem -= bit[pos];
+			}
+		/* tasks[pos] is the k-th remaining one */
+		gone[pos] = 1;
+		for (x = pos + 1; x <= m; x += x & -x)
+			bit[x]--;
+		alive--;
+		p = tl->tasks[pos];
+		*pod_total -= (int64_t)pods->gpu_milli[p] * pods->ngpus[p];
+	}
+	for (x = 0, tl->n = 0; x < m; x++)
+		if (!gone[x]) {
+			tl->tasks[tl->n] = tl->tasks[x];
+			tl->copies[tl->n++] = tl->copies[x];
+		}
+	free(bit);
+	free(gone);
+}
+
+/* Inflate: random copies (drawn over the pods sorted by name) until the
+ * next one would pass the target. */
+static int inflate_tasks(run *r, task_list *tl, int64_t *pod_total, double target, gp_error *err)
+{
+	const gp_openb_pods *pods = r->pods;
+	size_t np = pods->n;
+	int32_t *byname = sorted_by_name(pods->names, np), k = 0;
+
+	for (;;) {
+		int32_t p = byname[gp_gorand_intn(&r->rng, (int)np)];
+
+		/* the artifact compares with the per-GPU share here */
+		if ((double)(*pod_total + pods->gpu_milli[p]) > target)
+			break;
+		*pod_total += (int64_t)pods->gpu_milli[p] * pods->ngpus[p];
+		if (tl->n == tl->cap) {
+			tl->cap *= 2;
+			tl->tasks = gp_xrealloc(tl->tasks, sizeof(int32_t) * tl->cap);
+			tl->copies = gp_xrealloc(tl->copies, sizeof(int32_t) * tl->cap);
+		}
+		if (tl->n >= (size_t)GP_OPENB_MAX_PODS * 16) {
+			free(byname);
+			return gp_error_set(err, GP_EINPUT, pods->path, 1, 1,
+					    "inflation needs more than %d tasks (cap)",
+					    GP_OPENB_MAX_PODS * 16);
+		}
+		tl->tasks[tl->n] = p;
+		tl->copies[tl->n] = k++;
+		tl->n++;
+	}
+	free(byname);
+	return GP_OK;
+}
+
+/* The artifact's random stream: seed, one Int(), pod shuffle, inflation
+ * draws (the node permutation follows in init_nodes). */
+static int make_tasks(run *r, const gp_fgd_opts *opts, int64_t total_milli, task_list *tl,
+		      gp_error *err)
+{
+	const gp_openb_pods *pods = r->pods;
+	size_t np = pods->n, j;
+	int32_t *order;
+	int64_t pod_total = 0;
+	int rc = GP_OK;
+
+	gp_gorand_seed(&r->rng, opts->seed);
+	(void)gp_gorand_int63(&r->rng);
+	order = sorted_by_name(pods->names, np);
+	if (opts->shuffle)
+		gp_gorand_shuffle_idx(&r->rng, order, (int)np);
+	for (j = 0; j < np; j++)
+		pod_total += (int64_t)pods->gpu_milli[j] * pods->ngpus[j];
+	tl->cap = np + 16;
+	tl->tasks = gp_xmalloc(sizeof(int32_t) * tl->cap);
+	tl->copies = gp_xmalloc(sizeof(int32_t) * tl->cap);
+	for (j = 0; j < np; j++) {
+		tl->tasks[j] = order[j];
+		tl->copies[j] = -1;
+	}
+	tl->n = np;
+	free(order);
+	if (opts->inflate > 0) {
+		double target = opts->inflate * (double)total_milli;
+
+		if ((double)pod_total > target)
+			deflate_tasks(r, tl, &pod_total, target);
+		else if ((double)pod_total < target && pod_total == 0)
+			/* nothing drawn would ever add demand */
+			rc = gp_error_set(err, GP_EINPUT, pods->path, 1, 1,
+					  "no task asks for a GPU (num_gpu x gpu_milli is 0 on every row): "
+					  "there is nothing to inflate");
+		else if ((double)pod_total < target)
+			rc = inflate_tasks(r, tl, &pod_total, target, err);
+	}
+	return rc;
+}
+
+/* Node state arrays, the random name-prefix ranks and the FGD score
+ * cache (when it fits in memory). */
+static int init_nodes(run *r, const gp_fgd_opts *opts)
+{
+	const gp_openb_nodes *nodes = r->nodes;
+	int nn = r->nn, i, use_cache;
+	int32_t *node_sorted = sorted_by_name(nodes->names, (size_t)nn);
+	int32_t *perm = gp_xmalloc(sizeof(int32_t) * (size_t)(nn ? nn : 1));
+
+	/* Ten draws happen in the artifact between the inflation and the node
+	 * permutation: the start-up of the scheduler's ten informers (each
+	 * reflector draws a random watch timeout).  Replaying them makes the
+	 * seed-42 FGD run match the artifact decision for decision. */
+	for (i = 0; i < ARTIFACT_INFORMER_DRAWS; i++)
+		(void)gp_gorand_int63(&r->rng);
+	gp_gorand_perm(&r->rng, perm, nn);
+
+	r->cpu_left = gp_xmalloc(sizeof(int64_t) * (size_t)nn);
+	r->mem_left = gp_xmalloc(sizeof(int64_t) * (size_t)nn);
+	r->gleft = gp_xmalloc(sizeof(int16_t) * (size_t)nn * G);
+	r->rank = gp_xmalloc(sizeof(int) * (size_t)nn);
+	r->aff = gp_xcalloc((size_t)nn * NAFF, sizeof(int));
+	r->naff = gp_xcalloc((size_t)nn, sizeof(int));
+	r->version = gp_xcalloc((size_t)nn, sizeof(uint32_t));
+	r->frag_cur = gp_xmalloc(sizeof(double) * (size_t)nn);
+	r->idle_cur = gp_xmalloc(sizeof(double) * (size_t)nn);
+	r->feas = gp_xmalloc(sizeof(int) * (size_t)nn);
+	r->scores = gp_xmalloc(sizeof(int64_t) * (size_t)nn);
+	for (i = 0; i < nn; i++) {
+		int k;
+
+		r->rank[node_sorted[i]] = perm[i];
+		r->cpu_left[i] = nodes->cpu_milli[i];
+		r->mem_left[i] = nodes->mem_mib[i];
+		for (k = 0; k < G; k++)
+			r->gleft[(size_t)i * G + k] = k < nodes->ngpus[i] ? MILLI : 0;
+		node_refresh(r, i);
+	}
+	free(perm);
+	free(node_sorted);
+	use_cache = opts->policy == GP_FGD_FGD && (size_t)nn * (size_t)r->nshapes <= (16u << 20);
+	if (use_cache) {
+		r->sc_version = gp_xcalloc((size_t)nn * (size_t)r->nshapes, sizeof(uint32_t));
+		r->sc_score = gp_xmalloc(sizeof(int) * (size_t)nn * (size_t)r->nshapes);
+		r->sc_gpu = gp_xmalloc((size_t)nn * (size_t)r->nshapes);
+	}
+	return use_cache;
+}
+
+/* Raw score of node n for shape si under the run's policy (the FGD score
+ * memoised per node version when use_cache). */
+static int64_t node_score(run *r, int n, int si, int k, int rnd, int use_cache)
+{
+	const shape *s = &r->shapes[si];
+	int gpu;
+
+	switch (r->policy) {
+	case GP_FGD_RANDOM:
+		return k == rnd ? SCORE_MAX : 0;
+	case GP_FGD_DOTPROD:
+		return dotprod_score(r, n, s);
+	case GP_FGD_GPU_CLUSTERING:
+		return clustering_score(r, n, s);
+	case GP_FGD_GPU_PACKING:
+		return packing_score(r, n, s);
+	case GP_FGD_BESTFIT:
+		return bestfit_raw(r, n, s);
+	case GP_FGD_FGD:
+		if (use_cache) {
+			size_t ci = (size_t)n * (size_t)r->nshapes + (size_t)si;
+
+			if (r->sc_version[ci] != r->version[n] + 1) {
+				r->sc_score[ci] = fgd_score(r, n, s, &gpu);
+				r->sc_gpu[ci] = (int8_t)gpu;
+				r->sc_version[ci] = r->version[n] + 1;
+			}
+			return r->sc_score[ci];
+		}
+		return fgd_score(r, n, s, &gpu);
+	}
+	return 0;
+}
+
+/* The node for pod p (shape si): the filter, then the highest score
+ * (BestFit's rescaled to 0..100), ties to the smallest random rank; -1
+ * when no node fits. */
+static int choose_node(run *r, size_t p, int si, int use_cache)
+{
+	const shape *s = &r->shapes[si];
+	int nf = 0, chosen = -1, best_rank = 0, n, k, rnd = -1;
+	int64_t best = 0, lo = INT64_MAX, hi = INT64_MIN;
+
+	for (n = 0; n < r->nn; n++)
+		if (node_fits(r, n, p, s))
+			r->feas[nf++] = n;
+	if (nf <= 1)
+		return nf ? r->feas[0] : -1;
+	if (r->policy == GP_FGD_RANDOM)
+		rnd = gp_gorand_intn(&r->rng, nf);
+	for (k = 0; k < nf; k++) {
+		int64_t sc = node_score(r, r->feas[k], si, k, rnd, use_cache);
+
+		r->scores[k] = sc;
+		if (sc < lo)
+			lo = sc;
+		if (sc > hi)
+			hi = sc;
+	}
+	for (k = 0; k < nf; k++) {
+		int64_t sc = r->scores[k];
+
+		if (r->policy == GP_FGD_BESTFIT)
+			sc = hi == lo ? 0 : (sc - lo) * SCORE_MAX / (hi - lo);
+		n = r->feas[k];
+		if (chosen < 0 || sc > best || (sc == best && r->rank[n] < best_rank)) {
+			chosen = n;
+			best = sc;
+			best_rank = r->rank[n];
+		}
+	}
+	return chosen;
+}
+
+/* Put pod p (shape si) on node n: the GPUs by the policy's in-node rule,
+ * then CPU, memory and affinity counts.  Returns the GPU mask taken. */
+static unsigned take_node(run *r, int n, size_t p, int si, int use_cache)
+{
+	const gp_openb_nodes *nodes = r->nodes;
+	const shape *s = &r->shapes[si];
+	int16_t *g = r->gleft + (size_t)n * G;
+	int a = affinity_class(s), gsel = -1, i;
+	unsigned mask = 0;
+
+	if (s->milli > 0) {
+		if (!is_share(s)) {
+			mask = exclusive_gpus(r, n, s);
+		} else if (r->policy == GP_FGD_FGD) {
+			if (use_cache && r->sc_version[(size_t)n * (size_t)r->nshapes + (size_t)si] ==
+						 r->version[n] + 1)
+				gsel = r->sc_gpu[(size_t)n * (size_t)r->nshapes + (size_t)si];
+			else
+				(void)fgd_score(r, n, s, &gsel);
+		} else if (r->policy == GP_FGD_RANDOM) {
+			int cnt = 0;
+
+			for (i = 0; i < nodes->ngpus[n]; i++)
+				if (g[i] >= s->milli && gp_gorand_intn(&r->rng, ++cnt) == 0)
+					gsel = i;
+		} else {
+			/* best fit inside the node: the least free GPU that fits */
+			for (i = 0; i < nodes->ngpus[n]; i++)
+				if (g[i] >= s->milli && (gsel < 0 || g[i] < g[gsel]))
+					gsel = i;
+		}
+		if (gsel >= 0)
+			mask = 1u << gsel;
+		for (i = 0; i < nodes->ngpus[n]; i++)
+			if (mask & (1u << i))
+				g[i] = (int16_t)(g[i] - s->milli);
+	}
+	r->cpu_left[n] -= r->pods->cpu_milli[p];
+	r->mem_left[n] -= r->pods->mem_mib[p];
+	if (a >= 0 && r->aff[(size_t)n * NAFF + a]++ == 0)
+		r->naff[n]++;
+	node_refresh(r, n);
+	return mask;
+}
+
 int gp_fgd_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
 		 const gp_fgd_opts *opts, gp_fgd_result *res, gp_error *err)
 {
 	run r;
-	int nn = nodes->n, i, n;
-	size_t np = pods->n, j, ntasks, cap_tasks;
-	int32_t *order, *tasks, *copies, *perm, *node_sorted;
-	int64_t total_milli = 0, pod_total = 0, used = 0, arrived = 0;
+	int nn = nodes->n, i, n, use_cache, rc;
+	size_t j, ntasks;
+	int64_t total_milli = 0, used = 0, arrived = 0;
+	task_list tl = { 0 };
 	gp_fgd_event *ev;
-	int use_cache;
 
 	gp_fgd_result_init(res);
 	if (opts->policy < 0 || opts->policy >= GP_FGD_NPOLICIES)
@@ -759,285 +1053,44 @@ int gp_fgd_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
 
 	build_shapes(&r);
 	make_typical(&r);
-
-	/* The artifact's random stream: seed, one Int(), pod shuffle, inflation
-	 * draws, then the permutation that prefixes node names. */
-	gp_gorand_seed(&r.rng, opts->seed);
-	(void)gp_gorand_int63(&r.rng);
-	order = sorted_by_name(pods->names, np);
-	if (opts->shuffle)
-		gp_gorand_shuffle_idx(&r.rng, order, (int)np);
-	for (j = 0; j < np; j++)
-		pod_total += (int64_t)pods->gpu_milli[j] * pods->ngpus[j];
-	cap_tasks = np + 16;
-	tasks = gp_xmalloc(sizeof(int32_t) * cap_tasks);
-	copies = gp_xmalloc(sizeof(int32_t) * cap_tasks);
-	for (j = 0; j < np; j++) {
-		tasks[j] = order[j];
-		copies[j] = -1;
+	if ((rc = make_tasks(&r, opts, total_milli, &tl, err))) {
+		free(tl.tasks);
+		free(tl.copies);
+		run_release(&r);
+		return rc;
 	}
-	ntasks = np;
-	if (opts->inflate > 0) {
-		double target = opts->inflate * (double)total_milli;
-		int32_t *byname = sorted_by_name(pods->names, np);
-
-		if ((double)pod_total > target) {
-			/* deflate: drop the k-th remaining task (the artifact's
-			 * order-keeping slice delete) until under the target; a
-			 * Fenwick tree over the remaining flags finds the k-th in
-			 * O(log n), so a million drops stay fast */
-			size_t m = ntasks, alive = ntasks, x, pos, step, top = 1;
-			int32_t *bit = gp_xcalloc(m + 1, sizeof(int32_t));
-			unsigned char *gone = gp_xcalloc(m + 1, 1);
-
-			for (x = 1; x <= m; x++) {
-				bit[x]++;
-				if (x + (x & -x) <= m)
-					bit[x + (x & -x)] += bit[x];
-			}
-			while (top * 2 <= m)
-				top *= 2;
-			while ((double)pod_total > target && alive > 0) {
-				int32_t rem = gp_gorand_intn(&r.rng, (int)alive) + 1, p;
-
-				for (pos = 0, step = top; step; step >>= 1)
-					if (pos + step <= m && bit[pos + step] < rem) {
-						pos += step;
-						rem -= bit[pos];
-					}
-				/* tasks[pos] is the k-th remaining one */
-				gone[pos] = 1;
-				for (x = pos + 1; x <= m; x += x & -x)
-					bit[x]--;
-				alive--;
-				p = tasks[pos];
-				pod_total -= (int64_t)pods->gpu_milli[p] * pods->ngpus[p];
-			}
-			for (x = 0, ntasks = 0; x < m; x++)
-				if (!gone[x]) {
-					tasks[ntasks] = tasks[x];
-					copies[ntasks++] = copies[x];
-				}
-			free(bit);
-			free(gone);
-		} else if ((double)pod_total < target && pod_total == 0) {
-			/* nothing drawn would ever add demand */
-			free(byname);
-			free(order);
-			free(tasks);
-			free(copies);
-			run_release(&r);
-			return gp_error_set(err, GP_EINPUT, pods->path, 1, 1,
-					    "no task asks for a GPU (num_gpu x gpu_milli is 0 on every row): "
-					    "there is nothing to inflate");
-		} else if ((double)pod_total < target) {
-			int32_t k = 0;
-
-			for (;;) {
-				int32_t p = byname[gp_gorand_intn(&r.rng, (int)np)];
-
-				/* the artifact compares with the per-GPU share here */
-				if ((double)(pod_total + pods->gpu_milli[p]) > target)
-					break;
-				pod_total += (int64_t)pods->gpu_milli[p] * pods->ngpus[p];
-				if (ntasks == cap_tasks) {
-					cap_tasks *= 2;
-					tasks = gp_xrealloc(tasks, sizeof(int32_t) * cap_tasks);
-					copies = gp_xrealloc(copies, sizeof(int32_t) * cap_tasks);
-				}
-				if (ntasks >= (size_t)GP_OPENB_MAX_PODS * 16) {
-					free(byname);
-					free(order);
-					free(tasks);
-					free(copies);
-					run_release(&r);
-					return gp_error_set(err, GP_EINPUT, pods->path, 1, 1,
-							    "inflation needs more than %d tasks (cap)",
-							    GP_OPENB_MAX_PODS * 16);
-				}
-				tasks[ntasks] = p;
-				copies[ntasks] = k++;
-				ntasks++;
-			}
-		}
-		free(byname);
-	}
-	free(order);
-
-	node_sorted = sorted_by_name(nodes->names, (size_t)nn);
-	perm = gp_xmalloc(sizeof(int32_t) * (size_t)(nn ? nn : 1));
-	/* Ten draws happen in the artifact between the inflation and the node
-	 * permutation: the start-up of the scheduler's ten informers (each
-	 * reflector draws a random watch timeout).  Replaying them makes the
-	 * seed-42 FGD run match the artifact decision for decision. */
-	for (i = 0; i < ARTIFACT_INFORMER_DRAWS; i++)
-		(void)gp_gorand_int63(&r.rng);
-	gp_gorand_perm(&r.rng, perm, nn);
-
-	r.cpu_left = gp_xmalloc(sizeof(int64_t) * (size_t)nn);
-	r.mem_left = gp_xmalloc(sizeof(int64_t) * (size_t)nn);
-	r.gleft = gp_xmalloc(sizeof(int16_t) * (size_t)nn * G);
-	r.rank = gp_xmalloc(sizeof(int) * (size_t)nn);
-	r.aff = gp_xcalloc((size_t)nn * NAFF, sizeof(int));
-	r.naff = gp_xcalloc((size_t)nn, sizeof(int));
-	r.version = gp_xcalloc((size_t)nn, sizeof(uint32_t));
-	r.frag_cur = gp_xmalloc(sizeof(double) * (size_t)nn);
-	r.idle_cur = gp_xmalloc(sizeof(double) * (size_t)nn);
-	r.feas = gp_xmalloc(sizeof(int) * (size_t)nn);
-	r.scores = gp_xmalloc(sizeof(int64_t) * (size_t)nn);
-	for (i = 0; i < nn; i++) {
-		int k;
-
-		r.rank[node_sorted[i]] = perm[i];
-		r.cpu_left[i] = nodes->cpu_milli[i];
-		r.mem_left[i] = nodes->mem_mib[i];
-		for (k = 0; k < G; k++)
-			r.gleft[(size_t)i * G + k] = k < nodes->ngpus[i] ? MILLI : 0;
-		node_refresh(&r, i);
-	}
-	free(perm);
-	free(node_sorted);
-	use_cache = opts->policy == GP_FGD_FGD && (size_t)nn * (size_t)r.nshapes <= (16u << 20);
-	if (use_cache) {
-		r.sc_version = gp_xcalloc((size_t)nn * (size_t)r.nshapes, sizeof(uint32_t));
-		r.sc_score = gp_xmalloc(sizeof(int) * (size_t)nn * (size_t)r.nshapes);
-		r.sc_gpu = gp_xmalloc((size_t)nn * (size_t)r.nshapes);
-	}
+	ntasks = tl.n;
+	use_cache = init_nodes(&r, opts);
 
 	ev = gp_xmalloc(sizeof(*ev) * (ntasks ? ntasks : 1));
 	for (j = 0; j < ntasks; j++) {
-		size_t p = (size_t)tasks[j];
-		int si = r.pod_shape[p];
+		size_t p = (size_t)tl.tasks[j];
+		int si = r.pod_shape[p], chosen;
 		const shape *s = &r.shapes[si];
-		int nf = 0, chosen = -1, gsel = -1, best_rank = 0;
-		int64_t best = 0;
 		unsigned mask = 0;
+		double f = 0, id = 0;
 
 		arrived += (int64_t)s->milli * s->ngpu;
-		for (n = 0; n < nn; n++)
-			if (node_fits(&r, n, p, s))
-				r.feas[nf++] = n;
-		if (nf == 1) {
-			chosen = r.feas[0];
-		} else if (nf > 1) {
-			int k, rnd = -1;
-			int64_t lo = INT64_MAX, hi = INT64_MIN;
-
-			if (r.policy == GP_FGD_RANDOM)
-				rnd = gp_gorand_intn(&r.rng, nf);
-			for (k = 0; k < nf; k++) {
-				int64_t sc = 0;
-				int gpu;
-
-				n = r.feas[k];
-				switch (r.policy) {
-				case GP_FGD_RANDOM:
-					sc = k == rnd ? SCORE_MAX : 0;
-					break;
-				case GP_FGD_DOTPROD:
-					sc = dotprod_score(&r, n, s);
-					break;
-				case GP_FGD_GPU_CLUSTERING:
-					sc = clustering_score(&r, n, s);
-					break;
-				case GP_FGD_GPU_PACKING:
-					sc = packing_score(&r, n, s);
-					break;
-				case GP_FGD_BESTFIT:
-					sc = bestfit_raw(&r, n, s);
-					break;
-				case GP_FGD_FGD:
-					if (use_cache) {
-						size_t ci = (size_t)n * (size_t)r.nshapes + (size_t)si;
-
-						if (r.sc_version[ci] != r.version[n] + 1) {
-							r.sc_score[ci] = fgd_score(&r, n, s, &gpu);
-							r.sc_gpu[ci] = (int8_t)gpu;
-							r.sc_version[ci] = r.version[n] + 1;
-						}
-						sc = r.sc_score[ci];
-					} else {
-						sc = fgd_score(&r, n, s, &gpu);
-					}
-					break;
-				}
-				r.scores[k] = sc;
-				if (sc < lo)
-					lo = sc;
-				if (sc > hi)
-					hi = sc;
-			}
-			for (k = 0; k < nf; k++) {
-				int64_t sc = r.scores[k];
-
-				if (r.policy == GP_FGD_BESTFIT)
-					sc = hi == lo ? 0 : (sc - lo) * SCORE_MAX / (hi - lo);
-				n = r.feas[k];
-				if (chosen < 0 || sc > best || (sc == best && r.rank[n] < best_rank)) {
-					chosen = n;
-					best = sc;
-					best_rank = r.rank[n];
-				}
-			}
-		}
+		chosen = choose_node(&r, p, si, use_cache);
 		if (chosen >= 0) {
-			int16_t *g = r.gleft + (size_t)chosen * G;
-			int a = affinity_class(s);
-
-			n = chosen;
-			if (s->milli > 0) {
-				if (!is_share(s)) {
-					mask = exclusive_gpus(&r, n, s);
-				} else if (r.policy == GP_FGD_FGD) {
-					if (use_cache && r.sc_version[(size_t)n * (size_t)r.nshapes + (size_t)si] ==
-								 r.version[n] + 1)
-						gsel = r.sc_gpu[(size_t)n * (size_t)r.nshapes + (size_t)si];
-					else
-						(void)fgd_score(&r, n, s, &gsel);
-				} else if (r.policy == GP_FGD_RANDOM) {
-					int cnt = 0;
-
-					for (i = 0; i < nodes->ngpus[n]; i++)
-						if (g[i] >= s->milli && gp_gorand_intn(&r.rng, ++cnt) == 0)
-							gsel = i;
-				} else {
-					/* best fit inside the node: the least free GPU that fits */
-					for (i = 0; i < nodes->ngpus[n]; i++)
-						if (g[i] >= s->milli && (gsel < 0 || g[i] < g[gsel]))
-							gsel = i;
-				}
-				if (gsel >= 0)
-					mask = 1u << gsel;
-				for (i = 0; i < nodes->ngpus[n]; i++)
-					if (mask & (1u << i))
-						g[i] = (int16_t)(g[i] - s->milli);
-			}
-			r.cpu_left[n] -= pods->cpu_milli[p];
-			r.mem_left[n] -= pods->mem_mib[p];
-			if (a >= 0 && r.aff[(size_t)n * NAFF + a]++ == 0)
-				r.naff[n]++;
+			mask = take_node(&r, chosen, p, si, use_cache);
 			used += (int64_t)s->milli * s->ngpu;
-			node_refresh(&r, n);
 			res->scheduled++;
 		} else {
 			res->failed++;
 		}
 		ev[j].pod = (int32_t)p;
-		ev[j].copy = copies[j];
+		ev[j].copy = tl.copies[j];
 		ev[j].node = chosen;
 		ev[j].gpus = (uint8_t)mask;
 		ev[j].used_milli = used;
 		ev[j].arrived_milli = arrived;
-		{
-			double f = 0, id = 0;
-
-			for (n = 0; n < nn; n++) {
-				f += r.frag_cur[n];
-				id += r.idle_cur[n];
-			}
-			ev[j].frag_milli = f;
-			ev[j].idle_milli = id;
+		for (n = 0; n < nn; n++) {
+			f += r.frag_cur[n];
+			id += r.idle_cur[n];
 		}
+		ev[j].frag_milli = f;
+		ev[j].idle_milli = id;
 	}
 
 	res->policy = opts->policy;
@@ -1064,8 +1117,8 @@ int gp_fgd_run(const gp_openb_nodes *nodes, const gp_openb_pods *pods,
 		res->events = ev;
 	else
 		free(ev);
-	free(tasks);
-	free(copies);
+	free(tl.tasks);
+	free(tl.copies);
 	run_release(&r);
 	return GP_OK;
 }

@@ -307,74 +307,58 @@ static int load_input(const gp_yaml_doc *doc, const gp_yaml_node *n, int *c, int
 	return GP_OK;
 }
 
-int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job *job,
-			 gp_error *err)
+/* type, gpus, ps and workers: the job's training type and GPU count. */
+static int load_shape(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job *job,
+                      gp_error *err)
 {
 	const gp_yaml_node *v, *gpus_node, *ps_node, *workers_node;
 	const char *s;
-	long l, ps = 0, workers = 0, gpus = 0;
-	double x;
-	int have, in_c = 0, in_h = 0, in_w = 0, have_mem;
-
-	gp_job_init(job);
-	job->line = map ? map->line : 0;
-	if (!map)
-		return gp_error_set(err, GP_EINPUT, doc->path, 1, 1, "empty job file");
-	if (gp_yaml_check_keys(doc, map, "job", job_keys, err))
-		goto fail;
-
-	if (!(v = gp_yaml_get(map, "name"))) {
-		gp_yaml_error(doc, map, err, "job has no 'name'");
-		goto fail;
-	}
-	if (get_str(doc, map, "name", &s, err))
-		goto fail;
-	job->id = gp_xstrdup(s);
+	long ps = 0, workers = 0, gpus = 0;
 
 	if (!(v = gp_yaml_get(map, "type"))) {
 		gp_yaml_error(doc, map, err,
 			      "job '%s' has no 'type' (single-card, single-node, ring-allreduce or ps-worker)",
 			      job->id);
-		goto fail;
+		return GP_EINPUT;
 	}
 	if (gp_yaml_str(doc, v, "type", &s, err))
-		goto fail;
+		return GP_EINPUT;
 	job->type = gp_job_type_parse(s);
 	if (job->type < 0) {
 		gp_yaml_error(doc, v, err,
 			      "type must be single-card, single-node, ring-allreduce or ps-worker, not '%.40s'",
 			      s);
-		goto fail;
+		return GP_EINPUT;
 	}
 
 	gpus_node = gp_yaml_get(map, "gpus");
 	ps_node = gp_yaml_get(map, "ps");
 	workers_node = gp_yaml_get(map, "workers");
 	if (gpus_node && gp_yaml_long(doc, gpus_node, "gpus", 1, GP_JOBSPEC_MAX_GPUS, &gpus, err))
-		goto fail;
+		return GP_EINPUT;
 	if ((ps_node || workers_node) && job->type != GP_JOB_PS_WORKER) {
 		gp_yaml_error(doc, ps_node ? ps_node : workers_node, err,
 			      "'ps' and 'workers' are only for type ps-worker");
-		goto fail;
+		return GP_EINPUT;
 	}
 	if (ps_node && gp_yaml_long(doc, ps_node, "ps", 1, GP_JOBSPEC_MAX_GPUS, &ps, err))
-		goto fail;
+		return GP_EINPUT;
 	if (workers_node &&
 	    gp_yaml_long(doc, workers_node, "workers", 1, GP_JOBSPEC_MAX_GPUS, &workers, err))
-		goto fail;
+		return GP_EINPUT;
 	if (!gpus_node) {
 		if (ps_node && workers_node) {
 			gpus = ps + workers;
 		} else {
 			gp_yaml_error(doc, map, err, "job '%s' has no 'gpus'", job->id);
-			goto fail;
+			return GP_EINPUT;
 		}
 	}
 	if (ps_node && workers_node && ps + workers != gpus) {
 		gp_yaml_error(doc, gpus_node, err,
 			      "gpus is %ld but ps + workers = %ld + %ld = %ld", gpus, ps, workers,
 			      ps + workers);
-		goto fail;
+		return GP_EINPUT;
 	}
 	if ((ps_node != NULL) != (workers_node != NULL)) {
 		/* One of the two given: the other is the rest of the GPUs. */
@@ -382,7 +366,7 @@ int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 			gp_yaml_error(doc, ps_node ? ps_node : workers_node, err,
 				      "%s (%ld) leaves no GPU of %ld for the %s", ps_node ? "ps" : "workers",
 				      ps_node ? ps : workers, gpus, ps_node ? "workers" : "parameter servers");
-			goto fail;
+			return GP_EINPUT;
 		}
 		if (ps_node)
 			workers = gpus - ps;
@@ -391,23 +375,34 @@ int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 	}
 	if (job->type == GP_JOB_SINGLE_CARD && gpus != 1) {
 		gp_yaml_error(doc, gpus_node ? gpus_node : map, err, "a single-card job uses 1 GPU, not %ld", gpus);
-		goto fail;
+		return GP_EINPUT;
 	}
 	if ((job->type == GP_JOB_RING_ALLREDUCE || job->type == GP_JOB_PS_WORKER) && gpus < 2) {
 		gp_yaml_error(doc, gpus_node ? gpus_node : map, err, "a %s job needs at least 2 GPUs",
 			      gp_job_type_name(job->type));
-		goto fail;
+		return GP_EINPUT;
 	}
 	job->gpus = (int)gpus;
 	job->ps = (int)ps;
 	job->workers = (int)workers;
+	return GP_OK;
+}
+
+/* gpu_share, dataset, input and model. */
+static int load_model_part(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job *job,
+                           gp_error *err)
+{
+	const gp_yaml_node *v;
+	const char *s;
+	long l;
+	int in_c = 0, in_h = 0, in_w = 0;
 
 	if ((v = gp_yaml_get(map, "gpu_share"))) {
 		if (gp_yaml_long(doc, v, "gpu_share (milli-GPU)", 1, MILLI, &l, err))
-			goto fail;
+			return GP_EINPUT;
 		if (l < MILLI && job->gpus > 1) {
 			gp_yaml_error(doc, v, err, "a GPU share below 1000 is only for 1-GPU jobs");
-			goto fail;
+			return GP_EINPUT;
 		}
 		job->gpu_milli = (int)l;
 	}
@@ -416,7 +411,7 @@ int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 		size_t i;
 
 		if (get_str(doc, map, "dataset", &s, err))
-			goto fail;
+			return GP_EINPUT;
 		snprintf(job->model.dataset, sizeof(job->model.dataset), "%s", s);
 		for (i = 0; i < GP_ARRAY_SIZE(datasets); i++)
 			if (!strcasecmp(s, datasets[i].name)) {
@@ -426,13 +421,13 @@ int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 			}
 	}
 	if ((v = gp_yaml_get(map, "input")) && load_input(doc, v, &in_c, &in_h, &in_w, err))
-		goto fail;
+		return GP_EINPUT;
 	if ((v = gp_yaml_get(map, "model"))) {
 		char dataset[32];
 
 		memcpy(dataset, job->model.dataset, sizeof(dataset));
 		if (load_model(doc, v, in_h, in_w, job, err))
-			goto fail;
+			return GP_EINPUT;
 		memcpy(job->model.dataset, dataset, sizeof(dataset));
 		if (in_c > 0)
 			job->model.input_c = in_c;
@@ -442,76 +437,89 @@ int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 			gp_yaml_error(doc, gp_yaml_get(map, gp_yaml_get(map, "input") ? "input" : "dataset"),
 				      err, "input %dx%d is too small for model '%s' (at least 32x32)",
 				      in_h, in_w, job->model.name);
-			goto fail;
+			return GP_EINPUT;
 		}
 	}
+	return GP_OK;
+}
+
+/* Batch, optimizer, precision, constraints, class, host share, length,
+ * priority and times. */
+static int load_training(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job *job,
+                         gp_error *err)
+{
+	const gp_yaml_node *v;
+	const char *s;
+	long l;
+	double x;
+	int have;
 
 	if (get_long(doc, map, "batch_size", 1, 1 << 24, &l, &have, err))
-		goto fail;
+		return GP_EINPUT;
 	if (have)
 		job->batch_size = (int)l;
 	if ((v = gp_yaml_get(map, "optimizer"))) {
 		if (gp_yaml_str(doc, v, "optimizer", &s, err))
-			goto fail;
+			return GP_EINPUT;
 		if (gp_optimizer_parse(s) < 0) {
 			gp_yaml_error(doc, v, err, "optimizer must be sgd, momentum or adam, not '%.40s'", s);
-			goto fail;
+			return GP_EINPUT;
 		}
 		job->optimizer = gp_optimizer_parse(s);
 	}
 	if ((v = gp_yaml_get(map, "precision"))) {
 		if (gp_yaml_str(doc, v, "precision", &s, err))
-			goto fail;
+			return GP_EINPUT;
 		if (gp_precision_parse(s) < 0) {
 			gp_yaml_error(doc, v, err,
 				      "precision must be fp32, fp16, bf16 or mixed, not '%.40s'", s);
-			goto fail;
+			return GP_EINPUT;
 		}
 		job->precision = gp_precision_parse(s);
 	}
 	if ((v = gp_yaml_get(map, "gpu_model")) && load_gpu_models(doc, v, job, err))
-		goto fail;
+		return GP_EINPUT;
 	if ((v = gp_yaml_get(map, "class"))) {
 		if (gp_yaml_str(doc, v, "class", &s, err))
-			goto fail;
+			return GP_EINPUT;
 		if (!strcasecmp(s, "LS"))
 			job->klass = GP_CLASS_LS;
 		else if (!strcasecmp(s, "BE"))
 			job->klass = GP_CLASS_BE;
 		else {
 			gp_yaml_error(doc, v, err, "class must be LS or BE, not '%.40s'", s);
-			goto fail;
+			return GP_EINPUT;
 		}
 	}
 	if (get_str(doc, map, "environment", &s, err))
-		goto fail;
+		return GP_EINPUT;
 	if (s)
 		job->environment = gp_xstrdup(s);
 	if (get_double(doc, map, "cpus", 0.001, 65536, &x, &have, err))
-		goto fail;
+		return GP_EINPUT;
 	if (have)
 		job->cpu_milli = llround(x * 1000.0);
 	if (get_double(doc, map, "memory_gib", 0.001, 1 << 24, &x, &have, err))
-		goto fail;
+		return GP_EINPUT;
 	if (have)
 		job->mem_mib = llround(x * 1024.0);
 	if (get_long(doc, map, "iterations", 1, 1000000000000L, &l, &have, err))
-		goto fail;
+		return GP_EINPUT;
 	if (have)
 		job->iterations = l;
 	if ((v = gp_yaml_get(map, "duration"))) {
 		if (have) {
 			gp_yaml_error(doc, v, err, "give either 'iterations' or 'duration', not both");
-			goto fail;
+			return GP_EINPUT;
 		}
 		if (gp_yaml_str(doc, v, "duration", &s, err) || parse_duration(s, &job->duration)) {
 			gp_yaml_error(doc, v, err,
 				      "duration must be a positive time such as 3600, 90m, 2h or 1d");
-			goto fail;
+			return GP_EINPUT;
 		}
 	}
 	if (get_long(doc, map, "priority", -1000000, 1000000, &l, &have, err))
-		goto fail;
+		return GP_EINPUT;
 	if (have)
 		job->priority = (int)l;
 	if (get_double(doc, map, "submit", 0, 1e12, &job->submit, NULL, err) ||
@@ -520,13 +528,23 @@ int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 	    get_double(doc, map, "deadline_s", 0, 1e12, &job->deadline, NULL, err) ||
 	    get_double(doc, map, "checkpoint_interval_s", 0, 1e12, &job->checkpoint_interval, NULL,
 		       err))
-		goto fail;
+		return GP_EINPUT;
+	return GP_OK;
+}
+
+/* gpu_memory_gib, or the seed's estimate from the model. */
+static int load_gpu_memory(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job *job,
+                           gp_error *err)
+{
+	const gp_yaml_node *v;
+	double x;
+	int have_mem;
 
 	v = gp_yaml_get(map, "gpu_memory_gib");
 	have_mem = v != NULL;
 	if (have_mem) {
 		if (gp_yaml_double(doc, v, "gpu_memory_gib", 0.001, 16384, &x, err))
-			goto fail;
+			return GP_EINPUT;
 		job->gpu_mem_mib = llround(x * 1024.0);
 	} else if (gp_yaml_get(map, "model")) {
 		gp_mem_estimate est;
@@ -536,7 +554,7 @@ int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 
 			memcpy(msg, err->msg, sizeof(msg));
 			gp_yaml_error(doc, gp_yaml_get(map, "model"), err, "%s", msg);
-			goto fail;
+			return GP_EINPUT;
 		}
 		job->gpu_mem_mib = (int64_t)ceil(est.total / 1048576.0);
 		job->gpu_mem_estimated = 1;
@@ -544,8 +562,32 @@ int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 		gp_yaml_error(doc, map, err,
 			      "job '%s' has neither 'gpu_memory_gib' nor a 'model' to estimate it from",
 			      job->id);
+		return GP_EINPUT;
+	}
+	return GP_OK;
+}
+
+int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job *job,
+			 gp_error *err)
+{
+	const char *s;
+
+	gp_job_init(job);
+	job->line = map ? map->line : 0;
+	if (!map)
+		return gp_error_set(err, GP_EINPUT, doc->path, 1, 1, "empty job file");
+	if (gp_yaml_check_keys(doc, map, "job", job_keys, err))
+		goto fail;
+	if (!gp_yaml_get(map, "name")) {
+		gp_yaml_error(doc, map, err, "job has no 'name'");
 		goto fail;
 	}
+	if (get_str(doc, map, "name", &s, err))
+		goto fail;
+	job->id = gp_xstrdup(s);
+	if (load_shape(doc, map, job, err) || load_model_part(doc, map, job, err) ||
+	    load_training(doc, map, job, err) || load_gpu_memory(doc, map, job, err))
+		goto fail;
 	return GP_OK;
 fail:
 	gp_job_release(job);

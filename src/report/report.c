@@ -256,16 +256,24 @@ static void svg_band(const gp_svg_chart *c, const gp_svg_series *se, const gp_sv
 	gp_sbuf_adds(out, "\"/>\n");
 }
 
-void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
+/* Pixel frame of a chart: size, margins and the two axes. */
+typedef struct frame {
+	int W, H;
+	double L, R, T, B;
+	double xmin, xmax, ymin, ymax;
+	axis ax, ay;
+} frame;
+
+/* Data ranges (or the chart's own), rounded to ticks, and the axes. */
+static void chart_frame(const gp_svg_chart *c, frame *f)
 {
 	int W = c->width > 0 ? c->width : 800, H = c->height > 0 ? c->height : 450;
 	double L = 84, R = 24, T = 46, B = 58;
 	double xmin = INFINITY, xmax = -INFINITY, ymin = INFINITY, ymax = -INFINITY;
-	double step, v;
+	double step;
 	axis ax, ay;
-	int s, nlegend = 0, maxlabel = 0, d;
+	int s;
 	size_t i;
-	char num[64];
 
 	for (s = 0; s < c->nseries; s++)
 		for (i = 0; i < c->series[s].n; i++) {
@@ -332,30 +340,36 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 	ay.hi = ymax;
 	ay.px0 = H - B;
 	ay.px1 = T;
+	f->W = W;
+	f->H = H;
+	f->L = L;
+	f->R = R;
+	f->T = T;
+	f->B = B;
+	f->xmin = xmin;
+	f->xmax = xmax;
+	f->ymin = ymin;
+	f->ymax = ymax;
+	f->ax = ax;
+	f->ay = ay;
+}
 
-	gp_sbuf_addf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		     "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
-		     W, H, W, H);
-	gp_sbuf_addf(out, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
-	if (c->title) {
-		gp_sbuf_addf(out, "<text x=\"%g\" y=\"26\" text-anchor=\"middle\" font-size=\"16\" "
-			     "font-weight=\"bold\">", (double)W / 2);
-		xml_text(out, c->title);
-		gp_sbuf_adds(out, "</text>\n");
-	}
-	if (c->subtitle) {
-		gp_sbuf_addf(out, "<text x=\"%g\" y=\"42\" text-anchor=\"middle\" font-size=\"12\" "
-			     "fill=\"#555\">", (double)W / 2);
-		xml_text(out, c->subtitle);
-		gp_sbuf_adds(out, "</text>\n");
-	}
+/* Grid lines and tick labels of both axes. */
+static void chart_grid(const gp_svg_chart *c, const frame *f, gp_sbuf *out)
+{
+	int W = f->W, H = f->H;
+	double L = f->L, R = f->R, T = f->T, B = f->B;
+	double xmin = f->xmin, xmax = f->xmax, ymin = f->ymin, ymax = f->ymax, step, v;
+	const axis *pax = &f->ax, *pay = &f->ay;
+	int d;
+	char num[64];
+
 	/* grid and tick labels */
 	gp_sbuf_adds(out, "<g font-size=\"12\" fill=\"#333\">\n");
 	step = tick_step(ymax - ymin, 5);
 	d = step_decimals(c->y_percent ? step * 100 : step);
 	for (v = ymin; v <= ymax + step * 1e-6; v += step) {
-		double py = ax_pos(&ay, v);
+		double py = ax_pos(pay, v);
 
 		gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
 			     L, py, W - R, py);
@@ -368,7 +382,7 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 		int k;
 
 		for (k = (int)xmin; k <= (int)xmax; k++) {
-			double px = ax_pos(&ax, pow(10, k));
+			double px = ax_pos(pax, pow(10, k));
 
 			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
 				     px, T, px, H - B);
@@ -384,7 +398,7 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 		step = tick_step(xmax - xmin, 8);
 		d = step_decimals(step);
 		for (v = xmin; v <= xmax + step * 1e-6; v += step) {
-			double px = ax_pos(&ax, v);
+			double px = ax_pos(pax, v);
 
 			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
 				     px, T, px, H - B);
@@ -393,72 +407,16 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 		}
 	}
 	gp_sbuf_adds(out, "</g>\n");
-	gp_sbuf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
-		     "stroke=\"#333\"/>\n", L, T, W - L - R, H - T - B);
-	if (c->x_title) {
-		gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">",
-			     L + (W - L - R) / 2, H - 14);
-		xml_text(out, c->x_title);
-		gp_sbuf_adds(out, "</text>\n");
-	}
-	if (c->y_title) {
-		gp_sbuf_addf(out, "<text transform=\"translate(20 %.1f) rotate(-90)\" text-anchor=\"middle\" "
-			     "font-size=\"13\">", T + (H - T - B) / 2);
-		xml_text(out, c->y_title);
-		gp_sbuf_adds(out, "</text>\n");
-	}
-	/* series, clipped to the plot box */
-	gp_sbuf_addf(out, "<clipPath id=\"plot\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
-		     "</clipPath>\n", L, T, W - L - R, H - T - B);
-	gp_sbuf_adds(out, "<g clip-path=\"url(#plot)\" fill=\"none\" stroke-width=\"1.8\" "
-		     "stroke-linejoin=\"round\">\n");
-	for (s = 0; s < c->nseries; s++)
-		svg_band(c, &c->series[s], c->bands ? &c->bands[s] : NULL, &ax, &ay, palette[s % 8], out);
-	for (s = 0; s < c->nseries; s++) {
-		const gp_svg_series *se = &c->series[s];
-		double prev_py = NAN;
-		int first = 1;
+}
 
-		gp_sbuf_addf(out, "<polyline stroke=\"%s\" points=\"", palette[s % 8]);
-		for (i = 0; i < se->n; i++) {
-			double px, py;
+/* The legend box at the chart's chosen corner. */
+static void chart_legend(const gp_svg_chart *c, const frame *f, int nlegend, int maxlabel,
+			 gp_sbuf *out)
+{
+	int W = f->W, H = f->H;
+	double L = f->L, R = f->R, T = f->T, B = f->B;
+	int s;
 
-			if (!usable(c, se->x[i], se->y[i]))
-				continue;
-			px = ax_pos(&ax, se->x[i]);
-			py = ax_pos(&ay, se->y[i]);
-			if (se->step && !first)
-				gp_sbuf_addf(out, " %.1f,%.1f", px, prev_py);
-			gp_sbuf_addf(out, "%s%.1f,%.1f", first ? "" : " ", px, py);
-			prev_py = py;
-			first = 0;
-		}
-		gp_sbuf_adds(out, "\"/>\n");
-		if (se->label) {
-			nlegend++;
-			if ((int)strlen(se->label) > maxlabel)
-				maxlabel = (int)strlen(se->label);
-		}
-	}
-	if (c->nmarks) {
-		gp_sbuf_adds(out, "<g stroke=\"#d62728\" stroke-width=\"1\" stroke-opacity=\"0.7\">\n");
-		for (i = 0; i < c->nmarks; i++) {
-			double px;
-
-			if (!usable(c, c->marks[i], ymin))
-				continue;
-			px = ax_pos(&ax, c->marks[i]);
-			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", px, T,
-				     px, H - B);
-		}
-		gp_sbuf_adds(out, "</g>\n");
-		if (c->marks_label) {
-			nlegend++;
-			if ((int)strlen(c->marks_label) > maxlabel)
-				maxlabel = (int)strlen(c->marks_label);
-		}
-	}
-	gp_sbuf_adds(out, "</g>\n");
 	if (nlegend) {
 		double lw = 40 + 7.0 * maxlabel, lh = 8 + 18.0 * nlegend, lx = L + 10, ly = T + 10;
 		int row = 0;
@@ -498,5 +456,110 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 		}
 		gp_sbuf_adds(out, "</g>\n");
 	}
+}
+
+void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
+{
+	frame fr, *f = &fr;
+	int s, nlegend = 0, maxlabel = 0;
+	int W, H;
+	double L, R, T, B, ymin;
+	size_t i;
+	const axis *pax = &fr.ax, *pay = &fr.ay;
+
+	chart_frame(c, f);
+	W = f->W;
+	H = f->H;
+	L = f->L;
+	R = f->R;
+	T = f->T;
+	B = f->B;
+	ymin = f->ymin;
+	gp_sbuf_addf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		     "viewBox=\"0 0 %d %d\" font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\">\n",
+		     W, H, W, H);
+	gp_sbuf_addf(out, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
+	if (c->title) {
+		gp_sbuf_addf(out, "<text x=\"%g\" y=\"26\" text-anchor=\"middle\" font-size=\"16\" "
+			     "font-weight=\"bold\">", (double)W / 2);
+		xml_text(out, c->title);
+		gp_sbuf_adds(out, "</text>\n");
+	}
+	if (c->subtitle) {
+		gp_sbuf_addf(out, "<text x=\"%g\" y=\"42\" text-anchor=\"middle\" font-size=\"12\" "
+			     "fill=\"#555\">", (double)W / 2);
+		xml_text(out, c->subtitle);
+		gp_sbuf_adds(out, "</text>\n");
+	}
+	chart_grid(c, f, out);
+	gp_sbuf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" "
+		     "stroke=\"#333\"/>\n", L, T, W - L - R, H - T - B);
+	if (c->x_title) {
+		gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">",
+			     L + (W - L - R) / 2, H - 14);
+		xml_text(out, c->x_title);
+		gp_sbuf_adds(out, "</text>\n");
+	}
+	if (c->y_title) {
+		gp_sbuf_addf(out, "<text transform=\"translate(20 %.1f) rotate(-90)\" text-anchor=\"middle\" "
+			     "font-size=\"13\">", T + (H - T - B) / 2);
+		xml_text(out, c->y_title);
+		gp_sbuf_adds(out, "</text>\n");
+	}
+	/* series, clipped to the plot box */
+	gp_sbuf_addf(out, "<clipPath id=\"plot\"><rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>"
+		     "</clipPath>\n", L, T, W - L - R, H - T - B);
+	gp_sbuf_adds(out, "<g clip-path=\"url(#plot)\" fill=\"none\" stroke-width=\"1.8\" "
+		     "stroke-linejoin=\"round\">\n");
+	for (s = 0; s < c->nseries; s++)
+		svg_band(c, &c->series[s], c->bands ? &c->bands[s] : NULL, pax, pay, palette[s % 8], out);
+	for (s = 0; s < c->nseries; s++) {
+		const gp_svg_series *se = &c->series[s];
+		double prev_py = NAN;
+		int first = 1;
+
+		gp_sbuf_addf(out, "<polyline stroke=\"%s\" points=\"", palette[s % 8]);
+		for (i = 0; i < se->n; i++) {
+			double px, py;
+
+			if (!usable(c, se->x[i], se->y[i]))
+				continue;
+			px = ax_pos(pax, se->x[i]);
+			py = ax_pos(pay, se->y[i]);
+			if (se->step && !first)
+				gp_sbuf_addf(out, " %.1f,%.1f", px, prev_py);
+			gp_sbuf_addf(out, "%s%.1f,%.1f", first ? "" : " ", px, py);
+			prev_py = py;
+			first = 0;
+		}
+		gp_sbuf_adds(out, "\"/>\n");
+		if (se->label) {
+			nlegend++;
+			if ((int)strlen(se->label) > maxlabel)
+				maxlabel = (int)strlen(se->label);
+		}
+	}
+	if (c->nmarks) {
+		gp_sbuf_adds(out, "<g stroke=\"#d62728\" stroke-width=\"1\" stroke-opacity=\"0.7\">\n");
+		for (i = 0; i < c->nmarks; i++) {
+			double px;
+
+			if (!usable(c, c->marks[i], ymin))
+				continue;
+			px = ax_pos(pax, c->marks[i]);
+			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", px, T,
+				     px, H - B);
+		}
+		gp_sbuf_adds(out, "</g>\n");
+		if (c->marks_label) {
+			nlegend++;
+			if ((int)strlen(c->marks_label) > maxlabel)
+				maxlabel = (int)strlen(c->marks_label);
+		}
+	}
+	gp_sbuf_adds(out, "</g>\n");
+	if (nlegend)
+		chart_legend(c, f, nlegend, maxlabel, out);
 	gp_sbuf_adds(out, "</svg>\n");
 }

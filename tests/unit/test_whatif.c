@@ -164,6 +164,20 @@ static void test_shape_and_cluster(void)
 	gp_cluster_release(&built);
 	gp_cluster_release(&base);
 	gp_whatif_spec_release(&s);
+
+	/* Per type and per technology: 8 pcie-a100 at 1, plus 2 per node on
+	 * an eth-100 switch (the eth-spine subtree in the second config). */
+	CU_ASSERT_EQUAL_FATAL(gp_whatif_spec_load("tests/data/whatif/costs.yaml", &s, &err), GP_OK);
+	CU_ASSERT_FATAL(gp_cluster_load(s.cluster, &base, &err) == GP_OK);
+	gp_whatif_config_of(&s, 0, &c);
+	gp_whatif_shape_of(&s, &base, &c, &sh);
+	CU_ASSERT_DOUBLE_EQUAL(sh.cost, 8, 1e-12);
+	gp_whatif_config_of(&s, 1, &c);
+	gp_whatif_shape_of(&s, &base, &c, &sh);
+	CU_ASSERT_DOUBLE_EQUAL(sh.cost, 8 + 8 * 2, 1e-12);
+	CU_ASSERT_EQUAL(sh.nodes, 48);
+	gp_cluster_release(&base);
+	gp_whatif_spec_release(&s);
 }
 
 /* Bisection on a synthetic monotone case: line l meets from index t[l]
