@@ -48,8 +48,8 @@ const char gp_usage_compare[] =
 	"  --svg DIR        write DIR/jct-cdf.svg, DIR/queue.svg and DIR/utilization.svg\n"
 	"                   (one line per configuration, first seed)\n"
 	"  --scale-durations REF  read recorded durations as measured on REF (a GPU\n"
-	"                   model or node type, ':tech' optional) and scale them to\n"
-	"                   each placement by the perf model (see gpuplan(1))\n"
+	"                   model or node type of the first cluster, ':tech' optional)\n"
+	"                   and scale them to each placement by the perf model\n"
 	"  --scale-model M  DL model for jobs without one (default resnet50)\n"
 	"  other options as for 'gpuplan simulate'\n"
 	"  --inflate X      FGD's workload-inflation experiment (see gpuplan(1))\n";
@@ -261,6 +261,7 @@ int cmd_compare(int argc, char **argv)
 	const char *cpaths[MAX_CLUSTERS], *policies_arg = "bestfit", *queues_arg = "fifo";
 	const char *seeds_arg = "1", *csv_dir = NULL, *svg_dir = NULL, *scale_ref = NULL;
 	const char *scale_model = NULL;
+	gp_scale *scale = NULL;
 	int json = 0, show_progress = -1, c, rc, np, nq, p, q, ncl = 0, k, ci, ncfg;
 	long nseeds, s;
 	double tick = 0;
@@ -378,19 +379,19 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (json)
 		runs = json_array();
+	/* One reference for every cluster (a node type REF names one of the
+	 * first cluster): the same work, replayed on each. */
+	if (scale_ref) {
+		scale = gp_scale_new(scale_ref, scale_model, &cl[0], &jobs, &err);
+		if (!scale)
+			rc = err.status == GP_EUSAGE ? gp_cli_usage_error("compare", "%s", err.msg) :
+						       gp_cli_report(&err);
+	}
 	for (ci = 0; ci < ncl && rc == GP_OK; ci++) {
 		gp_sim_perf *perf = gp_sim_perf_new(&cl[ci]);
-		gp_scale *scale = NULL;
 
-		if (scale_ref) {
-			scale = gp_scale_new(scale_ref, scale_model, &cl[ci], &jobs, &err);
-			if (!scale) {
-				rc = err.status == GP_EUSAGE ? gp_cli_usage_error("compare", "%s", err.msg) :
-							       gp_cli_report(&err);
-				gp_sim_perf_free(perf);
-				break;
-			}
-		}
+		if (scale)
+			gp_scale_bind(scale, &cl[ci]);
 		for (p = 0; p < np && rc == GP_OK; p++)
 			for (q = 0; q < nq && rc == GP_OK; q++) {
 				size_t cfgi = ((size_t)ci * (size_t)np + (size_t)p) * (size_t)nq + (size_t)q;
@@ -479,9 +480,9 @@ int cmd_compare(int argc, char **argv)
 					json_array_append_new(runs, run);
 				}
 			}
-		gp_scale_free(scale);
 		gp_sim_perf_free(perf);
 	}
+	gp_scale_free(scale);
 	if (show_progress)
 		fputs("\n", stderr);
 	if (rc == GP_OK && (csv_dir || svg_dir)) {

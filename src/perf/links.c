@@ -138,17 +138,18 @@ double gp_perf_fabric_efficiency(const gp_cluster *c, int sw, int nodes)
 	return 1.0 / (1.0 + cong * log2(nodes / 2.0));
 }
 
-/* All GPU pairs of the set are NV<links> with links = the model's NVLink
- * count: the links go to NVSwitches (direct meshes show fewer per pair). */
-static int on_nvswitch(const gp_topo *t, const gp_gpu_model *m, const int *gpus, int n)
+/* Every GPU pair of the node (4 GPUs or more) is NV<links> with links =
+ * the model's NVLink count: the links go to NVSwitches (direct meshes
+ * show fewer per pair; a bridged pair is not a switch). */
+static int on_nvswitch(const gp_topo *t, const gp_gpu_model *m)
 {
-	int i, j;
+	int i, j, n = t->ngpus;
 
-	if (!m || m->nvlink_links <= 0 || n < 2)
+	if (!m || m->nvlink_links <= 0 || n < 4)
 		return 0;
 	for (i = 0; i < n; i++)
 		for (j = i + 1; j < n; j++) {
-			gp_link l = gp_topo_link(t, gpus[i], gpus[j]);
+			gp_link l = gp_topo_link(t, i, j);
 
 			if (l.level != GP_LINK_NV || l.nvlinks != m->nvlink_links)
 				return 0;
@@ -202,7 +203,7 @@ int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p, gp_perf_fabric
 				f->alpha_intra = gp_perf_link_alpha(hop);
 			if (hop.level != GP_LINK_NV)
 				pcie = 1;
-			if (!on_nvswitch(t, m, pp->gpus, pp->ngpus))
+			if (!on_nvswitch(t, m))
 				nvsw = 0;
 			for (k = 0; k + 1 < pp->ngpus; k++) {
 				int x = pp->gpus[k], y = pp->gpus[k + 1];

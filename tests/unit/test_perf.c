@@ -2,10 +2,12 @@
  * NV12, NV18, PCIe-only and two-node examples; profile formula; the Sia
  * CSV reader and the GSL fit. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/io/snapshot.h"
 #include "gpuplan/model/dlmodels.h"
 #include "gpuplan/perf/perf.h"
 #include "gpuplan/util/util.h"
@@ -772,6 +774,145 @@ static void test_profile_scaled(void)
 	}
 }
 
+/* NICs as physical ports: within GPUDirect reach (PIX/PXB) of the job's
+ * GPUs, two ports of one card sharing its PCIe link, a front-end NIC
+ * (SYS to every GPU) never used; without GPUDirect, each GPU's nearest
+ * NIC through host memory at most 16 GB/s; the fabric's efficiency. */
+static void test_nic_ports(void)
+{
+	static const char yaml[] =
+		"node_types:\n"
+		"  t:\n"
+		"    gpu_model: A100-SXM4-40GB\n"
+		"    nic_cards: [[NIC0, NIC1]]\n"
+		"    nic_gbps: {mlx5_2: 100}\n"
+		"    gpus: [{id: GPU0}, {id: GPU1}]\n"
+		"    nics: [{id: NIC0, device: mlx5_0}, {id: NIC1, device: mlx5_1},"
+		" {id: NIC2, device: mlx5_2}, {id: NIC3, device: mlx5_3}]\n"
+		"    links:\n"
+		"      - [X, NV12, PIX, PIX, SYS, SYS]\n"
+		"      - [NV12, X, SYS, SYS, PXB, SYS]\n"
+		"      - [PIX, SYS, X, PIX, SYS, SYS]\n"
+		"      - [PIX, SYS, PIX, X, SYS, SYS]\n"
+		"      - [SYS, PXB, SYS, SYS, X, SYS]\n"
+		"      - [SYS, SYS, SYS, SYS, SYS, X]\n"
+		"  nogdr:\n"
+		"    gpu_model: A100-SXM4-40GB\n"
+		"    gdr: false\n"
+		"    nic_gbps: {mlx5_2: 100}\n"
+		"    gpus: [{id: GPU0}, {id: GPU1}]\n"
+		"    nics: [{id: NIC0, device: mlx5_0}, {id: NIC1, device: mlx5_1},"
+		" {id: NIC2, device: mlx5_2}, {id: NIC3, device: mlx5_3}]\n"
+		"    links:\n"
+		"      - [X, NV12, PIX, PIX, SYS, SYS]\n"
+		"      - [NV12, X, SYS, SYS, PXB, SYS]\n"
+		"      - [PIX, SYS, X, PIX, SYS, SYS]\n"
+		"      - [PIX, SYS, PIX, X, SYS, SYS]\n"
+		"      - [SYS, PXB, SYS, SYS, X, SYS]\n"
+		"      - [SYS, SYS, SYS, SYS, SYS, X]\n"
+		"fabric:\n"
+		"  - {name: roce, tech: roce-200}\n"
+		"  - {name: rocec, tech: roce-200, congestion: 0.2}\n"
+		"  - {name: ib, tech: ib-hdr, sharp: true}\n"
+		"  - {name: ibleaf, parent: ib}\n"
+		"  - {name: ibnoar, tech: ib-hdr, adaptive_routing: false}\n"
+		"nodes:\n"
+		"  - {name: r, type: t, switch: roce, count: 4}\n"
+		"  - {name: c, type: t, switch: rocec, count: 4}\n"
+		"  - {name: i, type: t, switch: ibleaf, count: 2}\n"
+		"  - {name: n, type: t, switch: ibnoar, count: 4}\n"
+		"  - {name: g, type: nogdr, switch: roce}\n";
+	static const int both[2] = { 0, 1 }, one[1] = { 1 };
+	gp_cluster c;
+	gp_error err = GP_ERROR_INIT;
+	gp_placement p;
+	gp_perf_fabric f;
+	int nics, i;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_parse(yaml, sizeof(yaml) - 1, "nics.yaml", &c, &err), GP_OK);
+	/* Card of NIC0+NIC1: 2 x 23.5 capped by its PCIe Gen4 x16 (24);
+	 * NIC2 at 100 Gb/s: 11.75; NIC3 is SYS to both: never. */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_node_net_gbs(&c, gp_cluster_find_node(&c, "r-0"), both, 2,
+						    &nics), 24.0 + 11.75, 1e-9);
+	CU_ASSERT_EQUAL(nics, 3);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_node_net_gbs(&c, gp_cluster_find_node(&c, "r-0"), one, 1,
+						    &nics), 11.75, 1e-9);
+	CU_ASSERT_EQUAL(nics, 1);
+	/* No GPUDirect: GPU0's nearest NIC0 (min(23.5, 16)), GPU1's NIC2. */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_node_net_gbs(&c, gp_cluster_find_node(&c, "g"), both, 2,
+						    &nics), 16.0 + 11.75, 1e-9);
+	CU_ASSERT_EQUAL(nics, 2);
+	/* Fabric efficiency 1 / (1 + c log2(m/2)): RoCE 0.6 by default, the
+	 * switch's own c, IB with adaptive routing 1, without it as RoCE;
+	 * two nodes always 1. */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_fabric_efficiency(&c, c.nodes[gp_cluster_find_node(&c, "r-0")].sw,
+							 4), 1 / 1.6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_fabric_efficiency(&c, c.nodes[gp_cluster_find_node(&c, "r-0")].sw,
+							 2), 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_fabric_efficiency(&c, c.nodes[gp_cluster_find_node(&c, "c-0")].sw,
+							 8), 1 / 1.4, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_fabric_efficiency(&c, c.nodes[gp_cluster_find_node(&c, "i-0")].sw,
+							 8), 1.0, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_fabric_efficiency(&c, c.nodes[gp_cluster_find_node(&c, "n-0")].sw,
+							 4), 1 / 1.6, 1e-12);
+	/* Four RoCE nodes, both GPUs each: 35.75 x 0.625; SHARP is inherited
+	 * from the IB root by the leaf. */
+	gp_placement_init(&p);
+	for (i = 0; i < 4; i++) {
+		char name[8];
+		gp_place_part *pp;
+
+		snprintf(name, sizeof(name), "r-%d", i);
+		pp = gp_placement_add(&p, gp_cluster_find_node(&c, name));
+		pp->gpus[pp->ngpus++] = 0;
+		pp->gpus[pp->ngpus++] = 1;
+	}
+	CU_ASSERT_EQUAL_FATAL(gp_perf_fabric_of(&c, &p, &f, NULL, 0, &err), GP_OK);
+	CU_ASSERT_DOUBLE_EQUAL(f.bw_node_net, 35.75 / 1.6, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(f.bw_gpu_net, 35.75 / 2 / 1.6, 1e-9);
+	CU_ASSERT(!f.net_ib && !f.sharp && !f.nvswitch);
+	gp_placement_clear(&p);
+	for (i = 0; i < 2; i++) {
+		gp_place_part *pp = gp_placement_add(&p, gp_cluster_find_node(&c, i ? "i-1" : "i-0"));
+
+		pp->gpus[pp->ngpus++] = 0;
+		pp->gpus[pp->ngpus++] = 1;
+	}
+	CU_ASSERT_EQUAL_FATAL(gp_perf_fabric_of(&c, &p, &f, NULL, 0, &err), GP_OK);
+	CU_ASSERT(f.net_ib && f.sharp);
+	/* collnet: 0.9 x min(NICs 35.75, half of NV12 240), 8.4 + 2 x 3.4
+	 * + 31 us. */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_COLLNET, &f, 1e9),
+			       1e9 / (0.9 * 35.75e9) + 46.2e-6, 1e-12);
+	gp_placement_release(&p);
+	gp_cluster_release(&c);
+}
+
+/* `nvidia-smi topo -p2p r`: a real CNS matrix turns a PIX pair into a
+ * host-staged one; unknown statuses and wrong sizes are errors. */
+static void test_p2p_file(void)
+{
+	uint8_t *m = NULL;
+	gp_error err = GP_ERROR_INIT;
+
+	CU_ASSERT_EQUAL_FATAL(gp_p2p_load(gp_test_path("tests/data/perf/p2p-2xl4-cns.txt"), 2, &m, &err),
+			      GP_OK);
+	CU_ASSERT_EQUAL(m[0], 1);
+	CU_ASSERT_EQUAL(m[1], 0);
+	CU_ASSERT_EQUAL(m[2], 0);
+	CU_ASSERT_EQUAL(m[3], 1);
+	free(m);
+	CU_ASSERT_EQUAL(gp_p2p_load(gp_test_path("tests/data/perf/p2p-2xl4-cns.txt"), 4, &m, &err),
+			GP_EINPUT);
+	CU_ASSERT_PTR_NULL(m);
+	CU_ASSERT(strstr(err.msg, "names 2 GPUs, the node type has 4") != NULL);
+	CU_ASSERT_EQUAL(gp_p2p_load(gp_test_path("tests/data/perf/p2p-bad.txt"), 2, &m, &err),
+			GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 3);
+	CU_ASSERT(strstr(err.msg, "'XX'") != NULL);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("perf");
@@ -795,6 +936,8 @@ static void register_tests(void)
 	gp_test_add(s, "gavel iteration", test_gavel_iteration);
 	gp_test_add(s, "gavel on another gpu", test_gavel_other_gpu);
 	gp_test_add(s, "profile scaled to another gpu", test_profile_scaled);
+	gp_test_add(s, "nic ports", test_nic_ports);
+	gp_test_add(s, "p2p file", test_p2p_file);
 }
 
 int main(int argc, char **argv)

@@ -11,3 +11,6 @@ grep -c '<polyline' $TMP/s/jct-cdf.svg
 run compare $T --queues fifo --scale-durations V100-SXM2-16GB:ib-edr | tail -4
 run compare -c topologies/example-cluster.yaml -c topologies/hetero-cluster.yaml $T --json | grep -A12 '"clusters"'
 run compare $T --scale-model resnet50
+# One reference for both clusters: the same work takes days on the older
+# GPUs of the heterogeneous cluster.
+run compare -c topologies/example-cluster.yaml -c topologies/hetero-cluster.yaml $T --scale-durations dgx-a100 | grep -E '^(scale|JCT mean|makespan)'
