@@ -28,7 +28,7 @@ measure() { # label, command...
 }
 echo "$(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
-for q in fifo sjf backfill; do
+for q in fifo sjf backfill las; do
 	measure "philly 82,247 jobs / 2,816 GPUs, $q" \
 		$G simulate -c $PC $PHILLY --queue $q --seed 7 --json "$T/p-$q.json" --csv "$T/p-$q" --quiet
 done
@@ -44,7 +44,7 @@ awk -F, 'NR == FNR { if (FNR > 1 && NF) { dur[FNR - 2] = $2; rows++ } next }
 sed -n 's/.*"gpu_utilization": \([0-9.]*\).*/check: gpu_utilization \1 (must be in [0, 1])/p' "$T/p-fifo.json"
 sed -n '/^  "jobs": {/,/}/p' "$T/p-fifo.json" | tr -d ' \n'; echo
 
-for q in fifo sjf backfill; do
+for q in fifo sjf backfill las; do
 	measure "philly on the 336-GPU example cluster, $q" \
 		$G simulate -c topologies/example-cluster.yaml $PHILLY --queue $q --quiet
 done
@@ -79,7 +79,7 @@ awk 'BEGIN {
 		printf "s%d,%.3f,%d,%d\n", i, t, g, d
 	}
 }' >"$T/synth.csv"
-for q in fifo sjf backfill "backfill --backfill-depth 1000"; do
+for q in fifo sjf backfill "backfill --backfill-depth 1000" las; do
 	measure "synthetic 1M jobs / 16,384 GPUs, $q" \
 		$G simulate -c "$T/c16k.yaml" "$T/synth.csv" --queue $q --quiet
 	sed -n 's/^\(GPU utilization.*\)/    \1/p; s/^\(queue delay  .*\)/    \1/p; s/^\(makespan.*\)/    \1/p' "$T/out"

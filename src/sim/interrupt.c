@@ -49,6 +49,8 @@ int gp_sim_ix_setup(sim *s)
 	s->run_pos = gp_xmalloc(n * sizeof(*s->run_pos));
 	s->released_flag = gp_xcalloc(n, sizeof(*s->released_flag));
 	s->pmark = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->pmark));
+	s->node_head = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->node_head));
+	s->pcap = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->pcap));
 	for (k = 0; k < GP_SIM_MAX_HOOKS && s->cfg->hooks[k]; k++)
 		s->hooks[s->nhooks++] = s->cfg->hooks[k];
 	return GP_OK;
@@ -85,6 +87,10 @@ void gp_sim_ix_teardown(sim *s)
 	free(s->tries);
 	free(s->victims);
 	free(s->pmark);
+	free(s->node_head);
+	free(s->pcap);
+	free(s->ent_cand);
+	free(s->ent_next);
 	free(s->deferred);
 	free(s->level);
 	free(s->att);

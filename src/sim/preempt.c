@@ -80,17 +80,6 @@ static const gp_placement *place_of(const sim *s, int32_t j)
 	return &s->pool[s->slot[j]];
 }
 
-static int touches(const sim *s, int32_t j, int node)
-{
-	const gp_placement *p = place_of(s, j);
-	int i;
-
-	for (i = 0; i < p->nparts; i++)
-		if (p->parts[i].node == node)
-			return 1;
-	return 0;
-}
-
 /* Could node alone hold the job now?  (A necessary check; the policy has
  * the last word.) */
 static int node_fits(sim *s, int node, const gp_job *job)
@@ -184,27 +173,29 @@ static int spread(sim *s, const gp_job *job, const victim *v, size_t nc)
 	return 0;
 }
 
-/* Victims on node (a prefix of v in order) that make room; *count = 0
- * when none do. */
-static size_t node_victims(sim *s, const gp_job *job, const victim *v, size_t nc, int node,
-			   node_try *t)
+/* Victims on node (a prefix of the node's candidates, in order) that
+ * make room; t->count = 0 when none do. */
+static size_t node_victims(sim *s, const gp_job *job, const victim *v, int node, node_try *t)
 {
-	size_t i, nv = 0;
+	size_t nv = 0;
+	int32_t e;
 	int fits = 0;
 
 	t->node = node;
 	t->count = 0;
 	t->lost = 0;
 	t->latest = -INFINITY;
-	for (i = 0; i < nc && !fits; i++) {
-		if (!touches(s, v[i].job, node))
-			continue;
-		s->victims[nv++] = v[i].job;
-		release(s, v[i].job);
+	for (e = s->node_head[node]; e >= 0 && !fits; e = s->ent_next[e]) {
+		const victim *c = &v[s->ent_cand[e]];
+
+		if (s->released_flag[c->job])
+			continue; /* a part on this node listed twice */
+		s->victims[nv++] = c->job;
+		release(s, c->job);
 		t->count++;
-		t->lost += v[i].lost;
-		if (v[i].start > t->latest)
-			t->latest = v[i].start;
+		t->lost += c->lost;
+		if (c->start > t->latest)
+			t->latest = c->start;
 		fits = node_fits(s, node, job);
 	}
 	if (!fits)
@@ -212,40 +203,107 @@ static size_t node_victims(sim *s, const gp_job *job, const victim *v, size_t nc
 	return nv;
 }
 
+/* Each node's candidates in victim order (entries linked per node); the
+ * nodes touched are marked with pstamp and listed in tries[].node. */
+static size_t index_nodes(sim *s, const victim *v, size_t nc)
+{
+	size_t i, ne = 0, nn = 0;
+	int k;
+
+	s->pstamp++;
+	for (i = 0; i < nc; i++)
+		ne += (size_t)place_of(s, v[i].job)->nparts;
+	GP_GROW(s->ent_cand, s->ent_cap, ne + 1);
+	s->ent_next = gp_xrealloc(s->ent_next, s->ent_cap * sizeof(*s->ent_next));
+	GP_GROW(s->tries, s->tries_cap, ne + 1);
+	/* Backwards, pushing on the front: each node's list ends up in
+	 * victim order. */
+	ne = 0;
+	for (i = nc; i-- > 0;) {
+		const gp_placement *p = place_of(s, v[i].job);
+
+		for (k = 0; k < p->nparts; k++) {
+			int node = p->parts[k].node;
+
+			if (s->pmark[node] != s->pstamp) {
+				s->pmark[node] = s->pstamp;
+				s->node_head[node] = -1;
+				s->tries[nn++].node = node;
+			}
+			s->ent_cand[ne] = (int32_t)i;
+			s->ent_next[ne] = s->node_head[node];
+			s->node_head[node] = (int32_t)ne++;
+		}
+	}
+	/* Candidates come unsorted (sorting all of them costs more than the
+	 * search): order each node's short list by the victim rule. */
+	for (i = 0; i < nn; i++) {
+		int32_t e, m, b, x;
+
+		for (e = s->node_head[s->tries[i].node]; e >= 0; e = s->ent_next[e]) {
+			for (m = e, b = s->ent_next[e]; b >= 0; b = s->ent_next[b])
+				if (victim_cmp(&v[s->ent_cand[b]], &v[s->ent_cand[m]]) < 0)
+					m = b;
+			x = s->ent_cand[e];
+			s->ent_cand[e] = s->ent_cand[m];
+			s->ent_cand[m] = x;
+		}
+	}
+	return nn;
+}
+
 static int one_node(sim *s, const gp_job *job, const victim *v, size_t nc)
 {
 	node_try *tries;
-	size_t ntries = 0, i, k, nv;
+	size_t ntries = 0, nn, i, nv;
 	int ok = 0;
 
-	GP_GROW(s->tries, s->tries_cap, nc + 1);
+	nn = index_nodes(s, v, nc);
 	tries = s->tries;
-	s->pstamp++;
-	for (i = 0; i < nc; i++) {
-		const gp_placement *p = place_of(s, v[i].job);
+	for (i = 0; i < nn; i++) {
+		node_try t;
 
-		for (k = 0; k < (size_t)p->nparts; k++) {
-			int node = p->parts[k].node;
-			node_try t;
-
-			if (s->pmark[node] == s->pstamp)
-				continue;
-			s->pmark[node] = s->pstamp;
-			nv = node_victims(s, job, v, nc, node, &t);
-			restore_all(s, nv);
-			if (t.count)
-				tries[ntries++] = t;
-		}
+		nv = node_victims(s, job, v, tries[i].node, &t);
+		restore_all(s, nv);
+		if (t.count)
+			tries[ntries++] = t;
 	}
 	qsort(tries, ntries, sizeof(*tries), try_cmp);
 	for (i = 0; i < ntries && !ok && s->status == GP_OK; i++) {
 		node_try t;
 
-		nv = node_victims(s, job, v, nc, tries[i].node, &t);
+		nv = node_victims(s, job, v, tries[i].node, &t);
 		if (t.count && place_now(s, job))
 			ok = commit(s, nv);
 		else
 			restore_all(s, nv);
+	}
+	return ok;
+}
+
+/* A job that stays on one node: is there a node where free GPUs plus
+ * those of candidates could hold it?  (Before sorting candidates.) */
+static int some_node_could(sim *s, const gp_job *job, const victim *v, size_t nc)
+{
+	size_t i;
+	int k, ok = 0;
+
+	if (job->gpu_milli < GP_MILLI)
+		return 1; /* shares: no cheap bound */
+	s->pstamp++;
+	for (i = 0; i < nc && !ok; i++) {
+		const gp_placement *p = place_of(s, v[i].job);
+
+		for (k = 0; k < p->nparts && !ok; k++) {
+			int node = p->parts[k].node;
+
+			if (s->pmark[node] != s->pstamp) {
+				s->pmark[node] = s->pstamp;
+				s->pcap[node] = s->alloc.node_free_whole[node];
+			}
+			s->pcap[node] += p->parts[k].ngpus;
+			ok = s->pcap[node] >= job->gpus;
+		}
 	}
 	return ok;
 }
@@ -256,7 +314,7 @@ int gp_sim_preempt_for(sim *s, int32_t head, int level)
 	int64_t cand_milli = 0;
 	victim *v;
 	size_t i, nc = 0;
-	int ok;
+	int ok, spans;
 
 	if (!s->ix || s->status != GP_OK)
 		return 0;
@@ -276,10 +334,14 @@ int gp_sim_preempt_for(sim *s, int32_t head, int level)
 	}
 	if (!nc || s->cap_milli - s->alloc_milli + cand_milli < need_milli(job))
 		return 0;
+	spans = job->type == GP_JOB_RING_ALLREDUCE || job->type == GP_JOB_PS_WORKER;
+	if (!spans && !some_node_could(s, job, v, nc))
+		return 0;
 	for (i = 0; i < nc; i++)
 		v[i].lost = gp_sim_ix_peek_lost(s, v[i].job);
-	qsort(v, nc, sizeof(*v), victim_cmp);
-	if (job->type == GP_JOB_RING_ALLREDUCE || job->type == GP_JOB_PS_WORKER)
+	if (spans) /* one_node orders each node's candidates itself */
+		qsort(v, nc, sizeof(*v), victim_cmp);
+	if (spans)
 		ok = spread(s, job, v, nc);
 	else
 		ok = one_node(s, job, v, nc);

@@ -186,6 +186,10 @@ struct gp_sim {
 	size_t victims_cap;
 	uint8_t *released_flag;
 	uint32_t *pmark, pstamp;
+	int32_t *node_head;     /* per node: first entry of its candidates */
+	int32_t *pcap;          /* per node: GPUs free or held by candidates */
+	int32_t *ent_cand, *ent_next; /* entries: candidate index, next of node */
+	size_t ent_cap;
 	int defer;              /* requeue victims only after the preemptor
 				 * left its queue (a victim may sort first) */
 	int32_t *deferred;
