@@ -79,6 +79,7 @@ static int parse_placement(const char *s, gp_perf_sample *r)
 int gp_perf_dataset_load(const char *path, gp_perf_dataset *d, gp_error *err)
 {
 	char *data = NULL, *line, *next, *f[16];
+	int have_header = 0;
 	int idx[NCOLS], cols[16], nf, lineno = 0, i, k, st;
 	size_t len;
 
@@ -101,14 +102,24 @@ int gp_perf_dataset_load(const char *path, gp_perf_dataset *d, gp_error *err)
 		if (len == 0)
 			continue;
 		nf = split_fields(line, f, cols, 15);
-		if (lineno == 1) {
+		/* the header is the first non-blank line (a blank first line
+		 * left idx[] unset: fuzz finding) */
+		if (!have_header) {
+			have_header = 1;
+			/* split_fields says 16 for "more than 15" and leaves f[15] unset
+			 * (fuzz finding: read of an uninitialised pointer) */
+			if (nf > 15) {
+				st = gp_error_set(err, GP_EINPUT, path, lineno, 1,
+						  "more than 15 columns in the header");
+				goto fail;
+			}
 			for (k = 0; k < NCOLS; k++) {
 				idx[k] = -1;
-				for (i = 0; i < nf && i < 16; i++)
+				for (i = 0; i < nf; i++)
 					if (!strcmp(f[i], col_names[k]))
 						idx[k] = i;
 				if (idx[k] < 0) {
-					st = gp_error_set(err, GP_EINPUT, path, 1, 1,
+					st = gp_error_set(err, GP_EINPUT, path, lineno, 1,
 							  "missing column '%s'", col_names[k]);
 					goto fail;
 				}
