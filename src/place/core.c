@@ -622,8 +622,19 @@ static void choose_nic(const gp_policy_ctx *ctx, const gp_place_type *pt, gp_pla
 		if (out->parts[i].node == part->node && out->parts[i].nic == best &&
 		    out->parts[i].vf >= 0)
 			used++;
-	if (used < GP_PLACE_MAX_VFS)
+	if (used < gp_place_nic_vfs(t, best))
 		part->vf = used;
+}
+
+int gp_place_nic_vfs(const gp_topo *t, int nic)
+{
+	int g, n = 0;
+
+	for (g = 0; g < t->ngpus; g++)
+		n += gp_topo_link(t, g, t->ngpus + nic).level <= GP_LINK_NODE;
+	if (n < 1)
+		n = 1;
+	return n < GP_PLACE_MAX_VFS ? n : GP_PLACE_MAX_VFS;
 }
 
 static const char *nic_name(const gp_topo *t, int nic)
@@ -661,8 +672,9 @@ static void explain_part(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_
 			snprintf(nbuf, sizeof(nbuf), "NIC %s VF %d%s%s (%s to the GPUs)", nic_name(t, part->nic),
 				 part->vf, sbuf, kbuf, gp_link_level_name(worst));
 		else
-			snprintf(nbuf, sizeof(nbuf), "NIC %s, no free VF%s%s (%s to the GPUs)",
-				 nic_name(t, part->nic), sbuf, kbuf, gp_link_level_name(worst));
+			snprintf(nbuf, sizeof(nbuf), "NIC %s, no free VF (its %d, one per NUMA-local GPU, "
+				 "are taken)%s%s (%s to the GPUs)", nic_name(t, part->nic),
+				 gp_place_nic_vfs(t, part->nic), sbuf, kbuf, gp_link_level_name(worst));
 		/* Rails only when the GPUs do not all share the part's NIC. */
 		if (distinct > 1 || (part->ngpus > 0 && part->gpu_nic[0] != part->nic)) {
 			len = (size_t)snprintf(rbuf, sizeof(rbuf), "; rails");

@@ -920,6 +920,32 @@ static void test_cpus_per_numa(void)
 	fx_close(&f);
 }
 
+/* Issue 17 item 6: seed 003 splits a NIC into as many VFs as it has
+ * NUMA-local GPUs.  The K80 box's mlx5_0 is PHB to GPU2-3 and SOC to
+ * GPU0-1: 2 VFs, so the third job on the node gets none. */
+static void test_vfs_per_affine_gpu(void)
+{
+	int vfs[3], i;
+	fixture f;
+	gp_job j;
+
+	fx_open(&f, "unreach.yaml");
+	busy(&f, "k80-e1", 0, 1, 2, 3, -1);
+	busy(&f, "k80-e2", 0, 1, 2, 3, -1);
+	job_of(&j, GP_JOB_SINGLE_CARD, 1);
+	for (i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL_FATAL(run(&f, "bestfit", &j), GP_PLACED);
+		CU_ASSERT_EQUAL(f.p.parts[0].node, gp_cluster_find_node(&f.c, "k80-ib"));
+		vfs[i] = f.p.parts[0].vf;
+		CU_ASSERT_EQUAL(gp_placement_apply(&f.a, &f.p), 0);
+	}
+	CU_ASSERT_EQUAL(vfs[0], 0);
+	CU_ASSERT_EQUAL(vfs[1], 1);
+	CU_ASSERT_EQUAL(vfs[2], -1);
+	CU_ASSERT(explained(&f, "no free VF (its 2, one per NUMA-local GPU, are taken)"));
+	fx_close(&f);
+}
+
 static void test_registry(void)
 {
 	static const char *names[] = { "bestfit", "nic-affinity", "first-fit", "random",
@@ -953,6 +979,7 @@ static void register_tests(void)
 	gp_test_add(s, "every policy respects reachability", test_reachability_all_policies);
 	gp_test_add(s, "all-SYS box: GPUs under one CPU", test_allsys_sockets);
 	gp_test_add(s, "CPU cores from each GPU's NUMA node", test_cpus_per_numa);
+	gp_test_add(s, "VFs: one per NUMA-local GPU", test_vfs_per_affine_gpu);
 }
 
 int main(int argc, char **argv)
