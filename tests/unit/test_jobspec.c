@@ -121,6 +121,36 @@ static void test_bad_files(void)
 	expect_error("bad-model-key.yaml", 7, 3, "did you mean 'hidden'?");
 }
 
+/* Issue 17 item 3: `type` follows from the roles when they say it. */
+static void test_type_from_roles(void)
+{
+	gp_job j;
+	gp_error err = GP_ERROR_INIT;
+
+	CU_ASSERT_EQUAL_FATAL(gp_jobspec_load(data("notype-ps.yaml"), &j, &err), GP_OK);
+	CU_ASSERT_EQUAL(j.type, GP_JOB_PS_WORKER);
+	CU_ASSERT_EQUAL(j.gpus, 4);
+	CU_ASSERT_EQUAL(j.ps, 1);
+	CU_ASSERT_EQUAL(j.workers, 3);
+	gp_job_release(&j);
+	CU_ASSERT_EQUAL_FATAL(gp_jobspec_load(data("notype-workers.yaml"), &j, &err), GP_OK);
+	CU_ASSERT_EQUAL(j.type, GP_JOB_RING_ALLREDUCE);
+	CU_ASSERT_EQUAL(j.gpus, 4);
+	CU_ASSERT_EQUAL(j.ps, 0);
+	gp_job_release(&j);
+	CU_ASSERT_EQUAL_FATAL(gp_jobspec_load(data("notype-one.yaml"), &j, &err), GP_OK);
+	CU_ASSERT_EQUAL(j.type, GP_JOB_SINGLE_CARD);
+	CU_ASSERT_EQUAL(j.gpus, 1);
+	gp_job_release(&j);
+	CU_ASSERT_EQUAL_FATAL(gp_jobspec_load(data("notype-rest.yaml"), &j, &err), GP_OK);
+	CU_ASSERT_EQUAL(j.type, GP_JOB_PS_WORKER);
+	CU_ASSERT_EQUAL(j.gpus, 6);
+	CU_ASSERT_EQUAL(j.ps, 2);
+	CU_ASSERT_EQUAL(j.workers, 4);
+	gp_job_release(&j);
+	expect_error("bad-notype-ambiguous.yaml", 2, 1, "could be single-node or ring-allreduce");
+}
+
 static void test_list(void)
 {
 	gp_joblist l;
@@ -221,6 +251,7 @@ static void register_tests(void)
 	gp_test_add(s, "gpu share", test_share);
 	gp_test_add(s, "bad files located", test_bad_files);
 	gp_test_add(s, "job list", test_list);
+	gp_test_add(s, "type from the roles", test_type_from_roles);
 	gp_test_add(s, "model catalog", test_catalog);
 	gp_test_add(s, "parse count", test_parse_count);
 }
