@@ -438,7 +438,8 @@ static void choose_cpus(const gp_policy_ctx *ctx, const gp_place_type *pt, const
 					taken[out->parts[i].cpus[g] / 64] |= (uint64_t)1 << (out->parts[i].cpus[g] % 64);
 	/* Tier 0: GPU by GPU, its share (the remainder to the first GPUs)
 	 * from its own affinity; tier 1: the part's affinity; tier 2: any. */
-	for (g = 0; g < part->ngpus && part->gpus[g] < pt->ngpus; g++) {
+	/* (no affinity lists at all: no tier 0; cpu_aff is NULL) */
+	for (g = 0; pt->cpu_aff && g < part->ngpus && part->gpus[g] < pt->ngpus; g++) {
 		int share = want / part->ngpus + (g < want % part->ngpus), mygot = 0;
 		const uint64_t *aff = pt->cpu_aff + (size_t)part->gpus[g] * (size_t)pt->cpu_words;
 
