@@ -11,16 +11,20 @@
 #include "gpuplan/io/jobspec.h"
 #include "gpuplan/model/memory.h"
 #include "gpuplan/model/dlmodels.h"
+#include "gpuplan/util/util.h"
 
 const char gp_usage_estimate[] =
-	"usage: gpuplan estimate [--json] JOB.yaml\n"
+	"usage: gpuplan estimate [--memory-margin PCT] [--json] JOB.yaml\n"
 	"\n"
 	"Estimate the GPU memory per GPU of the job's model: the seed rule for CNNs\n"
 	"(per-layer outputs x batch + parameters + gradients + optimizer state), the\n"
 	"transformer rule (bytes per parameter by optimizer and precision + activations\n"
-	"per layer) otherwise; 10 %% overhead on top.  batch_size is per GPU.\n"
+	"per layer) otherwise.  batch_size is per GPU.\n"
 	"\n"
-	"  --json    machine-readable output (keys sorted, sizes in bytes)\n";
+	"  --memory-margin PCT  add PCT %% on top for allocator fragmentation and\n"
+	"                       buffers (default 0: the seed's formula as it stands;\n"
+	"                       place and simulate use the formula without margin)\n"
+	"  --json               machine-readable output (keys sorted, sizes in bytes)\n";
 
 static const char *rule_name(int rule)
 {
@@ -56,6 +60,7 @@ static int print_json(const gp_job *j, const gp_mem_estimate *e)
 			    json_integer((json_int_t)llround(e->activations)));
 	json_object_set_new(o, "logits_bytes", json_integer((json_int_t)llround(e->logits)));
 	json_object_set_new(o, "overhead_bytes", json_integer((json_int_t)llround(e->overhead)));
+	json_object_set_new(o, "memory_margin_percent", json_real(e->margin * 100));
 	json_object_set_new(o, "total_bytes", json_integer((json_int_t)llround(e->total)));
 	json_object_set_new(o, "gpu_memory_mib", json_integer((json_int_t)j->gpu_mem_mib));
 	json_object_set_new(o, "gpu_memory_source",
@@ -113,15 +118,15 @@ static void print_text(const gp_job *j, const gp_mem_estimate *e)
 	}
 	if (e->logits > 0)
 		row("logits", "4*s*b*V fp32", 0, e->logits);
-	snprintf(what, sizeof(what), "%.0f %%", GP_MEM_OVERHEAD * 100);
-	row("overhead", what, 0, e->overhead);
+	snprintf(what, sizeof(what), "%g %% (--memory-margin)", e->margin * 100);
+	row("margin", what, 0, e->overhead);
 	row("total per GPU", "", 0, e->total);
 	printf("  %-14s %-28s %9.2f GiB\n", "", "", e->total / 1073741824.0);
 	if (e->note)
 		printf("note: %s\n", e->note);
 	if (j->gpu_mem_estimated)
-		printf("per-GPU memory used for placement: %lld MiB (this estimate)\n",
-		       (long long)j->gpu_mem_mib);
+		printf("per-GPU memory used for placement: %lld MiB (this estimate%s)\n",
+		       (long long)j->gpu_mem_mib, e->margin > 0 ? " without the margin" : "");
 	else
 		printf("per-GPU memory used for placement: %lld MiB (gpu_memory_gib in the job file)\n",
 		       (long long)j->gpu_mem_mib);
@@ -131,6 +136,7 @@ int cmd_estimate(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "memory-margin", required_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -138,12 +144,18 @@ int cmd_estimate(int argc, char **argv)
 	gp_mem_estimate e;
 	gp_job job;
 	int json = 0, c, rc;
+	double margin = GP_MEM_MARGIN_DEFAULT * 100;
 
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j': json = 1; break;
+		case 'm':
+			if (gp_parse_double(optarg, 0, GP_MEM_MARGIN_MAX * 100, &margin))
+				return gp_cli_usage_error("estimate", "--memory-margin wants a percentage in "
+							  "[0, %g], not '%s'", GP_MEM_MARGIN_MAX * 100, optarg);
+			break;
 		case 'h': fputs(gp_usage_estimate, stdout); return GP_OK;
 		default:
 			return gp_cli_usage_error("estimate", "unknown option '%s'", argv[optind - 1]);
@@ -159,7 +171,7 @@ int cmd_estimate(int argc, char **argv)
 		gp_job_release(&job);
 		return rc;
 	}
-	if (gp_memory_estimate(&job, &e, &err)) {
+	if (gp_memory_estimate_margin(&job, margin / 100, &e, &err)) {
 		gp_job_release(&job);
 		return gp_cli_report(&err);
 	}

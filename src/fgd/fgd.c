@@ -743,6 +743,7 @@ typedef struct task_list {
 static void deflate_tasks(run *r, task_list *tl, int64_t *pod_total, double target)
 {
 	const gp_openb_pods *pods = r->pods;
+	/* cppcheck-suppress duplicateAssignExpression ; m stays, alive counts down */
 	size_t m = tl->n, alive = tl->n, x, pos, step, top = 1;
 	int32_t *bit = gp_xcalloc(m + 1, sizeof(int32_t));
 	unsigned char *gone = gp_xcalloc(m + 1, 1);

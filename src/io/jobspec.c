@@ -315,25 +315,57 @@ static int load_shape(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job *j
 	const char *s;
 	long ps = 0, workers = 0, gpus = 0;
 
-	if (!(v = gp_yaml_get(map, "type"))) {
-		gp_yaml_error(doc, map, err,
-			      "job '%s' has no 'type' (single-card, single-node, ring-allreduce or ps-worker)",
-			      job->id);
-		return GP_EINPUT;
-	}
-	if (gp_yaml_str(doc, v, "type", &s, err))
-		return GP_EINPUT;
-	job->type = gp_job_type_parse(s);
-	if (job->type < 0) {
-		gp_yaml_error(doc, v, err,
-			      "type must be single-card, single-node, ring-allreduce or ps-worker, not '%.40s'",
-			      s);
-		return GP_EINPUT;
-	}
-
 	gpus_node = gp_yaml_get(map, "gpus");
 	ps_node = gp_yaml_get(map, "ps");
 	workers_node = gp_yaml_get(map, "workers");
+	if (!(v = gp_yaml_get(map, "type"))) {
+		/* The seed's rule: the type follows from the roles.  Parameter
+		 * servers make a PS-Worker job; workers alone (or as many as
+		 * the GPUs) a Ring-AllReduce one, one worker a single card;
+		 * one GPU is a single card.  Several GPUs and no roles could be
+		 * single-node or ring-allreduce: that needs `type`. */
+		if (gpus_node && gp_yaml_long(doc, gpus_node, "gpus", 1, GP_JOBSPEC_MAX_GPUS, &gpus, err))
+			return GP_EINPUT;
+		if (workers_node &&
+		    gp_yaml_long(doc, workers_node, "workers", 1, GP_JOBSPEC_MAX_GPUS, &workers, err))
+			return GP_EINPUT;
+		if (ps_node) {
+			job->type = GP_JOB_PS_WORKER;
+		} else if (workers_node && (!gpus_node || gpus == workers)) {
+			job->type = workers == 1 ? GP_JOB_SINGLE_CARD : GP_JOB_RING_ALLREDUCE;
+			if (!gpus_node) {
+				gpus = workers;
+				gpus_node = workers_node;
+			}
+			workers_node = NULL; /* all GPUs are workers: no roles to split */
+			workers = 0;
+		} else if (workers_node) {
+			job->type = GP_JOB_PS_WORKER;
+		} else if (gpus_node && gpus == 1) {
+			job->type = GP_JOB_SINGLE_CARD;
+		} else if (gpus_node) {
+			gp_yaml_error(doc, map, err,
+				      "job '%s' has no 'type': %ld GPUs without 'ps'/'workers' could be "
+				      "single-node or ring-allreduce; say which", job->id, gpus);
+			return GP_EINPUT;
+		} else {
+			gp_yaml_error(doc, map, err,
+				      "job '%s' has no 'type' (single-card, single-node, ring-allreduce or "
+				      "ps-worker) and no 'gpus', 'ps' or 'workers' to derive it from", job->id);
+			return GP_EINPUT;
+		}
+	} else {
+		if (gp_yaml_str(doc, v, "type", &s, err))
+			return GP_EINPUT;
+		job->type = gp_job_type_parse(s);
+		if (job->type < 0) {
+			gp_yaml_error(doc, v, err,
+				      "type must be single-card, single-node, ring-allreduce or ps-worker, not '%.40s'",
+				      s);
+			return GP_EINPUT;
+		}
+	}
+
 	if (gpus_node && gp_yaml_long(doc, gpus_node, "gpus", 1, GP_JOBSPEC_MAX_GPUS, &gpus, err))
 		return GP_EINPUT;
 	if ((ps_node || workers_node) && job->type != GP_JOB_PS_WORKER) {

@@ -213,9 +213,19 @@ static void emit(layer_sink *s, double c, int h, int w)
 	s->out[s->n++] = c * (double)h * (double)w;
 }
 
+/* The seed's per-layer output size, for convolution and pooling alike:
+ * floor((in + 2 * pad - kernel) / stride) + 1. */
 static int conv_out(int in, int k, int stride, int pad)
 {
 	return (in + 2 * pad - k) / stride + 1;
+}
+
+/* A pooling layer: its output (channels unchanged) counts like any other. */
+static void pool(layer_sink *s, double c, int *h, int *w, int k, int stride, int pad)
+{
+	*h = conv_out(*h, k, stride, pad);
+	*w = conv_out(*w, k, stride, pad);
+	emit(s, c, *h, *w);
 }
 
 /* VGG configurations: channel counts, 0 = 2x2 max-pool. */
@@ -227,12 +237,14 @@ static const int vgg19_cfg[] = { 64, 64, 0, 128, 128, 0, 256, 256, 256, 256, 0,
 
 static void build_vgg(layer_sink *s, const int *cfg, int h, int w)
 {
+	int c = 3;
+
 	for (; *cfg >= 0; cfg++) {
 		if (*cfg == 0) {
-			h /= 2;
-			w /= 2;
+			pool(s, c, &h, &w, 2, 2, 0);
 		} else {
-			emit(s, *cfg, h, w);
+			c = *cfg;
+			emit(s, c, h, w);
 		}
 	}
 	/* Classifier after the adaptive 7x7 pool. */
@@ -252,8 +264,7 @@ static void build_resnet(layer_sink *s, const int counts[4], int bottleneck,
 		h = conv_out(h, 7, 2, 3);
 		w = conv_out(w, 7, 2, 3);
 		emit(s, 64, h, w);
-		h = conv_out(h, 3, 2, 1);
-		w = conv_out(w, 3, 2, 1);
+		pool(s, 64, &h, &w, 3, 2, 1); /* max-pool */
 	}
 	for (stage = 0; stage < 4; stage++) {
 		int planes = 64 << stage;
@@ -277,6 +288,7 @@ static void build_resnet(layer_sink *s, const int counts[4], int bottleneck,
 			inplanes = planes * expansion;
 		}
 	}
+	emit(s, inplanes, 1, 1); /* global average pool */
 	emit(s, cifar ? 10 : 1000, 1, 1);
 }
 
@@ -285,14 +297,13 @@ static void build_alexnet(layer_sink *s, int h, int w)
 	h = conv_out(h, 11, 4, 2);
 	w = conv_out(w, 11, 4, 2);
 	emit(s, 64, h, w);
-	h = conv_out(h, 3, 2, 0);
-	w = conv_out(w, 3, 2, 0);
+	pool(s, 64, &h, &w, 3, 2, 0);
 	emit(s, 192, h, w);
-	h = conv_out(h, 3, 2, 0);
-	w = conv_out(w, 3, 2, 0);
+	pool(s, 192, &h, &w, 3, 2, 0);
 	emit(s, 384, h, w);
 	emit(s, 256, h, w);
 	emit(s, 256, h, w);
+	pool(s, 256, &h, &w, 3, 2, 0);
 	emit(s, 4096, 1, 1);
 	emit(s, 4096, 1, 1);
 	emit(s, 1000, 1, 1);

@@ -80,6 +80,11 @@ void gp_memory_bytes_per_param(int optimizer, int precision, double *weight,
 
 int gp_memory_estimate(const gp_job *job, gp_mem_estimate *e, gp_error *err)
 {
+	return gp_memory_estimate_margin(job, GP_MEM_MARGIN_DEFAULT, e, err);
+}
+
+int gp_memory_estimate_margin(const gp_job *job, double margin, gp_mem_estimate *e, gp_error *err)
+{
 	const gp_model_desc *m = &job->model;
 	double p = m->params, b;
 
@@ -88,6 +93,10 @@ int gp_memory_estimate(const gp_job *job, gp_mem_estimate *e, gp_error *err)
 		return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 				    "job '%s' has no model parameters to estimate memory from",
 				    job->id ? job->id : "?");
+	if (!(margin >= 0 && margin <= GP_MEM_MARGIN_MAX))
+		return gp_error_set(err, GP_EINPUT, NULL, 0, 0, "memory margin %g is outside [0, %g]",
+				    margin, GP_MEM_MARGIN_MAX);
+	e->margin = margin;
 	e->batch = job->batch_size > 0 ? job->batch_size : 1;
 	b = e->batch;
 	gp_memory_bytes_per_param(job->optimizer, job->precision, &e->weight_bpp,
@@ -122,7 +131,7 @@ int gp_memory_estimate(const gp_job *job, gp_mem_estimate *e, gp_error *err)
 		e->rule = GP_MEM_RULE_STATES;
 		e->note = "no per-layer data for this model: activations not counted";
 	}
-	e->overhead = GP_MEM_OVERHEAD * (e->states + e->activations + e->logits);
+	e->overhead = margin * (e->states + e->activations + e->logits);
 	e->total = e->states + e->activations + e->logits + e->overhead;
 	return GP_OK;
 }

@@ -142,7 +142,36 @@ static void resolve_pcie(const gp_topo *t, gp_topo_derived *d)
 
 /* Union-find grouping of GPUs whose PCIe level is <= max_level; group ids
  * in order of their lowest GPU. */
-static int group(gp_topo_derived *d, int max_level, int *gid, gp_gpuset *sets)
+static int same_cpus(const gp_topo_gpu *x, const gp_topo_gpu *y)
+{
+	return x->ncpus > 0 && x->ncpus == y->ncpus &&
+	       !memcmp(x->cpus, y->cpus, (size_t)x->ncpus * sizeof(int));
+}
+
+/* Whether the affinity columns put GPUs a and b under one CPU: the same
+ * known NUMA node, or (NUMA unknown on both) the same non-empty CPU list,
+ * unless every GPU prints that one list (a container's cpuset, as on the
+ * DGX-1 snapshot, says nothing about sockets).  A box whose GPU pairs are
+ * all SYS (each GPU on a root port of its own) still has its GPUs grouped
+ * under their sockets this way. */
+static int same_cpu(const gp_topo *t, int a, int b)
+{
+	const gp_topo_gpu *x = &t->gpus[a], *y = &t->gpus[b];
+	int g;
+
+	if (x->numa >= 0 || y->numa >= 0)
+		return x->numa == y->numa;
+	if (!same_cpus(x, y))
+		return 0;
+	for (g = 0; g < t->ngpus; g++)
+		if (!same_cpus(x, &t->gpus[g]))
+			return 1;
+	return 0;
+}
+
+/* Classes of "pcie level <= max_level"; with t (the socket level), GPUs
+ * that share a CPU by the affinity columns join as well. */
+static int group(gp_topo_derived *d, const gp_topo *t, int max_level, int *gid, gp_gpuset *sets)
 {
 	int n = d->ngpus, a, b, ng = 0;
 	int parent[GP_TOPO_MAX_GPUS];
@@ -151,7 +180,7 @@ static int group(gp_topo_derived *d, int max_level, int *gid, gp_gpuset *sets)
 		parent[a] = a;
 	for (a = 0; a < n; a++)
 		for (b = a + 1; b < n; b++)
-			if (d->pcie[a][b] <= max_level) {
+			if (d->pcie[a][b] <= max_level || (t && same_cpu(t, a, b))) {
 				int ra = a, rb = b;
 
 				while (parent[ra] != ra)
@@ -503,10 +532,10 @@ int gp_topo_derive(const gp_topo *t, gp_topo_derived *d, gp_error *err)
 				d->nv_mask[a] |= (gp_gpuset)1 << b;
 		}
 	resolve_pcie(t, d);
-	d->nsockets = group(d, GP_LINK_NODE, d->socket, d->socket_set);
-	d->nbridges = group(d, GP_LINK_PHB, d->bridge, d->bridge_set);
-	d->ncomplexes = group(d, GP_LINK_PXB, d->complex_, d->complex_set);
-	d->nswitches = group(d, GP_LINK_PIX, d->pswitch, d->switch_set);
+	d->nsockets = group(d, t, GP_LINK_NODE, d->socket, d->socket_set);
+	d->nbridges = group(d, NULL, GP_LINK_PHB, d->bridge, d->bridge_set);
+	d->ncomplexes = group(d, NULL, GP_LINK_PXB, d->complex_, d->complex_set);
+	d->nswitches = group(d, NULL, GP_LINK_PIX, d->pswitch, d->switch_set);
 	for (a = 0; a < d->nsockets; a++)
 		d->socket_numa[a] = -2;
 	for (a = 0; a < n; a++) {

@@ -193,6 +193,14 @@ gp_place_cache *gp_place_begin(const gp_policy_ctx *ctx, const gp_job *job,
 int gp_place_end(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_place_cache *tmp,
 		 const gp_job *job, gp_placement *out, int r, int nic_class)
 {
+	int i;
+
+	/* Every part must reach the first (seed weight >= 0): a policy that
+	 * crossed fabric trees is a bug, never a placement. */
+	for (i = 1; r == GP_PLACED && ctx->cluster->nswitches > 0 && i < out->nparts; i++)
+		if (out->parts[i].node != out->parts[0].node &&
+		    gp_cluster_comm_weight(ctx->cluster, out->parts[0].node, out->parts[i].node) < 0)
+			r = gp_explain_wait(ctx->explain, "the placement would span nodes that cannot reach each other");
 	if (r == GP_PLACED) {
 		if (job->type == GP_JOB_PS_WORKER && job->ps > 0 && job->ps < job->gpus)
 			gp_place_split_ps(out, job->ps);
@@ -357,9 +365,12 @@ static int *cpu_room(gp_placement *out, int pi, int want)
 	return out->cpu_pool + out->cpu_len;
 }
 
-/* CPU cores for one part: free cores affine to every GPU of the part
- * first, then to any of them, then any core of the node; ascending within
- * each tier.  Bit masks of the node type's GPU affinities (place cache). */
+/* CPU cores for one part.  Each GPU gets its share of the part's cores
+ * from its own affinity (its NUMA node) first, lowest free cores first;
+ * what its own node cannot give comes from the other GPUs' affinity, then
+ * from any free core of the node.  part->numa is the NUMA node of all the
+ * part's GPUs, -1 when they sit on several (or it is unknown).  Bit masks
+ * of the node type's GPU affinities (place cache). */
 static void choose_cpus(const gp_policy_ctx *ctx, const gp_place_type *pt, const gp_job *job,
 			gp_placement *out, int pi)
 {
@@ -369,7 +380,7 @@ static void choose_cpus(const gp_policy_ctx *ctx, const gp_place_type *pt, const
 	const gp_topo *t = &c->types[c->nodes[part->node].type].topo;
 	const uint64_t *used = a->cpu_used + (size_t)part->node * (size_t)a->cpu_words;
 	uint64_t taken[GP_TOPO_MAX_CPUS / 64], mine[GP_TOPO_MAX_CPUS / 64];
-	uint64_t all_of[GP_TOPO_MAX_CPUS / 64], any_of[GP_TOPO_MAX_CPUS / 64];
+	uint64_t any_of[GP_TOPO_MAX_CPUS / 64];
 	int ncpu = (int)(a->node_cap_cpu_milli[part->node] / GP_MILLI), want, tier, i, g, w, nw, got = 0;
 	int64_t gpus = job->gpus > 0 ? job->gpus : 1;
 	int *dst;
@@ -395,7 +406,15 @@ static void choose_cpus(const gp_policy_ctx *ctx, const gp_place_type *pt, const
 			want = free_cores > 0 ? (int)free_cores : 0;
 		part->cpu_milli = (int64_t)want * GP_MILLI;
 	}
-	part->numa = part->ngpus > 0 && part->gpus[0] < t->ngpus ? t->gpus[part->gpus[0]].numa : -1;
+	part->numa = -1;
+	for (g = 0; g < part->ngpus; g++) {
+		int n = part->gpus[g] < t->ngpus ? t->gpus[part->gpus[g]].numa : -1;
+
+		if (g == 0)
+			part->numa = n;
+		else if (n != part->numa)
+			part->numa = -1;
+	}
 	part->cpus = NULL;
 	if (want <= 0 || ncpu <= 0)
 		return;
@@ -407,24 +426,39 @@ static void choose_cpus(const gp_policy_ctx *ctx, const gp_place_type *pt, const
 
 		taken[w] = used[w] | ~valid;
 		mine[w] = 0;
-		all_of[w] = ~(uint64_t)0;
 		any_of[w] = 0;
-		for (g = 0; g < part->ngpus; g++) {
-			uint64_t aff = part->gpus[g] < pt->ngpus && w < pt->cpu_words ?
+		for (g = 0; g < part->ngpus; g++)
+			any_of[w] |= part->gpus[g] < pt->ngpus && w < pt->cpu_words ?
 				pt->cpu_aff[(size_t)part->gpus[g] * (size_t)pt->cpu_words + (size_t)w] : 0;
-
-			all_of[w] &= aff;
-			any_of[w] |= aff;
-		}
 	}
 	for (i = 0; i < pi; i++)
 		if (out->parts[i].node == part->node)
 			for (g = 0; g < out->parts[i].ncpus; g++)
 				if (out->parts[i].cpus[g] < ncpu)
 					taken[out->parts[i].cpus[g] / 64] |= (uint64_t)1 << (out->parts[i].cpus[g] % 64);
-	for (tier = 0; tier < 3 && got < want; tier++)
+	/* Tier 0: GPU by GPU, its share (the remainder to the first GPUs)
+	 * from its own affinity; tier 1: the part's affinity; tier 2: any. */
+	for (g = 0; g < part->ngpus && part->gpus[g] < pt->ngpus; g++) {
+		int share = want / part->ngpus + (g < want % part->ngpus), mygot = 0;
+		const uint64_t *aff = pt->cpu_aff + (size_t)part->gpus[g] * (size_t)pt->cpu_words;
+
+		for (w = 0; w < nw && w < pt->cpu_words && mygot < share; w++) {
+			uint64_t cand = ~taken[w] & aff[w];
+
+			while (cand && mygot < share) {
+				uint64_t bit = cand & -cand;
+
+				cand &= ~bit;
+				taken[w] |= bit;
+				mine[w] |= bit;
+				mygot++;
+			}
+		}
+		got += mygot;
+	}
+	for (tier = 1; tier < 3 && got < want; tier++)
 		for (w = 0; w < nw && got < want; w++) {
-			uint64_t cand = ~taken[w] & (tier == 0 ? all_of[w] : tier == 1 ? any_of[w] : ~(uint64_t)0);
+			uint64_t cand = ~taken[w] & (tier == 1 ? any_of[w] : ~(uint64_t)0);
 
 			while (cand && got < want) {
 				uint64_t bit = cand & -cand;
@@ -444,6 +478,68 @@ static void choose_cpus(const gp_policy_ctx *ctx, const gp_place_type *pt, const
 	out->cpu_len += part->ncpus;
 	if (job->cpu_milli <= 0)
 		part->cpu_milli = (int64_t)part->ncpus * GP_MILLI;
+}
+
+/* Whether cpu is in GPU g's affinity on this node type. */
+static int cpu_affine(const gp_place_type *pt, int g, int cpu)
+{
+	return g < pt->ngpus && cpu / 64 < pt->cpu_words &&
+	       (pt->cpu_aff[(size_t)g * (size_t)pt->cpu_words + (size_t)(cpu / 64)] >> (cpu % 64) & 1);
+}
+
+/* "CPUs 0-3 for GPU0-1 (NUMA 0), 56-59 for GPU4 (NUMA 1); 2 outside the
+ * GPUs' affinity: 8,9": which of the part's cores sit where, per NUMA
+ * node of its GPUs. */
+static void fmt_cpu_use(const gp_place_type *pt, const gp_topo *t, const gp_place_part *part,
+			char *buf, size_t size)
+{
+	int seen[GP_TOPO_MAX_GPUS], g, h, k, n, len = 0, sel[GP_TOPO_MAX_CPUS], outside = 0;
+	char gb[256], cb[256];
+
+	buf[0] = '\0';
+	if (part->ncpus == 0) {
+		snprintf(buf, size, "CPUs none");
+		return;
+	}
+	for (g = 0; g < part->ngpus; g++)
+		seen[g] = 0;
+	for (g = 0; g < part->ngpus && (size_t)len + 64 < size; g++) {
+		int numa = part->gpus[g] < t->ngpus ? t->gpus[part->gpus[g]].numa : -1;
+		uint64_t gm = 0;
+
+		if (seen[g])
+			continue;
+		for (h = g; h < part->ngpus; h++)
+			if (!seen[h] && (part->gpus[h] < t->ngpus ? t->gpus[part->gpus[h]].numa : -1) == numa) {
+				seen[h] = 1;
+				gm |= (uint64_t)1 << part->gpus[h];
+			}
+		for (k = n = 0; k < part->ncpus; k++)
+			for (h = 0; h < part->ngpus; h++)
+				if ((gm >> part->gpus[h] & 1) && cpu_affine(pt, part->gpus[h], part->cpus[k])) {
+					sel[n++] = part->cpus[k];
+					break;
+				}
+		gp_place_fmt_gpus(gm, gb, sizeof(gb));
+		fmt_list(sel, n, cb, sizeof(cb));
+		if (numa >= 0)
+			len += snprintf(buf + len, size - (size_t)len, "%s%s for %s (NUMA %d)", len ? ", " : "CPUs ",
+					n ? cb : "none", gb, numa);
+		else
+			len += snprintf(buf + len, size - (size_t)len, "%s%s for %s (NUMA unknown)", len ? ", " : "CPUs ",
+					n ? cb : "none", gb);
+	}
+	for (k = 0; k < part->ncpus; k++) {
+		for (h = 0; h < part->ngpus && !cpu_affine(pt, part->gpus[h], part->cpus[k]); h++)
+			;
+		if (h == part->ngpus)
+			sel[outside++] = part->cpus[k];
+	}
+	if (outside && (size_t)len + 32 < size) {
+		fmt_list(sel, outside, cb, sizeof(cb));
+		snprintf(buf + len, size - (size_t)len, "; %d outside the GPUs' affinity (no free core of "
+			 "theirs left among the node's CPUs): %s", outside, cb);
+	}
 }
 
 /* Whether NIC nic may serve part GPUs under the RoCE class (any class
@@ -526,8 +622,19 @@ static void choose_nic(const gp_policy_ctx *ctx, const gp_place_type *pt, gp_pla
 		if (out->parts[i].node == part->node && out->parts[i].nic == best &&
 		    out->parts[i].vf >= 0)
 			used++;
-	if (used < GP_PLACE_MAX_VFS)
+	if (used < gp_place_nic_vfs(t, best))
 		part->vf = used;
+}
+
+int gp_place_nic_vfs(const gp_topo *t, int nic)
+{
+	int g, n = 0;
+
+	for (g = 0; g < t->ngpus; g++)
+		n += gp_topo_link(t, g, t->ngpus + nic).level <= GP_LINK_NODE;
+	if (n < 1)
+		n = 1;
+	return n < GP_PLACE_MAX_VFS ? n : GP_PLACE_MAX_VFS;
 }
 
 static const char *nic_name(const gp_topo *t, int nic)
@@ -541,11 +648,10 @@ static void explain_part(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_
 	const gp_place_part *part = &out->parts[pi];
 	const gp_node_type *nt = &c->types[c->nodes[part->node].type];
 	const gp_topo *t = &nt->topo;
-	char gbuf[512], cbuf[256], nbuf[256] = "no NIC", rbuf[512] = "", sbuf[96] = "", kbuf[160] = "";
+	char gbuf[512], cbuf[1024], nbuf[256] = "no NIC", rbuf[512] = "", sbuf[96] = "", kbuf[160] = "";
 	int g, k, distinct = 0;
 
 	gp_place_fmt_gpus(part_mask(part), gbuf, sizeof(gbuf));
-	fmt_list(part->cpus, part->ncpus, cbuf, sizeof(cbuf));
 	if (part->nic >= 0) {
 		int worst = 0;
 		size_t len = 0;
@@ -566,8 +672,9 @@ static void explain_part(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_
 			snprintf(nbuf, sizeof(nbuf), "NIC %s VF %d%s%s (%s to the GPUs)", nic_name(t, part->nic),
 				 part->vf, sbuf, kbuf, gp_link_level_name(worst));
 		else
-			snprintf(nbuf, sizeof(nbuf), "NIC %s, no free VF%s%s (%s to the GPUs)",
-				 nic_name(t, part->nic), sbuf, kbuf, gp_link_level_name(worst));
+			snprintf(nbuf, sizeof(nbuf), "NIC %s, no free VF (its %d, one per NUMA-local GPU, "
+				 "are taken)%s%s (%s to the GPUs)", nic_name(t, part->nic),
+				 gp_place_nic_vfs(t, part->nic), sbuf, kbuf, gp_link_level_name(worst));
 		/* Rails only when the GPUs do not all share the part's NIC. */
 		if (distinct > 1 || (part->ngpus > 0 && part->gpu_nic[0] != part->nic)) {
 			len = (size_t)snprintf(rbuf, sizeof(rbuf), "; rails");
@@ -576,9 +683,10 @@ static void explain_part(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_
 							part->gpu_nic[g] >= 0 ? nic_name(t, part->gpu_nic[g]) : "none");
 		}
 	}
-	gp_explain_add(ctx->explain, "%s on %s: %s; CPUs %s (NUMA %d, nearest to the GPUs' affinity); %s%s",
+	fmt_cpu_use(gp_place_type_of(pc, part->node), t, part, cbuf, sizeof(cbuf));
+	gp_explain_add(ctx->explain, "%s on %s: %s; %s; %s%s",
 		       part->role ? "parameter server" : "worker", c->nodes[part->node].name,
-		       gbuf, part->ncpus ? cbuf : "none", part->numa, nbuf, rbuf);
+		       gbuf, cbuf, nbuf, rbuf);
 }
 
 void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
@@ -617,6 +725,57 @@ static int cmp_node_fit_desc(int fa, int na, int fb, int nb)
 	if (fa != fb)
 		return fa > fb ? -1 : 1;
 	return (na > nb) - (na < nb);
+}
+
+/* The root switch of a node's fabric tree, -1 without switch. */
+static int node_root(const gp_cluster *c, int node)
+{
+	int s = gp_place_node_sw(c, node);
+
+	while (s >= 0 && c->switches[s].parent >= 0)
+		s = c->switches[s].parent;
+	return s;
+}
+
+int gp_place_reach_limit(const gp_policy_ctx *ctx, int64_t *sum, int *fit, int need)
+{
+	const gp_cluster *c = ctx->cluster;
+	int64_t *own = NULL, most = 0;
+	int i, s, pick = -1, root;
+
+	/* A cluster without any switch models no fabric (hand-built
+	 * simulator clusters): nothing to tell reachable nodes apart. */
+	if (c->nswitches == 0)
+		return GP_PLACED;
+	if (!sum)
+		sum = own = gp_xcalloc((size_t)c->nswitches + 1, sizeof(*sum));
+	for (s = 0; s < c->nswitches; s++)
+		sum[s] = 0;
+	for (i = 0; i < c->nnodes; i++)
+		if (fit[i] > 0 && (s = node_root(c, i)) >= 0)
+			sum[s] += fit[i];
+	for (i = 0; i < c->nnodes && pick < 0; i++) {
+		int64_t have;
+
+		if (fit[i] <= 0)
+			continue;
+		s = node_root(c, i);
+		have = s >= 0 ? sum[s] : fit[i];
+		if (have >= need)
+			pick = i;
+		else if (have > most)
+			most = have;
+	}
+	root = pick >= 0 ? node_root(c, pick) : -1;
+	for (i = 0; i < c->nnodes; i++)
+		if (pick < 0 || (root < 0 ? i != pick : node_root(c, i) != root))
+			fit[i] = 0;
+	free(own);
+	if (pick >= 0)
+		return GP_PLACED;
+	gp_explain_add(ctx->explain, "several nodes: no group of mutually reachable nodes (one fabric tree) "
+		       "has %d fitting GPUs (at most %lld in one tree)", need, (long long)most);
+	return gp_explain_wait(ctx->explain, "no group of mutually reachable nodes has %d free GPUs", need);
 }
 
 int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,

@@ -382,9 +382,10 @@ int gp_replace_decide(const gp_policy_ctx *ctx, const gp_job *job, const gp_plac
 				break;
 			}
 		rm = gp_placement_add(&out->removed, failed_node);
-		rm->milli = src->milli;
-		rm->mem_mib = src->mem_mib;
-		rm->role = src->role;
+		/* src is NULL only if the failed node held none of the job's GPUs */
+		rm->milli = src ? src->milli : 0;
+		rm->mem_mib = src ? src->mem_mib : 0;
+		rm->role = src ? src->role : 0;
 		memcpy(rm->gpus, out->failed_gpus, (size_t)out->nfailed * sizeof(int));
 		rm->ngpus = out->nfailed;
 		if (base[fi].ngpus == 0) {

@@ -141,6 +141,7 @@ static void row_dur(gp_table *t, const char *name, const gp_envsim_result *const
 
 	gp_table_set(t, row, 0, "%s", name);
 	for (i = 0; i < n; i++)
+		/* off is the offsetof of a double member (.cppcheck-suppress) */
 		gp_table_set(t, row, (int)i + 1, "%s",
 			     gp_report_duration(b, sizeof(b), *(const double *)((const char *)r[i] + off)));
 }

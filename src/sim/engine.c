@@ -687,6 +687,11 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 
 		if (s.ix && run_over(&s))
 			break;
+		/* Every job settled: what a source still has pending (a repair
+		 * far ahead, failures meanwhile) changes nothing, and must not
+		 * stretch the timeline or count failures after the workload. */
+		if (s.ix && s.settled == s.n && s.next_arrival == s.n)
+			break;
 		t_arr = s.next_arrival < s.n ? jobs->jobs[s.order[s.next_arrival]].submit : INFINITY;
 		t_ev = s.nheap ? s.heap[0].t : INFINITY;
 		t = t_arr < t_ev ? t_arr : t_ev;

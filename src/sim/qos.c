@@ -387,6 +387,7 @@ static int take_from_be(gp_qos *q, gp_sim *s, int g, int need)
 			nb++;
 		}
 	}
+	/* cppcheck-suppress uninitvar ; only the nb filled pairs are sorted */
 	qsort(be, nb, 2 * sizeof(int32_t), cmp_share_desc);
 	for (i = 0; i < nb && need > 0; i++) {
 		int32_t k = be[2 * i];

@@ -291,6 +291,44 @@ static void test_daly(void)
 	gp_cluster_release(&cl);
 }
 
+/* A repair far after the workload neither stretches the run nor lets
+ * failures after the last job count: the ring's a2 fails at 100 s and
+ * comes back after 10^7 s; a3 fails at 5000 s, after the job ended. */
+static void test_run_ends_with_the_jobs(void)
+{
+	static const char csv[] = "time_s,node,gpu,kind,repair_s\n100,a2,,node,1e7\n5000,a3,,node,\n";
+	gp_joblist l;
+	gp_job *j;
+	gp_fail_list fl;
+	gp_error err = GP_ERROR_INIT;
+	gp_failsim_config fc;
+	gp_failsim *fs;
+	gp_sim_result r;
+	gp_failsim_summary s;
+
+	load("tests/data/replace/mixed-cluster.yaml");
+	gp_joblist_init(&l);
+	j = add(&l, "ring", GP_JOB_RING_ALLREDUCE, 3, 1000);
+	j->gpu_mem_mib = 1024;
+	CU_ASSERT_FATAL(gp_fail_csv_parse(csv, strlen(csv), "f.csv", &cl, &fl, &err) == GP_OK);
+	gp_failsim_config_init(&fc, 5);
+	fc.file = &fl;
+	fs = gp_failsim_new(&fc, &cl, l.n);
+	gp_sim_result_init(&r);
+	CU_ASSERT_EQUAL_FATAL(run(&l, fs, "first-fit", 0, 0, &r), GP_OK);
+	gp_failsim_summarize(fs, &l, &r, &s);
+	CU_ASSERT_EQUAL(s.injected, 1);
+	CU_ASSERT_EQUAL(s.restarted, 1);
+	CU_ASSERT(r.last_finish < 1200);
+	CU_ASSERT_FATAL(r.nsamples > 0);
+	CU_ASSERT(r.samples[r.nsamples - 1].t < 1200);
+	gp_failsim_free(fs);
+	gp_sim_result_release(&r);
+	gp_joblist_release(&l);
+	gp_fail_list_release(&fl);
+	gp_cluster_release(&cl);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("failsim");
@@ -300,6 +338,7 @@ static void register_tests(void)
 	gp_test_add(s, "replace", test_replace);
 	gp_test_add(s, "shrink", test_shrink);
 	gp_test_add(s, "fail", test_fail);
+	gp_test_add(s, "the run ends with the jobs", test_run_ends_with_the_jobs);
 	gp_test_add(s, "checkpoint-restart vs Daly", test_daly);
 }
 

@@ -45,8 +45,9 @@ static void test_ps_worker_full(void)
 	CU_ASSERT_STRING_EQUAL(j.model.dataset, "imagenet");
 	CU_ASSERT_DOUBLE_EQUAL(j.model.params, 25557032, 0.5);
 	CU_ASSERT_EQUAL(j.model.input_h, 224);
-	/* Hand sum of ResNet-50's 54 conv/fc outputs at 224x224 (see README). */
-	CU_ASSERT_DOUBLE_EQUAL(j.model.act_elems, 11114984, 0.5);
+	/* Hand sum of ResNet-50's 54 conv/fc outputs at 224x224 (see README),
+	 * + the max-pool 64x56x56 = 200,704 + the average pool 2048. */
+	CU_ASSERT_DOUBLE_EQUAL(j.model.act_elems, 11317736, 0.5);
 	CU_ASSERT_EQUAL(j.optimizer, GP_OPT_MOMENTUM);
 	CU_ASSERT_EQUAL(j.precision, GP_PREC_FP32);
 	CU_ASSERT_STRING_EQUAL(j.gpu_models, "V100-SXM2-32GB|A100-SXM4-80GB");
@@ -57,10 +58,10 @@ static void test_ps_worker_full(void)
 	CU_ASSERT_EQUAL(j.cpu_milli, 4000);
 	CU_ASSERT_EQUAL(j.mem_mib, 32768);
 	CU_ASSERT_EQUAL(j.iterations, 1000);
-	/* 12 B/param x 25,557,032 + 11,114,984 x 64 x 4 B, + 10 %:
-	 * (306,684,384 + 2,845,435,904) x 1.1 = 3,467,332,316.8 B = 3306.7 MiB. */
+	/* 12 B/param x 25,557,032 + 11,317,736 x 64 x 4 B, no margin:
+	 * 306,684,384 + 2,897,340,416 = 3,204,024,800 B = 3055.6 MiB. */
 	CU_ASSERT_EQUAL(j.gpu_mem_estimated, 1);
-	CU_ASSERT_EQUAL(j.gpu_mem_mib, 3307);
+	CU_ASSERT_EQUAL(j.gpu_mem_mib, 3056);
 	gp_job_release(&j);
 }
 
@@ -121,6 +122,36 @@ static void test_bad_files(void)
 	expect_error("bad-model-key.yaml", 7, 3, "did you mean 'hidden'?");
 }
 
+/* Issue 17 item 3: `type` follows from the roles when they say it. */
+static void test_type_from_roles(void)
+{
+	gp_job j;
+	gp_error err = GP_ERROR_INIT;
+
+	CU_ASSERT_EQUAL_FATAL(gp_jobspec_load(data("notype-ps.yaml"), &j, &err), GP_OK);
+	CU_ASSERT_EQUAL(j.type, GP_JOB_PS_WORKER);
+	CU_ASSERT_EQUAL(j.gpus, 4);
+	CU_ASSERT_EQUAL(j.ps, 1);
+	CU_ASSERT_EQUAL(j.workers, 3);
+	gp_job_release(&j);
+	CU_ASSERT_EQUAL_FATAL(gp_jobspec_load(data("notype-workers.yaml"), &j, &err), GP_OK);
+	CU_ASSERT_EQUAL(j.type, GP_JOB_RING_ALLREDUCE);
+	CU_ASSERT_EQUAL(j.gpus, 4);
+	CU_ASSERT_EQUAL(j.ps, 0);
+	gp_job_release(&j);
+	CU_ASSERT_EQUAL_FATAL(gp_jobspec_load(data("notype-one.yaml"), &j, &err), GP_OK);
+	CU_ASSERT_EQUAL(j.type, GP_JOB_SINGLE_CARD);
+	CU_ASSERT_EQUAL(j.gpus, 1);
+	gp_job_release(&j);
+	CU_ASSERT_EQUAL_FATAL(gp_jobspec_load(data("notype-rest.yaml"), &j, &err), GP_OK);
+	CU_ASSERT_EQUAL(j.type, GP_JOB_PS_WORKER);
+	CU_ASSERT_EQUAL(j.gpus, 6);
+	CU_ASSERT_EQUAL(j.ps, 2);
+	CU_ASSERT_EQUAL(j.workers, 4);
+	gp_job_release(&j);
+	expect_error("bad-notype-ambiguous.yaml", 2, 1, "could be single-node or ring-allreduce");
+}
+
 static void test_list(void)
 {
 	gp_joblist l;
@@ -163,29 +194,34 @@ static void test_catalog(void)
 	CU_ASSERT_TRUE(count >= 20);
 
 	/* VGG-16 at 224: 2x64x224^2 + 2x128x112^2 + 3x256x56^2 + 3x512x28^2
-	 * + 3x512x14^2 + 4096 + 4096 + 1000 = 13,556,712 elements. */
+	 * + 3x512x14^2 + 4096 + 4096 + 1000 = 13,556,712 elements, + the five
+	 * 2x2/2 max-pools (issue 17 item 2): 64x112^2 + 128x56^2 + 256x28^2 +
+	 * 512x14^2 + 512x7^2 = 1,530,368: 15,087,080 over 21 layers. */
 	m = gp_model_find("vgg16");
 	n = gp_model_layer_outputs(m, 0, 0, out, 256);
-	CU_ASSERT_EQUAL(n, 16);
+	CU_ASSERT_EQUAL(n, 21);
 	for (i = 0; i < n; i++)
 		sum += out[i];
-	CU_ASSERT_DOUBLE_EQUAL(sum, 13556712, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(sum, 15087080, 0.5);
 	CU_ASSERT_DOUBLE_EQUAL(out[0], 3211264, 0.5);
-	/* ResNet-50: 49 convs + 4 projections + fc. */
-	CU_ASSERT_EQUAL(gp_model_layer_outputs(gp_model_find("resnet50"), 0, 0, out, 256), 54);
+	/* ResNet-50: 49 convs + 4 projections + max-pool + average pool + fc. */
+	CU_ASSERT_EQUAL(gp_model_layer_outputs(gp_model_find("resnet50"), 0, 0, out, 256), 56);
 	CU_ASSERT_EQUAL(gp_model_layer_outputs(gp_model_find("resnet50"), 0, 0, out, 10), -1);
-	/* AlexNet: 64x55^2 + 192x27^2 + 384x13^2 + 2x256x13^2 + 9192 = 494,184. */
+	/* AlexNet: 64x55^2 + 192x27^2 + 384x13^2 + 2x256x13^2 + 9192 = 494,184,
+	 * + its three 3x3/2 max-pools: (55-3)/2+1 = 27, (27-3)/2+1 = 13,
+	 * (13-3)/2+1 = 6: 64x27^2 + 192x13^2 + 256x6^2 = 88,320: 582,504. */
 	n = gp_model_layer_outputs(gp_model_find("alexnet"), 0, 0, out, 256);
 	for (sum = 0, i = 0; i < n; i++)
 		sum += out[i];
-	CU_ASSERT_EQUAL(n, 8);
-	CU_ASSERT_DOUBLE_EQUAL(sum, 494184, 0.5);
-	/* CIFAR ResNet-18 at 32x32: 614,410 elements over 21 layers. */
+	CU_ASSERT_EQUAL(n, 11);
+	CU_ASSERT_DOUBLE_EQUAL(sum, 582504, 0.5);
+	/* CIFAR ResNet-18 at 32x32: 614,410 elements over 21 layers, + the
+	 * 512-channel average pool. */
 	n = gp_model_layer_outputs(gp_model_find("cifar10"), 0, 0, out, 256);
 	for (sum = 0, i = 0; i < n; i++)
 		sum += out[i];
-	CU_ASSERT_EQUAL(n, 21);
-	CU_ASSERT_DOUBLE_EQUAL(sum, 614410, 0.5);
+	CU_ASSERT_EQUAL(n, 22);
+	CU_ASSERT_DOUBLE_EQUAL(sum, 614922, 0.5);
 	/* No generated architecture: 0 layers. */
 	CU_ASSERT_EQUAL(gp_model_layer_outputs(gp_model_find("googlenet"), 0, 0, out, 256), 0);
 	/* Training FLOPs: 3 x forward (2 x 4.09 G multiply-adds for ResNet-50). */
@@ -221,6 +257,7 @@ static void register_tests(void)
 	gp_test_add(s, "gpu share", test_share);
 	gp_test_add(s, "bad files located", test_bad_files);
 	gp_test_add(s, "job list", test_list);
+	gp_test_add(s, "type from the roles", test_type_from_roles);
 	gp_test_add(s, "model catalog", test_catalog);
 	gp_test_add(s, "parse count", test_parse_count);
 }

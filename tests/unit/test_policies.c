@@ -784,6 +784,168 @@ static void test_bw_max(void)
 	fx_close(&f);
 }
 
+/* ---- every policy: reachability (issue 17, item 4) ---- */
+
+/* Whether every part of the placement can reach part 0 (seed weight >= 0). */
+static int all_reachable(fixture *f)
+{
+	int i;
+
+	for (i = 1; i < f->p.nparts; i++)
+		if (gp_cluster_comm_weight(&f->c, f->p.parts[0].node, f->p.parts[i].node) < 0)
+			return 0;
+	return 1;
+}
+
+static void test_reachability_all_policies(void)
+{
+	int n, i, type;
+	const gp_policy *list = gp_policy_list(&n);
+
+	for (i = 0; i < n; i++) {
+		for (type = 0; type < 2; type++) {
+			fixture f;
+			gp_job j;
+
+			/* k80-ib has 3 free GPUs (fullest: packing's and
+			 * first-fit's first pick), the Ethernet pair 8: a 6-GPU
+			 * job fits only on k80-e1 + k80-e2, 4 + 2. */
+			fx_open(&f, "unreach.yaml");
+			busy(&f, "k80-ib", 0, -1);
+			/* nic-affinity uses only the GPUs under the NUMA-local
+			 * NIC (GPU2-3 of each K80 box, PHB to mlx5_0): 2 + 2 + 2,
+			 * so its job takes 4 GPUs, which only the Ethernet pair
+			 * holds. */
+			job_of(&j, type ? GP_JOB_PS_WORKER : GP_JOB_RING_ALLREDUCE,
+			       strcmp(list[i].name, "nic-affinity") ? 6 : 4);
+			if (type)
+				j.ps = 1;
+			CU_ASSERT_EQUAL(run(&f, list[i].name, &j), GP_PLACED);
+			CU_ASSERT(all_reachable(&f));
+			CU_ASSERT_EQUAL(f.p.nparts > 0 ? f.p.parts[0].node == gp_cluster_find_node(&f.c, "k80-ib") : 1, 0);
+			if (!all_reachable(&f) || f.p.nparts == 0)
+				fprintf(stderr, "\n  policy %s (type %d) crossed trees or waited: %s\n", list[i].name, j.type, f.ex.reason);
+			/* Now k80-e2 is full: 3 + 4 free GPUs in two trees (2 + 2
+			 * for nic-affinity), no tree holds the job: every policy
+			 * waits. */
+			busy(&f, "k80-e2", 0, 1, 2, 3, -1);
+			CU_ASSERT_EQUAL(run(&f, list[i].name, &j), GP_WAIT);
+			if (f.p.nparts == 0 && f.ex.reason[0] == '\0')
+				fprintf(stderr, "\n  policy %s: no reason\n", list[i].name);
+			fx_close(&f);
+		}
+	}
+}
+
+/* Issue 17 item 1: 8 x RTX 4090, all pairs SYS, GPU0-3 on NUMA 0 and
+ * GPU4-7 on NUMA 1.  With GPU0-2 busy, NUMA 0 has one free GPU (3) and
+ * NUMA 1 four: a 2-GPU PS-Worker job belongs under one CPU, {4,5} (the
+ * lowest pair of the socket that holds it), never GPU3 + GPU4. */
+static void test_allsys_sockets(void)
+{
+	/* gpu-pair-score (go-gpuallocator) scores links only, on purpose. */
+	static const char *pols[] = { "bestfit" };
+	size_t i;
+
+	for (i = 0; i < sizeof(pols) / sizeof(pols[0]); i++) {
+		fixture f;
+		gp_job j;
+
+		fx_open(&f, "rtx4090.yaml");
+		busy(&f, "r4090", 0, 1, 2, -1);
+		job_of(&j, GP_JOB_PS_WORKER, 2);
+		j.ps = 1;
+		CU_ASSERT_EQUAL(run(&f, pols[i], &j), GP_PLACED);
+		CU_ASSERT_EQUAL(f.p.nparts, 2);
+		if (f.p.nparts == 2) {
+			int a = f.p.parts[0].gpus[0], b = f.p.parts[1].gpus[0];
+
+			CU_ASSERT((a >= 4) == (b >= 4));
+			if ((a >= 4) != (b >= 4))
+				fprintf(stderr, "\n  %s: GPU%d + GPU%d across sockets\n", pols[i], a, b);
+		}
+		fx_close(&f);
+	}
+}
+
+/* Issue 17 item 5: each GPU's default 4 cores from its own NUMA node. */
+static int cpus_are(fixture *f, int i, const int *want, int n)
+{
+	int k;
+
+	if (i >= f->p.nparts || f->p.parts[i].ncpus != n)
+		return 0;
+	for (k = 0; k < n; k++)
+		if (f->p.parts[i].cpus[k] != want[k])
+			return 0;
+	return 1;
+}
+
+static void test_cpus_per_numa(void)
+{
+	/* DGX A100, 4 sockets: GPU0-1 NUMA 0 (0-19,80-99), GPU2-3 NUMA 1
+	 * (20-39,...), GPU4-5 NUMA 2 (40-59,...), GPU6-7 NUMA 3 (60-79,...).
+	 * 8 GPUs x 4 cores: the four lowest of each GPU's node, in GPU order. */
+	static const int dgx[] = { 0, 1, 2, 3, 4, 5, 6, 7, 20, 21, 22, 23, 24, 25, 26, 27,
+				   40, 41, 42, 43, 44, 45, 46, 47, 60, 61, 62, 63, 64, 65, 66, 67 };
+	/* 8 x RTX 4090 with GPU1-3 and GPU5-7 busy: a 2-GPU job gets GPU0
+	 * (NUMA 0: 0-55,112-167) and GPU4 (NUMA 1: 56-111,168-223). */
+	static const int r4090[] = { 0, 1, 2, 3, 56, 57, 58, 59 };
+	fixture f;
+	gp_job j;
+
+	fx_open(&f, "a100-4socket.yaml");
+	job_of(&j, GP_JOB_SINGLE_NODE, 8);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(cpus_are(&f, 0, dgx, 32));
+	/* Four NUMA nodes under one part: no single --membind. */
+	CU_ASSERT_EQUAL(f.p.parts[0].numa, -1);
+	CU_ASSERT(explained(&f, "40-47 for GPU4,GPU5 (NUMA 2)"));
+	fx_close(&f);
+
+	fx_open(&f, "rtx4090.yaml");
+	busy(&f, "r4090", 1, 2, 3, 5, 6, 7, -1);
+	job_of(&j, GP_JOB_SINGLE_NODE, 2);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(cpus_are(&f, 0, r4090, 8));
+	CU_ASSERT(explained(&f, "CPUs 0-3 for GPU0 (NUMA 0), 56-59 for GPU4 (NUMA 1)"));
+	fx_close(&f);
+	/* One GPU on NUMA 1: its part says NUMA 1 and its cores are NUMA 1's. */
+	fx_open(&f, "rtx4090.yaml");
+	busy(&f, "r4090", 0, 1, 2, 3, -1);
+	job_of(&j, GP_JOB_SINGLE_NODE, 1);
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT_EQUAL(f.p.parts[0].numa, 1);
+	CU_ASSERT(f.p.parts[0].ncpus == 4 && f.p.parts[0].cpus[0] == 56);
+	fx_close(&f);
+}
+
+/* Issue 17 item 6: seed 003 splits a NIC into as many VFs as it has
+ * NUMA-local GPUs.  The K80 box's mlx5_0 is PHB to GPU2-3 and SOC to
+ * GPU0-1: 2 VFs, so the third job on the node gets none. */
+static void test_vfs_per_affine_gpu(void)
+{
+	int vfs[3], i;
+	fixture f;
+	gp_job j;
+
+	fx_open(&f, "unreach.yaml");
+	busy(&f, "k80-e1", 0, 1, 2, 3, -1);
+	busy(&f, "k80-e2", 0, 1, 2, 3, -1);
+	job_of(&j, GP_JOB_SINGLE_CARD, 1);
+	for (i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL_FATAL(run(&f, "bestfit", &j), GP_PLACED);
+		CU_ASSERT_EQUAL(f.p.parts[0].node, gp_cluster_find_node(&f.c, "k80-ib"));
+		vfs[i] = f.p.parts[0].vf;
+		CU_ASSERT_EQUAL(gp_placement_apply(&f.a, &f.p), 0);
+	}
+	CU_ASSERT_EQUAL(vfs[0], 0);
+	CU_ASSERT_EQUAL(vfs[1], 1);
+	CU_ASSERT_EQUAL(vfs[2], -1);
+	CU_ASSERT(explained(&f, "no free VF (its 2, one per NUMA-local GPU, are taken)"));
+	fx_close(&f);
+}
+
 static void test_registry(void)
 {
 	static const char *names[] = { "bestfit", "nic-affinity", "first-fit", "random",
@@ -814,6 +976,10 @@ static void register_tests(void)
 	gp_test_add(s, "anchors, several nodes", test_anchors_multi);
 	gp_test_add(s, "gpu-pair-score", test_gpu_pair_score);
 	gp_test_add(s, "bw-max", test_bw_max);
+	gp_test_add(s, "every policy respects reachability", test_reachability_all_policies);
+	gp_test_add(s, "all-SYS box: GPUs under one CPU", test_allsys_sockets);
+	gp_test_add(s, "CPU cores from each GPU's NUMA node", test_cpus_per_numa);
+	gp_test_add(s, "VFs: one per NUMA-local GPU", test_vfs_per_affine_gpu);
 }
 
 int main(int argc, char **argv)

@@ -885,6 +885,28 @@ static void test_derive_pcie_only(void)
 	gp_topo_release(&T);
 }
 
+/* Issue 17 item 1: every GPU pair SYS, yet the affinity columns put
+ * GPU0-3 under NUMA 0 (CPUs 0-55,112-167) and GPU4-7 under NUMA 1: two
+ * sockets of four, not eight of one. */
+static void test_derive_allsys_affinity(void)
+{
+	gp_topo_derived *d;
+
+	if (load_snap("rtx4090-8gpu-allsys-2numa-2nic-go-gpuallocator-17.txt", 8, 2))
+		return;
+	d = gp_topo_derived_new(&T, &E);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT_EQUAL(d->nsockets, 2);
+	CU_ASSERT_EQUAL(d->socket_set[0], S("0123"));
+	CU_ASSERT_EQUAL(d->socket_set[1], S("4567"));
+	CU_ASSERT_EQUAL(d->socket_numa[0], 0);
+	CU_ASSERT_EQUAL(d->socket_numa[1], 1);
+	/* Below the socket nothing is shared: one bridge per GPU. */
+	CU_ASSERT_EQUAL(d->nbridges, 8);
+	gp_topo_derived_free(d);
+	gp_topo_release(&T);
+}
+
 static void test_derive_4socket(void)
 {
 	gp_topo_derived *d;
@@ -987,6 +1009,7 @@ static void register_tests(void)
 	gp_test_add(s, "h100-nv18", test_derive_h100_nv18);
 	gp_test_add(s, "pcie-only", test_derive_pcie_only);
 	gp_test_add(s, "4socket", test_derive_4socket);
+	gp_test_add(s, "all-SYS box: sockets from the affinity columns", test_derive_allsys_affinity);
 	gp_test_add(s, "large-set", test_derive_large_set);
 }
 

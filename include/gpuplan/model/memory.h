@@ -7,14 +7,17 @@
  *    optimizer and precision (16 for mixed-precision Adam) + activations
  *    per layer s*b*h*(34 + 5*a*s/h) (Korthikanti et al.) x layers + fp32
  *    logits 4*s*b*V.
- * Both add a fixed 10 % overhead for allocator fragmentation and buffers. */
+ * No margin by default (the seed's formula as it stands); a margin for
+ * allocator fragmentation and buffers is a caller's choice
+ * (gp_memory_estimate_margin, `estimate --memory-margin`). */
 #ifndef GPUPLAN_MEMORY_H
 #define GPUPLAN_MEMORY_H
 
 #include "gpuplan/util/error.h"
 #include "gpuplan/model/job.h"
 
-#define GP_MEM_OVERHEAD 0.10
+#define GP_MEM_MARGIN_DEFAULT 0.0 /* fraction */
+#define GP_MEM_MARGIN_MAX 10.0    /* 1000 %: a validation limit */
 
 enum gp_mem_rule {
 	GP_MEM_RULE_CNN = 0,       /* seed: per-layer outputs */
@@ -32,7 +35,8 @@ typedef struct gp_mem_estimate {
 	double states;                  /* weights + grads + optim */
 	double activations;             /* per-layer activations */
 	double logits;                  /* transformer output logits */
-	double overhead;                /* GP_MEM_OVERHEAD x the above */
+	double margin;                  /* fraction added on top */
+	double overhead;                /* margin x the above */
 	double total;                   /* bytes per GPU */
 	const char *note;               /* caveat, or NULL */
 } gp_mem_estimate;
@@ -45,6 +49,9 @@ void gp_memory_bytes_per_param(int optimizer, int precision, double *weight,
  * precision.  Fails (GP_EINPUT, message without location) when the job
  * has no model parameters. */
 int gp_memory_estimate(const gp_job *job, gp_mem_estimate *out, gp_error *err);
+/* The same with a margin (a fraction, 0 to GP_MEM_MARGIN_MAX) on top. */
+int gp_memory_estimate_margin(const gp_job *job, double margin, gp_mem_estimate *out,
+			      gp_error *err);
 
 const char *gp_optimizer_name(int opt);
 int gp_optimizer_parse(const char *s);     /* -1 when unknown */

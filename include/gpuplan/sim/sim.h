@@ -22,6 +22,11 @@
  *             pass may fit elsewhere once later jobs started); a batch of
  *             metrics ticks alone schedules nothing, so --tick never
  *             changes a schedule.
+ *   priority  (priority descending, submit order); only the head may start
+ *   las       Tiresias' discretized 2D least-attained-service (las.c):
+ *             queues by attained GPU-seconds, fit-first, preemptive
+ * With preempt (class or priority) a blocked head may take the resources
+ * of running jobs it outranks (preempt.c: the victim rule).
  *
  * Exact backfill stays fast on long queues: a policy's WAIT for a job
  * shape is remembered until resources are freed (in between they only

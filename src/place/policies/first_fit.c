@@ -2,6 +2,8 @@
  * order, GPUs in index order; the first that fits wins.  Multi-node jobs
  * (Ring-AllReduce, PS-Worker) that fit no single node take free whole GPUs
  * node by node.  No topology awareness, on purpose. */
+#include <stdlib.h>
+
 #include "gpuplan/place/policy.h"
 #include "../place_int.h"
 
@@ -37,7 +39,7 @@ int gp_policy_first_fit(const gp_policy_ctx *ctx, const gp_job *job, gp_placemen
 {
 	const gp_cluster *c = ctx->cluster;
 	const gp_alloc *a = ctx->alloc;
-	int node, need = job->gpus, got = 0;
+	int node, need = job->gpus, got = 0, *span;
 
 	gp_placement_clear(out);
 	if (need <= 0)
@@ -61,17 +63,34 @@ int gp_policy_first_fit(const gp_policy_ctx *ctx, const gp_job *job, gp_placemen
 		gp_explain_add(ctx->explain, "no single node has %d fitting GPU(s)", need);
 		return gp_explain_wait(ctx->explain, "no node has %d free GPU(s) that fit", need);
 	}
-	/* Span nodes in order, whole GPUs only. */
-	for (node = 0; node < c->nnodes && got < need; node++) {
+	/* Span nodes in order, whole GPUs only, inside the first fabric tree
+	 * that holds the job. */
+	span = gp_xcalloc((size_t)c->nnodes + 1, sizeof(*span));
+	for (node = 0; node < c->nnodes; node++) {
 		int take = a->node_free_whole[node];
 
 		if (take <= 0 || !gp_node_eligible(ctx, node, job))
 			continue;
-		if (take > need - got)
-			take = need - got;
+		if (take > need)
+			take = need;
 		/* As many as the host's CPU and memory allow: with fewer free
 		 * GPUs the job must not fit where it did not fit with more
 		 * (the simulator's WAIT memo relies on that). */
+		while (take > 0 && !gp_place_host_fits(ctx, node, job, take))
+			take--;
+		span[node] = take;
+	}
+	if (gp_place_reach_limit(ctx, NULL, span, need) != GP_PLACED) {
+		free(span);
+		return GP_WAIT;
+	}
+	for (node = 0; node < c->nnodes && got < need; node++) {
+		int take = span[node];
+
+		if (take <= 0)
+			continue;
+		if (take > need - got)
+			take = need - got;
 		while (take > 0 && !gp_place_host_fits(ctx, node, job, take))
 			take--;
 		if (take <= 0)
@@ -80,6 +99,7 @@ int gp_policy_first_fit(const gp_policy_ctx *ctx, const gp_job *job, gp_placemen
 		if (out->nparts >= GP_PLACE_MAX_PARTS)
 			break;
 	}
+	free(span);
 	if (got < need) {
 		gp_placement_clear(out);
 		gp_explain_add(ctx->explain, "only %d of %d GPUs free across the cluster", got, need);

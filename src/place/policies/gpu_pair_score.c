@@ -201,12 +201,22 @@ int gp_policy_gpu_pair_score(const gp_policy_ctx *ctx, const gp_job *job, gp_pla
 	} else if (!gp_place_may_span(job)) {
 		r = gp_explain_wait(ctx->explain, "no node has %d free GPU(s) that fit", k);
 	} else {
+		int *fit = gp_place_scratch_nodes(pc, 0);
+
+		for (node = 0; node < c->nnodes; node++) {
+			int n;
+
+			gp_place_fit_mask(ctx, node, job, &n);
+			fit[node] = n && n <= GP_TOPO_MAX_GPUS && gp_place_host_fits(ctx, node, job, 1) ? n : 0;
+		}
+		if (gp_place_reach_limit(ctx, pc->sw_free, fit, k) != GP_PLACED)
+			return gp_place_end(ctx, pc, tmp, job, out, GP_WAIT, -1);
 		for (node = 0; node < c->nnodes && got < k && out->nparts < GP_PLACE_MAX_PARTS; node++) {
 			int n, take;
 			uint64_t avail = gp_place_fit_mask(ctx, node, job, &n);
 			int32_t sc;
 
-			if (!n || n > GP_TOPO_MAX_GPUS || !gp_place_host_fits(ctx, node, job, 1))
+			if (!fit[node])
 				continue;
 			take = n < k - got ? n : k - got;
 			gp_place_add_part(out, node, take == n ? avail :

@@ -36,6 +36,8 @@ int gp_policy_packing(const gp_policy_ctx *ctx, const gp_job *job, gp_placement 
 			       c->nodes[best].name);
 	} else if (!gp_place_may_span(job)) {
 		r = gp_explain_wait(ctx->explain, "no node has %d free GPU(s) that fit", k);
+	} else if (gp_place_reach_limit(ctx, pc->sw_free, fit, k) != GP_PLACED) {
+		r = GP_WAIT;
 	} else {
 		for (v = 1; v <= GP_TOPO_MAX_GPUS && got < k; v++)
 			for (node = 0; node < c->nnodes && got < k; node++) {

@@ -111,6 +111,8 @@ int gp_policy_predicted_share(const gp_policy_ctx *ctx, const gp_job *job, gp_pl
 	} else if (!gp_place_may_span(job)) {
 		r = gp_explain_wait(ctx->explain, "no node has %d GPU(s) with %d milli-GPU and %lld MiB free",
 				    k, job->gpu_milli, (long long)job->gpu_mem_mib);
+	} else if (gp_place_reach_limit(ctx, pc->sw_free, fit, k) != GP_PLACED) {
+		r = GP_WAIT;
 	} else {
 		/* Most remaining resource first, one node at a time. */
 		int got = 0;

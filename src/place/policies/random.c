@@ -45,7 +45,7 @@ int gp_policy_random(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 		int n;
 
 		allow[node] = gp_place_fit_mask(ctx, node, job, &n);
-		fit[node] = n;
+		fit[node] = n && gp_place_host_fits(ctx, node, job, 1) ? n : 0;
 		if (n >= k && gp_place_host_fits(ctx, node, job, k) &&
 		    gp_rng_below(rng, ++cnt) == 0) { /* reservoir sampling */
 			pick = node;
@@ -58,7 +58,7 @@ int gp_policy_random(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 			       c->nodes[pick].name, (unsigned long long)cnt);
 	} else if (!gp_place_may_span(job)) {
 		r = gp_explain_wait(ctx->explain, "no node has %d free GPU(s) that fit", k);
-	} else {
+	} else if ((r = gp_place_reach_limit(ctx, pc->sw_free, fit, k)) == GP_PLACED) {
 		while (got < k && out->nparts < GP_PLACE_MAX_PARTS) {
 			int take;
 

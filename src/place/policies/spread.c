@@ -103,6 +103,8 @@ int gp_policy_spread(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 								      allow[best], k, 1), job);
 			gp_explain_add(ctx->explain, "spread: least-allocated node %s", c->nodes[best].name);
 		}
+	} else if (gp_place_reach_limit(ctx, pc->sw_free, fit, k) != GP_PLACED) {
+		r = GP_WAIT;
 	} else {
 		int got, nodes = spread_fill(c->nnodes, fit, take, k, &got);
 
