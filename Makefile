@@ -158,10 +158,14 @@ install: gpuplan
 	install -m 644 man/gpuplan.1 $(DESTDIR)$(MANDIR)/man1/gpuplan.1
 	cp -R topologies/. $(DESTDIR)$(DATADIR)/
 	chmod -R a+rX $(DESTDIR)$(DATADIR)
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	./gpuplan completion bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/gpuplan
+	./gpuplan completion zsh >$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_gpuplan
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gpuplan $(DESTDIR)$(MANDIR)/man1/gpuplan.1
 	rm -rf $(DESTDIR)$(DATADIR)
+	rm -f $(DESTDIR)$(PREFIX)/share/bash-completion/completions/gpuplan $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_gpuplan
 
 clean:
 	rm -rf build build-san build-fuzz gpuplan

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -257,4 +258,44 @@ int gp_cli_check_job_models(const gp_cluster *c, const gp_job *j, const char *fi
 	return gp_cli_fail(GP_EINPUT, "%s%s: job '%s': gpu_model '%s' is not a GPU model of %s%s%s%s",
 			   file, where, j->id, bad, c->name ? "cluster '" : "the cluster",
 			   c->name ? c->name : "", c->name ? "'" : "", mean);
+}
+
+int gp_cli_make_dirs(const char *dir)
+{
+	struct stat st;
+	char *p = gp_xstrdup(dir), *s;
+	int rc = GP_OK;
+
+	/* Each prefix ending before a '/', then the whole path. */
+	for (s = p + 1; rc == GP_OK; s++) {
+		char c = *s;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0777) != 0 && !(errno == EEXIST && stat(p, &st) == 0 && S_ISDIR(st.st_mode)))
+			rc = gp_cli_fail(GP_EIO, "%s: cannot create directory: %s", p,
+					 errno == EEXIST ? "a file is in the way" : strerror(errno));
+		*s = c;
+		if (c == '\0')
+			break;
+	}
+	if (rc == GP_OK && access(dir, W_OK | X_OK) != 0)
+		rc = gp_cli_fail(GP_EIO, "%s: directory is not writable: %s", dir, strerror(errno));
+	free(p);
+	return rc;
+}
+
+int gp_cli_make_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int rc;
+
+	if (!strcmp(path, "-") || !slash || slash == path)
+		return GP_OK;
+	dir = gp_xstrndup(path, (size_t)(slash - path));
+	rc = gp_cli_make_dirs(dir);
+	free(dir);
+	return rc;
 }

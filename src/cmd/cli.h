@@ -29,6 +29,9 @@ typedef struct gp_command {
 } gp_command;
 
 int cmd_topo(int argc, char **argv);
+/* `gpuplan completion bash|zsh` from the command table (cmd_completion.c). */
+extern const char gp_usage_completion[];
+int gp_cli_completion(int argc, char **argv, const gp_command *cmds, int n);
 int cmd_validate(int argc, char **argv);
 int cmd_place(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);
@@ -247,6 +250,12 @@ typedef struct gp_cli_outset {
 FILE *gp_cli_outset_add(gp_cli_outset *o, const char *path);
 /* Add an output already rendered into sb (its buffer moves into the set). */
 void gp_cli_outset_take(gp_cli_outset *o, const char *path, gp_sbuf *sb);
+/* An output folder made with its missing parents ("mkdir -p") and checked
+ * writable, before a long run starts: GP_OK, or GP_EIO with the message
+ * printed. */
+int gp_cli_make_dirs(const char *dir);
+/* The folder of an output file, the same way ("-" and bare names: none). */
+int gp_cli_make_parent(const char *path);
 int gp_cli_outset_commit(gp_cli_outset *o);
 void gp_cli_outset_release(gp_cli_outset *o);
 

@@ -161,12 +161,7 @@ static const char *cluster_label(const gp_cluster *c, const char *path, char *bu
 
 static int ensure_dir(const char *dir)
 {
-	struct stat st;
-
-	if (mkdir(dir, 0777) == 0 || (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)))
-		return GP_OK;
-	return gp_cli_fail(GP_EIO, "%s: cannot create directory: %s", dir,
-			   errno == EEXIST ? "a file is in the way" : strerror(errno));
+	return gp_cli_make_dirs(dir);
 }
 
 /* What --svg draws of one configuration's first seed. */
@@ -352,6 +347,9 @@ int cmd_compare(int argc, char **argv)
 	for (ci = 1; ci < ncl && rc == GP_OK; ci++)
 		if (gp_cluster_load(cpaths[ci], &cl[ci], &err))
 			rc = gp_cli_report(&err);
+	/* Output folders exist and are writable before the runs. */
+	if (rc == GP_OK && ((csv_dir && gp_cli_make_dirs(csv_dir)) || (svg_dir && gp_cli_make_dirs(svg_dir))))
+		rc = GP_EIO;
 	if (rc != GP_OK) {
 		for (ci = 0; ci < ncl; ci++)
 			gp_cluster_release(&cl[ci]);

@@ -209,6 +209,8 @@ int gp_cmd_compare_inflate(int argc, char **argv)
 					  MAX_SEEDS, seeds_arg);
 	if ((status = gp_fgd_cli_require(CMD, inflate > 0, cluster, trace)))
 		return status;
+	if ((csv && gp_cli_make_dirs(csv)) || (svg && gp_cli_make_dirs(svg)))
+		return GP_EIO;
 	if ((status = gp_fgd_cli_load(cluster, trace, &nodes, &pods)))
 		return status;
 	for (p = 0; p < npol; p++) {

@@ -21,7 +21,7 @@ const char gp_usage_estimate[] =
 	"transformer rule (bytes per parameter by optimizer and precision + activations\n"
 	"per layer) otherwise.  batch_size is per GPU.\n"
 	"\n"
-	"  --memory-margin PCT  add PCT %% on top for allocator fragmentation and\n"
+	"  --memory-margin PCT  add PCT % on top for allocator fragmentation and\n"
 	"                       buffers (default 0: the seed's formula as it stands;\n"
 	"                       place and simulate use the formula without margin)\n"
 	"  --json               machine-readable output (keys sorted, sizes in bytes)\n";

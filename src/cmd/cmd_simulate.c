@@ -252,12 +252,7 @@ static void progress(void *ud, size_t done, size_t total)
 
 static int ensure_dir(const char *dir)
 {
-	struct stat st;
-
-	if (mkdir(dir, 0777) == 0 || (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)))
-		return GP_OK;
-	return gp_cli_fail(GP_EIO, "%s: cannot create directory: %s", dir,
-			   errno == EEXIST ? "a file is in the way" : strerror(errno));
+	return gp_cli_make_dirs(dir);
 }
 
 /* DIR/NAME into the output set. */
@@ -433,6 +428,14 @@ int cmd_simulate(int argc, char **argv)
 		}
 		cfg.duration = gp_scale_duration;
 		cfg.duration_ud = scale;
+	}
+	/* Output folders exist and are writable before the run, not after. */
+	if ((csv_dir && gp_cli_make_dirs(csv_dir)) || (svg_dir && gp_cli_make_dirs(svg_dir)) ||
+	    (json_path && gp_cli_make_parent(json_path))) {
+		rc = GP_EIO;
+		gp_sim_perf_free(perf);
+		gp_scale_free(scale);
+		goto done_inputs;
 	}
 	if (show_progress < 0)
 		show_progress = gp_cli_stderr_is_tty();

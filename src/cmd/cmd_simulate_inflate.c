@@ -206,6 +206,9 @@ int gp_cmd_simulate_inflate(int argc, char **argv)
 	if ((status = gp_fgd_cli_require(CMD, have_inflate, cluster, trace)))
 		return status;
 	opts.record = events != NULL;
+	/* Output folders exist and are writable before the run. */
+	if ((json && gp_cli_make_parent(json)) || (events && gp_cli_make_parent(events)))
+		return GP_EIO;
 	if ((status = gp_fgd_cli_load(cluster, trace, &nodes, &pods)))
 		return status;
 	status = gp_fgd_run(&nodes, &pods, &opts, &res, &err);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gpuplan/model/catalog.h"
 #include "gpuplan/io/snapshot.h"
 #include "gpuplan/model/topo.h"
 #include "gpuplan/util/util.h"
@@ -12,12 +13,16 @@
 const char gp_usage_topo[] =
 	"usage: gpuplan topo import SNAPSHOT [-o FILE] [--name NAME] [--gpu-model MODEL] [--json]\n"
 	"                          [--strict]\n"
-	"       gpuplan topo show [-c CLUSTER] [--node NAME] [--json]\n"
+	"       gpuplan topo show [-c CLUSTER] [--node NAME] [--models] [--json]\n"
 	"\n"
 	"import reads `nvidia-smi topo -m` (or -mp) text and writes a node type\n"
 	"(YAML, or JSON with --json) to standard output or, atomically, to FILE.\n"
 	"A matrix cut off after a complete row imports as a partial view (only\n"
-	"the devices with a row, with a warning); --strict refuses it.\n";
+	"the devices with a row, with a warning); --strict refuses it.  A\n"
+	"--gpu-model outside the built-in catalog is kept with a warning: a\n"
+	"cluster using the node type must define it under gpu_models.\n"
+	"\n"
+	"show prints the cluster (or one --node), --models the GPU catalog.\n";
 
 /* Default node-type name: the snapshot's file name without directory and
  * .txt suffix. */
@@ -247,6 +252,16 @@ static int topo_import(int argc, char **argv)
 		return gp_cli_usage_error("topo", "--name must not be empty");
 	if (model && !*model)
 		return gp_cli_usage_error("topo", "--gpu-model must not be empty");
+	if (model) {
+		gp_catalog cat;
+
+		gp_catalog_init_builtin(&cat);
+		if (!gp_catalog_find(&cat, model))
+			fprintf(stderr, "gpuplan: warning: GPU model '%s' is not in the built-in catalog "
+				"(see 'gpuplan topo show --models'); a cluster using this node type must "
+				"define it under 'gpu_models'\n", model);
+		gp_catalog_release(&cat);
+	}
 	rc = gp_topo_load_ex(snap, strict ? GP_TOPO_STRICT : 0, &t, &err);
 	if (rc)
 		return gp_cli_report(&err);

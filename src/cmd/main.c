@@ -4,9 +4,12 @@
 
 #include "cli.h"
 
+static int cmd_completion(int argc, char **argv);
+
 static const gp_command commands[] = {
 	{ "calibrate", cmd_calibrate, "fit the iteration-time model to measured profiles", gp_usage_calibrate },
 	{ "compare", cmd_compare, "run several policies/seeds on one trace, side by side", gp_usage_compare },
+	{ "completion", cmd_completion, "print a bash or zsh completion script", gp_usage_completion },
 	{ "env", cmd_env, "bind development environments' GPUs by quota; heartbeats, reclaim", gp_usage_env },
 	{ "estimate", cmd_estimate, "estimate the GPU memory a training job needs", gp_usage_estimate },
 	{ "failures", cmd_failures, "fit failure models to real lifetimes (Weibull, censored)", gp_usage_failures },
@@ -21,6 +24,11 @@ static const gp_command commands[] = {
 	{ "validate", cmd_validate, "check a cluster, job or snapshot file", gp_usage_validate },
 	{ "whatif", cmd_whatif, "capacity what-if sweeps: cheapest cluster that meets an SLO", gp_usage_whatif },
 };
+
+static int cmd_completion(int argc, char **argv)
+{
+	return gp_cli_completion(argc, argv, commands, (int)(sizeof(commands) / sizeof(commands[0])));
+}
 
 static const gp_command *find_command(const char *name)
 {

@@ -6,7 +6,8 @@ run simulate -c $D/openb_node_list_gpu_node.csv $D/openb_pod_list_default.csv --
 run simulate -c $D/tiny_nodes.csv $D/tiny_pods.csv --inflate 1.5 --policy bestfit --seed 1 --json -
 run simulate -c $D/bad_nodes.csv $D/tiny_pods.csv --inflate 1.3
 run simulate -c $D/tiny_nodes.csv $D/tiny_pods.csv --inflate 1.3 --policy best-fit
-run simulate -c $D/tiny_nodes.csv $D/tiny_pods.csv --inflate 1.3 --json $TMP/no/such/dir/x.json
+touch "$TMP/fx"
+run simulate -c $D/tiny_nodes.csv $D/tiny_pods.csv --inflate 1.3 --json "$TMP/fx/x.json"
 run compare -c $D/tiny_nodes.csv $D/tiny_pods.csv --inflate 1.2 --policies fgd,random --seeds 1-3 --csv $TMP --svg $TMP
 head -3 $TMP/allocation.csv
 grep -c '<polyline' $TMP/allocation.svg

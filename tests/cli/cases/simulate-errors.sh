@@ -9,7 +9,8 @@ run simulate -c $C tests/data/sim/backfill.csv extra.csv
 run simulate -c $C --json "$TMP/out.json" tests/data/traces/bad/tiresias-gpu-word.csv
 ls "$TMP"
 run simulate -c $C tests/data/sim/nosuch.csv
-run simulate -c $C tests/data/sim/backfill.csv --json "$TMP/nodir/out.json"
+touch "$TMP/file0"
+run simulate -c $C tests/data/sim/backfill.csv --json "$TMP/file0/out.json"
 ls "$TMP"
 touch "$TMP/file"
 run simulate -c $C tests/data/sim/backfill.csv --csv "$TMP/file"

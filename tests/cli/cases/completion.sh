@@ -1,0 +1,13 @@
+# Shell completion generated from the command table (issue 17 item 13).
+"$GPUPLAN" completion bash >"$TMP/c.bash"
+bash -n "$TMP/c.bash" && echo "bash syntax ok"
+comp() { bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _gpuplan; echo "${COMPREPLY[*]}"' x "$TMP/c.bash" "$@"; }
+comp gpuplan to
+comp gpuplan topo ""
+comp gpuplan estimate --mem
+comp gpuplan simulate --cs
+comp gpuplan help si
+"$GPUPLAN" completion zsh >"$TMP/c.zsh"
+head -2 "$TMP/c.zsh"
+grep -c "^	[a-z]*) subs=" "$TMP/c.zsh"
+run completion fish

@@ -1,0 +1,19 @@
+# Issue 17 item 12: small frictions a new user hits.
+# A GPU model outside the catalog is kept, with a warning (not silently).
+run topo import --gpu-model bogus -o $TMP/k80.yaml topologies/k80-4gpu-pix-soc-1nic-nimbix-oldlegend-UNRESOLVED-REPO.txt
+grep gpu_model $TMP/k80.yaml
+run topo import --gpu-model tesla-k80 -o $TMP/k80.yaml topologies/k80-4gpu-pix-soc-1nic-nimbix-oldlegend-UNRESOLVED-REPO.txt
+# Usage texts: topo show lists --models; estimate prints a single %.
+run help topo
+run help estimate | grep margin
+# Item 8: output folders are made with their parents before the run starts;
+# a file in the way fails before any work (exit 4), leaving nothing behind.
+C=tests/data/sim/small-cluster.yaml
+D=tests/data/openb
+run simulate -c $C tests/data/sim/backfill.csv --csv "$TMP/s/a/b" --json "$TMP/s/j/out.json" >/dev/null
+ls "$TMP/s/a/b" "$TMP/s/j"
+run compare -c $D/tiny_nodes.csv $D/tiny_pods.csv --inflate 1.2 --policies fgd --seeds 1 --csv "$TMP/c/x/y" >/dev/null
+ls "$TMP/c/x/y"
+touch "$TMP/f"
+run compare -c $D/tiny_nodes.csv $D/tiny_pods.csv --inflate 1.2 --policies fgd --seeds 1 --csv "$TMP/f/sub"
+run simulate -c $C tests/data/sim/backfill.csv --svg "$TMP/f/sub"
