@@ -294,7 +294,8 @@ out:
 		gp_fail_list_release(out);
 		return st;
 	}
-	qsort(out->ev, out->n, sizeof(*out->ev), cmp_event);
+	if (out->n > 1) /* qsort(NULL, 0) is undefined (fuzz finding) */
+		qsort(out->ev, out->n, sizeof(*out->ev), cmp_event);
 	return GP_OK;
 }
 

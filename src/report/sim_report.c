@@ -123,15 +123,17 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 
 /* ---- JSON ---- */
 
-static json_t *dist_json(const gp_sim_dist *d)
+/* A distribution over n jobs; with none, every figure is null (no jobs
+ * is not a delay of 0). */
+static json_t *dist_json(const gp_sim_dist *d, size_t n)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "mean", real(d->mean, 3));
-	json_object_set_new(o, "p50", real(d->p50, 3));
-	json_object_set_new(o, "p90", real(d->p90, 3));
-	json_object_set_new(o, "p99", real(d->p99, 3));
-	json_object_set_new(o, "max", real(d->max, 3));
+	json_object_set_new(o, "mean", n ? real(d->mean, 3) : json_null());
+	json_object_set_new(o, "p50", n ? real(d->p50, 3) : json_null());
+	json_object_set_new(o, "p90", n ? real(d->p90, 3) : json_null());
+	json_object_set_new(o, "p99", n ? real(d->p99, 3) : json_null());
+	json_object_set_new(o, "max", n ? real(d->max, 3) : json_null());
 	return o;
 }
 
@@ -158,8 +160,8 @@ json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 	json_object_set_new(o, "policy", json_string(id->policy));
 	json_object_set_new(o, "queue", json_string(id->queue));
 	json_object_set_new(o, "jobs", counts_json(&all));
-	json_object_set_new(o, "queue_delay", dist_json(&all.queue_delay));
-	json_object_set_new(o, "jct", dist_json(&all.jct));
+	json_object_set_new(o, "queue_delay", dist_json(&all.queue_delay, all.completed));
+	json_object_set_new(o, "jct", dist_json(&all.jct, all.completed));
 	json_object_set_new(o, "makespan", real(r->makespan, 3));
 	json_object_set_new(o, "gpu_utilization", real(r->gpu_utilization, 6));
 	json_object_set_new(o, "allocated_gpu_seconds", real(r->alloc_gpu_seconds, 3));
@@ -179,7 +181,7 @@ json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 	}
 	json_object_set_new(o, "last_finish", real(r->last_finish, 3));
 	if (all.with_slowdown) {
-		json_t *sd = dist_json(&all.slowdown);
+		json_t *sd = dist_json(&all.slowdown, all.with_slowdown);
 
 		json_object_set_new(sd, "jobs", json_integer((json_int_t)all.with_slowdown));
 		json_object_set_new(o, "slowdown", sd);
@@ -190,8 +192,8 @@ json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 
 		gp_sim_summarize(jobs, r, k, &s);
 		json_object_set_new(c, "jobs", counts_json(&s));
-		json_object_set_new(c, "queue_delay", dist_json(&s.queue_delay));
-		json_object_set_new(c, "jct", dist_json(&s.jct));
+		json_object_set_new(c, "queue_delay", dist_json(&s.queue_delay, s.completed));
+		json_object_set_new(c, "jct", dist_json(&s.jct, s.completed));
 		json_object_set_new(classes, class_names[k], c);
 	}
 	json_object_set_new(o, "classes", classes);

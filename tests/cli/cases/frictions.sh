@@ -17,3 +17,6 @@ ls "$TMP/c/x/y"
 touch "$TMP/f"
 run compare -c $D/tiny_nodes.csv $D/tiny_pods.csv --inflate 1.2 --policies fgd --seeds 1 --csv "$TMP/f/sub"
 run simulate -c $C tests/data/sim/backfill.csv --svg "$TMP/f/sub"
+# Item 11: a class without completed jobs reports null, not a delay of 0.
+grep -v ',LS$' tests/data/sim/backfill.csv >"$TMP/be-only.csv"
+run simulate -c $C "$TMP/be-only.csv" --quiet --json - | grep -A14 '"LS"' | grep -E '"(mean|max|total)"'
