@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "gpuplan/io/yaml.h"
 #include "gpuplan/model/catalog.h"
 #include "gpuplan/io/snapshot.h"
 #include "gpuplan/model/topo.h"
@@ -41,22 +42,6 @@ static char *default_name(const char *path)
 }
 
 /* A double-quoted YAML scalar (JSON-compatible escapes). */
-static void yaml_quote(gp_sbuf *sb, const char *s)
-{
-	gp_sbuf_add(sb, "\"", 1);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			gp_sbuf_addf(sb, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			gp_sbuf_addf(sb, "\\x%02x", c);
-		else
-			gp_sbuf_add(sb, (const char *)&c, 1);
-	}
-	gp_sbuf_add(sb, "\"", 1);
-}
-
 /* Comment text: one line, no control characters. */
 static void comment_text(gp_sbuf *sb, const char *s)
 {
@@ -99,11 +84,11 @@ static void render_yaml(gp_sbuf *sb, const gp_topo *t, const char *name,
 		gp_sbuf_adds(sb, "\n");
 	}
 	gp_sbuf_adds(sb, "name: ");
-	yaml_quote(sb, name);
+	gp_yaml_quote(sb, name);
 	gp_sbuf_adds(sb, "\n");
 	if (model) {
 		gp_sbuf_adds(sb, "gpu_model: ");
-		yaml_quote(sb, model);
+		gp_yaml_quote(sb, model);
 		gp_sbuf_adds(sb, "\n");
 	} else {
 		gp_sbuf_adds(sb, "# gpu_model: not given (--gpu-model)\n");

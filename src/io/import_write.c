@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gpuplan/io/yaml.h"
 #include "gpuplan/model/alloc.h"
 #include "gpuplan/model/catalog.h"
 #include "gpuplan/util/hostlist.h"
@@ -364,22 +365,6 @@ static int same_type(const gp_inv_node *a, const gp_inv_node *b, int ma, int mb)
 
 /* ---- YAML text ---- */
 
-static void quote(gp_sbuf *sb, const char *s)
-{
-	gp_sbuf_add(sb, "\"", 1);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			gp_sbuf_addf(sb, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			gp_sbuf_addf(sb, "\\x%02x", c);
-		else
-			gp_sbuf_add(sb, (const char *)&c, 1);
-	}
-	gp_sbuf_add(sb, "\"", 1);
-}
-
 static void comment(gp_sbuf *sb, const char *s)
 {
 	for (; *s; s++)
@@ -494,9 +479,9 @@ static void put_entry(gp_sbuf *st, const char *job, const gp_inv_node *n, const 
 	int i;
 
 	gp_sbuf_adds(st, "  - {job: ");
-	quote(st, job);
+	gp_yaml_quote(st, job);
 	gp_sbuf_adds(st, ", node: ");
-	quote(st, n->name);
+	gp_yaml_quote(st, n->name);
 	gp_sbuf_adds(st, ", ");
 	put_gpus(st, gpus, ng);
 	if (ncpus > 0) {
@@ -654,7 +639,7 @@ static void write_state(gp_inventory *inv, const int *keep, int nkeep, gp_sbuf *
 			if (inv->nodes[keep[k]].state != s)
 				continue;
 			gp_sbuf_adds(st, first ? (s == GP_NODE_DOWN ? "down: [" : "draining: [") : ", ");
-			quote(st, inv->nodes[keep[k]].name);
+			gp_yaml_quote(st, inv->nodes[keep[k]].name);
 			first = 0;
 		}
 		if (!first)
@@ -679,28 +664,28 @@ static char *node_rest(const gp_inventory *inv, const gp_inv_node *n, const char
 	(void)inv;
 	gp_sbuf_init(&sb);
 	gp_sbuf_adds(&sb, ", type: ");
-	quote(&sb, type);
+	gp_yaml_quote(&sb, type);
 	if (n->state != GP_NODE_UP)
 		gp_sbuf_addf(&sb, ", state: %s", state_name(n->state));
 	gp_sbuf_adds(&sb, ", labels: {");
 	if (n->gpu_type) {
 		gp_sbuf_adds(&sb, "gres_type: ");
-		quote(&sb, n->gpu_type);
+		gp_yaml_quote(&sb, n->gpu_type);
 		first = 0;
 	}
 	if (n->partitions) {
 		gp_sbuf_adds(&sb, first ? "partitions: " : ", partitions: ");
-		quote(&sb, n->partitions);
+		gp_yaml_quote(&sb, n->partitions);
 		first = 0;
 	}
 	if (n->state_text) {
 		gp_sbuf_adds(&sb, first ? "scheduler_state: " : ", scheduler_state: ");
-		quote(&sb, n->state_text);
+		gp_yaml_quote(&sb, n->state_text);
 		first = 0;
 	}
 	if (n->mig) {
 		gp_sbuf_adds(&sb, first ? "mig: " : ", mig: ");
-		quote(&sb, n->mig);
+		gp_yaml_quote(&sb, n->mig);
 	}
 	gp_sbuf_adds(&sb, "}}\n");
 	return gp_sbuf_detach(&sb);
@@ -717,7 +702,7 @@ static void put_node_entries(gp_sbuf *out, const char **names, size_t n, const c
 	gp_hostlist_compress(names, n, &hl);
 	if (hl.len <= 120 || n == 1) {
 		gp_sbuf_adds(out, "  - {name: ");
-		quote(out, n == 1 ? names[0] : hl.buf);
+		gp_yaml_quote(out, n == 1 ? names[0] : hl.buf);
 		gp_sbuf_adds(out, rest);
 	} else {
 		put_node_entries(out, names, n / 2, rest);
@@ -890,14 +875,14 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 	gp_sbuf_adds(out, "# Node types are inline; each says where its topology came from.\n"
 			  "# Node labels keep what the scheduler said (GPU type, state, partitions).\n");
 	gp_sbuf_adds(out, "name: ");
-	quote(out, o->name ? o->name : "imported");
+	gp_yaml_quote(out, o->name ? o->name : "imported");
 	gp_sbuf_adds(out, "\nnode_types:\n");
 	for (j = 0; j < ntypes; j++) {
 		const ntype *t = &types[j];
 		const gp_inv_node *r = &inv->nodes[t->rep];
 
 		gp_sbuf_adds(out, "  ");
-		quote(out, t->name);
+		gp_yaml_quote(out, t->name);
 		gp_sbuf_adds(out, ":\n    # ");
 		comment(out, t->topo_note);
 		gp_sbuf_addf(out, "\n    # %d node(s); GPU type as the scheduler names it: ", t->nnodes);
@@ -905,7 +890,7 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 		gp_sbuf_adds(out, "\n");
 		if (t->model >= 0) {
 			gp_sbuf_adds(out, "    gpu_model: ");
-			quote(out, cat.models[t->model].name);
+			gp_yaml_quote(out, cat.models[t->model].name);
 			gp_sbuf_adds(out, "\n");
 		}
 		if (r->cpus > 0)

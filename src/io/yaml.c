@@ -543,3 +543,19 @@ int gp_yaml_bool(const gp_yaml_doc *doc, const gp_yaml_node *node,
 	return gp_yaml_error(doc, node, err, "%s must be true or false, not '%.40s'",
 			     what, node->scalar);
 }
+
+void gp_yaml_quote(gp_sbuf *sb, const char *s)
+{
+	gp_sbuf_add(sb, "\"", 1);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			gp_sbuf_addf(sb, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			gp_sbuf_addf(sb, "\\x%02x", c);
+		else
+			gp_sbuf_add(sb, (const char *)&c, 1);
+	}
+	gp_sbuf_add(sb, "\"", 1);
+}

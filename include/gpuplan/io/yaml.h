@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "gpuplan/util/error.h"
+#include "gpuplan/util/util.h"
 
 enum gp_yaml_type { GP_YAML_SCALAR = 0, GP_YAML_MAP, GP_YAML_SEQ };
 
@@ -83,5 +84,9 @@ int gp_yaml_bool(const gp_yaml_doc *doc, const gp_yaml_node *node,
 /* Scalar text (not copied); error unless node is a scalar. */
 int gp_yaml_str(const gp_yaml_doc *doc, const gp_yaml_node *node,
 		const char *what, const char **out, gp_error *err);
+
+/* Append s as a double-quoted YAML scalar (", \ escaped; control bytes
+ * as \xNN), for the files gpuplan writes (node types, imports). */
+void gp_yaml_quote(gp_sbuf *sb, const char *s);
 
 #endif
