@@ -180,7 +180,7 @@ static void keep_first(first_run *f, const gp_joblist *jobs, const gp_sim_result
 	for (i = 0; i < r->njobs; i++)
 		if (r->jobs[i].state == GP_SIM_DONE)
 			f->cdf_x[n++] = (r->jobs[i].finish - jobs->jobs[i].submit) / 3600.0;
-	qsort(f->cdf_x, n, sizeof(double), gp_cmp_double);
+	gp_sort_doubles(f->cdf_x, n);
 	for (i = 0; i < n; i++)
 		f->cdf_y[i] = (double)(i + 1) / (double)n;
 	f->ncdf = n;

@@ -426,7 +426,7 @@ static size_t jct_cdf(const gp_joblist *jobs, const gp_sim_result *r, int k,
 			continue;
 		v[n++] = r->jobs[i].finish - j->submit;
 	}
-	qsort(v, n, sizeof(*v), gp_cmp_double);
+	gp_sort_doubles(v, n);
 	m = n < CDF_POINTS ? n : CDF_POINTS;
 	for (i = 0; i < m; i++) {
 		size_t idx = m > 1 ? i * (n - 1) / (m - 1) : 0;

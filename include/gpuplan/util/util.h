@@ -100,6 +100,9 @@ uint64_t gp_rng_below(gp_rng *r, uint64_t bound); /* [0, bound), unbiased */
 /* Sort helpers. */
 int gp_cmp_int(const void *a, const void *b);
 int gp_cmp_double(const void *a, const void *b);
+/* Sort v ascending into the order qsort with gp_cmp_double gives, in
+ * linear time (radix sort on the bit patterns) for large arrays. */
+void gp_sort_doubles(double *v, size_t n);
 
 /* Mean, sample standard deviation (n - 1; 0 for one value), min and max
  * of v[0..n), n >= 1: the spread of a metric over seeds. */
