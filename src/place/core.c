@@ -268,7 +268,7 @@ uint64_t gp_place_fit_mask(const gp_policy_ctx *ctx, int node, const gp_job *job
 		for (g = 0; g < ng; g++)
 			m |= (uint64_t)((milli[g] >= job->gpu_milli) & (mem[g] >= job->gpu_mem_mib)) << g;
 	}
-	cnt = __builtin_popcountll(m);
+	cnt = gp_popcount64(m);
 	*n = cnt;
 	return m;
 }

@@ -428,7 +428,7 @@ int gp_replace_decide(const gp_policy_ctx *ctx, const gp_job *job, const gp_plac
 		mask = gp_place_fit_mask(ctx, n, job, &cnt);
 		if (n == failed_node)
 			mask &= ~lost_mask;
-		if (__builtin_popcountll(mask) < k || !gp_place_host_fits(ctx, n, job, k))
+		if (gp_popcount64(mask) < k || !gp_place_host_fits(ctx, n, job, k))
 			continue;
 		/* Connected to the survivors (one tree is enough: weights are
 		 * transitive within a tree). */

@@ -115,4 +115,19 @@ gp_stats gp_stats_of(const double *v, size_t n);
  * (numpy's default); 0 when n == 0. */
 double gp_percentile_sorted(const double *sorted, size_t n, double p);
 
+/* Bits set in x.  The popcount instruction when the build targets it
+ * (-mpopcnt, -march=native); else a branch-free SWAR sum, never the
+ * libgcc call __builtin_popcountll becomes on generic x86-64. */
+static inline int gp_popcount64(uint64_t x)
+{
+#if defined(__POPCNT__)
+	return __builtin_popcountll(x);
+#else
+	x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
+#endif
+}
+
 #endif

@@ -47,13 +47,49 @@ static int64_t node_remaining(const gp_policy_ctx *ctx, int node, const gp_job *
 	return ctx->alloc->node_free_milli[node] - (int64_t)job->gpus * job->gpu_milli;
 }
 
+/* "Less connected" = larger total expense from GPU g to the other GPUs of
+ * avail; negated so that smaller keys win. */
+static int64_t isolation_key(const gp_place_type *t, int g, uint64_t avail)
+{
+	uint64_t others = avail & ~((uint64_t)1 << g);
+	int64_t iso = 0;
+
+	for (; others; others &= others - 1)
+		iso += t->expense[g][__builtin_ctzll(others)];
+	return -iso;
+}
+
+/* Whether cd (key[3] not yet known) beats best, by the keys of
+ * cand_better; the isolation keys are computed only when the first three
+ * tie (most of the cost of a decision when it was computed for every
+ * fitting GPU).  *best_iso_known: best.key[3] is set. */
+static int single_better(cand *cd, uint64_t avail, const gp_place_type *t, cand *best,
+			 uint64_t best_avail, int *best_iso_known, const gp_place_cache *pc)
+{
+	int i;
+
+	if (best->node < 0)
+		return 1;
+	for (i = 0; i < 3; i++)
+		if (cd->key[i] != best->key[i])
+			return cd->key[i] < best->key[i];
+	if (!*best_iso_known) {
+		best->key[3] = isolation_key(gp_place_type_of(pc, best->node),
+					     __builtin_ctzll(best->mask), best_avail);
+		*best_iso_known = 1;
+	}
+	cd->key[3] = isolation_key(t, __builtin_ctzll(cd->mask), avail);
+	return cand_better(cd, best);
+}
+
 static int single_card(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
 		       gp_placement *out)
 {
 	const gp_cluster *c = ctx->cluster;
 	const gp_alloc *a = ctx->alloc;
 	cand best = { .node = -1 };
-	int node, nodes_fit = 0;
+	uint64_t best_avail = 0;
+	int node, nodes_fit = 0, iso_known = 0;
 
 	for (node = 0; node < c->nnodes; node++) {
 		int n;
@@ -65,23 +101,18 @@ static int single_card(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_jo
 		nodes_fit++;
 		t = gp_place_type_of(pc, node);
 		for (rest = avail; rest; rest &= rest - 1) {
-			int g = __builtin_ctzll(rest), gg = c->nodes[node].first_gpu + g, h;
-			int64_t iso = 0;
+			int g = __builtin_ctzll(rest), gg = c->nodes[node].first_gpu + g;
 			cand cd = { .node = node, .mask = (uint64_t)1 << g };
-			uint64_t others = avail & ~cd.mask;
 
-			/* "Less connected" = larger total expense to the other
-			 * free GPUs; negated so that smaller keys win. */
-			for (; others; others &= others - 1) {
-				h = __builtin_ctzll(others);
-				iso += t->expense[g][h];
-			}
 			cd.key[0] = a->gpu_free_milli[gg] - job->gpu_milli;
 			cd.key[1] = a->gpu_free_mem_mib[gg] - job->gpu_mem_mib;
 			cd.key[2] = node_remaining(ctx, node, job);
-			cd.key[3] = -iso;
-			if (cand_better(&cd, &best))
+			if (single_better(&cd, avail, t, &best, best_avail, &iso_known, pc)) {
+				iso_known = best.node >= 0 && cd.key[0] == best.key[0] &&
+					    cd.key[1] == best.key[1] && cd.key[2] == best.key[2];
 				best = cd;
+				best_avail = avail;
+			}
 		}
 	}
 	if (best.node < 0) {
@@ -188,7 +219,7 @@ static int one_subtree(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_jo
 			gp_place_mask_info mi;
 			cand cd = { .node = node };
 
-			if (__builtin_popcountll(in) < k)
+			if (gp_popcount64(in) < k)
 				continue;
 			for (rest = in; rest; rest &= rest - 1)
 				left += a->gpu_free_milli[c->nodes[node].first_gpu + __builtin_ctzll(rest)];
