@@ -45,7 +45,8 @@ const char gp_usage_compare[] =
 	"  --json           print JSON (per configuration: mean, sd, min, max of each\n"
 	"                   metric, and every seed's simulate summary) instead\n"
 	"  --csv DIR        write DIR/runs.csv (one row per run, every metric)\n"
-	"  --svg DIR        write DIR/jct-cdf.svg, DIR/queue.svg and DIR/utilization.svg\n"
+	"  --svg DIR        write DIR/jct-cdf.svg, DIR/queue-delay-cdf.svg, DIR/queue.svg and\n"
+	"                   DIR/utilization.svg\n"
 	"                   (one line per configuration, first seed)\n"
 	"  --scale-durations REF  read recorded durations as measured on REF (a GPU\n"
 	"                   model or node type of the first cluster, ':tech' optional)\n"
@@ -167,6 +168,7 @@ static int ensure_dir(const char *dir)
 /* What --svg draws of one configuration's first seed. */
 typedef struct first_run {
 	double *cdf_x, *cdf_y;       /* JCT CDF (hours, share) */
+	double *qd_x;                /* queue delay CDF (hours; shares in cdf_y) */
 	double *t, *queued, *util;   /* timeline (hours) */
 	size_t ncdf, nt;
 } first_run;
@@ -181,6 +183,12 @@ static void keep_first(first_run *f, const gp_joblist *jobs, const gp_sim_result
 		if (r->jobs[i].state == GP_SIM_DONE)
 			f->cdf_x[n++] = (r->jobs[i].finish - jobs->jobs[i].submit) / 3600.0;
 	gp_sort_doubles(f->cdf_x, n);
+	/* Queue delays under a second are drawn at 1 s (log axis). */
+	f->qd_x = gp_xmalloc((r->njobs + 1) * sizeof(double));
+	for (i = n = 0; i < r->njobs; i++)
+		if (r->jobs[i].state == GP_SIM_DONE)
+			f->qd_x[n++] = fmax(r->jobs[i].start - jobs->jobs[i].submit, 1) / 3600.0;
+	gp_sort_doubles(f->qd_x, n);
 	for (i = 0; i < n; i++)
 		f->cdf_y[i] = (double)(i + 1) / (double)n;
 	f->ncdf = n;
@@ -199,13 +207,14 @@ static void first_release(first_run *f)
 {
 	free(f->cdf_x);
 	free(f->cdf_y);
+	free(f->qd_x);
 	free(f->t);
 	free(f->queued);
 	free(f->util);
 }
 
 static void chart(gp_cli_outset *outs, const char *dir, const char *file, const char *title,
-		  const char *xt, const char *yt, int percent, int xlog, gp_svg_series *se, int n)
+		  const char *sub, const char *xt, const char *yt, int percent, int xlog, gp_svg_series *se, int n)
 {
 	gp_svg_chart c;
 	gp_sbuf sb;
@@ -217,6 +226,7 @@ static void chart(gp_cli_outset *outs, const char *dir, const char *file, const 
 		return;
 	memset(&c, 0, sizeof(c));
 	c.title = title;
+	c.subtitle = sub;
 	c.x_title = xt;
 	c.y_title = yt;
 	c.y_percent = percent;
@@ -500,6 +510,9 @@ int cmd_compare(int argc, char **argv)
 		if (svg_dir) {
 			gp_svg_series *se = gp_xcalloc((size_t)ncfg, sizeof(*se));
 			char **names = gp_xcalloc((size_t)ncfg, sizeof(*names));
+			const char *tb = strrchr(argv[optind], '/');
+			char *sub = gp_xasprintf("%s, first seed of each configuration",
+						 tb && tb[1] ? tb + 1 : argv[optind]);
 			int i;
 
 			for (ci = 0; ci < ncl; ci++)
@@ -511,16 +524,22 @@ int cmd_compare(int argc, char **argv)
 					}
 			for (i = 0; i < ncfg; i++)
 				se[i] = (gp_svg_series){ names[i], first[i].cdf_x, first[i].cdf_y, first[i].ncdf, 1 };
-			chart(&outs, svg_dir, "jct-cdf.svg", "JCT distribution (first seed)",
+			chart(&outs, svg_dir, "jct-cdf.svg", "JCT distribution", sub,
 			      "JCT (hours, log scale)", "jobs completed", 1, 1, se, ncfg);
 			for (i = 0; i < ncfg; i++)
+				se[i] = (gp_svg_series){ names[i], first[i].qd_x, first[i].cdf_y, first[i].ncdf, 1 };
+			chart(&outs, svg_dir, "queue-delay-cdf.svg", "Queue delay distribution", sub,
+			      "queue delay, submit to first start (hours, log scale; under 1 s drawn at 1 s)",
+			      "jobs started", 1, 1, se, ncfg);
+			for (i = 0; i < ncfg; i++)
 				se[i] = (gp_svg_series){ names[i], first[i].t, first[i].queued, first[i].nt, 1 };
-			chart(&outs, svg_dir, "queue.svg", "Jobs waiting (first seed)", "time (hours)",
+			chart(&outs, svg_dir, "queue.svg", "Jobs waiting", sub, "time (hours)",
 			      "queued jobs", 0, 0, se, ncfg);
 			for (i = 0; i < ncfg; i++)
 				se[i] = (gp_svg_series){ names[i], first[i].t, first[i].util, first[i].nt, 1 };
-			chart(&outs, svg_dir, "utilization.svg", "GPU utilization (first seed)",
+			chart(&outs, svg_dir, "utilization.svg", "GPU utilization", sub,
 			      "time (hours)", "GPU utilization", 1, 0, se, ncfg);
+			free(sub);
 			for (i = 0; i < ncfg; i++)
 				free(names[i]);
 			free(names);

@@ -68,7 +68,8 @@ const char gp_usage_simulate[] =
 	"  --skip-bad          count and skip bad trace rows instead of failing\n"
 	"  --json FILE         write the summary as JSON ('-' for standard output)\n"
 	"  --csv DIR           write DIR/jobs.csv and DIR/timeline.csv\n"
-	"  --svg DIR           write DIR/utilization.svg, DIR/queue.svg, DIR/jct-cdf.svg\n"
+	"  --svg DIR           write DIR/utilization.svg, DIR/queue.svg, DIR/jct-cdf.svg,\n"
+	"                      DIR/queue-delay-cdf.svg\n"
 	"  --progress          show progress on standard error even when not a terminal\n"
 	"  --quiet             never show progress\n"
 	"  --inflate X         FGD's workload-inflation experiment (see gpuplan(1))\n"
@@ -508,6 +509,9 @@ int cmd_simulate(int argc, char **argv)
 		gp_sbuf_init(&sb);
 		gp_report_sim_svg_jct_cdf(&id, &jobs, &res, &sb);
 		take_in(&out, svg_dir, "jct-cdf.svg", &sb);
+		gp_sbuf_init(&sb);
+		gp_report_sim_svg_queue_cdf(&id, &jobs, &res, &sb);
+		take_in(&out, svg_dir, "queue-delay-cdf.svg", &sb);
 	}
 	if (rc == GP_OK && fo.events) {
 		gp_sbuf_init(&sb);
