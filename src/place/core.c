@@ -704,6 +704,12 @@ void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
 		choose_cpus(ctx, pt, job, out, i);
 		choose_nic(ctx, pt, out, i, nic_class);
 	}
+	if (!ctx->explain && pc && pc->summary_timed &&
+	    (job->duration >= 0 || job->iterations <= 0)) {
+		out->bottleneck = GP_LINK_X;
+		out->ring_bw_gbs = 0;
+		return;
+	}
 	/* The perf model's view; sets out->bottleneck and ring_bw_gbs. */
 	gp_place_summarize_fields(ctx->cluster, out, &s, ctx->explain != NULL);
 	if (ctx->explain) {

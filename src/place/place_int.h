@@ -155,6 +155,7 @@ struct gp_place_cache {
 	int64_t *class_free;   /* scratch */
 	int *node_int[2];      /* scratch per node */
 	uint64_t *node_mask;   /* scratch per node */
+	int summary_timed;     /* gp_place_cache_summary_timed */
 };
 
 /* A node's leaf switch, -1 when it has none (or a hand-built cluster

@@ -493,6 +493,7 @@ static int setup(sim *s)
 	s->probe_ctx.rng = &s->probe_rng;
 	/* Per-node-type policy tables, built once (shared: never in use twice). */
 	s->ctx.cache = s->probe_ctx.cache = gp_place_cache_new(s->cl);
+	gp_place_cache_summary_timed(s->ctx.cache, 1);
 	gp_placement_init(&s->scratch);
 	gp_placement_init(&s->probe_place);
 	if (n)
