@@ -645,5 +645,6 @@ int cmd_compare(int argc, char **argv)
 	else if (rc == 0)
 		cmp_print_table(c);
 	cmp_release(c);
+	free(c);
 	return rc < 0 ? GP_OK : rc;
 }
