@@ -3,6 +3,7 @@
 #ifndef GPUPLAN_PLACE_INT_H
 #define GPUPLAN_PLACE_INT_H
 
+#include "gpuplan/model/alloc_index.h"
 #include "gpuplan/place/policy.h"
 
 
@@ -49,6 +50,11 @@ typedef struct gp_place_type {
 	 * filled on first use; node types up to GP_PLACE_MEMO_MAX_GPUS GPUs,
 	 * else NULL.  UINT64_MAX = not yet known. */
 	uint64_t *memo;
+	/* bestfit single card on an indexed type (GP_AIX_MAX_GPUS GPUs at
+	 * most): per free-GPU mask the GPU least connected to the others
+	 * (lowest index among equals) and its summed expense to them. */
+	int8_t *sc_gpu;
+	int32_t *sc_iso;
 } gp_place_type;
 
 #define GP_PLACE_MEMO_MAX_GPUS 8
@@ -168,6 +174,35 @@ static inline int gp_place_node_sw(const gp_cluster *c, int node)
 }
 
 int gp_place_cmp_u16(const void *a, const void *b);
+
+/* The allocation index (alloc_index.h) when it may answer for this
+ * decision: a whole-GPU job and no explanation wanted (explanations count
+ * every fitting node); NULL: scan the nodes. */
+static inline const gp_alloc_index *gp_place_ix(const gp_policy_ctx *ctx, const gp_job *job)
+{
+	return !ctx->explain && job->gpu_milli == GP_MILLI ? ctx->alloc->ix : NULL;
+}
+/* Whether the job accepts node type ti's GPU model (gp_node_eligible
+ * without the node's state). */
+int gp_place_type_ok(const gp_policy_ctx *ctx, int ti, const gp_job *job);
+/* The lowest-numbered node of set s (of index type xt) below `before`
+ * that is up and has host CPU and memory for k GPUs of the job; -1. */
+int gp_place_ix_first(const gp_policy_ctx *ctx, const gp_aix_type *xt, const gp_nodeset *s,
+		      const gp_job *job, int k, int before);
+/* Next non-empty mask set of xt at or after m, -1 when none. */
+static inline int gp_place_ix_next_mask(const gp_aix_type *xt, int m)
+{
+	int top = 1 << xt->ngpus;
+
+	while (m < top) {
+		uint64_t b = xt->nonempty[m >> 6] & (~(uint64_t)0 << (m & 63));
+
+		if (b)
+			return (m & ~63) + __builtin_ctzll(b); /* no bit at top or above */
+		m = (m & ~63) + 64;
+	}
+	return -1;
+}
 /* go-gpuallocator pair score from the node type (see gpu_pair_score.c). */
 int gp_place_pair_score(const gp_place_type *t, int a, int b);
 /* NCCL-style GB/s of a link of expense e on this node type. */

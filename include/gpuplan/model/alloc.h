@@ -37,6 +37,9 @@ typedef struct gp_alloc {
 	int cpu_words;
 	uint16_t *nic_vfs_used;      /* at most GP_NIC_MAX_VFS each */      /* per node per NIC: node*max_nics + nic */
 	int max_nics;
+	/* What is free, by node type, mask and switch (alloc_index.h); kept
+	 * by take / give.  NULL: none (policies scan every node). */
+	struct gp_alloc_index *ix;
 } gp_alloc;
 
 int gp_alloc_init(gp_alloc *a, const gp_cluster *c);
