@@ -19,6 +19,7 @@
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/io/trace.h"
 #include "gpuplan/util/util.h"
+#include "gpuplan/model/memory.h"
 #include "gpuplan/whatif/scale.h"
 
 const char gp_usage_simulate[] =
@@ -63,6 +64,8 @@ const char gp_usage_simulate[] =
 	"                      or node type, ':tech' optional, e.g. V100-SXM2-16GB:ib-edr):\n"
 	"                      scale each to its placement by the perf model\n"
 	"  --scale-model M     DL model of jobs without one (default resnet50)\n"
+	"  --memory-margin PCT size the GPU memory of jobs that name a model but give\n"
+	"                      none by the seed's estimate plus PCT %% (0 allowed)\n"
 	"  --limit N           only the first N jobs by submit time\n"
 	"  --start T, --end T  only jobs submitted in [T, T') seconds from trace start\n"
 	"  --skip-bad          count and skip bad trace rows instead of failing\n"
@@ -265,6 +268,26 @@ static void take_in(gp_cli_outset *o, const char *dir, const char *name, gp_sbuf
 	free(path);
 }
 
+/* --memory-margin: jobs that name a model but give no GPU memory get the
+ * seed's estimate plus the margin; *n counts them. */
+static int size_memory(gp_joblist *jobs, double margin, size_t *n)
+{
+	gp_error err = GP_ERROR_INIT;
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < jobs->n; i++) {
+		gp_job *j = &jobs->jobs[i];
+		int before = j->gpu_mem_estimated;
+
+		if (gp_memory_apply_margin(j, margin, 1, &err))
+			return gp_cli_fail(GP_EINPUT, "%s: job '%s': %s", jobs->source ? jobs->source : "trace",
+					   j->id ? j->id : "?", err.msg);
+		*n += j->gpu_mem_estimated || before;
+	}
+	return GP_OK;
+}
+
 int cmd_simulate(int argc, char **argv)
 {
 	enum { O_DEPTH = 100, O_POLICY = 1, O_QUEUE, O_SEED, O_TICK, O_JSON, O_CSV, O_SVG, O_PROGRESS, O_QUIET,
@@ -285,6 +308,7 @@ int cmd_simulate(int argc, char **argv)
 		{ "help", no_argument, NULL, O_HELP },
 		{ "scale-durations", required_argument, NULL, 200 },
 		{ "scale-model", required_argument, NULL, 201 },
+		{ "memory-margin", required_argument, NULL, 202 },
 		GP_SIM_TRACE_OPTIONS,
 		GP_SIM_ENGINE_OPTIONS,
 		GP_SIM_QOS_OPTIONS,
@@ -299,8 +323,8 @@ int cmd_simulate(int argc, char **argv)
 	gp_cli_failures fo;
 	int queue = GP_SIM_FIFO, show_progress = -1, c, rc;
 	unsigned long long seed = 1;
-	double tick = 0;
-	size_t depth = 0;
+	double tick = 0, mem_margin = -1;
+	size_t depth = 0, mem_sized = 0;
 	long l;
 	gp_trace_opts topts;
 	gp_sim_config cfg;
@@ -361,6 +385,13 @@ int cmd_simulate(int argc, char **argv)
 			break;
 		case 200: scale_ref = optarg; break;
 		case 201: scale_model = optarg; break;
+		case 202:
+			if (gp_parse_double(optarg, 0, GP_MEM_MARGIN_MAX * 100, &mem_margin))
+				return gp_cli_usage_error("simulate", "--memory-margin needs a percentage "
+							  "in 0..%g, not '%s'", GP_MEM_MARGIN_MAX * 100,
+							  optarg);
+			mem_margin /= 100;
+			break;
 		case 'h':
 		case O_HELP: fputs(gp_usage_simulate, stdout); return GP_OK;
 		default:
@@ -394,6 +425,11 @@ int cmd_simulate(int argc, char **argv)
 		return gp_cli_usage_error("simulate", "unknown policy '%s'", policy_name);
 	if ((rc = gp_cli_sim_load(cluster_path, argv[optind], &topts, &cluster, &jobs)))
 		return rc;
+	if (mem_margin >= 0 && (rc = size_memory(&jobs, mem_margin, &mem_sized))) {
+		gp_joblist_release(&jobs);
+		gp_cluster_release(&cluster);
+		return rc;
+	}
 	if ((rc = gp_cli_fail_setup("simulate", &fo, &cluster, jobs.n, seed)) ||
 	    (rc = gp_cli_fail_attach(&fo, &cfg))) {
 		gp_cli_fail_release(&fo);
@@ -535,6 +571,9 @@ int cmd_simulate(int argc, char **argv)
 			gp_report_sim_text(&id, &jobs, &res, &sb);
 			gp_cli_qos_text(&qos, &jobs, &res, &sb);
 			gp_cli_fail_text(&fo, &jobs, &res, &sb);
+			if (mem_margin >= 0)
+				gp_sbuf_addf(&sb, "memory: %zu job(s) sized by the seed's estimate with a "
+					     "%g %% margin (--memory-margin)\n", mem_sized, mem_margin * 100);
 			fwrite(sb.buf, 1, sb.len, stdout);
 			gp_sbuf_release(&sb);
 		}
