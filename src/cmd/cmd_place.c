@@ -404,7 +404,7 @@ static int never_check(place_env *env, const gp_job *j, gp_explain *e)
 	if (gp_alloc_init(&idle, &env->cluster) != GP_OK)
 		return GP_WAIT;
 	for (i = 0; i < idle.nnodes; i++)
-		idle.node_state[i] = GP_NODE_UP;
+		gp_alloc_set_state(&idle, i, GP_NODE_UP);
 	gp_explain_init(&pe);
 	gp_placement_init(&pp);
 	{

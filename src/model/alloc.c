@@ -185,6 +185,13 @@ void gp_alloc_give_gpu(gp_alloc *a, int gpu, int milli, int64_t mem_mib)
 		gp_alloc_index_after(a, gpu, &was);
 }
 
+void gp_alloc_set_state(gp_alloc *a, int node, int state)
+{
+	a->node_state[node] = (uint8_t)state;
+	if (a->ix)
+		gp_alloc_index_state(a, node);
+}
+
 void gp_alloc_set_cpu(gp_alloc *a, int node, int cpu, int used)
 {
 	uint64_t *w = a->cpu_used + (size_t)node * (size_t)a->cpu_words;

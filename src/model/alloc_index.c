@@ -117,6 +117,7 @@ gp_alloc_index *gp_alloc_index_new(const gp_alloc *a)
 	ix->rank = gp_xcalloc((size_t)c->nnodes + 1, sizeof(*ix->rank));
 	ix->whole = gp_xcalloc((size_t)c->nnodes + 1, sizeof(*ix->whole));
 	ix->nodd = gp_xcalloc((size_t)c->nnodes + 1, sizeof(*ix->nodd));
+	ix->notup = gp_xcalloc((size_t)c->nnodes + 1, sizeof(*ix->notup));
 	for (i = 0; i < c->nnodes; i++) {
 		ti = c->nodes[i].type;
 		ix->rank[i] = ix->types[ti].nnodes++;
@@ -158,6 +159,7 @@ gp_alloc_index *gp_alloc_index_new(const gp_alloc *a)
 		}
 		if (n->ngpus != t->ngpus)
 			ix->nodd[i]++; /* hand-built: not like its type */
+		ix->notup[i] = a->node_state[i] != GP_NODE_UP;
 		s = node_set(ix, t, i);
 		set_add(s, ix->rank[i]);
 		mark_nonempty(t, ix->whole[i], s);
@@ -183,6 +185,7 @@ void gp_alloc_index_free(gp_alloc_index *ix)
 	free(ix->rank);
 	free(ix->whole);
 	free(ix->nodd);
+	free(ix->notup);
 	free(ix);
 }
 
@@ -194,23 +197,20 @@ void gp_alloc_index_before(const gp_alloc *a, int gpu, gp_aix_gpu *was)
 	was->odd = gpu_odd(a, gpu, ix->types[a->cluster->nodes[node].type].mem_cap);
 }
 
-void gp_alloc_index_after(gp_alloc *a, int gpu, const gp_aix_gpu *was)
+/* Node `node` gets free-GPU mask m1, odd GPUs nodd1 and state notup1:
+ * move it between sets, fix the switch sums. */
+static void node_move(gp_alloc_index *ix, const gp_cluster *c, int node, uint64_t m1, int nodd1,
+		      int notup1)
 {
-	gp_alloc_index *ix = a->ix;
-	const gp_cluster *c = a->cluster;
-	int node = a->gpu_node[gpu], g = gpu - c->nodes[node].first_gpu;
 	gp_aix_type *t = &ix->types[c->nodes[node].type];
-	int odd = gpu_odd(a, gpu, t->mem_cap), reg0 = gp_aix_regular(ix, t, node);
-	uint64_t m0 = ix->whole[node], m1 = m0;
-	gp_nodeset *s0, *s1;
+	uint64_t m0 = ix->whole[node];
+	int reg0 = gp_aix_regular(ix, t, node), reg1;
+	gp_nodeset *s0 = node_set(ix, t, node), *s1;
 
-	if (g < 64)
-		m1 = a->gpu_free_milli[gpu] == GP_MILLI ? m0 | (uint64_t)1 << g : m0 & ~((uint64_t)1 << g);
-	if (m1 == m0 && odd == was->odd)
-		return;
-	s0 = node_set(ix, t, node);
 	ix->whole[node] = m1;
-	ix->nodd[node] = (uint16_t)(ix->nodd[node] + odd - was->odd);
+	ix->nodd[node] = (uint16_t)nodd1;
+	ix->notup[node] = (uint8_t)notup1;
+	reg1 = gp_aix_regular(ix, t, node);
 	s1 = node_set(ix, t, node);
 	if (s1 != s0) {
 		set_del(s0, ix->rank[node]);
@@ -218,6 +218,28 @@ void gp_alloc_index_after(gp_alloc *a, int gpu, const gp_aix_gpu *was)
 		set_add(s1, ix->rank[node]);
 		mark_nonempty(t, m1, s1);
 	}
-	sw_add(ix, c, t, node, (gp_aix_regular(ix, t, node) ? gp_popcount64(m1) : 0) -
-	       (reg0 ? gp_popcount64(m0) : 0));
+	sw_add(ix, c, t, node, (reg1 ? gp_popcount64(m1) : 0) - (reg0 ? gp_popcount64(m0) : 0));
+}
+
+void gp_alloc_index_after(gp_alloc *a, int gpu, const gp_aix_gpu *was)
+{
+	gp_alloc_index *ix = a->ix;
+	const gp_cluster *c = a->cluster;
+	int node = a->gpu_node[gpu], g = gpu - c->nodes[node].first_gpu;
+	int odd = gpu_odd(a, gpu, ix->types[c->nodes[node].type].mem_cap);
+	uint64_t m0 = ix->whole[node], m1 = m0;
+
+	if (g < 64)
+		m1 = a->gpu_free_milli[gpu] == GP_MILLI ? m0 | (uint64_t)1 << g : m0 & ~((uint64_t)1 << g);
+	if (m1 != m0 || odd != was->odd)
+		node_move(ix, c, node, m1, ix->nodd[node] + odd - was->odd, ix->notup[node]);
+}
+
+void gp_alloc_index_state(gp_alloc *a, int node)
+{
+	gp_alloc_index *ix = a->ix;
+	int notup = a->node_state[node] != GP_NODE_UP;
+
+	if (notup != ix->notup[node])
+		node_move(ix, a->cluster, node, ix->whole[node], ix->nodd[node], notup);
 }

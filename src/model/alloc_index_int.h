@@ -15,5 +15,7 @@ void gp_alloc_index_free(gp_alloc_index *ix);
 /* Around every change of one GPU's free milli or memory. */
 void gp_alloc_index_before(const gp_alloc *a, int gpu, gp_aix_gpu *was);
 void gp_alloc_index_after(gp_alloc *a, int gpu, const gp_aix_gpu *was);
+/* After a change of a->node_state[node]. */
+void gp_alloc_index_state(gp_alloc *a, int node);
 
 #endif

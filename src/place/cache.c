@@ -378,6 +378,7 @@ gp_place_cache *gp_place_cache_new(const gp_cluster *c)
 	build_domains(pc, c);
 	pc->node_int[0] = gp_xcalloc((size_t)c->nnodes + 1, sizeof(int));
 	pc->node_int[1] = gp_xcalloc((size_t)c->nnodes + 1, sizeof(int));
+	pc->node_int[2] = gp_xcalloc((size_t)c->nnodes + 1, sizeof(int));
 	pc->node_mask = gp_xcalloc((size_t)c->nnodes + 1, sizeof(uint64_t));
 	pc->class_votes = gp_xcalloc((size_t)pc->nclasses + 1, sizeof(int64_t));
 	pc->class_free = gp_xcalloc((size_t)pc->nclasses + 1, sizeof(int64_t));
@@ -407,6 +408,7 @@ void gp_place_cache_free(gp_place_cache *pc)
 	free(pc->sw_count);
 	free(pc->node_int[0]);
 	free(pc->node_int[1]);
+	free(pc->node_int[2]);
 	free(pc->node_mask);
 	free(pc->class_votes);
 	free(pc->class_free);
@@ -429,7 +431,7 @@ const gp_place_type *gp_place_type_of(const gp_place_cache *pc, int node)
 
 int *gp_place_scratch_nodes(gp_place_cache *pc, int which)
 {
-	return pc->node_int[which & 1];
+	return pc->node_int[which >= 0 && which < 3 ? which : 0];
 }
 
 uint64_t *gp_place_scratch_masks(gp_place_cache *pc)

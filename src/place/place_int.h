@@ -103,6 +103,14 @@ void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
  * (NULL: all fitting GPUs).  Returns GP_PLACED or GP_WAIT (reason set). */
 int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
 		  const int *fit, const uint64_t *allow, int kind, gp_placement *out);
+/* The same answer through the allocation index, for a policy whose
+ * fit[node] is the node's fitting GPUs (gp_place_fit_mask; 0 when its
+ * host cannot take min(fit, gpus) of them) and allow[node] that mask:
+ * per-switch sums from the index, nodes only under the chosen switch.
+ * -1 when the index cannot answer (gp_place_ix NULL, or the job asks for
+ * host CPU or memory): scan and call gp_place_span. */
+int gp_place_span_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, int kind,
+		     gp_placement *out);
 /* Reachability for policies that span nodes in their own order: keep
  * fit[] only on the first fabric tree (in node order) whose fitting GPUs
  * reach need (a node without switch is a tree of its own), zero the
@@ -134,7 +142,8 @@ static inline int gp_place_may_span(const gp_job *job)
 /* The k GPUs of avail with the most (most = 1) or least free share,
  * lowest index among equals (spread.c; packing uses it too). */
 uint64_t gp_place_by_share(const gp_alloc *a, int first_gpu, uint64_t avail, int k, int most);
-/* Scratch arrays of the cache: per node ints (2 of them) and masks. */
+/* Scratch arrays of the cache: per node ints (0, 1; 2 is gp_place_span's)
+ * and masks. */
 int *gp_place_scratch_nodes(gp_place_cache *pc, int which);
 uint64_t *gp_place_scratch_masks(gp_place_cache *pc);
 /* Cache from the context, or a temporary one (*tmp set: free it). */
@@ -159,7 +168,7 @@ struct gp_place_cache {
 	int nclasses;
 	int64_t *class_votes;  /* scratch */
 	int64_t *class_free;   /* scratch */
-	int *node_int[2];      /* scratch per node */
+	int *node_int[3];      /* scratch per node (2: gp_place_span's) */
 	uint64_t *node_mask;   /* scratch per node */
 	int summary_timed;     /* gp_place_cache_summary_timed */
 };

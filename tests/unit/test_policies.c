@@ -1003,7 +1003,7 @@ static void random_state(fixture *f, gp_rng *r, int fill)
 		if (gp_rng_below(r, 10) == 0)
 			f->a.node_free_cpu_milli[node] = (int64_t)gp_rng_below(r, 8) * GP_MILLI;
 		if (gp_rng_below(r, 12) == 0)
-			f->a.node_state[node] = (uint8_t)(1 + gp_rng_below(r, 2));
+			gp_alloc_set_state(&f->a, node, (int)(1 + gp_rng_below(r, 2)));
 	}
 }
 
@@ -1023,6 +1023,40 @@ static void random_job(gp_job *j, gp_rng *r)
 		j->cpu_milli = (int64_t)gp_rng_below(r, 40) * GP_MILLI;
 	if (gp_rng_below(r, 8) == 0)
 		j->gpu_models = v100;
+}
+
+/* Whether the index kept up by take / give / set_state is the one built
+ * afresh from the same state. */
+static int index_consistent(const gp_alloc *a)
+{
+	gp_alloc re;
+	const gp_alloc_index *x = a->ix, *y;
+	int ok = 1, i, t, m, s;
+
+	if (gp_alloc_copy(&re, a) != GP_OK)
+		return 0;
+	y = re.ix;
+	for (i = 0; i < a->nnodes; i++)
+		ok &= x->whole[i] == y->whole[i] && x->nodd[i] == y->nodd[i] && x->notup[i] == y->notup[i];
+	for (t = 0; t < x->ntypes; t++) {
+		const gp_aix_type *p = &x->types[t], *q = &y->types[t];
+
+		ok &= p->odd.count == q->odd.count && !memcmp(p->nonempty, q->nonempty, sizeof(p->nonempty));
+		for (m = 0; p->indexed && m < 1 << p->ngpus; m++) {
+			int r1 = gp_nodeset_next(&p->by_mask[m], 0), r2 = gp_nodeset_next(&q->by_mask[m], 0);
+
+			ok &= p->by_mask[m].count == q->by_mask[m].count;
+			while (r1 >= 0 && r1 == r2) {
+				r1 = gp_nodeset_next(&p->by_mask[m], r1 + 1);
+				r2 = gp_nodeset_next(&q->by_mask[m], r2 + 1);
+			}
+			ok &= r1 == r2;
+		}
+		for (s = 0; p->sw_whole && s < x->nswitches; s++)
+			ok &= p->sw_whole[s] == q->sw_whole[s];
+	}
+	gp_alloc_release(&re);
+	return ok;
 }
 
 static void test_index_crosscheck(void)
@@ -1073,7 +1107,19 @@ static void test_index_crosscheck(void)
 				CU_ASSERT_EQUAL(gp_placement_apply(&f.a, &f.p), 0);
 			plain = f.a;
 			plain.ix = NULL;
+			/* ... and release some, GPU by GPU. */
+			if (gp_rng_below(&r, 4) == 0) {
+				int gpu = (int)gp_rng_below(&r, (uint64_t)f.a.ngpus);
+
+				if (f.a.gpu_free_milli[gpu] < GP_MILLI)
+					gp_alloc_give_gpu(&f.a, gpu, GP_MILLI - f.a.gpu_free_milli[gpu],
+							  gp_alloc_gpu_mem_cap(&f.a, gpu) - f.a.gpu_free_mem_mib[gpu]);
+				gp_alloc_set_state(&f.a, f.a.gpu_node[gpu], gp_rng_below(&r, 5) ? GP_NODE_UP : GP_NODE_DOWN);
+				plain = f.a;
+				plain.ix = NULL;
+			}
 		}
+		CU_ASSERT(index_consistent(&f.a));
 		fx_close(&f);
 	}
 	/* Both outcomes are exercised. */

@@ -12,9 +12,10 @@
  * masks and takes the lowest-numbered eligible node of the best one.
  * Every other node (a shared GPU, a free GPU with memory taken, a type
  * with more GPUs) sits in its type's `odd` set, which policies walk node
- * by node as before.  Per switch (leaf and every ancestor): the wholly
- * free GPUs of the type's regular nodes under it.  Node state (up, down,
- * draining) is not indexed: a policy checks it on each node it takes. */
+ * by node as before, and so is every node that is not up (down,
+ * draining: gp_alloc_set_state keeps the index right).  Per switch (leaf
+ * and every ancestor): the wholly free GPUs of the type's regular nodes
+ * under it. */
 #ifndef GPUPLAN_ALLOC_INDEX_H
 #define GPUPLAN_ALLOC_INDEX_H
 
@@ -52,6 +53,7 @@ typedef struct gp_alloc_index {
 	int32_t *rank;        /* per node */
 	uint64_t *whole;      /* per node: wholly free GPUs (first 64) */
 	uint16_t *nodd;       /* per node: GPUs neither wholly free nor taken */
+	uint8_t *notup;       /* per node: not up (down or draining) */
 } gp_alloc_index;
 
 /* First member >= x, -1 when none. */
@@ -86,7 +88,7 @@ static inline int gp_nodeset_next(const gp_nodeset *s, int x)
 /* Whether node is regular (in its type's by_mask sets). */
 static inline int gp_aix_regular(const gp_alloc_index *ix, const gp_aix_type *t, int node)
 {
-	return t->indexed && ix->nodd[node] == 0;
+	return t->indexed && ix->nodd[node] == 0 && !ix->notup[node];
 }
 
 #endif

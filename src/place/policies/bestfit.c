@@ -454,8 +454,10 @@ static int several_nodes(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_
 	const gp_cluster *c = ctx->cluster;
 	int *fit = gp_place_scratch_nodes(pc, 0);
 	uint64_t *allow = gp_place_scratch_masks(pc);
-	int node;
+	int node, r = gp_place_span_ix(ctx, pc, job, kind, out);
 
+	if (r >= 0)
+		return r;
 	for (node = 0; node < c->nnodes; node++) {
 		int n;
 
