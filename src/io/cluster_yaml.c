@@ -1113,8 +1113,10 @@ static const char *const top_keys[] = {
 	"name", "description", "gpu_models", "node_types", "fabric", "nodes", NULL
 };
 
-int gp_cluster_parse(const char *text, size_t len, const char *filename,
-		     gp_cluster *c, gp_error *err)
+/* own: the caller's copy of text, freed once parsed (memory: the tree and
+ * the cluster need not sit beside it). */
+static int cluster_parse(const char *text, size_t len, char **own, const char *filename,
+			 gp_cluster *c, gp_error *err)
 {
 	loader L;
 	const gp_yaml_node *root, *x;
@@ -1142,6 +1144,10 @@ int gp_cluster_parse(const char *text, size_t len, const char *filename,
 		goto out;
 	}
 	st = gp_yaml_parse(text, len, filename, GP_YAML_MAX_DEPTH, &L.doc, err);
+	if (own) {
+		free(*own);
+		*own = NULL;
+	}
 	if (st)
 		goto out;
 	root = L.doc.root;
@@ -1189,6 +1195,12 @@ out:
 	return st;
 }
 
+int gp_cluster_parse(const char *text, size_t len, const char *filename,
+		     gp_cluster *c, gp_error *err)
+{
+	return cluster_parse(text, len, NULL, filename, c, err);
+}
+
 int gp_cluster_load(const char *path, gp_cluster *c, gp_error *err)
 {
 	char *text;
@@ -1204,7 +1216,7 @@ int gp_cluster_load(const char *path, gp_cluster *c, gp_error *err)
 		free(text);
 		return gp_cluster_load_openb(path, c, err);
 	}
-	st = gp_cluster_parse(text, len, path, c, err);
+	st = cluster_parse(text, len, &text, path, c, err);
 	free(text);
 	return st;
 }
