@@ -19,7 +19,15 @@
  * touch are put back untouched (tried in the reverse order), the others
  * are interrupted: they go back to their queue with their progress (less
  * the work since their last checkpoint when --checkpoint-interval is
- * set) and pay --preempt-cost when they run again. */
+ * set) and pay --preempt-cost when they run again.
+ *
+ * Cost: candidates come from the index of preemptible jobs by rank
+ * (preempt_index.c), never from a scan of all running jobs; node trials
+ * work on a copy of one node's free resources (the state is only touched
+ * for the node actually used); nodes are visited by a bound on their
+ * trial, best first, so usually one node is tried; a spanning job takes
+ * its victims from a heap; a failed search is remembered until it could
+ * succeed (gp_sim_preempt_for). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
