@@ -5,8 +5,14 @@ set -e
 cd "$(dirname "$0")/.."
 [ -x ./gpuplan ] || make -s gpuplan
 G=$(pwd)/gpuplan
-d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
+# BENCH_DIR=DIR keeps the generated inputs there (for profiling).
+if [ -n "$BENCH_DIR" ]; then
+	d=$BENCH_DIR
+	mkdir -p "$d"
+else
+	d=$(mktemp -d)
+	trap 'rm -rf "$d"' EXIT
+fi
 cp topologies/a100-sxm4-40gb-8gpu-3nic-4socket-fastdeploy.txt "$d/a100.txt"
 T='topology: a100.txt, gpu_model: A100-SXM4-40GB'
 # job YAML with 100,000 distinct keys (duplicate-key check)

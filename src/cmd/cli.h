@@ -177,7 +177,7 @@ enum {
 	"                      utilization (on with predicted-share and --qos-tick)\n" \
 	"  --util-error PP     true utilization = predicted + N(0, PP) (default 8)\n" \
 	"  --time-error F      predicted time = true x exp(N(0, F)) (default 0.2)\n" \
-	"  --qos-tick S        QoS monitor every S seconds: late LS jobs gain 10 %% of a\n" \
+	"  --qos-tick S        QoS monitor every S seconds: late LS jobs gain 10 % of a\n" \
 	"                      GPU from free share or BE jobs (BE stopped below its minimum)\n" \
 	"  --qos-slack F       LS deadline without deadline_s: predicted time x F (1.5)\n" \
 	"  --qos-min-share F   BE minimum share, x its share at start (0.5)\n" \

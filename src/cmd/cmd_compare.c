@@ -1,25 +1,22 @@
 /* gpuplan compare: one trace, several policies x queue disciplines x
  * seeds, one table with the metrics side by side (mean and spread over
- * the seeds), or the same as JSON. */
+ * the seeds), or the same as JSON.  The runs go to -j worker processes
+ * (runpool.h); the outputs are in cmd_compare_out.c. */
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
-#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
-#include "cli.h"
+#include "compare_int.h"
 #include "gpuplan/io/cluster_yaml.h"
-#include "gpuplan/model/cluster.h"
 #include "gpuplan/place/policy.h"
 #include "gpuplan/report/report.h"
-#include "gpuplan/sim/sim.h"
-#include "gpuplan/io/trace.h"
-#include "gpuplan/util/util.h"
 #include "gpuplan/whatif/metrics.h"
-#include "gpuplan/whatif/scale.h"
+#include "runpool.h"
 
 const char gp_usage_compare[] =
 	"usage: gpuplan compare [-c CLUSTER]... TRACE --policies P1,P2,... [--queues Q1,Q2,...]\n"
@@ -28,7 +25,7 @@ const char gp_usage_compare[] =
 	"                       [--limit N] [--start T] [--end T] [--skip-bad]\n"
 	"                       [--preempt M] [--preempt-cost S] [--checkpoint-interval S]\n"
 	"                       [--las-thresholds LIST] [--las-starvation K]\n"
-	"                       [--progress | --quiet]\n"
+	"                       [-j N] [--progress | --quiet]\n"
 	"\n"
 	"Simulate TRACE once per cluster x policy x queue discipline x seed and\n"
 	"print one table: per configuration, jobs completed and never placed,\n"
@@ -45,31 +42,18 @@ const char gp_usage_compare[] =
 	"  --json           print JSON (per configuration: mean, sd, min, max of each\n"
 	"                   metric, and every seed's simulate summary) instead\n"
 	"  --csv DIR        write DIR/runs.csv (one row per run, every metric)\n"
-	"  --svg DIR        write DIR/jct-cdf.svg, DIR/queue.svg and DIR/utilization.svg\n"
+	"  --svg DIR        write DIR/jct-cdf.svg, DIR/queue-delay-cdf.svg, DIR/queue.svg and\n"
+	"                   DIR/utilization.svg\n"
 	"                   (one line per configuration, first seed)\n"
 	"  --scale-durations REF  read recorded durations as measured on REF (a GPU\n"
 	"                   model or node type of the first cluster, ':tech' optional)\n"
 	"                   and scale them to each placement by the perf model\n"
 	"  --scale-model M  DL model for jobs without one (default resnet50)\n"
+	"  -j, --jobs N     runs in N worker processes at once (default: the number\n"
+	"                   of CPUs; -j 1 runs them in this process); the output is\n"
+	"                   the same for every N\n"
 	"  other options as for 'gpuplan simulate'\n"
 	"  --inflate X      FGD's workload-inflation experiment (see gpuplan(1))\n";
-
-#define MAX_RUNS 10000
-#define MAX_CLUSTERS 16
-
-/* The metrics compared, in table order. */
-enum { M_COMPLETED, M_NEVER, M_FAILED, M_WAIT_MEAN, M_WAIT_P99, M_JCT_MEAN, M_JCT_P50,
-       M_JCT_P99, M_MAKESPAN, M_UTIL, M_UTIL_QUEUED, M_PREEMPT, M_COUNT };
-static const char *const metric_key[M_COUNT] = {
-	"completed", "never_placed", "failed", "queue_delay_mean", "queue_delay_p99",
-	"jct_mean", "jct_p50", "jct_p99", "makespan", "gpu_utilization", "gpu_utilization_queued",
-	"preemptions",
-};
-static const char *const metric_head[M_COUNT] = {
-	"jobs completed", "jobs never placed", "jobs failed", "queue delay mean",
-	"queue delay p99", "JCT mean", "JCT p50", "JCT p99", "makespan", "GPU utilization",
-	"GPU util. while queued", "preemptions",
-};
 
 static void metrics_of(const gp_joblist *jobs, const gp_sim_result *r, double *m)
 {
@@ -117,31 +101,6 @@ static void free_list(char **v)
 	free(v);
 }
 
-static const char *cell(char *buf, size_t size, int metric, gp_stats s, int nseeds)
-{
-	char a[32], b[32];
-
-	switch (metric) {
-	case M_COMPLETED: case M_NEVER: case M_FAILED: case M_PREEMPT:
-		gp_report_num(a, sizeof(a), s.mean, 1);
-		gp_report_num(b, sizeof(b), s.sd, 1);
-		break;
-	case M_UTIL:
-	case M_UTIL_QUEUED:
-		snprintf(a, sizeof(a), "%.1f %%", 100 * s.mean);
-		snprintf(b, sizeof(b), "%.1f", 100 * s.sd);
-		break;
-	default:
-		gp_report_duration(a, sizeof(a), s.mean);
-		gp_report_duration(b, sizeof(b), s.sd);
-	}
-	if (nseeds > 1)
-		snprintf(buf, size, "%s +-%s", a, b);
-	else
-		snprintf(buf, size, "%s", a);
-	return buf;
-}
-
 /* A short name for a cluster in column heads: its `name:`, else the
  * file name without directory and extension. */
 static const char *cluster_label(const gp_cluster *c, const char *path, char *buf, size_t size)
@@ -159,83 +118,14 @@ static const char *cluster_label(const gp_cluster *c, const char *path, char *bu
 	return buf;
 }
 
-static int ensure_dir(const char *dir)
-{
-	return gp_cli_make_dirs(dir);
-}
-
-/* What --svg draws of one configuration's first seed. */
-typedef struct first_run {
-	double *cdf_x, *cdf_y;       /* JCT CDF (hours, share) */
-	double *t, *queued, *util;   /* timeline (hours) */
-	size_t ncdf, nt;
-} first_run;
-
-static void keep_first(first_run *f, const gp_joblist *jobs, const gp_sim_result *r)
-{
-	size_t i, n = 0;
-
-	f->cdf_x = gp_xmalloc((r->njobs + 1) * sizeof(double));
-	f->cdf_y = gp_xmalloc((r->njobs + 1) * sizeof(double));
-	for (i = 0; i < r->njobs; i++)
-		if (r->jobs[i].state == GP_SIM_DONE)
-			f->cdf_x[n++] = (r->jobs[i].finish - jobs->jobs[i].submit) / 3600.0;
-	qsort(f->cdf_x, n, sizeof(double), gp_cmp_double);
-	for (i = 0; i < n; i++)
-		f->cdf_y[i] = (double)(i + 1) / (double)n;
-	f->ncdf = n;
-	f->t = gp_xmalloc((r->nsamples + 1) * sizeof(double));
-	f->queued = gp_xmalloc((r->nsamples + 1) * sizeof(double));
-	f->util = gp_xmalloc((r->nsamples + 1) * sizeof(double));
-	for (i = 0; i < r->nsamples; i++) {
-		f->t[i] = r->samples[i].t / 3600.0;
-		f->queued[i] = (double)(r->samples[i].queued_ls + r->samples[i].queued_be);
-		f->util[i] = r->samples[i].utilization;
-	}
-	f->nt = r->nsamples;
-}
-
-static void first_release(first_run *f)
-{
-	free(f->cdf_x);
-	free(f->cdf_y);
-	free(f->t);
-	free(f->queued);
-	free(f->util);
-}
-
-static void chart(gp_cli_outset *outs, const char *dir, const char *file, const char *title,
-		  const char *xt, const char *yt, int percent, int xlog, gp_svg_series *se, int n)
-{
-	gp_svg_chart c;
-	gp_sbuf sb;
-	char *path = gp_xasprintf("%s/%s", dir, file);
-	FILE *fp = gp_cli_outset_add(outs, path);
-
-	free(path);
-	if (!fp)
-		return;
-	memset(&c, 0, sizeof(c));
-	c.title = title;
-	c.x_title = xt;
-	c.y_title = yt;
-	c.y_percent = percent;
-	c.x_log = xlog;
-	c.series = se;
-	c.nseries = n;
-	c.legend = GP_LEGEND_BOTTOM_RIGHT;
-	gp_sbuf_init(&sb);
-	gp_svg_line_chart(&c, &sb);
-	fwrite(sb.buf, 1, sb.len, fp);
-	gp_sbuf_release(&sb);
-}
-
-int cmd_compare(int argc, char **argv)
+/* Parse the command line into c; > 0 an exit code, 0 go on, -1 help shown. */
+static int parse_args(cmp *c, int argc, char **argv)
 {
 	enum { O_POLICIES = 1, O_QUEUES, O_SEEDS, O_JSON, O_TICK, O_PROGRESS, O_QUIET, O_HELP, O_CSV,
 	       O_SVG, O_SCALE, O_SCALE_MODEL };
 	static const struct option opts[] = {
 		{ "cluster", required_argument, NULL, 'c' },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "policies", required_argument, NULL, O_POLICIES },
 		{ "queues", required_argument, NULL, O_QUEUES },
 		{ "seeds", required_argument, NULL, O_SEEDS },
@@ -252,389 +142,509 @@ int cmd_compare(int argc, char **argv)
 		GP_SIM_ENGINE_OPTIONS,
 		{ NULL, 0, NULL, 0 },
 	};
-	gp_cli_engine eng;
-	const char *cpaths[MAX_CLUSTERS], *policies_arg = "bestfit", *queues_arg = "fifo";
-	const char *seeds_arg = "1", *csv_dir = NULL, *svg_dir = NULL, *scale_ref = NULL;
-	const char *scale_model = NULL;
-	gp_scale *scale = NULL;
-	int json = 0, show_progress = -1, c, rc, np, nq, p, q, ncl = 0, k, ci, ncfg;
-	long nseeds, s;
-	double tick = 0;
-	unsigned long long *seeds;
-	char **pol, **que, lbuf[MAX_CLUSTERS][64];
-	const char *label[MAX_CLUSTERS];
-	gp_trace_opts topts;
-	gp_cluster cl[MAX_CLUSTERS];
-	gp_joblist jobs;
-	gp_error err = GP_ERROR_INIT;
-	double *values;     /* [config][metric][seed] */
-	json_t *runs = NULL;
-	first_run *first = NULL;
-	gp_sbuf csv;
+	int o, rc;
 
-	if (gp_cli_has_option(argc, argv, "--inflate"))
-		return gp_cmd_compare_inflate(argc, argv);
-	gp_trace_opts_init(&topts);
-	gp_cli_engine_init(&eng);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:h", opts, NULL)) != -1) {
-		switch (c) {
+	while ((o = getopt_long(argc, argv, ":c:j:h", opts, NULL)) != -1) {
+		switch (o) {
 		case 'c':
-			if (ncl >= MAX_CLUSTERS)
+			if (c->ncl >= MAX_CLUSTERS)
 				return gp_cli_usage_error("compare", "at most %d clusters", MAX_CLUSTERS);
-			cpaths[ncl++] = optarg;
+			c->cpaths[c->ncl++] = optarg;
 			break;
-		case O_POLICIES: policies_arg = optarg; break;
-		case O_QUEUES: queues_arg = optarg; break;
-		case O_SEEDS: seeds_arg = optarg; break;
-		case O_JSON: json = 1; break;
-		case O_CSV: csv_dir = optarg; break;
-		case O_SVG: svg_dir = optarg; break;
-		case O_SCALE: scale_ref = optarg; break;
-		case O_SCALE_MODEL: scale_model = optarg; break;
+		case 'j':
+			if (gp_parse_long(optarg, 1, MAX_WORKERS, &c->workers))
+				return gp_cli_usage_error("compare", "-j wants 1..%d worker processes, got '%s'",
+							  MAX_WORKERS, optarg);
+			break;
+		case O_POLICIES: c->policies_arg = optarg; break;
+		case O_QUEUES: c->queues_arg = optarg; break;
+		case O_SEEDS: c->seeds_arg = optarg; break;
+		case O_JSON: c->json = 1; break;
+		case O_CSV: c->csv_dir = optarg; break;
+		case O_SVG: c->svg_dir = optarg; break;
+		case O_SCALE: c->scale_ref = optarg; break;
+		case O_SCALE_MODEL: c->scale_model = optarg; break;
 		case O_TICK:
-			if (gp_parse_double(optarg, 1e-3, 1e12, &tick))
+			if (gp_parse_double(optarg, 1e-3, 1e12, &c->tick))
 				return gp_cli_usage_error("compare", "--tick wants seconds > 0, got '%s'", optarg);
 			break;
-		case O_PROGRESS: show_progress = 1; break;
-		case O_QUIET: show_progress = 0; break;
+		case O_PROGRESS: c->show_progress = 1; break;
+		case O_QUIET: c->show_progress = 0; break;
 		case 'h':
-		case O_HELP: fputs(gp_usage_compare, stdout); return GP_OK;
+		case O_HELP: fputs(gp_usage_compare, stdout); return -1;
 		default:
-			if ((rc = gp_cli_sim_engine_opt("compare", c, optarg, &eng)) >= 0) {
+			if ((rc = gp_cli_sim_engine_opt("compare", o, optarg, &c->eng)) >= 0) {
 				if (rc)
 					return rc;
 				break;
 			}
-			if ((rc = gp_cli_sim_trace_opt("compare", c, optarg, argv, &topts)))
+			if ((rc = gp_cli_sim_trace_opt("compare", o, optarg, argv, &c->topts)))
 				return rc;
 			break;
 		}
 	}
 	if (optind != argc - 1)
 		return gp_cli_usage_error("compare", "expected one TRACE file");
-	if (scale_model && !scale_ref)
+	c->trace = argv[optind];
+	if (c->scale_model && !c->scale_ref)
 		return gp_cli_usage_error("compare", "--scale-model goes with --scale-durations");
-	if (!ncl)
-		cpaths[ncl++] = NULL;
-	seeds = gp_xmalloc(MAX_RUNS * sizeof(*seeds));
-	nseeds = gp_cli_parse_seeds(seeds_arg, seeds, MAX_RUNS);
-	if (nseeds < 0) {
-		free(seeds);
+	if (!c->ncl)
+		c->cpaths[c->ncl++] = NULL;
+	c->seeds = gp_xmalloc(MAX_RUNS * sizeof(*c->seeds));
+	c->nseeds = gp_cli_parse_seeds(c->seeds_arg, c->seeds, MAX_RUNS);
+	if (c->nseeds < 0)
 		return gp_cli_usage_error("compare", "--seeds wants a list like '1-10' or '1,5,9', got '%s'",
-					  seeds_arg);
-	}
-	pol = split(policies_arg, &np);
-	que = split(queues_arg, &nq);
-	rc = GP_OK;
-	if (!np || !nq)
-		rc = gp_cli_usage_error("compare", "--policies and --queues must name at least one");
-	for (p = 0; p < np && rc == GP_OK; p++)
-		if (!gp_policy_find(pol[p]))
-			rc = gp_cli_usage_error("compare", "unknown policy '%s'", pol[p]);
-	for (q = 0; q < nq && rc == GP_OK; q++)
-		if (gp_sim_queue_parse(que[q]) < 0)
-			rc = gp_cli_usage_error("compare", "unknown queue '%s' (fifo, sjf, backfill, priority, las)",
-						que[q]);
-	if (rc == GP_OK && (long)ncl * np * nq * nseeds > MAX_RUNS)
-		rc = gp_cli_usage_error("compare", "more than %d runs asked for", MAX_RUNS);
-	for (ci = 0; ci < ncl; ci++)
-		gp_cluster_init(&cl[ci]);
-	gp_joblist_init(&jobs);
-	if (rc == GP_OK)
-		rc = gp_cli_sim_load(cpaths[0], argv[optind], &topts, &cl[0], &jobs);
-	for (ci = 1; ci < ncl && rc == GP_OK; ci++)
-		if (gp_cluster_load(cpaths[ci], &cl[ci], &err))
-			rc = gp_cli_report(&err);
-	/* Output folders exist and are writable before the runs. */
-	if (rc == GP_OK && ((csv_dir && gp_cli_make_dirs(csv_dir)) || (svg_dir && gp_cli_make_dirs(svg_dir))))
-		rc = GP_EIO;
-	if (rc != GP_OK) {
-		for (ci = 0; ci < ncl; ci++)
-			gp_cluster_release(&cl[ci]);
-		gp_joblist_release(&jobs);
-		free_list(pol);
-		free_list(que);
-		free(seeds);
+					  c->seeds_arg);
+	return 0;
+}
+
+/* Policies, queues and the run count, then the trace and the clusters;
+ * output folders exist and are writable before the runs. */
+static int load_inputs(cmp *c)
+{
+	gp_error err = GP_ERROR_INIT;
+	int p, q, ci, rc;
+
+	c->pol = split(c->policies_arg, &c->np);
+	c->que = split(c->queues_arg, &c->nq);
+	if (!c->np || !c->nq)
+		return gp_cli_usage_error("compare", "--policies and --queues must name at least one");
+	for (p = 0; p < c->np; p++)
+		if (!gp_policy_find(c->pol[p]))
+			return gp_cli_usage_error("compare", "unknown policy '%s'", c->pol[p]);
+	for (q = 0; q < c->nq; q++)
+		if (gp_sim_queue_parse(c->que[q]) < 0)
+			return gp_cli_usage_error("compare", "unknown queue '%s' (fifo, sjf, backfill, priority, las)",
+						  c->que[q]);
+	if ((long)c->ncl * c->np * c->nq * c->nseeds > MAX_RUNS)
+		return gp_cli_usage_error("compare", "more than %d runs asked for", MAX_RUNS);
+	for (ci = 0; ci < c->ncl; ci++)
+		gp_cluster_init(&c->cl[ci]);
+	gp_joblist_init(&c->jobs);
+	c->loaded = 1;          /* clusters and jobs now need releasing */
+	if ((rc = gp_cli_sim_load(c->cpaths[0], c->trace, &c->topts, &c->cl[0], &c->jobs)) != GP_OK)
 		return rc;
+	for (ci = 1; ci < c->ncl; ci++)
+		if (gp_cluster_load(c->cpaths[ci], &c->cl[ci], &err))
+			return gp_cli_report(&err);
+	if ((c->csv_dir && gp_cli_make_dirs(c->csv_dir)) || (c->svg_dir && gp_cli_make_dirs(c->svg_dir)))
+		return GP_EIO;
+	for (ci = 0; ci < c->ncl; ci++)
+		c->label[ci] = cluster_label(&c->cl[ci], c->cpaths[ci], c->lbuf[ci], sizeof(c->lbuf[ci]));
+	c->ncfg = c->ncl * c->np * c->nq;
+	c->nruns = (size_t)c->ncfg * (size_t)c->nseeds;
+	return GP_OK;
+}
+
+static void run_config(const cmp *c, size_t r, int *ci, int *p, int *q, long *s)
+{
+	size_t cfgi = r / (size_t)c->nseeds;
+
+	*s = (long)(r % (size_t)c->nseeds);
+	*q = (int)(cfgi % (size_t)c->nq);
+	*p = (int)(cfgi / (size_t)c->nq % (size_t)c->np);
+	*ci = (int)(cfgi / ((size_t)c->nq * (size_t)c->np));
+}
+
+static char *run_json(const cmp *c, const gp_sim_config *cfg, int q, long s, const gp_sim_result *res)
+{
+	gp_report_ident id;
+	json_t *o;
+	char *text;
+
+	memset(&id, 0, sizeof(id));
+	id.policy = cfg->policy->name;
+	id.queue = c->que[q];
+	id.seed = c->seeds[s];
+	if (cfg->queue == GP_SIM_LAS)
+		id.preempt = cfg->las_preempt ? "las" : NULL;
+	else if (cfg->preempt)
+		id.preempt = gp_sim_preempt_name(cfg->preempt);
+	o = gp_report_sim_json(&id, &c->jobs, res);
+	json_object_del(o, "trace");
+	json_object_del(o, "cluster");
+	/* 17 digits: the numbers come back bit for bit */
+	text = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17));
+	json_decref(o);
+	return text;
+}
+
+/* Run r (configurations in table order, seeds within) into out. */
+static void run_one(cmp *c, size_t r, run_out *out)
+{
+	gp_sim_config cfg;
+	gp_sim_result res;
+	int ci, p, q, k;
+	long s;
+
+	memset(out, 0, sizeof(*out));
+	run_config(c, r, &ci, &p, &q, &s);
+	if (!c->perf[ci])
+		c->perf[ci] = gp_sim_perf_new(&c->cl[ci]);
+	if (c->scale && c->bound != ci) {
+		gp_scale_bind(c->scale, &c->cl[ci]);
+		c->bound = ci;
 	}
-	for (ci = 0; ci < ncl; ci++)
-		label[ci] = cluster_label(&cl[ci], cpaths[ci], lbuf[ci], sizeof(lbuf[ci]));
-	if (show_progress < 0)
-		show_progress = gp_cli_stderr_is_tty();
-	ncfg = ncl * np * nq;
-	values = gp_xmalloc((size_t)ncfg * M_COUNT * (size_t)nseeds * sizeof(*values));
-	if (svg_dir)
-		first = gp_xcalloc((size_t)ncfg, sizeof(*first));
-	gp_sbuf_init(&csv);
-	if (csv_dir) {
-		gp_sbuf_adds(&csv, "cluster,policy,queue,seed");
+	gp_sim_config_init(&cfg);
+	cfg.cluster = &c->cl[ci];
+	cfg.policy = gp_policy_find(c->pol[p]);
+	cfg.queue = gp_sim_queue_parse(c->que[q]);
+	cfg.seed = c->seeds[s];
+	cfg.tick = c->tick;
+	gp_cli_engine_apply(&c->eng, &cfg);
+	cfg.duration = c->scale ? gp_scale_duration : gp_sim_perf_duration;
+	cfg.duration_ud = c->scale ? (void *)c->scale : (void *)c->perf[ci];
+	gp_error_clear(&out->err);
+	if ((out->status = gp_sim_run(&cfg, &c->jobs, &res, &out->err)) != GP_OK)
+		return;
+	metrics_of(&c->jobs, &res, out->m);
+	if (c->svg_dir && s == 0) {
+		cmp_keep_first(&out->first, &c->jobs, &res);
+		out->has_first = 1;
+	}
+	if (c->csv_dir) {
+		gp_sbuf row;
+		char nb[64];
+
+		gp_sbuf_init(&row);
+		gp_csv_field(&row, c->cpaths[ci] ? c->cpaths[ci] : "example-cluster.yaml (bundled)");
+		gp_sbuf_addf(&row, ",%s,%s,%llu", c->pol[p], c->que[q], c->seeds[s]);
 		for (k = 0; k < M_COUNT; k++)
-			gp_sbuf_addf(&csv, ",%s%s", metric_key[k],
-				     k >= M_WAIT_MEAN && k <= M_MAKESPAN ? "_s" : "");
-		gp_sbuf_adds(&csv, "\n");
+			gp_sbuf_addf(&row, ",%s", gp_report_num(nb, sizeof(nb), out->m[k], k >= M_UTIL ? 6 : 3));
+		gp_sbuf_adds(&row, "\n");
+		out->csv = gp_sbuf_detach(&row);
 	}
-	if (json)
-		runs = json_array();
-	/* One reference for every cluster (a node type REF names one of the
-	 * first cluster): the same work, replayed on each. */
-	if (scale_ref) {
-		scale = gp_scale_new(scale_ref, scale_model, &cl[0], &jobs, &err);
-		if (!scale)
-			rc = err.status == GP_EUSAGE ? gp_cli_usage_error("compare", "%s", err.msg) :
-						       gp_cli_report(&err);
+	if (c->json)
+		out->json = run_json(c, &cfg, q, s, &res);
+	gp_sim_result_release(&res);
+}
+
+static void run_out_release(run_out *o)
+{
+	free(o->csv);
+	free(o->json);
+	if (o->has_first)
+		cmp_first_release(&o->first);
+	memset(o, 0, sizeof(*o));
+}
+
+/* Run r's results into the tables (in run order); takes o's memory. */
+static void take_run(cmp *c, size_t r, run_out *o)
+{
+	size_t cfgi = r / (size_t)c->nseeds, s = r % (size_t)c->nseeds;
+	int k;
+
+	for (k = 0; k < M_COUNT; k++)
+		c->values[(cfgi * M_COUNT + (size_t)k) * (size_t)c->nseeds + s] = o->m[k];
+	if (o->has_first) {
+		c->first[cfgi] = o->first;
+		o->has_first = 0;
 	}
-	for (ci = 0; ci < ncl && rc == GP_OK; ci++) {
-		gp_sim_perf *perf = gp_sim_perf_new(&cl[ci]);
+	if (o->csv)
+		gp_sbuf_adds(&c->csv, o->csv);
+	if (o->json) {
+		json_t *j = json_loads(o->json, 0, NULL);
 
-		if (scale)
-			gp_scale_bind(scale, &cl[ci]);
-		for (p = 0; p < np && rc == GP_OK; p++)
-			for (q = 0; q < nq && rc == GP_OK; q++) {
-				size_t cfgi = ((size_t)ci * (size_t)np + (size_t)p) * (size_t)nq + (size_t)q;
-				json_t *per_seed = json ? json_array() : NULL;
-
-				for (s = 0; s < nseeds && rc == GP_OK; s++) {
-					gp_sim_config cfg;
-					gp_sim_result res;
-					double m[M_COUNT];
-
-					if (show_progress)
-						fprintf(stderr, "\rcompare: %s%s%s/%s seed %llu (run %zu of %ld)   ",
-							ncl > 1 ? label[ci] : "", ncl > 1 ? "/" : "", pol[p], que[q],
-							seeds[s], cfgi * (size_t)nseeds + (size_t)s + 1,
-							(long)ncfg * nseeds);
-					gp_sim_config_init(&cfg);
-					cfg.cluster = &cl[ci];
-					cfg.policy = gp_policy_find(pol[p]);
-					cfg.queue = gp_sim_queue_parse(que[q]);
-					cfg.seed = seeds[s];
-					cfg.tick = tick;
-					gp_cli_engine_apply(&eng, &cfg);
-					cfg.duration = scale ? gp_scale_duration : gp_sim_perf_duration;
-					cfg.duration_ud = scale ? (void *)scale : (void *)perf;
-					if (gp_sim_run(&cfg, &jobs, &res, &err)) {
-						rc = gp_cli_report(&err);
-						break;
-					}
-					metrics_of(&jobs, &res, m);
-					for (k = 0; k < M_COUNT; k++)
-						values[(cfgi * M_COUNT + (size_t)k) * (size_t)nseeds + (size_t)s] = m[k];
-					if (first && s == 0)
-						keep_first(&first[cfgi], &jobs, &res);
-					if (csv_dir) {
-						char nb[64];
-
-						gp_csv_field(&csv, cpaths[ci] ? cpaths[ci] : "example-cluster.yaml (bundled)");
-						gp_sbuf_addf(&csv, ",%s,%s,%llu", pol[p], que[q], seeds[s]);
-						for (k = 0; k < M_COUNT; k++)
-							gp_sbuf_addf(&csv, ",%s", gp_report_num(nb, sizeof(nb), m[k],
-												k >= M_UTIL ? 6 : 3));
-						gp_sbuf_adds(&csv, "\n");
-					}
-					if (json) {
-						gp_report_ident id;
-						json_t *o;
-
-						memset(&id, 0, sizeof(id));
-						id.policy = cfg.policy->name;
-						id.queue = que[q];
-						id.seed = seeds[s];
-						if (cfg.queue == GP_SIM_LAS)
-							id.preempt = cfg.las_preempt ? "las" : NULL;
-						else if (cfg.preempt)
-							id.preempt = gp_sim_preempt_name(cfg.preempt);
-						o = gp_report_sim_json(&id, &jobs, &res);
-						json_object_del(o, "trace");
-						json_object_del(o, "cluster");
-						json_array_append_new(per_seed, o);
-					}
-					gp_sim_result_release(&res);
-				}
-				if (json) {
-					json_t *run = json_object(), *mo = json_object();
-
-					if (ncl > 1)
-						json_object_set_new(run, "cluster",
-								    json_string(cpaths[ci] ? cpaths[ci] : ""));
-					json_object_set_new(run, "policy", json_string(pol[p]));
-					json_object_set_new(run, "queue", json_string(que[q]));
-					for (k = 0; k < M_COUNT && rc == GP_OK; k++) {
-						gp_stats sp = gp_stats_of(&values[(cfgi * M_COUNT + (size_t)k) *
-										  (size_t)nseeds],
-									  (size_t)nseeds);
-						json_t *e = json_object();
-						int dec = k >= M_UTIL ? 6 : 3;
-
-						json_object_set_new(e, "mean", json_real(gp_report_round(sp.mean, dec)));
-						json_object_set_new(e, "sd", json_real(gp_report_round(sp.sd, dec)));
-						json_object_set_new(e, "min", json_real(gp_report_round(sp.min, dec)));
-						json_object_set_new(e, "max", json_real(gp_report_round(sp.max, dec)));
-						json_object_set_new(mo, metric_key[k], e);
-					}
-					json_object_set_new(run, "metrics", mo);
-					json_object_set_new(run, "seeds", per_seed);
-					json_array_append_new(runs, run);
-				}
-			}
-		gp_sim_perf_free(perf);
+		json_array_append_new(c->per_seed[cfgi], j ? j : json_null());
 	}
-	gp_scale_free(scale);
-	if (show_progress)
-		fputs("\n", stderr);
-	if (rc == GP_OK && (csv_dir || svg_dir)) {
-		gp_cli_outset outs;
+	run_out_release(o);
+}
 
-		memset(&outs, 0, sizeof(outs));
-		if ((csv_dir && (rc = ensure_dir(csv_dir))) || (svg_dir && (rc = ensure_dir(svg_dir))))
-			goto done;
-		if (csv_dir) {
-			char *path = gp_xasprintf("%s/runs.csv", csv_dir);
-			FILE *fp = gp_cli_outset_add(&outs, path);
+static void progress_serial(const cmp *c, size_t r)
+{
+	int ci, p, q;
+	long s;
 
-			free(path);
-			if (fp)
-				fwrite(csv.buf, 1, csv.len, fp);
-		}
-		if (svg_dir) {
-			gp_svg_series *se = gp_xcalloc((size_t)ncfg, sizeof(*se));
-			char **names = gp_xcalloc((size_t)ncfg, sizeof(*names));
-			int i;
+	run_config(c, r, &ci, &p, &q, &s);
+	fprintf(stderr, "\rcompare: %s%s%s/%s seed %llu (run %zu of %zu)   ",
+		c->ncl > 1 ? c->label[ci] : "", c->ncl > 1 ? "/" : "", c->pol[p], c->que[q],
+		c->seeds[s], r + 1, c->nruns);
+}
 
-			for (ci = 0; ci < ncl; ci++)
-				for (p = 0; p < np; p++)
-					for (q = 0; q < nq; q++) {
-						i = (ci * np + p) * nq + q;
-						names[i] = ncl > 1 ? gp_xasprintf("%s/%s/%s", label[ci], pol[p], que[q]) :
-								     gp_xasprintf("%s/%s", pol[p], que[q]);
-					}
-			for (i = 0; i < ncfg; i++)
-				se[i] = (gp_svg_series){ names[i], first[i].cdf_x, first[i].cdf_y, first[i].ncdf, 1 };
-			chart(&outs, svg_dir, "jct-cdf.svg", "JCT distribution (first seed)",
-			      "JCT (hours, log scale)", "jobs completed", 1, 1, se, ncfg);
-			for (i = 0; i < ncfg; i++)
-				se[i] = (gp_svg_series){ names[i], first[i].t, first[i].queued, first[i].nt, 1 };
-			chart(&outs, svg_dir, "queue.svg", "Jobs waiting (first seed)", "time (hours)",
-			      "queued jobs", 0, 0, se, ncfg);
-			for (i = 0; i < ncfg; i++)
-				se[i] = (gp_svg_series){ names[i], first[i].t, first[i].util, first[i].nt, 1 };
-			chart(&outs, svg_dir, "utilization.svg", "GPU utilization (first seed)",
-			      "time (hours)", "GPU utilization", 1, 0, se, ncfg);
-			for (i = 0; i < ncfg; i++)
-				free(names[i]);
-			free(names);
-			free(se);
-		}
-		{
-			int st = gp_cli_outset_commit(&outs);
+static int run_serial(cmp *c)
+{
+	run_out o;
+	size_t r;
 
-			if (st != GP_OK)
-				rc = st;
+	for (r = 0; r < c->nruns; r++) {
+		if (c->show_progress)
+			progress_serial(c, r);
+		run_one(c, r, &o);
+		if (o.status != GP_OK)
+			return gp_cli_report(&o.err);
+		take_run(c, r, &o);
+	}
+	return GP_OK;
+}
+
+/* ---- -j N: worker processes (runpool.h) ----
+ * A run's record: [u64 run][i32 status] then the error (status != 0) or
+ * the metrics, the CSV row, the JSON text and the chart data. */
+
+static void put(gp_sbuf *b, const void *p, size_t n)
+{
+	if (n)
+		gp_sbuf_add(b, p, n);
+}
+
+static void put_u64(gp_sbuf *b, uint64_t v)
+{
+	put(b, &v, sizeof(v));
+}
+
+static void put_str(gp_sbuf *b, const char *s)
+{
+	put_u64(b, s ? strlen(s) + 1 : 0);
+	if (s)
+		put(b, s, strlen(s) + 1);
+}
+
+static void encode(const run_out *o, size_t r, gp_sbuf *b)
+{
+	int32_t st = o->status, hf = o->has_first;
+
+	put_u64(b, r);
+	put(b, &st, sizeof(st));
+	if (st != GP_OK) {
+		put(b, &o->err, sizeof(o->err));
+	} else {
+		put(b, o->m, sizeof(o->m));
+		put_str(b, o->csv);
+		put_str(b, o->json);
+		put(b, &hf, sizeof(hf));
+		if (hf) {
+			put_u64(b, o->first.ncdf);
+			put(b, o->first.cdf_x, o->first.ncdf * sizeof(double));
+			put(b, o->first.cdf_y, o->first.ncdf * sizeof(double));
+			put(b, o->first.qd_x, o->first.ncdf * sizeof(double));
+			put_u64(b, o->first.nt);
+			put(b, o->first.t, o->first.nt * sizeof(double));
+			put(b, o->first.queued, o->first.nt * sizeof(double));
+			put(b, o->first.util, o->first.nt * sizeof(double));
 		}
 	}
-done:
-	if (rc == GP_OK && json) {
-		json_t *o = json_object(), *tr = json_object(), *cla = json_array(), *sa = json_array();
+}
 
-		json_object_set_new(tr, "path", json_string(argv[optind]));
-		json_object_set_new(tr, "format", json_string(jobs.format ? jobs.format : ""));
-		json_object_set_new(tr, "jobs", json_integer((json_int_t)jobs.n));
-		json_object_set_new(tr, "skipped_rows", json_integer((json_int_t)jobs.skipped));
-		json_object_set_new(tr, "left_out_rows", json_integer((json_int_t)jobs.left_out));
-		json_object_set_new(tr, "left_out", json_string(jobs.left_out_note ? jobs.left_out_note : ""));
-		for (ci = 0; ci < ncl; ci++) {
-			json_t *co = json_object();
+typedef struct cursor {
+	const char *p;
+	size_t left;
+} cursor;
 
-			json_object_set_new(co, "path", json_string(cpaths[ci] ? cpaths[ci] : ""));
-			json_object_set_new(co, "nodes", json_integer(cl[ci].nnodes));
-			json_object_set_new(co, "gpus", json_integer(cl[ci].ngpus));
-			if (ci == 0)
-				json_object_set(o, "cluster", co);
-			json_array_append_new(cla, co);
-		}
-		for (s = 0; s < nseeds; s++)
-			json_array_append_new(sa, json_integer((json_int_t)seeds[s]));
-		json_object_set_new(o, "trace", tr);
-		if (ncl > 1)
-			json_object_set_new(o, "clusters", cla);
-		else
-			json_decref(cla);
-		json_object_set_new(o, "seeds", sa);
-		if (scale_ref)
-			json_object_set_new(o, "scale_durations", json_string(scale_ref));
-		json_object_set_new(o, "runs", runs);
-		runs = NULL;
-		json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-		fputs("\n", stdout);
-		json_decref(o);
-	} else if (rc == GP_OK) {
-		gp_table t;
-		gp_sbuf sb;
-		size_t row = 0;
+static int get(cursor *k, void *dst, size_t n)
+{
+	if (n > k->left)
+		return -1;
+	if (n)
+		memcpy(dst, k->p, n);
+	k->p += n;
+	k->left -= n;
+	return 0;
+}
 
-		printf("trace    %s (%s, %zu jobs", argv[optind], jobs.format ? jobs.format : "?",
-		       jobs.n);
-		if (jobs.left_out)
-			printf(", %zu rows left out: %s", jobs.left_out,
-			       jobs.left_out_note ? jobs.left_out_note : "not replayable");
-		printf(")\n");
-		for (ci = 0; ci < ncl; ci++) {
-			printf("%s%s (%d nodes, %d GPUs)", ci ? "         " : "cluster  ",
-			       cpaths[ci] ? cpaths[ci] : "example-cluster.yaml (bundled)", cl[ci].nnodes,
-			       cl[ci].ngpus);
-			if (ncl > 1)
-				printf(": '%s'", label[ci]);
-			printf("\n");
-		}
-		if (scale_ref)
-			printf("scale    durations as measured on %s (model %s for jobs without one)\n",
-			       scale_ref, scale_model ? scale_model : GP_SCALE_DEFAULT_MODEL);
-		printf("seeds    %s (%ld run%s each)\n\n", seeds_arg, nseeds, nseeds == 1 ? "" : "s");
-		/* One column per configuration, one row per metric. */
-		gp_table_init(&t, ncfg + 1);
-		row = gp_table_row(&t);
-		gp_table_set(&t, row, 0, "metric");
-		for (ci = 0; ci < ncl; ci++)
-			for (p = 0; p < np; p++)
-				for (q = 0; q < nq; q++) {
-					int col = (ci * np + p) * nq + q + 1;
+static int get_str(cursor *k, char **out)
+{
+	uint64_t n;
 
-					if (ncl > 1)
-						gp_table_set(&t, row, col, "%s/%s/%s", label[ci], pol[p], que[q]);
-					else
-						gp_table_set(&t, row, col, "%s/%s", pol[p], que[q]);
-				}
-		for (k = 0; k < M_COUNT; k++) {
-			row = gp_table_row(&t);
-			gp_table_set(&t, row, 0, "%s", metric_head[k]);
-			for (ci = 0; ci < ncfg; ci++) {
-				gp_stats sp = gp_stats_of(&values[((size_t)ci * M_COUNT + (size_t)k) * (size_t)nseeds],
-							  (size_t)nseeds);
-				char buf[96];
+	*out = NULL;
+	if (get(k, &n, sizeof(n)) || n > k->left)
+		return -1;
+	if (!n)
+		return 0;
+	*out = gp_xmalloc((size_t)n);
+	return get(k, *out, (size_t)n) || (*out)[n - 1] != '\0' ? -1 : 0;
+}
 
-				gp_table_set(&t, row, ci + 1, "%s", cell(buf, sizeof(buf), k, sp, (int)nseeds));
-			}
-		}
-		gp_sbuf_init(&sb);
-		gp_table_render(&t, "", &sb);
-		fwrite(sb.buf, 1, sb.len, stdout);
-		gp_sbuf_release(&sb);
-		gp_table_release(&t);
+static int get_arr(cursor *k, double **out, size_t n)
+{
+	if (n > k->left / sizeof(double))
+		return -1;
+	*out = gp_xmalloc((n + 1) * sizeof(double));
+	return get(k, *out, n * sizeof(double));
+}
+
+/* One record's payload into o; 0 when whole and for run r. */
+static int decode(cursor *k, size_t r, run_out *o)
+{
+	uint64_t run, n;
+	int32_t st, hf;
+
+	memset(o, 0, sizeof(*o));
+	if (get(k, &run, sizeof(run)) || run != r || get(k, &st, sizeof(st)))
+		return -1;
+	o->status = st;
+	if (st != GP_OK)
+		return get(k, &o->err, sizeof(o->err));
+	if (get(k, o->m, sizeof(o->m)) || get_str(k, &o->csv) || get_str(k, &o->json) ||
+	    get(k, &hf, sizeof(hf)))
+		return -1;
+	if (!hf)
+		return 0;
+	o->has_first = 1;
+	if (get(k, &n, sizeof(n)) || get_arr(k, &o->first.cdf_x, (size_t)n) ||
+	    get_arr(k, &o->first.cdf_y, (size_t)n) || get_arr(k, &o->first.qd_x, (size_t)n))
+		return -1;
+	o->first.ncdf = (size_t)n;
+	if (get(k, &n, sizeof(n)) || get_arr(k, &o->first.t, (size_t)n) ||
+	    get_arr(k, &o->first.queued, (size_t)n) || get_arr(k, &o->first.util, (size_t)n))
+		return -1;
+	o->first.nt = (size_t)n;
+	return 0;
+}
+
+static int pool_run(void *ud, size_t r, gp_sbuf *out)
+{
+	cmp *c = ud;
+	run_out o;
+	int st;
+
+	run_one(c, r, &o);
+	encode(&o, r, out);
+	st = o.status;
+	run_out_release(&o);
+	return st != GP_OK;
+}
+
+static int pool_take(void *ud, size_t r, const char *rec, size_t len)
+{
+	cmp *c = ud;
+	cursor k = { rec, len };
+	run_out o;
+	int rc = GP_OK;
+
+	if (decode(&k, r, &o)) {
+		fprintf(stderr, "gpuplan: compare: garbled result of run %zu from a worker process\n", r + 1);
+		rc = GP_EIO;
+	} else if (o.status != GP_OK) {
+		rc = gp_cli_report(&o.err);
+	} else {
+		take_run(c, r, &o);
 	}
-	if (first) {
-		for (ci = 0; ci < ncfg; ci++)
-			first_release(&first[ci]);
-		free(first);
-	}
-	gp_sbuf_release(&csv);
-	json_decref(runs);
-	free(values);
-	free_list(pol);
-	free_list(que);
-	free(seeds);
-	gp_joblist_release(&jobs);
-	for (ci = 0; ci < ncl; ci++)
-		gp_cluster_release(&cl[ci]);
+	run_out_release(&o);
 	return rc;
+}
+
+static void pool_progress(void *ud, size_t done)
+{
+	const cmp *c = ud;
+
+	if (c->show_progress)
+		fprintf(stderr, "\rcompare: %zu of %zu runs done (%ld processes)   ", done, c->nruns,
+			c->workers);
+}
+
+static int run_parallel(cmp *c)
+{
+	gp_runpool_ops ops = { pool_run, pool_take, pool_progress, c };
+
+	return gp_runpool(c->nruns, (int)c->workers, &ops);
+}
+
+/* ---- the command ---- */
+
+/* Result tables, the CSV head, and the duration scaling (one reference
+ * for every cluster: a node type REF names one of the first cluster). */
+static int prepare(cmp *c)
+{
+	gp_error err = GP_ERROR_INIT;
+	int k, i;
+
+	c->values = gp_xmalloc((size_t)c->ncfg * M_COUNT * (size_t)c->nseeds * sizeof(*c->values));
+	if (c->svg_dir)
+		c->first = gp_xcalloc((size_t)c->ncfg, sizeof(*c->first));
+	if (c->json) {
+		c->per_seed = gp_xcalloc((size_t)c->ncfg, sizeof(*c->per_seed));
+		for (i = 0; i < c->ncfg; i++)
+			c->per_seed[i] = json_array();
+	}
+	if (c->csv_dir) {
+		gp_sbuf_adds(&c->csv, "cluster,policy,queue,seed");
+		for (k = 0; k < M_COUNT; k++)
+			gp_sbuf_addf(&c->csv, ",%s%s", cmp_metric_key[k],
+				     k >= M_WAIT_MEAN && k <= M_MAKESPAN ? "_s" : "");
+		gp_sbuf_adds(&c->csv, "\n");
+	}
+	if (!c->scale_ref)
+		return GP_OK;
+	c->scale = gp_scale_new(c->scale_ref, c->scale_model, &c->cl[0], &c->jobs, &err);
+	if (!c->scale)
+		return err.status == GP_EUSAGE ? gp_cli_usage_error("compare", "%s", err.msg) :
+						 gp_cli_report(&err);
+	return GP_OK;
+}
+
+static void cmp_release(cmp *c)
+{
+	int i;
+
+	if (c->first) {
+		for (i = 0; i < c->ncfg; i++)
+			cmp_first_release(&c->first[i]);
+		free(c->first);
+	}
+	if (c->per_seed) {
+		for (i = 0; i < c->ncfg; i++)
+			json_decref(c->per_seed[i]);
+		free(c->per_seed);
+	}
+	for (i = 0; i < MAX_CLUSTERS; i++)
+		gp_sim_perf_free(c->perf[i]);
+	gp_scale_free(c->scale);
+	gp_sbuf_release(&c->csv);
+	free(c->values);
+	free_list(c->pol);
+	free_list(c->que);
+	free(c->seeds);
+	if (c->loaded) {
+		gp_joblist_release(&c->jobs);
+		for (i = 0; i < c->ncl; i++)
+			gp_cluster_release(&c->cl[i]);
+	}
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	cmp *c;
+	int rc;
+
+	if (gp_cli_has_option(argc, argv, "--inflate"))
+		return gp_cmd_compare_inflate(argc, argv);
+	c = gp_xcalloc(1, sizeof(*c));
+	c->policies_arg = "bestfit";
+	c->queues_arg = "fifo";
+	c->seeds_arg = "1";
+	c->show_progress = -1;
+	c->bound = -1;
+	gp_sbuf_init(&c->csv);
+	gp_trace_opts_init(&c->topts);
+	gp_cli_engine_init(&c->eng);
+	rc = parse_args(c, argc, argv);
+	if (rc == 0)
+		rc = load_inputs(c);
+	if (rc == 0)
+		rc = prepare(c);
+	if (rc == 0) {
+		if (c->show_progress < 0)
+			c->show_progress = gp_cli_stderr_is_tty();
+		if (!c->workers) {
+			long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+			c->workers = n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : n;
+		}
+		if ((size_t)c->workers > c->nruns)
+			c->workers = (long)c->nruns;
+		rc = c->workers > 1 ? run_parallel(c) : run_serial(c);
+		if (c->show_progress)
+			fputs("\n", stderr);
+	}
+	if (rc == 0 && (c->csv_dir || c->svg_dir))
+		rc = cmp_write_files(c);
+	if (rc == 0 && c->json)
+		cmp_print_json(c);
+	else if (rc == 0)
+		cmp_print_table(c);
+	cmp_release(c);
+	free(c);
+	return rc < 0 ? GP_OK : rc;
 }

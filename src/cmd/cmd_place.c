@@ -332,8 +332,11 @@ static int env_load(const place_opts *o, place_env *env)
 	if (o->state && o->commit && o->state_missing) {
 		int fd = open(o->state, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 
-		if (fd >= 0)
+		if (fd >= 0) {
+			/* a typo in the path would otherwise start a new state silently */
+			fprintf(stderr, "gpuplan: %s: creating a new allocation state\n", o->state);
 			close(fd);
+		}
 	}
 	/* --commit reads, places and writes under one exclusive lock, so
 	 * concurrent committers see each other's allocations. */
@@ -389,7 +392,7 @@ static int never_check(place_env *env, const gp_job *j, gp_explain *e)
 	if (gp_alloc_init(&idle, &env->cluster) != GP_OK)
 		return GP_WAIT;
 	for (i = 0; i < idle.nnodes; i++)
-		idle.node_state[i] = GP_NODE_UP;
+		gp_alloc_set_state(&idle, i, GP_NODE_UP);
 	gp_explain_init(&pe);
 	gp_placement_init(&pp);
 	{

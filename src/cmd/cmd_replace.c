@@ -341,7 +341,7 @@ int cmd_replace(int argc, char **argv)
 		goto out;
 	}
 	if (whole)
-		alloc.node_state[node] = GP_NODE_DOWN;
+		gp_alloc_set_state(&alloc, node, GP_NODE_DOWN);
 	gp_rng_seed(&rng, 1);
 	{
 		gp_policy_ctx ctx = { &cl, &alloc, &rng, NULL, NULL };

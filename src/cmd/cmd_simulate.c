@@ -68,7 +68,8 @@ const char gp_usage_simulate[] =
 	"  --skip-bad          count and skip bad trace rows instead of failing\n"
 	"  --json FILE         write the summary as JSON ('-' for standard output)\n"
 	"  --csv DIR           write DIR/jobs.csv and DIR/timeline.csv\n"
-	"  --svg DIR           write DIR/utilization.svg, DIR/queue.svg, DIR/jct-cdf.svg\n"
+	"  --svg DIR           write DIR/utilization.svg, DIR/queue.svg, DIR/jct-cdf.svg,\n"
+	"                      DIR/queue-delay-cdf.svg\n"
 	"  --progress          show progress on standard error even when not a terminal\n"
 	"  --quiet             never show progress\n"
 	"  --inflate X         FGD's workload-inflation experiment (see gpuplan(1))\n"
@@ -264,73 +265,85 @@ static void take_in(gp_cli_outset *o, const char *dir, const char *name, gp_sbuf
 	free(path);
 }
 
-int cmd_simulate(int argc, char **argv)
-{
-	enum { O_DEPTH = 100, O_POLICY = 1, O_QUEUE, O_SEED, O_TICK, O_JSON, O_CSV, O_SVG, O_PROGRESS, O_QUIET,
-	       O_INFLATE, O_HELP };
-	static const struct option opts[] = {
-		{ "cluster", required_argument, NULL, 'c' },
-		{ "policy", required_argument, NULL, O_POLICY },
-		{ "queue", required_argument, NULL, O_QUEUE },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "tick", required_argument, NULL, O_TICK },
-		{ "backfill-depth", required_argument, NULL, O_DEPTH },
-		{ "json", required_argument, NULL, O_JSON },
-		{ "csv", required_argument, NULL, O_CSV },
-		{ "svg", required_argument, NULL, O_SVG },
-		{ "progress", no_argument, NULL, O_PROGRESS },
-		{ "quiet", no_argument, NULL, O_QUIET },
-		{ "inflate", required_argument, NULL, O_INFLATE },
-		{ "help", no_argument, NULL, O_HELP },
-		{ "scale-durations", required_argument, NULL, 200 },
-		{ "scale-model", required_argument, NULL, 201 },
-		GP_SIM_TRACE_OPTIONS,
-		GP_SIM_ENGINE_OPTIONS,
-		GP_SIM_QOS_OPTIONS,
-		GP_SIM_FAILURE_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *cluster_path = NULL, *policy_name = "bestfit", *json_path = NULL;
-	gp_cli_qos qos;
-	const char *csv_dir = NULL, *svg_dir = NULL, *scale_ref = NULL, *scale_model = NULL;
-	gp_scale *scale = NULL;
-	gp_cli_engine eng;
-	gp_cli_failures fo;
-	int queue = GP_SIM_FIFO, show_progress = -1, c, rc;
-	unsigned long long seed = 1;
-	double tick = 0;
-	size_t depth = 0;
-	long l;
-	gp_trace_opts topts;
-	gp_sim_config cfg;
-	gp_sim_result res;
-	gp_cluster cluster;
-	gp_joblist jobs;
-	gp_error err = GP_ERROR_INIT;
-	gp_report_ident id;
-	gp_sim_perf *perf;
-	gp_sbuf sb;
-	gp_cli_outset out = { 0 };
+enum { O_DEPTH = 100, O_POLICY = 1, O_QUEUE, O_SEED, O_TICK, O_JSON, O_CSV, O_SVG, O_PROGRESS, O_QUIET,
+       O_INFLATE, O_HELP, O_SCALE_DURATIONS = 200, O_SCALE_MODEL };
 
-	/* FGD's experiment mode owns the whole command line. */
-	if (gp_cli_has_option(argc, argv, "--inflate"))
-		return gp_cmd_simulate_inflate(argc, argv);
-	/* Development environments (seed 004) own theirs too. */
-	if (gp_cli_has_option(argc, argv, "--envs"))
-		return gp_cmd_simulate_envs(argc, argv);
-	gp_trace_opts_init(&topts);
-	gp_cli_engine_init(&eng);
-	gp_cli_qos_init(&qos);
-	gp_cli_fail_init(&fo);
+static const struct option sim_opts[] = {
+	{ "cluster", required_argument, NULL, 'c' },
+	{ "policy", required_argument, NULL, O_POLICY },
+	{ "queue", required_argument, NULL, O_QUEUE },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "tick", required_argument, NULL, O_TICK },
+	{ "backfill-depth", required_argument, NULL, O_DEPTH },
+	{ "json", required_argument, NULL, O_JSON },
+	{ "csv", required_argument, NULL, O_CSV },
+	{ "svg", required_argument, NULL, O_SVG },
+	{ "progress", no_argument, NULL, O_PROGRESS },
+	{ "quiet", no_argument, NULL, O_QUIET },
+	{ "inflate", required_argument, NULL, O_INFLATE },
+	{ "help", no_argument, NULL, O_HELP },
+	{ "scale-durations", required_argument, NULL, O_SCALE_DURATIONS },
+	{ "scale-model", required_argument, NULL, O_SCALE_MODEL },
+	GP_SIM_TRACE_OPTIONS,
+	GP_SIM_ENGINE_OPTIONS,
+	GP_SIM_QOS_OPTIONS,
+	GP_SIM_FAILURE_OPTIONS,
+	{ NULL, 0, NULL, 0 },
+};
+
+/* simulate's command line (trace mode). */
+typedef struct sim_args {
+	const char *trace, *cluster_path, *policy_name, *json_path, *csv_dir, *svg_dir;
+	const char *scale_ref, *scale_model;
+	int queue, show_progress, help;
+	unsigned long long seed;
+	double tick;
+	size_t depth;
+	gp_trace_opts topts;
+	gp_cli_engine eng;
+	gp_cli_qos qos;
+	gp_cli_failures fo;
+} sim_args;
+
+/* An option the shared option groups (QoS, engine, failures, trace) take:
+ * its status; -1 when none of them knows it. */
+static int group_opt(sim_args *a, int c, char **argv)
+{
+	int rc;
+
+	if ((rc = gp_cli_qos_opt("simulate", c, optarg, &a->qos)) >= 0)
+		return rc;
+	if ((rc = gp_cli_sim_engine_opt("simulate", c, optarg, &a->eng)) >= 0)
+		return rc;
+	if ((rc = gp_cli_fail_opt("simulate", &a->fo, c, optarg)) >= 0)
+		return rc;
+	return gp_cli_sim_trace_opt("simulate", c, optarg, argv, &a->topts);
+}
+
+/* The command line into a; a->help when the usage was asked for. */
+static int parse_args(int argc, char **argv, sim_args *a)
+{
+	int c, rc;
+	long l;
+
+	memset(a, 0, sizeof(*a));
+	a->policy_name = "bestfit";
+	a->queue = GP_SIM_FIFO;
+	a->show_progress = -1;
+	a->seed = 1;
+	gp_trace_opts_init(&a->topts);
+	gp_cli_engine_init(&a->eng);
+	gp_cli_qos_init(&a->qos);
+	gp_cli_fail_init(&a->fo);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:h", sim_opts, NULL)) != -1) {
 		switch (c) {
-		case 'c': cluster_path = optarg; break;
-		case O_POLICY: policy_name = optarg; break;
+		case 'c': a->cluster_path = optarg; break;
+		case O_POLICY: a->policy_name = optarg; break;
 		case O_QUEUE:
-			queue = gp_sim_queue_parse(optarg);
-			if (queue < 0)
+			a->queue = gp_sim_queue_parse(optarg);
+			if (a->queue < 0)
 				return gp_cli_usage_error("simulate",
 							  "unknown queue '%s' (fifo, sjf, backfill, priority, las)",
 							  optarg);
@@ -339,46 +352,31 @@ int cmd_simulate(int argc, char **argv)
 			if (gp_parse_long(optarg, 0, 2147483647L, &l))
 				return gp_cli_usage_error("simulate", "--seed wants a number 0..2147483647, got '%s'",
 							  optarg);
-			seed = (unsigned long long)l;
+			a->seed = (unsigned long long)l;
 			break;
 		case O_TICK:
-			if (gp_parse_double(optarg, 1e-3, 1e12, &tick))
+			if (gp_parse_double(optarg, 1e-3, 1e12, &a->tick))
 				return gp_cli_usage_error("simulate", "--tick wants seconds > 0, got '%s'", optarg);
 			break;
 		case O_DEPTH:
 			if (gp_parse_long(optarg, 0, 100000000L, &l))
 				return gp_cli_usage_error("simulate", "--backfill-depth wants a number >= 0, got '%s'",
 							  optarg);
-			depth = (size_t)l;
+			a->depth = (size_t)l;
 			break;
-		case O_JSON: json_path = optarg; break;
-		case O_CSV: csv_dir = optarg; break;
-		case O_SVG: svg_dir = optarg; break;
-		case O_PROGRESS: show_progress = 1; break;
-		case O_QUIET: show_progress = 0; break;
+		case O_JSON: a->json_path = optarg; break;
+		case O_CSV: a->csv_dir = optarg; break;
+		case O_SVG: a->svg_dir = optarg; break;
+		case O_PROGRESS: a->show_progress = 1; break;
+		case O_QUIET: a->show_progress = 0; break;
 		case O_INFLATE: /* handled before getopt; kept so that it parses */
 			break;
-		case 200: scale_ref = optarg; break;
-		case 201: scale_model = optarg; break;
+		case O_SCALE_DURATIONS: a->scale_ref = optarg; break;
+		case O_SCALE_MODEL: a->scale_model = optarg; break;
 		case 'h':
-		case O_HELP: fputs(gp_usage_simulate, stdout); return GP_OK;
+		case O_HELP: a->help = 1; return GP_OK;
 		default:
-			if ((rc = gp_cli_qos_opt("simulate", c, optarg, &qos)) >= 0) {
-				if (rc)
-					return rc;
-				break;
-			}
-			if ((rc = gp_cli_sim_engine_opt("simulate", c, optarg, &eng)) >= 0) {
-				if (rc)
-					return rc;
-				break;
-			}
-			if ((rc = gp_cli_fail_opt("simulate", &fo, c, optarg)) >= 0) {
-				if (rc)
-					return rc;
-				break;
-			}
-			if ((rc = gp_cli_sim_trace_opt("simulate", c, optarg, argv, &topts)))
+			if ((rc = group_opt(a, c, argv)))
 				return rc;
 			break;
 		}
@@ -387,158 +385,219 @@ int cmd_simulate(int argc, char **argv)
 		return gp_cli_usage_error("simulate", optind >= argc ? "expected a TRACE file"
 						     : "expected one TRACE file, got '%s' too",
 					  optind < argc - 1 ? argv[optind + 1] : "");
-	gp_sim_config_init(&cfg);
-	cfg.policy = gp_policy_find(policy_name);
-	if (!cfg.policy)
-		return gp_cli_usage_error("simulate", "unknown policy '%s'", policy_name);
-	if ((rc = gp_cli_sim_load(cluster_path, argv[optind], &topts, &cluster, &jobs)))
+	a->trace = argv[optind];
+	return GP_OK;
+}
+
+/* The run's configuration past the inputs: engine options, durations
+ * (perf model, or scaled), QoS; output folders are made and checked
+ * writable before the run, not after.  Errors are reported here. */
+static int configure(sim_args *a, gp_cluster *cluster, gp_joblist *jobs, gp_sim_perf *perf,
+		     gp_sim_config *cfg, gp_scale **scale)
+{
+	gp_error err = GP_ERROR_INIT;
+	int rc;
+
+	cfg->cluster = cluster;
+	cfg->queue = a->queue;
+	cfg->seed = a->seed;
+	cfg->tick = a->tick;
+	cfg->backfill_depth = a->depth;
+	gp_cli_engine_apply(&a->eng, cfg);
+	cfg->duration = gp_sim_perf_duration;
+	cfg->duration_ud = perf;
+	if ((rc = gp_cli_qos_prepare(&a->qos, "simulate", a->policy_name, cluster, jobs, cfg)))
 		return rc;
-	if ((rc = gp_cli_fail_setup("simulate", &fo, &cluster, jobs.n, seed)) ||
-	    (rc = gp_cli_fail_attach(&fo, &cfg))) {
-		gp_cli_fail_release(&fo);
-		gp_joblist_release(&jobs);
-		gp_cluster_release(&cluster);
-		return rc;
+	if (a->scale_model && !a->scale_ref)
+		return gp_cli_usage_error("simulate", "--scale-model goes with --scale-durations");
+	if (a->scale_ref) {
+		*scale = gp_scale_new(a->scale_ref, a->scale_model, cluster, jobs, &err);
+		if (!*scale)
+			return err.status == GP_EUSAGE ? gp_cli_usage_error("simulate", "%s", err.msg) :
+							 gp_cli_report(&err);
+		cfg->duration = gp_scale_duration;
+		cfg->duration_ud = *scale;
 	}
-	perf = gp_sim_perf_new(&cluster);
-	cfg.cluster = &cluster;
-	cfg.queue = queue;
-	cfg.seed = seed;
-	cfg.tick = tick;
-	cfg.backfill_depth = depth;
-	gp_cli_engine_apply(&eng, &cfg);
-	cfg.duration = gp_sim_perf_duration;
-	cfg.duration_ud = perf;
-	if ((rc = gp_cli_qos_prepare(&qos, "simulate", policy_name, &cluster, &jobs, &cfg))) {
-		gp_sim_perf_free(perf);
-		goto done_inputs;
-	}
-	if (scale_model && !scale_ref) {
-		rc = gp_cli_usage_error("simulate", "--scale-model goes with --scale-durations");
-		gp_sim_perf_free(perf);
-		goto done_inputs;
-	}
-	if (scale_ref) {
-		scale = gp_scale_new(scale_ref, scale_model, &cluster, &jobs, &err);
-		if (!scale) {
-			rc = err.status == GP_EUSAGE ? gp_cli_usage_error("simulate", "%s", err.msg) :
-						       gp_cli_report(&err);
-			gp_sim_perf_free(perf);
-			goto done_inputs;
-		}
-		cfg.duration = gp_scale_duration;
-		cfg.duration_ud = scale;
-	}
-	/* Output folders exist and are writable before the run, not after. */
-	if ((csv_dir && gp_cli_make_dirs(csv_dir)) || (svg_dir && gp_cli_make_dirs(svg_dir)) ||
-	    (json_path && gp_cli_make_parent(json_path))) {
-		rc = GP_EIO;
-		gp_sim_perf_free(perf);
-		gp_scale_free(scale);
-		goto done_inputs;
-	}
-	if (show_progress < 0)
-		show_progress = gp_cli_stderr_is_tty();
-	if (show_progress)
-		cfg.progress = progress;
-	rc = gp_sim_run(&cfg, &jobs, &res, &err);
-	gp_sim_perf_free(perf);
-	gp_scale_free(scale);
-	if (rc) {
-		rc = gp_cli_report(&err);
-		goto done_inputs;
-	}
+	if ((a->csv_dir && gp_cli_make_dirs(a->csv_dir)) ||
+	    (a->svg_dir && gp_cli_make_dirs(a->svg_dir)) ||
+	    (a->json_path && gp_cli_make_parent(a->json_path)))
+		return GP_EIO;
+	if (a->show_progress < 0)
+		a->show_progress = gp_cli_stderr_is_tty();
+	if (a->show_progress)
+		cfg->progress = progress;
+	return GP_OK;
+}
 
-	memset(&id, 0, sizeof(id));
-	id.trace = argv[optind];
-	id.trace_format = jobs.format;
-	id.trace_rows_skipped = jobs.skipped;
-	id.cluster = cluster_path ? cluster_path : "example-cluster.yaml (bundled)";
-	id.cluster_nodes = cluster.nnodes;
-	id.cluster_gpus = cluster.ngpus;
-	id.policy = cfg.policy->name;
-	id.queue = gp_sim_queue_name(queue);
-	id.seed = seed;
-	if (cfg.queue == GP_SIM_LAS)
-		id.preempt = cfg.las_preempt ? "las" : NULL;
-	else if (cfg.preempt)
-		id.preempt = gp_sim_preempt_name(cfg.preempt);
+static void run_ident(const sim_args *a, const gp_cluster *cluster, const gp_joblist *jobs,
+		      const gp_sim_config *cfg, gp_report_ident *id)
+{
+	memset(id, 0, sizeof(*id));
+	id->trace = a->trace;
+	id->trace_format = jobs->format;
+	id->trace_rows_skipped = jobs->skipped;
+	id->cluster = a->cluster_path ? a->cluster_path : "example-cluster.yaml (bundled)";
+	id->cluster_nodes = cluster->nnodes;
+	id->cluster_gpus = cluster->ngpus;
+	id->policy = cfg->policy->name;
+	id->queue = gp_sim_queue_name(a->queue);
+	id->seed = a->seed;
+	if (cfg->queue == GP_SIM_LAS)
+		id->preempt = cfg->las_preempt ? "las" : NULL;
+	else if (cfg->preempt)
+		id->preempt = gp_sim_preempt_name(cfg->preempt);
+}
 
-	rc = GP_OK;
-	if (csv_dir)
-		rc = ensure_dir(csv_dir);
-	if (rc == GP_OK && svg_dir)
-		rc = ensure_dir(svg_dir);
-	if (rc == GP_OK && json_path && strcmp(json_path, "-")) {
-		json_t *o = gp_report_sim_json(&id, &jobs, &res);
-		char *s;
+/* The run as JSON, with the QoS and failure parts. */
+static json_t *run_json(sim_args *a, const gp_report_ident *id, const gp_joblist *jobs,
+			const gp_sim_result *res)
+{
+	json_t *o = gp_report_sim_json(id, jobs, res);
 
-		gp_cli_qos_json(&qos, &jobs, &res, o);
-		gp_cli_fail_json(&fo, o, &jobs, &res);
-		s = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	gp_cli_qos_json(&a->qos, jobs, res, o);
+	gp_cli_fail_json(&a->fo, o, jobs, res);
+	return o;
+}
+
+/* --json FILE, --csv DIR, --svg DIR and --failure-events: all or none. */
+static int write_outputs(sim_args *a, const gp_report_ident *id, const gp_cluster *cluster,
+			 const gp_joblist *jobs, const gp_sim_result *res)
+{
+	gp_cli_outset out = { 0 };
+	gp_sbuf sb;
+	int rc = GP_OK;
+
+	if (a->csv_dir)
+		rc = ensure_dir(a->csv_dir);
+	if (rc == GP_OK && a->svg_dir)
+		rc = ensure_dir(a->svg_dir);
+	if (rc == GP_OK && a->json_path && strcmp(a->json_path, "-")) {
+		json_t *o = run_json(a, id, jobs, res);
+		char *s = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 
 		gp_sbuf_init(&sb);
 		gp_sbuf_adds(&sb, s);
 		gp_sbuf_adds(&sb, "\n");
 		free(s);
 		json_decref(o);
-		gp_cli_outset_take(&out, json_path, &sb);
+		gp_cli_outset_take(&out, a->json_path, &sb);
 	}
-	if (rc == GP_OK && csv_dir) {
+	if (rc == GP_OK && a->csv_dir) {
 		gp_sbuf_init(&sb);
-		gp_cli_fail_jobs_csv(&fo, &jobs, &res, &cluster, &sb);
-		take_in(&out, csv_dir, "jobs.csv", &sb);
+		gp_cli_fail_jobs_csv(&a->fo, jobs, res, cluster, &sb);
+		take_in(&out, a->csv_dir, "jobs.csv", &sb);
 		gp_sbuf_init(&sb);
-		gp_report_sim_timeline_csv(&res, &sb);
-		take_in(&out, csv_dir, "timeline.csv", &sb);
+		gp_report_sim_timeline_csv(res, &sb);
+		take_in(&out, a->csv_dir, "timeline.csv", &sb);
 	}
-	if (rc == GP_OK && svg_dir) {
-		gp_sbuf_init(&sb);
-		{
-			size_t nt;
-			double *t = gp_cli_fail_times(&fo, &nt);
+	if (rc == GP_OK && a->svg_dir) {
+		size_t nt;
+		double *t = gp_cli_fail_times(&a->fo, &nt);
 
-			gp_report_sim_svg_utilization_marked(&id, &res, t, nt, "failures", &sb);
-			free(t);
-		}
-		take_in(&out, svg_dir, "utilization.svg", &sb);
 		gp_sbuf_init(&sb);
-		gp_report_sim_svg_queue(&id, &res, &sb);
-		take_in(&out, svg_dir, "queue.svg", &sb);
+		gp_report_sim_svg_utilization_marked(id, res, t, nt, "failures", &sb);
+		free(t);
+		take_in(&out, a->svg_dir, "utilization.svg", &sb);
 		gp_sbuf_init(&sb);
-		gp_report_sim_svg_jct_cdf(&id, &jobs, &res, &sb);
-		take_in(&out, svg_dir, "jct-cdf.svg", &sb);
+		gp_report_sim_svg_queue(id, res, &sb);
+		take_in(&out, a->svg_dir, "queue.svg", &sb);
+		gp_sbuf_init(&sb);
+		gp_report_sim_svg_jct_cdf(id, jobs, res, &sb);
+		take_in(&out, a->svg_dir, "jct-cdf.svg", &sb);
+		gp_sbuf_init(&sb);
+		gp_report_sim_svg_queue_cdf(id, jobs, res, &sb);
+		take_in(&out, a->svg_dir, "queue-delay-cdf.svg", &sb);
 	}
-	if (rc == GP_OK && fo.events) {
+	if (rc == GP_OK && a->fo.events) {
 		gp_sbuf_init(&sb);
-		gp_cli_fail_events(&fo, &cluster, &jobs, &sb);
-		gp_cli_outset_take(&out, fo.events, &sb);
+		gp_cli_fail_events(&a->fo, cluster, jobs, &sb);
+		gp_cli_outset_take(&out, a->fo.events, &sb);
 	}
 	if (rc == GP_OK)
 		rc = gp_cli_outset_commit(&out);
 	gp_cli_outset_release(&out);
-	if (rc == GP_OK) {
-		if (json_path && !strcmp(json_path, "-")) {
-			json_t *o = gp_report_sim_json(&id, &jobs, &res);
+	return rc;
+}
 
-			gp_cli_qos_json(&qos, &jobs, &res, o);
-			gp_cli_fail_json(&fo, o, &jobs, &res);
-			json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-			fputs("\n", stdout);
-			json_decref(o);
-		} else {
-			gp_sbuf_init(&sb);
-			gp_report_sim_text(&id, &jobs, &res, &sb);
-			gp_cli_qos_text(&qos, &jobs, &res, &sb);
-			gp_cli_fail_text(&fo, &jobs, &res, &sb);
-			fwrite(sb.buf, 1, sb.len, stdout);
-			gp_sbuf_release(&sb);
-		}
+/* The report on stdout: JSON with --json -, else text. */
+static void print_run(sim_args *a, const gp_report_ident *id, const gp_joblist *jobs,
+		      const gp_sim_result *res)
+{
+	gp_sbuf sb;
+
+	if (a->json_path && !strcmp(a->json_path, "-")) {
+		json_t *o = run_json(a, id, jobs, res);
+
+		json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+		fputs("\n", stdout);
+		json_decref(o);
+		return;
 	}
-	gp_sim_result_release(&res);
-done_inputs:
-	gp_cli_qos_release(&qos);
-	gp_cli_fail_release(&fo);
+	gp_sbuf_init(&sb);
+	gp_report_sim_text(id, jobs, res, &sb);
+	gp_cli_qos_text(&a->qos, jobs, res, &sb);
+	gp_cli_fail_text(&a->fo, jobs, res, &sb);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	gp_sbuf_release(&sb);
+}
+
+int cmd_simulate(int argc, char **argv)
+{
+	sim_args a;
+	gp_sim_config cfg;
+	gp_sim_result res;
+	gp_cluster cluster;
+	gp_joblist jobs;
+	gp_error err = GP_ERROR_INIT;
+	gp_report_ident id;
+	gp_sim_perf *perf;
+	gp_scale *scale = NULL;
+	int rc, ran = 0;
+
+	/* FGD's experiment mode owns the whole command line. */
+	if (gp_cli_has_option(argc, argv, "--inflate"))
+		return gp_cmd_simulate_inflate(argc, argv);
+	/* Development environments (seed 004) own theirs too. */
+	if (gp_cli_has_option(argc, argv, "--envs"))
+		return gp_cmd_simulate_envs(argc, argv);
+	if ((rc = parse_args(argc, argv, &a)))
+		return rc;
+	if (a.help) {
+		fputs(gp_usage_simulate, stdout);
+		return GP_OK;
+	}
+	gp_sim_config_init(&cfg);
+	cfg.policy = gp_policy_find(a.policy_name);
+	if (!cfg.policy)
+		return gp_cli_usage_error("simulate", "unknown policy '%s'", a.policy_name);
+	if ((rc = gp_cli_sim_load(a.cluster_path, a.trace, &a.topts, &cluster, &jobs)))
+		return rc;
+	if ((rc = gp_cli_fail_setup("simulate", &a.fo, &cluster, jobs.n, a.seed)) ||
+	    (rc = gp_cli_fail_attach(&a.fo, &cfg))) {
+		gp_cli_fail_release(&a.fo);
+		gp_joblist_release(&jobs);
+		gp_cluster_release(&cluster);
+		return rc;
+	}
+	perf = gp_sim_perf_new(&cluster);
+	rc = configure(&a, &cluster, &jobs, perf, &cfg, &scale);
+	if (rc == GP_OK) {
+		if (gp_sim_run(&cfg, &jobs, &res, &err))
+			rc = gp_cli_report(&err);
+		else
+			ran = 1;
+	}
+	gp_sim_perf_free(perf);
+	gp_scale_free(scale);
+	if (ran) {
+		run_ident(&a, &cluster, &jobs, &cfg, &id);
+		rc = write_outputs(&a, &id, &cluster, &jobs, &res);
+		if (rc == GP_OK)
+			print_run(&a, &id, &jobs, &res);
+		gp_sim_result_release(&res);
+	}
+	gp_cli_qos_release(&a.qos);
+	gp_cli_fail_release(&a.fo);
 	gp_joblist_release(&jobs);
 	gp_cluster_release(&cluster);
 	return rc;

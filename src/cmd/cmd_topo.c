@@ -97,13 +97,19 @@ static void render_yaml(gp_sbuf *sb, const gp_topo *t, const char *name,
 	for (i = 0; i < t->ngpus; i++) {
 		const gp_topo_gpu *g = &t->gpus[i];
 
-		gp_sbuf_addf(sb, "  - {id: %s, cpus: [", g->id);
-		for (j = 0; j < g->ncpus; j++)
-			gp_sbuf_addf(sb, "%s%d", j ? ", " : "", g->cpus[j]);
+		/* Compact, as nvidia-smi prints it: "0-55,112-167". */
+		gp_sbuf_addf(sb, "  - {id: %s, cpus: ", g->id);
+		if (g->ncpus) {
+			gp_sbuf_adds(sb, "\"");
+			gp_sbuf_add_ranges(sb, g->cpus, g->ncpus);
+			gp_sbuf_adds(sb, "\"");
+		} else {
+			gp_sbuf_adds(sb, "[]");
+		}
 		if (g->numa >= 0)
-			gp_sbuf_addf(sb, "], numa: %d}\n", g->numa);
+			gp_sbuf_addf(sb, ", numa: %d}\n", g->numa);
 		else
-			gp_sbuf_adds(sb, "], numa: null}\n");
+			gp_sbuf_adds(sb, ", numa: null}\n");
 	}
 	if (t->nnics) {
 		gp_sbuf_adds(sb, "nics:\n");

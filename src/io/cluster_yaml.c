@@ -281,40 +281,12 @@ static int load_cpus(loader *L, const gp_yaml_node *v, const char *wh,
 	return GP_OK;
 }
 
-static int load_inline_topo(loader *L, const gp_yaml_node *v,
-			    const char *tname, gp_node_type *t)
+/* The 'gpus' list of an inline topology (or a node-type file). */
+static int load_topo_gpus(loader *L, const gp_yaml_node *gpus, const char *owner, gp_topo *topo)
 {
-	const gp_yaml_node *gpus = need(L, v, "gpus", what(L, "node type '%s'", tname));
-	const gp_yaml_node *nics, *devs, *links, *row;
-	gp_topo *topo = &t->topo;
-	char owner[200];
-	int ng, nn, nd, i, j, r, col;
+	int i;
 
-	if (!gpus)
-		return GP_EINPUT;
-	snprintf(owner, sizeof(owner), "node type '%s'", tname);
-	if (!need(L, v, "links", owner))
-		return GP_EINPUT;
-	nics = gp_yaml_get(v, "nics");
-	if (gp_yaml_expect(&L->doc, gpus, GP_YAML_SEQ, what(L, "%s 'gpus'", owner), L->err))
-		return GP_EINPUT;
-	if (nics && !is_null(nics) &&
-	    gp_yaml_expect(&L->doc, nics, GP_YAML_SEQ, what(L, "%s 'nics'", owner), L->err))
-		return GP_EINPUT;
-	ng = (int)(gpus->n < 1000000 ? gpus->n : 1000000);
-	nn = nics && !is_null(nics) ? (int)(nics->n < 1000000 ? nics->n : 1000000) : 0;
-	if (ng > GP_TOPO_MAX_GPUS || ng + nn > GP_TOPO_MAX_DEVICES)
-		return gp_yaml_error(&L->doc, gpus, L->err,
-				     "%s: %d GPUs and %d NICs exceed the limits (%d GPUs, %d devices)",
-				     owner, ng, nn, GP_TOPO_MAX_GPUS, GP_TOPO_MAX_DEVICES);
-	if (gp_topo_alloc(topo, ng, nn, L->err)) {
-		char msg[sizeof(L->err->msg)];
-
-		snprintf(msg, sizeof(msg), "%s", L->err->msg);
-		return gp_yaml_error(&L->doc, gpus, L->err, "%s: %s", owner, msg);
-	}
-	topo->source = gp_xasprintf("%s:%d", L->doc.path, v->line);
-	for (i = 0; i < ng; i++) {
+	for (i = 0; i < topo->ngpus; i++) {
 		const gp_yaml_node *g = gpus->items[i];
 		char gw[240];
 
@@ -339,7 +311,15 @@ static int load_inline_topo(loader *L, const gp_yaml_node *v,
 				&topo->gpus[i].gpu_numa_id))
 			return GP_EINPUT;
 	}
-	for (j = 0; j < nn; j++) {
+	return GP_OK;
+}
+
+/* The 'nics' list. */
+static int load_topo_nics(loader *L, const gp_yaml_node *nics, const char *owner, gp_topo *topo)
+{
+	int j;
+
+	for (j = 0; j < topo->nnics; j++) {
 		const gp_yaml_node *n = nics->items[j];
 		const gp_yaml_node *dev;
 		char nw[240];
@@ -357,31 +337,40 @@ static int load_inline_topo(loader *L, const gp_yaml_node *v,
 			   sizeof(topo->nics[j].device)))
 			return GP_EINPUT;
 	}
-	/* devices, when given, must list the GPU ids then the NIC ids. */
-	nd = ng + nn;
-	devs = gp_yaml_get(v, "devices");
-	if (devs) {
-		if (gp_yaml_expect(&L->doc, devs, GP_YAML_SEQ,
-				   what(L, "%s 'devices'", owner), L->err))
-			return GP_EINPUT;
-		if ((int)devs->n != nd)
-			return gp_yaml_error(&L->doc, devs, L->err,
-					     "%s: 'devices' has %zu entries, expected %d (GPUs then NICs)",
-					     owner, devs->n, nd);
-		for (i = 0; i < nd; i++) {
-			const char *id = i < ng ? topo->gpus[i].id : topo->nics[i - ng].id;
-			const char *s;
+	return GP_OK;
+}
 
-			if (gp_yaml_str(&L->doc, devs->items[i], what(L, "%s device", owner),
-					&s, L->err))
-				return GP_EINPUT;
-			if (strcmp(s, id))
-				return gp_yaml_error(&L->doc, devs->items[i], L->err,
-						     "%s: device %d is '%.40s', expected '%s' (GPUs then NICs, in order)",
-						     owner, i, s, id);
-		}
+/* 'devices', when given, must list the GPU ids then the NIC ids. */
+static int check_topo_devices(loader *L, const gp_yaml_node *devs, const char *owner,
+			      const gp_topo *topo)
+{
+	int i, ng = topo->ngpus, nd = topo->ngpus + topo->nnics;
+
+	if (gp_yaml_expect(&L->doc, devs, GP_YAML_SEQ, what(L, "%s 'devices'", owner), L->err))
+		return GP_EINPUT;
+	if ((int)devs->n != nd)
+		return gp_yaml_error(&L->doc, devs, L->err,
+				     "%s: 'devices' has %zu entries, expected %d (GPUs then NICs)",
+				     owner, devs->n, nd);
+	for (i = 0; i < nd; i++) {
+		const char *id = i < ng ? topo->gpus[i].id : topo->nics[i - ng].id;
+		const char *s;
+
+		if (gp_yaml_str(&L->doc, devs->items[i], what(L, "%s device", owner), &s, L->err))
+			return GP_EINPUT;
+		if (strcmp(s, id))
+			return gp_yaml_error(&L->doc, devs->items[i], L->err,
+					     "%s: device %d is '%.40s', expected '%s' (GPUs then NICs, in order)",
+					     owner, i, s, id);
 	}
-	links = gp_yaml_get(v, "links");
+	return GP_OK;
+}
+
+/* The 'links' matrix, one row per device, then the topology's own checks. */
+static int load_topo_links(loader *L, const gp_yaml_node *links, const char *owner, gp_topo *topo)
+{
+	int i, j, r, col, nd = topo->ngpus + topo->nnics;
+
 	if (gp_yaml_expect(&L->doc, links, GP_YAML_SEQ, what(L, "%s 'links'", owner), L->err))
 		return GP_EINPUT;
 	if ((int)links->n != nd)
@@ -389,7 +378,8 @@ static int load_inline_topo(loader *L, const gp_yaml_node *v,
 				     "%s: 'links' has %zu rows, expected %d", owner,
 				     links->n, nd);
 	for (i = 0; i < nd; i++) {
-		row = links->items[i];
+		const gp_yaml_node *row = links->items[i];
+
 		if (gp_yaml_expect(&L->doc, row, GP_YAML_SEQ, what(L, "%s links row", owner),
 				   L->err))
 			return GP_EINPUT;
@@ -416,6 +406,49 @@ static int load_inline_topo(loader *L, const gp_yaml_node *v,
 		return gp_yaml_error(&L->doc, links->items[r]->items[col], L->err,
 				     "%s: %s", owner, msg);
 	}
+	return GP_OK;
+}
+
+static int load_inline_topo(loader *L, const gp_yaml_node *v,
+			    const char *tname, gp_node_type *t)
+{
+	const gp_yaml_node *gpus = need(L, v, "gpus", what(L, "node type '%s'", tname));
+	const gp_yaml_node *nics;
+	gp_topo *topo = &t->topo;
+	char owner[200];
+	int ng, nn, j;
+
+	if (!gpus)
+		return GP_EINPUT;
+	snprintf(owner, sizeof(owner), "node type '%s'", tname);
+	if (!need(L, v, "links", owner))
+		return GP_EINPUT;
+	nics = gp_yaml_get(v, "nics");
+	if (gp_yaml_expect(&L->doc, gpus, GP_YAML_SEQ, what(L, "%s 'gpus'", owner), L->err))
+		return GP_EINPUT;
+	if (nics && !is_null(nics) &&
+	    gp_yaml_expect(&L->doc, nics, GP_YAML_SEQ, what(L, "%s 'nics'", owner), L->err))
+		return GP_EINPUT;
+	ng = (int)(gpus->n < 1000000 ? gpus->n : 1000000);
+	nn = nics && !is_null(nics) ? (int)(nics->n < 1000000 ? nics->n : 1000000) : 0;
+	if (ng > GP_TOPO_MAX_GPUS || ng + nn > GP_TOPO_MAX_DEVICES)
+		return gp_yaml_error(&L->doc, gpus, L->err,
+				     "%s: %d GPUs and %d NICs exceed the limits (%d GPUs, %d devices)",
+				     owner, ng, nn, GP_TOPO_MAX_GPUS, GP_TOPO_MAX_DEVICES);
+	if (gp_topo_alloc(topo, ng, nn, L->err)) {
+		char msg[sizeof(L->err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", L->err->msg);
+		return gp_yaml_error(&L->doc, gpus, L->err, "%s: %s", owner, msg);
+	}
+	topo->source = gp_xasprintf("%s:%d", L->doc.path, v->line);
+	if (load_topo_gpus(L, gpus, owner, topo) || load_topo_nics(L, nics, owner, topo))
+		return GP_EINPUT;
+	if (gp_yaml_get(v, "devices") &&
+	    check_topo_devices(L, gp_yaml_get(v, "devices"), owner, topo))
+		return GP_EINPUT;
+	if (load_topo_links(L, gp_yaml_get(v, "links"), owner, topo))
+		return GP_EINPUT;
 	gp_topo_finish(topo);
 	/* A NIC's NUMA node given in the file wins over the derived one. */
 	for (j = 0; j < nn; j++) {
@@ -425,6 +458,146 @@ static int load_inline_topo(loader *L, const gp_yaml_node *v,
 					0, 4095, &topo->nics[j].numa))
 			return GP_EINPUT;
 	}
+	return GP_OK;
+}
+
+/* Keys of a node-type file as 'gpuplan topo import' writes it. */
+static const char *const topo_file_keys[] = {
+	"name", "gpu_model", "gpus", "nics", "devices", "links", "source", "quirks", NULL
+};
+
+/* Whether a 'topology:' file is YAML (a node type written by 'gpuplan topo
+ * import') rather than an nvidia-smi topo -m snapshot: its first line that
+ * is neither blank nor a comment starts with a key ("name:", "gpus:"). */
+static int topo_text_is_yaml(const char *text, size_t len)
+{
+	size_t i = 0, k;
+
+	while (i < len) {
+		while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
+			i++;
+		if (i < len && (text[i] == '#' || text[i] == '\n')) {
+			while (i < len && text[i] != '\n')
+				i++;
+			i++;
+			continue;
+		}
+		if (i < len && text[i] == '{')
+			return 1;
+		for (k = i; k < len && ((text[k] >= 'a' && text[k] <= 'z') || text[k] == '_'); k++)
+			;
+		return k > i && k < len && text[k] == ':';
+	}
+	return 0;
+}
+
+/* The same on the file's first 4 KiB (0 when it cannot be read: the
+ * snapshot loader then says why). */
+static int topo_file_is_yaml(const char *path)
+{
+	char buf[4096];
+	size_t n = 0;
+	FILE *fp = fopen(path, "rb");
+
+	if (!fp)
+		return 0;
+	n = fread(buf, 1, sizeof(buf), fp);
+	fclose(fp);
+	return topo_text_is_yaml(buf, n);
+}
+
+/* A node-type file written by 'gpuplan topo import': its gpus, nics and
+ * links, errors located in that file; *model gets its gpu_model (-1 none). */
+static int load_topo_yaml(loader *L, const char *path, const char *text, size_t len,
+			  const char *tname, gp_node_type *t, int *model)
+{
+	loader F;
+	const gp_yaml_node *root, *x;
+	const char *s;
+	int st = GP_EINPUT;
+
+	*model = -1;
+	memset(&F, 0, sizeof(F));
+	F.c = L->c;
+	F.err = L->err;
+	gp_yaml_doc_init(&F.doc);
+	if (gp_yaml_parse(text, len, path, GP_YAML_MAX_DEPTH, &F.doc, L->err))
+		goto out;
+	root = F.doc.root;
+	if (!root || root->type != GP_YAML_MAP) {
+		gp_error_set(L->err, GP_EINPUT, path, root ? root->line : 1, root ? root->col : 1,
+			     "node type '%s': a node-type file is a mapping with 'gpus' and 'links' "
+			     "(as 'gpuplan topo import' writes it)", tname);
+		goto out;
+	}
+	if (gp_yaml_check_keys(&F.doc, root, what(&F, "node type '%s' file", tname),
+			       topo_file_keys, L->err) ||
+	    load_inline_topo(&F, root, tname, t))
+		goto out;
+	free(t->topo.source);
+	t->topo.source = gp_xstrdup(path);
+	x = gp_yaml_get(root, "gpu_model");
+	if (x && !is_null(x)) {
+		if (gp_yaml_str(&F.doc, x, what(&F, "node type '%s' 'gpu_model'", tname), &s, L->err))
+			goto out;
+		*model = gp_catalog_index(&L->c->catalog, s);
+		if (*model < 0) {
+			gp_yaml_error(&F.doc, x, L->err,
+				      "node type '%s': unknown GPU model '%s' (see 'gpuplan topo show --models', "
+				      "or add it under 'gpu_models' of the cluster)", tname, s);
+			goto out;
+		}
+	}
+	st = GP_OK;
+out:
+	gp_yaml_doc_release(&F.doc);
+	return st;
+}
+
+/* 'topology: FILE' (relative to the cluster file): an nvidia-smi topo -m
+ * snapshot or a node-type file from 'gpuplan topo import'. */
+static int load_topo_file(loader *L, const gp_yaml_node *topo, const char *owner,
+			  const char *tname, gp_node_type *t, int *model)
+{
+	char *path, *text;
+	const char *s;
+	size_t len;
+	int st;
+	struct stat sst;
+
+	*model = -1;
+	if (gp_yaml_str(&L->doc, topo, what(L, "%s 'topology'", owner), &s, L->err))
+		return GP_EINPUT;
+	if (!*s)
+		return gp_yaml_error(&L->doc, topo, L->err, "%s: empty 'topology'", owner);
+	path = gp_path_relative_to(L->doc.path, s);
+	/* Only a regular file: a FIFO would block, a device never end. */
+	if (stat(path, &sst) == 0 && !S_ISREG(sst.st_mode)) {
+		free(path);
+		return gp_yaml_error(&L->doc, topo, L->err,
+				     "%s: topology '%s' is not a regular file", owner, s);
+	}
+	if (topo_file_is_yaml(path)) {
+		st = gp_read_file(path, GP_CLUSTER_MAX_FILE, &text, &len, L->err);
+		if (st == GP_OK) {
+			st = load_topo_yaml(L, path, text, len, tname, t, model);
+			free(text);
+		}
+	} else {
+		st = gp_topo_load(path, &t->topo, L->err);
+	}
+	if (st == GP_EIO) {
+		/* A missing snapshot is a dangling reference of this file. */
+		char msg[sizeof(L->err->msg)];
+
+		snprintf(msg, sizeof(msg), "%s", L->err->msg);
+		gp_yaml_error(&L->doc, topo, L->err, "%s: topology '%s': %s", owner, s, msg);
+	}
+	if (st) {
+		free(path);
+		return GP_EINPUT;
+	}
+	t->source = path;
 	return GP_OK;
 }
 
@@ -570,7 +743,7 @@ static int load_type(loader *L, const gp_yaml_node *key, const gp_yaml_node *v)
 	char owner[200];
 	long n;
 	size_t i;
-	int k;
+	int k, file_model;
 
 	if (get_name(L, key, "node type name", &name))
 		return GP_EINPUT;
@@ -588,35 +761,10 @@ static int load_type(loader *L, const gp_yaml_node *key, const gp_yaml_node *v)
 				     "%s: give either 'topology' (a snapshot file) or an inline 'gpus'/'links', not both",
 				     owner);
 	if (topo) {
-		char *path;
-		int st;
-		struct stat sst;
-
-		if (gp_yaml_str(&L->doc, topo, what(L, "%s 'topology'", owner), &s, L->err))
+		if (load_topo_file(L, topo, owner, name, t, &file_model))
 			return GP_EINPUT;
-		if (!*s)
-			return gp_yaml_error(&L->doc, topo, L->err, "%s: empty 'topology'", owner);
-		path = gp_path_relative_to(L->doc.path, s);
-		/* Only a regular file: a FIFO would block, a device never end. */
-		if (stat(path, &sst) == 0 && !S_ISREG(sst.st_mode)) {
-			free(path);
-			return gp_yaml_error(&L->doc, topo, L->err,
-					     "%s: topology '%s' is not a regular file", owner, s);
-		}
-		st = gp_topo_load(path, &t->topo, L->err);
-		if (st == GP_EIO) {
-			/* A missing snapshot is a dangling reference of this file. */
-			char msg[sizeof(L->err->msg)];
-
-			snprintf(msg, sizeof(msg), "%s", L->err->msg);
-			gp_yaml_error(&L->doc, topo, L->err, "%s: topology '%s': %s",
-				      owner, s, msg);
-		}
-		if (st) {
-			free(path);
-			return GP_EINPUT;
-		}
-		t->source = path;
+		if (file_model >= 0)
+			t->gpu_model = file_model;
 	} else if (load_inline_topo(L, v, name, t)) {
 		return GP_EINPUT;
 	}
@@ -965,8 +1113,10 @@ static const char *const top_keys[] = {
 	"name", "description", "gpu_models", "node_types", "fabric", "nodes", NULL
 };
 
-int gp_cluster_parse(const char *text, size_t len, const char *filename,
-		     gp_cluster *c, gp_error *err)
+/* own: the caller's copy of text, freed once parsed (memory: the tree and
+ * the cluster need not sit beside it). */
+static int cluster_parse(const char *text, size_t len, char **own, const char *filename,
+			 gp_cluster *c, gp_error *err)
 {
 	loader L;
 	const gp_yaml_node *root, *x;
@@ -994,6 +1144,10 @@ int gp_cluster_parse(const char *text, size_t len, const char *filename,
 		goto out;
 	}
 	st = gp_yaml_parse(text, len, filename, GP_YAML_MAX_DEPTH, &L.doc, err);
+	if (own) {
+		free(*own);
+		*own = NULL;
+	}
 	if (st)
 		goto out;
 	root = L.doc.root;
@@ -1041,6 +1195,12 @@ out:
 	return st;
 }
 
+int gp_cluster_parse(const char *text, size_t len, const char *filename,
+		     gp_cluster *c, gp_error *err)
+{
+	return cluster_parse(text, len, NULL, filename, c, err);
+}
+
 int gp_cluster_load(const char *path, gp_cluster *c, gp_error *err)
 {
 	char *text;
@@ -1056,7 +1216,7 @@ int gp_cluster_load(const char *path, gp_cluster *c, gp_error *err)
 		free(text);
 		return gp_cluster_load_openb(path, c, err);
 	}
-	st = gp_cluster_parse(text, len, path, c, err);
+	st = cluster_parse(text, len, &text, path, c, err);
 	free(text);
 	return st;
 }

@@ -97,6 +97,18 @@ void gp_inv_warn(gp_inventory *inv, const char *file, int line, const char *fmt,
 		inv->warnings[inv->nwarn++] = gp_xstrdup(msg);
 }
 
+void gp_inv_warn_hosts(gp_inventory *inv, const char **names, size_t n, const char *what)
+{
+	gp_sbuf sb;
+
+	if (!n)
+		return;
+	gp_sbuf_init(&sb);
+	gp_hostlist_compress(names, n, &sb);
+	gp_inv_warn(inv, NULL, 0, "%zu node(s) %s: %s", n, what, sb.buf);
+	gp_sbuf_release(&sb);
+}
+
 static size_t name_hash(const char *s, size_t len)
 {
 	size_t h = 1469598103934665603ull, i;

@@ -12,93 +12,6 @@
 #include "gpuplan/util/hostlist.h"
 #include "import_int.h"
 
-/* ---- GPU products -> catalog ---- */
-
-/* Lower-case tokens of s split at '-', '_', ' ' and '.', at most max. */
-static int tokens(const char *s, char tok[][24], int max)
-{
-	int n = 0;
-	size_t k = 0;
-
-	for (;; s++) {
-		int sep = !*s || *s == '-' || *s == '_' || *s == ' ';
-
-		if (sep) {
-			if (k && n < max) {
-				tok[n][k] = '\0';
-				n++;
-			}
-			k = 0;
-			if (!*s)
-				break;
-			continue;
-		}
-		if (k < 23 && n < max)
-			tok[n][k++] = (char)tolower((unsigned char)*s);
-	}
-	return n;
-}
-
-/* The catalog model of a product or GRES type; -1 unknown.  *how: 0 exact
- * (or a listed alias), 1 a guess by family, form factor and memory. */
-static int map_product(const gp_catalog *cat, const char *type, int64_t gpu_mem_mib, int *how)
-{
-	char buf[128], tt[12][24], ct[12][24];
-	char *mig;
-	int k, nt, i, best = -1, best_score = -1;
-
-	*how = 0;
-	if (!type || !*type)
-		return -1;
-	snprintf(buf, sizeof(buf), "%s", type);
-	/* GFD: "A100-SXM4-40GB-MIG-1g.5gb" (single strategy), "...-SHARED" */
-	if ((mig = strcasestr(buf, "-MIG-")) || (mig = strcasestr(buf, "_MIG_")))
-		*mig = '\0';
-	if ((mig = strcasestr(buf, "-SHARED")) && !mig[7])
-		*mig = '\0';
-	k = gp_catalog_index(cat, buf);
-	if (k >= 0) {
-		/* an alias such as "a100" is a guess all the same */
-		*how = gp_catalog_name_eq(buf, cat->models[k].name) ? 0 : 2;
-		return k;
-	}
-	nt = tokens(buf, tt, 12);
-	for (i = 0; i < cat->n; i++) {
-		int nc = tokens(cat->models[i].name, ct, 12), score = 0, fam = 0, a, b;
-
-		for (a = 0; a < nt; a++) {
-			if (!strcmp(tt[a], "nvidia") || !strcmp(tt[a], "tesla"))
-				continue;
-			for (b = 0; b < nc; b++)
-				if (!strcmp(tt[a], ct[b])) {
-					if (b == 0)
-						fam = 1;
-					score += 2;
-				}
-			/* "sxm5" vs "sxm", "40gb" vs "40" */
-			for (b = 1; b < nc; b++)
-				if (strcmp(tt[a], ct[b]) && !strncmp(tt[a], ct[b], 3) &&
-				    (!strncmp(tt[a], "sxm", 3) || !strncmp(tt[a], "pci", 3)))
-					score += 1;
-		}
-		/* the family must match: "a100" is not "a10" */
-		if (!fam)
-			continue;
-		if (gpu_mem_mib > 0) {
-			double want = cat->models[i].mem_gib * 1024, got = (double)gpu_mem_mib;
-
-			if (got < want * 0.85 || got > want * 1.15)
-				continue;
-			score += 3;
-		}
-		if (score > best_score) {
-			best_score = score;
-			best = i;
-		}
-	}
-	*how = 1;
-	return best;
-}
 
 /* ---- node types ---- */
 
@@ -409,19 +322,6 @@ static void put_topo(gp_sbuf *sb, const gp_topo *t)
 	}
 }
 
-static void put_hostlist_warning(gp_inventory *inv, const char **names, size_t n,
-				 const char *what)
-{
-	gp_sbuf sb;
-
-	if (!n)
-		return;
-	gp_sbuf_init(&sb);
-	gp_hostlist_compress(names, n, &sb);
-	gp_inv_warn(inv, NULL, 0, "%zu node(s) %s: %s", n, what, sb.buf);
-	gp_sbuf_release(&sb);
-}
-
 static int cmp_node_name(const void *a, const void *b, void *ctx)
 {
 	const gp_inventory *inv = ctx;
@@ -455,204 +355,6 @@ static int cmp_node_name(const void *a, const void *b, void *ctx)
 static const char *state_name(int st)
 {
 	return st == GP_NODE_DOWN ? "down" : st == GP_NODE_DRAINING ? "draining" : "up";
-}
-
-/* ---- the state ---- */
-
-typedef struct used_map {
-	uint64_t *mask;        /* per kept node */
-} used_map;
-
-static void put_gpus(gp_sbuf *sb, const int *g, int n)
-{
-	int i;
-
-	gp_sbuf_adds(sb, "gpus: [");
-	for (i = 0; i < n; i++)
-		gp_sbuf_addf(sb, "%s%d", i ? ", " : "", g[i]);
-	gp_sbuf_adds(sb, "]");
-}
-
-static void put_entry(gp_sbuf *st, const char *job, const gp_inv_node *n, const int *gpus,
-		      int ng, const int *cpus, int ncpus, int cpu_count, int64_t mem_mib)
-{
-	int i;
-
-	gp_sbuf_adds(st, "  - {job: ");
-	gp_yaml_quote(st, job);
-	gp_sbuf_adds(st, ", node: ");
-	gp_yaml_quote(st, n->name);
-	gp_sbuf_adds(st, ", ");
-	put_gpus(st, gpus, ng);
-	if (ncpus > 0) {
-		gp_sbuf_adds(st, ", cpus: [");
-		for (i = 0; i < ncpus; i++)
-			gp_sbuf_addf(st, "%s%d", i ? ", " : "", cpus[i]);
-		gp_sbuf_adds(st, "]");
-	} else if (cpu_count > 0) {
-		gp_sbuf_addf(st, ", cpus: %d", cpu_count);
-	}
-	if (mem_mib > 0)
-		gp_sbuf_addf(st, ", memory_gib: %.6g", (double)mem_mib / 1024.0);
-	gp_sbuf_adds(st, "}\n");
-}
-
-/* Take want GPUs for a job on node k: the given indices when known (those
- * out of range or taken already are dropped with a warning), else the
- * lowest free ones. */
-static int take_gpus(gp_inventory *inv, const gp_inv_node *n, uint64_t *used,
-		     const gp_inv_alloc *a, int *out, int *guessed)
-{
-	int i, ng = 0;
-
-	if (a->gpus_known) {
-		for (i = 0; i < 64; i++) {
-			int g = i;
-
-			if (!(a->gpus >> i & 1))
-				continue;
-
-			if (g >= n->ngpus) {
-				gp_inv_warn(inv, a->file, a->line,
-					    "job '%s': GPU %d is past the %d GPUs of '%s'; dropped",
-					    a->job, g, n->ngpus, n->name);
-				continue;
-			}
-			if (*used >> g & 1) {
-				gp_inv_warn(inv, a->file, a->line,
-					    "job '%s': GPU %d of '%s' is already taken by another "
-					    "entry (shared GPU?); dropped", a->job, g, n->name);
-				continue;
-			}
-			*used |= 1ull << g;
-			out[ng++] = g;
-		}
-		return ng;
-	}
-	for (i = 0; i < n->ngpus && ng < a->ngpus; i++)
-		if (!(*used >> i & 1)) {
-			*used |= 1ull << i;
-			out[ng++] = i;
-			*guessed = 1;
-		}
-	if (ng < a->ngpus)
-		gp_inv_warn(inv, a->file, a->line, "job '%s' asks %d GPUs on '%s', only %d free",
-			    a->job, a->ngpus, n->name, ng);
-	return ng;
-}
-
-static void write_state(gp_inventory *inv, const int *keep, int nkeep, gp_sbuf *st)
-{
-	uint64_t *used = gp_xcalloc((size_t)inv->n + 1, sizeof(*used));
-	int *covered = gp_xcalloc((size_t)inv->n + 1, sizeof(*covered));
-	int *guessed = gp_xcalloc((size_t)inv->n + 1, sizeof(*guessed));
-	int *kept = gp_xcalloc((size_t)inv->n + 1, sizeof(*kept));
-	const char **skipped = gp_xcalloc(inv->nalloc + 1, sizeof(*skipped));
-	size_t nskipped = 0, i;
-	int k, s, any = 0;
-	gp_sbuf body;
-
-	gp_sbuf_init(&body);
-	for (k = 0; k < nkeep; k++)
-		kept[keep[k]] = 1;
-	for (i = 0; i < inv->nalloc; i++) {
-		const gp_inv_alloc *a = &inv->allocs[i];
-		gp_inv_node *n = gp_inv_node_find(inv, a->node);
-		int gpus[GP_TOPO_MAX_GPUS], ng, idx, g = 0;
-		const int *cpus = a->cpus;
-		int ncpus = a->ncpus;
-		int64_t mem = a->mem_mib;
-
-		idx = n ? (int)(n - inv->nodes) : -1;
-		if (idx < 0 || !kept[idx]) {
-			skipped[nskipped++] = a->node;
-			continue;
-		}
-		covered[idx] = 1;
-		ng = take_gpus(inv, n, &used[idx], a, gpus, &g);
-		guessed[idx] |= g;
-		if (ncpus > 0 && n->cpus > 0 && cpus[ncpus - 1] >= n->cpus) {
-			gp_inv_warn(inv, a->file, a->line,
-				    "job '%s': CPU %d is past the %d CPUs of '%s'; CPU list dropped",
-				    a->job, cpus[ncpus - 1], n->cpus, n->name);
-			ncpus = 0;
-		}
-		if (n->mem_mib > 0 && mem > n->mem_mib)
-			mem = 0;
-		if (ng == 0 && ncpus == 0 && mem == 0)
-			continue;
-		put_entry(&body, a->job, n, gpus, ng, cpus, ncpus, 0, mem);
-		any = 1;
-	}
-	/* per-node use that no job accounts for */
-	for (k = 0; k < nkeep; k++) {
-		gp_inv_node *n = &inv->nodes[keep[k]];
-		int gpus[GP_TOPO_MAX_GPUS], ng = 0, g;
-		char *job;
-
-		if (n->used <= 0)
-			continue;
-		if (n->used_idx) {
-			for (g = 0; g < n->ngpus; g++)
-				if ((n->used_mask >> g & 1) && !(used[keep[k]] >> g & 1))
-					gpus[ng++] = g;
-		} else {
-			int have = __builtin_popcountll(used[keep[k]]);
-
-			for (g = 0; g < n->ngpus && have + ng < n->used; g++)
-				if (!(used[keep[k]] >> g & 1))
-					gpus[ng++] = g;
-			if (ng)
-				guessed[keep[k]] = 1;
-		}
-		if (!ng)
-			continue;
-		for (g = 0; g < ng; g++)
-			used[keep[k]] |= 1ull << gpus[g];
-		job = gp_xasprintf("in-use@%s", n->name);
-		put_entry(&body, job, n, gpus, ng, NULL, 0,
-			  covered[keep[k]] || n->cpu_alloc <= 0 ? 0 : n->cpu_alloc,
-			  covered[keep[k]] ? 0 : n->mem_alloc_mib);
-		free(job);
-		any = 1;
-	}
-	{
-		const char **names = gp_xcalloc((size_t)nkeep + 1, sizeof(*names));
-		size_t nn = 0;
-
-		for (k = 0; k < nkeep; k++)
-			if (guessed[keep[k]])
-				names[nn++] = inv->nodes[keep[k]].name;
-		put_hostlist_warning(inv, names, nn,
-				     "report GPU counts without indices; the state takes the lowest "
-				     "free indices there");
-		free(names);
-	}
-	put_hostlist_warning(inv, skipped, nskipped,
-			     "with jobs are not in the cluster (no GPUs, or unknown); their jobs "
-			     "are left out of the state");
-	gp_sbuf_adds(st, "# gpuplan allocation state (see gpuplan(1), \"Allocation state\")\n");
-	for (s = GP_NODE_DOWN; s <= GP_NODE_DRAINING; s++) {
-		int first = 1;
-
-		for (k = 0; k < nkeep; k++) {
-			if (inv->nodes[keep[k]].state != s)
-				continue;
-			gp_sbuf_adds(st, first ? (s == GP_NODE_DOWN ? "down: [" : "draining: [") : ", ");
-			gp_yaml_quote(st, inv->nodes[keep[k]].name);
-			first = 0;
-		}
-		if (!first)
-			gp_sbuf_adds(st, "]\n");
-	}
-	gp_sbuf_adds(st, any ? "allocations:\n" : "allocations: []\n");
-	gp_sbuf_add(st, body.buf, body.len);
-	gp_sbuf_release(&body);
-	free(used);
-	free(covered);
-	free(guessed);
-	free(kept);
-	free(skipped);
 }
 
 /* What follows the name of a node entry: type, state, labels. */
@@ -713,62 +415,63 @@ static void put_node_entries(gp_sbuf *out, const char **names, size_t n, const c
 
 /* ---- the cluster ---- */
 
-int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
-		    gp_sbuf *state, gp_error *err)
-{
+/* What gp_import_write decides before it writes: the catalog model of
+ * each node, the nodes kept (in natural name order) and their types. */
+typedef struct plan {
 	gp_catalog cat;
-	int *order, *model, *type_of, *keep;
-	ntype *types = NULL;
-	size_t ntypes = 0, captypes = 0, i, j;
-	int nkeep = 0, rc = GP_OK;
-	const char **nogpu, **unknown, **unsized, **untyped, *guessed_types[64];
-	size_t nguessed = 0;
-	size_t nnogpu = 0, nunknown = 0, nunsized = 0, nuntyped = 0;
+	int *order;            /* every node, by name */
+	int *model;            /* per node: catalog index, -1 */
+	int *keep, nkeep;      /* the nodes written */
+	int *type_of;          /* per node: index in types */
+	ntype *types;
+	size_t ntypes, captypes;
+} plan;
 
-	gp_catalog_init_builtin(&cat);
-	order = gp_xcalloc(inv->n + 1, sizeof(int));
-	model = gp_xcalloc(inv->n + 1, sizeof(int));
-	type_of = gp_xcalloc(inv->n + 1, sizeof(int));
-	keep = gp_xcalloc(inv->n + 1, sizeof(int));
+/* gres.conf lines without NodeName describe every node reading it. */
+static void apply_gres_all(gp_inventory *inv)
+{
+	const gp_inv_node *g = &inv->gres_all;
+	size_t i;
+
+	for (i = 0; i < inv->n; i++) {
+		gp_inv_node *n = &inv->nodes[i];
+		int k;
+
+		if (n->gres_seen)
+			continue;
+		if (n->ngpus < 0)
+			n->ngpus = g->gres_seen;
+		if (n->ngpus != g->gres_seen)
+			continue;
+		if (!n->gpu_type && g->gpu_type)
+			n->gpu_type = gp_xstrdup(g->gpu_type);
+		for (k = 0; g->cores && k < g->gres_seen && k < GP_TOPO_MAX_GPUS; k++)
+			if (g->cores->n[k] && !(n->cores && n->cores->n[k])) {
+				if (!n->cores)
+					n->cores = gp_xcalloc(1, sizeof(*n->cores));
+				n->cores->cpus[k] = gp_xmalloc((size_t)g->cores->n[k] * sizeof(int));
+				memcpy(n->cores->cpus[k], g->cores->cpus[k],
+				       (size_t)g->cores->n[k] * sizeof(int));
+				n->cores->n[k] = g->cores->n[k];
+			}
+	}
+}
+
+/* The catalog model of every node with GPUs and the nodes kept; the nodes
+ * left out, and the GPU types read by alias or guess, are warned about. */
+static int keep_nodes(gp_inventory *inv, plan *p, gp_error *err)
+{
+	const char **nogpu, **unknown, **unsized, **untyped, *guessed_types[64];
+	size_t nnogpu = 0, nunknown = 0, nunsized = 0, nuntyped = 0, nguessed = 0, i, j;
+	int rc = GP_OK;
+
 	nogpu = gp_xcalloc(inv->n + 1, sizeof(*nogpu));
 	unknown = gp_xcalloc(inv->n + 1, sizeof(*unknown));
 	unsized = gp_xcalloc(inv->n + 1, sizeof(*unsized));
 	untyped = gp_xcalloc(inv->n + 1, sizeof(*untyped));
-	for (i = 0; i < inv->n; i++)
-		order[i] = (int)i;
-	qsort_r(order, inv->n, sizeof(int), cmp_node_name, inv);
-	/* gres.conf lines without NodeName describe every node reading it */
-	if (inv->has_gres_all) {
-		const gp_inv_node *g = &inv->gres_all;
-
-		for (i = 0; i < inv->n; i++) {
-			gp_inv_node *n = &inv->nodes[i];
-			int k;
-
-			if (n->gres_seen)
-				continue;
-			if (n->ngpus < 0)
-				n->ngpus = g->gres_seen;
-			if (n->ngpus != g->gres_seen)
-				continue;
-			if (!n->gpu_type && g->gpu_type)
-				n->gpu_type = gp_xstrdup(g->gpu_type);
-			for (k = 0; g->cores && k < g->gres_seen && k < GP_TOPO_MAX_GPUS; k++)
-				if (g->cores->n[k] && !(n->cores && n->cores->n[k])) {
-					if (!n->cores)
-						n->cores = gp_xcalloc(1, sizeof(*n->cores));
-					n->cores->cpus[k] = gp_xmalloc((size_t)g->cores->n[k] * sizeof(int));
-					memcpy(n->cores->cpus[k], g->cores->cpus[k],
-					       (size_t)g->cores->n[k] * sizeof(int));
-					n->cores->n[k] = g->cores->n[k];
-				}
-		}
-	}
-
-	/* models, the nodes kept, their types */
 	for (i = 0; i < inv->n; i++) {
-		gp_inv_node *n = &inv->nodes[order[i]];
-		int how = 0;
+		gp_inv_node *n = &inv->nodes[p->order[i]];
+		int how = 0, m;
 
 		if (n->ngpus < 0) {
 			unsized[nunsized++] = n->name;
@@ -783,10 +486,11 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 				    n->name, n->ngpus, GP_TOPO_MAX_GPUS);
 			continue;
 		}
-		model[order[i]] = map_product(&cat, n->gpu_type, n->gpu_mem_mib, &how);
-		if (model[order[i]] < 0 && n->gpu_type)
+		m = p->model[p->order[i]] = gp_import_map_product(&p->cat, n->gpu_type,
+								   n->gpu_mem_mib, &how);
+		if (m < 0 && n->gpu_type)
 			unknown[nunknown++] = n->name;
-		else if (model[order[i]] < 0)
+		else if (m < 0)
 			untyped[nuntyped++] = n->name;
 		else if (how) {
 			int dup = 0;
@@ -801,16 +505,16 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 					    how == 2 ? "GPU type '%s' read as catalog model %s (an alias)"
 						     : "GPU type '%s' read as catalog model %s (a guess by "
 						       "family, form factor and memory)",
-					    n->gpu_type, cat.models[model[order[i]]].name);
+					    n->gpu_type, p->cat.models[m].name);
 		}
-		keep[nkeep++] = order[i];
+		p->keep[p->nkeep++] = p->order[i];
 	}
-	put_hostlist_warning(inv, nogpu, nnogpu, "without GPUs left out of the cluster");
-	put_hostlist_warning(inv, untyped, nuntyped,
-			     "name no GPU type (untyped GRES or no product label): no gpu_model, "
-			     "memory and speed unknown");
-	put_hostlist_warning(inv, unsized, nunsized,
-			     "with an unknown GPU count left out");
+	gp_inv_warn_hosts(inv, nogpu, nnogpu, "without GPUs left out of the cluster");
+	gp_inv_warn_hosts(inv, untyped, nuntyped,
+			  "name no GPU type (untyped GRES or no product label): no gpu_model, "
+			  "memory and speed unknown");
+	gp_inv_warn_hosts(inv, unsized, nunsized,
+			  "with an unknown GPU count left out");
 	if (nunknown) {
 		gp_sbuf sb;
 
@@ -821,7 +525,7 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 			    "unknown); add the model under gpu_models", sb.buf);
 		gp_sbuf_release(&sb);
 	}
-	if (nkeep == 0) {
+	if (p->nkeep == 0) {
 		if (inv->n == 0 && inv->nalloc)
 			rc = gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 					  "jobs but no nodes: give the nodes too ('scontrol show "
@@ -833,52 +537,74 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 		else
 			rc = gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 					  "no node with GPUs in the input (%zu node(s) read)", inv->n);
-		goto out;
 	}
-	for (i = 0; i < (size_t)nkeep; i++) {
-		gp_inv_node *n = &inv->nodes[keep[i]];
+	free(nogpu);
+	free(unknown);
+	free(unsized);
+	free(untyped);
+	return rc;
+}
 
-		for (j = 0; j < ntypes; j++)
-			if (same_type(&inv->nodes[types[j].rep], n, types[j].model, model[keep[i]]))
+/* Kept nodes that read alike (same_type) share a node type, named after
+ * its model and GPU count; then each type's topology. */
+static int group_types(gp_inventory *inv, const gp_import_opts *o, plan *p, gp_error *err)
+{
+	size_t i, j;
+	int rc;
+
+	for (i = 0; i < (size_t)p->nkeep; i++) {
+		gp_inv_node *n = &inv->nodes[p->keep[i]];
+		int m = p->model[p->keep[i]];
+
+		for (j = 0; j < p->ntypes; j++)
+			if (same_type(&inv->nodes[p->types[j].rep], n, p->types[j].model, m))
 				break;
-		if (j == ntypes) {
+		if (j == p->ntypes) {
+			ntype *t;
 			gp_sbuf nm;
 			size_t k, v = 1;
 
-			GP_GROW(types, captypes, ntypes + 1);
-			memset(&types[ntypes], 0, sizeof(types[ntypes]));
-			gp_topo_init(&types[ntypes].topo);
+			GP_GROW(p->types, p->captypes, p->ntypes + 1);
+			t = &p->types[p->ntypes];
+			memset(t, 0, sizeof(*t));
+			gp_topo_init(&t->topo);
 			gp_sbuf_init(&nm);
-			slug(&nm, model[keep[i]] >= 0 ? cat.models[model[keep[i]]].name
-				  : n->gpu_type ? n->gpu_type : "gpu");
+			slug(&nm, m >= 0 ? p->cat.models[m].name : n->gpu_type ? n->gpu_type : "gpu");
 			gp_sbuf_addf(&nm, "-x%d", n->ngpus);
-			for (k = 0; k < ntypes; k++)
-				if (!strncmp(types[k].name, nm.buf, nm.len) &&
-				    (!types[k].name[nm.len] || types[k].name[nm.len] == '-'))
+			for (k = 0; k < p->ntypes; k++)
+				if (!strncmp(p->types[k].name, nm.buf, nm.len) &&
+				    (!p->types[k].name[nm.len] || p->types[k].name[nm.len] == '-'))
 					v++;
 			if (v > 1)
 				gp_sbuf_addf(&nm, "-%zu", v);
-			types[ntypes].name = gp_sbuf_detach(&nm);
-			types[ntypes].rep = keep[i];
-			types[ntypes].model = model[keep[i]];
-			ntypes++;
+			t->name = gp_sbuf_detach(&nm);
+			t->rep = p->keep[i];
+			t->model = m;
+			p->ntypes++;
 		}
-		type_of[keep[i]] = (int)j;
-		types[j].nnodes++;
+		p->type_of[p->keep[i]] = (int)j;
+		p->types[j].nnodes++;
 	}
-	for (j = 0; j < ntypes; j++)
-		if ((rc = build_topo(inv, o, &cat, &types[j], err)))
-			goto out;
+	for (j = 0; j < p->ntypes; j++)
+		if ((rc = build_topo(inv, o, &p->cat, &p->types[j], err)))
+			return rc;
+	return GP_OK;
+}
 
-	/* the text */
+/* The head comment, the name and the node types. */
+static void put_types(const gp_inventory *inv, const gp_import_opts *o, const plan *p,
+		      gp_sbuf *out)
+{
+	size_t j;
+
 	gp_sbuf_addf(out, "# Imported by %s.\n", o->command ? o->command : "gpuplan import");
 	gp_sbuf_adds(out, "# Node types are inline; each says where its topology came from.\n"
 			  "# Node labels keep what the scheduler said (GPU type, state, partitions).\n");
 	gp_sbuf_adds(out, "name: ");
 	gp_yaml_quote(out, o->name ? o->name : "imported");
 	gp_sbuf_adds(out, "\nnode_types:\n");
-	for (j = 0; j < ntypes; j++) {
-		const ntype *t = &types[j];
+	for (j = 0; j < p->ntypes; j++) {
+		const ntype *t = &p->types[j];
 		const gp_inv_node *r = &inv->nodes[t->rep];
 
 		gp_sbuf_adds(out, "  ");
@@ -890,7 +616,7 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 		gp_sbuf_adds(out, "\n");
 		if (t->model >= 0) {
 			gp_sbuf_adds(out, "    gpu_model: ");
-			gp_yaml_quote(out, cat.models[t->model].name);
+			gp_yaml_quote(out, p->cat.models[t->model].name);
 			gp_sbuf_adds(out, "\n");
 		}
 		if (r->cpus > 0)
@@ -900,47 +626,80 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 			gp_sbuf_addf(out, "    memory_gib: %.6g\n", (double)r->mem_mib / 1024.0);
 		put_topo(out, &t->topo);
 	}
+}
+
+/* The nodes: those that read alike share an entry named by a hostlist. */
+static void put_nodes(const gp_inventory *inv, const plan *p, gp_sbuf *out)
+{
+	char **rest = gp_xcalloc((size_t)p->nkeep + 1, sizeof(*rest));
+	const char **names = gp_xcalloc((size_t)p->nkeep + 1, sizeof(*names));
+	size_t i, r0;
+
 	gp_sbuf_adds(out, "nodes:\n");
-	{
-		/* nodes that read alike share an entry named by a hostlist */
-		char **rest = gp_xcalloc((size_t)nkeep + 1, sizeof(*rest));
-		const char **names = gp_xcalloc((size_t)nkeep + 1, sizeof(*names));
-		size_t r0;
+	for (i = 0; i < (size_t)p->nkeep; i++) {
+		const gp_inv_node *n = &inv->nodes[p->keep[i]];
 
-		for (i = 0; i < (size_t)nkeep; i++) {
-			rest[i] = node_rest(inv, &inv->nodes[keep[i]], types[type_of[keep[i]]].name);
-			names[i] = inv->nodes[keep[i]].name;
-		}
-		for (r0 = 0; r0 < (size_t)nkeep;) {
-			size_t r1 = r0 + 1;
+		rest[i] = node_rest(inv, n, p->types[p->type_of[p->keep[i]]].name);
+		names[i] = n->name;
+	}
+	for (r0 = 0; r0 < (size_t)p->nkeep;) {
+		size_t r1 = r0 + 1;
 
-			while (r1 < (size_t)nkeep && !strcmp(rest[r1], rest[r0]))
-				r1++;
-			put_node_entries(out, names + r0, r1 - r0, rest[r0]);
-			r0 = r1;
-		}
-		for (i = 0; i < (size_t)nkeep; i++)
-			free(rest[i]);
-		free(rest);
-		free(names);
+		while (r1 < (size_t)p->nkeep && !strcmp(rest[r1], rest[r0]))
+			r1++;
+		put_node_entries(out, names + r0, r1 - r0, rest[r0]);
+		r0 = r1;
 	}
-	if (state)
-		write_state(inv, keep, nkeep, state);
-out:
-	for (j = 0; j < ntypes; j++) {
-		free(types[j].name);
-		free(types[j].topo_note);
-		gp_topo_release(&types[j].topo);
+	for (i = 0; i < (size_t)p->nkeep; i++)
+		free(rest[i]);
+	free(rest);
+	free(names);
+}
+
+static void plan_release(plan *p)
+{
+	size_t j;
+
+	for (j = 0; j < p->ntypes; j++) {
+		free(p->types[j].name);
+		free(p->types[j].topo_note);
+		gp_topo_release(&p->types[j].topo);
 	}
-	free(types);
-	free(order);
-	free(model);
-	free(type_of);
-	free(keep);
-	free(nogpu);
-	free(unknown);
-	free(unsized);
-	free(untyped);
-	gp_catalog_release(&cat);
+	free(p->types);
+	free(p->order);
+	free(p->model);
+	free(p->type_of);
+	free(p->keep);
+	gp_catalog_release(&p->cat);
+}
+
+int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
+		    gp_sbuf *state, gp_error *err)
+{
+	plan p;
+	size_t i;
+	int rc;
+
+	memset(&p, 0, sizeof(p));
+	gp_catalog_init_builtin(&p.cat);
+	p.order = gp_xcalloc(inv->n + 1, sizeof(int));
+	p.model = gp_xcalloc(inv->n + 1, sizeof(int));
+	p.type_of = gp_xcalloc(inv->n + 1, sizeof(int));
+	p.keep = gp_xcalloc(inv->n + 1, sizeof(int));
+	for (i = 0; i < inv->n; i++)
+		p.order[i] = (int)i;
+	qsort_r(p.order, inv->n, sizeof(int), cmp_node_name, inv);
+	if (inv->has_gres_all)
+		apply_gres_all(inv);
+	rc = keep_nodes(inv, &p, err);
+	if (rc == GP_OK)
+		rc = group_types(inv, o, &p, err);
+	if (rc == GP_OK) {
+		put_types(inv, o, &p, out);
+		put_nodes(inv, &p, out);
+		if (state)
+			gp_import_write_state(inv, p.keep, p.nkeep, state);
+	}
+	plan_release(&p);
 	return rc;
 }

@@ -375,9 +375,9 @@ int gp_state_parse(const char *text, size_t len, const char *path, const gp_clus
 				 &s->capdraining, err)))
 		goto out;
 	for (i = 0; i < s->ndown; i++)
-		a->node_state[s->down[i]] = GP_NODE_DOWN;
+		gp_alloc_set_state(a, s->down[i], GP_NODE_DOWN);
 	for (i = 0; i < s->ndraining; i++)
-		a->node_state[s->draining[i]] = GP_NODE_DRAINING;
+		gp_alloc_set_state(a, s->draining[i], GP_NODE_DRAINING);
 	allocs = gp_yaml_get(doc.root, "allocations");
 	if (!allocs || (allocs->type == GP_YAML_SCALAR && !allocs->quoted && !*allocs->scalar))
 		goto out;

@@ -8,73 +8,182 @@
 #include "gpuplan/util/util.h"
 #include "gpuplan/io/yaml.h"
 
+/* Storage of a document's nodes: blocks carved front to back (newest
+ * first in doc->blocks), so a node costs its own bytes only. */
+struct gp_yaml_block {
+	struct gp_yaml_block *next; /* older block */
+	size_t size, used;          /* bytes of data after the header */
+};
+
+#define BLOCK_MIN ((size_t)4096)
+#define BLOCK_MAX ((size_t)256 << 10)
+#define SCALAR_SIZE offsetof(gp_yaml_node, n) /* a scalar ends after its text pointer */
+#define MAX_LINE ((1u << 29) - 1)
+#define MAX_COL ((1u << 31) - 1)
+
+/* Where storage stood, to give back a streamed item's. */
+typedef struct mark {
+	struct gp_yaml_block *block;
+	size_t used;
+} mark;
+
+/* Parser state: a stack of open collections whose children wait in kids
+ * (a mapping's as key, value pairs) until it closes and gets its arrays;
+ * a mapping alternates between expecting a key and expecting a value. */
+typedef struct frame {
+	gp_yaml_node *node;
+	gp_yaml_node *pending_key; /* map: key read, value not yet */
+	size_t base;               /* its children start at kids[base] */
+	/* map with many keys: open-addressing index of keys (i + 1, 0 empty),
+	 * so that the duplicate check stays linear in the file size */
+	uint32_t *index;
+	size_t icap;
+	int stream;                /* seq whose items go to the callback */
+	size_t count;              /* items streamed so far */
+	mark start;                /* storage before this node */
+} frame;
+
+typedef struct pctx {
+	gp_yaml_doc *doc;
+	gp_error *err;
+	int max_depth;
+	const char *key;           /* streamed list: under this root key */
+	gp_yaml_item_fn fn;
+	void *ud;
+	frame *stack;
+	size_t depth, cap;
+	gp_yaml_node **kids;
+	size_t nkids, capkids;
+	struct gp_yaml_block *spare; /* a block given back, for reuse */
+} pctx;
+
 void gp_yaml_doc_init(gp_yaml_doc *doc)
 {
 	doc->path = NULL;
 	doc->root = NULL;
+	doc->blocks = NULL;
 }
 
-static void node_free(gp_yaml_node *n)
+static void blocks_free(struct gp_yaml_block *b)
 {
-	size_t i;
+	while (b) {
+		struct gp_yaml_block *next = b->next;
 
-	if (!n)
-		return;
-	for (i = 0; i < n->n; i++) {
-		if (n->keys)
-			node_free(n->keys[i]);
-		node_free(n->items[i]);
+		free(b);
+		b = next;
 	}
-	free(n->keys);
-	free(n->items);
-	free(n);
 }
 
 void gp_yaml_doc_release(gp_yaml_doc *doc)
 {
 	if (!doc)
 		return;
-	node_free(doc->root);
+	blocks_free(doc->blocks);
 	free(doc->path);
 	doc->root = NULL;
 	doc->path = NULL;
+	doc->blocks = NULL;
 }
 
-static gp_yaml_node *node_new(int type, const yaml_mark_t *mark)
-{
-	gp_yaml_node *n = gp_xcalloc(1, sizeof(*n));
+#if defined(__SANITIZE_ADDRESS__)
+#define STORE_EXACT 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define STORE_EXACT 1
+#endif
+#endif
 
-	n->type = type;
-	n->line = (int)mark->line + 1;
-	n->col = (int)mark->column + 1;
+static void *store(pctx *x, size_t size)
+{
+	struct gp_yaml_block *b = x->doc->blocks;
+	void *p;
+
+#ifdef STORE_EXACT
+	/* Under AddressSanitizer every piece is a block of its own, so that
+	 * reading past a node (n of a scalar, say) is reported. */
+	b = gp_xmalloc(sizeof(*b) + size);
+	b->size = b->used = size;
+	b->next = x->doc->blocks;
+	x->doc->blocks = b;
+	p = b + 1;
+#else
+	size = (size + 7) & ~(size_t)7;
+	if (!b || b->size - b->used < size) {
+		size_t bs = b ? (b->size < BLOCK_MAX / 2 ? b->size * 2 : BLOCK_MAX) : BLOCK_MIN;
+
+		if (bs < size)
+			bs = size;
+		if (x->spare && x->spare->size >= bs) {
+			b = x->spare;
+			x->spare = NULL;
+		} else {
+			b = gp_xmalloc(sizeof(*b) + bs);
+			b->size = bs;
+		}
+		b->used = 0;
+		b->next = x->doc->blocks;
+		x->doc->blocks = b;
+	}
+	p = (char *)(b + 1) + b->used;
+	b->used += size;
+#endif
+	return p;
+}
+
+static mark store_mark(const pctx *x)
+{
+	mark m = { x->doc->blocks, x->doc->blocks ? x->doc->blocks->used : 0 };
+
+	return m;
+}
+
+/* Give back everything stored since m (one block is kept for reuse). */
+static void store_rewind(pctx *x, mark m)
+{
+	while (x->doc->blocks != m.block) {
+		struct gp_yaml_block *b = x->doc->blocks;
+
+		x->doc->blocks = b->next;
+		if (!x->spare && b->size <= BLOCK_MAX) {
+			x->spare = b;
+		} else {
+			free(b);
+		}
+	}
+	if (m.block)
+		m.block->used = m.used;
+}
+
+static void set_pos(gp_yaml_node *n, int type, const yaml_mark_t *mark)
+{
+	n->type = (unsigned)type & 3u;
+	n->quoted = 0;
+	n->line = mark->line + 1 < MAX_LINE ? (unsigned)mark->line + 1 : MAX_LINE;
+	n->col = mark->column + 1 < MAX_COL ? (unsigned)mark->column + 1 : MAX_COL;
+}
+
+static gp_yaml_node *node_new(pctx *x, int type, const yaml_mark_t *mark)
+{
+	gp_yaml_node *n = store(x, sizeof(*n));
+
+	set_pos(n, type, mark);
+	n->scalar = NULL;
+	n->n = 0;
+	n->keys = NULL;
+	n->items = NULL;
 	return n;
 }
 
-/* A scalar and its text in one allocation (memory: a big file is mostly
- * small scalars). */
-static gp_yaml_node *scalar_new(const yaml_mark_t *mark, const char *text, size_t len)
+/* A scalar: the node up to its text pointer, the text right behind. */
+static gp_yaml_node *scalar_new(pctx *x, const yaml_mark_t *mark, const char *text, size_t len)
 {
-	gp_yaml_node *n = gp_xmalloc(sizeof(*n) + len + 1);
+	gp_yaml_node *n = store(x, SCALAR_SIZE + len + 1);
 
-	memset(n, 0, sizeof(*n));
-	n->type = GP_YAML_SCALAR;
-	n->line = (int)mark->line + 1;
-	n->col = (int)mark->column + 1;
-	n->scalar = (char *)(n + 1);
+	set_pos(n, GP_YAML_SCALAR, mark);
+	n->scalar = (char *)n + SCALAR_SIZE;
 	memcpy(n->scalar, text, len);
 	n->scalar[len] = '\0';
 	return n;
-}
-
-/* A closed collection keeps exactly its n children. */
-static void node_trim(gp_yaml_node *n)
-{
-	if (n->cap == n->n || n->n == 0)
-		return;
-	n->items = gp_xrealloc(n->items, n->n * sizeof(*n->items));
-	if (n->keys)
-		n->keys = gp_xrealloc(n->keys, n->n * sizeof(*n->keys));
-	n->cap = n->n;
 }
 
 int gp_yaml_error(const gp_yaml_doc *doc, const gp_yaml_node *at,
@@ -83,24 +192,11 @@ int gp_yaml_error(const gp_yaml_doc *doc, const gp_yaml_node *at,
 	va_list ap;
 
 	va_start(ap, fmt);
-	gp_error_setv(err, GP_EINPUT, doc->path, at ? at->line : 0,
-		      at ? at->col : 0, fmt, ap);
+	gp_error_setv(err, GP_EINPUT, doc->path, at ? (int)at->line : 0,
+		      at ? (int)at->col : 0, fmt, ap);
 	va_end(ap);
 	return GP_EINPUT;
 }
-
-/* Parser state: a stack of open collections; a mapping alternates between
- * expecting a key and expecting a value. */
-typedef struct frame {
-	gp_yaml_node *node;
-	gp_yaml_node *pending_key; /* map: key read, value not yet */
-	/* map with many keys: open-addressing index of keys (i + 1, 0 empty),
-	 * so that the duplicate check stays linear in the file size */
-	uint32_t *index;
-	size_t icap;
-	int stream;                 /* seq whose items go to the callback */
-	size_t count;               /* items streamed so far */
-} frame;
 
 #define INDEX_FROM 8 /* keys before a map gets its index */
 
@@ -113,9 +209,15 @@ static size_t hash_key(const char *s)
 	return h;
 }
 
-static void index_put(frame *f, size_t i)
+/* Key i of the open map f. */
+static const gp_yaml_node *open_key(const pctx *x, const frame *f, size_t i)
 {
-	size_t mask = f->icap - 1, h = hash_key(f->node->keys[i]->scalar) & mask;
+	return x->kids[f->base + 2 * i];
+}
+
+static void index_put(const pctx *x, frame *f, size_t i)
+{
+	size_t mask = f->icap - 1, h = hash_key(open_key(x, f, i)->scalar) & mask;
 
 	while (f->index[h])
 		h = (h + 1) & mask;
@@ -123,9 +225,9 @@ static void index_put(frame *f, size_t i)
 }
 
 /* Index the map's keys once it has INDEX_FROM, growing at half full. */
-static void index_add(frame *f)
+static void index_add(const pctx *x, frame *f)
 {
-	size_t n = f->node->n, i;
+	size_t n = (x->nkids - f->base) / 2, i;
 
 	if (n < INDEX_FROM)
 		return;
@@ -136,77 +238,242 @@ static void index_add(frame *f)
 			f->icap *= 2;
 		f->index = gp_xcalloc(f->icap, sizeof(*f->index));
 		for (i = 0; i < n; i++)
-			index_put(f, i);
+			index_put(x, f, i);
 		return;
 	}
-	index_put(f, n - 1);
+	index_put(x, f, n - 1);
 }
 
-/* The earlier key equal to key, or NULL. */
-static const gp_yaml_node *find_key(const frame *f, const char *key)
+/* The earlier key of the open map f equal to key, or NULL. */
+static const gp_yaml_node *find_key(const pctx *x, const frame *f, const char *key)
 {
-	const gp_yaml_node *p = f->node;
-	size_t i, h, mask;
+	size_t i, h, mask, n = (x->nkids - f->base) / 2;
 
 	if (!f->index) {
-		for (i = 0; i < p->n; i++)
-			if (!strcmp(p->keys[i]->scalar, key))
-				return p->keys[i];
+		for (i = 0; i < n; i++)
+			if (!strcmp(open_key(x, f, i)->scalar, key))
+				return open_key(x, f, i);
 		return NULL;
 	}
 	mask = f->icap - 1;
 	for (h = hash_key(key) & mask; f->index[h]; h = (h + 1) & mask)
-		if (!strcmp(p->keys[f->index[h] - 1]->scalar, key))
-			return p->keys[f->index[h] - 1];
+		if (!strcmp(open_key(x, f, f->index[h] - 1)->scalar, key))
+			return open_key(x, f, f->index[h] - 1);
 	return NULL;
 }
 
-static int add_child(gp_yaml_doc *doc, frame *top, gp_yaml_node *child,
-		     gp_error *err)
+static void push_kid(pctx *x, gp_yaml_node *n)
 {
-	gp_yaml_node *p = top->node;
+	GP_GROW(x->kids, x->capkids, x->nkids + 1);
+	x->kids[x->nkids++] = n;
+}
+
+static int add_child(pctx *x, frame *top, gp_yaml_node *child)
+{
 	const gp_yaml_node *first;
 
-	if (p->type == GP_YAML_SEQ) {
-		GP_GROW(p->items, p->cap, p->n + 1);
-		p->items[p->n++] = child;
+	if (top->node->type == GP_YAML_SEQ) {
+		push_kid(x, child);
 		return GP_OK;
 	}
 	if (!top->pending_key) {
-		if (child->type != GP_YAML_SCALAR) {
-			gp_yaml_error(doc, child, err,
-				      "mapping keys must be plain scalars");
-			node_free(child);
-			return GP_EINPUT;
-		}
-		if ((first = find_key(top, child->scalar))) {
-			gp_yaml_error(doc, child, err, "duplicate key '%.200s' (first at line %d)",
-				      child->scalar, first->line);
-			node_free(child);
-			return GP_EINPUT;
-		}
+		if (child->type != GP_YAML_SCALAR)
+			return gp_yaml_error(x->doc, child, x->err,
+					     "mapping keys must be plain scalars");
+		if ((first = find_key(x, top, child->scalar)))
+			return gp_yaml_error(x->doc, child, x->err,
+					     "duplicate key '%.200s' (first at line %d)",
+					     child->scalar, (int)first->line);
 		top->pending_key = child;
 		return GP_OK;
 	}
-	if (p->n + 1 > p->cap) {
-		size_t cap = p->cap;
-
-		GP_GROW(p->items, cap, p->n + 1);
-		p->keys = gp_xrealloc(p->keys, cap * sizeof(*p->keys));
-		p->cap = cap;
-	}
-	p->keys[p->n] = top->pending_key;
-	p->items[p->n++] = child;
+	push_kid(x, top->pending_key);
+	push_kid(x, child);
 	top->pending_key = NULL;
-	index_add(top);
+	index_add(x, top);
 	return GP_OK;
 }
 
-static int mark_error(gp_yaml_doc *doc, gp_error *err, const yaml_mark_t *m,
-		      const char *fmt, const char *what)
+/* A collection closes: its children move from kids into arrays of their
+ * exact size. */
+static void close_node(pctx *x, frame *f)
 {
-	return gp_error_set(err, GP_EINPUT, doc->path, (int)m->line + 1,
-			    (int)m->column + 1, fmt, what);
+	gp_yaml_node *p = f->node, **a;
+	size_t len = x->nkids - f->base, n, i;
+
+	n = p->type == GP_YAML_MAP ? len / 2 : len;
+	if (n > 0) {
+		if (p->type == GP_YAML_MAP) {
+			a = store(x, 2 * n * sizeof(*a));
+			p->keys = a;
+			p->items = a + n;
+			for (i = 0; i < n; i++) {
+				a[i] = x->kids[f->base + 2 * i];
+				a[n + i] = x->kids[f->base + 2 * i + 1];
+			}
+		} else {
+			p->items = store(x, n * sizeof(*p->items));
+			memcpy(p->items, x->kids + f->base, n * sizeof(*p->items));
+		}
+	}
+	p->n = n;
+	x->nkids = f->base;
+	free(f->index);
+	f->index = NULL;
+}
+
+static int mark_error(pctx *x, const yaml_mark_t *m, const char *what)
+{
+	return gp_error_set(x->err, GP_EINPUT, x->doc->path, (int)m->line + 1,
+			    (int)m->column + 1, "%s", what);
+}
+
+/* A node is complete: it goes to its parent, or to the callback (and its
+ * storage is given back) when the parent is the streamed list. */
+static int node_done(pctx *x, gp_yaml_node *n, mark start)
+{
+	frame *top;
+	int status;
+
+	if (x->depth == 0) {
+		if (!x->doc->root)
+			x->doc->root = n;
+		return GP_OK;
+	}
+	top = &x->stack[x->depth - 1];
+	if (!top->stream)
+		return add_child(x, top, n);
+	status = x->fn(x->ud, x->doc, n, top->count++, x->err);
+	store_rewind(x, start);
+	return status;
+}
+
+static int on_open(pctx *x, const yaml_event_t *ev)
+{
+	int seq = ev->type == YAML_SEQUENCE_START_EVENT, streamed;
+	mark start = store_mark(x);
+	gp_yaml_node *n;
+	frame *f;
+
+	if ((seq && ev->data.sequence_start.anchor) ||
+	    (!seq && ev->data.mapping_start.anchor))
+		return mark_error(x, &ev->start_mark, "YAML anchors are not supported");
+	if (x->depth >= (size_t)x->max_depth)
+		return gp_error_set(x->err, GP_EINPUT, x->doc->path,
+				    (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+				    "nesting deeper than %d levels", x->max_depth);
+	n = node_new(x, seq ? GP_YAML_SEQ : GP_YAML_MAP, &ev->start_mark);
+	/* the list under the root key `key` is streamed */
+	streamed = x->key && x->fn && x->depth == 1 && seq &&
+		   x->stack[0].node->type == GP_YAML_MAP && x->stack[0].pending_key &&
+		   !strcmp(x->stack[0].pending_key->scalar, x->key);
+	if (x->depth == 0) {
+		x->doc->root = n;
+	} else if (!x->stack[x->depth - 1].stream) {
+		int status = add_child(x, &x->stack[x->depth - 1], n);
+
+		if (status)
+			return status;
+	}
+	GP_GROW(x->stack, x->cap, x->depth + 1);
+	f = &x->stack[x->depth++];
+	memset(f, 0, sizeof(*f));
+	f->node = n;
+	f->base = x->nkids;
+	f->stream = streamed;
+	f->start = start;
+	return GP_OK;
+}
+
+static int on_close(pctx *x)
+{
+	frame *f;
+
+	if (x->depth == 0)
+		return GP_OK;
+	f = &x->stack[--x->depth];
+	close_node(x, f);
+	if (x->depth == 0 || !x->stack[x->depth - 1].stream)
+		return GP_OK; /* added to its parent when it opened */
+	return node_done(x, f->node, f->start);
+}
+
+static int on_scalar(pctx *x, const yaml_event_t *ev)
+{
+	mark start = store_mark(x);
+	gp_yaml_node *n;
+
+	if (ev->data.scalar.anchor)
+		return mark_error(x, &ev->start_mark, "YAML anchors are not supported");
+	n = scalar_new(x, &ev->start_mark, (const char *)ev->data.scalar.value,
+		       ev->data.scalar.length);
+	n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+	return node_done(x, n, start);
+}
+
+/* One event; *done at the end of the stream. */
+static int on_event(pctx *x, const yaml_event_t *ev, int *docs, int *done)
+{
+	switch (ev->type) {
+	case YAML_STREAM_END_EVENT:
+		*done = 1;
+		return GP_OK;
+	case YAML_DOCUMENT_START_EVENT:
+		if (++*docs > 1)
+			return mark_error(x, &ev->start_mark,
+					  "only one YAML document per file is supported");
+		return GP_OK;
+	case YAML_ALIAS_EVENT:
+		return mark_error(x, &ev->start_mark, "YAML aliases are not supported");
+	case YAML_SCALAR_EVENT:
+		return on_scalar(x, ev);
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT:
+		return on_open(x, ev);
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		return on_close(x);
+	default:
+		return GP_OK;
+	}
+}
+
+/* A NUL byte is refused before parsing, at its line and column. */
+static int check_nul(const char *text, size_t len, const char *path, gp_error *err)
+{
+	const char *nul = memchr(text, '\0', len), *p;
+	int line = 1, col = 1;
+
+	if (!nul)
+		return GP_OK;
+	for (p = text; p < nul; p++, col++)
+		if (*p == '\n') {
+			line++;
+			col = 0;
+		}
+	return gp_error_set(err, GP_EINPUT, path, line, col,
+			    "binary data (NUL byte) in a YAML file");
+}
+
+static int run_parser(pctx *x, yaml_parser_t *parser)
+{
+	yaml_event_t ev;
+	int status = GP_OK, done = 0, docs = 0;
+
+	while (!done && status == GP_OK) {
+		if (!yaml_parser_parse(parser, &ev)) {
+			const yaml_mark_t *m = &parser->problem_mark;
+
+			return gp_error_set(x->err, GP_EINPUT, x->doc->path, (int)m->line + 1,
+					    (int)m->column + 1, "invalid YAML: %s%s%s",
+					    parser->problem ? parser->problem : "syntax error",
+					    parser->context ? " " : "",
+					    parser->context ? parser->context : "");
+		}
+		status = on_event(x, &ev, &docs, &done);
+		yaml_event_delete(&ev);
+	}
+	return status;
 }
 
 int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
@@ -220,154 +487,29 @@ int gp_yaml_parse_stream(const char *text, size_t len, const char *path, int max
 			 gp_error *err)
 {
 	yaml_parser_t parser;
-	yaml_event_t ev;
-	frame *stack = NULL;
-	size_t depth = 0, cap = 0;
-	int status = GP_OK, done = 0, docs = 0, streamed;
+	pctx x;
+	int status;
 
 	gp_yaml_doc_init(doc);
-	doc->path = gp_xstrdup(path);
-	if (max_depth <= 0)
-		max_depth = GP_YAML_DEFAULT_MAX_DEPTH;
-	{
-		const char *nul = memchr(text, '\0', len), *p;
-		int line = 1, col = 1;
-
-		if (nul) {
-			for (p = text; p < nul; p++, col++)
-				if (*p == '\n') {
-					line++;
-					col = 0;
-				}
-			gp_yaml_doc_release(doc);
-			return gp_error_set(err, GP_EINPUT, path, line, col,
-					    "binary data (NUL byte) in a YAML file");
-		}
-	}
-	if (!yaml_parser_initialize(&parser)) {
-		gp_yaml_doc_release(doc);
+	if ((status = check_nul(text, len, path, err)))
+		return status;
+	if (!yaml_parser_initialize(&parser))
 		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot initialise YAML parser");
-	}
 	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
-
-	while (!done && status == GP_OK) {
-		gp_yaml_node *n = NULL;
-
-		if (!yaml_parser_parse(&parser, &ev)) {
-			const yaml_mark_t *m = &parser.problem_mark;
-
-			status = gp_error_set(err, GP_EINPUT, path, (int)m->line + 1,
-					      (int)m->column + 1, "invalid YAML: %s%s%s",
-					      parser.problem ? parser.problem : "syntax error",
-					      parser.context ? " " : "",
-					      parser.context ? parser.context : "");
-			break;
-		}
-		switch (ev.type) {
-		case YAML_STREAM_END_EVENT:
-			done = 1;
-			break;
-		case YAML_DOCUMENT_START_EVENT:
-			if (++docs > 1)
-				status = mark_error(doc, err, &ev.start_mark,
-						    "%s", "only one YAML document per file is supported");
-			break;
-		case YAML_ALIAS_EVENT:
-			status = mark_error(doc, err, &ev.start_mark, "%s",
-					    "YAML aliases are not supported");
-			break;
-		case YAML_SCALAR_EVENT:
-			if (ev.data.scalar.anchor) {
-				status = mark_error(doc, err, &ev.start_mark, "%s",
-						    "YAML anchors are not supported");
-				break;
-			}
-			n = scalar_new(&ev.start_mark, (const char *)ev.data.scalar.value,
-				       ev.data.scalar.length);
-			n->quoted = ev.data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
-			break;
-		case YAML_SEQUENCE_START_EVENT:
-		case YAML_MAPPING_START_EVENT:
-			if ((ev.type == YAML_SEQUENCE_START_EVENT && ev.data.sequence_start.anchor) ||
-			    (ev.type == YAML_MAPPING_START_EVENT && ev.data.mapping_start.anchor)) {
-				status = mark_error(doc, err, &ev.start_mark, "%s",
-						    "YAML anchors are not supported");
-				break;
-			}
-			if (depth >= (size_t)max_depth) {
-				status = gp_error_set(err, GP_EINPUT, path,
-						      (int)ev.start_mark.line + 1,
-						      (int)ev.start_mark.column + 1,
-						      "nesting deeper than %d levels",
-						      max_depth);
-				break;
-			}
-			n = node_new(ev.type == YAML_SEQUENCE_START_EVENT ?
-				     GP_YAML_SEQ : GP_YAML_MAP, &ev.start_mark);
-			/* the list under the root key `key` is streamed */
-			streamed = key && fn && depth == 1 && n->type == GP_YAML_SEQ &&
-				   stack[0].node->type == GP_YAML_MAP && stack[0].pending_key &&
-				   !strcmp(stack[0].pending_key->scalar, key);
-			if (depth > 0) {
-				status = add_child(doc, &stack[depth - 1], n, err);
-				if (status) {
-					n = NULL; /* add_child freed it */
-					break;
-				}
-			} else {
-				doc->root = n;
-			}
-			GP_GROW(stack, cap, depth + 1);
-			stack[depth].node = n;
-			stack[depth].pending_key = NULL;
-			stack[depth].index = NULL;
-			stack[depth].icap = 0;
-			stack[depth].stream = streamed;
-			stack[depth].count = 0;
-			depth++;
-			n = NULL;
-			break;
-		case YAML_SEQUENCE_END_EVENT:
-		case YAML_MAPPING_END_EVENT:
-			if (depth > 0) {
-				depth--;
-				free(stack[depth].index);
-				node_trim(stack[depth].node);
-				if (depth > 0 && stack[depth - 1].stream) {
-					/* a streamed item: hand it over, then drop it */
-					gp_yaml_node *seq = stack[depth - 1].node;
-
-					status = fn(ud, doc, stack[depth].node, stack[depth - 1].count++, err);
-					seq->n--;
-					node_free(seq->items[seq->n]);
-				}
-			}
-			break;
-		default:
-			break;
-		}
-		if (n && status == GP_OK) {
-			if (depth > 0 && stack[depth - 1].stream) {
-				status = fn(ud, doc, n, stack[depth - 1].count++, err);
-				node_free(n);
-			} else if (depth > 0)
-				status = add_child(doc, &stack[depth - 1], n, err);
-			else if (!doc->root)
-				doc->root = n;
-			else
-				node_free(n);
-		} else if (n) {
-			node_free(n);
-		}
-		yaml_event_delete(&ev);
-	}
-	/* A key without its value can only remain after an error. */
-	while (depth > 0) {
-		depth--;
-		node_free(stack[depth].pending_key);
-		free(stack[depth].index);
-	}
-	free(stack);
+	memset(&x, 0, sizeof(x));
+	doc->path = gp_xstrdup(path);
+	x.doc = doc;
+	x.err = err;
+	x.max_depth = max_depth > 0 ? max_depth : GP_YAML_DEFAULT_MAX_DEPTH;
+	x.key = key;
+	x.fn = fn;
+	x.ud = ud;
+	status = run_parser(&x, &parser);
+	while (x.depth > 0)
+		free(x.stack[--x.depth].index);
+	free(x.stack);
+	free(x.kids);
+	free(x.spare);
 	yaml_parser_delete(&parser);
 	if (status != GP_OK) {
 		/* nothing stays allocated, for callers that return at once */

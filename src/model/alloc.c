@@ -4,6 +4,7 @@
 
 #include "gpuplan/model/alloc.h"
 #include "gpuplan/util/util.h"
+#include "alloc_index_int.h"
 
 /* Memory of a GPU whose model is unknown: large enough never to limit. */
 #define GP_MEM_UNLIMITED ((int64_t)1 << 40)
@@ -92,6 +93,7 @@ int gp_alloc_init(gp_alloc *a, const gp_cluster *c)
 		a->gpu_free_mem_mib[g] = gp_alloc_gpu_mem_cap(a, g);
 		a->gpu_env[g] = -1;
 	}
+	a->ix = gp_alloc_index_new(a);
 	return GP_OK;
 }
 
@@ -113,6 +115,7 @@ void gp_alloc_release(gp_alloc *a)
 	free(a->node_state);
 	free(a->cpu_used);
 	free(a->nic_vfs_used);
+	gp_alloc_index_free(a->ix);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -137,29 +140,38 @@ int gp_alloc_copy(gp_alloc *dst, const gp_alloc *src)
 	DUP(node_state, src->nnodes);
 	DUP(cpu_used, (size_t)src->nnodes * (size_t)src->cpu_words);
 	DUP(nic_vfs_used, (size_t)src->nnodes * (size_t)src->max_nics);
+	dst->ix = src->ix ? gp_alloc_index_new(dst) : NULL;
 	return GP_OK;
 }
 
 int gp_alloc_take_gpu(gp_alloc *a, int gpu, int milli, int64_t mem_mib)
 {
 	int node = a->gpu_node[gpu];
+	gp_aix_gpu was;
 
 	if (milli < 0 || milli > a->gpu_free_milli[gpu] ||
 	    mem_mib > a->gpu_free_mem_mib[gpu])
 		return -1;
+	if (a->ix)
+		gp_alloc_index_before(a, gpu, &was);
 	if (a->gpu_free_milli[gpu] == GP_MILLI && milli > 0)
 		a->node_free_whole[node]--;
 	a->gpu_free_milli[gpu] = (int16_t)(a->gpu_free_milli[gpu] - milli);
 	a->gpu_free_mem_mib[gpu] -= mem_mib;
 	a->gpu_tasks[gpu]++;
 	a->node_free_milli[node] -= milli;
+	if (a->ix)
+		gp_alloc_index_after(a, gpu, &was);
 	return 0;
 }
 
 void gp_alloc_give_gpu(gp_alloc *a, int gpu, int milli, int64_t mem_mib)
 {
 	int node = a->gpu_node[gpu];
+	gp_aix_gpu was;
 
+	if (a->ix)
+		gp_alloc_index_before(a, gpu, &was);
 	a->gpu_free_milli[gpu] = (int16_t)(a->gpu_free_milli[gpu] + milli);
 	a->gpu_free_mem_mib[gpu] += mem_mib;
 	if (a->gpu_tasks[gpu] > 0)
@@ -169,6 +181,15 @@ void gp_alloc_give_gpu(gp_alloc *a, int gpu, int milli, int64_t mem_mib)
 	a->node_free_milli[node] += milli;
 	if (a->gpu_tasks[gpu] == 0)
 		a->gpu_env[gpu] = -1;
+	if (a->ix)
+		gp_alloc_index_after(a, gpu, &was);
+}
+
+void gp_alloc_set_state(gp_alloc *a, int node, int state)
+{
+	a->node_state[node] = (uint8_t)state;
+	if (a->ix)
+		gp_alloc_index_state(a, node);
 }
 
 void gp_alloc_set_cpu(gp_alloc *a, int node, int cpu, int used)

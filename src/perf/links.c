@@ -157,152 +157,212 @@ static int on_nvswitch(const gp_topo *t, const gp_gpu_model *m)
 	return 1;
 }
 
+/* What gp_perf_fabric_of gathers over the parts: the minima and flags of
+ * the fabric, and which part holds the slowest ring and the slowest
+ * network attachment (named only when a description is asked for). */
+typedef struct fabric_acc {
+	double bw_net, bw_gpu, bw_nvl, bw_p2p, bw_chan, chan_net;
+	int prev, levels, all_ib, all_sharp, arch, nvsw, pcie;
+	int intra_node, intra_a, intra_b;   /* slowest ring, -1 none */
+	gp_link intra_hop;
+	int net_node, net_nics;             /* slowest attachment, -1 none */
+} fabric_acc;
+
+static int part_check(const gp_cluster *c, const gp_place_part *pp, gp_error *err)
+{
+	const gp_node *node;
+	int k;
+
+	if (pp->node < 0 || pp->node >= c->nnodes)
+		return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				    "placement names node %d of %d", pp->node, c->nnodes);
+	node = &c->nodes[pp->node];
+	for (k = 0; k < pp->ngpus; k++)
+		if (pp->gpus[k] < 0 || pp->gpus[k] >= c->types[node->type].topo.ngpus)
+			return gp_error_set(err, GP_EINPUT, NULL, 0, 0, "node '%s' has no GPU %d",
+					    node->name, pp->gpus[k]);
+	return GP_OK;
+}
+
+/* The rings inside one part's node. */
+static void part_intra(const gp_cluster *c, const gp_place_part *pp, gp_perf_fabric *f,
+		       fabric_acc *a)
+{
+	const gp_topo *t = &c->types[c->nodes[pp->node].type].topo;
+	const gp_gpu_model *m = gp_cluster_node_model(c, pp->node);
+	gp_link hop;
+	int ha, hb, k;
+	double ring;
+
+	if (gp_perf_arch(m) < a->arch)
+		a->arch = gp_perf_arch(m);
+	ring = gp_perf_ring_gbs(t, m, pp->gpus, pp->ngpus, &ha, &hb, &hop);
+	if (pp->ngpus > 1) {
+		if (gp_perf_link_alpha(hop) > f->alpha_intra)
+			f->alpha_intra = gp_perf_link_alpha(hop);
+		if (hop.level != GP_LINK_NV)
+			a->pcie = 1;
+		if (!on_nvswitch(t, m))
+			a->nvsw = 0;
+		for (k = 0; k + 1 < pp->ngpus; k++) {
+			int x = pp->gpus[k], y = pp->gpus[k + 1];
+
+			a->bw_p2p = fmin(a->bw_p2p, gp_perf_pair_gbs(m, gp_topo_link(t, x, y),
+								     gp_perf_p2p_ok(t, m, x, y)));
+		}
+	}
+	if (m && m->nvlink_links > 0)
+		a->bw_nvl = fmin(a->bw_nvl, m->nvlink_links * gp_perf_nvlink_gbs(m));
+	else
+		a->bw_nvl = 0;
+	if (pp->ngpus > 1)
+		a->bw_chan = fmin(a->bw_chan, hop.level == GP_LINK_NV ? gp_perf_nvlink_gbs(m) : ring);
+	if (ring < f->bw_intra) {
+		f->bw_intra = ring;
+		a->intra_node = pp->node;
+		a->intra_a = ha;
+		a->intra_b = hb;
+		a->intra_hop = hop;
+	}
+}
+
+/* Network side of one part: the NICs within reach of the job's GPUs on
+ * its node (a ring leaves the node once per channel) and the switch
+ * levels from the previous part's node. */
+static int part_net(const gp_cluster *c, const gp_place_part *pp, fabric_acc *a, gp_error *err)
+{
+	const gp_node *node = &c->nodes[pp->node];
+	int nics = 0;
+	double bw = gp_perf_node_net_gbs(c, pp->node, pp->gpus, pp->ngpus, &nics);
+
+	if (bw > 0 && bw < a->bw_net) {
+		a->bw_net = bw;
+		a->net_node = pp->node;
+		a->net_nics = nics;
+	}
+	if (bw > 0)
+		a->bw_gpu = fmin(a->bw_gpu, bw / pp->ngpus);
+	if (bw > 0 && nics > 0)
+		a->chan_net = fmin(a->chan_net, bw / nics);
+	if (!gp_fabric_tech_is_ib(node->tech))
+		a->all_ib = 0;
+	if (node->sw < 0 || switch_param(c, node->sw, 2) != 1)
+		a->all_sharp = 0;
+	if (a->prev >= 0 && a->prev != pp->node) {
+		int w = gp_cluster_comm_weight(c, a->prev, pp->node);
+
+		if (w < 0)
+			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					    "nodes '%s' and '%s' are not connected",
+					    c->nodes[a->prev].name, node->name);
+		if (switch_levels(w) > a->levels)
+			a->levels = switch_levels(w);
+	}
+	a->prev = pp->node;
+	return GP_OK;
+}
+
+/* A job over several nodes: the fabric under load (the lowest efficiency
+ * of the switches the job's nodes hang off) and the switch traversals.
+ * Returns the efficiency. */
+static double fabric_net(const gp_cluster *c, const gp_placement *p, gp_perf_fabric *f,
+			 fabric_acc *a)
+{
+	double eff = 1.0;
+	int i;
+
+	for (i = 0; i < p->nparts; i++) {
+		int node = p->parts[i].node;
+
+		if (p->parts[i].ngpus > 0)
+			eff = fmin(eff, gp_perf_fabric_efficiency(c, c->nodes[node].sw, f->nodes));
+	}
+	f->bw_node_net = a->bw_net * eff;
+	a->bw_chan = fmin(a->bw_chan, a->chan_net * eff);
+	f->bw_gpu_net = a->bw_gpu * eff;
+	f->net_ib = a->all_ib;
+	f->sharp = a->all_ib && a->all_sharp;
+	/* NCCL's NET latency covers one switch; each further level adds a
+	 * traversal up and one down. */
+	f->net_switch_s = GP_PERF_SWITCH_S * 2 * (a->levels > 1 ? a->levels - 1 : 0);
+	f->alpha_inter += f->net_switch_s;
+	return eff;
+}
+
+/* The bottleneck in words: the slowest ring, or the slowest node
+ * attachment when the network is below the rings.  A snapshot lists RDMA
+ * NICs only: a node without one is taken to reach its switch through one
+ * port, and the description says so. */
+static void describe(const gp_cluster *c, const gp_perf_fabric *f, const fabric_acc *a,
+		     double eff, char *out, size_t size)
+{
+	char desc[224] = "", lb[16];
+
+	if (f->n <= 1) {
+		snprintf(out, size, "none (single GPU)");
+		return;
+	}
+	if (f->nodes > 1 && f->bw_node_net < f->bw_intra) {
+		const gp_node *node = &c->nodes[a->net_node];
+
+		snprintf(desc, sizeof(desc), "network: %d x %s NIC on %s%s (%.1f GB/s)", a->net_nics,
+			 gp_fabric_tech_name(node->tech), node->name,
+			 c->types[node->type].topo.nnics > 0 ? "" : ", assumed: its snapshot lists no NIC",
+			 a->bw_net);
+		if (eff < 1.0 && strlen(desc) + 40 < sizeof(desc))
+			snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), ", x%.2f fabric load",
+				 eff);
+	} else if (a->intra_node >= 0) {
+		/* 160: the size the ring's words always had */
+		snprintf(desc, 160, "%s GPU%d-GPU%d on %s (%.1f GB/s)",
+			 gp_link_format(a->intra_hop, lb, sizeof(lb)), a->intra_a, a->intra_b,
+			 c->nodes[a->intra_node].name, f->bw_intra);
+	}
+	snprintf(out, size, "%s", desc);
+}
+
 int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p, gp_perf_fabric *f,
 		      char *bottleneck, size_t bsize, gp_error *err)
 {
-	char intra_desc[160] = "", net_desc[224] = "";
-	double bw_intra = 5000.0, bw_net = 1e300, bw_gpu = 1e300, eff = 1.0;
-	double bw_nvl = 1e300, bw_p2p = 1e300, bw_chan = 1e300, chan_net = 1e300;
-	int i, prev = -1, levels = 0, all_ib = 1, all_sharp = 1, arch = 99;
-	int nvsw = 1, pcie = 0;
+	fabric_acc a = { 1e300, 1e300, 1e300, 1e300, 1e300, 1e300, -1, 0, 1, 1, 99, 1, 0,
+			 -1, 0, 0, { GP_LINK_X, 0 }, -1, 0 };
+	double eff = 1.0;
+	int i, st;
 
 	memset(f, 0, sizeof(*f));
 	f->alpha_intra = GP_PERF_ALPHA_NVLINK_S;
 	f->alpha_inter = GP_PERF_ALPHA_NET_S;
+	f->bw_intra = 5000.0;
 	for (i = 0; i < p->nparts; i++) {
 		const gp_place_part *pp = &p->parts[i];
-		const gp_node *node;
-		const gp_topo *t;
-		const gp_gpu_model *m;
-		gp_link hop;
-		int a, b, k;
-		double ring;
 
 		if (pp->ngpus <= 0)
 			continue;
-		if (pp->node < 0 || pp->node >= c->nnodes)
-			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-					    "placement names node %d of %d", pp->node, c->nnodes);
-		node = &c->nodes[pp->node];
-		t = &c->types[node->type].topo;
-		m = gp_cluster_node_model(c, pp->node);
-		for (k = 0; k < pp->ngpus; k++)
-			if (pp->gpus[k] < 0 || pp->gpus[k] >= t->ngpus)
-				return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-						    "node '%s' has no GPU %d", node->name,
-						    pp->gpus[k]);
+		if ((st = part_check(c, pp, err)) != GP_OK)
+			return st;
 		f->n += pp->ngpus;
 		f->nodes++;
 		if (pp->ngpus > f->per_node)
 			f->per_node = pp->ngpus;
-		if (gp_perf_arch(m) < arch)
-			arch = gp_perf_arch(m);
-		ring = gp_perf_ring_gbs(t, m, pp->gpus, pp->ngpus, &a, &b, &hop);
-		if (pp->ngpus > 1) {
-			if (gp_perf_link_alpha(hop) > f->alpha_intra)
-				f->alpha_intra = gp_perf_link_alpha(hop);
-			if (hop.level != GP_LINK_NV)
-				pcie = 1;
-			if (!on_nvswitch(t, m))
-				nvsw = 0;
-			for (k = 0; k + 1 < pp->ngpus; k++) {
-				int x = pp->gpus[k], y = pp->gpus[k + 1];
-
-				bw_p2p = fmin(bw_p2p, gp_perf_pair_gbs(m, gp_topo_link(t, x, y),
-								       gp_perf_p2p_ok(t, m, x, y)));
-			}
-		}
-		if (m && m->nvlink_links > 0)
-			bw_nvl = fmin(bw_nvl, m->nvlink_links * gp_perf_nvlink_gbs(m));
-		else
-			bw_nvl = 0;
-		if (pp->ngpus > 1)
-			bw_chan = fmin(bw_chan, hop.level == GP_LINK_NV ? gp_perf_nvlink_gbs(m) : ring);
-		if (ring < bw_intra) {
-			char lb[16];
-
-			bw_intra = ring;
-			snprintf(intra_desc, sizeof(intra_desc), "%s GPU%d-GPU%d on %s (%.1f GB/s)",
-				 gp_link_format(hop, lb, sizeof(lb)), a, b, node->name, ring);
-		}
-		/* Network side: the NICs within reach of the job's GPUs on
-		 * this node (a ring leaves the node once per channel).  A
-		 * snapshot lists RDMA NICs only: a node without one is taken to
-		 * reach its switch through one port, and the description says so. */
-		{
-			int nics = 0;
-			double bw = gp_perf_node_net_gbs(c, pp->node, pp->gpus, pp->ngpus, &nics);
-
-			if (bw > 0 && bw < bw_net) {
-				bw_net = bw;
-				snprintf(net_desc, sizeof(net_desc),
-					 "network: %d x %s NIC on %s%s (%.1f GB/s)", nics,
-					 gp_fabric_tech_name(node->tech), node->name,
-					 t->nnics > 0 ? "" : ", assumed: its snapshot lists no NIC", bw);
-			}
-			if (bw > 0)
-				bw_gpu = fmin(bw_gpu, bw / pp->ngpus);
-			if (bw > 0 && nics > 0)
-				chan_net = fmin(chan_net, bw / nics);
-			if (!gp_fabric_tech_is_ib(node->tech))
-				all_ib = 0;
-			if (node->sw < 0 || switch_param(c, node->sw, 2) != 1)
-				all_sharp = 0;
-			if (prev >= 0 && prev != pp->node) {
-				int w = gp_cluster_comm_weight(c, prev, pp->node);
-
-				if (w < 0)
-					return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-							    "nodes '%s' and '%s' are not connected",
-							    c->nodes[prev].name, node->name);
-				if (switch_levels(w) > levels)
-					levels = switch_levels(w);
-			}
-			prev = pp->node;
-		}
+		part_intra(c, pp, f, &a);
+		if ((st = part_net(c, pp, &a, err)) != GP_OK)
+			return st;
 	}
-	f->arch = arch == 99 ? 0 : arch;
-	f->intra_hw = pcie ? GP_PERF_HW_PCI : GP_PERF_HW_NVLINK;
-	f->nvswitch = nvsw && f->per_node >= 2;
-	f->bw_gpu_nvl = bw_nvl < 1e300 ? bw_nvl : 0;
-	f->bw_p2p = bw_p2p < 1e300 ? bw_p2p : 0;
+	f->arch = a.arch == 99 ? 0 : a.arch;
+	f->intra_hw = a.pcie ? GP_PERF_HW_PCI : GP_PERF_HW_NVLINK;
+	f->nvswitch = a.nvsw && f->per_node >= 2;
+	f->bw_gpu_nvl = a.bw_nvl < 1e300 ? a.bw_nvl : 0;
+	f->bw_p2p = a.bw_p2p < 1e300 ? a.bw_p2p : 0;
 	if (f->nodes > 1) {
-		if (bw_net >= 1e300)
+		if (a.bw_net >= 1e300)
 			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 					    "placement spans %d nodes but none has a network attachment",
 					    f->nodes);
-		/* The fabric under load: the lowest efficiency of the
-		 * switches the job's nodes hang off. */
-		for (i = 0; i < p->nparts; i++) {
-			int node = p->parts[i].node;
-
-			if (p->parts[i].ngpus > 0)
-				eff = fmin(eff, gp_perf_fabric_efficiency(c, c->nodes[node].sw,
-									  f->nodes));
-		}
-		f->bw_node_net = bw_net * eff;
-		bw_chan = fmin(bw_chan, chan_net * eff);
-		f->bw_gpu_net = bw_gpu * eff;
-		f->net_ib = all_ib;
-		f->sharp = all_ib && all_sharp;
-		/* NCCL's NET latency covers one switch; each further level adds a
-		 * traversal up and one down. */
-		f->net_switch_s = GP_PERF_SWITCH_S * 2 * (levels > 1 ? levels - 1 : 0);
-		f->alpha_inter += f->net_switch_s;
-		if (eff < 1.0 && strlen(net_desc) + 40 < sizeof(net_desc))
-			snprintf(net_desc + strlen(net_desc), sizeof(net_desc) - strlen(net_desc),
-				 ", x%.2f fabric load", eff);
+		eff = fabric_net(c, p, f, &a);
 	}
-	f->bw_intra = bw_intra;
-	f->bw_chan = bw_chan < 1e300 ? bw_chan : 0;
-	if (bottleneck && bsize) {
-		if (f->n <= 1)
-			snprintf(bottleneck, bsize, "none (single GPU)");
-		else if (f->nodes > 1 && f->bw_node_net < f->bw_intra)
-			snprintf(bottleneck, bsize, "%s", net_desc);
-		else
-			snprintf(bottleneck, bsize, "%s", intra_desc);
-	}
+	f->bw_chan = a.bw_chan < 1e300 ? a.bw_chan : 0;
+	if (bottleneck && bsize)
+		describe(c, f, &a, eff, bottleneck, bsize);
 	return GP_OK;
 }
 

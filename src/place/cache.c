@@ -300,6 +300,33 @@ static void build_type(gp_place_cache *pc, const gp_cluster *c, int ti)
 	}
 }
 
+/* bestfit's single-card choice per free-GPU mask (place_int.h). */
+static void fill_single(gp_place_type *pt)
+{
+	int m, g, h, full = 1 << pt->ngpus;
+
+	pt->sc_gpu = gp_xcalloc((size_t)full, sizeof(*pt->sc_gpu));
+	pt->sc_iso = gp_xcalloc((size_t)full, sizeof(*pt->sc_iso));
+	for (m = 1; m < full; m++) {
+		int32_t best = -1;
+
+		for (g = 0; g < pt->ngpus; g++) {
+			int32_t iso = 0;
+
+			if (!(m >> g & 1))
+				continue;
+			for (h = 0; h < pt->ngpus; h++)
+				if (h != g && (m >> h & 1))
+					iso += pt->expense[g][h];
+			if (iso > best) {
+				best = iso;
+				pt->sc_gpu[m] = (int8_t)g;
+			}
+		}
+		pt->sc_iso[m] = best;
+	}
+}
+
 static void build_domains(gp_place_cache *pc, const gp_cluster *c)
 {
 	int i, s, *rep;
@@ -343,11 +370,15 @@ gp_place_cache *gp_place_cache_new(const gp_cluster *c)
 	pc->cluster = c;
 	pc->ntypes = c->ntypes;
 	pc->types = gp_xcalloc((size_t)c->ntypes + 1, sizeof(*pc->types));
-	for (i = 0; i < c->ntypes; i++)
+	for (i = 0; i < c->ntypes; i++) {
 		build_type(pc, c, i);
+		if (pc->types[i].ngpus >= 1 && pc->types[i].ngpus <= GP_AIX_MAX_GPUS)
+			fill_single(&pc->types[i]);
+	}
 	build_domains(pc, c);
 	pc->node_int[0] = gp_xcalloc((size_t)c->nnodes + 1, sizeof(int));
 	pc->node_int[1] = gp_xcalloc((size_t)c->nnodes + 1, sizeof(int));
+	pc->node_int[2] = gp_xcalloc((size_t)c->nnodes + 1, sizeof(int));
 	pc->node_mask = gp_xcalloc((size_t)c->nnodes + 1, sizeof(uint64_t));
 	pc->class_votes = gp_xcalloc((size_t)pc->nclasses + 1, sizeof(int64_t));
 	pc->class_free = gp_xcalloc((size_t)pc->nclasses + 1, sizeof(int64_t));
@@ -364,6 +395,8 @@ void gp_place_cache_free(gp_place_cache *pc)
 		free(pc->types[i].masks);
 		free(pc->types[i].cpu_aff);
 		free(pc->types[i].memo);
+		free(pc->types[i].sc_gpu);
+		free(pc->types[i].sc_iso);
 		gp_topo_derived_free(pc->types[i].own_derived);
 	}
 	free(pc->types);
@@ -375,6 +408,7 @@ void gp_place_cache_free(gp_place_cache *pc)
 	free(pc->sw_count);
 	free(pc->node_int[0]);
 	free(pc->node_int[1]);
+	free(pc->node_int[2]);
 	free(pc->node_mask);
 	free(pc->class_votes);
 	free(pc->class_free);
@@ -397,7 +431,7 @@ const gp_place_type *gp_place_type_of(const gp_place_cache *pc, int node)
 
 int *gp_place_scratch_nodes(gp_place_cache *pc, int which)
 {
-	return pc->node_int[which & 1];
+	return pc->node_int[which >= 0 && which < 3 ? which : 0];
 }
 
 uint64_t *gp_place_scratch_masks(gp_place_cache *pc)

@@ -268,7 +268,7 @@ uint64_t gp_place_fit_mask(const gp_policy_ctx *ctx, int node, const gp_job *job
 		for (g = 0; g < ng; g++)
 			m |= (uint64_t)((milli[g] >= job->gpu_milli) & (mem[g] >= job->gpu_mem_mib)) << g;
 	}
-	cnt = __builtin_popcountll(m);
+	cnt = gp_popcount64(m);
 	*n = cnt;
 	return m;
 }
@@ -704,6 +704,12 @@ void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
 		choose_cpus(ctx, pt, job, out, i);
 		choose_nic(ctx, pt, out, i, nic_class);
 	}
+	if (!ctx->explain && pc && pc->summary_timed &&
+	    (job->duration >= 0 || job->iterations <= 0)) {
+		out->bottleneck = GP_LINK_X;
+		out->ring_bw_gbs = 0;
+		return;
+	}
 	/* The perf model's view; sets out->bottleneck and ring_bw_gbs. */
 	gp_place_summarize_fields(ctx->cluster, out, &s, ctx->explain != NULL);
 	if (ctx->explain) {
@@ -779,25 +785,16 @@ int gp_place_reach_limit(const gp_policy_ctx *ctx, int64_t *sum, int *fit, int n
 	return gp_explain_wait(ctx->explain, "no group of mutually reachable nodes has %d free GPUs", need);
 }
 
-int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
-		  const int *fit, const uint64_t *allow, int kind, gp_placement *out)
+/* The switch for a multi-node job of need GPUs from the fitting GPUs per
+ * switch (pc->sw_free): the best (lowest) seed weight, then the least
+ * left over; -1 (WAIT reason set) when no connected group holds it.
+ * total: fitting GPUs in the cluster, for the explanation. */
+static int span_switch(const gp_policy_ctx *ctx, gp_place_cache *pc, int need, int64_t total)
 {
 	const gp_cluster *c = ctx->cluster;
-	int need = job->gpus, i, s, best = -1, m = 0, nchosen = 0, got, last;
-	int64_t bestrem = 0, total = 0;
-	int *cand = gp_place_scratch_nodes(pc, 1);
-	int hist[GP_TOPO_MAX_GPUS + 1];
-	int thr, cum, take_thr, chosen_max = GP_PLACE_MAX_PARTS;
+	int64_t bestrem = 0, most = 0;
+	int s, best = -1;
 
-	for (s = 0; s < c->nswitches; s++)
-		pc->sw_free[s] = 0;
-	for (i = 0; i < c->nnodes; i++) {
-		if (fit[i] <= 0)
-			continue;
-		total += fit[i];
-		for (s = gp_place_node_sw(c, i); s >= 0; s = c->switches[s].parent)
-			pc->sw_free[s] += fit[i];
-	}
 	for (s = 0; s < c->nswitches; s++) {
 		int64_t rem = pc->sw_free[s] - need;
 
@@ -809,31 +806,35 @@ int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *jo
 			bestrem = rem;
 		}
 	}
-	if (best < 0) {
-		int64_t most = 0;
+	if (best >= 0)
+		return best;
+	for (s = 0; s < c->nswitches; s++)
+		if (pc->sw_free[s] > most && pc->sw_rate[s] != INT_MAX)
+			most = pc->sw_free[s];
+	gp_explain_add(ctx->explain, "several nodes: no connected group of nodes has %d fitting GPUs "
+		       "(%lld free in the cluster, at most %lld under one switch)",
+		       need, (long long)total, (long long)most);
+	gp_explain_wait(ctx->explain, "no connected group of nodes has %d free GPUs; "
+			"wait for the next dispatch", need);
+	return -1;
+}
 
-		for (s = 0; s < c->nswitches; s++)
-			if (pc->sw_free[s] > most && pc->sw_rate[s] != INT_MAX)
-				most = pc->sw_free[s];
-		gp_explain_add(ctx->explain, "several nodes: no connected group of nodes has %d fitting GPUs "
-			       "(%lld free in the cluster, at most %lld under one switch)",
-			       need, (long long)total, (long long)most);
-		return gp_explain_wait(ctx->explain, "no connected group of nodes has %d free GPUs; "
-				       "wait for the next dispatch", need);
-	}
-	/* Candidates under the chosen switch; fewest nodes first (largest
-	 * fit), the last one by best fit. */
+/* The nodes of a multi-node job under switch best: cand[0..m) are the
+ * nodes under it with fitting GPUs, ascending.  Fewest nodes first
+ * (largest fit), the last one by best fit. */
+static int span_nodes(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, int best,
+		      const int *cand, int m, const int *fit, const uint64_t *allow, int kind,
+		      gp_placement *out)
+{
+	const gp_cluster *c = ctx->cluster;
+	int need = job->gpus, i, nchosen = 0, got, last = -1;
+	int *chosen = gp_place_scratch_nodes(pc, 2);
+	int hist[GP_TOPO_MAX_GPUS + 1];
+	int thr, cum, take_thr, chosen_max = GP_PLACE_MAX_PARTS;
+
 	memset(hist, 0, sizeof(hist));
-	for (i = 0; i < c->nnodes; i++) {
-		if (fit[i] <= 0)
-			continue;
-		for (s = gp_place_node_sw(c, i); s >= 0 && s != best; s = c->switches[s].parent)
-			;
-		if (s != best)
-			continue;
-		cand[m++] = i;
-		hist[fit[i] > GP_TOPO_MAX_GPUS ? GP_TOPO_MAX_GPUS : fit[i]]++;
-	}
+	for (i = 0; i < m; i++)
+		hist[fit[cand[i]] > GP_TOPO_MAX_GPUS ? GP_TOPO_MAX_GPUS : fit[cand[i]]]++;
 	cum = 0;
 	for (thr = GP_TOPO_MAX_GPUS; thr > 0; thr--) {
 		if (cum + thr * hist[thr] >= need)
@@ -842,15 +843,13 @@ int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *jo
 	}
 	/* Nodes with fit > thr all go; of those with fit == thr, the first few. */
 	take_thr = thr > 0 ? (need - cum + thr - 1) / thr : 0;
-	got = 0;
-	last = -1;
 	for (i = 0; i < m; i++) {
 		int f = fit[cand[i]];
 
 		if (f > thr || (f == thr && take_thr > 0)) {
 			if (f == thr)
 				take_thr--;
-			cand[nchosen++] = cand[i]; /* compacts in place: nchosen <= i */
+			chosen[nchosen++] = cand[i];
 		}
 	}
 	if (nchosen > chosen_max) {
@@ -861,42 +860,38 @@ int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *jo
 	/* Order: fit descending, then node index; the last node only gives
 	 * the remainder: swap in the smallest unchosen node that covers it. */
 	for (i = 1; i < nchosen; i++) {
-		int x = cand[i], j = i - 1;
+		int x = chosen[i], j = i - 1;
 
-		while (j >= 0 && cmp_node_fit_desc(fit[cand[j]], cand[j], fit[x], x) > 0) {
-			cand[j + 1] = cand[j];
+		while (j >= 0 && cmp_node_fit_desc(fit[chosen[j]], chosen[j], fit[x], x) > 0) {
+			chosen[j + 1] = chosen[j];
 			j--;
 		}
-		cand[j + 1] = x;
+		chosen[j + 1] = x;
 	}
+	got = 0;
 	for (i = 0; i < nchosen - 1; i++)
-		got += fit[cand[i]];
+		got += fit[chosen[i]];
 	if (nchosen > 0) {
-		int rem = need - got, bestn = cand[nchosen - 1];
+		int rem = need - got, bestn = chosen[nchosen - 1], k;
 
-		for (i = 0; i < c->nnodes; i++) {
-			int j;
+		for (k = 0; k < m; k++) {
+			int j, n = cand[k];
 
-			if (fit[i] < rem || fit[i] >= fit[bestn] || i == bestn)
+			if (fit[n] < rem || fit[n] >= fit[bestn] || n == bestn)
 				continue;
-			for (s = gp_place_node_sw(c, i); s >= 0 && s != best; s = c->switches[s].parent)
-				;
-			if (s != best)
-				continue;
-			for (j = 0; j < nchosen - 1 && cand[j] != i; j++)
+			for (j = 0; j < nchosen - 1 && chosen[j] != n; j++)
 				;
 			if (j < nchosen - 1)
 				continue;
-			/* cppcheck-suppress arrayIndexThenCheck ; i < nnodes by the loop */
-			if (fit[i] < fit[bestn] || (fit[i] == fit[bestn] && i < bestn))
-				bestn = i;
+			if (fit[n] < fit[bestn] || (fit[n] == fit[bestn] && n < bestn))
+				bestn = n;
 		}
-		cand[nchosen - 1] = bestn;
+		chosen[nchosen - 1] = bestn;
 		last = bestn;
 	}
 	got = 0;
 	for (i = 0; i < nchosen; i++) {
-		int node = cand[i], take = need - got < fit[node] ? need - got : fit[node];
+		int node = chosen[i], take = need - got < fit[node] ? need - got : fit[node];
 		uint64_t mask = take == fit[node] ? allow[node] :
 			gp_place_best_group(gp_place_type_of(pc, node), allow[node], take, kind);
 
@@ -910,6 +905,104 @@ int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *jo
 			       nchosen, last >= 0 ? c->nodes[last].name : "-");
 	}
 	return GP_PLACED;
+}
+
+int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
+		  const int *fit, const uint64_t *allow, int kind, gp_placement *out)
+{
+	const gp_cluster *c = ctx->cluster;
+	int i, s, best, m = 0;
+	int64_t total = 0;
+	int *cand = gp_place_scratch_nodes(pc, 1);
+
+	for (s = 0; s < c->nswitches; s++)
+		pc->sw_free[s] = 0;
+	for (i = 0; i < c->nnodes; i++) {
+		if (fit[i] <= 0)
+			continue;
+		total += fit[i];
+		for (s = gp_place_node_sw(c, i); s >= 0; s = c->switches[s].parent)
+			pc->sw_free[s] += fit[i];
+	}
+	if ((best = span_switch(ctx, pc, job->gpus, total)) < 0)
+		return GP_WAIT;
+	for (i = 0; i < c->nnodes; i++) {
+		if (fit[i] <= 0)
+			continue;
+		for (s = gp_place_node_sw(c, i); s >= 0 && s != best; s = c->switches[s].parent)
+			;
+		if (s == best)
+			cand[m++] = i;
+	}
+	return span_nodes(ctx, pc, job, best, cand, m, fit, allow, kind, out);
+}
+
+/* A node's fitting GPUs for gp_place_span_ix (its fit[] rule); via the
+ * index's mask for a regular node of a type the job may use. */
+static int span_fit(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, int node,
+		    uint64_t *allow)
+{
+	const gp_alloc_index *ix = ctx->alloc->ix;
+	const gp_aix_type *xt = &ix->types[ctx->cluster->nodes[node].type];
+	int n;
+
+	if (gp_aix_regular(ix, xt, node)) {
+		const gp_place_type *pt = gp_place_type_of(pc, node);
+
+		if (!gp_place_type_ok(ctx, ctx->cluster->nodes[node].type, job) ||
+		    job->gpu_mem_mib > xt->mem_cap || pt->ngpus != xt->ngpus)
+			return 0;
+		*allow = ix->whole[node];
+		n = gp_popcount64(*allow);
+	} else {
+		*allow = gp_place_fit_mask(ctx, node, job, &n);
+	}
+	if (n && !gp_place_host_fits(ctx, node, job, n < job->gpus ? n : job->gpus))
+		n = 0;
+	return n;
+}
+
+int gp_place_span_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, int kind,
+		     gp_placement *out)
+{
+	const gp_cluster *c = ctx->cluster;
+	const gp_alloc_index *ix = gp_place_ix(ctx, job);
+	int *fit = gp_place_scratch_nodes(pc, 0), *cand = gp_place_scratch_nodes(pc, 1);
+	uint64_t *allow = gp_place_scratch_masks(pc);
+	int ti, s, r, k, best, m = 0;
+
+	/* Host requests: whether a node can take its GPUs depends on the job. */
+	if (!ix || job->cpu_milli > 0 || job->mem_mib > 0)
+		return -1;
+	for (s = 0; s < c->nswitches; s++)
+		pc->sw_free[s] = 0;
+	for (ti = 0; ti < ix->ntypes; ti++) {
+		const gp_aix_type *xt = &ix->types[ti];
+
+		if (!xt->nnodes || !gp_place_type_ok(ctx, ti, job))
+			continue;
+		if (xt->indexed && xt->sw_whole && job->gpu_mem_mib <= xt->mem_cap &&
+		    pc->types[ti].ngpus == xt->ngpus)
+			for (s = 0; s < c->nswitches; s++)
+				pc->sw_free[s] += xt->sw_whole[s];
+		for (r = gp_nodeset_next(&xt->odd, 0); r >= 0; r = gp_nodeset_next(&xt->odd, r + 1)) {
+			int node = xt->nodes[r], f = span_fit(ctx, pc, job, node, &allow[node]);
+
+			for (s = gp_place_node_sw(c, node); f > 0 && s >= 0; s = c->switches[s].parent)
+				pc->sw_free[s] += f;
+		}
+	}
+	if ((best = span_switch(ctx, pc, job->gpus, 0)) < 0)
+		return GP_WAIT;
+	for (k = 0; k < c->switches[best].count; k++) {
+		int node = c->node_order[c->switches[best].first + k];
+
+		fit[node] = span_fit(ctx, pc, job, node, &allow[node]);
+		if (fit[node] > 0)
+			cand[m++] = node;
+	}
+	qsort(cand, (size_t)m, sizeof(*cand), gp_cmp_int);
+	return span_nodes(ctx, pc, job, best, cand, m, fit, allow, kind, out);
 }
 
 int gp_node_eligible(const gp_policy_ctx *ctx, int node, const gp_job *job)

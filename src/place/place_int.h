@@ -3,6 +3,7 @@
 #ifndef GPUPLAN_PLACE_INT_H
 #define GPUPLAN_PLACE_INT_H
 
+#include "gpuplan/model/alloc_index.h"
 #include "gpuplan/place/policy.h"
 
 
@@ -49,6 +50,11 @@ typedef struct gp_place_type {
 	 * filled on first use; node types up to GP_PLACE_MEMO_MAX_GPUS GPUs,
 	 * else NULL.  UINT64_MAX = not yet known. */
 	uint64_t *memo;
+	/* bestfit single card on an indexed type (GP_AIX_MAX_GPUS GPUs at
+	 * most): per free-GPU mask the GPU least connected to the others
+	 * (lowest index among equals) and its summed expense to them. */
+	int8_t *sc_gpu;
+	int32_t *sc_iso;
 } gp_place_type;
 
 #define GP_PLACE_MEMO_MAX_GPUS 8
@@ -97,6 +103,14 @@ void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
  * (NULL: all fitting GPUs).  Returns GP_PLACED or GP_WAIT (reason set). */
 int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
 		  const int *fit, const uint64_t *allow, int kind, gp_placement *out);
+/* The same answer through the allocation index, for a policy whose
+ * fit[node] is the node's fitting GPUs (gp_place_fit_mask; 0 when its
+ * host cannot take min(fit, gpus) of them) and allow[node] that mask:
+ * per-switch sums from the index, nodes only under the chosen switch.
+ * -1 when the index cannot answer (gp_place_ix NULL, or the job asks for
+ * host CPU or memory): scan and call gp_place_span. */
+int gp_place_span_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, int kind,
+		     gp_placement *out);
 /* Reachability for policies that span nodes in their own order: keep
  * fit[] only on the first fabric tree (in node order) whose fitting GPUs
  * reach need (a node without switch is a tree of its own), zero the
@@ -128,7 +142,8 @@ static inline int gp_place_may_span(const gp_job *job)
 /* The k GPUs of avail with the most (most = 1) or least free share,
  * lowest index among equals (spread.c; packing uses it too). */
 uint64_t gp_place_by_share(const gp_alloc *a, int first_gpu, uint64_t avail, int k, int most);
-/* Scratch arrays of the cache: per node ints (2 of them) and masks. */
+/* Scratch arrays of the cache: per node ints (0, 1; 2 is gp_place_span's)
+ * and masks. */
 int *gp_place_scratch_nodes(gp_place_cache *pc, int which);
 uint64_t *gp_place_scratch_masks(gp_place_cache *pc);
 /* Cache from the context, or a temporary one (*tmp set: free it). */
@@ -153,8 +168,9 @@ struct gp_place_cache {
 	int nclasses;
 	int64_t *class_votes;  /* scratch */
 	int64_t *class_free;   /* scratch */
-	int *node_int[2];      /* scratch per node */
+	int *node_int[3];      /* scratch per node (2: gp_place_span's) */
 	uint64_t *node_mask;   /* scratch per node */
+	int summary_timed;     /* gp_place_cache_summary_timed */
 };
 
 /* A node's leaf switch, -1 when it has none (or a hand-built cluster
@@ -167,6 +183,35 @@ static inline int gp_place_node_sw(const gp_cluster *c, int node)
 }
 
 int gp_place_cmp_u16(const void *a, const void *b);
+
+/* The allocation index (alloc_index.h) when it may answer for this
+ * decision: a whole-GPU job and no explanation wanted (explanations count
+ * every fitting node); NULL: scan the nodes. */
+static inline const gp_alloc_index *gp_place_ix(const gp_policy_ctx *ctx, const gp_job *job)
+{
+	return !ctx->explain && job->gpu_milli == GP_MILLI ? ctx->alloc->ix : NULL;
+}
+/* Whether the job accepts node type ti's GPU model (gp_node_eligible
+ * without the node's state). */
+int gp_place_type_ok(const gp_policy_ctx *ctx, int ti, const gp_job *job);
+/* The lowest-numbered node of set s (of index type xt) below `before`
+ * that is up and has host CPU and memory for k GPUs of the job; -1. */
+int gp_place_ix_first(const gp_policy_ctx *ctx, const gp_aix_type *xt, const gp_nodeset *s,
+		      const gp_job *job, int k, int before);
+/* Next non-empty mask set of xt at or after m, -1 when none. */
+static inline int gp_place_ix_next_mask(const gp_aix_type *xt, int m)
+{
+	int top = 1 << xt->ngpus;
+
+	while (m < top) {
+		uint64_t b = xt->nonempty[m >> 6] & (~(uint64_t)0 << (m & 63));
+
+		if (b)
+			return (m & ~63) + __builtin_ctzll(b); /* no bit at top or above */
+		m = (m & ~63) + 64;
+	}
+	return -1;
+}
 /* go-gpuallocator pair score from the node type (see gpu_pair_score.c). */
 int gp_place_pair_score(const gp_place_type *t, int a, int b);
 /* NCCL-style GB/s of a link of expense e on this node type. */

@@ -60,6 +60,10 @@ typedef struct rctx {
 	double ref_peak;        /* relative mode: 1 s on this peak */
 	member *m;              /* scratch member array */
 	int nm, cap;
+	member *base;           /* the members as they were, in ring order */
+	int nbase, fi;          /* fi: the failed member */
+	uint64_t lost_mask;     /* its GPUs lost */
+	int survivors, surv_node, nworkers, nservers;
 } rctx;
 
 static double peak_of(const gp_cluster *c, int node, const gp_job *job)
@@ -263,6 +267,287 @@ static int better(const gp_replace_cand *a, const gp_replace_cand *b)
 	return a->peak_tflops < b->peak_tflops;
 }
 
+/* The members as they were, in ring order, and the failed member's lost
+ * GPUs (into out); an error when the job uses no failed GPU. */
+static int base_members(rctx *r, const gp_placement *p, uint64_t failed_mask,
+			gp_replace_result *out, gp_error *err)
+{
+	const gp_cluster *c = r->ctx->cluster;
+	int i, g, failed_node = out->failed_node;
+
+	r->base = gp_xmalloc((size_t)(p->nparts > 0 ? p->nparts : 1) * sizeof(*r->base));
+	r->fi = -1;
+	for (i = 0; i < p->nparts; i++) {
+		const gp_place_part *part = &p->parts[i];
+		member *m;
+
+		if (part->ngpus <= 0)
+			continue;
+		m = &r->base[r->nbase++];
+		memset(m, 0, sizeof(*m));
+		m->node = part->node;
+		m->role = part->role;
+		m->ngpus = part->ngpus;
+		memcpy(m->gpus, part->gpus, (size_t)part->ngpus * sizeof(int));
+		if (part->node == failed_node && r->fi < 0) {
+			for (g = 0; g < part->ngpus; g++)
+				if (!failed_mask || (failed_mask >> part->gpus[g] & 1)) {
+					out->failed_gpus[out->nfailed++] = part->gpus[g];
+					r->lost_mask |= 1ull << part->gpus[g];
+				}
+			if (out->nfailed)
+				r->fi = r->nbase - 1;
+		}
+	}
+	if (r->fi < 0)
+		return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				    "job '%s' uses no failed GPU of node '%s'",
+				    r->job->id ? r->job->id : "?", c->nodes[failed_node].name);
+	return GP_OK;
+}
+
+/* Is the perf model usable for this job?  Try the failed member's GPU.
+ * Then the iteration time before the failure and the model state's size. */
+static void time_before(rctx *r, const gp_replace_opts *opts, gp_replace_result *out)
+{
+	const gp_cluster *c = r->ctx->cluster;
+	const gp_job *job = r->job;
+	gp_placement one;
+	gp_place_part *part;
+	gp_perf_iter it;
+	int i;
+
+	r->ref_peak = peak_of(c, out->failed_node, job);
+	gp_placement_init(&one);
+	part = gp_placement_add(&one, out->failed_node);
+	part->ngpus = 1;
+	part->gpus[0] = out->failed_gpus[0];
+	if (gp_perf_iteration(c, job, &one, &it, NULL) != GP_OK || !(it.compute_s > 0))
+		r->modelled = 0;
+	gp_placement_release(&one);
+	if (!r->modelled)
+		r->bytes = 0;
+	out->modelled = r->modelled;
+	for (i = 0; i < r->nbase; i++)
+		member_fill(r, &r->base[i]);
+	out->iteration_s_before = opts->before_s > 0 ? opts->before_s
+						    : job_time(r, r->base, r->nbase);
+	if (job->model.params > 0) {
+		double w, gr, o;
+
+		gp_memory_bytes_per_param(job->optimizer, job->precision, &w, &gr, &o);
+		out->state_bytes = job->model.params * (w + o);
+	}
+}
+
+/* The failed member after the failure (what is left of it), and the
+ * surviving members by role. */
+static void drop_lost(rctx *r)
+{
+	member *f = &r->base[r->fi];
+	int g, i, keep = 0;
+
+	for (g = 0; g < f->ngpus; g++)
+		if (!(r->lost_mask >> f->gpus[g] & 1))
+			f->gpus[keep++] = f->gpus[g];
+	f->ngpus = keep;
+	if (keep)
+		member_fill(r, f);
+	r->surv_node = -1;
+	for (i = 0; i < r->nbase; i++)
+		if (r->base[i].ngpus > 0) {
+			r->survivors++;
+			r->surv_node = r->base[i].node;
+			r->base[i].role ? r->nservers++ : r->nworkers++;
+		}
+}
+
+/* What the job gives back: the lost GPUs; the whole part (CPUs, memory,
+ * VF) when nothing of it is left. */
+static void give_back(const rctx *r, const gp_placement *p, gp_replace_result *out)
+{
+	const gp_place_part *src = NULL;
+	gp_place_part *rm;
+	int i;
+
+	for (i = 0; i < p->nparts; i++)
+		if (p->parts[i].node == out->failed_node && p->parts[i].ngpus > 0) {
+			src = &p->parts[i];
+			break;
+		}
+	rm = gp_placement_add(&out->removed, out->failed_node);
+	/* src is NULL only if the failed node held none of the job's GPUs */
+	rm->milli = src ? src->milli : 0;
+	rm->mem_mib = src ? src->mem_mib : 0;
+	rm->role = src ? src->role : 0;
+	memcpy(rm->gpus, out->failed_gpus, (size_t)out->nfailed * sizeof(int));
+	rm->ngpus = out->nfailed;
+	if (r->base[r->fi].ngpus == 0) {
+		rm->cpu_milli = src->cpu_milli;
+		rm->host_mem_mib = src->host_mem_mib;
+		rm->nic = src->nic;
+		rm->vf = src->vf;
+		rm->numa = src->numa;
+		if (src->ncpus > 0) {
+			out->removed.cpu_pool = gp_xmalloc((size_t)src->ncpus * sizeof(int));
+			out->removed.cpu_cap = out->removed.cpu_len = src->ncpus;
+			memcpy(out->removed.cpu_pool, src->cpus, (size_t)src->ncpus * sizeof(int));
+			rm->cpus = out->removed.cpu_pool;
+			rm->ncpus = src->ncpus;
+		}
+	}
+}
+
+/* The members with the candidate in the failed member's place, into r->m:
+ * merged into the job's part on that node when there is one of the same
+ * role.  Returns their count. */
+static int cand_members(rctx *r, const gp_replace_cand *cand)
+{
+	const member *base = r->base;
+	member cm;
+	int i, fi = r->fi, merge = -1, nm = 0;
+
+	for (i = 0; i < r->nbase; i++)
+		if (base[i].ngpus > 0 && base[i].node == cand->node && base[i].role == base[fi].role)
+			merge = i;
+	for (i = 0; i < r->nbase; i++) {
+		if (base[i].ngpus == 0 && i != fi)
+			continue;
+		if (i == fi && merge < 0) {
+			if (base[fi].ngpus > 0)
+				r->m[nm++] = base[fi];
+			memset(&cm, 0, sizeof(cm));
+			cm.node = cand->node;
+			cm.role = base[fi].role;
+			cm.ngpus = cand->ngpus;
+			memcpy(cm.gpus, cand->gpus, (size_t)cand->ngpus * sizeof(int));
+			member_fill(r, &cm);
+			r->m[nm++] = cm;
+			continue;
+		}
+		if (base[i].ngpus == 0)
+			continue;
+		r->m[nm] = base[i];
+		if (i == merge) {
+			member_merge(&r->m[nm], cand->gpus, cand->ngpus);
+			member_fill(r, &r->m[nm]);
+		}
+		nm++;
+	}
+	return nm;
+}
+
+/* Node n as a candidate: as many GPUs as were lost that fit the job, on a
+ * node connected to the survivors, and the job's time there; 0 when n is
+ * no candidate. */
+static int candidate(rctx *r, gp_place_cache *pc, int n, const gp_replace_result *out,
+		     gp_replace_cand *cand)
+{
+	const gp_policy_ctx *ctx = r->ctx;
+	const gp_cluster *c = ctx->cluster;
+	const gp_job *job = r->job;
+	int i, cnt, k = out->nfailed;
+	uint64_t mask, grp;
+
+	if (ctx->alloc->node_state[n] != GP_NODE_UP)
+		return 0;
+	if (!gp_place_may_span(job) && n != r->surv_node)
+		return 0;
+	if (c->nodes[n].ngpus < k)
+		return 0;
+	mask = gp_place_fit_mask(ctx, n, job, &cnt);
+	if (n == out->failed_node)
+		mask &= ~r->lost_mask;
+	if (gp_popcount64(mask) < k || !gp_place_host_fits(ctx, n, job, k))
+		return 0;
+	/* Connected to the survivors (one tree is enough: weights are
+	 * transitive within a tree). */
+	for (i = 0; i < r->nbase; i++)
+		if (r->base[i].ngpus > 0 && r->base[i].node != n &&
+		    gp_cluster_comm_weight(c, n, r->base[i].node) < 0)
+			return 0;
+	grp = gp_place_best_group(gp_place_type_of(pc, n), mask, k, GP_GROUP_RING);
+	if (!grp)
+		return 0;
+	memset(cand, 0, sizeof(*cand));
+	cand->node = n;
+	while (grp && cand->ngpus < GP_TOPO_MAX_GPUS) {
+		cand->gpus[cand->ngpus++] = __builtin_ctzll(grp);
+		grp &= grp - 1;
+	}
+	cand->iteration_s = job_time(r, r->m, cand_members(r, cand));
+	if (!isfinite(cand->iteration_s))
+		return 0;
+	cand->peak_tflops = peak_of(c, n, job);
+	cand->eligible = cand->iteration_s <= out->iteration_s_before * (1 + 1e-9);
+	return 1;
+}
+
+/* The chosen candidate: the part added, and the survivor with the fastest
+ * link to it, which the model state is copied from. */
+static void take_best(rctx *r, gp_place_cache *pc, const gp_replace_cand *best,
+		      gp_replace_result *out)
+{
+	gp_policy_ctx quiet = *r->ctx;
+	gp_place_part *part;
+	member cm;
+	uint64_t m = 0;
+	double bw = 0;
+	int g, i;
+
+	out->status = GP_REPLACE_REPLACED;
+	out->chosen = *best;
+	out->iteration_s_after = best->iteration_s;
+	for (g = 0; g < best->ngpus; g++)
+		m |= 1ull << best->gpus[g];
+	quiet.explain = NULL;
+	part = gp_place_add_part(&out->added, best->node, m, r->job);
+	part->role = r->base[r->fi].role;
+	gp_place_finish(&quiet, pc, r->job, &out->added, -1);
+	memset(&cm, 0, sizeof(cm));
+	cm.node = best->node;
+	cm.ngpus = best->ngpus;
+	memcpy(cm.gpus, best->gpus, (size_t)best->ngpus * sizeof(int));
+	member_fill(r, &cm);
+	for (i = 0; i < r->nbase; i++) {
+		double b;
+
+		if (r->base[i].ngpus == 0)
+			continue;
+		b = link_gbs(r->ctx->cluster, &r->base[i], &cm);
+		if (b > bw) {
+			bw = b;
+			out->copy_from = r->base[i].node;
+		}
+	}
+	out->copy_s = xfer(out->state_bytes, bw);
+	snprintf(out->reason, sizeof(out->reason), "%s",
+		 best->eligible ? "the eligible candidate with the least peak FLOPS"
+				: "no candidate keeps the iteration time: the fastest one");
+}
+
+/* No candidate: the ring is rebuilt with the survivors, unless a PS job
+ * has lost its last worker or server. */
+static void no_candidate(rctx *r, gp_replace_result *out)
+{
+	int i, nm = 0;
+
+	if (r->job->type == GP_JOB_PS_WORKER && (r->nworkers == 0 || r->nservers == 0)) {
+		snprintf(out->reason, sizeof(out->reason),
+			 "no idle candidate, and the survivors lack a %s",
+			 r->nworkers == 0 ? "worker" : "parameter server");
+		return;
+	}
+	out->status = GP_REPLACE_SHRUNK;
+	for (i = 0; i < r->nbase; i++)
+		if (r->base[i].ngpus > 0)
+			r->m[nm++] = r->base[i];
+	out->iteration_s_after = job_time(r, r->m, nm);
+	snprintf(out->reason, sizeof(out->reason),
+		 "no idle candidate: the ring is rebuilt with the %d surviving member(s)",
+		 r->survivors);
+}
+
 int gp_replace_decide(const gp_policy_ctx *ctx, const gp_job *job, const gp_placement *p,
 		      int failed_node, uint64_t failed_mask, const gp_replace_opts *opts,
 		      gp_replace_result *out, gp_error *err)
@@ -270,12 +555,9 @@ int gp_replace_decide(const gp_policy_ctx *ctx, const gp_job *job, const gp_plac
 	static const gp_replace_opts defaults = { 0, 0 };
 	const gp_cluster *c = ctx->cluster;
 	gp_place_cache *tmp = NULL, *pc;
+	gp_replace_cand best, cand;
 	rctx r;
-	member *base = NULL, cm;
-	int nbase = 0, fi = -1, i, g, k, n, st = GP_OK, have = 0, survivors, surv_node = -1;
-	int nworkers = 0, nservers = 0;
-	uint64_t lost_mask = 0;
-	gp_replace_cand best;
+	int i, n, st, have = 0;
 
 	if (!opts)
 		opts = &defaults;
@@ -294,199 +576,23 @@ int gp_replace_decide(const gp_policy_ctx *ctx, const gp_job *job, const gp_plac
 	r.type_compute = gp_xmalloc((size_t)(c->ntypes > 0 ? c->ntypes : 1) * sizeof(double));
 	for (i = 0; i < c->ntypes; i++)
 		r.type_compute[i] = -1;
-	/* The members as they were, in ring order. */
-	base = gp_xmalloc((size_t)(p->nparts > 0 ? p->nparts : 1) * sizeof(*base));
-	for (i = 0; i < p->nparts; i++) {
-		const gp_place_part *part = &p->parts[i];
-		member *m;
-
-		if (part->ngpus <= 0)
-			continue;
-		m = &base[nbase++];
-		memset(m, 0, sizeof(*m));
-		m->node = part->node;
-		m->role = part->role;
-		m->ngpus = part->ngpus;
-		memcpy(m->gpus, part->gpus, (size_t)part->ngpus * sizeof(int));
-		if (part->node == failed_node && fi < 0) {
-			for (g = 0; g < part->ngpus; g++)
-				if (!failed_mask || (failed_mask >> part->gpus[g] & 1)) {
-					out->failed_gpus[out->nfailed++] = part->gpus[g];
-					lost_mask |= 1ull << part->gpus[g];
-				}
-			if (out->nfailed)
-				fi = nbase - 1;
-		}
-	}
-	if (fi < 0) {
-		st = gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-				  "job '%s' uses no failed GPU of node '%s'", job->id ? job->id : "?",
-				  c->nodes[failed_node].name);
+	if ((st = base_members(&r, p, failed_mask, out, err)))
 		goto done;
-	}
-	/* Is the perf model usable for this job?  Try the failed member's GPU. */
-	r.ref_peak = peak_of(c, failed_node, job);
-	{
-		gp_placement one;
-		gp_place_part *part;
-		gp_perf_iter it;
-
-		gp_placement_init(&one);
-		part = gp_placement_add(&one, failed_node);
-		part->ngpus = 1;
-		part->gpus[0] = out->failed_gpus[0];
-		if (gp_perf_iteration(c, job, &one, &it, NULL) != GP_OK || !(it.compute_s > 0))
-			r.modelled = 0;
-		gp_placement_release(&one);
-	}
-	if (!r.modelled)
-		r.bytes = 0;
-	out->modelled = r.modelled;
-	for (i = 0; i < nbase; i++)
-		member_fill(&r, &base[i]);
-	out->iteration_s_before = opts->before_s > 0 ? opts->before_s : job_time(&r, base, nbase);
-	if (job->model.params > 0) {
-		double w, gr, o;
-
-		gp_memory_bytes_per_param(job->optimizer, job->precision, &w, &gr, &o);
-		out->state_bytes = job->model.params * (w + o);
-	}
-	/* The failed member after the failure: what is left of it. */
-	{
-		member *f = &base[fi];
-		int keep = 0;
-
-		for (g = 0; g < f->ngpus; g++)
-			if (!(lost_mask >> f->gpus[g] & 1))
-				f->gpus[keep++] = f->gpus[g];
-		f->ngpus = keep;
-		if (keep)
-			member_fill(&r, f);
-	}
-	survivors = 0;
-	for (i = 0; i < nbase; i++)
-		if (base[i].ngpus > 0) {
-			survivors++;
-			surv_node = base[i].node;
-			base[i].role ? nservers++ : nworkers++;
-		}
-	/* What the job gives back: the lost GPUs; the whole part (CPUs,
-	 * memory, VF) when nothing of it is left. */
-	{
-		const gp_place_part *src = NULL;
-		gp_place_part *rm;
-
-		for (i = 0; i < p->nparts; i++)
-			if (p->parts[i].node == failed_node && p->parts[i].ngpus > 0) {
-				src = &p->parts[i];
-				break;
-			}
-		rm = gp_placement_add(&out->removed, failed_node);
-		/* src is NULL only if the failed node held none of the job's GPUs */
-		rm->milli = src ? src->milli : 0;
-		rm->mem_mib = src ? src->mem_mib : 0;
-		rm->role = src ? src->role : 0;
-		memcpy(rm->gpus, out->failed_gpus, (size_t)out->nfailed * sizeof(int));
-		rm->ngpus = out->nfailed;
-		if (base[fi].ngpus == 0) {
-			rm->cpu_milli = src->cpu_milli;
-			rm->host_mem_mib = src->host_mem_mib;
-			rm->nic = src->nic;
-			rm->vf = src->vf;
-			rm->numa = src->numa;
-			if (src->ncpus > 0) {
-				out->removed.cpu_pool = gp_xmalloc((size_t)src->ncpus * sizeof(int));
-				out->removed.cpu_cap = out->removed.cpu_len = src->ncpus;
-				memcpy(out->removed.cpu_pool, src->cpus, (size_t)src->ncpus * sizeof(int));
-				rm->cpus = out->removed.cpu_pool;
-				rm->ncpus = src->ncpus;
-			}
-		}
-	}
-	if (survivors == 0) {
+	time_before(&r, opts, out);
+	drop_lost(&r);
+	give_back(&r, p, out);
+	if (r.survivors == 0) {
 		snprintf(out->reason, sizeof(out->reason),
 			 "no surviving member holds the model state: restart from a checkpoint");
 		goto done;
 	}
 	/* Candidates, in node order. */
-	k = out->nfailed;
 	pc = gp_place_cache_get(ctx, &tmp);
-	grow(&r, nbase + 1);
+	grow(&r, r.nbase + 1);
 	memset(&best, 0, sizeof(best));
 	for (n = 0; n < c->nnodes; n++) {
-		const gp_place_type *pt;
-		uint64_t mask, grp;
-		int cnt, pos = -1, merge = -1, nm = 0, conn;
-		gp_replace_cand cand;
-
-		if (ctx->alloc->node_state[n] != GP_NODE_UP)
+		if (!candidate(&r, pc, n, out, &cand))
 			continue;
-		if (!gp_place_may_span(job) && n != surv_node)
-			continue;
-		if (c->nodes[n].ngpus < k)
-			continue;
-		mask = gp_place_fit_mask(ctx, n, job, &cnt);
-		if (n == failed_node)
-			mask &= ~lost_mask;
-		if (__builtin_popcountll(mask) < k || !gp_place_host_fits(ctx, n, job, k))
-			continue;
-		/* Connected to the survivors (one tree is enough: weights are
-		 * transitive within a tree). */
-		conn = 1;
-		for (i = 0; i < nbase && conn; i++)
-			if (base[i].ngpus > 0 && base[i].node != n &&
-			    gp_cluster_comm_weight(c, n, base[i].node) < 0)
-				conn = 0;
-		if (!conn)
-			continue;
-		pt = gp_place_type_of(pc, n);
-		grp = gp_place_best_group(pt, mask, k, GP_GROUP_RING);
-		if (!grp)
-			continue;
-		memset(&cand, 0, sizeof(cand));
-		cand.node = n;
-		while (grp && cand.ngpus < GP_TOPO_MAX_GPUS) {
-			cand.gpus[cand.ngpus++] = __builtin_ctzll(grp);
-			grp &= grp - 1;
-		}
-		/* The members with the candidate in the failed member's place:
-		 * merged into the job's part on that node when there is one of
-		 * the same role. */
-		for (i = 0; i < nbase; i++)
-			if (base[i].ngpus > 0 && base[i].node == n && base[i].role == base[fi].role)
-				merge = i;
-		for (i = 0; i < nbase; i++) {
-			if (base[i].ngpus == 0 && i != fi)
-				continue;
-			if (i == fi && merge < 0) {
-				if (base[fi].ngpus > 0)
-					r.m[nm++] = base[fi];
-				pos = nm;
-				memset(&cm, 0, sizeof(cm));
-				cm.node = n;
-				cm.role = base[fi].role;
-				cm.ngpus = cand.ngpus;
-				memcpy(cm.gpus, cand.gpus, (size_t)cand.ngpus * sizeof(int));
-				member_fill(&r, &cm);
-				r.m[nm++] = cm;
-				continue;
-			}
-			if (base[i].ngpus == 0)
-				continue;
-			r.m[nm] = base[i];
-			if (i == merge) {
-				member_merge(&r.m[nm], cand.gpus, cand.ngpus);
-				member_fill(&r, &r.m[nm]);
-				pos = nm;
-			}
-			nm++;
-		}
-		(void)pos;
-		cand.iteration_s = job_time(&r, r.m, nm);
-		if (!isfinite(cand.iteration_s))
-			continue;
-		cand.peak_tflops = peak_of(c, n, job);
-		cand.eligible = cand.iteration_s <= out->iteration_s_before * (1 + 1e-9);
 		out->considered++;
 		if (opts->keep_candidates) {
 			GP_GROW(out->cands, out->cap, out->ncands + 1);
@@ -497,62 +603,14 @@ int gp_replace_decide(const gp_policy_ctx *ctx, const gp_job *job, const gp_plac
 			have = 1;
 		}
 	}
-	if (have) {
-		gp_policy_ctx quiet = *ctx;
-		gp_place_part *part;
-		uint64_t m = 0;
-		double bw = 0;
-
-		out->status = GP_REPLACE_REPLACED;
-		out->chosen = best;
-		out->iteration_s_after = best.iteration_s;
-		for (g = 0; g < best.ngpus; g++)
-			m |= 1ull << best.gpus[g];
-		quiet.explain = NULL;
-		part = gp_place_add_part(&out->added, best.node, m, job);
-		part->role = base[fi].role;
-		gp_place_finish(&quiet, pc, job, &out->added, -1);
-		/* The state comes from the survivor with the fastest link. */
-		memset(&cm, 0, sizeof(cm));
-		cm.node = best.node;
-		cm.ngpus = best.ngpus;
-		memcpy(cm.gpus, best.gpus, (size_t)best.ngpus * sizeof(int));
-		member_fill(&r, &cm);
-		for (i = 0; i < nbase; i++) {
-			double b;
-
-			if (base[i].ngpus == 0)
-				continue;
-			b = link_gbs(c, &base[i], &cm);
-			if (b > bw) {
-				bw = b;
-				out->copy_from = base[i].node;
-			}
-		}
-		out->copy_s = xfer(out->state_bytes, bw);
-		snprintf(out->reason, sizeof(out->reason), "%s",
-			 best.eligible ? "the eligible candidate with the least peak FLOPS"
-				       : "no candidate keeps the iteration time: the fastest one");
-	} else if ((job->type == GP_JOB_PS_WORKER && (nworkers == 0 || nservers == 0))) {
-		snprintf(out->reason, sizeof(out->reason),
-			 "no idle candidate, and the survivors lack a %s",
-			 nworkers == 0 ? "worker" : "parameter server");
-	} else {
-		int nm = 0;
-
-		out->status = GP_REPLACE_SHRUNK;
-		for (i = 0; i < nbase; i++)
-			if (base[i].ngpus > 0)
-				r.m[nm++] = base[i];
-		out->iteration_s_after = job_time(&r, r.m, nm);
-		snprintf(out->reason, sizeof(out->reason),
-			 "no idle candidate: the ring is rebuilt with the %d surviving member(s)",
-			 survivors);
-	}
+	if (have)
+		take_best(&r, pc, &best, out);
+	else
+		no_candidate(&r, out);
 	if (tmp)
 		gp_place_cache_free(tmp);
 done:
-	free(base);
+	free(r.base);
 	free(r.m);
 	free(r.type_compute);
 	return st;

@@ -9,6 +9,13 @@
 
 #include "gpuplan/perf/perf.h"
 #include "gpuplan/place/place.h"
+#include "place_int.h"
+
+void gp_place_cache_summary_timed(gp_place_cache *pc, int on)
+{
+	if (pc)
+		pc->summary_timed = on;
+}
 
 /* Switch levels from the seed-patent weight (IB k, Ethernet 99 + k). */
 static int levels_of(int w)

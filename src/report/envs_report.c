@@ -267,10 +267,15 @@ void gp_report_envs_svg(const gp_report_envs_ident *id, const gp_envsim_result *
 		se[i].n = m + 1;
 		se[i].step = 1;
 	}
-	title = gp_xasprintf("GPUs bound over time: %s", id->trace ? id->trace : "trace");
+	{
+		const char *t = id->trace ? id->trace : "trace", *base = strrchr(t, '/');
+
+		title = gp_xasprintf("%s", base && base[1] ? base + 1 : t);
+	}
 	xt = gp_xasprintf("time since the first environment starts (%s)", unit);
 	memset(&c, 0, sizeof(c));
-	c.title = title;
+	c.title = "GPUs bound over time";
+	c.subtitle = title;
 	c.x_title = xt;
 	c.y_title = "GPUs bound (most in each interval)";
 	c.legend = GP_LEGEND_TOP_LEFT;

@@ -301,10 +301,13 @@ void gp_report_sim_timeline_csv(const gp_sim_result *r, gp_sbuf *out)
 
 /* ---- SVG ---- */
 
-static char *subtitle(const gp_report_ident *id, const char *what)
+/* The line under a chart's title: the trace's file name (not its path,
+ * which can be longer than the chart is wide), policy and queue. */
+static char *subtitle(const gp_report_ident *id)
 {
-	return gp_xasprintf("%s: %s, %s/%s", what, id->trace ? id->trace : "trace", id->policy,
-			    id->queue);
+	const char *t = id->trace ? id->trace : "trace", *b = strrchr(t, '/');
+
+	return gp_xasprintf("%s, %s/%s", b && b[1] ? b + 1 : t, id->policy, id->queue);
 }
 
 void gp_report_sim_svg_utilization(const gp_report_ident *id, const gp_sim_result *r,
@@ -324,7 +327,7 @@ void gp_report_sim_svg_utilization_marked(const gp_report_ident *id, const gp_si
 	const char *unit = gp_report_time_unit(span, &div);
 	gp_svg_series se = { "GPU utilization (mean over each tick)", x, y, 0, 1 };
 	gp_svg_chart c;
-	char *title = subtitle(id, "GPU utilization"), *xt = gp_xasprintf("time since first submit (%s)", unit);
+	char *sub = subtitle(id), *xt = gp_xasprintf("time since first submit (%s)", unit);
 
 	/* Row i averages (t[i-1], t[i]]: hold it from the previous row. */
 	for (i = 0; i < n; i++) {
@@ -337,7 +340,8 @@ void gp_report_sim_svg_utilization_marked(const gp_report_ident *id, const gp_si
 		se.n = n + 1;
 	}
 	memset(&c, 0, sizeof(c));
-	c.title = title;
+	c.title = "GPU utilization";
+	c.subtitle = sub;
 	c.x_title = xt;
 	c.y_title = "allocated / available GPUs";
 	c.y_percent = 1;
@@ -357,7 +361,7 @@ void gp_report_sim_svg_utilization_marked(const gp_report_ident *id, const gp_si
 	}
 	gp_svg_line_chart(&c, out);
 	free(mk);
-	free(title);
+	free(sub);
 	free(xt);
 	free(x);
 	free(y);
@@ -373,7 +377,7 @@ void gp_report_sim_svg_queue(const gp_report_ident *id, const gp_sim_result *r, 
 	gp_svg_series se[4];
 	gp_svg_chart c;
 	int k, ns = 0, any_ls = 0;
-	char *title = subtitle(id, "Queue length"), *xt = gp_xasprintf("time since first submit (%s)", unit);
+	char *sub = subtitle(id), *xt = gp_xasprintf("time since first submit (%s)", unit);
 
 	for (k = 0; k < 4; k++)
 		q[k] = gp_xmalloc((n ? n : 1) * sizeof(*q[k]));
@@ -393,14 +397,15 @@ void gp_report_sim_svg_queue(const gp_report_ident *id, const gp_sim_result *r, 
 	}
 	se[ns++] = (gp_svg_series){ "running jobs", x, q[3], n, 0 };
 	memset(&c, 0, sizeof(c));
-	c.title = title;
+	c.title = "Queue length";
+	c.subtitle = sub;
 	c.x_title = xt;
 	c.y_title = "jobs (at each tick)";
 	c.legend = GP_LEGEND_TOP_RIGHT;
 	c.series = se;
 	c.nseries = ns;
 	gp_svg_line_chart(&c, out);
-	free(title);
+	free(sub);
 	free(xt);
 	free(x);
 	for (k = 0; k < 4; k++)
@@ -409,14 +414,17 @@ void gp_report_sim_svg_queue(const gp_report_ident *id, const gp_sim_result *r, 
 
 #define CDF_POINTS 1000
 
-/* Up to CDF_POINTS (x, F(x)) points of the JCT distribution of class k
- * (-1: all); returns the count. */
-static size_t jct_cdf(const gp_joblist *jobs, const gp_sim_result *r, int k,
-		      double *x, double *y)
+/* Up to CDF_POINTS (x, F(x)) points of the distribution of JCT (or, with
+ * delay, of queue delay) of the completed jobs of class k (-1: all), each
+ * value at least floor (the log axis has no zero); returns the count and
+ * in *at_floor how many values were raised to it. */
+static size_t sim_cdf(const gp_joblist *jobs, const gp_sim_result *r, int k, int delay,
+		      double floor, double *x, double *y, size_t *at_floor)
 {
 	size_t i, n = 0, m;
 	double *v = gp_xmalloc((r->njobs ? r->njobs : 1) * sizeof(*v));
 
+	*at_floor = 0;
 	for (i = 0; i < r->njobs; i++) {
 		const gp_job *j = &jobs->jobs[i];
 
@@ -424,58 +432,89 @@ static size_t jct_cdf(const gp_joblist *jobs, const gp_sim_result *r, int k,
 			continue;
 		if (k >= 0 && (j->klass == GP_CLASS_LS ? 0 : 1) != k)
 			continue;
-		v[n++] = r->jobs[i].finish - j->submit;
+		v[n] = (delay ? r->jobs[i].start : r->jobs[i].finish) - j->submit;
+		if (v[n] < floor) {
+			v[n] = floor;
+			(*at_floor)++;
+		}
+		n++;
 	}
-	qsort(v, n, sizeof(*v), gp_cmp_double);
+	gp_sort_doubles(v, n);
 	m = n < CDF_POINTS ? n : CDF_POINTS;
 	for (i = 0; i < m; i++) {
 		size_t idx = m > 1 ? i * (n - 1) / (m - 1) : 0;
 
-		/* Log axis: a zero JCT shows at 1 ms. */
-		x[i] = v[idx] > 1e-3 ? v[idx] : 1e-3;
+		x[i] = v[idx];
 		y[i] = (double)(idx + 1) / (double)n;
 	}
 	free(v);
 	return m;
 }
 
-void gp_report_sim_svg_jct_cdf(const gp_report_ident *id, const gp_joblist *jobs,
-			       const gp_sim_result *r, gp_sbuf *out)
+static void sim_svg_cdf(const gp_report_ident *id, const gp_joblist *jobs, const gp_sim_result *r,
+			int delay, gp_sbuf *out)
 {
 	double *x[3], *y[3];
 	gp_svg_series se[3];
 	gp_svg_chart c;
 	int k, ns = 0;
-	size_t nall, ncls[2];
-	char *title = subtitle(id, "JCT CDF");
+	size_t nall, ncls[2], low, ignore;
+	char *sub = subtitle(id), *sub2 = NULL;
 
 	for (k = 0; k < 3; k++) {
 		x[k] = gp_xmalloc(CDF_POINTS * sizeof(*x[k]));
 		y[k] = gp_xmalloc(CDF_POINTS * sizeof(*y[k]));
 	}
-	nall = jct_cdf(jobs, r, -1, x[0], y[0]);
+	/* JCT: a zero shows at 1 ms; queue delay: under a second at 1 s. */
+	nall = sim_cdf(jobs, r, -1, delay, delay ? 1 : 1e-3, x[0], y[0], &low);
 	se[ns++] = (gp_svg_series){ "all completed jobs", x[0], y[0], nall, 1 };
 	for (k = 0; k < 2; k++)
-		ncls[k] = jct_cdf(jobs, r, k, x[k + 1], y[k + 1]);
+		ncls[k] = sim_cdf(jobs, r, k, delay, delay ? 1 : 1e-3, x[k + 1], y[k + 1], &ignore);
 	if (ncls[0] && ncls[1])
 		for (k = 0; k < 2; k++)
 			se[ns++] = (gp_svg_series){ k ? "BE jobs" : "LS jobs", x[k + 1], y[k + 1],
 						    ncls[k], 1 };
 	memset(&c, 0, sizeof(c));
-	c.title = title;
-	c.x_title = "job completion time, submit to finish (seconds, log scale)";
-	c.y_title = "share of jobs finished within x";
+	if (delay) {
+		char pct[32];
+		size_t done = 0, i;
+
+		for (i = 0; i < r->njobs; i++)
+			done += r->jobs[i].state == GP_SIM_DONE;
+		sub2 = gp_xasprintf("%s; %s %% of completed jobs waited under 1 s (drawn at 1 s)", sub,
+				    gp_report_num(pct, sizeof(pct),
+						  done ? 100.0 * (double)low / (double)done : 0, 1));
+	}
+	c.title = delay ? "Queue delay CDF" : "JCT CDF";
+	c.subtitle = delay ? sub2 : sub;
+	c.x_title = delay ? "queue delay, submit to first start (seconds, log scale)" :
+		    "job completion time, submit to finish (seconds, log scale)";
+	c.y_title = delay ? "share of jobs started within x" : "share of jobs finished within x";
 	c.x_log = 1;
 	c.y_percent = 1;
 	c.set_y = 1;
 	c.y_min = 0;
 	c.y_max = 1;
+	c.legend = GP_LEGEND_BOTTOM_RIGHT;
 	c.series = se;
 	c.nseries = ns;
 	gp_svg_line_chart(&c, out);
-	free(title);
+	free(sub);
+	free(sub2);
 	for (k = 0; k < 3; k++) {
 		free(x[k]);
 		free(y[k]);
 	}
+}
+
+void gp_report_sim_svg_jct_cdf(const gp_report_ident *id, const gp_joblist *jobs,
+			       const gp_sim_result *r, gp_sbuf *out)
+{
+	sim_svg_cdf(id, jobs, r, 0, out);
+}
+
+void gp_report_sim_svg_queue_cdf(const gp_report_ident *id, const gp_joblist *jobs,
+				 const gp_sim_result *r, gp_sbuf *out)
+{
+	sim_svg_cdf(id, jobs, r, 1, out);
 }

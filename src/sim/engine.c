@@ -493,6 +493,7 @@ static int setup(sim *s)
 	s->probe_ctx.rng = &s->probe_rng;
 	/* Per-node-type policy tables, built once (shared: never in use twice). */
 	s->ctx.cache = s->probe_ctx.cache = gp_place_cache_new(s->cl);
+	gp_place_cache_summary_timed(s->ctx.cache, 1);
 	gp_placement_init(&s->scratch);
 	gp_placement_init(&s->probe_place);
 	if (n)
@@ -577,6 +578,22 @@ static int config_ok(const gp_sim_config *cfg)
 	return 1;
 }
 
+/* When the metrics tick after t falls.  An automatic tick follows the
+ * run's real span: past 4 x TICK_TARGET rows, the rows so far are merged
+ * into a longer tick and the next one falls on its grid. */
+static double next_tick(sim *s, double t)
+{
+	gp_sim_result *out = s->res;
+	double k, next;
+
+	if (s->cfg->tick > 0 || out->nsamples < 4 * TICK_TARGET)
+		return t + out->tick;
+	out->tick = gp_sim_timeline_coarsen(out, out->tick, 2 * TICK_TARGET);
+	k = ceil((t - out->first_submit) / out->tick + 1e-9);
+	next = out->first_submit + k * out->tick;
+	return next > t ? next : next + out->tick;
+}
+
 /* The events of time t (finishes, ticks, sources' and las events, then
  * arrivals); returns whether a tick was among them. */
 static int take_events(sim *s, double t)
@@ -623,6 +640,8 @@ static void totals(sim *s)
 			s->last_t = out->last_finish;
 		gp_sim_timeline_row(s, out->last_finish > s->tick_t ? out->last_finish : s->tick_t);
 	}
+	if (s->cfg->tick <= 0)
+		out->tick = gp_sim_timeline_coarsen(out, out->tick, 2 * TICK_TARGET);
 	out->makespan = out->last_finish - out->first_submit;
 	for (i = 0; i < s->n; i++) {
 		const gp_sim_job *rec = &out->jobs[i];
@@ -716,7 +735,7 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 			}
 			gp_sim_timeline_row(&s, t);
 			if (s.running || s.next_arrival < s.n || s.qlen[0] || s.qlen[1] || s.nstrong)
-				gp_sim_heap_push(&s, t + out->tick, -1);
+				gp_sim_heap_push(&s, next_tick(&s, t), -1);
 		}
 		if (cfg->progress && s.settled - last_progress >= 4096) {
 			last_progress = s.settled;

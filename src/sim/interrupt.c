@@ -674,7 +674,7 @@ int gp_sim_node_down(gp_sim *s, int node)
 {
 	if (node < 0 || node >= s->cl->nnodes)
 		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "no node %d", node);
-	s->alloc.node_state[node] = GP_NODE_DOWN;
+	gp_alloc_set_state(&s->alloc, node, GP_NODE_DOWN);
 	s->version++;
 	return GP_OK;
 }
@@ -684,7 +684,7 @@ int gp_sim_node_up(gp_sim *s, int node)
 	if (node < 0 || node >= s->cl->nnodes)
 		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "no node %d", node);
 	if (s->alloc.node_state[node] != GP_NODE_UP) {
-		s->alloc.node_state[node] = GP_NODE_UP;
+		gp_alloc_set_state(&s->alloc, node, GP_NODE_UP);
 		capacity_back(s);
 	}
 	return GP_OK;

@@ -326,5 +326,6 @@ int gp_sim_las_list(const sim *s, int32_t j);
 /* timeline.c */
 void gp_sim_timeline_row(sim *s, double t);
 double gp_sim_nice_step(double x);
+double gp_sim_timeline_coarsen(gp_sim_result *r, double tick, size_t max_rows);
 
 #endif

@@ -13,7 +13,7 @@ static void dist_of(double *v, size_t n, gp_sim_dist *d)
 	memset(d, 0, sizeof(*d));
 	if (!n)
 		return;
-	qsort(v, n, sizeof(*v), gp_cmp_double);
+	gp_sort_doubles(v, n);
 	for (i = 0; i < n; i++)
 		sum += v[i];
 	d->mean = sum / (double)n;

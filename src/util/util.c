@@ -339,6 +339,76 @@ int gp_cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Order-preserving key of a double: flip the sign bit of positives and
+ * every bit of negatives, so that unsigned order is numeric order. */
+static uint64_t dkey(double d)
+{
+	uint64_t u;
+
+	memcpy(&u, &d, sizeof(u));
+	return (u >> 63) ? ~u : u | (UINT64_C(1) << 63);
+}
+
+static double dval(uint64_t k)
+{
+	double d;
+
+	k = (k >> 63) ? k & ~(UINT64_C(1) << 63) : ~k;
+	memcpy(&d, &k, sizeof(d));
+	return d;
+}
+
+#define RADIX_BITS 11
+#define RADIX_SIZE (1u << RADIX_BITS)
+
+void gp_sort_doubles(double *v, size_t n)
+{
+	uint64_t *a, *b, *t;
+	size_t i, *cnt;
+	unsigned shift;
+
+	if (n < 256) {
+		qsort(v, n, sizeof(*v), gp_cmp_double);
+		return;
+	}
+	/* NaN and -0 have no place of their own in the radix order (the
+	 * comparator calls -0 == 0): leave them to qsort. */
+	for (i = 0; i < n; i++)
+		if (isnan(v[i]) || (v[i] == 0 && signbit(v[i]))) {
+			qsort(v, n, sizeof(*v), gp_cmp_double);
+			return;
+		}
+	a = gp_xmalloc(n * sizeof(*a));
+	b = gp_xmalloc(n * sizeof(*b));
+	cnt = gp_xmalloc(RADIX_SIZE * sizeof(*cnt));
+	for (i = 0; i < n; i++)
+		a[i] = dkey(v[i]);
+	for (shift = 0; shift < 64; shift += RADIX_BITS) {
+		size_t sum = 0, c;
+
+		memset(cnt, 0, RADIX_SIZE * sizeof(*cnt));
+		for (i = 0; i < n; i++)
+			cnt[(a[i] >> shift) & (RADIX_SIZE - 1)]++;
+		if (cnt[(a[0] >> shift) & (RADIX_SIZE - 1)] == n)
+			continue;       /* one digit everywhere: nothing moves */
+		for (i = 0; i < RADIX_SIZE; i++) {
+			c = cnt[i];
+			cnt[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[(a[i] >> shift) & (RADIX_SIZE - 1)]++] = a[i];
+		t = a;
+		a = b;
+		b = t;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = dval(a[i]);
+	free(a);
+	free(b);
+	free(cnt);
+}
+
 gp_stats gp_stats_of(const double *v, size_t n)
 {
 	gp_stats s = { 0, 0, INFINITY, -INFINITY };

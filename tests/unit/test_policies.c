@@ -959,6 +959,173 @@ static void test_registry(void)
 		CU_ASSERT_PTR_NOT_NULL(gp_policy_find(names[i]));
 }
 
+/* ---- the allocation index answers like a plain scan (issue 19) ---- */
+
+/* Whether placements p and q are the same, part by part. */
+static int same_placement(const gp_placement *p, const gp_placement *q)
+{
+	int i;
+
+	if (p->nparts != q->nparts)
+		return 0;
+	for (i = 0; i < p->nparts; i++) {
+		const gp_place_part *a = &p->parts[i], *b = &q->parts[i];
+
+		if (a->node != b->node || a->ngpus != b->ngpus || a->ncpus != b->ncpus ||
+		    a->nic != b->nic || a->vf != b->vf || a->role != b->role ||
+		    memcmp(a->gpus, b->gpus, (size_t)a->ngpus * sizeof(int)) ||
+		    (a->ncpus && memcmp(a->cpus, b->cpus, (size_t)a->ncpus * sizeof(int))))
+			return 0;
+	}
+	return 1;
+}
+
+/* Random occupancy: whole GPUs taken, some shared, some with memory
+ * taken, host CPUs and memory taken, nodes down or draining. */
+static void random_state(fixture *f, gp_rng *r, int fill)
+{
+	int node, g;
+
+	for (node = 0; node < f->c.nnodes; node++) {
+		const gp_node *n = &f->c.nodes[node];
+		int odd = gp_rng_below(r, 100) < 15;
+
+		for (g = 0; g < n->ngpus; g++) {
+			int gpu = n->first_gpu + g;
+
+			if ((int)gp_rng_below(r, 100) < fill)
+				gp_alloc_take_gpu(&f->a, gpu, GP_MILLI, 0);
+			else if (odd && gp_rng_below(r, 3) == 0)
+				gp_alloc_take_gpu(&f->a, gpu, 250 * (int)(1 + gp_rng_below(r, 3)), 1024);
+			else if (odd && gp_rng_below(r, 4) == 0)
+				gp_alloc_take_gpu(&f->a, gpu, 0, 2048);
+		}
+		if (gp_rng_below(r, 10) == 0)
+			f->a.node_free_cpu_milli[node] = (int64_t)gp_rng_below(r, 8) * GP_MILLI;
+		if (gp_rng_below(r, 12) == 0)
+			gp_alloc_set_state(&f->a, node, (int)(1 + gp_rng_below(r, 2)));
+	}
+}
+
+static void random_job(gp_job *j, gp_rng *r)
+{
+	static const int types[] = { GP_JOB_SINGLE_CARD, GP_JOB_SINGLE_NODE, GP_JOB_RING_ALLREDUCE,
+				     GP_JOB_PS_WORKER };
+	static char v100[] = "V100-SXM2-16GB|K80";
+
+	job_of(j, types[gp_rng_below(r, 4)], 1);
+	j->gpus = j->type == GP_JOB_SINGLE_CARD ? 1 : (int)(1 + gp_rng_below(r, j->type == GP_JOB_SINGLE_NODE ? 8 : 20));
+	if (j->type == GP_JOB_PS_WORKER)
+		j->ps = j->gpus > 1 ? (int)(1 + gp_rng_below(r, (uint64_t)j->gpus - 1)) : 0;
+	j->gpu_milli = gp_rng_below(r, 5) == 0 ? 500 : GP_MILLI;
+	j->gpu_mem_mib = (int64_t)gp_rng_below(r, 5) * 5 * 1024;
+	if (gp_rng_below(r, 4) == 0)
+		j->cpu_milli = (int64_t)gp_rng_below(r, 40) * GP_MILLI;
+	if (gp_rng_below(r, 8) == 0)
+		j->gpu_models = v100;
+}
+
+/* Whether the index kept up by take / give / set_state is the one built
+ * afresh from the same state. */
+static int index_consistent(const gp_alloc *a)
+{
+	gp_alloc re;
+	const gp_alloc_index *x = a->ix, *y;
+	int ok = 1, i, t, m, s;
+
+	if (gp_alloc_copy(&re, a) != GP_OK)
+		return 0;
+	y = re.ix;
+	for (i = 0; i < a->nnodes; i++)
+		ok &= x->whole[i] == y->whole[i] && x->nodd[i] == y->nodd[i] && x->notup[i] == y->notup[i];
+	for (t = 0; t < x->ntypes; t++) {
+		const gp_aix_type *p = &x->types[t], *q = &y->types[t];
+
+		ok &= p->odd.count == q->odd.count && !memcmp(p->nonempty, q->nonempty, sizeof(p->nonempty));
+		for (m = 0; p->indexed && m < 1 << p->ngpus; m++) {
+			int r1 = gp_nodeset_next(&p->by_mask[m], 0), r2 = gp_nodeset_next(&q->by_mask[m], 0);
+
+			ok &= p->by_mask[m].count == q->by_mask[m].count;
+			while (r1 >= 0 && r1 == r2) {
+				r1 = gp_nodeset_next(&p->by_mask[m], r1 + 1);
+				r2 = gp_nodeset_next(&q->by_mask[m], r2 + 1);
+			}
+			ok &= r1 == r2;
+		}
+		for (s = 0; p->sw_whole && s < x->nswitches; s++)
+			ok &= p->sw_whole[s] == q->sw_whole[s];
+	}
+	gp_alloc_release(&re);
+	return ok;
+}
+
+static void test_index_crosscheck(void)
+{
+	int n, i, round, k;
+	const gp_policy *list = gp_policy_list(&n);
+	gp_rng r;
+	long compared = 0, placed = 0;
+
+	gp_rng_seed(&r, 19);
+	for (round = 0; round < 60; round++) {
+		fixture f;
+		gp_alloc plain;
+
+		fx_open(&f, "index-mix.yaml");
+		random_state(&f, &r, (int)gp_rng_below(&r, 100));
+		plain = f.a;
+		plain.ix = NULL; /* the same state, no index: every node scanned */
+		for (k = 0; k < 40; k++) {
+			gp_job j;
+
+			random_job(&j, &r);
+			for (i = 0; i < n; i++) {
+				gp_rng r1, r2;
+				gp_policy_ctx ix = { &f.c, &f.a, &r1, NULL, f.pc };
+				gp_policy_ctx scan = { &f.c, &plain, &r2, NULL, f.pc };
+				gp_placement q;
+				int a, b;
+
+				gp_rng_seed(&r1, (uint64_t)k);
+				gp_rng_seed(&r2, (uint64_t)k);
+				gp_placement_init(&q);
+				a = list[i].place(&ix, &j, &f.p);
+				b = list[i].place(&scan, &j, &q);
+				CU_ASSERT_EQUAL(a, b);
+				CU_ASSERT(same_placement(&f.p, &q));
+				if (a != b || !same_placement(&f.p, &q))
+					fprintf(stderr, "\n  %s, round %d job %d (type %d, %d GPUs of %d milli): "
+						"index and scan differ\n", list[i].name, round, k, j.type, j.gpus,
+						j.gpu_milli);
+				compared++;
+				placed += a == GP_PLACED;
+				gp_placement_release(&q);
+			}
+			/* Apply some placements so that the index moves. */
+			if (gp_rng_below(&r, 3) == 0 &&
+			    gp_policy_bestfit(&(gp_policy_ctx){ &f.c, &f.a, &r, NULL, f.pc }, &j, &f.p) == GP_PLACED)
+				CU_ASSERT_EQUAL(gp_placement_apply(&f.a, &f.p), 0);
+			plain = f.a;
+			plain.ix = NULL;
+			/* ... and release some, GPU by GPU. */
+			if (gp_rng_below(&r, 4) == 0) {
+				int gpu = (int)gp_rng_below(&r, (uint64_t)f.a.ngpus);
+
+				if (f.a.gpu_free_milli[gpu] < GP_MILLI)
+					gp_alloc_give_gpu(&f.a, gpu, GP_MILLI - f.a.gpu_free_milli[gpu],
+							  gp_alloc_gpu_mem_cap(&f.a, gpu) - f.a.gpu_free_mem_mib[gpu]);
+				gp_alloc_set_state(&f.a, f.a.gpu_node[gpu], gp_rng_below(&r, 5) ? GP_NODE_UP : GP_NODE_DOWN);
+				plain = f.a;
+				plain.ix = NULL;
+			}
+		}
+		CU_ASSERT(index_consistent(&f.a));
+		fx_close(&f);
+	}
+	/* Both outcomes are exercised. */
+	CU_ASSERT(placed > compared / 10 && placed < compared * 9 / 10);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("policies");
@@ -980,6 +1147,7 @@ static void register_tests(void)
 	gp_test_add(s, "all-SYS box: GPUs under one CPU", test_allsys_sockets);
 	gp_test_add(s, "CPU cores from each GPU's NUMA node", test_cpus_per_numa);
 	gp_test_add(s, "VFs: one per NUMA-local GPU", test_vfs_per_affine_gpu);
+	gp_test_add(s, "index answers like a scan", test_index_crosscheck);
 }
 
 int main(int argc, char **argv)

@@ -97,7 +97,7 @@ static int decide(const gp_job *j, const gp_placement *p, int node, gp_replace_r
 	gp_replace_opts o = { 0, 1 };
 	gp_error err = GP_ERROR_INIT;
 
-	al.node_state[node] = GP_NODE_DOWN;
+	gp_alloc_set_state(&al, node, GP_NODE_DOWN);
 	return gp_replace_decide(&ctx, j, p, node, 0, &o, r, &err);
 }
 

@@ -109,6 +109,65 @@ static void test_svg(void)
 	}
 }
 
+/* Issue 17 item 10: a title longer than the chart shrinks, then loses its
+ * middle; the legend leaves the corners the data runs through. */
+static void test_svg_layout(void)
+{
+	static const double x[] = { 0, 10 }, y[] = { 0.95, 0.95 };
+	double zx[21], zy[21];
+	char title[301];
+	gp_svg_series se = { "load", x, y, 2, 0 };
+	gp_svg_chart c;
+	gp_sbuf sb;
+	int i;
+
+	memset(title, 'x', 300);
+	title[0] = 'A';
+	title[299] = 'Z';
+	title[300] = 0;
+	memset(&c, 0, sizeof(c));
+	c.title = title;
+	c.set_x = c.set_y = 1;
+	c.x_max = 10;
+	c.y_max = 1;
+	c.series = &se;
+	c.nseries = 1;
+	gp_sbuf_init(&sb);
+	gp_svg_line_chart(&c, &sb);
+	/* 776 px at 11 px bold (0.66 em, 7.26 px a glyph) hold 106 glyphs:
+	 * 105 kept around the ellipsis, 52 before and 53 after it. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "font-size=\"11\" font-weight=\"bold\">Axxxx"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "xx\xe2\x80\xa6xx"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "xxZ</text>"));
+	{
+		const char *t = strstr(sb.buf, "bold\">"), *e = strstr(t, "</text>");
+
+		CU_ASSERT_EQUAL(e - t - 6, 52 + 3 + 53);
+	}
+	/* y = 95 % runs at pixel 392 - 0.95 x 346 = 63.3, through both top
+	 * corners: the legend (44 + 7.2 x 4 = 72.8 by 26 px) goes bottom right,
+	 * at x 776 - 10 - 72.8 = 693.2, y 392 - 10 - 26 = 356. */
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "<rect x=\"693.2\" y=\"356.0\" width=\"72.8\" height=\"26.0\""));
+	gp_sbuf_release(&sb);
+
+	/* A zigzag over the whole plot leaves no corner: the legend goes under
+	 * the plot and the chart grows by its height and a gap, 26 + 8 px. */
+	for (i = 0; i < 21; i++) {
+		zx[i] = i * 0.5;
+		zy[i] = i % 2;
+	}
+	se.x = zx;
+	se.y = zy;
+	se.n = 21;
+	c.title = "T";
+	gp_sbuf_init(&sb);
+	gp_svg_line_chart(&c, &sb);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "height=\"484\" viewBox=\"0 0 800 484\""));
+	/* centred under the plot: 84 + (692 - 72.8) / 2 = 393.6, 484 - 26 - 8 = 450 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "<rect x=\"393.6\" y=\"450.0\" width=\"72.8\""));
+	gp_sbuf_release(&sb);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("report");
@@ -117,6 +176,7 @@ static void register_tests(void)
 	gp_test_add(s, "time_unit", test_time_unit);
 	gp_test_add(s, "table_and_csv", test_table_and_csv);
 	gp_test_add(s, "svg", test_svg);
+	gp_test_add(s, "svg_layout", test_svg_layout);
 }
 
 int main(int argc, char **argv)

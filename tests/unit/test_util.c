@@ -149,6 +149,39 @@ static void test_error_format(void)
 	CU_ASSERT_EQUAL(err.status, GP_OK);
 }
 
+/* The radix path (n >= 256): a permutation of -500.5 .. 499.5 comes back
+ * in order; infinities at the ends; ties and huge and tiny magnitudes in
+ * qsort's order; -0 takes the qsort path and still sorts. */
+static void test_sort_doubles(void)
+{
+	enum { N = 1000 };
+	double v[N + 2], w[N + 2];
+	size_t i;
+
+	for (i = 0; i < N; i++)
+		v[i] = (double)((i * 7919) % N) - 500.5;
+	v[N] = INFINITY;
+	v[N + 1] = -INFINITY;
+	gp_sort_doubles(v, N + 2);
+	CU_ASSERT_EQUAL(v[0], -INFINITY);
+	CU_ASSERT_EQUAL(v[N + 1], INFINITY);
+	for (i = 0; i < N; i++)
+		CU_ASSERT_EQUAL(v[i + 1], (double)i - 500.5);
+	for (i = 0; i < N + 2; i++)
+		v[i] = (i % 3 ? 1e-300 : 1e300) * (double)(i % 17) * (i % 2 ? -1 : 1) + (double)(i % 5);
+	memcpy(w, v, sizeof(v));
+	gp_sort_doubles(v, N + 2);
+	qsort(w, N + 2, sizeof(*w), gp_cmp_double);
+	CU_ASSERT_EQUAL(memcmp(v, w, sizeof(v)), 0);
+	for (i = 0; i < N; i++)
+		v[i] = (double)(N - i);
+	v[7] = -0.0;
+	gp_sort_doubles(v, N);
+	CU_ASSERT_EQUAL(v[0], 0);
+	CU_ASSERT_EQUAL(v[1], 1);
+	CU_ASSERT_EQUAL(v[N - 1], N);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("util");
@@ -157,6 +190,7 @@ static void register_tests(void)
 	gp_test_add(s, "parse_size", test_parse_size);
 	gp_test_add(s, "percentile", test_percentile);
 	gp_test_add(s, "stats", test_stats);
+	gp_test_add(s, "sort_doubles", test_sort_doubles);
 	gp_test_add(s, "ranges", test_ranges);
 	gp_test_add(s, "rng", test_rng_deterministic);
 	gp_test_add(s, "sbuf", test_sbuf);

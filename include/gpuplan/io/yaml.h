@@ -14,21 +14,31 @@
 enum gp_yaml_type { GP_YAML_SCALAR = 0, GP_YAML_MAP, GP_YAML_SEQ };
 
 typedef struct gp_yaml_node gp_yaml_node;
+/* Nodes live in blocks owned by their document (no allocation of their
+ * own; memory: a big file is mostly small scalars).  A scalar node ends
+ * after its text pointer: n, keys and items exist only on mappings and
+ * lists, so test type (gp_yaml_expect) before reading them. */
 struct gp_yaml_node {
-	int type;               /* enum gp_yaml_type */
-	int line, col;          /* 1-based position of the node's start */
-	int quoted;             /* scalar was quoted (so "1" is a string) */
+	unsigned type : 2;      /* enum gp_yaml_type */
+	unsigned quoted : 1;    /* scalar was quoted (so "1" is a string) */
+	unsigned line : 29;     /* 1-based position of the node's start */
+	unsigned col : 31;
 	char *scalar;           /* GP_YAML_SCALAR: the text (stored with the
-				   node: never free or replace it) */
+				   node: never free or replace it); NULL for
+				   mappings and lists */
+	/* mappings and lists only: */
+	size_t n;               /* number of children */
 	/* MAP: keys[i] (scalars) -> items[i]; SEQ: items[i] */
 	gp_yaml_node **keys;
 	gp_yaml_node **items;
-	size_t n, cap;          /* cap == n once the collection is closed */
 };
+
+struct gp_yaml_block;
 
 typedef struct gp_yaml_doc {
 	char *path;             /* for messages */
 	gp_yaml_node *root;     /* NULL for an empty document */
+	struct gp_yaml_block *blocks; /* storage of the nodes (yaml.c) */
 } gp_yaml_doc;
 
 #define GP_YAML_DEFAULT_MAX_BYTES (16u << 20)

@@ -32,11 +32,15 @@ typedef struct gp_alloc {
 	int64_t *node_cap_cpu_milli;
 	int64_t *node_cap_mem_mib;
 	int64_t *node_free_mem_mib;
-	uint8_t *node_state;         /* enum gp_node_state */
+	uint8_t *node_state;         /* enum gp_node_state; set it with
+					gp_alloc_set_state (the index) */
 	uint64_t *cpu_used;          /* bitmap per node, cpu_words each */
 	int cpu_words;
 	uint16_t *nic_vfs_used;      /* at most GP_NIC_MAX_VFS each */      /* per node per NIC: node*max_nics + nic */
 	int max_nics;
+	/* What is free, by node type, mask and switch (alloc_index.h); kept
+	 * by take / give.  NULL: none (policies scan every node). */
+	struct gp_alloc_index *ix;
 } gp_alloc;
 
 int gp_alloc_init(gp_alloc *a, const gp_cluster *c);
@@ -51,6 +55,9 @@ int64_t gp_alloc_gpu_mem_cap(const gp_alloc *a, int gpu);
  * summaries right.  Take fails (returns -1, no change) when it does not fit. */
 int gp_alloc_take_gpu(gp_alloc *a, int gpu, int milli, int64_t mem_mib);
 void gp_alloc_give_gpu(gp_alloc *a, int gpu, int milli, int64_t mem_mib);
+
+/* A node's state (enum gp_node_state); keeps the index right. */
+void gp_alloc_set_state(gp_alloc *a, int node, int state);
 
 /* CPU cores of a node: bit test / set / clear. */
 static inline int gp_alloc_cpu_used(const gp_alloc *a, int node, int cpu)

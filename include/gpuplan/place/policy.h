@@ -59,6 +59,10 @@ int gp_policy_predicted_share(const gp_policy_ctx *ctx, const gp_job *job, gp_pl
 /* Build once per cluster and pass in the context (see above). */
 gp_place_cache *gp_place_cache_new(const gp_cluster *c);
 void gp_place_cache_free(gp_place_cache *pc);
+/* on: fill gp_placement.bottleneck and ring_bw_gbs (the perf model's
+ * summary) only for jobs whose run time depends on their iteration time;
+ * a simulation never reads them for fixed-duration jobs (left unknown). */
+void gp_place_cache_summary_timed(gp_place_cache *pc, int on);
 /* RoCE classes: their count and name (subnet or NIC device). */
 int gp_place_nclasses(const gp_place_cache *pc);
 const char *gp_place_class_name(const gp_place_cache *pc, int cls);

@@ -130,7 +130,7 @@ void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
 void gp_report_sim_jobs_csv(const gp_joblist *jobs, const gp_sim_result *r,
 			    const gp_cluster *c, gp_sbuf *out);
 void gp_report_sim_timeline_csv(const gp_sim_result *r, gp_sbuf *out);
-/* utilization.svg, queue.svg and jct-cdf.svg. */
+/* utilization.svg, queue.svg, jct-cdf.svg and queue-delay-cdf.svg. */
 void gp_report_sim_svg_utilization(const gp_report_ident *id, const gp_sim_result *r,
 				   gp_sbuf *out);
 /* The same with vertical marks at times t[0..n) (seconds from trace
@@ -142,5 +142,9 @@ void gp_report_sim_svg_queue(const gp_report_ident *id, const gp_sim_result *r,
 			     gp_sbuf *out);
 void gp_report_sim_svg_jct_cdf(const gp_report_ident *id, const gp_joblist *jobs,
 			       const gp_sim_result *r, gp_sbuf *out);
+/* Queue delay (submit to first start) of the completed jobs; delays under
+ * a second are drawn at 1 s and counted in the subtitle. */
+void gp_report_sim_svg_queue_cdf(const gp_report_ident *id, const gp_joblist *jobs,
+				 const gp_sim_result *r, gp_sbuf *out);
 
 #endif

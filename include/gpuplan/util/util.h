@@ -100,6 +100,9 @@ uint64_t gp_rng_below(gp_rng *r, uint64_t bound); /* [0, bound), unbiased */
 /* Sort helpers. */
 int gp_cmp_int(const void *a, const void *b);
 int gp_cmp_double(const void *a, const void *b);
+/* Sort v ascending into the order qsort with gp_cmp_double gives, in
+ * linear time (radix sort on the bit patterns) for large arrays. */
+void gp_sort_doubles(double *v, size_t n);
 
 /* Mean, sample standard deviation (n - 1; 0 for one value), min and max
  * of v[0..n), n >= 1: the spread of a metric over seeds. */
@@ -111,5 +114,20 @@ gp_stats gp_stats_of(const double *v, size_t n);
 /* p-th percentile (0..100) of sorted values by linear interpolation
  * (numpy's default); 0 when n == 0. */
 double gp_percentile_sorted(const double *sorted, size_t n, double p);
+
+/* Bits set in x.  The popcount instruction when the build targets it
+ * (-mpopcnt, -march=native); else a branch-free SWAR sum, never the
+ * libgcc call __builtin_popcountll becomes on generic x86-64. */
+static inline int gp_popcount64(uint64_t x)
+{
+#if defined(__POPCNT__)
+	return __builtin_popcountll(x);
+#else
+	x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
+#endif
+}
 
 #endif

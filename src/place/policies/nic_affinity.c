@@ -97,7 +97,7 @@ static int place_in_class(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp
 			continue;
 		t = gp_place_type_of(pc, node);
 		allow[node] = class_mask(t, avail, cls);
-		fit[node] = __builtin_popcountll(allow[node]);
+		fit[node] = gp_popcount64(allow[node]);
 		if (fit[node] && !gp_place_host_fits(ctx, node, job, fit[node] < k ? fit[node] : k))
 			fit[node] = 0;
 		if (fit[node] < k)

@@ -5,7 +5,7 @@ run simulate -c topologies/example-cluster.yaml workloads/philly-2017-11-29.csv 
 run simulate -c topologies/example-cluster.yaml workloads/philly-2017-11-29.csv --queue backfill --seed 3 --json "$TMP/b.json" \
 	--csv "$TMP/b" --svg "$TMP/b" >/dev/null
 cmp "$TMP/a.json" "$TMP/b.json" && echo same json
-for f in jobs.csv timeline.csv utilization.svg queue.svg jct-cdf.svg; do
+for f in jobs.csv timeline.csv utilization.svg queue.svg jct-cdf.svg queue-delay-cdf.svg; do
 	cmp "$TMP/a/$f" "$TMP/b/$f" && echo "same $f"
 done
 head -4 "$TMP/a/jobs.csv"

@@ -9,3 +9,5 @@ run simulate $T -c tests/data/sim/small-cluster.yaml --tick 3600 --policy predic
 run simulate $T --policy predicted-share --qos-tick 0
 run simulate $T --policy predicted-share --qos-tick 60 --queue las
 run simulate $T --policy predicted-share --predict-models /nonexistent
+# the usage text is printed as is: one percent sign, not a printf-doubled one
+"$GPUPLAN" simulate --help | grep -A1 -- "^  --qos-tick"

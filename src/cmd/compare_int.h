@@ -1,0 +1,79 @@
+/* gpuplan compare: what cmd_compare.c (options, runs) and
+ * cmd_compare_out.c (tables, JSON, files) share.  Private to the command
+ * line. */
+#ifndef GP_CMD_COMPARE_INT_H
+#define GP_CMD_COMPARE_INT_H
+
+#include <stddef.h>
+
+#include "cli.h"
+#include "gpuplan/io/trace.h"
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/sim/sim.h"
+#include "gpuplan/util/util.h"
+#include "gpuplan/whatif/scale.h"
+
+#define MAX_RUNS 10000
+#define MAX_CLUSTERS 16
+#define MAX_WORKERS 256
+
+/* The metrics compared, in table order. */
+enum { M_COMPLETED, M_NEVER, M_FAILED, M_WAIT_MEAN, M_WAIT_P99, M_JCT_MEAN, M_JCT_P50,
+       M_JCT_P99, M_MAKESPAN, M_UTIL, M_UTIL_QUEUED, M_PREEMPT, M_COUNT };
+extern const char *const cmp_metric_key[M_COUNT];
+extern const char *const cmp_metric_head[M_COUNT];
+
+/* What --svg draws of one configuration's first seed. */
+typedef struct first_run {
+	double *cdf_x, *cdf_y;       /* JCT CDF (hours, share) */
+	double *qd_x;                /* queue delay CDF (hours; shares in cdf_y) */
+	double *t, *queued, *util;   /* timeline (hours) */
+	size_t ncdf, nt;
+} first_run;
+
+void cmp_keep_first(first_run *f, const gp_joblist *jobs, const gp_sim_result *r);
+void cmp_first_release(first_run *f);
+
+/* One compare: its options, inputs and what the runs left. */
+typedef struct cmp {
+	const char *cpaths[MAX_CLUSTERS], *policies_arg, *queues_arg, *seeds_arg;
+	const char *csv_dir, *svg_dir, *scale_ref, *scale_model, *trace;
+	const char *label[MAX_CLUSTERS];
+	char lbuf[MAX_CLUSTERS][64];
+	int json, show_progress, ncl, np, nq, ncfg, loaded, bound;
+	long nseeds, workers;
+	size_t nruns;
+	double tick;
+	unsigned long long *seeds;
+	char **pol, **que;
+	gp_cli_engine eng;
+	gp_trace_opts topts;
+	gp_cluster cl[MAX_CLUSTERS];
+	gp_joblist jobs;
+	gp_scale *scale;
+	gp_sim_perf *perf[MAX_CLUSTERS];
+	/* results */
+	double *values;         /* [config][metric][seed] */
+	json_t **per_seed;      /* --json: [config] */
+	first_run *first;       /* --svg: [config] */
+	gp_sbuf csv;            /* --csv: runs.csv */
+} cmp;
+
+/* What one run leaves: the same bytes whether it ran here or in a worker
+ * process. */
+typedef struct run_out {
+	int status;
+	gp_error err;
+	double m[M_COUNT];
+	char *csv;              /* its runs.csv row */
+	char *json;             /* its simulate summary, compact JSON */
+	int has_first;
+	first_run first;        /* --svg, first seed */
+} run_out;
+
+/* --csv and --svg: every file or none. */
+int cmp_write_files(const cmp *c);
+void cmp_print_json(cmp *c);
+void cmp_print_table(const cmp *c);
+
+#endif
