@@ -1,44 +1,23 @@
 #!/bin/sh
-# Placement decision time: a 1,000-node x 8-GPU cluster built from the
-# bundled DGX-A100 snapshot (20 leaves of 50 nodes under one IB spine),
-# 50 % of its GPUs taken at random (seeded awk), and a mix of jobs (1, 2,
-# 4, 8 GPUs on one node, a shared quarter GPU, 16- and 32-GPU rings, an
-# 8-GPU PS-Worker).  `place --bench N` times N decisions per policy in the
-# table against that state (nothing applied), with the shared place cache
-# a simulator keeps.  Columns: wall-clock median and p99, and the same for
-# the thread's CPU time: on a busy shared machine the wall p99 is mostly
-# preemption (one ~4 ms scheduler slice per hit), the CPU p99 is what the
-# decision costs.  Budget: bestfit <= 1 ms median.  Numbers only, never
-# pass/fail.
+# Placement decision time: clusters built from the bundled DGX-A100
+# snapshot (leaves of nodes under one IB spine), 50 % of their GPUs
+# taken at random (seeded awk), and a mix of jobs (1, 2, 4, 8 GPUs on one
+# node, a shared quarter GPU, 16- and 32-GPU rings, an 8-GPU PS-Worker).
+# `place --bench N` times N decisions per policy in the table against that
+# state (nothing applied), with the shared place cache a simulator keeps.
+# Columns: wall-clock median and p99, and the same for the thread's CPU
+# time: on a busy shared machine the wall p99 is mostly preemption (one
+# ~4 ms scheduler slice per hit), the CPU p99 is what the decision costs.
+# Sizes: 32 leaves x 32 nodes (8,192 GPUs) for every policy, then 2,000
+# leaves x 50 nodes (800,000 GPUs) for bestfit (BENCH_PLACE_BIG=0 skips it, =all times every
+# policy there).  Budgets (issue 19): bestfit <= 10 us median on 8,192
+# GPUs, <= 20 us on 800,000.  Numbers only, never pass/fail.
 set -e
 cd "$(dirname "$0")/.."
 [ -x ./gpuplan ] || make -s gpuplan
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cp topologies/a100-sxm4-40gb-8gpu-3nic-4socket-fastdeploy.txt "$tmp/a100.txt"
-awk 'BEGIN {
-	print "node_types:\n  t: {topology: a100.txt, gpu_model: A100-SXM4-40GB, cpus: 160}"
-	print "fabric:\n  - {name: spine, tech: ib-hdr}"
-	for (l = 0; l < 20; l++)
-		printf "  - {name: leaf%d, parent: spine}\n", l
-	print "nodes:"
-	for (l = 0; l < 20; l++)
-		printf "  - {name: n%d, type: t, switch: leaf%d, count: 50}\n", l, l
-}' >"$tmp/big.yaml"
-# Node names of a count: group are NAME-0 .. NAME-49.
-awk 'BEGIN {
-	srand(42)
-	print "allocations:"
-	for (l = 0; l < 20; l++)
-		for (k = 0; k < 50; k++) {
-			list = ""
-			for (g = 0; g < 8; g++)
-				if (rand() < 0.5)
-					list = list (list == "" ? "" : ", ") g
-			if (list != "")
-				printf "  - {job: o%d-%d, node: n%d-%d, gpus: [%s]}\n", l, k, l, k, list
-		}
-}' >"$tmp/occ.yaml"
 cat >"$tmp/jobs.yaml" <<'JOBS'
 jobs:
   - {name: one, type: single-card, gpus: 1, gpu_memory_gib: 10}
@@ -51,6 +30,41 @@ jobs:
   - {name: ps8, type: ps-worker, ps: 2, workers: 6, gpu_memory_gib: 10}
 JOBS
 n=${BENCH_PLACE_N:-2000}
-free=$(awk -F'gpus: \\[' 'NF > 1 { n += split($2, a, ",") } END { print 8000 - n }' "$tmp/occ.yaml")
-echo "place: 1000 nodes x 8 GPUs, 50 % random occupancy ($free GPUs free), $n decisions per policy over 8 job shapes (microseconds)"
-./gpuplan place -c "$tmp/big.yaml" --state "$tmp/occ.yaml" --batch "$tmp/jobs.yaml" --bench "$n"
+
+# bench LEAVES PER [POLICY]: LEAVES x PER nodes x 8 GPUs at 50 % occupancy.
+bench() {
+	awk -v leaves="$1" -v per="$2" 'BEGIN {
+		print "node_types:\n  t: {topology: a100.txt, gpu_model: A100-SXM4-40GB, cpus: 160}"
+		print "fabric:\n  - {name: spine, tech: ib-hdr}"
+		for (l = 0; l < leaves; l++)
+			printf "  - {name: leaf%d, parent: spine}\n", l
+		print "nodes:"
+		for (l = 0; l < leaves; l++)
+			printf "  - {name: n%d, type: t, switch: leaf%d, count: %d}\n", l, l, per
+	}' >"$tmp/big.yaml"
+	# Node names of a count: group are NAME-0 .. NAME-49 (here nL-K).
+	awk -v leaves="$1" -v per="$2" 'BEGIN {
+		srand(42)
+		print "allocations:"
+		for (l = 0; l < leaves; l++)
+			for (k = 0; k < per; k++) {
+				list = ""
+				for (g = 0; g < 8; g++)
+					if (rand() < 0.5)
+						list = list (list == "" ? "" : ", ") g
+				if (list != "")
+					printf "  - {job: o%d-%d, node: n%d-%d, gpus: [%s]}\n", l, k, l, k, list
+			}
+	}' >"$tmp/occ.yaml"
+	gpus=$(($1 * $2 * 8))
+	free=$(awk -v all="$gpus" -F'gpus: \\[' 'NF > 1 { n += split($2, a, ",") } END { print all - n }' "$tmp/occ.yaml")
+	echo "place: $(($1 * $2)) nodes x 8 GPUs = $gpus GPUs, 50 % random occupancy ($free GPUs free), $n decisions per policy over 8 job shapes (microseconds; load $(cut -d' ' -f1 /proc/loadavg))"
+	./gpuplan place -c "$tmp/big.yaml" --state "$tmp/occ.yaml" --batch "$tmp/jobs.yaml" --bench "$n" ${3:+--policy "$3"}
+}
+
+bench 32 32
+case ${BENCH_PLACE_BIG:-bestfit} in
+0) ;;
+all) bench 2000 50 ;;
+*) bench 2000 50 "${BENCH_PLACE_BIG:-bestfit}" ;;
+esac

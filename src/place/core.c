@@ -259,6 +259,15 @@ uint64_t gp_place_fit_mask(const gp_policy_ctx *ctx, int node, const gp_job *job
 		return 0;
 	if (!gp_node_eligible(ctx, node, job))
 		return 0;
+	if (a->ix && job->gpu_milli == GP_MILLI) {
+		/* A regular node's fitting GPUs are its wholly free ones. */
+		const gp_aix_type *xt = &a->ix->types[nd->type];
+
+		if (gp_aix_regular(a->ix, xt, node) && job->gpu_mem_mib <= xt->mem_cap) {
+			*n = gp_popcount64(a->ix->whole[node]);
+			return a->ix->whole[node];
+		}
+	}
 	{
 		/* Branch-free: this loop is most of a decision on big clusters. */
 		const int16_t *milli = a->gpu_free_milli + nd->first_gpu;

@@ -1,4 +1,6 @@
 /* What the policies ask of the allocation index (alloc_index.h). */
+#include <limits.h>
+
 #include "gpuplan/place/policy.h"
 #include "place_int.h"
 
@@ -28,4 +30,50 @@ int gp_place_ix_first(const gp_policy_ctx *ctx, const gp_aix_type *xt, const gp_
 			return node;
 	}
 	return -1;
+}
+
+int gp_place_ix_by_free(const gp_policy_ctx *ctx, const gp_job *job, int k, int most)
+{
+	const gp_alloc_index *ix = gp_place_ix(ctx, job);
+	const gp_alloc *a = ctx->alloc;
+	int ti, r, m, best = -1;
+	int64_t bk = 0;
+
+	if (!ix)
+		return -2;
+	for (ti = 0; ti < ix->ntypes; ti++) {
+		const gp_aix_type *xt = &ix->types[ti];
+
+		if (!xt->nnodes || !gp_place_type_ok(ctx, ti, job))
+			continue;
+		for (r = gp_nodeset_next(&xt->odd, 0); r >= 0; r = gp_nodeset_next(&xt->odd, r + 1)) {
+			int n, node = xt->nodes[r];
+			int64_t key;
+
+			gp_place_fit_mask(ctx, node, job, &n);
+			if (n < k || !gp_place_host_fits(ctx, node, job, k))
+				continue;
+			key = most ? -a->node_free_milli[node] : a->node_free_milli[node];
+			if (best < 0 || key < bk || (key == bk && node < best)) {
+				best = node;
+				bk = key;
+			}
+		}
+		if (!xt->indexed || job->gpu_mem_mib > xt->mem_cap || k > xt->ngpus)
+			continue;
+		for (m = gp_place_ix_next_mask(xt, 1); m > 0; m = gp_place_ix_next_mask(xt, m + 1)) {
+			int w = gp_popcount64((uint64_t)m), node;
+			int64_t key = (int64_t)GP_MILLI * (most ? -w : w);
+
+			if (w < k || (best >= 0 && key > bk))
+				continue;
+			node = gp_place_ix_first(ctx, xt, &xt->by_mask[m], job, k,
+						 best >= 0 && key == bk ? best : INT_MAX);
+			if (node >= 0) {
+				best = node;
+				bk = key;
+			}
+		}
+	}
+	return best;
 }

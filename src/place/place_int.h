@@ -198,6 +198,11 @@ int gp_place_type_ok(const gp_policy_ctx *ctx, int ti, const gp_job *job);
  * that is up and has host CPU and memory for k GPUs of the job; -1. */
 int gp_place_ix_first(const gp_policy_ctx *ctx, const gp_aix_type *xt, const gp_nodeset *s,
 		      const gp_job *job, int k, int before);
+/* Through the index: the node with the least (most = 0) or the most
+ * (most = 1) free milli-GPU among those with k fitting GPUs and host room
+ * for k of them, lowest index among equals; -1 none; -2 when the index
+ * cannot answer (gp_place_ix NULL). */
+int gp_place_ix_by_free(const gp_policy_ctx *ctx, const gp_job *job, int k, int most);
 /* Next non-empty mask set of xt at or after m, -1 when none. */
 static inline int gp_place_ix_next_mask(const gp_aix_type *xt, int m)
 {

@@ -11,7 +11,7 @@ int gp_policy_packing(const gp_policy_ctx *ctx, const gp_job *job, gp_placement 
 	const gp_cluster *c = ctx->cluster;
 	const gp_alloc *a = ctx->alloc;
 	gp_place_cache *tmp, *pc;
-	int node, k = job->gpus, best = -1, r = GP_PLACED, v, got = 0;
+	int node, k = job->gpus, best = -1, scan, r = GP_PLACED, v, got = 0;
 	int *fit;
 	uint64_t *allow;
 
@@ -20,7 +20,18 @@ int gp_policy_packing(const gp_policy_ctx *ctx, const gp_job *job, gp_placement 
 		return GP_WAIT;
 	fit = gp_place_scratch_nodes(pc, 0);
 	allow = gp_place_scratch_masks(pc);
-	for (node = 0; node < c->nnodes; node++) {
+	/* One node through the index when it can; the full scan when the
+	 * job may span nodes and no single node holds it. */
+	best = gp_place_ix_by_free(ctx, job, k, 0);
+	if (best >= 0) {
+		int n;
+
+		allow[best] = gp_place_fit_mask(ctx, best, job, &n);
+	}
+	scan = best < -1 || (best == -1 && gp_place_may_span(job));
+	if (scan)
+		best = -1;
+	for (node = 0; scan && node < c->nnodes; node++) {
 		int n;
 
 		allow[node] = gp_place_fit_mask(ctx, node, job, &n);

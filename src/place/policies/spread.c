@@ -75,7 +75,7 @@ int gp_policy_spread(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 	const gp_cluster *c = ctx->cluster;
 	const gp_alloc *a = ctx->alloc;
 	gp_place_cache *tmp, *pc;
-	int node, k = job->gpus, best = -1, r = GP_PLACED;
+	int node, k = job->gpus, best = -1, scan, r = GP_PLACED;
 	int *fit, *take;
 	uint64_t *allow;
 
@@ -85,7 +85,18 @@ int gp_policy_spread(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 	fit = gp_place_scratch_nodes(pc, 0);
 	take = gp_place_scratch_nodes(pc, 1);
 	allow = gp_place_scratch_masks(pc);
-	for (node = 0; node < c->nnodes; node++) {
+	/* A one-node job through the index when it can; a job that may span
+	 * nodes always spreads: the full scan. */
+	best = gp_place_may_span(job) ? -2 : gp_place_ix_by_free(ctx, job, k, 1);
+	if (best >= 0) {
+		int n;
+
+		allow[best] = gp_place_fit_mask(ctx, best, job, &n);
+	}
+	scan = best < -1;
+	if (scan)
+		best = -1;
+	for (node = 0; scan && node < c->nnodes; node++) {
 		int n;
 
 		allow[node] = gp_place_fit_mask(ctx, node, job, &n);
