@@ -126,7 +126,9 @@ static void print_text(const gp_job *j, const gp_mem_estimate *e)
 		printf("note: %s\n", e->note);
 	if (j->gpu_mem_estimated)
 		printf("per-GPU memory used for placement: %lld MiB (this estimate%s)\n",
-		       (long long)j->gpu_mem_mib, e->margin > 0 ? " without the margin" : "");
+		       (long long)j->gpu_mem_mib,
+		       e->margin > 0 ? " without the margin, which place and simulate take as "
+				       "--memory-margin too" : "");
 	else
 		printf("per-GPU memory used for placement: %lld MiB (gpu_memory_gib in the job file)\n",
 		       (long long)j->gpu_mem_mib);

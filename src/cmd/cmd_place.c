@@ -18,6 +18,7 @@
 #include "gpuplan/place/policy.h"
 #include "gpuplan/io/state.h"
 #include "gpuplan/model/alloc.h"
+#include "gpuplan/model/memory.h"
 #include "gpuplan/report/emit.h"
 #include "gpuplan/util/hostlist.h"
 #include "gpuplan/util/util.h"
@@ -45,7 +46,9 @@ const char gp_usage_place[] =
 	"                      NCCL_IB_HCA), slurm (sbatch/srun lines), k8s (pod specs),\n"
 	"                      numactl; repeat or join with ','\n"
 	"  --batch FILE        place a list of jobs in order against one evolving\n"
-	"                      state and print a summary; exit 1 if any job waits\n";
+	"                      state and print a summary; exit 1 if any job waits\n"
+	"  --memory-margin PCT add PCT %% to the per-GPU memory the seed's rule\n"
+	"                      estimates from a job's model (default 0)\n";
 
 typedef struct place_opts {
 	const char *cluster, *state, *policy, *batch;
@@ -55,6 +58,7 @@ typedef struct place_opts {
 	long bench;            /* hidden: decisions to time per policy */
 	int emit;              /* enum gp_emit_kind bits */
 	int state_missing;     /* --state FILE does not exist yet (--commit creates it) */
+	double mem_margin;     /* --memory-margin, a fraction */
 } place_opts;
 
 /* The verdict beside GP_PLACED and GP_WAIT: the job can never run here. */
@@ -201,8 +205,12 @@ static void print_text(const place_opts *o, const gp_cluster *c, gp_place_cache 
 	printf("job %s: %s, %d GPU(s)", j->id, gp_job_type_name(j->type), j->gpus);
 	if (j->gpu_milli < GP_MILLI)
 		printf(" x %d milli-GPU", j->gpu_milli);
-	printf(", %.4g GiB per GPU%s\n", j->gpu_mem_mib / 1024.0,
-	       j->gpu_mem_estimated ? " (estimated)" : "");
+	printf(", %.4g GiB per GPU", j->gpu_mem_mib / 1024.0);
+	if (j->gpu_mem_estimated && o->mem_margin > 0)
+		printf(" (estimated, with a %g %% margin)", o->mem_margin * 100);
+	else if (j->gpu_mem_estimated)
+		printf(" (estimated)");
+	printf("\n");
 	printf("cluster: %s, policy: %s\n", c->name ? c->name : o->cluster, policy);
 	if (rc != GP_PLACED) {
 		printf("status: %s: %s\n", verdict_name(rc), e->reason);
@@ -257,8 +265,8 @@ static json_t *placement_json(const gp_cluster *c, gp_place_cache *pc, const gp_
 	return arr;
 }
 
-static json_t *decision_json(const gp_cluster *c, gp_place_cache *pc, const gp_job *j,
-			     const char *policy, int rc,
+static json_t *decision_json(const place_opts *po, const gp_cluster *c, gp_place_cache *pc,
+			     const gp_job *j, const char *policy, int rc,
 			     const gp_placement *p, const gp_place_summary *s,
 			     const gp_explain *e)
 {
@@ -266,6 +274,10 @@ static json_t *decision_json(const gp_cluster *c, gp_place_cache *pc, const gp_j
 	int i;
 
 	json_object_set_new(o, "job", json_string(j->id));
+	json_object_set_new(o, "gpu_memory_mib", json_integer(j->gpu_mem_mib));
+	json_object_set_new(o, "gpu_memory_estimated", json_boolean(j->gpu_mem_estimated));
+	json_object_set_new(o, "memory_margin_percent",
+			    j->gpu_mem_estimated ? json_real(po->mem_margin * 100) : json_null());
 	json_object_set_new(o, "status", json_string(verdict_name(rc)));
 	json_object_set_new(o, "policy", json_string(policy));
 	if (rc != GP_PLACED) {
@@ -461,6 +473,20 @@ static int decide(place_env *env, const gp_job *j, gp_placement *p, gp_explain *
 	return GP_PLACED;
 }
 
+/* --memory-margin on a job whose memory the seed's rule estimated. */
+static int apply_margin(const place_opts *o, gp_job *j, const char *path)
+{
+	gp_error err = GP_ERROR_INIT;
+
+	if (o->mem_margin > 0 && gp_memory_apply_margin(j, o->mem_margin, 0, &err)) {
+		char msg[sizeof(err.msg)];
+
+		snprintf(msg, sizeof(msg), "%s", err.msg);
+		return gp_cli_fail(GP_EINPUT, "%s: %s", path, msg);
+	}
+	return GP_OK;
+}
+
 static int place_one(const place_opts *o, place_env *env, const char *path)
 {
 	gp_error err = GP_ERROR_INIT;
@@ -473,7 +499,8 @@ static int place_one(const place_opts *o, place_env *env, const char *path)
 
 	if (gp_jobspec_load(path, &j, &err))
 		return gp_cli_report(&err);
-	if ((status = gp_cli_check_job_models(&env->cluster, &j, path))) {
+	if ((status = apply_margin(o, &j, path)) ||
+	    (status = gp_cli_check_job_models(&env->cluster, &j, path))) {
 		gp_job_release(&j);
 		return status;
 	}
@@ -505,8 +532,8 @@ static int place_one(const place_opts *o, place_env *env, const char *path)
 			goto out;
 	}
 	if (o->json) {
-		json_t *d = decision_json(&env->cluster, env->pc, &j, env->policy->name, rc, &p, &s,
-					  &e);
+		json_t *d = decision_json(o, &env->cluster, env->pc, &j, env->policy->name, rc, &p,
+					  &s, &e);
 
 		if (o->emit && rc == GP_PLACED)
 			json_object_set_new(d, "emit", emit_json(o->emit, &env->cluster, &j, &p));
@@ -579,17 +606,114 @@ static void free_gpus(const place_env *env, long *free_total, long *stranded, lo
 	}
 }
 
-static int place_batch(const place_opts *o, place_env *env)
+/* The --batch list, checked: predicted shares (predicted-share), the
+ * memory margin, GPU models of the cluster, no job already in the state. */
+static int batch_load(const place_opts *o, place_env *env, gp_joblist *l, gp_pred_plan *plan)
 {
 	gp_error err = GP_ERROR_INIT;
-	gp_joblist l;
-	gp_placement p;
+	size_t i;
+	int status = GP_OK;
+
+	if (gp_jobspec_load_list(o->batch, l, &err))
+		return gp_cli_report(&err);
+	for (i = 0; i < l->n && status == GP_OK; i++)
+		status = apply_margin(o, &l->jobs[i], o->batch);
+	/* predicted-share: every job's share and memory from the predictors. */
+	if (status == GP_OK && !strcmp(env->policy->name, "predicted-share"))
+		status = gp_cli_predict_jobs(&env->cluster, l, plan, NULL);
+	for (i = 0; i < l->n && status == GP_OK; i++)
+		status = gp_cli_check_job_models(&env->cluster, &l->jobs[i], o->batch);
+	for (i = 0; i < l->n && status == GP_OK; i++)
+		if (gp_state_has_job(&env->state, l->jobs[i].id))
+			status = gp_cli_fail(GP_EINPUT, "%s: job '%s' already has an allocation in %s",
+					     o->batch, l->jobs[i].id, o->state);
+	if (status)
+		gp_joblist_release(l);
+	return status;
+}
+
+typedef struct batch_tally {
+	long placed, waiting, never, used_milli;
+} batch_tally;
+
+/* The batch's last lines (or JSON keys): counts and what is left free. */
+static int batch_summary(const place_env *env, const batch_tally *t, json_t *root, FILE *out)
+{
+	long free_total, stranded, empty;
+
+	free_gpus(env, &free_total, &stranded, &empty);
+	if (root) {
+		json_object_set_new(root, "policy", json_string(env->policy->name));
+		json_object_set_new(root, "placed", json_integer(t->placed));
+		json_object_set_new(root, "waiting", json_integer(t->waiting));
+		json_object_set_new(root, "never", json_integer(t->never));
+		json_object_set_new(root, "gpus_used", json_real(t->used_milli / 1000.0));
+		json_object_set_new(root, "free_gpus", json_integer(free_total));
+		json_object_set_new(root, "free_gpus_on_partly_used_nodes", json_integer(stranded));
+		json_object_set_new(root, "empty_nodes", json_integer(empty));
+		json_object_set_new(root, "fragmentation",
+				    json_real(free_total ? (double)(long long)(1e4 * stranded / free_total + 0.5) / 1e4 : 0));
+		return dump_json_to(out, root);
+	}
+	fprintf(out, "summary: %ld placed, %ld waiting", t->placed, t->waiting);
+	if (t->never)
+		fprintf(out, ", %ld never", t->never);
+	fprintf(out, ", %.3g GPU(s) used by this batch\n", t->used_milli / 1000.0);
+	fprintf(out, "free whole GPUs: %ld (%ld on %ld empty node(s), %ld on partly used nodes: "
+		"fragmentation %.1f %%)\n", free_total, free_total - stranded, empty, stranded,
+		free_total ? 100.0 * stranded / free_total : 0.0);
+	return GP_OK;
+}
+
+/* One job of the batch: decide, count, and its line (or JSON object). */
+static int batch_job(const place_opts *o, place_env *env, const gp_job *j, gp_placement *p,
+		     batch_tally *t, json_t *jobs, FILE *out)
+{
 	gp_explain e;
 	gp_place_summary s;
+	int rc;
+
+	gp_explain_init(&e);
+	rc = decide(env, j, p, &e);
+	if (rc < 0) {
+		gp_explain_release(&e);
+		return gp_cli_fail(GP_EIO, "policy '%s' proposed a placement that does not fit",
+				   env->policy->name);
+	}
+	if (rc == GP_PLACED) {
+		gp_place_summarize(&env->cluster, p, &s);
+		t->placed++;
+		t->used_milli += (long)j->gpus * j->gpu_milli;
+	} else if (rc == PLACE_NEVER) {
+		t->never++;
+	} else {
+		t->waiting++;
+	}
+	if (o->json) {
+		json_array_append_new(jobs, decision_json(o, &env->cluster, env->pc, j,
+							  env->policy->name, rc, p, &s, &e));
+	} else if (rc == GP_PLACED) {
+		gp_sbuf sb;
+
+		gp_sbuf_init(&sb);
+		batch_parts(&env->cluster, p, &sb);
+		fprintf(out, "  %-20s placed  %-13s %s\n", j->id, s.name, sb.buf);
+		gp_sbuf_release(&sb);
+	} else {
+		fprintf(out, "  %-20s %-7s %s\n", j->id, verdict_name(rc), e.reason);
+	}
+	gp_explain_release(&e);
+	return GP_OK;
+}
+
+static int place_batch(const place_opts *o, place_env *env)
+{
+	gp_joblist l;
+	gp_placement p;
+	batch_tally t = { 0, 0, 0, 0 };
 	json_t *root = NULL, *jobs = NULL;
-	long placed = 0, waiting = 0, never = 0, used_milli = 0, free_total, stranded, empty;
 	size_t i;
-	int rc, status = GP_OK;
+	int status;
 	/* With --commit the report waits in memory until the state is written. */
 	char *report = NULL;
 	size_t report_len = 0;
@@ -597,27 +721,10 @@ static int place_batch(const place_opts *o, place_env *env)
 	gp_pred_plan plan;
 
 	gp_pred_plan_init(&plan);
-	if (gp_jobspec_load_list(o->batch, &l, &err))
-		return gp_cli_report(&err);
-	/* predicted-share: every job's share and memory from the predictors. */
-	if (!strcmp(env->policy->name, "predicted-share") &&
-	    (status = gp_cli_predict_jobs(&env->cluster, &l, &plan, NULL))) {
-		gp_joblist_release(&l);
+	if ((status = batch_load(o, env, &l, &plan))) {
+		gp_pred_plan_release(&plan);
 		return status;
 	}
-	for (i = 0; i < l.n; i++)
-		if ((status = gp_cli_check_job_models(&env->cluster, &l.jobs[i], o->batch))) {
-			gp_joblist_release(&l);
-			return status;
-		}
-	for (i = 0; i < l.n; i++)
-		if (gp_state_has_job(&env->state, l.jobs[i].id)) {
-			status = gp_cli_fail(GP_EINPUT, "%s: job '%s' already has an allocation in %s",
-					     o->batch, l.jobs[i].id, o->state);
-			gp_joblist_release(&l);
-			gp_pred_plan_release(&plan);
-			return status;
-		}
 	if (o->commit && !(out = open_memstream(&report, &report_len))) {
 		gp_joblist_release(&l);
 		gp_pred_plan_release(&plan);
@@ -629,69 +736,19 @@ static int place_batch(const place_opts *o, place_env *env)
 		jobs = json_array();
 	} else {
 		fprintf(out, "batch %s: %zu job(s), cluster %s, policy %s\n", o->batch, l.n,
-		       env->cluster.name ? env->cluster.name : o->cluster,
-		       env->policy->name);
+			env->cluster.name ? env->cluster.name : o->cluster,
+			env->policy->name);
 	}
-	for (i = 0; i < l.n; i++) {
-		const gp_job *j = &l.jobs[i];
-
-		gp_explain_init(&e);
-		rc = decide(env, j, &p, &e);
-		if (rc < 0) {
-			gp_explain_release(&e);
-			status = gp_cli_fail(GP_EIO, "policy '%s' proposed a placement that does not fit",
-					     env->policy->name);
-			goto out;
-		}
-		if (rc == GP_PLACED) {
-			gp_place_summarize(&env->cluster, &p, &s);
-			placed++;
-			used_milli += (long)j->gpus * j->gpu_milli;
-		} else if (rc == PLACE_NEVER) {
-			never++;
-		} else {
-			waiting++;
-		}
-		if (o->json) {
-			json_array_append_new(jobs, decision_json(&env->cluster, env->pc, j,
-								  env->policy->name, rc, &p, &s, &e));
-		} else if (rc == GP_PLACED) {
-			gp_sbuf sb;
-
-			gp_sbuf_init(&sb);
-			batch_parts(&env->cluster, &p, &sb);
-			fprintf(out, "  %-20s placed  %-13s %s\n", j->id, s.name, sb.buf);
-			gp_sbuf_release(&sb);
-		} else {
-			fprintf(out, "  %-20s %-7s %s\n", j->id, verdict_name(rc), e.reason);
-		}
-		gp_explain_release(&e);
-	}
-	free_gpus(env, &free_total, &stranded, &empty);
+	for (i = 0; i < l.n && status == GP_OK; i++)
+		status = batch_job(o, env, &l.jobs[i], &p, &t, jobs, out);
+	if (status)
+		goto out;
 	if (o->json) {
 		json_object_set_new(root, "jobs", jobs);
 		jobs = NULL;
-		json_object_set_new(root, "policy", json_string(env->policy->name));
-		json_object_set_new(root, "placed", json_integer(placed));
-		json_object_set_new(root, "waiting", json_integer(waiting));
-		json_object_set_new(root, "never", json_integer(never));
-		json_object_set_new(root, "gpus_used", json_real(used_milli / 1000.0));
-		json_object_set_new(root, "free_gpus", json_integer(free_total));
-		json_object_set_new(root, "free_gpus_on_partly_used_nodes", json_integer(stranded));
-		json_object_set_new(root, "empty_nodes", json_integer(empty));
-		json_object_set_new(root, "fragmentation",
-				    json_real(free_total ? (double)(long long)(1e4 * stranded / free_total + 0.5) / 1e4 : 0));
-		status = dump_json_to(out, root);
-		root = NULL;
-	} else {
-		fprintf(out, "summary: %ld placed, %ld waiting", placed, waiting);
-		if (never)
-			fprintf(out, ", %ld never", never);
-		fprintf(out, ", %.3g GPU(s) used by this batch\n", used_milli / 1000.0);
-		fprintf(out, "free whole GPUs: %ld (%ld on %ld empty node(s), %ld on partly used nodes: "
-		       "fragmentation %.1f %%)\n", free_total, free_total - stranded, empty, stranded,
-		       free_total ? 100.0 * stranded / free_total : 0.0);
 	}
+	status = batch_summary(env, &t, root, out);
+	root = NULL;
 	if (status == GP_OK)
 		status = commit_state(o, env);
 	if (out != stdout) {
@@ -700,7 +757,7 @@ static int place_batch(const place_opts *o, place_env *env)
 		if (status == GP_OK)
 			fwrite(report, 1, report_len, stdout);
 	}
-	if (status == GP_OK && (waiting || never))
+	if (status == GP_OK && (t.waiting || t.never))
 		status = GP_NO;
 out:
 	if (out != stdout)
@@ -796,10 +853,11 @@ int cmd_place(int argc, char **argv)
 		{ "bench", required_argument, NULL, 'B' },
 		{ "lock-timeout", required_argument, NULL, 'L' },
 		{ "emit", required_argument, NULL, 'E' },
+		{ "memory-margin", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	place_opts o = { NULL, NULL, NULL, NULL, 1, 0, 0, 60.0, 0, 0, 0 };
+	place_opts o = { NULL, NULL, NULL, NULL, 1, 0, 0, 60.0, 0, 0, 0, 0 };
 	place_env env;
 	long v;
 	int c, rc;
@@ -824,6 +882,12 @@ int cmd_place(int argc, char **argv)
 			if (gp_parse_double(optarg, 0, 86400, &o.lock_timeout))
 				return gp_cli_usage_error("place", "--lock-timeout needs seconds in 0..86400, not '%s'",
 							  optarg);
+			break;
+		case 'M':
+			if (gp_parse_double(optarg, 0, GP_MEM_MARGIN_MAX * 100, &o.mem_margin))
+				return gp_cli_usage_error("place", "--memory-margin needs a percentage in "
+							  "0..%g, not '%s'", GP_MEM_MARGIN_MAX * 100, optarg);
+			o.mem_margin /= 100;
 			break;
 		case 'B':
 			if (gp_parse_long(optarg, 1, 100000000L, &o.bench))

@@ -19,6 +19,7 @@
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/io/trace.h"
 #include "gpuplan/util/util.h"
+#include "gpuplan/model/memory.h"
 #include "gpuplan/whatif/scale.h"
 
 const char gp_usage_simulate[] =
@@ -63,6 +64,8 @@ const char gp_usage_simulate[] =
 	"                      or node type, ':tech' optional, e.g. V100-SXM2-16GB:ib-edr):\n"
 	"                      scale each to its placement by the perf model\n"
 	"  --scale-model M     DL model of jobs without one (default resnet50)\n"
+	"  --memory-margin PCT size the GPU memory of jobs that name a model but give\n"
+	"                      none by the seed's estimate plus PCT %% (0 allowed)\n"
 	"  --limit N           only the first N jobs by submit time\n"
 	"  --start T, --end T  only jobs submitted in [T, T') seconds from trace start\n"
 	"  --skip-bad          count and skip bad trace rows instead of failing\n"
@@ -266,7 +269,7 @@ static void take_in(gp_cli_outset *o, const char *dir, const char *name, gp_sbuf
 }
 
 enum { O_DEPTH = 100, O_POLICY = 1, O_QUEUE, O_SEED, O_TICK, O_JSON, O_CSV, O_SVG, O_PROGRESS, O_QUIET,
-       O_INFLATE, O_HELP, O_SCALE_DURATIONS = 200, O_SCALE_MODEL };
+       O_INFLATE, O_HELP, O_SCALE_DURATIONS = 200, O_SCALE_MODEL, O_MEMORY_MARGIN };
 
 static const struct option sim_opts[] = {
 	{ "cluster", required_argument, NULL, 'c' },
@@ -284,6 +287,7 @@ static const struct option sim_opts[] = {
 	{ "help", no_argument, NULL, O_HELP },
 	{ "scale-durations", required_argument, NULL, O_SCALE_DURATIONS },
 	{ "scale-model", required_argument, NULL, O_SCALE_MODEL },
+	{ "memory-margin", required_argument, NULL, O_MEMORY_MARGIN },
 	GP_SIM_TRACE_OPTIONS,
 	GP_SIM_ENGINE_OPTIONS,
 	GP_SIM_QOS_OPTIONS,
@@ -298,7 +302,8 @@ typedef struct sim_args {
 	int queue, show_progress, help;
 	unsigned long long seed;
 	double tick;
-	size_t depth;
+	double mem_margin;      /* --memory-margin, a fraction; < 0 none */
+	size_t depth, mem_sized;
 	gp_trace_opts topts;
 	gp_cli_engine eng;
 	gp_cli_qos qos;
@@ -331,6 +336,7 @@ static int parse_args(int argc, char **argv, sim_args *a)
 	a->queue = GP_SIM_FIFO;
 	a->show_progress = -1;
 	a->seed = 1;
+	a->mem_margin = -1;
 	gp_trace_opts_init(&a->topts);
 	gp_cli_engine_init(&a->eng);
 	gp_cli_qos_init(&a->qos);
@@ -373,6 +379,13 @@ static int parse_args(int argc, char **argv, sim_args *a)
 			break;
 		case O_SCALE_DURATIONS: a->scale_ref = optarg; break;
 		case O_SCALE_MODEL: a->scale_model = optarg; break;
+		case O_MEMORY_MARGIN:
+			if (gp_parse_double(optarg, 0, GP_MEM_MARGIN_MAX * 100, &a->mem_margin))
+				return gp_cli_usage_error("simulate", "--memory-margin needs a percentage "
+							  "in 0..%g, not '%s'", GP_MEM_MARGIN_MAX * 100,
+							  optarg);
+			a->mem_margin /= 100;
+			break;
 		case 'h':
 		case O_HELP: a->help = 1; return GP_OK;
 		default:
@@ -537,8 +550,30 @@ static void print_run(sim_args *a, const gp_report_ident *id, const gp_joblist *
 	gp_report_sim_text(id, jobs, res, &sb);
 	gp_cli_qos_text(&a->qos, jobs, res, &sb);
 	gp_cli_fail_text(&a->fo, jobs, res, &sb);
+	if (a->mem_margin >= 0)
+		gp_sbuf_addf(&sb, "memory: %zu job(s) sized by the seed's estimate with a %g %% margin "
+			     "(--memory-margin)\n", a->mem_sized, a->mem_margin * 100);
 	fwrite(sb.buf, 1, sb.len, stdout);
 	gp_sbuf_release(&sb);
+}
+
+/* --memory-margin: jobs that name a model but give no GPU memory get the
+ * seed's estimate plus the margin; *n counts them. */
+static int size_memory(gp_joblist *jobs, double margin, size_t *n)
+{
+	gp_error err = GP_ERROR_INIT;
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < jobs->n; i++) {
+		gp_job *j = &jobs->jobs[i];
+
+		if (gp_memory_apply_margin(j, margin, 1, &err))
+			return gp_cli_fail(GP_EINPUT, "%s: job '%s': %s", jobs->source ? jobs->source : "trace",
+					   j->id ? j->id : "?", err.msg);
+		*n += j->gpu_mem_estimated != 0;
+	}
+	return GP_OK;
 }
 
 int cmd_simulate(int argc, char **argv)
@@ -572,6 +607,11 @@ int cmd_simulate(int argc, char **argv)
 		return gp_cli_usage_error("simulate", "unknown policy '%s'", a.policy_name);
 	if ((rc = gp_cli_sim_load(a.cluster_path, a.trace, &a.topts, &cluster, &jobs)))
 		return rc;
+	if (a.mem_margin >= 0 && (rc = size_memory(&jobs, a.mem_margin, &a.mem_sized))) {
+		gp_joblist_release(&jobs);
+		gp_cluster_release(&cluster);
+		return rc;
+	}
 	if ((rc = gp_cli_fail_setup("simulate", &a.fo, &cluster, jobs.n, a.seed)) ||
 	    (rc = gp_cli_fail_attach(&a.fo, &cfg))) {
 		gp_cli_fail_release(&a.fo);

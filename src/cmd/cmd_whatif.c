@@ -359,7 +359,17 @@ static int run_search(sweep *w, gp_whatif_pool *pool, int axis, size_t max_runs,
 	return rc;
 }
 
-int cmd_whatif(int argc, char **argv)
+/* The command line of a sweep. */
+typedef struct wopts {
+	const char *spec, *db_path, *csv_path, *svg_path, *slurm_dir;
+	char *sbopts[MAX_SBATCH_OPTS];
+	int nsbopts, json, search, show, metric;
+	long workers, slice_i, slice_n, slices;
+	size_t max_runs;
+} wopts;
+
+/* > 0 an exit code, 0 go on, -1 help shown. */
+static int parse_opts(int argc, char **argv, wopts *o)
 {
 	enum { O_DB = 1, O_SEARCH, O_SLICE, O_JSON, O_CSV, O_SVG, O_METRIC, O_MAX, O_PROGRESS, O_QUIET,
 	       O_SLURM, O_SLICES, O_SBOPT, O_HELP };
@@ -381,45 +391,31 @@ int cmd_whatif(int argc, char **argv)
 		{ "help", no_argument, NULL, O_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *db_path = NULL, *csv_path = NULL, *svg_path = NULL, *slurm_dir = NULL;
-	char *sbopts[MAX_SBATCH_OPTS];
-	int nsbopts = 0, json = 0, search = 0, show = -1, metric = -1, c, rc, stopped = 0;
-	long workers = 0, slice_i = 0, slice_n = 0, slices = 0, l;
-	size_t max_runs = 0, found = 0, other = 0, i, nrun, probed = 0;
-	gp_whatif_spec spec;
-	gp_cluster base;
-	gp_error err = GP_ERROR_INIT;
-	gp_whatif_pool *pool = NULL;
-	size_t *runs = NULL;
-	sweep w;
-	long best;
-	int axis = -1;
-	struct sigaction sa, old_int, old_term;
+	int c;
+	long l;
 
-	if (argc >= 2 && !strcmp(argv[1], "merge"))
-		return cmd_merge(argc - 1, argv + 1);
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":j:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
-			if (gp_parse_long(optarg, 1, MAX_WORKERS, &workers))
+			if (gp_parse_long(optarg, 1, MAX_WORKERS, &o->workers))
 				return gp_cli_usage_error("whatif", "-j wants 1..%d worker processes, got '%s'",
 							  MAX_WORKERS, optarg);
 			break;
-		case O_DB: db_path = optarg; break;
-		case O_SEARCH: search = 1; break;
+		case O_DB: o->db_path = optarg; break;
+		case O_SEARCH: o->search = 1; break;
 		case O_SLICE:
-			if (parse_slice(optarg, &slice_i, &slice_n))
+			if (parse_slice(optarg, &o->slice_i, &o->slice_n))
 				return gp_cli_usage_error("whatif", "--slice wants I/N with 1 <= I <= N, got '%s'",
 							  optarg);
 			break;
-		case O_JSON: json = 1; break;
-		case O_CSV: csv_path = optarg; break;
-		case O_SVG: svg_path = optarg; break;
+		case O_JSON: o->json = 1; break;
+		case O_CSV: o->csv_path = optarg; break;
+		case O_SVG: o->svg_path = optarg; break;
 		case O_METRIC:
-			metric = gp_metric_find(optarg);
-			if (metric < 0)
+			o->metric = gp_metric_find(optarg);
+			if (o->metric < 0)
 				return gp_cli_usage_error("whatif", "unknown metric '%s' (one of %s)", optarg,
 							  gp_metric_names());
 			break;
@@ -427,25 +423,25 @@ int cmd_whatif(int argc, char **argv)
 			if (gp_parse_long(optarg, 1, LONG_MAX, &l))
 				return gp_cli_usage_error("whatif", "--max-runs wants a positive number, got '%s'",
 							  optarg);
-			max_runs = (size_t)l;
+			o->max_runs = (size_t)l;
 			break;
-		case O_PROGRESS: show = 1; break;
-		case O_QUIET: show = 0; break;
-		case O_SLURM: slurm_dir = optarg; break;
+		case O_PROGRESS: o->show = 1; break;
+		case O_QUIET: o->show = 0; break;
+		case O_SLURM: o->slurm_dir = optarg; break;
 		case O_SLICES:
-			if (gp_parse_long(optarg, 1, 1000000, &slices))
+			if (gp_parse_long(optarg, 1, 1000000, &o->slices))
 				return gp_cli_usage_error("whatif", "--slices wants a positive number, got '%s'",
 							  optarg);
 			break;
 		case O_SBOPT:
-			if (nsbopts >= MAX_SBATCH_OPTS)
+			if (o->nsbopts >= MAX_SBATCH_OPTS)
 				return gp_cli_usage_error("whatif", "at most %d --sbatch-option", MAX_SBATCH_OPTS);
 			if (strchr(optarg, '\n'))
 				return gp_cli_usage_error("whatif", "--sbatch-option must be one line");
-			sbopts[nsbopts++] = optarg;
+			o->sbopts[o->nsbopts++] = optarg;
 			break;
 		case 'h':
-		case O_HELP: fputs(gp_usage_whatif, stdout); return GP_OK;
+		case O_HELP: fputs(gp_usage_whatif, stdout); return -1;
 		case ':':
 			return gp_cli_usage_error("whatif", "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -456,76 +452,45 @@ int cmd_whatif(int argc, char **argv)
 		return gp_cli_usage_error("whatif", optind >= argc ? "expected a SPEC file" :
 					  "expected one SPEC file, got '%s' too",
 					  optind < argc - 1 ? argv[optind + 1] : "");
-	if (slice_n && search)
+	o->spec = argv[optind];
+	if (o->slice_n && o->search)
 		return gp_cli_usage_error("whatif", "--search cannot be split into slices: slices run "
 					  "the grid; merge them, then ask with --search --db");
-	if (slurm_dir && (slice_n || search || json))
+	if (o->slurm_dir && (o->slice_n || o->search || o->json))
 		return gp_cli_usage_error("whatif", "--slurm only writes the job script: give it "
 					  "without --slice, --search and --json");
-	if (gp_whatif_spec_load(argv[optind], &spec, &err))
-		return gp_cli_report(&err);
-	if (gp_cluster_load(spec.cluster, &base, &err)) {
-		gp_whatif_spec_release(&spec);
-		return gp_cli_report(&err);
-	}
-	if (gp_whatif_spec_check(&spec, &base, &err)) {
-		rc = gp_cli_report(&err);
-		goto out_spec;
-	}
-	if (slurm_dir) {
-		rc = write_slurm(argv[optind], &spec, slurm_dir, slices, sbopts, nsbopts);
-		goto out_spec;
-	}
-	if (search) {
-		axis = gp_whatif_search_axis(&spec);
-		if (axis < 0) {
-			rc = gp_cli_usage_error("whatif", "--search needs an 'slo' and 'add_nodes' or "
-						"'remove_nodes' with more than one count");
-			goto out_spec;
-		}
-	}
-	if (!workers) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return 0;
+}
 
-		workers = n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : n;
-	}
-	memset(&w, 0, sizeof(w));
-	w.spec = &spec;
-	w.base = &base;
-	gp_whatif_results_init(&w.rs, &spec);
-	if (gp_whatif_fingerprint(&spec, GP_VERSION, w.fingerprint, &err)) {
-		rc = gp_cli_report(&err);
-		goto out_results;
-	}
-	if (db_path) {
-		if (gp_whatif_store_open(db_path, &w.db, &err) ||
-		    gp_whatif_store_load(w.db, &spec, w.fingerprint, &w.rs, &found, &other, &err)) {
-			rc = gp_cli_report(&err);
-			goto out_results;
-		}
-	}
-	if (show < 0)
-		show = gp_cli_stderr_is_tty();
-	else if (show == 1 && !gp_cli_stderr_is_tty())
-		show = 2;
-	w.show = show;
-	w.t0 = now();
-	w.last_decile = -1;
+/* What a sweep did besides its results. */
+typedef struct wstate {
+	int axis, stopped;
+	size_t found, other, probed;
+} wstate;
 
-	/* The runs to do now. */
-	if (!search) {
-		runs = gp_xmalloc((spec.nruns ? spec.nruns : 1) * sizeof(*runs));
-		for (i = nrun = 0; i < spec.nruns; i++) {
-			if (slice_n && (long)(i % (size_t)slice_n) != slice_i - 1)
+/* The runs of this invocation (all of the slice not yet in the database,
+ * at most --max-runs), in worker processes; search: round by round. */
+static int run_sweep(const wopts *o, const gp_whatif_spec *spec, sweep *w, wstate *st)
+{
+	gp_whatif_pool *pool;
+	size_t *runs = NULL, i, nrun;
+	long workers = o->workers;
+	struct sigaction sa, old_int, old_term;
+	int rc = GP_OK, st2 = 0;
+
+	if (!o->search) {
+		runs = gp_xmalloc((spec->nruns ? spec->nruns : 1) * sizeof(*runs));
+		for (i = nrun = 0; i < spec->nruns; i++) {
+			if (o->slice_n && (long)(i % (size_t)o->slice_n) != o->slice_i - 1)
 				continue;
-			if (!gp_whatif_results_get(&w.rs, i))
+			if (!gp_whatif_results_get(&w->rs, i))
 				runs[nrun++] = i;
 		}
-		if (max_runs && nrun > max_runs) {
-			nrun = max_runs;
-			stopped = 1;
+		if (o->max_runs && nrun > o->max_runs) {
+			nrun = o->max_runs;
+			st->stopped = 1;
 		}
-		w.total = nrun;
+		w->total = nrun;
 	} else {
 		nrun = 1; /* decided round by round */
 	}
@@ -534,30 +499,145 @@ int cmd_whatif(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	rc = GP_OK;
 	if (nrun) {
-		int st2 = 0;
-
-		if ((long)nrun < workers && !search)
+		if ((long)nrun < workers && !o->search)
 			workers = (long)nrun;
-		pool = gp_whatif_pool_new(&spec, (int)workers, &err);
+		pool = gp_whatif_pool_new(spec, (int)workers, &w->err);
 		if (!pool) {
-			rc = gp_cli_report(&err);
+			rc = gp_cli_report(&w->err);
 		} else {
-			if (search)
-				rc = run_search(&w, pool, axis, max_runs, &stopped, &probed);
+			if (o->search)
+				rc = run_search(w, pool, st->axis, o->max_runs, &st->stopped, &st->probed);
 			else
-				rc = gp_whatif_pool_run(pool, runs, nrun, on_done, &w, &interrupted, &st2,
-							&w.err);
+				rc = gp_whatif_pool_run(pool, runs, nrun, on_done, w, &interrupted, &st2,
+							&w->err);
 			if (rc != GP_OK)
-				rc = gp_cli_report(&w.err);
+				rc = gp_cli_report(&w->err);
 			gp_whatif_pool_free(pool);
 		}
 		if (st2)
-			stopped = 1;
+			st->stopped = 1;
 	}
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	free(runs);
+	return rc;
+}
+
+/* --csv and --svg: both or neither. */
+static int write_files(const wopts *o, const sweep *w, const gp_cluster *base, long best)
+{
+	gp_cli_outset outs;
+	FILE *fp;
+	gp_sbuf sb;
+
+	memset(&outs, 0, sizeof(outs));
+	if (o->csv_path && (fp = gp_cli_outset_add(&outs, o->csv_path))) {
+		gp_sbuf_init(&sb);
+		gp_whatif_answer_csv(&w->rs, base, &sb);
+		fwrite(sb.buf, 1, sb.len, fp);
+		gp_sbuf_release(&sb);
+	}
+	if (o->svg_path && (fp = gp_cli_outset_add(&outs, o->svg_path))) {
+		gp_sbuf_init(&sb);
+		gp_whatif_answer_svg(&w->rs, best, o->metric, &sb);
+		fwrite(sb.buf, 1, sb.len, fp);
+		gp_sbuf_release(&sb);
+	}
+	return gp_cli_outset_commit(&outs);
+}
+
+static void print_json(const wopts *o, const gp_whatif_spec *spec, const sweep *w,
+		       const gp_cluster *base, long best, const wstate *st)
+{
+	json_t *j = gp_whatif_answer_json(&w->rs, base, best), *sw = json_object();
+
+	json_object_set_new(sw, "configurations", json_integer((json_int_t)spec->nconfigs));
+	json_object_set_new(sw, "seeds", json_integer((json_int_t)spec->nseeds));
+	json_object_set_new(sw, "runs_total", json_integer((json_int_t)spec->nruns));
+	json_object_set_new(sw, "runs_now", json_integer((json_int_t)w->done));
+	json_object_set_new(sw, "runs_from_db", json_integer((json_int_t)st->found));
+	json_object_set_new(sw, "complete", json_boolean(!st->stopped));
+	json_object_set_new(sw, "search", o->search ? json_string(gp_whatif_axis_names[st->axis]) :
+						       json_null());
+	json_object_set_new(j, "sweep", sw);
+	json_dumpf(j, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+	fputs("\n", stdout);
+	json_decref(j);
+}
+
+static void print_text(const wopts *o, const gp_whatif_spec *spec, const sweep *w,
+		       const gp_cluster *base, long best, const wstate *st)
+{
+	gp_sbuf sb;
+	size_t t;
+
+	printf("what-if  %s\ncluster  %s (%d nodes, %d GPUs)\n", o->spec, spec->cluster,
+	       base->nnodes, base->ngpus);
+	for (t = 0; t < spec->ntraces; t++)
+		printf("%s%s\n", t ? "         " : "trace    ", spec->traces[t]);
+	if (spec->scale_ref)
+		printf("scale    durations as measured on %s (model %s for jobs without one)\n",
+		       spec->scale_ref, spec->scale_model ? spec->scale_model : "resnet50");
+	if (spec->slo_metric >= 0) {
+		char v[64];
+
+		printf("slo      %s %s %s%s\n", gp_metrics[spec->slo_metric].path,
+		       spec->slo_max ? "<=" : ">=",
+		       gp_whatif_fmt(v, sizeof(v), spec->slo_metric, spec->slo_bound),
+		       spec->nseeds > 1 ? " in every seed" : "");
+	}
+	printf("runs     %zu configuration%s x %zu seed%s: %zu run now, %zu from the database\n",
+	       spec->nconfigs, spec->nconfigs == 1 ? "" : "s", spec->nseeds, spec->nseeds == 1 ? "" : "s",
+	       w->done, st->found);
+	if (o->search)
+		printf("search   %s by bisection: %zu of %zu counts probed per line\n",
+		       gp_whatif_axis_names[st->axis],
+		       st->probed / (spec->nconfigs / spec->nvalues[st->axis] / spec->ntraces),
+		       spec->nvalues[st->axis]);
+	if (st->other)
+		printf("database %zu runs of other inputs ignored (another spec, cluster or trace "
+		       "file, or gpuplan version)\n", st->other);
+	if (st->stopped)
+		printf("stopped  after %zu new runs (--max-runs); run again to continue\n", w->done);
+	printf("\n");
+	gp_sbuf_init(&sb);
+	gp_whatif_answer_text(&w->rs, base, best, o->metric, &sb);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	gp_sbuf_release(&sb);
+}
+
+/* Results, database, the runs, and the answer. */
+static int sweep_and_answer(const wopts *o, const gp_whatif_spec *spec, const gp_cluster *base,
+			    wstate *st)
+{
+	gp_error err = GP_ERROR_INIT;
+	sweep w;
+	long best;
+	int rc;
+
+	memset(&w, 0, sizeof(w));
+	w.spec = spec;
+	w.base = base;
+	gp_whatif_results_init(&w.rs, spec);
+	if (gp_whatif_fingerprint(spec, GP_VERSION, w.fingerprint, &err)) {
+		rc = gp_cli_report(&err);
+		goto out;
+	}
+	if (o->db_path && (gp_whatif_store_open(o->db_path, &w.db, &err) ||
+			   gp_whatif_store_load(w.db, spec, w.fingerprint, &w.rs, &st->found, &st->other,
+						&err))) {
+		rc = gp_cli_report(&err);
+		goto out;
+	}
+	w.show = o->show;
+	if (w.show < 0)
+		w.show = gp_cli_stderr_is_tty();
+	else if (w.show == 1 && !gp_cli_stderr_is_tty())
+		w.show = 2;
+	w.t0 = now();
+	w.last_decile = -1;
+	rc = run_sweep(o, spec, &w, st);
 	draw(&w, 1);
 	if (w.status && rc == GP_OK)
 		rc = gp_cli_report(&w.err);
@@ -565,103 +645,73 @@ int cmd_whatif(int argc, char **argv)
 		rc = gp_cli_report(&err);
 	w.db = NULL;
 	if (rc != GP_OK)
-		goto out_results;
+		goto out;
 	if (interrupted) {
 		fprintf(stderr, "gpuplan: whatif: interrupted after %zu new runs%s\n", w.done,
-			db_path ? "; they are stored: run the same command to resume" : "");
+			o->db_path ? "; they are stored: run the same command to resume" : "");
 		rc = 130;
-		goto out_results;
+		goto out;
 	}
-	if (slice_n) {
-		printf("slice %ld/%ld: %zu runs done now, %zu found in the database\n", slice_i, slice_n,
-		       w.done, found);
-		rc = GP_OK;
-		goto out_results;
+	if (o->slice_n) {
+		printf("slice %ld/%ld: %zu runs done now, %zu found in the database\n", o->slice_i,
+		       o->slice_n, w.done, st->found);
+		goto out;
 	}
 	/* A stopped sweep has no answer yet: a cheaper configuration may be
 	 * among the runs still to do. */
-	best = stopped ? GP_WHATIF_BEST_UNKNOWN : gp_whatif_best(&w.rs, &base);
-	{
-		gp_cli_outset outs;
-		FILE *fp;
-		gp_sbuf sb;
-
-		memset(&outs, 0, sizeof(outs));
-		if (csv_path && (fp = gp_cli_outset_add(&outs, csv_path))) {
-			gp_sbuf_init(&sb);
-			gp_whatif_answer_csv(&w.rs, &base, &sb);
-			fwrite(sb.buf, 1, sb.len, fp);
-			gp_sbuf_release(&sb);
-		}
-		if (svg_path && (fp = gp_cli_outset_add(&outs, svg_path))) {
-			gp_sbuf_init(&sb);
-			gp_whatif_answer_svg(&w.rs, best, metric, &sb);
-			fwrite(sb.buf, 1, sb.len, fp);
-			gp_sbuf_release(&sb);
-		}
-		rc = gp_cli_outset_commit(&outs);
-		if (rc != GP_OK)
-			goto out_results;
-	}
-	if (json) {
-		json_t *o = gp_whatif_answer_json(&w.rs, &base, best), *sw = json_object();
-
-		json_object_set_new(sw, "configurations", json_integer((json_int_t)spec.nconfigs));
-		json_object_set_new(sw, "seeds", json_integer((json_int_t)spec.nseeds));
-		json_object_set_new(sw, "runs_total", json_integer((json_int_t)spec.nruns));
-		json_object_set_new(sw, "runs_now", json_integer((json_int_t)w.done));
-		json_object_set_new(sw, "runs_from_db", json_integer((json_int_t)found));
-		json_object_set_new(sw, "complete", json_boolean(!stopped));
-		json_object_set_new(sw, "search", search ? json_string(gp_whatif_axis_names[axis]) :
-							   json_null());
-		json_object_set_new(o, "sweep", sw);
-		json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-		fputs("\n", stdout);
-		json_decref(o);
-	} else {
-		gp_sbuf sb;
-		size_t t;
-
-		printf("what-if  %s\ncluster  %s (%d nodes, %d GPUs)\n", argv[optind], spec.cluster,
-		       base.nnodes, base.ngpus);
-		for (t = 0; t < spec.ntraces; t++)
-			printf("%s%s\n", t ? "         " : "trace    ", spec.traces[t]);
-		if (spec.scale_ref)
-			printf("scale    durations as measured on %s (model %s for jobs without one)\n",
-			       spec.scale_ref, spec.scale_model ? spec.scale_model : "resnet50");
-		if (spec.slo_metric >= 0) {
-			char v[64];
-
-			printf("slo      %s %s %s%s\n", gp_metrics[spec.slo_metric].path,
-			       spec.slo_max ? "<=" : ">=",
-			       gp_whatif_fmt(v, sizeof(v), spec.slo_metric, spec.slo_bound),
-			       spec.nseeds > 1 ? " in every seed" : "");
-		}
-		printf("runs     %zu configuration%s x %zu seed%s: %zu run now, %zu from the database\n",
-		       spec.nconfigs, spec.nconfigs == 1 ? "" : "s", spec.nseeds, spec.nseeds == 1 ? "" : "s",
-		       w.done, found);
-		if (search)
-			printf("search   %s by bisection: %zu of %zu counts probed per line\n",
-			       gp_whatif_axis_names[axis],
-			       probed / (spec.nconfigs / spec.nvalues[axis] / spec.ntraces),
-			       spec.nvalues[axis]);
-		if (other)
-			printf("database %zu runs of other inputs ignored (another spec, cluster or trace "
-			       "file, or gpuplan version)\n", other);
-		if (stopped)
-			printf("stopped  after %zu new runs (--max-runs); run again to continue\n", w.done);
-		printf("\n");
-		gp_sbuf_init(&sb);
-		gp_whatif_answer_text(&w.rs, &base, best, metric, &sb);
-		fwrite(sb.buf, 1, sb.len, stdout);
-		gp_sbuf_release(&sb);
-	}
-	rc = spec.slo_metric >= 0 && best < 0 && !stopped ? GP_NO : GP_OK;
-out_results:
-	free(runs);
+	best = st->stopped ? GP_WHATIF_BEST_UNKNOWN : gp_whatif_best(&w.rs, base);
+	if ((rc = write_files(o, &w, base, best)) != GP_OK)
+		goto out;
+	if (o->json)
+		print_json(o, spec, &w, base, best, st);
+	else
+		print_text(o, spec, &w, base, best, st);
+	rc = spec->slo_metric >= 0 && best < 0 && !st->stopped ? GP_NO : GP_OK;
+out:
 	gp_whatif_store_close(w.db, NULL);
 	gp_whatif_results_release(&w.rs);
-out_spec:
+	return rc;
+}
+
+int cmd_whatif(int argc, char **argv)
+{
+	wopts o;
+	wstate st;
+	gp_whatif_spec spec;
+	gp_cluster base;
+	gp_error err = GP_ERROR_INIT;
+	int rc;
+
+	if (argc >= 2 && !strcmp(argv[1], "merge"))
+		return cmd_merge(argc - 1, argv + 1);
+	memset(&o, 0, sizeof(o));
+	o.show = -1;
+	o.metric = -1;
+	if ((rc = parse_opts(argc, argv, &o)) != 0)
+		return rc < 0 ? GP_OK : rc;
+	if (gp_whatif_spec_load(o.spec, &spec, &err))
+		return gp_cli_report(&err);
+	if (gp_cluster_load(spec.cluster, &base, &err)) {
+		gp_whatif_spec_release(&spec);
+		return gp_cli_report(&err);
+	}
+	memset(&st, 0, sizeof(st));
+	st.axis = -1;
+	if (gp_whatif_spec_check(&spec, &base, &err)) {
+		rc = gp_cli_report(&err);
+	} else if (o.slurm_dir) {
+		rc = write_slurm(o.spec, &spec, o.slurm_dir, o.slices, o.sbopts, o.nsbopts);
+	} else if (o.search && (st.axis = gp_whatif_search_axis(&spec)) < 0) {
+		rc = gp_cli_usage_error("whatif", "--search needs an 'slo' and 'add_nodes' or "
+					"'remove_nodes' with more than one count");
+	} else {
+		if (!o.workers) {
+			long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+			o.workers = n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : n;
+		}
+		rc = sweep_and_answer(&o, &spec, &base, &st);
+	}
 	gp_cluster_release(&base);
 	gp_whatif_spec_release(&spec);
 	return rc;

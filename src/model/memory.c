@@ -1,4 +1,5 @@
 /* The memory estimator (memory.h). */
+#include <math.h>
 #include <string.h>
 #include <strings.h>
 
@@ -134,4 +135,79 @@ int gp_memory_estimate_margin(const gp_job *job, double margin, gp_mem_estimate 
 	e->overhead = margin * (e->states + e->activations + e->logits);
 	e->total = e->states + e->activations + e->logits + e->overhead;
 	return GP_OK;
+}
+
+int gp_memory_apply_margin(gp_job *job, double margin, int estimate_unknown, gp_error *err)
+{
+	gp_mem_estimate e;
+
+	if (!job->gpu_mem_estimated && !(estimate_unknown && job->gpu_mem_mib <= 0 &&
+					 job->model.params > 0))
+		return GP_OK;
+	if (gp_memory_estimate_margin(job, margin, &e, err))
+		return GP_EINPUT;
+	job->gpu_mem_mib = (int64_t)ceil(e.total / 1048576.0);
+	job->gpu_mem_estimated = 1;
+	return GP_OK;
+}
+
+/* ---- user layer lists ---- */
+
+/* The seed's per-layer output size, for convolution and pooling alike:
+ * floor((in + 2 * pad - kernel) / stride) + 1 (0 or less: no output). */
+static long layer_out(long in, int k, int stride, int pad)
+{
+	long span = in + 2L * pad - k;
+
+	return span < 0 ? 0 : span / stride + 1;
+}
+
+int gp_layer_stack(const gp_layer_spec *l, int n, int c, int h, int w, gp_layer_shape *out)
+{
+	long ch = c, hh = h, ww = w;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		gp_layer_shape *o = &out[i];
+		double in_elems = (double)ch * (double)hh * (double)ww;
+
+		memset(o, 0, sizeof(*o));
+		switch (l[i].op) {
+		case GP_LAYER_CONV:
+			o->h = layer_out(hh, l[i].kh, l[i].stride, l[i].pad);
+			o->w = layer_out(ww, l[i].kw, l[i].stride, l[i].pad);
+			o->c = l[i].out;
+			o->params = (double)l[i].kh * l[i].kw * (double)ch * l[i].out + l[i].out;
+			o->fwd_flops = 2.0 * l[i].kh * l[i].kw * (double)ch * l[i].out *
+				       (double)o->h * (double)o->w;
+			break;
+		case GP_LAYER_POOL:
+			o->c = ch;
+			if (l[i].kh <= 0) {
+				o->h = o->w = 1; /* global pooling */
+			} else {
+				o->h = layer_out(hh, l[i].kh, l[i].stride, l[i].pad);
+				o->w = layer_out(ww, l[i].kw, l[i].stride, l[i].pad);
+			}
+			break;
+		default: /* GP_LAYER_FC: the input flattened */
+			o->c = l[i].out;
+			o->h = o->w = 1;
+			o->params = in_elems * l[i].out + l[i].out;
+			o->fwd_flops = 2.0 * in_elems * l[i].out;
+			break;
+		}
+		if (o->h < 1 || o->w < 1) {
+			o->in_h = hh;
+			o->in_w = ww;
+			return i;
+		}
+		o->in_h = hh;
+		o->in_w = ww;
+		o->elems = (double)o->c * (double)o->h * (double)o->w;
+		ch = o->c;
+		hh = o->h;
+		ww = o->w;
+	}
+	return -1;
 }

@@ -53,6 +53,36 @@ int gp_memory_estimate(const gp_job *job, gp_mem_estimate *out, gp_error *err);
 int gp_memory_estimate_margin(const gp_job *job, double margin, gp_mem_estimate *out,
 			      gp_error *err);
 
+/* Re-estimate a job whose per-GPU memory came from the estimator
+ * (gpu_mem_estimated) with margin (a fraction) on top; with
+ * estimate_unknown, also a job that gives no memory but whose model has
+ * parameters (trace jobs naming a model).  Other jobs are left alone. */
+int gp_memory_apply_margin(gp_job *job, double margin, int estimate_unknown, gp_error *err);
+
+/* A layer of a user's layer list (job YAML 'model: {layer_list: [...]}'). */
+enum gp_layer_op { GP_LAYER_CONV = 0, GP_LAYER_POOL, GP_LAYER_FC };
+
+typedef struct gp_layer_spec {
+	int op;                 /* enum gp_layer_op */
+	int out;                /* conv: output channels; fc: output features */
+	int kh, kw;             /* kernel; pooling 0 = global (output 1 x 1) */
+	int stride, pad;        /* stride >= 1, padding >= 0 */
+} gp_layer_spec;
+
+typedef struct gp_layer_shape {
+	long c, h, w;           /* output shape */
+	long in_h, in_w;        /* the layer's input size */
+	double elems;           /* c x h x w per sample */
+	double params;          /* weights and biases (conv, fc) */
+	double fwd_flops;       /* forward multiply-adds x 2 per sample */
+} gp_layer_shape;
+
+/* Walk layers l[0..n) from an input of c x h x w with the seed's rule
+ * (floor((in + 2 pad - kernel) / stride) + 1 for convolution and pooling;
+ * a fully connected layer flattens its input) into out[0..n).  Returns -1,
+ * or the index of the first layer with no output (its in_h/in_w set). */
+int gp_layer_stack(const gp_layer_spec *l, int n, int c, int h, int w, gp_layer_shape *out);
+
 const char *gp_optimizer_name(int opt);
 int gp_optimizer_parse(const char *s);     /* -1 when unknown */
 const char *gp_precision_name(int prec);
