@@ -39,7 +39,7 @@ const char gp_usage_simulate[] =
 	"                        [--ls-fraction F] [--predict-models DIR]\n"
 	"                        [--limit N] [--start T] [--end T] [--skip-bad]\n"
 	"                        [--json FILE] [--csv DIR] [--svg DIR]\n"
-	"                        [--progress | --quiet]\n"
+	"                        [--progress | --quiet] [--engine-stats]\n"
 	"\n"
 	"Replay the jobs of TRACE on CLUSTER (default: the bundled example) in a\n"
 	"discrete-event simulation and print a summary: jobs completed / failed /\n"
@@ -72,6 +72,8 @@ const char gp_usage_simulate[] =
 	"                      DIR/queue-delay-cdf.svg\n"
 	"  --progress          show progress on standard error even when not a terminal\n"
 	"  --quiet             never show progress\n"
+	"  --engine-stats      print the engine's counters on standard error (events,\n"
+	"                      batches, policy calls, backfilled jobs; for benchmarks)\n"
 	"  --inflate X         FGD's workload-inflation experiment (see gpuplan(1))\n"
 	"\n"
 	"usage: gpuplan simulate [-c CLUSTER] --envs MODE[,MODE...] TRACE\n"
@@ -268,7 +270,7 @@ static void take_in(gp_cli_outset *o, const char *dir, const char *name, gp_sbuf
 int cmd_simulate(int argc, char **argv)
 {
 	enum { O_DEPTH = 100, O_POLICY = 1, O_QUEUE, O_SEED, O_TICK, O_JSON, O_CSV, O_SVG, O_PROGRESS, O_QUIET,
-	       O_INFLATE, O_HELP };
+	       O_INFLATE, O_HELP, O_STATS };
 	static const struct option opts[] = {
 		{ "cluster", required_argument, NULL, 'c' },
 		{ "policy", required_argument, NULL, O_POLICY },
@@ -281,6 +283,7 @@ int cmd_simulate(int argc, char **argv)
 		{ "svg", required_argument, NULL, O_SVG },
 		{ "progress", no_argument, NULL, O_PROGRESS },
 		{ "quiet", no_argument, NULL, O_QUIET },
+		{ "engine-stats", no_argument, NULL, O_STATS },
 		{ "inflate", required_argument, NULL, O_INFLATE },
 		{ "help", no_argument, NULL, O_HELP },
 		{ "scale-durations", required_argument, NULL, 200 },
@@ -297,7 +300,7 @@ int cmd_simulate(int argc, char **argv)
 	gp_scale *scale = NULL;
 	gp_cli_engine eng;
 	gp_cli_failures fo;
-	int queue = GP_SIM_FIFO, show_progress = -1, c, rc;
+	int queue = GP_SIM_FIFO, show_progress = -1, stats = 0, c, rc;
 	unsigned long long seed = 1;
 	double tick = 0;
 	size_t depth = 0;
@@ -357,6 +360,7 @@ int cmd_simulate(int argc, char **argv)
 		case O_SVG: svg_dir = optarg; break;
 		case O_PROGRESS: show_progress = 1; break;
 		case O_QUIET: show_progress = 0; break;
+		case O_STATS: stats = 1; break;
 		case O_INFLATE: /* handled before getopt; kept so that it parses */
 			break;
 		case 200: scale_ref = optarg; break;
@@ -449,6 +453,11 @@ int cmd_simulate(int argc, char **argv)
 		rc = gp_cli_report(&err);
 		goto done_inputs;
 	}
+	if (stats)
+		fprintf(stderr, "engine: %zu events, %zu batches, %zu policy calls (%.2f per job), "
+			"%zu backfilled, peak %zu running, %zu queued\n", res.events, res.batches,
+			res.policy_calls, jobs.n ? (double)res.policy_calls / (double)jobs.n : 0.0,
+			res.backfilled, res.peak_running, res.peak_queued);
 
 	memset(&id, 0, sizeof(id));
 	id.trace = argv[optind];
