@@ -140,109 +140,126 @@ static int load_inputs(const char *trace_path, const char *envs_path, const char
 	return GP_OK;
 }
 
-int gp_cmd_simulate_envs(int argc, char **argv)
-{
-	enum { O_ENVS = 1, O_ENVFILE, O_THRESHOLD, O_ONFAIL, O_HBP, O_HBT, O_CF, O_SEED, O_MAXG, O_TICKS,
-	       O_JSON, O_CSV, O_SVG, O_QUIET, O_PROGRESS, O_HELP };
-	static const struct option opts[] = {
-		{ "cluster", required_argument, NULL, 'c' },
-		{ "envs", required_argument, NULL, O_ENVS },
-		{ "environments", required_argument, NULL, O_ENVFILE },
-		{ "task-threshold", required_argument, NULL, O_THRESHOLD },
-		{ "on-bind-failure", required_argument, NULL, O_ONFAIL },
-		{ "heartbeat-period", required_argument, NULL, O_HBP },
-		{ "heartbeat-timeout", required_argument, NULL, O_HBT },
-		{ "client-failures", required_argument, NULL, O_CF },
-		{ "seed", required_argument, NULL, O_SEED },
-		{ "max-gpus", required_argument, NULL, O_MAXG },
-		{ "tick-seconds", required_argument, NULL, O_TICKS },
-		{ "json", required_argument, NULL, O_JSON },
-		{ "csv", required_argument, NULL, O_CSV },
-		{ "svg", required_argument, NULL, O_SVG },
-		{ "quiet", no_argument, NULL, O_QUIET },
-		{ "progress", no_argument, NULL, O_PROGRESS },
-		{ "help", no_argument, NULL, O_HELP },
-		GP_SIM_TRACE_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *cluster_path = NULL, *envs_path = NULL, *json_path = NULL, *csv_dir = NULL, *svg_dir = NULL;
-	int modes[MAX_MODES], nmodes = 0, c, rc, i, static_idx = -1, static_peak;
-	double idle[MAX_MODES], tick_s = 60, d;
-	long l;
-	gp_envsim_config cfg;
-	gp_envsim_result res[MAX_MODES + 1];
-	const gp_envsim_result *rp[MAX_MODES];
-	gp_trace_opts topts;
-	gp_cluster cluster;
-	gp_env_trace tr;
-	gp_error err = GP_ERROR_INIT;
-	gp_report_envs_ident id;
-	gp_cli_outset out;
-	int nres = 0;
+enum { O_ENVS = 1, O_ENVFILE, O_THRESHOLD, O_ONFAIL, O_HBP, O_HBT, O_CF, O_SEED, O_MAXG, O_TICKS,
+       O_JSON, O_CSV, O_SVG, O_QUIET, O_PROGRESS, O_HELP };
 
-	gp_envsim_config_init(&cfg);
-	gp_trace_opts_init(&topts);
+static const struct option envs_opts[] = {
+	{ "cluster", required_argument, NULL, 'c' },
+	{ "envs", required_argument, NULL, O_ENVS },
+	{ "environments", required_argument, NULL, O_ENVFILE },
+	{ "task-threshold", required_argument, NULL, O_THRESHOLD },
+	{ "on-bind-failure", required_argument, NULL, O_ONFAIL },
+	{ "heartbeat-period", required_argument, NULL, O_HBP },
+	{ "heartbeat-timeout", required_argument, NULL, O_HBT },
+	{ "client-failures", required_argument, NULL, O_CF },
+	{ "seed", required_argument, NULL, O_SEED },
+	{ "max-gpus", required_argument, NULL, O_MAXG },
+	{ "tick-seconds", required_argument, NULL, O_TICKS },
+	{ "json", required_argument, NULL, O_JSON },
+	{ "csv", required_argument, NULL, O_CSV },
+	{ "svg", required_argument, NULL, O_SVG },
+	{ "quiet", no_argument, NULL, O_QUIET },
+	{ "progress", no_argument, NULL, O_PROGRESS },
+	{ "help", no_argument, NULL, O_HELP },
+	GP_SIM_TRACE_OPTIONS,
+	{ NULL, 0, NULL, 0 },
+};
+
+/* simulate --envs's command line. */
+typedef struct envs_args {
+	const char *trace, *cluster_path, *envs_path, *json_path, *csv_dir, *svg_dir;
+	int modes[MAX_MODES], nmodes, help;
+	double idle[MAX_MODES], tick_s;
+	gp_envsim_config cfg;
+	gp_trace_opts topts;
+} envs_args;
+
+/* An option that sets the simulation (cfg); -1 when c is none of them. */
+static int cfg_opt(envs_args *a, int c, const char *arg)
+{
+	double d;
+	long l;
+
+	switch (c) {
+	case O_THRESHOLD:
+		if (gp_parse_long(arg, 1, GP_ENV_MAX_THRESHOLD, &l))
+			return gp_cli_usage_error("simulate", "--task-threshold wants 1..%d tasks per GPU, got '%s'",
+						  GP_ENV_MAX_THRESHOLD, arg);
+		a->cfg.threshold = (int)l;
+		return GP_OK;
+	case O_ONFAIL:
+		if (strcmp(arg, "wait") && strcmp(arg, "fail"))
+			return gp_cli_usage_error("simulate", "--on-bind-failure wants wait or fail, got '%s'", arg);
+		a->cfg.fail_on_bind_failure = !strcmp(arg, "fail");
+		return GP_OK;
+	case O_HBP:
+	case O_HBT:
+		if (gp_parse_double(arg, c == O_HBP ? 1e-3 : 0, 1e9, &d))
+			return gp_cli_usage_error("simulate", "--heartbeat-%s wants seconds%s, got '%s'",
+						  c == O_HBP ? "period" : "timeout", c == O_HBP ? " > 0" : " >= 0", arg);
+		if (c == O_HBP)
+			a->cfg.hb_period_s = d;
+		else
+			a->cfg.hb_timeout_s = d;
+		return GP_OK;
+	case O_CF:
+		if (gp_parse_double(arg, 0, 3600, &d))
+			return gp_cli_usage_error("simulate",
+						  "--client-failures wants failures per environment-hour (0..3600), got '%s'",
+						  arg);
+		a->cfg.client_failures_per_hour = d;
+		return GP_OK;
+	case O_SEED:
+		if (gp_parse_long(arg, 0, 2147483647L, &l))
+			return gp_cli_usage_error("simulate", "--seed wants a number 0..2147483647, got '%s'", arg);
+		a->cfg.seed = (uint64_t)l;
+		return GP_OK;
+	case O_MAXG:
+		if (gp_parse_long(arg, 1, 100000000L, &l))
+			return gp_cli_usage_error("simulate", "--max-gpus wants a positive number, got '%s'", arg);
+		a->cfg.max_gpus = (int)l;
+		return GP_OK;
+	default:
+		return -1;
+	}
+}
+
+/* The command line into a; a->help when the usage was asked for. */
+static int parse_args(int argc, char **argv, envs_args *a)
+{
+	int c, rc;
+
+	memset(a, 0, sizeof(*a));
+	a->tick_s = 60;
+	gp_envsim_config_init(&a->cfg);
+	gp_trace_opts_init(&a->topts);
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:h", envs_opts, NULL)) != -1) {
 		switch (c) {
-		case 'c': cluster_path = optarg; break;
+		case 'c': a->cluster_path = optarg; break;
 		case O_ENVS:
-			if ((rc = parse_modes(optarg, modes, idle, &nmodes)))
+			if ((rc = parse_modes(optarg, a->modes, a->idle, &a->nmodes)))
 				return rc;
 			break;
-		case O_ENVFILE: envs_path = optarg; break;
-		case O_THRESHOLD:
-			if (gp_parse_long(optarg, 1, GP_ENV_MAX_THRESHOLD, &l))
-				return gp_cli_usage_error("simulate", "--task-threshold wants 1..%d tasks per GPU, got '%s'",
-							  GP_ENV_MAX_THRESHOLD, optarg);
-			cfg.threshold = (int)l;
-			break;
-		case O_ONFAIL:
-			if (!strcmp(optarg, "wait") || !strcmp(optarg, "fail"))
-				cfg.fail_on_bind_failure = !strcmp(optarg, "fail");
-			else
-				return gp_cli_usage_error("simulate", "--on-bind-failure wants wait or fail, got '%s'", optarg);
-			break;
-		case O_HBP:
-		case O_HBT:
-			if (gp_parse_double(optarg, c == O_HBP ? 1e-3 : 0, 1e9, &d))
-				return gp_cli_usage_error("simulate", "--heartbeat-%s wants seconds%s, got '%s'",
-							  c == O_HBP ? "period" : "timeout", c == O_HBP ? " > 0" : " >= 0", optarg);
-			if (c == O_HBP)
-				cfg.hb_period_s = d;
-			else
-				cfg.hb_timeout_s = d;
-			break;
-		case O_CF:
-			if (gp_parse_double(optarg, 0, 3600, &d))
-				return gp_cli_usage_error("simulate",
-							  "--client-failures wants failures per environment-hour (0..3600), got '%s'",
-							  optarg);
-			cfg.client_failures_per_hour = d;
-			break;
-		case O_SEED:
-			if (gp_parse_long(optarg, 0, 2147483647L, &l))
-				return gp_cli_usage_error("simulate", "--seed wants a number 0..2147483647, got '%s'", optarg);
-			cfg.seed = (uint64_t)l;
-			break;
-		case O_MAXG:
-			if (gp_parse_long(optarg, 1, 100000000L, &l))
-				return gp_cli_usage_error("simulate", "--max-gpus wants a positive number, got '%s'", optarg);
-			cfg.max_gpus = (int)l;
-			break;
+		case O_ENVFILE: a->envs_path = optarg; break;
 		case O_TICKS:
-			if (gp_parse_double(optarg, 1e-3, 1e7, &tick_s))
+			if (gp_parse_double(optarg, 1e-3, 1e7, &a->tick_s))
 				return gp_cli_usage_error("simulate", "--tick-seconds wants seconds > 0, got '%s'", optarg);
 			break;
-		case O_JSON: json_path = optarg; break;
-		case O_CSV: csv_dir = optarg; break;
-		case O_SVG: svg_dir = optarg; break;
+		case O_JSON: a->json_path = optarg; break;
+		case O_CSV: a->csv_dir = optarg; break;
+		case O_SVG: a->svg_dir = optarg; break;
 		case O_QUIET: case O_PROGRESS: break;
 		case 'h':
-		case O_HELP: fputs(gp_usage_simulate, stdout); return GP_OK;
+		case O_HELP: a->help = 1; return GP_OK;
 		default:
-			if ((rc = gp_cli_sim_trace_opt("simulate", c, optarg, argv, &topts)))
+			if ((rc = cfg_opt(a, c, optarg)) >= 0) {
+				if (rc)
+					return rc;
+				break;
+			}
+			if ((rc = gp_cli_sim_trace_opt("simulate", c, optarg, argv, &a->topts)))
 				return rc;
 			break;
 		}
@@ -251,66 +268,79 @@ int gp_cmd_simulate_envs(int argc, char **argv)
 		return gp_cli_usage_error("simulate", optind >= argc ? "expected a TRACE file"
 						     : "expected one TRACE file, got '%s' too",
 					  optind < argc - 1 ? argv[optind + 1] : "");
-	if (topts.format && strcmp(topts.format, "adobe-notebook") && strcmp(topts.format, "auto") &&
-	    !gp_trace_format_summary(topts.format))
-		return gp_cli_usage_error("simulate", "unknown trace format '%s'", topts.format);
+	a->trace = argv[optind];
+	if (a->topts.format && strcmp(a->topts.format, "adobe-notebook") &&
+	    strcmp(a->topts.format, "auto") && !gp_trace_format_summary(a->topts.format))
+		return gp_cli_usage_error("simulate", "unknown trace format '%s'", a->topts.format);
+	return GP_OK;
+}
 
-	gp_cluster_init(&cluster);
-	if (gp_cluster_load(cluster_path ? cluster_path : gp_cli_default_cluster(), &cluster, &err))
-		return gp_cli_report(&err);
-	gp_env_trace_init(&tr);
-	if ((rc = load_inputs(argv[optind], envs_path,
-			      topts.format && strcmp(topts.format, "auto") ? topts.format : NULL, tick_s, &topts,
-			      &cluster, &tr)))
-		goto done;
+/* The results of the modes asked for, and static's (always run: gpus_saved
+ * compares with its peak). */
+typedef struct envs_runs {
+	gp_envsim_result res[MAX_MODES + 1];
+	const gp_envsim_result *rp[MAX_MODES];
+	int nres, static_idx, static_peak;
+} envs_runs;
 
-	cfg.cluster = &cluster;
-	for (i = 0; i < nmodes; i++)
-		if (modes[i] == GP_ENVSIM_STATIC)
-			static_idx = i;
-	/* static always runs: gpus_saved compares with its peak */
-	{
-		run_arg ra[MAX_MODES + 1];
-		int bad;
+static int run_modes(const envs_args *a, const gp_env_trace *tr, envs_runs *r)
+{
+	run_arg ra[MAX_MODES + 1];
+	int i, bad;
 
-		for (i = 0; i < nmodes + (static_idx < 0); i++) {
-			ra[i].cfg = cfg;
-			ra[i].cfg.mode = i < nmodes ? modes[i] : GP_ENVSIM_STATIC;
-			ra[i].cfg.idle_timeout_s = i < nmodes ? idle[i] : 0;
-			ra[i].tr = &tr;
-			ra[i].res = &res[i];
-			gp_envsim_result_init(&res[i]);
-		}
-		nres = i;
-		bad = run_all(ra, nres);
-		if (bad >= 0) {
-			rc = gp_cli_report(&ra[bad].err);
-			goto done;
-		}
+	r->static_idx = -1;
+	for (i = 0; i < a->nmodes; i++)
+		if (a->modes[i] == GP_ENVSIM_STATIC)
+			r->static_idx = i;
+	for (i = 0; i < a->nmodes + (r->static_idx < 0); i++) {
+		ra[i].cfg = a->cfg;
+		ra[i].cfg.mode = i < a->nmodes ? a->modes[i] : GP_ENVSIM_STATIC;
+		ra[i].cfg.idle_timeout_s = i < a->nmodes ? a->idle[i] : 0;
+		ra[i].tr = tr;
+		ra[i].res = &r->res[i];
+		gp_envsim_result_init(&r->res[i]);
 	}
-	static_peak = res[static_idx < 0 ? nmodes : static_idx].peak_gpus;
-	for (i = 0; i < nmodes; i++)
-		rp[i] = &res[i];
+	r->nres = i;
+	bad = run_all(ra, r->nres);
+	if (bad >= 0)
+		return gp_cli_report(&ra[bad].err);
+	r->static_peak = r->res[r->static_idx < 0 ? a->nmodes : r->static_idx].peak_gpus;
+	for (i = 0; i < a->nmodes; i++)
+		r->rp[i] = &r->res[i];
+	return GP_OK;
+}
 
-	memset(&id, 0, sizeof(id));
-	id.trace = argv[optind];
-	id.trace_format = tr.format;
-	id.envs_file = envs_path;
-	id.cluster = cluster_path ? cluster_path : "example-cluster.yaml (bundled)";
-	id.cluster_nodes = cluster.nnodes;
-	id.cluster_gpus = cluster.ngpus;
-	id.max_gpus = cfg.max_gpus;
-	id.cfg = &cfg;
+/* sb into the output set as path (made of dir and name when dir). */
+static int add_file(gp_cli_outset *out, const char *dir, const char *name, gp_sbuf *sb)
+{
+	char *p = gp_xasprintf("%s/%s", dir, name);
+	FILE *fp = gp_cli_outset_add(out, p);
+	int rc = GP_OK;
+
+	free(p);
+	if (!fp)
+		rc = GP_EIO;
+	else
+		fwrite(sb->buf, 1, sb->len, fp);
+	gp_sbuf_release(sb);
+	return rc;
+}
+
+/* --json FILE, --csv DIR and --svg DIR: all or none. */
+static int write_outputs(const envs_args *a, const gp_report_envs_ident *id, const envs_runs *r)
+{
+	gp_cli_outset out;
+	gp_sbuf sb;
+	int i, rc = GP_OK;
 
 	memset(&out, 0, sizeof(out));
-	rc = GP_OK;
-	if (csv_dir)
-		rc = ensure_dir(csv_dir);
-	if (rc == GP_OK && svg_dir)
-		rc = ensure_dir(svg_dir);
-	if (rc == GP_OK && json_path && strcmp(json_path, "-")) {
-		FILE *fp = gp_cli_outset_add(&out, json_path);
-		json_t *o = gp_report_envs_doc(&id, rp, (size_t)nmodes, static_peak);
+	if (a->csv_dir)
+		rc = ensure_dir(a->csv_dir);
+	if (rc == GP_OK && a->svg_dir)
+		rc = ensure_dir(a->svg_dir);
+	if (rc == GP_OK && a->json_path && strcmp(a->json_path, "-")) {
+		FILE *fp = gp_cli_outset_add(&out, a->json_path);
+		json_t *o = gp_report_envs_doc(id, r->rp, (size_t)a->nmodes, r->static_peak);
 
 		if (!fp || json_dumpf(o, fp, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15)))
 			rc = GP_EIO;
@@ -318,64 +348,86 @@ int gp_cmd_simulate_envs(int argc, char **argv)
 			fputs("\n", fp);
 		json_decref(o);
 	}
-	if (rc == GP_OK && csv_dir) {
-		char *p = gp_xasprintf("%s/environments-timeline.csv", csv_dir);
-		FILE *fp = gp_cli_outset_add(&out, p);
-		gp_sbuf sb;
-
-		free(p);
+	if (rc == GP_OK && a->csv_dir) {
 		gp_sbuf_init(&sb);
-		gp_report_envs_timeline_csv(rp, (size_t)nmodes, &sb);
-		if (!fp)
-			rc = GP_EIO;
-		else
-			fwrite(sb.buf, 1, sb.len, fp);
-		gp_sbuf_release(&sb);
+		gp_report_envs_timeline_csv(r->rp, (size_t)a->nmodes, &sb);
+		rc = add_file(&out, a->csv_dir, "environments-timeline.csv", &sb);
 	}
-	if (rc == GP_OK && svg_dir) {
-		char *p = gp_xasprintf("%s/environments.svg", svg_dir);
-		FILE *fp = gp_cli_outset_add(&out, p);
+	if (rc == GP_OK && a->svg_dir) {
 		const gp_envsim_result *all[MAX_MODES + 1];
 		size_t na = 0;
-		gp_sbuf sb;
 
-		free(p);
 		/* static is drawn as the reference even when not asked for */
-		if (static_idx < 0)
-			all[na++] = &res[nmodes];
-		for (i = 0; i < nmodes; i++)
-			all[na++] = &res[i];
+		if (r->static_idx < 0)
+			all[na++] = &r->res[a->nmodes];
+		for (i = 0; i < a->nmodes; i++)
+			all[na++] = &r->res[i];
 		gp_sbuf_init(&sb);
-		gp_report_envs_svg(&id, all, na, &sb);
-		if (!fp)
-			rc = GP_EIO;
-		else
-			fwrite(sb.buf, 1, sb.len, fp);
-		gp_sbuf_release(&sb);
+		gp_report_envs_svg(id, all, na, &sb);
+		rc = add_file(&out, a->svg_dir, "environments.svg", &sb);
 	}
 	if (rc == GP_OK)
-		rc = gp_cli_outset_commit(&out);
-	else
-		gp_cli_outset_release(&out);
-	if (rc == GP_OK) {
-		if (json_path && !strcmp(json_path, "-")) {
-			json_t *o = gp_report_envs_doc(&id, rp, (size_t)nmodes, static_peak);
+		return gp_cli_outset_commit(&out);
+	gp_cli_outset_release(&out);
+	return rc;
+}
 
-			json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
-			fputs("\n", stdout);
-			json_decref(o);
-		} else {
-			gp_sbuf sb;
+int gp_cmd_simulate_envs(int argc, char **argv)
+{
+	envs_args a;
+	envs_runs r;
+	gp_cluster cluster;
+	gp_env_trace tr;
+	gp_error err = GP_ERROR_INIT;
+	gp_report_envs_ident id;
+	int rc, i;
 
-			gp_sbuf_init(&sb);
-			gp_report_envs_text(&id, rp, (size_t)nmodes, static_peak, &sb);
-			fwrite(sb.buf, 1, sb.len, stdout);
-			gp_sbuf_release(&sb);
-		}
+	if ((rc = parse_args(argc, argv, &a)))
+		return rc;
+	if (a.help) {
+		fputs(gp_usage_simulate, stdout);
+		return GP_OK;
+	}
+	gp_cluster_init(&cluster);
+	if (gp_cluster_load(a.cluster_path ? a.cluster_path : gp_cli_default_cluster(), &cluster, &err))
+		return gp_cli_report(&err);
+	gp_env_trace_init(&tr);
+	r.nres = 0;
+	if ((rc = load_inputs(a.trace, a.envs_path,
+			      a.topts.format && strcmp(a.topts.format, "auto") ? a.topts.format : NULL,
+			      a.tick_s, &a.topts, &cluster, &tr)))
+		goto done;
+	a.cfg.cluster = &cluster;
+	if ((rc = run_modes(&a, &tr, &r)))
+		goto done;
+	memset(&id, 0, sizeof(id));
+	id.trace = a.trace;
+	id.trace_format = tr.format;
+	id.envs_file = a.envs_path;
+	id.cluster = a.cluster_path ? a.cluster_path : "example-cluster.yaml (bundled)";
+	id.cluster_nodes = cluster.nnodes;
+	id.cluster_gpus = cluster.ngpus;
+	id.max_gpus = a.cfg.max_gpus;
+	id.cfg = &a.cfg;
+	if ((rc = write_outputs(&a, &id, &r)))
+		goto done;
+	if (a.json_path && !strcmp(a.json_path, "-")) {
+		json_t *o = gp_report_envs_doc(&id, r.rp, (size_t)a.nmodes, r.static_peak);
+
+		json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+		fputs("\n", stdout);
+		json_decref(o);
+	} else {
+		gp_sbuf sb;
+
+		gp_sbuf_init(&sb);
+		gp_report_envs_text(&id, r.rp, (size_t)a.nmodes, r.static_peak, &sb);
+		fwrite(sb.buf, 1, sb.len, stdout);
+		gp_sbuf_release(&sb);
 	}
 done:
-	for (i = 0; i < nres; i++)
-		gp_envsim_result_release(&res[i]);
+	for (i = 0; i < r.nres; i++)
+		gp_envsim_result_release(&r.res[i]);
 	gp_env_trace_release(&tr);
 	gp_cluster_release(&cluster);
 	return rc;

@@ -578,69 +578,70 @@ int gp_envsim_mode_parse(const char *s, double *idle_min)
 	return -1;
 }
 
-int gp_envsim_run(const gp_envsim_config *cfg, const gp_env_trace *tr, gp_envsim_result *r, gp_error *err)
+/* The run's state, sized for the trace: tasks, environments and the GPU
+ * lists of bind mode (per task, or per environment in a serial trace) or
+ * of the exclusive modes (per environment). */
+static void sim_alloc(sim *s, const gp_envsim_config *cfg, const gp_env_trace *tr,
+		      gp_envsim_result *r)
 {
-	sim s;
 	size_t i, ne = tr->envs.n, nt = tr->ntasks, gsum = 0, hsum = 0, ngt = 0;
-	double t0 = INFINITY, t1 = -INFINITY;
 
-	if (!cfg->cluster || cfg->threshold < 1 || cfg->threshold > GP_ENV_MAX_THRESHOLD ||
-	    !(cfg->hb_period_s > 0) || cfg->hb_timeout_s < 0 || cfg->idle_timeout_s < 0 ||
-	    cfg->client_failures_per_hour < 0)
-		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0, "bad environment simulation settings");
-	memset(&s, 0, sizeof(s));
+	memset(s, 0, sizeof(*s));
 	gp_envsim_result_init(r);
-	s.cfg = cfg;
-	s.tr = tr;
-	s.set = &tr->envs;
-	s.r = r;
-	s.exclusive = cfg->mode != GP_ENVSIM_BIND;
+	s->cfg = cfg;
+	s->tr = tr;
+	s->set = &tr->envs;
+	s->r = r;
+	s->exclusive = cfg->mode != GP_ENVSIM_BIND;
 	r->mode = cfg->mode;
 	r->idle_timeout_s = cfg->idle_timeout_s;
-	r->threshold = s.exclusive ? 1 : cfg->threshold;
-	s.b = gp_envbind_new(cfg->cluster, s.set, r->threshold, cfg->max_gpus);
-	s.env = gp_xcalloc(ne ? ne : 1, sizeof(*s.env));
-	s.tk = gp_xcalloc(nt ? nt : 1, sizeof(*s.tk));
+	r->threshold = s->exclusive ? 1 : cfg->threshold;
+	s->b = gp_envbind_new(cfg->cluster, s->set, r->threshold, cfg->max_gpus);
+	s->env = gp_xcalloc(ne ? ne : 1, sizeof(*s->env));
+	s->tk = gp_xcalloc(nt ? nt : 1, sizeof(*s->tk));
 	if (cfg->client_failures_per_hour > 0)
-		s.rng = gp_xmalloc((ne ? ne : 1) * sizeof(*s.rng));
+		s->rng = gp_xmalloc((ne ? ne : 1) * sizeof(*s->rng));
 	r->envs = ne;
 	r->tasks = nt;
-	for (i = 0; i < nt; i++) {
-		const gp_env_task *T = &tr->tasks[i];
-
-		if (T->gpus > 0)
+	for (i = 0; i < nt; i++)
+		if (tr->tasks[i].gpus > 0)
 			ngt++;
-		if (T->start < t0)
-			t0 = T->start;
-		if (T->start + T->duration > t1)
-			t1 = T->start + T->duration;
-	}
 	r->gpu_tasks = ngt;
 	r->cpu_only_tasks = nt - ngt;
-	s.waits = gp_xmalloc((ngt ? ngt : 1) * sizeof(double));
-	s.delays = gp_xmalloc((ngt ? ngt : 1) * sizeof(double));
-	if (!s.exclusive) {
+	s->waits = gp_xmalloc((ngt ? ngt : 1) * sizeof(double));
+	s->delays = gp_xmalloc((ngt ? ngt : 1) * sizeof(double));
+	if (!s->exclusive) {
 		/* one running task per environment in a serial trace */
 		size_t n = tr->serial ? ne : nt;
 
-		s.goff = gp_xmalloc((n + 1) * sizeof(*s.goff));
+		s->goff = gp_xmalloc((n + 1) * sizeof(*s->goff));
 		for (i = 0; i < n; i++) {
-			s.goff[i] = gsum;
+			s->goff[i] = gsum;
 			gsum += (size_t)(tr->serial ? tr->envs.envs[i].quota_gpus : tr->tasks[i].gpus);
 		}
-		s.goff[n] = gsum;
-		s.gbuf = gp_xmalloc((gsum ? gsum : 1) * sizeof(int));
+		s->goff[n] = gsum;
+		s->gbuf = gp_xmalloc((gsum ? gsum : 1) * sizeof(int));
 	} else {
-		s.hoff = gp_xmalloc((ne + 1) * sizeof(*s.hoff));
+		s->hoff = gp_xmalloc((ne + 1) * sizeof(*s->hoff));
 		for (i = 0; i < ne; i++) {
-			s.hoff[i] = hsum;
+			s->hoff[i] = hsum;
 			hsum += (size_t)tr->envs.envs[i].quota_gpus;
 		}
-		s.hbuf = gp_xmalloc((hsum ? hsum : 1) * sizeof(int));
+		s->hbuf = gp_xmalloc((hsum ? hsum : 1) * sizeof(int));
 	}
-	/* environments: task ranges (tasks are grouped by environment) */
+}
+
+/* Each environment's task range (tasks are grouped by environment), its
+ * client RNG, reserved GPU-seconds and first events; the deaths the
+ * configuration forces. */
+static void seed_events(sim *s)
+{
+	const gp_envsim_config *cfg = s->cfg;
+	const gp_env_trace *tr = s->tr;
+	size_t i, ne = tr->envs.n, nt = tr->ntasks;
+
 	for (i = 0; i < nt; i++) {
-		er *E = &s.env[tr->tasks[i].env];
+		er *E = &s->env[tr->tasks[i].env];
 
 		if (!E->end)
 			E->first = E->next = E->head = E->lo = (uint32_t)i;
@@ -648,40 +649,160 @@ int gp_envsim_run(const gp_envsim_config *cfg, const gp_env_trace *tr, gp_envsim
 	}
 	for (i = 0; i < ne; i++) {
 		const gp_env *G = &tr->envs.envs[i];
-		er *E = &s.env[i];
+		er *E = &s->env[i];
 
-		if (s.rng)
-			gp_rng_seed(&s.rng[i], cfg->seed * 0x9E3779B97F4A7C15ull + i);
+		if (s->rng)
+			gp_rng_seed(&s->rng[i], cfg->seed * 0x9E3779B97F4A7C15ull + i);
 		if (G->quota_gpus > 0)
-			r->envs_with_gpus++;
-		r->reserved_gpu_s += gp_env_reserved_gpu_seconds(G);
-		if (G->start < t0)
-			t0 = G->start;
-		if (G->stop > t1)
-			t1 = G->stop;
-		if (s.exclusive && G->quota_gpus > 0) {
-			push(&s, G->start, EV_START, (int)i, 0);
-			push(&s, G->stop, EV_STOP, (int)i, 0);
+			s->r->envs_with_gpus++;
+		s->r->reserved_gpu_s += gp_env_reserved_gpu_seconds(G);
+		if (s->exclusive && G->quota_gpus > 0) {
+			push(s, G->start, EV_START, (int)i, 0);
+			push(s, G->stop, EV_STOP, (int)i, 0);
 		}
 		if (E->end > E->first)
-			push(&s, tr->tasks[E->first].start, EV_ARRIVE, (int)i, 0);
-		next_death(&s, (int)i, G->start);
+			push(s, tr->tasks[E->first].start, EV_ARRIVE, (int)i, 0);
+		next_death(s, (int)i, G->start);
 	}
 	for (i = 0; i < cfg->ndeaths; i++)
 		if (cfg->death_env[i] >= 0 && (size_t)cfg->death_env[i] < ne)
-			push(&s, cfg->death_at[i], EV_DEATH, cfg->death_env[i], 0);
+			push(s, cfg->death_at[i], EV_DEATH, cfg->death_env[i], 0);
+}
+
+/* The timeline: from the first task or environment start to the last
+ * end, in cfg->timeline_points buckets (2000 by default). */
+static void set_timeline(sim *s)
+{
+	const gp_env_trace *tr = s->tr;
+	gp_envsim_result *r = s->r;
+	double t0 = INFINITY, t1 = -INFINITY;
+	size_t i;
+
+	for (i = 0; i < tr->ntasks; i++) {
+		const gp_env_task *T = &tr->tasks[i];
+
+		if (T->start < t0)
+			t0 = T->start;
+		if (T->start + T->duration > t1)
+			t1 = T->start + T->duration;
+	}
+	for (i = 0; i < tr->envs.n; i++) {
+		if (tr->envs.envs[i].start < t0)
+			t0 = tr->envs.envs[i].start;
+		if (tr->envs.envs[i].stop > t1)
+			t1 = tr->envs.envs[i].stop;
+	}
 	if (!isfinite(t0)) {
 		t0 = 0;
 		t1 = 1;
 	}
 	r->t0 = t0;
 	r->first_t = t0;
-	r->dt = t1 > t0 ? (t1 - t0) / (double)(cfg->timeline_points ? cfg->timeline_points : 2000) : 1;
-	s.bcap = 16;
-	r->bucket_max = gp_xcalloc(s.bcap, sizeof(*r->bucket_max));
-	s.bint = gp_xcalloc(s.bcap, sizeof(*s.bint));
-	s.last_t = s.now = t0;
+	r->dt = t1 > t0 ? (t1 - t0) / (double)(s->cfg->timeline_points ? s->cfg->timeline_points : 2000)
+			: 1;
+	s->bcap = 16;
+	r->bucket_max = gp_xcalloc(s->bcap, sizeof(*r->bucket_max));
+	s->bint = gp_xcalloc(s->bcap, sizeof(*s->bint));
+	s->last_t = s->now = t0;
+}
 
+static void on_event(sim *s, ev e)
+{
+	/* e.id is a task for EV_END, an environment otherwise */
+	er *E = e.kind == EV_END ? NULL : &s->env[e.id];
+
+	switch (e.kind) {
+	case EV_END:
+		if ((s->tk[e.id].st & ST_MASK) == ST_RUNNING)
+			end_task(s, (size_t)e.id, 0);
+		break;
+	case EV_DEATH:
+		on_death(s, e.id);
+		break;
+	case EV_RECLAIM:
+		on_reclaim(s, e.id);
+		break;
+	case EV_IDLE:
+		if (e.gen == E->idle_gen && E->held && E->running == 0)
+			drop_held(s, e.id);
+		break;
+	case EV_STOP:
+		E->stopped = 1;
+		E->want_hold = 0;
+		if (E->running == 0 && E->head >= E->end)
+			drop_held(s, e.id);
+		break;
+	case EV_START:
+		if (!E->held && !E->stopped) {
+			E->want_hold = 1;
+			if (!E->blocked)
+				try_env(s, e.id);
+		}
+		break;
+	case EV_ARRIVE: {
+		uint32_t k = E->next++;
+
+		s->tk[k].st = ST_PENDING;
+		s->tk[k].t = s->now;
+		if (!s->tr->serial)
+			schedule_next_arrival(s, e.id);
+		/* its environment waits for GPUs to hold: so does it */
+		if (E->blocked == 1 && s->exclusive && !E->held && E->head == k &&
+		    s->tr->tasks[k].gpus > 0)
+			count_failure(s, k, GP_EB_NO_GPU_UNDER_THRESHOLD);
+		if (!E->blocked)
+			try_env(s, e.id);
+		break;
+	}
+	}
+}
+
+/* Tasks never bound, the wait and delay distributions, bucket means. */
+static void collect(sim *s)
+{
+	gp_envsim_result *r = s->r;
+	size_t i, ne = s->tr->envs.n;
+
+	r->last_t = s->last_t;
+	for (i = 0; i < ne; i++)
+		r->tasks_unbound += s->env[i].next - s->env[i].head;
+	for (i = 0; i < ne; i++)
+		r->tasks_unbound += s->env[i].end - s->env[i].next; /* never arrived (behind a blocked cell) */
+	dist_of(s->waits, s->nw, &r->wait_s);
+	dist_of(s->delays, s->nw, &r->delay_s);
+	r->bucket_mean = gp_xcalloc(r->nbuckets ? r->nbuckets : 1, sizeof(double));
+	for (i = 0; i < r->nbuckets; i++)
+		r->bucket_mean[i] = s->bint[i] / r->dt;
+}
+
+static void sim_free(sim *s)
+{
+	gp_envbind_free(s->b);
+	free(s->heap);
+	free(s->env);
+	free(s->tk);
+	free(s->rng);
+	free(s->goff);
+	free(s->gbuf);
+	free(s->hoff);
+	free(s->hbuf);
+	free(s->waits);
+	free(s->delays);
+	free(s->wl);
+	free(s->bint);
+}
+
+int gp_envsim_run(const gp_envsim_config *cfg, const gp_env_trace *tr, gp_envsim_result *r, gp_error *err)
+{
+	sim s;
+
+	if (!cfg->cluster || cfg->threshold < 1 || cfg->threshold > GP_ENV_MAX_THRESHOLD ||
+	    !(cfg->hb_period_s > 0) || cfg->hb_timeout_s < 0 || cfg->idle_timeout_s < 0 ||
+	    cfg->client_failures_per_hour < 0)
+		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0, "bad environment simulation settings");
+	sim_alloc(&s, cfg, tr, r);
+	seed_events(&s);
+	set_timeline(&s);
 	for (;;) {
 		ev e;
 
@@ -692,82 +813,9 @@ int gp_envsim_run(const gp_envsim_config *cfg, const gp_env_trace *tr, gp_envsim
 		e = pop(&s);
 		r->events++;
 		advance(&s, e.t);
-		switch (e.kind) {
-		case EV_END:
-			if ((s.tk[e.id].st & ST_MASK) == ST_RUNNING)
-				end_task(&s, (size_t)e.id, 0);
-			break;
-		case EV_DEATH:
-			on_death(&s, e.id);
-			break;
-		case EV_RECLAIM:
-			on_reclaim(&s, e.id);
-			break;
-		case EV_IDLE: {
-			er *E = &s.env[e.id];
-
-			if (e.gen == E->idle_gen && E->held && E->running == 0)
-				drop_held(&s, e.id);
-			break;
-		}
-		case EV_STOP: {
-			er *E = &s.env[e.id];
-
-			E->stopped = 1;
-			E->want_hold = 0;
-			if (E->running == 0 && E->head >= E->end)
-				drop_held(&s, e.id);
-			break;
-		}
-		case EV_START: {
-			er *E = &s.env[e.id];
-
-			if (!E->held && !E->stopped) {
-				E->want_hold = 1;
-				if (!E->blocked)
-					try_env(&s, e.id);
-			}
-			break;
-		}
-		case EV_ARRIVE: {
-			er *E = &s.env[e.id];
-			uint32_t k = E->next++;
-
-			s.tk[k].st = ST_PENDING;
-			s.tk[k].t = s.now;
-			if (!tr->serial)
-				schedule_next_arrival(&s, e.id);
-			/* its environment waits for GPUs to hold: so does it */
-			if (E->blocked == 1 && s.exclusive && !E->held && E->head == k && tr->tasks[k].gpus > 0)
-				count_failure(&s, k, GP_EB_NO_GPU_UNDER_THRESHOLD);
-			if (!E->blocked)
-				try_env(&s, e.id);
-			break;
-		}
-		}
+		on_event(&s, e);
 	}
-	r->last_t = s.last_t;
-	for (i = 0; i < ne; i++)
-		r->tasks_unbound += s.env[i].next - s.env[i].head;
-	for (i = 0; i < ne; i++)
-		r->tasks_unbound += s.env[i].end - s.env[i].next; /* never arrived (behind a blocked cell) */
-	dist_of(s.waits, s.nw, &r->wait_s);
-	dist_of(s.delays, s.nw, &r->delay_s);
-	r->bucket_mean = gp_xcalloc(r->nbuckets ? r->nbuckets : 1, sizeof(double));
-	for (i = 0; i < r->nbuckets; i++)
-		r->bucket_mean[i] = s.bint[i] / r->dt;
-	gp_envbind_free(s.b);
-	free(s.heap);
-	free(s.env);
-	free(s.tk);
-	free(s.rng);
-	free(s.goff);
-	free(s.gbuf);
-	free(s.hoff);
-	free(s.hbuf);
-	free(s.waits);
-	free(s.delays);
-	free(s.wl);
-	free(s.bint);
+	collect(&s);
+	sim_free(&s);
 	return GP_OK;
 }

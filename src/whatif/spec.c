@@ -436,28 +436,36 @@ static const gp_yaml_node *either(loader *L, const gp_yaml_node *root, const gp_
 	return a ? a : b;
 }
 
-static int load_root(loader *L)
+/* The root map and its 'axes' map (NULL when absent or null). */
+static int root_and_axes(loader *L, const gp_yaml_node **axes)
+{
+	const gp_yaml_node *root = L->doc.root;
+
+	if (!root)
+		return gp_error_set(L->err, GP_EINPUT, L->s->path, 1, 1,
+				    "empty spec (expected 'cluster', 'trace' and 'axes')");
+	if (gp_yaml_expect(&L->doc, root, GP_YAML_MAP, "a what-if spec", L->err) ||
+	    gp_yaml_check_keys(&L->doc, root, "the what-if spec", top_keys, L->err))
+		return GP_EINPUT;
+	*axes = gp_yaml_get(root, "axes");
+	if (*axes && is_null(*axes))
+		*axes = NULL;
+	if (*axes && (gp_yaml_expect(&L->doc, *axes, GP_YAML_MAP, "'axes'", L->err) ||
+		      gp_yaml_check_keys(&L->doc, *axes, "'axes'", axes_keys, L->err)))
+		return GP_EINPUT;
+	return GP_OK;
+}
+
+/* The cluster, the traces (an axis) and how they are read. */
+static int load_inputs(loader *L, const gp_yaml_node *axes)
 {
 	gp_whatif_spec *s = L->s;
-	const gp_yaml_node *root = L->doc.root, *axes, *x;
+	const gp_yaml_node *root = L->doc.root, *x;
 	const char *v;
 	size_t i;
 	int bad = 0;
 	long l;
 	double d;
-
-	if (!root)
-		return gp_error_set(L->err, GP_EINPUT, s->path, 1, 1,
-				    "empty spec (expected 'cluster', 'trace' and 'axes')");
-	if (gp_yaml_expect(&L->doc, root, GP_YAML_MAP, "a what-if spec", L->err) ||
-	    gp_yaml_check_keys(&L->doc, root, "the what-if spec", top_keys, L->err))
-		return GP_EINPUT;
-	axes = gp_yaml_get(root, "axes");
-	if (axes && is_null(axes))
-		axes = NULL;
-	if (axes && (gp_yaml_expect(&L->doc, axes, GP_YAML_MAP, "'axes'", L->err) ||
-		     gp_yaml_check_keys(&L->doc, axes, "'axes'", axes_keys, L->err)))
-		return GP_EINPUT;
 
 	x = gp_yaml_get(root, "cluster");
 	if (!x)
@@ -502,95 +510,133 @@ static int load_root(loader *L)
 			return GP_EINPUT;
 		s->backfill_depth = (size_t)l;
 	}
+	return GP_OK;
+}
 
-	x = either(L, root, axes, "queue", &bad);
+static int queue_known(const char *name)
+{
+	return gp_sim_queue_parse(name) >= 0;
+}
+
+static int policy_known(const char *name)
+{
+	return gp_policy_find(name) != NULL;
+}
+
+static int recovery_known(const char *name)
+{
+	return gp_recovery_parse(name) >= 0;
+}
+
+/* An axis of names (queue, policy, recovery): one name or a list, at the
+ * top or under 'axes'; each name must be known; one default when absent. */
+typedef struct name_axis {
+	const char *key;
+	int ax;                         /* GP_AX_* */
+	int (*known)(const char *name);
+	const char *hint;               /* after "unknown KEY 'NAME'" */
+	const char *dflt;
+} name_axis;
+
+static const name_axis queue_axis = {
+	"queue", GP_AX_QUEUE, queue_known, " (fifo, sjf, backfill, priority, las)", "fifo"
+};
+static const name_axis policy_axis = { "policy", GP_AX_POLICY, policy_known, "", "bestfit" };
+static const name_axis recovery_axis = {
+	"recovery", GP_AX_RECOVERY, recovery_known, " (restart, replace, shrink, fail)", "restart"
+};
+
+static int load_names(loader *L, const gp_yaml_node *axes, const name_axis *a, char ***out,
+		      size_t *n)
+{
+	const gp_yaml_node *x;
+	char what[32];
+	size_t i;
+	int bad = 0;
+
+	x = either(L, L->doc.root, axes, a->key, &bad);
 	if (bad)
 		return GP_EINPUT;
-	if (x) {
-		if (str_list(L, x, "'queue'", &s->queues, &s->nqueues, &s->declared[GP_AX_QUEUE]))
-			return GP_EINPUT;
-		for (i = 0; i < s->nqueues; i++)
-			if (gp_sim_queue_parse(s->queues[i]) < 0)
-				return gp_yaml_error(&L->doc, x->type == GP_YAML_SEQ ? x->items[i] : x, L->err,
-						     "unknown queue '%.40s' (fifo, sjf, backfill, priority, las)", s->queues[i]);
-	} else {
-		s->queues = gp_xcalloc(1, sizeof(char *));
-		s->queues[0] = gp_xstrdup("fifo");
-		s->nqueues = 1;
+	if (!x) {
+		*out = gp_xcalloc(1, sizeof(char *));
+		(*out)[0] = gp_xstrdup(a->dflt);
+		*n = 1;
+		return GP_OK;
 	}
-	x = either(L, root, axes, "policy", &bad);
-	if (bad)
+	snprintf(what, sizeof(what), "'%s'", a->key);
+	if (str_list(L, x, what, out, n, &L->s->declared[a->ax]))
 		return GP_EINPUT;
-	if (x) {
-		if (str_list(L, x, "'policy'", &s->policies, &s->npolicies, &s->declared[GP_AX_POLICY]))
-			return GP_EINPUT;
-		for (i = 0; i < s->npolicies; i++)
-			if (!gp_policy_find(s->policies[i]))
-				return gp_yaml_error(&L->doc, x->type == GP_YAML_SEQ ? x->items[i] : x, L->err,
-						     "unknown policy '%.40s'", s->policies[i]);
-	} else {
-		s->policies = gp_xcalloc(1, sizeof(char *));
-		s->policies[0] = gp_xstrdup("bestfit");
-		s->npolicies = 1;
+	for (i = 0; i < *n; i++)
+		if (!a->known((*out)[i]))
+			return gp_yaml_error(&L->doc, x->type == GP_YAML_SEQ ? x->items[i] : x, L->err,
+					     "unknown %s '%.40s'%s", a->key, (*out)[i], a->hint);
+	return GP_OK;
+}
+
+/* The recovery axis, as recovery kinds. */
+static int load_recoveries(loader *L, const gp_yaml_node *axes)
+{
+	gp_whatif_spec *s = L->s;
+	char **names = NULL;
+	size_t i, nn = 0;
+	int st = load_names(L, axes, &recovery_axis, &names, &nn);
+
+	if (st == GP_OK) {
+		s->recoveries = gp_xmalloc(nn * sizeof(int));
+		for (i = 0; i < nn; i++)
+			s->recoveries[i] = gp_recovery_parse(names[i]);
+		s->nrecoveries = nn;
 	}
-	/* Failures. */
-	x = either(L, root, axes, "mtbf_node", &bad);
+	free_strv(names, nn);
+	return st;
+}
+
+/* The node MTBF axis: hours (0 = no failures), one or a list; 0 when
+ * absent. */
+static int load_mtbf(loader *L, const gp_yaml_node *axes)
+{
+	gp_whatif_spec *s = L->s;
+	const gp_yaml_node *x;
+	size_t i;
+	int bad = 0;
+
+	x = either(L, L->doc.root, axes, "mtbf_node", &bad);
 	if (bad)
 		return GP_EINPUT;
-	if (x) {
-		if (x->type == GP_YAML_SEQ) {
-			if (x->n == 0 || x->n > GP_WHATIF_MAX_VALUES)
-				return gp_yaml_error(&L->doc, x, L->err, "'mtbf_node' wants 1 to %d values",
-						     GP_WHATIF_MAX_VALUES);
-			s->declared[GP_AX_MTBF] = 1;
-			s->mtbf_node = gp_xmalloc(x->n * sizeof(double));
-			for (i = 0; i < x->n; i++) {
-				if (gp_yaml_double(&L->doc, x->items[i], "'mtbf_node' (hours, 0 = no failures)",
-						   0, 1e9, &s->mtbf_node[i], L->err))
-					return GP_EINPUT;
-				s->nmtbf = i + 1;
-			}
-		} else {
-			s->mtbf_node = gp_xmalloc(sizeof(double));
-			if (gp_yaml_double(&L->doc, x, "'mtbf_node' (hours, 0 = no failures)", 0, 1e9,
-					   &s->mtbf_node[0], L->err))
-				return GP_EINPUT;
-			s->nmtbf = 1;
-		}
-	} else {
+	if (!x) {
 		s->mtbf_node = gp_xcalloc(1, sizeof(double));
 		s->nmtbf = 1;
+		return GP_OK;
 	}
-	x = either(L, root, axes, "recovery", &bad);
-	if (bad)
-		return GP_EINPUT;
-	if (x) {
-		char **names = NULL;
-		size_t nn = 0;
-
-		if (str_list(L, x, "'recovery'", &names, &nn, &s->declared[GP_AX_RECOVERY])) {
-			free_strv(names, nn);
+	if (x->type != GP_YAML_SEQ) {
+		s->mtbf_node = gp_xmalloc(sizeof(double));
+		if (gp_yaml_double(&L->doc, x, "'mtbf_node' (hours, 0 = no failures)", 0, 1e9,
+				   &s->mtbf_node[0], L->err))
 			return GP_EINPUT;
-		}
-		s->recoveries = gp_xmalloc(nn * sizeof(int));
-		for (i = 0; i < nn; i++) {
-			s->recoveries[i] = gp_recovery_parse(names[i]);
-			if (s->recoveries[i] < 0) {
-				int st = gp_yaml_error(&L->doc, x->type == GP_YAML_SEQ ? x->items[i] : x, L->err,
-						       "unknown recovery '%.40s' (restart, replace, shrink, fail)",
-						       names[i]);
-
-				free_strv(names, nn);
-				return st;
-			}
-		}
-		s->nrecoveries = nn;
-		free_strv(names, nn);
-	} else {
-		s->recoveries = gp_xcalloc(1, sizeof(int));
-		s->recoveries[0] = GP_RECOVERY_RESTART;
-		s->nrecoveries = 1;
+		s->nmtbf = 1;
+		return GP_OK;
 	}
+	if (x->n == 0 || x->n > GP_WHATIF_MAX_VALUES)
+		return gp_yaml_error(&L->doc, x, L->err, "'mtbf_node' wants 1 to %d values",
+				     GP_WHATIF_MAX_VALUES);
+	s->declared[GP_AX_MTBF] = 1;
+	s->mtbf_node = gp_xmalloc(x->n * sizeof(double));
+	for (i = 0; i < x->n; i++) {
+		if (gp_yaml_double(&L->doc, x->items[i], "'mtbf_node' (hours, 0 = no failures)",
+				   0, 1e9, &s->mtbf_node[i], L->err))
+			return GP_EINPUT;
+		s->nmtbf = i + 1;
+	}
+	return GP_OK;
+}
+
+/* The failure, repair and preemption settings that are no axis. */
+static int load_failure_opts(loader *L)
+{
+	gp_whatif_spec *s = L->s;
+	const gp_yaml_node *root = L->doc.root, *x;
+	const char *v;
+
 	if ((x = gp_yaml_get(root, "mtbf_gpu")) &&
 	    gp_yaml_double(&L->doc, x, "'mtbf_gpu' (hours, 0 = none)", 0, 1e9, &s->mtbf_gpu_h, L->err))
 		return GP_EINPUT;
@@ -626,6 +672,15 @@ static int load_root(loader *L)
 	if ((x = gp_yaml_get(root, "restart_cost")) &&
 	    gp_yaml_double(&L->doc, x, "'restart_cost' (seconds)", 0, 1e9, &s->restart_cost, L->err))
 		return GP_EINPUT;
+	return GP_OK;
+}
+
+/* Seeds, duration scaling, the node and fabric axes, SLOs and cost. */
+static int load_rest(loader *L, const gp_yaml_node *axes)
+{
+	gp_whatif_spec *s = L->s;
+	const gp_yaml_node *root = L->doc.root, *x;
+
 	if ((x = gp_yaml_get(root, "seeds"))) {
 		if (load_seeds(L, x))
 			return GP_EINPUT;
@@ -655,6 +710,14 @@ static int load_root(loader *L)
 		return GP_EINPUT;
 	if ((x = gp_yaml_get(root, "cost")) && load_cost(L, x))
 		return GP_EINPUT;
+	return GP_OK;
+}
+
+/* Values per axis, configurations and runs, within GP_WHATIF_MAX_RUNS. */
+static int grid_size(loader *L)
+{
+	gp_whatif_spec *s = L->s;
+	size_t i;
 
 	s->nvalues[GP_AX_TRACE] = s->ntraces;
 	s->nvalues[GP_AX_ADD] = s->add.n ? s->add.n : 1;
@@ -667,15 +730,31 @@ static int load_root(loader *L)
 	s->nconfigs = 1;
 	for (i = 0; i < GP_AX_COUNT; i++) {
 		if (s->nconfigs * s->nvalues[i] > GP_WHATIF_MAX_RUNS)
-			return gp_yaml_error(&L->doc, root, L->err, "the grid has more than %d configurations",
-					     GP_WHATIF_MAX_RUNS);
+			return gp_yaml_error(&L->doc, L->doc.root, L->err,
+					     "the grid has more than %d configurations", GP_WHATIF_MAX_RUNS);
 		s->nconfigs *= s->nvalues[i];
 	}
 	if (s->nconfigs * s->nseeds > GP_WHATIF_MAX_RUNS)
-		return gp_yaml_error(&L->doc, root, L->err, "the grid has more than %d runs (configurations x seeds)",
+		return gp_yaml_error(&L->doc, L->doc.root, L->err,
+				     "the grid has more than %d runs (configurations x seeds)",
 				     GP_WHATIF_MAX_RUNS);
 	s->nruns = s->nconfigs * s->nseeds;
 	return GP_OK;
+}
+
+static int load_root(loader *L)
+{
+	gp_whatif_spec *s = L->s;
+	const gp_yaml_node *axes = NULL;
+	int st;
+
+	if ((st = root_and_axes(L, &axes)) || (st = load_inputs(L, axes)) ||
+	    (st = load_names(L, axes, &queue_axis, &s->queues, &s->nqueues)) ||
+	    (st = load_names(L, axes, &policy_axis, &s->policies, &s->npolicies)) ||
+	    (st = load_mtbf(L, axes)) || (st = load_recoveries(L, axes)) ||
+	    (st = load_failure_opts(L)) || (st = load_rest(L, axes)))
+		return st;
+	return grid_size(L);
 }
 
 int gp_whatif_spec_load(const char *path, gp_whatif_spec *s, gp_error *err)
