@@ -53,6 +53,7 @@ int gp_sim_ix_setup(sim *s)
 	s->pcap = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->pcap));
 	for (k = 0; k < GP_SIM_MAX_HOOKS && s->cfg->hooks[k]; k++)
 		s->hooks[s->nhooks++] = s->cfg->hooks[k];
+	gp_sim_pk_setup(s);
 	return GP_OK;
 }
 
@@ -100,6 +101,7 @@ void gp_sim_ix_teardown(sim *s)
 	free(s->wait_acc);
 	free(s->wait_t);
 	free(s->las_failed);
+	gp_sim_pk_teardown(s);
 }
 
 /* ---- progress ---- */
@@ -292,6 +294,7 @@ void gp_sim_ix_started(sim *s, int32_t j)
 		s->nrequeued--;
 	s->jst[j] = GP_SIM_JOB_RUNNING;
 	run_add(s, j);
+	gp_sim_pk_add(s, j);
 	if (s->nlevels)
 		gp_sim_las_started(s, j, from_queue);
 	for (k = 0; k < s->nhooks; k++)
@@ -327,6 +330,7 @@ void gp_sim_ix_finished(sim *s, int32_t j)
 	s->past_gpu_s[j] += (double)s->held[j] / GP_MILLI * (s->res->jobs[j].finish - s->seg_t[j]);
 	s->jst[j] = GP_SIM_JOB_ENDED;
 	run_remove(s, j);
+	gp_sim_pk_remove(s, j);
 	if (s->ngpu_pending)
 		take_pending_gpus(s, &s->pool[s->slot[j]]);
 	if (s->nlevels)
@@ -471,6 +475,7 @@ int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int releas
 	gpus = (double)s->held[j] / GP_MILLI;
 	lost_gpu = lost * gpus;
 	s->past_gpu_s[j] += gpus * (now - s->seg_t[j]);
+	gp_sim_pk_remove(s, j);
 	if (was_running) {
 		s->nstale++; /* its finish event */
 		if (s->nlevels)
@@ -507,6 +512,7 @@ int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int releas
 		lost_gpu += ovh * (double)s->held[j] / GP_MILLI;
 		place_stats(s, j);
 		push_finish(s, j);
+		gp_sim_pk_add(s, j);
 		if (s->nlevels)
 			gp_sim_las_started(s, j, 0);
 		{
@@ -581,6 +587,7 @@ int gp_sim_stall(gp_sim *s, int32_t job)
 		return rc;
 	advance(s, job, s->last_t);
 	s->jst[job] = GP_SIM_JOB_STALLED;
+	gp_sim_pk_remove(s, job);
 	s->nstale++;
 	if (s->nlevels)
 		gp_sim_las_stopped(s, job);
@@ -641,7 +648,9 @@ int gp_sim_set_share(gp_sim *s, int32_t job, int milli)
 	}
 	held = placement_milli(p);
 	s->alloc_milli += held - s->held[job];
+	gp_sim_pk_remove(s, job);
 	s->held[job] = held;
+	gp_sim_pk_add(s, job);
 	s->version++;
 	s->dirty = 1;
 	if (lowered) {

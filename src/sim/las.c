@@ -133,6 +133,7 @@ void gp_sim_las_event(sim *s, int32_t j)
 		account(s, j);
 		s->run_milli[gp_sim_las_list(s, j)] -= s->held[j];
 		s->level[j]++;
+		gp_sim_pk_demoted(s, j);
 		s->lvl_t[j] = s->last_t;
 		s->run_milli[gp_sim_las_list(s, j)] += s->held[j];
 		s->res->las_demotions++;

@@ -48,6 +48,12 @@ typedef struct gp_sim_victim {
 	int64_t held;           /* milli-GPU */
 } gp_sim_victim;
 
+/* A victim search of a job that failed (preempt.c). */
+typedef struct gp_sim_pk_memo {
+	uint32_t epoch, ver;
+	int32_t thr;            /* threshold + 1; 0: none */
+} gp_sim_pk_memo;
+
 typedef struct gp_sim_try {
 	int node, count;
 	double lost, latest;
@@ -198,6 +204,25 @@ struct gp_sim {
 	int32_t *deferred;
 	size_t ndeferred, deferred_cap;
 
+	/* Preemption candidate index (preempt_index.c); NULL unless
+	 * preemption can happen. */
+	int npk;                /* ranks */
+	int pk_ck;              /* some job checkpoints: work lost varies */
+	int32_t *pk_prio;       /* priority mode: job -> rank of its priority */
+	int32_t *pk_rank;       /* job -> rank while indexed, -1 otherwise */
+	int32_t *pk_prev, *pk_next, *pk_head;
+	uint32_t *pk_mark, pk_stamp; /* per job: seen in a node trial */
+	size_t *pk_count;       /* rank -> jobs */
+	int64_t *pk_milli;      /* rank -> milli-GPU they hold */
+	uint32_t *pk_demoted;   /* rank -> demotions out of it */
+	uint32_t *pk_added;     /* rank -> jobs indexed with it */
+	uint64_t *pk_used;      /* bitmap of non-empty ranks */
+	int *pk_gmilli;         /* a node trial's GPUs: free milli, memory */
+	int64_t *pk_gmem;
+	double *pk_nstart;      /* per node: latest start of its candidates */
+	int32_t *pk_nodes;      /* nodes to try, a heap by pk_nstart */
+	struct gp_sim_pk_memo *pk_memo; /* job -> its last failed search */
+
 	/* las (las.c): queue of each job, attained service since its last
 	 * promotion (GPU-seconds, up to seg_t), time it entered its queue,
 	 * time waited since it last ran (starvation). */
@@ -280,6 +305,17 @@ void gp_sim_flush_requeue(sim *s);
  * in s->scratch and the victims are requeued. */
 int gp_sim_preempt_for(sim *s, int32_t head, int level);
 int gp_sim_may_preempt(const sim *s, int32_t by, int32_t victim);
+
+/* preempt_index.c: the candidate index (see there). */
+void gp_sim_pk_setup(sim *s);
+void gp_sim_pk_teardown(sim *s);
+int gp_sim_pk_threshold(const sim *s, int32_t head, int level);
+/* First non-empty rank >= r, -1 when none. */
+int gp_sim_pk_next_rank(const sim *s, int r);
+uint32_t gp_sim_pk_version(const sim *s, int thr);
+void gp_sim_pk_add(sim *s, int32_t j);
+void gp_sim_pk_remove(sim *s, int32_t j);
+void gp_sim_pk_demoted(sim *s, int32_t j);
 
 /* las.c */
 void gp_sim_las_setup(sim *s);

@@ -1,0 +1,214 @@
+/* The preemption candidate index: running jobs (not stalled) grouped by
+ * rank, so that a victim search visits only the jobs it may preempt.
+ * A waiting job with threshold t may preempt exactly the indexed jobs of
+ * rank > t:
+ *   las       rank = the job's list (class x queue), t = the waiting
+ *             job's list (gp_sim_preempt_for's level);
+ *   class     rank = class (LS 0, BE 1), t = 0 for LS, no victims for BE;
+ *   priority  rank = position of the job's priority among the distinct
+ *             priorities of the trace, highest first; t = its own rank.
+ * Each rank keeps a linked list, a count and the milli-GPUs held; a
+ * bitmap skips empty ranks.  The interrupt mechanism keeps it current
+ * (start, finish, interruption, stall, share change, las demotion);
+ * none of it exists unless preemption can happen.
+ *
+ * It also keeps what the failure memo of preempt.c needs: per rank, the
+ * jobs indexed with it and the demotions out of it (a demotion from rank
+ * r makes a new victim for threshold r only). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+static int cmp_int_desc(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x > y ? -1 : x < y;
+}
+
+/* Dense ranks of priorities, highest first. */
+static void priority_ranks(sim *s)
+{
+	size_t n = s->n, i, k = 0;
+	int *p = gp_xmalloc((n ? n : 1) * sizeof(*p));
+
+	for (i = 0; i < n; i++)
+		p[i] = s->jl->jobs[i].priority;
+	qsort(p, n, sizeof(*p), cmp_int_desc);
+	for (i = 0; i < n; i++)
+		if (k == 0 || p[k - 1] != p[i])
+			p[k++] = p[i];
+	s->pk_prio = gp_xmalloc((n ? n : 1) * sizeof(*s->pk_prio));
+	for (i = 0; i < n; i++) {
+		size_t lo = 0, hi = k;
+		int x = s->jl->jobs[i].priority;
+
+		while (lo < hi) { /* first position with p[pos] <= x */
+			size_t mid = (lo + hi) / 2;
+
+			if (p[mid] > x)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		s->pk_prio[i] = (int32_t)lo;
+	}
+	s->npk = (int)(k ? k : 1);
+	free(p);
+}
+
+void gp_sim_pk_setup(sim *s)
+{
+	const gp_sim_config *c = s->cfg;
+	size_t n = s->n ? s->n : 1, i;
+	int maxg = 1, k;
+
+	if (c->queue == GP_SIM_LAS ? !c->las_preempt : c->preempt == GP_SIM_PREEMPT_OFF)
+		return;
+	if (c->queue == GP_SIM_LAS)
+		s->npk = NLIST;
+	else if (c->preempt == GP_SIM_PREEMPT_CLASS)
+		s->npk = NCLASS;
+	else
+		priority_ranks(s);
+	s->pk_rank = gp_xmalloc(n * sizeof(*s->pk_rank));
+	for (i = 0; i < n; i++)
+		s->pk_rank[i] = -1;
+	s->pk_prev = gp_xmalloc(n * sizeof(*s->pk_prev));
+	s->pk_next = gp_xmalloc(n * sizeof(*s->pk_next));
+	s->pk_mark = gp_xcalloc(n, sizeof(*s->pk_mark));
+	s->pk_head = gp_xmalloc((size_t)s->npk * sizeof(*s->pk_head));
+	for (k = 0; k < s->npk; k++)
+		s->pk_head[k] = -1;
+	s->pk_count = gp_xcalloc((size_t)s->npk, sizeof(*s->pk_count));
+	s->pk_milli = gp_xcalloc((size_t)s->npk, sizeof(*s->pk_milli));
+	s->pk_demoted = gp_xcalloc((size_t)s->npk, sizeof(*s->pk_demoted));
+	s->pk_added = gp_xcalloc((size_t)s->npk, sizeof(*s->pk_added));
+	s->pk_used = gp_xcalloc((size_t)(s->npk + 63) / 64, sizeof(*s->pk_used));
+	for (k = 0; k < s->cl->nnodes; k++)
+		if (s->cl->nodes[k].ngpus > maxg)
+			maxg = s->cl->nodes[k].ngpus;
+	s->pk_gmilli = gp_xmalloc((size_t)maxg * sizeof(*s->pk_gmilli));
+	s->pk_gmem = gp_xmalloc((size_t)maxg * sizeof(*s->pk_gmem));
+	s->pk_nstart = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->pk_nstart));
+	s->pk_nodes = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->pk_nodes));
+	s->pk_memo = gp_xcalloc(n, sizeof(*s->pk_memo));
+	for (i = 0; i < s->n && !s->pk_ck; i++)
+		s->pk_ck = gp_sim_ix_tau(s, (int32_t)i) > 0;
+}
+
+void gp_sim_pk_teardown(sim *s)
+{
+	free(s->pk_prio);
+	free(s->pk_rank);
+	free(s->pk_prev);
+	free(s->pk_next);
+	free(s->pk_mark);
+	free(s->pk_head);
+	free(s->pk_count);
+	free(s->pk_milli);
+	free(s->pk_demoted);
+	free(s->pk_added);
+	free(s->pk_used);
+	free(s->pk_gmilli);
+	free(s->pk_gmem);
+	free(s->pk_nstart);
+	free(s->pk_nodes);
+	free(s->pk_memo);
+}
+
+static int rank_of(const sim *s, int32_t j)
+{
+	if (s->cfg->queue == GP_SIM_LAS)
+		return gp_sim_las_list(s, j);
+	if (s->cfg->preempt == GP_SIM_PREEMPT_CLASS)
+		return job_class(&s->jl->jobs[j]);
+	return s->pk_prio[j];
+}
+
+int gp_sim_pk_threshold(const sim *s, int32_t head, int level)
+{
+	if (level >= 0)
+		return level;
+	if (s->cfg->preempt == GP_SIM_PREEMPT_CLASS)
+		return job_class(&s->jl->jobs[head]) == 0 ? 0 : s->npk;
+	return s->pk_prio[head];
+}
+
+int gp_sim_pk_next_rank(const sim *s, int r)
+{
+	while (r < s->npk) {
+		uint64_t w = s->pk_used[r / 64] >> (r % 64);
+
+		if (w)
+			return r + __builtin_ctzll(w);
+		r = (r / 64 + 1) * 64;
+	}
+	return -1;
+}
+
+/* Changes since which a failed search for threshold thr may succeed,
+ * besides frees (wait_epoch): new victims. */
+uint32_t gp_sim_pk_version(const sim *s, int thr)
+{
+	uint32_t v = thr >= 0 && thr < s->npk ? s->pk_demoted[thr] : 0;
+	int r;
+
+	for (r = thr + 1 > 0 ? thr + 1 : 0; r < s->npk; r++)
+		v += s->pk_added[r];
+	return v;
+}
+
+void gp_sim_pk_add(sim *s, int32_t j)
+{
+	int r;
+
+	if (!s->pk_rank || s->pk_rank[j] >= 0)
+		return;
+	r = rank_of(s, j);
+	s->pk_rank[j] = r;
+	s->pk_prev[j] = -1;
+	s->pk_next[j] = s->pk_head[r];
+	if (s->pk_head[r] >= 0)
+		s->pk_prev[s->pk_head[r]] = j;
+	s->pk_head[r] = j;
+	s->pk_count[r]++;
+	s->pk_added[r]++;
+	s->pk_milli[r] += s->held[j];
+	s->pk_used[r / 64] |= (uint64_t)1 << (r % 64);
+}
+
+void gp_sim_pk_remove(sim *s, int32_t j)
+{
+	int r;
+
+	if (!s->pk_rank || s->pk_rank[j] < 0)
+		return;
+	r = s->pk_rank[j];
+	if (s->pk_prev[j] >= 0)
+		s->pk_next[s->pk_prev[j]] = s->pk_next[j];
+	else
+		s->pk_head[r] = s->pk_next[j];
+	if (s->pk_next[j] >= 0)
+		s->pk_prev[s->pk_next[j]] = s->pk_prev[j];
+	s->pk_rank[j] = -1;
+	s->pk_milli[r] -= s->held[j];
+	if (--s->pk_count[r] == 0)
+		s->pk_used[r / 64] &= ~((uint64_t)1 << (r % 64));
+}
+
+/* j's rank went up by a las demotion: it is a victim for one more
+ * threshold, its old rank. */
+void gp_sim_pk_demoted(sim *s, int32_t j)
+{
+	int old;
+
+	if (!s->pk_rank || s->pk_rank[j] < 0)
+		return;
+	old = s->pk_rank[j];
+	gp_sim_pk_remove(s, j);
+	gp_sim_pk_add(s, j);
+	if (s->pk_rank[j] > old)
+		s->pk_demoted[old]++;
+}
