@@ -86,6 +86,7 @@ void gp_sim_result_release(gp_sim_result *r)
 		return;
 	free(r->jobs);
 	free(r->samples);
+	free(r->node_ids);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -256,6 +257,10 @@ int gp_sim_start_job(sim *s, int32_t j, const gp_sim_runinfo *ri)
 	rec->slowdown = ri->best_iter_s > 0 && ri->iter_s > 0 ? ri->iter_s / ri->best_iter_s : 0;
 	rec->nodes = s->pool[slot].nparts;
 	rec->first_node = lo;
+	GP_GROW(s->res->node_ids, s->res->node_ids_cap, s->res->nnode_ids + (size_t)rec->nodes);
+	rec->nodes_at = (uint32_t)s->res->nnode_ids;
+	for (i = 0; i < rec->nodes; i++)
+		s->res->node_ids[s->res->nnode_ids++] = s->pool[slot].parts[i].node;
 	s->version++;
 	s->running++;
 	if (s->running > s->res->peak_running)
