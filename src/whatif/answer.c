@@ -347,28 +347,30 @@ void gp_whatif_answer_csv(const gp_whatif_results *rs, const gp_cluster *base, g
 
 /* ---- SVG ---- */
 
-void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp_sbuf *out)
+/* The chart's x axis: the node-count axis when there is one, else the
+ * first axis with several values; -1 for none. */
+static int svg_x_axis(const gp_whatif_spec *s)
+{
+	int a;
+
+	if (s->add.n > 1)
+		return GP_AX_ADD;
+	if (s->remove.n > 1)
+		return GP_AX_REMOVE;
+	for (a = 0; a < GP_AX_COUNT; a++)
+		if (s->nvalues[a] > 1)
+			return a;
+	return -1;
+}
+
+/* The largest mean of metric over complete configurations, or the SLO
+ * bound on it when larger. */
+static double svg_y_max(const gp_whatif_results *rs, int metric)
 {
 	const gp_whatif_spec *s = rs->spec;
-	int xa = -1, a;
-	size_t nlines = 1, n, l, i, ns = 0;
-	gp_svg_series *ser;
-	double **xs, **ys, bx[2], by[2], div = 1, xmin = 0, xmax = 1, ymax = 0;
-	char **labels, title[512], ytitle[160], xtitle[256], buf[256];
-	const char *unit = NULL;
+	double ymax = 0;
+	size_t i;
 
-	(void)best;
-	metric = gp_whatif_answer_metric(s, metric);
-	if (s->add.n > 1)
-		xa = GP_AX_ADD;
-	else if (s->remove.n > 1)
-		xa = GP_AX_REMOVE;
-	else
-		for (a = 0; a < GP_AX_COUNT && xa < 0; a++)
-			if (s->nvalues[a] > 1)
-				xa = a;
-	n = xa >= 0 ? s->nvalues[xa] : 1;
-	nlines = s->nconfigs / n;
 	for (i = 0; i < s->nconfigs; i++)
 		if (gp_whatif_results_complete(rs, i)) {
 			gp_whatif_result m;
@@ -379,58 +381,68 @@ void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp
 		}
 	if (s->slo_metric == metric && s->slo_bound > ymax)
 		ymax = s->slo_bound;
-	if (gp_metrics[metric].kind == GP_MK_SECONDS)
-		unit = gp_report_time_unit(ymax, &div);
-	ser = gp_xcalloc(nlines + 1, sizeof(*ser));
-	xs = gp_xcalloc(nlines, sizeof(*xs));
-	ys = gp_xcalloc(nlines, sizeof(*ys));
-	labels = gp_xcalloc(nlines, sizeof(*labels));
-	for (l = 0; l < nlines; l++) {
-		gp_sbuf lb;
-		gp_whatif_config c;
-		size_t cfg0 = xa >= 0 ? gp_whatif_search_config(s, xa, l, 0) : 0;
-		int any = 0;
+	return ymax;
+}
 
-		xs[l] = gp_xcalloc(n, sizeof(double));
-		ys[l] = gp_xcalloc(n, sizeof(double));
-		gp_whatif_config_of(s, cfg0, &c);
-		gp_sbuf_init(&lb);
-		for (a = 0; a < GP_AX_COUNT; a++)
-			if (a != xa && s->nvalues[a] > 1) {
-				gp_sbuf_addf(&lb, "%s%s=%s", any ? ", " : "", gp_whatif_axis_names[a],
-					     gp_whatif_value(s, &c, a, buf, sizeof(buf)));
-				any = 1;
-			}
-		labels[l] = gp_sbuf_detach(&lb);
-		ser[ns].label = nlines > 1 ? labels[l] : NULL;
-		ser[ns].x = xs[l];
-		ser[ns].y = ys[l];
-		ser[ns].n = 0;
-		for (i = 0; i < n; i++) {
-			size_t cfg = xa >= 0 ? gp_whatif_search_config(s, xa, l, i) : 0;
-			gp_whatif_result m;
-			double x;
+/* Line l: the configurations along axis xa with the other axes fixed,
+ * labelled by those axes' values; x, y and the label are the caller's to
+ * free. */
+static void svg_line(const gp_whatif_results *rs, int xa, size_t l, int metric, double div,
+		     gp_svg_series *ser, double **x, double **y, char **label)
+{
+	const gp_whatif_spec *s = rs->spec;
+	size_t i, n = xa >= 0 ? s->nvalues[xa] : 1;
+	gp_whatif_config c;
+	gp_sbuf lb;
+	char buf[256];
+	int a, any = 0;
 
-			if (!gp_whatif_results_complete(rs, cfg))
-				continue;
-			gp_whatif_mean(rs, cfg, &m);
-			x = xa == GP_AX_ADD ? (double)s->add.counts[i] :
-			    xa == GP_AX_REMOVE ? (double)s->remove.counts[i] : (double)(i + 1);
-			xs[l][ser[ns].n] = x;
-			ys[l][ser[ns].n++] = m.m[metric] / div;
+	*x = gp_xcalloc(n, sizeof(double));
+	*y = gp_xcalloc(n, sizeof(double));
+	gp_whatif_config_of(s, xa >= 0 ? gp_whatif_search_config(s, xa, l, 0) : 0, &c);
+	gp_sbuf_init(&lb);
+	for (a = 0; a < GP_AX_COUNT; a++)
+		if (a != xa && s->nvalues[a] > 1) {
+			gp_sbuf_addf(&lb, "%s%s=%s", any ? ", " : "", gp_whatif_axis_names[a],
+				     gp_whatif_value(s, &c, a, buf, sizeof(buf)));
+			any = 1;
 		}
-		ns++;
+	*label = gp_sbuf_detach(&lb);
+	ser->label = s->nconfigs / n > 1 ? *label : NULL;
+	ser->x = *x;
+	ser->y = *y;
+	ser->n = 0;
+	for (i = 0; i < n; i++) {
+		size_t cfg = xa >= 0 ? gp_whatif_search_config(s, xa, l, i) : 0;
+		gp_whatif_result m;
+
+		if (!gp_whatif_results_complete(rs, cfg))
+			continue;
+		gp_whatif_mean(rs, cfg, &m);
+		(*x)[ser->n] = xa == GP_AX_ADD ? (double)s->add.counts[i] :
+			       xa == GP_AX_REMOVE ? (double)s->remove.counts[i] : (double)(i + 1);
+		(*y)[ser->n++] = m.m[metric] / div;
 	}
+}
+
+/* The x range and title: node counts, or the values numbered 1..n. */
+static void svg_x_range(const gp_whatif_spec *s, int xa, double *xmin, double *xmax,
+			char *xtitle, size_t size)
+{
+	char buf[256];
+
+	*xmin = 0;
+	*xmax = 1;
 	if (xa == GP_AX_ADD || xa == GP_AX_REMOVE) {
 		const gp_whatif_nodes *nd = xa == GP_AX_ADD ? &s->add : &s->remove;
 
-		xmin = (double)nd->counts[0];
-		xmax = (double)nd->counts[nd->n - 1];
-		snprintf(xtitle, sizeof(xtitle), "%s (nodes of type %s)", gp_whatif_axis_names[xa],
-			 nd->type);
+		*xmin = (double)nd->counts[0];
+		*xmax = (double)nd->counts[nd->n - 1];
+		snprintf(xtitle, size, "%s (nodes of type %s)", gp_whatif_axis_names[xa], nd->type);
 	} else if (xa >= 0) {
 		gp_sbuf lb;
 		gp_whatif_config c;
+		size_t i, n = s->nvalues[xa];
 
 		gp_sbuf_init(&lb);
 		memset(&c, 0, sizeof(c));
@@ -439,15 +451,41 @@ void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp
 			gp_sbuf_addf(&lb, "%s%zu=%s", i ? ", " : "", i + 1,
 				     gp_whatif_value(s, &c, xa, buf, sizeof(buf)));
 		}
-		snprintf(xtitle, sizeof(xtitle), "%s (%s)", gp_whatif_axis_names[xa], lb.buf);
+		snprintf(xtitle, size, "%s (%s)", gp_whatif_axis_names[xa], lb.buf);
 		gp_sbuf_release(&lb);
-		xmin = 1;
-		xmax = (double)n;
+		*xmin = 1;
+		*xmax = (double)n;
 	} else {
-		snprintf(xtitle, sizeof(xtitle), "the base configuration");
+		snprintf(xtitle, size, "the base configuration");
 	}
-	if (xmax <= xmin)
-		xmax = xmin + 1;
+	if (*xmax <= *xmin)
+		*xmax = *xmin + 1;
+}
+
+void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp_sbuf *out)
+{
+	const gp_whatif_spec *s = rs->spec;
+	int xa;
+	size_t nlines, l, ns = 0;
+	gp_svg_series *ser;
+	gp_svg_chart ch;
+	double **xs, **ys, bx[2], by[2], div = 1, xmin, xmax;
+	char **labels, title[512], ytitle[160], xtitle[256], buf[256];
+	const char *unit = NULL;
+
+	(void)best;
+	metric = gp_whatif_answer_metric(s, metric);
+	xa = svg_x_axis(s);
+	nlines = s->nconfigs / (xa >= 0 ? s->nvalues[xa] : 1);
+	if (gp_metrics[metric].kind == GP_MK_SECONDS)
+		unit = gp_report_time_unit(svg_y_max(rs, metric), &div);
+	ser = gp_xcalloc(nlines + 1, sizeof(*ser));
+	xs = gp_xcalloc(nlines, sizeof(*xs));
+	ys = gp_xcalloc(nlines, sizeof(*ys));
+	labels = gp_xcalloc(nlines, sizeof(*labels));
+	for (l = 0; l < nlines; l++)
+		svg_line(rs, xa, l, metric, div, &ser[ns++], &xs[l], &ys[l], &labels[l]);
+	svg_x_range(s, xa, &xmin, &xmax, xtitle, sizeof(xtitle));
 	if (s->slo_metric == metric) {
 		bx[0] = xmin;
 		bx[1] = xmax;
@@ -466,22 +504,18 @@ void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp
 	else
 		snprintf(title, sizeof(title), "what-if: %s against %s", gp_metrics[metric].path,
 			 xa >= 0 ? gp_whatif_axis_names[xa] : "nothing");
-	{
-		gp_svg_chart ch;
-
-		memset(&ch, 0, sizeof(ch));
-		ch.title = title;
-		ch.x_title = xtitle;
-		ch.y_title = ytitle;
-		ch.x_min = xmin;
-		ch.x_max = xmax;
-		ch.set_x = 1;
-		ch.y_percent = gp_metrics[metric].kind == GP_MK_RATIO;
-		ch.series = ser;
-		ch.nseries = (int)ns;
-		ch.legend = GP_LEGEND_TOP_RIGHT;
-		gp_svg_line_chart(&ch, out);
-	}
+	memset(&ch, 0, sizeof(ch));
+	ch.title = title;
+	ch.x_title = xtitle;
+	ch.y_title = ytitle;
+	ch.x_min = xmin;
+	ch.x_max = xmax;
+	ch.set_x = 1;
+	ch.y_percent = gp_metrics[metric].kind == GP_MK_RATIO;
+	ch.series = ser;
+	ch.nseries = (int)ns;
+	ch.legend = GP_LEGEND_TOP_RIGHT;
+	gp_svg_line_chart(&ch, out);
 	for (l = 0; l < nlines; l++) {
 		free(xs[l]);
 		free(ys[l]);
