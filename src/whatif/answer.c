@@ -57,25 +57,107 @@ static int shown(const gp_whatif_spec *s, int a)
 
 /* ---- text ---- */
 
+/* The table's metric columns: the one asked for first, then the usual. */
+static int text_columns(int metric, int *cols)
+{
+	static const int more[] = { GP_M_QD_MEAN, GP_M_QD_P90, GP_M_JCT_MEAN, GP_M_UTIL,
+				    GP_M_UTIL_QUEUED };
+	int k, n = 0;
+
+	cols[n++] = metric;
+	for (k = 0; k < (int)GP_ARRAY_SIZE(more); k++)
+		if (more[k] != metric)
+			cols[n++] = more[k];
+	return n;
+}
+
+/* A row of configuration i (complete): its axes' values, size, cost, the
+ * metrics' means and whether it meets the SLO (" *" marks the best). */
+static void text_row(const gp_whatif_results *rs, const gp_cluster *base, long best, size_t i,
+		     const int *cols, int ncols, gp_table *t)
+{
+	const gp_whatif_spec *s = rs->spec;
+	gp_whatif_config c;
+	gp_whatif_shape sh;
+	gp_whatif_result m;
+	char buf[256], vb[64];
+	size_t row = gp_table_row(t);
+	int a, k = 0, meets;
+
+	gp_whatif_config_of(s, i, &c);
+	gp_whatif_shape_of(s, base, &c, &sh);
+	gp_whatif_mean(rs, i, &m);
+	for (a = 0; a < GP_AX_COUNT; a++)
+		if (shown(s, a))
+			gp_table_set(t, row, k++, "%s", gp_whatif_value(s, &c, a, buf, sizeof(buf)));
+	gp_table_set(t, row, k++, "%d", m.nodes);
+	gp_table_set(t, row, k++, "%d", m.gpus);
+	gp_table_set(t, row, k++, "%s", gp_report_num(buf, sizeof(buf), sh.cost, 3));
+	for (a = 0; a < ncols; a++)
+		gp_table_set(t, row, k++, "%s", gp_whatif_fmt(vb, sizeof(vb), cols[a], m.m[cols[a]]));
+	meets = gp_whatif_meets(rs, i);
+	if (s->slo_metric >= 0) {
+		size_t ok = 0, ns;
+
+		for (ns = 0; ns < s->nseeds; ns++)
+			ok += gp_whatif_meets_run(s, gp_whatif_results_get(rs, i * s->nseeds + ns)) == 1;
+		if (s->nseeds > 1 && !meets)
+			gp_table_set(t, row, k++, "no (%zu/%zu)", ok, s->nseeds);
+		else
+			gp_table_set(t, row, k++, "%s%s", meets ? "yes" : "no",
+				     best >= 0 && gp_whatif_with_trace(s, i, 0) == (size_t)best ? " *" : "");
+	}
+}
+
+/* The line under the table that names the best configuration. */
+static void text_best(const gp_whatif_results *rs, const gp_cluster *base, long best,
+		      gp_sbuf *out)
+{
+	const gp_whatif_spec *s = rs->spec;
+	gp_whatif_config c;
+	gp_whatif_shape sh;
+	gp_whatif_result m;
+	char buf[256], vb[64];
+	int a, first = 1;
+
+	gp_sbuf_adds(out, "\n");
+	if (best == GP_WHATIF_BEST_UNKNOWN) {
+		gp_sbuf_adds(out, "best     not known yet: the sweep stopped before its end\n");
+		return;
+	}
+	if (best < 0) {
+		gp_sbuf_addf(out, "best     none: no configuration meets %s%s\n",
+			     bound_text(s, buf, sizeof(buf)), s->nseeds > 1 ? " in every seed" : "");
+		return;
+	}
+	gp_whatif_config_of(s, (size_t)best, &c);
+	gp_whatif_shape_of(s, base, &c, &sh);
+	gp_whatif_mean(rs, (size_t)best, &m);
+	gp_sbuf_adds(out, "best     ");
+	for (a = 0; a < GP_AX_COUNT; a++)
+		if (shown(s, a) && a != GP_AX_TRACE) {
+			gp_sbuf_addf(out, "%s%s=%s", first ? "" : ", ", gp_whatif_axis_names[a],
+				     gp_whatif_value(s, &c, a, buf, sizeof(buf)));
+			first = 0;
+		}
+	if (first)
+		gp_sbuf_adds(out, "the base configuration");
+	gp_sbuf_addf(out, ": %d nodes, %d GPUs, cost %s; %s %s%s\n", m.nodes, m.gpus,
+		     gp_report_num(buf, sizeof(buf), sh.cost, 3), gp_metrics[s->slo_metric].path,
+		     gp_whatif_fmt(vb, sizeof(vb), s->slo_metric, m.m[s->slo_metric]),
+		     s->ntraces > 1 ? " (first trace; it meets the SLO on every trace)" : "");
+}
+
 void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, long best,
 			   int metric, gp_sbuf *out)
 {
 	const gp_whatif_spec *s = rs->spec;
-	int cols[8], ncols = 0, a, k, ncol;
+	int cols[8], ncols, a, k, ncol;
 	gp_table t;
 	size_t row, i, shown_rows = 0, incomplete = 0;
-	char buf[256], vb[64];
 
 	metric = gp_whatif_answer_metric(s, metric);
-	cols[ncols++] = metric;
-	{
-		static const int more[] = { GP_M_QD_MEAN, GP_M_QD_P90, GP_M_JCT_MEAN, GP_M_UTIL,
-					    GP_M_UTIL_QUEUED };
-
-		for (k = 0; k < (int)GP_ARRAY_SIZE(more); k++)
-			if (more[k] != metric)
-				cols[ncols++] = more[k];
-	}
+	ncols = text_columns(metric, cols);
 	ncol = ncols + 3 + (s->slo_metric >= 0);
 	for (a = 0; a < GP_AX_COUNT; a++)
 		ncol += shown(s, a);
@@ -93,11 +175,6 @@ void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, 
 	if (s->slo_metric >= 0)
 		gp_table_set(&t, row, k++, "meets");
 	for (i = 0; i < s->nconfigs; i++) {
-		gp_whatif_config c;
-		gp_whatif_shape sh;
-		gp_whatif_result m;
-		int meets;
-
 		if (!gp_whatif_results_complete(rs, i)) {
 			size_t ns;
 
@@ -109,31 +186,7 @@ void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, 
 			continue;
 		}
 		shown_rows++;
-		gp_whatif_config_of(s, i, &c);
-		gp_whatif_shape_of(s, base, &c, &sh);
-		gp_whatif_mean(rs, i, &m);
-		row = gp_table_row(&t);
-		k = 0;
-		for (a = 0; a < GP_AX_COUNT; a++)
-			if (shown(s, a))
-				gp_table_set(&t, row, k++, "%s", gp_whatif_value(s, &c, a, buf, sizeof(buf)));
-		gp_table_set(&t, row, k++, "%d", m.nodes);
-		gp_table_set(&t, row, k++, "%d", m.gpus);
-		gp_table_set(&t, row, k++, "%s", gp_report_num(buf, sizeof(buf), sh.cost, 3));
-		for (a = 0; a < ncols; a++)
-			gp_table_set(&t, row, k++, "%s", gp_whatif_fmt(vb, sizeof(vb), cols[a], m.m[cols[a]]));
-		meets = gp_whatif_meets(rs, i);
-		if (s->slo_metric >= 0) {
-			size_t ok = 0, ns;
-
-			for (ns = 0; ns < s->nseeds; ns++)
-				ok += gp_whatif_meets_run(s, gp_whatif_results_get(rs, i * s->nseeds + ns)) == 1;
-			if (s->nseeds > 1 && !meets)
-				gp_table_set(&t, row, k++, "no (%zu/%zu)", ok, s->nseeds);
-			else
-				gp_table_set(&t, row, k++, "%s%s", meets ? "yes" : "no",
-					     best >= 0 && gp_whatif_with_trace(s, i, 0) == (size_t)best ? " *" : "");
-		}
+		text_row(rs, base, best, i, cols, ncols, &t);
 	}
 	if (s->nseeds > 1)
 		gp_sbuf_addf(out, "(means over %zu seeds; meets = in every seed)\n", s->nseeds);
@@ -144,40 +197,8 @@ void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, 
 			     incomplete == 1 ? "" : "s");
 	if (!shown_rows)
 		gp_sbuf_adds(out, "(no configuration has run yet)\n");
-	if (s->slo_metric < 0)
-		return;
-	gp_sbuf_adds(out, "\n");
-	if (best == GP_WHATIF_BEST_UNKNOWN) {
-		gp_sbuf_adds(out, "best     not known yet: the sweep stopped before its end\n");
-		return;
-	}
-	if (best < 0) {
-		gp_sbuf_addf(out, "best     none: no configuration meets %s%s\n",
-			     bound_text(s, buf, sizeof(buf)), s->nseeds > 1 ? " in every seed" : "");
-		return;
-	} else {
-		gp_whatif_config c;
-		gp_whatif_shape sh;
-		gp_whatif_result m;
-		int first = 1;
-
-		gp_whatif_config_of(s, (size_t)best, &c);
-		gp_whatif_shape_of(s, base, &c, &sh);
-		gp_whatif_mean(rs, (size_t)best, &m);
-		gp_sbuf_adds(out, "best     ");
-		for (a = 0; a < GP_AX_COUNT; a++)
-			if (shown(s, a) && a != GP_AX_TRACE) {
-				gp_sbuf_addf(out, "%s%s=%s", first ? "" : ", ", gp_whatif_axis_names[a],
-					     gp_whatif_value(s, &c, a, buf, sizeof(buf)));
-				first = 0;
-			}
-		if (first)
-			gp_sbuf_adds(out, "the base configuration");
-		gp_sbuf_addf(out, ": %d nodes, %d GPUs, cost %s; %s %s%s\n", m.nodes, m.gpus,
-			     gp_report_num(buf, sizeof(buf), sh.cost, 3), gp_metrics[s->slo_metric].path,
-			     gp_whatif_fmt(vb, sizeof(vb), s->slo_metric, m.m[s->slo_metric]),
-			     s->ntraces > 1 ? " (first trace; it meets the SLO on every trace)" : "");
-	}
+	if (s->slo_metric >= 0)
+		text_best(rs, base, best, out);
 }
 
 /* ---- JSON ---- */
