@@ -207,8 +207,13 @@ typedef struct gp_sim_result {
 	size_t interruptions[GP_SIM_CAUSES];
 	double lost_gpu_seconds[GP_SIM_CAUSES];   /* work lost + overheads, GPU-seconds */
 	size_t las_demotions, las_promotions;
-	/* engine counters, for benchmarks */
-	size_t batches, policy_calls, backfilled, peak_running, peak_queued;
+	/* GPU share allocated and available, milli-GPU-seconds, over the
+	 * time at least one job waits (the engine's own integral: jobs hold
+	 * GPUs only while they run) */
+	double queued_alloc_milli_s, queued_cap_milli_s;
+	/* engine counters, for benchmarks: events taken (arrivals and heap
+	 * events), batches, policy calls (placements, probes) */
+	size_t events, batches, policy_calls, backfilled, peak_running, peak_queued;
 } gp_sim_result;
 
 void gp_sim_result_init(gp_sim_result *r);
