@@ -287,16 +287,17 @@ __attribute__((noinline)) static size_t index_nodes(sim *s, const victim *v, siz
 
 	s->pstamp++;
 	for (i = 0; i < nc; i++)
-		ne += (size_t)place_of(s, v[i].job)->nparts;
+		ne += v[i].node >= 0 ? 1 : (size_t)place_of(s, v[i].job)->nparts;
 	GP_GROW(s->ent_cand, s->ent_cap, ne + 1);
 	s->ent_next = gp_xrealloc(s->ent_next, s->ent_cap * sizeof(*s->ent_next));
 	GP_GROW(s->tries, s->tries_cap, ne + 1);
 	ne = 0;
 	for (i = nc; i-- > 0;) {
-		const gp_placement *p = place_of(s, v[i].job);
+		const gp_placement *p = v[i].node >= 0 ? NULL : place_of(s, v[i].job);
+		int np = p ? p->nparts : 1;
 
-		for (k = 0; k < p->nparts; k++) {
-			int node = p->parts[k].node;
+		for (k = 0; k < np; k++) {
+			int node = p ? p->parts[k].node : v[i].node;
 
 			if (s->pmark[node] != s->pstamp) {
 				s->pmark[node] = s->pstamp;
@@ -305,7 +306,7 @@ __attribute__((noinline)) static size_t index_nodes(sim *s, const victim *v, siz
 				s->pk_nstart[node] = v[i].start;
 				s->tries[nn++].node = node;
 			}
-			s->pcap[node] += p->parts[k].ngpus;
+			s->pcap[node] += p ? p->parts[k].ngpus : v[i].ngpus;
 			if (v[i].start > s->pk_nstart[node])
 				s->pk_nstart[node] = v[i].start;
 			s->ent_cand[ne] = (int32_t)i;
@@ -453,14 +454,8 @@ __attribute__((noinline)) static size_t candidates(sim *s, int thr)
 	int r;
 
 	for (r = gp_sim_pk_next_rank(s, thr + 1); r >= 0; r = gp_sim_pk_next_rank(s, r + 1)) {
-		int32_t c;
-
-		for (c = s->pk_head[r]; c >= 0; c = s->pk_next[c]) {
-			s->vict[nc].job = c;
-			s->vict[nc].held = s->held[c];
-			s->vict[nc].start = s->seg_t[c];
-			nc++;
-		}
+		memcpy(s->vict + nc, s->pk_arr[r], s->pk_count[r] * sizeof(*s->vict));
+		nc += s->pk_count[r];
 	}
 	return nc;
 }

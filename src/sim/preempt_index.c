@@ -7,8 +7,9 @@
  *   class     rank = class (LS 0, BE 1), t = 0 for LS, no victims for BE;
  *   priority  rank = position of the job's priority among the distinct
  *             priorities of the trace, highest first; t = its own rank.
- * Each rank keeps a linked list, a count and the milli-GPUs held; a
- * bitmap skips empty ranks.  The interrupt mechanism keeps it current
+ * Each rank keeps a dense array of victim records (job, its node when it
+ * has one part, start, share held: what a search reads, in one place),
+ * a count and the milli-GPUs held; a bitmap skips empty ranks.  The interrupt mechanism keeps it current
  * (start, finish, interruption, stall, share change, las demotion);
  * none of it exists unless preemption can happen.
  *
@@ -75,12 +76,10 @@ void gp_sim_pk_setup(sim *s)
 	s->pk_rank = gp_xmalloc(n * sizeof(*s->pk_rank));
 	for (i = 0; i < n; i++)
 		s->pk_rank[i] = -1;
-	s->pk_prev = gp_xmalloc(n * sizeof(*s->pk_prev));
-	s->pk_next = gp_xmalloc(n * sizeof(*s->pk_next));
+	s->pk_pos = gp_xmalloc(n * sizeof(*s->pk_pos));
 	s->pk_mark = gp_xcalloc(n, sizeof(*s->pk_mark));
-	s->pk_head = gp_xmalloc((size_t)s->npk * sizeof(*s->pk_head));
-	for (k = 0; k < s->npk; k++)
-		s->pk_head[k] = -1;
+	s->pk_arr = gp_xcalloc((size_t)s->npk, sizeof(*s->pk_arr));
+	s->pk_cap = gp_xcalloc((size_t)s->npk, sizeof(*s->pk_cap));
 	s->pk_count = gp_xcalloc((size_t)s->npk, sizeof(*s->pk_count));
 	s->pk_milli = gp_xcalloc((size_t)s->npk, sizeof(*s->pk_milli));
 	s->pk_demoted = gp_xcalloc((size_t)s->npk, sizeof(*s->pk_demoted));
@@ -100,12 +99,16 @@ void gp_sim_pk_setup(sim *s)
 
 void gp_sim_pk_teardown(sim *s)
 {
+	int k;
+
 	free(s->pk_prio);
 	free(s->pk_rank);
-	free(s->pk_prev);
-	free(s->pk_next);
+	free(s->pk_pos);
 	free(s->pk_mark);
-	free(s->pk_head);
+	for (k = 0; s->pk_arr && k < s->npk; k++)
+		free(s->pk_arr[k]);
+	free(s->pk_arr);
+	free(s->pk_cap);
 	free(s->pk_count);
 	free(s->pk_milli);
 	free(s->pk_demoted);
@@ -162,18 +165,24 @@ uint32_t gp_sim_pk_version(const sim *s, int thr)
 
 void gp_sim_pk_add(sim *s, int32_t j)
 {
+	const gp_placement *p;
+	gp_sim_victim *e;
 	int r;
 
 	if (!s->pk_rank || s->pk_rank[j] >= 0)
 		return;
 	r = rank_of(s, j);
+	p = &s->pool[s->slot[j]];
+	GP_GROW(s->pk_arr[r], s->pk_cap[r], s->pk_count[r] + 1);
 	s->pk_rank[j] = r;
-	s->pk_prev[j] = -1;
-	s->pk_next[j] = s->pk_head[r];
-	if (s->pk_head[r] >= 0)
-		s->pk_prev[s->pk_head[r]] = j;
-	s->pk_head[r] = j;
-	s->pk_count[r]++;
+	s->pk_pos[j] = (int32_t)s->pk_count[r];
+	e = &s->pk_arr[r][s->pk_count[r]++];
+	e->job = j;
+	e->node = p->nparts == 1 ? p->parts[0].node : -1;
+	e->ngpus = p->nparts == 1 ? p->parts[0].ngpus : 0;
+	e->lost = 0;
+	e->start = s->seg_t[j];
+	e->held = s->held[j];
 	s->pk_added[r]++;
 	s->pk_milli[r] += s->held[j];
 	s->pk_used[r / 64] |= (uint64_t)1 << (r % 64);
@@ -181,20 +190,18 @@ void gp_sim_pk_add(sim *s, int32_t j)
 
 void gp_sim_pk_remove(sim *s, int32_t j)
 {
+	gp_sim_victim *a;
 	int r;
 
 	if (!s->pk_rank || s->pk_rank[j] < 0)
 		return;
 	r = s->pk_rank[j];
-	if (s->pk_prev[j] >= 0)
-		s->pk_next[s->pk_prev[j]] = s->pk_next[j];
-	else
-		s->pk_head[r] = s->pk_next[j];
-	if (s->pk_next[j] >= 0)
-		s->pk_prev[s->pk_next[j]] = s->pk_prev[j];
+	a = s->pk_arr[r];
+	a[s->pk_pos[j]] = a[--s->pk_count[r]];
+	s->pk_pos[a[s->pk_pos[j]].job] = s->pk_pos[j];
 	s->pk_rank[j] = -1;
 	s->pk_milli[r] -= s->held[j];
-	if (--s->pk_count[r] == 0)
+	if (s->pk_count[r] == 0)
 		s->pk_used[r / 64] &= ~((uint64_t)1 << (r % 64));
 }
 

@@ -43,6 +43,7 @@ enum { EV_SOURCE = 0, EV_LAS = 1 };
 /* A candidate victim of preemption and one node's trial (preempt.c). */
 typedef struct gp_sim_victim {
 	int32_t job;
+	int32_t node, ngpus;    /* its only part (node -1: several parts) */
 	double lost;            /* GPU-seconds lost if preempted now */
 	double start;           /* start of its current run */
 	int64_t held;           /* milli-GPU */
@@ -207,7 +208,9 @@ struct gp_sim {
 	int pk_ck;              /* some job checkpoints: work lost varies */
 	int32_t *pk_prio;       /* priority mode: job -> rank of its priority */
 	int32_t *pk_rank;       /* job -> rank while indexed, -1 otherwise */
-	int32_t *pk_prev, *pk_next, *pk_head;
+	int32_t *pk_pos;        /* job -> its entry in its rank's array */
+	struct gp_sim_victim **pk_arr; /* rank -> its jobs, dense */
+	size_t *pk_cap;
 	uint32_t *pk_mark, pk_stamp; /* per job: seen in a node trial */
 	size_t *pk_count;       /* rank -> jobs */
 	int64_t *pk_milli;      /* rank -> milli-GPU they hold */
