@@ -165,29 +165,71 @@ static void sift_down(victim *v, size_t n, size_t i)
 	}
 }
 
+/* The first TOPK candidates in victim order, sorted (a spanning job
+ * rarely needs more); *nt of them. */
+#define TOPK 8
+
+static void first_victims(const victim *v, size_t nc, victim *top, size_t *nt)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < nc; i++) {
+		if (n == TOPK && victim_cmp(&v[i], &top[TOPK - 1]) >= 0)
+			continue;
+		k = n < TOPK ? n++ : TOPK - 1;
+		for (; k > 0 && victim_cmp(&v[i], &top[k - 1]) < 0; k--)
+			top[k] = top[k - 1];
+		top[k] = v[i];
+	}
+	*nt = n;
+}
+
+/* The candidates after the first TOPK, as a heap (v is reordered). */
+static size_t rest_heap(sim *s, victim *v, size_t nc, const victim *top)
+{
+	size_t i, n = 0;
+
+	if (++s->pk_stamp == 0) {
+		memset(s->pk_mark, 0, (s->n ? s->n : 1) * sizeof(*s->pk_mark));
+		s->pk_stamp = 1;
+	}
+	for (i = 0; i < TOPK; i++)
+		s->pk_mark[top[i].job] = s->pk_stamp;
+	for (i = 0; i < nc; i++)
+		if (s->pk_mark[v[i].job] != s->pk_stamp)
+			v[n++] = v[i];
+	for (i = n / 2; i-- > 0;)
+		sift_down(v, n, i);
+	return n;
+}
+
 /* A job that may span nodes: release in victim order until it fits. */
-__attribute__((noinline)) static int spread(sim *s, const gp_job *job, victim *v, size_t nc)
+static int spread(sim *s, const gp_job *job, victim *v, size_t nc)
 {
 	int64_t free_milli = s->cap_milli - s->alloc_milli;
-	size_t i, n = nc;
+	victim top[TOPK], x;
+	size_t i, nt, n = 0;
 
-	for (i = nc / 2; i-- > 0;)
-		sift_down(v, nc, i);
+	first_victims(v, nc, top, &nt);
 	for (i = 0; i < nc; i++) {
-		victim top = v[0];
-
-		v[0] = v[--n];
-		sift_down(v, n, 0);
-		s->victims[i] = top.job;
-		release(s, top.job);
-		free_milli += top.held;
+		if (i < nt) {
+			x = top[i];
+		} else {
+			if (i == TOPK)
+				n = rest_heap(s, v, nc, top);
+			x = v[0];
+			v[0] = v[--n];
+			sift_down(v, n, 0);
+		}
+		s->victims[i] = x.job;
+		release(s, x.job);
+		free_milli += x.held;
 		if (free_milli >= need_milli(job) && place_now(s, job))
 			return commit(s, i + 1);
 	}
 	restore_all(s, nc);
 	return 0;
 }
-
 
 /* Victims on node (a prefix of the node's candidates, in order) that
  * make room; t->count = 0 when none do.  Releases them. */
