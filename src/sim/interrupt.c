@@ -101,6 +101,8 @@ void gp_sim_ix_teardown(sim *s)
 	free(s->wait_acc);
 	free(s->wait_t);
 	free(s->las_failed);
+	free(s->lsh_cnt);
+	free(s->lsh_dead);
 	gp_sim_pk_teardown(s);
 }
 

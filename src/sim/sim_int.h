@@ -236,6 +236,12 @@ struct gp_sim {
 	int64_t run_milli[NLIST]; /* milli held by running jobs per list */
 	uint32_t *las_failed;   /* per (shape, list): pass stamp of a failed preemption */
 	uint32_t pass_stamp;
+	/* Shapes waiting per list, and those a pass found unable to start
+	 * (las.c, dead_shape); NULL with too many shapes. */
+	int32_t *lsh_cnt;       /* (list, shape) -> jobs queued */
+	int32_t lsh_distinct[NLIST], lsh_ndead[NLIST];
+	uint32_t *lsh_dead;     /* (list, shape) -> lsh_gen when found dead */
+	uint32_t lsh_gen_of[NLIST], lsh_gen, lsh_pass, lsh_epoch;
 
 	gp_error *err;
 	int status;
@@ -325,6 +331,8 @@ void gp_sim_las_started(sim *s, int32_t j, int from_queue);
 void gp_sim_las_queued(sim *s, int32_t j);
 void gp_sim_las_stopped(sim *s, int32_t j);
 int gp_sim_las_list(const sim *s, int32_t j);
+/* j (of list l) joins (+1) or leaves (-1) its list. */
+void gp_sim_las_shape_count(sim *s, int l, int32_t j, int d);
 
 /* timeline.c */
 void gp_sim_timeline_row(sim *s, double t);
