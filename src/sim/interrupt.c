@@ -48,9 +48,6 @@ int gp_sim_ix_setup(sim *s)
 	s->run_list = gp_xmalloc(n * sizeof(*s->run_list));
 	s->run_pos = gp_xmalloc(n * sizeof(*s->run_pos));
 	s->released_flag = gp_xcalloc(n, sizeof(*s->released_flag));
-	s->pmark = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->pmark));
-	s->node_head = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->node_head));
-	s->pcap = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->pcap));
 	for (k = 0; k < GP_SIM_MAX_HOOKS && s->cfg->hooks[k]; k++)
 		s->hooks[s->nhooks++] = s->cfg->hooks[k];
 	gp_sim_pk_setup(s);
@@ -87,11 +84,6 @@ void gp_sim_ix_teardown(sim *s)
 	free(s->vict);
 	free(s->tries);
 	free(s->victims);
-	free(s->pmark);
-	free(s->node_head);
-	free(s->pcap);
-	free(s->ent_cand);
-	free(s->ent_next);
 	free(s->deferred);
 	free(s->level);
 	free(s->att);

@@ -184,7 +184,7 @@ struct gp_sim {
 	int dirty;              /* something changed since the last pass */
 
 	/* Preemption (preempt.c): scratch for candidates, node trials, the
-	 * victims released; a mark per node. */
+	 * victims released. */
 	struct gp_sim_victim *vict;
 	size_t vict_cap;
 	struct gp_sim_try *tries;
@@ -192,11 +192,6 @@ struct gp_sim {
 	int32_t *victims;
 	size_t victims_cap;
 	uint8_t *released_flag;
-	uint32_t *pmark, pstamp;
-	int32_t *node_head;     /* per node: first entry of its candidates */
-	int32_t *pcap;          /* per node: GPUs free or held by candidates */
-	int32_t *ent_cand, *ent_next; /* entries: candidate index, next of node */
-	size_t ent_cap;
 	int defer;              /* requeue victims only after the preemptor
 				 * left its queue (a victim may sort first) */
 	int32_t *deferred;
@@ -211,7 +206,7 @@ struct gp_sim {
 	int32_t *pk_pos;        /* job -> its entry in its rank's array */
 	struct gp_sim_victim **pk_arr; /* rank -> its jobs, dense */
 	size_t *pk_cap;
-	uint32_t *pk_mark, pk_stamp; /* per job: seen in a node trial */
+	uint32_t *pk_mark, pk_stamp; /* per job: among a spanning job's first victims */
 	size_t *pk_count;       /* rank -> jobs */
 	int64_t *pk_milli;      /* rank -> milli-GPU they hold */
 	uint32_t *pk_demoted;   /* rank -> demotions out of it */
@@ -219,8 +214,19 @@ struct gp_sim {
 	uint64_t *pk_used;      /* bitmap of non-empty ranks */
 	int *pk_gmilli;         /* a node trial's GPUs: free milli, memory */
 	int64_t *pk_gmem;
-	double *pk_nstart;      /* per node: latest start of its candidates */
-	int32_t *pk_nodes;      /* nodes to try, a heap by pk_nstart */
+	/* Per node: the indexed jobs on it (entries pe_*, one per job and
+	 * node), the latest start among the jobs ever indexed on it, and
+	 * the nodes in order of that time, latest first (pk_mru). */
+	int32_t *pk_nhead;      /* node -> first entry */
+	int32_t *pe_job, *pe_ngpus, *pe_prev, *pe_next, *pe_jnext, *pe_node;
+	int32_t *pk_jent;       /* job -> its first entry */
+	int32_t pe_free;
+	size_t pe_n, pe_cap;
+	double *pk_nlast;
+	int32_t *pk_mru_prev, *pk_mru_next, pk_mru;
+	uint32_t *pk_nmark, pk_nstamp;
+	gp_sim_victim *pk_nv;   /* one node's candidates */
+	size_t pk_nv_cap;
 	struct gp_sim_pk_memo *pk_memo; /* job -> its last failed search */
 
 	/* las (las.c): queue of each job, attained service since its last
