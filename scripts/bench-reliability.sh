@@ -35,6 +35,12 @@ awk 'BEGIN { print "allocations:";
 		printf "  - {job: \"j%d\", node: \"%s\", gpus: [%d], share: 1}\n", j, name, k } }' >"$d/state-336k.yaml"
 # a gpuplan CSV trace of 500,000 one-line jobs; the largest real snapshot
 awk 'BEGIN { print "id,submit,gpus,duration"; for (i = 0; i < 500000; i++) printf "j%d,%d,1,60\n", i, i }' >"$d/trace-500k.csv"
+# a Philly job table of 400,000 rows (dates, unordered: sorted on load)
+awk 'BEGIN { print "timestamp,duration,num_gpus,gpu_time,cluster"; srand(7);
+	for (i = 0; i < 400000; i++) { t = int(rand() * 86400 * 28); g = 2 ^ int(rand() * 4); d = 60 + int(rand() * 9000);
+		printf "2017-10-%02d %02d:%02d:%02d,%d.0,%d,%d.0,%06x\n", 1 + int(t / 86400), int(t % 86400 / 3600), int(t % 3600 / 60), t % 60, d, g, d * g, int(rand() * 14) * 1234567 } }' >"$d/philly-400k.csv"
+# a job list of 45,000 jobs (the 4 MB cap of a job file)
+awk 'BEGIN { print "jobs:"; for (i = 0; i < 45000; i++) printf "  - {name: nb-%d, type: single-card, gpus: 1, gpu_share: 500, gpu_memory_gib: 6}\n", i }' >"$d/jobs-45k.yaml"
 printf 'name: probe\ntype: single-card\ngpus: 1\ngpu_share: 1\ngpu_memory_gib: 0.001\n' >"$d/probe.yaml"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 # peak RSS of the process on a tiny input: what every run costs anyway
@@ -58,4 +64,6 @@ run "cluster, 100k-deep switch chain (validate)" "$d/cluster-100k-chain.yaml" "$
 run "openb, 1M pods deflated (simulate)" "$d/openb-1m-pods.csv" "$G" simulate -q -c "$d/openb-1node.csv" "$d/openb-1m-pods.csv" --inflate 0.5
 run "state, 336k entries (place)" "$d/state-336k.yaml" "$G" place --state "$d/state-336k.yaml" "$d/probe.yaml"
 run "trace, 500k gpuplan CSV rows (simulate)" "$d/trace-500k.csv" "$G" simulate -c tests/data/sim/small-cluster.yaml --limit 1 "$d/trace-500k.csv"
+run "trace, 400k Philly rows (simulate)" "$d/philly-400k.csv" "$G" simulate -c tests/data/sim/small-cluster.yaml --limit 1 "$d/philly-400k.csv"
+run "job list, 45k jobs (validate)" "$d/jobs-45k.yaml" "$G" validate "$d/jobs-45k.yaml"
 run "snapshot, H100 12 NICs (validate)" topologies/h100-dell-8gpu-12nic-nv18-cpuset-mooncake-2039.txt "$G" validate topologies/h100-dell-8gpu-12nic-nv18-cpuset-mooncake-2039.txt

@@ -472,6 +472,123 @@ static void write_c(FILE *fp, const fitted *f, int n, const gp_perf_gavel *g, co
 	write_gavel(fp, g, x);
 }
 
+/* The profiles found in dir: one fit a (platform, model) pair, in
+ * platform-major order, so that gp_perf_profile_find meets a GPU's main
+ * platform (dgx) before its variant (dgx-ext). */
+static int fit_all(const char *dir, fitted *f, int *n, gp_error *err)
+{
+	size_t pi, mi;
+	int st;
+
+	for (pi = 0; pi < GP_ARRAY_SIZE(platforms); pi++) {
+		for (mi = 0; mi < GP_ARRAY_SIZE(dl_models); mi++) {
+			char *path = gp_xasprintf("%s/%s/placements-%s.csv", dir, dl_models[mi],
+						  platforms[pi].name);
+			FILE *probe = fopen(path, "r");
+
+			if (!probe) {
+				free(path);
+				continue;
+			}
+			fclose(probe);
+			f[*n].pr.dl_model = dl_models[mi];
+			f[*n].pr.platform = platforms[pi].name;
+			f[*n].pr.gpu = platforms[pi].gpu;
+			f[*n].peak_tflops = platforms[pi].peak_tflops;
+			f[*n].pr.peak_tflops = platforms[pi].cat_fp16;
+			f[*n].pr.peak_fp32_tflops = platforms[pi].cat_fp32;
+			st = fit_one(path, &f[*n], err);
+			free(path);
+			if (st)
+				return st;
+			(*n)++;
+		}
+	}
+	return GP_OK;
+}
+
+static json_t *profile_json(const fitted *f)
+{
+	json_t *o = json_object(), *pa = json_array();
+	int k;
+
+	for (k = 0; k < GP_PP_NPARAMS; k++)
+		json_array_append_new(pa, json_real(f->pr.p[k]));
+	json_object_set_new(o, "model", json_string(f->pr.dl_model));
+	json_object_set_new(o, "platform", json_string(f->pr.platform));
+	json_object_set_new(o, "gpu", json_string(f->pr.gpu));
+	json_object_set_new(o, "rows", json_integer(f->pr.rows));
+	json_object_set_new(o, "params_fitted", json_integer(f->pr.nfit));
+	json_object_set_new(o, "params", pa);
+	pa = json_array();
+	for (k = 0; k < f->pr.ctab.n; k++)
+		json_array_append_new(pa, json_pack("[f,f]", f->pr.ctab.bsz[k], f->pr.ctab.compute[k]));
+	json_object_set_new(o, "compute_table", pa);
+	json_object_set_new(o, "mape", json_real(f->pr.mape));
+	json_object_set_new(o, "mape_heldout", json_real(f->pr.mape_heldout));
+	json_object_set_new(o, "mape_train_half", json_real(f->mape_train_half));
+	return o;
+}
+
+/* Profiles, per-platform errors and the Gavel cross-check (x, NULL
+ * without --gavel) as JSON on stdout. */
+static void print_json(const fitted *f, int n, const xcheck *x)
+{
+	json_t *root = json_object(), *arr = json_array(), *plat = json_object();
+	size_t pi;
+	char *s;
+	int i;
+
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, profile_json(&f[i]));
+	for (pi = 0; pi < GP_ARRAY_SIZE(platforms); pi++) {
+		platform_error e = platform_error_of(f, n, platforms[pi].name);
+		json_t *o;
+
+		if (e.rows == 0)
+			continue;
+		o = json_object();
+		json_object_set_new(o, "mape", json_real(e.mape));
+		json_object_set_new(o, "mape_heldout", json_real(e.heldout));
+		json_object_set_new(o, "worst_mape", json_real(e.worst));
+		json_object_set_new(o, "worst_mape_heldout", json_real(e.worst_heldout));
+		json_object_set_new(plat, platforms[pi].name, o);
+	}
+	json_object_set_new(root, "profiles", arr);
+	json_object_set_new(root, "platforms", plat);
+	if (x)
+		json_object_set_new(root, "gavel", json_crosscheck(x));
+	s = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(6));
+	puts(s);
+	free(s);
+	json_decref(root);
+}
+
+/* The same as tables. */
+static void print_table(const fitted *f, int n, const xcheck *x)
+{
+	size_t pi;
+	int i;
+
+	printf("%-12s %-8s %-10s %5s %4s %8s %9s\n", "model", "platform", "gpu", "rows",
+	       "fit", "mape%", "heldout%");
+	for (i = 0; i < n; i++)
+		printf("%-12s %-8s %-10s %5d %4d %8.2f %9.2f\n", f[i].pr.dl_model,
+		       f[i].pr.platform, f[i].pr.gpu, f[i].pr.rows, f[i].pr.nfit,
+		       f[i].pr.mape, f[i].pr.mape_heldout);
+	printf("\n%-8s %14s %17s %10s %13s\n", "platform", "mape% (rows)",
+	       "heldout% (rows)", "worst%", "worst held%");
+	for (pi = 0; pi < GP_ARRAY_SIZE(platforms); pi++) {
+		platform_error e = platform_error_of(f, n, platforms[pi].name);
+
+		if (e.rows > 0)
+			printf("%-8s %14.2f %17.2f %10.2f %13.2f\n", platforms[pi].name,
+			       e.mape, e.heldout, e.worst, e.worst_heldout);
+	}
+	if (x)
+		print_crosscheck(x);
+}
+
 int cmd_calibrate(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -484,8 +601,7 @@ int cmd_calibrate(int argc, char **argv)
 	const char *dir = "tests/data/sia", *out = NULL, *gavel_path = NULL;
 	gp_perf_gavel gavel;
 	xcheck xc;
-	int json = 0, c, n = 0, st = GP_OK;
-	size_t pi, mi;
+	int json = 0, c, n = 0, st;
 	fitted *f;
 	gp_error err = GP_ERROR_INIT;
 
@@ -515,32 +631,7 @@ int cmd_calibrate(int argc, char **argv)
 		return gp_cli_usage_error("calibrate", "unexpected argument '%s'", argv[optind]);
 
 	f = gp_xcalloc(GP_ARRAY_SIZE(platforms) * GP_ARRAY_SIZE(dl_models), sizeof(*f));
-	/* Platform-major order, so that gp_perf_profile_find meets a GPU's
-	 * main platform (dgx) before its variant (dgx-ext). */
-	for (pi = 0; pi < GP_ARRAY_SIZE(platforms) && !st; pi++) {
-		for (mi = 0; mi < GP_ARRAY_SIZE(dl_models); mi++) {
-			char *path = gp_xasprintf("%s/%s/placements-%s.csv", dir, dl_models[mi],
-						  platforms[pi].name);
-			FILE *probe = fopen(path, "r");
-
-			if (!probe) {
-				free(path);
-				continue;
-			}
-			fclose(probe);
-			f[n].pr.dl_model = dl_models[mi];
-			f[n].pr.platform = platforms[pi].name;
-			f[n].pr.gpu = platforms[pi].gpu;
-			f[n].peak_tflops = platforms[pi].peak_tflops;
-			f[n].pr.peak_tflops = platforms[pi].cat_fp16;
-			f[n].pr.peak_fp32_tflops = platforms[pi].cat_fp32;
-			st = fit_one(path, &f[n], &err);
-			free(path);
-			if (st)
-				break;
-			n++;
-		}
-	}
+	st = fit_all(dir, f, &n, &err);
 	if (!st && n == 0)
 		st = gp_error_set(&err, GP_EINPUT, dir, 0, 0, "no placements-*.csv profiles found");
 	gp_perf_gavel_init(&gavel);
@@ -557,75 +648,10 @@ int cmd_calibrate(int argc, char **argv)
 		return gp_cli_report(&err);
 	}
 
-	if (json) {
-		json_t *root = json_object(), *arr = json_array(), *plat = json_object();
-		char *s;
-		int i;
-
-		for (i = 0; i < n; i++) {
-			json_t *o = json_object(), *pa = json_array();
-			int k;
-
-			for (k = 0; k < GP_PP_NPARAMS; k++)
-				json_array_append_new(pa, json_real(f[i].pr.p[k]));
-			json_object_set_new(o, "model", json_string(f[i].pr.dl_model));
-			json_object_set_new(o, "platform", json_string(f[i].pr.platform));
-			json_object_set_new(o, "gpu", json_string(f[i].pr.gpu));
-			json_object_set_new(o, "rows", json_integer(f[i].pr.rows));
-			json_object_set_new(o, "params_fitted", json_integer(f[i].pr.nfit));
-			json_object_set_new(o, "params", pa);
-			pa = json_array();
-			for (k = 0; k < f[i].pr.ctab.n; k++)
-				json_array_append_new(pa, json_pack("[f,f]", f[i].pr.ctab.bsz[k],
-								    f[i].pr.ctab.compute[k]));
-			json_object_set_new(o, "compute_table", pa);
-			json_object_set_new(o, "mape", json_real(f[i].pr.mape));
-			json_object_set_new(o, "mape_heldout", json_real(f[i].pr.mape_heldout));
-			json_object_set_new(o, "mape_train_half", json_real(f[i].mape_train_half));
-			json_array_append_new(arr, o);
-		}
-		for (pi = 0; pi < GP_ARRAY_SIZE(platforms); pi++) {
-			platform_error e = platform_error_of(f, n, platforms[pi].name);
-			json_t *o;
-
-			if (e.rows == 0)
-				continue;
-			o = json_object();
-			json_object_set_new(o, "mape", json_real(e.mape));
-			json_object_set_new(o, "mape_heldout", json_real(e.heldout));
-			json_object_set_new(o, "worst_mape", json_real(e.worst));
-			json_object_set_new(o, "worst_mape_heldout", json_real(e.worst_heldout));
-			json_object_set_new(plat, platforms[pi].name, o);
-		}
-		json_object_set_new(root, "profiles", arr);
-		json_object_set_new(root, "platforms", plat);
-		if (gavel_path)
-			json_object_set_new(root, "gavel", json_crosscheck(&xc));
-		s = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(6));
-		puts(s);
-		free(s);
-		json_decref(root);
-	} else {
-		int i;
-
-		printf("%-12s %-8s %-10s %5s %4s %8s %9s\n", "model", "platform", "gpu", "rows",
-		       "fit", "mape%", "heldout%");
-		for (i = 0; i < n; i++)
-			printf("%-12s %-8s %-10s %5d %4d %8.2f %9.2f\n", f[i].pr.dl_model,
-			       f[i].pr.platform, f[i].pr.gpu, f[i].pr.rows, f[i].pr.nfit,
-			       f[i].pr.mape, f[i].pr.mape_heldout);
-		printf("\n%-8s %14s %17s %10s %13s\n", "platform", "mape% (rows)",
-		       "heldout% (rows)", "worst%", "worst held%");
-		for (pi = 0; pi < GP_ARRAY_SIZE(platforms); pi++) {
-			platform_error e = platform_error_of(f, n, platforms[pi].name);
-
-			if (e.rows > 0)
-				printf("%-8s %14.2f %17.2f %10.2f %13.2f\n", platforms[pi].name,
-				       e.mape, e.heldout, e.worst, e.worst_heldout);
-		}
-		if (gavel_path)
-			print_crosscheck(&xc);
-	}
+	if (json)
+		print_json(f, n, gavel_path ? &xc : NULL);
+	else
+		print_table(f, n, gavel_path ? &xc : NULL);
 
 	if (out) {
 		gp_atomic_file af;

@@ -103,7 +103,33 @@ static int data_gpus(const gp_pred_data *d, int target, char names[][48], int ca
 	return n;
 }
 
-static int cmd_train(int argc, char **argv)
+/* predict train's command line. */
+typedef struct train_args {
+	gp_pred_train_opts o;
+	const char *out, *split_list;
+	int json;
+} train_args;
+
+static int parse_split(const char *arg, train_args *a)
+{
+	if (!strcmp(arg, "random"))
+		a->o.split = GP_SPLIT_RANDOM;
+	else if (!strcmp(arg, "depth"))
+		a->o.split = GP_SPLIT_DEPTH;
+	else if (!strcmp(arg, "width"))
+		a->o.split = GP_SPLIT_WIDTH;
+	else if (!strcmp(arg, "gpu"))
+		a->o.split = GP_SPLIT_GPU, a->split_list = "";
+	else if (!strncmp(arg, "gpu:", 4) && arg[4])
+		a->o.split = GP_SPLIT_GPU, a->split_list = arg + 4;
+	else
+		return gp_cli_usage_error("predict",
+					  "--split must be random, depth, width, gpu or gpu:NAME");
+	return GP_OK;
+}
+
+/* The options into a; optind is then the first DATA.csv. */
+static int parse_train_args(int argc, char **argv, train_args *a)
 {
 	static const struct option opts[] = {
 		{ "target", required_argument, NULL, 't' }, { "output", required_argument, NULL, 'o' },
@@ -112,35 +138,25 @@ static int cmd_train(int argc, char **argv)
 		{ "split", required_argument, NULL, 'S' }, { "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
-	gp_pred_train_opts o;
-	gp_pred_train_report rep;
-	gp_pred_data d;
-	gp_predictor *p = NULL;
-	gp_catalog cat;
-	gp_error err = GP_ERROR_INIT;
-	const char *out = NULL, *split_list = NULL;
-	char gpus[64][48];
-	int c, json = 0, have_target = 0, have_epochs = 0, rc, ngpus = 0, k;
+	int c, rc, have_target = 0, have_epochs = 0;
 	long v;
-	double t0, secs;
-	json_t *folds = NULL;
-	struct timespec ts;
 
-	gp_pred_train_opts_init(&o);
+	memset(a, 0, sizeof(*a));
+	gp_pred_train_opts_init(&a->o);
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "t:o:H:e:s:h:S:j", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			if ((o.target = gp_pred_target_parse(optarg)) < 0)
+			if ((a->o.target = gp_pred_target_parse(optarg)) < 0)
 				return gp_cli_usage_error("predict", "--target must be util, memory or time");
 			have_target = 1;
 			break;
 		case 'o':
-			out = optarg;
+			a->out = optarg;
 			break;
 		case 'H':
-			if (parse_hidden(optarg, &o))
+			if (parse_hidden(optarg, &a->o))
 				return gp_cli_usage_error("predict",
 							  "--hidden wants 1 to %d sizes in [1, 4096], e.g. 64,32",
 							  GP_PRED_MAX_HIDDEN);
@@ -148,35 +164,24 @@ static int cmd_train(int argc, char **argv)
 		case 'e':
 			if (gp_parse_long(optarg, 1, 100000, &v))
 				return gp_cli_usage_error("predict", "--epochs must be in [1, 100000]");
-			o.epochs = (int)v;
+			a->o.epochs = (int)v;
 			have_epochs = 1;
 			break;
 		case 's':
 			if (gp_parse_long(optarg, 0, 2147483647L, &v))
 				return gp_cli_usage_error("predict", "--seed must be a number >= 0");
-			o.seed = (uint64_t)v;
+			a->o.seed = (uint64_t)v;
 			break;
 		case 'h':
-			if (gp_parse_double(optarg, 0, 0.9, &o.holdout))
+			if (gp_parse_double(optarg, 0, 0.9, &a->o.holdout))
 				return gp_cli_usage_error("predict", "--holdout must be in [0, 0.9]");
 			break;
 		case 'S':
-			if (!strcmp(optarg, "random"))
-				o.split = GP_SPLIT_RANDOM;
-			else if (!strcmp(optarg, "depth"))
-				o.split = GP_SPLIT_DEPTH;
-			else if (!strcmp(optarg, "width"))
-				o.split = GP_SPLIT_WIDTH;
-			else if (!strcmp(optarg, "gpu"))
-				o.split = GP_SPLIT_GPU, split_list = "";
-			else if (!strncmp(optarg, "gpu:", 4) && optarg[4])
-				o.split = GP_SPLIT_GPU, split_list = optarg + 4;
-			else
-				return gp_cli_usage_error("predict",
-							  "--split must be random, depth, width, gpu or gpu:NAME");
+			if ((rc = parse_split(optarg, a)))
+				return rc;
 			break;
 		case 'j':
-			json = 1;
+			a->json = 1;
 			break;
 		default:
 			return gp_cli_usage_error("predict", "unknown or incomplete option '%s'",
@@ -187,11 +192,110 @@ static int cmd_train(int argc, char **argv)
 		return gp_cli_usage_error("predict", "train needs a DATA.csv");
 	if (!have_target)
 		return gp_cli_usage_error("predict", "train needs --target util|memory|time");
-	if (!out)
+	if (!a->out)
 		return gp_cli_usage_error("predict", "train needs -o MODEL.json");
 	/* A few hundred time rows overfit past about 100 epochs. */
-	if (!have_epochs && o.target == GP_PRED_TIME)
-		o.epochs = 100;
+	if (!have_epochs && a->o.target == GP_PRED_TIME)
+		a->o.epochs = 100;
+	return GP_OK;
+}
+
+/* --split gpu over several GPU types: each held out in turn (its test
+ * metrics printed, or into *folds), then the final model on every row. */
+static int leave_gpus_out(train_args *a, const gp_pred_data *d, json_t **folds, gp_error *err)
+{
+	gp_pred_train_report rep;
+	gp_predictor *p = NULL;
+	char gpus[64][48];
+	int k, ngpus = 0, rc = GP_OK;
+
+	if (*a->split_list) {
+		char *copy = gp_xstrdup(a->split_list), *tok, *save = NULL;
+
+		for (tok = strtok_r(copy, ",", &save); tok && ngpus < 64;
+		     tok = strtok_r(NULL, ",", &save))
+			snprintf(gpus[ngpus++], 48, "%s", tok);
+		free(copy);
+	} else {
+		ngpus = data_gpus(d, a->o.target, gpus, 64);
+	}
+	*folds = json_array();
+	if (!a->json)
+		printf("%s predictor, leave one GPU type out (%s, %d epochs, hidden",
+		       gp_pred_target_name(a->o.target), d->format, a->o.epochs);
+	for (k = 0; !a->json && k < a->o.nhidden; k++)
+		printf("%s%d", k ? "," : " ", a->o.hidden[k]);
+	if (!a->json)
+		printf("):\n");
+	for (k = 0; k < ngpus; k++) {
+		gp_pred_train_opts f = a->o;
+
+		snprintf(f.split_gpu, sizeof(f.split_gpu), "%s", gpus[k]);
+		rc = gp_predictor_train(d, &f, &p, &rep, err);
+		if (rc != GP_OK)
+			break;
+		gp_predictor_free(p);
+		p = NULL;
+		if (a->json)
+			json_array_append_new(*folds, json_pack("{s:s, s:o}", "gpu", gpus[k],
+								"test", metrics_json(&rep.test)));
+		else
+			print_metrics(gpus[k], a->o.target, &rep.test);
+	}
+	a->o.split = GP_SPLIT_RANDOM;
+	a->o.holdout = 0;
+	return rc;
+}
+
+static int print_trained(const train_args *a, const gp_pred_data *d,
+			 const gp_pred_train_report *rep, json_t *folds, double secs)
+{
+	if (a->json) {
+		json_t *j = json_object();
+
+		json_object_set_new(j, "target", json_string(gp_pred_target_name(a->o.target)));
+		json_object_set_new(j, "model", json_string(a->out));
+		json_object_set_new(j, "format", json_string(d->format));
+		json_object_set_new(j, "rows", json_integer((json_int_t)rep->rows));
+		json_object_set_new(j, "train", metrics_json(&rep->train));
+		json_object_set_new(j, "test", metrics_json(&rep->test));
+		json_object_set_new(j, "split", json_string(gp_pred_split_name(a->o.split)));
+		if (folds)
+			json_object_set_new(j, "folds", folds);
+		return dump(j);
+	}
+	if (!folds)
+		printf("%s predictor from %zu rows (%s), %s split, %zu held out:\n",
+		       gp_pred_target_name(a->o.target), rep->rows, d->format,
+		       gp_pred_split_name(a->o.split), rep->test_rows);
+	else
+		printf("final model on all %zu rows:\n", rep->rows);
+	print_metrics("training rows", a->o.target, &rep->train);
+	if (rep->test.n)
+		print_metrics("held-out rows", a->o.target, &rep->test);
+	printf("wrote %s\n", a->out);
+	json_decref(folds);
+	/* Wall time on stderr: never in an output that tests compare. */
+	if (gp_cli_stderr_is_tty())
+		fprintf(stderr, "trained in %.2f s\n", secs);
+	return GP_OK;
+}
+
+static int cmd_train(int argc, char **argv)
+{
+	train_args a;
+	gp_pred_train_report rep;
+	gp_pred_data d;
+	gp_predictor *p = NULL;
+	gp_catalog cat;
+	gp_error err = GP_ERROR_INIT;
+	int rc;
+	double t0, secs;
+	json_t *folds = NULL;
+	struct timespec ts;
+
+	if ((rc = parse_train_args(argc, argv, &a)))
+		return rc;
 	gp_catalog_init_builtin(&cat);
 	gp_pred_data_init(&d);
 	rc = load_data(argv + optind, argc - optind, &cat, &d);
@@ -202,88 +306,24 @@ static int cmd_train(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	t0 = (double)ts.tv_sec + ts.tv_nsec / 1e9;
-	if (o.split == GP_SPLIT_GPU && *split_list && !strchr(split_list, ',')) {
+	if (a.o.split == GP_SPLIT_GPU && *a.split_list && !strchr(a.split_list, ','))
 		/* One GPU type held out: the model saved is that fold's. */
-		snprintf(o.split_gpu, sizeof(o.split_gpu), "%s", split_list);
-	} else if (o.split == GP_SPLIT_GPU) {
-		/* Each GPU type in turn, then the model on every row. */
-		if (*split_list) {
-			char *copy = gp_xstrdup(split_list), *tok, *save = NULL;
-
-			for (tok = strtok_r(copy, ",", &save); tok && ngpus < 64;
-			     tok = strtok_r(NULL, ",", &save))
-				snprintf(gpus[ngpus++], 48, "%s", tok);
-			free(copy);
-		} else {
-			ngpus = data_gpus(&d, o.target, gpus, 64);
-		}
-		folds = json_array();
-		if (!json)
-			printf("%s predictor, leave one GPU type out (%s, %d epochs, hidden",
-			       gp_pred_target_name(o.target), d.format, o.epochs);
-		for (k = 0; !json && k < o.nhidden; k++)
-			printf("%s%d", k ? "," : " ", o.hidden[k]);
-		if (!json)
-			printf("):\n");
-		for (k = 0; k < ngpus; k++) {
-			gp_pred_train_opts f = o;
-
-			snprintf(f.split_gpu, sizeof(f.split_gpu), "%s", gpus[k]);
-			rc = gp_predictor_train(&d, &f, &p, &rep, &err);
-			if (rc != GP_OK)
-				break;
-			gp_predictor_free(p);
-			p = NULL;
-			if (json)
-				json_array_append_new(folds, json_pack("{s:s, s:o}", "gpu", gpus[k],
-								       "test", metrics_json(&rep.test)));
-			else
-				print_metrics(gpus[k], o.target, &rep.test);
-		}
-		o.split = GP_SPLIT_RANDOM;
-		o.holdout = 0;
-	}
+		snprintf(a.o.split_gpu, sizeof(a.o.split_gpu), "%s", a.split_list);
+	else if (a.o.split == GP_SPLIT_GPU)
+		rc = leave_gpus_out(&a, &d, &folds, &err);
 	if (rc == GP_OK)
-		rc = gp_predictor_train(&d, &o, &p, &rep, &err);
+		rc = gp_predictor_train(&d, &a.o, &p, &rep, &err);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	secs = (double)ts.tv_sec + ts.tv_nsec / 1e9 - t0;
 	if (rc == GP_OK)
-		rc = gp_predictor_save(p, out, &err);
+		rc = gp_predictor_save(p, a.out, &err);
 	if (rc != GP_OK) {
 		json_decref(folds);
 		gp_predictor_free(p);
 		gp_pred_data_release(&d);
 		return gp_cli_report(&err);
 	}
-	if (json) {
-		json_t *j = json_object();
-
-		json_object_set_new(j, "target", json_string(gp_pred_target_name(o.target)));
-		json_object_set_new(j, "model", json_string(out));
-		json_object_set_new(j, "format", json_string(d.format));
-		json_object_set_new(j, "rows", json_integer((json_int_t)rep.rows));
-		json_object_set_new(j, "train", metrics_json(&rep.train));
-		json_object_set_new(j, "test", metrics_json(&rep.test));
-		json_object_set_new(j, "split", json_string(gp_pred_split_name(o.split)));
-		if (folds)
-			json_object_set_new(j, "folds", folds);
-		rc = dump(j);
-	} else {
-		if (!folds)
-			printf("%s predictor from %zu rows (%s), %s split, %zu held out:\n",
-			       gp_pred_target_name(o.target), rep.rows, d.format,
-			       gp_pred_split_name(o.split), rep.test_rows);
-		else
-			printf("final model on all %zu rows:\n", rep.rows);
-		print_metrics("training rows", o.target, &rep.train);
-		if (rep.test.n)
-			print_metrics("held-out rows", o.target, &rep.test);
-		printf("wrote %s\n", out);
-		json_decref(folds);
-		/* Wall time on stderr: never in an output that tests compare. */
-		if (gp_cli_stderr_is_tty())
-			fprintf(stderr, "trained in %.2f s\n", secs);
-	}
+	rc = print_trained(&a, &d, &rep, folds, secs);
 	gp_predictor_free(p);
 	gp_pred_data_release(&d);
 	return rc;
@@ -389,6 +429,113 @@ static const char *default_models(void)
 	return dir;
 }
 
+/* The predictor models: the bundled ones, or each --model (a file or a
+ * folder). */
+static int load_models(gp_pred_models *models, const char *const *paths, int n, gp_error *err)
+{
+	int i, rc = GP_OK;
+
+	if (!n)
+		rc = gp_pred_models_load(models, default_models(), err);
+	for (i = 0; i < n && rc == GP_OK; i++) {
+		struct stat st;
+
+		rc = stat(paths[i], &st) == 0 && S_ISREG(st.st_mode) ? gp_pred_models_load_file(models, paths[i], err) :
+			       gp_pred_models_load(models, paths[i], err);
+	}
+	return rc;
+}
+
+/* --bench N: one job on one GPU model, the three networks, features
+ * included (operator profile once, as the simulator caches it per model). */
+static void bench_job(const gp_pred_models *models, const gp_job *job, const gp_pred_ops *ops,
+		      const gp_catalog *cat, long bench)
+{
+	struct timespec t0, t1;
+	const gp_gpu_model *g = gp_catalog_find(cat, "A100-SXM4-40GB");
+	gp_pred_job pj;
+	double sum = 0, us;
+	long k;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (k = 0; k < bench; k++) {
+		gp_pred_job_on(models, job, ops, g, &pj);
+		sum += pj.util;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	us = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / 1e3;
+	printf("%ld predictions (util, memory, time on %s): %.2f us each (checksum %.3f)\n",
+	       bench, g ? g->name : "?", us / (double)bench, sum / (double)bench);
+}
+
+static void print_job_head(const gp_job *job, const gp_pred_ops *ops)
+{
+	printf("job %s: model %s, batch %d per GPU%s\n", job->id,
+	       job->model.name[0] ? job->model.name : "(explicit)",
+	       job->batch_size > 0 ? job->batch_size : ops->default_batch > 0 ? ops->default_batch : 1,
+	       ops->approx ? " (operator profile approximate)" : "");
+	printf("operators: %s\n", ops->source);
+	if (!gp_pred_ops_in_domain(ops))
+		printf("note: outside the util/memory training data (MLPs); memory is the larger "
+		       "of the predictor and the analytic estimate\n");
+	printf("%-18s %8s %11s %12s %14s\n", "GPU", "util %", "memory MiB", "iter s",
+	       job->iterations > 0 ? "time s" : "time s (n/a)");
+}
+
+static json_t *gpu_json(const gp_pred_models *models, const gp_job *job, const gp_gpu_model *m,
+			const gp_pred_job *pj)
+{
+	json_t *g = json_object();
+
+	json_object_set_new(g, "gpu", json_string(m->name));
+	json_object_set_new(g, "util_pct", models->util ? json_real(pj->util) : json_null());
+	json_object_set_new(g, "memory_mib", models->mem ? json_real(pj->mem_mib) : json_null());
+	json_object_set_new(g, "iter_s", models->time ? json_real(pj->iter_s) : json_null());
+	json_object_set_new(g, "time_s", models->time && job->iterations > 0 ?
+			    json_real(pj->time_s) : json_null());
+	json_object_set_new(g, "fits_memory",
+			    json_boolean(!models->mem || pj->mem_mib <= m->mem_gib * 1024));
+	json_object_set_new(g, "memory_source",
+			    json_string(pj->mem_analytic ? "analytic" : "predictor"));
+	return g;
+}
+
+/* The job on every CUDA GPU of the catalog: a table, or JSON. */
+static int predict_on_gpus(const gp_pred_models *models, const gp_job *job,
+			   const gp_pred_ops *ops, const gp_catalog *cat, int json)
+{
+	json_t *root, *arr = json ? json_array() : NULL;
+	int i;
+
+	if (!json)
+		print_job_head(job, ops);
+	for (i = 0; i < cat->n; i++) {
+		gp_pred_job pj;
+		gp_pred_hw hw;
+
+		if (gp_pred_hw_of(&cat->models[i], &hw) != 0 || hw.cc <= 0)
+			continue; /* no CUDA device: the data hold none */
+		gp_pred_job_on(models, job, ops, &cat->models[i], &pj);
+		if (json)
+			json_array_append_new(arr, gpu_json(models, job, &cat->models[i], &pj));
+		else
+			printf("%-18s %8.1f %11.0f %12.4g %14.6g%s\n", cat->models[i].name, pj.util,
+			       pj.mem_mib, pj.iter_s, pj.time_s,
+			       models->mem && pj.mem_mib > cat->models[i].mem_gib * 1024 ?
+			       "  (does not fit)" : "");
+	}
+	if (!json)
+		return GP_OK;
+	root = json_object();
+	json_object_set_new(root, "job", json_string(job->id));
+	json_object_set_new(root, "model", json_string(job->model.name));
+	json_object_set_new(root, "operator_profile", json_string(ops->source));
+	json_object_set_new(root, "approximate_profile", json_boolean(ops->approx));
+	json_object_set_new(root, "gpus", arr);
+	json_object_set_new(root, "in_training_domain", json_boolean(gp_pred_ops_in_domain(ops)));
+	return dump(root);
+}
+
 static int cmd_job(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -403,8 +550,7 @@ static int cmd_job(int argc, char **argv)
 	gp_job job;
 	gp_error err = GP_ERROR_INIT;
 	const char *mpaths[8];
-	int c, json = 0, nm = 0, i, rc = GP_OK, have_ops;
-	json_t *root = NULL, *arr = NULL;
+	int c, json = 0, nm = 0, rc;
 
 	opterr = 0;
 	optind = 1;
@@ -435,21 +581,12 @@ static int cmd_job(int argc, char **argv)
 		return gp_cli_report(&err);
 	}
 	gp_pred_models_init(&models);
-	if (!nm)
-		rc = gp_pred_models_load(&models, default_models(), &err);
-	for (i = 0; i < nm && rc == GP_OK; i++) {
-		struct stat st;
-
-		rc = stat(mpaths[i], &st) == 0 && S_ISREG(st.st_mode) ? gp_pred_models_load_file(&models, mpaths[i], &err) :
-			       gp_pred_models_load(&models, mpaths[i], &err);
-	}
-	if (rc != GP_OK) {
+	if (load_models(&models, mpaths, nm, &err) != GP_OK) {
 		gp_pred_models_release(&models);
 		gp_job_release(&job);
 		return gp_cli_report(&err);
 	}
-	have_ops = gp_pred_ops_of_desc(&job.model, &ops) == 0;
-	if (!have_ops) {
+	if (gp_pred_ops_of_desc(&job.model, &ops) != 0) {
 		gp_pred_models_release(&models);
 		gp_job_release(&job);
 		return gp_cli_fail(GP_EINPUT, "%s: the job's model ('%s') has no operator profile: "
@@ -458,80 +595,10 @@ static int cmd_job(int argc, char **argv)
 	}
 	gp_catalog_init_builtin(&cat);
 	if (bench) {
-		/* One job on one GPU model: the three networks, features included
-		 * (operator profile once, as the simulator caches it per model). */
-		struct timespec t0, t1;
-		const gp_gpu_model *g = gp_catalog_find(&cat, "A100-SXM4-40GB");
-		gp_pred_job pj;
-		double sum = 0, us;
-		long k;
-
-		clock_gettime(CLOCK_MONOTONIC, &t0);
-		for (k = 0; k < bench; k++) {
-			gp_pred_job_on(&models, &job, &ops, g, &pj);
-			sum += pj.util;
-		}
-		clock_gettime(CLOCK_MONOTONIC, &t1);
-		us = ((double)(t1.tv_sec - t0.tv_sec) * 1e9 + (double)(t1.tv_nsec - t0.tv_nsec)) / 1e3;
-		printf("%ld predictions (util, memory, time on %s): %.2f us each (checksum %.3f)\n",
-		       bench, g ? g->name : "?", us / (double)bench, sum / (double)bench);
-		gp_catalog_release(&cat);
-		gp_pred_models_release(&models);
-		gp_job_release(&job);
-		return GP_OK;
-	}
-	if (json) {
-		root = json_object();
-		arr = json_array();
+		bench_job(&models, &job, &ops, &cat, bench);
+		rc = GP_OK;
 	} else {
-		printf("job %s: model %s, batch %d per GPU%s\n", job.id,
-		       job.model.name[0] ? job.model.name : "(explicit)",
-		       job.batch_size > 0 ? job.batch_size : ops.default_batch > 0 ? ops.default_batch : 1,
-		       ops.approx ? " (operator profile approximate)" : "");
-		printf("operators: %s\n", ops.source);
-		if (!gp_pred_ops_in_domain(&ops))
-			printf("note: outside the util/memory training data (MLPs); memory is the larger "
-			       "of the predictor and the analytic estimate\n");
-		printf("%-18s %8s %11s %12s %14s\n", "GPU", "util %", "memory MiB", "iter s",
-		       job.iterations > 0 ? "time s" : "time s (n/a)");
-	}
-	for (i = 0; i < cat.n; i++) {
-		gp_pred_job pj;
-		gp_pred_hw hw;
-
-		if (gp_pred_hw_of(&cat.models[i], &hw) != 0 || hw.cc <= 0)
-			continue; /* no CUDA device: the data hold none */
-		gp_pred_job_on(&models, &job, &ops, &cat.models[i], &pj);
-		if (json) {
-			json_t *g = json_object();
-
-			json_object_set_new(g, "gpu", json_string(cat.models[i].name));
-			json_object_set_new(g, "util_pct", models.util ? json_real(pj.util) : json_null());
-			json_object_set_new(g, "memory_mib", models.mem ? json_real(pj.mem_mib) : json_null());
-			json_object_set_new(g, "iter_s", models.time ? json_real(pj.iter_s) : json_null());
-			json_object_set_new(g, "time_s", models.time && job.iterations > 0 ?
-					    json_real(pj.time_s) : json_null());
-			json_object_set_new(g, "fits_memory",
-					    json_boolean(!models.mem ||
-							 pj.mem_mib <= cat.models[i].mem_gib * 1024));
-			json_object_set_new(g, "memory_source",
-					    json_string(pj.mem_analytic ? "analytic" : "predictor"));
-			json_array_append_new(arr, g);
-		} else {
-			printf("%-18s %8.1f %11.0f %12.4g %14.6g%s\n", cat.models[i].name, pj.util,
-			       pj.mem_mib, pj.iter_s, pj.time_s,
-			       models.mem && pj.mem_mib > cat.models[i].mem_gib * 1024 ?
-			       "  (does not fit)" : "");
-		}
-	}
-	if (json) {
-		json_object_set_new(root, "job", json_string(job.id));
-		json_object_set_new(root, "model", json_string(job.model.name));
-		json_object_set_new(root, "operator_profile", json_string(ops.source));
-		json_object_set_new(root, "approximate_profile", json_boolean(ops.approx));
-		json_object_set_new(root, "gpus", arr);
-		json_object_set_new(root, "in_training_domain", json_boolean(gp_pred_ops_in_domain(&ops)));
-		rc = dump(root);
+		rc = predict_on_gpus(&models, &job, &ops, &cat, json);
 	}
 	gp_catalog_release(&cat);
 	gp_pred_models_release(&models);

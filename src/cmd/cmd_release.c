@@ -57,6 +57,93 @@ static char *entry_text(const gp_state_entry *e)
 	return gp_sbuf_detach(&sb);
 }
 
+typedef struct release_tally {
+	long entries, gpus;
+} release_tally;
+
+static json_t *entry_json(const gp_state_entry *e, const gp_cluster *cl)
+{
+	json_t *o = json_object(), *g = json_array(), *cp = json_array();
+	int x;
+
+	for (x = 0; x < e->ngpus; x++)
+		json_array_append_new(g, json_integer(e->gpus[x]));
+	for (x = 0; x < e->ncpus; x++)
+		json_array_append_new(cp, json_integer(e->cpus[x]));
+	json_object_set_new(o, "job", json_string(e->job));
+	json_object_set_new(o, "node", json_string(cl->nodes[e->node].name));
+	json_object_set_new(o, "gpus", g);
+	json_object_set_new(o, "cpus", cp);
+	json_object_set_new(o, "share", json_integer(e->milli));
+	json_object_set_new(o, "memory_gib", json_real(e->mem_mib > 0 ? e->mem_mib / 1024.0 : 0));
+	return o;
+}
+
+/* One line per job and set of alike entries (text[i], NULL for the
+ * others), nodes compressed; frees the texts it prints. */
+static void print_alike(const gp_state *st, const gp_cluster *cl, char **text)
+{
+	const char **names = gp_xcalloc(st->n + 1, sizeof(*names));
+	size_t i, j, m;
+
+	for (i = 0; i < st->n; i++) {
+		gp_sbuf hl;
+
+		if (!text[i])
+			continue;
+		m = 0;
+		for (j = i; j < st->n; j++)
+			if (text[j] && !strcmp(st->entries[j].job, st->entries[i].job) &&
+			    !strcmp(text[j], text[i])) {
+				names[m++] = cl->nodes[st->entries[j].node].name;
+				if (j > i) {
+					free(text[j]);
+					text[j] = NULL;
+				}
+			}
+		gp_sbuf_init(&hl);
+		gp_hostlist_compress(names, m, &hl);
+		printf("  %-20s %-14s %s\n", st->entries[i].job, hl.buf, text[i]);
+		gp_sbuf_release(&hl);
+		free(text[i]);
+		text[i] = NULL;
+	}
+	free(names);
+}
+
+/* The entries of job (a name or a pattern) out of st: into arr (JSON) or
+ * printed, and counted. */
+static void release_job(gp_state *st, const gp_cluster *cl, const char *job,
+			const char *state_path, json_t *arr, release_tally *tally)
+{
+	char **text = gp_xcalloc(st->n + 1, sizeof(*text));
+	size_t i, n = 0;
+
+	for (i = 0; i < st->n; i++) {
+		const gp_state_entry *e = &st->entries[i];
+
+		if (!gp_state_entry_matches(st, i, job))
+			continue;
+		n++;
+		tally->entries++;
+		tally->gpus += e->ngpus;
+		if (arr)
+			json_array_append_new(arr, entry_json(e, cl));
+		else
+			text[i] = entry_text(e);
+	}
+	if (!arr && n) {
+		printf("release %s:\n", job);
+		print_alike(st, cl, text);
+	} else if (!arr) {
+		printf("release %s: no allocation in %s\n", job, state_path);
+	}
+	for (i = 0; i < st->n; i++)
+		free(text[i]);
+	free(text);
+	gp_state_remove_jobs(st, job);
+}
+
 int cmd_release(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -77,7 +164,7 @@ int cmd_release(int argc, char **argv)
 	gp_state st;
 	gp_error err = GP_ERROR_INIT;
 	json_t *root = NULL, *arr = NULL;
-	long gpus = 0, entries = 0;
+	release_tally tally = { 0, 0 };
 	double lock_timeout = 60;
 	gp_lock lock = { -1 };
 
@@ -133,92 +220,26 @@ int cmd_release(int argc, char **argv)
 		root = json_object();
 		arr = json_array();
 	}
-	for (k = 0; k < njobs; k++) {
-		size_t i, n = 0;
-		char **text = gp_xcalloc(st.n + 1, sizeof(*text));
-		const char **names = gp_xcalloc(st.n + 1, sizeof(*names));
-
-		for (i = 0; i < st.n; i++) {
-			const gp_state_entry *e = &st.entries[i];
-
-			if (!gp_state_entry_matches(&st, i, jobs[k]))
-				continue;
-			n++;
-			entries++;
-			gpus += e->ngpus;
-			if (json) {
-				json_t *o = json_object(), *g = json_array(), *cp = json_array();
-				int x;
-
-				for (x = 0; x < e->ngpus; x++)
-					json_array_append_new(g, json_integer(e->gpus[x]));
-				for (x = 0; x < e->ncpus; x++)
-					json_array_append_new(cp, json_integer(e->cpus[x]));
-				json_object_set_new(o, "job", json_string(e->job));
-				json_object_set_new(o, "node", json_string(cl.nodes[e->node].name));
-				json_object_set_new(o, "gpus", g);
-				json_object_set_new(o, "cpus", cp);
-				json_object_set_new(o, "share", json_integer(e->milli));
-				json_object_set_new(o, "memory_gib",
-						    json_real(e->mem_mib > 0 ? e->mem_mib / 1024.0 : 0));
-				json_array_append_new(arr, o);
-			} else {
-				text[i] = entry_text(e);
-			}
-		}
-		if (!json && n) {
-			/* one line per job and set of alike entries, nodes compressed */
-			size_t j, m;
-
-			printf("release %s:\n", jobs[k]);
-			for (i = 0; i < st.n; i++) {
-				gp_sbuf hl;
-
-				if (!text[i])
-					continue;
-				m = 0;
-				for (j = i; j < st.n; j++)
-					if (text[j] && !strcmp(st.entries[j].job, st.entries[i].job) &&
-					    !strcmp(text[j], text[i])) {
-						names[m++] = cl.nodes[st.entries[j].node].name;
-						if (j > i) {
-							free(text[j]);
-							text[j] = NULL;
-						}
-					}
-				gp_sbuf_init(&hl);
-				gp_hostlist_compress(names, m, &hl);
-				printf("  %-20s %-14s %s\n", st.entries[i].job, hl.buf, text[i]);
-				gp_sbuf_release(&hl);
-				free(text[i]);
-				text[i] = NULL;
-			}
-		} else if (!json) {
-			printf("release %s: no allocation in %s\n", jobs[k], state_path);
-		}
-		for (i = 0; i < st.n; i++)
-			free(text[i]);
-		free(text);
-		free(names);
-		gp_state_remove_jobs(&st, jobs[k]);
-	}
-	if (commit && entries && gp_state_save(state_path, &cl, &st, &err)) {
+	for (k = 0; k < njobs; k++)
+		release_job(&st, &cl, jobs[k], state_path, arr, &tally);
+	if (commit && tally.entries && gp_state_save(state_path, &cl, &st, &err)) {
 		rc = gp_cli_report(&err);
 		goto out;
 	}
 	if (json) {
 		json_object_set_new(root, "released", arr);
 		arr = NULL;
-		json_object_set_new(root, "entries", json_integer(entries));
-		json_object_set_new(root, "gpus", json_integer(gpus));
-		json_object_set_new(root, "committed", json_boolean(commit && entries));
+		json_object_set_new(root, "entries", json_integer(tally.entries));
+		json_object_set_new(root, "gpus", json_integer(tally.gpus));
+		json_object_set_new(root, "committed", json_boolean(commit && tally.entries));
 		if (json_dumpf(root, stdout, JSON_SORT_KEYS | JSON_INDENT(2)) == 0)
 			fputc('\n', stdout);
-	} else if (entries) {
-		printf("freed %ld GPU(s) in %ld entr%s; %s\n", gpus, entries, entries == 1 ? "y" : "ies",
+	} else if (tally.entries) {
+		printf("freed %ld GPU(s) in %ld entr%s; %s\n", tally.gpus, tally.entries,
+		       tally.entries == 1 ? "y" : "ies",
 		       commit ? "state written" : "dry run (--commit writes the state)");
 	}
-	rc = entries ? GP_OK : GP_NO;
+	rc = tally.entries ? GP_OK : GP_NO;
 out:
 	gp_unlock_file(&lock);
 	json_decref(root);

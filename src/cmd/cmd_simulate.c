@@ -40,7 +40,7 @@ const char gp_usage_simulate[] =
 	"                        [--ls-fraction F] [--predict-models DIR]\n"
 	"                        [--limit N] [--start T] [--end T] [--skip-bad]\n"
 	"                        [--json FILE] [--csv DIR] [--svg DIR]\n"
-	"                        [--progress | --quiet]\n"
+	"                        [--progress | --quiet] [--engine-stats]\n"
 	"\n"
 	"Replay the jobs of TRACE on CLUSTER (default: the bundled example) in a\n"
 	"discrete-event simulation and print a summary: jobs completed / failed /\n"
@@ -75,6 +75,8 @@ const char gp_usage_simulate[] =
 	"                      DIR/queue-delay-cdf.svg\n"
 	"  --progress          show progress on standard error even when not a terminal\n"
 	"  --quiet             never show progress\n"
+	"  --engine-stats      print the engine's counters on standard error (events,\n"
+	"                      batches, policy calls, backfilled jobs; for benchmarks)\n"
 	"  --inflate X         FGD's workload-inflation experiment (see gpuplan(1))\n"
 	"\n"
 	"usage: gpuplan simulate [-c CLUSTER] --envs MODE[,MODE...] TRACE\n"
@@ -269,7 +271,8 @@ static void take_in(gp_cli_outset *o, const char *dir, const char *name, gp_sbuf
 }
 
 enum { O_DEPTH = 100, O_POLICY = 1, O_QUEUE, O_SEED, O_TICK, O_JSON, O_CSV, O_SVG, O_PROGRESS, O_QUIET,
-       O_INFLATE, O_HELP, O_SCALE_DURATIONS = 200, O_SCALE_MODEL, O_MEMORY_MARGIN };
+       O_INFLATE, O_HELP, O_SCALE_DURATIONS = 200, O_SCALE_MODEL, O_MEMORY_MARGIN,
+       O_STATS };
 
 static const struct option sim_opts[] = {
 	{ "cluster", required_argument, NULL, 'c' },
@@ -283,6 +286,7 @@ static const struct option sim_opts[] = {
 	{ "svg", required_argument, NULL, O_SVG },
 	{ "progress", no_argument, NULL, O_PROGRESS },
 	{ "quiet", no_argument, NULL, O_QUIET },
+	{ "engine-stats", no_argument, NULL, O_STATS },
 	{ "inflate", required_argument, NULL, O_INFLATE },
 	{ "help", no_argument, NULL, O_HELP },
 	{ "scale-durations", required_argument, NULL, O_SCALE_DURATIONS },
@@ -299,7 +303,7 @@ static const struct option sim_opts[] = {
 typedef struct sim_args {
 	const char *trace, *cluster_path, *policy_name, *json_path, *csv_dir, *svg_dir;
 	const char *scale_ref, *scale_model;
-	int queue, show_progress, help;
+	int queue, show_progress, help, stats;
 	unsigned long long seed;
 	double tick;
 	double mem_margin;      /* --memory-margin, a fraction; < 0 none */
@@ -375,6 +379,7 @@ static int parse_args(int argc, char **argv, sim_args *a)
 		case O_SVG: a->svg_dir = optarg; break;
 		case O_PROGRESS: a->show_progress = 1; break;
 		case O_QUIET: a->show_progress = 0; break;
+		case O_STATS: a->stats = 1; break;
 		case O_INFLATE: /* handled before getopt; kept so that it parses */
 			break;
 		case O_SCALE_DURATIONS: a->scale_ref = optarg; break;
@@ -627,6 +632,11 @@ int cmd_simulate(int argc, char **argv)
 		else
 			ran = 1;
 	}
+	if (ran && a.stats)
+		fprintf(stderr, "engine: %zu events, %zu batches, %zu policy calls (%.2f per job), "
+			"%zu backfilled, peak %zu running, %zu queued\n", res.events, res.batches,
+			res.policy_calls, jobs.n ? (double)res.policy_calls / (double)jobs.n : 0.0,
+			res.backfilled, res.peak_running, res.peak_queued);
 	gp_sim_perf_free(perf);
 	gp_scale_free(scale);
 	if (ran) {

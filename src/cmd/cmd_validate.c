@@ -1,6 +1,6 @@
-/* gpuplan validate FILE: check a cluster YAML, job YAML or nvidia-smi
- * snapshot and print a one-line summary (exit 0) or the located error
- * (exit 3). */
+/* gpuplan validate FILE: check a cluster YAML, job YAML, node-type file,
+ * trace or nvidia-smi snapshot and print a one-line summary (exit 0) or
+ * the located error (exit 3). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,21 +10,24 @@
 #include "gpuplan/model/job.h"
 #include "gpuplan/io/jobspec.h"
 #include "gpuplan/io/snapshot.h"
+#include "gpuplan/io/trace.h"
 #include "gpuplan/model/topo.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/io/yaml.h"
 
 const char gp_usage_validate[] =
-	"usage: gpuplan validate [--type cluster|job|jobs|snapshot] FILE\n"
+	"usage: gpuplan validate [--type cluster|job|jobs|snapshot|node-type|trace] FILE\n"
 	"\n"
 	"Check FILE and print a one-line summary.  The kind is detected from the\n"
 	"content: a YAML mapping with 'node_types' or 'nodes' is a cluster, one\n"
-	"with 'jobs' or a list of mappings a job list, any other mapping a job, an\n"
+	"with 'jobs' or a list of mappings a job list, one with 'gpus' and 'links'\n"
+	"a node type (as 'topo import' writes it), any other mapping a job, an\n"
 	"Alibaba openb node list (first line 'sn,cpu_milli,...') is a cluster, a\n"
-	"'nvidia-smi topo -m' matrix is a snapshot.  Exit 0 when valid, 3 with\n"
+	"'nvidia-smi topo -m' matrix is a snapshot, comma- or tab-separated rows a\n"
+	"trace (any dialect 'simulate' reads).  Exit 0 when valid, 3 with\n"
 	"FILE:LINE:COL when not.\n";
 
-enum kind { K_AUTO, K_CLUSTER, K_JOB, K_JOBLIST, K_SNAPSHOT };
+enum kind { K_AUTO, K_CLUSTER, K_JOB, K_JOBLIST, K_SNAPSHOT, K_NODETYPE, K_TRACE };
 
 /* "GPUs (256 A100-SXM4-40GB, 64 H100-SXM5-80GB)", most GPUs first. */
 static void print_gpus(const gp_cluster *c)
@@ -140,6 +143,97 @@ static int validate_joblist(const char *path)
 	return GP_OK;
 }
 
+/* A trace: every row read, every job checked (no --skip-bad). */
+static int validate_trace(const char *path)
+{
+	gp_joblist l;
+	gp_trace_opts o;
+	gp_error err = GP_ERROR_INIT;
+	double first = 0, last = 0;
+	long gpus = 0;
+	size_t i;
+
+	gp_joblist_init(&l);
+	gp_trace_opts_init(&o);
+	if (gp_trace_load(path, &o, &l, &err))
+		return gp_cli_report(&err);
+	for (i = 0; i < l.n; i++) {
+		gpus += l.jobs[i].gpus;
+		if (i == 0 || l.jobs[i].submit < first)
+			first = l.jobs[i].submit;
+		if (i == 0 || l.jobs[i].submit > last)
+			last = l.jobs[i].submit;
+	}
+	printf("%s: trace (%s): %zu job%s, %ld GPUs requested, submits over %.0f s", path,
+	       l.format ? l.format : "?", l.n, l.n == 1 ? "" : "s", gpus, last - first);
+	if (l.left_out)
+		printf(", %zu row%s left out (%s)", l.left_out, l.left_out == 1 ? "" : "s",
+		       l.left_out_note ? l.left_out_note : "not replayable");
+	printf("\n");
+	gp_joblist_release(&l);
+	return GP_OK;
+}
+
+/* A node-type file as 'topo import' writes it: loaded as the topology of
+ * a one-node cluster, so that errors point into the file itself. */
+static int validate_node_type(const char *path)
+{
+	gp_cluster c;
+	gp_error err = GP_ERROR_INIT;
+	char *abs = realpath(path, NULL), *text;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	const gp_node_type *t;
+	char name[64];
+	gp_sbuf sb;
+
+	if (!abs)
+		return gp_cli_fail(GP_EIO, "%s: cannot open", path);
+	/* The type is named after the file, as messages quote it. */
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(base, "."), base);
+	gp_sbuf_init(&sb);
+	gp_sbuf_adds(&sb, "node_types:\n  ");
+	gp_yaml_quote(&sb, name[0] ? name : "t");
+	gp_sbuf_adds(&sb, ": {topology: ");
+	gp_yaml_quote(&sb, abs);
+	gp_sbuf_adds(&sb, "}\nnodes:\n  - {name: n, type: ");
+	gp_yaml_quote(&sb, name[0] ? name : "t");
+	gp_sbuf_adds(&sb, "}\n");
+	text = gp_sbuf_detach(&sb);
+	free(abs);
+	if (gp_cluster_parse(text, strlen(text), "(node type)", &c, &err)) {
+		free(text);
+		return gp_cli_report(&err);
+	}
+	free(text);
+	t = &c.types[0];
+	printf("%s: node type: %d GPU%s (%s), %d NIC%s\n", path, t->topo.ngpus,
+	       t->topo.ngpus == 1 ? "" : "s",
+	       t->gpu_model >= 0 ? c.catalog.models[t->gpu_model].name : "no gpu_model",
+	       t->topo.nnics, t->topo.nnics == 1 ? "" : "s");
+	gp_cluster_release(&c);
+	return GP_OK;
+}
+
+/* Rows of comma- or tab-separated fields: the first line that is not
+ * blank holds a separator and no "key:" YAML would have. */
+static int looks_like_trace(const char *text)
+{
+	const char *p = text, *end;
+
+	while (*p == '\n' || *p == '\r')
+		p++;
+	end = strchr(p, '\n');
+	if (!end)
+		end = p + strlen(p);
+	for (; p < end; p++) {
+		if (*p == ',' || *p == '\t')
+			return 1;
+		if (*p == ':' && (p[1] == ' ' || p + 1 == end))
+			return 0;
+	}
+	return 0;
+}
+
 /* A `nvidia-smi topo -m` matrix: a header naming GPU0 and a row for it. */
 static int looks_like_snapshot(const char *text)
 {
@@ -169,6 +263,8 @@ static enum kind detect(const char *path, gp_error *err)
 			k = K_CLUSTER;
 		else if (gp_yaml_get(doc.root, "jobs"))
 			k = K_JOBLIST;
+		else if (gp_yaml_get(doc.root, "links") && gp_yaml_get(doc.root, "gpus"))
+			k = K_NODETYPE;
 		else
 			k = K_JOB;
 	} else if (!st && doc.root && doc.root->type == GP_YAML_SEQ && doc.root->n > 0 &&
@@ -176,6 +272,8 @@ static enum kind detect(const char *path, gp_error *err)
 		k = K_JOBLIST;
 	} else if (looks_like_snapshot(text)) {
 		k = K_SNAPSHOT;
+	} else if (looks_like_trace(text)) {
+		k = K_TRACE;
 	} else {
 		/* Not a mapping, or not YAML: read it as a cluster file, whose
 		 * loader says what is wrong and where. */
@@ -207,6 +305,10 @@ int cmd_validate(int argc, char **argv)
 				k = K_JOBLIST;
 			else if (!strcmp(t, "snapshot"))
 				k = K_SNAPSHOT;
+			else if (!strcmp(t, "node-type"))
+				k = K_NODETYPE;
+			else if (!strcmp(t, "trace"))
+				k = K_TRACE;
 			else
 				return gp_cli_usage_error("validate", "unknown --type '%s'", t);
 		} else if (!strcmp(argv[i], "--") && i + 1 < argc && !path) {
@@ -233,6 +335,10 @@ int cmd_validate(int argc, char **argv)
 		return validate_job(path);
 	case K_JOBLIST:
 		return validate_joblist(path);
+	case K_NODETYPE:
+		return validate_node_type(path);
+	case K_TRACE:
+		return validate_trace(path);
 	default:
 		return validate_cluster(path);
 	}

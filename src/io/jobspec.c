@@ -1,5 +1,6 @@
 /* Job-spec YAML loader (jobspec.h). */
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -806,27 +807,101 @@ int gp_jobspec_load(const char *path, gp_job *job, gp_error *err)
 	return rc;
 }
 
-static int cmp_name(const void *a, const void *b)
-{
-	const gp_job *const *x = a, *const *y = b;
-	int c = strcmp((*x)->id, (*y)->id);
+/* A job list being read: the jobs so far, an index of their names, and
+ * the duplicate to report (the one of the smallest name, as a sorted
+ * list would find it first). */
+typedef struct list_loader {
+	gp_joblist *list;
+	uint32_t *names;            /* open addressing: job index + 1, 0 empty */
+	size_t cap;
+	const char *dup;            /* that name (a job's id), NULL when none */
+	int dup_line, dup_col;      /* its second occurrence's 'name' */
+	int64_t dup_first;          /* line of its first occurrence */
+} list_loader;
 
-	if (c)
-		return c;
-	return (*x)->line < (*y)->line ? -1 : (*x)->line > (*y)->line;
+static size_t hash_name(const char *s)
+{
+	size_t h = 1469598103934665603u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
 }
 
+/* Slot of name in the index (empty when absent). */
+static size_t name_slot(const list_loader *L, const char *name)
+{
+	size_t h;
+
+	for (h = hash_name(name) & (L->cap - 1); L->names[h]; h = (h + 1) & (L->cap - 1))
+		if (!strcmp(L->list->jobs[L->names[h] - 1].id, name))
+			break;
+	return h;
+}
+
+/* Names identify jobs in the state file: they must be unique. */
+static void note_name(list_loader *L, const gp_yaml_node *item)
+{
+	size_t n = L->list->n, i, h;
+	const gp_job *j = &L->list->jobs[n - 1];
+
+	if (2 * n > L->cap) {
+		free(L->names);
+		L->cap = L->cap ? 2 * L->cap : 64;
+		L->names = gp_xcalloc(L->cap, sizeof(*L->names));
+		for (i = 0; i + 1 < n; i++) {
+			h = name_slot(L, L->list->jobs[i].id);
+			if (!L->names[h])
+				L->names[h] = (uint32_t)(i + 1);
+		}
+	}
+	h = name_slot(L, j->id);
+	if (!L->names[h]) {
+		L->names[h] = (uint32_t)n;
+	} else if (!L->dup || strcmp(j->id, L->dup) < 0) {
+		const gp_yaml_node *nm = gp_yaml_get(item, "name");
+
+		L->dup = j->id;
+		L->dup_line = nm ? (int)nm->line : 0;
+		L->dup_col = nm ? (int)nm->col : 0;
+		L->dup_first = L->list->jobs[L->names[h] - 1].line;
+	}
+}
+
+static int add_job(void *ud, const gp_yaml_doc *doc, const gp_yaml_node *item, size_t index,
+		   gp_error *err)
+{
+	list_loader *L = ud;
+	gp_job *j;
+	int rc;
+
+	if (index >= GP_JOBSPEC_MAX_JOBS)
+		return gp_yaml_error(doc, item, err, "more than %d jobs in one list",
+				     GP_JOBSPEC_MAX_JOBS);
+	j = gp_joblist_push(L->list);
+	if ((rc = gp_jobspec_from_yaml(doc, item, j, err))) {
+		L->list->n--;
+		return rc;
+	}
+	note_name(L, item);
+	return GP_OK;
+}
+
+/* The jobs under a root 'jobs' key are converted as they are parsed
+ * (memory: one job's YAML at a time); a list at the root is converted
+ * from the tree. */
 int gp_jobspec_load_list(const char *path, gp_joblist *list, gp_error *err)
 {
 	gp_yaml_doc doc;
 	const gp_yaml_node *seq;
-	gp_job **sorted = NULL;
+	list_loader L;
 	size_t i;
 	int rc;
 
 	gp_joblist_init(list);
-	gp_yaml_doc_init(&doc);
-	rc = gp_yaml_load(path, GP_JOBSPEC_MAX_FILE, 0, &doc, err);
+	memset(&L, 0, sizeof(L));
+	L.list = list;
+	rc = gp_yaml_load_stream(path, GP_JOBSPEC_MAX_FILE, 0, "jobs", add_job, &L, &doc, err);
 	if (rc)
 		goto out;
 	seq = doc.root;
@@ -840,46 +915,29 @@ int gp_jobspec_load_list(const char *path, gp_joblist *list, gp_error *err)
 			rc = gp_yaml_error(&doc, doc.root, err, "job list has no 'jobs'");
 			goto out;
 		}
+	} else {
+		for (i = 0; seq && seq->type == GP_YAML_SEQ && i < seq->n; i++)
+			if ((rc = add_job(&L, &doc, seq->items[i], i, err)))
+				goto out;
 	}
 	if (!seq) {
 		rc = gp_error_set(err, GP_EINPUT, path, 1, 1, "empty job list");
 		goto out;
 	}
-	if (seq->type != GP_YAML_SEQ || seq->n == 0) {
+	if (seq->type != GP_YAML_SEQ || list->n == 0) {
 		rc = gp_yaml_error(&doc, seq, err, "expected a non-empty list of jobs");
 		goto out;
 	}
-	if (seq->n > GP_JOBSPEC_MAX_JOBS) {
-		rc = gp_yaml_error(&doc, seq->items[GP_JOBSPEC_MAX_JOBS], err,
-				   "more than %d jobs in one list", GP_JOBSPEC_MAX_JOBS);
+	if (L.dup) {
+		rc = gp_error_set(err, GP_EINPUT, doc.path, L.dup_line, L.dup_col,
+				  "duplicate job name '%s' (first at line %lld)", L.dup,
+				  (long long)L.dup_first);
 		goto out;
 	}
-	for (i = 0; i < seq->n; i++) {
-		gp_job *j = gp_joblist_push(list);
-
-		if ((rc = gp_jobspec_from_yaml(&doc, seq->items[i], j, err))) {
-			list->n--;
-			goto out;
-		}
-	}
-	/* Names identify jobs in the state file: they must be unique. */
-	sorted = gp_xmalloc(list->n * sizeof(*sorted));
-	for (i = 0; i < list->n; i++)
-		sorted[i] = &list->jobs[i];
-	qsort(sorted, list->n, sizeof(*sorted), cmp_name);
-	for (i = 1; i < list->n; i++)
-		if (!strcmp(sorted[i]->id, sorted[i - 1]->id)) {
-			const gp_yaml_node *item = seq->items[sorted[i] - list->jobs];
-
-			rc = gp_yaml_error(&doc, gp_yaml_get(item, "name"), err,
-					   "duplicate job name '%s' (first at line %lld)", sorted[i]->id,
-					   (long long)sorted[i - 1]->line);
-			goto out;
-		}
 	list->source = gp_xstrdup(path);
 	list->format = gp_xstrdup("job-yaml");
 out:
-	free(sorted);
+	free(L.names);
 	gp_yaml_doc_release(&doc);
 	if (rc)
 		gp_joblist_release(list);

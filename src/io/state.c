@@ -127,57 +127,15 @@ static int load_node_list(const gp_yaml_doc *doc, const gp_yaml_node *seq, const
 
 /* Check and apply one entry.  owner[g] = entry index that last took GPU g
  * (for "already allocated to job X" messages). */
-static int load_entry(const gp_yaml_doc *doc, const gp_yaml_node *m, const gp_cluster *c,
-		      gp_alloc *a, gp_state *s, int32_t *owner, gp_error *err)
+/* The GPUs of entry e on node: each in range, listed once, with e's share
+ * and memory still free. */
+static int entry_gpus(const gp_yaml_doc *doc, const gp_yaml_node *m, const gp_node *node,
+		      const gp_alloc *a, const gp_state *s, const int32_t *owner,
+		      gp_state_entry *e, gp_error *err)
 {
-	const gp_yaml_node *v, *gpus;
-	gp_state_entry *e;
-	const gp_node *node;
-	const char *str;
-	long l;
-	double x;
+	const gp_yaml_node *gpus;
 	size_t i, k;
-
-	if (gp_yaml_check_keys(doc, m, "allocation", entry_keys, err))
-		return GP_EINPUT;
-	e = push_entry(s);
-	if (!(v = gp_yaml_get(m, "job")))
-		return gp_yaml_error(doc, m, err, "allocation has no 'job'");
-	if (gp_yaml_str(doc, v, "job", &str, err))
-		return GP_EINPUT;
-	if (!*str || strlen(str) > 255)
-		return gp_yaml_error(doc, v, err, "job must be a non-empty name of at most 255 characters");
-	e->job = gp_xstrdup(str);
-	if (!(v = gp_yaml_get(m, "node")))
-		return gp_yaml_error(doc, m, err, "allocation has no 'node'");
-	if (gp_yaml_str(doc, v, "node", &str, err))
-		return GP_EINPUT;
-	e->node = gp_cluster_find_node(c, str);
-	if (e->node < 0)
-		return gp_yaml_error(doc, v, err, "unknown node '%.100s' (not in cluster %s)", str,
-				     c->path ? c->path : "?");
-	node = &c->nodes[e->node];
-
-	if ((v = gp_yaml_get(m, "share"))) {
-		if (gp_yaml_long(doc, v, "share (milli-GPU)", 1, GP_MILLI, &l, err))
-			return GP_EINPUT;
-		e->milli = (int)l;
-	}
-	if ((v = gp_yaml_get(m, "gpu_memory_gib"))) {
-		if (gp_yaml_double(doc, v, "gpu_memory_gib", 0, 1e6, &x, err))
-			return GP_EINPUT;
-		e->gpu_mem_mib = llround(x * 1024.0);
-	}
-	if ((v = gp_yaml_get(m, "memory_gib"))) {
-		if (gp_yaml_double(doc, v, "memory_gib", 0, 1e9, &x, err))
-			return GP_EINPUT;
-		e->mem_mib = llround(x * 1024.0);
-		if (e->mem_mib > a->node_free_mem_mib[e->node])
-			return gp_yaml_error(doc, v, err,
-					     "node '%s' has %lld MiB of host memory left, not %lld",
-					     node->name, (long long)a->node_free_mem_mib[e->node],
-					     (long long)e->mem_mib);
-	}
+	long l;
 
 	if (!(gpus = gp_yaml_get(m, "gpus")))
 		return gp_yaml_error(doc, m, err, "allocation has no 'gpus'");
@@ -219,59 +177,61 @@ static int load_entry(const gp_yaml_doc *doc, const gp_yaml_node *m, const gp_cl
 					     (long long)a->gpu_free_mem_mib[gid]);
 		e->gpus[e->ngpus++] = g;
 	}
+	return GP_OK;
+}
 
-	if ((v = gp_yaml_get(m, "cpus"))) {
-		int ncpu = node_cpu_count(a, e->node);
+/* cpus (v): a core count or a list of free CPU numbers of the node. */
+static int entry_cpus(const gp_yaml_doc *doc, const gp_yaml_node *v, const gp_node *node,
+		      gp_alloc *a, gp_state_entry *e, gp_error *err)
+{
+	int ncpu = node_cpu_count(a, e->node);
+	size_t i, k;
+	double x;
+	long l;
 
-		if (v->type == GP_YAML_SCALAR) {
-			if (gp_yaml_double(doc, v, "cpus", 0.001, 65536, &x, err))
-				return GP_EINPUT;
-			e->cpu_milli = llround(x * 1000.0);
-		} else if (v->type == GP_YAML_SEQ) {
-			e->cpus = gp_xcalloc(v->n ? v->n : 1, sizeof(*e->cpus));
-			for (i = 0; i < v->n; i++) {
-				if (gp_yaml_long(doc, v->items[i], "CPU number", 0, GP_TOPO_MAX_CPUS - 1,
-						 &l, err))
-					return GP_EINPUT;
-				if (l >= ncpu)
-					return gp_yaml_error(doc, v->items[i], err,
-							     "CPU %ld out of range: node '%s' has CPUs 0-%d",
-							     l, node->name, ncpu - 1);
-				if (gp_alloc_cpu_used(a, e->node, (int)l))
-					return gp_yaml_error(doc, v->items[i], err,
-							     "CPU %ld of node '%s' is already allocated",
-							     l, node->name);
-				for (k = 0; k < (size_t)e->ncpus; k++)
-					if (e->cpus[k] == l)
-						return gp_yaml_error(doc, v->items[i], err,
-								     "CPU %ld listed twice", l);
-				e->cpus[e->ncpus++] = (int)l;
-			}
-			e->cpu_milli = (int64_t)e->ncpus * GP_MILLI;
-		} else {
-			return gp_yaml_error(doc, v, err,
-					     "cpus must be a list of CPU numbers or a core count");
-		}
-		if (e->cpu_milli > a->node_free_cpu_milli[e->node])
-			return gp_yaml_error(doc, v, err,
-					     "node '%s' has %.3g CPU cores left, not %.3g", node->name,
-					     a->node_free_cpu_milli[e->node] / 1000.0,
-					     e->cpu_milli / 1000.0);
-	}
-	if ((v = gp_yaml_get(m, "nic"))) {
-		if (gp_yaml_str(doc, v, "nic", &str, err))
+	if (v->type == GP_YAML_SCALAR) {
+		if (gp_yaml_double(doc, v, "cpus", 0.001, 65536, &x, err))
 			return GP_EINPUT;
-		e->nic = find_nic(c, e->node, str);
-		if (e->nic < 0)
-			return gp_yaml_error(doc, v, err, "node '%s' has no NIC '%.60s'", node->name, str);
-		if (a->nic_vfs_used[(size_t)e->node * (size_t)a->max_nics + (size_t)e->nic] >=
-		    GP_NIC_MAX_VFS)
-			return gp_yaml_error(doc, v, err,
-					     "NIC '%s' of node '%s' has all %d virtual functions taken",
-					     str, node->name, GP_NIC_MAX_VFS);
+		e->cpu_milli = llround(x * 1000.0);
+	} else if (v->type == GP_YAML_SEQ) {
+		e->cpus = gp_xcalloc(v->n ? v->n : 1, sizeof(*e->cpus));
+		for (i = 0; i < v->n; i++) {
+			if (gp_yaml_long(doc, v->items[i], "CPU number", 0, GP_TOPO_MAX_CPUS - 1,
+					 &l, err))
+				return GP_EINPUT;
+			if (l >= ncpu)
+				return gp_yaml_error(doc, v->items[i], err,
+						     "CPU %ld out of range: node '%s' has CPUs 0-%d",
+						     l, node->name, ncpu - 1);
+			if (gp_alloc_cpu_used(a, e->node, (int)l))
+				return gp_yaml_error(doc, v->items[i], err,
+						     "CPU %ld of node '%s' is already allocated",
+						     l, node->name);
+			for (k = 0; k < (size_t)e->ncpus; k++)
+				if (e->cpus[k] == l)
+					return gp_yaml_error(doc, v->items[i], err,
+							     "CPU %ld listed twice", l);
+			e->cpus[e->ncpus++] = (int)l;
+		}
+		e->cpu_milli = (int64_t)e->ncpus * GP_MILLI;
+	} else {
+		return gp_yaml_error(doc, v, err,
+				     "cpus must be a list of CPU numbers or a core count");
 	}
+	if (e->cpu_milli > a->node_free_cpu_milli[e->node])
+		return gp_yaml_error(doc, v, err,
+				     "node '%s' has %.3g CPU cores left, not %.3g", node->name,
+				     a->node_free_cpu_milli[e->node] / 1000.0,
+				     e->cpu_milli / 1000.0);
+	return GP_OK;
+}
 
-	/* Everything checked: apply. */
+/* Entry e, checked, booked in a (owner: the entry holding each GPU). */
+static void entry_apply(const gp_node *node, gp_alloc *a, const gp_state *s, int32_t *owner,
+			const gp_state_entry *e)
+{
+	size_t i;
+
 	for (i = 0; i < (size_t)e->ngpus; i++) {
 		int gid = node->first_gpu + e->gpus[i];
 
@@ -284,6 +244,75 @@ static int load_entry(const gp_yaml_doc *doc, const gp_yaml_node *m, const gp_cl
 	a->node_free_mem_mib[e->node] -= e->mem_mib;
 	if (e->nic >= 0)
 		a->nic_vfs_used[(size_t)e->node * (size_t)a->max_nics + (size_t)e->nic]++;
+}
+
+static int load_entry(const gp_yaml_doc *doc, const gp_yaml_node *m, const gp_cluster *c,
+		      gp_alloc *a, gp_state *s, int32_t *owner, gp_error *err)
+{
+	const gp_yaml_node *v;
+	gp_state_entry *e;
+	const gp_node *node;
+	const char *str;
+	long l;
+	double x;
+
+	if (gp_yaml_check_keys(doc, m, "allocation", entry_keys, err))
+		return GP_EINPUT;
+	e = push_entry(s);
+	if (!(v = gp_yaml_get(m, "job")))
+		return gp_yaml_error(doc, m, err, "allocation has no 'job'");
+	if (gp_yaml_str(doc, v, "job", &str, err))
+		return GP_EINPUT;
+	if (!*str || strlen(str) > 255)
+		return gp_yaml_error(doc, v, err, "job must be a non-empty name of at most 255 characters");
+	e->job = gp_xstrdup(str);
+	if (!(v = gp_yaml_get(m, "node")))
+		return gp_yaml_error(doc, m, err, "allocation has no 'node'");
+	if (gp_yaml_str(doc, v, "node", &str, err))
+		return GP_EINPUT;
+	e->node = gp_cluster_find_node(c, str);
+	if (e->node < 0)
+		return gp_yaml_error(doc, v, err, "unknown node '%.100s' (not in cluster %s)", str,
+				     c->path ? c->path : "?");
+	node = &c->nodes[e->node];
+
+	if ((v = gp_yaml_get(m, "share"))) {
+		if (gp_yaml_long(doc, v, "share (milli-GPU)", 1, GP_MILLI, &l, err))
+			return GP_EINPUT;
+		e->milli = (int)l;
+	}
+	if ((v = gp_yaml_get(m, "gpu_memory_gib"))) {
+		if (gp_yaml_double(doc, v, "gpu_memory_gib", 0, 1e6, &x, err))
+			return GP_EINPUT;
+		e->gpu_mem_mib = llround(x * 1024.0);
+	}
+	if ((v = gp_yaml_get(m, "memory_gib"))) {
+		if (gp_yaml_double(doc, v, "memory_gib", 0, 1e9, &x, err))
+			return GP_EINPUT;
+		e->mem_mib = llround(x * 1024.0);
+		if (e->mem_mib > a->node_free_mem_mib[e->node])
+			return gp_yaml_error(doc, v, err,
+					     "node '%s' has %lld MiB of host memory left, not %lld",
+					     node->name, (long long)a->node_free_mem_mib[e->node],
+					     (long long)e->mem_mib);
+	}
+	if (entry_gpus(doc, m, node, a, s, owner, e, err))
+		return GP_EINPUT;
+	if ((v = gp_yaml_get(m, "cpus")) && entry_cpus(doc, v, node, a, e, err))
+		return GP_EINPUT;
+	if ((v = gp_yaml_get(m, "nic"))) {
+		if (gp_yaml_str(doc, v, "nic", &str, err))
+			return GP_EINPUT;
+		e->nic = find_nic(c, e->node, str);
+		if (e->nic < 0)
+			return gp_yaml_error(doc, v, err, "node '%s' has no NIC '%.60s'", node->name, str);
+		if (a->nic_vfs_used[(size_t)e->node * (size_t)a->max_nics + (size_t)e->nic] >=
+		    GP_NIC_MAX_VFS)
+			return gp_yaml_error(doc, v, err,
+					     "NIC '%s' of node '%s' has all %d virtual functions taken",
+					     str, node->name, GP_NIC_MAX_VFS);
+	}
+	entry_apply(node, a, s, owner, e);
 	return GP_OK;
 }
 

@@ -522,347 +522,227 @@ static void drop_last(gp_joblist *l)
 	l->n--;
 }
 
-typedef struct id_ref {
-	const char *id;
-	int64_t line;
-	size_t pos;
-} id_ref;
+/* ---- the loader ---- */
 
-static int cmp_id_ref(const void *a, const void *b)
+/* One load's working set. */
+typedef struct loader {
+	const char *name;
+	const gp_trace_opts *o;
+	gp_trace_stats *st;
+	const gp_trace_dialect *d;
+	size_t max_rows;
+	scanner sc;
+	gp_joblist l;
+	char *field[GP_TRACE_MAX_FIELDS];
+	int col[GP_TRACE_MAX_FIELDS], map[GP_TRACE_MAX_FIELDS];
+	int header_nf;
+	gp_trace_row r;
+	gp_error rowerr;
+	model_cache models;
+	gp_catalog gpus;
+	void *state;
+} loader;
+
+/* The dialect: --format, else detected from the first line that is not
+ * blank or a comment (line, NULL when there is none). */
+static int pick_dialect(loader *x, const char *line, size_t llen, gp_error *err)
 {
-	const id_ref *x = a, *y = b;
-	int c = strcmp(x->id, y->id);
+	const char *format = x->o->format;
 
-	if (c)
-		return c;
-	return (x->line > y->line) - (x->line < y->line);
-}
+	if (format && *format && strcasecmp(format, "auto")) {
+		x->d = find_dialect(format);
+		if (!x->d) {
+			char *known = known_formats();
 
-/* Later rows repeating an id are bad rows: an error at the first such row,
- * or skipped (counted) under skip_bad. */
-static int check_duplicates(gp_joblist *l, const char *path, int skip_bad,
-			    gp_trace_stats *st, gp_error *err)
-{
-	id_ref *refs;
-	unsigned char *drop;
-	size_t i, n = l->n, w;
-	int64_t worst = -1;
-	size_t wi = 0;
-
-	if (n < 2)
+			gp_error_set(err, GP_EUSAGE, NULL, 0, 0,
+				     "unknown trace format '%s' (known: %s)", format, known);
+			free(known);
+			return GP_EUSAGE;
+		}
 		return GP_OK;
-	refs = gp_xmalloc(n * sizeof(*refs));
-	for (i = 0; i < n; i++) {
-		refs[i].id = l->jobs[i].id;
-		refs[i].line = l->jobs[i].line;
-		refs[i].pos = i;
 	}
-	qsort(refs, n, sizeof(*refs), cmp_id_ref);
-	drop = gp_xcalloc(n, 1);
-	for (i = 1; i < n; i++) {
-		if (strcmp(refs[i].id, refs[i - 1].id))
-			continue;
-		drop[refs[i].pos] = 1;
-		if (worst < 0 || refs[i].line < worst) {
-			worst = refs[i].line;
-			wi = i;
-		}
-	}
-	if (worst >= 0) {
-		size_t first = wi;
-		gp_error e = GP_ERROR_INIT;
-
-		while (first > 0 && !strcmp(refs[first - 1].id, refs[wi].id))
-			first--;
-		gp_error_set(&e, GP_EINPUT, path, (int)worst, 0,
-			     "duplicate job id '%.40s' (first on line %lld)",
-			     refs[wi].id, (long long)refs[first].line);
-		if (!skip_bad) {
-			if (err)
-				*err = e;
-			free(refs);
-			free(drop);
-			return GP_EINPUT;
-		}
-		if (st->first_bad.status == GP_OK ||
-		    st->first_bad.line > e.line)
-			st->first_bad = e;
-		for (i = w = 0; i < n; i++) {
-			if (drop[i]) {
-				gp_job_release(&l->jobs[i]);
-				st->skipped++;
-				continue;
-			}
-			l->jobs[w++] = l->jobs[i];
-		}
-		l->n = w;
-	}
-	free(refs);
-	free(drop);
+	if (!line)
+		return gp_error_set(err, GP_EINPUT, x->name, 1, 1,
+				    "no header and no rows: cannot tell the trace format");
+	x->d = detect(line, llen);
+	if (!x->d)
+		return detect_failed(line, llen, x->name, x->sc.line, err);
 	return GP_OK;
 }
 
-typedef struct order_key {
-	double submit;
-	int64_t line;
-	size_t pos;
-} order_key;
-
-static int cmp_key(const void *a, const void *b)
+/* Job array of exactly the lines left (capped by the row cap), and the
+ * row the dialect sees. */
+static void setup(loader *x)
 {
-	const order_key *x = a, *y = b;
+	size_t lines = 1;
+	const char *q = x->sc.p;
 
-	if (x->submit != y->submit)
-		return x->submit < y->submit ? -1 : 1;
-	return (x->line > y->line) - (x->line < y->line);
+	gp_joblist_init(&x->l);
+	while ((q = memchr(q, '\n', (size_t)(x->sc.end - q))) != NULL) {
+		lines++;
+		q++;
+	}
+	if (lines > x->max_rows)
+		lines = x->max_rows;
+	x->l.jobs = gp_xmalloc(lines * sizeof(*x->l.jobs));
+	x->l.cap = lines;
+	if (x->d->state_size)
+		x->state = gp_xcalloc(1, x->d->state_size);
+	memset(&x->r, 0, sizeof(x->r));
+	x->r.path = x->name;
+	x->r.field = x->field;
+	x->r.col = x->col;
+	x->r.names = x->d->columns;
+	x->r.state = x->state;
+	x->r.err = &x->rowerr;
+	x->r.map = NULL;
+	x->models.n = 0;
+	x->r.models = &x->models;
+	gp_catalog_init_builtin(&x->gpus);
+	x->r.gpus = &x->gpus;
 }
 
-/* Stable by construction (ties by line).  Sorts small keys, then moves
- * each job into place by following the permutation's cycles: gp_job is
- * large, Philly comes unordered, and a second job array would double the
- * peak memory of a big trace. */
-static void sort_by_submit(gp_joblist *l)
+/* The header line of a dialect that has one: its columns mapped. */
+static int read_header(loader *x, char *line, size_t llen, gp_error *err)
 {
-	order_key *keys;
-	size_t i, k, src;
-	gp_job tmp;
+	const gp_trace_dialect *d = x->d;
+	int rc;
 
-	for (i = 1; i < l->n; i++)
-		if (l->jobs[i - 1].submit > l->jobs[i].submit)
-			break;
-	if (i >= l->n)
-		return;
-	keys = gp_xmalloc(l->n * sizeof(*keys));
-	for (i = 0; i < l->n; i++) {
-		keys[i].submit = l->jobs[i].submit;
-		keys[i].line = l->jobs[i].line;
-		keys[i].pos = i;
-	}
-	qsort(keys, l->n, sizeof(*keys), cmp_key);
-	/* Slot i receives job keys[i].pos; a done slot gets pos = i. */
-	for (i = 0; i < l->n; i++) {
-		if (keys[i].pos == i)
-			continue;
-		tmp = l->jobs[i];
-		k = i;
-		while ((src = keys[k].pos) != i) {
-			l->jobs[k] = l->jobs[src];
-			keys[k].pos = k;
-			k = src;
+	if (!line)
+		return gp_error_set(err, GP_EINPUT, x->name, 1, 1,
+				    "empty file: a '%s' trace starts with a header line", d->name);
+	rc = split(line, llen, d->sep, x->field, x->col, &x->header_nf, x->name, x->sc.line, err);
+	if (!rc)
+		rc = map_header(d, x->field, x->col, x->header_nf, x->map, x->name, x->sc.line, err);
+	if (!rc && d->check_header)
+		rc = d->check_header(x->map, x->name, x->sc.line, err);
+	if (!rc)
+		x->r.map = x->map;
+	return rc;
+}
+
+/* One data row: a job, a row left out, or a bad row (fatal unless
+ * skip_bad). */
+static int read_row(loader *x, char *line, size_t llen, gp_error *err)
+{
+	const gp_trace_dialect *d = x->d;
+	gp_trace_stats *st = x->st;
+	int rc, nf = 0;
+
+	if (st->rows >= x->max_rows)
+		return gp_error_set(err, GP_EINPUT, x->name, x->sc.line, 0,
+				    "more than %zu data rows (the row cap)", x->max_rows);
+	x->r.index = (int64_t)st->rows++;
+	x->r.line = x->sc.line;
+	gp_error_clear(&x->rowerr);
+	rc = split(line, llen, d->sep, x->field, x->col, &nf, x->name, x->sc.line, &x->rowerr);
+	x->r.nf = nf;
+	if (!rc && d->header && nf != x->header_nf)
+		rc = gp_error_set(&x->rowerr, GP_EINPUT, x->name, x->sc.line,
+				  nf > x->header_nf ? x->col[x->header_nf] : 0,
+				  "%d fields where the header has %d", nf, x->header_nf);
+	if (!rc) {
+		gp_job *j = gp_joblist_push(&x->l);
+
+		j->line = x->sc.line;
+		rc = d->row(&x->r, j);
+		if (rc)
+			drop_last(&x->l);
+		if (rc == GP_TRACE_LEAVE_OUT) {
+			st->left_out++;
+			return GP_OK;
 		}
-		l->jobs[k] = tmp;
-		keys[k].pos = k;
 	}
-	free(keys);
+	if (!rc)
+		return GP_OK;
+	if (!x->o->skip_bad) {
+		if (err)
+			*err = x->rowerr;
+		return rc;
+	}
+	if (st->first_bad.status == GP_OK)
+		st->first_bad = x->rowerr;
+	st->skipped++;
+	return GP_OK;
 }
 
-static void apply_filters(gp_joblist *l, const gp_trace_opts *o,
-			  gp_trace_stats *st)
+/* own: the caller's buffer (buf), freed once every row is read (memory:
+ * the jobs then no longer sit beside the text). */
+static int load(const char *name, char *buf, size_t len, char **own,
+		const gp_trace_opts *opts, gp_joblist *out, gp_error *err)
 {
-	size_t i, w = 0;
+	gp_trace_opts dflt;
+	gp_trace_stats st_local;
+	loader x;
+	char *line;
+	size_t llen;
+	int rc;
 
-	for (i = 0; i < l->n; i++) {
-		gp_job *j = &l->jobs[i];
-
-		if (j->submit < o->start || (o->end > 0 && j->submit >= o->end)) {
-			gp_job_release(j);
-			st->outside++;
-		} else if (o->limit && w >= o->limit) {
-			gp_job_release(j);
-			st->over_limit++;
-		} else {
-			l->jobs[w++] = *j;
-		}
+	memset(&x, 0, sizeof(x));
+	if (!opts) {
+		gp_trace_opts_init(&dflt);
+		opts = &dflt;
 	}
-	l->n = w;
-}
+	x.name = name;
+	x.o = opts;
+	/* cppcheck-suppress uninitvar ; cleared by the memset below */
+	x.st = opts->stats ? opts->stats : &st_local;
+	memset(x.st, 0, sizeof(*x.st));
+	gp_error_clear(&x.st->first_bad);
+	x.max_rows = opts->max_rows ? opts->max_rows : GP_TRACE_MAX_ROWS;
+	x.sc.path = name;
+	x.sc.p = buf;
+	x.sc.end = buf + len;
+	x.sc.next_line = 1;
+	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+		x.sc.p += 3;
+	while ((line = scan_line(&x.sc, &llen)) && skip_line(line))
+		;
+	if ((rc = pick_dialect(&x, line, llen, err)))
+		return rc;
+	setup(&x);
+	if (x.d->header) {
+		if ((rc = read_header(&x, line, llen, err)))
+			goto fail;
+		line = scan_line(&x.sc, &llen);
+	}
+	for (; line; line = scan_line(&x.sc, &llen))
+		if (!skip_line(line) && (rc = read_row(&x, line, llen, err)))
+			goto fail;
+	if (x.d->finish)
+		x.d->finish(x.state, &x.l, x.st);
+	if (own) {
+		free(*own);
+		*own = NULL;
+	}
+	if (x.d->own_ids && (rc = gp_trace_check_ids(&x.l, name, opts->skip_bad, x.st, err)))
+		goto fail;
+	gp_trace_sort(&x.l);
+	gp_trace_filter(&x.l, opts, x.st);
+	free(x.state);
+	gp_catalog_release(&x.gpus);
+	x.l.source = gp_xstrdup(name);
+	x.l.format = gp_xstrdup(x.d->name);
+	x.l.skipped = x.st->skipped;
+	x.l.left_out = x.st->left_out;
+	gp_joblist_release(out);
+	*out = x.l;
+	return GP_OK;
 
-/* ---- the loader ---- */
+fail:
+	free(x.state);
+	gp_catalog_release(&x.gpus);
+	gp_joblist_release(&x.l);
+	gp_joblist_release(out);
+	gp_joblist_init(out);
+	return rc;
+}
 
 int gp_trace_load_buffer(const char *name, char *buf, size_t len,
 			 const gp_trace_opts *opts, gp_joblist *out,
 			 gp_error *err)
 {
-	gp_trace_opts dflt;
-	const gp_trace_opts *o = opts;
-	const gp_trace_dialect *d;
-	gp_trace_stats st_local, *st;
-	scanner sc;
-	gp_joblist l;
-	char *line, *field[GP_TRACE_MAX_FIELDS];
-	int col[GP_TRACE_MAX_FIELDS], map[GP_TRACE_MAX_FIELDS], nf = 0;
-	int header_nf = 0, rc = GP_OK;
-	size_t llen, max_rows;
-	void *state = NULL;
-	gp_trace_row r;
-	gp_error rowerr;
-	model_cache models;
-	gp_catalog gpus;
-
-	if (!o) {
-		gp_trace_opts_init(&dflt);
-		o = &dflt;
-	}
-	/* cppcheck-suppress uninitvar ; cleared by the memset below */
-	st = o->stats ? o->stats : &st_local;
-	memset(st, 0, sizeof(*st));
-	gp_error_clear(&st->first_bad);
-	max_rows = o->max_rows ? o->max_rows : GP_TRACE_MAX_ROWS;
-
-	sc.path = name;
-	sc.p = buf;
-	sc.end = buf + len;
-	sc.next_line = 1;
-	sc.line = 0;
-	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
-		sc.p += 3;
-
-	/* The first line that is not blank or a comment decides the dialect. */
-	while ((line = scan_line(&sc, &llen)) && skip_line(line))
-		;
-	if (o->format && *o->format && strcasecmp(o->format, "auto")) {
-		d = find_dialect(o->format);
-		if (!d) {
-			char *known = known_formats();
-
-			gp_error_set(err, GP_EUSAGE, NULL, 0, 0,
-				     "unknown trace format '%s' (known: %s)",
-				     o->format, known);
-			free(known);
-			return GP_EUSAGE;
-		}
-	} else if (!line) {
-		return gp_error_set(err, GP_EINPUT, name, 1, 1,
-				    "no header and no rows: cannot tell the trace format");
-	} else {
-		d = detect(line, llen);
-		if (!d)
-			return detect_failed(line, llen, name, sc.line, err);
-	}
-
-	gp_joblist_init(&l);
-	{
-		/* One allocation for the job array: count the lines left. */
-		size_t lines = 1;
-		const char *q = sc.p;
-
-		while ((q = memchr(q, '\n', (size_t)(sc.end - q))) != NULL) {
-			lines++;
-			q++;
-		}
-		if (lines > max_rows)
-			lines = max_rows;
-		GP_GROW(l.jobs, l.cap, lines);
-	}
-	if (d->state_size)
-		state = gp_xcalloc(1, d->state_size);
-	memset(&r, 0, sizeof(r));
-	r.path = name;
-	r.field = field;
-	r.col = col;
-	r.names = d->columns;
-	r.state = state;
-	r.err = &rowerr;
-	r.map = NULL;
-	models.n = 0;
-	r.models = &models;
-	gp_catalog_init_builtin(&gpus);
-	r.gpus = &gpus;
-
-	if (d->header) {
-		if (!line) {
-			rc = gp_error_set(err, GP_EINPUT, name, 1, 1,
-					  "empty file: a '%s' trace starts with a header line",
-					  d->name);
-			goto fail;
-		}
-		rc = split(line, llen, d->sep, field, col, &header_nf, name,
-			   sc.line, err);
-		if (!rc)
-			rc = map_header(d, field, col, header_nf, map, name,
-					sc.line, err);
-		if (!rc && d->check_header)
-			rc = d->check_header(map, name, sc.line, err);
-		if (rc)
-			goto fail;
-		r.map = map;
-		line = scan_line(&sc, &llen);
-	}
-
-	for (; line; line = scan_line(&sc, &llen)) {
-		gp_job *j;
-
-		if (skip_line(line))
-			continue;
-		if (st->rows >= max_rows) {
-			rc = gp_error_set(err, GP_EINPUT, name, sc.line, 0,
-					  "more than %zu data rows (the row cap)",
-					  max_rows);
-			goto fail;
-		}
-		r.index = (int64_t)st->rows++;
-		r.line = sc.line;
-		gp_error_clear(&rowerr);
-		rc = split(line, llen, d->sep, field, col, &nf, name, sc.line,
-			   &rowerr);
-		r.nf = nf;
-		if (!rc && d->header && nf != header_nf)
-			rc = gp_error_set(&rowerr, GP_EINPUT, name, sc.line,
-					  nf > header_nf ? col[header_nf] : 0,
-					  "%d fields where the header has %d", nf,
-					  header_nf);
-		if (!rc) {
-			j = gp_joblist_push(&l);
-			j->line = sc.line;
-			rc = d->row(&r, j);
-			if (rc)
-				drop_last(&l);
-			if (rc == GP_TRACE_LEAVE_OUT) {
-				st->left_out++;
-				rc = GP_OK;
-				continue;
-			}
-		}
-		if (rc) {
-			if (!o->skip_bad) {
-				if (err)
-					*err = rowerr;
-				goto fail;
-			}
-			if (st->first_bad.status == GP_OK)
-				st->first_bad = rowerr;
-			st->skipped++;
-			rc = GP_OK;
-		}
-	}
-
-	if (d->finish)
-		d->finish(state, &l, st);
-	if (d->own_ids) {
-		rc = check_duplicates(&l, name, o->skip_bad, st, err);
-		if (rc)
-			goto fail;
-	}
-	sort_by_submit(&l);
-	apply_filters(&l, o, st);
-
-	free(state);
-	gp_catalog_release(&gpus);
-	l.source = gp_xstrdup(name);
-	l.format = gp_xstrdup(d->name);
-	l.skipped = st->skipped;
-	l.left_out = st->left_out;
-	gp_joblist_release(out);
-	*out = l;
-	return GP_OK;
-
-fail:
-	free(state);
-	gp_catalog_release(&gpus);
-	gp_joblist_release(&l);
-	gp_joblist_release(out);
-	gp_joblist_init(out);
-	return rc;
+	return load(name, buf, len, NULL, opts, out, err);
 }
 
 int gp_trace_load(const char *path, const gp_trace_opts *opts,
@@ -879,7 +759,7 @@ int gp_trace_load(const char *path, const gp_trace_opts *opts,
 		gp_joblist_init(out);
 		return rc;
 	}
-	rc = gp_trace_load_buffer(path, buf, len, opts, out, err);
+	rc = load(path, buf, len, &buf, opts, out, err);
 	free(buf);
 	return rc;
 }

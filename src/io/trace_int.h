@@ -108,4 +108,11 @@ void gp_trace_index_id(const gp_trace_row *r, gp_job *j);
  * several; the policy decides). */
 void gp_trace_default_type(gp_job *j);
 
+/* After the rows are read (trace_order.c): duplicate ids (own_ids
+ * dialects), order by submit time (stable), the window and the limit. */
+int gp_trace_check_ids(gp_joblist *l, const char *path, int skip_bad, gp_trace_stats *st,
+		       gp_error *err);
+void gp_trace_sort(gp_joblist *l);
+void gp_trace_filter(gp_joblist *l, const gp_trace_opts *o, gp_trace_stats *st);
+
 #endif

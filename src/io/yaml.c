@@ -518,8 +518,8 @@ int gp_yaml_parse_stream(const char *text, size_t len, const char *path, int max
 	return status;
 }
 
-int gp_yaml_load(const char *path, size_t max_bytes, int max_depth,
-		 gp_yaml_doc *doc, gp_error *err)
+int gp_yaml_load_stream(const char *path, size_t max_bytes, int max_depth, const char *key,
+			gp_yaml_item_fn fn, void *ud, gp_yaml_doc *doc, gp_error *err)
 {
 	char *text;
 	size_t len;
@@ -530,9 +530,15 @@ int gp_yaml_load(const char *path, size_t max_bytes, int max_depth,
 			      &text, &len, err);
 	if (status)
 		return status;
-	status = gp_yaml_parse(text, len, path, max_depth, doc, err);
+	status = gp_yaml_parse_stream(text, len, path, max_depth, key, fn, ud, doc, err);
 	free(text);
 	return status;
+}
+
+int gp_yaml_load(const char *path, size_t max_bytes, int max_depth,
+		 gp_yaml_doc *doc, gp_error *err)
+{
+	return gp_yaml_load_stream(path, max_bytes, max_depth, NULL, NULL, NULL, doc, err);
 }
 
 const gp_yaml_node *gp_yaml_get(const gp_yaml_node *map, const char *key)

@@ -84,14 +84,18 @@ static gp_nodeset *node_set(gp_alloc_index *ix, gp_aix_type *t, int node)
 	return &t->odd;
 }
 
-static void sw_add(gp_alloc_index *ix, const gp_cluster *c, gp_aix_type *t, int node, int64_t d)
+/* A regular node with w wholly free GPUs joins (d = 1) or leaves (-1)
+ * the sums of every switch above it. */
+static void sw_add(gp_alloc_index *ix, const gp_cluster *c, gp_aix_type *t, int node, int w, int d)
 {
 	int s = c->nodes[node].sw;
 
-	if (!d || !t->sw_whole || s < 0 || s >= ix->nswitches)
+	if (!t->sw_whole || s < 0 || s >= ix->nswitches)
 		return;
-	for (; s >= 0; s = c->switches[s].parent)
-		t->sw_whole[s] += d;
+	for (; s >= 0; s = c->switches[s].parent) {
+		t->sw_whole[s] += d * w;
+		t->sw_hist[(size_t)s * (size_t)(t->ngpus + 1) + (size_t)w] += d;
+	}
 }
 
 static void mark_nonempty(gp_aix_type *t, uint64_t m, gp_nodeset *s)
@@ -138,8 +142,11 @@ gp_alloc_index *gp_alloc_index_new(const gp_alloc *a)
 			for (g = 0; g < (int)(nsets - 1); g++)
 				p = set_carve(&t->by_mask[g], t->nnodes, p);
 		}
-		if (c->nswitches > 0)
+		if (c->nswitches > 0 && t->indexed) {
 			t->sw_whole = gp_xcalloc((size_t)c->nswitches, sizeof(*t->sw_whole));
+			t->sw_hist = gp_xcalloc((size_t)c->nswitches * (size_t)(t->ngpus + 1),
+						sizeof(*t->sw_hist));
+		}
 		t->mem_cap = -1;
 	}
 	for (i = 0; i < c->nnodes; i++) {
@@ -164,7 +171,7 @@ gp_alloc_index *gp_alloc_index_new(const gp_alloc *a)
 		set_add(s, ix->rank[i]);
 		mark_nonempty(t, ix->whole[i], s);
 		if (gp_aix_regular(ix, t, i))
-			sw_add(ix, c, t, i, gp_popcount64(ix->whole[i]));
+			sw_add(ix, c, t, i, gp_popcount64(ix->whole[i]), 1);
 	}
 	return ix;
 }
@@ -179,6 +186,7 @@ void gp_alloc_index_free(gp_alloc_index *ix)
 		free(ix->types[ti].nodes);
 		free(ix->types[ti].by_mask);
 		free(ix->types[ti].sw_whole);
+		free(ix->types[ti].sw_hist);
 		free(ix->types[ti].arena);
 	}
 	free(ix->types);
@@ -218,7 +226,12 @@ static void node_move(gp_alloc_index *ix, const gp_cluster *c, int node, uint64_
 		set_add(s1, ix->rank[node]);
 		mark_nonempty(t, m1, s1);
 	}
-	sw_add(ix, c, t, node, (reg1 ? gp_popcount64(m1) : 0) - (reg0 ? gp_popcount64(m0) : 0));
+	if (reg0 != reg1 || m0 != m1) {
+		if (reg0)
+			sw_add(ix, c, t, node, gp_popcount64(m0), -1);
+		if (reg1)
+			sw_add(ix, c, t, node, gp_popcount64(m1), 1);
+	}
 }
 
 void gp_alloc_index_after(gp_alloc *a, int gpu, const gp_aix_gpu *was)

@@ -360,6 +360,11 @@ static void build_domains(gp_place_cache *pc, const gp_cluster *c)
 				pc->sw_rate[s] = w;
 		}
 	free(rep);
+	pc->node_pos = gp_xmalloc(((size_t)c->nnodes + 1) * sizeof(*pc->node_pos));
+	for (i = 0; i < c->nnodes; i++)
+		pc->node_pos[i] = -1;
+	for (i = 0; c->node_order && i < c->nattached; i++)
+		pc->node_pos[c->node_order[i]] = i;
 }
 
 gp_place_cache *gp_place_cache_new(const gp_cluster *c)
@@ -406,6 +411,7 @@ void gp_place_cache_free(gp_place_cache *pc)
 	free(pc->sw_rate);
 	free(pc->sw_free);
 	free(pc->sw_count);
+	free(pc->node_pos);
 	free(pc->node_int[0]);
 	free(pc->node_int[1]);
 	free(pc->node_int[2]);

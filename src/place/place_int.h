@@ -111,6 +111,9 @@ int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *jo
  * host CPU or memory): scan and call gp_place_span. */
 int gp_place_span_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, int kind,
 		     gp_placement *out);
+/* gp_place_span_ix walks the nodes under the chosen switch when it has at
+ * most this many, else takes them per free-GPU mask (tests vary it). */
+extern int gp_place_span_walk_max;
 /* Reachability for policies that span nodes in their own order: keep
  * fit[] only on the first fabric tree (in node order) whose fitting GPUs
  * reach need (a node without switch is a tree of its own), zero the
@@ -163,6 +166,7 @@ struct gp_place_cache {
 	int *sw_rate;
 	int *sw_count;
 	int64_t *sw_free;      /* scratch */
+	int *node_pos;         /* a node's place in c->node_order, -1 none */
 	/* RoCE classes */
 	char **class_keys;
 	int nclasses;

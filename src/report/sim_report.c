@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/place/place.h"
 #include "gpuplan/report/report.h"
+#include "gpuplan/util/hostlist.h"
 
 static const char *const class_names[] = { "LS", "BE" };
 
@@ -224,6 +226,58 @@ static void csv_num(gp_sbuf *out, double x, int decimals)
 	gp_sbuf_adds(out, gp_report_num(b, sizeof(b), x, decimals));
 }
 
+/* Why a job did not complete ("" when it did). */
+static void job_reason(const gp_cluster *c, const gp_job *j, const gp_sim_job *rec, char *buf,
+		       size_t size)
+{
+	buf[0] = 0;
+	if (rec->state == GP_SIM_NEVER) {
+		if (!c || !gp_place_never(c, j, buf, size))
+			snprintf(buf, size, "the policy places it nowhere, even on the idle cluster");
+	} else if (rec->state == GP_SIM_FAILED) {
+		if (rec->interruptions > 0)
+			snprintf(buf, size, "interrupted %d time(s), the last one not recovered",
+				 (int)rec->interruptions);
+		else if (j->model.params > 0)
+			snprintf(buf, size, "no run time: iterations x iteration time above the "
+				 "10^10 s cap");
+		else
+			snprintf(buf, size, "no run time: iterations without a model the performance "
+				 "model knows");
+	}
+}
+
+/* The columns appended last: reason, environment, node_list (the nodes of
+ * the job's last start as a Slurm hostlist). */
+static void jobs_csv_tail(const gp_cluster *c, const gp_job *j, const gp_sim_result *r,
+			  const gp_sim_job *rec, gp_sbuf *out)
+{
+	char why[256];
+
+	job_reason(c, j, rec, why, sizeof(why));
+	gp_sbuf_adds(out, ",");
+	gp_csv_field(out, why);
+	gp_sbuf_adds(out, ",");
+	gp_csv_field(out, j->environment ? j->environment : "");
+	gp_sbuf_adds(out, ",");
+	if (c && rec->nodes > 0 && (size_t)rec->nodes_at + (size_t)rec->nodes <= r->nnode_ids) {
+		const char **names = gp_xcalloc((size_t)rec->nodes, sizeof(*names));
+		gp_sbuf hl;
+		int k;
+
+		for (k = 0; k < rec->nodes; k++) {
+			int32_t id = r->node_ids[rec->nodes_at + (uint32_t)k];
+
+			names[k] = id >= 0 && id < c->nnodes ? c->nodes[id].name : "?";
+		}
+		gp_sbuf_init(&hl);
+		gp_hostlist_compress(names, (size_t)rec->nodes, &hl);
+		gp_csv_field(out, hl.buf ? hl.buf : "");
+		gp_sbuf_release(&hl);
+		free(names);
+	}
+}
+
 void gp_report_sim_jobs_csv(const gp_joblist *jobs, const gp_sim_result *r,
 			    const gp_cluster *c, gp_sbuf *out)
 {
@@ -238,7 +292,7 @@ void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
 	gp_sbuf_adds(out, "job,submit,start,finish,gpus,nodes,class,state,queue_delay,jct,"
 		     "first_node,iteration_s,slowdown,preemptions");
 	gp_sbuf_adds(out, x && x->header ? x->header : "");
-	gp_sbuf_adds(out, "\n");
+	gp_sbuf_adds(out, ",reason,environment,node_list\n");
 	for (i = 0; i < r->njobs; i++) {
 		const gp_job *j = &jobs->jobs[i];
 		const gp_sim_job *rec = &r->jobs[i];
@@ -277,6 +331,7 @@ void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
 		gp_sbuf_addf(out, ",%d", (int)rec->preemptions);
 		if (x && x->row)
 			x->row(x->ud, i, out);
+		jobs_csv_tail(c, j, r, rec, out);
 		gp_sbuf_adds(out, "\n");
 	}
 }

@@ -99,6 +99,16 @@ static void reserve(sim *s, int32_t head)
 	int64_t freed_milli = 0;
 	double group_t = 0, earliest = -INFINITY;
 	int have_group = 0, found = 0, i, g;
+	gp_rng rng0;
+
+	/* Same head, and since its reservation no job started or ended (only
+	 * arrivals; no interruption source could move anything): the walk
+	 * below would undo the same jobs and ask the policy the same
+	 * questions, so the reservation, its marks and its spare host
+	 * resources stand. */
+	if (s->resv_keep && s->resv_head == head && s->resv_alloc == s->alloc_version)
+		return;
+	rng0 = s->probe_rng;
 
 	/* Nothing was freed since this head got its last reservation, only
 	 * more jobs started: it cannot start before that time now. */
@@ -158,6 +168,10 @@ static void reserve(sim *s, int32_t head)
 						 "internal error: cannot restore a running job");
 			return;
 		}
+	/* Not when the policy drew random numbers: asking again would draw
+	 * the next ones. */
+	s->resv_alloc = s->alloc_version;
+	s->resv_keep = !s->ix && !memcmp(&rng0, &s->probe_rng, sizeof(rng0));
 }
 
 /* May j (placed in s->scratch, running until end) start without delaying

@@ -86,6 +86,7 @@ void gp_sim_result_release(gp_sim_result *r)
 		return;
 	free(r->jobs);
 	free(r->samples);
+	free(r->node_ids);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -256,7 +257,12 @@ int gp_sim_start_job(sim *s, int32_t j, const gp_sim_runinfo *ri)
 	rec->slowdown = ri->best_iter_s > 0 && ri->iter_s > 0 ? ri->iter_s / ri->best_iter_s : 0;
 	rec->nodes = s->pool[slot].nparts;
 	rec->first_node = lo;
+	GP_GROW(s->res->node_ids, s->res->node_ids_cap, s->res->nnode_ids + (size_t)rec->nodes);
+	rec->nodes_at = (uint32_t)s->res->nnode_ids;
+	for (i = 0; i < rec->nodes; i++)
+		s->res->node_ids[s->res->nnode_ids++] = s->pool[slot].parts[i].node;
 	s->version++;
+	s->alloc_version++;
 	s->running++;
 	if (s->running > s->res->peak_running)
 		s->res->peak_running = s->running;
@@ -288,6 +294,7 @@ static void finish_job(sim *s, int32_t j)
 	s->slot[j] = -1;
 	s->dirty = 1;
 	s->version++;
+	s->alloc_version++;
 	s->wait_epoch++;
 	s->running--;
 	s->freed = 1;
@@ -604,6 +611,7 @@ static int take_events(sim *s, double t)
 	while (s->nheap && s->heap[0].t == t && s->status == GP_OK) {
 		ev e = gp_sim_heap_pop(s);
 
+		s->res->events++;
 		if (e.job == -1)
 			ticked = 1;
 		else if (e.job <= -2)
@@ -613,8 +621,10 @@ static int take_events(sim *s, double t)
 		else
 			finish_job(s, e.job);
 	}
-	while (s->next_arrival < s->n && jobs->jobs[s->order[s->next_arrival]].submit == t)
+	while (s->next_arrival < s->n && jobs->jobs[s->order[s->next_arrival]].submit == t) {
+		s->res->events++;
 		arrive(s, (int32_t)s->order[s->next_arrival++]);
+	}
 	return ticked;
 }
 
@@ -629,15 +639,30 @@ static int run_over(sim *s)
 	return s->next_arrival == s->n && s->nheap == s->nstale + s->nweak;
 }
 
+/* Time moves to t: the integrals of the GPU share allocated, in all and
+ * while jobs wait. */
+static void advance(sim *s, double t)
+{
+	double dt = t - s->last_t;
+
+	s->integral += (double)s->alloc_milli * dt;
+	if (s->qlen[0] + s->qlen[1] > 0 && dt > 0) {
+		s->res->queued_alloc_milli_s += (double)s->alloc_milli * dt;
+		s->res->queued_cap_milli_s += (double)s->res->ngpus * 1000.0 * dt;
+	}
+	s->last_t = t;
+}
+
 static void totals(sim *s)
 {
 	gp_sim_result *out = s->res;
 	size_t i;
 
 	if (out->last_finish > s->tick_t || out->nsamples == 0) {
-		s->integral += (double)s->alloc_milli * (out->last_finish - s->last_t);
 		if (out->last_finish > s->last_t)
-			s->last_t = out->last_finish;
+			advance(s, out->last_finish);
+		else
+			s->integral += (double)s->alloc_milli * (out->last_finish - s->last_t);
 		gp_sim_timeline_row(s, out->last_finish > s->tick_t ? out->last_finish : s->tick_t);
 	}
 	if (s->cfg->tick <= 0)
@@ -716,8 +741,7 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 		t = t_arr < t_ev ? t_arr : t_ev;
 		if (t == INFINITY)
 			break;
-		s.integral += (double)s.alloc_milli * (t - s.last_t);
-		s.last_t = t;
+		advance(&s, t);
 		ticked = take_events(&s, t);
 		if (s.status != GP_OK)
 			break;

@@ -93,6 +93,7 @@ struct gp_sim {
 				 * waited keeps waiting */
 	uint32_t *shape_conflict; /* state version of a reservation conflict */
 	uint32_t version;         /* changes whenever the state does */
+	uint64_t alloc_version;   /* changes whenever a job starts or ends */
 
 	double *est;            /* duration estimate (sjf key) */
 	int32_t *slot;          /* placement pool slot while running */
@@ -118,6 +119,8 @@ struct gp_sim {
 	int32_t resv_head;      /* -1 none */
 	uint32_t resv_epoch;    /* wait_epoch when it was made */
 	double resv_t;
+	uint64_t resv_alloc;    /* alloc_version when it was made */
+	int resv_keep;          /* it may serve again while nothing moved */
 	uint32_t resv_stamp;
 	uint32_t *gpu_mark, *node_mark;
 	int64_t *spare_cpu, *spare_mem;

@@ -84,6 +84,11 @@ double gp_metric_util_queued(const gp_joblist *jobs, const gp_sim_result *r)
 
 	if (!r->ngpus || !r->njobs)
 		return 0;
+	/* From the engine: its own integral, right when jobs are preempted
+	 * (they hold no GPUs while they wait again).  A result built by hand
+	 * has no batches: from each job's first wait and its one run. */
+	if (r->batches)
+		return r->queued_cap_milli_s > 0 ? r->queued_alloc_milli_s / r->queued_cap_milli_s : 0;
 	e = gp_xmalloc(4 * r->njobs * sizeof(*e));
 	for (i = 0; i < r->njobs && i < jobs->n; i++) {
 		const gp_sim_job *sj = &r->jobs[i];

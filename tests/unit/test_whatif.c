@@ -229,6 +229,41 @@ static void test_bisection(void)
 	}
 }
 
+/* The same from the engine when a job is preempted (README's three jobs
+ * on the two 4-GPU nodes of small-cluster.yaml, --preempt class, 30 s to
+ * restore): A (8 GPUs, BE) runs from 0, B (4, LS) arrives at 10 and takes
+ * its GPUs until 110, A waits [10, 110) and runs again from 110 (30 s
+ * restore + 990 s of work: until 1130), C (2, BE) waits [20, 1130).
+ * While jobs wait: [10, 110) 4000 of 8000 milli-GPU busy, [110, 1130)
+ * 8000: (4000 x 100 + 8000 x 1020) / (8000 x 1120) = 0.955357...  (Taking
+ * A as holding its GPUs from 0 to 1130 gave 1.5.) */
+static void test_util_queued_preempted(void)
+{
+	static char csv[] = "id,submit,gpus,duration,type,class\nA,0,8,1000,ring-allreduce,BE\n"
+			    "B,10,4,100,single-node,LS\nC,20,2,300,single-node,BE\n";
+	gp_cluster c;
+	gp_joblist jl;
+	gp_sim_config cfg;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	gp_joblist_init(&jl);
+	CU_ASSERT_FATAL(gp_cluster_load("tests/data/sim/small-cluster.yaml", &c, &err) == GP_OK);
+	CU_ASSERT_FATAL(gp_trace_load_buffer("t.csv", csv, sizeof(csv) - 1, NULL, &jl, &err) == GP_OK);
+	gp_sim_config_init(&cfg);
+	cfg.cluster = &c;
+	cfg.policy = gp_policy_find("bestfit");
+	cfg.preempt = GP_SIM_PREEMPT_CLASS;
+	cfg.preempt_cost = 30;
+	CU_ASSERT_FATAL(gp_sim_run(&cfg, &jl, &r, &err) == GP_OK);
+	CU_ASSERT_DOUBLE_EQUAL(r.jobs[2].start, 1130, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(gp_metric_util_queued(&jl, &r), (4000.0 * 100 + 8000.0 * 1020) / (8000.0 * 1120),
+			       1e-12);
+	gp_sim_result_release(&r);
+	gp_joblist_release(&jl);
+	gp_cluster_release(&c);
+}
+
 /* Utilization while jobs wait, by hand: 2 GPUs; A (2 GPUs) runs [0, 10);
  * B (1 GPU) arrives at 2, runs [10, 20); C (2 GPUs) arrives at 12, runs
  * [20, 30).  Waiting: [2, 10) with 2000 of 2000 milli-GPU busy, [12, 20)
@@ -557,6 +592,7 @@ static void register_tests(void)
 	gp_test_add(s, "shapes, costs and built clusters", test_shape_and_cluster);
 	gp_test_add(s, "bisection on a monotone case", test_bisection);
 	gp_test_add(s, "utilization while jobs wait", test_util_queued);
+	gp_test_add(s, "utilization while jobs wait, preempted", test_util_queued_preempted);
 	gp_test_add(s, "resume after interruption, merge of slices", test_resume_and_merge);
 	gp_test_add(s, "network what-if on a profiled trace", test_network_whatif);
 }

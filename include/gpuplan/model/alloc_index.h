@@ -15,7 +15,7 @@
  * by node as before, and so is every node that is not up (down,
  * draining: gp_alloc_set_state keeps the index right).  Per switch (leaf
  * and every ancestor): the wholly free GPUs of the type's regular nodes
- * under it. */
+ * under it, and how many of those nodes have 0, 1, ... free GPUs. */
 #ifndef GPUPLAN_ALLOC_INDEX_H
 #define GPUPLAN_ALLOC_INDEX_H
 
@@ -44,6 +44,8 @@ typedef struct gp_aix_type {
 	uint64_t nonempty[4]; /* bit m: by_mask[m] has members */
 	gp_nodeset odd;
 	int64_t *sw_whole;    /* per switch: free whole GPUs of regular nodes */
+	int32_t *sw_hist;     /* per switch s, count w: sw_hist[s * (ngpus + 1) + w]
+				 regular nodes under s with w wholly free GPUs */
 	uint64_t *arena;
 } gp_aix_type;
 

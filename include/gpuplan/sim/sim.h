@@ -168,6 +168,8 @@ typedef struct gp_sim_job {
 	double lost_gpu_s;      /* GPU-seconds of work lost and of overheads
 				 * (restore, copy) to interruptions */
 	uint8_t state;          /* enum gp_sim_state */
+	uint32_t nodes_at;      /* the nodes of its last start: node ids
+				 * node_ids[nodes_at .. nodes_at + nodes) */
 } gp_sim_job;
 
 #define GP_SIM_MAX_SAMPLES 1000000 /* timeline rows (48 bytes each) */
@@ -199,12 +201,19 @@ typedef struct gp_sim_result {
 	double alloc_gpu_seconds;     /* allocated GPU-seconds, milli-precise */
 	double gpu_utilization;       /* alloc / (ngpus x makespan), 0..1 */
 	int ngpus;
+	int32_t *node_ids;            /* see gp_sim_job.nodes_at */
+	size_t nnode_ids, node_ids_cap;
 	/* interruptions by cause (enum gp_sim_cause) */
 	size_t interruptions[GP_SIM_CAUSES];
 	double lost_gpu_seconds[GP_SIM_CAUSES];   /* work lost + overheads, GPU-seconds */
 	size_t las_demotions, las_promotions;
-	/* engine counters, for benchmarks */
-	size_t batches, policy_calls, backfilled, peak_running, peak_queued;
+	/* GPU share allocated and available, milli-GPU-seconds, over the
+	 * time at least one job waits (the engine's own integral: jobs hold
+	 * GPUs only while they run) */
+	double queued_alloc_milli_s, queued_cap_milli_s;
+	/* engine counters, for benchmarks: events taken (arrivals and heap
+	 * events), batches, policy calls (placements, probes) */
+	size_t events, batches, policy_calls, backfilled, peak_running, peak_queued;
 } gp_sim_result;
 
 void gp_sim_result_init(gp_sim_result *r);
