@@ -217,6 +217,9 @@ typedef uint64_t (*gp_place_key_fn)(const gp_place_type *t, uint64_t avail, int6
  * *mask its GPUs.  -1 none; -2 when the index cannot answer. */
 int gp_place_ix_one(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
 		    gp_place_key_fn key, void *ud, uint64_t *mask);
+/* Through the index: the lowest node with k fitting GPUs and host room
+ * for k of them; -1 none; -2 when the index cannot answer. */
+int gp_place_ix_lowest(const gp_policy_ctx *ctx, const gp_job *job, int k);
 /* Next non-empty mask set of xt at or after m, -1 when none. */
 static inline int gp_place_ix_next_mask(const gp_aix_type *xt, int m)
 {
