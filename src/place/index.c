@@ -117,7 +117,7 @@ int gp_place_ix_one(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *
 			uint64_t got;
 			double kk[3];
 
-			if (w < k || !(got = key(pt, (uint64_t)m, (int64_t)GP_MILLI * (w - k), ud, kk)))
+			if (w < k || !(got = key(pt, (uint64_t)m, (int64_t)GP_MILLI * w - (int64_t)k * job->gpu_milli, ud, kk)))
 				continue;
 			if (best >= 0) {
 				int c = kk[0] != bk[0] ? (kk[0] < bk[0] ? -1 : 1) : kk[1] != bk[1] ? (kk[1] < bk[1] ? -1 : 1) :

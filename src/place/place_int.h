@@ -189,11 +189,13 @@ static inline int gp_place_node_sw(const gp_cluster *c, int node)
 int gp_place_cmp_u16(const void *a, const void *b);
 
 /* The allocation index (alloc_index.h) when it may answer for this
- * decision: a whole-GPU job and no explanation wanted (explanations count
- * every fitting node); NULL: scan the nodes. */
+ * decision: no explanation wanted (explanations count every fitting
+ * node); NULL: scan the nodes.  On a regular node a job of 1..1000
+ * milli-GPU fits exactly the wholly free GPUs (if its memory fits one);
+ * the odd nodes are asked one by one. */
 static inline const gp_alloc_index *gp_place_ix(const gp_policy_ctx *ctx, const gp_job *job)
 {
-	return !ctx->explain && job->gpu_milli == GP_MILLI ? ctx->alloc->ix : NULL;
+	return !ctx->explain && job->gpu_milli >= 1 && job->gpu_milli <= GP_MILLI ? ctx->alloc->ix : NULL;
 }
 /* Whether the job accepts node type ti's GPU model (gp_node_eligible
  * without the node's state). */
