@@ -17,21 +17,6 @@
 #include "gpuplan/util/error.h"
 #include "runpool.h"
 
-static int full_write(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 static void worker_main(size_t n, int nworkers, int w, int fd, const gp_runpool_ops *ops)
 {
 	size_t r;
@@ -47,7 +32,7 @@ static void worker_main(size_t n, int nworkers, int w, int fd, const gp_runpool_
 		stop = ops->run(ops->ud, r, &b);
 		len = b.len - sizeof(len);
 		memcpy(b.buf, &len, sizeof(len));
-		if (full_write(fd, b.buf, b.len))
+		if (gp_write_all(fd, b.buf, b.len))
 			stop = 1;
 		gp_sbuf_release(&b);
 		if (stop)

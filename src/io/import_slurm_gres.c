@@ -21,20 +21,151 @@ int gp_slurm_is_mig_type(const char *t)
 	return p && p > t && isdigit((unsigned char)p[-1]) && strstr(p, "gb");
 }
 
+/* Where a GRES item's text is, for error locations. */
+typedef struct gres_at {
+	const char *v;         /* the whole GRES list */
+	const char *file;
+	int line, col0;        /* v[0]'s column */
+	gp_error *err;
+} gres_at;
+
+/* The head of item v[s..paren): NAME[:TYPE...][:COUNT] (fields split at
+ * ':'; "(null)" and "no_consume" are no type). */
+static int gres_head(const gres_at *g, size_t s, size_t paren, size_t e, gres_item *it)
+{
+	const char *v = g->v, *f[8];
+	size_t fl[8], q, fs = s, tl = 0;
+	int nf = 0, last, i;
+
+	for (q = s; q <= paren; q++)
+		if (q == paren || v[q] == ':') {
+			if (nf < 8) {
+				f[nf] = v + fs;
+				fl[nf] = q - fs;
+				nf++;
+			}
+			fs = q + 1;
+		}
+	if (fl[0] == 0 || fl[0] >= sizeof(it->name))
+		return gp_error_set(g->err, GP_EINPUT, g->file, g->line, g->col0 + (int)s,
+				    "GRES: bad name in '%.*s'", (int)(e - s), v + s);
+	memcpy(it->name, f[0], fl[0]);
+	last = nf - 1;
+	if (last >= 1 && fl[last] > 0 && isdigit((unsigned char)f[last][0])) {
+		char num[32], *endp;
+		double d;
+
+		if (fl[last] >= sizeof(num))
+			return gp_error_set(g->err, GP_EINPUT, g->file, g->line,
+					    g->col0 + (int)(f[last] - v), "GRES: bad count");
+		memcpy(num, f[last], fl[last]);
+		num[fl[last]] = '\0';
+		d = strtod(num, &endp);
+		/* K, M, G suffixes only for countable non-GPU GRES */
+		if (*endp && !strcmp(it->name, "gpu"))
+			return gp_error_set(g->err, GP_EINPUT, g->file, g->line,
+					    g->col0 + (int)(f[last] - v),
+					    "GRES: bad GPU count '%s'", num);
+		it->count = (long)d;
+		last--;
+	} else if (!strcmp(it->name, "gpu") && last >= 1 &&
+		   !(fl[last] == 6 && !memcmp(f[last], "(null)", 6)) &&
+		   paren == e) {
+		/* "gpu:a100" without a count and without detail */
+		return gp_error_set(g->err, GP_EINPUT, g->file, g->line,
+				    g->col0 + (int)(f[last] - v),
+				    "GRES: 'gpu:%.*s' has no count", (int)fl[last], f[last]);
+	}
+	for (i = 1; i <= last; i++) {
+		if ((fl[i] == 6 && !memcmp(f[i], "(null)", 6)) ||
+		    (fl[i] == 10 && !memcmp(f[i], "no_consume", 10)) || fl[i] == 0)
+			continue;
+		if (tl + fl[i] + 2 >= sizeof(it->type))
+			break;
+		if (tl)
+			it->type[tl++] = ':';
+		memcpy(it->type + tl, f[i], fl[i]);
+		tl += fl[i];
+	}
+	return GP_OK;
+}
+
+/* The details after the head, v[paren..e): (S:0-1) (IDX:0-1,3) (IDX:N/A)
+ * (CNT:1); nothing else may follow. */
+static int gres_details(const gres_at *g, size_t paren, size_t e, gres_item *it)
+{
+	const char *v = g->v;
+
+	while (paren < e && v[paren] == '(') {
+		size_t close = paren + 1, body;
+
+		while (close < e && v[close] != ')')
+			close++;
+		if (close >= e)
+			return gp_error_set(g->err, GP_EINPUT, g->file, g->line, g->col0 + (int)paren,
+					    "GRES: '(' without ')'");
+		body = paren + 1;
+		if (close - body > 4 && !memcmp(v + body, "IDX:", 4)) {
+			int *ids = NULL, nid = 0, i;
+
+			it->has_idx = 1;
+			if (!(close - body == 7 && !memcmp(v + body + 4, "N/A", 3))) {
+				if (gp_cpulist_parse(v + body + 4, close - body - 4, &ids, &nid))
+					return gp_error_set(g->err, GP_EINPUT, g->file, g->line,
+							    g->col0 + (int)body + 4,
+							    "GRES: bad index list '%.*s'",
+							    (int)(close - body - 4), v + body + 4);
+				for (i = 0; i < nid; i++) {
+					if (ids[i] >= 64) {
+						free(ids);
+						return gp_error_set(g->err, GP_EINPUT, g->file, g->line,
+								    g->col0 + (int)body + 4,
+								    "GRES: GPU index %d too large",
+								    ids[i]);
+					}
+					it->idx |= 1ull << ids[i];
+				}
+				free(ids);
+			}
+		} else if (close - body > 2 && !memcmp(v + body, "S:", 2)) {
+			int *ids = NULL, nid = 0;
+
+			if (gp_cpulist_parse(v + body + 2, close - body - 2, &ids, &nid) ||
+			    nid == 0) {
+				free(ids);
+				return gp_error_set(g->err, GP_EINPUT, g->file, g->line,
+						    g->col0 + (int)body + 2,
+						    "GRES: bad socket list '%.*s'",
+						    (int)(close - body - 2), v + body + 2);
+			}
+			it->sock_lo = ids[0];
+			it->sock_hi = ids[nid - 1];
+			free(ids);
+		} else if (close - body > 4 && !memcmp(v + body, "CNT:", 4)) {
+			it->count = strtol(v + body + 4, NULL, 10);
+		}
+		paren = close + 1;
+	}
+	if (paren != e)
+		return gp_error_set(g->err, GP_EINPUT, g->file, g->line, g->col0 + (int)paren,
+				    "GRES: unexpected text '%.*s'", (int)(e - paren), v + paren);
+	return GP_OK;
+}
+
 /* Parse a GRES list at v[0..n); errors located at col0 + offset. */
 int gp_slurm_parse_gres(const char *v, size_t n, const char *file, int line, int col0,
 			gres_item *items, int *nitems, gp_error *err)
 {
+	gres_at g = { v, file, line, col0, err };
 	size_t p = 0;
+	int rc;
 
 	*nitems = 0;
 	if (gp_slurm_is_null(v, n))
 		return GP_OK;
 	while (p < n) {
 		size_t s = p, e, paren;
-		int depth = 0, nf = 0;
-		const char *f[8];
-		size_t fl[8];
+		int depth = 0;
 		gres_item *it;
 
 		while (p < n && (depth || v[p] != ',')) {
@@ -62,121 +193,8 @@ int gp_slurm_parse_gres(const char *v, size_t n, const char *file, int line, int
 		paren = s;
 		while (paren < e && !(v[paren] == '(' && !(e - paren >= 6 && !memcmp(v + paren, "(null)", 6))))
 			paren++;
-		{
-			size_t q = s, fs = s;
-
-			for (q = s; q <= paren; q++)
-				if (q == paren || v[q] == ':') {
-					if (nf < 8) {
-						f[nf] = v + fs;
-						fl[nf] = q - fs;
-						nf++;
-					}
-					fs = q + 1;
-				}
-		}
-		if (fl[0] == 0 || fl[0] >= sizeof(it->name))
-			return gp_error_set(err, GP_EINPUT, file, line, col0 + (int)s,
-					    "GRES: bad name in '%.*s'", (int)(e - s), v + s);
-		memcpy(it->name, f[0], fl[0]);
-		{
-			int last = nf - 1, i;
-			size_t tl = 0;
-
-			if (last >= 1 && fl[last] > 0 && isdigit((unsigned char)f[last][0])) {
-				char num[32], *endp;
-				double d;
-
-				if (fl[last] >= sizeof(num))
-					return gp_error_set(err, GP_EINPUT, file, line,
-							    col0 + (int)(f[last] - v), "GRES: bad count");
-				memcpy(num, f[last], fl[last]);
-				num[fl[last]] = '\0';
-				d = strtod(num, &endp);
-				/* K, M, G suffixes only for countable non-GPU GRES */
-				if (*endp && !strcmp(it->name, "gpu"))
-					return gp_error_set(err, GP_EINPUT, file, line,
-							    col0 + (int)(f[last] - v),
-							    "GRES: bad GPU count '%s'", num);
-				it->count = (long)d;
-				last--;
-			} else if (!strcmp(it->name, "gpu") && last >= 1 &&
-				   !(fl[last] == 6 && !memcmp(f[last], "(null)", 6)) &&
-				   paren == e) {
-				/* "gpu:a100" without a count and without detail */
-				return gp_error_set(err, GP_EINPUT, file, line,
-						    col0 + (int)(f[last] - v),
-						    "GRES: 'gpu:%.*s' has no count", (int)fl[last],
-						    f[last]);
-			} else {
-				last = nf - 1;
-			}
-			for (i = 1; i <= last; i++) {
-				if ((fl[i] == 6 && !memcmp(f[i], "(null)", 6)) ||
-				    (fl[i] == 10 && !memcmp(f[i], "no_consume", 10)) || fl[i] == 0)
-					continue;
-				if (tl + fl[i] + 2 >= sizeof(it->type))
-					break;
-				if (tl)
-					it->type[tl++] = ':';
-				memcpy(it->type + tl, f[i], fl[i]);
-				tl += fl[i];
-			}
-		}
-		/* details: (S:0-1) (IDX:0-1,3) (IDX:N/A) (CNT:1) */
-		while (paren < e && v[paren] == '(') {
-			size_t close = paren + 1, body;
-
-			while (close < e && v[close] != ')')
-				close++;
-			if (close >= e)
-				return gp_error_set(err, GP_EINPUT, file, line, col0 + (int)paren,
-						    "GRES: '(' without ')'");
-			body = paren + 1;
-			if (close - body > 4 && !memcmp(v + body, "IDX:", 4)) {
-				int *ids = NULL, nid = 0, i;
-
-				it->has_idx = 1;
-				if (!(close - body == 7 && !memcmp(v + body + 4, "N/A", 3))) {
-					if (gp_cpulist_parse(v + body + 4, close - body - 4, &ids, &nid))
-						return gp_error_set(err, GP_EINPUT, file, line,
-								    col0 + (int)body + 4,
-								    "GRES: bad index list '%.*s'",
-								    (int)(close - body - 4), v + body + 4);
-					for (i = 0; i < nid; i++) {
-						if (ids[i] >= 64) {
-							free(ids);
-							return gp_error_set(err, GP_EINPUT, file, line,
-									    col0 + (int)body + 4,
-									    "GRES: GPU index %d too large",
-									    ids[i]);
-						}
-						it->idx |= 1ull << ids[i];
-					}
-					free(ids);
-				}
-			} else if (close - body > 2 && !memcmp(v + body, "S:", 2)) {
-				int *ids = NULL, nid = 0;
-
-				if (gp_cpulist_parse(v + body + 2, close - body - 2, &ids, &nid) ||
-				    nid == 0) {
-					free(ids);
-					return gp_error_set(err, GP_EINPUT, file, line,
-							    col0 + (int)body + 2,
-							    "GRES: bad socket list '%.*s'",
-							    (int)(close - body - 2), v + body + 2);
-				}
-				it->sock_lo = ids[0];
-				it->sock_hi = ids[nid - 1];
-				free(ids);
-			} else if (close - body > 4 && !memcmp(v + body, "CNT:", 4)) {
-				it->count = strtol(v + body + 4, NULL, 10);
-			}
-			paren = close + 1;
-		}
-		if (paren != e)
-			return gp_error_set(err, GP_EINPUT, file, line, col0 + (int)paren,
-					    "GRES: unexpected text '%.*s'", (int)(e - paren), v + paren);
+		if ((rc = gres_head(&g, s, paren, e, it)) || (rc = gres_details(&g, paren, e, it)))
+			return rc;
 		if (it->has_idx && it->count < 0)
 			it->count = __builtin_popcountll(it->idx);
 	}

@@ -50,6 +50,85 @@ static void node_finish(gp_inventory *inv, const char *file, node_rec *r)
 	r->n = NULL;
 }
 
+/* One KEY=VALUE of a node record onto r; other keys are left alone. */
+static int node_key(gp_inventory *inv, node_rec *r, const slurm_tok *t, const char *file,
+		    gp_error *err)
+{
+	int rc;
+
+	if (gp_slurm_keq(t, "CPUTot")) {
+		long v;
+
+		if ((rc = gp_slurm_tok_long(file, t, GP_TOPO_MAX_CPUS, &v, err)))
+			return rc;
+		r->n->cpus = (int)v;
+	} else if (gp_slurm_keq(t, "CPUAlloc")) {
+		long v;
+
+		if ((rc = gp_slurm_tok_long(file, t, GP_TOPO_MAX_CPUS, &v, err)))
+			return rc;
+		r->n->cpu_alloc = (int)v;
+	} else if (gp_slurm_keq(t, "Sockets") || gp_slurm_keq(t, "CoresPerSocket") ||
+		   gp_slurm_keq(t, "ThreadsPerCore")) {
+		long v;
+
+		if ((rc = gp_slurm_tok_long(file, t, GP_TOPO_MAX_CPUS, &v, err)))
+			return rc;
+		if (gp_slurm_keq(t, "Sockets"))
+			r->n->sockets = (int)v;
+		else if (gp_slurm_keq(t, "CoresPerSocket"))
+			r->n->cores_per_socket = (int)v;
+		else
+			r->n->threads_per_core = (int)v;
+	} else if (gp_slurm_keq(t, "RealMemory") || gp_slurm_keq(t, "AllocMem")) {
+		long v;
+
+		if ((rc = gp_slurm_tok_long(file, t, 1L << 40, &v, err)))
+			return rc;
+		if (gp_slurm_keq(t, "RealMemory"))
+			r->n->mem_mib = v;
+		else
+			r->n->mem_alloc_mib = v;
+	} else if (gp_slurm_keq(t, "Gres")) {
+		if ((rc = gp_slurm_apply_gres(inv, r->n, t, file, 0, err)))
+			return rc;
+	} else if (gp_slurm_keq(t, "GresUsed")) {
+		if ((rc = gp_slurm_apply_gres(inv, r->n, t, file, 1, err)))
+			return rc;
+		r->has_used = 1;
+	} else if (gp_slurm_keq(t, "CfgTRES")) {
+		char type[96] = "";
+		long g = gp_slurm_tres_gpus(t->v, t->vl, type, sizeof(type));
+
+		if (g >= 0) {
+			r->cfg_gpu = 1;
+			if (r->n->ngpus <= 0)
+				r->n->ngpus = (int)g;
+			if (!r->n->gpu_type && type[0])
+				gp_inv_set_str(&r->n->gpu_type, type, strlen(type));
+		}
+	} else if (gp_slurm_keq(t, "AllocTRES")) {
+		long g = gp_slurm_tres_gpus(t->v, t->vl, NULL, 0);
+
+		if (g >= 0) {
+			r->alloc_gpu_seen = 1;
+			r->alloc_gpus = g;
+		}
+	} else if (gp_slurm_keq(t, "State")) {
+		r->n->state = gp_slurm_state(t->v, t->vl);
+		r->n->conf_state = 0;
+		gp_inv_set_str(&r->n->state_text, t->v, t->vl);
+		r->state_alloc = t->vl >= 5 && !strncasecmp(t->v, "ALLOC", 5);
+		r->state_idle = t->vl >= 4 && !strncasecmp(t->v, "IDLE", 4);
+	} else if (gp_slurm_keq(t, "Reason")) {
+		gp_inv_set_str(&r->n->reason, t->v, t->vl);
+	} else if (gp_slurm_keq(t, "Partitions")) {
+		if (t->vl)
+			gp_inv_set_str(&r->n->partitions, t->v, t->vl);
+	}
+	return GP_OK;
+}
+
 int gp_slurm_read_scontrol_node(gp_inventory *inv, const char *text, size_t len,
 				const char *file, gp_error *err)
 {
@@ -100,75 +179,8 @@ int gp_slurm_read_scontrol_node(gp_inventory *inv, const char *text, size_t len,
 		if (!r.n)
 			return gp_slurm_tok_err(file, &t, 1, err, "%s",
 						"expected 'NodeName=' first");
-		if (gp_slurm_keq(&t, "CPUTot")) {
-			long v;
-
-			if ((rc = gp_slurm_tok_long(file, &t, GP_TOPO_MAX_CPUS, &v, err)))
-				return rc;
-			r.n->cpus = (int)v;
-		} else if (gp_slurm_keq(&t, "CPUAlloc")) {
-			long v;
-
-			if ((rc = gp_slurm_tok_long(file, &t, GP_TOPO_MAX_CPUS, &v, err)))
-				return rc;
-			r.n->cpu_alloc = (int)v;
-		} else if (gp_slurm_keq(&t, "Sockets") || gp_slurm_keq(&t, "CoresPerSocket") || gp_slurm_keq(&t, "ThreadsPerCore")) {
-			long v;
-
-			if ((rc = gp_slurm_tok_long(file, &t, GP_TOPO_MAX_CPUS, &v, err)))
-				return rc;
-			if (gp_slurm_keq(&t, "Sockets"))
-				r.n->sockets = (int)v;
-			else if (gp_slurm_keq(&t, "CoresPerSocket"))
-				r.n->cores_per_socket = (int)v;
-			else
-				r.n->threads_per_core = (int)v;
-		} else if (gp_slurm_keq(&t, "RealMemory") || gp_slurm_keq(&t, "AllocMem")) {
-			long v;
-
-			if ((rc = gp_slurm_tok_long(file, &t, 1L << 40, &v, err)))
-				return rc;
-			if (gp_slurm_keq(&t, "RealMemory"))
-				r.n->mem_mib = v;
-			else
-				r.n->mem_alloc_mib = v;
-		} else if (gp_slurm_keq(&t, "Gres")) {
-			if ((rc = gp_slurm_apply_gres(inv, r.n, &t, file, 0, err)))
-				return rc;
-		} else if (gp_slurm_keq(&t, "GresUsed")) {
-			if ((rc = gp_slurm_apply_gres(inv, r.n, &t, file, 1, err)))
-				return rc;
-			r.has_used = 1;
-		} else if (gp_slurm_keq(&t, "CfgTRES")) {
-			char type[96] = "";
-			long g = gp_slurm_tres_gpus(t.v, t.vl, type, sizeof(type));
-
-			if (g >= 0) {
-				r.cfg_gpu = 1;
-				if (r.n->ngpus <= 0)
-					r.n->ngpus = (int)g;
-				if (!r.n->gpu_type && type[0])
-					gp_inv_set_str(&r.n->gpu_type, type, strlen(type));
-			}
-		} else if (gp_slurm_keq(&t, "AllocTRES")) {
-			long g = gp_slurm_tres_gpus(t.v, t.vl, NULL, 0);
-
-			if (g >= 0) {
-				r.alloc_gpu_seen = 1;
-				r.alloc_gpus = g;
-			}
-		} else if (gp_slurm_keq(&t, "State")) {
-			r.n->state = gp_slurm_state(t.v, t.vl);
-			r.n->conf_state = 0;
-			gp_inv_set_str(&r.n->state_text, t.v, t.vl);
-			r.state_alloc = t.vl >= 5 && !strncasecmp(t.v, "ALLOC", 5);
-			r.state_idle = t.vl >= 4 && !strncasecmp(t.v, "IDLE", 4);
-		} else if (gp_slurm_keq(&t, "Reason")) {
-			gp_inv_set_str(&r.n->reason, t.v, t.vl);
-		} else if (gp_slurm_keq(&t, "Partitions")) {
-			if (t.vl)
-				gp_inv_set_str(&r.n->partitions, t.v, t.vl);
-		}
+		if ((rc = node_key(inv, &r, &t, file, err)))
+			return rc;
 	}
 	node_finish(inv, file, &r);
 	if (!nodes)

@@ -15,8 +15,8 @@
 enum { C_NODE, C_GRES, C_USED, C_STATE, C_CPUS, C_AIOT, C_MEM, C_PART, C_SCT, C_SOCK,
        C_CORES, C_THREADS, C_ALLOCMEM, C_COLS };
 
-int gp_slurm_read_sinfo(gp_inventory *inv, const char *text, size_t len, const char *file,
-			gp_error *err)
+/* The header line: which column holds what (col_of[C_*], -1 absent). */
+static int read_header(slurm_lexer *x, int *col_of, int *ncols, const char *file, gp_error *err)
 {
 	static const struct {
 		const char *head;
@@ -28,29 +28,26 @@ int gp_slurm_read_sinfo(gp_inventory *inv, const char *text, size_t len, const c
 		{ "PARTITION", C_PART }, { "S:C:T", C_SCT }, { "SOCKETS", C_SOCK },
 		{ "CORES", C_CORES }, { "THREADS", C_THREADS }, { "ALLOCMEM", C_ALLOCMEM },
 	};
-	slurm_lexer x;
-	slurm_tok t, row[64];
-	int col_of[C_COLS], ncols = 0, i, rc, rows = 0;
+	slurm_tok t;
+	int i, rc;
 
 	for (i = 0; i < C_COLS; i++)
 		col_of[i] = -1;
-	gp_slurm_lex_init(&x, text, len, 0);
-	/* the header line */
-	while ((rc = gp_slurm_lex_tok(&x, &t)) == 0 && gp_slurm_lex_next_line(&x))
+	while ((rc = gp_slurm_lex_tok(x, &t)) == 0 && gp_slurm_lex_next_line(x))
 		;
 	if (rc < 0)
 		return gp_error_set(err, GP_EINPUT, file, 0, 0, "sinfo: no header line");
 	do {
 		size_t k;
 
-		if (ncols >= 64)
+		if (*ncols >= 64)
 			return gp_error_set(err, GP_EINPUT, file, t.line, t.kcol, "sinfo: too many columns");
 		for (k = 0; k < GP_ARRAY_SIZE(heads); k++)
 			if (t.vl == strlen(heads[k].head) && !strncasecmp(t.v, heads[k].head, t.vl) &&
 			    col_of[heads[k].col] < 0)
-				col_of[heads[k].col] = ncols;
-		ncols++;
-	} while (gp_slurm_lex_tok(&x, &t) > 0);
+				col_of[heads[k].col] = *ncols;
+		(*ncols)++;
+	} while (gp_slurm_lex_tok(x, &t) > 0);
 	if (col_of[C_NODE] < 0)
 		return gp_error_set(err, GP_EINPUT, file, t.line, 1,
 				    "sinfo: the header names no NODELIST or HOSTNAMES column");
@@ -58,7 +55,94 @@ int gp_slurm_read_sinfo(gp_inventory *inv, const char *text, size_t len, const c
 		return gp_error_set(err, GP_EINPUT, file, t.line, 1,
 				    "sinfo: the header names no GRES or GRES_USED column (use "
 				    "sinfo -N -O NodeList,Gres,GresUsed,StateLong,...)");
+	return GP_OK;
+}
+
+/* A whole number column; a trailing '+' (sinfo's "at least") is dropped. */
+static int col_long(const char *file, slurm_tok c, long max, long *v, gp_error *err)
+{
+	if (c.vl && c.v[c.vl - 1] == '+')
+		c.vl--;
+	return gp_slurm_tok_long(file, &c, max, v, err);
+}
+
+/* One row's columns onto node nd, unless scontrol show node told of it. */
+static int apply_row(gp_inventory *inv, gp_inv_node *nd, slurm_tok *row, const int *col_of,
+		     const char *file, gp_error *err)
+{
+	char buf[64];
+	long v;
+	int rc;
+
+	nd->kinds |= 1u << GP_IMPORT_SINFO;
+	if ((nd->kinds >> GP_IMPORT_SCONTROL_NODE) & 1)
+		return GP_OK;
+	if (col_of[C_GRES] >= 0 &&
+	    (rc = gp_slurm_apply_gres(inv, nd, &row[col_of[C_GRES]], file, 0, err)))
+		return rc;
+	if (col_of[C_USED] >= 0 &&
+	    (rc = gp_slurm_apply_gres(inv, nd, &row[col_of[C_USED]], file, 1, err)))
+		return rc;
+	if (col_of[C_STATE] >= 0) {
+		slurm_tok *s = &row[col_of[C_STATE]];
+
+		nd->state = gp_slurm_state(s->v, s->vl);
+		gp_inv_set_str(&nd->state_text, s->v, s->vl);
+	}
+	if (col_of[C_PART] >= 0) {
+		slurm_tok *p = &row[col_of[C_PART]];
+		size_t pl = p->vl && p->v[p->vl - 1] == '*' ? p->vl - 1 : p->vl;
+
+		gp_slurm_add_partition(&nd->partitions, p->v, pl);
+	}
+	if (col_of[C_CPUS] >= 0) {
+		if ((rc = col_long(file, row[col_of[C_CPUS]], GP_TOPO_MAX_CPUS, &v, err)))
+			return rc;
+		nd->cpus = (int)v;
+	}
+	if (col_of[C_AIOT] >= 0) {
+		slurm_tok *c = &row[col_of[C_AIOT]];
+		long a, i2, o, tt;
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)c->vl, c->v);
+		if (sscanf(buf, "%ld/%ld/%ld/%ld", &a, &i2, &o, &tt) != 4)
+			return gp_error_set(err, GP_EINPUT, file, c->line, c->vcol,
+					    "sinfo: CPUS(A/I/O/T) '%s' is not A/I/O/T", buf);
+		nd->cpus = (int)tt;
+		nd->cpu_alloc = (int)a;
+	}
+	if (col_of[C_MEM] >= 0) {
+		if ((rc = col_long(file, row[col_of[C_MEM]], 1L << 40, &v, err)))
+			return rc;
+		nd->mem_mib = v;
+	}
+	if (col_of[C_SCT] >= 0) {
+		slurm_tok *c = &row[col_of[C_SCT]];
+		int s1, c1, t1;
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)c->vl, c->v);
+		if (sscanf(buf, "%d:%d:%d", &s1, &c1, &t1) != 3)
+			return gp_error_set(err, GP_EINPUT, file, c->line, c->vcol,
+					    "sinfo: S:C:T '%s' is not sockets:cores:threads", buf);
+		nd->sockets = s1;
+		nd->cores_per_socket = c1;
+		nd->threads_per_core = t1;
+	}
+	return GP_OK;
+}
+
+int gp_slurm_read_sinfo(gp_inventory *inv, const char *text, size_t len, const char *file,
+			gp_error *err)
+{
+	slurm_lexer x;
+	slurm_tok t, row[64];
+	int col_of[C_COLS], ncols = 0, i, rc, rows = 0;
+
+	gp_slurm_lex_init(&x, text, len, 0);
+	if ((rc = read_header(&x, col_of, &ncols, file, err)))
+		return rc;
 	while (gp_slurm_lex_next_line(&x)) {
+		const slurm_tok *nl;
 		int n = 0;
 		gp_hostlist h;
 		size_t k;
@@ -76,90 +160,17 @@ int gp_slurm_read_sinfo(gp_inventory *inv, const char *text, size_t len, const c
 					    row[n - 1].vcol + (int)row[n - 1].vl,
 					    "sinfo: %d column(s), the header has %d", n, ncols);
 		rows++;
+		nl = &row[col_of[C_NODE]];
 		gp_hostlist_init(&h);
-		if ((rc = gp_hostlist_expand(row[col_of[C_NODE]].v, row[col_of[C_NODE]].vl, &h, file,
-					     row[0].line, row[col_of[C_NODE]].vcol, err)))
+		if ((rc = gp_hostlist_expand(nl->v, nl->vl, &h, file, row[0].line, nl->vcol, err)))
 			return rc;
-		for (k = 0; k < h.n; k++) {
-			gp_inv_node *nd = gp_inv_node_get(inv, h.names[k], strlen(h.names[k]), file,
-							  row[0].line, row[col_of[C_NODE]].vcol);
-			int sc = (nd->kinds >> GP_IMPORT_SCONTROL_NODE) & 1;
-
-			nd->kinds |= 1u << GP_IMPORT_SINFO;
-			if (col_of[C_GRES] >= 0 && !sc &&
-			    (rc = gp_slurm_apply_gres(inv, nd, &row[col_of[C_GRES]], file, 0, err)))
-				goto fail;
-			if (col_of[C_USED] >= 0 && !sc &&
-			    (rc = gp_slurm_apply_gres(inv, nd, &row[col_of[C_USED]], file, 1, err)))
-				goto fail;
-			if (col_of[C_STATE] >= 0 && !sc) {
-				slurm_tok *s = &row[col_of[C_STATE]];
-
-				nd->state = gp_slurm_state(s->v, s->vl);
-				gp_inv_set_str(&nd->state_text, s->v, s->vl);
-			}
-			if (col_of[C_PART] >= 0 && !sc) {
-				slurm_tok *p = &row[col_of[C_PART]];
-				size_t pl = p->vl && p->v[p->vl - 1] == '*' ? p->vl - 1 : p->vl;
-
-				gp_slurm_add_partition(&nd->partitions, p->v, pl);
-			}
-			if (col_of[C_CPUS] >= 0 && !sc) {
-				slurm_tok c = row[col_of[C_CPUS]];
-				long v;
-
-				if (c.vl && c.v[c.vl - 1] == '+')
-					c.vl--;
-				if ((rc = gp_slurm_tok_long(file, &c, GP_TOPO_MAX_CPUS, &v, err)))
-					goto fail;
-				nd->cpus = (int)v;
-			}
-			if (col_of[C_AIOT] >= 0 && !sc) {
-				slurm_tok *c = &row[col_of[C_AIOT]];
-				long a, i2, o, tt;
-				char buf[64];
-
-				snprintf(buf, sizeof(buf), "%.*s", (int)c->vl, c->v);
-				if (sscanf(buf, "%ld/%ld/%ld/%ld", &a, &i2, &o, &tt) != 4) {
-					rc = gp_error_set(err, GP_EINPUT, file, c->line, c->vcol,
-							  "sinfo: CPUS(A/I/O/T) '%s' is not A/I/O/T", buf);
-					goto fail;
-				}
-				nd->cpus = (int)tt;
-				nd->cpu_alloc = (int)a;
-			}
-			if (col_of[C_MEM] >= 0 && !sc) {
-				slurm_tok c = row[col_of[C_MEM]];
-				long v;
-
-				if (c.vl && c.v[c.vl - 1] == '+')
-					c.vl--;
-				if ((rc = gp_slurm_tok_long(file, &c, 1L << 40, &v, err)))
-					goto fail;
-				nd->mem_mib = v;
-			}
-			if (col_of[C_SCT] >= 0 && !sc) {
-				slurm_tok *c = &row[col_of[C_SCT]];
-				int s1, c1, t1;
-				char buf[64];
-
-				snprintf(buf, sizeof(buf), "%.*s", (int)c->vl, c->v);
-				if (sscanf(buf, "%d:%d:%d", &s1, &c1, &t1) != 3) {
-					rc = gp_error_set(err, GP_EINPUT, file, c->line, c->vcol,
-							  "sinfo: S:C:T '%s' is not sockets:cores:threads",
-							  buf);
-					goto fail;
-				}
-				nd->sockets = s1;
-				nd->cores_per_socket = c1;
-				nd->threads_per_core = t1;
-			}
-		}
+		for (k = 0; k < h.n && rc == GP_OK; k++)
+			rc = apply_row(inv, gp_inv_node_get(inv, h.names[k], strlen(h.names[k]), file,
+							     row[0].line, nl->vcol),
+				       row, col_of, file, err);
 		gp_hostlist_release(&h);
-		continue;
-fail:
-		gp_hostlist_release(&h);
-		return rc;
+		if (rc)
+			return rc;
 	}
 	if (!rows)
 		return gp_error_set(err, GP_EINPUT, file, 0, 0, "sinfo: no rows under the header");

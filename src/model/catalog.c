@@ -150,6 +150,53 @@ int gp_catalog_name_eq(const char *a, const char *b)
 	}
 }
 
+/* The next word of a catalog name, lower-cased into w[32]; 0 at the end. */
+static int next_word(const char **s, char *w)
+{
+	size_t n = 0;
+
+	*s = skip_sep(*s);
+	if (!**s)
+		return 0;
+	for (; **s && **s != '-' && **s != '_' && **s != ' '; (*s)++)
+		if (n < 31)
+			w[n++] = (char)tolower((unsigned char)**s);
+	w[n] = '\0';
+	return 1;
+}
+
+/* Whether every word of want is, in order, a word of name: "V100" is a
+ * family of V100-SXM2-16GB and V100-PCIE-32GB (not of V100S-PCIE-32GB). */
+static int family(const char *want, const char *name)
+{
+	const char *a = skip_vendor(want), *b = skip_vendor(name);
+	char wa[32], wb[32];
+	int words = 0;
+
+	while (next_word(&a, wa)) {
+		int found = 0;
+
+		words++;
+		while (!found && next_word(&b, wb))
+			found = !strcmp(wa, wb);
+		if (!found)
+			return 0;
+	}
+	return words > 0;
+}
+
+int gp_catalog_admits(const char *want, const char *name)
+{
+	size_t i;
+
+	if (gp_catalog_name_eq(want, name) || family(want, name))
+		return 1;
+	for (i = 0; i < GP_ARRAY_SIZE(aliases); i++)
+		if (gp_catalog_name_eq(aliases[i].alias, want))
+			return gp_catalog_name_eq(aliases[i].name, name);
+	return 0;
+}
+
 static int find_exact(const gp_catalog *cat, const char *name)
 {
 	int i;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gpuplan/model/catalog.h"
 #include "gpuplan/model/job.h"
 #include "gpuplan/util/util.h"
 
@@ -60,7 +61,7 @@ gp_job *gp_joblist_push(gp_joblist *l)
 int gp_job_accepts_model(const gp_job *j, const char *model_name)
 {
 	const char *p, *bar;
-	size_t len = strlen(model_name);
+	char want[96];
 
 	if (!j->gpu_models || !*j->gpu_models)
 		return 1;
@@ -68,7 +69,8 @@ int gp_job_accepts_model(const gp_job *j, const char *model_name)
 		bar = strchr(p, '|');
 		if (!bar)
 			bar = p + strlen(p);
-		if ((size_t)(bar - p) == len && !strncasecmp(p, model_name, len))
+		snprintf(want, sizeof(want), "%.*s", (int)(bar - p), p);
+		if (gp_catalog_admits(want, model_name))
 			return 1;
 		if (!*bar)
 			break;
@@ -129,6 +131,17 @@ static int name_distance(const char *a, const char *b)
 	return row[lb];
 }
 
+/* Whether name admits some model of the catalog (a family such as V100). */
+static int admits_any(const gp_catalog *cat, const char *name)
+{
+	int k;
+
+	for (k = 0; k < cat->n; k++)
+		if (gp_catalog_admits(name, cat->models[k].name))
+			return 1;
+	return 0;
+}
+
 int gp_job_unknown_model(const gp_job *j, const gp_catalog *cat, char *bad, size_t badsize,
 			 char *hint, size_t hintsize)
 {
@@ -144,7 +157,7 @@ int gp_job_unknown_model(const gp_job *j, const gp_catalog *cat, char *bad, size
 		if (!bar)
 			bar = p + strlen(p);
 		snprintf(name, sizeof(name), "%.*s", (int)(bar - p), p);
-		if (gp_catalog_index(cat, name) < 0) {
+		if (gp_catalog_index(cat, name) < 0 && !admits_any(cat, name)) {
 			snprintf(bad, badsize, "%s", name);
 			if (hintsize)
 				hint[0] = '\0';

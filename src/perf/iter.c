@@ -114,41 +114,169 @@ int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placem
 	return gp_perf_iteration_fabric(c, j, p, NULL, flags, out, err);
 }
 
+/* One iteration's estimate in the making. */
+typedef struct iter_est {
+	const gp_cluster *c;
+	const gp_job *j;
+	const gp_gpu_model *m;          /* the first node's GPU */
+	const gp_perf_gpu_calib *cal;
+	gp_perf_fabric f;
+	unsigned flags;
+	int node;
+	double bsz;
+	gp_perf_iter *out;
+	gp_error *err;
+} iter_est;
+
+/* Compute time when no profile of this DL model on this GPU exists: a
+ * profile on another GPU scaled by the ratio of peaks, Gavel's time of the
+ * job type on another GPU (*done: out is complete), or FLOPs at the
+ * calibrated efficiency. */
+static int compute_estimate(iter_est *x, int *done)
+{
+	const gp_job *j = x->j;
+	const gp_gpu_model *m = x->m;
+	gp_perf_iter *out = x->out;
+	double fl = flops_per_sample(&j->model), peak, eff;
+	int cnn, fp32, tc32, gavel = !(x->flags & GP_PERF_NO_GAVEL);
+
+	if (!m)
+		return gp_error_set(x->err, GP_EINPUT, NULL, 0, 0,
+				    "node '%s' has no GPU model for the compute estimate",
+				    x->c->nodes[x->node].name);
+	/* FP32 jobs on tensor-core GPUs: the mixed-precision estimate
+	 * times the measured FP32 (or TF32) slowdown, since the
+	 * calibrated efficiency is against the FP16 tensor peak. */
+	fp32 = j->precision == GP_PREC_FP32 || m->fp16_tflops <= 0;
+	tc32 = fp32 && has_tensor_cores(m);
+	if (tc32)
+		fp32 = 0;
+	peak = fp32 ? m->fp32_tflops : m->fp16_tflops;
+	if (peak <= 0)
+		return gp_error_set(x->err, GP_EINPUT, NULL, 0, 0,
+				    "GPU model '%s' has no peak FLOPS", m->name);
+	cnn = j->model.kind == GP_MODEL_CNN && !j->model.is_transformer;
+	/* The DL model was profiled on another GPU: its measured
+	 * single-GPU compute, scaled by the ratio of peaks, keeps the
+	 * fixed per-step costs that FLOPs alone miss. */
+	out->scaled = gp_perf_profile_nearest(j->model.name, peak, fp32);
+	if (out->scaled) {
+		const gp_perf_profile *sp = out->scaled;
+		double ref = fp32 ? sp->peak_fp32_tflops : sp->peak_tflops;
+
+		out->compute_s = gp_perf_ctab_compute(&sp->ctab, sp->p, x->bsz) * ref / peak;
+		if (gavel)
+			out->compute_s /= gavel_speed(m, cnn);
+		if (tc32)
+			out->compute_s = fp32_from_mixed(m, out->compute_s);
+		return GP_OK;
+	}
+	if ((fl <= 0 || j->model.params <= 0) && gavel) {
+		/* Last resort for a Gavel job type on another GPU. */
+		double t = gavel_iter_s(j, m, &x->f, 1, &out->gavel);
+
+		if (t > 0) {
+			out->compute_s = out->iter_s = t;
+			out->algo = GP_ALGO_RING;
+			*done = 1;
+			return GP_OK;
+		}
+	}
+	if (fl <= 0 || j->model.params <= 0)
+		return gp_error_set(x->err, GP_EINPUT, NULL, 0, 0,
+				    "job '%s': model size unknown (give model: or params:)",
+				    j->id ? j->id : "?");
+	/* The calibrated efficiency is ResNet-50's: used for CNNs only;
+	 * transformers get the usual MFU-like default. */
+	eff = GP_PERF_DEFAULT_EFFICIENCY;
+	if (m->efficiency > 0)
+		eff = m->efficiency;
+	else if (x->cal && x->cal->efficiency > 0 && cnn && j->model.name[0])
+		eff = x->cal->efficiency;
+	if (gavel)
+		eff *= gavel_speed(m, cnn);
+	out->compute_s = x->bsz * fl / (peak * 1e12 * eff);
+	if (tc32 && cnn && !(m->efficiency > 0)) {
+		/* A CNN in FP32: its own measured efficiency against the
+		 * FP32 (Volta, Turing) or TF32 (Ampere on) peak. */
+		double p32 = gp_perf_arch(m) >= 8 ? m->fp16_tflops / 2 : m->fp32_tflops;
+		double e32 = gp_perf_arch(m) >= 8 ? CNN_EFF_TF32 : CNN_EFF_FP32;
+
+		if (gavel)
+			e32 *= gavel_speed(m, cnn);
+		out->compute_s = x->bsz * fl / (p32 * 1e12 * e32);
+	} else if (tc32) {
+		out->compute_s = fp32_from_mixed(m, out->compute_s);
+	}
+	return GP_OK;
+}
+
+/* The gradient all-reduce (or parameter-server push) over the fabric, and
+ * how much of it the compute hides. */
+static void add_comm(iter_est *x, int workers, int servers)
+{
+	const gp_job *j = x->j;
+	gp_perf_iter *out = x->out;
+	gp_perf_fabric *f = &x->f;
+	gp_perf_coll_result r;
+
+	out->grad_bytes = j->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
+	if (j->type == GP_JOB_PS_WORKER) {
+		/* Servers are not ranks of the collective; workers push to them. */
+		f->ps = servers > 0 ? servers : (j->ps > 0 ? j->ps : 1);
+		if (servers > 0 && workers > 0)
+			f->n = workers;
+		gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_PS, f, out->grad_bytes, &r);
+	} else {
+		gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, f, out->grad_bytes, &r);
+	}
+	out->algo = r.algo;
+	out->comm_s = f->n > 1 ? r.time_s : 0.0;
+	if (!out->profile)
+		out->overlap = x->m->overlap > 0 ? x->m->overlap
+			       : x->cal && x->cal->overlap > 0 ? x->cal->overlap : GP_PERF_DEFAULT_OVERLAP;
+	out->exposed_s = gp_perf_exposed(out->compute_s, out->comm_s, out->overlap);
+	out->iter_s = out->compute_s + out->exposed_s;
+}
+
 int gp_perf_iteration_fabric(const gp_cluster *c, const gp_job *j, const gp_placement *p,
 			     const gp_perf_fabric *given, unsigned flags, gp_perf_iter *out,
 			     gp_error *err)
 {
-	const gp_gpu_model *m;
-	const gp_perf_gpu_calib *cal;
-	gp_perf_fabric f;
-	gp_perf_coll_result r;
-	double bsz = j->batch_size > 0 ? j->batch_size : 32;
-	int node, st, i, workers = 0, servers = 0;
+	iter_est x;
+	int st, i, workers = 0, servers = 0, done = 0;
 
 	memset(out, 0, sizeof(*out));
-	node = first_node(p);
-	if (node < 0 || node >= c->nnodes)
+	memset(&x, 0, sizeof(x));
+	x.c = c;
+	x.j = j;
+	x.flags = flags;
+	x.out = out;
+	x.err = err;
+	x.bsz = j->batch_size > 0 ? j->batch_size : 32;
+	x.node = first_node(p);
+	if (x.node < 0 || x.node >= c->nnodes)
 		return gp_error_set(err, GP_EINPUT, NULL, 0, 0, "job '%s' has an empty placement",
 				    j->id ? j->id : "?");
-	st = gp_perf_fabric_of(c, p, &f, out->bottleneck, sizeof(out->bottleneck), err);
+	st = gp_perf_fabric_of(c, p, &x.f, out->bottleneck, sizeof(out->bottleneck), err);
 	if (st)
 		return st;
 	if (given)
-		f = *given;
+		x.f = *given;
 	for (i = 0; i < p->nparts; i++) {
 		if (p->parts[i].role == 1)
 			servers += p->parts[i].ngpus;
 		else
 			workers += p->parts[i].ngpus;
 	}
-	out->gpus = f.n;
-	out->nodes = f.nodes;
-	m = gp_cluster_node_model(c, node);
-	cal = m ? gp_perf_gpu_calib_find(m->name) : NULL;
+	out->gpus = x.f.n;
+	out->nodes = x.f.nodes;
+	x.m = gp_cluster_node_model(c, x.node);
+	x.cal = x.m ? gp_perf_gpu_calib_find(x.m->name) : NULL;
 	if (!(flags & GP_PERF_NO_GAVEL)) {
 		/* Gavel measured exactly this job type, batch, GPU count and
 		 * GPU: its time is the answer (all of it counted as compute). */
-		double t = gavel_iter_s(j, m, &f, 0, &out->gavel);
+		double t = gavel_iter_s(j, x.m, &x.f, 0, &out->gavel);
 
 		if (t > 0) {
 			out->compute_s = out->iter_s = t;
@@ -158,115 +286,25 @@ int gp_perf_iteration_fabric(const gp_cluster *c, const gp_job *j, const gp_plac
 			return GP_OK;
 		}
 	}
-	out->profile = m ? gp_perf_profile_find(j->model.name, m->name) : NULL;
+	out->profile = x.m ? gp_perf_profile_find(j->model.name, x.m->name) : NULL;
 	if (out->profile) {
-		const double *pp = out->profile->p;
-
 		/* The profile was measured with this DL model on this GPU: its
 		 * compute (with the contention of k GPUs on a node) and overlap
 		 * stand; its fitted communication belongs to the machines Sia
 		 * measured, so the collective is recomputed over this
 		 * placement's links (GP_PERF_PROFILE_COMM keeps the fit). */
-		out->iter_s = gp_perf_profile_eval(out->profile, f.n, f.nodes, f.per_node, bsz,
+		out->iter_s = gp_perf_profile_eval(out->profile, x.f.n, x.f.nodes, x.f.per_node, x.bsz,
 						   &out->compute_s, &out->comm_s, &out->exposed_s);
 		out->profile_comm_s = out->comm_s;
-		out->overlap = pp[GP_PP_OVERLAP];
+		out->overlap = out->profile->p[GP_PP_OVERLAP];
 		out->algo = GP_ALGO_RING;
 		out->grad_bytes = j->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
 		if (flags & GP_PERF_PROFILE_COMM)
 			return GP_OK;
-		goto comm;
+	} else if ((st = compute_estimate(&x, &done)) || done) {
+		return st;
 	}
-	{
-		double fl = flops_per_sample(&j->model), peak, eff;
-		int cnn, fp32, tc32;
-
-		if (!m)
-			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-					    "node '%s' has no GPU model for the compute estimate",
-					    c->nodes[node].name);
-		/* FP32 jobs on tensor-core GPUs: the mixed-precision estimate
-		 * times the measured FP32 (or TF32) slowdown, since the
-		 * calibrated efficiency is against the FP16 tensor peak. */
-		fp32 = j->precision == GP_PREC_FP32 || m->fp16_tflops <= 0;
-		tc32 = fp32 && has_tensor_cores(m);
-		if (tc32)
-			fp32 = 0;
-		peak = fp32 ? m->fp32_tflops : m->fp16_tflops;
-		if (peak <= 0)
-			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-					    "GPU model '%s' has no peak FLOPS", m->name);
-		cnn = j->model.kind == GP_MODEL_CNN && !j->model.is_transformer;
-		/* The DL model was profiled on another GPU: its measured
-		 * single-GPU compute, scaled by the ratio of peaks, keeps the
-		 * fixed per-step costs that FLOPs alone miss. */
-		out->scaled = gp_perf_profile_nearest(j->model.name, peak, fp32);
-		if (out->scaled) {
-			const gp_perf_profile *sp = out->scaled;
-			double ref = fp32 ? sp->peak_fp32_tflops : sp->peak_tflops;
-
-			out->compute_s = gp_perf_ctab_compute(&sp->ctab, sp->p, bsz) * ref / peak;
-			if (!(flags & GP_PERF_NO_GAVEL))
-				out->compute_s /= gavel_speed(m, cnn);
-			if (tc32)
-				out->compute_s = fp32_from_mixed(m, out->compute_s);
-			goto comm;
-		}
-		if ((fl <= 0 || j->model.params <= 0) && !(flags & GP_PERF_NO_GAVEL)) {
-			/* Last resort for a Gavel job type on another GPU. */
-			double t = gavel_iter_s(j, m, &f, 1, &out->gavel);
-
-			if (t > 0) {
-				out->compute_s = out->iter_s = t;
-				out->algo = GP_ALGO_RING;
-				return GP_OK;
-			}
-		}
-		if (fl <= 0 || j->model.params <= 0)
-			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
-					    "job '%s': model size unknown (give model: or params:)",
-					    j->id ? j->id : "?");
-		/* The calibrated efficiency is ResNet-50's: used for CNNs only;
-		 * transformers get the usual MFU-like default. */
-		eff = GP_PERF_DEFAULT_EFFICIENCY;
-		if (m->efficiency > 0)
-			eff = m->efficiency;
-		else if (cal && cal->efficiency > 0 && cnn && j->model.name[0])
-			eff = cal->efficiency;
-		if (!(flags & GP_PERF_NO_GAVEL))
-			eff *= gavel_speed(m, cnn);
-		out->compute_s = bsz * fl / (peak * 1e12 * eff);
-		if (tc32 && cnn && !(m->efficiency > 0)) {
-			/* A CNN in FP32: its own measured efficiency against the
-			 * FP32 (Volta, Turing) or TF32 (Ampere on) peak. */
-			double p32 = gp_perf_arch(m) >= 8 ? m->fp16_tflops / 2 : m->fp32_tflops;
-			double e32 = gp_perf_arch(m) >= 8 ? CNN_EFF_TF32 : CNN_EFF_FP32;
-
-			if (!(flags & GP_PERF_NO_GAVEL))
-				e32 *= gavel_speed(m, cnn);
-			out->compute_s = bsz * fl / (p32 * 1e12 * e32);
-		} else if (tc32) {
-			out->compute_s = fp32_from_mixed(m, out->compute_s);
-		}
-	}
-comm:
-	out->grad_bytes = j->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
-	if (j->type == GP_JOB_PS_WORKER) {
-		/* Servers are not ranks of the collective; workers push to them. */
-		f.ps = servers > 0 ? servers : (j->ps > 0 ? j->ps : 1);
-		if (servers > 0 && workers > 0)
-			f.n = workers;
-		gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_PS, &f, out->grad_bytes, &r);
-	} else {
-		gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, out->grad_bytes, &r);
-	}
-	out->algo = r.algo;
-	out->comm_s = f.n > 1 ? r.time_s : 0.0;
-	if (!out->profile)
-		out->overlap = m->overlap > 0 ? m->overlap
-			       : cal && cal->overlap > 0 ? cal->overlap : GP_PERF_DEFAULT_OVERLAP;
-	out->exposed_s = gp_perf_exposed(out->compute_s, out->comm_s, out->overlap);
-	out->iter_s = out->compute_s + out->exposed_s;
+	add_comm(&x, workers, servers);
 	return GP_OK;
 }
 

@@ -207,6 +207,16 @@ int gp_place_ix_first(const gp_policy_ctx *ctx, const gp_aix_type *xt, const gp_
  * for k of them, lowest index among equals; -1 none; -2 when the index
  * cannot answer (gp_place_ix NULL). */
 int gp_place_ix_by_free(const gp_policy_ctx *ctx, const gp_job *job, int k, int most);
+/* A one-node policy's ranking of a node with free GPUs avail and
+ * `remaining` milli-GPU left after the job: the GPUs it takes (0: the node
+ * cannot take the job), key[0..3) smaller first. */
+typedef uint64_t (*gp_place_key_fn)(const gp_place_type *t, uint64_t avail, int64_t remaining,
+				    void *ud, double key[3]);
+/* Through the index: the node with the smallest key (then the lowest
+ * index) among those with job->gpus fitting GPUs and host room for them;
+ * *mask its GPUs.  -1 none; -2 when the index cannot answer. */
+int gp_place_ix_one(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
+		    gp_place_key_fn key, void *ud, uint64_t *mask);
 /* Next non-empty mask set of xt at or after m, -1 when none. */
 static inline int gp_place_ix_next_mask(const gp_aix_type *xt, int m)
 {

@@ -7,6 +7,7 @@
 #include "gpuplan/place/replace.h"
 #include "gpuplan/sim/failsim.h"
 #include "gpuplan/util/util.h"
+#include "failsim_int.h"
 
 static const char *const recovery_names[GP_RECOVERIES] = { "restart", "replace", "shrink", "fail" };
 static const char *const action_names[GP_FA_ACTIONS] = {
@@ -42,64 +43,10 @@ void gp_failsim_config_init(gp_failsim_config *c, uint64_t seed)
 	c->recovery = GP_RECOVERY_RESTART;
 }
 
-/* Events of this source: kind in the low 2 bits, a failure index above. */
-enum { EV_FAIL = 0, EV_DETECT = 1, EV_REPAIR = 2 };
-#define ARG(kind, idx) ((int64_t)(idx) * 4 + (kind))
-
-typedef struct fail_rec {
-	gp_fail_event e;
-	double detect_t;
-	size_t first_row, nrows;
-} fail_rec;
-
-struct gp_failsim {
-	gp_failsim_config cfg;
-	const gp_cluster *c;
-	size_t njobs;
-	gp_sim_hooks hooks;
-	gp_sim *s;
-	gp_fail_source *src;
-	fail_rec *recs;
-	size_t nrecs, cap_recs;
-	gp_failsim_row *rows;
-	size_t nrows, cap_rows;
-	double *recovery;       /* per recovered interruption */
-	size_t nrecovery, cap_recovery;
-	/* per node / GPU: failures not yet repaired */
-	uint16_t *node_fails, *gpu_fails;
-	uint16_t *link_fails;
-	/* per job */
-	double *job_recovery_s, *job_stall_gpu_s;
-	double *stall_t;        /* when it stalled, < 0 not stalled by us */
-	double *pend_fail_t;    /* restart pending: the failure time */
-	int64_t *pend_row;      /* ... and its row, -1 none */
-	uint8_t *hit;           /* interrupted at least once */
-	/* Productive time of interrupted jobs (ETTR): work kept, in wall
-	 * seconds at the speed of the placement it was done on.  f_prev is
-	 * the share of the work done when last accounted, full_cur the whole
-	 * run time on the current placement. */
-	double *prod, *f_prev, *full_cur;
-	uint32_t *stamp;
-	uint32_t cur_stamp;
-	/* running jobs per node: entries in per-node lists */
-	int32_t *node_head;
-	int32_t *ent_job, *ent_node, *ent_prev, *ent_next, *ent_jnext, *ent_part;
-	int32_t *job_ent;
-	int32_t ent_free;
-	size_t nent, cap_ent;
-	/* the replacement decision */
-	gp_place_cache *pc;
-	gp_rng rng;
-	gp_placement scratch;
-	gp_replace_result res;
-	size_t injected, detected, jobs_interrupted, replaced, shrunk, restarted, failed_jobs;
-	double stall_gpu_s;
-};
-
 /* Whole run time of job on placement p, as the engine reckons it: a
  * fixed duration stretches by the share it was given / the share it
  * holds; an iteration-based job runs iterations x its iteration time. */
-static double full_of(const gp_failsim *f, int32_t job, const gp_placement *p)
+double gp_failsim_full_of(const gp_failsim *f, int32_t job, const gp_placement *p)
 {
 	const gp_job *j = &gp_sim_joblist(f->s)->jobs[job];
 	const gp_sim_job *rec = gp_sim_record(f->s, job);
@@ -146,7 +93,7 @@ static void on_started(void *ud, gp_sim *s, int32_t job)
 	if (!p || f->job_ent[job] >= 0)
 		return;
 	if (f->hit[job])
-		f->full_cur[job] = full_of(f, job, p);
+		f->full_cur[job] = gp_failsim_full_of(f, job, p);
 	for (i = 0; i < p->nparts; i++) {
 		int32_t e;
 		int node = p->parts[i].node;
@@ -210,7 +157,7 @@ static void on_stopped(void *ud, gp_sim *s, int32_t job, int finished)
 
 /* ---- helpers ---- */
 
-static double held_gpus(const gp_placement *p)
+double gp_failsim_held_gpus(const gp_placement *p)
 {
 	double g = 0;
 	int i;
@@ -222,7 +169,7 @@ static double held_gpus(const gp_placement *p)
 
 /* Whether placement p uses the failed unit of e (a link only matters to
  * a job spanning nodes). */
-static int uses(const gp_placement *p, const gp_fail_event *e)
+int gp_failsim_uses(const gp_placement *p, const gp_fail_event *e)
 {
 	int i, g, on = 0, nodes = 0;
 
@@ -256,7 +203,7 @@ static int uses(const gp_placement *p, const gp_fail_event *e)
 }
 
 /* Whether p still holds a unit that failed and is not repaired. */
-static int holds_failed(const gp_failsim *f, const gp_placement *p)
+int gp_failsim_holds_failed(const gp_failsim *f, const gp_placement *p)
 {
 	int i, g;
 
@@ -340,7 +287,7 @@ static int inject(gp_failsim *f, const gp_fail_event *e)
 			continue;
 		f->stamp[j] = f->cur_stamp;
 		p = gp_sim_placement(s, j);
-		if (!p || !uses(p, &rec->e))
+		if (!p || !gp_failsim_uses(p, &rec->e))
 			continue;
 		if (gp_sim_job_status(s, j) == GP_SIM_JOB_RUNNING) {
 			if ((rc = gp_sim_stall(s, j)))
@@ -357,242 +304,6 @@ static int inject(gp_failsim *f, const gp_fail_event *e)
 		return rc;
 	if (e->repair_s >= 0 && (rc = at(f, rec->e.time + e->repair_s, ARG(EV_REPAIR, idx), 0)))
 		return rc;
-	return GP_OK;
-}
-
-/* ---- recovery ---- */
-
-static void note_recovery(gp_failsim *f, int32_t job, size_t row, double rec)
-{
-	if (f->nrecovery == f->cap_recovery) {
-		f->cap_recovery = f->cap_recovery ? 2 * f->cap_recovery : 64;
-		f->recovery = gp_xrealloc(f->recovery, f->cap_recovery * sizeof(double));
-	}
-	f->recovery[f->nrecovery++] = rec;
-	f->job_recovery_s[job] += rec;
-	f->rows[row].recover_s = rec;
-}
-
-/* After an interruption: the work kept since the last accounting, on the
- * placement it was done on (full before the interruption). */
-static void account(gp_failsim *f, int32_t job, double full_before)
-{
-	double done = gp_sim_work_done(f->s, job);
-
-	if (done > f->f_prev[job]) {
-		f->prod[job] += (done - f->f_prev[job]) * full_before;
-		f->f_prev[job] = done;
-	}
-}
-
-static int restart(gp_failsim *f, int32_t job, size_t row, double t_fail)
-{
-	gp_sim_interrupt r;
-	double full = f->full_cur[job];
-	int rc;
-
-	gp_sim_interrupt_init(&r);
-	r.action = GP_SIM_REQUEUE;
-	r.cause = GP_SIM_CAUSE_FAILURE;
-	r.lose = GP_SIM_LOSE_CHECKPOINT;
-	r.overhead_s = f->cfg.restart_cost;
-	if ((rc = gp_sim_interrupt_job(f->s, job, &r)))
-		return rc;
-	account(f, job, full);
-	f->restarted++;
-	f->rows[row].action = GP_FA_RESTARTED;
-	f->pend_row[job] = (int64_t)row;
-	f->pend_fail_t[job] = t_fail;
-	return GP_OK;
-}
-
-/* Continue on placement q after overhead seconds; 1 when it did not fit
- * (nothing changed), 0 on success, else an error. */
-static int move(gp_failsim *f, int32_t job, const gp_placement *q, double overhead)
-{
-	const gp_sim_job *rec = gp_sim_record(f->s, job);
-	gp_sim_interrupt r;
-	double full = f->full_cur[job];
-	int rc;
-
-	gp_sim_interrupt_init(&r);
-	r.action = GP_SIM_MOVE;
-	r.cause = GP_SIM_CAUSE_FAILURE;
-	r.lose = GP_SIM_LOSE_SECONDS;
-	r.lost_s = rec && rec->iter_s > 0 ? rec->iter_s : 0; /* the iteration in flight */
-	r.overhead_s = overhead;
-	r.place = q;
-	rc = gp_sim_interrupt_job(f->s, job, &r);
-	if (rc == GP_EUSAGE)
-		return 1;
-	if (rc == GP_OK)
-		account(f, job, full);
-	return rc;
-}
-
-/* The job's placement without the failed unit's GPUs (shrink). */
-static int shrink_placement(gp_failsim *f, int32_t job, const gp_fail_event *e, gp_placement *q)
-{
-	const gp_job *jb = &gp_sim_joblist(f->s)->jobs[job];
-	const gp_placement *p = gp_sim_placement(f->s, job);
-	gp_replace_result *r = &f->res;
-	int i, g, workers = 0, servers = 0;
-
-	gp_replace_result_release(r);
-	gp_replace_result_init(r);
-	r->status = GP_REPLACE_SHRUNK;
-	r->failed_node = e->node;
-	for (i = 0; i < p->nparts; i++) {
-		const gp_place_part *pt = &p->parts[i];
-
-		if (pt->node != e->node || pt->ngpus <= 0)
-			continue;
-		for (g = 0; g < pt->ngpus; g++)
-			if ((e->kind != GP_FAIL_GPU || pt->gpus[g] == e->gpu) &&
-			    r->nfailed < GP_TOPO_MAX_GPUS)
-				r->failed_gpus[r->nfailed++] = pt->gpus[g];
-		break;
-	}
-	gp_replace_rebuild(p, r, q);
-	for (i = 0; i < q->nparts; i++)
-		q->parts[i].role ? (servers += q->parts[i].ngpus) : (workers += q->parts[i].ngpus);
-	if (workers == 0 || (jb->type == GP_JOB_PS_WORKER && servers == 0))
-		return 0;
-	return 1;
-}
-
-static int recover(gp_failsim *f, int32_t job, size_t row, const fail_rec *rec)
-{
-	gp_sim *s = f->s;
-	const gp_fail_event *e = &rec->e;
-	const gp_placement *p = gp_sim_placement(s, job);
-	double now = gp_sim_now(s);
-	int rc, fit;
-
-	if (!f->hit[job]) {
-		f->hit[job] = 1;
-		f->jobs_interrupted++;
-		f->prod[job] = 0;
-		f->f_prev[job] = 0;
-		f->full_cur[job] = full_of(f, job, p);
-	}
-	if (f->stall_t[job] >= 0) {
-		double gs = held_gpus(p) * (now - f->stall_t[job]);
-
-		f->stall_gpu_s += gs;
-		f->job_stall_gpu_s[job] += gs;
-		f->stall_t[job] = -1;
-	}
-	switch (f->cfg.recovery) {
-	case GP_RECOVERY_FAIL: {
-		gp_sim_interrupt r;
-
-		gp_sim_interrupt_init(&r);
-		r.action = GP_SIM_FAIL;
-		r.cause = GP_SIM_CAUSE_FAILURE;
-		if ((rc = gp_sim_interrupt_job(s, job, &r)))
-			return rc;
-		f->failed_jobs++;
-		f->rows[row].action = GP_FA_FAILED;
-		return GP_OK;
-	}
-	case GP_RECOVERY_SHRINK:
-		if (!shrink_placement(f, job, e, &f->scratch))
-			return restart(f, job, row, e->time);
-		if ((fit = move(f, job, &f->scratch, 0)) < 0 || fit > 1)
-			return fit;
-		if (fit == 1)
-			return restart(f, job, row, e->time);
-		f->shrunk++;
-		f->rows[row].action = GP_FA_SHRUNK;
-		note_recovery(f, job, row, now - e->time);
-		break;
-	case GP_RECOVERY_REPLACE: {
-		const gp_job *jb = &gp_sim_joblist(s)->jobs[job];
-		gp_policy_ctx ctx = { f->c, gp_sim_alloc(s), &f->rng, NULL, f->pc };
-		gp_error err = GP_ERROR_INIT;
-		uint64_t mask = e->kind == GP_FAIL_GPU ? 1ull << e->gpu : 0;
-		gp_replace_opts o = { 0, 0 };
-		double ovh = 0;
-
-		if (gp_replace_decide(&ctx, jb, p, e->node, mask, &o, &f->res, &err) != GP_OK ||
-		    f->res.status == GP_REPLACE_NONE)
-			return restart(f, job, row, e->time);
-		gp_replace_rebuild(p, &f->res, &f->scratch);
-		if (f->res.status == GP_REPLACE_REPLACED)
-			ovh = f->res.copy_s;
-		if ((fit = move(f, job, &f->scratch, ovh)) < 0 || fit > 1)
-			return fit;
-		if (fit == 1)
-			return restart(f, job, row, e->time);
-		if (f->res.status == GP_REPLACE_REPLACED) {
-			f->replaced++;
-			f->rows[row].action = GP_FA_REPLACED;
-			f->rows[row].replacement = f->res.chosen.node;
-		} else {
-			f->shrunk++;
-			f->rows[row].action = GP_FA_SHRUNK;
-		}
-		note_recovery(f, job, row, now + ovh - e->time);
-		break;
-	}
-	default:
-		return restart(f, job, row, e->time);
-	}
-	/* Moved onto a placement that still holds a failed unit whose failure
-	 * is not detected yet: it stalls again until then. */
-	p = gp_sim_placement(s, job);
-	if (p && holds_failed(f, p) && gp_sim_job_status(s, job) == GP_SIM_JOB_RUNNING) {
-		if ((rc = gp_sim_stall(s, job)))
-			return rc;
-		f->stall_t[job] = now;
-	}
-	return GP_OK;
-}
-
-static int detect(gp_failsim *f, size_t idx)
-{
-	fail_rec *rec = &f->recs[idx];
-	size_t k;
-	int rc;
-
-	f->detected++;
-	for (k = 0; k < rec->nrows; k++) {
-		size_t row = rec->first_row + k;
-		int32_t j = f->rows[row].job;
-		int st = gp_sim_job_status(f->s, j);
-		const gp_placement *p;
-
-		if (j < 0)
-			continue;
-		p = gp_sim_placement(f->s, j);
-		if (!(st == GP_SIM_JOB_RUNNING || st == GP_SIM_JOB_STALLED) || !p ||
-		    !uses(p, &rec->e)) {
-			f->rows[row].action = GP_FA_ABSORBED;
-			continue;
-		}
-		if ((rc = recover(f, j, row, rec)))
-			return rc;
-		rec = &f->recs[idx];
-	}
-	return GP_OK;
-}
-
-static int repair(gp_failsim *f, size_t idx)
-{
-	const gp_fail_event *e = &f->recs[idx].e;
-
-	if (e->kind == GP_FAIL_GPU) {
-		int gpu = f->c->nodes[e->node].first_gpu + e->gpu;
-
-		if (f->gpu_fails[gpu] && --f->gpu_fails[gpu] == 0)
-			return gp_sim_gpu_up(f->s, gpu);
-		return GP_OK;
-	}
-	if (e->kind == GP_FAIL_LINK && f->link_fails[e->node])
-		f->link_fails[e->node]--;
-	if (f->node_fails[e->node] && --f->node_fails[e->node] == 0)
-		return gp_sim_node_up(f->s, e->node);
 	return GP_OK;
 }
 
@@ -626,9 +337,9 @@ static int on_event(void *ud, gp_sim *s, int64_t arg)
 		t = gp_fail_source_peek(f->src);
 		return isfinite(t) ? at(f, t, ARG(EV_FAIL, 0), 1) : GP_OK;
 	case EV_DETECT:
-		return detect(f, idx);
+		return gp_failsim_detect(f, idx);
 	case EV_REPAIR:
-		return repair(f, idx);
+		return gp_failsim_repair(f, idx);
 	}
 	return GP_OK;
 }

@@ -1,7 +1,7 @@
 /* Interruptions (sim.h, "Interruptions"): progress of running jobs with
- * checkpoints, overheads and speed; stopping a job (requeue, move, fail);
- * nodes and GPUs down and up; events of interruption sources; read
- * access for the sources.
+ * checkpoints, overheads and speed; stopping a job (requeue, move, fail).
+ * Nodes and GPUs down and up, events of interruption sources and read
+ * access for the sources are in interrupt_api.c.
  *
  * Progress of a running job j is kept at acct_t[j]: ovh[j] seconds of
  * overhead still to pay (restore, copy, or the rest of a checkpoint being
@@ -48,9 +48,6 @@ int gp_sim_ix_setup(sim *s)
 	s->run_list = gp_xmalloc(n * sizeof(*s->run_list));
 	s->run_pos = gp_xmalloc(n * sizeof(*s->run_pos));
 	s->released_flag = gp_xcalloc(n, sizeof(*s->released_flag));
-	s->pmark = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->pmark));
-	s->node_head = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->node_head));
-	s->pcap = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->pcap));
 	for (k = 0; k < GP_SIM_MAX_HOOKS && s->cfg->hooks[k]; k++)
 		s->hooks[s->nhooks++] = s->cfg->hooks[k];
 	gp_sim_pk_setup(s);
@@ -87,11 +84,6 @@ void gp_sim_ix_teardown(sim *s)
 	free(s->vict);
 	free(s->tries);
 	free(s->victims);
-	free(s->pmark);
-	free(s->node_head);
-	free(s->pcap);
-	free(s->ent_cand);
-	free(s->ent_next);
 	free(s->deferred);
 	free(s->level);
 	free(s->att);
@@ -101,6 +93,8 @@ void gp_sim_ix_teardown(sim *s)
 	free(s->wait_acc);
 	free(s->wait_t);
 	free(s->las_failed);
+	free(s->lsh_cnt);
+	free(s->lsh_dead);
 	gp_sim_pk_teardown(s);
 }
 
@@ -427,41 +421,40 @@ static void notify_stopped(sim *s, int32_t j)
 			s->hooks[k]->stopped(s->hooks[k]->ud, s, j, 0);
 }
 
-int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int released)
+/* A move, fit first: nothing changes when the new placement does not
+ * fit or has no run time (*full). */
+static int move_begin(sim *s, int32_t j, const gp_sim_interrupt *r, int released, double *full)
 {
-	const double tau = gp_sim_ix_tau(s, j);
-	gp_sim_job *rec = &s->res->jobs[j];
 	gp_placement *old = &s->pool[s->slot[j]];
-	double now = s->last_t, lost = 0, full = 0, gpus, lost_gpu;
-	int was_running, cause = r->cause >= 0 && r->cause < GP_SIM_CAUSES ? r->cause : GP_SIM_CAUSE_OTHER;
 
-	if (r->action == GP_SIM_MOVE) {
-		/* Fit first: nothing changes when the new placement does not. */
-		if (!r->place || released)
-			return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "a move needs a placement");
-		gp_placement_undo(&s->alloc, old);
-		if (gp_placement_apply(&s->alloc, r->place) != 0) {
-			if (gp_placement_apply(&s->alloc, old) != 0)
-				return s->status = gp_error_set(s->err, GP_EIO, NULL, 0, 0,
-								"internal error: cannot restore a running job");
-			return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0,
-					    "job '%s': the new placement does not fit",
-					    s->jl->jobs[j].id ? s->jl->jobs[j].id : "?");
-		}
-		if (move_duration(s, j, r, r->place, &full) != 0) {
-			gp_placement_undo(&s->alloc, r->place);
-			gp_placement_apply(&s->alloc, old);
-			return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0,
-					    "job '%s' has no run time on the new placement",
-					    s->jl->jobs[j].id ? s->jl->jobs[j].id : "?");
-		}
-		released = 1;
+	if (!r->place || released)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "a move needs a placement");
+	gp_placement_undo(&s->alloc, old);
+	if (gp_placement_apply(&s->alloc, r->place) != 0) {
+		if (gp_placement_apply(&s->alloc, old) != 0)
+			return s->status = gp_error_set(s->err, GP_EIO, NULL, 0, 0,
+							"internal error: cannot restore a running job");
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "job '%s': the new placement does not fit",
+				    s->jl->jobs[j].id ? s->jl->jobs[j].id : "?");
 	}
-	was_running = s->jst[j] == GP_SIM_JOB_RUNNING;
-	advance(s, j, now);
+	if (move_duration(s, j, r, r->place, full) != 0) {
+		gp_placement_undo(&s->alloc, r->place);
+		gp_placement_apply(&s->alloc, old);
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0,
+				    "job '%s' has no run time on the new placement",
+				    s->jl->jobs[j].id ? s->jl->jobs[j].id : "?");
+	}
+	return GP_OK;
+}
+
+/* Work j loses now by r (seconds at speed 1). */
+static double work_lost(const sim *s, int32_t j, const gp_sim_interrupt *r)
+{
+	double lost = 0;
+
 	switch (r->lose) {
 	case GP_SIM_LOSE_CHECKPOINT:
-		lost = tau > 0 ? s->seg_work[j] - s->ck_saved[j] : s->full[j] - s->rem[j];
+		lost = gp_sim_ix_tau(s, j) > 0 ? s->seg_work[j] - s->ck_saved[j] : s->full[j] - s->rem[j];
 		break;
 	case GP_SIM_LOSE_SECONDS:
 		lost = r->lost_s < s->full[j] - s->rem[j] ? r->lost_s : s->full[j] - s->rem[j];
@@ -469,8 +462,89 @@ int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int releas
 	default:
 		break;
 	}
-	if (!(lost > 0))
-		lost = 0;
+	return lost > 0 ? lost : 0;
+}
+
+/* A move after its stop: j runs on again on r->place, whole run time
+ * full; returns the GPU-seconds of its overhead. */
+static double move_finish(sim *s, int32_t j, const gp_sim_interrupt *r, double full)
+{
+	gp_placement *old = &s->pool[s->slot[j]];
+	double ovh = r->overhead_s > 0 ? r->overhead_s : 0, now = s->last_t;
+	int k;
+
+	place_copy(old, r->place);
+	s->rem[j] = s->full[j] > 0 ? s->rem[j] * (full / s->full[j]) : full;
+	s->full[j] = full;
+	s->held[j] = placement_milli(old);
+	s->alloc_milli += s->held[j];
+	s->ovh[j] = ovh;
+	s->seg_t[j] = s->acct_t[j] = now;
+	s->seg_work[j] = s->ck_saved[j] = 0;
+	s->ck_next[j] = gp_sim_ix_tau(s, j);
+	s->ck_writing[j] = 0;
+	s->jst[j] = GP_SIM_JOB_RUNNING;
+	place_stats(s, j);
+	push_finish(s, j);
+	gp_sim_pk_add(s, j);
+	if (s->nlevels)
+		gp_sim_las_started(s, j, 0);
+	for (k = 0; k < s->nhooks; k++)
+		if (s->hooks[k]->started)
+			s->hooks[k]->started(s->hooks[k]->ud, s, j);
+	return ovh * (double)s->held[j] / GP_MILLI;
+}
+
+/* A requeue or failure after its stop; returns the GPU-seconds of the
+ * overhead a requeued job pays when it runs again. */
+static double stop_finish(sim *s, int32_t j, const gp_sim_interrupt *r, double gpus)
+{
+	double now = s->last_t, ovh = r->overhead_s > 0 ? r->overhead_s : 0;
+
+	s->pool_free[s->nfree++] = s->slot[j];
+	s->slot[j] = -1;
+	s->running--;
+	run_remove(s, j);
+	if (r->action == GP_SIM_FAIL) {
+		s->jst[j] = GP_SIM_JOB_ENDED;
+		s->res->jobs[j].finish = now;
+		if (now > s->res->last_finish)
+			s->res->last_finish = now;
+		gp_sim_settle(s, j, GP_SIM_FAILED);
+		return 0;
+	}
+	s->pend_ovh[j] += ovh;
+	s->jst[j] = GP_SIM_JOB_QUEUED;
+	s->est[j] = s->pend_ovh[j] + s->rem[j];
+	s->nrequeued++;
+	if (s->nlevels)
+		gp_sim_las_queued(s, j);
+	if (s->defer) {
+		GP_GROW(s->deferred, s->deferred_cap, s->ndeferred + 1);
+		s->deferred[s->ndeferred++] = j;
+	} else {
+		gp_sim_requeue(s, j);
+	}
+	return ovh * gpus;
+}
+
+int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int released)
+{
+	gp_sim_job *rec = &s->res->jobs[j];
+	gp_placement *old = &s->pool[s->slot[j]];
+	double now = s->last_t, lost, full = 0, gpus, lost_gpu;
+	int was_running, cause = r->cause >= 0 && r->cause < GP_SIM_CAUSES ? r->cause : GP_SIM_CAUSE_OTHER;
+
+	if (r->action == GP_SIM_MOVE) {
+		int rc = move_begin(s, j, r, released, &full);
+
+		if (rc != GP_OK)
+			return rc;
+		released = 1;
+	}
+	was_running = s->jst[j] == GP_SIM_JOB_RUNNING;
+	advance(s, j, now);
+	lost = work_lost(s, j, r);
 	s->rem[j] += lost;
 	gpus = (double)s->held[j] / GP_MILLI;
 	lost_gpu = lost * gpus;
@@ -495,60 +569,10 @@ int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int releas
 	s->freed = 1;
 	s->dirty = 1;
 	notify_stopped(s, j);
-	if (r->action == GP_SIM_MOVE) {
-		double ovh = r->overhead_s > 0 ? r->overhead_s : 0;
-
-		place_copy(old, r->place);
-		s->rem[j] = s->full[j] > 0 ? s->rem[j] * (full / s->full[j]) : full;
-		s->full[j] = full;
-		s->held[j] = placement_milli(old);
-		s->alloc_milli += s->held[j];
-		s->ovh[j] = ovh;
-		s->seg_t[j] = s->acct_t[j] = now;
-		s->seg_work[j] = s->ck_saved[j] = 0;
-		s->ck_next[j] = tau;
-		s->ck_writing[j] = 0;
-		s->jst[j] = GP_SIM_JOB_RUNNING;
-		lost_gpu += ovh * (double)s->held[j] / GP_MILLI;
-		place_stats(s, j);
-		push_finish(s, j);
-		gp_sim_pk_add(s, j);
-		if (s->nlevels)
-			gp_sim_las_started(s, j, 0);
-		{
-			int k;
-
-			for (k = 0; k < s->nhooks; k++)
-				if (s->hooks[k]->started)
-					s->hooks[k]->started(s->hooks[k]->ud, s, j);
-		}
-	} else {
-		s->pool_free[s->nfree++] = s->slot[j];
-		s->slot[j] = -1;
-		s->running--;
-		run_remove(s, j);
-		if (r->action == GP_SIM_FAIL) {
-			s->jst[j] = GP_SIM_JOB_ENDED;
-			rec->finish = now;
-			if (now > s->res->last_finish)
-				s->res->last_finish = now;
-			gp_sim_settle(s, j, GP_SIM_FAILED);
-		} else {
-			s->pend_ovh[j] += r->overhead_s > 0 ? r->overhead_s : 0;
-			lost_gpu += (r->overhead_s > 0 ? r->overhead_s : 0) * gpus;
-			s->jst[j] = GP_SIM_JOB_QUEUED;
-			s->est[j] = s->pend_ovh[j] + s->rem[j];
-			s->nrequeued++;
-			if (s->nlevels)
-				gp_sim_las_queued(s, j);
-			if (s->defer) {
-				GP_GROW(s->deferred, s->deferred_cap, s->ndeferred + 1);
-				s->deferred[s->ndeferred++] = j;
-			} else {
-				gp_sim_requeue(s, j);
-			}
-		}
-	}
+	if (r->action == GP_SIM_MOVE)
+		lost_gpu += move_finish(s, j, r, full);
+	else
+		lost_gpu += stop_finish(s, j, r, gpus);
 	rec->lost_gpu_s += lost_gpu;
 	s->res->lost_gpu_seconds[cause] += lost_gpu;
 	return GP_OK;
@@ -660,207 +684,7 @@ int gp_sim_set_share(gp_sim *s, int32_t job, int milli)
 	return GP_OK;
 }
 
-/* ---- nodes and GPUs ---- */
-
-static void capacity_back(sim *s)
-{
-	s->wait_epoch++;
-	s->version++;
-	s->freed = 1;
-	s->dirty = 1;
-}
-
-int gp_sim_node_down(gp_sim *s, int node)
-{
-	if (node < 0 || node >= s->cl->nnodes)
-		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "no node %d", node);
-	gp_alloc_set_state(&s->alloc, node, GP_NODE_DOWN);
-	s->version++;
-	return GP_OK;
-}
-
-int gp_sim_node_up(gp_sim *s, int node)
-{
-	if (node < 0 || node >= s->cl->nnodes)
-		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "no node %d", node);
-	if (s->alloc.node_state[node] != GP_NODE_UP) {
-		gp_alloc_set_state(&s->alloc, node, GP_NODE_UP);
-		capacity_back(s);
-	}
-	return GP_OK;
-}
-
-int gp_sim_gpu_down(gp_sim *s, int gpu)
-{
-	if (gpu < 0 || gpu >= s->cl->ngpus)
-		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "no GPU %d", gpu);
-	if (!s->gpu_down)
-		s->gpu_down = gp_xcalloc((size_t)s->cl->ngpus, sizeof(*s->gpu_down));
-	if (s->gpu_down[gpu])
-		return GP_OK;
-	if (s->alloc.gpu_tasks[gpu] == 0) {
-		gp_alloc_take_gpu(&s->alloc, gpu, s->alloc.gpu_free_milli[gpu], s->alloc.gpu_free_mem_mib[gpu]);
-		s->gpu_down[gpu] = 1;
-	} else {
-		s->gpu_down[gpu] = 2;
-		s->ngpu_pending++;
-	}
-	s->version++;
-	return GP_OK;
-}
-
-int gp_sim_gpu_up(gp_sim *s, int gpu)
-{
-	if (gpu < 0 || gpu >= s->cl->ngpus)
-		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "no GPU %d", gpu);
-	if (!s->gpu_down || !s->gpu_down[gpu])
-		return GP_OK;
-	if (s->gpu_down[gpu] == 1)
-		gp_alloc_give_gpu(&s->alloc, gpu, GP_MILLI - s->alloc.gpu_free_milli[gpu],
-				  gp_alloc_gpu_mem_cap(&s->alloc, gpu) - s->alloc.gpu_free_mem_mib[gpu]);
-	else
-		s->ngpu_pending--;
-	s->gpu_down[gpu] = 0;
-	capacity_back(s);
-	return GP_OK;
-}
-
-/* ---- events of sources ---- */
-
-int gp_sim_at(gp_sim *s, const gp_sim_hooks *src, double t, int64_t arg, int weak)
-{
-	int k;
-	size_t idx;
-
-	for (k = 0; k < s->nhooks && s->hooks[k] != src; k++)
-		;
-	if (k == s->nhooks)
-		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "gp_sim_at: unknown source");
-	if (!isfinite(t) || t < s->last_t)
-		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0,
-				    "gp_sim_at: time %g is not finite or in the past (now %g)", t,
-				    s->last_t);
-	if (s->nsev_free) {
-		idx = (size_t)s->sev_free[--s->nsev_free];
-	} else {
-		if (s->nsev == s->sev_cap) {
-			size_t cap = s->sev_cap ? 2 * s->sev_cap : 64;
-
-			s->sev_arg = gp_xrealloc(s->sev_arg, cap * sizeof(*s->sev_arg));
-			s->sev_src = gp_xrealloc(s->sev_src, cap * sizeof(*s->sev_src));
-			s->sev_weak = gp_xrealloc(s->sev_weak, cap * sizeof(*s->sev_weak));
-			s->sev_free = gp_xrealloc(s->sev_free, cap * sizeof(*s->sev_free));
-			s->sev_cap = cap;
-		}
-		idx = s->nsev++;
-	}
-	s->sev_arg[idx] = arg;
-	s->sev_src[idx] = (int8_t)k;
-	s->sev_weak[idx] = weak != 0;
-	if (weak)
-		s->nweak++;
-	else
-		s->nstrong++;
-	gp_sim_heap_push(s, t, EV_CODE(EV_SOURCE, idx));
-	return GP_OK;
-}
-
-int gp_sim_ix_stale(const sim *s, const ev *e)
-{
-	if (e->job >= 0)
-		return s->jst[e->job] != GP_SIM_JOB_RUNNING || s->fin_seq[e->job] != e->seq;
-	if (e->job <= -2 && EV_KIND(e->job) == EV_LAS) {
-		int32_t j = EV_IDX(e->job);
-
-		return !s->has_aux[j] || s->aux_seq[j] != e->seq;
-	}
-	return 0;
-}
-
-void gp_sim_ix_event(sim *s, const ev *e)
-{
-	int32_t idx = EV_IDX(e->job);
-
-	if (EV_KIND(e->job) == EV_LAS) {
-		if (gp_sim_ix_stale(s, e)) {
-			s->nstale--;
-			return;
-		}
-		s->has_aux[idx] = 0;
-		gp_sim_las_event(s, idx);
-		return;
-	}
-	{
-		const gp_sim_hooks *h = s->hooks[s->sev_src[idx]];
-		int64_t arg = s->sev_arg[idx];
-		int rc;
-
-		if (s->sev_weak[idx])
-			s->nweak--;
-		else
-			s->nstrong--;
-		s->sev_free[s->nsev_free++] = idx;
-		rc = h->event ? h->event(h->ud, s, arg) : GP_OK;
-		if (rc != GP_OK && s->status == GP_OK) {
-			if (s->err && s->err->status == GP_OK)
-				gp_error_set(s->err, rc, NULL, 0, 0, "interruption source '%s' failed",
-					     h->name ? h->name : "?");
-			s->status = rc;
-		}
-	}
-}
-
-/* ---- read access ---- */
-
-double gp_sim_now(const gp_sim *s)
-{
-	return s->last_t;
-}
-
-const gp_cluster *gp_sim_cluster(const gp_sim *s)
-{
-	return s->cl;
-}
-
-const gp_alloc *gp_sim_alloc(const gp_sim *s)
-{
-	return &s->alloc;
-}
-
-const gp_joblist *gp_sim_joblist(const gp_sim *s)
-{
-	return s->jl;
-}
-
-const gp_sim_config *gp_sim_config_of(const gp_sim *s)
-{
-	return s->cfg;
-}
-
-const gp_sim_job *gp_sim_record(const gp_sim *s, int32_t job)
-{
-	return job >= 0 && (size_t)job < s->n ? &s->res->jobs[job] : NULL;
-}
-
-const int32_t *gp_sim_running(const gp_sim *s, size_t *n)
-{
-	*n = s->nrun;
-	return s->run_list;
-}
-
-int gp_sim_job_status(const gp_sim *s, int32_t job)
-{
-	if (job < 0 || (size_t)job >= s->n)
-		return GP_SIM_JOB_ENDED;
-	return s->jst[job];
-}
-
-const gp_placement *gp_sim_placement(const gp_sim *s, int32_t job)
-{
-	if (job < 0 || (size_t)job >= s->n || s->slot[job] < 0)
-		return NULL;
-	return &s->pool[s->slot[job]];
-}
+/* ---- read access to progress (the rest: interrupt_api.c) ---- */
 
 double gp_sim_work_done(const gp_sim *s, int32_t job)
 {
@@ -875,14 +699,4 @@ double gp_sim_work_done(const gp_sim *s, int32_t job)
 	if (s->jst[job] == GP_SIM_JOB_RUNNING && e > 0)
 		prog_run(&p, e, s->speed[job], s->cfg->checkpoint_interval, s->cfg->checkpoint_cost);
 	return 1 - p.rem / s->full[job];
-}
-
-int gp_sim_node_is_up(const gp_sim *s, int node)
-{
-	return node >= 0 && node < s->cl->nnodes && s->alloc.node_state[node] == GP_NODE_UP;
-}
-
-gp_error *gp_sim_error(gp_sim *s)
-{
-	return s->err;
 }

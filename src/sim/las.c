@@ -25,6 +25,9 @@
 
 #include "sim_int.h"
 
+/* Shapes beyond which a pass does not track dead shapes (memory). */
+#define LSH_MAX_SHAPES 4096
+
 /* The Tiresias simulator's dlas-gpu thresholds (GPU-seconds). */
 static const double default_thr[] = { 3250, 7200 };
 
@@ -57,6 +60,48 @@ void gp_sim_las_setup(sim *s)
 	for (i = 0; i < s->n; i++)
 		s->lvl_t[i] = s->jl->jobs[i].submit;
 	s->las_failed = gp_xcalloc((s->nshapes ? s->nshapes : 1) * NLIST, sizeof(*s->las_failed));
+	if (s->nshapes <= LSH_MAX_SHAPES) {
+		s->lsh_cnt = gp_xcalloc((s->nshapes ? s->nshapes : 1) * NLIST, sizeof(*s->lsh_cnt));
+		s->lsh_dead = gp_xcalloc((s->nshapes ? s->nshapes : 1) * NLIST, sizeof(*s->lsh_dead));
+	}
+}
+
+void gp_sim_las_shape_count(sim *s, int l, int32_t j, int d)
+{
+	int32_t *c;
+
+	if (!s->lsh_cnt)
+		return;
+	c = &s->lsh_cnt[(size_t)l * s->nshapes + (size_t)s->shape[j]];
+	if (d > 0 ? (*c)++ == 0 : --(*c) == 0)
+		s->lsh_distinct[l] += d;
+}
+
+/* Job j of list l failed to start in this pass.  Until something is
+ * freed (wait_epoch) the later jobs of its shape in l fail too, without
+ * a policy call or a search (try_place's wait memo, las_failed, or no
+ * room: the pass only fills the state up).  Returns 1 when every shape
+ * waiting in l has failed so: the rest of l cannot start. */
+static int dead_shape(sim *s, int l, int32_t j)
+{
+	size_t key;
+
+	if (!s->lsh_cnt)
+		return 0;
+	if (s->lsh_pass != s->pass_stamp || s->lsh_epoch != s->wait_epoch) {
+		s->lsh_pass = s->pass_stamp;
+		s->lsh_epoch = s->wait_epoch;
+		s->lsh_gen++;
+	}
+	if (s->lsh_gen_of[l] != s->lsh_gen) {
+		s->lsh_gen_of[l] = s->lsh_gen;
+		s->lsh_ndead[l] = 0;
+	}
+	key = (size_t)l * s->nshapes + (size_t)s->shape[j];
+	if (s->lsh_dead[key] == s->lsh_gen)
+		return 0;
+	s->lsh_dead[key] = s->lsh_gen;
+	return ++s->lsh_ndead[l] >= s->lsh_distinct[l];
 }
 
 static void clear_aux(sim *s, int32_t j)
@@ -198,6 +243,8 @@ void gp_sim_las_pass(sim *s)
 				gp_sim_start_job(s, j, &ri);
 			if (s->ndeferred)
 				gp_sim_flush_requeue(s);
+			if (!ok && dead_shape(s, l, j))
+				break;
 		}
 	}
 	s->dirty = 0; /* its own preemptions were seen by this pass */

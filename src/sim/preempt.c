@@ -165,22 +165,65 @@ static void sift_down(victim *v, size_t n, size_t i)
 	}
 }
 
+/* The first TOPK candidates in victim order, sorted (a spanning job
+ * rarely needs more); *nt of them. */
+#define TOPK 8
+
+static void first_victims(const victim *v, size_t nc, victim *top, size_t *nt)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < nc; i++) {
+		if (n == TOPK && victim_cmp(&v[i], &top[TOPK - 1]) >= 0)
+			continue;
+		k = n < TOPK ? n++ : TOPK - 1;
+		for (; k > 0 && victim_cmp(&v[i], &top[k - 1]) < 0; k--)
+			top[k] = top[k - 1];
+		top[k] = v[i];
+	}
+	*nt = n;
+}
+
+/* The candidates after the first TOPK, as a heap (v is reordered). */
+static size_t rest_heap(sim *s, victim *v, size_t nc, const victim *top)
+{
+	size_t i, n = 0;
+
+	if (++s->pk_stamp == 0) {
+		memset(s->pk_mark, 0, (s->n ? s->n : 1) * sizeof(*s->pk_mark));
+		s->pk_stamp = 1;
+	}
+	for (i = 0; i < TOPK; i++)
+		s->pk_mark[top[i].job] = s->pk_stamp;
+	for (i = 0; i < nc; i++)
+		if (s->pk_mark[v[i].job] != s->pk_stamp)
+			v[n++] = v[i];
+	for (i = n / 2; i-- > 0;)
+		sift_down(v, n, i);
+	return n;
+}
+
 /* A job that may span nodes: release in victim order until it fits. */
-__attribute__((noinline)) static int spread(sim *s, const gp_job *job, victim *v, size_t nc)
+static int spread(sim *s, const gp_job *job, victim *v, size_t nc)
 {
 	int64_t free_milli = s->cap_milli - s->alloc_milli;
-	size_t i, n = nc;
+	victim top[TOPK], x;
+	size_t i, nt, n = 0;
 
-	for (i = nc / 2; i-- > 0;)
-		sift_down(v, nc, i);
+	first_victims(v, nc, top, &nt);
 	for (i = 0; i < nc; i++) {
-		victim top = v[0];
-
-		v[0] = v[--n];
-		sift_down(v, n, 0);
-		s->victims[i] = top.job;
-		release(s, top.job);
-		free_milli += top.held;
+		if (i < nt) {
+			x = top[i];
+		} else {
+			if (i == TOPK)
+				n = rest_heap(s, v, nc, top);
+			x = v[0];
+			v[0] = v[--n];
+			sift_down(v, n, 0);
+		}
+		s->victims[i] = x.job;
+		release(s, x.job);
+		free_milli += x.held;
 		if (free_milli >= need_milli(job) && place_now(s, job))
 			return commit(s, i + 1);
 	}
@@ -188,30 +231,53 @@ __attribute__((noinline)) static int spread(sim *s, const gp_job *job, victim *v
 	return 0;
 }
 
-
-/* Victims on node (a prefix of the node's candidates, in order) that
- * make room; t->count = 0 when none do.  Releases them. */
-static size_t node_victims(sim *s, const gp_job *job, const victim *v, int node, node_try *t)
+/* The candidates of threshold thr on node, in victim order, into
+ * s->pk_nv; *cap = the node's whole free GPUs plus theirs. */
+static size_t node_cands(sim *s, int node, int thr, int *cap)
 {
-	size_t nv = 0;
+	size_t n = 0, i;
 	int32_t e;
+
+	*cap = s->alloc.node_free_whole[node];
+	for (e = s->pk_nhead[node]; e >= 0; e = s->pe_next[e]) {
+		int32_t j = s->pe_job[e];
+		victim c;
+
+		if (s->pk_rank[j] <= thr)
+			continue;
+		GP_GROW(s->pk_nv, s->pk_nv_cap, n + 1);
+		c.job = j;
+		c.node = node;
+		c.ngpus = s->pe_ngpus[e];
+		c.held = s->held[j];
+		c.start = s->seg_t[j];
+		c.lost = s->pk_ck ? gp_sim_ix_peek_lost(s, j) : 0;
+		*cap += c.ngpus;
+		for (i = n++; i > 0 && victim_cmp(&c, &s->pk_nv[i - 1]) < 0; i--)
+			s->pk_nv[i] = s->pk_nv[i - 1];
+		s->pk_nv[i] = c;
+	}
+	return n;
+}
+
+/* Victims on node (the shortest prefix of its candidates c[0..n) that
+ * makes room), released; t->count = 0 when none do. */
+static size_t node_victims(sim *s, const gp_job *job, const victim *c, size_t n, int node, node_try *t)
+{
+	size_t nv = 0, i;
 	int fits = 0;
 
 	t->node = node;
 	t->count = 0;
 	t->lost = 0;
 	t->latest = -INFINITY;
-	for (e = s->node_head[node]; e >= 0 && !fits; e = s->ent_next[e]) {
-		const victim *c = &v[s->ent_cand[e]];
-
-		if (s->released_flag[c->job])
-			continue; /* a part on this node listed twice */
-		s->victims[nv++] = c->job;
-		release(s, c->job);
+	for (i = 0; i < n && !fits; i++) {
+		s->victims[nv++] = c[i].job;
+		release(s, c[i].job);
 		t->count++;
-		t->lost += c->lost;
-		if (c->start > t->latest)
-			t->latest = c->start;
+		t->lost += c[i].lost;
+		if (c[i].start > t->latest)
+			t->latest = c[i].start;
 		fits = node_fits(s, node, job);
 	}
 	if (!fits)
@@ -222,13 +288,13 @@ static size_t node_victims(sim *s, const gp_job *job, const victim *v, int node,
 /* The same as node_victims without touching the state: the node's GPUs,
  * host CPU and memory are copied and the victims' parts on it given back
  * to the copy. */
-__attribute__((noinline)) static void node_trial(sim *s, const gp_job *job, const victim *v, int node, node_try *t)
+static void node_trial(sim *s, const gp_job *job, const victim *c, size_t n, int node, node_try *t)
 {
 	const gp_alloc *a = &s->alloc;
 	const gp_node *nd = &s->cl->nodes[node];
 	int *milli = s->pk_gmilli;
 	int64_t *mem = s->pk_gmem, cpu = a->node_free_cpu_milli[node], hmem = a->node_free_mem_mib[node];
-	int32_t e;
+	size_t i;
 	int g, fits = 0;
 
 	t->node = node;
@@ -241,18 +307,10 @@ __attribute__((noinline)) static void node_trial(sim *s, const gp_job *job, cons
 		milli[g] = a->gpu_free_milli[nd->first_gpu + g];
 		mem[g] = a->gpu_free_mem_mib[nd->first_gpu + g];
 	}
-	if (++s->pk_stamp == 0) {
-		memset(s->pk_mark, 0, (s->n ? s->n : 1) * sizeof(*s->pk_mark));
-		s->pk_stamp = 1;
-	}
-	for (e = s->node_head[node]; e >= 0 && !fits; e = s->ent_next[e]) {
-		const victim *c = &v[s->ent_cand[e]];
-		const gp_placement *p = place_of(s, c->job);
-		int k, n = 0;
+	for (i = 0; i < n && !fits; i++) {
+		const gp_placement *p = place_of(s, c[i].job);
+		int k, cnt = 0;
 
-		if (s->pk_mark[c->job] == s->pk_stamp)
-			continue;
-		s->pk_mark[c->job] = s->pk_stamp;
 		for (k = 0; k < p->nparts; k++) {
 			const gp_place_part *part = &p->parts[k];
 
@@ -266,178 +324,74 @@ __attribute__((noinline)) static void node_trial(sim *s, const gp_job *job, cons
 			hmem += part->host_mem_mib;
 		}
 		t->count++;
-		t->lost += c->lost;
-		if (c->start > t->latest)
-			t->latest = c->start;
+		t->lost += c[i].lost;
+		if (c[i].start > t->latest)
+			t->latest = c[i].start;
 		for (g = 0; g < nd->ngpus; g++)
-			n += milli[g] >= job->gpu_milli && mem[g] >= job->gpu_mem_mib;
-		fits = n >= job->gpus && cpu >= job->cpu_milli && hmem >= job->mem_mib;
+			cnt += milli[g] >= job->gpu_milli && mem[g] >= job->gpu_mem_mib;
+		fits = cnt >= job->gpus && cpu >= job->cpu_milli && hmem >= job->mem_mib;
 	}
 	if (!fits)
 		t->count = 0;
 }
 
-/* Each node's candidates (entries linked per node, in candidate order);
- * the nodes touched are marked with pstamp and listed in tries[].node;
- * pcap[node] = its whole free GPUs plus the candidates' GPUs on it. */
-__attribute__((noinline)) static size_t index_nodes(sim *s, const victim *v, size_t nc)
-{
-	size_t i, ne = 0, nn = 0;
-	int k;
-
-	s->pstamp++;
-	for (i = 0; i < nc; i++)
-		ne += (size_t)place_of(s, v[i].job)->nparts;
-	GP_GROW(s->ent_cand, s->ent_cap, ne + 1);
-	s->ent_next = gp_xrealloc(s->ent_next, s->ent_cap * sizeof(*s->ent_next));
-	GP_GROW(s->tries, s->tries_cap, ne + 1);
-	ne = 0;
-	for (i = nc; i-- > 0;) {
-		const gp_placement *p = place_of(s, v[i].job);
-
-		for (k = 0; k < p->nparts; k++) {
-			int node = p->parts[k].node;
-
-			if (s->pmark[node] != s->pstamp) {
-				s->pmark[node] = s->pstamp;
-				s->node_head[node] = -1;
-				s->pcap[node] = s->alloc.node_free_whole[node];
-				s->pk_nstart[node] = v[i].start;
-				s->tries[nn++].node = node;
-			}
-			s->pcap[node] += p->parts[k].ngpus;
-			if (v[i].start > s->pk_nstart[node])
-				s->pk_nstart[node] = v[i].start;
-			s->ent_cand[ne] = (int32_t)i;
-			s->ent_next[ne] = s->node_head[node];
-			s->node_head[node] = (int32_t)ne++;
-		}
-	}
-	return nn;
-}
-
-/* Order a node's short candidate list by the victim rule. */
-__attribute__((noinline)) static void sort_node(sim *s, const victim *v, int node)
-{
-	int32_t e, m, b, x;
-
-	for (e = s->node_head[node]; e >= 0; e = s->ent_next[e]) {
-		for (m = e, b = s->ent_next[e]; b >= 0; b = s->ent_next[b])
-			if (victim_cmp(&v[s->ent_cand[b]], &v[s->ent_cand[m]]) < 0)
-				m = b;
-		x = s->ent_cand[e];
-		s->ent_cand[e] = s->ent_cand[m];
-		s->ent_cand[m] = x;
-	}
-}
-
-/* The best try node could give: one victim, no work lost, the latest
- * start of its candidates. */
-static node_try bound(const sim *s, int node)
-{
-	node_try b;
-
-	b.node = node;
-	b.count = 1;
-	b.lost = 0;
-	b.latest = s->pk_nstart[node];
-	return b;
-}
-
-/* Heap of nodes, best bound on top. */
-static void node_sift(sim *s, size_t n, size_t i)
-{
-	int32_t *h = s->pk_nodes;
-
-	for (;;) {
-		size_t m = i, l = 2 * i + 1, r = l + 1;
-		int32_t x;
-		node_try a, b;
-
-		if (l < n) {
-			a = bound(s, h[l]);
-			b = bound(s, h[m]);
-			if (try_cmp(&a, &b) < 0)
-				m = l;
-		}
-		if (r < n) {
-			a = bound(s, h[r]);
-			b = bound(s, h[m]);
-			if (try_cmp(&a, &b) < 0)
-				m = r;
-		}
-		if (m == i)
-			return;
-		x = h[i];
-		h[i] = h[m];
-		h[m] = x;
-		i = m;
-	}
-}
-
-/* Trial of one node; kept in tries[] when it makes room. */
-static void try_node(sim *s, const gp_job *job, const victim *v, int node, size_t *ntries)
+/* Trial of node; kept in tries[] (the best first) when it makes room. */
+static void try_node(sim *s, const gp_job *job, int thr, int node, size_t *ntries)
 {
 	node_try t;
+	size_t n;
+	int cap;
 
-	sort_node(s, v, node);
-	node_trial(s, job, v, node, &t);
-	if (t.count)
-		s->tries[(*ntries)++] = t;
+	n = node_cands(s, node, thr, &cap);
+	if (!n || (job->gpu_milli >= GP_MILLI && cap < job->gpus))
+		return; /* no room even with all its candidates gone */
+	node_trial(s, job, s->pk_nv, n, node, &t);
+	if (!t.count)
+		return;
+	s->tries[*ntries] = t;
+	if (*ntries && try_cmp(&t, &s->tries[0]) < 0) {
+		s->tries[*ntries] = s->tries[0];
+		s->tries[0] = t;
+	}
+	++*ntries;
 }
 
 /* A job that stays on one node.  Nodes are tried in the order of their
- * trials (try_cmp).  Usually the first one places the job, so the nodes
- * are visited by their bound, best first, and the visit stops at a bound
- * worse than the best trial; only when the policy refuses that node are
- * the others tried and sorted. */
-static int one_node(sim *s, const gp_job *job, victim *v, size_t nc)
+ * trials (try_cmp).  A node's trial is no better than one victim, no work
+ * lost, started when the latest job indexed on it started: nodes are
+ * visited in the order of that time (pk_mru) until the best trial beats
+ * it.  Usually that node places the job; only when the policy refuses it
+ * are the other nodes tried and sorted. */
+static int one_node(sim *s, const gp_job *job, int thr)
 {
 	node_try *tries;
-	size_t ntries = 0, nn, nh = 0, i, nv;
-	int whole = job->gpu_milli >= GP_MILLI, could = !whole, ok = 0;
+	size_t ntries = 0, i, n, nv;
+	int32_t node;
+	int ok = 0, cap;
 
-	nn = index_nodes(s, v, nc);
+	GP_GROW(s->tries, s->tries_cap, (size_t)s->cl->nnodes + 1);
 	tries = s->tries;
-	/* Could free GPUs plus those of candidates hold it anywhere?  (No
-	 * cheap bound for shares.) */
-	for (i = 0; i < nn && !could; i++)
-		could = s->pcap[tries[i].node] >= job->gpus;
-	if (!could)
-		return 0;
-	for (i = 0; i < nc; i++)
-		v[i].lost = s->pk_ck ? gp_sim_ix_peek_lost(s, v[i].job) : 0;
-	for (i = 0; i < nn; i++)
-		if (!whole || s->pcap[tries[i].node] >= job->gpus)
-			s->pk_nodes[nh++] = tries[i].node; /* else no room even with all its candidates gone */
-	for (i = nh / 2; i-- > 0;)
-		node_sift(s, nh, i);
-	while (nh) {
-		node_try b = bound(s, s->pk_nodes[0]);
+	for (node = s->pk_mru; node >= 0; node = s->pk_mru_next[node]) {
+		if (ntries) {
+			node_try b = { -1, 1, 0, s->pk_nlast[node] };
 
-		if (ntries && try_cmp(&tries[0], &b) < 0)
-			break;
-		s->pk_nodes[0] = s->pk_nodes[--nh];
-		node_sift(s, nh, 0);
-		try_node(s, job, v, b.node, &ntries);
-		if (ntries > 1 && try_cmp(&tries[ntries - 1], &tries[0]) < 0) {
-			node_try x = tries[0];
-
-			tries[0] = tries[ntries - 1];
-			tries[ntries - 1] = x;
+			if (try_cmp(&tries[0], &b) < 0)
+				break;
 		}
+		try_node(s, job, thr, node, &ntries);
 	}
 	for (i = 0; !ok && s->status == GP_OK; i++) {
 		node_try t;
 
 		if (i == 1) { /* the first was refused: all the others, in order */
-			while (nh)
-				try_node(s, job, v, s->pk_nodes[--nh], &ntries);
+			for (; node >= 0; node = s->pk_mru_next[node])
+				try_node(s, job, thr, node, &ntries);
 			qsort(tries + 1, ntries - 1, sizeof(*tries), try_cmp);
 		}
 		if (i >= ntries)
 			break;
-		nv = node_victims(s, job, v, tries[i].node, &t);
+		n = node_cands(s, tries[i].node, thr, &cap);
+		nv = node_victims(s, job, s->pk_nv, n, tries[i].node, &t);
 		if (t.count && place_now(s, job))
 			ok = commit(s, nv);
 		else
@@ -453,14 +407,8 @@ __attribute__((noinline)) static size_t candidates(sim *s, int thr)
 	int r;
 
 	for (r = gp_sim_pk_next_rank(s, thr + 1); r >= 0; r = gp_sim_pk_next_rank(s, r + 1)) {
-		int32_t c;
-
-		for (c = s->pk_head[r]; c >= 0; c = s->pk_next[c]) {
-			s->vict[nc].job = c;
-			s->vict[nc].held = s->held[c];
-			s->vict[nc].start = s->seg_t[c];
-			nc++;
-		}
+		memcpy(s->vict + nc, s->pk_arr[r], s->pk_count[r] * sizeof(*s->vict));
+		nc += s->pk_count[r];
 	}
 	return nc;
 }
@@ -478,11 +426,11 @@ static int search(sim *s, const gp_job *job, int thr)
 	}
 	if (!nc || s->cap_milli - s->alloc_milli + cand_milli < need_milli(job))
 		return 0;
-	GP_GROW(s->vict, s->vict_cap, nc + 1);
 	GP_GROW(s->victims, s->victims_cap, nc + 1);
-	nc = candidates(s, thr);
 	if (job->type != GP_JOB_RING_ALLREDUCE && job->type != GP_JOB_PS_WORKER)
-		return one_node(s, job, s->vict, nc);
+		return one_node(s, job, thr);
+	GP_GROW(s->vict, s->vict_cap, nc + 1);
+	nc = candidates(s, thr);
 	for (i = 0; i < nc; i++)
 		s->vict[i].lost = s->pk_ck ? gp_sim_ix_peek_lost(s, s->vict[i].job) : 0;
 	return spread(s, job, s->vict, nc);

@@ -7,14 +7,16 @@
  *   class     rank = class (LS 0, BE 1), t = 0 for LS, no victims for BE;
  *   priority  rank = position of the job's priority among the distinct
  *             priorities of the trace, highest first; t = its own rank.
- * Each rank keeps a linked list, a count and the milli-GPUs held; a
- * bitmap skips empty ranks.  The interrupt mechanism keeps it current
+ * Each rank keeps a dense array of victim records (job, its node when it
+ * has one part, start, share held: what a search reads, in one place),
+ * a count and the milli-GPUs held; a bitmap skips empty ranks.  The interrupt mechanism keeps it current
  * (start, finish, interruption, stall, share change, las demotion);
  * none of it exists unless preemption can happen.
  *
  * It also keeps what the failure memo of preempt.c needs: per rank, the
  * jobs indexed with it and the demotions out of it (a demotion from rank
  * r makes a new victim for threshold r only). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,7 +63,7 @@ static void priority_ranks(sim *s)
 void gp_sim_pk_setup(sim *s)
 {
 	const gp_sim_config *c = s->cfg;
-	size_t n = s->n ? s->n : 1, i;
+	size_t n = s->n ? s->n : 1, nn, i;
 	int maxg = 1, k;
 
 	if (c->queue == GP_SIM_LAS ? !c->las_preempt : c->preempt == GP_SIM_PREEMPT_OFF)
@@ -75,12 +77,10 @@ void gp_sim_pk_setup(sim *s)
 	s->pk_rank = gp_xmalloc(n * sizeof(*s->pk_rank));
 	for (i = 0; i < n; i++)
 		s->pk_rank[i] = -1;
-	s->pk_prev = gp_xmalloc(n * sizeof(*s->pk_prev));
-	s->pk_next = gp_xmalloc(n * sizeof(*s->pk_next));
+	s->pk_pos = gp_xmalloc(n * sizeof(*s->pk_pos));
 	s->pk_mark = gp_xcalloc(n, sizeof(*s->pk_mark));
-	s->pk_head = gp_xmalloc((size_t)s->npk * sizeof(*s->pk_head));
-	for (k = 0; k < s->npk; k++)
-		s->pk_head[k] = -1;
+	s->pk_arr = gp_xcalloc((size_t)s->npk, sizeof(*s->pk_arr));
+	s->pk_cap = gp_xcalloc((size_t)s->npk, sizeof(*s->pk_cap));
 	s->pk_count = gp_xcalloc((size_t)s->npk, sizeof(*s->pk_count));
 	s->pk_milli = gp_xcalloc((size_t)s->npk, sizeof(*s->pk_milli));
 	s->pk_demoted = gp_xcalloc((size_t)s->npk, sizeof(*s->pk_demoted));
@@ -91,8 +91,20 @@ void gp_sim_pk_setup(sim *s)
 			maxg = s->cl->nodes[k].ngpus;
 	s->pk_gmilli = gp_xmalloc((size_t)maxg * sizeof(*s->pk_gmilli));
 	s->pk_gmem = gp_xmalloc((size_t)maxg * sizeof(*s->pk_gmem));
-	s->pk_nstart = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->pk_nstart));
-	s->pk_nodes = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->pk_nodes));
+	nn = s->cl->nnodes ? (size_t)s->cl->nnodes : 1;
+	s->pk_nhead = gp_xmalloc(nn * sizeof(*s->pk_nhead));
+	s->pk_mru_prev = gp_xmalloc(nn * sizeof(*s->pk_mru_prev));
+	s->pk_mru_next = gp_xmalloc(nn * sizeof(*s->pk_mru_next));
+	s->pk_nlast = gp_xmalloc(nn * sizeof(*s->pk_nlast));
+	s->pk_nmark = gp_xcalloc(nn, sizeof(*s->pk_nmark));
+	for (i = 0; i < nn; i++) {
+		s->pk_nhead[i] = -1;
+		s->pk_mru_prev[i] = -2; /* not listed */
+		s->pk_nlast[i] = -INFINITY;
+	}
+	s->pk_mru = -1;
+	s->pk_jent = gp_xmalloc(n * sizeof(*s->pk_jent));
+	s->pe_free = -1;
 	s->pk_memo = gp_xcalloc(n, sizeof(*s->pk_memo));
 	for (i = 0; i < s->n && !s->pk_ck; i++)
 		s->pk_ck = gp_sim_ix_tau(s, (int32_t)i) > 0;
@@ -100,12 +112,16 @@ void gp_sim_pk_setup(sim *s)
 
 void gp_sim_pk_teardown(sim *s)
 {
+	int k;
+
 	free(s->pk_prio);
 	free(s->pk_rank);
-	free(s->pk_prev);
-	free(s->pk_next);
+	free(s->pk_pos);
 	free(s->pk_mark);
-	free(s->pk_head);
+	for (k = 0; s->pk_arr && k < s->npk; k++)
+		free(s->pk_arr[k]);
+	free(s->pk_arr);
+	free(s->pk_cap);
 	free(s->pk_count);
 	free(s->pk_milli);
 	free(s->pk_demoted);
@@ -113,8 +129,19 @@ void gp_sim_pk_teardown(sim *s)
 	free(s->pk_used);
 	free(s->pk_gmilli);
 	free(s->pk_gmem);
-	free(s->pk_nstart);
-	free(s->pk_nodes);
+	free(s->pk_nhead);
+	free(s->pk_mru_prev);
+	free(s->pk_mru_next);
+	free(s->pk_nlast);
+	free(s->pk_nmark);
+	free(s->pk_jent);
+	free(s->pe_job);
+	free(s->pe_ngpus);
+	free(s->pe_prev);
+	free(s->pe_next);
+	free(s->pe_jnext);
+	free(s->pe_node);
+	free(s->pk_nv);
 	free(s->pk_memo);
 }
 
@@ -160,20 +187,126 @@ uint32_t gp_sim_pk_version(const sim *s, int thr)
 	return v;
 }
 
+static int32_t entry_new(sim *s)
+{
+	int32_t e = s->pe_free;
+
+	if (e >= 0) {
+		s->pe_free = s->pe_next[e];
+		return e;
+	}
+	if (s->pe_n == s->pe_cap) {
+		size_t cap = s->pe_cap ? 2 * s->pe_cap : 1024;
+
+		s->pe_job = gp_xrealloc(s->pe_job, cap * sizeof(*s->pe_job));
+		s->pe_ngpus = gp_xrealloc(s->pe_ngpus, cap * sizeof(*s->pe_ngpus));
+		s->pe_prev = gp_xrealloc(s->pe_prev, cap * sizeof(*s->pe_prev));
+		s->pe_next = gp_xrealloc(s->pe_next, cap * sizeof(*s->pe_next));
+		s->pe_jnext = gp_xrealloc(s->pe_jnext, cap * sizeof(*s->pe_jnext));
+		s->pe_node = gp_xrealloc(s->pe_node, cap * sizeof(*s->pe_node));
+		s->pe_cap = cap;
+	}
+	return (int32_t)s->pe_n++;
+}
+
+/* node had a job indexed that started at t: the latest such time first
+ * in pk_mru (times only grow, so moving it to the front keeps the order;
+ * a demoted job keeps its old start and moves nothing). */
+static void node_touch(sim *s, int node, double t)
+{
+	if (!(t > s->pk_nlast[node]) && s->pk_mru_prev[node] != -2)
+		return;
+	if (t > s->pk_nlast[node])
+		s->pk_nlast[node] = t;
+	if (s->pk_mru == node)
+		return;
+	if (s->pk_mru_prev[node] != -2) {
+		s->pk_mru_next[s->pk_mru_prev[node]] = s->pk_mru_next[node];
+		if (s->pk_mru_next[node] >= 0)
+			s->pk_mru_prev[s->pk_mru_next[node]] = s->pk_mru_prev[node];
+	}
+	s->pk_mru_prev[node] = -1;
+	s->pk_mru_next[node] = s->pk_mru;
+	if (s->pk_mru >= 0)
+		s->pk_mru_prev[s->pk_mru] = node;
+	s->pk_mru = node;
+}
+
+/* j's entries on the nodes of its placement. */
+static void entries_add(sim *s, int32_t j, const gp_placement *p)
+{
+	int k;
+
+	s->pk_jent[j] = -1;
+	if (++s->pk_nstamp == 0) {
+		memset(s->pk_nmark, 0, (s->cl->nnodes ? (size_t)s->cl->nnodes : 1) * sizeof(*s->pk_nmark));
+		s->pk_nstamp = 1;
+	}
+	for (k = 0; k < p->nparts; k++) {
+		int node = p->parts[k].node;
+		int32_t e;
+
+		if (s->pk_nmark[node] == s->pk_nstamp) { /* another part there */
+			for (e = s->pk_jent[j]; s->pe_node[e] != node; e = s->pe_jnext[e])
+				;
+			s->pe_ngpus[e] += p->parts[k].ngpus;
+			continue;
+		}
+		s->pk_nmark[node] = s->pk_nstamp;
+		e = entry_new(s);
+		s->pe_job[e] = j;
+		s->pe_node[e] = node;
+		s->pe_ngpus[e] = p->parts[k].ngpus;
+		s->pe_prev[e] = -1;
+		s->pe_next[e] = s->pk_nhead[node];
+		if (s->pk_nhead[node] >= 0)
+			s->pe_prev[s->pk_nhead[node]] = e;
+		s->pk_nhead[node] = e;
+		s->pe_jnext[e] = s->pk_jent[j];
+		s->pk_jent[j] = e;
+		node_touch(s, node, s->seg_t[j]);
+	}
+}
+
+static void entries_remove(sim *s, int32_t j)
+{
+	int32_t e, nx;
+
+	for (e = s->pk_jent[j]; e >= 0; e = nx) {
+		nx = s->pe_jnext[e];
+		if (s->pe_prev[e] >= 0)
+			s->pe_next[s->pe_prev[e]] = s->pe_next[e];
+		else
+			s->pk_nhead[s->pe_node[e]] = s->pe_next[e];
+		if (s->pe_next[e] >= 0)
+			s->pe_prev[s->pe_next[e]] = s->pe_prev[e];
+		s->pe_next[e] = s->pe_free;
+		s->pe_free = e;
+	}
+	s->pk_jent[j] = -1;
+}
+
 void gp_sim_pk_add(sim *s, int32_t j)
 {
+	const gp_placement *p;
+	gp_sim_victim *e;
 	int r;
 
 	if (!s->pk_rank || s->pk_rank[j] >= 0)
 		return;
 	r = rank_of(s, j);
+	p = &s->pool[s->slot[j]];
+	GP_GROW(s->pk_arr[r], s->pk_cap[r], s->pk_count[r] + 1);
 	s->pk_rank[j] = r;
-	s->pk_prev[j] = -1;
-	s->pk_next[j] = s->pk_head[r];
-	if (s->pk_head[r] >= 0)
-		s->pk_prev[s->pk_head[r]] = j;
-	s->pk_head[r] = j;
-	s->pk_count[r]++;
+	s->pk_pos[j] = (int32_t)s->pk_count[r];
+	e = &s->pk_arr[r][s->pk_count[r]++];
+	e->job = j;
+	e->node = p->nparts == 1 ? p->parts[0].node : -1;
+	e->ngpus = p->nparts == 1 ? p->parts[0].ngpus : 0;
+	e->lost = 0;
+	e->start = s->seg_t[j];
+	e->held = s->held[j];
+	entries_add(s, j, p);
 	s->pk_added[r]++;
 	s->pk_milli[r] += s->held[j];
 	s->pk_used[r / 64] |= (uint64_t)1 << (r % 64);
@@ -181,20 +314,19 @@ void gp_sim_pk_add(sim *s, int32_t j)
 
 void gp_sim_pk_remove(sim *s, int32_t j)
 {
+	gp_sim_victim *a;
 	int r;
 
 	if (!s->pk_rank || s->pk_rank[j] < 0)
 		return;
 	r = s->pk_rank[j];
-	if (s->pk_prev[j] >= 0)
-		s->pk_next[s->pk_prev[j]] = s->pk_next[j];
-	else
-		s->pk_head[r] = s->pk_next[j];
-	if (s->pk_next[j] >= 0)
-		s->pk_prev[s->pk_next[j]] = s->pk_prev[j];
+	a = s->pk_arr[r];
+	a[s->pk_pos[j]] = a[--s->pk_count[r]];
+	s->pk_pos[a[s->pk_pos[j]].job] = s->pk_pos[j];
 	s->pk_rank[j] = -1;
+	entries_remove(s, j);
 	s->pk_milli[r] -= s->held[j];
-	if (--s->pk_count[r] == 0)
+	if (s->pk_count[r] == 0)
 		s->pk_used[r / 64] &= ~((uint64_t)1 << (r % 64));
 }
 

@@ -98,6 +98,7 @@ void gp_sim_enqueue(sim *s, int32_t j)
 		while (p >= 0 && las_before(s, j, p))
 			p = s->prev[p];
 		link_after(s, &s->lhead[l], &s->ltail[l], p, j);
+		gp_sim_las_shape_count(s, l, j, 1);
 		return;
 	}
 	if (s->bf_index)
@@ -170,6 +171,7 @@ void gp_sim_dequeue(sim *s, int32_t j)
 		int l = gp_sim_las_list(s, j);
 
 		unlink_from(s, &s->lhead[l], &s->ltail[l], j);
+		gp_sim_las_shape_count(s, l, j, -1);
 		return;
 	}
 	if (s->bf_index)

@@ -43,6 +43,7 @@ enum { EV_SOURCE = 0, EV_LAS = 1 };
 /* A candidate victim of preemption and one node's trial (preempt.c). */
 typedef struct gp_sim_victim {
 	int32_t job;
+	int32_t node, ngpus;    /* its only part (node -1: several parts) */
 	double lost;            /* GPU-seconds lost if preempted now */
 	double start;           /* start of its current run */
 	int64_t held;           /* milli-GPU */
@@ -186,7 +187,7 @@ struct gp_sim {
 	int dirty;              /* something changed since the last pass */
 
 	/* Preemption (preempt.c): scratch for candidates, node trials, the
-	 * victims released; a mark per node. */
+	 * victims released. */
 	struct gp_sim_victim *vict;
 	size_t vict_cap;
 	struct gp_sim_try *tries;
@@ -194,11 +195,6 @@ struct gp_sim {
 	int32_t *victims;
 	size_t victims_cap;
 	uint8_t *released_flag;
-	uint32_t *pmark, pstamp;
-	int32_t *node_head;     /* per node: first entry of its candidates */
-	int32_t *pcap;          /* per node: GPUs free or held by candidates */
-	int32_t *ent_cand, *ent_next; /* entries: candidate index, next of node */
-	size_t ent_cap;
 	int defer;              /* requeue victims only after the preemptor
 				 * left its queue (a victim may sort first) */
 	int32_t *deferred;
@@ -210,8 +206,10 @@ struct gp_sim {
 	int pk_ck;              /* some job checkpoints: work lost varies */
 	int32_t *pk_prio;       /* priority mode: job -> rank of its priority */
 	int32_t *pk_rank;       /* job -> rank while indexed, -1 otherwise */
-	int32_t *pk_prev, *pk_next, *pk_head;
-	uint32_t *pk_mark, pk_stamp; /* per job: seen in a node trial */
+	int32_t *pk_pos;        /* job -> its entry in its rank's array */
+	struct gp_sim_victim **pk_arr; /* rank -> its jobs, dense */
+	size_t *pk_cap;
+	uint32_t *pk_mark, pk_stamp; /* per job: among a spanning job's first victims */
 	size_t *pk_count;       /* rank -> jobs */
 	int64_t *pk_milli;      /* rank -> milli-GPU they hold */
 	uint32_t *pk_demoted;   /* rank -> demotions out of it */
@@ -219,8 +217,19 @@ struct gp_sim {
 	uint64_t *pk_used;      /* bitmap of non-empty ranks */
 	int *pk_gmilli;         /* a node trial's GPUs: free milli, memory */
 	int64_t *pk_gmem;
-	double *pk_nstart;      /* per node: latest start of its candidates */
-	int32_t *pk_nodes;      /* nodes to try, a heap by pk_nstart */
+	/* Per node: the indexed jobs on it (entries pe_*, one per job and
+	 * node), the latest start among the jobs ever indexed on it, and
+	 * the nodes in order of that time, latest first (pk_mru). */
+	int32_t *pk_nhead;      /* node -> first entry */
+	int32_t *pe_job, *pe_ngpus, *pe_prev, *pe_next, *pe_jnext, *pe_node;
+	int32_t *pk_jent;       /* job -> its first entry */
+	int32_t pe_free;
+	size_t pe_n, pe_cap;
+	double *pk_nlast;
+	int32_t *pk_mru_prev, *pk_mru_next, pk_mru;
+	uint32_t *pk_nmark, pk_nstamp;
+	gp_sim_victim *pk_nv;   /* one node's candidates */
+	size_t pk_nv_cap;
 	struct gp_sim_pk_memo *pk_memo; /* job -> its last failed search */
 
 	/* las (las.c): queue of each job, attained service since its last
@@ -236,6 +245,12 @@ struct gp_sim {
 	int64_t run_milli[NLIST]; /* milli held by running jobs per list */
 	uint32_t *las_failed;   /* per (shape, list): pass stamp of a failed preemption */
 	uint32_t pass_stamp;
+	/* Shapes waiting per list, and those a pass found unable to start
+	 * (las.c, dead_shape); NULL with too many shapes. */
+	int32_t *lsh_cnt;       /* (list, shape) -> jobs queued */
+	int32_t lsh_distinct[NLIST], lsh_ndead[NLIST];
+	uint32_t *lsh_dead;     /* (list, shape) -> lsh_gen when found dead */
+	uint32_t lsh_gen_of[NLIST], lsh_gen, lsh_pass, lsh_epoch;
 
 	gp_error *err;
 	int status;
@@ -325,6 +340,8 @@ void gp_sim_las_started(sim *s, int32_t j, int from_queue);
 void gp_sim_las_queued(sim *s, int32_t j);
 void gp_sim_las_stopped(sim *s, int32_t j);
 int gp_sim_las_list(const sim *s, int32_t j);
+/* j (of list l) joins (+1) or leaves (-1) its list. */
+void gp_sim_las_shape_count(sim *s, int l, int32_t j, int d);
 
 /* timeline.c */
 void gp_sim_timeline_row(sim *s, double t);

@@ -331,3 +331,37 @@ void gp_unlock_file(gp_lock *lk)
 	close(lk->fd); /* releases the flock */
 	lk->fd = -1;
 }
+
+int gp_write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t k = write(fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+int gp_read_all(int fd, void *buf, size_t n)
+{
+	char *p = buf;
+
+	while (n) {
+		ssize_t k = read(fd, p, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}

@@ -41,40 +41,6 @@ struct gp_whatif_pool {
 	gp_whatif_runner *local;        /* workers <= 1 */
 };
 
-static int full_read(int fd, void *buf, size_t n)
-{
-	char *p = buf;
-
-	while (n) {
-		ssize_t k = read(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
-static int full_write(int fd, const void *buf, size_t n)
-{
-	const char *p = buf;
-
-	while (n) {
-		ssize_t k = write(fd, p, n);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 static void worker_main(const gp_whatif_spec *spec, int fd)
 {
 	gp_error err = GP_ERROR_INIT;
@@ -90,7 +56,7 @@ static void worker_main(const gp_whatif_spec *spec, int fd)
 	r = gp_whatif_runner_new(spec, &err);
 	if (!r)
 		st = err.status ? err.status : GP_EIO;
-	while (full_read(fd, &t, sizeof(t)) == 0) {
+	while (gp_read_all(fd, &t, sizeof(t)) == 0) {
 		memset(&m, 0, sizeof(m));
 		m.run = t.run;
 		if (st) {
@@ -100,7 +66,7 @@ static void worker_main(const gp_whatif_spec *spec, int fd)
 			gp_error_clear(&m.err);
 			m.status = gp_whatif_runner_run(r, (size_t)t.run, &m.res, &m.err);
 		}
-		if (full_write(fd, &m, sizeof(m)))
+		if (gp_write_all(fd, &m, sizeof(m)))
 			break;
 	}
 	gp_whatif_runner_free(r);
@@ -219,7 +185,7 @@ int gp_whatif_pool_run(gp_whatif_pool *p, const size_t *runs, size_t n, gp_whati
 			if (p->w[i].busy)
 				continue;
 			t.run = runs[next];
-			if (full_write(p->w[i].fd, &t, sizeof(t))) {
+			if (gp_write_all(p->w[i].fd, &t, sizeof(t))) {
 				st = gp_error_set(err, GP_EIO, "", 0, 0, "worker %d went away", i + 1);
 				goto out;
 			}
@@ -250,7 +216,7 @@ int gp_whatif_pool_run(gp_whatif_pool *p, const size_t *runs, size_t n, gp_whati
 
 			if (!p->w[i].busy || !(pf[i].revents & (POLLIN | POLLHUP | POLLERR)))
 				continue;
-			if (full_read(p->w[i].fd, &m, sizeof(m))) {
+			if (gp_read_all(p->w[i].fd, &m, sizeof(m))) {
 				st = gp_error_set(err, GP_EIO, "", 0, 0,
 						  "worker %d died during run %zu", i + 1, p->w[i].run);
 				goto out;
@@ -274,7 +240,7 @@ out:
 	for (i = 0; i < p->nworkers; i++) {
 		result_msg m;
 
-		if (!p->w[i].busy || full_read(p->w[i].fd, &m, sizeof(m)))
+		if (!p->w[i].busy || gp_read_all(p->w[i].fd, &m, sizeof(m)))
 			continue;
 		p->w[i].busy = 0;
 		if (st == GP_OK && m.status == GP_OK)

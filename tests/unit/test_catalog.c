@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "gpuplan/model/catalog.h"
+#include "gpuplan/model/job.h"
+#include "gpuplan/util/util.h"
 #include "testlib.h"
 
 static void test_required_models(void)
@@ -138,6 +140,32 @@ static void test_put(void)
 	gp_catalog_release(NULL);
 }
 
+/* A job's gpu_model admits a family ("V100": every V100 card, not the
+ * V100S), aliases (V100M32) and the exact name; issue 17 found "V100"
+ * matching no node at all. */
+static void test_admits(void)
+{
+	gp_job j;
+
+	CU_ASSERT_TRUE(gp_catalog_admits("V100", "V100-SXM2-16GB"));
+	CU_ASSERT_TRUE(gp_catalog_admits("V100", "V100-PCIE-32GB"));
+	CU_ASSERT_FALSE(gp_catalog_admits("V100", "V100S-PCIE-32GB"));
+	CU_ASSERT_TRUE(gp_catalog_admits("nvidia a100 80gb", "A100-PCIE-80GB"));
+	CU_ASSERT_TRUE(gp_catalog_admits("A100-80GB", "A100-SXM4-80GB"));
+	CU_ASSERT_FALSE(gp_catalog_admits("A100-80GB", "A100-SXM4-40GB"));
+	CU_ASSERT_TRUE(gp_catalog_admits("V100M32", "V100-SXM2-32GB"));
+	CU_ASSERT_FALSE(gp_catalog_admits("V100M32", "V100-SXM2-16GB"));
+	CU_ASSERT_TRUE(gp_catalog_admits("h100_sxm5_80gb", "H100-SXM5-80GB"));
+	CU_ASSERT_FALSE(gp_catalog_admits("H100", "H800-SXM5-80GB"));
+	CU_ASSERT_FALSE(gp_catalog_admits("", "H100-SXM5-80GB"));
+	gp_job_init(&j);
+	j.gpu_models = gp_xstrdup("T4|V100");
+	CU_ASSERT_TRUE(gp_job_accepts_model(&j, "V100-PCIE-16GB"));
+	CU_ASSERT_TRUE(gp_job_accepts_model(&j, "T4"));
+	CU_ASSERT_FALSE(gp_job_accepts_model(&j, "A100-SXM4-40GB"));
+	gp_job_release(&j);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("catalog");
@@ -146,6 +174,7 @@ static void register_tests(void)
 	gp_test_add(s, "reference figures", test_reference_figures);
 	gp_test_add(s, "lookup rules", test_lookup_rules);
 	gp_test_add(s, "put", test_put);
+	gp_test_add(s, "admits", test_admits);
 }
 
 int main(int argc, char **argv)

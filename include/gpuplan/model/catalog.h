@@ -44,6 +44,11 @@ void gp_catalog_release(gp_catalog *cat);
  * "V100-SXM2-32GB").  NULL when absent. */
 const gp_gpu_model *gp_catalog_find(const gp_catalog *cat, const char *name);
 /* Index of the entry gp_catalog_find would return, or -1. */
+/* Whether a job's gpu_model entry want admits the catalog model name: the
+ * same name (case, separators and a vendor prefix ignored), a family whose
+ * words are all, in order, words of name ("V100" admits every V100, not
+ * V100S; "A100-80GB" both 80 GB A100s), or an alias of name (V100M32). */
+int gp_catalog_admits(const char *want, const char *name);
 int gp_catalog_index(const gp_catalog *cat, const char *name);
 /* Whether two model names denote the same entry under those rules. */
 int gp_catalog_name_eq(const char *a, const char *b);

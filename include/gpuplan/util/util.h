@@ -75,6 +75,11 @@ int gp_atomic_open(gp_atomic_file *af, const char *path, gp_error *err);
 int gp_atomic_commit(gp_atomic_file *af, gp_error *err);
 void gp_atomic_abort(gp_atomic_file *af);
 
+/* All n bytes to / from a pipe or socket (EINTR retried); -1 on an error
+ * or an early end. */
+int gp_write_all(int fd, const void *buf, size_t n);
+int gp_read_all(int fd, void *buf, size_t n);
+
 /* An exclusive advisory lock (flock) on an existing file, for
  * read-modify-write cycles: concurrent holders are serialised, waiting up
  * to timeout_s seconds (GP_EIO after that).  The lock is always on the file

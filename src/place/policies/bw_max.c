@@ -18,6 +18,19 @@
 #include "gpuplan/place/policy.h"
 #include "../place_int.h"
 
+/* The ranking below for gp_place_ix_one (ud: the job). */
+static uint64_t bw_key(const gp_place_type *t, uint64_t avail, int64_t remaining, void *ud, double key[3])
+{
+	const gp_job *job = ud;
+	uint64_t m = gp_place_best_group(t, avail, job->gpus, GP_GROUP_RING);
+	gp_place_mask_info mi = gp_place_mask(t, m);
+
+	key[0] = job->gpus == 1 ? 0 : -(double)gp_place_expense_bw(t, mi.ring);
+	key[1] = (double)remaining;
+	key[2] = (double)mi.sum;
+	return m;
+}
+
 int gp_policy_bw_max(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *out)
 {
 	const gp_cluster *c = ctx->cluster;
@@ -35,6 +48,17 @@ int gp_policy_bw_max(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 		return GP_WAIT;
 	fit = gp_place_scratch_nodes(pc, 0);
 	allow = gp_place_scratch_masks(pc);
+	best = gp_place_ix_one(ctx, pc, job, bw_key, (void *)job, &bestm);
+	if (best >= 0) {
+		gp_place_add_part(out, best, bestm, job);
+		return gp_place_end(ctx, pc, tmp, job, out, r, -1);
+	}
+	if (best == -1 && !gp_place_may_span(job))
+		return gp_place_end(ctx, pc, tmp, job, out, GP_WAIT, -1); /* no explanation wanted */
+	if (best == -1 && (r = gp_place_span_ix(ctx, pc, job, GP_GROUP_RING, out)) >= 0)
+		return gp_place_end(ctx, pc, tmp, job, out, r, -1);
+	r = GP_PLACED;
+	best = -1;
 	for (node = 0; node < c->nnodes; node++) {
 		int n;
 		const gp_place_type *t;

@@ -168,6 +168,21 @@ static uint64_t pair_score_search(const gp_place_type *t, uint64_t avail, int k)
 	return s.have ? s.best_set : 0;
 }
 
+/* The ranking below for gp_place_ix_one (ud: the job): the highest set
+ * score, then the fewest fitting GPUs. */
+static uint64_t pair_key(const gp_place_type *t, uint64_t avail, int64_t remaining, void *ud, double key[3])
+{
+	const gp_job *job = ud;
+	int32_t sc = 0;
+	uint64_t m = pair_score_choose(t, avail, job->gpus, &sc);
+
+	(void)remaining;
+	key[0] = -(double)sc;
+	key[1] = gp_popcount64(avail);
+	key[2] = 0;
+	return m;
+}
+
 int gp_policy_gpu_pair_score(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *out)
 {
 	const gp_cluster *c = ctx->cluster;
@@ -179,6 +194,14 @@ int gp_policy_gpu_pair_score(const gp_policy_ctx *ctx, const gp_job *job, gp_pla
 	pc = gp_place_begin(ctx, job, out, &tmp);
 	if (!pc)
 		return GP_WAIT;
+	best = gp_place_ix_one(ctx, pc, job, pair_key, (void *)job, &bestm);
+	if (best >= 0) {
+		gp_place_add_part(out, best, bestm, job);
+		return gp_place_end(ctx, pc, tmp, job, out, r, -1);
+	}
+	if (best == -1 && !gp_place_may_span(job))
+		return gp_place_end(ctx, pc, tmp, job, out, GP_WAIT, -1); /* no explanation wanted */
+	best = -1;
 	for (node = 0; node < c->nnodes; node++) {
 		int n;
 		uint64_t avail = gp_place_fit_mask(ctx, node, job, &n), m;

@@ -1,0 +1,220 @@
+/* Interruptions, the outer part (sim.h, "Interruptions"): nodes and GPUs
+ * down and up, events of interruption sources, read access for the
+ * sources.  Progress and stopping jobs: interrupt.c. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_int.h"
+
+/* ---- nodes and GPUs ---- */
+
+static void capacity_back(sim *s)
+{
+	s->wait_epoch++;
+	s->version++;
+	s->freed = 1;
+	s->dirty = 1;
+}
+
+int gp_sim_node_down(gp_sim *s, int node)
+{
+	if (node < 0 || node >= s->cl->nnodes)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "no node %d", node);
+	gp_alloc_set_state(&s->alloc, node, GP_NODE_DOWN);
+	s->version++;
+	return GP_OK;
+}
+
+int gp_sim_node_up(gp_sim *s, int node)
+{
+	if (node < 0 || node >= s->cl->nnodes)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "no node %d", node);
+	if (s->alloc.node_state[node] != GP_NODE_UP) {
+		gp_alloc_set_state(&s->alloc, node, GP_NODE_UP);
+		capacity_back(s);
+	}
+	return GP_OK;
+}
+
+int gp_sim_gpu_down(gp_sim *s, int gpu)
+{
+	if (gpu < 0 || gpu >= s->cl->ngpus)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "no GPU %d", gpu);
+	if (!s->gpu_down)
+		s->gpu_down = gp_xcalloc((size_t)s->cl->ngpus, sizeof(*s->gpu_down));
+	if (s->gpu_down[gpu])
+		return GP_OK;
+	if (s->alloc.gpu_tasks[gpu] == 0) {
+		gp_alloc_take_gpu(&s->alloc, gpu, s->alloc.gpu_free_milli[gpu], s->alloc.gpu_free_mem_mib[gpu]);
+		s->gpu_down[gpu] = 1;
+	} else {
+		s->gpu_down[gpu] = 2;
+		s->ngpu_pending++;
+	}
+	s->version++;
+	return GP_OK;
+}
+
+int gp_sim_gpu_up(gp_sim *s, int gpu)
+{
+	if (gpu < 0 || gpu >= s->cl->ngpus)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "no GPU %d", gpu);
+	if (!s->gpu_down || !s->gpu_down[gpu])
+		return GP_OK;
+	if (s->gpu_down[gpu] == 1)
+		gp_alloc_give_gpu(&s->alloc, gpu, GP_MILLI - s->alloc.gpu_free_milli[gpu],
+				  gp_alloc_gpu_mem_cap(&s->alloc, gpu) - s->alloc.gpu_free_mem_mib[gpu]);
+	else
+		s->ngpu_pending--;
+	s->gpu_down[gpu] = 0;
+	capacity_back(s);
+	return GP_OK;
+}
+
+/* ---- events of sources ---- */
+
+int gp_sim_at(gp_sim *s, const gp_sim_hooks *src, double t, int64_t arg, int weak)
+{
+	int k;
+	size_t idx;
+
+	for (k = 0; k < s->nhooks && s->hooks[k] != src; k++)
+		;
+	if (k == s->nhooks)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "gp_sim_at: unknown source");
+	if (!isfinite(t) || t < s->last_t)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0,
+				    "gp_sim_at: time %g is not finite or in the past (now %g)", t,
+				    s->last_t);
+	if (s->nsev_free) {
+		idx = (size_t)s->sev_free[--s->nsev_free];
+	} else {
+		if (s->nsev == s->sev_cap) {
+			size_t cap = s->sev_cap ? 2 * s->sev_cap : 64;
+
+			s->sev_arg = gp_xrealloc(s->sev_arg, cap * sizeof(*s->sev_arg));
+			s->sev_src = gp_xrealloc(s->sev_src, cap * sizeof(*s->sev_src));
+			s->sev_weak = gp_xrealloc(s->sev_weak, cap * sizeof(*s->sev_weak));
+			s->sev_free = gp_xrealloc(s->sev_free, cap * sizeof(*s->sev_free));
+			s->sev_cap = cap;
+		}
+		idx = s->nsev++;
+	}
+	s->sev_arg[idx] = arg;
+	s->sev_src[idx] = (int8_t)k;
+	s->sev_weak[idx] = weak != 0;
+	if (weak)
+		s->nweak++;
+	else
+		s->nstrong++;
+	gp_sim_heap_push(s, t, EV_CODE(EV_SOURCE, idx));
+	return GP_OK;
+}
+
+int gp_sim_ix_stale(const sim *s, const ev *e)
+{
+	if (e->job >= 0)
+		return s->jst[e->job] != GP_SIM_JOB_RUNNING || s->fin_seq[e->job] != e->seq;
+	if (e->job <= -2 && EV_KIND(e->job) == EV_LAS) {
+		int32_t j = EV_IDX(e->job);
+
+		return !s->has_aux[j] || s->aux_seq[j] != e->seq;
+	}
+	return 0;
+}
+
+void gp_sim_ix_event(sim *s, const ev *e)
+{
+	int32_t idx = EV_IDX(e->job);
+
+	if (EV_KIND(e->job) == EV_LAS) {
+		if (gp_sim_ix_stale(s, e)) {
+			s->nstale--;
+			return;
+		}
+		s->has_aux[idx] = 0;
+		gp_sim_las_event(s, idx);
+		return;
+	}
+	{
+		const gp_sim_hooks *h = s->hooks[s->sev_src[idx]];
+		int64_t arg = s->sev_arg[idx];
+		int rc;
+
+		if (s->sev_weak[idx])
+			s->nweak--;
+		else
+			s->nstrong--;
+		s->sev_free[s->nsev_free++] = idx;
+		rc = h->event ? h->event(h->ud, s, arg) : GP_OK;
+		if (rc != GP_OK && s->status == GP_OK) {
+			if (s->err && s->err->status == GP_OK)
+				gp_error_set(s->err, rc, NULL, 0, 0, "interruption source '%s' failed",
+					     h->name ? h->name : "?");
+			s->status = rc;
+		}
+	}
+}
+
+/* ---- read access ---- */
+
+double gp_sim_now(const gp_sim *s)
+{
+	return s->last_t;
+}
+
+const gp_cluster *gp_sim_cluster(const gp_sim *s)
+{
+	return s->cl;
+}
+
+const gp_alloc *gp_sim_alloc(const gp_sim *s)
+{
+	return &s->alloc;
+}
+
+const gp_joblist *gp_sim_joblist(const gp_sim *s)
+{
+	return s->jl;
+}
+
+const gp_sim_config *gp_sim_config_of(const gp_sim *s)
+{
+	return s->cfg;
+}
+
+const gp_sim_job *gp_sim_record(const gp_sim *s, int32_t job)
+{
+	return job >= 0 && (size_t)job < s->n ? &s->res->jobs[job] : NULL;
+}
+
+const int32_t *gp_sim_running(const gp_sim *s, size_t *n)
+{
+	*n = s->nrun;
+	return s->run_list;
+}
+
+int gp_sim_job_status(const gp_sim *s, int32_t job)
+{
+	if (job < 0 || (size_t)job >= s->n)
+		return GP_SIM_JOB_ENDED;
+	return s->jst[job];
+}
+
+const gp_placement *gp_sim_placement(const gp_sim *s, int32_t job)
+{
+	if (job < 0 || (size_t)job >= s->n || s->slot[job] < 0)
+		return NULL;
+	return &s->pool[s->slot[job]];
+}
+
+int gp_sim_node_is_up(const gp_sim *s, int node)
+{
+	return node >= 0 && node < s->cl->nnodes && s->alloc.node_state[node] == GP_NODE_UP;
+}
+
+gp_error *gp_sim_error(gp_sim *s)
+{
+	return s->err;
+}
