@@ -141,6 +141,96 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A Weibull fit per row: "all", then each group in name order. */
+static fit_row *fit_rows(const gp_lifetimes *l, char **names, int *nrows)
+{
+	fit_row *rows;
+	double *t = gp_xmalloc((l->n ? l->n : 1) * sizeof(*t));
+	unsigned char *f = gp_xmalloc(l->n ? l->n : 1);
+	size_t k, m;
+	int i;
+
+	for (i = 0; i < l->ngroups; i++)
+		names[i] = l->groups[i];
+	qsort(names, (size_t)l->ngroups, sizeof(*names), cmp_str);
+	*nrows = 1 + l->ngroups;
+	rows = gp_xcalloc((size_t)*nrows, sizeof(*rows));
+	for (i = 0; i < *nrows; i++) {
+		int g = -1;
+		gp_error e2 = GP_ERROR_INIT;
+
+		rows[i].name = i == 0 ? "all" : names[i - 1];
+		if (i > 0)
+			for (g = 0; g < l->ngroups; g++)
+				if (!strcmp(l->groups[g], rows[i].name))
+					break;
+		for (m = 0, k = 0; k < l->n; k++)
+			if (i == 0 || l->group[k] == g) {
+				t[m] = l->t[k];
+				f[m++] = l->failed[k];
+			}
+		rows[i].ok = gp_weibull_fit(t, f, m, &rows[i].w, &e2) == GP_OK;
+		if (!rows[i].ok) {
+			rows[i].w.n = m;
+			snprintf(rows[i].error, sizeof(rows[i].error), "%s", e2.msg);
+		}
+	}
+	free(t);
+	free(f);
+	return rows;
+}
+
+/* The failure model of one fitted row, written atomically to output. */
+static int write_model(const char *output, const char *batch, const char *unit,
+		       const gp_lifetimes *l, const fit_row *r)
+{
+	gp_fail_model mdl;
+	gp_sbuf sb;
+	char *path = (char *)output;
+	char *data;
+	size_t len;
+	int rc;
+
+	memset(&mdl, 0, sizeof(mdl));
+	mdl.unit = strcmp(unit, "node") ? GP_FAIL_GPU : GP_FAIL_NODE;
+	mdl.shape = r->w.shape;
+	mdl.scale_h = r->w.scale_s / 3600;
+	mdl.mtbf_h = r->w.mtbf_s / 3600;
+	mdl.units = r->w.n;
+	mdl.failures = r->w.failures;
+	snprintf(mdl.batch, sizeof(mdl.batch), "%s", batch);
+	snprintf(mdl.source, sizeof(mdl.source), "%s", l->source);
+	gp_sbuf_init(&sb);
+	gp_fail_model_format(&mdl, &sb);
+	len = sb.len;
+	data = gp_sbuf_detach(&sb);
+	rc = gp_cli_write_files(&path, &data, &len, 1);
+	free(data);
+	return rc;
+}
+
+static int print_json(const gp_lifetimes *l, const fit_row *rows, int nrows, const char *unit,
+		      const char *output, const char *batch)
+{
+	json_t *root = json_object(), *arr = json_array();
+	int i, rc = GP_OK;
+
+	for (i = 0; i < nrows; i++)
+		json_array_append_new(arr, row_json(&rows[i]));
+	json_object_set_new(root, "source", json_string(l->source));
+	json_object_set_new(root, "unit", json_string(unit));
+	json_object_set_new(root, "lifetimes", json_integer((json_int_t)l->n));
+	json_object_set_new(root, "left_out_zero_lifetimes", json_integer((json_int_t)l->skipped));
+	json_object_set_new(root, "batches", arr);
+	json_object_set_new(root, "model_file", output ? json_string(output) : json_null());
+	json_object_set_new(root, "model_batch", output ? json_string(batch) : json_null());
+	if (json_dumpf(root, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(10)))
+		rc = GP_EIO;
+	fputc('\n', stdout);
+	json_decref(root);
+	return rc;
+}
+
 static int fit_cmd(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -155,10 +245,7 @@ static int fit_cmd(int argc, char **argv)
 	gp_lifetimes l;
 	fit_row *rows;
 	char **names;
-	double *t;
-	unsigned char *f;
 	int json = 0, c, i, nrows, rc = GP_OK, want = -1;
-	size_t k, m;
 
 	optind = 0;
 	opterr = 0;
@@ -182,37 +269,11 @@ static int fit_cmd(int argc, char **argv)
 		return gp_cli_usage_error("failures", "fit wants one LIFETIMES.csv");
 	if (gp_lifetimes_load(argv[optind], &l, &err))
 		return gp_cli_report(&err);
-	/* Groups in name order, after "all". */
 	names = gp_xmalloc((size_t)(l.ngroups + 1) * sizeof(*names));
-	for (i = 0; i < l.ngroups; i++)
-		names[i] = l.groups[i];
-	qsort(names, (size_t)l.ngroups, sizeof(*names), cmp_str);
-	nrows = 1 + l.ngroups;
-	rows = gp_xcalloc((size_t)nrows, sizeof(*rows));
-	t = gp_xmalloc((l.n ? l.n : 1) * sizeof(*t));
-	f = gp_xmalloc(l.n ? l.n : 1);
-	for (i = 0; i < nrows; i++) {
-		int g = -1;
-		gp_error e2 = GP_ERROR_INIT;
-
-		rows[i].name = i == 0 ? "all" : names[i - 1];
-		if (i > 0)
-			for (g = 0; g < l.ngroups; g++)
-				if (!strcmp(l.groups[g], rows[i].name))
-					break;
-		for (m = 0, k = 0; k < l.n; k++)
-			if (i == 0 || l.group[k] == g) {
-				t[m] = l.t[k];
-				f[m++] = l.failed[k];
-			}
-		rows[i].ok = gp_weibull_fit(t, f, m, &rows[i].w, &e2) == GP_OK;
-		if (!rows[i].ok) {
-			rows[i].w.n = m;
-			snprintf(rows[i].error, sizeof(rows[i].error), "%s", e2.msg);
-		}
+	rows = fit_rows(&l, names, &nrows);
+	for (i = 0; i < nrows; i++)
 		if (!strcmp(rows[i].name, batch))
 			want = i;
-	}
 	if (output && want < 0) {
 		gp_sbuf sb;
 
@@ -228,47 +289,10 @@ static int fit_cmd(int argc, char **argv)
 		rc = gp_cli_fail(GP_EINPUT, "%s: batch %s: %s", l.source, batch, rows[want].error);
 		goto out;
 	}
-	if (output) {
-		gp_fail_model mdl;
-		gp_sbuf sb;
-		char *path = (char *)output;
-		char *data;
-		size_t len;
-
-		memset(&mdl, 0, sizeof(mdl));
-		mdl.unit = strcmp(unit, "node") ? GP_FAIL_GPU : GP_FAIL_NODE;
-		mdl.shape = rows[want].w.shape;
-		mdl.scale_h = rows[want].w.scale_s / 3600;
-		mdl.mtbf_h = rows[want].w.mtbf_s / 3600;
-		mdl.units = rows[want].w.n;
-		mdl.failures = rows[want].w.failures;
-		snprintf(mdl.batch, sizeof(mdl.batch), "%s", batch);
-		snprintf(mdl.source, sizeof(mdl.source), "%s", l.source);
-		gp_sbuf_init(&sb);
-		gp_fail_model_format(&mdl, &sb);
-		len = sb.len;
-		data = gp_sbuf_detach(&sb);
-		rc = gp_cli_write_files(&path, &data, &len, 1);
-		free(data);
-		if (rc != GP_OK)
-			goto out;
-	}
+	if (output && (rc = write_model(output, batch, unit, &l, &rows[want])) != GP_OK)
+		goto out;
 	if (json) {
-		json_t *root = json_object(), *arr = json_array();
-
-		for (i = 0; i < nrows; i++)
-			json_array_append_new(arr, row_json(&rows[i]));
-		json_object_set_new(root, "source", json_string(l.source));
-		json_object_set_new(root, "unit", json_string(unit));
-		json_object_set_new(root, "lifetimes", json_integer((json_int_t)l.n));
-		json_object_set_new(root, "left_out_zero_lifetimes", json_integer((json_int_t)l.skipped));
-		json_object_set_new(root, "batches", arr);
-		json_object_set_new(root, "model_file", output ? json_string(output) : json_null());
-		json_object_set_new(root, "model_batch", output ? json_string(batch) : json_null());
-		if (json_dumpf(root, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(10)))
-			rc = GP_EIO;
-		fputc('\n', stdout);
-		json_decref(root);
+		rc = print_json(&l, rows, nrows, unit, output, batch);
 	} else {
 		gp_sbuf sb;
 
@@ -281,8 +305,6 @@ static int fit_cmd(int argc, char **argv)
 		gp_sbuf_release(&sb);
 	}
 out:
-	free(t);
-	free(f);
 	free(rows);
 	free(names);
 	gp_lifetimes_release(&l);

@@ -147,7 +147,38 @@ static void summary(const gp_cluster *c, unsigned kinds, const char *out,
 	fprintf(fp, "cluster -> %s\n", out);
 }
 
-int cmd_import(int argc, char **argv)
+/* import's command line. */
+typedef struct import_args {
+	const char *out, *state_out, *name;
+	gp_import_topo *topos;          /* --topology KEY=FILE, loaded */
+	gp_topo *tstore;
+	int ntopos, quiet, family, help;
+} import_args;
+
+/* --topology KEY=FILE: the file is read now. */
+static int add_topology(import_args *a, char *arg)
+{
+	gp_error err = GP_ERROR_INIT;
+	char *eq = strchr(arg, '=');
+
+	if (!eq || eq == arg || !eq[1])
+		return gp_cli_usage_error(CMD, "--topology needs KEY=FILE, not '%s'", arg);
+	*eq = '\0';
+	gp_topo_init(&a->tstore[a->ntopos]);
+	if (gp_topo_load(eq + 1, &a->tstore[a->ntopos], &err)) {
+		a->ntopos++;
+		return gp_cli_report(&err);
+	}
+	a->topos[a->ntopos].key = arg;
+	a->topos[a->ntopos].path = eq + 1;
+	a->topos[a->ntopos].topo = &a->tstore[a->ntopos];
+	a->ntopos++;
+	return GP_OK;
+}
+
+/* The options, then slurm|k8s (a->family 1 or 2); optind is then the
+ * first input file. */
+static int parse_args(int argc, char **argv, import_args *a)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
@@ -158,146 +189,144 @@ int cmd_import(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL, *state_out = NULL, *name = NULL;
-	gp_import_topo *topos = NULL;
-	gp_topo *tstore = NULL;
-	int ntopos = 0, quiet = 0, c, family, rc = GP_OK, i;
-	gp_inventory inv;
-	gp_import_opts o;
-	topo_cache cache;
-	gp_sbuf cl, st;
-	gp_cluster cluster;
-	gp_error err = GP_ERROR_INIT;
-	char cmdline[512];
-	unsigned kinds = 0;
+	int c, i, rc;
 
 	optind = 0;
 	opterr = 0;
-	tstore = gp_xcalloc((size_t)argc + 1, sizeof(*tstore));
-	topos = gp_xcalloc((size_t)argc + 1, sizeof(*topos));
 	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
 		switch (c) {
-		case 'o': out = optarg; break;
-		case 's': state_out = optarg; break;
-		case 'n': name = optarg; break;
-		case 'q': quiet = 1; break;
-		case 't': {
-			char *eq = strchr(optarg, '=');
-
-			if (!eq || eq == optarg || !eq[1]) {
-				rc = gp_cli_usage_error(CMD, "--topology needs KEY=FILE, not '%s'", optarg);
-				goto out_early;
-			}
-			*eq = '\0';
-			gp_topo_init(&tstore[ntopos]);
-			if (gp_topo_load(eq + 1, &tstore[ntopos], &err)) {
-				ntopos++;
-				rc = gp_cli_report(&err);
-				goto out_early;
-			}
-			topos[ntopos].key = optarg;
-			topos[ntopos].path = eq + 1;
-			topos[ntopos].topo = &tstore[ntopos];
-			ntopos++;
+		case 'o': a->out = optarg; break;
+		case 's': a->state_out = optarg; break;
+		case 'n': a->name = optarg; break;
+		case 'q': a->quiet = 1; break;
+		case 't':
+			if ((rc = add_topology(a, optarg)))
+				return rc;
 			break;
-		}
 		case 'h':
-			fputs(gp_usage_import, stdout);
-			goto out_early;
+			a->help = 1;
+			return GP_OK;
 		default:
-			rc = gp_cli_usage_error(CMD, "unknown option or missing value: '%s'",
-						argv[optind - 1]);
-			goto out_early;
+			return gp_cli_usage_error(CMD, "unknown option or missing value: '%s'",
+						  argv[optind - 1]);
 		}
 	}
-	if (optind >= argc) {
-		rc = gp_cli_usage_error(CMD, "expected 'slurm' or 'k8s' and at least one FILE");
-		goto out_early;
-	}
+	if (optind >= argc)
+		return gp_cli_usage_error(CMD, "expected 'slurm' or 'k8s' and at least one FILE");
 	if (!strcmp(argv[optind], "slurm"))
-		family = 1;
+		a->family = 1;
 	else if (!strcmp(argv[optind], "k8s") || !strcmp(argv[optind], "kubernetes"))
-		family = 2;
-	else {
-		rc = gp_cli_usage_error(CMD, "'%s': expected 'slurm' or 'k8s'", argv[optind]);
-		goto out_early;
-	}
+		a->family = 2;
+	else
+		return gp_cli_usage_error(CMD, "'%s': expected 'slurm' or 'k8s'", argv[optind]);
 	optind++;
-	if (optind >= argc) {
-		rc = gp_cli_usage_error(CMD, "no input FILE ('-' reads standard input)");
-		goto out_early;
-	}
-	if (!out) {
-		rc = gp_cli_usage_error(CMD, "-o CLUSTER.yaml is required");
-		goto out_early;
-	}
-	if (state_out && !strcmp(out, "-") && !strcmp(state_out, "-")) {
-		rc = gp_cli_usage_error(CMD, "-o and --state-out cannot both be standard output");
-		goto out_early;
-	}
+	if (optind >= argc)
+		return gp_cli_usage_error(CMD, "no input FILE ('-' reads standard input)");
+	if (!a->out)
+		return gp_cli_usage_error(CMD, "-o CLUSTER.yaml is required");
+	if (a->state_out && !strcmp(a->out, "-") && !strcmp(a->state_out, "-"))
+		return gp_cli_usage_error(CMD, "-o and --state-out cannot both be standard output");
 	for (i = optind, c = 0; i < argc; i++)
-		if (!strcmp(argv[i], "-") && c++) {
-			rc = gp_cli_usage_error(CMD, "'-' given twice");
-			goto out_early;
-		}
-	gp_inventory_init(&inv);
-	for (i = optind; i < argc; i++) {
+		if (!strcmp(argv[i], "-") && c++)
+			return gp_cli_usage_error(CMD, "'-' given twice");
+	return GP_OK;
+}
+
+/* Every input file into inv. */
+static int read_inputs(gp_inventory *inv, int family, char **files, int n)
+{
+	gp_error err = GP_ERROR_INIT;
+	int i;
+
+	for (i = 0; i < n; i++) {
 		char *text = NULL;
 		size_t len;
 
-		if (gp_read_file(argv[i], GP_IMPORT_MAX_FILE, &text, &len, &err) ||
-		    gp_import_read(&inv, family, text, len, strcmp(argv[i], "-") ? argv[i] : "<stdin>",
+		if (gp_read_file(files[i], GP_IMPORT_MAX_FILE, &text, &len, &err) ||
+		    gp_import_read(inv, family, text, len, strcmp(files[i], "-") ? files[i] : "<stdin>",
 				   &err)) {
 			if (err.status == GP_OK)
 				err.status = GP_EINPUT;
 			free(text);
-			rc = gp_cli_report(&err);
-			goto out_inv;
+			return gp_cli_report(&err);
 		}
 		free(text);
 	}
+	return GP_OK;
+}
+
+/* The cluster YAML (and state) from the inventory, warnings said, checked
+ * by loading them back, then written; the summary.  Releases inv. */
+static int write_cluster(const import_args *a, gp_inventory *inv, int nfiles)
+{
+	gp_error err = GP_ERROR_INIT;
+	gp_import_opts o;
+	topo_cache cache;
+	gp_sbuf cl, st;
+	gp_cluster cluster;
+	char cmdline[512];
+	unsigned kinds;
+	int rc;
+
 	memset(&cache, 0, sizeof(cache));
 	memset(&o, 0, sizeof(o));
-	snprintf(cmdline, sizeof(cmdline), "gpuplan import %s", family == 1 ? "slurm" : "k8s");
-	o.name = name;
-	o.topos = topos;
-	o.ntopos = ntopos;
+	snprintf(cmdline, sizeof(cmdline), "gpuplan import %s", a->family == 1 ? "slurm" : "k8s");
+	o.name = a->name;
+	o.topos = a->topos;
+	o.ntopos = a->ntopos;
 	o.default_topo = default_topo;
 	o.default_ctx = &cache;
 	o.command = cmdline;
 	gp_sbuf_init(&cl);
 	gp_sbuf_init(&st);
 	gp_cluster_init(&cluster);
-	rc = gp_import_write(&inv, &o, &cl, state_out ? &st : NULL, &err);
-	if (!quiet)
-		for (size_t w = 0; w < inv.nwarn; w++)
-			fprintf(stderr, "gpuplan: warning: %s\n", inv.warnings[w]);
+	rc = gp_import_write(inv, &o, &cl, a->state_out ? &st : NULL, &err);
+	if (!a->quiet)
+		for (size_t w = 0; w < inv->nwarn; w++)
+			fprintf(stderr, "gpuplan: warning: %s\n", inv->warnings[w]);
 	/* what the summary needs; the rest goes before the texts are checked */
-	kinds = inv.kinds;
-	gp_inventory_release(&inv);
+	kinds = inv->kinds;
+	gp_inventory_release(inv);
 	topo_cache_release(&cache);
-	memset(&cache, 0, sizeof(cache));
 	if (rc) {
 		rc = gp_cli_report(&err);
-	} else if ((rc = verify(out, &cl, state_out, &st, &cluster)) == GP_OK) {
-		char *paths[2] = { (char *)out, (char *)state_out };
+	} else if ((rc = verify(a->out, &cl, a->state_out, &st, &cluster)) == GP_OK) {
+		char *paths[2] = { (char *)a->out, (char *)a->state_out };
 		char *data[2] = { cl.buf, st.buf };
 		size_t lens[2] = { cl.len, st.len };
 
-		rc = gp_cli_write_files(paths, data, lens, state_out ? 2 : 1);
+		rc = gp_cli_write_files(paths, data, lens, a->state_out ? 2 : 1);
 		if (rc == GP_OK)
-			summary(&cluster, kinds, out, state_out, (size_t)(argc - optind), &st);
+			summary(&cluster, kinds, a->out, a->state_out, (size_t)nfiles, &st);
 	}
 	gp_cluster_release(&cluster);
 	gp_sbuf_release(&cl);
 	gp_sbuf_release(&st);
-	topo_cache_release(&cache);
-out_inv:
-	gp_inventory_release(&inv);
-out_early:
-	for (i = 0; i < ntopos; i++)
-		gp_topo_release(&tstore[i]);
-	free(tstore);
-	free(topos);
+	return rc;
+}
+
+int cmd_import(int argc, char **argv)
+{
+	import_args a;
+	gp_inventory inv;
+	int rc, i;
+
+	memset(&a, 0, sizeof(a));
+	a.tstore = gp_xcalloc((size_t)argc + 1, sizeof(*a.tstore));
+	a.topos = gp_xcalloc((size_t)argc + 1, sizeof(*a.topos));
+	rc = parse_args(argc, argv, &a);
+	if (rc == GP_OK && a.help)
+		fputs(gp_usage_import, stdout);
+	else if (rc == GP_OK) {
+		gp_inventory_init(&inv);
+		rc = read_inputs(&inv, a.family, argv + optind, argc - optind);
+		if (rc == GP_OK)
+			rc = write_cluster(&a, &inv, argc - optind);
+		gp_inventory_release(&inv);
+	}
+	for (i = 0; i < a.ntopos; i++)
+		gp_topo_release(&a.tstore[i]);
+	free(a.tstore);
+	free(a.topos);
 	return rc;
 }

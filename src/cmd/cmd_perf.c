@@ -274,8 +274,11 @@ static int run_sweep(const gp_cluster *c, int coll, int algo, double lo, double 
 
 			json_object_set_new(o, "bytes", json_integer((json_int_t)bytes));
 			json_object_set_new(o, "time_s", json_real(r.time_s));
+			/* *_gbps: the old names of the *_gbyte_s keys (GB/s) */
 			json_object_set_new(o, "algbw_gbps", json_real(r.algbw_gbps));
+			json_object_set_new(o, "algbw_gbyte_s", json_real(r.algbw_gbps));
 			json_object_set_new(o, "busbw_gbps", json_real(r.busbw_gbps));
+			json_object_set_new(o, "busbw_gbyte_s", json_real(r.busbw_gbps));
 			json_object_set_new(o, "algorithm", json_string(gp_algo_name(r.algo)));
 			json_object_set_new(o, "protocol", json_string(gp_proto_name(r.proto)));
 			json_array_append_new(rows, o);
@@ -361,10 +364,14 @@ static int run_collective(const gp_cluster *c, int coll, int algo, double bytes,
 		json_object_set_new(o, "nodes", json_integer(nodes));
 		json_object_set_new(o, "on", json_string(sb.buf));
 		json_object_set_new(o, "time_s", json_real(r.time_s));
+		/* *_gbps: the old names of the *_gbyte_s keys (GB/s) */
 		json_object_set_new(o, "algbw_gbps", json_real(r.algbw_gbps));
+		json_object_set_new(o, "algbw_gbyte_s", json_real(r.algbw_gbps));
 		json_object_set_new(o, "busbw_gbps", json_real(r.busbw_gbps));
+		json_object_set_new(o, "busbw_gbyte_s", json_real(r.busbw_gbps));
 		json_object_set_new(o, "bottleneck", json_string(r.bottleneck));
 		json_object_set_new(o, "bottleneck_gbps", json_real(r.bw_gbps));
+		json_object_set_new(o, "bottleneck_gbyte_s", json_real(r.bw_gbps));
 		s = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(8));
 		puts(s);
 		free(s);

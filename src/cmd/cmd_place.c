@@ -286,11 +286,16 @@ static json_t *decision_json(const place_opts *po, const gp_cluster *c, gp_place
 		json_object_set_new(o, "bottleneck", json_null());
 		json_object_set_new(o, "bottleneck_detail", json_null());
 		json_object_set_new(o, "ring_bw_gbs", json_null());
+		json_object_set_new(o, "ring_bw_gbyte_s", json_null());
 	} else {
 		json_object_set_new(o, "placement", placement_json(c, pc, p));
 		json_object_set_new(o, "bottleneck", json_string(s->name));
 		json_object_set_new(o, "bottleneck_detail", s->gpus > 1 ? json_string(s->detail) : json_null());
+		/* ring_bw_gbs: the old name of ring_bw_gbyte_s (GB/s) */
 		json_object_set_new(o, "ring_bw_gbs",
+				    s->gpus > 1 ? json_real((double)(long long)(s->ring_gbs * 10 + 0.5) / 10)
+						: json_null());
+		json_object_set_new(o, "ring_bw_gbyte_s",
 				    s->gpus > 1 ? json_real((double)(long long)(s->ring_gbs * 10 + 0.5) / 10)
 						: json_null());
 		json_object_set_new(o, "switch_levels", json_integer(s->net_levels));

@@ -147,14 +147,18 @@ static int show_models(const gp_cluster *c, int json)
 			json_object_set_new(o, "name", json_string(m->name));
 			json_object_set_new(o, "vendor", json_string(m->vendor));
 			json_object_set_new(o, "mem_gib", json_real(m->mem_gib));
+			/* *_gbs: the old names of the *_gbyte_s keys (GB/s) */
 			json_object_set_new(o, "mem_bw_gbs", json_real(m->mem_bw_gbs));
+			json_object_set_new(o, "mem_bw_gbyte_s", json_real(m->mem_bw_gbs));
 			json_object_set_new(o, "fp16_tflops", json_real(m->fp16_tflops));
 			json_object_set_new(o, "fp32_tflops", json_real(m->fp32_tflops));
 			json_object_set_new(o, "bf16", json_boolean(m->bf16));
 			json_object_set_new(o, "nvlink_gen", json_integer(m->nvlink_gen));
 			json_object_set_new(o, "nvlink_links", json_integer(m->nvlink_links));
 			json_object_set_new(o, "nvlink_gbs_per_link", json_real(m->nvlink_gbs_per_link));
+			json_object_set_new(o, "nvlink_gbyte_s_per_link", json_real(m->nvlink_gbs_per_link));
 			json_object_set_new(o, "nvlink_nccl_gbs", json_real(m->nvlink_nccl_gbs));
+			json_object_set_new(o, "nvlink_nccl_gbyte_s", json_real(m->nvlink_nccl_gbs));
 			json_object_set_new(o, "pcie_gen", json_integer(m->pcie_gen));
 			json_object_set_new(o, "pcie_lanes", json_integer(m->pcie_lanes));
 			json_object_set_new(o, "tdp_w", json_integer(m->tdp_w));
@@ -352,7 +356,9 @@ static json_t *node_json(const gp_cluster *c, int k)
 	json_object_set_new(o, "memory_gib", ty->mem_gib > 0 ? json_real(ty->mem_gib) : json_null());
 	json_object_set_new(o, "switch", n->sw >= 0 ? json_string(c->switches[n->sw].name) : json_null());
 	json_object_set_new(o, "tech", json_string(gp_fabric_tech_name(n->tech)));
+	/* nic_gbps: the old name of nic_gbit_s (Gb/s) */
 	json_object_set_new(o, "nic_gbps", json_real(gp_fabric_tech_gbps(n->tech)));
+	json_object_set_new(o, "nic_gbit_s", json_real(gp_fabric_tech_gbps(n->tech)));
 	json_object_set_new(o, "state", json_string(states[n->state]));
 	json_object_set_new(o, "topology", ty->source ? json_string(ty->source) : json_null());
 	for (i = 0; i < n->nlabels; i++)
@@ -762,7 +768,9 @@ static json_t *cluster_json(const gp_cluster *c)
 		json_object_set_new(so, "parent", s->parent >= 0 ?
 				    json_string(c->switches[s->parent].name) : json_null());
 		json_object_set_new(so, "tech", json_string(gp_fabric_tech_name(s->tech)));
+		/* gbps: the old name of gbit_s (Gb/s) */
 		json_object_set_new(so, "gbps", json_real(gp_fabric_tech_gbps(s->tech)));
+		json_object_set_new(so, "gbit_s", json_real(gp_fabric_tech_gbps(s->tech)));
 		json_object_set_new(so, "depth", json_integer(s->depth));
 		json_object_set_new(so, "nodes", json_integer(s->count));
 		json_object_set_new(so, "nodes_attached", json_integer(s->nodes_direct));

@@ -83,8 +83,9 @@ static int get_name(loader *L, const gp_yaml_node *n, const char *wh,
 /* -- gpu_models -- */
 
 static const char *const model_keys[] = {
-	"base", "vendor", "mem_gib", "mem_bw_gbs", "fp16_tflops", "fp32_tflops",
-	"nvlink_gen", "nvlink_gbs_per_link", "nvlink_links", "nvlink_nccl_gbs",
+	"base", "vendor", "mem_gib", "mem_bw_gbs", "mem_bw_gbyte_s", "fp16_tflops", "fp32_tflops",
+	"nvlink_gen", "nvlink_gbs_per_link", "nvlink_gbyte_s_per_link", "nvlink_links",
+	"nvlink_nccl_gbs", "nvlink_nccl_gbyte_s",
 	"pcie_gen", "pcie_lanes", "tdp_w", "bf16", "efficiency", "alpha_us",
 	"overlap", NULL
 };
@@ -98,6 +99,36 @@ static int opt_double(loader *L, const gp_yaml_node *map, const char *key,
 		return GP_OK;
 	return gp_yaml_double(&L->doc, v, what(L, "%s '%s'", owner, key), min,
 			      max, out, L->err);
+}
+
+/* A key or its unit-explicit name (mem_bw_gbs = mem_bw_gbyte_s, nic_gbps
+ * = nic_gbit_s): the one given into *out and *name, NULL when neither;
+ * both is an error. */
+static int unit_key(loader *L, const gp_yaml_node *map, const char *key, const char *unit_name,
+		    const char *owner, const gp_yaml_node **out, const char **name)
+{
+	const gp_yaml_node *a = gp_yaml_get(map, key), *b = gp_yaml_get(map, unit_name);
+
+	if (a && b)
+		return gp_yaml_error(&L->doc, b, L->err, "%s: give '%s' or its older name '%s', not both",
+				     owner, unit_name, key);
+	*out = a ? a : b;
+	*name = a ? key : unit_name;
+	return GP_OK;
+}
+
+static int opt_double_unit(loader *L, const gp_yaml_node *map, const char *key,
+			   const char *unit_name, const char *owner, double min, double max,
+			   double *out)
+{
+	const gp_yaml_node *v;
+	const char *name;
+
+	if (unit_key(L, map, key, unit_name, owner, &v, &name))
+		return GP_EINPUT;
+	if (!v)
+		return GP_OK;
+	return gp_yaml_double(&L->doc, v, what(L, "%s '%s'", owner, name), min, max, out, L->err);
 }
 
 static int opt_int(loader *L, const gp_yaml_node *map, const char *key,
@@ -163,13 +194,15 @@ static int load_model(loader *L, const gp_yaml_node *key,
 		snprintf(m.vendor, sizeof(m.vendor), "%s", s);
 	}
 	if (opt_double(L, v, "mem_gib", owner, 0.001, 1e5, &m.mem_gib) ||
-	    opt_double(L, v, "mem_bw_gbs", owner, 0, 1e6, &m.mem_bw_gbs) ||
+	    opt_double_unit(L, v, "mem_bw_gbs", "mem_bw_gbyte_s", owner, 0, 1e6, &m.mem_bw_gbs) ||
 	    opt_double(L, v, "fp16_tflops", owner, 0.001, 1e6, &m.fp16_tflops) ||
 	    opt_double(L, v, "fp32_tflops", owner, 0, 1e6, &m.fp32_tflops) ||
 	    opt_int(L, v, "nvlink_gen", owner, 0, 9, &m.nvlink_gen) ||
-	    opt_double(L, v, "nvlink_gbs_per_link", owner, 0, 1e4, &m.nvlink_gbs_per_link) ||
+	    opt_double_unit(L, v, "nvlink_gbs_per_link", "nvlink_gbyte_s_per_link", owner, 0, 1e4,
+			    &m.nvlink_gbs_per_link) ||
 	    opt_int(L, v, "nvlink_links", owner, 0, 64, &m.nvlink_links) ||
-	    opt_double(L, v, "nvlink_nccl_gbs", owner, 0, 1e4, &m.nvlink_nccl_gbs) ||
+	    opt_double_unit(L, v, "nvlink_nccl_gbs", "nvlink_nccl_gbyte_s", owner, 0, 1e4,
+			    &m.nvlink_nccl_gbs) ||
 	    opt_int(L, v, "pcie_gen", owner, 1, 7, &m.pcie_gen) ||
 	    opt_int(L, v, "pcie_lanes", owner, 1, 32, &m.pcie_lanes) ||
 	    opt_int(L, v, "tdp_w", owner, 0, 100000, &m.tdp_w) ||
@@ -203,7 +236,7 @@ static int load_models(loader *L, const gp_yaml_node *map)
 static const char *const type_keys[] = {
 	"topology", "gpu_model", "cpus", "memory_gib", "subnets",
 	"name", "source", "quirks", "gpus", "nics", "devices", "links",
-	"p2p", "gdr", "nic_gbps", "nic_cards", NULL
+	"p2p", "gdr", "nic_gbps", "nic_gbit_s", "nic_cards", NULL
 };
 static const char *const gpu_keys[] = {
 	"id", "cpus", "numa", "gpu_numa_id", NULL
@@ -639,7 +672,7 @@ static int load_type_perf(loader *L, const gp_yaml_node *v, const char *owner,
 {
 	gp_topo *topo = &t->topo;
 	const gp_yaml_node *x;
-	const char *s;
+	const char *s, *key;
 	size_t i, j;
 	int b;
 
@@ -674,17 +707,18 @@ static int load_type_perf(loader *L, const gp_yaml_node *v, const char *owner,
 			return GP_EINPUT;
 		topo->no_gdr = !b;
 	}
-	x = gp_yaml_get(v, "nic_gbps");
+	if (unit_key(L, v, "nic_gbps", "nic_gbit_s", owner, &x, &key))
+		return GP_EINPUT;
 	if (x && x->type == GP_YAML_MAP) {
 		for (i = 0; i < x->n; i++) {
 			int nic = find_nic(topo, x->keys[i]->scalar);
 
 			if (nic < 0)
 				return gp_yaml_error(&L->doc, x->keys[i], L->err,
-						     "%s: 'nic_gbps' names NIC '%.40s', which the topology does not have",
-						     owner, x->keys[i]->scalar);
+						     "%s: '%s' names NIC '%.40s', which the topology does not have",
+						     owner, key, x->keys[i]->scalar);
 			if (gp_yaml_double(&L->doc, x->items[i],
-					   what(L, "%s 'nic_gbps' of '%s'", owner,
+					   what(L, "%s '%s' of '%s'", owner, key,
 						x->keys[i]->scalar),
 					   0.001, 1e5, &topo->nics[nic].gbps, L->err))
 				return GP_EINPUT;
@@ -692,7 +726,7 @@ static int load_type_perf(loader *L, const gp_yaml_node *v, const char *owner,
 	} else if (x) {
 		double g;
 
-		if (gp_yaml_double(&L->doc, x, what(L, "%s 'nic_gbps'", owner), 0.001, 1e5, &g,
+		if (gp_yaml_double(&L->doc, x, what(L, "%s '%s'", owner, key), 0.001, 1e5, &g,
 				   L->err))
 			return GP_EINPUT;
 		for (i = 0; i < (size_t)topo->nnics; i++)

@@ -57,25 +57,107 @@ static int shown(const gp_whatif_spec *s, int a)
 
 /* ---- text ---- */
 
+/* The table's metric columns: the one asked for first, then the usual. */
+static int text_columns(int metric, int *cols)
+{
+	static const int more[] = { GP_M_QD_MEAN, GP_M_QD_P90, GP_M_JCT_MEAN, GP_M_UTIL,
+				    GP_M_UTIL_QUEUED };
+	int k, n = 0;
+
+	cols[n++] = metric;
+	for (k = 0; k < (int)GP_ARRAY_SIZE(more); k++)
+		if (more[k] != metric)
+			cols[n++] = more[k];
+	return n;
+}
+
+/* A row of configuration i (complete): its axes' values, size, cost, the
+ * metrics' means and whether it meets the SLO (" *" marks the best). */
+static void text_row(const gp_whatif_results *rs, const gp_cluster *base, long best, size_t i,
+		     const int *cols, int ncols, gp_table *t)
+{
+	const gp_whatif_spec *s = rs->spec;
+	gp_whatif_config c;
+	gp_whatif_shape sh;
+	gp_whatif_result m;
+	char buf[256], vb[64];
+	size_t row = gp_table_row(t);
+	int a, k = 0, meets;
+
+	gp_whatif_config_of(s, i, &c);
+	gp_whatif_shape_of(s, base, &c, &sh);
+	gp_whatif_mean(rs, i, &m);
+	for (a = 0; a < GP_AX_COUNT; a++)
+		if (shown(s, a))
+			gp_table_set(t, row, k++, "%s", gp_whatif_value(s, &c, a, buf, sizeof(buf)));
+	gp_table_set(t, row, k++, "%d", m.nodes);
+	gp_table_set(t, row, k++, "%d", m.gpus);
+	gp_table_set(t, row, k++, "%s", gp_report_num(buf, sizeof(buf), sh.cost, 3));
+	for (a = 0; a < ncols; a++)
+		gp_table_set(t, row, k++, "%s", gp_whatif_fmt(vb, sizeof(vb), cols[a], m.m[cols[a]]));
+	meets = gp_whatif_meets(rs, i);
+	if (s->slo_metric >= 0) {
+		size_t ok = 0, ns;
+
+		for (ns = 0; ns < s->nseeds; ns++)
+			ok += gp_whatif_meets_run(s, gp_whatif_results_get(rs, i * s->nseeds + ns)) == 1;
+		if (s->nseeds > 1 && !meets)
+			gp_table_set(t, row, k++, "no (%zu/%zu)", ok, s->nseeds);
+		else
+			gp_table_set(t, row, k++, "%s%s", meets ? "yes" : "no",
+				     best >= 0 && gp_whatif_with_trace(s, i, 0) == (size_t)best ? " *" : "");
+	}
+}
+
+/* The line under the table that names the best configuration. */
+static void text_best(const gp_whatif_results *rs, const gp_cluster *base, long best,
+		      gp_sbuf *out)
+{
+	const gp_whatif_spec *s = rs->spec;
+	gp_whatif_config c;
+	gp_whatif_shape sh;
+	gp_whatif_result m;
+	char buf[256], vb[64];
+	int a, first = 1;
+
+	gp_sbuf_adds(out, "\n");
+	if (best == GP_WHATIF_BEST_UNKNOWN) {
+		gp_sbuf_adds(out, "best     not known yet: the sweep stopped before its end\n");
+		return;
+	}
+	if (best < 0) {
+		gp_sbuf_addf(out, "best     none: no configuration meets %s%s\n",
+			     bound_text(s, buf, sizeof(buf)), s->nseeds > 1 ? " in every seed" : "");
+		return;
+	}
+	gp_whatif_config_of(s, (size_t)best, &c);
+	gp_whatif_shape_of(s, base, &c, &sh);
+	gp_whatif_mean(rs, (size_t)best, &m);
+	gp_sbuf_adds(out, "best     ");
+	for (a = 0; a < GP_AX_COUNT; a++)
+		if (shown(s, a) && a != GP_AX_TRACE) {
+			gp_sbuf_addf(out, "%s%s=%s", first ? "" : ", ", gp_whatif_axis_names[a],
+				     gp_whatif_value(s, &c, a, buf, sizeof(buf)));
+			first = 0;
+		}
+	if (first)
+		gp_sbuf_adds(out, "the base configuration");
+	gp_sbuf_addf(out, ": %d nodes, %d GPUs, cost %s; %s %s%s\n", m.nodes, m.gpus,
+		     gp_report_num(buf, sizeof(buf), sh.cost, 3), gp_metrics[s->slo_metric].path,
+		     gp_whatif_fmt(vb, sizeof(vb), s->slo_metric, m.m[s->slo_metric]),
+		     s->ntraces > 1 ? " (first trace; it meets the SLO on every trace)" : "");
+}
+
 void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, long best,
 			   int metric, gp_sbuf *out)
 {
 	const gp_whatif_spec *s = rs->spec;
-	int cols[8], ncols = 0, a, k, ncol;
+	int cols[8], ncols, a, k, ncol;
 	gp_table t;
 	size_t row, i, shown_rows = 0, incomplete = 0;
-	char buf[256], vb[64];
 
 	metric = gp_whatif_answer_metric(s, metric);
-	cols[ncols++] = metric;
-	{
-		static const int more[] = { GP_M_QD_MEAN, GP_M_QD_P90, GP_M_JCT_MEAN, GP_M_UTIL,
-					    GP_M_UTIL_QUEUED };
-
-		for (k = 0; k < (int)GP_ARRAY_SIZE(more); k++)
-			if (more[k] != metric)
-				cols[ncols++] = more[k];
-	}
+	ncols = text_columns(metric, cols);
 	ncol = ncols + 3 + (s->slo_metric >= 0);
 	for (a = 0; a < GP_AX_COUNT; a++)
 		ncol += shown(s, a);
@@ -93,11 +175,6 @@ void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, 
 	if (s->slo_metric >= 0)
 		gp_table_set(&t, row, k++, "meets");
 	for (i = 0; i < s->nconfigs; i++) {
-		gp_whatif_config c;
-		gp_whatif_shape sh;
-		gp_whatif_result m;
-		int meets;
-
 		if (!gp_whatif_results_complete(rs, i)) {
 			size_t ns;
 
@@ -109,31 +186,7 @@ void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, 
 			continue;
 		}
 		shown_rows++;
-		gp_whatif_config_of(s, i, &c);
-		gp_whatif_shape_of(s, base, &c, &sh);
-		gp_whatif_mean(rs, i, &m);
-		row = gp_table_row(&t);
-		k = 0;
-		for (a = 0; a < GP_AX_COUNT; a++)
-			if (shown(s, a))
-				gp_table_set(&t, row, k++, "%s", gp_whatif_value(s, &c, a, buf, sizeof(buf)));
-		gp_table_set(&t, row, k++, "%d", m.nodes);
-		gp_table_set(&t, row, k++, "%d", m.gpus);
-		gp_table_set(&t, row, k++, "%s", gp_report_num(buf, sizeof(buf), sh.cost, 3));
-		for (a = 0; a < ncols; a++)
-			gp_table_set(&t, row, k++, "%s", gp_whatif_fmt(vb, sizeof(vb), cols[a], m.m[cols[a]]));
-		meets = gp_whatif_meets(rs, i);
-		if (s->slo_metric >= 0) {
-			size_t ok = 0, ns;
-
-			for (ns = 0; ns < s->nseeds; ns++)
-				ok += gp_whatif_meets_run(s, gp_whatif_results_get(rs, i * s->nseeds + ns)) == 1;
-			if (s->nseeds > 1 && !meets)
-				gp_table_set(&t, row, k++, "no (%zu/%zu)", ok, s->nseeds);
-			else
-				gp_table_set(&t, row, k++, "%s%s", meets ? "yes" : "no",
-					     best >= 0 && gp_whatif_with_trace(s, i, 0) == (size_t)best ? " *" : "");
-		}
+		text_row(rs, base, best, i, cols, ncols, &t);
 	}
 	if (s->nseeds > 1)
 		gp_sbuf_addf(out, "(means over %zu seeds; meets = in every seed)\n", s->nseeds);
@@ -144,40 +197,8 @@ void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, 
 			     incomplete == 1 ? "" : "s");
 	if (!shown_rows)
 		gp_sbuf_adds(out, "(no configuration has run yet)\n");
-	if (s->slo_metric < 0)
-		return;
-	gp_sbuf_adds(out, "\n");
-	if (best == GP_WHATIF_BEST_UNKNOWN) {
-		gp_sbuf_adds(out, "best     not known yet: the sweep stopped before its end\n");
-		return;
-	}
-	if (best < 0) {
-		gp_sbuf_addf(out, "best     none: no configuration meets %s%s\n",
-			     bound_text(s, buf, sizeof(buf)), s->nseeds > 1 ? " in every seed" : "");
-		return;
-	} else {
-		gp_whatif_config c;
-		gp_whatif_shape sh;
-		gp_whatif_result m;
-		int first = 1;
-
-		gp_whatif_config_of(s, (size_t)best, &c);
-		gp_whatif_shape_of(s, base, &c, &sh);
-		gp_whatif_mean(rs, (size_t)best, &m);
-		gp_sbuf_adds(out, "best     ");
-		for (a = 0; a < GP_AX_COUNT; a++)
-			if (shown(s, a) && a != GP_AX_TRACE) {
-				gp_sbuf_addf(out, "%s%s=%s", first ? "" : ", ", gp_whatif_axis_names[a],
-					     gp_whatif_value(s, &c, a, buf, sizeof(buf)));
-				first = 0;
-			}
-		if (first)
-			gp_sbuf_adds(out, "the base configuration");
-		gp_sbuf_addf(out, ": %d nodes, %d GPUs, cost %s; %s %s%s\n", m.nodes, m.gpus,
-			     gp_report_num(buf, sizeof(buf), sh.cost, 3), gp_metrics[s->slo_metric].path,
-			     gp_whatif_fmt(vb, sizeof(vb), s->slo_metric, m.m[s->slo_metric]),
-			     s->ntraces > 1 ? " (first trace; it meets the SLO on every trace)" : "");
-	}
+	if (s->slo_metric >= 0)
+		text_best(rs, base, best, out);
 }
 
 /* ---- JSON ---- */
@@ -347,28 +368,30 @@ void gp_whatif_answer_csv(const gp_whatif_results *rs, const gp_cluster *base, g
 
 /* ---- SVG ---- */
 
-void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp_sbuf *out)
+/* The chart's x axis: the node-count axis when there is one, else the
+ * first axis with several values; -1 for none. */
+static int svg_x_axis(const gp_whatif_spec *s)
+{
+	int a;
+
+	if (s->add.n > 1)
+		return GP_AX_ADD;
+	if (s->remove.n > 1)
+		return GP_AX_REMOVE;
+	for (a = 0; a < GP_AX_COUNT; a++)
+		if (s->nvalues[a] > 1)
+			return a;
+	return -1;
+}
+
+/* The largest mean of metric over complete configurations, or the SLO
+ * bound on it when larger. */
+static double svg_y_max(const gp_whatif_results *rs, int metric)
 {
 	const gp_whatif_spec *s = rs->spec;
-	int xa = -1, a;
-	size_t nlines = 1, n, l, i, ns = 0;
-	gp_svg_series *ser;
-	double **xs, **ys, bx[2], by[2], div = 1, xmin = 0, xmax = 1, ymax = 0;
-	char **labels, title[512], ytitle[160], xtitle[256], buf[256];
-	const char *unit = NULL;
+	double ymax = 0;
+	size_t i;
 
-	(void)best;
-	metric = gp_whatif_answer_metric(s, metric);
-	if (s->add.n > 1)
-		xa = GP_AX_ADD;
-	else if (s->remove.n > 1)
-		xa = GP_AX_REMOVE;
-	else
-		for (a = 0; a < GP_AX_COUNT && xa < 0; a++)
-			if (s->nvalues[a] > 1)
-				xa = a;
-	n = xa >= 0 ? s->nvalues[xa] : 1;
-	nlines = s->nconfigs / n;
 	for (i = 0; i < s->nconfigs; i++)
 		if (gp_whatif_results_complete(rs, i)) {
 			gp_whatif_result m;
@@ -379,58 +402,68 @@ void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp
 		}
 	if (s->slo_metric == metric && s->slo_bound > ymax)
 		ymax = s->slo_bound;
-	if (gp_metrics[metric].kind == GP_MK_SECONDS)
-		unit = gp_report_time_unit(ymax, &div);
-	ser = gp_xcalloc(nlines + 1, sizeof(*ser));
-	xs = gp_xcalloc(nlines, sizeof(*xs));
-	ys = gp_xcalloc(nlines, sizeof(*ys));
-	labels = gp_xcalloc(nlines, sizeof(*labels));
-	for (l = 0; l < nlines; l++) {
-		gp_sbuf lb;
-		gp_whatif_config c;
-		size_t cfg0 = xa >= 0 ? gp_whatif_search_config(s, xa, l, 0) : 0;
-		int any = 0;
+	return ymax;
+}
 
-		xs[l] = gp_xcalloc(n, sizeof(double));
-		ys[l] = gp_xcalloc(n, sizeof(double));
-		gp_whatif_config_of(s, cfg0, &c);
-		gp_sbuf_init(&lb);
-		for (a = 0; a < GP_AX_COUNT; a++)
-			if (a != xa && s->nvalues[a] > 1) {
-				gp_sbuf_addf(&lb, "%s%s=%s", any ? ", " : "", gp_whatif_axis_names[a],
-					     gp_whatif_value(s, &c, a, buf, sizeof(buf)));
-				any = 1;
-			}
-		labels[l] = gp_sbuf_detach(&lb);
-		ser[ns].label = nlines > 1 ? labels[l] : NULL;
-		ser[ns].x = xs[l];
-		ser[ns].y = ys[l];
-		ser[ns].n = 0;
-		for (i = 0; i < n; i++) {
-			size_t cfg = xa >= 0 ? gp_whatif_search_config(s, xa, l, i) : 0;
-			gp_whatif_result m;
-			double x;
+/* Line l: the configurations along axis xa with the other axes fixed,
+ * labelled by those axes' values; x, y and the label are the caller's to
+ * free. */
+static void svg_line(const gp_whatif_results *rs, int xa, size_t l, int metric, double div,
+		     gp_svg_series *ser, double **x, double **y, char **label)
+{
+	const gp_whatif_spec *s = rs->spec;
+	size_t i, n = xa >= 0 ? s->nvalues[xa] : 1;
+	gp_whatif_config c;
+	gp_sbuf lb;
+	char buf[256];
+	int a, any = 0;
 
-			if (!gp_whatif_results_complete(rs, cfg))
-				continue;
-			gp_whatif_mean(rs, cfg, &m);
-			x = xa == GP_AX_ADD ? (double)s->add.counts[i] :
-			    xa == GP_AX_REMOVE ? (double)s->remove.counts[i] : (double)(i + 1);
-			xs[l][ser[ns].n] = x;
-			ys[l][ser[ns].n++] = m.m[metric] / div;
+	*x = gp_xcalloc(n, sizeof(double));
+	*y = gp_xcalloc(n, sizeof(double));
+	gp_whatif_config_of(s, xa >= 0 ? gp_whatif_search_config(s, xa, l, 0) : 0, &c);
+	gp_sbuf_init(&lb);
+	for (a = 0; a < GP_AX_COUNT; a++)
+		if (a != xa && s->nvalues[a] > 1) {
+			gp_sbuf_addf(&lb, "%s%s=%s", any ? ", " : "", gp_whatif_axis_names[a],
+				     gp_whatif_value(s, &c, a, buf, sizeof(buf)));
+			any = 1;
 		}
-		ns++;
+	*label = gp_sbuf_detach(&lb);
+	ser->label = s->nconfigs / n > 1 ? *label : NULL;
+	ser->x = *x;
+	ser->y = *y;
+	ser->n = 0;
+	for (i = 0; i < n; i++) {
+		size_t cfg = xa >= 0 ? gp_whatif_search_config(s, xa, l, i) : 0;
+		gp_whatif_result m;
+
+		if (!gp_whatif_results_complete(rs, cfg))
+			continue;
+		gp_whatif_mean(rs, cfg, &m);
+		(*x)[ser->n] = xa == GP_AX_ADD ? (double)s->add.counts[i] :
+			       xa == GP_AX_REMOVE ? (double)s->remove.counts[i] : (double)(i + 1);
+		(*y)[ser->n++] = m.m[metric] / div;
 	}
+}
+
+/* The x range and title: node counts, or the values numbered 1..n. */
+static void svg_x_range(const gp_whatif_spec *s, int xa, double *xmin, double *xmax,
+			char *xtitle, size_t size)
+{
+	char buf[256];
+
+	*xmin = 0;
+	*xmax = 1;
 	if (xa == GP_AX_ADD || xa == GP_AX_REMOVE) {
 		const gp_whatif_nodes *nd = xa == GP_AX_ADD ? &s->add : &s->remove;
 
-		xmin = (double)nd->counts[0];
-		xmax = (double)nd->counts[nd->n - 1];
-		snprintf(xtitle, sizeof(xtitle), "%s (nodes of type %s)", gp_whatif_axis_names[xa],
-			 nd->type);
+		*xmin = (double)nd->counts[0];
+		*xmax = (double)nd->counts[nd->n - 1];
+		snprintf(xtitle, size, "%s (nodes of type %s)", gp_whatif_axis_names[xa], nd->type);
 	} else if (xa >= 0) {
 		gp_sbuf lb;
 		gp_whatif_config c;
+		size_t i, n = s->nvalues[xa];
 
 		gp_sbuf_init(&lb);
 		memset(&c, 0, sizeof(c));
@@ -439,15 +472,41 @@ void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp
 			gp_sbuf_addf(&lb, "%s%zu=%s", i ? ", " : "", i + 1,
 				     gp_whatif_value(s, &c, xa, buf, sizeof(buf)));
 		}
-		snprintf(xtitle, sizeof(xtitle), "%s (%s)", gp_whatif_axis_names[xa], lb.buf);
+		snprintf(xtitle, size, "%s (%s)", gp_whatif_axis_names[xa], lb.buf);
 		gp_sbuf_release(&lb);
-		xmin = 1;
-		xmax = (double)n;
+		*xmin = 1;
+		*xmax = (double)n;
 	} else {
-		snprintf(xtitle, sizeof(xtitle), "the base configuration");
+		snprintf(xtitle, size, "the base configuration");
 	}
-	if (xmax <= xmin)
-		xmax = xmin + 1;
+	if (*xmax <= *xmin)
+		*xmax = *xmin + 1;
+}
+
+void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp_sbuf *out)
+{
+	const gp_whatif_spec *s = rs->spec;
+	int xa;
+	size_t nlines, l, ns = 0;
+	gp_svg_series *ser;
+	gp_svg_chart ch;
+	double **xs, **ys, bx[2], by[2], div = 1, xmin, xmax;
+	char **labels, title[512], ytitle[160], xtitle[256], buf[256];
+	const char *unit = NULL;
+
+	(void)best;
+	metric = gp_whatif_answer_metric(s, metric);
+	xa = svg_x_axis(s);
+	nlines = s->nconfigs / (xa >= 0 ? s->nvalues[xa] : 1);
+	if (gp_metrics[metric].kind == GP_MK_SECONDS)
+		unit = gp_report_time_unit(svg_y_max(rs, metric), &div);
+	ser = gp_xcalloc(nlines + 1, sizeof(*ser));
+	xs = gp_xcalloc(nlines, sizeof(*xs));
+	ys = gp_xcalloc(nlines, sizeof(*ys));
+	labels = gp_xcalloc(nlines, sizeof(*labels));
+	for (l = 0; l < nlines; l++)
+		svg_line(rs, xa, l, metric, div, &ser[ns++], &xs[l], &ys[l], &labels[l]);
+	svg_x_range(s, xa, &xmin, &xmax, xtitle, sizeof(xtitle));
 	if (s->slo_metric == metric) {
 		bx[0] = xmin;
 		bx[1] = xmax;
@@ -466,22 +525,18 @@ void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp
 	else
 		snprintf(title, sizeof(title), "what-if: %s against %s", gp_metrics[metric].path,
 			 xa >= 0 ? gp_whatif_axis_names[xa] : "nothing");
-	{
-		gp_svg_chart ch;
-
-		memset(&ch, 0, sizeof(ch));
-		ch.title = title;
-		ch.x_title = xtitle;
-		ch.y_title = ytitle;
-		ch.x_min = xmin;
-		ch.x_max = xmax;
-		ch.set_x = 1;
-		ch.y_percent = gp_metrics[metric].kind == GP_MK_RATIO;
-		ch.series = ser;
-		ch.nseries = (int)ns;
-		ch.legend = GP_LEGEND_TOP_RIGHT;
-		gp_svg_line_chart(&ch, out);
-	}
+	memset(&ch, 0, sizeof(ch));
+	ch.title = title;
+	ch.x_title = xtitle;
+	ch.y_title = ytitle;
+	ch.x_min = xmin;
+	ch.x_max = xmax;
+	ch.set_x = 1;
+	ch.y_percent = gp_metrics[metric].kind == GP_MK_RATIO;
+	ch.series = ser;
+	ch.nseries = (int)ns;
+	ch.legend = GP_LEGEND_TOP_RIGHT;
+	gp_svg_line_chart(&ch, out);
 	for (l = 0; l < nlines; l++) {
 		free(xs[l]);
 		free(ys[l]);
