@@ -417,135 +417,253 @@ static int do_reclaim(envctx *x)
 	return commit(x);
 }
 
-static int do_status(envctx *x)
+static json_t *env_status_json(envctx *x, size_t e)
 {
-	size_t e;
+	const gp_env *E = &x->set.envs[e];
+	json_t *r = json_object();
+	const int *bg, *bt;
+	int nb = gp_envbind_env_bound(x->b, (int)e, &bg, &bt), k;
+	int *tmp = gp_xmalloc((size_t)(nb ? nb : 1) * sizeof(int));
+	size_t i, nt = 0;
+	double last = last_seen(x, (int)e);
+
+	for (i = 0; i < x->st.ntasks; i++)
+		nt += x->st.tasks[i].env == (int)e;
+	json_object_set_new(r, "env", json_string(E->name));
+	json_object_set_new(r, "quota_gpus", json_integer(E->quota_gpus));
+	json_object_set_new(r, "quota_memory_mib", json_integer(E->quota_mem_mib));
+	json_object_set_new(r, "gpus_bound", json_integer(nb));
+	json_object_set_new(r, "memory_mib", json_integer(gp_envbind_env_mem(x->b, (int)e)));
+	json_object_set_new(r, "tasks", json_integer((json_int_t)nt));
+	json_object_set_new(r, "last_heartbeat", last >= 0 ? json_real(last) : json_null());
+	for (k = 0; k < nb; k++)
+		tmp[k] = bg[k];
+	qsort(tmp, (size_t)nb, sizeof(int), gp_cmp_int);
+	json_object_set_new(r, "gpus", gpus_json(&x->cluster, tmp, nb));
+	free(tmp);
+	return r;
+}
+
+static void status_json(envctx *x)
+{
+	json_t *o = json_object(), *envs = json_array(), *gpus = json_array();
 	int g, ng = gp_envbind_ngpus(x->b);
+	size_t e;
+
+	for (e = 0; e < x->set.n; e++)
+		json_array_append_new(envs, env_status_json(x, e));
+	for (g = 0; g < ng; g++) {
+		json_t *r;
+
+		if (!gp_envbind_gpu_tasks(x->b, g))
+			continue;
+		r = gpu_json(&x->cluster, g);
+		json_object_set_new(r, "tasks", json_integer(gp_envbind_gpu_tasks(x->b, g)));
+		json_object_set_new(r, "free_memory_mib", json_integer(gp_envbind_gpu_free_mib(x->b, g)));
+		json_array_append_new(gpus, r);
+	}
+	json_object_set_new(o, "environments", envs);
+	json_object_set_new(o, "gpus", gpus);
+	json_object_set_new(o, "task_threshold", json_integer(gp_envbind_threshold(x->b)));
+	json_object_set_new(o, "gpus_bound", json_integer(gp_envbind_busy_gpus(x->b)));
+	json_object_set_new(o, "cluster_gpus", json_integer(ng));
+	put_json(x->out, o);
+}
+
+/* One row per environment: GPUs and memory bound against its quota. */
+static void env_table(envctx *x, gp_sbuf *sb)
+{
+	gp_table t;
+	size_t e, row;
 	char b1[64], b2[64], b3[64];
 
-	if (x->json) {
-		json_t *o = json_object(), *envs = json_array(), *gpus = json_array();
+	gp_table_init(&t, 6);
+	row = gp_table_row(&t);
+	gp_table_set(&t, row, 0, "environment");
+	gp_table_set(&t, row, 1, "GPUs");
+	gp_table_set(&t, row, 2, "quota");
+	gp_table_set(&t, row, 3, "memory GiB");
+	gp_table_set(&t, row, 4, "quota GiB");
+	gp_table_set(&t, row, 5, "last heartbeat");
+	for (e = 0; e < x->set.n; e++) {
+		const gp_env *E = &x->set.envs[e];
+		double last = last_seen(x, (int)e);
 
+		row = gp_table_row(&t);
+		gp_table_set(&t, row, 0, "%s", E->name);
+		gp_table_set(&t, row, 1, "%d", gp_envbind_env_nbound(x->b, (int)e));
+		gp_table_set(&t, row, 2, "%d", E->quota_gpus);
+		gp_table_set(&t, row, 3, "%s", gp_report_num(b1, sizeof(b1), gp_envbind_env_mem(x->b, (int)e) / 1024.0, 2));
+		gp_table_set(&t, row, 4, "%s", gp_report_num(b2, sizeof(b2), E->quota_mem_mib / 1024.0, 2));
+		gp_table_set(&t, row, 5, "%s", last >= 0 ? gp_report_num(b3, sizeof(b3), last, 6) : "-");
+	}
+	gp_table_render(&t, "", sb);
+	gp_table_release(&t);
+}
+
+/* One row per GPU in use: its tasks, free memory and environments. */
+static void gpu_table(envctx *x, gp_sbuf *sb)
+{
+	gp_table t;
+	size_t e, row;
+	int g, ng = gp_envbind_ngpus(x->b);
+	char b1[64];
+
+	gp_table_init(&t, 4);
+	row = gp_table_row(&t);
+	gp_table_set(&t, row, 0, "GPU");
+	gp_table_set(&t, row, 1, "tasks");
+	gp_table_set(&t, row, 2, "free GiB");
+	gp_table_set(&t, row, 3, "environments");
+	for (g = 0; g < ng; g++) {
+		int node, local;
+		gp_sbuf names;
+
+		if (!gp_envbind_gpu_tasks(x->b, g))
+			continue;
+		gpu_where(&x->cluster, g, &node, &local);
+		gp_sbuf_init(&names);
 		for (e = 0; e < x->set.n; e++) {
-			const gp_env *E = &x->set.envs[e];
-			json_t *r = json_object();
 			const int *bg, *bt;
 			int nb = gp_envbind_env_bound(x->b, (int)e, &bg, &bt), k;
-			size_t i, nt = 0;
-			double last = last_seen(x, (int)e);
 
-			for (i = 0; i < x->st.ntasks; i++)
-				nt += x->st.tasks[i].env == (int)e;
-			json_object_set_new(r, "env", json_string(E->name));
-			json_object_set_new(r, "quota_gpus", json_integer(E->quota_gpus));
-			json_object_set_new(r, "quota_memory_mib", json_integer(E->quota_mem_mib));
-			json_object_set_new(r, "gpus_bound", json_integer(nb));
-			json_object_set_new(r, "memory_mib", json_integer(gp_envbind_env_mem(x->b, (int)e)));
-			json_object_set_new(r, "tasks", json_integer((json_int_t)nt));
-			json_object_set_new(r, "last_heartbeat", last >= 0 ? json_real(last) : json_null());
-			{
-				int *tmp = gp_xmalloc((size_t)(nb ? nb : 1) * sizeof(int));
-
-				for (k = 0; k < nb; k++)
-					tmp[k] = bg[k];
-				qsort(tmp, (size_t)nb, sizeof(int), gp_cmp_int);
-				json_object_set_new(r, "gpus", gpus_json(&x->cluster, tmp, nb));
-				free(tmp);
-			}
-			json_array_append_new(envs, r);
+			for (k = 0; k < nb; k++)
+				if (bg[k] == g)
+					gp_sbuf_addf(&names, "%s%s x%d", names.len ? ", " : "", x->set.envs[e].name, bt[k]);
 		}
-		for (g = 0; g < ng; g++) {
-			json_t *r;
+		row = gp_table_row(&t);
+		gp_table_set(&t, row, 0, "%s/GPU%d", x->cluster.nodes[node].name, local);
+		gp_table_set(&t, row, 1, "%d", gp_envbind_gpu_tasks(x->b, g));
+		gp_table_set(&t, row, 2, "%s", gp_report_num(b1, sizeof(b1), gp_envbind_gpu_free_mib(x->b, g) / 1024.0, 2));
+		gp_table_set(&t, row, 3, "%s", names.buf);
+		gp_sbuf_release(&names);
+	}
+	if (t.nrows > 1) {
+		gp_sbuf_adds(sb, "\n");
+		gp_table_render(&t, "", sb);
+	}
+	gp_table_release(&t);
+}
 
-			if (!gp_envbind_gpu_tasks(x->b, g))
-				continue;
-			r = gpu_json(&x->cluster, g);
-			json_object_set_new(r, "tasks", json_integer(gp_envbind_gpu_tasks(x->b, g)));
-			json_object_set_new(r, "free_memory_mib", json_integer(gp_envbind_gpu_free_mib(x->b, g)));
-			json_array_append_new(gpus, r);
-		}
-		json_object_set_new(o, "environments", envs);
-		json_object_set_new(o, "gpus", gpus);
-		json_object_set_new(o, "task_threshold", json_integer(gp_envbind_threshold(x->b)));
-		json_object_set_new(o, "gpus_bound", json_integer(gp_envbind_busy_gpus(x->b)));
-		json_object_set_new(o, "cluster_gpus", json_integer(ng));
-		put_json(x->out, o);
+static int do_status(envctx *x)
+{
+	gp_sbuf sb;
+
+	if (x->json) {
+		status_json(x);
 		return GP_OK;
 	}
-	{
-		gp_table t;
-		gp_sbuf sb;
-		size_t row;
-
-		fprintf(x->out, "%d of %d GPUs bound; task threshold %d\n\n", gp_envbind_busy_gpus(x->b), ng,
-		       gp_envbind_threshold(x->b));
-		gp_table_init(&t, 6);
-		row = gp_table_row(&t);
-		gp_table_set(&t, row, 0, "environment");
-		gp_table_set(&t, row, 1, "GPUs");
-		gp_table_set(&t, row, 2, "quota");
-		gp_table_set(&t, row, 3, "memory GiB");
-		gp_table_set(&t, row, 4, "quota GiB");
-		gp_table_set(&t, row, 5, "last heartbeat");
-		for (e = 0; e < x->set.n; e++) {
-			const gp_env *E = &x->set.envs[e];
-			double last = last_seen(x, (int)e);
-
-			row = gp_table_row(&t);
-			gp_table_set(&t, row, 0, "%s", E->name);
-			gp_table_set(&t, row, 1, "%d", gp_envbind_env_nbound(x->b, (int)e));
-			gp_table_set(&t, row, 2, "%d", E->quota_gpus);
-			gp_table_set(&t, row, 3, "%s", gp_report_num(b1, sizeof(b1), gp_envbind_env_mem(x->b, (int)e) / 1024.0, 2));
-			gp_table_set(&t, row, 4, "%s", gp_report_num(b2, sizeof(b2), E->quota_mem_mib / 1024.0, 2));
-			gp_table_set(&t, row, 5, "%s", last >= 0 ? gp_report_num(b3, sizeof(b3), last, 6) : "-");
-		}
-		gp_sbuf_init(&sb);
-		gp_table_render(&t, "", &sb);
-		gp_table_release(&t);
-		gp_table_init(&t, 4);
-		row = gp_table_row(&t);
-		gp_table_set(&t, row, 0, "GPU");
-		gp_table_set(&t, row, 1, "tasks");
-		gp_table_set(&t, row, 2, "free GiB");
-		gp_table_set(&t, row, 3, "environments");
-		for (g = 0; g < ng; g++) {
-			int node, local;
-			gp_sbuf names;
-
-			if (!gp_envbind_gpu_tasks(x->b, g))
-				continue;
-			gpu_where(&x->cluster, g, &node, &local);
-			gp_sbuf_init(&names);
-			for (e = 0; e < x->set.n; e++) {
-				const int *bg, *bt;
-				int nb = gp_envbind_env_bound(x->b, (int)e, &bg, &bt), k;
-
-				for (k = 0; k < nb; k++)
-					if (bg[k] == g)
-						gp_sbuf_addf(&names, "%s%s x%d", names.len ? ", " : "", x->set.envs[e].name, bt[k]);
-			}
-			row = gp_table_row(&t);
-			gp_table_set(&t, row, 0, "%s/GPU%d", x->cluster.nodes[node].name, local);
-			gp_table_set(&t, row, 1, "%d", gp_envbind_gpu_tasks(x->b, g));
-			gp_table_set(&t, row, 2, "%s", gp_report_num(b1, sizeof(b1), gp_envbind_gpu_free_mib(x->b, g) / 1024.0, 2));
-			gp_table_set(&t, row, 3, "%s", names.buf);
-			gp_sbuf_release(&names);
-		}
-		if (t.nrows > 1) {
-			gp_sbuf_adds(&sb, "\n");
-			gp_table_render(&t, "", &sb);
-		}
-		gp_table_release(&t);
-		fwrite(sb.buf, 1, sb.len, x->out);
-		gp_sbuf_release(&sb);
-	}
+	fprintf(x->out, "%d of %d GPUs bound; task threshold %d\n\n", gp_envbind_busy_gpus(x->b),
+		gp_envbind_ngpus(x->b), gp_envbind_threshold(x->b));
+	gp_sbuf_init(&sb);
+	env_table(x, &sb);
+	gpu_table(x, &sb);
+	fwrite(sb.buf, 1, sb.len, x->out);
+	gp_sbuf_release(&sb);
 	return GP_OK;
+}
+
+enum { O_ENVS = 1, O_STATE, O_ENV, O_TASK, O_GPUS, O_MEM, O_AT, O_NOW, O_THR, O_HBT, O_JSON, O_COMMIT,
+       O_LOCKT, O_HELP };
+
+/* An option with a number or size; -1 when c is none of them. */
+static int number_opt(envctx *x, int c, const char *arg)
+{
+	long l;
+	double d;
+
+	switch (c) {
+	case O_GPUS:
+		if (gp_parse_long(arg, 1, GP_ENV_MAX_QUOTA_GPUS, &l))
+			return gp_cli_usage_error("env", "--gpus wants 1..%d, got '%s'", GP_ENV_MAX_QUOTA_GPUS, arg);
+		x->gpus = (int)l;
+		return GP_OK;
+	case O_MEM:
+		if (gp_parse_size(arg, &d) || d < 0 || d > 1e18)
+			return gp_cli_usage_error("env", "--memory wants a size such as 10GiB, got '%s'", arg);
+		x->mem_mib = (int64_t)ceil(d / (1024.0 * 1024.0));
+		return GP_OK;
+	case O_AT:
+	case O_NOW:
+		if (gp_parse_double(arg, 0, 1e15, &d))
+			return gp_cli_usage_error("env", "--%s wants seconds >= 0, got '%s'", c == O_AT ? "at" : "now", arg);
+		if (c == O_AT) {
+			x->at = d;
+			x->have_at = 1;
+		} else {
+			x->now = d;
+			x->have_now = 1;
+		}
+		return GP_OK;
+	case O_THR:
+		if (gp_parse_long(arg, 1, GP_ENV_MAX_THRESHOLD, &l))
+			return gp_cli_usage_error("env", "--task-threshold wants 1..%d, got '%s'", GP_ENV_MAX_THRESHOLD, arg);
+		x->threshold = (int)l;
+		return GP_OK;
+	case O_HBT:
+		if (gp_parse_double(arg, 0, 1e12, &x->timeout))
+			return gp_cli_usage_error("env", "--heartbeat-timeout wants seconds >= 0, got '%s'", arg);
+		return GP_OK;
+	case O_LOCKT:
+		if (gp_parse_double(arg, 0, 86400, &x->lock_timeout))
+			return gp_cli_usage_error("env", "--lock-timeout wants seconds in 0..86400, got '%s'", arg);
+		return GP_OK;
+	default:
+		return -1;
+	}
+}
+
+/* What subcommand si (bind, release, heartbeat, reclaim, status) needs. */
+static int check_args(const envctx *x, int si, const char *sub)
+{
+	if (!x->envs_path || !x->state_path)
+		return gp_cli_usage_error("env", "%s needs --envs FILE and --state FILE", sub);
+	if (si == 0 && (!x->env_name || !x->task))
+		return gp_cli_usage_error("env", "bind needs --env E and --task T");
+	if (si == 1 && !x->task)
+		return gp_cli_usage_error("env", "release needs --task T");
+	if (si == 2 && (!x->env_name || !x->have_at))
+		return gp_cli_usage_error("env", "heartbeat needs --env E and --at TIME");
+	if (si == 3 && !x->have_now)
+		return gp_cli_usage_error("env", "reclaim needs --now TIME");
+	if (si == 4 && x->commit)
+		return gp_cli_usage_error("env", "status changes nothing: --commit makes no sense");
+	return GP_OK;
+}
+
+/* Subcommand si on the loaded state; its output is printed only at the
+ * end: after the commit, or for a negative answer. */
+static int run_sub(envctx *x, int si)
+{
+	char *obuf = NULL;
+	size_t olen = 0;
+	int rc;
+
+	x->out = open_memstream(&obuf, &olen);
+	if (!x->out)
+		return gp_cli_fail(GP_EIO, "cannot buffer output");
+	if (si == 4)
+		x->commit = 0;
+	rc = ctx_load(x);
+	if (rc == GP_OK) {
+		switch (si) {
+		case 0: rc = do_bind(x); break;
+		case 1: rc = do_release(x); break;
+		case 2: rc = do_heartbeat(x); break;
+		case 3: rc = do_reclaim(x); break;
+		default: rc = do_status(x); break;
+		}
+	}
+	ctx_release(x);
+	fclose(x->out);
+	if (rc == GP_OK || rc == GP_NO)
+		fwrite(obuf, 1, olen, stdout);
+	free(obuf);
+	return rc;
 }
 
 int cmd_env(int argc, char **argv)
 {
-	enum { O_ENVS = 1, O_STATE, O_ENV, O_TASK, O_GPUS, O_MEM, O_AT, O_NOW, O_THR, O_HBT, O_JSON, O_COMMIT,
-	       O_LOCKT, O_HELP };
 	static const struct option opts[] = {
 		{ "cluster", required_argument, NULL, 'c' },
 		{ "envs", required_argument, NULL, O_ENVS },
@@ -568,8 +686,6 @@ int cmd_env(int argc, char **argv)
 	envctx x;
 	const char *sub;
 	int c, rc, si;
-	long l;
-	double d;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		if (argc < 2)
@@ -596,88 +712,22 @@ int cmd_env(int argc, char **argv)
 		case O_STATE: x.state_path = optarg; break;
 		case O_ENV: x.env_name = optarg; break;
 		case O_TASK: x.task = optarg; break;
-		case O_GPUS:
-			if (gp_parse_long(optarg, 1, GP_ENV_MAX_QUOTA_GPUS, &l))
-				return gp_cli_usage_error("env", "--gpus wants 1..%d, got '%s'", GP_ENV_MAX_QUOTA_GPUS, optarg);
-			x.gpus = (int)l;
-			break;
-		case O_MEM:
-			if (gp_parse_size(optarg, &d) || d < 0 || d > 1e18)
-				return gp_cli_usage_error("env", "--memory wants a size such as 10GiB, got '%s'", optarg);
-			x.mem_mib = (int64_t)ceil(d / (1024.0 * 1024.0));
-			break;
-		case O_AT:
-		case O_NOW:
-			if (gp_parse_double(optarg, 0, 1e15, &d))
-				return gp_cli_usage_error("env", "--%s wants seconds >= 0, got '%s'", c == O_AT ? "at" : "now", optarg);
-			if (c == O_AT) {
-				x.at = d;
-				x.have_at = 1;
-			} else {
-				x.now = d;
-				x.have_now = 1;
-			}
-			break;
-		case O_THR:
-			if (gp_parse_long(optarg, 1, GP_ENV_MAX_THRESHOLD, &l))
-				return gp_cli_usage_error("env", "--task-threshold wants 1..%d, got '%s'", GP_ENV_MAX_THRESHOLD, optarg);
-			x.threshold = (int)l;
-			break;
-		case O_HBT:
-			if (gp_parse_double(optarg, 0, 1e12, &x.timeout))
-				return gp_cli_usage_error("env", "--heartbeat-timeout wants seconds >= 0, got '%s'", optarg);
-			break;
 		case O_JSON: x.json = 1; break;
 		case O_COMMIT: x.commit = 1; break;
-		case O_LOCKT:
-			if (gp_parse_double(optarg, 0, 86400, &x.lock_timeout))
-				return gp_cli_usage_error("env", "--lock-timeout wants seconds in 0..86400, got '%s'", optarg);
-			break;
 		case 'h':
 		case O_HELP: fputs(gp_usage_env, stdout); return GP_OK;
 		case ':': return gp_cli_usage_error("env", "option '%s' needs a value", argv[optind]);
-		default: return gp_cli_usage_error("env", "unknown option '%s'", argv[optind]);
+		default:
+			if ((rc = number_opt(&x, c, optarg)) < 0)
+				return gp_cli_usage_error("env", "unknown option '%s'", argv[optind]);
+			if (rc)
+				return rc;
+			break;
 		}
 	}
 	if (optind != argc - 1)
 		return gp_cli_usage_error("env", "unexpected argument '%s'", argv[optind + 1]);
-	if (!x.envs_path || !x.state_path)
-		return gp_cli_usage_error("env", "%s needs --envs FILE and --state FILE", sub);
-	if (si == 0 && (!x.env_name || !x.task))
-		return gp_cli_usage_error("env", "bind needs --env E and --task T");
-	if (si == 1 && !x.task)
-		return gp_cli_usage_error("env", "release needs --task T");
-	if (si == 2 && (!x.env_name || !x.have_at))
-		return gp_cli_usage_error("env", "heartbeat needs --env E and --at TIME");
-	if (si == 3 && !x.have_now)
-		return gp_cli_usage_error("env", "reclaim needs --now TIME");
-	if (si == 4 && x.commit)
-		return gp_cli_usage_error("env", "status changes nothing: --commit makes no sense");
-	{
-		char *obuf = NULL;
-		size_t olen = 0;
-
-		x.out = open_memstream(&obuf, &olen);
-		if (!x.out)
-			return gp_cli_fail(GP_EIO, "cannot buffer output");
-		if (si == 4)
-			x.commit = 0;
-		rc = ctx_load(&x);
-		if (rc == GP_OK) {
-			switch (si) {
-			case 0: rc = do_bind(&x); break;
-			case 1: rc = do_release(&x); break;
-			case 2: rc = do_heartbeat(&x); break;
-			case 3: rc = do_reclaim(&x); break;
-			default: rc = do_status(&x); break;
-			}
-		}
-		ctx_release(&x);
-		fclose(x.out);
-		/* printed only now: after the commit, or for a negative answer */
-		if (rc == GP_OK || rc == GP_NO)
-			fwrite(obuf, 1, olen, stdout);
-		free(obuf);
-	}
-	return rc;
+	if ((rc = check_args(&x, si, sub)))
+		return rc;
+	return run_sub(&x, si);
 }

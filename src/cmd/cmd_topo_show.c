@@ -194,27 +194,118 @@ static const char *level_word[] = {
 	"socket", "host bridge", "PCIe switch complex", "PCIe switch"
 };
 
-static void node_text(const gp_cluster *c, int k)
-{
-	const gp_node *n = &c->nodes[k];
-	const gp_node_type *ty = &c->types[n->type];
-	const gp_topo *t = &ty->topo;
-	const gp_topo_derived *d = ty->derived;
-	gp_sbuf sb;
-	char buf[16];
-	int i, j, s, b, x, p, ng = t->ngpus;
-	static const char *const states[] = { "up", "down", "draining" };
+/* ---- one node: one walk fills a view, two renderers print it ---- */
 
-	gp_sbuf_init(&sb);
-	printf("node %s: type %s, %d x %s, %d NIC%s, %d CPUs, ", n->name, ty->name, ng,
-	       model_name(c, ty->gpu_model), t->nnics, t->nnics == 1 ? "" : "s",
-	       ty->cpu_count);
+/* A row of the CPU sub-trees in the order they nest: a socket (level 0),
+ * host bridge (1), switch complex (2) or PCIe switch (3). */
+typedef struct tree_row {
+	int level, id;
+	int numa;               /* sockets: its NUMA node, -1 unknown */
+	gp_gpuset gpus;         /* sockets and PCIe switches: their GPUs */
+} tree_row;
+
+/* A GPU <-> NIC affinity class: its GPUs and NUMA-local NICs. */
+typedef struct class_row {
+	gp_gpuset gpus;
+	int *nics, nnics;       /* NIC indices */
+	int numa;
+} class_row;
+
+typedef struct node_view {
+	const gp_node *n;
+	const gp_node_type *ty;
+	const gp_topo *t;
+	const gp_topo_derived *d;
+	const char *model;      /* GPU model name, "unknown" when none */
+	const char *state;
+	const char *sw;         /* the switch it hangs under, NULL when none */
+	double nic_gbit_s;      /* line rate of its NICs */
+	tree_row *tree;
+	int ntree;
+	class_row *classes;
+	int nclasses;
+	gp_gpuset no_class;     /* GPUs without a NUMA-local NIC */
+} node_view;
+
+static void tree_push(node_view *v, size_t *cap, int level, int id, int numa, gp_gpuset gpus)
+{
+	GP_GROW(v->tree, *cap, (size_t)v->ntree + 1);
+	v->tree[v->ntree++] = (tree_row){ level, id, numa, gpus };
+}
+
+static void node_view_build(const gp_cluster *c, int k, node_view *v)
+{
+	static const char *const states[] = { "up", "down", "draining" };
+	const gp_topo_derived *d;
+	size_t cap = 0;
+	int s, b, x, p, i, j;
+
+	memset(v, 0, sizeof(*v));
+	v->n = &c->nodes[k];
+	v->ty = &c->types[v->n->type];
+	v->t = &v->ty->topo;
+	v->d = d = v->ty->derived;
+	v->model = model_name(c, v->ty->gpu_model);
+	v->state = states[v->n->state];
+	v->sw = v->n->sw >= 0 ? c->switches[v->n->sw].name : NULL;
+	v->nic_gbit_s = gp_fabric_tech_gbps(v->n->tech);
+	for (s = 0; s < d->nsockets; s++) {
+		tree_push(v, &cap, 0, s, d->socket_numa[s], d->socket_set[s]);
+		for (b = 0; b < d->nbridges; b++) {
+			if (!(d->bridge_set[b] & d->socket_set[s]))
+				continue;
+			tree_push(v, &cap, 1, b, -1, 0);
+			for (x = 0; x < d->ncomplexes; x++) {
+				if (!(d->complex_set[x] & d->bridge_set[b]))
+					continue;
+				tree_push(v, &cap, 2, x, -1, 0);
+				for (p = 0; p < d->nswitches; p++)
+					if (d->switch_set[p] & d->complex_set[x])
+						tree_push(v, &cap, 3, p, -1, d->switch_set[p]);
+			}
+		}
+	}
+	v->nclasses = d->nclasses;
+	v->classes = gp_xcalloc((size_t)d->nclasses + 1, sizeof(*v->classes));
+	for (i = 0; i < d->nclasses; i++) {
+		class_row *r = &v->classes[i];
+
+		r->gpus = d->class_gpus[i];
+		r->numa = d->class_numa[i];
+		r->nics = gp_xcalloc((size_t)v->t->nnics + 1, sizeof(int));
+		for (j = 0; j < v->t->nnics; j++)
+			if (d->class_nics[i][j / 64] >> (j % 64) & 1)
+				r->nics[r->nnics++] = j;
+	}
+	for (i = 0; i < v->t->ngpus; i++)
+		if (d->gpu_class[i] < 0)
+			v->no_class |= (gp_gpuset)1 << i;
+}
+
+static void node_view_release(node_view *v)
+{
+	int i;
+
+	for (i = 0; i < v->nclasses; i++)
+		free(v->classes[i].nics);
+	free(v->classes);
+	free(v->tree);
+}
+
+static void node_head_text(const node_view *v)
+{
+	const gp_node *n = v->n;
+	const gp_node_type *ty = v->ty;
+	int i;
+
+	printf("node %s: type %s, %d x %s, %d NIC%s, %d CPUs, ", n->name, ty->name, v->t->ngpus,
+	       v->model, v->t->nnics, v->t->nnics == 1 ? "" : "s", ty->cpu_count);
 	if (ty->mem_gib > 0)
 		printf("%g GiB memory, ", ty->mem_gib);
-	printf("state %s\n", states[n->state]);
-	if (n->sw >= 0)
-		printf("attached to switch %s (%s, %g Gb/s per NIC)\n", c->switches[n->sw].name,
-		       gp_fabric_tech_name(n->tech), gp_fabric_tech_gbps(n->tech));
+	printf("state %s\n", v->state);
+	if (v->sw)
+		printf("attached to switch %s (%s, %g Gb/s per NIC)\n", v->sw,
+		       gp_fabric_tech_name(n->tech), v->nic_gbit_s);
 	else
 		printf("not attached to the fabric\n");
 	if (n->nlabels) {
@@ -224,6 +315,13 @@ static void node_text(const gp_cluster *c, int k)
 		printf("\n");
 	}
 	printf("topology: %s\n", ty->source ? ty->source : "inline in the cluster file");
+}
+
+static void node_matrices_text(const node_view *v)
+{
+	const gp_topo *t = v->t;
+	int i, j, ng = t->ngpus;
+	char buf[16];
 
 	printf("\nGPU x GPU link level (NV<k> = k NVLinks, then PIX, PXB, PHB, NODE, SYS)\n%-7s", "");
 	for (j = 0; j < ng; j++)
@@ -243,72 +341,86 @@ static void node_text(const gp_cluster *c, int k)
 	for (i = 0; i < ng; i++) {
 		printf("%-7s", t->gpus[i].id);
 		for (j = 0; j < ng; j++)
-			printf(" %6d", d->expense[i][j]);
+			printf(" %6d", v->d->expense[i][j]);
 		printf("\n");
 	}
+}
+
+static void node_tree_text(const node_view *v, gp_sbuf *sb)
+{
+	int r;
 
 	printf("\nCPU sub-trees (%s -> %s -> %s -> %s -> GPUs)\n", level_word[0],
 	       level_word[1], level_word[2], level_word[3]);
-	for (s = 0; s < d->nsockets; s++) {
+	for (r = 0; r < v->ntree; r++) {
+		const tree_row *w = &v->tree[r];
 		int *cpus, ncpus;
 
-		cpus = union_cpus(t, d->socket_set[s], &ncpus);
-		sb_reset(&sb);
-		cpulist(&sb, cpus, ncpus);
-		free(cpus);
-		printf("socket %d", s);
-		if (d->socket_numa[s] >= 0)
-			printf(" (NUMA %d)", d->socket_numa[s]);
-		printf(" CPUs %s\n", sb.buf);
-		for (b = 0; b < d->nbridges; b++) {
-			if (!(d->bridge_set[b] & d->socket_set[s]))
-				continue;
-			printf("  host bridge %d\n", b);
-			for (x = 0; x < d->ncomplexes; x++) {
-				if (!(d->complex_set[x] & d->bridge_set[b]))
-					continue;
-				printf("    switch complex %d\n", x);
-				for (p = 0; p < d->nswitches; p++) {
-					if (!(d->switch_set[p] & d->complex_set[x]))
-						continue;
-					sb_reset(&sb);
-					gpu_names(&sb, t, d->switch_set[p]);
-					printf("      PCIe switch %d: %s\n", p, sb.buf);
-				}
-			}
+		sb_reset(sb);
+		switch (w->level) {
+		case 0:
+			cpus = union_cpus(v->t, w->gpus, &ncpus);
+			cpulist(sb, cpus, ncpus);
+			free(cpus);
+			printf("socket %d", w->id);
+			if (w->numa >= 0)
+				printf(" (NUMA %d)", w->numa);
+			printf(" CPUs %s\n", sb->buf);
+			break;
+		case 1:
+			printf("  host bridge %d\n", w->id);
+			break;
+		case 2:
+			printf("    switch complex %d\n", w->id);
+			break;
+		default:
+			gpu_names(sb, v->t, w->gpus);
+			printf("      PCIe switch %d: %s\n", w->id, sb->buf);
+			break;
 		}
 	}
-	if (d->npcie_inferred)
+	if (v->d->npcie_inferred)
 		printf("(%d GPU pair%s without a PCIe cell: relation inferred from the other cells,\nNUMA and CPU affinity)\n",
-		       d->npcie_inferred, d->npcie_inferred == 1 ? "" : "s");
+		       v->d->npcie_inferred, v->d->npcie_inferred == 1 ? "" : "s");
+}
+
+static void node_classes_text(const node_view *v, gp_sbuf *sb)
+{
+	int i, j;
 
 	printf("\nGPU <-> NIC affinity classes (GPUs sharing their NUMA-local NICs)\n");
-	for (i = 0; i < d->nclasses; i++) {
-		sb_reset(&sb);
-		gpu_names(&sb, t, d->class_gpus[i]);
-		printf("class %d: %s; NICs", i, sb.buf);
-		for (j = 0; j < t->nnics; j++)
-			if (d->class_nics[i][j / 64] >> (j % 64) & 1)
-				printf(" %s", t->nics[j].id);
-		if (d->class_numa[i] >= 0)
-			printf("; NUMA %d", d->class_numa[i]);
+	for (i = 0; i < v->nclasses; i++) {
+		sb_reset(sb);
+		gpu_names(sb, v->t, v->classes[i].gpus);
+		printf("class %d: %s; NICs", i, sb->buf);
+		for (j = 0; j < v->classes[i].nnics; j++)
+			printf(" %s", v->t->nics[v->classes[i].nics[j]].id);
+		if (v->classes[i].numa >= 0)
+			printf("; NUMA %d", v->classes[i].numa);
 		printf("\n");
 	}
-	sb_reset(&sb);
-	for (i = 0; i < ng; i++)
-		if (d->gpu_class[i] < 0)
-			gp_sbuf_addf(&sb, " %s", t->gpus[i].id);
-	if (sb.len)
-		printf("no NUMA-local NIC:%s\n", sb.buf);
-	if (d->nclasses == 0 && !sb.len)
+	sb_reset(sb);
+	for (i = 0; i < v->t->ngpus; i++)
+		if (v->no_class >> i & 1)
+			gp_sbuf_addf(sb, " %s", v->t->gpus[i].id);
+	if (sb->len)
+		printf("no NUMA-local NIC:%s\n", sb->buf);
+	if (v->nclasses == 0 && !sb->len)
 		printf("(none)\n");
+}
+
+static void node_devices_text(const node_view *v, gp_sbuf *sb)
+{
+	const gp_topo *t = v->t;
+	const gp_topo_derived *d = v->d;
+	int i, j;
 
 	printf("\n%-7s %-5s %-24s %-14s %s\n", "GPU", "NUMA", "CPUs", "closest NIC", "class");
-	for (i = 0; i < ng; i++) {
+	for (i = 0; i < t->ngpus; i++) {
 		char nic[32] = "-", numa[8] = "-", cls[8] = "-";
 
-		sb_reset(&sb);
-		cpulist(&sb, t->gpus[i].cpus, t->gpus[i].ncpus);
+		sb_reset(sb);
+		cpulist(sb, t->gpus[i].cpus, t->gpus[i].ncpus);
 		if (d->gpu_nic[i] >= 0)
 			snprintf(nic, sizeof(nic), "%s (%s)", t->nics[d->gpu_nic[i]].id,
 				 gp_link_level_name(d->gpu_nic_level[i]));
@@ -316,58 +428,73 @@ static void node_text(const gp_cluster *c, int k)
 			snprintf(numa, sizeof(numa), "%d", t->gpus[i].numa);
 		if (d->gpu_class[i] >= 0)
 			snprintf(cls, sizeof(cls), "%d", d->gpu_class[i]);
-		printf("%-7s %-5s %-24s %-14s %s\n", t->gpus[i].id, numa, sb.buf, nic, cls);
+		printf("%-7s %-5s %-24s %-14s %s\n", t->gpus[i].id, numa, sb->buf, nic, cls);
 	}
-	if (t->nnics) {
-		printf("\n%-7s %-10s %-5s %-7s %s\n", "NIC", "device", "NUMA", "socket", "subnet");
-		for (j = 0; j < t->nnics; j++) {
-			char numa[8] = "-", sock[8] = "-";
+	if (!t->nnics)
+		return;
+	printf("\n%-7s %-10s %-5s %-7s %s\n", "NIC", "device", "NUMA", "socket", "subnet");
+	for (j = 0; j < t->nnics; j++) {
+		char numa[8] = "-", sock[8] = "-";
 
-			if (d->nic_numa[j] >= 0)
-				snprintf(numa, sizeof(numa), "%d", d->nic_numa[j]);
-			if (d->nic_socket[j] >= 0)
-				snprintf(sock, sizeof(sock), "%d", d->nic_socket[j]);
-			printf("%-7s %-10s %-5s %-7s %s\n", t->nics[j].id,
-			       t->nics[j].device[0] ? t->nics[j].device : "-", numa, sock,
-			       ty->nic_subnets && ty->nic_subnets[j] ? ty->nic_subnets[j] : "-");
-		}
+		if (d->nic_numa[j] >= 0)
+			snprintf(numa, sizeof(numa), "%d", d->nic_numa[j]);
+		if (d->nic_socket[j] >= 0)
+			snprintf(sock, sizeof(sock), "%d", d->nic_socket[j]);
+		printf("%-7s %-10s %-5s %-7s %s\n", t->nics[j].id,
+		       t->nics[j].device[0] ? t->nics[j].device : "-", numa, sock,
+		       v->ty->nic_subnets && v->ty->nic_subnets[j] ? v->ty->nic_subnets[j] : "-");
 	}
+}
+
+static void node_text(const node_view *v)
+{
+	gp_sbuf sb;
+
+	gp_sbuf_init(&sb);
+	node_head_text(v);
+	node_matrices_text(v);
+	node_tree_text(v, &sb);
+	node_classes_text(v, &sb);
+	node_devices_text(v, &sb);
 	gp_sbuf_release(&sb);
 }
 
-static json_t *node_json(const gp_cluster *c, int k)
+static json_t *node_head_json(const gp_cluster *c, const node_view *v)
 {
-	const gp_node *n = &c->nodes[k];
-	const gp_node_type *ty = &c->types[n->type];
-	const gp_topo *t = &ty->topo;
-	const gp_topo_derived *d = ty->derived;
-	json_t *root = json_object(), *o = json_object(), *a, *row, *labels = json_object();
-	char buf[16];
-	int i, j, s, b, x, p, ng = t->ngpus;
-	static const char *const states[] = { "up", "down", "draining" };
+	const gp_node *n = v->n;
+	const gp_node_type *ty = v->ty;
+	json_t *o = json_object(), *labels = json_object();
+	int i;
 
 	json_object_set_new(o, "name", json_string(n->name));
 	json_object_set_new(o, "type", json_string(ty->name));
 	json_object_set_new(o, "gpu_model", ty->gpu_model >= 0 ?
 			    json_string(model_name(c, ty->gpu_model)) : json_null());
-	json_object_set_new(o, "gpus", json_integer(ng));
-	json_object_set_new(o, "nics", json_integer(t->nnics));
+	json_object_set_new(o, "gpus", json_integer(v->t->ngpus));
+	json_object_set_new(o, "nics", json_integer(v->t->nnics));
 	json_object_set_new(o, "cpus", json_integer(ty->cpu_count));
 	json_object_set_new(o, "memory_gib", ty->mem_gib > 0 ? json_real(ty->mem_gib) : json_null());
-	json_object_set_new(o, "switch", n->sw >= 0 ? json_string(c->switches[n->sw].name) : json_null());
+	json_object_set_new(o, "switch", v->sw ? json_string(v->sw) : json_null());
 	json_object_set_new(o, "tech", json_string(gp_fabric_tech_name(n->tech)));
 	/* nic_gbps: the old name of nic_gbit_s (Gb/s) */
-	json_object_set_new(o, "nic_gbps", json_real(gp_fabric_tech_gbps(n->tech)));
-	json_object_set_new(o, "nic_gbit_s", json_real(gp_fabric_tech_gbps(n->tech)));
-	json_object_set_new(o, "state", json_string(states[n->state]));
+	json_object_set_new(o, "nic_gbps", json_real(v->nic_gbit_s));
+	json_object_set_new(o, "nic_gbit_s", json_real(v->nic_gbit_s));
+	json_object_set_new(o, "state", json_string(v->state));
 	json_object_set_new(o, "topology", ty->source ? json_string(ty->source) : json_null());
 	for (i = 0; i < n->nlabels; i++)
 		json_object_set_new(labels, n->labels[i].key, json_string(n->labels[i].value));
 	json_object_set_new(o, "labels", labels);
-	json_object_set_new(root, "node", o);
+	return o;
+}
 
-	a = json_array();
-	for (i = 0; i < ng; i++) {
+static json_t *node_gpus_json(const node_view *v)
+{
+	const gp_topo *t = v->t;
+	const gp_topo_derived *d = v->d;
+	json_t *a = json_array();
+	int i, j;
+
+	for (i = 0; i < t->ngpus; i++) {
 		json_t *g = json_object(), *cpus = json_array();
 
 		for (j = 0; j < t->gpus[i].ncpus; j++)
@@ -386,7 +513,64 @@ static json_t *node_json(const gp_cluster *c, int k)
 		json_object_set_new(g, "class", json_int_or_null(d->gpu_class[i]));
 		json_array_append_new(a, g);
 	}
-	json_object_set_new(root, "gpus", a);
+	return a;
+}
+
+/* The tree rows as nested objects: sockets > host_bridges >
+ * switch_complexes > pcie_switches. */
+static json_t *node_tree_json(const node_view *v)
+{
+	static const char *const id_key[] = { "socket", "host_bridge", "switch_complex", "pcie_switch" };
+	static const char *const child_key[] = { "host_bridges", "switch_complexes", "pcie_switches" };
+	json_t *top = json_array(), *list[4] = { top, NULL, NULL, NULL };
+	int r;
+
+	for (r = 0; r < v->ntree; r++) {
+		const tree_row *w = &v->tree[r];
+		json_t *o = json_object();
+
+		json_object_set_new(o, id_key[w->level], json_integer(w->id));
+		if (w->level == 0)
+			json_object_set_new(o, "numa", json_int_or_null(w->numa));
+		if (w->level == 3) {
+			json_object_set_new(o, "gpus", json_gpus(v->t, w->gpus));
+		} else {
+			list[w->level + 1] = json_array();
+			json_object_set_new(o, child_key[w->level], list[w->level + 1]);
+		}
+		json_array_append_new(list[w->level], o);
+	}
+	return top;
+}
+
+static json_t *node_classes_json(const node_view *v)
+{
+	json_t *a = json_array();
+	int i, j;
+
+	for (i = 0; i < v->nclasses; i++) {
+		json_t *co = json_object(), *nl = json_array();
+
+		for (j = 0; j < v->classes[i].nnics; j++)
+			json_array_append_new(nl, json_string(v->t->nics[v->classes[i].nics[j]].id));
+		json_object_set_new(co, "class", json_integer(i));
+		json_object_set_new(co, "gpus", json_gpus(v->t, v->classes[i].gpus));
+		json_object_set_new(co, "nics", nl);
+		json_object_set_new(co, "numa", json_int_or_null(v->classes[i].numa));
+		json_array_append_new(a, co);
+	}
+	return a;
+}
+
+static json_t *node_json(const gp_cluster *c, const node_view *v)
+{
+	const gp_topo *t = v->t;
+	json_t *root = json_object(), *a, *row;
+	char buf[16];
+	int i, j, ng = t->ngpus;
+
+	json_object_set_new(root, "node", node_head_json(c, v));
+	json_object_set_new(root, "gpus", node_gpus_json(v));
 	a = json_array();
 	row = json_array();
 	for (i = 0; i < ng; i++) {
@@ -395,71 +579,15 @@ static json_t *node_json(const gp_cluster *c, int k)
 		for (j = 0; j < ng; j++) {
 			json_array_append_new(r1, json_string(gp_link_format(gp_topo_link(t, i, j),
 									   buf, sizeof(buf))));
-			json_array_append_new(r2, json_integer(d->expense[i][j]));
+			json_array_append_new(r2, json_integer(v->d->expense[i][j]));
 		}
 		json_array_append_new(a, r1);
 		json_array_append_new(row, r2);
 	}
 	json_object_set_new(root, "links", a);
 	json_object_set_new(root, "expense", row);
-
-	a = json_array();
-	for (s = 0; s < d->nsockets; s++) {
-		json_t *so = json_object(), *bl = json_array();
-
-		json_object_set_new(so, "socket", json_integer(s));
-		json_object_set_new(so, "numa", json_int_or_null(d->socket_numa[s]));
-		for (b = 0; b < d->nbridges; b++) {
-			json_t *bo, *xl;
-
-			if (!(d->bridge_set[b] & d->socket_set[s]))
-				continue;
-			bo = json_object();
-			xl = json_array();
-			json_object_set_new(bo, "host_bridge", json_integer(b));
-			for (x = 0; x < d->ncomplexes; x++) {
-				json_t *xo, *pl;
-
-				if (!(d->complex_set[x] & d->bridge_set[b]))
-					continue;
-				xo = json_object();
-				pl = json_array();
-				json_object_set_new(xo, "switch_complex", json_integer(x));
-				for (p = 0; p < d->nswitches; p++) {
-					json_t *po;
-
-					if (!(d->switch_set[p] & d->complex_set[x]))
-						continue;
-					po = json_object();
-					json_object_set_new(po, "pcie_switch", json_integer(p));
-					json_object_set_new(po, "gpus", json_gpus(t, d->switch_set[p]));
-					json_array_append_new(pl, po);
-				}
-				json_object_set_new(xo, "pcie_switches", pl);
-				json_array_append_new(xl, xo);
-			}
-			json_object_set_new(bo, "switch_complexes", xl);
-			json_array_append_new(bl, bo);
-		}
-		json_object_set_new(so, "host_bridges", bl);
-		json_array_append_new(a, so);
-	}
-	json_object_set_new(root, "cpu_subtrees", a);
-
-	a = json_array();
-	for (i = 0; i < d->nclasses; i++) {
-		json_t *co = json_object(), *nl = json_array();
-
-		for (j = 0; j < t->nnics; j++)
-			if (d->class_nics[i][j / 64] >> (j % 64) & 1)
-				json_array_append_new(nl, json_string(t->nics[j].id));
-		json_object_set_new(co, "class", json_integer(i));
-		json_object_set_new(co, "gpus", json_gpus(t, d->class_gpus[i]));
-		json_object_set_new(co, "nics", nl);
-		json_object_set_new(co, "numa", json_int_or_null(d->class_numa[i]));
-		json_array_append_new(a, co);
-	}
-	json_object_set_new(root, "classes", a);
+	json_object_set_new(root, "cpu_subtrees", node_tree_json(v));
+	json_object_set_new(root, "classes", node_classes_json(v));
 	a = json_array();
 	for (j = 0; j < t->nnics; j++) {
 		json_t *no = json_object();
@@ -467,10 +595,10 @@ static json_t *node_json(const gp_cluster *c, int k)
 		json_object_set_new(no, "id", json_string(t->nics[j].id));
 		json_object_set_new(no, "device", t->nics[j].device[0] ?
 				    json_string(t->nics[j].device) : json_null());
-		json_object_set_new(no, "numa", json_int_or_null(d->nic_numa[j]));
-		json_object_set_new(no, "socket", json_int_or_null(d->nic_socket[j]));
-		json_object_set_new(no, "subnet", ty->nic_subnets && ty->nic_subnets[j] ?
-				    json_string(ty->nic_subnets[j]) : json_null());
+		json_object_set_new(no, "numa", json_int_or_null(v->d->nic_numa[j]));
+		json_object_set_new(no, "socket", json_int_or_null(v->d->nic_socket[j]));
+		json_object_set_new(no, "subnet", v->ty->nic_subnets && v->ty->nic_subnets[j] ?
+				    json_string(v->ty->nic_subnets[j]) : json_null());
 		json_array_append_new(a, no);
 	}
 	json_object_set_new(root, "nics", a);
@@ -556,33 +684,51 @@ static void print_tree(const gp_cluster *c, int s, int indent, gp_sbuf *sb)
 	}
 }
 
-static void cluster_text(const gp_cluster *c)
-{
-	int *counts = gp_xcalloc((size_t)c->catalog.n + 1, sizeof(int));
-	int *tcount = gp_xcalloc((size_t)c->ntypes + 1, sizeof(int));
-	int i, j, m, roots = 0, level, ng, shown;
-	int *gkey;
+/* What the cluster's text and JSON both show, counted once. */
+typedef struct cluster_view {
+	int *counts;            /* GPUs by catalog model (last: unknown) */
+	int *tcount;            /* nodes by node type */
+	int roots;              /* switch trees */
 	groups g;
-	gp_sbuf sb;
+} cluster_view;
 
-	gp_sbuf_init(&sb);
-	gp_cluster_gpus_by_model(c, counts);
+static void cluster_view_build(const gp_cluster *c, cluster_view *v)
+{
+	int i;
+
+	v->counts = gp_xcalloc((size_t)c->catalog.n + 1, sizeof(int));
+	v->tcount = gp_xcalloc((size_t)c->ntypes + 1, sizeof(int));
+	gp_cluster_gpus_by_model(c, v->counts);
+	for (i = 0; i < c->nnodes; i++)
+		v->tcount[c->nodes[i].type]++;
+	v->roots = 0;
 	for (i = 0; i < c->nswitches; i++)
-		roots += c->switches[i].parent < 0;
+		v->roots += c->switches[i].parent < 0;
+	groups_build(c, &v->g);
+}
+
+static void cluster_view_release(cluster_view *v)
+{
+	free(v->counts);
+	free(v->tcount);
+	groups_release(&v->g);
+}
+
+static void cluster_head_text(const gp_cluster *c, const cluster_view *v)
+{
+	int i, m, shown;
+
 	printf("cluster %s (%s)\n", c->name ? c->name : "-", c->path);
 	printf("  nodes     %d (%d attached to the fabric)\n", c->nnodes, c->nattached);
 	printf("  GPUs      %d:", c->ngpus);
 	for (m = 0, shown = 0; m <= c->catalog.n; m++)
-		if (counts[m])
-			printf("%s %d %s", shown++ ? "," : "", counts[m],
+		if (v->counts[m])
+			printf("%s %d %s", shown++ ? "," : "", v->counts[m],
 			       m < c->catalog.n ? c->catalog.models[m].name : "unknown");
 	printf("\n  NICs      %d\n", c->nnics);
-	printf("  switches  %d in %d tree%s, %d level%s\n", c->nswitches, roots,
-	       roots == 1 ? "" : "s", c->nswitches ? c->max_depth + 1 : 0,
+	printf("  switches  %d in %d tree%s, %d level%s\n", c->nswitches, v->roots,
+	       v->roots == 1 ? "" : "s", c->nswitches ? c->max_depth + 1 : 0,
 	       c->max_depth == 0 ? "" : "s");
-
-	for (i = 0; i < c->nnodes; i++)
-		tcount[c->nodes[i].type]++;
 	printf("\nnode types\n  %-16s %-18s %4s %4s %5s %8s %5s  %s\n", "name", "GPU model",
 	       "GPUs", "NICs", "CPUs", "mem GiB", "nodes", "topology");
 	for (i = 0; i < c->ntypes; i++) {
@@ -590,47 +736,119 @@ static void cluster_text(const gp_cluster *c)
 
 		printf("  %-16s %-18s %4d %4d %5d %8g %5d  %s\n", t->name,
 		       model_name(c, t->gpu_model), t->topo.ngpus, t->topo.nnics, t->cpu_count,
-		       t->mem_gib, tcount[i], t->source ? t->source : "(inline)");
+		       t->mem_gib, v->tcount[i], t->source ? t->source : "(inline)");
 	}
+}
+
+/* The switch trees, roots in name order, and the unattached nodes. */
+static void cluster_fabric_text(const gp_cluster *c, const cluster_view *v, gp_sbuf *sb)
+{
+	const char *last = NULL;
+	int i, j;
 
 	if (c->nswitches) {
 		printf("\nfabric (switch, technology, line rate per NIC, nodes below)\n");
-		{
-			const char *last = NULL;
+		for (j = 0; j < v->roots; j++) {
+			int best = -1;
 
-			for (j = 0; j < roots; j++) {
-				int best = -1;
-
-				for (i = 0; i < c->nswitches; i++) {
-					if (c->switches[i].parent >= 0)
-						continue;
-					if (last && strcmp(c->switches[i].name, last) <= 0)
-						continue;
-					if (best < 0 || strcmp(c->switches[i].name,
-							       c->switches[best].name) < 0)
-						best = i;
-				}
-				print_tree(c, best, 2, &sb);
-				last = c->switches[best].name;
+			for (i = 0; i < c->nswitches; i++) {
+				if (c->switches[i].parent >= 0)
+					continue;
+				if (last && strcmp(c->switches[i].name, last) <= 0)
+					continue;
+				if (best < 0 || strcmp(c->switches[i].name, c->switches[best].name) < 0)
+					best = i;
 			}
+			print_tree(c, best, 2, sb);
+			last = c->switches[best].name;
 		}
 	}
 	if (c->nattached < c->nnodes) {
-		sb_reset(&sb);
-		node_range(&sb, c, c->node_order + c->nattached, c->nnodes - c->nattached);
+		sb_reset(sb);
+		node_range(sb, c, c->node_order + c->nattached, c->nnodes - c->nattached);
 		printf("  (no switch)%*s%d node%s: %s\n", 26 - 11, "", c->nnodes - c->nattached,
-		       c->nnodes - c->nattached == 1 ? "" : "s", sb.buf);
+		       c->nnodes - c->nattached == 1 ? "" : "s", sb->buf);
 	}
+}
 
-	/* Weight matrix by group; collapse to ancestors at a shallower level
-	 * until it fits, showing min-max where a collapsed cell varies. */
-	groups_build(c, &g);
-	gkey = gp_xmalloc(((size_t)g.n + 1) * sizeof(int));
+/* One cell of the collapsed matrix: the weights between groups gs..ge of
+ * a and of b, "-", "w" or "lo-hi". */
+static void weight_cell(const gp_cluster *c, const groups *g, int a0, int a1, int b0, int b1,
+			char *cell, size_t size)
+{
+	int lo = 1 << 30, hi = -(1 << 30), ia, ib;
+
+	for (ia = a0; ia < a1; ia++)
+		for (ib = b0; ib < b1; ib++) {
+			int wgt;
+
+			if (ia == ib && g->count[ia] < 2 && a1 - a0 > 1)
+				continue;
+			wgt = group_weight(c, g, ia, ib);
+			if (wgt < lo)
+				lo = wgt;
+			if (wgt > hi)
+				hi = wgt;
+		}
+	if (lo > hi)
+		snprintf(cell, size, "-");
+	else if (lo == hi)
+		snprintf(cell, size, "%d", lo);
+	else
+		snprintf(cell, size, "%d-%d", lo, hi);
+}
+
+/* The weight matrix over ng collapsed groups: group k spans g's groups
+ * gs[k]..ge[k], keyed by the switch gkey. */
+static void weights_text(const gp_cluster *c, const groups *g, const int *gkey, const int *gs,
+			 const int *ge, int ng, int collapsed, gp_sbuf *sb)
+{
+	int a, b, i;
+
+	printf("\ninter-node communication weight (IB: 1 = same switch, k = through k switch\n"
+	       "levels; Ethernet/RoCE: 99 + k; -1 = not connected); groups of nodes below\n"
+	       "one switch%s\n", collapsed ? " (collapsed: a-b = range of weights)" : "");
+	for (a = 0; a < ng; a++) {
+		int nn = 0;
+
+		for (i = gs[a]; i < ge[a]; i++)
+			nn += g->count[i];
+		sb_reset(sb);
+		node_range(sb, c, c->node_order + g->first[gs[a]], nn);
+		printf("  g%-3d %-16s %4d node%s  %s\n", a + 1,
+		       g->sw[gs[a]] >= 0 ? c->switches[gkey[gs[a]]].name : "(no switch)",
+		       nn, nn == 1 ? " " : "s", sb->buf);
+	}
+	printf("\n      ");
+	for (b = 0; b < ng; b++) {
+		char h[12];
+
+		snprintf(h, sizeof(h), "g%d", b + 1);
+		printf(" %7s", h);
+	}
+	printf("\n");
+	for (a = 0; a < ng; a++) {
+		printf("  g%-3d", a + 1);
+		for (b = 0; b < ng; b++) {
+			char cell[24];
+
+			weight_cell(c, g, gs[a], ge[a], gs[b], ge[b], cell, sizeof(cell));
+			printf(" %7s", cell);
+		}
+		printf("\n");
+	}
+}
+
+/* Weight matrix by group; collapse to ancestors at a shallower level
+ * until it fits, showing min-max where a collapsed cell varies. */
+static void cluster_weights_text(const gp_cluster *c, const groups *g, gp_sbuf *sb)
+{
+	int *gkey = gp_xmalloc(((size_t)g->n + 1) * sizeof(int));
+	int i, level, nk, ng;
+
 	for (level = c->max_depth;; level--) {
-		int nk = 0;
-
-		for (i = 0; i < g.n; i++) {
-			int s = g.sw[i];
+		for (i = 0; i < g->n; i++) {
+			int s = g->sw[i];
 
 			if (s >= 0 && c->switches[s].depth > level)
 				s = gp_cluster_switch_ancestor(c, s, c->switches[s].depth - level);
@@ -638,92 +856,45 @@ static void cluster_text(const gp_cluster *c)
 			 * unattached group is last, with key -1 */
 			gkey[i] = s;
 		}
-		for (i = 0, nk = 0; i < g.n; i++)
+		for (i = 0, nk = 0; i < g->n; i++)
 			nk += i == 0 || gkey[i] != gkey[i - 1];
 		if (nk <= MAX_TEXT_GROUPS || level <= 0) {
 			int *gs = gp_xmalloc(((size_t)nk + 1) * sizeof(int));
 			int *ge = gp_xmalloc(((size_t)nk + 1) * sizeof(int));
-			int a, b;
 
-			for (i = 0, ng = 0; i < g.n; i++)
+			for (i = 0, ng = 0; i < g->n; i++)
 				if (i == 0 || gkey[i] != gkey[i - 1]) {
 					gs[ng] = i;
 					if (ng)
 						ge[ng - 1] = i;
 					ng++;
 				}
-			ge[ng - 1] = g.n;
-			printf("\ninter-node communication weight (IB: 1 = same switch, k = through k switch\n"
-			       "levels; Ethernet/RoCE: 99 + k; -1 = not connected); groups of nodes below\n"
-			       "one switch%s\n", level < c->max_depth ? " (collapsed: a-b = range of weights)" : "");
-			for (a = 0; a < ng; a++) {
-				int nn = 0;
-
-				for (i = gs[a]; i < ge[a]; i++)
-					nn += g.count[i];
-				sb_reset(&sb);
-				node_range(&sb, c, c->node_order + g.first[gs[a]], nn);
-				printf("  g%-3d %-16s %4d node%s  %s\n", a + 1,
-				       g.sw[gs[a]] >= 0 ? c->switches[gkey[gs[a]]].name : "(no switch)",
-				       nn, nn == 1 ? " " : "s", sb.buf);
-			}
-			printf("\n      ");
-			for (b = 0; b < ng; b++) {
-				char h[12];
-
-				snprintf(h, sizeof(h), "g%d", b + 1);
-				printf(" %7s", h);
-			}
-			printf("\n");
-			for (a = 0; a < ng; a++) {
-				printf("  g%-3d", a + 1);
-				for (b = 0; b < ng; b++) {
-					int lo = 1 << 30, hi = -(1 << 30), ia, ib;
-					char cell[24];
-
-					for (ia = gs[a]; ia < ge[a]; ia++)
-						for (ib = gs[b]; ib < ge[b]; ib++) {
-							int wgt;
-
-							if (ia == ib && g.count[ia] < 2 && ge[a] - gs[a] > 1)
-								continue;
-							wgt = group_weight(c, &g, ia, ib);
-							if (wgt < lo)
-								lo = wgt;
-							if (wgt > hi)
-								hi = wgt;
-						}
-					if (lo > hi)
-						snprintf(cell, sizeof(cell), "-");
-					else if (lo == hi)
-						snprintf(cell, sizeof(cell), "%d", lo);
-					else
-						snprintf(cell, sizeof(cell), "%d-%d", lo, hi);
-					printf(" %7s", cell);
-				}
-				printf("\n");
-			}
+			ge[ng - 1] = g->n;
+			weights_text(c, g, gkey, gs, ge, ng, level < c->max_depth, sb);
 			free(gs);
 			free(ge);
 			break;
 		}
 	}
 	free(gkey);
-	groups_release(&g);
-	free(counts);
-	free(tcount);
+}
+
+static void cluster_text(const gp_cluster *c, const cluster_view *v)
+{
+	gp_sbuf sb;
+
+	gp_sbuf_init(&sb);
+	cluster_head_text(c, v);
+	cluster_fabric_text(c, v, &sb);
+	cluster_weights_text(c, &v->g, &sb);
 	gp_sbuf_release(&sb);
 }
 
-static json_t *cluster_json(const gp_cluster *c)
+static json_t *cluster_head_json(const gp_cluster *c, const cluster_view *v)
 {
-	json_t *root = json_object(), *o = json_object(), *a, *by = json_object();
-	int *counts = gp_xcalloc((size_t)c->catalog.n + 1, sizeof(int));
-	int *tcount = gp_xcalloc((size_t)c->ntypes + 1, sizeof(int));
-	int i, j, m;
-	groups g;
+	json_t *o = json_object(), *by = json_object();
+	int m;
 
-	gp_cluster_gpus_by_model(c, counts);
 	json_object_set_new(o, "name", c->name ? json_string(c->name) : json_null());
 	json_object_set_new(o, "path", json_string(c->path));
 	json_object_set_new(o, "nodes", json_integer(c->nnodes));
@@ -732,16 +903,19 @@ static json_t *cluster_json(const gp_cluster *c)
 	json_object_set_new(o, "switches", json_integer(c->nswitches));
 	json_object_set_new(o, "node_types", json_integer(c->ntypes));
 	for (m = 0; m <= c->catalog.n; m++)
-		if (counts[m])
+		if (v->counts[m])
 			json_object_set_new(by, m < c->catalog.n ? c->catalog.models[m].name
 								 : "unknown",
-					    json_integer(counts[m]));
+					    json_integer(v->counts[m]));
 	json_object_set_new(o, "gpus_by_model", by);
-	json_object_set_new(root, "cluster", o);
+	return o;
+}
 
-	for (i = 0; i < c->nnodes; i++)
-		tcount[c->nodes[i].type]++;
-	a = json_array();
+static json_t *cluster_types_json(const gp_cluster *c, const cluster_view *v)
+{
+	json_t *a = json_array();
+	int i;
+
 	for (i = 0; i < c->ntypes; i++) {
 		const gp_node_type *t = &c->types[i];
 		json_t *to = json_object();
@@ -753,13 +927,18 @@ static json_t *cluster_json(const gp_cluster *c)
 		json_object_set_new(to, "nics", json_integer(t->topo.nnics));
 		json_object_set_new(to, "cpus", json_integer(t->cpu_count));
 		json_object_set_new(to, "memory_gib", t->mem_gib > 0 ? json_real(t->mem_gib) : json_null());
-		json_object_set_new(to, "nodes", json_integer(tcount[i]));
+		json_object_set_new(to, "nodes", json_integer(v->tcount[i]));
 		json_object_set_new(to, "topology", t->source ? json_string(t->source) : json_null());
 		json_array_append_new(a, to);
 	}
-	json_object_set_new(root, "node_types", a);
+	return a;
+}
 
-	a = json_array();
+static json_t *cluster_fabric_json(const gp_cluster *c)
+{
+	json_t *a = json_array();
+	int i;
+
 	for (i = 0; i < c->nswitches; i++) {
 		const gp_switch *s = &c->switches[i];
 		json_t *so = json_object();
@@ -776,33 +955,39 @@ static json_t *cluster_json(const gp_cluster *c)
 		json_object_set_new(so, "nodes_attached", json_integer(s->nodes_direct));
 		json_array_append_new(a, so);
 	}
-	json_object_set_new(root, "fabric", a);
+	return a;
+}
 
-	groups_build(c, &g);
+static json_t *cluster_json(const gp_cluster *c, const cluster_view *v)
+{
+	json_t *root = json_object(), *a;
+	const groups *g = &v->g;
+	int i, j;
+
+	json_object_set_new(root, "cluster", cluster_head_json(c, v));
+	json_object_set_new(root, "node_types", cluster_types_json(c, v));
+	json_object_set_new(root, "fabric", cluster_fabric_json(c));
 	a = json_array();
-	for (i = 0; i < g.n; i++) {
+	for (i = 0; i < g->n; i++) {
 		json_t *go = json_object(), *nl = json_array();
 
-		for (j = 0; j < g.count[i]; j++)
-			json_array_append_new(nl, json_string(c->nodes[c->node_order[g.first[i] + j]].name));
-		json_object_set_new(go, "switch", g.sw[i] >= 0 ?
-				    json_string(c->switches[g.sw[i]].name) : json_null());
+		for (j = 0; j < g->count[i]; j++)
+			json_array_append_new(nl, json_string(c->nodes[c->node_order[g->first[i] + j]].name));
+		json_object_set_new(go, "switch", g->sw[i] >= 0 ?
+				    json_string(c->switches[g->sw[i]].name) : json_null());
 		json_object_set_new(go, "nodes", nl);
 		json_array_append_new(a, go);
 	}
 	json_object_set_new(root, "groups", a);
 	a = json_array();
-	for (i = 0; i < g.n; i++) {
+	for (i = 0; i < g->n; i++) {
 		json_t *row = json_array();
 
-		for (j = 0; j < g.n; j++)
-			json_array_append_new(row, json_integer(group_weight(c, &g, i, j)));
+		for (j = 0; j < g->n; j++)
+			json_array_append_new(row, json_integer(group_weight(c, g, i, j)));
 		json_array_append_new(a, row);
 	}
 	json_object_set_new(root, "weights", a);
-	groups_release(&g);
-	free(counts);
-	free(tcount);
 	return root;
 }
 
@@ -834,17 +1019,28 @@ int gp_cmd_topo_show(int argc, char **argv)
 	if (models) {
 		st = show_models(&c, json);
 	} else if (node) {
+		node_view v;
+
 		k = gp_cluster_find_node(&c, node);
-		if (k < 0)
+		if (k < 0) {
 			st = gp_cli_fail(GP_EINPUT, "%s: no node named '%s'", path, node);
-		else if (json)
-			st = emit_json(node_json(&c, k));
-		else
-			node_text(&c, k);
-	} else if (json) {
-		st = emit_json(cluster_json(&c));
+		} else {
+			node_view_build(&c, k, &v);
+			if (json)
+				st = emit_json(node_json(&c, &v));
+			else
+				node_text(&v);
+			node_view_release(&v);
+		}
 	} else {
-		cluster_text(&c);
+		cluster_view v;
+
+		cluster_view_build(&c, &v);
+		if (json)
+			st = emit_json(cluster_json(&c, &v));
+		else
+			cluster_text(&c, &v);
+		cluster_view_release(&v);
 	}
 	gp_cluster_release(&c);
 	return st;

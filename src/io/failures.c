@@ -156,6 +156,87 @@ static int cmp_event(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
+/* The header line: the field index of each column (idx[FC_*], -1 for
+ * the optional ones absent). */
+static int read_header(const csv_line *l, int line, int *idx, const char *filename,
+		       gp_error *err)
+{
+	int k, j;
+
+	for (k = 0; k < FC_N; k++)
+		idx[k] = -1;
+	for (k = 0; k < l->n; k++) {
+		for (j = 0; j < FC_N; j++)
+			if (!strcmp(l->f[k], fail_cols[j]))
+				break;
+		if (j == FC_N)
+			return gp_error_set(err, GP_EINPUT, filename, line, l->col[k],
+					    "unknown column '%s' (want time_s,node,gpu,kind,repair_s)",
+					    l->f[k]);
+		if (idx[j] >= 0)
+			return gp_error_set(err, GP_EINPUT, filename, line, l->col[k],
+					    "column '%s' appears twice", l->f[k]);
+		idx[j] = k;
+	}
+	for (k = 0; k < FC_N; k++)
+		if (idx[k] < 0 && k != FC_KIND && k != FC_REPAIR && k != FC_GPU)
+			return gp_error_set(err, GP_EINPUT, filename, line, 1,
+					    "the header has no '%s' column (want time_s,node,gpu,kind,repair_s)",
+					    fail_cols[k]);
+	return GP_OK;
+}
+
+/* One failure row into e (e->line set): time, node, GPU, kind, repair. */
+static int read_event(const csv_line *l, const int *idx, const gp_cluster *c, gp_fail_event *e,
+		      const char *filename, gp_error *err)
+{
+	const char *v;
+	double d;
+	long g;
+
+	e->gpu = -1;
+	e->repair_s = -1;
+	v = l->f[idx[FC_TIME]];
+	if (gp_parse_double(v, 0, 1e15, &d))
+		return gp_error_set(err, GP_EINPUT, filename, e->line, l->col[idx[FC_TIME]],
+				    "time_s must be a finite number of seconds >= 0, not '%s'", v);
+	e->time = d;
+	v = l->f[idx[FC_NODE]];
+	e->node = gp_cluster_find_node(c, v);
+	if (e->node < 0)
+		return gp_error_set(err, GP_EINPUT, filename, e->line, l->col[idx[FC_NODE]],
+				    "unknown node '%s'", v);
+	if (idx[FC_GPU] >= 0 && *(v = l->f[idx[FC_GPU]])) {
+		if (gp_parse_long(v, 0, c->nodes[e->node].ngpus - 1, &g))
+			return gp_error_set(err, GP_EINPUT, filename, e->line, l->col[idx[FC_GPU]],
+					    "node '%s' has no GPU '%s' (GPUs 0-%d)",
+					    c->nodes[e->node].name, v, c->nodes[e->node].ngpus - 1);
+		e->gpu = (int16_t)g;
+	}
+	e->kind = e->gpu >= 0 ? GP_FAIL_GPU : GP_FAIL_NODE;
+	if (idx[FC_KIND] >= 0 && *(v = l->f[idx[FC_KIND]])) {
+		int kind = gp_fail_kind_parse(v);
+
+		if (kind < 0)
+			return gp_error_set(err, GP_EINPUT, filename, e->line, l->col[idx[FC_KIND]],
+					    "kind must be node, gpu or link, not '%s'", v);
+		if ((kind == GP_FAIL_GPU) != (e->gpu >= 0))
+			return gp_error_set(err, GP_EINPUT, filename, e->line, l->col[idx[FC_KIND]],
+					    kind == GP_FAIL_GPU ? "kind gpu needs a GPU in the gpu column"
+								: "kind %s takes no GPU (leave gpu empty)",
+					    v);
+		e->kind = (uint8_t)kind;
+	}
+	if (idx[FC_REPAIR] >= 0 && *(v = l->f[idx[FC_REPAIR]])) {
+		if (gp_parse_double(v, 0, 1e15, &d))
+			return gp_error_set(err, GP_EINPUT, filename, e->line, l->col[idx[FC_REPAIR]],
+					    "repair_s must be a finite number of seconds >= 0 or empty (never back), not '%s'",
+					    v);
+		e->repair_s = d;
+	}
+	return GP_OK;
+}
+
 int gp_fail_csv_parse(const char *text, size_t len, const char *filename,
 		      const gp_cluster *c, gp_fail_list *out, gp_error *err)
 {
@@ -166,12 +247,8 @@ int gp_fail_csv_parse(const char *text, size_t len, const char *filename,
 
 	gp_fail_list_init(out);
 	out->source = gp_xstrdup(filename);
-	while ((s = next_line(&it))) {
+	while (st == GP_OK && (s = next_line(&it))) {
 		gp_fail_event *e;
-		const char *v;
-		double d;
-		long g;
-
 		int eol;
 
 		if (!*trim(s) || *trim(s) == '#')
@@ -185,34 +262,7 @@ int gp_fail_csv_parse(const char *text, size_t len, const char *filename,
 		for (k = 0; k < l.n; k++)
 			l.f[k] = trim(l.f[k]);
 		if (!have_header) {
-			for (k = 0; k < FC_N; k++)
-				idx[k] = -1;
-			for (k = 0; k < l.n; k++) {
-				int j;
-
-				for (j = 0; j < FC_N; j++)
-					if (!strcmp(l.f[k], fail_cols[j]))
-						break;
-				if (j == FC_N) {
-					st = gp_error_set(err, GP_EINPUT, filename, it.line, l.col[k],
-							  "unknown column '%s' (want time_s,node,gpu,kind,repair_s)",
-							  l.f[k]);
-					goto out;
-				}
-				if (idx[j] >= 0) {
-					st = gp_error_set(err, GP_EINPUT, filename, it.line, l.col[k],
-							  "column '%s' appears twice", l.f[k]);
-					goto out;
-				}
-				idx[j] = k;
-			}
-			for (k = 0; k < FC_N; k++)
-				if (idx[k] < 0 && k != FC_KIND && k != FC_REPAIR && k != FC_GPU) {
-					st = gp_error_set(err, GP_EINPUT, filename, it.line, 1,
-							  "the header has no '%s' column (want time_s,node,gpu,kind,repair_s)",
-							  fail_cols[k]);
-					goto out;
-				}
+			st = read_header(&l, it.line, idx, filename, err);
 			have_header = 1;
 			continue;
 		}
@@ -221,74 +271,22 @@ int gp_fail_csv_parse(const char *text, size_t len, const char *filename,
 					  "more than %d failures", GP_FAIL_MAX_ROWS);
 			break;
 		}
-		for (k = 0; k < FC_N; k++)
-			if (idx[k] >= l.n) {
+		for (k = 0; k < FC_N && st == GP_OK; k++)
+			if (idx[k] >= l.n)
 				st = gp_error_set(err, GP_EINPUT, filename, it.line, eol,
 						  "missing field '%s'", fail_cols[k]);
-				goto out;
-			}
+		if (st != GP_OK)
+			break;
 		GP_GROW(out->ev, out->cap, out->n + 1);
 		e = &out->ev[out->n];
 		memset(e, 0, sizeof(*e));
 		e->line = it.line;
-		e->gpu = -1;
-		e->repair_s = -1;
-		v = l.f[idx[FC_TIME]];
-		if (gp_parse_double(v, 0, 1e15, &d)) {
-			st = gp_error_set(err, GP_EINPUT, filename, it.line, l.col[idx[FC_TIME]],
-					  "time_s must be a finite number of seconds >= 0, not '%s'", v);
-			break;
-		}
-		e->time = d;
-		v = l.f[idx[FC_NODE]];
-		e->node = gp_cluster_find_node(c, v);
-		if (e->node < 0) {
-			st = gp_error_set(err, GP_EINPUT, filename, it.line, l.col[idx[FC_NODE]],
-					  "unknown node '%s'", v);
-			break;
-		}
-		if (idx[FC_GPU] >= 0 && *(v = l.f[idx[FC_GPU]])) {
-			if (gp_parse_long(v, 0, c->nodes[e->node].ngpus - 1, &g)) {
-				st = gp_error_set(err, GP_EINPUT, filename, it.line, l.col[idx[FC_GPU]],
-						  "node '%s' has no GPU '%s' (GPUs 0-%d)",
-						  c->nodes[e->node].name, v, c->nodes[e->node].ngpus - 1);
-				break;
-			}
-			e->gpu = (int16_t)g;
-		}
-		e->kind = e->gpu >= 0 ? GP_FAIL_GPU : GP_FAIL_NODE;
-		if (idx[FC_KIND] >= 0 && *(v = l.f[idx[FC_KIND]])) {
-			int kind = gp_fail_kind_parse(v);
-
-			if (kind < 0) {
-				st = gp_error_set(err, GP_EINPUT, filename, it.line, l.col[idx[FC_KIND]],
-						  "kind must be node, gpu or link, not '%s'", v);
-				break;
-			}
-			if ((kind == GP_FAIL_GPU) != (e->gpu >= 0)) {
-				st = gp_error_set(err, GP_EINPUT, filename, it.line, l.col[idx[FC_KIND]],
-						  kind == GP_FAIL_GPU ? "kind gpu needs a GPU in the gpu column"
-								      : "kind %s takes no GPU (leave gpu empty)",
-						  v);
-				break;
-			}
-			e->kind = (uint8_t)kind;
-		}
-		if (idx[FC_REPAIR] >= 0 && *(v = l.f[idx[FC_REPAIR]])) {
-			if (gp_parse_double(v, 0, 1e15, &d)) {
-				st = gp_error_set(err, GP_EINPUT, filename, it.line, l.col[idx[FC_REPAIR]],
-						  "repair_s must be a finite number of seconds >= 0 or empty (never back), not '%s'",
-						  v);
-				break;
-			}
-			e->repair_s = d;
-		}
-		out->n++;
+		if ((st = read_event(&l, idx, c, e, filename, err)) == GP_OK)
+			out->n++;
 	}
 	if (st == GP_OK && !have_header)
 		st = gp_error_set(err, GP_EINPUT, filename, it.line ? it.line : 1, 1,
 				  "no header line (want time_s,node,gpu,kind,repair_s)");
-out:
 	free(it.buf);
 	if (st != GP_OK) {
 		gp_fail_list_release(out);

@@ -28,42 +28,82 @@ static uint64_t class_mask(const gp_place_type *t, uint64_t avail, int cls)
 	return m;
 }
 
+/* The vote of nodes (weight of them) whose fitting GPUs are avail. */
+static void vote_mask(const gp_place_type *t, uint64_t avail, int64_t weight, int64_t *votes,
+		      int64_t *free_gpus)
+{
+	int ids[GP_TOPO_MAX_GPUS], cnt[GP_TOPO_MAX_GPUS], nid = 0, best = -1, i;
+	uint64_t rest;
+
+	for (rest = avail; rest; rest &= rest - 1) {
+		int cls = t->nic_class[__builtin_ctzll(rest)];
+
+		if (cls < 0)
+			continue;
+		for (i = 0; i < nid && ids[i] != cls; i++)
+			;
+		if (i == nid) {
+			ids[nid] = cls;
+			cnt[nid++] = 0;
+		}
+		cnt[i]++;
+	}
+	for (i = 0; i < nid; i++) {
+		free_gpus[ids[i]] += cnt[i] * weight;
+		if (best < 0 || cnt[i] > cnt[best] || (cnt[i] == cnt[best] && ids[i] < ids[best]))
+			best = i;
+	}
+	if (best >= 0)
+		votes[ids[best]] += weight;
+}
+
+/* Every node's vote through the index: a regular node of one mask votes
+ * like all of them (its fitting GPUs are the mask), the others one by
+ * one.  0 when the index cannot answer. */
+static int vote_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
+		   int64_t *votes, int64_t *free_gpus)
+{
+	const gp_alloc_index *ix = gp_place_ix(ctx, job);
+	int ti, r, m;
+
+	if (!ix)
+		return 0;
+	for (ti = 0; ti < ix->ntypes; ti++) {
+		const gp_aix_type *xt = &ix->types[ti];
+		const gp_place_type *pt = &pc->types[ti];
+
+		if (!xt->nnodes || !gp_place_type_ok(ctx, ti, job))
+			continue;
+		for (r = gp_nodeset_next(&xt->odd, 0); r >= 0; r = gp_nodeset_next(&xt->odd, r + 1)) {
+			int n;
+			uint64_t avail = gp_place_fit_mask(ctx, xt->nodes[r], job, &n);
+
+			if (n)
+				vote_mask(pt, avail, 1, votes, free_gpus);
+		}
+		if (!xt->indexed || job->gpu_mem_mib > xt->mem_cap || pt->ngpus != xt->ngpus)
+			continue;
+		for (m = gp_place_ix_next_mask(xt, 1); m > 0; m = gp_place_ix_next_mask(xt, m + 1))
+			vote_mask(pt, (uint64_t)m, xt->by_mask[m].count, votes, free_gpus);
+	}
+	return 1;
+}
+
 static int vote(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
 		int64_t *votes, int64_t *free_gpus)
 {
 	const gp_cluster *c = ctx->cluster;
-	int ncls = gp_place_nclasses(pc), node, i, chosen = -1;
+	int ncls = gp_place_nclasses(pc), node, i, chosen = -1, via_ix;
 
 	for (i = 0; i < ncls; i++)
 		votes[i] = free_gpus[i] = 0;
-	for (node = 0; node < c->nnodes; node++) {
-		int n, ids[GP_TOPO_MAX_GPUS], cnt[GP_TOPO_MAX_GPUS], nid = 0, best = -1;
-		uint64_t avail = gp_place_fit_mask(ctx, node, job, &n), rest;
-		const gp_place_type *t;
+	via_ix = vote_ix(ctx, pc, job, votes, free_gpus);
+	for (node = 0; !via_ix && node < c->nnodes; node++) {
+		int n;
+		uint64_t avail = gp_place_fit_mask(ctx, node, job, &n);
 
-		if (!n)
-			continue;
-		t = gp_place_type_of(pc, node);
-		for (rest = avail; rest; rest &= rest - 1) {
-			int cls = t->nic_class[__builtin_ctzll(rest)];
-
-			if (cls < 0)
-				continue;
-			for (i = 0; i < nid && ids[i] != cls; i++)
-				;
-			if (i == nid) {
-				ids[nid] = cls;
-				cnt[nid++] = 0;
-			}
-			cnt[i]++;
-		}
-		for (i = 0; i < nid; i++) {
-			free_gpus[ids[i]] += cnt[i];
-			if (best < 0 || cnt[i] > cnt[best] || (cnt[i] == cnt[best] && ids[i] < ids[best]))
-				best = i;
-		}
-		if (best >= 0)
-			votes[ids[best]]++;
+		if (n)
+			vote_mask(gp_place_type_of(pc, node), avail, 1, votes, free_gpus);
 	}
 	for (i = 0; i < ncls; i++)
 		if (votes[i] > 0 && (chosen < 0 || votes[i] > votes[chosen] ||
@@ -72,19 +112,48 @@ static int vote(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
 	return chosen;
 }
 
+typedef struct class_ud {
+	const gp_job *job;
+	int cls, kind;
+} class_ud;
+
+/* place_in_class's one-node ranking for gp_place_ix_one: the fewest class
+ * GPUs left, the least milli-GPU left, the cheapest group. */
+static uint64_t class_key(const gp_place_type *t, uint64_t avail, int64_t remaining, void *p, double key[3])
+{
+	const class_ud *ud = p;
+	uint64_t allow = class_mask(t, avail, ud->cls), m;
+	int fit = gp_popcount64(allow), k = ud->job->gpus;
+
+	if (fit < k)
+		return 0;
+	m = gp_place_best_group(t, allow, k, ud->kind);
+	key[0] = fit - k;
+	key[1] = (double)remaining;
+	key[2] = ud->kind == GP_GROUP_RING ? gp_place_mask(t, m).ring : gp_place_mask(t, m).sum;
+	return m;
+}
+
 static int place_in_class(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
 			  int cls, gp_placement *out)
 {
 	const gp_cluster *c = ctx->cluster;
 	int *fit = gp_place_scratch_nodes(pc, 0);
 	uint64_t *allow = gp_place_scratch_masks(pc);
-	int node, k = job->gpus, best = -1, kind;
+	int node, k = job->gpus, best = -1, scan;
+	int kind = job->type == GP_JOB_RING_ALLREDUCE ? GP_GROUP_RING : GP_GROUP_SUM;
+	class_ud ud = { job, cls, kind };
 	int64_t bk0 = 0, bk1 = 0, bk2 = 0;
 	uint64_t bmask = 0;
 	char gbuf[256];
 
-	kind = job->type == GP_JOB_RING_ALLREDUCE ? GP_GROUP_RING : GP_GROUP_SUM;
-	for (node = 0; node < c->nnodes; node++) {
+	/* One node through the index (no explanation: bk0 unused); the scan
+	 * when it cannot answer or a job that may span needs every fit[]. */
+	best = gp_place_ix_one(ctx, pc, job, class_key, &ud, &bmask);
+	scan = best < -1 || (best == -1 && gp_place_may_span(job));
+	if (scan)
+		best = -1;
+	for (node = 0; scan && node < c->nnodes; node++) {
 		int n;
 		uint64_t avail = gp_place_fit_mask(ctx, node, job, &n);
 		const gp_place_type *t;
