@@ -447,6 +447,15 @@ static int configure(sim_args *a, gp_cluster *cluster, gp_joblist *jobs, gp_sim_
 	return GP_OK;
 }
 
+/* --engine-stats: the engine's counters, for the benchmarks. */
+static void engine_stats(const gp_sim_result *r, size_t njobs)
+{
+	fprintf(stderr, "engine: %zu events, %zu batches, %zu policy calls (%.2f per job), "
+		"%zu backfilled, peak %zu running, %zu queued\n", r->events, r->batches,
+		r->policy_calls, njobs ? (double)r->policy_calls / (double)njobs : 0.0, r->backfilled,
+		r->peak_running, r->peak_queued);
+}
+
 static void run_ident(const sim_args *a, const gp_cluster *cluster, const gp_joblist *jobs,
 		      const gp_sim_config *cfg, gp_report_ident *id)
 {
@@ -627,16 +636,14 @@ int cmd_simulate(int argc, char **argv)
 	perf = gp_sim_perf_new(&cluster);
 	rc = configure(&a, &cluster, &jobs, perf, &cfg, &scale);
 	if (rc == GP_OK) {
-		if (gp_sim_run(&cfg, &jobs, &res, &err))
+		if (gp_sim_run(&cfg, &jobs, &res, &err)) {
 			rc = gp_cli_report(&err);
-		else
+		} else {
 			ran = 1;
+			if (a.stats)
+				engine_stats(&res, jobs.n);
+		}
 	}
-	if (ran && a.stats)
-		fprintf(stderr, "engine: %zu events, %zu batches, %zu policy calls (%.2f per job), "
-			"%zu backfilled, peak %zu running, %zu queued\n", res.events, res.batches,
-			res.policy_calls, jobs.n ? (double)res.policy_calls / (double)jobs.n : 0.0,
-			res.backfilled, res.peak_running, res.peak_queued);
 	gp_sim_perf_free(perf);
 	gp_scale_free(scale);
 	if (ran) {
