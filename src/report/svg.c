@@ -135,8 +135,10 @@ static void chart_frame(const gp_svg_chart *c, double foot, frame *f)
 		xmax = c->x_log ? 10 : 1;
 	}
 	if (c->x_log) {
-		xmin = floor(log10(xmin));
-		xmax = ceil(log10(xmax));
+		/* Whole decades, with data never on the frame: a CDF's jump at
+		 * its smallest or largest value would hide in it. */
+		xmin = c->set_x ? floor(log10(xmin)) : floor(log10(xmin) - 0.02);
+		xmax = c->set_x ? ceil(log10(xmax)) : ceil(log10(xmax) + 0.02);
 		if (xmax <= xmin)
 			xmax = xmin + 1;
 	} else if (xmax <= xmin) {

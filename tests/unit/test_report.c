@@ -102,8 +102,9 @@ static void test_svg(void)
 		se.x = lx;
 		gp_sbuf_init(&sb);
 		gp_svg_line_chart(&c, &sb);
-		/* Decades 1..100 over 692 px: 10 -> 430. */
-		CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "points=\"84.0,392.0 430.0,392.0 430.0,219.0"));
+		/* Data 1..100 on decades 0.1..1000 (the data off the frame):
+		 * 4 decades over 692 px, 1 -> 84 + 173 = 257, 10 -> 430. */
+		CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "points=\"257.0,392.0 430.0,392.0 430.0,219.0"));
 		CU_ASSERT_PTR_NULL(strstr(sb.buf, "fill-opacity"));
 		gp_sbuf_release(&sb);
 	}

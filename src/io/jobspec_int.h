@@ -1,0 +1,15 @@
+/* Internals of the job-spec loader (jobspec.c, jobspec_layers.c). */
+#ifndef GPUPLAN_JOBSPEC_INT_H
+#define GPUPLAN_JOBSPEC_INT_H
+
+#include "gpuplan/io/yaml.h"
+#include "gpuplan/model/job.h"
+#include "gpuplan/util/error.h"
+
+/* A model's 'layer_list' v from an input of in_c x in_h x in_w: fills
+ * d->act_elems, layers and input shape, *params (weights and biases) and
+ * *fwd (forward FLOPs per sample); errors located in v. */
+int gp_jobspec_layer_list(const gp_yaml_doc *doc, const gp_yaml_node *v, int in_c, int in_h,
+			  int in_w, gp_model_desc *d, double *params, double *fwd, gp_error *err);
+
+#endif
