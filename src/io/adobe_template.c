@@ -423,135 +423,153 @@ static int read_training(jr *r, sess_ctx *cx, gp_env_task *k, where *at)
 	return GP_OK;
 }
 
+/* A notebook as read so far. */
+typedef struct session {
+	double start, stop, qgpus, qvram, nevents;
+	where at, wnev;         /* the notebook; its num_training_events */
+	size_t first;           /* its first training event in out->tasks */
+	char *id;
+} session;
+
+/* "max_resource_request": {"gpus": N, "vram": GiB}. */
+static int read_request(jr *r, int t, session *ss)
+{
+	int st2 = 0, t2, n2, rc = GP_OK;
+
+	if (t != T_LBRACE)
+		return jr_fail(r, "'max_resource_request' must be an object");
+	while ((n2 = next_item(r, T_RBRACE, &st2, &t2)) == 1) {
+		if (!strcmp(r->key, "gpus"))
+			rc = want_int(r, t2, "gpus", 0, GP_ENV_MAX_QUOTA_GPUS, &ss->qgpus);
+		else if (!strcmp(r->key, "vram"))
+			rc = want_number(r, t2, "vram", 0, 1e6, &ss->qvram);
+		else
+			rc = skip_value_tok(r, t2, 3);
+		if (rc)
+			return rc;
+	}
+	return n2 < 0 ? -n2 : GP_OK;
+}
+
+/* "trainings": [ {...}, ... ] into out's tasks. */
+static int read_trainings(jr *r, sess_ctx *cx, int t, const session *ss)
+{
+	gp_env_trace *out = cx->out;
+	int st2 = 0, t2, n2, rc;
+
+	if (t != T_LBRACK)
+		return jr_fail(r, "'trainings' must be a list");
+	while ((n2 = next_item(r, T_RBRACK, &st2, &t2)) == 1) {
+		gp_env_task *k;
+		size_t j = out->ntasks - ss->first;
+
+		if (t2 != T_LBRACE)
+			return jr_fail(r, "a training event must be an object");
+		if (out->ntasks >= GP_ENV_MAX_TASKS)
+			return jr_fail(r, "more than %d training events", GP_ENV_MAX_TASKS);
+		GP_GROW(cx->tw, cx->twcap, j + 1);
+		k = gp_env_trace_push(out);
+		if ((rc = read_training(r, cx, k, &cx->tw[j])))
+			return rc;
+	}
+	return n2 < 0 ? -n2 : GP_OK;
+}
+
+/* One key of a notebook. */
+static int read_session_key(jr *r, sess_ctx *cx, int t, session *ss)
+{
+	const char *key = r->key;
+
+	if (!strcmp(key, "id")) {
+		if (t != T_STRING)
+			return jr_fail(r, "'id' must be a string");
+		if (!r->slen || r->slen > GP_ENV_NAME_MAX)
+			return jr_fail(r, "'id' must be 1..%d characters", GP_ENV_NAME_MAX);
+		if (gp_env_set_find(&cx->out->envs, r->str) >= 0)
+			return jr_fail(r, "notebook '%s' appears twice", r->str);
+		free(ss->id);
+		ss->id = gp_xstrdup(r->str);
+		return GP_OK;
+	}
+	if (!strcmp(key, "start_tick"))
+		return want_int(r, t, "start_tick", 0, 1e12, &ss->start);
+	if (!strcmp(key, "stop_tick"))
+		return want_int(r, t, "stop_tick", 0, 1e12, &ss->stop);
+	if (!strcmp(key, "num_training_events")) {
+		ss->wnev.line = r->tline;
+		ss->wnev.col = r->tcol;
+		return want_int(r, t, "num_training_events", 0, 1e12, &ss->nevents);
+	}
+	if (!strcmp(key, "max_resource_request"))
+		return read_request(r, t, ss);
+	if (!strcmp(key, "trainings"))
+		return read_trainings(r, cx, t, ss);
+	return skip_value_tok(r, t, 2);
+}
+
+/* The notebook is whole and its events fit its reservation. */
+static int check_session(jr *r, sess_ctx *cx, const session *ss)
+{
+	const gp_env_trace *out = cx->out;
+	size_t i;
+
+	r->tline = ss->at.line;
+	r->tcol = ss->at.col;
+	if (!ss->id)
+		return jr_fail(r, "notebook without 'id'");
+	if (ss->start < 0 || ss->stop < 0)
+		return jr_fail(r, "notebook '%s' without 'start_tick' and 'stop_tick'", ss->id);
+	if (ss->stop < ss->start)
+		return jr_fail(r, "notebook '%s': stop_tick %g before start_tick %g", ss->id, ss->stop,
+			       ss->start);
+	if (ss->qgpus < 0)
+		return jr_fail(r, "notebook '%s' without 'max_resource_request.gpus'", ss->id);
+	if (ss->nevents >= 0 && (size_t)ss->nevents != out->ntasks - ss->first) {
+		r->tline = ss->wnev.line;
+		r->tcol = ss->wnev.col;
+		return jr_fail(r, "notebook '%s': num_training_events %g but %zu training events", ss->id,
+			       ss->nevents, out->ntasks - ss->first);
+	}
+	if (out->envs.n >= GP_ENV_MAX_ENVS)
+		return jr_fail(r, "more than %d notebooks", GP_ENV_MAX_ENVS);
+	for (i = ss->first; i < out->ntasks; i++)
+		if (out->tasks[i].gpus > (int)ss->qgpus) {
+			r->tline = cx->tw[i - ss->first].line;
+			r->tcol = cx->tw[i - ss->first].col;
+			return jr_fail(r, "training event needs %d GPUs, more than notebook '%s' reserves (%g)",
+				       out->tasks[i].gpus, ss->id, ss->qgpus);
+		}
+	return GP_OK;
+}
+
 static int read_session(jr *r, sess_ctx *cx)
 {
 	gp_env_trace *out = cx->out;
-	int st = 0, t, rc, n, idx;
-	double start = -1, stop = -1, qgpus = -1, qvram = 0, nevents = -1;
-	where at = { r->tline, r->tcol }, wnev = { 0, 0 };
-	size_t first = out->ntasks, i;
-	char *id = NULL;
+	session ss = { -1, -1, -1, 0, -1, { r->tline, r->tcol }, { 0, 0 }, out->ntasks, NULL };
+	int st = 0, t, rc = GP_OK, n, idx;
+	size_t i;
 
-	while ((n = next_item(r, T_RBRACE, &st, &t)) == 1) {
-		const char *key = r->key;
-
-		rc = GP_OK;
-		if (!strcmp(key, "id")) {
-			if (t != T_STRING)
-				rc = jr_fail(r, "'id' must be a string");
-			else if (!r->slen || r->slen > GP_ENV_NAME_MAX)
-				rc = jr_fail(r, "'id' must be 1..%d characters", GP_ENV_NAME_MAX);
-			else if (gp_env_set_find(&out->envs, r->str) >= 0)
-				rc = jr_fail(r, "notebook '%s' appears twice", r->str);
-			else {
-				free(id);
-				id = gp_xstrdup(r->str);
-			}
-		} else if (!strcmp(key, "start_tick")) {
-			rc = want_int(r, t, "start_tick", 0, 1e12, &start);
-		} else if (!strcmp(key, "stop_tick")) {
-			rc = want_int(r, t, "stop_tick", 0, 1e12, &stop);
-		} else if (!strcmp(key, "num_training_events")) {
-			wnev.line = r->tline;
-			wnev.col = r->tcol;
-			rc = want_int(r, t, "num_training_events", 0, 1e12, &nevents);
-		} else if (!strcmp(key, "max_resource_request")) {
-			int st2 = 0, t2, n2;
-
-			if (t != T_LBRACE) {
-				free(id);
-				return jr_fail(r, "'max_resource_request' must be an object");
-			}
-			while ((n2 = next_item(r, T_RBRACE, &st2, &t2)) == 1) {
-				if (!strcmp(r->key, "gpus"))
-					rc = want_int(r, t2, "gpus", 0, GP_ENV_MAX_QUOTA_GPUS, &qgpus);
-				else if (!strcmp(r->key, "vram"))
-					rc = want_number(r, t2, "vram", 0, 1e6, &qvram);
-				else
-					rc = skip_value_tok(r, t2, 3);
-				if (rc)
-					break;
-			}
-			if (!rc && n2 < 0)
-				rc = -n2;
-		} else if (!strcmp(key, "trainings")) {
-			int st2 = 0, t2, n2;
-
-			if (t != T_LBRACK) {
-				free(id);
-				return jr_fail(r, "'trainings' must be a list");
-			}
-			while ((n2 = next_item(r, T_RBRACK, &st2, &t2)) == 1) {
-				gp_env_task *k;
-				size_t j = out->ntasks - first;
-
-				if (t2 != T_LBRACE) {
-					rc = jr_fail(r, "a training event must be an object");
-					break;
-				}
-				if (out->ntasks >= GP_ENV_MAX_TASKS) {
-					rc = jr_fail(r, "more than %d training events", GP_ENV_MAX_TASKS);
-					break;
-				}
-				GP_GROW(cx->tw, cx->twcap, j + 1);
-				k = gp_env_trace_push(out);
-				if ((rc = read_training(r, cx, k, &cx->tw[j])))
-					break;
-			}
-			if (!rc && n2 < 0)
-				rc = -n2;
-		} else {
-			rc = skip_value_tok(r, t, 2);
-		}
-		if (rc) {
-			free(id);
-			return rc;
-		}
-	}
-	if (n < 0) {
-		free(id);
-		return -n;
-	}
-	r->tline = at.line;
-	r->tcol = at.col;
-	rc = GP_OK;
-	if (!id)
-		rc = jr_fail(r, "notebook without 'id'");
-	else if (start < 0 || stop < 0)
-		rc = jr_fail(r, "notebook '%s' without 'start_tick' and 'stop_tick'", id);
-	else if (stop < start)
-		rc = jr_fail(r, "notebook '%s': stop_tick %g before start_tick %g", id, stop, start);
-	else if (qgpus < 0)
-		rc = jr_fail(r, "notebook '%s' without 'max_resource_request.gpus'", id);
-	else if (nevents >= 0 && (size_t)nevents != out->ntasks - first) {
-		r->tline = wnev.line;
-		r->tcol = wnev.col;
-		rc = jr_fail(r, "notebook '%s': num_training_events %g but %zu training events", id, nevents,
-			     out->ntasks - first);
-	} else if (out->envs.n >= GP_ENV_MAX_ENVS)
-		rc = jr_fail(r, "more than %d notebooks", GP_ENV_MAX_ENVS);
-	for (i = first; rc == GP_OK && i < out->ntasks; i++)
-		if (out->tasks[i].gpus > (int)qgpus) {
-			r->tline = cx->tw[i - first].line;
-			r->tcol = cx->tw[i - first].col;
-			rc = jr_fail(r, "training event needs %d GPUs, more than notebook '%s' reserves (%g)",
-				     out->tasks[i].gpus, id, qgpus);
-		}
+	while (rc == GP_OK && (n = next_item(r, T_RBRACE, &st, &t)) == 1)
+		rc = read_session_key(r, cx, t, &ss);
+	if (rc == GP_OK && n < 0)
+		rc = -n;
+	if (rc == GP_OK)
+		rc = check_session(r, cx, &ss);
 	if (rc) {
-		free(id);
+		free(ss.id);
 		return rc;
 	}
-	idx = gp_env_set_add(&out->envs, id, (int)qgpus, llround(qvram * 1024.0));
-	out->envs.envs[idx].start = start * cx->tick_s;
-	out->envs.envs[idx].stop = stop * cx->tick_s;
-	out->envs.envs[idx].line = at.line;
-	out->envs.envs[idx].col = at.col;
-	for (i = first; i < out->ntasks; i++) {
+	idx = gp_env_set_add(&out->envs, ss.id, (int)ss.qgpus, llround(ss.qvram * 1024.0));
+	out->envs.envs[idx].start = ss.start * cx->tick_s;
+	out->envs.envs[idx].stop = ss.stop * cx->tick_s;
+	out->envs.envs[idx].line = ss.at.line;
+	out->envs.envs[idx].col = ss.at.col;
+	for (i = ss.first; i < out->ntasks; i++) {
 		out->tasks[i].env = idx;
 		if (!out->tasks[i].gpus)
 			out->cpu_only_tasks++;
 	}
-	free(id);
+	free(ss.id);
 	return GP_OK;
 }
 

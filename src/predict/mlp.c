@@ -255,14 +255,94 @@ static void init_weights(struct fann *ann, uint64_t seed)
 	free(c);
 }
 
+/* Feature and target scaling from the training rows only (idx[0..n)
+ * without those mask holds out); returns how many rows train. */
+static size_t fit_scaling(gp_predictor *p, const gp_pred_data *d, const size_t *idx, size_t n,
+			  const unsigned char *mask)
+{
+	int k, target = p->target;
+	size_t i, ntr = 0;
+
+	for (i = 0; i < n; i++) {
+		const gp_pred_row *r = &d->rows[idx[i]];
+
+		if (mask[idx[i]])
+			continue;
+		ntr++;
+		for (k = 0; k < GP_PRED_NFEAT; k++)
+			p->mean[k] += r->x[k];
+		p->ymean += fwd_y(target, r->y[target], r->x);
+	}
+	for (k = 0; k < GP_PRED_NFEAT; k++)
+		p->mean[k] /= (double)ntr;
+	p->ymean /= (double)ntr;
+	p->ylo = INFINITY;
+	p->yhi = -INFINITY;
+	for (i = 0; i < n; i++) {
+		const gp_pred_row *r = &d->rows[idx[i]];
+		double y;
+
+		if (mask[idx[i]])
+			continue;
+		y = fwd_y(target, r->y[target], r->x);
+		if (y < p->ylo)
+			p->ylo = y;
+		if (y > p->yhi)
+			p->yhi = y;
+		for (k = 0; k < GP_PRED_NFEAT; k++)
+			p->sd[k] += (r->x[k] - p->mean[k]) * (r->x[k] - p->mean[k]);
+		y = fwd_y(target, r->y[target], r->x) - p->ymean;
+		p->ysd += y * y;
+	}
+	for (k = 0; k < GP_PRED_NFEAT; k++) {
+		p->sd[k] = sqrt(p->sd[k] / (double)ntr);
+		if (p->sd[k] < 1e-9 * (1 + fabs(p->mean[k])))
+			p->sd[k] = 0;
+	}
+	p->ysd = sqrt(p->ysd / (double)ntr);
+	if (!(p->ysd > 0))
+		p->ysd = 1;
+	return ntr;
+}
+
+/* The network, its weights seeded, trained on the ntr scaled rows. */
+static int train_net(gp_predictor *p, const gp_pred_data *d, const size_t *idx, size_t n,
+		     const unsigned char *mask, size_t ntr, gp_error *err)
+{
+	struct fann_train_data *td;
+	size_t i, t;
+	int e, target = p->target;
+
+	p->ann = new_ann(p);
+	td = fann_create_train((unsigned)ntr, GP_PRED_NFEAT, 1);
+	if (!p->ann || !td) {
+		if (td)
+			fann_destroy_train(td);
+		return gp_error_set(err, GP_EIO, NULL, 0, 0, "FANN could not allocate the network");
+	}
+	for (i = t = 0; i < n; i++) {
+		const gp_pred_row *r = &d->rows[idx[i]];
+
+		if (mask[idx[i]])
+			continue;
+		scale_x(p, r->x, td->input[t]);
+		td->output[t][0] = (fwd_y(target, r->y[target], r->x) - p->ymean) / p->ysd;
+		t++;
+	}
+	init_weights(p->ann, p->opts.seed);
+	for (e = 0; e < p->opts.epochs; e++)
+		fann_train_epoch(p->ann, td);
+	fann_destroy_train(td);
+	return GP_OK;
+}
+
 int gp_predictor_train(const gp_pred_data *d, const gp_pred_train_opts *o,
 		       gp_predictor **out, gp_pred_train_report *rep, gp_error *err)
 {
 	gp_predictor *p;
-	size_t *idx, n = 0, ntr = 0, i, t;
+	size_t *idx, n = 0, ntr, i;
 	unsigned char *mask;
-	struct fann_train_data *td;
-	int k, e, rc;
+	int k, rc;
 
 	*out = NULL;
 	memset(rep, 0, sizeof(*rep));
@@ -285,7 +365,12 @@ int gp_predictor_train(const gp_pred_data *d, const gp_pred_train_opts *o,
 				    gp_pred_target_name(o->target));
 	}
 	mask = gp_xcalloc(d->n ? d->n : 1, 1);
-	if ((rc = make_split(d, o, idx, n, mask, err)) != GP_OK) {
+	rc = make_split(d, o, idx, n, mask, err);
+	for (k = 0; rc == GP_OK && k < o->nhidden; k++)
+		if (o->hidden[k] < 1 || o->hidden[k] > 4096)
+			rc = gp_error_set(err, GP_EUSAGE, NULL, 0, 0,
+					  "hidden layer sizes must be in [1, 4096]");
+	if (rc != GP_OK) {
 		free(idx);
 		free(mask);
 		return rc;
@@ -295,80 +380,16 @@ int gp_predictor_train(const gp_pred_data *d, const gp_pred_train_opts *o,
 	p->opts = *o;
 	p->nlayers = o->nhidden + 2;
 	p->layers[0] = GP_PRED_NFEAT;
-	for (k = 0; k < o->nhidden; k++) {
-		if (o->hidden[k] < 1 || o->hidden[k] > 4096) {
-			free(idx);
-			free(mask);
-			gp_predictor_free(p);
-			return gp_error_set(err, GP_EUSAGE, NULL, 0, 0,
-					    "hidden layer sizes must be in [1, 4096]");
-		}
+	for (k = 0; k < o->nhidden; k++)
 		p->layers[k + 1] = (unsigned)o->hidden[k];
-	}
 	p->layers[o->nhidden + 1] = 1;
-	/* Scaling from the training rows only. */
-	for (i = 0; i < n; i++) {
-		const gp_pred_row *r = &d->rows[idx[i]];
-
-		if (mask[idx[i]])
-			continue;
-		ntr++;
-		for (k = 0; k < GP_PRED_NFEAT; k++)
-			p->mean[k] += r->x[k];
-		p->ymean += fwd_y(o->target, r->y[o->target], r->x);
-	}
-	for (k = 0; k < GP_PRED_NFEAT; k++)
-		p->mean[k] /= (double)ntr;
-	p->ymean /= (double)ntr;
-	p->ylo = INFINITY;
-	p->yhi = -INFINITY;
-	for (i = 0; i < n; i++) {
-		const gp_pred_row *r = &d->rows[idx[i]];
-		double y;
-
-		if (mask[idx[i]])
-			continue;
-		y = fwd_y(o->target, r->y[o->target], r->x);
-		if (y < p->ylo)
-			p->ylo = y;
-		if (y > p->yhi)
-			p->yhi = y;
-		for (k = 0; k < GP_PRED_NFEAT; k++)
-			p->sd[k] += (r->x[k] - p->mean[k]) * (r->x[k] - p->mean[k]);
-		y = fwd_y(o->target, r->y[o->target], r->x) - p->ymean;
-		p->ysd += y * y;
-	}
-	for (k = 0; k < GP_PRED_NFEAT; k++) {
-		p->sd[k] = sqrt(p->sd[k] / (double)ntr);
-		if (p->sd[k] < 1e-9 * (1 + fabs(p->mean[k])))
-			p->sd[k] = 0;
-	}
-	p->ysd = sqrt(p->ysd / (double)ntr);
-	if (!(p->ysd > 0))
-		p->ysd = 1;
-	p->ann = new_ann(p);
-	td = fann_create_train((unsigned)ntr, GP_PRED_NFEAT, 1);
-	if (!p->ann || !td) {
-		if (td)
-			fann_destroy_train(td);
+	ntr = fit_scaling(p, d, idx, n, mask);
+	if ((rc = train_net(p, d, idx, n, mask, ntr, err)) != GP_OK) {
 		free(idx);
 		free(mask);
 		gp_predictor_free(p);
-		return gp_error_set(err, GP_EIO, NULL, 0, 0, "FANN could not allocate the network");
+		return rc;
 	}
-	for (i = t = 0; i < n; i++) {
-		const gp_pred_row *r = &d->rows[idx[i]];
-
-		if (mask[idx[i]])
-			continue;
-		scale_x(p, r->x, td->input[t]);
-		td->output[t][0] = (fwd_y(o->target, r->y[o->target], r->x) - p->ymean) / p->ysd;
-		t++;
-	}
-	init_weights(p->ann, o->seed);
-	for (e = 0; e < o->epochs; e++)
-		fann_train_epoch(p->ann, td);
-	fann_destroy_train(td);
 	rep->rows = n;
 	rep->train_rows = ntr;
 	rep->test_rows = n - ntr;
@@ -483,14 +504,108 @@ static int get_reals(json_t *root, const char *key, double *v, size_t n)
 	return 0;
 }
 
+/* Format, target, features, scaling and layer sizes of a model file. */
+static int load_shape(json_t *root, gp_predictor *p, const char *path, gp_error *err)
+{
+	json_t *feat, *layers;
+	const char *s;
+	size_t i;
+
+	s = json_string_value(json_object_get(root, "format"));
+	if (!s || strcmp(s, FORMAT_NAME) ||
+	    json_integer_value(json_object_get(root, "version")) != FORMAT_VERSION)
+		return bad(err, path, "'format' must be \"" FORMAT_NAME "\", version 1");
+	s = json_string_value(json_object_get(root, "target"));
+	if (!s || (p->target = gp_pred_target_parse(s)) < 0)
+		return bad(err, path, "'target' must be util, memory or time");
+	feat = json_object_get(root, "features");
+	if (!json_is_array(feat) || json_array_size(feat) != GP_PRED_NFEAT)
+		return bad(err, path, "the feature list is not this version's");
+	for (i = 0; i < GP_PRED_NFEAT; i++) {
+		s = json_string_value(json_array_get(feat, i));
+		if (!s || strcmp(s, gp_pred_feature_name((int)i)))
+			return bad(err, path, "the feature list is not this version's");
+	}
+	if (get_reals(root, "feature_mean", p->mean, GP_PRED_NFEAT) ||
+	    get_reals(root, "feature_sd", p->sd, GP_PRED_NFEAT) ||
+	    !json_is_number(json_object_get(root, "target_mean")) ||
+	    !json_is_number(json_object_get(root, "target_sd")))
+		return bad(err, path, "feature or target scaling missing");
+	p->ymean = json_number_value(json_object_get(root, "target_mean"));
+	p->ysd = json_number_value(json_object_get(root, "target_sd"));
+	p->ylo = json_number_value(json_object_get(root, "target_min"));
+	p->yhi = json_number_value(json_object_get(root, "target_max"));
+	layers = json_object_get(root, "layers");
+	if (!json_is_array(layers) || json_array_size(layers) < 3 ||
+	    json_array_size(layers) > GP_PRED_MAX_HIDDEN + 2)
+		return bad(err, path, "'layers' must list 3 to 6 layer sizes");
+	p->nlayers = (int)json_array_size(layers);
+	for (i = 0; i < (size_t)p->nlayers; i++) {
+		json_int_t v = json_integer_value(json_array_get(layers, i));
+
+		if (v < 1 || v > 4096 || (i == 0 && v != GP_PRED_NFEAT) ||
+		    (i + 1 == (size_t)p->nlayers && v != 1))
+			return bad(err, path, "bad layer sizes");
+		p->layers[i] = (unsigned)v;
+	}
+	return GP_OK;
+}
+
+/* The network of p's layers with the file's weights. */
+static int load_weights(json_t *root, gp_predictor *p, const char *path, gp_error *err)
+{
+	json_t *w = json_object_get(root, "weights");
+	struct fann_connection *c;
+	unsigned n, k;
+
+	fann_set_error_log(NULL, NULL);
+	if (!(p->ann = new_ann(p)))
+		return gp_error_set(err, GP_EIO, path, 0, 0, "FANN could not allocate the network");
+	n = fann_get_total_connections(p->ann);
+	if (!json_is_array(w) || json_array_size(w) != n)
+		return bad(err, path, "'weights' does not match the layers");
+	c = gp_xmalloc((n ? n : 1) * sizeof(*c));
+	fann_get_connection_array(p->ann, c);
+	for (k = 0; k < n; k++) {
+		json_t *x = json_array_get(w, k);
+
+		if (!json_is_number(x) || !isfinite(json_number_value(x))) {
+			free(c);
+			return bad(err, path, "non-numeric weight");
+		}
+		c[k].weight = json_number_value(x);
+	}
+	fann_set_weight_array(p->ann, c, n);
+	free(c);
+	return GP_OK;
+}
+
+/* What the file says of its training: epochs, seed, test metrics. */
+static void load_training(json_t *root, gp_predictor *p)
+{
+	json_t *tr = json_object_get(root, "training"), *m;
+
+	gp_pred_train_opts_init(&p->opts);
+	p->opts.target = p->target;
+	if (!json_is_object(tr))
+		return;
+	m = json_object_get(tr, "test");
+	p->opts.epochs = (int)json_integer_value(json_object_get(tr, "epochs"));
+	p->opts.seed = (uint64_t)json_integer_value(json_object_get(tr, "seed"));
+	if (json_is_object(m)) {
+		p->rep.test.n = (size_t)json_integer_value(json_object_get(m, "n"));
+		p->rep.test.mae = json_number_value(json_object_get(m, "mae"));
+		p->rep.test.mape = json_number_value(json_object_get(m, "mape"));
+	}
+}
+
 int gp_predictor_load(const char *path, gp_predictor **out, gp_error *err)
 {
 	json_error_t je;
-	json_t *root, *feat, *layers, *w, *tr;
+	json_t *root;
 	gp_predictor *p;
-	const char *s;
 	char *data;
-	size_t len, i;
+	size_t len;
 	int rc;
 
 	*out = NULL;
@@ -501,102 +616,11 @@ int gp_predictor_load(const char *path, gp_predictor **out, gp_error *err)
 	if (!root)
 		return gp_error_set(err, GP_EINPUT, path, je.line, je.column, "%s", je.text);
 	p = gp_xcalloc(1, sizeof(*p));
-	rc = GP_OK;
-	s = json_string_value(json_object_get(root, "format"));
-	if (!s || strcmp(s, FORMAT_NAME) ||
-	    json_integer_value(json_object_get(root, "version")) != FORMAT_VERSION) {
-		rc = bad(err, path, "'format' must be \"" FORMAT_NAME "\", version 1");
-		goto out;
-	}
-	s = json_string_value(json_object_get(root, "target"));
-	if (!s || (p->target = gp_pred_target_parse(s)) < 0) {
-		rc = bad(err, path, "'target' must be util, memory or time");
-		goto out;
-	}
-	feat = json_object_get(root, "features");
-	if (!json_is_array(feat) || json_array_size(feat) != GP_PRED_NFEAT) {
-		rc = bad(err, path, "the feature list is not this version's");
-		goto out;
-	}
-	for (i = 0; i < GP_PRED_NFEAT; i++) {
-		s = json_string_value(json_array_get(feat, i));
-		if (!s || strcmp(s, gp_pred_feature_name((int)i))) {
-			rc = bad(err, path, "the feature list is not this version's");
-			goto out;
-		}
-	}
-	if (get_reals(root, "feature_mean", p->mean, GP_PRED_NFEAT) ||
-	    get_reals(root, "feature_sd", p->sd, GP_PRED_NFEAT) ||
-	    !json_is_number(json_object_get(root, "target_mean")) ||
-	    !json_is_number(json_object_get(root, "target_sd"))) {
-		rc = bad(err, path, "feature or target scaling missing");
-		goto out;
-	}
-	p->ymean = json_number_value(json_object_get(root, "target_mean"));
-	p->ysd = json_number_value(json_object_get(root, "target_sd"));
-	p->ylo = json_number_value(json_object_get(root, "target_min"));
-	p->yhi = json_number_value(json_object_get(root, "target_max"));
-	layers = json_object_get(root, "layers");
-	if (!json_is_array(layers) || json_array_size(layers) < 3 ||
-	    json_array_size(layers) > GP_PRED_MAX_HIDDEN + 2) {
-		rc = bad(err, path, "'layers' must list 3 to 6 layer sizes");
-		goto out;
-	}
-	p->nlayers = (int)json_array_size(layers);
-	for (i = 0; i < (size_t)p->nlayers; i++) {
-		json_int_t v = json_integer_value(json_array_get(layers, i));
-
-		if (v < 1 || v > 4096 || (i == 0 && v != GP_PRED_NFEAT) ||
-		    (i + 1 == (size_t)p->nlayers && v != 1)) {
-			rc = bad(err, path, "bad layer sizes");
-			goto out;
-		}
-		p->layers[i] = (unsigned)v;
-	}
-	fann_set_error_log(NULL, NULL);
-	if (!(p->ann = new_ann(p))) {
-		rc = gp_error_set(err, GP_EIO, path, 0, 0, "FANN could not allocate the network");
-		goto out;
-	}
-	w = json_object_get(root, "weights");
-	{
-		unsigned n = fann_get_total_connections(p->ann), k;
-		struct fann_connection *c;
-
-		if (!json_is_array(w) || json_array_size(w) != n) {
-			rc = bad(err, path, "'weights' does not match the layers");
-			goto out;
-		}
-		c = gp_xmalloc((n ? n : 1) * sizeof(*c));
-		fann_get_connection_array(p->ann, c);
-		for (k = 0; k < n; k++) {
-			json_t *x = json_array_get(w, k);
-
-			if (!json_is_number(x) || !isfinite(json_number_value(x))) {
-				free(c);
-				rc = bad(err, path, "non-numeric weight");
-				goto out;
-			}
-			c[k].weight = json_number_value(x);
-		}
-		fann_set_weight_array(p->ann, c, n);
-		free(c);
-	}
-	tr = json_object_get(root, "training");
-	gp_pred_train_opts_init(&p->opts);
-	p->opts.target = p->target;
-	if (json_is_object(tr)) {
-		json_t *m = json_object_get(tr, "test");
-
-		p->opts.epochs = (int)json_integer_value(json_object_get(tr, "epochs"));
-		p->opts.seed = (uint64_t)json_integer_value(json_object_get(tr, "seed"));
-		if (json_is_object(m)) {
-			p->rep.test.n = (size_t)json_integer_value(json_object_get(m, "n"));
-			p->rep.test.mae = json_number_value(json_object_get(m, "mae"));
-			p->rep.test.mape = json_number_value(json_object_get(m, "mape"));
-		}
-	}
-out:
+	rc = load_shape(root, p, path, err);
+	if (rc == GP_OK)
+		rc = load_weights(root, p, path, err);
+	if (rc == GP_OK)
+		load_training(root, p);
 	json_decref(root);
 	if (rc != GP_OK) {
 		gp_predictor_free(p);

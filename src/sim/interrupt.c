@@ -94,6 +94,13 @@ void gp_sim_ix_teardown(sim *s)
 	free(s->wait_t);
 	free(s->las_failed);
 	free(s->lsh_cnt);
+	free(s->lsh_head);
+	free(s->lsh_tail);
+	free(s->sprev);
+	free(s->snext);
+	free(s->lsh_present);
+	free(s->lsh_ppos);
+	free(s->lsh_heap);
 	free(s->lsh_dead);
 	gp_sim_pk_teardown(s);
 }

@@ -61,47 +61,64 @@ void gp_sim_las_setup(sim *s)
 		s->lvl_t[i] = s->jl->jobs[i].submit;
 	s->las_failed = gp_xcalloc((s->nshapes ? s->nshapes : 1) * NLIST, sizeof(*s->las_failed));
 	if (s->nshapes <= LSH_MAX_SHAPES) {
-		s->lsh_cnt = gp_xcalloc((s->nshapes ? s->nshapes : 1) * NLIST, sizeof(*s->lsh_cnt));
-		s->lsh_dead = gp_xcalloc((s->nshapes ? s->nshapes : 1) * NLIST, sizeof(*s->lsh_dead));
+		size_t keys = (s->nshapes ? s->nshapes : 1) * NLIST;
+
+		s->lsh_cnt = gp_xcalloc(keys, sizeof(*s->lsh_cnt));
+		s->lsh_head = gp_xmalloc(keys * sizeof(*s->lsh_head));
+		s->lsh_tail = gp_xmalloc(keys * sizeof(*s->lsh_tail));
+		memset(s->lsh_head, 0xff, keys * sizeof(*s->lsh_head));
+		memset(s->lsh_tail, 0xff, keys * sizeof(*s->lsh_tail));
+		s->lsh_present = gp_xmalloc(keys * sizeof(*s->lsh_present));
+		s->lsh_ppos = gp_xmalloc(keys * sizeof(*s->lsh_ppos));
+		s->sprev = gp_xmalloc(n * sizeof(*s->sprev));
+		s->snext = gp_xmalloc(n * sizeof(*s->snext));
+		s->lsh_heap = gp_xmalloc((s->nshapes ? s->nshapes : 1) * sizeof(*s->lsh_heap));
+		s->lsh_dead = gp_xmalloc((s->nshapes ? s->nshapes : 1) * sizeof(*s->lsh_dead));
 	}
 }
 
 void gp_sim_las_shape_count(sim *s, int l, int32_t j, int d)
 {
-	int32_t *c;
+	size_t key, base = (size_t)l * s->nshapes;
+	int32_t q;
 
 	if (!s->lsh_cnt)
 		return;
-	c = &s->lsh_cnt[(size_t)l * s->nshapes + (size_t)s->shape[j]];
-	if (d > 0 ? (*c)++ == 0 : --(*c) == 0)
-		s->lsh_distinct[l] += d;
-}
-
-/* Job j of list l failed to start in this pass.  Until something is
- * freed (wait_epoch) the later jobs of its shape in l fail too, without
- * a policy call or a search (try_place's wait memo, las_failed, or no
- * room: the pass only fills the state up).  Returns 1 when every shape
- * waiting in l has failed so: the rest of l cannot start. */
-static int dead_shape(sim *s, int l, int32_t j)
-{
-	size_t key;
-
-	if (!s->lsh_cnt)
-		return 0;
-	if (s->lsh_pass != s->pass_stamp || s->lsh_epoch != s->wait_epoch) {
-		s->lsh_pass = s->pass_stamp;
-		s->lsh_epoch = s->wait_epoch;
-		s->lsh_gen++;
+	key = base + (size_t)s->shape[j];
+	if (d > 0) {
+		/* into its shape's list, in list order (mostly at the end) */
+		for (q = s->lsh_tail[key]; q >= 0 && gp_sim_las_before(s, j, q); q = s->sprev[q])
+			;
+		s->sprev[j] = q;
+		s->snext[j] = q >= 0 ? s->snext[q] : s->lsh_head[key];
+		if (s->snext[j] >= 0)
+			s->sprev[s->snext[j]] = j;
+		else
+			s->lsh_tail[key] = j;
+		if (q >= 0)
+			s->snext[q] = j;
+		else
+			s->lsh_head[key] = j;
+		if (s->lsh_cnt[key]++ == 0) {
+			s->lsh_ppos[key] = s->lsh_distinct[l];
+			s->lsh_present[base + (size_t)s->lsh_distinct[l]++] = s->shape[j];
+		}
+		return;
 	}
-	if (s->lsh_gen_of[l] != s->lsh_gen) {
-		s->lsh_gen_of[l] = s->lsh_gen;
-		s->lsh_ndead[l] = 0;
+	if (s->sprev[j] >= 0)
+		s->snext[s->sprev[j]] = s->snext[j];
+	else
+		s->lsh_head[key] = s->snext[j];
+	if (s->snext[j] >= 0)
+		s->sprev[s->snext[j]] = s->sprev[j];
+	else
+		s->lsh_tail[key] = s->sprev[j];
+	if (--s->lsh_cnt[key] == 0) {
+		int32_t last = s->lsh_present[base + (size_t)--s->lsh_distinct[l]];
+
+		s->lsh_present[base + (size_t)s->lsh_ppos[key]] = last;
+		s->lsh_ppos[base + (size_t)last] = s->lsh_ppos[key];
 	}
-	key = (size_t)l * s->nshapes + (size_t)s->shape[j];
-	if (s->lsh_dead[key] == s->lsh_gen)
-		return 0;
-	s->lsh_dead[key] = s->lsh_gen;
-	return ++s->lsh_ndead[l] >= s->lsh_distinct[l];
 }
 
 static void clear_aux(sim *s, int32_t j)
@@ -206,46 +223,134 @@ static int64_t below(const sim *s, int l)
 	return m;
 }
 
+/* One waiting job j of list l: start it by placement or, failing that,
+ * by preemption.  1: it left the queue (started, or failed for good);
+ * 0: it waits; -1: nothing more can start in this pass. */
+static int visit(sim *s, int l, int32_t j, int preempt)
+{
+	int64_t free_milli = s->cap_milli - s->alloc_milli, low = preempt ? below(s, l) : 0;
+	uint32_t *failed = &s->las_failed[(size_t)s->shape[j] * NLIST + (size_t)l];
+	gp_sim_runinfo ri;
+	int ok;
+
+	if (free_milli + low < s->min_need)
+		return -1;
+	ok = gp_sim_try_place(s, j);
+	if (!ok && preempt && *failed != s->pass_stamp && free_milli + low >= need_milli(&s->jl->jobs[j])) {
+		ok = gp_sim_preempt_for(s, j, l);
+		/* Later jobs of this shape and queue would fail too: the pass
+		 * only fills the state up. */
+		if (!ok)
+			*failed = s->pass_stamp;
+	}
+	if (ok && gp_sim_job_runinfo(s, j, &ri) == 0)
+		gp_sim_start_job(s, j, &ri);
+	if (s->ndeferred)
+		gp_sim_flush_requeue(s);
+	return ok;
+}
+
+/* Heap of jobs in list order (lsh_heap, n entries). */
+static void jheap_push(sim *s, size_t *n, int32_t j)
+{
+	int32_t *h = s->lsh_heap;
+	size_t i = (*n)++;
+
+	for (; i > 0 && gp_sim_las_before(s, j, h[(i - 1) / 2]); i = (i - 1) / 2)
+		h[i] = h[(i - 1) / 2];
+	h[i] = j;
+}
+
+static int32_t jheap_pop(sim *s, size_t *n)
+{
+	int32_t *h = s->lsh_heap, top = h[0], last = h[--*n];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= *n)
+			break;
+		if (c + 1 < *n && gp_sim_las_before(s, h[c + 1], h[c]))
+			c++;
+		if (!gp_sim_las_before(s, h[c], last))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	if (*n)
+		h[i] = last;
+	return top;
+}
+
+/* List l job by job, in list order. */
+static int pass_plain(sim *s, int l, int preempt)
+{
+	int32_t j, nxt;
+
+	for (j = s->lhead[l]; j >= 0 && s->status == GP_OK; j = nxt) {
+		nxt = s->next[j]; /* victims go to later lists */
+		if (visit(s, l, j, preempt) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The same visits, skipping the jobs that cannot start.  A job that
+ * waits leaves its shape unable to start until something is freed
+ * (wait_epoch): the later jobs of that shape in l would fail without a
+ * policy call or a search (try_place's wait memo, las_failed, or no
+ * room: the pass only fills the state up).  So each shape's jobs are
+ * followed in their own list, merged in list order; a shape that fails
+ * drops out and comes back, from the next of its jobs after the current
+ * one, when a preemption freed something. */
+static int pass_shapes(sim *s, int l, int preempt)
+{
+	size_t base = (size_t)l * s->nshapes, n = 0, nd = 0, i;
+	uint32_t epoch = s->wait_epoch;
+	int k;
+
+	for (k = 0; k < s->lsh_distinct[l]; k++)
+		jheap_push(s, &n, s->lsh_head[base + (size_t)s->lsh_present[base + (size_t)k]]);
+	while (n && s->status == GP_OK) {
+		int32_t j = jheap_pop(s, &n), nx = s->snext[j];
+		int r = visit(s, l, j, preempt);
+
+		if (r < 0)
+			return -1;
+		if (nx >= 0) {
+			if (r)
+				jheap_push(s, &n, nx);
+			else
+				s->lsh_dead[nd++] = nx;
+		}
+		if (s->wait_epoch != epoch) {
+			epoch = s->wait_epoch;
+			for (i = 0; i < nd; i++) {
+				int32_t c = s->lsh_dead[i];
+
+				while (c >= 0 && gp_sim_las_before(s, c, j))
+					c = s->snext[c];
+				if (c >= 0)
+					jheap_push(s, &n, c);
+			}
+			nd = 0;
+		}
+	}
+	return 0;
+}
+
 void gp_sim_las_pass(sim *s)
 {
 	int l, preempt = s->cfg->las_preempt;
-	gp_sim_runinfo ri;
 
 	if (!s->dirty)
 		return;
 	s->dirty = 0;
 	s->version++;
 	s->pass_stamp++;
-	for (l = 0; l < NCLASS * s->nlevels && s->status == GP_OK; l++) {
-		int32_t j, nxt;
-
-		for (j = s->lhead[l]; j >= 0 && s->status == GP_OK; j = nxt) {
-			int64_t free_milli = s->cap_milli - s->alloc_milli, low = preempt ? below(s, l) : 0;
-			uint32_t *failed = &s->las_failed[(size_t)s->shape[j] * NLIST + (size_t)l];
-			int ok;
-
-			nxt = s->next[j];
-			if (free_milli + low < s->min_need) {
-				s->dirty = 0;
-				return; /* nothing more can start in this pass */
-			}
-			ok = gp_sim_try_place(s, j);
-			if (!ok && preempt && *failed != s->pass_stamp &&
-			    free_milli + low >= need_milli(&s->jl->jobs[j])) {
-				ok = gp_sim_preempt_for(s, j, l);
-				/* Later jobs of this shape and queue would fail too:
-				 * the pass only fills the state up. */
-				if (!ok)
-					*failed = s->pass_stamp;
-				nxt = s->next[j];
-			}
-			if (ok && gp_sim_job_runinfo(s, j, &ri) == 0)
-				gp_sim_start_job(s, j, &ri);
-			if (s->ndeferred)
-				gp_sim_flush_requeue(s);
-			if (!ok && dead_shape(s, l, j))
-				break;
-		}
-	}
+	for (l = 0; l < NCLASS * s->nlevels && s->status == GP_OK; l++)
+		if ((s->lsh_cnt ? pass_shapes(s, l, preempt) : pass_plain(s, l, preempt)) < 0)
+			break; /* nothing more can start in this pass */
 	s->dirty = 0; /* its own preemptions were seen by this pass */
 }

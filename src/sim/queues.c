@@ -36,7 +36,7 @@ static int is_heap(const sim *s)
 }
 
 /* las list order: time it entered its queue, then arrival. */
-static int las_before(const sim *s, int32_t a, int32_t b)
+int gp_sim_las_before(const sim *s, int32_t a, int32_t b)
 {
 	if (s->lvl_t[a] != s->lvl_t[b])
 		return s->lvl_t[a] < s->lvl_t[b];
@@ -95,7 +95,7 @@ void gp_sim_enqueue(sim *s, int32_t j)
 		int l = gp_sim_las_list(s, j);
 		int32_t p = s->ltail[l];
 
-		while (p >= 0 && las_before(s, j, p))
+		while (p >= 0 && gp_sim_las_before(s, j, p))
 			p = s->prev[p];
 		link_after(s, &s->lhead[l], &s->ltail[l], p, j);
 		gp_sim_las_shape_count(s, l, j, 1);

@@ -245,12 +245,16 @@ struct gp_sim {
 	int64_t run_milli[NLIST]; /* milli held by running jobs per list */
 	uint32_t *las_failed;   /* per (shape, list): pass stamp of a failed preemption */
 	uint32_t pass_stamp;
-	/* Shapes waiting per list, and those a pass found unable to start
-	 * (las.c, dead_shape); NULL with too many shapes. */
-	int32_t *lsh_cnt;       /* (list, shape) -> jobs queued */
-	int32_t lsh_distinct[NLIST], lsh_ndead[NLIST];
-	uint32_t *lsh_dead;     /* (list, shape) -> lsh_gen when found dead */
-	uint32_t lsh_gen_of[NLIST], lsh_gen, lsh_pass, lsh_epoch;
+	/* The waiting jobs of each (list, shape) in list order, and the
+	 * shapes present in each list (las.c, pass_shapes); NULL with too
+	 * many shapes.  Keys: list * nshapes + shape. */
+	int32_t *lsh_cnt;       /* key -> jobs queued */
+	int32_t *lsh_head, *lsh_tail;
+	int32_t *sprev, *snext; /* job -> its shape's neighbours in its list */
+	int32_t *lsh_present;   /* list l: its shapes at l * nshapes ... */
+	int32_t *lsh_ppos;      /* key -> position there */
+	int32_t lsh_distinct[NLIST];
+	int32_t *lsh_heap, *lsh_dead; /* a pass's scratch */
 
 	gp_error *err;
 	int status;
@@ -342,6 +346,8 @@ void gp_sim_las_stopped(sim *s, int32_t j);
 int gp_sim_las_list(const sim *s, int32_t j);
 /* j (of list l) joins (+1) or leaves (-1) its list. */
 void gp_sim_las_shape_count(sim *s, int l, int32_t j, int d);
+/* queues.c: las list order. */
+int gp_sim_las_before(const sim *s, int32_t a, int32_t b);
 
 /* timeline.c */
 void gp_sim_timeline_row(sim *s, double t);

@@ -263,6 +263,39 @@ static void test_priority(void)
 	gp_joblist_release(&l);
 }
 
+/* Priorities far apart, negative and tied (the victim search ranks the
+ * distinct priorities of the trace), one 4-GPU node, first-fit:
+ *   A (-7, 4 GPUs, 100 s) at 0; B (1000, 2 GPUs, 50 s) at 10 preempts A
+ *   (its only lower-priority victim): B 10-60, A back in the queue with
+ *   90 s left; C (1000, 2 GPUs, 30 s) at 20 takes the 2 free GPUs: 20-50;
+ *   D (1000, 4 GPUs, 10 s) at 25 may not preempt B or C (equal priority)
+ *   and waits to 60: 60-70; E (3, 4 GPUs, 5 s) at 65 may not preempt D
+ *   and goes before A: 70-75; A 75-165. */
+static void test_priority_sparse(void)
+{
+	gp_joblist l;
+	gp_sim_result r;
+	gp_sim_config cfg;
+
+	build_cluster(1, 4);
+	gp_joblist_init(&l);
+	add(&l, "A", 0, 4, 100, GP_CLASS_BE)->priority = -7;
+	add(&l, "B", 10, 2, 50, GP_CLASS_BE)->priority = 1000;
+	add(&l, "C", 20, 2, 30, GP_CLASS_BE)->priority = 1000;
+	add(&l, "D", 25, 4, 10, GP_CLASS_BE)->priority = 1000;
+	add(&l, "E", 65, 4, 5, GP_CLASS_BE)->priority = 3;
+	config(&cfg, GP_SIM_PRIORITY, GP_SIM_PREEMPT_PRIORITY);
+	CU_ASSERT_EQUAL_FATAL(run_cfg(&cfg, &l, &r), GP_OK);
+	CHECK_JOB(r, 0, 0, 165);
+	CHECK_JOB(r, 1, 10, 60);
+	CHECK_JOB(r, 2, 20, 50);
+	CHECK_JOB(r, 3, 60, 70);
+	CHECK_JOB(r, 4, 70, 75);
+	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 1);
+	gp_sim_result_release(&r);
+	gp_joblist_release(&l);
+}
+
 /* las demotions with the default thresholds (3,250 and 7,200 GPU-s) on
  * one 8-GPU node: A (8 GPUs, 1,000 s) at 0 and B (4 GPUs, 100 s) at 10
  * share Q0, so B waits until A's attained service reaches 3,250 at
@@ -519,6 +552,7 @@ static void register_tests(void)
 	gp_test_add(s, "victim_rule", test_victim_rule);
 	gp_test_add(s, "multi_node", test_multi_node);
 	gp_test_add(s, "priority", test_priority);
+	gp_test_add(s, "priority_sparse", test_priority_sparse);
 	gp_test_add(s, "las_demotion", test_las_demotion);
 	gp_test_add(s, "las_starvation", test_las_starvation);
 	gp_test_add(s, "interrupt_api", test_interrupt_api);
