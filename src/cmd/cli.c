@@ -1,6 +1,7 @@
 /* Helpers shared by the cmd_*.c files: error rendering, data paths. */
 #include <errno.h>
 #include <limits.h>
+#include <malloc.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -298,4 +299,16 @@ int gp_cli_make_parent(const char *path)
 	rc = gp_cli_make_dirs(dir);
 	free(dir);
 	return rc;
+}
+
+void gp_cli_memory_setup(void)
+{
+#ifdef M_MMAP_THRESHOLD
+	/* Big blocks (a trace's job array, a YAML file's child lists) are
+	 * mapped and given back, and grow by remapping: glibc's moving
+	 * threshold would put them on the heap once a big block was freed,
+	 * where growing copies them and leaves the old copy resident (issue
+	 * 18: peak RSS of a job file 14.5x -> 12.7x its size). */
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 }

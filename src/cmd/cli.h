@@ -32,6 +32,8 @@ int cmd_topo(int argc, char **argv);
 /* `gpuplan completion bash|zsh` from the command table (cmd_completion.c). */
 extern const char gp_usage_completion[];
 int gp_cli_completion(int argc, char **argv, const gp_command *cmds, int n);
+/* Allocator settings for big inputs (peak memory); first thing in main. */
+void gp_cli_memory_setup(void);
 int cmd_validate(int argc, char **argv);
 int cmd_place(int argc, char **argv);
 int cmd_estimate(int argc, char **argv);

@@ -83,6 +83,7 @@ int main(int argc, char **argv)
 	const gp_command *cmd;
 	int i;
 
+	gp_cli_memory_setup();
 	if (argc < 2) {
 		print_main_help(stderr);
 		return GP_EUSAGE;

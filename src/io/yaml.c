@@ -55,6 +55,9 @@ typedef struct pctx {
 	gp_yaml_node **kids;
 	size_t nkids, capkids;
 	struct gp_yaml_block *spare; /* a block given back, for reuse */
+	/* texts of mapping keys (in doc->strings), open addressing */
+	const char **keytab;
+	size_t keycap, nkeytab;
 } pctx;
 
 void gp_yaml_doc_init(gp_yaml_doc *doc)
@@ -62,6 +65,7 @@ void gp_yaml_doc_init(gp_yaml_doc *doc)
 	doc->path = NULL;
 	doc->root = NULL;
 	doc->blocks = NULL;
+	doc->strings = NULL;
 }
 
 static void blocks_free(struct gp_yaml_block *b)
@@ -79,10 +83,12 @@ void gp_yaml_doc_release(gp_yaml_doc *doc)
 	if (!doc)
 		return;
 	blocks_free(doc->blocks);
+	blocks_free(doc->strings);
 	free(doc->path);
 	doc->root = NULL;
 	doc->path = NULL;
 	doc->blocks = NULL;
+	doc->strings = NULL;
 }
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -183,6 +189,65 @@ static gp_yaml_node *scalar_new(pctx *x, const yaml_mark_t *mark, const char *te
 	n->scalar = (char *)n + SCALAR_SIZE;
 	memcpy(n->scalar, text, len);
 	n->scalar[len] = '\0';
+	return n;
+}
+
+#define KEY_MAX_LEN 32    /* longer keys are stored with their node */
+#define KEY_MAX_DISTINCT 4096 /* then new keys are too */
+#define KEY_BLOCK ((size_t)KEY_MAX_DISTINCT * (KEY_MAX_LEN + 1))
+
+static size_t hash_key(const char *s);
+
+/* Text of a mapping key stored once per document (a file repeats a few
+ * keys many times); NULL when it is not kept that way. */
+static const char *key_text(pctx *x, const char *text, size_t len)
+{
+	size_t h, i;
+	struct gp_yaml_block *b;
+	char *p;
+
+	if (len > KEY_MAX_LEN || memchr(text, '\0', len))
+		return NULL;
+	if (!x->keytab) {
+		x->keycap = 2 * KEY_MAX_DISTINCT;
+		x->keytab = gp_xcalloc(x->keycap, sizeof(*x->keytab));
+	}
+	for (h = hash_key(text) & (x->keycap - 1); x->keytab[h]; h = (h + 1) & (x->keycap - 1))
+		if (!strcmp(x->keytab[h], text))
+			return x->keytab[h];
+	if (x->nkeytab >= KEY_MAX_DISTINCT)
+		return NULL;
+	b = x->doc->strings;
+	if (!b || b->size - b->used < len + 1) {
+		/* one block holds them all (KEY_MAX_DISTINCT x KEY_MAX_LEN
+		 * bytes at most); only what is written becomes resident */
+		b = gp_xmalloc(sizeof(*b) + KEY_BLOCK);
+		b->size = KEY_BLOCK;
+		b->used = 0;
+		b->next = x->doc->strings;
+		x->doc->strings = b;
+	}
+	p = (char *)(b + 1) + b->used;
+	b->used += len + 1;
+	for (i = 0; i < len; i++)
+		p[i] = text[i];
+	p[len] = '\0';
+	x->keytab[h] = p;
+	x->nkeytab++;
+	return p;
+}
+
+/* A mapping key: a scalar whose text may be shared. */
+static gp_yaml_node *key_new(pctx *x, const yaml_mark_t *mark, const char *text, size_t len)
+{
+	const char *t = key_text(x, text, len);
+	gp_yaml_node *n;
+
+	if (!t)
+		return scalar_new(x, mark, text, len);
+	n = store(x, SCALAR_SIZE);
+	set_pos(n, GP_YAML_SCALAR, mark);
+	n->scalar = (char *)t;
 	return n;
 }
 
@@ -405,8 +470,13 @@ static int on_scalar(pctx *x, const yaml_event_t *ev)
 
 	if (ev->data.scalar.anchor)
 		return mark_error(x, &ev->start_mark, "YAML anchors are not supported");
-	n = scalar_new(x, &ev->start_mark, (const char *)ev->data.scalar.value,
-		       ev->data.scalar.length);
+	if (x->depth > 0 && x->stack[x->depth - 1].node->type == GP_YAML_MAP &&
+	    !x->stack[x->depth - 1].pending_key)
+		n = key_new(x, &ev->start_mark, (const char *)ev->data.scalar.value,
+			    ev->data.scalar.length);
+	else
+		n = scalar_new(x, &ev->start_mark, (const char *)ev->data.scalar.value,
+			       ev->data.scalar.length);
 	n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
 	return node_done(x, n, start);
 }
@@ -510,6 +580,7 @@ int gp_yaml_parse_stream(const char *text, size_t len, const char *path, int max
 	free(x.stack);
 	free(x.kids);
 	free(x.spare);
+	free(x.keytab);
 	yaml_parser_delete(&parser);
 	if (status != GP_OK) {
 		/* nothing stays allocated, for callers that return at once */

@@ -1,4 +1,5 @@
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "gpuplan/util/util.h"
@@ -131,6 +132,58 @@ static void test_stream(void)
 	gp_yaml_doc_release(&doc);
 }
 
+static size_t big_seen;
+
+static int check_big(void *ud, const gp_yaml_doc *doc, const gp_yaml_node *item, size_t index,
+		     gp_error *err)
+{
+	char want[64];
+	const gp_yaml_node *v = gp_yaml_get(item, "name");
+
+	(void)ud;
+	snprintf(want, sizeof(want), "item-%zu-with-a-longer-name-%zu", index, index * 7);
+	if (index != big_seen++ || !v || v->type != GP_YAML_SCALAR || strcmp(v->scalar, want) ||
+	    v->line != (unsigned)index + 3)
+		return gp_yaml_error(doc, item, err, "item %zu wrong", index);
+	return GP_OK;
+}
+
+/* Storage of streamed items is reused (many items, crossing storage
+ * blocks): what was stored before and after the list stays intact, and
+ * positions and texts of each item are right. */
+static void test_stream_storage(void)
+{
+	gp_sbuf sb;
+	gp_yaml_doc doc;
+	gp_error err = GP_ERROR_INIT;
+	const gp_yaml_node *a, *z;
+	size_t i;
+
+	gp_sbuf_init(&sb);
+	gp_sbuf_adds(&sb, "a: {k: [1, 2, 3], s: before}\nitems:\n");
+	for (i = 0; i < 20000; i++)
+		gp_sbuf_addf(&sb, "  - {name: item-%zu-with-a-longer-name-%zu, gpus: [0, 1, 2, 3]}\n",
+			     i, i * 7);
+	gp_sbuf_adds(&sb, "z: {s: after, list: [x, y]}\n");
+	big_seen = 0;
+	CU_ASSERT_EQUAL_FATAL(gp_yaml_parse_stream(sb.buf, sb.len, "big.yaml", 0, "items",
+						   check_big, NULL, &doc, &err), GP_OK);
+	CU_ASSERT_EQUAL(big_seen, 20000);
+	a = gp_yaml_get(doc.root, "a");
+	z = gp_yaml_get(doc.root, "z");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(z);
+	CU_ASSERT_STRING_EQUAL(gp_yaml_get(a, "s")->scalar, "before");
+	CU_ASSERT_EQUAL(gp_yaml_get(a, "k")->n, 3);
+	CU_ASSERT_STRING_EQUAL(gp_yaml_get(a, "k")->items[2]->scalar, "3");
+	CU_ASSERT_STRING_EQUAL(gp_yaml_get(z, "s")->scalar, "after");
+	CU_ASSERT_EQUAL(z->line, 20003);
+	CU_ASSERT_STRING_EQUAL(gp_yaml_get(z, "list")->items[1]->scalar, "y");
+	CU_ASSERT_EQUAL(doc.root->n, 3);
+	gp_yaml_doc_release(&doc);
+	gp_sbuf_release(&sb);
+}
+
 static void test_depth_cap(void)
 {
 	gp_yaml_doc doc;
@@ -208,6 +261,7 @@ static void register_tests(void)
 	gp_test_add(s, "duplicate_key", test_duplicate_key);
 	gp_test_add(s, "duplicate_key_indexed", test_duplicate_key_indexed);
 	gp_test_add(s, "stream", test_stream);
+	gp_test_add(s, "stream_storage", test_stream_storage);
 	gp_test_add(s, "depth_cap", test_depth_cap);
 	gp_test_add(s, "syntax_and_junk", test_syntax_and_junk);
 	gp_test_add(s, "check_keys", test_check_keys);

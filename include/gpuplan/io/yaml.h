@@ -39,6 +39,7 @@ typedef struct gp_yaml_doc {
 	char *path;             /* for messages */
 	gp_yaml_node *root;     /* NULL for an empty document */
 	struct gp_yaml_block *blocks; /* storage of the nodes (yaml.c) */
+	struct gp_yaml_block *strings; /* texts of mapping keys, each stored once */
 } gp_yaml_doc;
 
 #define GP_YAML_DEFAULT_MAX_BYTES (16u << 20)
