@@ -259,7 +259,7 @@ uint64_t gp_place_fit_mask(const gp_policy_ctx *ctx, int node, const gp_job *job
 		return 0;
 	if (!gp_node_eligible(ctx, node, job))
 		return 0;
-	if (a->ix && job->gpu_milli == GP_MILLI) {
+	if (a->ix && job->gpu_milli >= 1 && job->gpu_milli <= GP_MILLI) {
 		/* A regular node's fitting GPUs are its wholly free ones. */
 		const gp_aix_type *xt = &a->ix->types[nd->type];
 

@@ -117,7 +117,7 @@ int gp_place_ix_one(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *
 			uint64_t got;
 			double kk[3];
 
-			if (w < k || !(got = key(pt, (uint64_t)m, (int64_t)GP_MILLI * (w - k), ud, kk)))
+			if (w < k || !(got = key(pt, (uint64_t)m, (int64_t)GP_MILLI * w - (int64_t)k * job->gpu_milli, ud, kk)))
 				continue;
 			if (best >= 0) {
 				int c = kk[0] != bk[0] ? (kk[0] < bk[0] ? -1 : 1) : kk[1] != bk[1] ? (kk[1] < bk[1] ? -1 : 1) :
@@ -137,4 +137,39 @@ int gp_place_ix_one(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *
 		}
 	}
 	return best;
+}
+
+int gp_place_ix_lowest(const gp_policy_ctx *ctx, const gp_job *job, int k)
+{
+	const gp_alloc_index *ix = gp_place_ix(ctx, job);
+	int ti, r, m, best = INT_MAX;
+
+	if (!ix)
+		return -2;
+	for (ti = 0; ti < ix->ntypes; ti++) {
+		const gp_aix_type *xt = &ix->types[ti];
+
+		if (!xt->nnodes || !gp_place_type_ok(ctx, ti, job))
+			continue;
+		for (r = gp_nodeset_next(&xt->odd, 0); r >= 0 && xt->nodes[r] < best;
+		     r = gp_nodeset_next(&xt->odd, r + 1)) {
+			int n, node = xt->nodes[r];
+
+			gp_place_fit_mask(ctx, node, job, &n);
+			if (n >= k && gp_place_host_fits(ctx, node, job, k))
+				best = node;
+		}
+		if (!xt->indexed || job->gpu_mem_mib > xt->mem_cap || k > xt->ngpus)
+			continue;
+		for (m = gp_place_ix_next_mask(xt, 1); m > 0; m = gp_place_ix_next_mask(xt, m + 1)) {
+			int node;
+
+			if (gp_popcount64((uint64_t)m) < k)
+				continue;
+			node = gp_place_ix_first(ctx, xt, &xt->by_mask[m], job, k, best);
+			if (node >= 0)
+				best = node;
+		}
+	}
+	return best == INT_MAX ? -1 : best;
 }

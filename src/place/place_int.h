@@ -189,11 +189,13 @@ static inline int gp_place_node_sw(const gp_cluster *c, int node)
 int gp_place_cmp_u16(const void *a, const void *b);
 
 /* The allocation index (alloc_index.h) when it may answer for this
- * decision: a whole-GPU job and no explanation wanted (explanations count
- * every fitting node); NULL: scan the nodes. */
+ * decision: no explanation wanted (explanations count every fitting
+ * node); NULL: scan the nodes.  On a regular node a job of 1..1000
+ * milli-GPU fits exactly the wholly free GPUs (if its memory fits one);
+ * the odd nodes are asked one by one. */
 static inline const gp_alloc_index *gp_place_ix(const gp_policy_ctx *ctx, const gp_job *job)
 {
-	return !ctx->explain && job->gpu_milli == GP_MILLI ? ctx->alloc->ix : NULL;
+	return !ctx->explain && job->gpu_milli >= 1 && job->gpu_milli <= GP_MILLI ? ctx->alloc->ix : NULL;
 }
 /* Whether the job accepts node type ti's GPU model (gp_node_eligible
  * without the node's state). */
@@ -217,6 +219,9 @@ typedef uint64_t (*gp_place_key_fn)(const gp_place_type *t, uint64_t avail, int6
  * *mask its GPUs.  -1 none; -2 when the index cannot answer. */
 int gp_place_ix_one(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
 		    gp_place_key_fn key, void *ud, uint64_t *mask);
+/* Through the index: the lowest node with k fitting GPUs and host room
+ * for k of them; -1 none; -2 when the index cannot answer. */
+int gp_place_ix_lowest(const gp_policy_ctx *ctx, const gp_job *job, int k);
 /* Next non-empty mask set of xt at or after m, -1 when none. */
 static inline int gp_place_ix_next_mask(const gp_aix_type *xt, int m)
 {

@@ -416,7 +416,11 @@ static int setup(sim *s)
 		keys[i].submit = jl->jobs[i].submit;
 		keys[i].idx = i;
 	}
-	qsort(keys, n, sizeof(*keys), cmp_order);
+	/* Trace readers hand jobs over in submit order: then this is it. */
+	for (i = 1; i < n && keys[i - 1].submit <= keys[i].submit; i++)
+		;
+	if (i < n)
+		qsort(keys, n, sizeof(*keys), cmp_order);
 	s->order = gp_xmalloc((n ? n : 1) * sizeof(*s->order));
 	s->rank = gp_xmalloc((n ? n : 1) * sizeof(*s->rank));
 	for (i = 0; i < n; i++) {

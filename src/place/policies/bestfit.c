@@ -129,8 +129,9 @@ static int ix_type(const gp_aix_type *xt, const gp_place_type *pt, const gp_job 
 }
 
 /* single_card through the index: the odd nodes one by one, the regular
- * ones per free-GPU mask (every node of one mask ranks alike: key 0 is 0,
- * key 1 the GPU's memory left, key 2 the node's free GPUs but one). */
+ * ones per free-GPU mask (every node of one mask ranks alike: key 0 is a
+ * whole GPU less the share, key 1 the GPU's memory left, key 2 the node's
+ * free GPUs less the share). */
 static void single_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
 		      const gp_alloc_index *ix, single_best *b)
 {
@@ -150,8 +151,9 @@ static void single_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job
 			cand cd = { .node = -1, .mask = (uint64_t)1 << pt->sc_gpu[m] };
 			int node, before = INT_MAX;
 
+			cd.key[0] = GP_MILLI - job->gpu_milli;
 			cd.key[1] = xt->mem_cap - job->gpu_mem_mib;
-			cd.key[2] = (int64_t)GP_MILLI * (gp_popcount64((uint64_t)m) - 1);
+			cd.key[2] = (int64_t)GP_MILLI * gp_popcount64((uint64_t)m) - job->gpu_milli;
 			cd.key[3] = -pt->sc_iso[m];
 			r = single_cmp(&cd, 1, (uint64_t)m, pt, b, pc);
 			if (r > 0)
@@ -265,7 +267,8 @@ static void one_node_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_j
 
 			if (w < k)
 				continue;
-			one_node_keys(pt, (uint64_t)m, k, ring, (int64_t)GP_MILLI * (w - k), &cd);
+			one_node_keys(pt, (uint64_t)m, k, ring, (int64_t)GP_MILLI * w - (int64_t)k * job->gpu_milli,
+				      &cd);
 			r = keys_cmp(&cd, best);
 			if (r > 0)
 				continue;
@@ -399,7 +402,8 @@ static void subtree_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_jo
 
 			if (w < k)
 				continue;
-			subtree_node(ctx, pt, job, -1, -1, (uint64_t)m, (int64_t)GP_MILLI * (w - k), &cd, &msub);
+			subtree_node(ctx, pt, job, -1, -1, (uint64_t)m,
+				     (int64_t)GP_MILLI * w - (int64_t)k * job->gpu_milli, &cd, &msub);
 			if (msub < 0 || (r = keys_cmp(&cd, best)) > 0)
 				continue;
 			if (r == 0)

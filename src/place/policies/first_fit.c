@@ -44,8 +44,15 @@ int gp_policy_first_fit(const gp_policy_ctx *ctx, const gp_job *job, gp_placemen
 	gp_placement_clear(out);
 	if (need <= 0)
 		return gp_explain_wait(ctx->explain, "job asks for no GPUs");
-	/* Whole job on one node first. */
-	for (node = 0; node < c->nnodes; node++) {
+	/* Whole job on one node first: the lowest node with `need` fitting
+	 * GPUs and room on its host, through the index when it can answer. */
+	node = gp_place_ix_lowest(ctx, job, need);
+	if (node >= 0 && take_from_node(ctx, node, job, need, out) == need) {
+		share_host_resources(job, out);
+		return GP_PLACED; /* no explanation wanted (gp_place_ix) */
+	}
+	gp_placement_clear(out);
+	for (node = node == -1 ? c->nnodes : 0; node < c->nnodes; node++) {
 		int fit = job->gpu_milli >= GP_MILLI ? a->node_free_whole[node] : c->nodes[node].ngpus;
 
 		if (fit < need || !gp_node_eligible(ctx, node, job) ||
