@@ -7,6 +7,10 @@
 #include "gpuplan/place/policy.h"
 #include "../place_int.h"
 
+/* Nodes tried in order before asking the index: 64, a quarter of a
+ * small cluster. */
+#define FIRST_FIT_PROBE(n) ((n) / 4 < 64 ? (n) / 4 : 64)
+
 /* Take up to want fitting GPUs of node into a new part; returns how many. */
 static int take_from_node(const gp_policy_ctx *ctx, int node, const gp_job *job,
 			  int want, gp_placement *out)
@@ -39,21 +43,23 @@ int gp_policy_first_fit(const gp_policy_ctx *ctx, const gp_job *job, gp_placemen
 {
 	const gp_cluster *c = ctx->cluster;
 	const gp_alloc *a = ctx->alloc;
-	int node, need = job->gpus, got = 0, *span;
+	int node, need = job->gpus, got = 0, *span, ixn;
 
 	gp_placement_clear(out);
 	if (need <= 0)
 		return gp_explain_wait(ctx->explain, "job asks for no GPUs");
-	/* Whole job on one node first: the lowest node with `need` fitting
-	 * GPUs and room on its host, through the index when it can answer. */
-	node = gp_place_ix_lowest(ctx, job, need);
-	if (node >= 0 && take_from_node(ctx, node, job, need, out) == need) {
-		share_host_resources(job, out);
-		return GP_PLACED; /* no explanation wanted (gp_place_ix) */
-	}
-	gp_placement_clear(out);
-	for (node = node == -1 ? c->nnodes : 0; node < c->nnodes; node++) {
-		int fit = job->gpu_milli >= GP_MILLI ? a->node_free_whole[node] : c->nodes[node].ngpus;
+	/* Whole job on one node first.  After the first few nodes, the lowest
+	 * node with `need` fitting GPUs and room on its host comes from the
+	 * index when it can answer (-1: none). */
+	for (node = 0; node < c->nnodes; node++) {
+		int fit;
+
+		if (node == FIRST_FIT_PROBE(c->nnodes) && (ixn = gp_place_ix_lowest(ctx, job, need)) != -2) {
+			if (ixn < 0)
+				break;
+			node = ixn;
+		}
+		fit = job->gpu_milli >= GP_MILLI ? a->node_free_whole[node] : c->nodes[node].ngpus;
 
 		if (fit < need || !gp_node_eligible(ctx, node, job) ||
 		    !gp_place_host_fits(ctx, node, job, need))
