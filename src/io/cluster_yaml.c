@@ -2,11 +2,11 @@
  * It walks the document tree of io/yaml.c and reports the first problem
  * with the position of the offending node. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/openb.h"
@@ -15,21 +15,14 @@
 #include "gpuplan/model/cluster.h"
 #include "gpuplan/util/hostlist.h"
 #include "gpuplan/util/util.h"
+#include "cluster_int.h"
 
 #define NAME_MAX_LEN 128
 
 /* ---- the YAML loader ---- */
 
-typedef struct loader {
-	gp_yaml_doc doc;
-	gp_cluster *c;
-	gp_error *err;
-	char what[256]; /* scratch for "node_types.X.cpus"-style names */
-} loader;
 
-static const char *what(loader *L, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static const char *what(loader *L, const char *fmt, ...)
+const char *gp_cy_what(loader *L, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -39,7 +32,7 @@ static const char *what(loader *L, const char *fmt, ...)
 	return L->what;
 }
 
-static int is_null(const gp_yaml_node *n)
+int gp_cy_is_null(const gp_yaml_node *n)
 {
 	return n && n->type == GP_YAML_SCALAR && !n->quoted &&
 	       (!n->scalar[0] || !strcmp(n->scalar, "~") ||
@@ -47,8 +40,8 @@ static int is_null(const gp_yaml_node *n)
 }
 
 /* A required key: missing is reported at the mapping that lacks it. */
-static const gp_yaml_node *need(loader *L, const gp_yaml_node *map,
-				const char *key, const char *where)
+const gp_yaml_node *gp_cy_need(loader *L, const gp_yaml_node *map, const char *key,
+			       const char *where)
 {
 	const gp_yaml_node *v = gp_yaml_get(map, key);
 
@@ -58,8 +51,7 @@ static const gp_yaml_node *need(loader *L, const gp_yaml_node *map,
 }
 
 /* A name: non-empty scalar, short, no control characters or spaces. */
-static int get_name(loader *L, const gp_yaml_node *n, const char *wh,
-		    const char **out)
+int gp_cy_get_name(loader *L, const gp_yaml_node *n, const char *wh, const char **out)
 {
 	const char *s;
 
@@ -97,7 +89,7 @@ static int opt_double(loader *L, const gp_yaml_node *map, const char *key,
 
 	if (!v)
 		return GP_OK;
-	return gp_yaml_double(&L->doc, v, what(L, "%s '%s'", owner, key), min,
+	return gp_yaml_double(&L->doc, v, gp_cy_what(L, "%s '%s'", owner, key), min,
 			      max, out, L->err);
 }
 
@@ -128,7 +120,7 @@ static int opt_double_unit(loader *L, const gp_yaml_node *map, const char *key,
 		return GP_EINPUT;
 	if (!v)
 		return GP_OK;
-	return gp_yaml_double(&L->doc, v, what(L, "%s '%s'", owner, name), min, max, out, L->err);
+	return gp_yaml_double(&L->doc, v, gp_cy_what(L, "%s '%s'", owner, name), min, max, out, L->err);
 }
 
 static int opt_int(loader *L, const gp_yaml_node *map, const char *key,
@@ -139,7 +131,7 @@ static int opt_int(loader *L, const gp_yaml_node *map, const char *key,
 
 	if (!v)
 		return GP_OK;
-	if (gp_yaml_long(&L->doc, v, what(L, "%s '%s'", owner, key), min, max,
+	if (gp_yaml_long(&L->doc, v, gp_cy_what(L, "%s '%s'", owner, key), min, max,
 			 &x, L->err))
 		return GP_EINPUT;
 	*out = (int)x;
@@ -156,7 +148,7 @@ static int load_model(loader *L, const gp_yaml_node *key,
 	gp_gpu_model m;
 	const char *name, *s;
 
-	if (get_name(L, key, "GPU model name", &name))
+	if (gp_cy_get_name(L, key, "GPU model name", &name))
 		return GP_EINPUT;
 	if (strlen(name) >= sizeof(m.name))
 		return gp_yaml_error(&L->doc, key, L->err,
@@ -166,7 +158,7 @@ static int load_model(loader *L, const gp_yaml_node *key,
 	if (gp_yaml_check_keys(&L->doc, v, owner, model_keys, L->err))
 		return GP_EINPUT;
 	if (base) {
-		if (gp_yaml_str(&L->doc, base, what(L, "%s 'base'", owner), &s, L->err))
+		if (gp_yaml_str(&L->doc, base, gp_cy_what(L, "%s 'base'", owner), &s, L->err))
 			return GP_EINPUT;
 		from = gp_catalog_find(cat, s);
 		if (!from)
@@ -189,7 +181,7 @@ static int load_model(loader *L, const gp_yaml_node *key,
 	snprintf(m.name, sizeof(m.name), "%s", name);
 	if (gp_yaml_get(v, "vendor")) {
 		if (gp_yaml_str(&L->doc, gp_yaml_get(v, "vendor"),
-				what(L, "%s 'vendor'", owner), &s, L->err))
+				gp_cy_what(L, "%s 'vendor'", owner), &s, L->err))
 			return GP_EINPUT;
 		snprintf(m.vendor, sizeof(m.vendor), "%s", s);
 	}
@@ -212,7 +204,7 @@ static int load_model(loader *L, const gp_yaml_node *key,
 		return GP_EINPUT;
 	if (gp_yaml_get(v, "bf16") &&
 	    gp_yaml_bool(&L->doc, gp_yaml_get(v, "bf16"),
-			 what(L, "%s 'bf16'", owner), &m.bf16, L->err))
+			 gp_cy_what(L, "%s 'bf16'", owner), &m.bf16, L->err))
 		return GP_EINPUT;
 	gp_catalog_put(cat, &m);
 	return GP_OK;
@@ -238,402 +230,6 @@ static const char *const type_keys[] = {
 	"name", "source", "quirks", "gpus", "nics", "devices", "links",
 	"p2p", "gdr", "nic_gbps", "nic_gbit_s", "nic_cards", NULL
 };
-static const char *const gpu_keys[] = {
-	"id", "cpus", "numa", "gpu_numa_id", NULL
-};
-static const char *const nic_keys[] = {
-	"id", "device", "numa", "subnet", NULL
-};
-
-/* An integer or null (-1). */
-static int int_or_null(loader *L, const gp_yaml_node *v, const char *wh,
-		       long min, long max, int *out)
-{
-	long x;
-
-	if (is_null(v)) {
-		*out = -1;
-		return GP_OK;
-	}
-	if (gp_yaml_long(&L->doc, v, wh, min, max, &x, L->err))
-		return GP_EINPUT;
-	*out = (int)x;
-	return GP_OK;
-}
-
-/* An id such as "GPU0" into a 16-byte field. */
-static int get_id(loader *L, const gp_yaml_node *v, const char *wh, char *out,
-		  size_t size)
-{
-	const char *s;
-
-	if (get_name(L, v, wh, &s))
-		return GP_EINPUT;
-	if (strlen(s) >= size)
-		return gp_yaml_error(&L->doc, v, L->err,
-				     "%s '%s' is longer than %zu characters", wh, s,
-				     size - 1);
-	snprintf(out, size, "%s", s);
-	return GP_OK;
-}
-
-static int load_cpus(loader *L, const gp_yaml_node *v, const char *wh,
-		     gp_topo_gpu *g)
-{
-	size_t i;
-	long x;
-
-	free(g->cpus);
-	g->cpus = NULL;
-	g->ncpus = 0;
-	if (is_null(v))
-		return GP_OK;
-	if (v->type == GP_YAML_SCALAR) {
-		if (gp_cpulist_parse(v->scalar, strlen(v->scalar), &g->cpus,
-				     &g->ncpus))
-			return gp_yaml_error(&L->doc, v, L->err,
-					     "%s: bad CPU list '%.40s'", wh, v->scalar);
-		return GP_OK;
-	}
-	if (gp_yaml_expect(&L->doc, v, GP_YAML_SEQ, wh, L->err))
-		return GP_EINPUT;
-	if (v->n > GP_TOPO_MAX_CPUS)
-		return gp_yaml_error(&L->doc, v, L->err, "%s: more than %d CPUs",
-				     wh, GP_TOPO_MAX_CPUS);
-	g->cpus = gp_xmalloc((v->n + 1) * sizeof(int));
-	for (i = 0; i < v->n; i++) {
-		if (gp_yaml_long(&L->doc, v->items[i], wh, 0, GP_TOPO_MAX_CPUS - 1,
-				 &x, L->err))
-			return GP_EINPUT;
-		if (i > 0 && x <= g->cpus[i - 1])
-			return gp_yaml_error(&L->doc, v->items[i], L->err,
-					     "%s must be sorted and without repeats",
-					     wh);
-		g->cpus[g->ncpus++] = (int)x;
-	}
-	return GP_OK;
-}
-
-/* The 'gpus' list of an inline topology (or a node-type file). */
-static int load_topo_gpus(loader *L, const gp_yaml_node *gpus, const char *owner, gp_topo *topo)
-{
-	int i;
-
-	for (i = 0; i < topo->ngpus; i++) {
-		const gp_yaml_node *g = gpus->items[i];
-		char gw[240];
-
-		snprintf(gw, sizeof(gw), "%s GPU %d", owner, i);
-		if (gp_yaml_check_keys(&L->doc, g, gw, gpu_keys, L->err))
-			return GP_EINPUT;
-		if (get_id(L, need(L, g, "id", gw) ? gp_yaml_get(g, "id") : NULL,
-			   what(L, "%s 'id'", gw), topo->gpus[i].id,
-			   sizeof(topo->gpus[i].id)))
-			return GP_EINPUT;
-		if (gp_yaml_get(g, "cpus") &&
-		    load_cpus(L, gp_yaml_get(g, "cpus"), what(L, "%s 'cpus'", gw),
-			      &topo->gpus[i]))
-			return GP_EINPUT;
-		if (gp_yaml_get(g, "numa") &&
-		    int_or_null(L, gp_yaml_get(g, "numa"), what(L, "%s 'numa'", gw),
-				0, 4095, &topo->gpus[i].numa))
-			return GP_EINPUT;
-		if (gp_yaml_get(g, "gpu_numa_id") &&
-		    int_or_null(L, gp_yaml_get(g, "gpu_numa_id"),
-				what(L, "%s 'gpu_numa_id'", gw), 0, 4095,
-				&topo->gpus[i].gpu_numa_id))
-			return GP_EINPUT;
-	}
-	return GP_OK;
-}
-
-/* The 'nics' list. */
-static int load_topo_nics(loader *L, const gp_yaml_node *nics, const char *owner, gp_topo *topo)
-{
-	int j;
-
-	for (j = 0; j < topo->nnics; j++) {
-		const gp_yaml_node *n = nics->items[j];
-		const gp_yaml_node *dev;
-		char nw[240];
-
-		snprintf(nw, sizeof(nw), "%s NIC %d", owner, j);
-		if (gp_yaml_check_keys(&L->doc, n, nw, nic_keys, L->err))
-			return GP_EINPUT;
-		if (get_id(L, need(L, n, "id", nw) ? gp_yaml_get(n, "id") : NULL,
-			   what(L, "%s 'id'", nw), topo->nics[j].id,
-			   sizeof(topo->nics[j].id)))
-			return GP_EINPUT;
-		dev = gp_yaml_get(n, "device");
-		if (dev && !is_null(dev) &&
-		    get_id(L, dev, what(L, "%s 'device'", nw), topo->nics[j].device,
-			   sizeof(topo->nics[j].device)))
-			return GP_EINPUT;
-	}
-	return GP_OK;
-}
-
-/* 'devices', when given, must list the GPU ids then the NIC ids. */
-static int check_topo_devices(loader *L, const gp_yaml_node *devs, const char *owner,
-			      const gp_topo *topo)
-{
-	int i, ng = topo->ngpus, nd = topo->ngpus + topo->nnics;
-
-	if (gp_yaml_expect(&L->doc, devs, GP_YAML_SEQ, what(L, "%s 'devices'", owner), L->err))
-		return GP_EINPUT;
-	if ((int)devs->n != nd)
-		return gp_yaml_error(&L->doc, devs, L->err,
-				     "%s: 'devices' has %zu entries, expected %d (GPUs then NICs)",
-				     owner, devs->n, nd);
-	for (i = 0; i < nd; i++) {
-		const char *id = i < ng ? topo->gpus[i].id : topo->nics[i - ng].id;
-		const char *s;
-
-		if (gp_yaml_str(&L->doc, devs->items[i], what(L, "%s device", owner), &s, L->err))
-			return GP_EINPUT;
-		if (strcmp(s, id))
-			return gp_yaml_error(&L->doc, devs->items[i], L->err,
-					     "%s: device %d is '%.40s', expected '%s' (GPUs then NICs, in order)",
-					     owner, i, s, id);
-	}
-	return GP_OK;
-}
-
-/* The 'links' matrix, one row per device, then the topology's own checks. */
-static int load_topo_links(loader *L, const gp_yaml_node *links, const char *owner, gp_topo *topo)
-{
-	int i, j, r, col, nd = topo->ngpus + topo->nnics;
-
-	if (gp_yaml_expect(&L->doc, links, GP_YAML_SEQ, what(L, "%s 'links'", owner), L->err))
-		return GP_EINPUT;
-	if ((int)links->n != nd)
-		return gp_yaml_error(&L->doc, links, L->err,
-				     "%s: 'links' has %zu rows, expected %d", owner,
-				     links->n, nd);
-	for (i = 0; i < nd; i++) {
-		const gp_yaml_node *row = links->items[i];
-
-		if (gp_yaml_expect(&L->doc, row, GP_YAML_SEQ, what(L, "%s links row", owner),
-				   L->err))
-			return GP_EINPUT;
-		if ((int)row->n != nd)
-			return gp_yaml_error(&L->doc, row, L->err,
-					     "%s: links row %d has %zu cells, expected %d",
-					     owner, i, row->n, nd);
-		for (j = 0; j < nd; j++) {
-			const char *s;
-
-			if (gp_yaml_str(&L->doc, row->items[j], what(L, "%s link", owner),
-					&s, L->err))
-				return GP_EINPUT;
-			if (gp_link_parse(s, &topo->links[(size_t)i * (size_t)nd + (size_t)j]))
-				return gp_yaml_error(&L->doc, row->items[j], L->err,
-						     "%s: unknown link '%.20s' (X, NV<k>, PIX, PXB, PHB, NODE or SYS)",
-						     owner, s);
-		}
-	}
-	if (gp_topo_check(topo, &r, &col, L->err)) {
-		char msg[sizeof(L->err->msg)];
-
-		snprintf(msg, sizeof(msg), "%s", L->err->msg);
-		return gp_yaml_error(&L->doc, links->items[r]->items[col], L->err,
-				     "%s: %s", owner, msg);
-	}
-	return GP_OK;
-}
-
-static int load_inline_topo(loader *L, const gp_yaml_node *v,
-			    const char *tname, gp_node_type *t)
-{
-	const gp_yaml_node *gpus = need(L, v, "gpus", what(L, "node type '%s'", tname));
-	const gp_yaml_node *nics;
-	gp_topo *topo = &t->topo;
-	char owner[200];
-	int ng, nn, j;
-
-	if (!gpus)
-		return GP_EINPUT;
-	snprintf(owner, sizeof(owner), "node type '%s'", tname);
-	if (!need(L, v, "links", owner))
-		return GP_EINPUT;
-	nics = gp_yaml_get(v, "nics");
-	if (gp_yaml_expect(&L->doc, gpus, GP_YAML_SEQ, what(L, "%s 'gpus'", owner), L->err))
-		return GP_EINPUT;
-	if (nics && !is_null(nics) &&
-	    gp_yaml_expect(&L->doc, nics, GP_YAML_SEQ, what(L, "%s 'nics'", owner), L->err))
-		return GP_EINPUT;
-	ng = (int)(gpus->n < 1000000 ? gpus->n : 1000000);
-	nn = nics && !is_null(nics) ? (int)(nics->n < 1000000 ? nics->n : 1000000) : 0;
-	if (ng > GP_TOPO_MAX_GPUS || ng + nn > GP_TOPO_MAX_DEVICES)
-		return gp_yaml_error(&L->doc, gpus, L->err,
-				     "%s: %d GPUs and %d NICs exceed the limits (%d GPUs, %d devices)",
-				     owner, ng, nn, GP_TOPO_MAX_GPUS, GP_TOPO_MAX_DEVICES);
-	if (gp_topo_alloc(topo, ng, nn, L->err)) {
-		char msg[sizeof(L->err->msg)];
-
-		snprintf(msg, sizeof(msg), "%s", L->err->msg);
-		return gp_yaml_error(&L->doc, gpus, L->err, "%s: %s", owner, msg);
-	}
-	topo->source = gp_xasprintf("%s:%d", L->doc.path, v->line);
-	if (load_topo_gpus(L, gpus, owner, topo) || load_topo_nics(L, nics, owner, topo))
-		return GP_EINPUT;
-	if (gp_yaml_get(v, "devices") &&
-	    check_topo_devices(L, gp_yaml_get(v, "devices"), owner, topo))
-		return GP_EINPUT;
-	if (load_topo_links(L, gp_yaml_get(v, "links"), owner, topo))
-		return GP_EINPUT;
-	gp_topo_finish(topo);
-	/* A NIC's NUMA node given in the file wins over the derived one. */
-	for (j = 0; j < nn; j++) {
-		const gp_yaml_node *numa = gp_yaml_get(nics->items[j], "numa");
-
-		if (numa && int_or_null(L, numa, what(L, "%s NIC %d 'numa'", owner, j),
-					0, 4095, &topo->nics[j].numa))
-			return GP_EINPUT;
-	}
-	return GP_OK;
-}
-
-/* Keys of a node-type file as 'gpuplan topo import' writes it. */
-static const char *const topo_file_keys[] = {
-	"name", "gpu_model", "gpus", "nics", "devices", "links", "source", "quirks", NULL
-};
-
-/* Whether a 'topology:' file is YAML (a node type written by 'gpuplan topo
- * import') rather than an nvidia-smi topo -m snapshot: its first line that
- * is neither blank nor a comment starts with a key ("name:", "gpus:"). */
-static int topo_text_is_yaml(const char *text, size_t len)
-{
-	size_t i = 0, k;
-
-	while (i < len) {
-		while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r'))
-			i++;
-		if (i < len && (text[i] == '#' || text[i] == '\n')) {
-			while (i < len && text[i] != '\n')
-				i++;
-			i++;
-			continue;
-		}
-		if (i < len && text[i] == '{')
-			return 1;
-		for (k = i; k < len && ((text[k] >= 'a' && text[k] <= 'z') || text[k] == '_'); k++)
-			;
-		return k > i && k < len && text[k] == ':';
-	}
-	return 0;
-}
-
-/* The same on the file's first 4 KiB (0 when it cannot be read: the
- * snapshot loader then says why). */
-static int topo_file_is_yaml(const char *path)
-{
-	char buf[4096];
-	size_t n = 0;
-	FILE *fp = fopen(path, "rb");
-
-	if (!fp)
-		return 0;
-	n = fread(buf, 1, sizeof(buf), fp);
-	fclose(fp);
-	return topo_text_is_yaml(buf, n);
-}
-
-/* A node-type file written by 'gpuplan topo import': its gpus, nics and
- * links, errors located in that file; *model gets its gpu_model (-1 none). */
-static int load_topo_yaml(loader *L, const char *path, const char *text, size_t len,
-			  const char *tname, gp_node_type *t, int *model)
-{
-	loader F;
-	const gp_yaml_node *root, *x;
-	const char *s;
-	int st = GP_EINPUT;
-
-	*model = -1;
-	memset(&F, 0, sizeof(F));
-	F.c = L->c;
-	F.err = L->err;
-	gp_yaml_doc_init(&F.doc);
-	if (gp_yaml_parse(text, len, path, GP_YAML_MAX_DEPTH, &F.doc, L->err))
-		goto out;
-	root = F.doc.root;
-	if (!root || root->type != GP_YAML_MAP) {
-		gp_error_set(L->err, GP_EINPUT, path, root ? root->line : 1, root ? root->col : 1,
-			     "node type '%s': a node-type file is a mapping with 'gpus' and 'links' "
-			     "(as 'gpuplan topo import' writes it)", tname);
-		goto out;
-	}
-	if (gp_yaml_check_keys(&F.doc, root, what(&F, "node type '%s' file", tname),
-			       topo_file_keys, L->err) ||
-	    load_inline_topo(&F, root, tname, t))
-		goto out;
-	free(t->topo.source);
-	t->topo.source = gp_xstrdup(path);
-	x = gp_yaml_get(root, "gpu_model");
-	if (x && !is_null(x)) {
-		if (gp_yaml_str(&F.doc, x, what(&F, "node type '%s' 'gpu_model'", tname), &s, L->err))
-			goto out;
-		*model = gp_catalog_index(&L->c->catalog, s);
-		if (*model < 0) {
-			gp_yaml_error(&F.doc, x, L->err,
-				      "node type '%s': unknown GPU model '%s' (see 'gpuplan topo show --models', "
-				      "or add it under 'gpu_models' of the cluster)", tname, s);
-			goto out;
-		}
-	}
-	st = GP_OK;
-out:
-	gp_yaml_doc_release(&F.doc);
-	return st;
-}
-
-/* 'topology: FILE' (relative to the cluster file): an nvidia-smi topo -m
- * snapshot or a node-type file from 'gpuplan topo import'. */
-static int load_topo_file(loader *L, const gp_yaml_node *topo, const char *owner,
-			  const char *tname, gp_node_type *t, int *model)
-{
-	char *path, *text;
-	const char *s;
-	size_t len;
-	int st;
-	struct stat sst;
-
-	*model = -1;
-	if (gp_yaml_str(&L->doc, topo, what(L, "%s 'topology'", owner), &s, L->err))
-		return GP_EINPUT;
-	if (!*s)
-		return gp_yaml_error(&L->doc, topo, L->err, "%s: empty 'topology'", owner);
-	path = gp_path_relative_to(L->doc.path, s);
-	/* Only a regular file: a FIFO would block, a device never end. */
-	if (stat(path, &sst) == 0 && !S_ISREG(sst.st_mode)) {
-		free(path);
-		return gp_yaml_error(&L->doc, topo, L->err,
-				     "%s: topology '%s' is not a regular file", owner, s);
-	}
-	if (topo_file_is_yaml(path)) {
-		st = gp_read_file(path, GP_CLUSTER_MAX_FILE, &text, &len, L->err);
-		if (st == GP_OK) {
-			st = load_topo_yaml(L, path, text, len, tname, t, model);
-			free(text);
-		}
-	} else {
-		st = gp_topo_load(path, &t->topo, L->err);
-	}
-	if (st == GP_EIO) {
-		/* A missing snapshot is a dangling reference of this file. */
-		char msg[sizeof(L->err->msg)];
-
-		snprintf(msg, sizeof(msg), "%s", L->err->msg);
-		gp_yaml_error(&L->doc, topo, L->err, "%s: topology '%s': %s", owner, s, msg);
-	}
-	if (st) {
-		free(path);
-		return GP_EINPUT;
-	}
-	t->source = path;
-	return GP_OK;
-}
-
 /* NIC by id ("NIC0") or device name ("mlx5_0"); -1 when absent. */
 static int find_nic(const gp_topo *t, const char *name)
 {
@@ -678,7 +274,7 @@ static int load_type_perf(loader *L, const gp_yaml_node *v, const char *owner,
 
 	x = gp_yaml_get(v, "p2p");
 	if (x) {
-		if (gp_yaml_str(&L->doc, x, what(L, "%s 'p2p'", owner), &s, L->err))
+		if (gp_yaml_str(&L->doc, x, gp_cy_what(L, "%s 'p2p'", owner), &s, L->err))
 			return GP_EINPUT;
 		if (!strcmp(s, "on") || !strcmp(s, "true")) {
 			topo->p2p_mode = GP_P2P_ON;
@@ -703,7 +299,7 @@ static int load_type_perf(loader *L, const gp_yaml_node *v, const char *owner,
 	}
 	x = gp_yaml_get(v, "gdr");
 	if (x) {
-		if (gp_yaml_bool(&L->doc, x, what(L, "%s 'gdr'", owner), &b, L->err))
+		if (gp_yaml_bool(&L->doc, x, gp_cy_what(L, "%s 'gdr'", owner), &b, L->err))
 			return GP_EINPUT;
 		topo->no_gdr = !b;
 	}
@@ -718,7 +314,7 @@ static int load_type_perf(loader *L, const gp_yaml_node *v, const char *owner,
 						     "%s: '%s' names NIC '%.40s', which the topology does not have",
 						     owner, key, x->keys[i]->scalar);
 			if (gp_yaml_double(&L->doc, x->items[i],
-					   what(L, "%s '%s' of '%s'", owner, key,
+					   gp_cy_what(L, "%s '%s' of '%s'", owner, key,
 						x->keys[i]->scalar),
 					   0.001, 1e5, &topo->nics[nic].gbps, L->err))
 				return GP_EINPUT;
@@ -726,7 +322,7 @@ static int load_type_perf(loader *L, const gp_yaml_node *v, const char *owner,
 	} else if (x) {
 		double g;
 
-		if (gp_yaml_double(&L->doc, x, what(L, "%s '%s'", owner, key), 0.001, 1e5, &g,
+		if (gp_yaml_double(&L->doc, x, gp_cy_what(L, "%s '%s'", owner, key), 0.001, 1e5, &g,
 				   L->err))
 			return GP_EINPUT;
 		for (i = 0; i < (size_t)topo->nnics; i++)
@@ -734,20 +330,20 @@ static int load_type_perf(loader *L, const gp_yaml_node *v, const char *owner,
 	}
 	x = gp_yaml_get(v, "nic_cards");
 	if (x) {
-		if (gp_yaml_expect(&L->doc, x, GP_YAML_SEQ, what(L, "%s 'nic_cards'", owner),
+		if (gp_yaml_expect(&L->doc, x, GP_YAML_SEQ, gp_cy_what(L, "%s 'nic_cards'", owner),
 				   L->err))
 			return GP_EINPUT;
 		for (i = 0; i < x->n; i++) {
 			const gp_yaml_node *card = x->items[i];
 
 			if (gp_yaml_expect(&L->doc, card, GP_YAML_SEQ,
-					   what(L, "%s 'nic_cards' entry %zu", owner, i + 1), L->err))
+					   gp_cy_what(L, "%s 'nic_cards' entry %zu", owner, i + 1), L->err))
 				return GP_EINPUT;
 			for (j = 0; j < card->n; j++) {
 				int nic;
 
 				if (gp_yaml_str(&L->doc, card->items[j],
-						what(L, "%s 'nic_cards' entry %zu", owner, i + 1),
+						gp_cy_what(L, "%s 'nic_cards' entry %zu", owner, i + 1),
 						&s, L->err))
 					return GP_EINPUT;
 				nic = find_nic(topo, s);
@@ -779,10 +375,10 @@ static int load_type(loader *L, const gp_yaml_node *key, const gp_yaml_node *v)
 	size_t i;
 	int k, file_model;
 
-	if (get_name(L, key, "node type name", &name))
+	if (gp_cy_get_name(L, key, "node type name", &name))
 		return GP_EINPUT;
 	snprintf(owner, sizeof(owner), "node type '%s'", name);
-	if (gp_yaml_check_keys(&L->doc, v, what(L, "node type '%s'", name),
+	if (gp_yaml_check_keys(&L->doc, v, gp_cy_what(L, "node type '%s'", name),
 			       type_keys, L->err))
 		return GP_EINPUT;
 	gp_topo_init(&empty);
@@ -795,16 +391,16 @@ static int load_type(loader *L, const gp_yaml_node *key, const gp_yaml_node *v)
 				     "%s: give either 'topology' (a snapshot file) or an inline 'gpus'/'links', not both",
 				     owner);
 	if (topo) {
-		if (load_topo_file(L, topo, owner, name, t, &file_model))
+		if (gp_cy_load_topo_file(L, topo, owner, name, t, &file_model))
 			return GP_EINPUT;
 		if (file_model >= 0)
 			t->gpu_model = file_model;
-	} else if (load_inline_topo(L, v, name, t)) {
+	} else if (gp_cy_load_inline_topo(L, v, name, t)) {
 		return GP_EINPUT;
 	}
 	x = gp_yaml_get(v, "gpu_model");
-	if (x && !is_null(x)) {
-		if (gp_yaml_str(&L->doc, x, what(L, "%s 'gpu_model'", owner), &s, L->err))
+	if (x && !gp_cy_is_null(x)) {
+		if (gp_yaml_str(&L->doc, x, gp_cy_what(L, "%s 'gpu_model'", owner), &s, L->err))
 			return GP_EINPUT;
 		t->gpu_model = gp_catalog_index(&c->catalog, s);
 		if (t->gpu_model < 0)
@@ -814,23 +410,23 @@ static int load_type(loader *L, const gp_yaml_node *key, const gp_yaml_node *v)
 	}
 	x = gp_yaml_get(v, "cpus");
 	if (x) {
-		if (gp_yaml_long(&L->doc, x, what(L, "%s 'cpus'", owner), 1,
+		if (gp_yaml_long(&L->doc, x, gp_cy_what(L, "%s 'cpus'", owner), 1,
 				 GP_TOPO_MAX_CPUS, &n, L->err))
 			return GP_EINPUT;
 		t->cpu_count = (int)n;
 	}
 	x = gp_yaml_get(v, "memory_gib");
-	if (x && gp_yaml_double(&L->doc, x, what(L, "%s 'memory_gib'", owner),
+	if (x && gp_yaml_double(&L->doc, x, gp_cy_what(L, "%s 'memory_gib'", owner),
 				0.001, 1 << 24, &t->mem_gib, L->err))
 		return GP_EINPUT;
 	/* subnets: {NIC0: 10.0.0.0/24} or per NIC in the inline list. */
-	if (!topo && gp_yaml_get(v, "nics") && !is_null(gp_yaml_get(v, "nics"))) {
+	if (!topo && gp_yaml_get(v, "nics") && !gp_cy_is_null(gp_yaml_get(v, "nics"))) {
 		const gp_yaml_node *nics = gp_yaml_get(v, "nics");
 
 		for (i = 0; i < nics->n; i++) {
 			x = gp_yaml_get(nics->items[i], "subnet");
-			if (x && !is_null(x) &&
-			    set_subnet(L, t, (int)i, x, what(L, "%s NIC %zu 'subnet'", owner, i)))
+			if (x && !gp_cy_is_null(x) &&
+			    set_subnet(L, t, (int)i, x, gp_cy_what(L, "%s NIC %zu 'subnet'", owner, i)))
 				return GP_EINPUT;
 		}
 	}
@@ -838,7 +434,7 @@ static int load_type(loader *L, const gp_yaml_node *key, const gp_yaml_node *v)
 		return GP_EINPUT;
 	x = gp_yaml_get(v, "subnets");
 	if (x) {
-		if (gp_yaml_expect(&L->doc, x, GP_YAML_MAP, what(L, "%s 'subnets'", owner),
+		if (gp_yaml_expect(&L->doc, x, GP_YAML_MAP, gp_cy_what(L, "%s 'subnets'", owner),
 				   L->err))
 			return GP_EINPUT;
 		for (i = 0; i < x->n; i++) {
@@ -849,7 +445,7 @@ static int load_type(loader *L, const gp_yaml_node *key, const gp_yaml_node *v)
 						     "%s: 'subnets' names NIC '%.40s', which the topology does not have",
 						     owner, x->keys[i]->scalar);
 			if (set_subnet(L, t, nic, x->items[i],
-				       what(L, "%s subnet of '%s'", owner,
+				       gp_cy_what(L, "%s subnet of '%s'", owner,
 					    x->keys[i]->scalar)))
 				return GP_EINPUT;
 		}
@@ -867,7 +463,7 @@ static int load_types(loader *L, const gp_yaml_node *map)
 		return gp_yaml_error(&L->doc, map, L->err, "'node_types' is empty");
 	for (i = 0; i < map->n; i++) {
 		if (gp_yaml_expect(&L->doc, map->items[i], GP_YAML_MAP,
-				   what(L, "node type '%s'", map->keys[i]->scalar),
+				   gp_cy_what(L, "node type '%s'", map->keys[i]->scalar),
 				   L->err))
 			return GP_EINPUT;
 		if (load_type(L, map->keys[i], map->items[i]))
@@ -889,19 +485,19 @@ static int load_switch_perf(loader *L, const gp_yaml_node *s, gp_switch *sw)
 	int b;
 
 	x = gp_yaml_get(s, "congestion");
-	if (x && gp_yaml_double(&L->doc, x, what(L, "switch '%s' 'congestion'", sw->name),
+	if (x && gp_yaml_double(&L->doc, x, gp_cy_what(L, "switch '%s' 'congestion'", sw->name),
 				0, 100, &sw->congestion, L->err))
 		return GP_EINPUT;
 	x = gp_yaml_get(s, "adaptive_routing");
 	if (x) {
-		if (gp_yaml_bool(&L->doc, x, what(L, "switch '%s' 'adaptive_routing'", sw->name),
+		if (gp_yaml_bool(&L->doc, x, gp_cy_what(L, "switch '%s' 'adaptive_routing'", sw->name),
 				 &b, L->err))
 			return GP_EINPUT;
 		sw->adaptive_routing = b;
 	}
 	x = gp_yaml_get(s, "sharp");
 	if (x) {
-		if (gp_yaml_bool(&L->doc, x, what(L, "switch '%s' 'sharp'", sw->name), &b,
+		if (gp_yaml_bool(&L->doc, x, gp_cy_what(L, "switch '%s' 'sharp'", sw->name), &b,
 				 L->err))
 			return GP_EINPUT;
 		sw->sharp = b;
@@ -937,11 +533,11 @@ static int load_fabric(loader *L, const gp_yaml_node *seq)
 		const char *name, *ts;
 		int t = GP_TECH_NONE;
 
-		if (gp_yaml_check_keys(&L->doc, s, what(L, "fabric entry %zu", i + 1),
+		if (gp_yaml_check_keys(&L->doc, s, gp_cy_what(L, "fabric entry %zu", i + 1),
 				       switch_keys, L->err))
 			return GP_EINPUT;
-		nm = need(L, s, "name", what(L, "fabric entry %zu", i + 1));
-		if (!nm || get_name(L, nm, "switch name", &name))
+		nm = gp_cy_need(L, s, "name", gp_cy_what(L, "fabric entry %zu", i + 1));
+		if (!nm || gp_cy_get_name(L, nm, "switch name", &name))
 			return GP_EINPUT;
 		k = gp_cluster_find_switch(c, name);
 		if (k >= 0)
@@ -950,7 +546,7 @@ static int load_fabric(loader *L, const gp_yaml_node *seq)
 					     name, c->switches[k].line);
 		tech = gp_yaml_get(s, "tech");
 		if (tech) {
-			if (gp_yaml_str(&L->doc, tech, what(L, "switch '%s' 'tech'", name),
+			if (gp_yaml_str(&L->doc, tech, gp_cy_what(L, "switch '%s' 'tech'", name),
 					&ts, L->err))
 				return GP_EINPUT;
 			t = gp_fabric_tech_parse(ts);
@@ -974,9 +570,9 @@ static int load_fabric(loader *L, const gp_yaml_node *seq)
 		const gp_yaml_node *p = gp_yaml_get(seq->items[i], "parent");
 		const char *ps;
 
-		if (!p || is_null(p))
+		if (!p || gp_cy_is_null(p))
 			continue;
-		if (gp_yaml_str(&L->doc, p, what(L, "switch '%s' 'parent'",
+		if (gp_yaml_str(&L->doc, p, gp_cy_what(L, "switch '%s' 'parent'",
 						 c->switches[i].name), &ps, L->err))
 			return GP_EINPUT;
 		k = gp_cluster_find_switch(c, ps);
@@ -1016,7 +612,7 @@ static int load_labels(loader *L, const gp_yaml_node *v, gp_label **out,
 		const char *val;
 
 		if (gp_yaml_str(&L->doc, v->items[i],
-				what(L, "label '%s'", v->keys[i]->scalar), &val, L->err)) {
+				gp_cy_what(L, "label '%s'", v->keys[i]->scalar), &val, L->err)) {
 			for (int k = 0; k < *nout; k++) {
 				free((*out)[k].key);
 				free((*out)[k].value);
@@ -1053,20 +649,20 @@ static int load_nodes(loader *L, const gp_yaml_node *seq)
 		snprintf(owner, sizeof(owner), "node entry %zu", i + 1);
 		if (gp_yaml_check_keys(&L->doc, v, owner, node_keys, L->err))
 			return GP_EINPUT;
-		nm = need(L, v, "name", owner);
-		if (!nm || get_name(L, nm, "node name", &name))
+		nm = gp_cy_need(L, v, "name", owner);
+		if (!nm || gp_cy_get_name(L, nm, "node name", &name))
 			return GP_EINPUT;
 		snprintf(owner, sizeof(owner), "node '%s'", name);
-		ty = need(L, v, "type", owner);
-		if (!ty || gp_yaml_str(&L->doc, ty, what(L, "%s 'type'", owner), &s, L->err))
+		ty = gp_cy_need(L, v, "type", owner);
+		if (!ty || gp_yaml_str(&L->doc, ty, gp_cy_what(L, "%s 'type'", owner), &s, L->err))
 			return GP_EINPUT;
 		type = gp_cluster_find_type(c, s);
 		if (type < 0)
 			return gp_yaml_error(&L->doc, ty, L->err,
 					     "%s: type '%.60s' is not in 'node_types'", owner, s);
 		sw = gp_yaml_get(v, "switch");
-		if (sw && !is_null(sw)) {
-			if (gp_yaml_str(&L->doc, sw, what(L, "%s 'switch'", owner), &s, L->err))
+		if (sw && !gp_cy_is_null(sw)) {
+			if (gp_yaml_str(&L->doc, sw, gp_cy_what(L, "%s 'switch'", owner), &s, L->err))
 				return GP_EINPUT;
 			swi = gp_cluster_find_switch(c, s);
 			if (swi < 0)
@@ -1075,7 +671,7 @@ static int load_nodes(loader *L, const gp_yaml_node *seq)
 		}
 		x = gp_yaml_get(v, "count");
 		expand = x != NULL;
-		if (x && gp_yaml_long(&L->doc, x, what(L, "%s 'count'", owner), 1,
+		if (x && gp_yaml_long(&L->doc, x, gp_cy_what(L, "%s 'count'", owner), 1,
 				      GP_CLUSTER_MAX_NODES, &count, L->err))
 			return GP_EINPUT;
 		if (c->nnodes + count > GP_CLUSTER_MAX_NODES)
@@ -1084,7 +680,7 @@ static int load_nodes(loader *L, const gp_yaml_node *seq)
 					     GP_CLUSTER_MAX_NODES);
 		x = gp_yaml_get(v, "state");
 		if (x) {
-			if (gp_yaml_str(&L->doc, x, what(L, "%s 'state'", owner), &s, L->err))
+			if (gp_yaml_str(&L->doc, x, gp_cy_what(L, "%s 'state'", owner), &s, L->err))
 				return GP_EINPUT;
 			if (!strcmp(s, "up"))
 				state = 0;
@@ -1212,13 +808,13 @@ static int cluster_parse(const char *text, size_t len, char **own, const char *f
 	x = gp_yaml_get(root, "gpu_models");
 	if (x && load_models(&L, x))
 		goto out;
-	x = need(&L, root, "node_types", "cluster file");
+	x = gp_cy_need(&L, root, "node_types", "cluster file");
 	if (!x || load_types(&L, x))
 		goto out;
 	x = gp_yaml_get(root, "fabric");
-	if (x && !is_null(x) && load_fabric(&L, x))
+	if (x && !gp_cy_is_null(x) && load_fabric(&L, x))
 		goto out;
-	x = need(&L, root, "nodes", "cluster file");
+	x = gp_cy_need(&L, root, "nodes", "cluster file");
 	if (!x || load_nodes(&L, x))
 		goto out;
 	st = gp_cluster_finish(c, err);

@@ -1,0 +1,34 @@
+/* Internals of the cluster loader (cluster_yaml.c, cluster_topo.c). */
+#ifndef GPUPLAN_CLUSTER_INT_H
+#define GPUPLAN_CLUSTER_INT_H
+
+#include "gpuplan/io/yaml.h"
+#include "gpuplan/model/cluster.h"
+#include "gpuplan/util/error.h"
+
+typedef struct loader {
+	gp_yaml_doc doc;
+	gp_cluster *c;
+	gp_error *err;
+	char what[256]; /* scratch for "node_types.X.cpus"-style names */
+} loader;
+
+/* A formatted name for messages, in L's scratch (valid until the next call). */
+const char *gp_cy_what(loader *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Whether n is null, ~, an empty or an unquoted "null" scalar. */
+int gp_cy_is_null(const gp_yaml_node *n);
+/* A required key: missing is reported at the mapping that lacks it. */
+const gp_yaml_node *gp_cy_need(loader *L, const gp_yaml_node *map, const char *key,
+			       const char *where);
+/* A name: non-empty scalar, short, no control characters or spaces. */
+int gp_cy_get_name(loader *L, const gp_yaml_node *n, const char *wh, const char **out);
+
+/* An inline topology (gpus, nics, devices, links) of node type tname. */
+int gp_cy_load_inline_topo(loader *L, const gp_yaml_node *v, const char *tname,
+			   gp_node_type *t);
+/* 'topology: FILE' (relative to the cluster file): a snapshot or a
+ * node-type file; *model gets the file's gpu_model (-1 none). */
+int gp_cy_load_topo_file(loader *L, const gp_yaml_node *topo, const char *owner,
+			 const char *tname, gp_node_type *t, int *model);
+
+#endif
