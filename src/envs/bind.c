@@ -566,11 +566,6 @@ int64_t gp_envbind_gpu_free_mib(const gp_envbind *b, int gpu)
 	return b->free_mib[gpu];
 }
 
-int64_t gp_envbind_gpu_cap_mib(const gp_envbind *b, int gpu)
-{
-	return b->cap_mib[gpu];
-}
-
 int gp_envbind_busy_gpus(const gp_envbind *b)
 {
 	return b->busy;

@@ -14,7 +14,7 @@ const char *gp_fail_kind_name(int kind)
 	return kind >= 0 && kind < GP_FAIL_KINDS ? kind_names[kind] : "?";
 }
 
-int gp_fail_kind_parse(const char *s)
+static int gp_fail_kind_parse(const char *s)
 {
 	int k;
 

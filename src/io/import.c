@@ -62,7 +62,7 @@ void gp_inventory_release(gp_inventory *inv)
 	gp_inventory_init(inv);
 }
 
-char *gp_inv_file(gp_inventory *inv, const char *file)
+static char *gp_inv_file(gp_inventory *inv, const char *file)
 {
 	size_t i;
 
@@ -248,7 +248,7 @@ const char *gp_import_kind_name(int kind)
 	return kind >= 0 && kind < GP_IMPORT_KIND_COUNT ? kind_names[kind] : "unknown";
 }
 
-int gp_import_kind_family(int kind)
+static int gp_import_kind_family(int kind)
 {
 	if (kind >= GP_IMPORT_SCONTROL_NODE && kind <= GP_IMPORT_SINFO)
 		return 1;

@@ -15,8 +15,6 @@ void gp_inv_warn(gp_inventory *inv, const char *file, int line, const char *fmt,
 	__attribute__((format(printf, 4, 5)));
 /* One warning "N node(s) WHAT: HOSTLIST" for names[0..n); none when n is 0. */
 void gp_inv_warn_hosts(gp_inventory *inv, const char **names, size_t n, const char *what);
-/* The inventory's own copy of a file name. */
-char *gp_inv_file(gp_inventory *inv, const char *file);
 void gp_inv_set_str(char **dst, const char *s, size_t len);
 
 /* Slurm and Kubernetes readers (import_slurm.c, import_k8s.c). */

@@ -13,7 +13,7 @@
 
 /* ---- GRES strings: gpu:a100:4(S:0-1),gpu:1(IDX:0-1,3),mps:400 ---- */
 
-int gp_slurm_is_mig_type(const char *t)
+static int gp_slurm_is_mig_type(const char *t)
 {
 	/* "1g.10gb", "a100_3g.20gb", "mig-2g.20gb" */
 	const char *p = strstr(t, "g.");

@@ -70,8 +70,6 @@ typedef struct gres_sum {
 	int any_gpu;
 } gres_sum;
 
-/* "1g.10gb", "a100_3g.20gb", "mig-2g.20gb" */
-int gp_slurm_is_mig_type(const char *t);
 /* Parse a GRES list at v[0..n); errors located at col0 + offset. */
 int gp_slurm_parse_gres(const char *v, size_t n, const char *file, int line, int col0,
 			gres_item *items, int *nitems, gp_error *err);

@@ -68,8 +68,8 @@ int gp_cluster_switch_ancestor(const gp_cluster *c, int sw, int up)
 	return sw;
 }
 
-int gp_cluster_switch_lca(const gp_cluster *c, int sa, int sb, int *ha,
-			  int *hb)
+static int gp_cluster_switch_lca(const gp_cluster *c, int sa, int sb, int *ha,
+				 int *hb)
 {
 	const gp_switch *s = c->switches;
 	int a = 0, b = 0;

@@ -535,8 +535,8 @@ static double p2p_time(int coll, int p, const gp_perf_fabric *f, double bytes, d
 	return lat * 1e-6 + t;
 }
 
-double gp_perf_coll_time_proto(int coll, int algo, int proto, const gp_perf_fabric *f,
-			       double bytes, double *lat)
+static double gp_perf_coll_time_proto(int coll, int algo, int proto, const gp_perf_fabric *f,
+				      double bytes, double *lat)
 {
 	double best = -1, l = 0, t;
 	int p;

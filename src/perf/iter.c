@@ -108,12 +108,6 @@ static int has_tensor_cores(const gp_gpu_model *m)
 	return m && m->fp16_tflops > 2.5 * m->fp32_tflops;
 }
 
-int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placement *p,
-			   unsigned flags, gp_perf_iter *out, gp_error *err)
-{
-	return gp_perf_iteration_fabric(c, j, p, NULL, flags, out, err);
-}
-
 /* One iteration's estimate in the making. */
 typedef struct iter_est {
 	const gp_cluster *c;
@@ -239,9 +233,8 @@ static void add_comm(iter_est *x, int workers, int servers)
 	out->iter_s = out->compute_s + out->exposed_s;
 }
 
-int gp_perf_iteration_fabric(const gp_cluster *c, const gp_job *j, const gp_placement *p,
-			     const gp_perf_fabric *given, unsigned flags, gp_perf_iter *out,
-			     gp_error *err)
+int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placement *p,
+			   unsigned flags, gp_perf_iter *out, gp_error *err)
 {
 	iter_est x;
 	int st, i, workers = 0, servers = 0, done = 0;
@@ -261,8 +254,6 @@ int gp_perf_iteration_fabric(const gp_cluster *c, const gp_job *j, const gp_plac
 	st = gp_perf_fabric_of(c, p, &x.f, out->bottleneck, sizeof(out->bottleneck), err);
 	if (st)
 		return st;
-	if (given)
-		x.f = *given;
 	for (i = 0; i < p->nparts; i++) {
 		if (p->parts[i].role == 1)
 			servers += p->parts[i].ngpus;

@@ -629,8 +629,3 @@ int gp_predictor_load(const char *path, gp_predictor **out, gp_error *err)
 	*out = p;
 	return GP_OK;
 }
-
-const gp_pred_metrics *gp_predictor_test_metrics(const gp_predictor *p)
-{
-	return &p->rep.test;
-}

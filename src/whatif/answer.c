@@ -7,7 +7,7 @@
 #include "gpuplan/report/report.h"
 #include "gpuplan/whatif/answer.h"
 
-int gp_whatif_answer_metric(const gp_whatif_spec *s, int metric)
+static int gp_whatif_answer_metric(const gp_whatif_spec *s, int metric)
 {
 	if (metric >= 0)
 		return metric;

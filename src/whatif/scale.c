@@ -328,11 +328,6 @@ void gp_scale_bind(gp_scale *sc, const gp_cluster *c)
 	sc->bound = c;
 }
 
-double gp_scale_ref_iter(const gp_scale *sc, size_t i)
-{
-	return i < sc->jobs->n ? sc->t_ref[i] : 0;
-}
-
 int gp_scale_duration(void *ud, const gp_cluster *c, const gp_job *job, const gp_placement *p,
 		      gp_sim_runinfo *out)
 {

@@ -96,7 +96,6 @@ int gp_envbind_can_new(const gp_envbind *b, int env, int64_t mem_per_gpu);
 int gp_envbind_ngpus(const gp_envbind *b);           /* GPUs usable */
 int gp_envbind_gpu_tasks(const gp_envbind *b, int gpu);
 int64_t gp_envbind_gpu_free_mib(const gp_envbind *b, int gpu);
-int64_t gp_envbind_gpu_cap_mib(const gp_envbind *b, int gpu);
 int gp_envbind_busy_gpus(const gp_envbind *b);       /* GPUs with a task or holder */
 int gp_envbind_env_nbound(const gp_envbind *b, int env);
 /* E's bound GPUs and its task count on each; returns the count. */

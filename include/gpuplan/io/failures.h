@@ -17,7 +17,6 @@
 
 enum gp_fail_kind { GP_FAIL_NODE = 0, GP_FAIL_GPU, GP_FAIL_LINK, GP_FAIL_KINDS };
 const char *gp_fail_kind_name(int kind);
-int gp_fail_kind_parse(const char *s); /* -1 when unknown */
 
 /* One failure: a whole node, one GPU of it, or the node's network link
  * (the node keeps computing but cannot talk to other nodes). */

@@ -32,8 +32,6 @@ enum gp_import_kind {
 const char *gp_import_kind_name(int kind);
 /* Recognise text (len bytes); GP_IMPORT_UNKNOWN when nothing fits. */
 int gp_import_sniff(const char *text, size_t len);
-/* Whether kind belongs to "slurm" (1) or "k8s" (2). */
-int gp_import_kind_family(int kind);
 
 typedef struct gp_inv_cores {
 	int *cpus[GP_TOPO_MAX_GPUS];

@@ -156,10 +156,6 @@ int gp_cluster_comm_weight(const gp_cluster *c, int node_a, int node_b);
  * different trees).  Nodes on one switch are interchangeable, so policies
  * and reports can work per switch instead of per node pair. */
 int gp_cluster_switch_weight(const gp_cluster *c, int sa, int sb);
-/* Lowest common switch of two switches (-1 in different trees); ha, hb
- * (may be NULL) receive the up-hops from each side. */
-int gp_cluster_switch_lca(const gp_cluster *c, int sa, int sb, int *ha,
-			  int *hb);
 /* The switch `up` levels above sw (sw itself for 0), -1 past the root. */
 int gp_cluster_switch_ancestor(const gp_cluster *c, int sw, int up);
 /* Nodes under switch sw (its whole subtree), as a slice of node_order;

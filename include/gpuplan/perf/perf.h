@@ -160,11 +160,6 @@ double gp_perf_busbw_factor(int coll, int n);
  * its best protocol; < 0 when the algorithm does not apply. */
 double gp_perf_coll_time(int coll, int algo, const gp_perf_fabric *f,
 			 double bytes);
-/* The same with one protocol (proto < 0: the best); *lat gets the
- * latency term when non-NULL. */
-double gp_perf_coll_time_proto(int coll, int algo, int proto,
-			       const gp_perf_fabric *f, double bytes,
-			       double *lat);
 /* The requested algorithm (or, for GP_ALGO_AUTO, the fastest one NCCL
  * has for the collective); fills out.  out->bottleneck is left as it
  * was. */
@@ -453,11 +448,5 @@ extern const int gp_perf_ngavel_speeds;
 int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j,
 			   const gp_placement *p, unsigned flags,
 			   gp_perf_iter *out, gp_error *err);
-/* The same over a caller-supplied fabric (what-if: faster NICs, another
- * fabric efficiency); given NULL derives it from the placement, as
- * gp_perf_iteration does.  The placement still names the GPU model. */
-int gp_perf_iteration_fabric(const gp_cluster *c, const gp_job *j,
-			     const gp_placement *p, const gp_perf_fabric *given,
-			     unsigned flags, gp_perf_iter *out, gp_error *err);
 
 #endif

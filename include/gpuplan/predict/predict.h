@@ -193,8 +193,6 @@ void gp_predictor_eval(const gp_predictor *p, const gp_pred_data *d,
  * training options and report.  Written atomically. */
 int gp_predictor_save(const gp_predictor *p, const char *path, gp_error *err);
 int gp_predictor_load(const char *path, gp_predictor **out, gp_error *err);
-/* The held-out metrics recorded when the model was trained. */
-const gp_pred_metrics *gp_predictor_test_metrics(const gp_predictor *p);
 
 /* ---- job-level predictions (job.c) ---- */
 

@@ -12,9 +12,6 @@
 #include "gpuplan/util/util.h"
 #include "gpuplan/whatif/sweep.h"
 
-/* The metric shown first and plotted: the SLO's, else queue_delay.p90. */
-int gp_whatif_answer_metric(const gp_whatif_spec *s, int metric);
-
 /* The metric value for people: "1h02m", "58.5 %", "12", "1.25". */
 const char *gp_whatif_fmt(char *buf, size_t size, int metric, double v);
 

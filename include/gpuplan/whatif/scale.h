@@ -55,7 +55,4 @@ void gp_scale_bind(gp_scale *sc, const gp_cluster *c);
 int gp_scale_duration(void *ud, const gp_cluster *c, const gp_job *job,
 		      const gp_placement *p, gp_sim_runinfo *out);
 
-/* The reference iteration time of job i (0 when it keeps its duration). */
-double gp_scale_ref_iter(const gp_scale *sc, size_t i);
-
 #endif
