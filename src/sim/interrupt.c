@@ -101,6 +101,11 @@ void gp_sim_ix_teardown(sim *s)
 	free(s->lsh_present);
 	free(s->lsh_ppos);
 	free(s->lsh_heap);
+	free(s->lsh_root);
+	free(s->sleft);
+	free(s->sright);
+	free(s->oleft);
+	free(s->oright);
 	free(s->lsh_dead);
 	gp_sim_pk_teardown(s);
 }

@@ -60,6 +60,10 @@ void gp_sim_las_setup(sim *s)
 	for (i = 0; i < s->n; i++)
 		s->lvl_t[i] = s->jl->jobs[i].submit;
 	s->las_failed = gp_xcalloc((s->nshapes ? s->nshapes : 1) * NLIST, sizeof(*s->las_failed));
+	s->oleft = gp_xmalloc(n * sizeof(*s->oleft));
+	s->oright = gp_xmalloc(n * sizeof(*s->oright));
+	for (k = 0; k < NLIST; k++)
+		s->lroot[k] = -1;
 	if (s->nshapes <= LSH_MAX_SHAPES) {
 		size_t keys = (s->nshapes ? s->nshapes : 1) * NLIST;
 
@@ -72,6 +76,10 @@ void gp_sim_las_setup(sim *s)
 		s->lsh_ppos = gp_xmalloc(keys * sizeof(*s->lsh_ppos));
 		s->sprev = gp_xmalloc(n * sizeof(*s->sprev));
 		s->snext = gp_xmalloc(n * sizeof(*s->snext));
+		s->lsh_root = gp_xmalloc(keys * sizeof(*s->lsh_root));
+		memset(s->lsh_root, 0xff, keys * sizeof(*s->lsh_root));
+		s->sleft = gp_xmalloc(n * sizeof(*s->sleft));
+		s->sright = gp_xmalloc(n * sizeof(*s->sright));
 		s->lsh_heap = gp_xmalloc((s->nshapes ? s->nshapes : 1) * sizeof(*s->lsh_heap));
 		s->lsh_dead = gp_xmalloc((s->nshapes ? s->nshapes : 1) * sizeof(*s->lsh_dead));
 	}
@@ -86,9 +94,9 @@ void gp_sim_las_shape_count(sim *s, int l, int32_t j, int d)
 		return;
 	key = base + (size_t)s->shape[j];
 	if (d > 0) {
-		/* into its shape's list, in list order (mostly at the end) */
-		for (q = s->lsh_tail[key]; q >= 0 && gp_sim_las_before(s, j, q); q = s->sprev[q])
-			;
+		/* into its shape's list, in list order */
+		q = gp_sim_ord_pred(s, s->sleft, s->sright, s->lsh_root[key], j);
+		s->lsh_root[key] = gp_sim_ord_insert(s, s->sleft, s->sright, s->lsh_root[key], j);
 		s->sprev[j] = q;
 		s->snext[j] = q >= 0 ? s->snext[q] : s->lsh_head[key];
 		if (s->snext[j] >= 0)
@@ -105,6 +113,7 @@ void gp_sim_las_shape_count(sim *s, int l, int32_t j, int d)
 		}
 		return;
 	}
+	s->lsh_root[key] = gp_sim_ord_erase(s, s->sleft, s->sright, s->lsh_root[key], j);
 	if (s->sprev[j] >= 0)
 		s->snext[s->sprev[j]] = s->snext[j];
 	else

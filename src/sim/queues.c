@@ -93,11 +93,10 @@ void gp_sim_enqueue(sim *s, int32_t j)
 	}
 	if (s->cfg->queue == GP_SIM_LAS) {
 		int l = gp_sim_las_list(s, j);
-		int32_t p = s->ltail[l];
+		int32_t p = gp_sim_ord_pred(s, s->oleft, s->oright, s->lroot[l], j);
 
-		while (p >= 0 && gp_sim_las_before(s, j, p))
-			p = s->prev[p];
 		link_after(s, &s->lhead[l], &s->ltail[l], p, j);
+		s->lroot[l] = gp_sim_ord_insert(s, s->oleft, s->oright, s->lroot[l], j);
 		gp_sim_las_shape_count(s, l, j, 1);
 		return;
 	}
@@ -171,6 +170,7 @@ void gp_sim_dequeue(sim *s, int32_t j)
 		int l = gp_sim_las_list(s, j);
 
 		unlink_from(s, &s->lhead[l], &s->ltail[l], j);
+		s->lroot[l] = gp_sim_ord_erase(s, s->oleft, s->oright, s->lroot[l], j);
 		gp_sim_las_shape_count(s, l, j, -1);
 		return;
 	}

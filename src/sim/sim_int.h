@@ -102,6 +102,8 @@ struct gp_sim {
 	int32_t *sjf[NCLASS];   /* binary heaps (sjf, priority) */
 	size_t qlen[NCLASS];
 	int32_t lhead[NLIST], ltail[NLIST]; /* las: one list per (class, queue) */
+	int32_t lroot[NLIST];   /* las: each list's ordered index (order.c) */
+	int32_t *oleft, *oright;
 
 	gp_placement *pool;
 	int32_t *pool_free;
@@ -251,6 +253,7 @@ struct gp_sim {
 	int32_t *lsh_cnt;       /* key -> jobs queued */
 	int32_t *lsh_head, *lsh_tail;
 	int32_t *sprev, *snext; /* job -> its shape's neighbours in its list */
+	int32_t *lsh_root, *sleft, *sright; /* their ordered indexes */
 	int32_t *lsh_present;   /* list l: its shapes at l * nshapes ... */
 	int32_t *lsh_ppos;      /* key -> position there */
 	int32_t lsh_distinct[NLIST];
@@ -348,6 +351,12 @@ int gp_sim_las_list(const sim *s, int32_t j);
 void gp_sim_las_shape_count(sim *s, int l, int32_t j, int d);
 /* queues.c: las list order. */
 int gp_sim_las_before(const sim *s, int32_t a, int32_t b);
+
+/* order.c: a treap over a las list in list order; the root is -1 when
+ * empty, left/right the links (one pair per job). */
+int32_t gp_sim_ord_pred(const sim *s, const int32_t *left, const int32_t *right, int32_t root, int32_t j);
+int32_t gp_sim_ord_insert(const sim *s, int32_t *left, int32_t *right, int32_t root, int32_t j);
+int32_t gp_sim_ord_erase(const sim *s, int32_t *left, int32_t *right, int32_t root, int32_t j);
 
 /* timeline.c */
 void gp_sim_timeline_row(sim *s, double t);
