@@ -671,21 +671,12 @@ typedef struct list_loader {
 	int64_t dup_first;          /* line of its first occurrence */
 } list_loader;
 
-static size_t hash_name(const char *s)
-{
-	size_t h = 1469598103934665603u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211u;
-	return h;
-}
-
 /* Slot of name in the index (empty when absent). */
 static size_t name_slot(const list_loader *L, const char *name)
 {
 	size_t h;
 
-	for (h = hash_name(name) & (L->cap - 1); L->names[h]; h = (h + 1) & (L->cap - 1))
+	for (h = gp_hash_str(name) & (L->cap - 1); L->names[h]; h = (h + 1) & (L->cap - 1))
 		if (!strcmp(L->list->jobs[L->names[h] - 1].id, name))
 			break;
 	return h;

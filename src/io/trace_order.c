@@ -9,15 +9,6 @@
 #include "gpuplan/util/util.h"
 #include "trace_int.h"
 
-static size_t hash_id(const char *s)
-{
-	size_t h = 1469598103934665603u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211u;
-	return h;
-}
-
 /* The job of each id with the smallest line: an open-addressing table of
  * job index + 1 (0 empty), about 2 slots a job. */
 static uint32_t *first_of_ids(const gp_joblist *l, size_t *capp)
@@ -31,7 +22,7 @@ static uint32_t *first_of_ids(const gp_joblist *l, size_t *capp)
 	for (i = 0; i < l->n; i++) {
 		const gp_job *j = &l->jobs[i];
 
-		for (h = hash_id(j->id) & (cap - 1); t[h]; h = (h + 1) & (cap - 1))
+		for (h = gp_hash_str(j->id) & (cap - 1); t[h]; h = (h + 1) & (cap - 1))
 			if (!strcmp(l->jobs[t[h] - 1].id, j->id))
 				break;
 		if (!t[h] || j->line < l->jobs[t[h] - 1].line)
@@ -45,7 +36,7 @@ static size_t first_of(const gp_joblist *l, const uint32_t *t, size_t cap, const
 {
 	size_t h;
 
-	for (h = hash_id(id) & (cap - 1);; h = (h + 1) & (cap - 1))
+	for (h = gp_hash_str(id) & (cap - 1);; h = (h + 1) & (cap - 1))
 		if (!strcmp(l->jobs[t[h] - 1].id, id))
 			return t[h] - 1;
 }

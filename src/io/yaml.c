@@ -99,6 +99,23 @@ void gp_yaml_doc_release(gp_yaml_doc *doc)
 #endif
 #endif
 
+/* A new empty block of size bytes (reuse: a block given back, at least
+ * that big) at the head of list. */
+static struct gp_yaml_block *block_push(struct gp_yaml_block **list, struct gp_yaml_block *reuse,
+					size_t size)
+{
+	struct gp_yaml_block *b = reuse;
+
+	if (!b) {
+		b = gp_xmalloc(sizeof(*b) + size);
+		b->size = size;
+	}
+	b->used = 0;
+	b->next = *list;
+	*list = b;
+	return b;
+}
+
 static void *store(pctx *x, size_t size)
 {
 	struct gp_yaml_block *b = x->doc->blocks;
@@ -107,10 +124,8 @@ static void *store(pctx *x, size_t size)
 #ifdef STORE_EXACT
 	/* Under AddressSanitizer every piece is a block of its own, so that
 	 * reading past a node (n of a scalar, say) is reported. */
-	b = gp_xmalloc(sizeof(*b) + size);
-	b->size = b->used = size;
-	b->next = x->doc->blocks;
-	x->doc->blocks = b;
+	b = block_push(&x->doc->blocks, NULL, size);
+	b->used = size;
 	p = b + 1;
 #else
 	size = (size + 7) & ~(size_t)7;
@@ -120,15 +135,11 @@ static void *store(pctx *x, size_t size)
 		if (bs < size)
 			bs = size;
 		if (x->spare && x->spare->size >= bs) {
-			b = x->spare;
+			b = block_push(&x->doc->blocks, x->spare, bs);
 			x->spare = NULL;
 		} else {
-			b = gp_xmalloc(sizeof(*b) + bs);
-			b->size = bs;
+			b = block_push(&x->doc->blocks, NULL, bs);
 		}
-		b->used = 0;
-		b->next = x->doc->blocks;
-		x->doc->blocks = b;
 	}
 	p = (char *)(b + 1) + b->used;
 	b->used += size;
@@ -196,8 +207,6 @@ static gp_yaml_node *scalar_new(pctx *x, const yaml_mark_t *mark, const char *te
 #define KEY_MAX_DISTINCT 4096 /* then new keys are too */
 #define KEY_BLOCK ((size_t)KEY_MAX_DISTINCT * (KEY_MAX_LEN + 1))
 
-static size_t hash_key(const char *s);
-
 /* Text of a mapping key stored once per document (a file repeats a few
  * keys many times); NULL when it is not kept that way. */
 static const char *key_text(pctx *x, const char *text, size_t len)
@@ -212,7 +221,7 @@ static const char *key_text(pctx *x, const char *text, size_t len)
 		x->keycap = 2 * KEY_MAX_DISTINCT;
 		x->keytab = gp_xcalloc(x->keycap, sizeof(*x->keytab));
 	}
-	for (h = hash_key(text) & (x->keycap - 1); x->keytab[h]; h = (h + 1) & (x->keycap - 1))
+	for (h = gp_hash_str(text) & (x->keycap - 1); x->keytab[h]; h = (h + 1) & (x->keycap - 1))
 		if (!strcmp(x->keytab[h], text))
 			return x->keytab[h];
 	if (x->nkeytab >= KEY_MAX_DISTINCT)
@@ -221,11 +230,7 @@ static const char *key_text(pctx *x, const char *text, size_t len)
 	if (!b || b->size - b->used < len + 1) {
 		/* one block holds them all (KEY_MAX_DISTINCT x KEY_MAX_LEN
 		 * bytes at most); only what is written becomes resident */
-		b = gp_xmalloc(sizeof(*b) + KEY_BLOCK);
-		b->size = KEY_BLOCK;
-		b->used = 0;
-		b->next = x->doc->strings;
-		x->doc->strings = b;
+		b = block_push(&x->doc->strings, NULL, KEY_BLOCK);
 	}
 	p = (char *)(b + 1) + b->used;
 	b->used += len + 1;
@@ -265,15 +270,6 @@ int gp_yaml_error(const gp_yaml_doc *doc, const gp_yaml_node *at,
 
 #define INDEX_FROM 8 /* keys before a map gets its index */
 
-static size_t hash_key(const char *s)
-{
-	size_t h = 1469598103934665603u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211u;
-	return h;
-}
-
 /* Key i of the open map f. */
 static const gp_yaml_node *open_key(const pctx *x, const frame *f, size_t i)
 {
@@ -282,7 +278,7 @@ static const gp_yaml_node *open_key(const pctx *x, const frame *f, size_t i)
 
 static void index_put(const pctx *x, frame *f, size_t i)
 {
-	size_t mask = f->icap - 1, h = hash_key(open_key(x, f, i)->scalar) & mask;
+	size_t mask = f->icap - 1, h = gp_hash_str(open_key(x, f, i)->scalar) & mask;
 
 	while (f->index[h])
 		h = (h + 1) & mask;
@@ -321,7 +317,7 @@ static const gp_yaml_node *find_key(const pctx *x, const frame *f, const char *k
 		return NULL;
 	}
 	mask = f->icap - 1;
-	for (h = hash_key(key) & mask; f->index[h]; h = (h + 1) & mask)
+	for (h = gp_hash_str(key) & mask; f->index[h]; h = (h + 1) & mask)
 		if (!strcmp(open_key(x, f, f->index[h] - 1)->scalar, key))
 			return open_key(x, f, f->index[h] - 1);
 	return NULL;

@@ -79,13 +79,24 @@ int gp_place_ix_by_free(const gp_policy_ctx *ctx, const gp_job *job, int k, int 
 	return best;
 }
 
+/* -1, 0, 1 as key a ranks before, with, after key b. */
+static int keys_order(const double *a, const double *b)
+{
+	int i;
+
+	for (i = 0; i < GP_PLACE_KEYS; i++)
+		if (a[i] != b[i])
+			return a[i] < b[i] ? -1 : 1;
+	return 0;
+}
+
 int gp_place_ix_one(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
 		    gp_place_key_fn key, void *ud, uint64_t *mask)
 {
 	const gp_alloc_index *ix = gp_place_ix(ctx, job);
 	const gp_alloc *a = ctx->alloc;
 	int ti, r, m, best = -1, k = job->gpus;
-	double bk[3] = { 0, 0, 0 };
+	double bk[GP_PLACE_KEYS] = { 0 }, kk[GP_PLACE_KEYS];
 
 	if (!ix)
 		return -2;
@@ -96,15 +107,15 @@ int gp_place_ix_one(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *
 		if (!xt->nnodes || !gp_place_type_ok(ctx, ti, job))
 			continue;
 		for (r = gp_nodeset_next(&xt->odd, 0); r >= 0; r = gp_nodeset_next(&xt->odd, r + 1)) {
-			int n, node = xt->nodes[r];
+			int n, node = xt->nodes[r], c;
 			uint64_t avail = gp_place_fit_mask(ctx, node, job, &n), got;
-			double kk[3];
 
 			if (n < k || !gp_place_host_fits(ctx, node, job, k) ||
-			    !(got = key(pt, avail, a->node_free_milli[node] - (int64_t)k * job->gpu_milli, ud, kk)))
+			    !(got = key(pt, node, avail, a->node_free_milli[node] - (int64_t)k * job->gpu_milli,
+					ud, kk)))
 				continue;
-			if (best < 0 || kk[0] < bk[0] || (kk[0] == bk[0] && (kk[1] < bk[1] ||
-			    (kk[1] == bk[1] && (kk[2] < bk[2] || (kk[2] == bk[2] && node < best)))))) {
+			c = best < 0 ? -1 : keys_order(kk, bk);
+			if (c < 0 || (c == 0 && node < best)) {
 				best = node;
 				memcpy(bk, kk, sizeof(bk));
 				*mask = got;
@@ -113,22 +124,16 @@ int gp_place_ix_one(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *
 		if (!xt->indexed || job->gpu_mem_mib > xt->mem_cap || k > xt->ngpus || pt->ngpus != xt->ngpus)
 			continue;
 		for (m = gp_place_ix_next_mask(xt, 1); m > 0; m = gp_place_ix_next_mask(xt, m + 1)) {
-			int w = gp_popcount64((uint64_t)m), node, before = INT_MAX;
+			int w = gp_popcount64((uint64_t)m), node, c;
 			uint64_t got;
-			double kk[3];
 
-			if (w < k || !(got = key(pt, (uint64_t)m, (int64_t)GP_MILLI * w - (int64_t)k * job->gpu_milli, ud, kk)))
+			if (w < k || !(got = key(pt, -1, (uint64_t)m,
+						 (int64_t)GP_MILLI * w - (int64_t)k * job->gpu_milli, ud, kk)))
 				continue;
-			if (best >= 0) {
-				int c = kk[0] != bk[0] ? (kk[0] < bk[0] ? -1 : 1) : kk[1] != bk[1] ? (kk[1] < bk[1] ? -1 : 1) :
-					kk[2] != bk[2] ? (kk[2] < bk[2] ? -1 : 1) : 0;
-
-				if (c > 0)
-					continue;
-				if (c == 0)
-					before = best;
-			}
-			node = gp_place_ix_first(ctx, xt, &xt->by_mask[m], job, k, before);
+			c = best < 0 ? -1 : keys_order(kk, bk);
+			if (c > 0)
+				continue;
+			node = gp_place_ix_first(ctx, xt, &xt->by_mask[m], job, k, c == 0 ? best : INT_MAX);
 			if (node >= 0) {
 				best = node;
 				memcpy(bk, kk, sizeof(bk));

@@ -209,11 +209,14 @@ int gp_place_ix_first(const gp_policy_ctx *ctx, const gp_aix_type *xt, const gp_
  * for k of them, lowest index among equals; -1 none; -2 when the index
  * cannot answer (gp_place_ix NULL). */
 int gp_place_ix_by_free(const gp_policy_ctx *ctx, const gp_job *job, int k, int most);
-/* A one-node policy's ranking of a node with free GPUs avail and
- * `remaining` milli-GPU left after the job: the GPUs it takes (0: the node
- * cannot take the job), key[0..3) smaller first. */
-typedef uint64_t (*gp_place_key_fn)(const gp_place_type *t, uint64_t avail, int64_t remaining,
-				    void *ud, double key[3]);
+/* A one-node policy's ranking of a node (node, or -1 for every regular
+ * node whose fitting GPUs are avail, all wholly free) with fitting GPUs
+ * avail and `remaining` milli-GPU left after the job: the GPUs it takes
+ * (0: the node cannot take the job), key[0..GP_PLACE_KEYS) smaller first
+ * (integers up to 2^53 and floats are exact in a double). */
+#define GP_PLACE_KEYS 4
+typedef uint64_t (*gp_place_key_fn)(const gp_place_type *t, int node, uint64_t avail,
+				    int64_t remaining, void *ud, double key[GP_PLACE_KEYS]);
 /* Through the index: the node with the smallest key (then the lowest
  * index) among those with job->gpus fitting GPUs and host room for them;
  * *mask its GPUs.  -1 none; -2 when the index cannot answer. */

@@ -126,6 +126,41 @@ static int span_parts(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job
 	return GP_PLACED;
 }
 
+/* Sort chosen[0..n) by fit descending, then node index; the GPUs of all
+ * but the last. */
+static int span_order(int *chosen, int n, const int *fit)
+{
+	int i, got = 0;
+
+	for (i = 1; i < n; i++) {
+		int x = chosen[i], j = i - 1;
+
+		while (j >= 0 && cmp_node_fit_desc(fit[chosen[j]], chosen[j], fit[x], x) > 0) {
+			chosen[j + 1] = chosen[j];
+			j--;
+		}
+		chosen[j + 1] = x;
+	}
+	for (i = 0; i < n - 1; i++)
+		got += fit[chosen[i]];
+	return got;
+}
+
+/* From the nodes per fitting GPUs (hist): the level thr whose nodes and
+ * those above it hold need GPUs; *take_thr of those at thr are taken. */
+static int span_threshold(const int *hist, int need, int *take_thr)
+{
+	int thr, cum = 0;
+
+	for (thr = GP_TOPO_MAX_GPUS; thr > 0; thr--) {
+		if (cum + thr * hist[thr] >= need)
+			break;
+		cum += thr * hist[thr];
+	}
+	*take_thr = thr > 0 ? (need - cum + thr - 1) / thr : 0;
+	return thr;
+}
+
 /* The nodes of a multi-node job under switch best: cand[0..m) are the
  * nodes under it with fitting GPUs, ascending.  Fewest nodes first
  * (largest fit), the last one by best fit. */
@@ -136,19 +171,13 @@ static int span_nodes(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job
 	int need = job->gpus, i, nchosen = 0, got, last = -1;
 	int *chosen = gp_place_scratch_nodes(pc, 2);
 	int hist[GP_TOPO_MAX_GPUS + 1];
-	int thr, cum, take_thr, chosen_max = GP_PLACE_MAX_PARTS;
+	int thr, take_thr, chosen_max = GP_PLACE_MAX_PARTS;
 
 	memset(hist, 0, sizeof(hist));
 	for (i = 0; i < m; i++)
 		hist[fit[cand[i]] > GP_TOPO_MAX_GPUS ? GP_TOPO_MAX_GPUS : fit[cand[i]]]++;
-	cum = 0;
-	for (thr = GP_TOPO_MAX_GPUS; thr > 0; thr--) {
-		if (cum + thr * hist[thr] >= need)
-			break;
-		cum += thr * hist[thr];
-	}
 	/* Nodes with fit > thr all go; of those with fit == thr, the first few. */
-	take_thr = thr > 0 ? (need - cum + thr - 1) / thr : 0;
+	thr = span_threshold(hist, need, &take_thr);
 	for (i = 0; i < m; i++) {
 		int f = fit[cand[i]];
 
@@ -165,18 +194,7 @@ static int span_nodes(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job
 	}
 	/* Order: fit descending, then node index; the last node only gives
 	 * the remainder: swap in the smallest unchosen node that covers it. */
-	for (i = 1; i < nchosen; i++) {
-		int x = chosen[i], j = i - 1;
-
-		while (j >= 0 && cmp_node_fit_desc(fit[chosen[j]], chosen[j], fit[x], x) > 0) {
-			chosen[j + 1] = chosen[j];
-			j--;
-		}
-		chosen[j + 1] = x;
-	}
-	got = 0;
-	for (i = 0; i < nchosen - 1; i++)
-		got += fit[chosen[i]];
+	got = span_order(chosen, nchosen, fit);
 	if (nchosen > 0) {
 		int rem = need - got, bestn = chosen[nchosen - 1], k;
 
@@ -340,7 +358,7 @@ static int span_big(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *
 	int *fit = gp_place_scratch_nodes(pc, 0), *oddn = gp_place_scratch_nodes(pc, 1);
 	int *chosen = gp_place_scratch_nodes(pc, 2);
 	uint64_t *allow = gp_place_scratch_masks(pc);
-	int hist[GP_TOPO_MAX_GPUS + 1], need = job->gpus, nodd = 0, ti, r, w, thr, cum, take_thr;
+	int hist[GP_TOPO_MAX_GPUS + 1], need = job->gpus, nodd = 0, ti, r, w, thr, take_thr;
 	int nchosen = 0, i, got, extra;
 
 	memset(hist, 0, sizeof(hist));
@@ -364,13 +382,7 @@ static int span_big(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *
 			}
 		}
 	}
-	cum = 0;
-	for (thr = GP_TOPO_MAX_GPUS; thr > 0; thr--) {
-		if (cum + thr * hist[thr] >= need)
-			break;
-		cum += thr * hist[thr];
-	}
-	take_thr = thr > 0 ? (need - cum + thr - 1) / thr : 0;
+	thr = span_threshold(hist, need, &take_thr);
 	for (w = thr + 1; w <= GP_TOPO_MAX_GPUS; w++)
 		nchosen += hist[w];
 	nchosen += take_thr;
@@ -389,18 +401,7 @@ static int span_big(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *
 		if (!under(c, pc, chosen[i], best) || !(fit[chosen[i]] = span_fit(ctx, pc, job, chosen[i],
 										  &allow[chosen[i]])))
 			return -1; /* cannot happen: the index and the scan disagree */
-	for (i = 1; i < nchosen; i++) {
-		int x = chosen[i], j = i - 1;
-
-		while (j >= 0 && cmp_node_fit_desc(fit[chosen[j]], chosen[j], fit[x], x) > 0) {
-			chosen[j + 1] = chosen[j];
-			j--;
-		}
-		chosen[j + 1] = x;
-	}
-	got = 0;
-	for (i = 0; i < nchosen - 1; i++)
-		got += fit[chosen[i]];
+	got = span_order(chosen, nchosen, fit);
 	if (nchosen > 0) {
 		int rem = need - got, last = chosen[nchosen - 1], v;
 

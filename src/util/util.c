@@ -263,6 +263,15 @@ int gp_read_file(const char *path, size_t max_bytes, char **data, size_t *len,
 	return GP_OK;
 }
 
+size_t gp_hash_str(const char *s)
+{
+	size_t h = 1469598103934665603u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211u;
+	return h;
+}
+
 char *gp_path_relative_to(const char *base, const char *rel)
 {
 	const char *slash;

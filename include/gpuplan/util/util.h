@@ -57,6 +57,9 @@ int gp_read_file(const char *path, size_t max_bytes, char **data, size_t *len,
 /* Resolve rel against the directory of base (unless rel is absolute). */
 char *gp_path_relative_to(const char *base, const char *rel);
 
+/* FNV-1a hash of a string, for the open-addressing indexes of names. */
+size_t gp_hash_str(const char *s);
+
 /* Safe output (files.c).  A regular file (or a new one) is written to a
  * temporary ".NAME.gptmp-PID-XXXXXX" beside it, fsync'd and renamed over it
  * on commit (then the directory is fsync'd): readers see the old or the new

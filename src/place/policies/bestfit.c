@@ -221,66 +221,24 @@ static int one_node_keys(const gp_place_type *t, uint64_t avail, int k, int ring
 	return mi.ring < 100;
 }
 
-/* Whether a candidate with keys cd (node unknown) could still win: -1
- * better than any node of best, 0 only with a lower node, 1 never. */
-static int keys_cmp(const cand *cd, const cand *best)
+typedef struct key_ud {
+	const gp_policy_ctx *ctx;
+	const gp_job *job;
+	int ring;
+} key_ud;
+
+/* one_node's ranking for gp_place_ix_one. */
+static uint64_t one_key(const gp_place_type *t, int node, uint64_t avail, int64_t remaining, void *p,
+			double key[GP_PLACE_KEYS])
 {
+	const key_ud *ud = p;
+	cand cd = { .node = node };
 	int i;
 
-	if (best->node < 0)
-		return -1;
-	for (i = 0; i < 4; i++)
-		if (cd->key[i] != best->key[i])
-			return cd->key[i] < best->key[i] ? -1 : 1;
-	return 0;
-}
-
-/* one_node through the index: regular nodes per free-GPU mask (every
- * node of a mask has the same group and keys), odd ones node by node. */
-static void one_node_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
-			const gp_alloc_index *ix, int ring, cand *best)
-{
-	int ti, r, m, k = job->gpus;
-
-	for (ti = 0; ti < ix->ntypes; ti++) {
-		const gp_aix_type *xt = &ix->types[ti];
-		const gp_place_type *pt = &pc->types[ti];
-
-		if (!xt->nnodes || !gp_place_type_ok(ctx, ti, job))
-			continue;
-		for (r = gp_nodeset_next(&xt->odd, 0); r >= 0; r = gp_nodeset_next(&xt->odd, r + 1)) {
-			int n, node = xt->nodes[r];
-			uint64_t avail = gp_place_fit_mask(ctx, node, job, &n);
-			cand cd = { .node = node };
-
-			if (n < k || !gp_place_host_fits(ctx, node, job, k))
-				continue;
-			one_node_keys(pt, avail, k, ring, node_remaining(ctx, node, job), &cd);
-			if (cand_better(&cd, best))
-				*best = cd;
-		}
-		if (!ix_type(xt, pt, job) || k > xt->ngpus)
-			continue;
-		for (m = gp_place_ix_next_mask(xt, 1); m > 0; m = gp_place_ix_next_mask(xt, m + 1)) {
-			int w = gp_popcount64((uint64_t)m), before = INT_MAX, node;
-			cand cd = { .node = -1 };
-
-			if (w < k)
-				continue;
-			one_node_keys(pt, (uint64_t)m, k, ring, (int64_t)GP_MILLI * w - (int64_t)k * job->gpu_milli,
-				      &cd);
-			r = keys_cmp(&cd, best);
-			if (r > 0)
-				continue;
-			if (r == 0)
-				before = best->node;
-			node = gp_place_ix_first(ctx, xt, &xt->by_mask[m], job, k, before);
-			if (node >= 0) {
-				cd.node = node;
-				*best = cd;
-			}
-		}
-	}
+	one_node_keys(t, avail, ud->job->gpus, ud->ring, remaining, &cd);
+	for (i = 0; i < GP_PLACE_KEYS; i++)
+		key[i] = (double)cd.key[i];
+	return cd.mask;
 }
 
 /* One node; ring: closed loops, NVLink loops first. */
@@ -293,8 +251,11 @@ static int one_node(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *
 	int node, k = job->gpus, nodes_fit = 0, nv_nodes = 0, most = 0, most_node = -1;
 	char gbuf[256];
 
-	if (ix)
-		one_node_ix(ctx, pc, job, ix, ring, &best);
+	if (ix) {
+		key_ud ud = { ctx, job, ring };
+
+		best.node = gp_place_ix_one(ctx, pc, job, one_key, &ud, &best.mask);
+	}
 	for (node = 0; !ix && node < c->nnodes; node++) {
 		int n;
 		uint64_t avail = gp_place_fit_mask(ctx, node, job, &n);
@@ -374,48 +335,20 @@ static void subtree_node(const gp_policy_ctx *ctx, const gp_place_type *t, const
 	}
 }
 
-/* one_subtree through the index (see one_node_ix). */
-static void subtree_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
-		       const gp_alloc_index *ix, cand *best, int *sub)
+/* one_subtree's ranking for gp_place_ix_one: the node's best CPU
+ * sub-tree (its index is the last key). */
+static uint64_t subtree_key(const gp_place_type *t, int node, uint64_t avail, int64_t remaining, void *p,
+			    double key[GP_PLACE_KEYS])
 {
-	int ti, r, m, k = job->gpus;
+	const key_ud *ud = p;
+	cand cd = { .node = -1 };
+	int i, sub = -1;
 
-	for (ti = 0; ti < ix->ntypes; ti++) {
-		const gp_aix_type *xt = &ix->types[ti];
-		const gp_place_type *pt = &pc->types[ti];
-
-		if (!xt->nnodes || !gp_place_type_ok(ctx, ti, job))
-			continue;
-		for (r = gp_nodeset_next(&xt->odd, 0); r >= 0; r = gp_nodeset_next(&xt->odd, r + 1)) {
-			int n, node = xt->nodes[r];
-			uint64_t avail = gp_place_fit_mask(ctx, node, job, &n);
-
-			if (n >= k && gp_place_host_fits(ctx, node, job, k))
-				subtree_node(ctx, pt, job, node, ctx->cluster->nodes[node].first_gpu, avail,
-					     node_remaining(ctx, node, job), best, sub);
-		}
-		if (!ix_type(xt, pt, job) || k > xt->ngpus)
-			continue;
-		for (m = gp_place_ix_next_mask(xt, 1); m > 0; m = gp_place_ix_next_mask(xt, m + 1)) {
-			int w = gp_popcount64((uint64_t)m), before = INT_MAX, node, msub = -1;
-			cand cd = { .node = -1 };
-
-			if (w < k)
-				continue;
-			subtree_node(ctx, pt, job, -1, -1, (uint64_t)m,
-				     (int64_t)GP_MILLI * w - (int64_t)k * job->gpu_milli, &cd, &msub);
-			if (msub < 0 || (r = keys_cmp(&cd, best)) > 0)
-				continue;
-			if (r == 0)
-				before = best->node;
-			node = gp_place_ix_first(ctx, xt, &xt->by_mask[m], job, k, before);
-			if (node >= 0) {
-				cd.node = node;
-				*best = cd;
-				*sub = msub;
-			}
-		}
-	}
+	subtree_node(ud->ctx, t, ud->job, -1, node >= 0 ? ud->ctx->cluster->nodes[node].first_gpu : -1,
+		     avail, remaining, &cd, &sub);
+	for (i = 0; i < GP_PLACE_KEYS; i++)
+		key[i] = (double)cd.key[i];
+	return sub >= 0 ? cd.mask : 0;
 }
 
 /* PS-Worker: all GPUs under one CPU (a CPU sub-tree of one node). */
@@ -428,8 +361,11 @@ static int one_subtree(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_jo
 	int node, k = job->gpus, sub = -1;
 	char gbuf[256];
 
-	if (ix)
-		subtree_ix(ctx, pc, job, ix, &best, &sub);
+	if (ix) {
+		key_ud ud = { ctx, job, 0 };
+
+		best.node = gp_place_ix_one(ctx, pc, job, subtree_key, &ud, &best.mask);
+	}
 	for (node = 0; !ix && node < c->nnodes; node++) {
 		int n;
 		uint64_t avail = gp_place_fit_mask(ctx, node, job, &n);

@@ -19,7 +19,8 @@
 #include "../place_int.h"
 
 /* The ranking below for gp_place_ix_one (ud: the job). */
-static uint64_t bw_key(const gp_place_type *t, uint64_t avail, int64_t remaining, void *ud, double key[3])
+static uint64_t bw_key(const gp_place_type *t, int node, uint64_t avail, int64_t remaining, void *ud,
+		       double key[GP_PLACE_KEYS])
 {
 	const gp_job *job = ud;
 	uint64_t m = gp_place_best_group(t, avail, job->gpus, GP_GROUP_RING);
@@ -28,6 +29,8 @@ static uint64_t bw_key(const gp_place_type *t, uint64_t avail, int64_t remaining
 	key[0] = job->gpus == 1 ? 0 : -(double)gp_place_expense_bw(t, mi.ring);
 	key[1] = (double)remaining;
 	key[2] = (double)mi.sum;
+	key[3] = 0;
+	(void)node;
 	return m;
 }
 

@@ -170,16 +170,18 @@ static uint64_t pair_score_search(const gp_place_type *t, uint64_t avail, int k)
 
 /* The ranking below for gp_place_ix_one (ud: the job): the highest set
  * score, then the fewest fitting GPUs. */
-static uint64_t pair_key(const gp_place_type *t, uint64_t avail, int64_t remaining, void *ud, double key[3])
+static uint64_t pair_key(const gp_place_type *t, int node, uint64_t avail, int64_t remaining, void *ud,
+			 double key[GP_PLACE_KEYS])
 {
 	const gp_job *job = ud;
 	int32_t sc = 0;
 	uint64_t m = pair_score_choose(t, avail, job->gpus, &sc);
 
+	(void)node;
 	(void)remaining;
 	key[0] = -(double)sc;
 	key[1] = gp_popcount64(avail);
-	key[2] = 0;
+	key[2] = key[3] = 0;
 	return m;
 }
 

@@ -119,7 +119,8 @@ typedef struct class_ud {
 
 /* place_in_class's one-node ranking for gp_place_ix_one: the fewest class
  * GPUs left, the least milli-GPU left, the cheapest group. */
-static uint64_t class_key(const gp_place_type *t, uint64_t avail, int64_t remaining, void *p, double key[3])
+static uint64_t class_key(const gp_place_type *t, int node, uint64_t avail, int64_t remaining, void *p,
+			  double key[GP_PLACE_KEYS])
 {
 	const class_ud *ud = p;
 	uint64_t allow = class_mask(t, avail, ud->cls), m;
@@ -131,6 +132,8 @@ static uint64_t class_key(const gp_place_type *t, uint64_t avail, int64_t remain
 	key[0] = fit - k;
 	key[1] = (double)remaining;
 	key[2] = ud->kind == GP_GROUP_RING ? gp_place_mask(t, m).ring : gp_place_mask(t, m).sum;
+	key[3] = 0;
+	(void)node;
 	return m;
 }
 
