@@ -1,5 +1,6 @@
 # Synthetic clusters and traces for the simulator benchmarks (sourced by
-# scripts/bench-sim.sh and scripts/bench-scale.sh, from the repository root).
+# scripts/bench-sim.sh, scripts/bench-scale.sh and scripts/bench-failures.sh, from
+# the repository root).
 
 # synth_cluster NODES FILE: NODES DGX-1 boxes (8 V100 each) under 64 leaf
 # switches of one InfiniBand HDR spine.

@@ -84,6 +84,18 @@ int gp_slurm_lex_next_line(slurm_lexer *x)
 	return x->p < x->end;
 }
 
+int gp_slurm_lex_next(slurm_lexer *x, slurm_tok *t)
+{
+	for (;;) {
+		int k = gp_slurm_lex_tok(x, t);
+
+		if (k > 0)
+			return 1;
+		if (k < 0 || !gp_slurm_lex_next_line(x))
+			return 0;
+	}
+}
+
 int gp_slurm_keq(const slurm_tok *t, const char *key)
 {
 	return t->kl == strlen(key) && !strncasecmp(t->k, key, t->kl);

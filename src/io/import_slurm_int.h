@@ -31,6 +31,8 @@ void gp_slurm_lex_init(slurm_lexer *x, const char *s, size_t len, int comments);
 int gp_slurm_lex_tok(slurm_lexer *x, slurm_tok *t);
 /* Skip to the start of the next line; 0 at end of text. */
 int gp_slurm_lex_next_line(slurm_lexer *x);
+/* The next token, across line ends; 0 at the end of the text. */
+int gp_slurm_lex_next(slurm_lexer *x, slurm_tok *t);
 int gp_slurm_keq(const slurm_tok *t, const char *key);
 int gp_slurm_tok_err(const char *file, const slurm_tok *t, int at_key, gp_error *err,
 		     const char *fmt, const char *what);

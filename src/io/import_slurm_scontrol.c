@@ -138,16 +138,7 @@ int gp_slurm_read_scontrol_node(gp_inventory *inv, const char *text, size_t len,
 	int rc, have_prev = 0, nodes = 0;
 
 	gp_slurm_lex_init(&x, text, len, 0);
-	for (;;) {
-		int k = gp_slurm_lex_tok(&x, &t);
-
-		if (k < 0)
-			break;
-		if (k == 0) {
-			if (!gp_slurm_lex_next_line(&x))
-				break;
-			continue;
-		}
+	while (gp_slurm_lex_next(&x, &t)) {
 		if (t.kl == 0) {
 			/* a word without '=' continues the previous value
 			 * ("OS=Linux 5.15 #1 SMP", "Reason=bad dimm [root@...]") */
@@ -322,16 +313,7 @@ int gp_slurm_read_scontrol_job(gp_inventory *inv, const char *text, size_t len,
 	memset(&j, 0, sizeof(j));
 	memset(&d, 0, sizeof(d));
 	gp_slurm_lex_init(&x, text, len, 0);
-	for (;;) {
-		int k = gp_slurm_lex_tok(&x, &t);
-
-		if (k < 0)
-			break;
-		if (k == 0) {
-			if (!gp_slurm_lex_next_line(&x))
-				break;
-			continue;
-		}
+	while (gp_slurm_lex_next(&x, &t)) {
 		if (t.kl == 0)
 			continue;   /* words of Command=..., Reason=... */
 		if (gp_slurm_keq(&t, "JobId")) {

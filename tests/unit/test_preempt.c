@@ -14,53 +14,17 @@
 #include "testlib.h"
 
 static gp_cluster cl;
-static gp_topo_gpu tgpus[8];
-static gp_link tlinks[8 * 8];
-static gp_node_type ntype;
-static gp_node nodes[4];
 
-/* nnodes nodes of per GPUs each, 16 CPUs, all GPU pairs PIX. */
+/* nnodes nodes of per GPUs each (testlib: 16 CPUs, no named GPU model,
+ * all GPU pairs PIX). */
 static void build_cluster(int nnodes, int per)
 {
-	int i;
-	static const char *names[] = { "n0", "n1", "n2", "n3" };
-
-	memset(&cl, 0, sizeof(cl));
-	memset(&ntype, 0, sizeof(ntype));
-	memset(tgpus, 0, sizeof(tgpus));
-	ntype.name = "box";
-	ntype.topo.ngpus = per;
-	ntype.topo.gpus = tgpus;
-	for (i = 0; i < per * per; i++)
-		tlinks[i].level = i / per == i % per ? GP_LINK_X : GP_LINK_PIX;
-	ntype.topo.links = tlinks;
-	ntype.gpu_model = -1;
-	ntype.cpu_count = 16;
-	ntype.mem_gib = 64;
-	for (i = 0; i < nnodes; i++) {
-		memset(&nodes[i], 0, sizeof(nodes[i]));
-		nodes[i].name = (char *)names[i];
-		nodes[i].first_gpu = per * i;
-		nodes[i].ngpus = per;
-	}
-	cl.types = &ntype;
-	cl.ntypes = 1;
-	cl.nodes = nodes;
-	cl.nnodes = nnodes;
-	cl.ngpus = nnodes * per;
+	cl = *gp_test_pix_cluster(nnodes, per);
 }
 
 static gp_job *add(gp_joblist *l, const char *id, double submit, int gpus, double dur, int klass)
 {
-	gp_job *j = gp_joblist_push(l);
-
-	j->id = gp_xstrdup(id);
-	j->submit = submit;
-	j->gpus = gpus;
-	j->duration = dur;
-	j->klass = klass;
-	j->type = GP_JOB_SINGLE_NODE;
-	return j;
+	return gp_test_add_job(l, id, submit, gpus, dur, klass);
 }
 
 static void config(gp_sim_config *cfg, int queue, int preempt)

@@ -4,7 +4,60 @@
 
 #include <CUnit/Basic.h>
 
+#include "gpuplan/util/util.h"
 #include "testlib.h"
+
+const gp_cluster *gp_test_pix_cluster(int nnodes, int per)
+{
+	static gp_cluster cl;
+	static gp_topo_gpu tgpus[8];
+	static gp_link tlinks[8 * 8];
+	static gp_node_type ntype;
+	static gp_node nodes[4];
+	static const char *names[] = { "n0", "n1", "n2", "n3" };
+	int i;
+
+	memset(&cl, 0, sizeof(cl));
+	memset(&ntype, 0, sizeof(ntype));
+	memset(tgpus, 0, sizeof(tgpus));
+	ntype.name = "box";
+	ntype.topo.ngpus = per;
+	ntype.topo.gpus = tgpus;
+	/* Every pair behind one PCIe switch (topology-aware policies and the
+	 * perf model read the matrix). */
+	for (i = 0; i < per * per; i++)
+		tlinks[i].level = i / per == i % per ? GP_LINK_X : GP_LINK_PIX;
+	ntype.topo.links = tlinks;
+	ntype.gpu_model = -1;
+	ntype.cpu_count = 16;
+	ntype.mem_gib = 64;
+	for (i = 0; i < nnodes; i++) {
+		memset(&nodes[i], 0, sizeof(nodes[i]));
+		nodes[i].name = (char *)names[i];
+		nodes[i].first_gpu = per * i;
+		nodes[i].ngpus = per;
+	}
+	cl.types = &ntype;
+	cl.ntypes = 1;
+	cl.nodes = nodes;
+	cl.nnodes = nnodes;
+	cl.ngpus = nnodes * per;
+	return &cl;
+}
+
+gp_job *gp_test_add_job(gp_joblist *l, const char *id, double submit, int gpus, double dur,
+			int klass)
+{
+	gp_job *j = gp_joblist_push(l);
+
+	j->id = gp_xstrdup(id);
+	j->submit = submit;
+	j->gpus = gpus;
+	j->duration = dur;
+	j->klass = klass;
+	j->type = GP_JOB_SINGLE_NODE;
+	return j;
+}
 
 CU_pSuite gp_test_suite(const char *name)
 {
