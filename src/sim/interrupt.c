@@ -90,6 +90,7 @@ void gp_sim_ix_teardown(sim *s)
 	free(s->att_t);
 	free(s->exec);
 	free(s->lvl_t);
+	free(s->ovh_end);
 	free(s->wait_acc);
 	free(s->wait_t);
 	free(s->las_failed);

@@ -3,7 +3,10 @@
  * its simulator (SymbioticLab/Tiresias, `dlas-gpu`).
  *
  * Attained service = GPUs held x time run (GPU-seconds), counted from the
- * job's arrival or its last promotion.  Queues Q0..Q(K-1) with thresholds
+ * job's arrival or its last promotion, less the time spent restoring
+ * after a preemption (--preempt-cost; Tiresias' simulator has no such
+ * cost): counted, a restore longer than a quantum demoted a job before it
+ * did any work and starvation promotions livelocked.  Queues Q0..Q(K-1) with thresholds
  * T0 < T1 < ...: a job enters Q0; a running job moves down one queue when
  * its attained service reaches the threshold of its queue (an event at
  * that time).  A pass, after every batch that changed something, walks
@@ -55,6 +58,7 @@ void gp_sim_las_setup(sim *s)
 	s->att_t = gp_xcalloc(n, sizeof(*s->att_t));
 	s->exec = gp_xcalloc(n, sizeof(*s->exec));
 	s->lvl_t = gp_xmalloc(n * sizeof(*s->lvl_t));
+	s->ovh_end = gp_xcalloc(n, sizeof(*s->ovh_end));
 	s->wait_acc = gp_xcalloc(n, sizeof(*s->wait_acc));
 	s->wait_t = gp_xcalloc(n, sizeof(*s->wait_t));
 	for (i = 0; i < s->n; i++)
@@ -146,7 +150,8 @@ static void set_aux(sim *s, int32_t j, double t)
 	gp_sim_heap_push(s, t, EV_CODE(EV_LAS, j));
 }
 
-/* A running job's next demotion, if any. */
+/* A running job's next demotion, if any: its restore overhead still to
+ * pay, then its service to the threshold. */
 static void plan_demotion(sim *s, int32_t j)
 {
 	double g = (double)s->held[j] / GP_MILLI, t;
@@ -154,6 +159,8 @@ static void plan_demotion(sim *s, int32_t j)
 	if (s->level[j] >= s->nlevels - 1 || !(g > 0))
 		return;
 	t = s->last_t + (s->thr[s->level[j]] - s->att[j]) / g;
+	if (s->ovh_end[j] > s->last_t)
+		t += s->ovh_end[j] - s->last_t;
 	set_aux(s, j, t > s->last_t ? t : s->last_t);
 }
 
@@ -163,17 +170,21 @@ void gp_sim_las_started(sim *s, int32_t j, int from_queue)
 		s->wait_acc[j] += s->last_t - s->wait_t[j];
 	clear_aux(s, j);
 	s->att_t[j] = s->last_t;
+	s->ovh_end[j] = s->last_t + s->ovh[j]; /* restoring is no service */
 	s->run_milli[gp_sim_las_list(s, j)] += s->held[j];
 	plan_demotion(s, j);
 }
 
-/* Attained service and run time up to now. */
+/* Attained service (GPUs x time run, less the restore overhead at the
+ * start of the run) and run time up to now. */
 static void account(sim *s, int32_t j)
 {
-	double dt = s->last_t - s->att_t[j];
+	double dt = s->last_t - s->att_t[j], o = 0;
 
+	if (s->ovh_end[j] > s->att_t[j])
+		o = (s->ovh_end[j] < s->last_t ? s->ovh_end[j] : s->last_t) - s->att_t[j];
 	if (dt > 0) {
-		s->att[j] += (double)s->held[j] / GP_MILLI * dt;
+		s->att[j] += (double)s->held[j] / GP_MILLI * (dt - o);
 		s->exec[j] += dt;
 	}
 	s->att_t[j] = s->last_t;

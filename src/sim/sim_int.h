@@ -243,6 +243,7 @@ struct gp_sim {
 	double *att, *att_t;    /* attained GPU-seconds, accounted up to att_t */
 	double *exec;           /* seconds run since arrival or promotion */
 	double *lvl_t;
+	double *ovh_end;        /* end of the restore overhead of its run */
 	double *wait_acc, *wait_t;
 	int64_t run_milli[NLIST]; /* milli held by running jobs per list */
 	uint32_t *las_failed;   /* per (shape, list): pass stamp of a failed preemption */

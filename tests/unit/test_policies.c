@@ -1023,6 +1023,8 @@ static void random_job(gp_job *j, gp_rng *r)
 		j->cpu_milli = (int64_t)gp_rng_below(r, 40) * GP_MILLI;
 	if (gp_rng_below(r, 8) == 0)
 		j->gpu_models = v100;
+	if (gp_rng_below(r, 2) == 0)
+		j->klass = GP_CLASS_LS; /* predicted-share ranks LS and BE apart */
 }
 
 /* Whether the index kept up by take / give / set_state is the one built

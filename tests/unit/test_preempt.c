@@ -508,6 +508,46 @@ static void test_node_down(void)
 	gp_joblist_release(&l);
 }
 
+/* A restore cost longer than a queue's quantum, with starvation: the
+ * cost is no attained service, so each run does a quantum of work and
+ * the jobs finish (counted as service they would never do any).  One
+ * 1-GPU node, one threshold (10 GPU-s), --las-starvation 1,
+ * --preempt-cost 20; A (100 s) at 0, B (100 s) at 1.
+ *   A runs 0-10 (Q0 -> Q1); B, waiting in Q0, preempts it: B runs 10-20
+ *   (Q1 at 20).  A, waiting since 10 after 10 s run, is promoted at 20
+ *   and preempts B: 20 s restoring, then 10 s of work, Q1 at 50.  B,
+ *   waiting since 20 after 10 s run, is promoted at 30, waits in Q0 and
+ *   preempts A at 50: restore 50-70, work 70-80, Q1 at 80, when A
+ *   (waiting since 50 after a 30 s run) is promoted and preempts it.
+ *   So every 60 s each job does 10 s of work: A's runs start at 20 +
+ *   60k, B's at 50 + 60k.  A has 10 s left at its run from 500: done at
+ *   530; B (promoted at 530, its run from 470 cut at 500) restores
+ *   530-550 and is done at 560.  Preemptions: A at 10 and 50 + 60k
+ *   (k = 0..7), B at 20 + 60k (k = 0..8): 9 each. */
+static void test_las_restore_cost(void)
+{
+	gp_joblist l;
+	gp_sim_result r;
+	gp_sim_config cfg;
+
+	build_cluster(1, 1);
+	gp_joblist_init(&l);
+	add(&l, "A", 0, 1, 100, GP_CLASS_BE);
+	add(&l, "B", 1, 1, 100, GP_CLASS_BE);
+	config(&cfg, GP_SIM_LAS, GP_SIM_PREEMPT_OFF);
+	cfg.las_thresholds[0] = 10;
+	cfg.las_nthresholds = 1;
+	cfg.las_starvation = 1;
+	cfg.preempt_cost = 20;
+	CU_ASSERT_EQUAL_FATAL(run_cfg(&cfg, &l, &r), GP_OK);
+	CHECK_JOB(r, 0, 0, 530);
+	CHECK_JOB(r, 1, 10, 560);
+	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 9);
+	CU_ASSERT_EQUAL(r.jobs[1].preemptions, 9);
+	gp_sim_result_release(&r);
+	gp_joblist_release(&l);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("preempt");
@@ -519,6 +559,7 @@ static void register_tests(void)
 	gp_test_add(s, "priority_sparse", test_priority_sparse);
 	gp_test_add(s, "las_demotion", test_las_demotion);
 	gp_test_add(s, "las_starvation", test_las_starvation);
+	gp_test_add(s, "las_restore_cost", test_las_restore_cost);
 	gp_test_add(s, "interrupt_api", test_interrupt_api);
 	gp_test_add(s, "node_down", test_node_down);
 }

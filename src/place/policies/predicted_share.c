@@ -19,6 +19,7 @@
  * A Ring-AllReduce or PS-Worker job that no node holds takes, one node at
  * a time in the same order, the fitting GPUs of the nodes with the most
  * remaining resource.  No topology beyond that. */
+#include <limits.h>
 #include <stdio.h>
 
 #include "gpuplan/place/policy.h"
@@ -44,12 +45,102 @@ static int more_remaining(const gp_alloc *a, int x, int y)
 	return a->node_free_mem_mib[x] > a->node_free_mem_mib[y];
 }
 
+/* Whether candidate x ranks before y (-1: none yet) as in the scan:
+ * more remaining resource, then the lower index. */
+static int ps_before(const gp_alloc *a, int x, int y)
+{
+	return y < 0 || more_remaining(a, x, y) || (!more_remaining(a, y, x) && x < y);
+}
+
+/* Whether node type ti has a node that holds the job (odd nodes one by
+ * one, regular ones per mask). */
+static int ps_type_holds(const gp_policy_ctx *ctx, const gp_aix_type *xt, const gp_job *job, int mask_ok)
+{
+	int r, m, n, k = job->gpus;
+
+	for (r = gp_nodeset_next(&xt->odd, 0); r >= 0; r = gp_nodeset_next(&xt->odd, r + 1)) {
+		gp_place_fit_mask(ctx, xt->nodes[r], job, &n);
+		if (n >= k && gp_place_host_fits(ctx, xt->nodes[r], job, k))
+			return 1;
+	}
+	for (m = gp_place_ix_next_mask(xt, 1); mask_ok && m > 0; m = gp_place_ix_next_mask(xt, m + 1))
+		if (gp_popcount64((uint64_t)m) >= k && gp_place_ix_first(ctx, xt, &xt->by_mask[m], job, k, INT_MAX) >= 0)
+			return 1;
+	return 0;
+}
+
+/* The control level through the index: the node the scan below picks,
+ * -1 none, -2 when the index cannot answer.  For a BE job only the types
+ * whose GPU model has the shortest predicted time among the types that
+ * hold the job.  Regular nodes are looked at per mask, the fullest masks
+ * first, and only while their free share can still win (the most free
+ * memory among nodes of equal share needs each of them). */
+static int ps_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, int be)
+{
+	const gp_alloc_index *ix = gp_place_ix(ctx, job);
+	const gp_alloc *a = ctx->alloc;
+	int ti, r, m, w, n, best = -1, k = job->gpus, have = 0;
+	double min_t = 0;
+
+	if (!ix)
+		return -2;
+	for (ti = 0; be && ti < ix->ntypes; ti++) {
+		const gp_aix_type *xt = &ix->types[ti];
+		double t;
+
+		if (!xt->nnodes || !gp_place_type_ok(ctx, ti, job) ||
+		    !ps_type_holds(ctx, xt, job, xt->indexed && job->gpu_mem_mib <= xt->mem_cap &&
+				   pc->types[ti].ngpus == xt->ngpus))
+			continue;
+		t = pred_time(ctx, job, xt->nodes[0]);
+		if (!have || t < min_t)
+			min_t = t;
+		have = 1;
+	}
+	for (ti = 0; ti < ix->ntypes; ti++) {
+		const gp_aix_type *xt = &ix->types[ti];
+
+		if (!xt->nnodes || !gp_place_type_ok(ctx, ti, job) || (be && pred_time(ctx, job, xt->nodes[0]) != min_t))
+			continue;
+		for (r = gp_nodeset_next(&xt->odd, 0); r >= 0; r = gp_nodeset_next(&xt->odd, r + 1)) {
+			int node = xt->nodes[r];
+
+			gp_place_fit_mask(ctx, node, job, &n);
+			if (n >= k && gp_place_host_fits(ctx, node, job, k) && ps_before(a, node, best))
+				best = node;
+		}
+	}
+	for (w = GP_AIX_MAX_GPUS; w >= k; w--)
+		for (ti = 0; ti < ix->ntypes; ti++) {
+			const gp_aix_type *xt = &ix->types[ti];
+
+			if (!xt->nnodes || !xt->indexed || w > xt->ngpus || job->gpu_mem_mib > xt->mem_cap ||
+			    pc->types[ti].ngpus != xt->ngpus || !gp_place_type_ok(ctx, ti, job) ||
+			    (be && pred_time(ctx, job, xt->nodes[0]) != min_t) ||
+			    (best >= 0 && (int64_t)GP_MILLI * w < a->node_free_milli[best]))
+				continue;
+			for (m = gp_place_ix_next_mask(xt, 1); m > 0; m = gp_place_ix_next_mask(xt, m + 1)) {
+				if (gp_popcount64((uint64_t)m) != w)
+					continue;
+				for (r = gp_nodeset_next(&xt->by_mask[m], 0); r >= 0;
+				     r = gp_nodeset_next(&xt->by_mask[m], r + 1)) {
+					int node = xt->nodes[r];
+
+					if (a->node_state[node] == GP_NODE_UP && gp_place_host_fits(ctx, node, job, k) &&
+					    ps_before(a, node, best))
+						best = node;
+				}
+			}
+		}
+	return best;
+}
+
 int gp_policy_predicted_share(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *out)
 {
 	const gp_cluster *c = ctx->cluster;
 	const gp_alloc *a = ctx->alloc;
 	gp_place_cache *tmp, *pc;
-	int node, k = job->gpus, best = -1, r = GP_PLACED, nfit = 0, be = job->klass == GP_CLASS_BE;
+	int node, k = job->gpus, best = -1, r = GP_PLACED, nfit = 0, be = job->klass == GP_CLASS_BE, scan;
 	int best_model = -1, m;
 	double best_t = 0, tcache[64];
 	int *fit;
@@ -62,9 +153,18 @@ int gp_policy_predicted_share(const gp_policy_ctx *ctx, const gp_job *job, gp_pl
 		tcache[m] = -1;
 	fit = gp_place_scratch_nodes(pc, 0);
 	allow = gp_place_scratch_masks(pc);
+	best = ps_ix(ctx, pc, job, be);
+	if (best >= 0) {
+		int n;
+
+		allow[best] = gp_place_fit_mask(ctx, best, job, &n);
+	}
+	scan = best < -1 || (best == -1 && gp_place_may_span(job));
+	if (scan)
+		best = -1;
 	/* BE: the GPU model with the shortest predicted time among the nodes
 	 * that hold the job (one evaluation per model). */
-	for (node = 0; node < c->nnodes; node++) {
+	for (node = 0; scan && node < c->nnodes; node++) {
 		int n;
 
 		allow[node] = gp_place_fit_mask(ctx, node, job, &n);
