@@ -256,11 +256,6 @@ static void progress(void *ud, size_t done, size_t total)
 	fflush(stderr);
 }
 
-static int ensure_dir(const char *dir)
-{
-	return gp_cli_make_dirs(dir);
-}
-
 /* DIR/NAME into the output set. */
 static void take_in(gp_cli_outset *o, const char *dir, const char *name, gp_sbuf *sb)
 {
@@ -495,9 +490,9 @@ static int write_outputs(sim_args *a, const gp_report_ident *id, const gp_cluste
 	int rc = GP_OK;
 
 	if (a->csv_dir)
-		rc = ensure_dir(a->csv_dir);
+		rc = gp_cli_make_dirs(a->csv_dir);
 	if (rc == GP_OK && a->svg_dir)
-		rc = ensure_dir(a->svg_dir);
+		rc = gp_cli_make_dirs(a->svg_dir);
 	if (rc == GP_OK && a->json_path && strcmp(a->json_path, "-")) {
 		json_t *o = run_json(a, id, jobs, res);
 		char *s = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));

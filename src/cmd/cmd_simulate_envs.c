@@ -22,16 +22,6 @@
 
 #define MAX_MODES 8
 
-static int ensure_dir(const char *dir)
-{
-	struct stat st;
-
-	if (mkdir(dir, 0777) == 0 || (errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode)))
-		return GP_OK;
-	return gp_cli_fail(GP_EIO, "%s: cannot create directory: %s", dir,
-			   errno == EEXIST ? "a file is in the way" : strerror(errno));
-}
-
 /* One mode's run; the runs share only read-only inputs, so they go in
  * parallel, one thread per CPU. */
 typedef struct run_arg {
@@ -335,9 +325,9 @@ static int write_outputs(const envs_args *a, const gp_report_envs_ident *id, con
 
 	memset(&out, 0, sizeof(out));
 	if (a->csv_dir)
-		rc = ensure_dir(a->csv_dir);
+		rc = gp_cli_make_dirs(a->csv_dir);
 	if (rc == GP_OK && a->svg_dir)
-		rc = ensure_dir(a->svg_dir);
+		rc = gp_cli_make_dirs(a->svg_dir);
 	if (rc == GP_OK && a->json_path && strcmp(a->json_path, "-")) {
 		FILE *fp = gp_cli_outset_add(&out, a->json_path);
 		json_t *o = gp_report_envs_doc(id, r->rp, (size_t)a->nmodes, r->static_peak);

@@ -10,3 +10,6 @@ run simulate --envs bind-at-start --task-threshold 1 --max-gpus 48 $T
 run simulate --envs static,bind-at-start --svg $TMP/svg --csv $TMP/csv $T >/dev/null
 head -c 200 $TMP/svg/environments.svg | head -3
 head -3 $TMP/csv/environments-timeline.csv
+# output folders are made with their parents, as in simulate's trace mode
+run simulate --envs static --csv $TMP/deep/er/csv $T >/dev/null
+ls $TMP/deep/er/csv
