@@ -34,7 +34,7 @@ typedef struct gres_at {
 static int gres_head(const gres_at *g, size_t s, size_t paren, size_t e, gres_item *it)
 {
 	const char *v = g->v, *f[8];
-	size_t fl[8], q, fs = s, tl = 0;
+	size_t fl[8] = {0}, q, fs = s, tl = 0;
 	int nf = 0, last, i;
 
 	for (q = s; q <= paren; q++)
