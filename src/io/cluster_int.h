@@ -23,6 +23,14 @@ const gp_yaml_node *gp_cy_need(loader *L, const gp_yaml_node *map, const char *k
 /* A name: non-empty scalar, short, no control characters or spaces. */
 int gp_cy_get_name(loader *L, const gp_yaml_node *n, const char *wh, const char **out);
 
+/* A key or its unit-explicit name (mem_bw_gbs = mem_bw_gbyte_s, nic_gbps
+ * = nic_gbit_s): the one given into *out and *name, NULL when neither;
+ * both is an error. */
+int gp_cy_unit_key(loader *L, const gp_yaml_node *map, const char *key, const char *unit_name,
+		   const char *owner, const gp_yaml_node **out, const char **name);
+/* 'gpu_models': each model into the cluster's catalog. */
+int gp_cy_load_models(loader *L, const gp_yaml_node *map);
+
 /* An inline topology (gpus, nics, devices, links) of node type tname. */
 int gp_cy_load_inline_topo(loader *L, const gp_yaml_node *v, const char *tname,
 			   gp_node_type *t);
