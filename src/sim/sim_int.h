@@ -7,6 +7,10 @@
  *   backfill.c  EASY: the head's reservation, the backfill scans and
  *               their index
  *   timeline.c  metrics rows
+ *   interrupt.c, interrupt_api.c  interruptions: progress, stopping a
+ *               job; nodes and GPUs, source events, read access
+ *   preempt.c, preempt_index.c  the victim search and its index
+ *   las.c, order.c  Tiresias' LAS queues and their ordered index
  *
  * Memory: per-job arrays are sized once; placements of running jobs live
  * in a pool of gp_placement objects that is swapped with the policy's
@@ -327,7 +331,6 @@ void gp_sim_flush_requeue(sim *s);
 /* preempt.c: may head start by preempting?  On success its placement is
  * in s->scratch and the victims are requeued. */
 int gp_sim_preempt_for(sim *s, int32_t head, int level);
-int gp_sim_may_preempt(const sim *s, int32_t by, int32_t victim);
 
 /* preempt_index.c: the candidate index (see there). */
 void gp_sim_pk_setup(sim *s);
