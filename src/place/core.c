@@ -290,6 +290,13 @@ int gp_place_host_fits(const gp_policy_ctx *ctx, int node, const gp_job *job, in
 	       ctx->alloc->node_free_mem_mib[node] >= job->mem_mib * ngpus / gpus;
 }
 
+int gp_place_host_max(const gp_policy_ctx *ctx, int node, const gp_job *job, int n)
+{
+	while (n > 0 && !gp_place_host_fits(ctx, node, job, n))
+		n--;
+	return n;
+}
+
 gp_place_part *gp_place_add_part(gp_placement *out, int node, uint64_t mask, const gp_job *job)
 {
 	gp_place_part *part = gp_placement_add(out, node);

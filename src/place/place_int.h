@@ -88,6 +88,9 @@ int gp_place_gpu_fits(const gp_alloc *a, int gpu, const gp_job *job);
 uint64_t gp_place_fit_mask(const gp_policy_ctx *ctx, int node, const gp_job *job, int *n);
 /* Host CPU / memory share of ngpus GPUs of the job fits on the node. */
 int gp_place_host_fits(const gp_policy_ctx *ctx, int node, const gp_job *job, int ngpus);
+/* The most of n GPUs of the job whose host CPU / memory share fits on the
+ * node (0..n): what a part on the node may take when the job spans nodes. */
+int gp_place_host_max(const gp_policy_ctx *ctx, int node, const gp_job *job, int n);
 /* Add a part with the GPUs of mask (ascending). */
 gp_place_part *gp_place_add_part(gp_placement *out, int node, uint64_t mask, const gp_job *job);
 /* Fill CPU cores (closest first), NUMA node, the GPUs' rail NICs and the

@@ -232,7 +232,7 @@ int gp_policy_gpu_pair_score(const gp_policy_ctx *ctx, const gp_job *job, gp_pla
 			int n;
 
 			gp_place_fit_mask(ctx, node, job, &n);
-			fit[node] = n && n <= GP_TOPO_MAX_GPUS && gp_place_host_fits(ctx, node, job, 1) ? n : 0;
+			fit[node] = n <= GP_TOPO_MAX_GPUS ? gp_place_host_max(ctx, node, job, n) : 0;
 		}
 		if (gp_place_reach_limit(ctx, pc->sw_free, fit, k) != GP_PLACED)
 			return gp_place_end(ctx, pc, tmp, job, out, GP_WAIT, -1);
@@ -243,7 +243,7 @@ int gp_policy_gpu_pair_score(const gp_policy_ctx *ctx, const gp_job *job, gp_pla
 
 			if (!fit[node])
 				continue;
-			take = n < k - got ? n : k - got;
+			take = fit[node] < k - got ? fit[node] : k - got;
 			gp_place_add_part(out, node, take == n ? avail :
 					  pair_score_choose(gp_place_type_of(pc, node), avail, take, &sc), job);
 			got += take;

@@ -168,7 +168,7 @@ int gp_policy_predicted_share(const gp_policy_ctx *ctx, const gp_job *job, gp_pl
 		int n;
 
 		allow[node] = gp_place_fit_mask(ctx, node, job, &n);
-		fit[node] = n && gp_place_host_fits(ctx, node, job, 1) ? n : 0;
+		fit[node] = gp_place_host_max(ctx, node, job, n);
 		if (fit[node] < k || !gp_place_host_fits(ctx, node, job, k))
 			continue;
 		nfit++;

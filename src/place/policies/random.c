@@ -45,7 +45,7 @@ int gp_policy_random(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 		int n;
 
 		allow[node] = gp_place_fit_mask(ctx, node, job, &n);
-		fit[node] = n && gp_place_host_fits(ctx, node, job, 1) ? n : 0;
+		fit[node] = gp_place_host_max(ctx, node, job, n);
 		if (n >= k && gp_place_host_fits(ctx, node, job, k) &&
 		    gp_rng_below(rng, ++cnt) == 0) { /* reservoir sampling */
 			pick = node;

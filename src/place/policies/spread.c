@@ -100,7 +100,7 @@ int gp_policy_spread(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 		int n;
 
 		allow[node] = gp_place_fit_mask(ctx, node, job, &n);
-		fit[node] = n && gp_place_host_fits(ctx, node, job, 1) ? n : 0;
+		fit[node] = gp_place_host_max(ctx, node, job, n);
 		take[node] = 0;
 		if (fit[node] >= k && gp_place_host_fits(ctx, node, job, k) &&
 		    (best < 0 || a->node_free_milli[node] > a->node_free_milli[best]))
