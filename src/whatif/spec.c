@@ -87,6 +87,19 @@ static int is_null(const gp_yaml_node *n)
 	       (!strcmp(n->scalar, "") || !strcmp(n->scalar, "~") || !strcmp(n->scalar, "null"));
 }
 
+/* n is a list of 1 to GP_WHATIF_MAX_VALUES items. */
+static int check_list(loader *L, const gp_yaml_node *n, const char *what)
+{
+	if (gp_yaml_expect(&L->doc, n, GP_YAML_SEQ, what, L->err))
+		return GP_EINPUT;
+	if (n->n == 0)
+		return gp_yaml_error(&L->doc, n, L->err, "%s: the list is empty", what);
+	if (n->n > GP_WHATIF_MAX_VALUES)
+		return gp_yaml_error(&L->doc, n, L->err, "%s: more than %d values", what,
+				     GP_WHATIF_MAX_VALUES);
+	return GP_OK;
+}
+
 /* A scalar or a list of scalars into a string vector; *axis set when a
  * list was given. */
 static int str_list(loader *L, const gp_yaml_node *n, const char *what, char ***out,
@@ -105,13 +118,8 @@ static int str_list(loader *L, const gp_yaml_node *n, const char *what, char ***
 		*nout = 1;
 		return GP_OK;
 	}
-	if (gp_yaml_expect(&L->doc, n, GP_YAML_SEQ, what, L->err))
+	if (check_list(L, n, what))
 		return GP_EINPUT;
-	if (n->n == 0)
-		return gp_yaml_error(&L->doc, n, L->err, "%s: the list is empty", what);
-	if (n->n > GP_WHATIF_MAX_VALUES)
-		return gp_yaml_error(&L->doc, n, L->err, "%s: more than %d values", what,
-				     GP_WHATIF_MAX_VALUES);
 	*out = gp_xcalloc(n->n, sizeof(char *));
 	for (i = 0; i < n->n; i++) {
 		size_t k;
@@ -174,13 +182,8 @@ static int counts_of(loader *L, const gp_yaml_node *n, const char *what, gp_what
 			out->counts[out->n++] = v;
 		return GP_OK;
 	}
-	if (gp_yaml_expect(&L->doc, n, GP_YAML_SEQ, what, L->err))
+	if (check_list(L, n, what))
 		return GP_EINPUT;
-	if (n->n == 0)
-		return gp_yaml_error(&L->doc, n, L->err, "%s: the list is empty", what);
-	if (n->n > GP_WHATIF_MAX_VALUES)
-		return gp_yaml_error(&L->doc, n, L->err, "%s: more than %d values", what,
-				     GP_WHATIF_MAX_VALUES);
 	out->counts = gp_xmalloc(n->n * sizeof(long));
 	for (i = 0; i < n->n; i++) {
 		if (gp_yaml_long(&L->doc, n->items[i], what, 0, 100000, &v, L->err))
