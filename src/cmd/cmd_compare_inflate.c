@@ -155,23 +155,31 @@ static void print_table(const char *what, const gp_stats *st, int npol, const in
 	}
 }
 
-int gp_cmd_compare_inflate(int argc, char **argv)
-{
-	const char *cluster = NULL, *trace = NULL, *csv = NULL, *svg = NULL;
-	int pol[GP_FGD_NPOLICIES], npol = GP_FGD_NPOLICIES, i, p, x, status = GP_OK;
-	const char *seeds_arg = "42-51";
+/* What the command line asks for. */
+typedef struct inflate_args {
+	const char *cluster, *trace, *csv, *svg, *seeds_arg;
+	int pol[GP_FGD_NPOLICIES], npol, nseeds;
 	unsigned long long seeds[MAX_SEEDS];
-	double inflate = 0;
-	gp_openb_nodes nodes;
-	gp_openb_pods pods;
-	gp_stats *sa = NULL, *sf = NULL, *sr = NULL;
-	double *va = NULL, *vf = NULL, *vr = NULL;
-	int npoints = 0, nseeds, total_gpus = 0;
-	const char *base;
-	gp_cli_outset files = { 0 };
+	double inflate;
+} inflate_args;
 
+/* Per policy and point: statistics over the seeds of the allocation,
+ * fragmentation and fragmentation-ratio curves (s*), from the per-seed
+ * values (v*). */
+typedef struct inflate_curves {
+	gp_stats *sa, *sf, *sr;
+	double *va, *vf, *vr;
+	int npoints, total_gpus;
+} inflate_curves;
+
+static int parse_args(int argc, char **argv, inflate_args *ia)
+{
+	int i, status;
+
+	ia->seeds_arg = "42-51";
+	ia->npol = GP_FGD_NPOLICIES;
 	for (i = 0; i < GP_FGD_NPOLICIES; i++)
-		pol[i] = GP_FGD_NPOLICIES - 1 - i; /* fgd first */
+		ia->pol[i] = GP_FGD_NPOLICIES - 1 - i; /* fgd first */
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -183,106 +191,160 @@ int gp_cmd_compare_inflate(int argc, char **argv)
 				return gp_cli_usage_error(CMD, "option '%s' needs a value", a);
 			i++;
 			if (!strcmp(a, "-c") || !strcmp(a, "--cluster"))
-				cluster = v;
+				ia->cluster = v;
 			else if (!strcmp(a, "--inflate")) {
-				if (gp_parse_double(v, 0.01, GP_FGD_MAX_INFLATE, &inflate))
+				if (gp_parse_double(v, 0.01, GP_FGD_MAX_INFLATE, &ia->inflate))
 					return gp_cli_usage_error(CMD, "--inflate '%s' is not a number in 0.01..%g",
 								  v, GP_FGD_MAX_INFLATE);
 			} else if (!strcmp(a, "--policies")) {
-				if (parse_policies(v, pol, &npol))
+				if (parse_policies(v, ia->pol, &ia->npol))
 					return gp_cli_usage_error(CMD, "bad --policies '%s' (comma-separated from fgd, "
 								  "fgd-bestfit, fgd-dotprod, fgd-gpu-packing, "
 								  "fgd-gpu-clustering, fgd-random)", v);
 			} else if (!strcmp(a, "--seeds")) {
-				seeds_arg = v;
+				ia->seeds_arg = v;
 			} else if (!strcmp(a, "--csv"))
-				csv = v;
+				ia->csv = v;
 			else
-				svg = v;
-		} else if ((status = gp_fgd_cli_operand(CMD, a, &trace))) {
+				ia->svg = v;
+		} else if ((status = gp_fgd_cli_operand(CMD, a, &ia->trace))) {
 			return status;
 		}
 	}
-	nseeds = (int)gp_cli_parse_seeds(seeds_arg, seeds, MAX_SEEDS);
-	if (nseeds < 0)
+	ia->nseeds = (int)gp_cli_parse_seeds(ia->seeds_arg, ia->seeds, MAX_SEEDS);
+	if (ia->nseeds < 0)
 		return gp_cli_usage_error(CMD, "--seeds wants a list like '1-10' or '1,5,9' (at most %d seeds), got '%s'",
-					  MAX_SEEDS, seeds_arg);
-	if ((status = gp_fgd_cli_require(CMD, inflate > 0, cluster, trace)))
+					  MAX_SEEDS, ia->seeds_arg);
+	if ((status = gp_fgd_cli_require(CMD, ia->inflate > 0, ia->cluster, ia->trace)))
 		return status;
-	if ((csv && gp_cli_make_dirs(csv)) || (svg && gp_cli_make_dirs(svg)))
+	if ((ia->csv && gp_cli_make_dirs(ia->csv)) || (ia->svg && gp_cli_make_dirs(ia->svg)))
 		return GP_EIO;
-	if ((status = gp_fgd_cli_load(cluster, trace, &nodes, &pods)))
-		return status;
-	for (p = 0; p < npol; p++) {
-		int k;
+	return GP_OK;
+}
 
-		for (k = 0; k < nseeds; k++) {
-			gp_fgd_opts o = { pol[p], inflate, (long long)seeds[k], 1, 0 };
+static void curves_alloc(inflate_curves *cv, const inflate_args *ia, const gp_fgd_result *res)
+{
+	size_t n = (size_t)(ia->npol * res->npoints);
+
+	cv->npoints = res->npoints;
+	cv->total_gpus = res->total_gpus;
+	cv->sa = gp_xcalloc(n, sizeof(gp_stats));
+	cv->sf = gp_xcalloc(n, sizeof(gp_stats));
+	cv->sr = gp_xcalloc(n, sizeof(gp_stats));
+	cv->va = gp_xcalloc(n * (size_t)ia->nseeds, sizeof(double));
+	cv->vf = gp_xcalloc(n * (size_t)ia->nseeds, sizeof(double));
+	cv->vr = gp_xcalloc(n * (size_t)ia->nseeds, sizeof(double));
+}
+
+static void curves_release(inflate_curves *cv)
+{
+	free(cv->sa);
+	free(cv->sf);
+	free(cv->sr);
+	free(cv->va);
+	free(cv->vf);
+	free(cv->vr);
+}
+
+/* Every policy x seed run; the curves' statistics over the seeds. */
+static int run_all(const inflate_args *ia, const gp_openb_nodes *nodes, const gp_openb_pods *pods,
+		   inflate_curves *cv)
+{
+	int p, k, x, ns = ia->nseeds, status;
+
+	for (p = 0; p < ia->npol; p++) {
+		for (k = 0; k < ns; k++) {
+			gp_fgd_opts o = { ia->pol[p], ia->inflate, (long long)ia->seeds[k], 1, 0 };
 			gp_fgd_result res;
 			gp_error err = GP_ERROR_INIT;
 
-			if ((status = gp_fgd_run(&nodes, &pods, &o, &res, &err))) {
+			if ((status = gp_fgd_run(nodes, pods, &o, &res, &err))) {
 				gp_cli_report(&err);
-				goto out;
+				return status;
 			}
-			if (!sa) {
-				npoints = res.npoints;
-				total_gpus = res.total_gpus;
-				sa = gp_xcalloc((size_t)(npol * npoints), sizeof(gp_stats));
-				sf = gp_xcalloc((size_t)(npol * npoints), sizeof(gp_stats));
-				sr = gp_xcalloc((size_t)(npol * npoints), sizeof(gp_stats));
-				va = gp_xcalloc((size_t)(npol * npoints * nseeds), sizeof(double));
-				vf = gp_xcalloc((size_t)(npol * npoints * nseeds), sizeof(double));
-				vr = gp_xcalloc((size_t)(npol * npoints * nseeds), sizeof(double));
-			}
-			for (x = 0; x < npoints; x++) {
-				size_t at = ((size_t)p * (size_t)npoints + (size_t)x) * (size_t)nseeds + (size_t)k;
+			if (!cv->sa)
+				curves_alloc(cv, ia, &res);
+			for (x = 0; x < cv->npoints; x++) {
+				size_t at = ((size_t)p * (size_t)cv->npoints + (size_t)x) * (size_t)ns + (size_t)k;
 
-				va[at] = res.alloc_pct[x];
-				vf[at] = res.frag_pct[x];
-				vr[at] = res.frag_ratio_pct[x];
+				cv->va[at] = res.alloc_pct[x];
+				cv->vf[at] = res.frag_pct[x];
+				cv->vr[at] = res.frag_ratio_pct[x];
 			}
 			gp_fgd_result_release(&res);
 		}
-		for (x = 0; x < npoints; x++) {
-			size_t at = ((size_t)p * (size_t)npoints + (size_t)x) * (size_t)nseeds;
+		for (x = 0; x < cv->npoints; x++) {
+			size_t at = ((size_t)p * (size_t)cv->npoints + (size_t)x) * (size_t)ns;
+			int i = p * cv->npoints + x;
 
-			sa[p * npoints + x] = gp_stats_of(va + at, (size_t)nseeds);
-			sf[p * npoints + x] = gp_stats_of(vf + at, (size_t)nseeds);
-			sr[p * npoints + x] = gp_stats_of(vr + at, (size_t)nseeds);
+			cv->sa[i] = gp_stats_of(cv->va + at, (size_t)ns);
+			cv->sf[i] = gp_stats_of(cv->vf + at, (size_t)ns);
+			cv->sr[i] = gp_stats_of(cv->vr + at, (size_t)ns);
 		}
 	}
-	base = strrchr(trace, '/') ? strrchr(trace, '/') + 1 : trace;
-	printf("inflation %g on %s: %d policies x %d seeds (%s), %d GPUs\n", inflate, base, npol,
-	       nseeds, seeds_arg, total_gpus);
-	print_table("GPU allocation ratio, % of GPU capacity", sa, npol, pol, npoints);
-	print_table("Fragmented GPUs (FGD measure), % of GPU capacity", sf, npol, pol, npoints);
-	printf("\nat %d %% arrived: allocated %% (min..max), unallocated GPUs\n", npoints - 1);
-	for (p = 0; p < npol; p++) {
-		const gp_stats *s = &sa[p * npoints + npoints - 1];
+	return GP_OK;
+}
 
-		printf("  %-15s %6.2f (%6.2f..%6.2f) %8.1f\n", gp_fgd_policy_name(pol[p]), s->mean, s->min,
-		       s->max, (100.0 - s->mean) / 100.0 * total_gpus);
+static void print_report(const inflate_args *ia, const inflate_curves *cv, const char *base)
+{
+	int p, npoints = cv->npoints;
+
+	printf("inflation %g on %s: %d policies x %d seeds (%s), %d GPUs\n", ia->inflate, base, ia->npol,
+	       ia->nseeds, ia->seeds_arg, cv->total_gpus);
+	print_table("GPU allocation ratio, % of GPU capacity", cv->sa, ia->npol, ia->pol, npoints);
+	print_table("Fragmented GPUs (FGD measure), % of GPU capacity", cv->sf, ia->npol, ia->pol, npoints);
+	printf("\nat %d %% arrived: allocated %% (min..max), unallocated GPUs\n", npoints - 1);
+	for (p = 0; p < ia->npol; p++) {
+		const gp_stats *s = &cv->sa[p * npoints + npoints - 1];
+
+		printf("  %-15s %6.2f (%6.2f..%6.2f) %8.1f\n", gp_fgd_policy_name(ia->pol[p]), s->mean, s->min,
+		       s->max, (100.0 - s->mean) / 100.0 * cv->total_gpus);
 	}
-	/* CSV and SVG files are all written or none. */
-	if (csv && ((status = write_csv(&files, csv, "allocation.csv", sa, npol, pol, npoints, nseeds, seeds[0])) ||
-		    (status = write_csv(&files, csv, "fragmentation.csv", sf, npol, pol, npoints, nseeds, seeds[0])) ||
-		    (status = write_csv(&files, csv, "fragmentation_ratio.csv", sr, npol, pol, npoints, nseeds, seeds[0]))))
+}
+
+/* CSV and SVG files are all written or none. */
+static int write_files(const inflate_args *ia, const inflate_curves *cv, const char *base)
+{
+	const char *csv = ia->csv, *svg = ia->svg;
+	const int *pol = ia->pol;
+	int npol = ia->npol, np = cv->npoints, ns = ia->nseeds, status = GP_OK;
+	unsigned long long s0 = ia->seeds[0];
+	gp_cli_outset files = { 0 };
+
+	if (csv && ((status = write_csv(&files, csv, "allocation.csv", cv->sa, npol, pol, np, ns, s0)) ||
+		    (status = write_csv(&files, csv, "fragmentation.csv", cv->sf, npol, pol, np, ns, s0)) ||
+		    (status = write_csv(&files, csv, "fragmentation_ratio.csv", cv->sr, npol, pol, np, ns, s0))))
 		goto out;
 	if (svg && ((status = write_svg(&files, svg, "allocation.svg", "GPU allocation ratio under workload inflation",
-					"GPUs allocated (% of capacity)", sa, npol, pol, npoints, nseeds, base)) ||
+					"GPUs allocated (% of capacity)", cv->sa, npol, pol, np, ns, base)) ||
 		    (status = write_svg(&files, svg, "fragmentation.svg", "GPU fragmentation under workload inflation",
-					"Fragmented GPUs (% of capacity)", sf, npol, pol, npoints, nseeds, base))))
+					"Fragmented GPUs (% of capacity)", cv->sf, npol, pol, np, ns, base))))
 		goto out;
 	status = gp_cli_outset_commit(&files);
 out:
 	gp_cli_outset_release(&files);
-	free(sa);
-	free(sf);
-	free(sr);
-	free(va);
-	free(vf);
-	free(vr);
+	return status;
+}
+
+int gp_cmd_compare_inflate(int argc, char **argv)
+{
+	inflate_args ia = { 0 };
+	inflate_curves cv = { 0 };
+	gp_openb_nodes nodes;
+	gp_openb_pods pods;
+	const char *base;
+	int status;
+
+	if ((status = parse_args(argc, argv, &ia)))
+		return status;
+	if ((status = gp_fgd_cli_load(ia.cluster, ia.trace, &nodes, &pods)))
+		return status;
+	if (!(status = run_all(&ia, &nodes, &pods, &cv))) {
+		base = strrchr(ia.trace, '/') ? strrchr(ia.trace, '/') + 1 : ia.trace;
+		print_report(&ia, &cv, base);
+		status = write_files(&ia, &cv, base);
+	}
+	curves_release(&cv);
 	gp_openb_pods_release(&pods);
 	gp_openb_nodes_release(&nodes);
 	return status;
