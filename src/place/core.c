@@ -577,6 +577,20 @@ static int nic_in_class(const gp_place_type *pt, const gp_place_part *part, int 
 	return 0;
 }
 
+/* Virtual functions of a node type's NIC (seed 003): one per GPU that is
+ * NUMA-local to it (link level NODE or nearer), at least 1, at most
+ * GP_PLACE_MAX_VFS (a validation limit). */
+static int nic_vfs(const gp_topo *t, int nic)
+{
+	int g, n = 0;
+
+	for (g = 0; g < t->ngpus; g++)
+		n += gp_topo_link(t, g, t->ngpus + nic).level <= GP_LINK_NODE;
+	if (n < 1)
+		n = 1;
+	return n < GP_PLACE_MAX_VFS ? n : GP_PLACE_MAX_VFS;
+}
+
 /* The NICs of one part.  Each GPU's rail: its own closest NIC (the
  * topology spreads equally close NICs 1:1 over GPUs) when nearer than SYS
  * and allowed by the class.  The part's NIC (the one that gets a VF): the
@@ -639,19 +653,8 @@ static void choose_nic(const gp_policy_ctx *ctx, const gp_place_type *pt, gp_pla
 		if (out->parts[i].node == part->node && out->parts[i].nic == best &&
 		    out->parts[i].vf >= 0)
 			used++;
-	if (used < gp_place_nic_vfs(t, best))
+	if (used < nic_vfs(t, best))
 		part->vf = used;
-}
-
-int gp_place_nic_vfs(const gp_topo *t, int nic)
-{
-	int g, n = 0;
-
-	for (g = 0; g < t->ngpus; g++)
-		n += gp_topo_link(t, g, t->ngpus + nic).level <= GP_LINK_NODE;
-	if (n < 1)
-		n = 1;
-	return n < GP_PLACE_MAX_VFS ? n : GP_PLACE_MAX_VFS;
 }
 
 static const char *nic_name(const gp_topo *t, int nic)
@@ -691,7 +694,7 @@ static void explain_part(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_
 		else
 			snprintf(nbuf, sizeof(nbuf), "NIC %s, no free VF (its %d, one per NUMA-local GPU, "
 				 "are taken)%s%s (%s to the GPUs)", nic_name(t, part->nic),
-				 gp_place_nic_vfs(t, part->nic), sbuf, kbuf, gp_link_level_name(worst));
+				 nic_vfs(t, part->nic), sbuf, kbuf, gp_link_level_name(worst));
 		/* Rails only when the GPUs do not all share the part's NIC. */
 		if (distinct > 1 || (part->ngpus > 0 && part->gpu_nic[0] != part->nic)) {
 			len = (size_t)snprintf(rbuf, sizeof(rbuf), "; rails");

@@ -123,10 +123,6 @@ extern int gp_place_span_walk_max;
  * rest.  GP_PLACED, or GP_WAIT with the reason set (all of fit zeroed).
  * sum: nswitches scratch (pc->sw_free), or NULL to allocate.  A cluster
  * without switches models no fabric: fit[] stays as it is. */
-/* Virtual functions of a node type's NIC (seed 003): one per GPU that is
- * NUMA-local to it (link level NODE or nearer), at least 1, at most
- * GP_PLACE_MAX_VFS (a validation limit). */
-int gp_place_nic_vfs(const gp_topo *t, int nic);
 int gp_place_reach_limit(const gp_policy_ctx *ctx, int64_t *sum, int *fit, int need);
 /* PS-Worker: the first ps GPUs of the placement become parameter-server
  * parts (role 1) of their own. */

@@ -63,7 +63,10 @@ static const char *nic_name(const gp_cluster *c, int node, int nic)
 	return t->nics[nic].device[0] ? t->nics[nic].device : t->nics[nic].id;
 }
 
-void gp_emit_ib_hca(const gp_cluster *c, const gp_place_part *part, gp_sbuf *sb)
+/* The NICs a part's GPUs use, as NCCL_IB_HCA wants them ("=mlx5_0,mlx5_2":
+ * '=' asks for these exact names, as mlx5_1 would also match mlx5_10);
+ * "" when the part has no named NIC. */
+static void emit_ib_hca(const gp_cluster *c, const gp_place_part *part, gp_sbuf *sb)
 {
 	int seen[GP_TOPO_MAX_DEVICES] = { 0 }, g, n = 0;
 
@@ -78,7 +81,9 @@ void gp_emit_ib_hca(const gp_cluster *c, const gp_place_part *part, gp_sbuf *sb)
 	}
 }
 
-void gp_emit_map_cpu(const gp_cluster *c, const gp_place_part *part, gp_sbuf *sb)
+/* One CPU per GPU of the part for --cpu-bind=map_cpu: the first free CPU
+ * of the part near each GPU. */
+static void emit_map_cpu(const gp_cluster *c, const gp_place_part *part, gp_sbuf *sb)
 {
 	const gp_topo *t = &c->types[c->nodes[part->node].type].topo;
 	uint64_t taken[GP_TOPO_MAX_CPUS / 64 + 1] = { 0 };
@@ -168,7 +173,7 @@ static char *env_text(const gp_cluster *c, const gp_placement *p, const gp_place
 		gp_sbuf_addf(&sb, "%s%d", g ? "," : "", part->gpus[g]);
 	if (p->nparts > 1) {
 		gp_sbuf_init(&hca);
-		gp_emit_ib_hca(c, part, &hca);
+		emit_ib_hca(c, part, &hca);
 		if (hca.len)
 			gp_sbuf_addf(&sb, " NCCL_IB_HCA=%s", hca.buf);
 		else
@@ -251,7 +256,7 @@ static void render_slurm(const gp_cluster *c, const gp_job *j, const gp_placemen
 		gp_sbuf_init(&t);
 		gp_sbuf_addf(&t, "%d|%s|%d|", part->ngpus, type ? type : "",
 			     part->ncpus > 0 && part->ngpus > 0 ? part->ncpus / part->ngpus : 0);
-		gp_emit_map_cpu(c, part, &t);
+		emit_map_cpu(c, part, &t);
 		free(type);
 		group_add(&gs, &ng, &cap, gp_sbuf_detach(&t), c->nodes[part->node].name, k,
 			  (size_t)p->nparts);
@@ -346,7 +351,7 @@ static void render_k8s(const gp_cluster *c, const gp_job *j, const gp_placement 
 		gp_sbuf_adds(sb, "}\n");
 		gp_sbuf_init(&hca);
 		if (p->nparts > 1)
-			gp_emit_ib_hca(c, part, &hca);
+			emit_ib_hca(c, part, &hca);
 		if (hca.len)
 			gp_sbuf_addf(sb, "    env:\n    - {name: NCCL_IB_HCA, value: \"%s\"}\n",
 				     hca.buf);

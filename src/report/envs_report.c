@@ -11,7 +11,8 @@ static json_t *real(double x, int decimals)
 	return json_real(gp_report_round(x, decimals));
 }
 
-const char *gp_report_envs_mode(const gp_envsim_result *r, char *buf, size_t size)
+/* Name of a result's mode: "static", "bind-at-start", "idle-timeout:30". */
+static const char *mode_name(const gp_envsim_result *r, char *buf, size_t size)
 {
 	char n[32];
 
@@ -46,14 +47,16 @@ static double ratio(double a, double b)
 	return b > 0 ? a / b : 0;
 }
 
-json_t *gp_report_envs_json(const gp_report_envs_ident *id, const gp_envsim_result *r, int static_peak)
+/* One mode's object: every key of gpuplan(1) "Environment report";
+ * static_peak is the peak of the static mode on the same inputs. */
+static json_t *mode_json(const gp_report_envs_ident *id, const gp_envsim_result *r, int static_peak)
 {
 	json_t *o = json_object(), *f = json_object(), *u = json_object();
 	const gp_envsim_config *cfg = id->cfg;
 	char mode[48];
 	int k;
 
-	json_object_set_new(o, "mode", json_string(gp_report_envs_mode(r, mode, sizeof(mode))));
+	json_object_set_new(o, "mode", json_string(mode_name(r, mode, sizeof(mode))));
 	json_object_set_new(o, "task_threshold", json_integer(r->threshold));
 	json_object_set_new(o, "on_bind_failure", json_string(cfg->fail_on_bind_failure ? "fail" : "wait"));
 	json_object_set_new(o, "heartbeat_period_s", real(cfg->hb_period_s, 6));
@@ -114,9 +117,9 @@ json_t *gp_report_envs_doc(const gp_report_envs_ident *id, const gp_envsim_resul
 							 ? id->max_gpus : id->cluster_gpus));
 	json_object_set_new(o, "seed", json_integer((json_int_t)id->cfg->seed));
 	for (i = 0; i < n; i++)
-		json_array_append_new(a, gp_report_envs_json(id, r[i], static_peak));
+		json_array_append_new(a, mode_json(id, r[i], static_peak));
 	if (n)
-		json_object_set_new(o, "environments", gp_report_envs_json(id, r[0], static_peak));
+		json_object_set_new(o, "environments", mode_json(id, r[0], static_peak));
 	json_object_set_new(o, "environments_by_mode", a);
 	return o;
 }
@@ -195,7 +198,7 @@ void gp_report_envs_text(const gp_report_envs_ident *id, const gp_envsim_result 
 	row = gp_table_row(&t);
 	gp_table_set(&t, row, 0, "%s", "");
 	for (i = 0; i < n; i++)
-		gp_table_set(&t, row, (int)i + 1, "%s", gp_report_envs_mode(r[i], b, sizeof(b)));
+		gp_table_set(&t, row, (int)i + 1, "%s", mode_name(r[i], b, sizeof(b)));
 	row_num(&t, "reserved GPU-minutes", r, n, g_reserved, static_peak, 0);
 	row_num(&t, "bound GPU-minutes", r, n, g_bound, static_peak, 0);
 	row_num(&t, "busy GPU-minutes (in tasks)", r, n, g_busy, static_peak, 0);
@@ -260,7 +263,7 @@ void gp_report_envs_svg(const gp_report_envs_ident *id, const gp_envsim_result *
 		}
 		x[i][m] = (double)m * r[i]->dt / div;
 		y[i][m] = m ? r[i]->bucket_max[m - 1] : 0;
-		labels[i] = gp_xasprintf("%s (peak %d)", gp_report_envs_mode(r[i], b, sizeof(b)), r[i]->peak_gpus);
+		labels[i] = gp_xasprintf("%s (peak %d)", mode_name(r[i], b, sizeof(b)), r[i]->peak_gpus);
 		se[i].label = labels[i];
 		se[i].x = x[i];
 		se[i].y = y[i];
@@ -302,7 +305,7 @@ void gp_report_envs_timeline_csv(const gp_envsim_result *const *r, size_t n, gp_
 
 	gp_sbuf_adds(out, "time_h");
 	for (i = 0; i < n; i++) {
-		gp_report_envs_mode(r[i], b, sizeof(b));
+		mode_name(r[i], b, sizeof(b));
 		gp_sbuf_addf(out, ",%s_max,%s_mean", b, b);
 		if (r[i]->nbuckets > m)
 			m = r[i]->nbuckets;

@@ -278,12 +278,6 @@ static void jobs_csv_tail(const gp_cluster *c, const gp_job *j, const gp_sim_res
 	}
 }
 
-void gp_report_sim_jobs_csv(const gp_joblist *jobs, const gp_sim_result *r,
-			    const gp_cluster *c, gp_sbuf *out)
-{
-	gp_report_sim_jobs_csv_cols(jobs, r, c, NULL, out);
-}
-
 void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
 				 const gp_cluster *c, const gp_report_job_cols *x, gp_sbuf *out)
 {
@@ -363,12 +357,6 @@ static char *subtitle(const gp_report_ident *id)
 	const char *t = id->trace ? id->trace : "trace", *b = strrchr(t, '/');
 
 	return gp_xasprintf("%s, %s/%s", b && b[1] ? b + 1 : t, id->policy, id->queue);
-}
-
-void gp_report_sim_svg_utilization(const gp_report_ident *id, const gp_sim_result *r,
-				   gp_sbuf *out)
-{
-	gp_report_sim_svg_utilization_marked(id, r, NULL, 0, NULL, out);
 }
 
 void gp_report_sim_svg_utilization_marked(const gp_report_ident *id, const gp_sim_result *r,

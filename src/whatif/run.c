@@ -78,11 +78,6 @@ void gp_whatif_runner_free(gp_whatif_runner *r)
 	free(r);
 }
 
-const gp_cluster *gp_whatif_runner_base(const gp_whatif_runner *r)
-{
-	return &r->base;
-}
-
 static int load_trace(gp_whatif_runner *r, size_t t, gp_error *err)
 {
 	const gp_whatif_spec *s = r->spec;

@@ -131,7 +131,8 @@ fail:
 	return rc;
 }
 
-int gp_whatif_store_flush(gp_whatif_store *st, gp_error *err)
+/* Commit pending rows now. */
+static int store_flush(gp_whatif_store *st, gp_error *err)
 {
 	if (!st || !st->in_tx)
 		return GP_OK;
@@ -146,7 +147,7 @@ int gp_whatif_store_close(gp_whatif_store *st, gp_error *err)
 
 	if (!st)
 		return GP_OK;
-	rc = gp_whatif_store_flush(st, err);
+	rc = store_flush(st, err);
 	sqlite3_finalize(st->ins);
 	if (sqlite3_close(st->db) != SQLITE_OK && rc == GP_OK)
 		rc = gp_error_set(err, GP_EIO, st->path, 0, 0, "cannot close the database");
@@ -223,7 +224,7 @@ int gp_whatif_store_put(gp_whatif_store *st, const gp_whatif_spec *s, const char
 	if (sqlite3_step(st->ins) != SQLITE_DONE)
 		return db_err(st, err, "storing a run");
 	if (++st->pending >= 256 || elapsed(&st->tx_start) > 0.2)
-		return gp_whatif_store_flush(st, err);
+		return store_flush(st, err);
 	return GP_OK;
 }
 
@@ -366,7 +367,7 @@ int gp_whatif_store_merge(gp_whatif_store *st, const char *src, size_t *added, s
 	if (!fp)
 		return gp_error_set(err, GP_EIO, src, 0, 0, "cannot open: %m");
 	fclose(fp);
-	if ((rc = gp_whatif_store_flush(st, err)))
+	if ((rc = store_flush(st, err)))
 		return rc;
 	if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ? AS src", -1, &q, NULL) != SQLITE_OK)
 		return db_err(st, err, "attach");

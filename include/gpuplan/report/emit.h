@@ -25,13 +25,4 @@ const char *gp_emit_name(int bit);
 /* Render one kind for p (placed job j on c) into sb. */
 void gp_emit_render(int kind, const gp_cluster *c, const gp_job *j, const gp_placement *p,
 		    gp_sbuf *sb);
-
-/* The NICs a part's GPUs use, as NCCL_IB_HCA wants them ("=mlx5_0,mlx5_2":
- * '=' asks for these exact names, as mlx5_1 would also match mlx5_10);
- * "" when the part has no named NIC. */
-void gp_emit_ib_hca(const gp_cluster *c, const gp_place_part *part, gp_sbuf *sb);
-/* One CPU per GPU of the part for --cpu-bind=map_cpu: the first free CPU
- * of the part near each GPU. */
-void gp_emit_map_cpu(const gp_cluster *c, const gp_place_part *part, gp_sbuf *sb);
-
 #endif

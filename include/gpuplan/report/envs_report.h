@@ -17,13 +17,6 @@ typedef struct gp_report_envs_ident {
 	const gp_envsim_config *cfg;    /* settings shared by the modes */
 } gp_report_envs_ident;
 
-/* Name of a result's mode: "static", "bind-at-start", "idle-timeout:30". */
-const char *gp_report_envs_mode(const gp_envsim_result *r, char *buf, size_t size);
-
-/* One mode's object: every key of gpuplan(1) "Environment report";
- * static_peak is the peak of the static mode on the same inputs. */
-json_t *gp_report_envs_json(const gp_report_envs_ident *id, const gp_envsim_result *r, int static_peak);
-
 /* The whole report: inputs, `environments` (the first mode) and
  * `environments_by_mode` (all of them). */
 json_t *gp_report_envs_doc(const gp_report_envs_ident *id, const gp_envsim_result *const *r, size_t n,
@@ -39,5 +32,4 @@ void gp_report_envs_svg(const gp_report_envs_ident *id, const gp_envsim_result *
 
 /* time_h and the GPUs bound (most, mean) per bucket and mode. */
 void gp_report_envs_timeline_csv(const gp_envsim_result *const *r, size_t n, gp_sbuf *out);
-
 #endif

@@ -127,12 +127,8 @@ typedef struct gp_report_job_cols {
 } gp_report_job_cols;
 void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
 				 const gp_cluster *c, const gp_report_job_cols *x, gp_sbuf *out);
-void gp_report_sim_jobs_csv(const gp_joblist *jobs, const gp_sim_result *r,
-			    const gp_cluster *c, gp_sbuf *out);
 void gp_report_sim_timeline_csv(const gp_sim_result *r, gp_sbuf *out);
 /* utilization.svg, queue.svg, jct-cdf.svg and queue-delay-cdf.svg. */
-void gp_report_sim_svg_utilization(const gp_report_ident *id, const gp_sim_result *r,
-				   gp_sbuf *out);
 /* The same with vertical marks at times t[0..n) (seconds from trace
  * start, e.g. failures), named label in the legend. */
 void gp_report_sim_svg_utilization_marked(const gp_report_ident *id, const gp_sim_result *r,

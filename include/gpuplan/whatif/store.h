@@ -37,8 +37,6 @@ int gp_whatif_store_load(gp_whatif_store *st, const gp_whatif_spec *s, const cha
 int gp_whatif_store_put(gp_whatif_store *st, const gp_whatif_spec *s, const char *fingerprint,
 			const char *version, size_t run, const gp_whatif_result *r,
 			double cost, gp_error *err);
-/* Commit pending rows now. */
-int gp_whatif_store_flush(gp_whatif_store *st, gp_error *err);
 
 /* Add every run of database src to st (rows already there are kept);
  * *added gets the number of new rows, *dup those already present. */

@@ -31,8 +31,6 @@ gp_whatif_runner *gp_whatif_runner_new(const gp_whatif_spec *spec, gp_error *err
 void gp_whatif_runner_free(gp_whatif_runner *r);
 int gp_whatif_runner_run(gp_whatif_runner *r, size_t run, gp_whatif_result *out,
 			 gp_error *err);
-/* The base cluster the runner loaded. */
-const gp_cluster *gp_whatif_runner_base(const gp_whatif_runner *r);
 
 /* ---- worker processes ---- */
 
