@@ -7,7 +7,7 @@
 #     las and las with thresholds 200,800 (1,556.48 s, 715.27 s and
 #     848 s when the issue 11 note was written: schedules must not move);
 #  3. N synthetic jobs (default 1,000,000; first argument) on 16,384 GPUs
-#     from the Park-Miller generator of bench-sim.sh (offered load about
+#     from the Park-Miller generator of scripts/bench/synth.sh (offered load about
 #     1.06): fifo, las without preemption and las (budget <= 60 s and
 #     <= 2 GiB), with the preemptions counted.
 # The machine may be shared: wall and user CPU seconds and the 1-minute
@@ -46,35 +46,9 @@ for q in fifo las "las --las-thresholds 200,800"; do
 		"$($G simulate -c $SC $TR --queue $q --json - | sed -n '/^  "jct": {/,/}/s/.*"mean": \([0-9.]*\).*/\1/p')"
 done
 
-awk 'BEGIN {
-	print "# 16,384 GPUs for bench-preempt.sh"
-	print "name: bench-16k"
-	print "node_types:"
-	print "  box:"
-	print "    topology: '"$PWD"'/topologies/dgx1-v100-8gpu-4nic-pytorch-ddp-readme.txt"
-	print "    gpu_model: V100-SXM2-16GB"
-	print "    cpus: 80"
-	print "    memory_gib: 512"
-	print "fabric:"
-	print "  - {name: spine, tech: ib-hdr}"
-	for (i = 0; i < 64; i++) print "  - {name: leaf" i ", parent: spine}"
-	print "nodes:"
-	for (i = 0; i < 64; i++) print "  - {name: r" i "-, type: box, switch: leaf" i ", count: 32}"
-}' >"$T/c16k.yaml"
-awk -v n="$N" 'BEGIN {
-	x = 20260421; m = 2147483647
-	print "id,submit,gpus,duration"
-	t = 0
-	for (i = 1; i <= n; i++) {
-		x = (16807 * x) % m; u = x / m
-		t += -log(1 - u) * 0.55
-		x = (16807 * x) % m; u = x / m
-		g = u < 0.70 ? 1 : u < 0.80 ? 2 : u < 0.88 ? 4 : u < 0.96 ? 8 : u < 0.99 ? 16 : 32
-		x = (16807 * x) % m; u = x / m
-		d = int(-log(1 - u) * 3600) + 1
-		printf "s%d,%.3f,%d,%d\n", i, t, g, d
-	}
-}' >"$T/synth.csv"
+. scripts/bench/synth.sh
+synth_cluster 2048 "$T/c16k.yaml"
+synth_trace "$N" 0.55 "$T/synth.csv"
 for q in fifo "las --preempt off" las; do
 	# shellcheck disable=SC2086
 	measure "synthetic $N jobs / 16,384 GPUs, $q" $G simulate -c "$T/c16k.yaml" "$T/synth.csv" --queue $q --quiet

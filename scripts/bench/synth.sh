@@ -1,5 +1,5 @@
 # Synthetic clusters and traces for the simulator benchmarks (sourced by
-# scripts/bench-sim.sh, scripts/bench-scale.sh and scripts/bench-failures.sh, from
+# scripts/bench-sim.sh, bench-scale.sh, bench-failures.sh and bench-preempt.sh, from
 # the repository root).
 
 # synth_cluster NODES FILE: NODES DGX-1 boxes (8 V100 each) under 64 leaf
