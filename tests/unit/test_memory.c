@@ -114,6 +114,7 @@ static void test_no_params(void)
 	CU_ASSERT_EQUAL(e.rule, GP_MEM_RULE_STATES);
 	CU_ASSERT_PTR_NOT_NULL(e.note);
 	CU_ASSERT_DOUBLE_EQUAL(e.total, 6624904.0 * 8, 1e-3);
+	gp_job_release(&j);
 }
 
 /* Issue 17 item 2: a user's layer list under the seed's output-size rule,
