@@ -17,14 +17,8 @@ trap 'rm -rf "$T"' EXIT
 NE=${ENVS_BENCH_ENVS:-100000}
 PER=${ENVS_BENCH_PER:-100}
 
-measure() { # label, command...
-	label=$1
-	shift
-	/usr/bin/time -f "%e %U %M" -o "$T/time" "$@" >"$T/out"
-	set -- $(cat "$T/time")
-	printf '%-58s %7s s wall %7s s user %8.1f MiB peak RSS (load %s)\n' "$label" "$1" "$2" \
-		"$(echo "$3 / 1024" | bc -l)" "$(cut -d' ' -f1 /proc/loadavg)"
-}
+MEASURE_WIDTH=58
+. scripts/bench/measure.sh
 echo "$(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 A=workloads/adobe-sensei-june-1-2-2021.json
 measure "Adobe template (790 cells), static,bind-at-start,idle:30" \

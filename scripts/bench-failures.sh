@@ -19,14 +19,8 @@ PHILLY=tests/data/traces/philly.csv
 PC=tests/data/sim/philly-cluster.yaml
 LLAMA=6334
 
-measure() { # label, command...
-	label=$1
-	shift
-	/usr/bin/time -f "%e %M" -o "$T/time" "$@" >"$T/out"
-	set -- $(cat "$T/time")
-	printf '%-52s %7s s  %8.1f MiB peak RSS  (load %s)\n' "$label" "$1" "$(echo "$2 / 1024" | bc -l)" \
-		"$(cut -d' ' -f1 /proc/loadavg)"
-}
+MEASURE_WIDTH=52
+. scripts/bench/measure.sh
 summary() {
 	sed -n 's/^\(failures .*\)/    \1/p; s/^\(  lost .*\)/    \1/p; s/^\(  recovery .*\)/    \1/p' "$T/out"
 }

@@ -18,14 +18,8 @@ M=tests/data/gpumemnet
 PHILLY=tests/data/traces/philly.csv
 PC=tests/data/sim/philly-cluster.yaml
 
-measure() { # label, command...
-	label=$1
-	shift
-	/usr/bin/time -f "%e %U" -o "$T/time" "$@" >"$T/out"
-	set -- $(cat "$T/time")
-	printf '%-52s %7s s wall %7s s user  (load %s)\n' "$label" "$1" "$2" \
-		"$(cut -d' ' -f1 /proc/loadavg)"
-}
+MEASURE_WIDTH=52
+. scripts/bench/measure.sh
 echo "$(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 measure "train util (6,000 rows, 64,32, 200 epochs)" \
 	$G predict train $M/mlp_data_step1.csv $M/mlp_data_step2.csv --target util -o "$T/u.json"

@@ -21,20 +21,17 @@ trap 'rm -rf "$T"' EXIT
 PHILLY=tests/data/traces/philly.csv
 PC=tests/data/sim/philly-cluster.yaml
 
-measure() { # label, command...
-	label=$1
-	shift
-	/usr/bin/time -f "%e %U %M" -o "$T/time" "$@" >"$T/out"
-	set -- $(cat "$T/time")
-	printf '%-48s %7s s (%6s s CPU)  %7.1f MiB  (load %s)\n' "$label" "$1" "$2" \
-		"$(echo "$3 / 1024" | bc -l)" "$(cut -d' ' -f1 /proc/loadavg)"
+MEASURE_WIDTH=48
+. scripts/bench/measure.sh
+measure_preempt() { # measure, then the engine's preemption count
+	measure "$@"
 	sed -n 's/^\(preemptions .*\)/    \1/p' "$T/out"
 }
 echo "$(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 for c in "$PC" topologies/example-cluster.yaml; do
 	for q in fifo las; do
-		measure "philly on $(basename "$c" .yaml), $q" $G simulate -c "$c" $PHILLY --queue $q --quiet
+		measure_preempt "philly on $(basename "$c" .yaml), $q" $G simulate -c "$c" $PHILLY --queue $q --quiet
 	done
 done
 
@@ -51,5 +48,5 @@ synth_cluster 2048 "$T/c16k.yaml"
 synth_trace "$N" 0.55 "$T/synth.csv"
 for q in fifo "las --preempt off" las; do
 	# shellcheck disable=SC2086
-	measure "synthetic $N jobs / 16,384 GPUs, $q" $G simulate -c "$T/c16k.yaml" "$T/synth.csv" --queue $q --quiet
+	measure_preempt "synthetic $N jobs / 16,384 GPUs, $q" $G simulate -c "$T/c16k.yaml" "$T/synth.csv" --queue $q --quiet
 done

@@ -23,14 +23,8 @@ trap 'rm -rf "$T"' EXIT
 PHILLY=tests/data/traces/philly.csv
 PC=tests/data/sim/philly-cluster.yaml
 
-measure() { # label, command...
-	label=$1
-	shift
-	/usr/bin/time -f "%e %M %U %S" -o "$T/time" "$@" >"$T/out"
-	set -- $(cat "$T/time")
-	printf '%-44s %7s s wall %7.2f s CPU  %8.1f MiB peak RSS  (load %s)\n' "$label" "$1" \
-		"$(echo "$3 + $4" | bc -l)" "$(echo "$2 / 1024" | bc -l)" "$(cut -d' ' -f1 /proc/loadavg)"
-}
+MEASURE_WIDTH=44
+. scripts/bench/measure.sh
 echo "$(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 
 for q in fifo sjf backfill las; do

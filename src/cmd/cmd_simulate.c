@@ -65,7 +65,7 @@ const char gp_usage_simulate[] =
 	"                      scale each to its placement by the perf model\n"
 	"  --scale-model M     DL model of jobs without one (default resnet50)\n"
 	"  --memory-margin PCT size the GPU memory of jobs that name a model but give\n"
-	"                      none by the seed's estimate plus PCT %% (0 allowed)\n"
+	"                      none by the seed's estimate plus PCT % (0 allowed)\n"
 	"  --limit N           only the first N jobs by submit time\n"
 	"  --start T, --end T  only jobs submitted in [T, T') seconds from trace start\n"
 	"  --skip-bad          count and skip bad trace rows instead of failing\n"

@@ -8,6 +8,7 @@
 #include "gpuplan/io/yaml.h"
 #include "gpuplan/model/catalog.h"
 #include "gpuplan/io/snapshot.h"
+#include "gpuplan/io/topo_yaml.h"
 #include "gpuplan/model/topo.h"
 #include "gpuplan/util/util.h"
 
@@ -63,8 +64,7 @@ static void render_yaml(gp_sbuf *sb, const gp_topo *t, const char *name,
 			const char *model)
 {
 	const char *q[GP_TOPO_F_COUNT];
-	int nq, i, j, n = t->ngpus + t->nnics;
-	char buf[16];
+	int nq, i;
 
 	gp_sbuf_adds(sb, "# node type imported by gpuplan topo import\n# source: ");
 	comment_text(sb, t->source);
@@ -93,47 +93,7 @@ static void render_yaml(gp_sbuf *sb, const gp_topo *t, const char *name,
 	} else {
 		gp_sbuf_adds(sb, "# gpu_model: not given (--gpu-model)\n");
 	}
-	gp_sbuf_adds(sb, "gpus:\n");
-	for (i = 0; i < t->ngpus; i++) {
-		const gp_topo_gpu *g = &t->gpus[i];
-
-		/* Compact, as nvidia-smi prints it: "0-55,112-167". */
-		gp_sbuf_addf(sb, "  - {id: %s, cpus: ", g->id);
-		if (g->ncpus) {
-			gp_sbuf_adds(sb, "\"");
-			gp_sbuf_add_ranges(sb, g->cpus, g->ncpus);
-			gp_sbuf_adds(sb, "\"");
-		} else {
-			gp_sbuf_adds(sb, "[]");
-		}
-		if (g->numa >= 0)
-			gp_sbuf_addf(sb, ", numa: %d}\n", g->numa);
-		else
-			gp_sbuf_adds(sb, ", numa: null}\n");
-	}
-	if (t->nnics) {
-		gp_sbuf_adds(sb, "nics:\n");
-		for (i = 0; i < t->nnics; i++) {
-			const gp_topo_nic *c = &t->nics[i];
-
-			gp_sbuf_addf(sb, "  - {id: %s, device: %s}\n", c->id,
-				     c->device[0] ? c->device : "null");
-		}
-	} else {
-		gp_sbuf_adds(sb, "nics: []\n");
-	}
-	gp_sbuf_adds(sb, "devices: [");
-	for (i = 0; i < n; i++)
-		gp_sbuf_addf(sb, "%s%s", i ? ", " : "",
-			     i < t->ngpus ? t->gpus[i].id : t->nics[i - t->ngpus].id);
-	gp_sbuf_adds(sb, "]\nlinks:\n");
-	for (i = 0; i < n; i++) {
-		gp_sbuf_adds(sb, "  - [");
-		for (j = 0; j < n; j++)
-			gp_sbuf_addf(sb, "%s%s", j ? ", " : "",
-				     gp_link_format(gp_topo_link(t, i, j), buf, sizeof(buf)));
-		gp_sbuf_adds(sb, "]\n");
-	}
+	gp_topo_yaml_put(sb, t, "");
 }
 
 static int render_json(gp_sbuf *sb, const gp_topo *t, const char *name,

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gpuplan/io/topo_yaml.h"
 #include "gpuplan/io/yaml.h"
 #include "gpuplan/model/alloc.h"
 #include "gpuplan/model/catalog.h"
@@ -282,44 +283,6 @@ static void comment(gp_sbuf *sb, const char *s)
 {
 	for (; *s; s++)
 		gp_sbuf_add(sb, (unsigned char)*s < 0x20 ? " " : s, 1);
-}
-
-static void put_topo(gp_sbuf *sb, const gp_topo *t)
-{
-	int i, j, n = t->ngpus + t->nnics;
-	char buf[16];
-
-	gp_sbuf_adds(sb, "    gpus:\n");
-	for (i = 0; i < t->ngpus; i++) {
-		const gp_topo_gpu *g = &t->gpus[i];
-
-		gp_sbuf_addf(sb, "      - {id: %s, cpus: \"", g->id);
-		gp_sbuf_add_ranges(sb, g->cpus, g->ncpus);
-		if (g->numa >= 0)
-			gp_sbuf_addf(sb, "\", numa: %d}\n", g->numa);
-		else
-			gp_sbuf_adds(sb, "\", numa: null}\n");
-	}
-	if (t->nnics) {
-		gp_sbuf_adds(sb, "    nics:\n");
-		for (i = 0; i < t->nnics; i++)
-			gp_sbuf_addf(sb, "      - {id: %s, device: %s}\n", t->nics[i].id,
-				     t->nics[i].device[0] ? t->nics[i].device : "null");
-	} else {
-		gp_sbuf_adds(sb, "    nics: []\n");
-	}
-	gp_sbuf_adds(sb, "    devices: [");
-	for (i = 0; i < n; i++)
-		gp_sbuf_addf(sb, "%s%s", i ? ", " : "",
-			     i < t->ngpus ? t->gpus[i].id : t->nics[i - t->ngpus].id);
-	gp_sbuf_adds(sb, "]\n    links:\n");
-	for (i = 0; i < n; i++) {
-		gp_sbuf_adds(sb, "      - [");
-		for (j = 0; j < n; j++)
-			gp_sbuf_addf(sb, "%s%s", j ? ", " : "",
-				     gp_link_format(gp_topo_link(t, i, j), buf, sizeof(buf)));
-		gp_sbuf_adds(sb, "]\n");
-	}
 }
 
 static int cmp_node_name(const void *a, const void *b, void *ctx)
@@ -624,7 +587,7 @@ static void put_types(const gp_inventory *inv, const gp_import_opts *o, const pl
 				     ? r->cpus : cpulist_max(&t->topo) + 1);
 		if (r->mem_mib > 0)
 			gp_sbuf_addf(out, "    memory_gib: %.6g\n", (double)r->mem_mib / 1024.0);
-		put_topo(out, &t->topo);
+		gp_topo_yaml_put(out, &t->topo, "    ");
 	}
 }
 

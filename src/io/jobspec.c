@@ -627,6 +627,11 @@ int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 	job->line = map ? map->line : 0;
 	if (!map)
 		return gp_error_set(err, GP_EINPUT, doc->path, 1, 1, "empty job file");
+	if (map->type == GP_YAML_MAP && gp_yaml_get(map, "jobs") && !gp_yaml_get(map, "name")) {
+		gp_yaml_error(doc, map, err, "a list of jobs ('jobs:'), not one job: "
+			      "'place --batch FILE' reads lists");
+		goto fail;
+	}
 	if (gp_yaml_check_keys(doc, map, "job", job_keys, err))
 		goto fail;
 	if (!gp_yaml_get(map, "name")) {

@@ -455,17 +455,15 @@ void gp_report_sim_svg_queue(const gp_report_ident *id, const gp_sim_result *r, 
 		free(q[k]);
 }
 
-#define CDF_POINTS 1000
-
-/* Up to CDF_POINTS (x, F(x)) points of the distribution of JCT (or, with
- * delay, of queue delay) of the completed jobs of class k (-1: all), each
- * value at least floor (the log axis has no zero); returns the count and
- * in *at_floor how many values were raised to it. */
+/* The (x, F(x)) points of the distribution of JCT (or, with delay, of
+ * queue delay) of the completed jobs of class k (-1: all), each value at
+ * least floor (the log axis has no zero), one per job (the SVG writer
+ * thins them to what can be seen); returns the count and in *at_floor how
+ * many values were raised to it.  x and y hold r->njobs values. */
 static size_t sim_cdf(const gp_joblist *jobs, const gp_sim_result *r, int k, int delay,
 		      double floor, double *x, double *y, size_t *at_floor)
 {
-	size_t i, n = 0, m;
-	double *v = gp_xmalloc((r->njobs ? r->njobs : 1) * sizeof(*v));
+	size_t i, n = 0;
 
 	*at_floor = 0;
 	for (i = 0; i < r->njobs; i++) {
@@ -475,23 +473,17 @@ static size_t sim_cdf(const gp_joblist *jobs, const gp_sim_result *r, int k, int
 			continue;
 		if (k >= 0 && (j->klass == GP_CLASS_LS ? 0 : 1) != k)
 			continue;
-		v[n] = (delay ? r->jobs[i].start : r->jobs[i].finish) - j->submit;
-		if (v[n] < floor) {
-			v[n] = floor;
+		x[n] = (delay ? r->jobs[i].start : r->jobs[i].finish) - j->submit;
+		if (x[n] < floor) {
+			x[n] = floor;
 			(*at_floor)++;
 		}
 		n++;
 	}
-	gp_sort_doubles(v, n);
-	m = n < CDF_POINTS ? n : CDF_POINTS;
-	for (i = 0; i < m; i++) {
-		size_t idx = m > 1 ? i * (n - 1) / (m - 1) : 0;
-
-		x[i] = v[idx];
-		y[i] = (double)(idx + 1) / (double)n;
-	}
-	free(v);
-	return m;
+	gp_sort_doubles(x, n);
+	for (i = 0; i < n; i++)
+		y[i] = (double)(i + 1) / (double)n;
+	return n;
 }
 
 static void sim_svg_cdf(const gp_report_ident *id, const gp_joblist *jobs, const gp_sim_result *r,
@@ -505,8 +497,8 @@ static void sim_svg_cdf(const gp_report_ident *id, const gp_joblist *jobs, const
 	char *sub = subtitle(id), *sub2 = NULL;
 
 	for (k = 0; k < 3; k++) {
-		x[k] = gp_xmalloc(CDF_POINTS * sizeof(*x[k]));
-		y[k] = gp_xmalloc(CDF_POINTS * sizeof(*y[k]));
+		x[k] = gp_xmalloc((r->njobs ? r->njobs : 1) * sizeof(*x[k]));
+		y[k] = gp_xmalloc((r->njobs ? r->njobs : 1) * sizeof(*y[k]));
 	}
 	/* JCT: a zero shows at 1 ms; queue delay: under a second at 1 s. */
 	nall = sim_cdf(jobs, r, -1, delay, delay ? 1 : 1e-3, x[0], y[0], &low);

@@ -1,5 +1,6 @@
 /* Report building blocks: numbers, durations, tables, CSV quoting and the
  * SVG chart's coordinate mapping (worked out by hand below). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpuplan/report/report.h"
@@ -169,6 +170,51 @@ static void test_svg_layout(void)
 	gp_sbuf_release(&sb);
 }
 
+/* 100,001 points over 692 px keep at most the first, lowest, highest and
+ * last point of each half-pixel column: the ends, a one-point spike and a
+ * one-point dip all stay drawn. */
+static void test_svg_thinning(void)
+{
+	enum { N = 100001 };
+	double *x = malloc(N * sizeof(*x)), *y = malloc(N * sizeof(*y));
+	gp_svg_series se = { "dense", x, y, N, 0 };
+	gp_svg_chart c;
+	gp_sbuf sb;
+	const char *p, *end;
+	size_t points = 1;
+	int i;
+
+	for (i = 0; i < N; i++) {
+		x[i] = i * 1e-4;
+		y[i] = 0.5;
+	}
+	y[50000] = 1;
+	y[50001] = 0;
+	memset(&c, 0, sizeof(c));
+	c.title = "T";
+	c.set_x = c.set_y = 1;
+	c.x_max = 10;
+	c.y_max = 1;
+	c.series = &se;
+	c.nseries = 1;
+	gp_sbuf_init(&sb);
+	gp_svg_line_chart(&c, &sb);
+	p = strstr(sb.buf, "points=\"");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	end = strchr(p + 8, '"');
+	for (; p < end; p++)
+		points += *p == ' ';
+	CU_ASSERT(points <= 4 * (2 * 692 + 1));
+	CU_ASSERT(points >= 692);
+	/* (0, 0.5) -> (84, 219); (5, 1) -> (430, 46); (5.0001, 0) -> (430, 392) */
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "points=\"84.0,219.0 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, " 430.0,219.0 430.0,46.0 430.0,392.0 430.5,219.0"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, " 776.0,219.0\"/>"));
+	gp_sbuf_release(&sb);
+	free(x);
+	free(y);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("report");
@@ -178,6 +224,7 @@ static void register_tests(void)
 	gp_test_add(s, "table_and_csv", test_table_and_csv);
 	gp_test_add(s, "svg", test_svg);
 	gp_test_add(s, "svg_layout", test_svg_layout);
+	gp_test_add(s, "svg_thinning", test_svg_thinning);
 }
 
 int main(int argc, char **argv)
