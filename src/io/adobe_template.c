@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "gpuplan/io/envs.h"
@@ -33,7 +34,7 @@ typedef struct jr {
 	FILE *fp;
 	const char *path;
 	char *buf;
-	size_t len, pos, total, max_total;
+	size_t cap, len, pos, total, max_total;
 	int line, col;
 	int tline, tcol;        /* start of the last token */
 	char str[JR_MAX_STR + 1];
@@ -56,7 +57,7 @@ static int jr_fail(jr *r, const char *fmt, ...)
 
 static int jr_refill(jr *r)
 {
-	r->len = fread(r->buf, 1, JR_BUF, r->fp);
+	r->len = fread(r->buf, 1, r->cap, r->fp);
 	r->pos = 0;
 	r->total += r->len;
 	return r->len ? 0 : -1;
@@ -592,6 +593,19 @@ int gp_adobe_sniff(const char *path)
 	return ok;
 }
 
+/* The read buffer: JR_BUF, or less for a smaller regular file (its size
+ * and one byte, so that a single read takes it whole; at least 4 KiB in
+ * case it grows).  The session templates of a test or a notebook study
+ * are kilobytes: a megabyte for each would be mostly untouched. */
+static size_t buf_size(FILE *fp)
+{
+	struct stat st;
+
+	if (fstat(fileno(fp), &st) || !S_ISREG(st.st_mode) || st.st_size >= (off_t)JR_BUF)
+		return JR_BUF;
+	return st.st_size < 4095 ? 4096 : (size_t)st.st_size + 1;
+}
+
 int gp_adobe_load(const char *path, double tick_s, gp_env_trace *out, gp_error *err)
 {
 	jr r;
@@ -609,7 +623,8 @@ int gp_adobe_load(const char *path, double tick_s, gp_env_trace *out, gp_error *
 	r.fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	if (!r.fp)
 		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-	r.buf = gp_xmalloc(JR_BUF);
+	r.cap = buf_size(r.fp);
+	r.buf = gp_xmalloc(r.cap);
 	if ((rc = expect(&r, T_LBRACE)))
 		goto done;
 	while ((n = next_item(&r, T_RBRACE, &st, &t)) == 1) {

@@ -257,11 +257,18 @@ static int gp_import_kind_family(int kind)
 	return 0;
 }
 
+/* Whether key (starting with a letter) begins at q: the first letter is
+ * checked inline, as most tokens differ there. */
+static int key_at(const char *q, const char *key, size_t n)
+{
+	return (*q | 0x20) == (key[0] | 0x20) && !strncasecmp(q, key, n);
+}
+
 static int line_key(const char *p, const char *e, const char *key)
 {
 	size_t n = strlen(key);
 
-	return (size_t)(e - p) > n && !strncasecmp(p, key, n);
+	return (size_t)(e - p) > n && key_at(p, key, n);
 }
 
 /* Whether word (a key followed by '=') appears at the start of a token on
@@ -272,7 +279,7 @@ static int line_has_key(const char *p, const char *e, const char *key)
 	const char *q;
 
 	for (q = p; q + n < e; q++)
-		if ((q == p || q[-1] == ' ' || q[-1] == '\t') && !strncasecmp(q, key, n))
+		if ((q == p || q[-1] == ' ' || q[-1] == '\t') && key_at(q, key, n))
 			return 1;
 	return 0;
 }

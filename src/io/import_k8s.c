@@ -11,18 +11,30 @@
 #include "gpuplan/model/alloc.h"
 #include "import_int.h"
 
-/* Count `kind: WORD` / `"kind": "WORD"` occurrences of word. */
-static int count_kind(const char *t, size_t len, const char *word)
+/* Whether the value at t[p..len) is word, followed by a non-alphanumeric
+ * character or the end. */
+static int value_is(const char *t, size_t len, size_t p, const char *word)
 {
-	size_t wl = strlen(word), i;
-	int n = 0;
+	size_t wl = strlen(word);
 
-	for (i = 0; i + 4 < len; i++) {
-		size_t p;
+	return p + wl <= len && !memcmp(t + p, word, wl) &&
+	       (p + wl == len || !isalnum((unsigned char)t[p + wl]));
+}
 
-		if (memcmp(t + i, "kind", 4) || (i > 0 && isalnum((unsigned char)t[i - 1])))
+/* Count the `kind: WORD` / `"kind": "WORD"` occurrences of Pod and PodList
+ * (pods) and of Node and NodeList (nodes), in one pass that jumps from one
+ * "kind" to the next. */
+static void count_kinds(const char *t, size_t len, int *pods, int *nodes)
+{
+	const char *q = t, *end = t + len;
+
+	*pods = *nodes = 0;
+	while ((size_t)(end - q) > 4 && (q = memmem(q, (size_t)(end - q) - 1, "kind", 4))) {
+		size_t i = (size_t)(q - t), p = i + 4;
+
+		q++;
+		if (i > 0 && isalnum((unsigned char)t[i - 1]))
 			continue;
-		p = i + 4;
 		if (p < len && t[p] == '"')
 			p++;
 		while (p < len && t[p] == ' ')
@@ -34,11 +46,9 @@ static int count_kind(const char *t, size_t len, const char *word)
 			p++;
 		if (p < len && (t[p] == '"' || t[p] == '\''))
 			p++;
-		if (p + wl <= len && !memcmp(t + p, word, wl) &&
-		    (p + wl == len || !isalnum((unsigned char)t[p + wl])))
-			n++;
+		*pods += value_is(t, len, p, "Pod") + value_is(t, len, p, "PodList");
+		*nodes += value_is(t, len, p, "Node") + value_is(t, len, p, "NodeList");
 	}
-	return n;
 }
 
 int gp_import_sniff_k8s(const char *text, size_t len)
@@ -48,8 +58,7 @@ int gp_import_sniff_k8s(const char *text, size_t len)
 
 	if (!len || (text[0] != '{' && text[0] != '[' && !memmem(text, scan, "apiVersion", 10)))
 		return GP_IMPORT_UNKNOWN;
-	pods = count_kind(text, scan, "Pod") + count_kind(text, scan, "PodList");
-	nodes = count_kind(text, scan, "Node") + count_kind(text, scan, "NodeList");
+	count_kinds(text, scan, &pods, &nodes);
 	if (pods && pods >= nodes)
 		return GP_IMPORT_K8S_PODS;
 	if (nodes)

@@ -117,11 +117,12 @@ static int gres_details(const gres_at *g, size_t paren, size_t e, gres_item *it)
 							    (int)(close - body - 4), v + body + 4);
 				for (i = 0; i < nid; i++) {
 					if (ids[i] >= 64) {
+						int bad = ids[i];
+
 						free(ids);
 						return gp_error_set(g->err, GP_EINPUT, g->file, g->line,
 								    g->col0 + (int)body + 4,
-								    "GRES: GPU index %d too large",
-								    ids[i]);
+								    "GRES: GPU index %d too large", bad);
 					}
 					it->idx |= 1ull << ids[i];
 				}

@@ -123,8 +123,12 @@ static const char *skip_vendor(const char *s)
 {
 	static const char *const prefixes[] = { "nvidia", "tesla", "amd" };
 	size_t i, n;
+	int c;
 
 	s = skip_sep(s);
+	c = tolower((unsigned char)*s);
+	if (c != 'n' && c != 't' && c != 'a')
+		return s; /* the quick answer: this runs per catalog entry */
 	for (i = 0; i < GP_ARRAY_SIZE(prefixes); i++) {
 		n = strlen(prefixes[i]);
 		if (!strncasecmp(s, prefixes[i], n) &&
@@ -134,10 +138,9 @@ static const char *skip_vendor(const char *s)
 	return s;
 }
 
-int gp_catalog_name_eq(const char *a, const char *b)
+/* gp_catalog_name_eq of names whose vendor prefix is skipped already. */
+static int name_eq_bare(const char *a, const char *b)
 {
-	a = skip_vendor(a);
-	b = skip_vendor(b);
 	for (;;) {
 		a = skip_sep(a);
 		b = skip_sep(b);
@@ -148,6 +151,11 @@ int gp_catalog_name_eq(const char *a, const char *b)
 		a++;
 		b++;
 	}
+}
+
+int gp_catalog_name_eq(const char *a, const char *b)
+{
+	return name_eq_bare(skip_vendor(a), skip_vendor(b));
 }
 
 /* The next word of a catalog name, lower-cased into w[32]; 0 at the end. */
@@ -201,8 +209,9 @@ static int find_exact(const gp_catalog *cat, const char *name)
 {
 	int i;
 
+	name = skip_vendor(name);
 	for (i = 0; i < cat->n; i++)
-		if (gp_catalog_name_eq(cat->models[i].name, name))
+		if (name_eq_bare(skip_vendor(cat->models[i].name), name))
 			return i;
 	return -1;
 }

@@ -103,20 +103,34 @@ static void normalize(const char *s, size_t len, char *out, size_t size)
 	out[k] = '\0';
 }
 
+/* Whether s[0..len) (stopping at a NUL) normalizes to exactly want, which
+ * is normalized already; compared as it goes, without a copy, so that most
+ * names are rejected at their first character (gp_model_find runs per trace
+ * row and per predictor row). */
+static int normalized_eq(const char *s, size_t len, const char *want)
+{
+	size_t i;
+
+	for (i = 0; i < len && s[i]; i++) {
+		if (s[i] == '-' || s[i] == '_' || s[i] == '.' || s[i] == ' ')
+			continue;
+		if (*want++ != (char)tolower((unsigned char)s[i]))
+			return 0;
+	}
+	return *want == '\0';
+}
+
 static int name_matches(const gp_dl_model *m, const char *want)
 {
-	char buf[64];
 	const char *p, *bar;
 
-	normalize(m->name, strlen(m->name), buf, sizeof(buf));
-	if (!strcmp(buf, want))
+	if (normalized_eq(m->name, strlen(m->name), want))
 		return 1;
 	for (p = m->aliases; *p; p = *bar ? bar + 1 : bar) {
 		bar = strchr(p, '|');
 		if (!bar)
 			bar = p + strlen(p);
-		normalize(p, (size_t)(bar - p), buf, sizeof(buf));
-		if (!strcmp(buf, want))
+		if (normalized_eq(p, (size_t)(bar - p), want))
 			return 1;
 	}
 	return 0;

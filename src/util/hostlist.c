@@ -7,28 +7,71 @@
 
 #define MAX_DIGITS 18
 
+/* Name storage: blocks of doubling size (256 bytes to 64 KiB), newest
+ * first, each holding NUL-terminated names back to back. */
+typedef struct gp_hostlist_block {
+	struct gp_hostlist_block *next;
+	size_t used, cap;
+	char data[];
+} gp_hostlist_block;
+
+#define BLOCK_MIN 256
+#define BLOCK_MAX 65536
+
 void gp_hostlist_init(gp_hostlist *h)
 {
 	h->names = NULL;
 	h->n = h->cap = 0;
+	h->blocks = NULL;
+}
+
+static void blocks_free(gp_hostlist_block *b)
+{
+	while (b) {
+		gp_hostlist_block *next = b->next;
+
+		free(b);
+		b = next;
+	}
 }
 
 void gp_hostlist_release(gp_hostlist *h)
 {
-	size_t i;
-
 	if (!h)
 		return;
-	for (i = 0; i < h->n; i++)
-		free(h->names[i]);
+	blocks_free(h->blocks);
 	free(h->names);
 	gp_hostlist_init(h);
 }
 
+/* Append a copy of name[0..len) (and a NUL). */
+static void push_n(gp_hostlist *h, const char *name, size_t len)
+{
+	gp_hostlist_block *b = h->blocks;
+	char *s;
+
+	if (!b || b->cap - b->used < len + 1) {
+		size_t cap = b ? (b->cap < BLOCK_MAX ? 2 * b->cap : BLOCK_MAX) : BLOCK_MIN;
+
+		if (cap < len + 1)
+			cap = len + 1;
+		b = gp_xmalloc(sizeof(*b) + cap);
+		b->used = 0;
+		b->cap = cap;
+		b->next = h->blocks;
+		h->blocks = b;
+	}
+	s = b->data + b->used;
+	memcpy(s, name, len);
+	s[len] = '\0';
+	b->used += len + 1;
+	GP_GROW(h->names, h->cap, h->n + 1);
+	h->names[h->n++] = s;
+}
+
 void gp_hostlist_push(gp_hostlist *h, const char *name)
 {
-	GP_GROW(h->names, h->cap, h->n + 1);
-	h->names[h->n++] = gp_xstrdup(name);
+	push_n(h, name, strlen(name));
 }
 
 /* ---- expansion ---- */
@@ -140,21 +183,25 @@ static int hl_bracket(const hl_ctx *x, size_t pos, size_t close, hl_group *g)
 	return GP_OK;
 }
 
-/* The k-th number of group g (0-based), formatted into buf. */
-static void group_nth(const hl_group *g, long long k, char *buf, size_t size)
+/* Where a group's odometer stands: range ri, its number v. */
+typedef struct hl_pos {
+	size_t ri;
+	long long v;
+} hl_pos;
+
+/* Append v printed with at least width digits ("%0*lld"; v >= 0). */
+static void add_number(gp_sbuf *sb, long long v, int width)
 {
-	size_t i;
+	char buf[MAX_DIGITS + 2];
+	int n = 0;
 
-	for (i = 0; i < g->nranges; i++) {
-		long long span = g->ranges[i].hi - g->ranges[i].lo + 1;
-
-		if (k < span) {
-			snprintf(buf, size, "%0*lld", g->ranges[i].width, g->ranges[i].lo + k);
-			return;
-		}
-		k -= span;
-	}
-	buf[0] = '\0';
+	do {
+		buf[sizeof(buf) - 1 - n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n < width && n < (int)sizeof(buf))
+		buf[sizeof(buf) - 1 - n++] = '0';
+	gp_sbuf_add(sb, buf + sizeof(buf) - n, (size_t)n);
 }
 
 /* Expand item s[start..end) into h. */
@@ -162,7 +209,8 @@ static int hl_item(const hl_ctx *x, size_t start, size_t end, gp_hostlist *h)
 {
 	hl_group *g = NULL;
 	size_t ng = 0, capg = 0, p = start, lit = start, i;
-	long long total = 1, *idx = NULL, k;
+	long long total = 1, k;
+	hl_pos *pos;
 	gp_sbuf sb;
 	int st = GP_OK;
 
@@ -201,34 +249,40 @@ static int hl_item(const hl_ctx *x, size_t start, size_t end, gp_hostlist *h)
 			p = lit = close + 1;
 		}
 	}
-	gp_sbuf_init(&sb);
 	if (ng == 0) {
-		gp_sbuf_add(&sb, x->s + start, end - start);
-		gp_hostlist_push(h, sb.buf);
-		gp_sbuf_release(&sb);
+		push_n(h, x->s + start, end - start);
 		return GP_OK;
 	}
-	idx = gp_xcalloc(ng, sizeof(*idx));
+	gp_sbuf_init(&sb);
+	pos = gp_xcalloc(ng, sizeof(*pos));
+	for (i = 0; i < ng; i++)
+		pos[i].v = g[i].ranges[0].lo;
 	for (k = 0; k < total; k++) {
-		char num[MAX_DIGITS + 2];
-
 		sb.len = 0;
-		sb.buf[0] = '\0';
 		for (i = 0; i < ng; i++) {
 			gp_sbuf_add(&sb, x->s + g[i].text_start, g[i].text_len);
-			group_nth(&g[i], idx[i], num, sizeof(num));
-			gp_sbuf_adds(&sb, num);
+			add_number(&sb, pos[i].v, g[i].ranges[pos[i].ri].width);
 		}
 		gp_sbuf_add(&sb, x->s + lit, end - lit);
-		gp_hostlist_push(h, sb.buf);
-		/* odometer: the last group turns fastest */
+		push_n(h, sb.buf, sb.len);
+		/* odometer: the last group turns fastest; each group steps
+		 * through its ranges in order */
 		for (i = ng; i-- > 0;) {
-			if (++idx[i] < g[i].count)
+			hl_pos *q = &pos[i];
+
+			if (q->v < g[i].ranges[q->ri].hi) {
+				q->v++;
 				break;
-			idx[i] = 0;
+			}
+			if (++q->ri < g[i].nranges) {
+				q->v = g[i].ranges[q->ri].lo;
+				break;
+			}
+			q->ri = 0;
+			q->v = g[i].ranges[0].lo;
 		}
 	}
-	free(idx);
+	free(pos);
 	gp_sbuf_release(&sb);
 	groups_free(g, ng);
 	return GP_OK;
@@ -252,14 +306,13 @@ int gp_hostlist_expand(const char *expr, size_t len, gp_hostlist *h,
 			depth--;
 		if (p == len || (expr[p] == ',' && depth == 0)) {
 			if ((st = hl_item(&x, start, p, h))) {
-				while (h->n > before)
-					free(h->names[--h->n]);
+				/* the names' bytes stay in the blocks until the
+				 * release */
+				h->n = before;
 				if (before == 0) {
 					/* nothing held before: callers may skip the release
 					 * on error (fuzz finding: a leak in gres.conf) */
-					free(h->names);
-					h->names = NULL;
-					h->cap = 0;
+					gp_hostlist_release(h);
 				}
 				return st;
 			}

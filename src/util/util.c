@@ -227,15 +227,23 @@ int gp_read_file(const char *path, size_t max_bytes, char **data, size_t *len,
 {
 	FILE *fp;
 	char *buf = NULL;
-	size_t cap = 0, n = 0, got;
+	size_t cap = 0, n = 0, got, step = 65536;
 	int is_stdin = !strcmp(path, "-");
+	struct stat st;
 
 	fp = is_stdin ? stdin : fopen(path, "rb");
 	if (!fp)
 		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s",
 				    strerror(errno));
+	/* A regular file is read into a buffer of its size (and one byte to
+	 * see the end, and the NUL) instead of one grown 64 KiB at a time. */
+	if (!is_stdin && !fstat(fileno(fp), &st) && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+	    (uintmax_t)st.st_size <= max_bytes)
+		step = (size_t)st.st_size + 1;
 	for (;;) {
-		GP_GROW(buf, cap, n + 65536 + 1);
+		if (cap < n + 2)
+			GP_GROW(buf, cap, n + step + 1);
+		step = 65536; /* a file that grew since the fstat */
 		got = fread(buf + n, 1, cap - n - 1, fp);
 		n += got;
 		if (n > max_bytes) {

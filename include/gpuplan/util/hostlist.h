@@ -17,9 +17,12 @@
 /* Cap on the names one expression may expand to. */
 #define GP_HOSTLIST_MAX 1000000
 
+/* names[i] point into blocks (owned by the list, freed by the release):
+ * one allocation per block of names, not one per name. */
 typedef struct gp_hostlist {
 	char **names;
 	size_t n, cap;
+	struct gp_hostlist_block *blocks; /* newest first */
 } gp_hostlist;
 
 void gp_hostlist_init(gp_hostlist *h);
