@@ -206,7 +206,7 @@ static int gavel_crosscheck(const gp_perf_gavel *g, xcheck *x, gp_error *err)
 		if (!dm)
 			continue;
 		gp_job_init(&j);
-		gp_model_fill_desc(dm, 0, 0, 0, &j.model);
+		gp_model_fill_desc(dm, 0, 0, 0, &gp_job_more_edit(&j)->model);
 		j.id = gp_xstrdup(e->model);
 		j.gpus = 1;
 		j.batch_size = e->batch;
@@ -224,7 +224,7 @@ static int gavel_crosscheck(const gp_perf_gavel *g, xcheck *x, gp_error *err)
 			t[gi] = it.iter_s;
 			gp_placement_release(&p);
 		}
-		r->cnn = j.model.kind == GP_MODEL_CNN && !j.model.is_transformer;
+		r->cnn = j.more->model.kind == GP_MODEL_CNN && !j.more->model.is_transformer;
 		gp_job_release(&j);
 		if (st)
 			break;

@@ -41,9 +41,9 @@ static int print_json(const gp_job *j, const gp_mem_estimate *e)
 	int rc;
 
 	json_object_set_new(o, "job", json_string(j->id));
-	json_object_set_new(o, "model", json_string(j->model.name));
-	json_object_set_new(o, "kind", json_string(gp_model_kind_name(j->model.kind)));
-	json_object_set_new(o, "parameters", json_integer((json_int_t)llround(j->model.params)));
+	json_object_set_new(o, "model", json_string(j->more->model.name));
+	json_object_set_new(o, "kind", json_string(gp_model_kind_name(j->more->model.kind)));
+	json_object_set_new(o, "parameters", json_integer((json_int_t)llround(j->more->model.params)));
 	json_object_set_new(o, "rule", json_string(rule_name(e->rule)));
 	json_object_set_new(o, "batch_per_gpu", json_integer(e->batch));
 	json_object_set_new(o, "optimizer", json_string(gp_optimizer_name(j->optimizer)));
@@ -85,7 +85,7 @@ static void row(const char *label, const char *what, double bpp, double bytes)
 
 static void print_text(const gp_job *j, const gp_mem_estimate *e)
 {
-	const gp_model_desc *m = &j->model;
+	const gp_model_desc *m = &j->more->model;
 
 	printf("job %s: model %s (%s, %.4g M parameters), batch %d per GPU, %s, %s\n",
 	       j->id, m->name[0] ? m->name : "(explicit)", gp_model_kind_name(m->kind), m->params / 1e6,
@@ -167,7 +167,7 @@ int cmd_estimate(int argc, char **argv)
 		return gp_cli_usage_error("estimate", "expected one JOB.yaml");
 	if (gp_jobspec_load(argv[optind], &job, &err))
 		return gp_cli_report(&err);
-	if (job.model.params <= 0) {
+	if (job.more->model.params <= 0) {
 		rc = gp_cli_fail(GP_EINPUT, "%s: job '%s' names no model to estimate from",
 				 argv[optind], job.id);
 		gp_job_release(&job);

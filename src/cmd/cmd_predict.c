@@ -471,7 +471,7 @@ static void bench_job(const gp_pred_models *models, const gp_job *job, const gp_
 static void print_job_head(const gp_job *job, const gp_pred_ops *ops)
 {
 	printf("job %s: model %s, batch %d per GPU%s\n", job->id,
-	       job->model.name[0] ? job->model.name : "(explicit)",
+	       job->more->model.name[0] ? job->more->model.name : "(explicit)",
 	       job->batch_size > 0 ? job->batch_size : ops->default_batch > 0 ? ops->default_batch : 1,
 	       ops->approx ? " (operator profile approximate)" : "");
 	printf("operators: %s\n", ops->source);
@@ -528,7 +528,7 @@ static int predict_on_gpus(const gp_pred_models *models, const gp_job *job,
 		return GP_OK;
 	root = json_object();
 	json_object_set_new(root, "job", json_string(job->id));
-	json_object_set_new(root, "model", json_string(job->model.name));
+	json_object_set_new(root, "model", json_string(job->more->model.name));
 	json_object_set_new(root, "operator_profile", json_string(ops->source));
 	json_object_set_new(root, "approximate_profile", json_boolean(ops->approx));
 	json_object_set_new(root, "gpus", arr);
@@ -586,12 +586,12 @@ static int cmd_job(int argc, char **argv)
 		gp_job_release(&job);
 		return gp_cli_report(&err);
 	}
-	if (gp_pred_ops_of_desc(&job.model, &ops) != 0) {
+	if (gp_pred_ops_of_desc(&job.more->model, &ops) != 0) {
 		gp_pred_models_release(&models);
 		gp_job_release(&job);
 		return gp_cli_fail(GP_EINPUT, "%s: the job's model ('%s') has no operator profile: "
 				   "name a catalog model or give params and layers", argv[optind],
-				   job.model.name[0] ? job.model.name : "explicit");
+				   job.more->model.name[0] ? job.more->model.name : "explicit");
 	}
 	gp_catalog_init_builtin(&cat);
 	if (bench) {

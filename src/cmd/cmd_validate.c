@@ -118,8 +118,8 @@ static int validate_job(const char *path)
 	       gp_job_type_name(job.type), job.gpus, job.gpus == 1 ? "" : "s");
 	if (job.gpu_milli < 1000)
 		printf(" at %d/1000 each", job.gpu_milli);
-	if (job.model.name[0])
-		printf(", model %s", job.model.name);
+	if (job.more->model.name[0])
+		printf(", model %s", job.more->model.name);
 	printf("\n");
 	warn_models(&job, path);
 	gp_job_release(&job);

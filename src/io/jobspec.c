@@ -192,7 +192,7 @@ static int lookup_model(const gp_yaml_doc *doc, const gp_yaml_node *at, const ch
 static int load_model(const gp_yaml_doc *doc, const gp_yaml_node *n, int in_c, int in_h, int in_w,
 		      gp_job *job, gp_error *err)
 {
-	gp_model_desc *d = &job->model;
+	gp_model_desc *d = &gp_job_more_edit(job)->model;
 	const gp_dl_model *m = NULL;
 	const gp_yaml_node *v;
 	const char *s;
@@ -463,7 +463,8 @@ static int load_model_part(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_j
 
 		if (get_str(doc, map, "dataset", &s, err))
 			return GP_EINPUT;
-		snprintf(job->model.dataset, sizeof(job->model.dataset), "%s", s);
+		snprintf(gp_job_more_edit(job)->model.dataset, sizeof(job->more->model.dataset), "%s",
+			 s);
 		for (i = 0; i < GP_ARRAY_SIZE(datasets); i++)
 			if (!strcasecmp(s, datasets[i].name)) {
 				in_c = datasets[i].c;
@@ -475,19 +476,21 @@ static int load_model_part(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_j
 		return GP_EINPUT;
 	if ((v = gp_yaml_get(map, "model"))) {
 		char dataset[32];
+		const gp_model_desc *d;
 
-		memcpy(dataset, job->model.dataset, sizeof(dataset));
+		memcpy(dataset, job->more->model.dataset, sizeof(dataset));
 		if (load_model(doc, v, in_c, in_h, in_w, job, err))
 			return GP_EINPUT;
-		memcpy(job->model.dataset, dataset, sizeof(dataset));
+		memcpy(gp_job_more_edit(job)->model.dataset, dataset, sizeof(dataset));
 		if (in_c > 0)
-			job->model.input_c = in_c;
-		if (job->model.kind == GP_MODEL_CNN && (in_h > 0 || in_w > 0) &&
-		    (in_h < 32 || in_w < 32) && job->model.act_elems <= 0 && gp_model_find(job->model.name) &&
-		    gp_model_find(job->model.name)->arch != GP_ARCH_NONE) {
+			gp_job_more_edit(job)->model.input_c = in_c;
+		d = &job->more->model;
+		if (d->kind == GP_MODEL_CNN && (in_h > 0 || in_w > 0) &&
+		    (in_h < 32 || in_w < 32) && d->act_elems <= 0 && gp_model_find(d->name) &&
+		    gp_model_find(d->name)->arch != GP_ARCH_NONE) {
 			gp_yaml_error(doc, gp_yaml_get(map, gp_yaml_get(map, "input") ? "input" : "dataset"),
 				      err, "input %dx%d is too small for model '%s' (at least 32x32)",
-				      in_h, in_w, job->model.name);
+				      in_h, in_w, d->name);
 			return GP_EINPUT;
 		}
 	}
@@ -502,7 +505,7 @@ static int load_training(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 	const gp_yaml_node *v;
 	const char *s;
 	long l;
-	double x;
+	double x, deadline, ckpt;
 	int have;
 
 	if (get_long(doc, map, "batch_size", 1, 1 << 24, &l, &have, err))
@@ -574,12 +577,19 @@ static int load_training(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 	if (have)
 		job->priority = (int)l;
 	if (get_double(doc, map, "submit", 0, 1e12, &job->submit, NULL, err) ||
-	    get_double(doc, map, "deadline", 0, 1e12, &job->deadline, NULL, err) ||
-	    /* deadline_s: the QoS monitor's spelling (issue 12), same meaning */
-	    get_double(doc, map, "deadline_s", 0, 1e12, &job->deadline, NULL, err) ||
-	    get_double(doc, map, "checkpoint_interval_s", 0, 1e12, &job->checkpoint_interval, NULL,
-		       err))
+	    get_double(doc, map, "deadline", 0, 1e12, &deadline, &have, err))
 		return GP_EINPUT;
+	if (have)
+		gp_job_more_edit(job)->deadline = deadline;
+	/* deadline_s: the QoS monitor's spelling (issue 12), same meaning */
+	if (get_double(doc, map, "deadline_s", 0, 1e12, &deadline, &have, err))
+		return GP_EINPUT;
+	if (have)
+		gp_job_more_edit(job)->deadline = deadline;
+	if (get_double(doc, map, "checkpoint_interval_s", 0, 1e12, &ckpt, &have, err))
+		return GP_EINPUT;
+	if (have)
+		gp_job_more_edit(job)->checkpoint_interval = ckpt;
 	return GP_OK;
 }
 
@@ -731,6 +741,7 @@ static int add_job(void *ud, const gp_yaml_doc *doc, const gp_yaml_node *item, s
 		L->list->n--;
 		return rc;
 	}
+	gp_joblist_pool_job(L->list, j);
 	note_name(L, item);
 	return GP_OK;
 }

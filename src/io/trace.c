@@ -11,6 +11,7 @@
 #include "gpuplan/model/catalog.h"
 #include "gpuplan/model/dlmodels.h"
 #include "gpuplan/io/trace.h"
+#include "gpuplan/util/pool.h"
 #include "gpuplan/util/util.h"
 #include "trace_int.h"
 
@@ -132,8 +133,13 @@ int gp_trace_strdup(const gp_trace_row *r, int k, char **out)
 
 	if (!*s)
 		return gp_trace_bad(r, k, "missing value for '%s'", colname(r, k));
-	*out = gp_xstrdup(s);
+	*out = gp_pool_strdup(r->pool, s);
 	return GP_OK;
+}
+
+char *gp_trace_intern(const gp_trace_row *r, const char *s)
+{
+	return gp_pool_intern(r->pool, s);
 }
 
 /* Catalog descriptors already filled in this load, so that a trace naming
@@ -144,8 +150,9 @@ typedef struct model_cache {
 	int n;
 } model_cache;
 
-int gp_trace_model_name(const gp_trace_row *r, int k, const char *s, gp_job *j)
+int gp_trace_model_name(gp_trace_row *r, int k, const char *s)
 {
+	gp_model_desc *d = &r->more.model;
 	model_cache *c = r->models;
 	const gp_dl_model *m;
 	size_t n = strlen(s);
@@ -157,21 +164,23 @@ int gp_trace_model_name(const gp_trace_row *r, int k, const char *s, gp_job *j)
 	if (m) {
 		for (i = 0; c && i < c->n; i++) {
 			if (c->m[i] == m) {
-				j->model = c->d[i];
+				*d = c->d[i];
 				return GP_OK;
 			}
 		}
-		gp_model_fill_desc(m, 0, 0, 0, &j->model);
+		gp_model_fill_desc(m, 0, 0, 0, d);
 		if (c && c->n < (int)GP_ARRAY_SIZE(c->m)) {
 			c->m[c->n] = m;
-			c->d[c->n++] = j->model;
+			c->d[c->n++] = *d;
 		}
 		return GP_OK;
 	}
-	if (n >= sizeof(j->model.name))
+	if (n >= sizeof(d->name))
 		return gp_trace_bad(r, k, "model name '%.40s...' is longer than %zu characters",
-				    s, sizeof(j->model.name) - 1);
-	memcpy(j->model.name, s, n + 1);
+				    s, sizeof(d->name) - 1);
+	/* strncpy: the rest of the name zeroed, so that equal records
+	 * intern to one */
+	strncpy(d->name, s, sizeof(d->name));
 	return GP_OK;
 }
 
@@ -210,8 +219,8 @@ int gp_trace_gpu_models(const gp_trace_row *r, int k, const char *s, gp_job *j)
 		if (!bar)
 			break;
 	}
-	free(j->gpu_models);
-	j->gpu_models = gp_sbuf_detach(&sb);
+	j->gpu_models = gp_pool_intern(r->pool, sb.buf);
+	gp_sbuf_release(&sb);
 	return GP_OK;
 }
 
@@ -220,118 +229,12 @@ void gp_trace_index_id(const gp_trace_row *r, gp_job *j)
 	char buf[24];
 	int n = snprintf(buf, sizeof(buf), "%lld", (long long)r->index);
 
-	j->id = gp_xstrndup(buf, (size_t)n);
+	j->id = gp_pool_strndup(r->pool, buf, (size_t)n);
 }
 
 void gp_trace_default_type(gp_job *j)
 {
 	j->type = j->gpus > 1 ? GP_JOB_RING_ALLREDUCE : GP_JOB_SINGLE_CARD;
-}
-
-/* ---- scanning ---- */
-
-typedef struct scanner {
-	const char *path;
-	char *p, *end;          /* unread part of the buffer */
-	int line;               /* number of the line last returned */
-	int next_line;
-} scanner;
-
-/* Next line, NUL-terminated in place without its "\n" / "\r\n"; NULL at
- * the end of the buffer. */
-static char *scan_line(scanner *s, size_t *len)
-{
-	char *start = s->p, *nl;
-	size_t n;
-
-	if (s->p >= s->end)
-		return NULL;
-	nl = memchr(s->p, '\n', (size_t)(s->end - s->p));
-	n = nl ? (size_t)(nl - start) : (size_t)(s->end - start);
-	s->p = nl ? nl + 1 : s->end;
-	if (n && start[n - 1] == '\r')
-		n--;
-	start[n] = '\0';
-	s->line = s->next_line++;
-	*len = n;
-	return start;
-}
-
-static int is_blank(char c, char sep)
-{
-	return c == ' ' || (c == '\t' && sep != '\t');
-}
-
-/* Blank lines and '#' comments carry no row. */
-static int skip_line(const char *l)
-{
-	while (*l == ' ' || *l == '\t')
-		l++;
-	return *l == '\0' || *l == '#';
-}
-
-/* Split line (NUL-terminated, len bytes) on sep in place: fields are
- * trimmed and unquoted ("" inside quotes is one quote). */
-static int split(char *line, size_t len, char sep, char **field, int *col,
-		 int *nf, const char *path, int lineno, gp_error *err)
-{
-	char *p = line, *end = line + len;
-	int n = 0;
-
-	for (;;) {
-		char *start, *w;
-
-		while (p < end && is_blank(*p, sep))
-			p++;
-		if (n == GP_TRACE_MAX_FIELDS)
-			return gp_error_set(err, GP_EINPUT, path, lineno,
-					    (int)(p - line) + 1,
-					    "more than %d fields in a row",
-					    GP_TRACE_MAX_FIELDS);
-		col[n] = (int)(p - line) + 1;
-		if (p < end && *p == '"') {
-			int qcol = col[n];
-
-			start = w = ++p;
-			for (;;) {
-				if (p >= end)
-					return gp_error_set(err, GP_EINPUT, path, lineno,
-							    qcol, "unterminated quoted field");
-				if (*p == '"') {
-					if (p + 1 < end && p[1] == '"') {
-						*w++ = '"';
-						p += 2;
-						continue;
-					}
-					p++;
-					break;
-				}
-				*w++ = *p++;
-			}
-			while (p < end && is_blank(*p, sep))
-				p++;
-			if (p < end && *p != sep)
-				return gp_error_set(err, GP_EINPUT, path, lineno,
-						    (int)(p - line) + 1,
-						    "unexpected '%c' after a quoted field", *p);
-		} else {
-			start = p;
-			while (p < end && *p != sep)
-				p++;
-			w = p;
-			while (w > start && is_blank(w[-1], sep))
-				w--;
-		}
-		field[n++] = start;
-		if (p >= end) {
-			*w = '\0';
-			break;
-		}
-		*w = '\0';      /* w <= p, and *p is the separator */
-		p++;
-	}
-	*nf = n;
-	return GP_OK;
 }
 
 /* ---- detection and header mapping ---- */
@@ -399,7 +302,7 @@ static const gp_trace_dialect *detect(const char *first, size_t len)
 		const gp_trace_dialect *d = dialects[i];
 
 		memcpy(copy, first, len + 1);
-		if (split(copy, len, d->sep, field, col, &nf, "", 0, &e))
+		if (gp_trace_split(copy, len, d->sep, field, col, &nf, "", 0, &e))
 			continue;
 		if (d->header) {
 			score = header_score(d, field, nf);
@@ -414,7 +317,7 @@ static const gp_trace_dialect *detect(const char *first, size_t len)
 
 		memcpy(copy, first, len + 1);
 		if (d->header || !d->sniff ||
-		    split(copy, len, d->sep, field, col, &nf, "", 0, &e))
+		    gp_trace_split(copy, len, d->sep, field, col, &nf, "", 0, &e))
 			continue;
 		if (d->sniff(field, nf))
 			best = d;
@@ -442,7 +345,7 @@ static int detect_failed(const char *first, size_t len, const char *path,
 		int n = 0;
 
 		memcpy(copy, first, len + 1);
-		if (!d->header || split(copy, len, d->sep, field, col, &nf, "", 0, &e))
+		if (!d->header || gp_trace_split(copy, len, d->sep, field, col, &nf, "", 0, &e))
 			continue;
 		for (i = 0; i < nf; i++) {
 			k = column_index(d, field[i]);
@@ -531,7 +434,7 @@ typedef struct loader {
 	gp_trace_stats *st;
 	const gp_trace_dialect *d;
 	size_t max_rows;
-	scanner sc;
+	gp_trace_scanner sc;
 	gp_joblist l;
 	char *field[GP_TRACE_MAX_FIELDS];
 	int col[GP_TRACE_MAX_FIELDS], map[GP_TRACE_MAX_FIELDS];
@@ -570,22 +473,18 @@ static int pick_dialect(loader *x, const char *line, size_t llen, gp_error *err)
 	return GP_OK;
 }
 
-/* Job array of exactly the lines left (capped by the row cap), and the
- * row the dialect sees. */
+/* Job array of the lines left (capped by the row cap; estimated for the
+ * unread part of a file, grown when short), and the row the dialect sees. */
 static void setup(loader *x)
 {
-	size_t lines = 1;
-	const char *q = x->sc.p;
+	size_t lines = gp_trace_scan_lines_left(&x->sc);
 
 	gp_joblist_init(&x->l);
-	while ((q = memchr(q, '\n', (size_t)(x->sc.end - q))) != NULL) {
-		lines++;
-		q++;
-	}
 	if (lines > x->max_rows)
 		lines = x->max_rows;
 	x->l.jobs = gp_xmalloc(lines * sizeof(*x->l.jobs));
 	x->l.cap = lines;
+	x->l.pool = gp_pool_new();
 	if (x->d->state_size)
 		x->state = gp_xcalloc(1, x->d->state_size);
 	memset(&x->r, 0, sizeof(x->r));
@@ -598,6 +497,7 @@ static void setup(loader *x)
 	x->r.map = NULL;
 	x->models.n = 0;
 	x->r.models = &x->models;
+	x->r.pool = x->l.pool;
 	gp_catalog_init_builtin(&x->gpus);
 	x->r.gpus = &x->gpus;
 }
@@ -611,7 +511,7 @@ static int read_header(loader *x, char *line, size_t llen, gp_error *err)
 	if (!line)
 		return gp_error_set(err, GP_EINPUT, x->name, 1, 1,
 				    "empty file: a '%s' trace starts with a header line", d->name);
-	rc = split(line, llen, d->sep, x->field, x->col, &x->header_nf, x->name, x->sc.line, err);
+	rc = gp_trace_split(line, llen, d->sep, x->field, x->col, &x->header_nf, x->name, x->sc.line, err);
 	if (!rc)
 		rc = map_header(d, x->field, x->col, x->header_nf, x->map, x->name, x->sc.line, err);
 	if (!rc && d->check_header)
@@ -635,7 +535,7 @@ static int read_row(loader *x, char *line, size_t llen, gp_error *err)
 	x->r.index = (int64_t)st->rows++;
 	x->r.line = x->sc.line;
 	gp_error_clear(&x->rowerr);
-	rc = split(line, llen, d->sep, x->field, x->col, &nf, x->name, x->sc.line, &x->rowerr);
+	rc = gp_trace_split(line, llen, d->sep, x->field, x->col, &nf, x->name, x->sc.line, &x->rowerr);
 	x->r.nf = nf;
 	if (!rc && d->header && nf != x->header_nf)
 		rc = gp_error_set(&x->rowerr, GP_EINPUT, x->name, x->sc.line,
@@ -643,9 +543,14 @@ static int read_row(loader *x, char *line, size_t llen, gp_error *err)
 				  "%d fields where the header has %d", nf, x->header_nf);
 	if (!rc) {
 		gp_job *j = gp_joblist_push(&x->l);
+		const gp_job_more *none = j->more;
 
+		j->own = 0;
 		j->line = x->sc.line;
+		x->r.more = *none;
 		rc = d->row(&x->r, j);
+		if (!rc && memcmp(&x->r.more, none, sizeof(*none)))
+			j->more = gp_pool_intern_mem(x->l.pool, &x->r.more, sizeof(x->r.more));
 		if (rc)
 			drop_last(&x->l);
 		if (rc == GP_TRACE_LEAVE_OUT) {
@@ -666,9 +571,10 @@ static int read_row(loader *x, char *line, size_t llen, gp_error *err)
 	return GP_OK;
 }
 
-/* own: the caller's buffer (buf), freed once every row is read (memory:
- * the jobs then no longer sit beside the text). */
-static int load(const char *name, char *buf, size_t len, char **own,
+/* sc: the text (a whole buffer, or a window on a file, closed here).
+ * own: the caller's buffer, freed once every row is read (memory: the
+ * jobs then no longer sit beside the text). */
+static int load(const char *name, const gp_trace_scanner *sc, char **own,
 		const gp_trace_opts *opts, gp_joblist *out, gp_error *err)
 {
 	gp_trace_opts dflt;
@@ -690,25 +596,30 @@ static int load(const char *name, char *buf, size_t len, char **own,
 	memset(x.st, 0, sizeof(*x.st));
 	gp_error_clear(&x.st->first_bad);
 	x.max_rows = opts->max_rows ? opts->max_rows : GP_TRACE_MAX_ROWS;
-	x.sc.path = name;
-	x.sc.p = buf;
-	x.sc.end = buf + len;
-	x.sc.next_line = 1;
-	if (len >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3))
+	x.sc = *sc;
+	if (x.sc.end - x.sc.p >= 3 && !memcmp(x.sc.p, "\xef\xbb\xbf", 3))
 		x.sc.p += 3;
-	while ((line = scan_line(&x.sc, &llen)) && skip_line(line))
+	while ((line = gp_trace_scan_line(&x.sc, &llen)) && gp_trace_skip_line(line))
 		;
-	if ((rc = pick_dialect(&x, line, llen, err)))
+	if (x.sc.failed || (rc = pick_dialect(&x, line, llen, err))) {
+		rc = x.sc.failed ? gp_trace_scan_error(&x.sc, err) : rc;
+		gp_trace_scan_close(&x.sc);
 		return rc;
+	}
 	setup(&x);
 	if (x.d->header) {
 		if ((rc = read_header(&x, line, llen, err)))
 			goto fail;
-		line = scan_line(&x.sc, &llen);
+		line = gp_trace_scan_line(&x.sc, &llen);
 	}
-	for (; line; line = scan_line(&x.sc, &llen))
-		if (!skip_line(line) && (rc = read_row(&x, line, llen, err)))
+	for (; line; line = gp_trace_scan_line(&x.sc, &llen))
+		if (!gp_trace_skip_line(line) && (rc = read_row(&x, line, llen, err)))
 			goto fail;
+	if (x.sc.failed) {
+		rc = gp_trace_scan_error(&x.sc, err);
+		goto fail;
+	}
+	gp_trace_scan_close(&x.sc);
 	if (x.d->finish)
 		x.d->finish(x.state, &x.l, x.st);
 	if (own) {
@@ -730,6 +641,7 @@ static int load(const char *name, char *buf, size_t len, char **own,
 	return GP_OK;
 
 fail:
+	gp_trace_scan_close(&x.sc);
 	free(x.state);
 	gp_catalog_release(&x.gpus);
 	gp_joblist_release(&x.l);
@@ -742,24 +654,31 @@ int gp_trace_load_buffer(const char *name, char *buf, size_t len,
 			 const gp_trace_opts *opts, gp_joblist *out,
 			 gp_error *err)
 {
-	return load(name, buf, len, NULL, opts, out, err);
+	gp_trace_scanner sc;
+
+	gp_trace_scan_buffer(&sc, name, buf, len);
+	return load(name, &sc, NULL, opts, out, err);
 }
 
 int gp_trace_load(const char *path, const gp_trace_opts *opts,
 		  gp_joblist *out, gp_error *err)
 {
 	size_t cap = opts && opts->max_bytes ? opts->max_bytes : GP_TRACE_MAX_BYTES;
+	gp_trace_scanner sc;
 	char *buf;
 	size_t len;
 	int rc;
 
+	if (gp_trace_scan_file(&sc, path, cap))
+		return load(path, &sc, NULL, opts, out, err);
 	rc = gp_read_file(path, cap, &buf, &len, err);
 	if (rc) {
 		gp_joblist_release(out);
 		gp_joblist_init(out);
 		return rc;
 	}
-	rc = load(path, buf, len, &buf, opts, out, err);
+	gp_trace_scan_buffer(&sc, path, buf, len);
+	rc = load(path, &sc, &buf, opts, out, err);
 	free(buf);
 	return rc;
 }

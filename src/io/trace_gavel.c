@@ -54,13 +54,13 @@ static int split_job_type(gp_trace_row *r, const char *type, gp_job *j)
 {
 	static const char tag[] = " (batch size ";
 	const char *p = strstr(type, tag), *mname = type;
-	char name[sizeof(j->model.name)];
+	char name[sizeof(r->more.model.name)];
 	size_t n;
 	long batch;
 	char *end;
 
 	if (!p)
-		return gp_trace_model_name(r, C_JOB_TYPE, type, j);
+		return gp_trace_model_name(r, C_JOB_TYPE, type);
 	n = (size_t)(p - type);
 	/* Gavel's ResNet-18 trains CIFAR-10 (its command reads
 	 * --data_dir=.../cifar10), not the ImageNet network of that name. */
@@ -78,7 +78,7 @@ static int split_job_type(gp_trace_row *r, const char *type, gp_job *j)
 				    "'job_type' must read 'MODEL (batch size N)' or 'MODEL', got '%.40s'",
 				    type);
 	j->batch_size = (int)batch;
-	return gp_trace_model_name(r, C_JOB_TYPE, name, j);
+	return gp_trace_model_name(r, C_JOB_TYPE, name);
 }
 
 static int gavel_row(gp_trace_row *r, gp_job *j)

@@ -6,6 +6,7 @@
 #define GPUPLAN_TRACE_IMPL_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "gpuplan/model/catalog.h"
 #include "gpuplan/util/error.h"
@@ -35,6 +36,10 @@ typedef struct gp_trace_row {
 	void *state;                    /* dialect scratch, state_size bytes, zeroed */
 	void *models;                   /* catalog lookups of this load (trace.c) */
 	const gp_catalog *gpus;         /* the built-in GPU catalog (trace.c) */
+	struct gp_pool *pool;           /* the job list's: ids, strings, `more` */
+	/* The row's gp_job.more, to fill instead of it: interned into the
+	 * pool once the row is read (rows share equal ones). */
+	gp_job_more more;
 	gp_error *err;
 } gp_trace_row;
 
@@ -54,8 +59,10 @@ typedef struct gp_trace_dialect {
 	/* Headerless dialects: does this first row (split on sep) look like
 	 * ours?  Return nonzero when it does. */
 	int (*sniff)(char **field, int nf);
-	/* Map row r onto job j (already gp_job_init'ed, j->line set); return
-	 * GP_OK, or GP_EINPUT via gp_trace_bad & co. */
+	/* Map row r onto job j (already gp_job_init'ed, j->line set; its
+	 * strings belong to r->pool: set them with the helpers below, its
+	 * `more` through r->more); return GP_OK, or GP_EINPUT via
+	 * gp_trace_bad & co. */
 	int (*row)(gp_trace_row *r, gp_job *j);
 	/* After the header is mapped (optional): reject a header that has
 	 * the required columns but cannot be replayed; map[k] as in
@@ -87,13 +94,15 @@ int gp_trace_bad(const gp_trace_row *r, int k, const char *fmt, ...)
 int gp_trace_long(const gp_trace_row *r, int k, long min, long max, long *out);
 int gp_trace_double(const gp_trace_row *r, int k, double min, double max,
 		    double *out);
-/* Copy column k's value, which must not be empty, into a fresh string. */
+/* Copy column k's value, which must not be empty, into the pool. */
 int gp_trace_strdup(const gp_trace_row *r, int k, char **out);
+/* The pool's shared copy of s (a user, cluster or environment name). */
+char *gp_trace_intern(const gp_trace_row *r, const char *s);
 /* The model a row names (s, from column k): a model-catalog name or alias
- * fills j->model from the catalog (name becomes the catalog's, as in the
+ * fills r->more.model from the catalog (name becomes the catalog's, as in the
  * job-spec loader); another name is kept as given, error when too long;
  * "" leaves the model unknown. */
-int gp_trace_model_name(const gp_trace_row *r, int k, const char *s, gp_job *j);
+int gp_trace_model_name(gp_trace_row *r, int k, const char *s);
 /* GPU models a job may run on, '|'-separated (s, from column k): each
  * name the GPU catalog knows, by name or alias, becomes the catalog's
  * name (openb's "V100M32" -> "V100-SXM2-32GB"), so that it matches a
@@ -107,6 +116,40 @@ void gp_trace_index_id(const gp_trace_row *r, gp_job *j);
  * single-card, more is data-parallel all-reduce (one node first, then
  * several; the policy decides). */
 void gp_trace_default_type(gp_job *j);
+
+/* The text of a trace (trace_scan.c): a whole buffer, or a regular file
+ * read a window at a time. */
+typedef struct gp_trace_scanner {
+	const char *path;
+	char *p, *end;          /* unread part of the buffer */
+	int line;               /* number of the line last returned */
+	int next_line;
+	FILE *fp;               /* reading a file: its window win[0..cap) */
+	char *win;
+	size_t cap, read, max;  /* window size, bytes read so far, the cap */
+	size_t size;            /* the file's size when it was opened */
+	int failed;             /* GP_EIO or GP_EINPUT: the read stopped */
+} gp_trace_scanner;
+
+void gp_trace_scan_buffer(gp_trace_scanner *s, const char *path, char *buf, size_t len);
+/* A regular file of at most max bytes, opened and its first window read:
+ * 1; anything else (stdin, a pipe, a file too large or not there): 0, and
+ * the caller reads it whole (gp_read_file says what is wrong). */
+int gp_trace_scan_file(gp_trace_scanner *s, const char *path, size_t max);
+/* Next line, NUL-terminated in place without its "\n" / "\r\n", valid
+ * until the next call; NULL at the end of the text or when the reading
+ * failed (s->failed, told by gp_trace_scan_error). */
+char *gp_trace_scan_line(gp_trace_scanner *s, size_t *len);
+/* Lines left: counted in the buffer, estimated for the unread file. */
+size_t gp_trace_scan_lines_left(const gp_trace_scanner *s);
+int gp_trace_scan_error(const gp_trace_scanner *s, gp_error *err);
+void gp_trace_scan_close(gp_trace_scanner *s);
+/* Blank lines and '#' comments carry no row. */
+int gp_trace_skip_line(const char *l);
+/* Split line (NUL-terminated, len bytes) on sep in place: fields are
+ * trimmed and unquoted ("" inside quotes is one quote). */
+int gp_trace_split(char *line, size_t len, char sep, char **field, int *col, int *nf,
+		   const char *path, int lineno, gp_error *err);
 
 /* After the rows are read (trace_order.c): duplicate ids (own_ids
  * dialects), order by submit time (stable), the window and the limit. */

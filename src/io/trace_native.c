@@ -90,7 +90,8 @@ static int native_row(gp_trace_row *r, gp_job *j)
 {
 	long gpus, iters = 0;
 	double submit, duration = -1;
-	int rc, b = -1;
+	int rc, b = -1, klass = j->klass, milli = j->gpu_milli, opt = j->optimizer;
+	int prec = j->precision;
 
 	if ((rc = gp_trace_strdup(r, C_ID, &j->id)) ||
 	    (rc = gp_trace_double(r, C_SUBMIT, 0, GP_TRACE_MAX_SECONDS, &submit)) ||
@@ -121,37 +122,41 @@ static int native_row(gp_trace_row *r, gp_job *j)
 		j->type = t;
 	}
 	/* The catalog first, so that explicit shape columns override it. */
-	if ((rc = gp_trace_model_name(r, C_MODEL, gp_trace_get(r, C_MODEL), j)))
+	if ((rc = gp_trace_model_name(r, C_MODEL, gp_trace_get(r, C_MODEL))))
 		return rc;
-	if ((rc = opt_word(r, C_CLASS, class_words, "LS or BE", &j->klass)) ||
+	if ((rc = opt_word(r, C_CLASS, class_words, "LS or BE", &klass)) ||
 	    (rc = opt_int(r, C_PRIORITY, -1000000, 1000000, &j->priority)) ||
 	    (rc = opt_int(r, C_PS, 0, GP_TRACE_MAX_GPUS, &j->ps)) ||
 	    (rc = opt_int(r, C_WORKERS, 0, GP_TRACE_MAX_GPUS, &j->workers)) ||
-	    (rc = opt_int(r, C_GPU_MILLI, 1, 1000, &j->gpu_milli)) ||
+	    (rc = opt_int(r, C_GPU_MILLI, 1, 1000, &milli)) ||
 	    (rc = opt_i64(r, C_GPU_MEM, 0, 1L << 40, &j->gpu_mem_mib)) ||
 	    (rc = opt_i64(r, C_CPU_MILLI, 0, 1L << 40, &j->cpu_milli)) ||
 	    (rc = opt_i64(r, C_MEM, 0, 1L << 40, &j->mem_mib)) ||
-	    (rc = opt_double(r, C_PARAMS, 0, 1e15, &j->model.params)) ||
-	    (rc = opt_int(r, C_LAYERS, 0, 1000000, &j->model.layers)) ||
-	    (rc = opt_int(r, C_HIDDEN, 0, 10000000, &j->model.hidden)) ||
-	    (rc = opt_int(r, C_SEQ_LEN, 0, 100000000, &j->model.seq_len)) ||
+	    (rc = opt_double(r, C_PARAMS, 0, 1e15, &r->more.model.params)) ||
+	    (rc = opt_int(r, C_LAYERS, 0, 1000000, &r->more.model.layers)) ||
+	    (rc = opt_int(r, C_HIDDEN, 0, 10000000, &r->more.model.hidden)) ||
+	    (rc = opt_int(r, C_SEQ_LEN, 0, 100000000, &r->more.model.seq_len)) ||
 	    (rc = opt_word(r, C_TRANSFORMER, bool_words, "0, 1, no, yes, false or true", &b)) ||
-	    (rc = opt_double(r, C_FLOPS, 0, 1e30, &j->model.flops_per_sample)) ||
+	    (rc = opt_double(r, C_FLOPS, 0, 1e30, &r->more.model.flops_per_sample)) ||
 	    (rc = opt_int(r, C_BATCH, 0, 1L << 30, &j->batch_size)) ||
-	    (rc = opt_word(r, C_OPTIMIZER, opt_words, "sgd, momentum or adam", &j->optimizer)) ||
-	    (rc = opt_word(r, C_PRECISION, prec_words, "fp32, fp16, bf16 or mixed", &j->precision)) ||
-	    (rc = opt_double(r, C_DEADLINE, 0, GP_TRACE_MAX_SECONDS, &j->deadline)))
+	    (rc = opt_word(r, C_OPTIMIZER, opt_words, "sgd, momentum or adam", &opt)) ||
+	    (rc = opt_word(r, C_PRECISION, prec_words, "fp32, fp16, bf16 or mixed", &prec)) ||
+	    (rc = opt_double(r, C_DEADLINE, 0, GP_TRACE_MAX_SECONDS, &r->more.deadline)))
 		return rc;
+	j->klass = (int8_t)klass;
+	j->gpu_milli = (int16_t)milli;
+	j->optimizer = (int8_t)opt;
+	j->precision = (int8_t)prec;
 	if (b >= 0)
-		j->model.is_transformer = b & 1;
+		r->more.model.is_transformer = b & 1;
 	if (has(r, C_PARAMS) || has(r, C_LAYERS) || has(r, C_HIDDEN) ||
 	    has(r, C_SEQ_LEN) || has(r, C_TRANSFORMER))
-		j->model.flops_per_sample = has(r, C_FLOPS) ? j->model.flops_per_sample : 0;
+		r->more.model.flops_per_sample = has(r, C_FLOPS) ? r->more.model.flops_per_sample : 0;
 	if (has(r, C_GPU_MODELS) &&
 	    (rc = gp_trace_gpu_models(r, C_GPU_MODELS, gp_trace_get(r, C_GPU_MODELS), j)))
 		return rc;
 	if (has(r, C_ENV))
-		j->environment = gp_xstrdup(gp_trace_get(r, C_ENV));
+		j->environment = gp_trace_intern(r, gp_trace_get(r, C_ENV));
 
 	/* Requests that no policy could honour. */
 	if (j->gpu_milli < 1000 && j->gpus != 1)

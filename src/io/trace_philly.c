@@ -107,7 +107,7 @@ static int philly_row(gp_trace_row *r, gp_job *j)
 					    gpu_time, duration * (double)gpus);
 	}
 	if (*gp_trace_get(r, C_CLUSTER))
-		j->environment = gp_xstrdup(gp_trace_get(r, C_CLUSTER));
+		j->environment = gp_trace_intern(r, gp_trace_get(r, C_CLUSTER));
 	gp_trace_index_id(r, j);
 	j->submit = when;       /* absolute until finish() */
 	j->duration = duration;

@@ -66,7 +66,7 @@ static int pollux_row(gp_trace_row *r, gp_job *j)
 	app = gp_trace_get(r, C_APPLICATION);
 	if (!*app)
 		return gp_trace_bad(r, C_APPLICATION, "missing value for 'application'");
-	if ((rc = gp_trace_model_name(r, C_APPLICATION, app, j)))
+	if ((rc = gp_trace_model_name(r, C_APPLICATION, app)))
 		return rc;
 	j->submit = submit;
 	j->gpus = (int)gpus;

@@ -34,7 +34,7 @@ static int row_common(gp_trace_row *r, gp_job *j, double unit)
 	    (rc = gp_trace_long(r, C_ITERATIONS, 0, 1000000000000000L, &iters)) ||
 	    (rc = gp_trace_double(r, C_DURATION, 0,
 				  GP_TRACE_MAX_SECONDS * unit, &duration)) ||
-	    (rc = gp_trace_model_name(r, C_MODEL, gp_trace_get(r, C_MODEL), j)))
+	    (rc = gp_trace_model_name(r, C_MODEL, gp_trace_get(r, C_MODEL))))
 		return rc;
 	j->gpus = (int)gpus;
 	j->submit = submit / unit;

@@ -7,11 +7,18 @@
 
 #include "gpuplan/model/catalog.h"
 #include "gpuplan/model/job.h"
+#include "gpuplan/util/pool.h"
 #include "gpuplan/util/util.h"
+
+/* What a job that says nothing more has: no model, deadline or
+ * checkpoint interval. */
+static const gp_job_more more_none;
 
 void gp_job_init(gp_job *j)
 {
 	memset(j, 0, sizeof(*j));
+	j->more = &more_none;
+	j->own = GP_JOB_OWN_STRINGS;
 	j->duration = -1;
 	j->type = GP_JOB_SINGLE_CARD;
 	j->klass = GP_CLASS_BE;
@@ -25,10 +32,29 @@ void gp_job_release(gp_job *j)
 {
 	if (!j)
 		return;
-	free(j->id);
-	free(j->gpu_models);
-	free(j->environment);
+	if (j->own & GP_JOB_OWN_STRINGS) {
+		free(j->id);
+		free(j->gpu_models);
+		free(j->environment);
+	}
+	if (j->own & GP_JOB_OWN_MORE)
+		free((gp_job_more *)j->more);
 	j->id = j->gpu_models = j->environment = NULL;
+	j->more = &more_none;
+	j->own = GP_JOB_OWN_STRINGS;
+}
+
+gp_job_more *gp_job_more_edit(gp_job *j)
+{
+	gp_job_more *m;
+
+	if (j->own & GP_JOB_OWN_MORE)
+		return (gp_job_more *)j->more;
+	m = gp_xmalloc(sizeof(*m));
+	*m = j->more ? *j->more : more_none;
+	j->more = m;
+	j->own |= GP_JOB_OWN_MORE;
+	return m;
 }
 
 void gp_joblist_init(gp_joblist *l)
@@ -48,6 +74,7 @@ void gp_joblist_release(gp_joblist *l)
 	free(l->source);
 	free(l->format);
 	free(l->left_out_note);
+	gp_pool_free(l->pool);
 	memset(l, 0, sizeof(*l));
 }
 
@@ -56,6 +83,37 @@ gp_job *gp_joblist_push(gp_joblist *l)
 	GP_GROW(l->jobs, l->cap, l->n + 1);
 	gp_job_init(&l->jobs[l->n]);
 	return &l->jobs[l->n++];
+}
+
+static char *pooled(gp_pool *p, char *s, int intern, int owned)
+{
+	char *c;
+
+	if (!s)
+		return NULL;
+	c = intern ? gp_pool_intern(p, s) : gp_pool_strdup(p, s);
+	if (owned)
+		free(s);
+	return c;
+}
+
+void gp_joblist_pool_job(gp_joblist *l, gp_job *j)
+{
+	int own = j->own & GP_JOB_OWN_STRINGS;
+
+	if (!l->pool)
+		l->pool = gp_pool_new();
+	j->id = pooled(l->pool, j->id, 0, own);
+	j->gpu_models = pooled(l->pool, j->gpu_models, 1, own);
+	j->environment = pooled(l->pool, j->environment, 1, own);
+	if (j->own & GP_JOB_OWN_MORE) {
+		gp_job_more *m = (gp_job_more *)j->more;
+
+		j->more = memcmp(m, &more_none, sizeof(*m))
+				  ? gp_pool_intern_mem(l->pool, m, sizeof(*m)) : &more_none;
+		free(m);
+	}
+	j->own = 0;
 }
 
 int gp_job_accepts_model(const gp_job *j, const char *model_name)

@@ -86,7 +86,7 @@ int gp_memory_estimate(const gp_job *job, gp_mem_estimate *e, gp_error *err)
 
 int gp_memory_estimate_margin(const gp_job *job, double margin, gp_mem_estimate *e, gp_error *err)
 {
-	const gp_model_desc *m = &job->model;
+	const gp_model_desc *m = &job->more->model;
 	double p = m->params, b;
 
 	memset(e, 0, sizeof(*e));
@@ -142,7 +142,7 @@ int gp_memory_apply_margin(gp_job *job, double margin, int estimate_unknown, gp_
 	gp_mem_estimate e;
 
 	if (!job->gpu_mem_estimated && !(estimate_unknown && job->gpu_mem_mib <= 0 &&
-					 job->model.params > 0))
+					 job->more->model.params > 0))
 		return GP_OK;
 	if (gp_memory_estimate_margin(job, margin, &e, err))
 		return GP_EINPUT;

@@ -46,10 +46,10 @@ static double gavel_iter_s(const gp_job *j, const gp_gpu_model *m, const gp_perf
 		return 0;
 	/* Gavel's "(batch size B)" is the job's global batch: B / scale per
 	 * GPU.  A type without a batch in its name matches any. */
-	e = gp_perf_gavel_find(gp_perf_gavel_table, gp_perf_gavel_n, j->model.name,
+	e = gp_perf_gavel_find(gp_perf_gavel_table, gp_perf_gavel_n, j->more->model.name,
 			       j->batch_size * f->n, f->n);
 	if (!e)
-		e = gp_perf_gavel_find(gp_perf_gavel_table, gp_perf_gavel_n, j->model.name, 0,
+		e = gp_perf_gavel_find(gp_perf_gavel_table, gp_perf_gavel_n, j->more->model.name, 0,
 				       f->n);
 	if (!e)
 		return 0;
@@ -131,7 +131,7 @@ static int compute_estimate(iter_est *x, int *done)
 	const gp_job *j = x->j;
 	const gp_gpu_model *m = x->m;
 	gp_perf_iter *out = x->out;
-	double fl = flops_per_sample(&j->model), peak, eff;
+	double fl = flops_per_sample(&j->more->model), peak, eff;
 	int cnn, fp32, tc32, gavel = !(x->flags & GP_PERF_NO_GAVEL);
 
 	if (!m)
@@ -149,11 +149,11 @@ static int compute_estimate(iter_est *x, int *done)
 	if (peak <= 0)
 		return gp_error_set(x->err, GP_EINPUT, NULL, 0, 0,
 				    "GPU model '%s' has no peak FLOPS", m->name);
-	cnn = j->model.kind == GP_MODEL_CNN && !j->model.is_transformer;
+	cnn = j->more->model.kind == GP_MODEL_CNN && !j->more->model.is_transformer;
 	/* The DL model was profiled on another GPU: its measured
 	 * single-GPU compute, scaled by the ratio of peaks, keeps the
 	 * fixed per-step costs that FLOPs alone miss. */
-	out->scaled = gp_perf_profile_nearest(j->model.name, peak, fp32);
+	out->scaled = gp_perf_profile_nearest(j->more->model.name, peak, fp32);
 	if (out->scaled) {
 		const gp_perf_profile *sp = out->scaled;
 		double ref = fp32 ? sp->peak_fp32_tflops : sp->peak_tflops;
@@ -165,7 +165,7 @@ static int compute_estimate(iter_est *x, int *done)
 			out->compute_s = fp32_from_mixed(m, out->compute_s);
 		return GP_OK;
 	}
-	if ((fl <= 0 || j->model.params <= 0) && gavel) {
+	if ((fl <= 0 || j->more->model.params <= 0) && gavel) {
 		/* Last resort for a Gavel job type on another GPU. */
 		double t = gavel_iter_s(j, m, &x->f, 1, &out->gavel);
 
@@ -176,7 +176,7 @@ static int compute_estimate(iter_est *x, int *done)
 			return GP_OK;
 		}
 	}
-	if (fl <= 0 || j->model.params <= 0)
+	if (fl <= 0 || j->more->model.params <= 0)
 		return gp_error_set(x->err, GP_EINPUT, NULL, 0, 0,
 				    "job '%s': model size unknown (give model: or params:)",
 				    j->id ? j->id : "?");
@@ -185,7 +185,7 @@ static int compute_estimate(iter_est *x, int *done)
 	eff = GP_PERF_DEFAULT_EFFICIENCY;
 	if (m->efficiency > 0)
 		eff = m->efficiency;
-	else if (x->cal && x->cal->efficiency > 0 && cnn && j->model.name[0])
+	else if (x->cal && x->cal->efficiency > 0 && cnn && j->more->model.name[0])
 		eff = x->cal->efficiency;
 	if (gavel)
 		eff *= gavel_speed(m, cnn);
@@ -214,7 +214,7 @@ static void add_comm(iter_est *x, int workers, int servers)
 	gp_perf_fabric *f = &x->f;
 	gp_perf_coll_result r;
 
-	out->grad_bytes = j->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
+	out->grad_bytes = j->more->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
 	if (j->type == GP_JOB_PS_WORKER) {
 		/* Servers are not ranks of the collective; workers push to them. */
 		f->ps = servers > 0 ? servers : (j->ps > 0 ? j->ps : 1);
@@ -273,11 +273,11 @@ int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placem
 			out->compute_s = out->iter_s = t;
 			out->overlap = 0;
 			out->algo = GP_ALGO_RING;
-			out->grad_bytes = j->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
+			out->grad_bytes = j->more->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
 			return GP_OK;
 		}
 	}
-	out->profile = x.m ? gp_perf_profile_find(j->model.name, x.m->name) : NULL;
+	out->profile = x.m ? gp_perf_profile_find(j->more->model.name, x.m->name) : NULL;
 	if (out->profile) {
 		/* The profile was measured with this DL model on this GPU: its
 		 * compute (with the contention of k GPUs on a node) and overlap
@@ -289,7 +289,7 @@ int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placem
 		out->profile_comm_s = out->comm_s;
 		out->overlap = out->profile->p[GP_PP_OVERLAP];
 		out->algo = GP_ALGO_RING;
-		out->grad_bytes = j->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
+		out->grad_bytes = j->more->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
 		if (flags & GP_PERF_PROFILE_COMM)
 			return GP_OK;
 	} else if ((st = compute_estimate(&x, &done)) || done) {

@@ -332,11 +332,11 @@ static void time_before(rctx *r, const gp_replace_opts *opts, gp_replace_result 
 		member_fill(r, &r->base[i]);
 	out->iteration_s_before = opts->before_s > 0 ? opts->before_s
 						    : job_time(r, r->base, r->nbase);
-	if (job->model.params > 0) {
+	if (job->more->model.params > 0) {
 		double w, gr, o;
 
 		gp_memory_bytes_per_param(job->optimizer, job->precision, &w, &gr, &o);
-		out->state_bytes = job->model.params * (w + o);
+		out->state_bytes = job->more->model.params * (w + o);
 	}
 }
 
@@ -570,8 +570,8 @@ int gp_replace_decide(const gp_policy_ctx *ctx, const gp_job *job, const gp_plac
 	memset(&r, 0, sizeof(r));
 	r.ctx = ctx;
 	r.job = job;
-	r.bytes = job->model.params > 0 ? job->model.params * (job->precision == GP_PREC_FP32 ? 4 : 2)
-					: 0;
+	r.bytes = job->more->model.params > 0
+			  ? job->more->model.params * (job->precision == GP_PREC_FP32 ? 4 : 2) : 0;
 	r.modelled = 1;
 	r.type_compute = gp_xmalloc((size_t)(c->ntypes > 0 ? c->ntypes : 1) * sizeof(double));
 	for (i = 0; i < c->ntypes; i++)

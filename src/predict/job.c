@@ -86,9 +86,11 @@ static double analytic_mib(const gp_job *j, const gp_pred_ops *ops)
 {
 	gp_mem_estimate e;
 	gp_job tmp = *j;
+	gp_job_more more = *j->more;
 
-	if (tmp.model.params <= 0)
-		tmp.model.params = ops->params;
+	if (more.model.params <= 0)
+		more.model.params = ops->params;
+	tmp.more = &more;
 	if (tmp.batch_size <= 0)
 		tmp.batch_size = ops->default_batch > 0 ? ops->default_batch : 1;
 	if (gp_memory_estimate(&tmp, &e, NULL) != GP_OK)

@@ -36,10 +36,12 @@ typedef struct key {
 
 static int same(const gp_job *a, const gp_job *b)
 {
-	return !strcmp(a->model.name, b->model.name) && a->batch_size == b->batch_size &&
-	       a->model.input_h == b->model.input_h && a->model.input_w == b->model.input_w &&
-	       a->model.seq_len == b->model.seq_len && a->model.params == b->model.params &&
-	       a->model.layers == b->model.layers;
+	const gp_model_desc *x = &a->more->model, *y = &b->more->model;
+
+	return !strcmp(x->name, y->name) && a->batch_size == b->batch_size &&
+	       x->input_h == y->input_h && x->input_w == y->input_w &&
+	       x->seq_len == y->seq_len && x->params == y->params &&
+	       x->layers == y->layers;
 }
 
 int gp_pred_plan_build(gp_pred_plan *pl, const gp_pred_models *m, const gp_cluster *c,
@@ -86,8 +88,8 @@ int gp_pred_plan_build(gp_pred_plan *pl, const gp_pred_models *m, const gp_clust
 			if (same(keys[r].j, j))
 				break;
 		if (r == nkeys) {
-			if (gp_pred_ops_of_desc(&j->model, &ops) != 0 ||
-			    (!j->model.name[0] && j->model.params <= 0))
+			if (gp_pred_ops_of_desc(&j->more->model, &ops) != 0 ||
+			    (!j->more->model.name[0] && j->more->model.params <= 0))
 				continue;
 			GP_GROW(keys, kcap, nkeys + 1);
 			keys[nkeys].j = j;

@@ -238,7 +238,7 @@ static void job_reason(const gp_cluster *c, const gp_job *j, const gp_sim_job *r
 		if (rec->interruptions > 0)
 			snprintf(buf, size, "interrupted %d time(s), the last one not recovered",
 				 (int)rec->interruptions);
-		else if (j->model.params > 0)
+		else if (j->more->model.params > 0)
 			snprintf(buf, size, "no run time: iterations x iteration time above the "
 				 "10^10 s cap");
 		else

@@ -185,7 +185,7 @@ static void prog_run(prog *p, double e, double v, double tau, double delta)
  * checkpoint_interval_s) or the run's. */
 double gp_sim_ix_tau(const sim *s, int32_t j)
 {
-	double t = s->jl->jobs[j].checkpoint_interval;
+	double t = s->jl->jobs[j].more->checkpoint_interval;
 
 	return t > 0 ? t : s->cfg->checkpoint_interval;
 }

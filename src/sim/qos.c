@@ -299,7 +299,7 @@ static void qos_started(void *ud, gp_sim *s, int32_t j)
 		q->ran[j] = 1;
 		q->dur0[j] = rec->finish > now ? rec->finish - now : 0;
 		if (job->klass == GP_CLASS_LS)
-			q->deadline[j] = job->deadline > 0 ? job->submit + job->deadline :
+			q->deadline[j] = job->more->deadline > 0 ? job->submit + job->more->deadline :
 					 now + q->dur0[j] * q->tfactor[j] * q->cfg.slack;
 		q->st.util_jobs++;
 		q->st.util_mae_pp += fabs((q->cfg.pred_util ? q->cfg.pred_util[j] :
@@ -343,7 +343,7 @@ static void qos_stopped(void *ud, gp_sim *s, int32_t j, int finished)
 		q->ls_pos[last] = q->ls_pos[j];
 		if (finished) {
 			q->st.ls_done++;
-			q->st.ls_deadline_given += job->deadline > 0;
+			q->st.ls_deadline_given += job->more->deadline > 0;
 			if (gp_sim_record(s, j)->finish > q->deadline[j] + 1e-9)
 				q->st.ls_violations++;
 		}

@@ -75,7 +75,7 @@ static void grow(gp_sim_perf *p)
 /* Everything the model's answer depends on, except the placement. */
 static void shape_key(const gp_job *j, char *buf, size_t size)
 {
-	const gp_model_desc *m = &j->model;
+	const gp_model_desc *m = &j->more->model;
 
 	snprintf(buf, size, "%s|%.17g|%.17g|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%lld|%s",
 		 m->name, m->params, m->flops_per_sample, m->layers, m->hidden, m->seq_len,

@@ -7,6 +7,7 @@
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/model/dlmodels.h"
 #include "gpuplan/perf/perf.h"
+#include "gpuplan/util/pool.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/whatif/scale.h"
 
@@ -25,6 +26,7 @@ struct gp_scale {
 	const gp_joblist *jobs;
 	gp_job *shadow;         /* jobs[i] with the default model filled in
 				 * (shallow copies: strings belong to jobs) */
+	gp_pool *more;          /* the shadows' `more` with that model */
 	double *t_ref;          /* per job; 0 = keep the recorded duration */
 	const gp_cluster *bound;
 	shape_cache best;       /* best iteration time on the bound cluster */
@@ -68,7 +70,7 @@ static shape_entry *slot(shape_entry *t, size_t size, const char *key)
 
 static void shape_key(const gp_job *j, char *buf, size_t size)
 {
-	const gp_model_desc *m = &j->model;
+	const gp_model_desc *m = &j->more->model;
 
 	snprintf(buf, size, "%s|%.17g|%.17g|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%d|%s", m->name, m->params,
 		 m->flops_per_sample, m->layers, m->hidden, m->seq_len, j->batch_size, j->precision,
@@ -251,10 +253,16 @@ static int build_ref(const char *ref, const gp_cluster *cluster, int nodes_neede
 
 /* ---- the object ---- */
 
-static void fill_default(gp_job *j, const gp_dl_model *m)
+static void fill_default(gp_job *j, const gp_dl_model *m, gp_pool *pool)
 {
-	if (!j->model.name[0] && !(j->model.params > 0) && !(j->model.flops_per_sample > 0))
-		gp_model_fill_desc(m, 0, 0, 0, &j->model);
+	const gp_model_desc *d = &j->more->model;
+
+	if (!d->name[0] && !(d->params > 0) && !(d->flops_per_sample > 0)) {
+		gp_job_more more = *j->more;
+
+		gp_model_fill_desc(m, 0, 0, 0, &more.model);
+		j->more = gp_pool_intern_mem(pool, &more, sizeof(more));
+	}
 	if (j->batch_size <= 0)
 		j->batch_size = GP_SCALE_DEFAULT_BATCH;
 }
@@ -285,6 +293,7 @@ gp_scale *gp_scale_new(const char *ref, const char *model, const gp_cluster *clu
 		return NULL;
 	sc = gp_xcalloc(1, sizeof(*sc));
 	sc->jobs = jobs;
+	sc->more = gp_pool_new();
 	sc->shadow = gp_xmalloc((jobs->n ? jobs->n : 1) * sizeof(*sc->shadow));
 	sc->t_ref = gp_xcalloc(jobs->n ? jobs->n : 1, sizeof(double));
 	cache_init(&refc);
@@ -294,7 +303,7 @@ gp_scale *gp_scale_new(const char *ref, const char *model, const gp_cluster *clu
 		*j = jobs->jobs[i];
 		if (!(j->duration >= 0))
 			continue;
-		fill_default(j, m);
+		fill_default(j, m, sc->more);
 		/* The reference has no GPU-model constraint to meet. */
 		j->gpu_models = NULL;
 		sc->t_ref[i] = best_iter(&refc, &rc, j);
@@ -315,6 +324,7 @@ void gp_scale_free(gp_scale *sc)
 	cache_release(&sc->best);
 	gp_sim_perf_free(sc->perf);
 	free(sc->shadow);
+	gp_pool_free(sc->more);
 	free(sc->t_ref);
 	free(sc);
 }

@@ -92,12 +92,12 @@ static void one_failure_ck(int recovery, double ck, gp_sim_result *r, gp_failsim
 	gp_joblist_init(&l);
 	j = add(&l, "ring", GP_JOB_RING_ALLREDUCE, 3, 1000);
 	j->gpu_mem_mib = 1024;
-	j->model.params = 1e9;
-	j->model.flops_per_sample = 1e12;
+	gp_job_more_edit(j)->model.params = 1e9;
+	gp_job_more_edit(j)->model.flops_per_sample = 1e12;
 	j->batch_size = 10;
 	j->precision = GP_PREC_MIXED;
 	j->optimizer = GP_OPT_ADAM;
-	j->checkpoint_interval = ck;
+	gp_job_more_edit(j)->checkpoint_interval = ck;
 	CU_ASSERT_FATAL(gp_fail_csv_parse(csv, strlen(csv), "f.csv", &cl, &fl, &err) == GP_OK);
 	gp_failsim_config_init(&fc, 5);
 	fc.file = &fl;

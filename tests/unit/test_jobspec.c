@@ -41,13 +41,13 @@ static void test_ps_worker_full(void)
 	CU_ASSERT_EQUAL(j.gpus, 8);
 	CU_ASSERT_EQUAL(j.ps, 2);
 	CU_ASSERT_EQUAL(j.workers, 6);
-	CU_ASSERT_STRING_EQUAL(j.model.name, "resnet50");
-	CU_ASSERT_STRING_EQUAL(j.model.dataset, "imagenet");
-	CU_ASSERT_DOUBLE_EQUAL(j.model.params, 25557032, 0.5);
-	CU_ASSERT_EQUAL(j.model.input_h, 224);
+	CU_ASSERT_STRING_EQUAL(j.more->model.name, "resnet50");
+	CU_ASSERT_STRING_EQUAL(j.more->model.dataset, "imagenet");
+	CU_ASSERT_DOUBLE_EQUAL(j.more->model.params, 25557032, 0.5);
+	CU_ASSERT_EQUAL(j.more->model.input_h, 224);
 	/* Hand sum of ResNet-50's 54 conv/fc outputs at 224x224 (see README),
 	 * + the max-pool 64x56x56 = 200,704 + the average pool 2048. */
-	CU_ASSERT_DOUBLE_EQUAL(j.model.act_elems, 11317736, 0.5);
+	CU_ASSERT_DOUBLE_EQUAL(j.more->model.act_elems, 11317736, 0.5);
 	CU_ASSERT_EQUAL(j.optimizer, GP_OPT_MOMENTUM);
 	CU_ASSERT_EQUAL(j.precision, GP_PREC_FP32);
 	CU_ASSERT_STRING_EQUAL(j.gpu_models, "V100-SXM2-32GB|A100-SXM4-80GB");
@@ -71,13 +71,13 @@ static void test_explicit_model_and_duration(void)
 	gp_error err = GP_ERROR_INIT;
 
 	CU_ASSERT_EQUAL_FATAL(gp_jobspec_load(data("good-llama-7b.yaml"), &j, &err), GP_OK);
-	CU_ASSERT_STRING_EQUAL(j.model.name, "my-7b");
-	CU_ASSERT_DOUBLE_EQUAL(j.model.params, 7e9, 1);
-	CU_ASSERT_TRUE(j.model.is_transformer);
-	CU_ASSERT_EQUAL(j.model.seq_len, 2048);
+	CU_ASSERT_STRING_EQUAL(j.more->model.name, "my-7b");
+	CU_ASSERT_DOUBLE_EQUAL(j.more->model.params, 7e9, 1);
+	CU_ASSERT_TRUE(j.more->model.is_transformer);
+	CU_ASSERT_EQUAL(j.more->model.seq_len, 2048);
 	CU_ASSERT_DOUBLE_EQUAL(j.duration, 7200, 1e-9);
 	/* 6 N s = 6 x 7e9 x 2048 FLOPs per sequence. */
-	CU_ASSERT_DOUBLE_EQUAL(j.model.flops_per_sample, 6 * 7e9 * 2048, 1e3);
+	CU_ASSERT_DOUBLE_EQUAL(j.more->model.flops_per_sample, 6 * 7e9 * 2048, 1e3);
 	gp_job_release(&j);
 }
 

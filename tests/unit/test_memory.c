@@ -60,7 +60,7 @@ static void test_bert_large_logits(void)
 	gp_error err = GP_ERROR_INIT;
 
 	gp_job_init(&j);
-	gp_model_fill_desc(gp_model_find("bert-large"), 0, 0, 0, &j.model);
+	gp_model_fill_desc(gp_model_find("bert-large"), 0, 0, 0, &gp_job_more_edit(&j)->model);
 	j.batch_size = 1;
 	CU_ASSERT_EQUAL_FATAL(gp_memory_estimate(&j, &e, &err), GP_OK);
 	/* 512*1024*(34 + 5*16*512/1024) = 38,797,312 B per layer, 24 layers;
@@ -107,13 +107,14 @@ static void test_no_params(void)
 	gp_job_init(&j);
 	CU_ASSERT_EQUAL(gp_memory_estimate(&j, &e, &err), GP_EINPUT);
 	/* States only, with a note, when a model has no per-layer data. */
-	gp_model_fill_desc(gp_model_find("googlenet"), 0, 0, 0, &j.model);
+	gp_model_fill_desc(gp_model_find("googlenet"), 0, 0, 0, &gp_job_more_edit(&j)->model);
 	j.optimizer = GP_OPT_SGD;
 	j.precision = GP_PREC_FP32;
 	CU_ASSERT_EQUAL(gp_memory_estimate(&j, &e, &err), GP_OK);
 	CU_ASSERT_EQUAL(e.rule, GP_MEM_RULE_STATES);
 	CU_ASSERT_PTR_NOT_NULL(e.note);
 	CU_ASSERT_DOUBLE_EQUAL(e.total, 6624904.0 * 8, 1e-3);
+	gp_job_release(&j);
 }
 
 /* Issue 17 item 2: a user's layer list under the seed's output-size rule,
@@ -175,9 +176,9 @@ static void test_layer_list(void)
 					    &err), GP_OK);
 	CU_ASSERT_EQUAL_FATAL(gp_jobspec_from_yaml(&doc, doc.root, &j, &err), GP_OK);
 	gp_yaml_doc_release(&doc);
-	CU_ASSERT_DOUBLE_EQUAL(j.model.params, 5418, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(j.model.act_elems, 22570, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(j.model.flops_per_sample, 3 * 1475200.0, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(j.more->model.params, 5418, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(j.more->model.act_elems, 22570, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(j.more->model.flops_per_sample, 3 * 1475200.0, 1e-6);
 	CU_ASSERT_EQUAL(gp_memory_estimate(&j, &e, &err), GP_OK);
 	CU_ASSERT_DOUBLE_EQUAL(e.total, 5821264, 1e-6);
 	CU_ASSERT_EQUAL(j.gpu_mem_mib, 6);

@@ -553,10 +553,10 @@ static void test_cluster_paths(void)
 	j.id = gp_xstrdup("t");
 	j.gpus = 8;
 	j.type = GP_JOB_RING_ALLREDUCE;
-	j.model.params = 1.3e9;
-	j.model.seq_len = 512;
-	j.model.is_transformer = 1;
-	j.model.kind = GP_MODEL_TRANSFORMER;
+	gp_job_more_edit(&j)->model.params = 1.3e9;
+	gp_job_more_edit(&j)->model.seq_len = 512;
+	gp_job_more_edit(&j)->model.is_transformer = 1;
+	gp_job_more_edit(&j)->model.kind = GP_MODEL_TRANSFORMER;
 	j.batch_size = 1;
 	j.precision = GP_PREC_BF16;
 	gp_placement_clear(&p);
@@ -572,8 +572,8 @@ static void test_cluster_paths(void)
 	/* ResNet-50 on A100 has a profile: compute comes from it, the
 	 * gradient all-reduce over this placement's NVLinks (the profile's
 	 * own fitted communication only with GP_PERF_PROFILE_COMM). */
-	snprintf(j.model.name, sizeof(j.model.name), "resnet50");
-	j.model.params = 25557032;
+	snprintf(gp_job_more_edit(&j)->model.name, sizeof(gp_job_more_edit(&j)->model.name), "resnet50");
+	gp_job_more_edit(&j)->model.params = 25557032;
 	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration(&c, &j, &p, &it, &err), GP_OK);
 	CU_ASSERT_PTR_NOT_NULL(it.profile);
 	CU_ASSERT_DOUBLE_EQUAL(it.comm_s, 1.75 * 2 * 25557032 / 240e9 + 56e-6 + 13 * 524288 / 20e9,
@@ -652,7 +652,7 @@ static void test_gavel_iteration(void)
 	CU_ASSERT_EQUAL_FATAL(gp_cluster_parse(yaml, sizeof(yaml) - 1, "v100.yaml", &c, &err), GP_OK);
 	gp_job_init(&j);
 	j.id = gp_xstrdup("lm");
-	snprintf(j.model.name, sizeof(j.model.name), "LM");
+	snprintf(gp_job_more_edit(&j)->model.name, sizeof(gp_job_more_edit(&j)->model.name), "LM");
 	j.precision = GP_PREC_FP32;
 	j.batch_size = 10; /* per GPU: Gavel's "batch size 20" is global */
 	j.gpus = 2;
@@ -699,7 +699,7 @@ static void test_gavel_other_gpu(void)
 			      GP_OK);
 	gp_job_init(&j);
 	j.id = gp_xstrdup("lm");
-	snprintf(j.model.name, sizeof(j.model.name), "LM");
+	snprintf(gp_job_more_edit(&j)->model.name, sizeof(gp_job_more_edit(&j)->model.name), "LM");
 	j.precision = GP_PREC_FP32;
 	j.batch_size = 20;
 	j.gpus = 1;
@@ -755,7 +755,7 @@ static void test_profile_scaled(void)
 		CU_ASSERT_PTR_NULL(gp_perf_profile_find("resnet50", m->name));
 		gp_job_init(&j);
 		j.id = gp_xstrdup("r50");
-		gp_model_fill_desc(gp_model_find("resnet50"), 0, 0, 0, &j.model);
+		gp_model_fill_desc(gp_model_find("resnet50"), 0, 0, 0, &gp_job_more_edit(&j)->model);
 		j.batch_size = 64;
 		j.gpus = 1;
 		gp_placement_init(&p);

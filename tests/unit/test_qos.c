@@ -180,7 +180,7 @@ static void test_episode(void)
 	b->gpus = 1;
 	b->gpu_milli = 100;
 	b->duration = 1000;
-	b->deadline = 1500;
+	gp_job_more_edit(b)->deadline = 1500;
 	b->klass = GP_CLASS_LS;
 	gp_qos_config_init(&qc);
 	qc.tick = 100;

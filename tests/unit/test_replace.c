@@ -64,8 +64,8 @@ static void job_init(gp_job *j, int type, int gpus, int with_model)
 	j->optimizer = GP_OPT_ADAM;
 	j->duration = 3600;
 	if (with_model) {
-		j->model.params = 1e9;
-		j->model.flops_per_sample = 1e12;
+		gp_job_more_edit(j)->model.params = 1e9;
+		gp_job_more_edit(j)->model.flops_per_sample = 1e12;
 	}
 }
 

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/model/cluster.h"
@@ -94,11 +95,11 @@ static void test_tiresias(void)
 	CU_ASSERT_EQUAL(j->gpus, 1);
 	CU_ASSERT_DOUBLE_EQUAL(j->submit, 0, 1e-9);
 	CU_ASSERT_EQUAL(j->iterations, 606);
-	CU_ASSERT_STRING_EQUAL(j->model.name, "vgg19");
+	CU_ASSERT_STRING_EQUAL(j->more->model.name, "vgg19");
 	/* Named models get the catalog's descriptor, as job specs do. */
-	CU_ASSERT_DOUBLE_EQUAL(j->model.params, gp_model_find("vgg19")->params, 1);
-	CU_ASSERT_EQUAL(j->model.layers, gp_model_find("vgg19")->layers);
-	CU_ASSERT(j->model.flops_per_sample > 0);
+	CU_ASSERT_DOUBLE_EQUAL(j->more->model.params, gp_model_find("vgg19")->params, 1);
+	CU_ASSERT_EQUAL(j->more->model.layers, gp_model_find("vgg19")->layers);
+	CU_ASSERT(j->more->model.flops_per_sample > 0);
 	CU_ASSERT_DOUBLE_EQUAL(j->duration, 164, 1e-9);
 	CU_ASSERT_EQUAL(j->type, GP_JOB_SINGLE_CARD);
 	CU_ASSERT_EQUAL(j->line, 2);
@@ -109,7 +110,7 @@ static void test_tiresias(void)
 	CU_ASSERT_STRING_EQUAL(j->id, "59");
 	CU_ASSERT_DOUBLE_EQUAL(j->submit, 1779, 1e-9);
 	CU_ASSERT_EQUAL(j->iterations, 525);
-	CU_ASSERT_STRING_EQUAL(j->model.name, "inception-v3");  /* catalog alias */
+	CU_ASSERT_STRING_EQUAL(j->more->model.name, "inception-v3");  /* catalog alias */
 	CU_ASSERT_DOUBLE_EQUAL(j->duration, 122, 1e-9);
 	CU_ASSERT_EQUAL(j->line, 61);
 	CU_ASSERT_EQUAL(L.skipped, 0);
@@ -131,7 +132,7 @@ static void test_muri_ms(void)
 	CU_ASSERT_DOUBLE_EQUAL(j->duration, 5095, 1e-9);
 	CU_ASSERT_EQUAL(j->iterations, 10956);
 	CU_ASSERT_EQUAL(j->batch_size, 4);
-	CU_ASSERT_STRING_EQUAL(j->model.name, "gpt2");
+	CU_ASSERT_STRING_EQUAL(j->more->model.name, "gpt2");
 	CU_ASSERT_EQUAL(j->priority, 0);
 	j = &L.jobs[1];         /* 1,8,1534000,1463,vgg16,16,281000,...,1 */
 	CU_ASSERT_DOUBLE_EQUAL(j->submit, 1534, 1e-9);
@@ -247,7 +248,7 @@ static void test_pollux_sia(void)
 	j = &L.jobs[0];         /* cifar10-0,53,cifar10,6,2048 */
 	CU_ASSERT_STRING_EQUAL(j->id, "cifar10-0");
 	CU_ASSERT_DOUBLE_EQUAL(j->submit, 53, 1e-9);
-	CU_ASSERT_STRING_EQUAL(j->model.name, "resnet18-cifar"); /* catalog alias of cifar10 */
+	CU_ASSERT_STRING_EQUAL(j->more->model.name, "resnet18-cifar"); /* catalog alias of cifar10 */
 	CU_ASSERT_EQUAL(j->gpus, 6);
 	/* Per-GPU batch ceil(2048 / 6) = 342; work 100 epochs x 50,000
 	 * CIFAR-10 images / 2048 = 2441.4 -> 2442 iterations. */
@@ -271,7 +272,7 @@ static void test_pollux_sia(void)
 	j = &L.jobs[159];       /* bert-159,28098.0,bert,8,384 */
 	CU_ASSERT_STRING_EQUAL(j->id, "bert-159");
 	CU_ASSERT_DOUBLE_EQUAL(j->submit, 28098, 1e-9);
-	CU_ASSERT_STRING_EQUAL(j->model.name, "bert-base");
+	CU_ASSERT_STRING_EQUAL(j->more->model.name, "bert-base");
 	/* 384 over 8 GPUs = 48 each; 2 x 88,641 / 384 = 461.7 -> 462. */
 	CU_ASSERT_EQUAL(j->batch_size, 48);
 	CU_ASSERT_EQUAL(j->iterations, 462);
@@ -309,7 +310,7 @@ static void test_gavel(void)
 	CU_ASSERT_EQUAL_FATAL(L.n, 9);
 	j = &L.jobs[0];         /* Transformer (batch size 128) ... 14612 0.000000 1 */
 	CU_ASSERT_STRING_EQUAL(j->id, "0");
-	CU_ASSERT_STRING_EQUAL(j->model.name, "transformer");
+	CU_ASSERT_STRING_EQUAL(j->more->model.name, "transformer");
 	CU_ASSERT_EQUAL(j->batch_size, 128);
 	CU_ASSERT_EQUAL(j->iterations, 14612);
 	CU_ASSERT_EQUAL(j->gpus, 1);
@@ -320,8 +321,8 @@ static void test_gavel(void)
 	CU_ASSERT_EQUAL(j->iterations, 1550);
 	j = &L.jobs[8];         /* CycleGAN --n_steps 1 55992 188011.000000 8 */
 	CU_ASSERT_STRING_EQUAL(j->id, "8");
-	CU_ASSERT_STRING_EQUAL(j->model.name, "CycleGAN");      /* not in the catalog: as given */
-	CU_ASSERT_DOUBLE_EQUAL(j->model.params, 0, 0);
+	CU_ASSERT_STRING_EQUAL(j->more->model.name, "CycleGAN");      /* not in the catalog: as given */
+	CU_ASSERT_DOUBLE_EQUAL(j->more->model.params, 0, 0);
 	CU_ASSERT_EQUAL(j->batch_size, 0);
 	CU_ASSERT_EQUAL(j->iterations, 55992);
 	CU_ASSERT_EQUAL(j->gpus, 8);
@@ -339,12 +340,12 @@ static void test_gavel(void)
 	/* ResNet-18 (batch size 128) ... --data_dir=%s/cifar10 ... 36030:
 	 * Gavel's ResNet-18 is the CIFAR-10 network. */
 	j = &L.jobs[2];
-	CU_ASSERT_STRING_EQUAL(j->model.name, "resnet18-cifar");
+	CU_ASSERT_STRING_EQUAL(j->more->model.name, "resnet18-cifar");
 	CU_ASSERT_EQUAL(j->batch_size, 128);
 	CU_ASSERT_EQUAL(j->iterations, 36030);
 	j = &L.jobs[14];        /* A3C rl --max-steps 0 8857 1 1 -1.000000 0 */
 	CU_ASSERT_STRING_EQUAL(j->id, "14");
-	CU_ASSERT_STRING_EQUAL(j->model.name, "A3C");
+	CU_ASSERT_STRING_EQUAL(j->more->model.name, "A3C");
 	CU_ASSERT_EQUAL(j->iterations, 8857);
 	CU_ASSERT_EQUAL(j->line, 15);
 }
@@ -372,14 +373,14 @@ static void test_native(void)
 	CU_ASSERT(gp_job_accepts_model(j, "H100-SXM5-80GB"));
 	CU_ASSERT(!gp_job_accepts_model(j, "V100"));
 	CU_ASSERT_STRING_EQUAL(j->environment, "team-a");
-	CU_ASSERT_STRING_EQUAL(j->model.name, "vgg19");
-	CU_ASSERT_DOUBLE_EQUAL(j->model.params, 143.7e6, 1);
-	CU_ASSERT_EQUAL(j->model.layers, 19);
-	CU_ASSERT_EQUAL(j->model.is_transformer, 0);
+	CU_ASSERT_STRING_EQUAL(j->more->model.name, "vgg19");
+	CU_ASSERT_DOUBLE_EQUAL(j->more->model.params, 143.7e6, 1);
+	CU_ASSERT_EQUAL(j->more->model.layers, 19);
+	CU_ASSERT_EQUAL(j->more->model.is_transformer, 0);
 	CU_ASSERT_EQUAL(j->batch_size, 64);
 	CU_ASSERT_EQUAL(j->optimizer, GP_OPT_MOMENTUM);
 	CU_ASSERT_EQUAL(j->precision, GP_PREC_FP32);
-	CU_ASSERT_DOUBLE_EQUAL(j->deadline, 600, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(j->more->deadline, 600, 1e-9);
 
 	j = by_id("j2");        /* only iterations: duration from the perf model */
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
@@ -407,11 +408,11 @@ static void test_native(void)
 	j = by_id("j5");
 	CU_ASSERT_PTR_NOT_NULL_FATAL(j);
 	CU_ASSERT_EQUAL(j->type, GP_JOB_RING_ALLREDUCE); /* 8 GPUs, no type */
-	CU_ASSERT_EQUAL(j->model.is_transformer, 1);
-	CU_ASSERT_EQUAL(j->model.hidden, 1024);
-	CU_ASSERT_EQUAL(j->model.seq_len, 1024);
-	CU_ASSERT_DOUBLE_EQUAL(j->model.flops_per_sample, 2.1e12, 1);
-	CU_ASSERT_DOUBLE_EQUAL(j->deadline, 3600, 1e-9);
+	CU_ASSERT_EQUAL(j->more->model.is_transformer, 1);
+	CU_ASSERT_EQUAL(j->more->model.hidden, 1024);
+	CU_ASSERT_EQUAL(j->more->model.seq_len, 1024);
+	CU_ASSERT_DOUBLE_EQUAL(j->more->model.flops_per_sample, 2.1e12, 1);
+	CU_ASSERT_DOUBLE_EQUAL(j->more->deadline, 3600, 1e-9);
 }
 
 static void test_detect_and_force(void)
@@ -703,7 +704,7 @@ static void test_buffers(void)
 	CU_ASSERT_STRING_EQUAL(L.jobs[1].id, "a \"quoted\" id");
 	CU_ASSERT_EQUAL(L.jobs[1].gpus, 2);
 	CU_ASSERT_STRING_EQUAL(L.jobs[1].environment, "x,y");
-	CU_ASSERT_STRING_EQUAL(L.jobs[1].model.name, "resnet50");
+	CU_ASSERT_STRING_EQUAL(L.jobs[1].more->model.name, "resnet50");
 
 	CU_ASSERT_EQUAL(gp_trace_load_buffer("mem", header_only, strlen(header_only),
 					     NULL, &L, &e), GP_OK);
@@ -722,12 +723,98 @@ static void test_buffers(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "unexpected 'b' after a quoted field"));
 }
 
+/* A file is read a 1 MiB window at a time (memory, issue 18): rows across
+ * window ends, a line longer than the window, CRLF and a last line without
+ * its newline give what the whole text gives, and so does a bad row's
+ * FILE:LINE:COL. */
+static char *big_text(size_t *len, int bad)
+{
+	gp_sbuf sb;
+	size_t i;
+	char *env = gp_xmalloc(1500001);
+
+	memset(env, 'e', 1500000);
+	env[1500000] = '\0';
+	gp_sbuf_init(&sb);
+	gp_sbuf_adds(&sb, "id,submit,gpus,duration,environment,model\r\n");
+	for (i = 0; i < 60000; i++) {
+		if (bad && i == 55000)
+			gp_sbuf_adds(&sb, "bad,1,x,60,,\n");
+		gp_sbuf_addf(&sb, "j%zu,%zu,%zu,60,vc%zu,%s%s", i, i, 1 + i % 4, i % 5,
+			     i % 3 ? "resnet50" : "", i % 2 ? "\n" : "\r\n");
+	}
+	gp_sbuf_addf(&sb, "long,70000,1,60,%s,\n", env);
+	gp_sbuf_adds(&sb, "last,70001,2,30,vc1,bert-large");
+	free(env);
+	*len = sb.len;
+	return gp_sbuf_detach(&sb);
+}
+
+static void test_window(void)
+{
+	char path[] = "/tmp/gpuplan-trace-XXXXXX";
+	int fd = mkstemp(path), bad;
+	gp_joblist W;
+	gp_error ew;
+	size_t len, i, diff = 0;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	close(fd);
+	for (bad = 0; bad <= 1; bad++) {
+		char *text = big_text(&len, bad);
+		FILE *fp = fopen(path, "wb");
+		int rw, rl;
+
+		CU_ASSERT_FATAL(fp != NULL);
+		CU_ASSERT_EQUAL(fwrite(text, 1, len, fp), len);
+		fclose(fp);
+		gp_joblist_init(&W);
+		gp_error_clear(&ew);
+		gp_error_clear(&E);
+		rw = gp_trace_load_buffer(path, text, len, NULL, &W, &ew);
+		gp_joblist_release(&L);
+		gp_joblist_init(&L);
+		rl = gp_trace_load(path, NULL, &L, &E);
+		CU_ASSERT_EQUAL(rw, bad ? GP_EINPUT : GP_OK);
+		CU_ASSERT_EQUAL(rl, rw);
+		if (bad) {
+			CU_ASSERT_EQUAL(E.line, 55002);
+			CU_ASSERT_EQUAL(E.line, ew.line);
+			CU_ASSERT_EQUAL(E.col, ew.col);
+			CU_ASSERT_STRING_EQUAL(E.msg, ew.msg);
+		} else {
+			CU_ASSERT_EQUAL_FATAL(L.n, 60002);
+			CU_ASSERT_EQUAL_FATAL(W.n, L.n);
+			for (i = 0; i < L.n; i++) {
+				const gp_job *a = &L.jobs[i], *b = &W.jobs[i];
+
+				diff += strcmp(a->id, b->id) || a->submit != b->submit ||
+					a->gpus != b->gpus || a->line != b->line ||
+					strcmp(a->environment, b->environment) ||
+					strcmp(a->more->model.name, b->more->model.name);
+			}
+			CU_ASSERT_EQUAL(diff, 0);
+			CU_ASSERT_EQUAL(strlen(L.jobs[60000].environment), 1500000);
+			CU_ASSERT_STRING_EQUAL(L.jobs[60001].id, "last");
+			CU_ASSERT_EQUAL(L.jobs[60001].line, 60003);
+			CU_ASSERT_STRING_EQUAL(L.jobs[60001].more->model.name, "bert-large");
+			/* one shared copy per distinct environment and model */
+			CU_ASSERT_PTR_EQUAL(L.jobs[1].more, L.jobs[2].more);
+			CU_ASSERT_PTR_EQUAL(L.jobs[3].environment, L.jobs[8].environment);
+		}
+		gp_joblist_release(&W);
+		free(text);
+	}
+	unlink(path);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("trace");
 
 	gp_joblist_init(&L);
 	gp_test_add(s, "format table", test_formats);
+	gp_test_add(s, "read a window at a time", test_window);
 	gp_test_add(s, "tiresias", test_tiresias);
 	gp_test_add(s, "muri milliseconds", test_muri_ms);
 	gp_test_add(s, "philly full table", test_philly);

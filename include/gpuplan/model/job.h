@@ -39,41 +39,58 @@ typedef struct gp_model_desc {
 	char dataset[32];       /* "imagenet", "cifar10", ... or "" */
 } gp_model_desc;
 
+/* The rarely given part of a job, out of line: a trace of a million
+ * one-line jobs shares one copy (issue 18: a 20-byte row must not cost
+ * 300 bytes).  Never NULL in an initialised job; change it only through
+ * gp_job_more_edit. */
+typedef struct gp_job_more {
+	gp_model_desc model;    /* what the job trains */
+	double deadline;        /* seconds after submit, 0 = none */
+	double checkpoint_interval; /* seconds of work between checkpoints;
+				   0 = the run's default */
+} gp_job_more;
+
+/* gp_job.own bits: what gp_job_release frees. */
+#define GP_JOB_OWN_STRINGS 1u   /* id, gpu_models, environment (else a pool's) */
+#define GP_JOB_OWN_MORE 2u      /* more (else shared) */
+
 typedef struct gp_job {
 	char *id;               /* trace's own job id or job-spec name */
+	char *gpu_models;       /* allowed GPU models, '|'-separated; NULL = any */
+	char *environment;      /* tenant / quota environment; NULL = default */
+	const gp_job_more *more;
+	/* predicted-share: predicted seconds per iteration on each model of
+	 * the cluster's GPU catalog (by index); not owned, NULL = none. */
+	const double *pred_iter_s;
 	double submit;          /* seconds from trace start */
 	double duration;        /* seconds of run time; < 0 when iteration-based */
 	int64_t iterations;     /* training iterations, 0 = unknown; the run
 				   time comes from the perf model only when
 				   duration < 0 (traces such as Tiresias give
 				   both: then duration rules) */
-	int type;               /* enum gp_job_type */
-	int klass;              /* enum gp_job_class */
-	int priority;
-	int gpus;               /* total GPUs (whole or shared) */
-	int ps, workers;        /* PS-Worker split; 0 when not given */
-	int gpu_milli;          /* per-GPU share, 1..1000 (1000 = whole GPU) */
 	int64_t gpu_mem_mib;    /* per-GPU memory need, 0 = unknown */
-	int gpu_mem_estimated;  /* gpu_mem_mib came from the memory estimator */
 	int64_t cpu_milli;      /* CPU request in milli-cores, 0 = none */
 	int64_t mem_mib;        /* host memory request, 0 = none */
-	char *gpu_models;       /* allowed GPU models, '|'-separated; NULL = any */
-	char *environment;      /* tenant / quota environment; NULL = default */
-	gp_model_desc model;
+	int gpus;               /* total GPUs (whole or shared) */
+	int ps, workers;        /* PS-Worker split; 0 when not given */
+	int priority;
 	int batch_size;
-	int optimizer;          /* enum gp_optimizer */
-	int precision;          /* enum gp_precision */
-	double deadline;        /* seconds after submit, 0 = none */
-	double checkpoint_interval; /* seconds of work between checkpoints;
-				   0 = the run's default */
-	int64_t line;           /* source line in its file, for messages */
-	/* predicted-share: predicted seconds per iteration on each model of
-	 * the cluster's GPU catalog (by index); not owned, NULL = none. */
-	const double *pred_iter_s;
+	int line;               /* source line in its file, for messages */
+	int16_t gpu_milli;      /* per-GPU share, 1..1000 (1000 = whole GPU) */
+	int8_t type;            /* enum gp_job_type */
+	int8_t klass;           /* enum gp_job_class */
+	int8_t optimizer;       /* enum gp_optimizer */
+	int8_t precision;       /* enum gp_precision */
+	uint8_t gpu_mem_estimated; /* gpu_mem_mib came from the memory estimator */
+	uint8_t own;            /* GP_JOB_OWN_* */
 } gp_job;
 
+/* Jobs start with own = GP_JOB_OWN_STRINGS (strings from gp_xstrdup &
+ * co.) and the shared empty `more`. */
 void gp_job_init(gp_job *j);
 void gp_job_release(gp_job *j);
+/* j->more, made j's own first when it is shared. */
+gp_job_more *gp_job_more_edit(gp_job *j);
 
 /* A list of jobs (a trace, or a --batch file). */
 typedef struct gp_joblist {
@@ -85,11 +102,17 @@ typedef struct gp_joblist {
 	size_t left_out;        /* valid rows that are no job to replay */
 	char *left_out_note;    /* why, e.g. "1088 CPU-only tasks"; NULL
 				   when none */
+	struct gp_pool *pool;   /* strings and `more` records of jobs without
+				   GP_JOB_OWN_*; NULL when none */
 } gp_joblist;
 
 void gp_joblist_init(gp_joblist *l);
 void gp_joblist_release(gp_joblist *l);
 gp_job *gp_joblist_push(gp_joblist *l); /* new initialised job at the end */
+/* Move the strings and `more` of j (one of l's jobs) into l's pool, where
+ * equal environments, GPU model lists and `more` records are stored once;
+ * j then owns nothing. */
+void gp_joblist_pool_job(gp_joblist *l, gp_job *j);
 
 /* Allowed-model check: NULL/empty constraint accepts every model. */
 int gp_job_accepts_model(const gp_job *j, const char *model_name);
