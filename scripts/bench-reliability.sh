@@ -23,6 +23,13 @@ awk -v t="$T" 'BEGIN { print "node_types:\n  t: {" t "}\nnodes:\n  - name: n\n  
 awk -v t="$T" 'BEGIN { print "node_types:\n  t: {" t "}\nfabric:\n  - {name: core, tech: ib-ndr}"; for (i = 0; i < 99999; i++) printf "  - {name: l%d, parent: core}\n", i; print "nodes:"; for (i = 0; i < 99999; i++) printf "  - {name: n%d, type: t, switch: l%d}\n", i, i }' >"$d/cluster-100k-leaves.yaml"
 # a 100,000-deep chain of switches (depth ordering)
 awk -v t="$T" 'BEGIN { print "node_types:\n  t: {" t "}\nfabric:\n  - {name: s0, tech: ib-ndr}"; for (i = 1; i < 100000; i++) printf "  - {name: s%d, parent: s%d}\n", i, i-1; print "nodes:\n  - {name: n0, type: t, switch: s99999}\n  - {name: n1, type: t, switch: s0}" }' >"$d/cluster-100k-chain.yaml"
+# a realistic big cluster: 40,000 nodes in block style with labels under
+# 1,000 leaves, 50 aggregation switches and a spine (1,051 switches)
+awk -v t="$T" 'BEGIN { print "name: big\nnode_types:\n  t: {" t "}\nfabric:\n  - name: spine\n    tech: ib-ndr";
+	for (a = 0; a < 50; a++) printf "  - {name: agg-%d, parent: spine}\n", a;
+	for (l = 0; l < 1000; l++) printf "  - {name: leaf-%d, parent: agg-%d}\n", l, l % 50;
+	print "nodes:";
+	for (i = 0; i < 40000; i++) printf "  - name: gpu-%05d\n    type: t\n    switch: leaf-%d\n    labels: {rack: r%d, zone: z%d}\n", i, int(i / 40), int(i / 40), int(i / 4000) }' >"$d/cluster-40k-nodes.yaml"
 # openb: 1,000,000 pods deflated onto one node (random drops)
 printf 'sn,cpu_milli,memory_mib,gpu,model\nn0,96000,786432,8,V100M32\n' >"$d/openb-1node.csv"
 awk 'BEGIN { print "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time"; for (i = 0; i < 1000000; i++) printf "p%d,1000,1024,1,1000,,LS,Running,%d,%d,%d\n", i, i, i+10, i }' >"$d/openb-1m-pods.csv"
@@ -61,6 +68,7 @@ run "job YAML, 100k keys (validate)" "$d/job-100k-keys.yaml" "$G" validate "$d/j
 run "cluster, 200k labels (validate)" "$d/cluster-200k-labels.yaml" "$G" validate "$d/cluster-200k-labels.yaml"
 run "cluster, 99,999 leaf switches (validate)" "$d/cluster-100k-leaves.yaml" "$G" validate "$d/cluster-100k-leaves.yaml"
 run "cluster, 100k-deep switch chain (validate)" "$d/cluster-100k-chain.yaml" "$G" validate "$d/cluster-100k-chain.yaml"
+run "cluster, 40k nodes, 1,051 switches (validate)" "$d/cluster-40k-nodes.yaml" "$G" validate "$d/cluster-40k-nodes.yaml"
 run "openb, 1M pods deflated (simulate)" "$d/openb-1m-pods.csv" "$G" simulate -q -c "$d/openb-1node.csv" "$d/openb-1m-pods.csv" --inflate 0.5
 run "state, 336k entries (place)" "$d/state-336k.yaml" "$G" place --state "$d/state-336k.yaml" "$d/probe.yaml"
 run "trace, 500k gpuplan CSV rows (simulate)" "$d/trace-500k.csv" "$G" simulate -c tests/data/sim/small-cluster.yaml --limit 1 "$d/trace-500k.csv"

@@ -14,6 +14,7 @@
 #include "gpuplan/io/yaml.h"
 #include "gpuplan/model/cluster.h"
 #include "gpuplan/util/hostlist.h"
+#include "gpuplan/util/pool.h"
 #include "gpuplan/util/util.h"
 #include "cluster_int.h"
 
@@ -382,11 +383,74 @@ static void tech_list(char *buf, size_t size)
 					gp_fabric_tech_name(i));
 }
 
-static int load_fabric(loader *L, const gp_yaml_node *seq)
+/* Pass 1 of a fabric entry (index i): name, technology and perf keys; a
+ * switch of the cluster. */
+static int fabric_item(loader *L, const gp_yaml_node *s, size_t i)
 {
 	gp_cluster *c = L->c;
-	size_t i;
+	const gp_yaml_node *nm, *tech;
+	const char *name, *ts;
+	int t = GP_TECH_NONE, k;
+
+	if (gp_yaml_check_keys(&L->doc, s, gp_cy_what(L, "fabric entry %zu", i + 1),
+			       switch_keys, L->err))
+		return GP_EINPUT;
+	nm = gp_cy_need(L, s, "name", gp_cy_what(L, "fabric entry %zu", i + 1));
+	if (!nm || gp_cy_get_name(L, nm, "switch name", &name))
+		return GP_EINPUT;
+	k = gp_cluster_find_switch(c, name);
+	if (k >= 0)
+		return gp_yaml_error(&L->doc, nm, L->err,
+				     "duplicate switch name '%s' (first at line %d)",
+				     name, c->switches[k].line);
+	tech = gp_yaml_get(s, "tech");
+	if (tech) {
+		if (gp_yaml_str(&L->doc, tech, gp_cy_what(L, "switch '%s' 'tech'", name),
+				&ts, L->err))
+			return GP_EINPUT;
+		t = gp_fabric_tech_parse(ts);
+		if (t < 0) {
+			char list[400];
+
+			tech_list(list, sizeof(list));
+			return gp_yaml_error(&L->doc, tech, L->err,
+					     "switch '%s': unknown tech '%.40s' (one of %s)",
+					     name, ts, list);
+		}
+	}
+	k = gp_cluster_add_switch(c, name, -1, t);
+	c->switches[k].line = nm->line;
+	c->switches[k].col = nm->col;
+	return load_switch_perf(L, s, &c->switches[k]);
+}
+
+/* Pass 2 of switch i: its 'parent' p (NULL when absent). */
+static int fabric_parent(loader *L, size_t i, const gp_yaml_node *p)
+{
+	gp_cluster *c = L->c;
+	const char *ps;
 	int k;
+
+	if (!p || gp_cy_is_null(p))
+		return GP_OK;
+	if (gp_yaml_str(&L->doc, p, gp_cy_what(L, "switch '%s' 'parent'", c->switches[i].name),
+			&ps, L->err))
+		return GP_EINPUT;
+	k = gp_cluster_find_switch(c, ps);
+	if (k < 0)
+		return gp_yaml_error(&L->doc, p, L->err,
+				     "switch '%s': parent '%.60s' is not a switch in 'fabric'",
+				     c->switches[i].name, ps);
+	if (k == (int)i)
+		return gp_yaml_error(&L->doc, p, L->err, "switch '%s' is its own parent", ps);
+	c->switches[i].parent = k;
+	return GP_OK;
+}
+
+/* 'fabric' from the tree (a list that was not streamed, or no list). */
+static int load_fabric(loader *L, const gp_yaml_node *seq)
+{
+	size_t i;
 
 	if (gp_yaml_expect(&L->doc, seq, GP_YAML_SEQ, "'fabric'", L->err))
 		return GP_EINPUT;
@@ -394,63 +458,13 @@ static int load_fabric(loader *L, const gp_yaml_node *seq)
 		return gp_yaml_error(&L->doc, seq, L->err,
 				     "'fabric' has more than %d switches", GP_CLUSTER_MAX_NODES);
 	/* Pass 1: names and technologies (parents may come later). */
-	for (i = 0; i < seq->n; i++) {
-		const gp_yaml_node *s = seq->items[i], *nm, *tech;
-		const char *name, *ts;
-		int t = GP_TECH_NONE;
-
-		if (gp_yaml_check_keys(&L->doc, s, gp_cy_what(L, "fabric entry %zu", i + 1),
-				       switch_keys, L->err))
+	for (i = 0; i < seq->n; i++)
+		if (fabric_item(L, seq->items[i], i))
 			return GP_EINPUT;
-		nm = gp_cy_need(L, s, "name", gp_cy_what(L, "fabric entry %zu", i + 1));
-		if (!nm || gp_cy_get_name(L, nm, "switch name", &name))
-			return GP_EINPUT;
-		k = gp_cluster_find_switch(c, name);
-		if (k >= 0)
-			return gp_yaml_error(&L->doc, nm, L->err,
-					     "duplicate switch name '%s' (first at line %d)",
-					     name, c->switches[k].line);
-		tech = gp_yaml_get(s, "tech");
-		if (tech) {
-			if (gp_yaml_str(&L->doc, tech, gp_cy_what(L, "switch '%s' 'tech'", name),
-					&ts, L->err))
-				return GP_EINPUT;
-			t = gp_fabric_tech_parse(ts);
-			if (t < 0) {
-				char list[400];
-
-				tech_list(list, sizeof(list));
-				return gp_yaml_error(&L->doc, tech, L->err,
-						     "switch '%s': unknown tech '%.40s' (one of %s)",
-						     name, ts, list);
-			}
-		}
-		k = gp_cluster_add_switch(c, name, -1, t);
-		c->switches[k].line = nm->line;
-		c->switches[k].col = nm->col;
-		if (load_switch_perf(L, s, &c->switches[k]))
-			return GP_EINPUT;
-	}
 	/* Pass 2: parents. */
-	for (i = 0; i < seq->n; i++) {
-		const gp_yaml_node *p = gp_yaml_get(seq->items[i], "parent");
-		const char *ps;
-
-		if (!p || gp_cy_is_null(p))
-			continue;
-		if (gp_yaml_str(&L->doc, p, gp_cy_what(L, "switch '%s' 'parent'",
-						 c->switches[i].name), &ps, L->err))
+	for (i = 0; i < seq->n; i++)
+		if (fabric_parent(L, i, gp_yaml_get(seq->items[i], "parent")))
 			return GP_EINPUT;
-		k = gp_cluster_find_switch(c, ps);
-		if (k < 0)
-			return gp_yaml_error(&L->doc, p, L->err,
-					     "switch '%s': parent '%.60s' is not a switch in 'fabric'",
-					     c->switches[i].name, ps);
-		if (k == (int)i)
-			return gp_yaml_error(&L->doc, p, L->err,
-					     "switch '%s' is its own parent", ps);
-		c->switches[i].parent = k;
-	}
 	return GP_OK;
 }
 
@@ -495,114 +509,277 @@ static int load_labels(loader *L, const gp_yaml_node *v, gp_label **out,
 	return GP_OK;
 }
 
-static int load_nodes(loader *L, const gp_yaml_node *seq)
+/* Node entry v (index i): one node, or several (count, hostlist). */
+static int node_item(loader *L, const gp_yaml_node *v, size_t i)
 {
 	gp_cluster *c = L->c;
+	const gp_yaml_node *nm, *ty, *sw, *x;
+	const char *name, *s;
+	char owner[200];
+	long count = 1, k;
+	int type, swi = -1, state = 0, expand;
+	gp_hostlist hl;
+
+	snprintf(owner, sizeof(owner), "node entry %zu", i + 1);
+	if (gp_yaml_check_keys(&L->doc, v, owner, node_keys, L->err))
+		return GP_EINPUT;
+	nm = gp_cy_need(L, v, "name", owner);
+	if (!nm || gp_cy_get_name(L, nm, "node name", &name))
+		return GP_EINPUT;
+	snprintf(owner, sizeof(owner), "node '%s'", name);
+	ty = gp_cy_need(L, v, "type", owner);
+	if (!ty || gp_yaml_str(&L->doc, ty, gp_cy_what(L, "%s 'type'", owner), &s, L->err))
+		return GP_EINPUT;
+	type = gp_cluster_find_type(c, s);
+	if (type < 0)
+		return gp_yaml_error(&L->doc, ty, L->err,
+				     "%s: type '%.60s' is not in 'node_types'", owner, s);
+	sw = gp_yaml_get(v, "switch");
+	if (sw && !gp_cy_is_null(sw)) {
+		if (gp_yaml_str(&L->doc, sw, gp_cy_what(L, "%s 'switch'", owner), &s, L->err))
+			return GP_EINPUT;
+		swi = gp_cluster_find_switch(c, s);
+		if (swi < 0)
+			return gp_yaml_error(&L->doc, sw, L->err,
+					     "%s: switch '%.60s' is not in 'fabric'", owner, s);
+	}
+	x = gp_yaml_get(v, "count");
+	expand = x != NULL;
+	if (x && gp_yaml_long(&L->doc, x, gp_cy_what(L, "%s 'count'", owner), 1,
+			      GP_CLUSTER_MAX_NODES, &count, L->err))
+		return GP_EINPUT;
+	if (c->nnodes + count > GP_CLUSTER_MAX_NODES)
+		return gp_yaml_error(&L->doc, x ? x : nm, L->err,
+				     "more than %d nodes in the cluster",
+				     GP_CLUSTER_MAX_NODES);
+	x = gp_yaml_get(v, "state");
+	if (x) {
+		if (gp_yaml_str(&L->doc, x, gp_cy_what(L, "%s 'state'", owner), &s, L->err))
+			return GP_EINPUT;
+		if (!strcmp(s, "up"))
+			state = 0;
+		else if (!strcmp(s, "down"))
+			state = 1;
+		else if (!strcmp(s, "draining"))
+			state = 2;
+		else
+			return gp_yaml_error(&L->doc, x, L->err,
+					     "%s: state '%.40s' is not up, down or draining",
+					     owner, s);
+	}
+	/* a Slurm hostlist as the name ("gpu-[001-016]"): one node each */
+	gp_hostlist_init(&hl);
+	if (strchr(name, '[')) {
+		gp_error herr = GP_ERROR_INIT;
+
+		if (expand) {
+			gp_hostlist_release(&hl);
+			return gp_yaml_error(&L->doc, nm, L->err,
+					     "%s: a hostlist name and 'count' exclude each other",
+					     owner);
+		}
+		if (gp_hostlist_expand(name, strlen(name), &hl, L->doc.path, nm->line,
+				       nm->col + (nm->quoted ? 1 : 0), &herr)) {
+			*L->err = herr;
+			gp_hostlist_release(&hl);
+			return GP_EINPUT;
+		}
+		count = (long)hl.n;
+		if (c->nnodes + count > GP_CLUSTER_MAX_NODES) {
+			gp_hostlist_release(&hl);
+			return gp_yaml_error(&L->doc, nm, L->err,
+					     "more than %d nodes in the cluster",
+					     GP_CLUSTER_MAX_NODES);
+		}
+	}
+	for (k = 0; k < count; k++) {
+		char *nname = expand ? gp_xasprintf("%s-%ld", name, k) : NULL;
+		int id = gp_cluster_add_node(c, nname ? nname : hl.n ? hl.names[k] : name, type,
+					     swi);
+		gp_node *n = &c->nodes[id];
+
+		free(nname);
+		n->line = nm->line;
+		n->col = nm->col;
+		n->state = state;
+		x = gp_yaml_get(v, "labels");
+		if (x && load_labels(L, x, &n->labels, &n->nlabels)) {
+			gp_hostlist_release(&hl);
+			return GP_EINPUT;
+		}
+	}
+	gp_hostlist_release(&hl);
+	return GP_OK;
+}
+
+/* 'nodes' from the tree (a list that was not streamed, or no list). */
+static int load_nodes(loader *L, const gp_yaml_node *seq)
+{
 	size_t i;
 
 	if (gp_yaml_expect(&L->doc, seq, GP_YAML_SEQ, "'nodes'", L->err))
 		return GP_EINPUT;
 	if (seq->n == 0)
 		return gp_yaml_error(&L->doc, seq, L->err, "'nodes' is empty");
-	for (i = 0; i < seq->n; i++) {
-		const gp_yaml_node *v = seq->items[i], *nm, *ty, *sw, *x;
-		const char *name, *s;
-		char owner[200];
-		long count = 1, k;
-		int type, swi = -1, state = 0, expand;
-		gp_hostlist hl;
-
-		snprintf(owner, sizeof(owner), "node entry %zu", i + 1);
-		if (gp_yaml_check_keys(&L->doc, v, owner, node_keys, L->err))
+	for (i = 0; i < seq->n; i++)
+		if (node_item(L, seq->items[i], i))
 			return GP_EINPUT;
-		nm = gp_cy_need(L, v, "name", owner);
-		if (!nm || gp_cy_get_name(L, nm, "node name", &name))
-			return GP_EINPUT;
-		snprintf(owner, sizeof(owner), "node '%s'", name);
-		ty = gp_cy_need(L, v, "type", owner);
-		if (!ty || gp_yaml_str(&L->doc, ty, gp_cy_what(L, "%s 'type'", owner), &s, L->err))
-			return GP_EINPUT;
-		type = gp_cluster_find_type(c, s);
-		if (type < 0)
-			return gp_yaml_error(&L->doc, ty, L->err,
-					     "%s: type '%.60s' is not in 'node_types'", owner, s);
-		sw = gp_yaml_get(v, "switch");
-		if (sw && !gp_cy_is_null(sw)) {
-			if (gp_yaml_str(&L->doc, sw, gp_cy_what(L, "%s 'switch'", owner), &s, L->err))
-				return GP_EINPUT;
-			swi = gp_cluster_find_switch(c, s);
-			if (swi < 0)
-				return gp_yaml_error(&L->doc, sw, L->err,
-						     "%s: switch '%.60s' is not in 'fabric'", owner, s);
-		}
-		x = gp_yaml_get(v, "count");
-		expand = x != NULL;
-		if (x && gp_yaml_long(&L->doc, x, gp_cy_what(L, "%s 'count'", owner), 1,
-				      GP_CLUSTER_MAX_NODES, &count, L->err))
-			return GP_EINPUT;
-		if (c->nnodes + count > GP_CLUSTER_MAX_NODES)
-			return gp_yaml_error(&L->doc, x ? x : nm, L->err,
-					     "more than %d nodes in the cluster",
-					     GP_CLUSTER_MAX_NODES);
-		x = gp_yaml_get(v, "state");
-		if (x) {
-			if (gp_yaml_str(&L->doc, x, gp_cy_what(L, "%s 'state'", owner), &s, L->err))
-				return GP_EINPUT;
-			if (!strcmp(s, "up"))
-				state = 0;
-			else if (!strcmp(s, "down"))
-				state = 1;
-			else if (!strcmp(s, "draining"))
-				state = 2;
-			else
-				return gp_yaml_error(&L->doc, x, L->err,
-						     "%s: state '%.40s' is not up, down or draining",
-						     owner, s);
-		}
-		/* a Slurm hostlist as the name ("gpu-[001-016]"): one node each */
-		gp_hostlist_init(&hl);
-		if (strchr(name, '[')) {
-			gp_error herr = GP_ERROR_INIT;
-
-			if (expand) {
-				gp_hostlist_release(&hl);
-				return gp_yaml_error(&L->doc, nm, L->err,
-						     "%s: a hostlist name and 'count' exclude each other",
-						     owner);
-			}
-			if (gp_hostlist_expand(name, strlen(name), &hl, L->doc.path, nm->line,
-					       nm->col + (nm->quoted ? 1 : 0), &herr)) {
-				*L->err = herr;
-				gp_hostlist_release(&hl);
-				return GP_EINPUT;
-			}
-			count = (long)hl.n;
-			if (c->nnodes + count > GP_CLUSTER_MAX_NODES) {
-				gp_hostlist_release(&hl);
-				return gp_yaml_error(&L->doc, nm, L->err,
-						     "more than %d nodes in the cluster",
-						     GP_CLUSTER_MAX_NODES);
-			}
-		}
-		for (k = 0; k < count; k++) {
-			char *nname = expand ? gp_xasprintf("%s-%ld", name, k) : NULL;
-			int id = gp_cluster_add_node(c, nname ? nname : hl.n ? hl.names[k] : name, type,
-						     swi);
-			gp_node *n = &c->nodes[id];
-
-			free(nname);
-			n->line = nm->line;
-			n->col = nm->col;
-			n->state = state;
-			x = gp_yaml_get(v, "labels");
-			if (x && load_labels(L, x, &n->labels, &n->nlabels)) {
-				gp_hostlist_release(&hl);
-				return GP_EINPUT;
-			}
-		}
-		gp_hostlist_release(&hl);
-	}
 	return GP_OK;
+}
+
+/* -- 'fabric' and 'nodes' streamed --
+ *
+ * Memory (issue 18): the two long lists are not kept as YAML trees.  Pass
+ * 1 parses the file with each fabric entry converted as it is read and
+ * each node entry only counted; pass 2, once everything the nodes need is
+ * there, parses it again converting each node entry.  Errors stay the
+ * ones a whole tree gives, in its order: a fabric entry's error waits
+ * until the checks before 'fabric' passed, and a parent named before it
+ * is resolved at once, any other one after the last switch. */
+
+/* A parent to resolve after the last switch: a copy of its node. */
+typedef struct later_parent {
+	size_t sw;
+	gp_yaml_node node;      /* type, position and text (in the pool) */
+} later_parent;
+
+typedef struct streamer {
+	loader *L;
+	int pass;
+	size_t nfabric, nnodes; /* entries read */
+	int fabric_bad;         /* fabric_err holds the first entry error */
+	gp_error fabric_err;
+	later_parent *later;
+	size_t nlater, caplater;
+	gp_pool *texts;
+} streamer;
+
+static const char *const streamed_keys[] = { "fabric", "nodes", NULL };
+
+/* Pass 1 of fabric entry i, then its parent when it is already known. */
+static int stream_switch(streamer *S, const gp_yaml_node *s, size_t i)
+{
+	loader *L = S->L;
+	gp_error *err = L->err;
+	const gp_yaml_node *p;
+	later_parent *lp;
+	int k, rc;
+
+	L->err = &S->fabric_err;
+	rc = fabric_item(L, s, i);
+	L->err = err;
+	if (rc)
+		return rc;
+	p = gp_yaml_get(s, "parent");
+	if (!p || gp_cy_is_null(p))
+		return GP_OK;
+	if (p->type == GP_YAML_SCALAR && (k = gp_cluster_find_switch(L->c, p->scalar)) >= 0 &&
+	    k != (int)i) {
+		L->c->switches[i].parent = k;
+		return GP_OK;
+	}
+	GP_GROW(S->later, S->caplater, S->nlater + 1);
+	lp = &S->later[S->nlater++];
+	memset(lp, 0, sizeof(*lp));
+	lp->sw = i;
+	lp->node.type = p->type;
+	lp->node.quoted = p->quoted;
+	lp->node.line = p->line;
+	lp->node.col = p->col;
+	if (p->type == GP_YAML_SCALAR)
+		lp->node.scalar = gp_pool_strdup(S->texts, p->scalar);
+	return GP_OK;
+}
+
+static int stream_item(void *ud, const gp_yaml_doc *doc, const char *key,
+		       const gp_yaml_node *item, size_t index, gp_error *err)
+{
+	streamer *S = ud;
+
+	(void)doc;
+	(void)err;
+	if (!strcmp(key, "nodes")) {
+		S->nnodes = index + 1;
+		return S->pass == 2 ? node_item(S->L, item, index) : GP_OK;
+	}
+	if (S->pass == 2)
+		return GP_OK;
+	S->nfabric = index + 1;
+	if (!S->fabric_bad && index < GP_CLUSTER_MAX_NODES && stream_switch(S, item, index))
+		S->fabric_bad = 1;
+	return GP_OK;
+}
+
+/* 'fabric' (x), streamed in pass 1 when it is a list. */
+static int finish_fabric(streamer *S, const gp_yaml_node *x)
+{
+	loader *L = S->L;
+	size_t i;
+
+	if (x->type != GP_YAML_SEQ)
+		return load_fabric(L, x);
+	if (S->nfabric > GP_CLUSTER_MAX_NODES)
+		return gp_yaml_error(&L->doc, x, L->err,
+				     "'fabric' has more than %d switches", GP_CLUSTER_MAX_NODES);
+	if (S->fabric_bad) {
+		*L->err = S->fabric_err;
+		return GP_EINPUT;
+	}
+	for (i = 0; i < S->nlater; i++)
+		if (fabric_parent(L, S->later[i].sw, &S->later[i].node))
+			return GP_EINPUT;
+	return GP_OK;
+}
+
+/* Where pass 2 may start: the line of the root key 'nodes' when the root
+ * is a block mapping and the key starts its line (the rest of the file
+ * then parses as the same mapping's remaining keys), and the lines before
+ * are plain ASCII ended by "\n" (no other YAML line breaks); else line 1. */
+static int nodes_line(const gp_yaml_node *root, const char *text, size_t len, size_t *at)
+{
+	const char *p = text, *end = text + len, *nl, *q;
+	size_t i;
+	unsigned line = 1;
+
+	*at = 0;
+	for (i = 0; i < root->n && strcmp(root->keys[i]->scalar, "nodes"); i++)
+		;
+	if (i == root->n || root->keys[i]->col != 1)
+		return 1;
+	for (; line < root->keys[i]->line; line++) {
+		if (line == root->line && (size_t)(end - p) >= root->col && p[root->col - 1] == '{')
+			return 1;
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			return 1;
+		for (q = p; q < nl; q++)
+			if ((unsigned char)*q >= 0x80 || (*q == '\r' && q + 1 != nl))
+				return 1;
+		p = nl + 1;
+	}
+	*at = (size_t)(p - text);
+	return (int)line;
+}
+
+/* 'nodes' (x): a list is converted in pass 2. */
+static int finish_nodes(streamer *S, const gp_yaml_node *root, const gp_yaml_node *x,
+			const char *text, size_t len, const char *filename)
+{
+	loader *L = S->L;
+	gp_yaml_doc doc;
+	size_t at;
+	int st, line;
+
+	if (x->type != GP_YAML_SEQ)
+		return load_nodes(L, x);
+	if (S->nnodes == 0)
+		return gp_yaml_error(&L->doc, x, L->err, "'nodes' is empty");
+	S->pass = 2;
+	line = nodes_line(root, text, len, &at);
+	st = gp_yaml_parse_streams(text + at, len - at, filename, GP_YAML_MAX_DEPTH, line,
+				   streamed_keys, stream_item, S, &doc, L->err);
+	gp_yaml_doc_release(&doc);
+	return st;
 }
 
 static const char *const top_keys[] = {
@@ -615,10 +792,15 @@ static int cluster_parse(const char *text, size_t len, char **own, const char *f
 			 gp_cluster *c, gp_error *err)
 {
 	loader L;
+	streamer S;
 	const gp_yaml_node *root, *x;
 	const char *nul;
 	int st;
 
+	memset(&S, 0, sizeof(S));
+	S.L = &L;
+	S.pass = 1;
+	S.texts = gp_pool_new();
 	gp_cluster_init(c);
 	c->path = gp_xstrdup(filename);
 	gp_catalog_init_builtin(&c->catalog);
@@ -639,11 +821,8 @@ static int cluster_parse(const char *text, size_t len, char **own, const char *f
 				  "binary data (a NUL byte), not a cluster YAML file");
 		goto out;
 	}
-	st = gp_yaml_parse(text, len, filename, GP_YAML_MAX_DEPTH, &L.doc, err);
-	if (own) {
-		free(*own);
-		*own = NULL;
-	}
+	st = gp_yaml_parse_streams(text, len, filename, GP_YAML_MAX_DEPTH, 1, streamed_keys,
+				   stream_item, &S, &L.doc, err);
 	if (st)
 		goto out;
 	root = L.doc.root;
@@ -678,13 +857,19 @@ static int cluster_parse(const char *text, size_t len, char **own, const char *f
 	if (!x || load_types(&L, x))
 		goto out;
 	x = gp_yaml_get(root, "fabric");
-	if (x && !gp_cy_is_null(x) && load_fabric(&L, x))
+	if (x && !gp_cy_is_null(x) && finish_fabric(&S, x))
 		goto out;
 	x = gp_cy_need(&L, root, "nodes", "cluster file");
-	if (!x || load_nodes(&L, x))
+	if (!x || finish_nodes(&S, root, x, text, len, filename))
 		goto out;
+	if (own) {
+		free(*own);
+		*own = NULL;
+	}
 	st = gp_cluster_finish(c, err);
 out:
+	free(S.later);
+	gp_pool_free(S.texts);
 	gp_yaml_doc_release(&L.doc);
 	if (st)
 		gp_cluster_release(c);

@@ -38,7 +38,8 @@ typedef struct frame {
 	 * so that the duplicate check stays linear in the file size */
 	uint32_t *index;
 	size_t icap;
-	int stream;                /* seq whose items go to the callback */
+	const char *stream;        /* seq whose items go to the callback: its
+				      root key (NULL: an ordinary node) */
 	size_t count;              /* items streamed so far */
 	mark start;                /* storage before this node */
 } frame;
@@ -47,8 +48,9 @@ typedef struct pctx {
 	gp_yaml_doc *doc;
 	gp_error *err;
 	int max_depth;
-	const char *key;           /* streamed list: under this root key */
-	gp_yaml_item_fn fn;
+	const char *const *keys;   /* streamed lists: under these root keys */
+	gp_yaml_item_fn fn;        /* one key's items */
+	gp_yaml_keyed_fn kfn;      /* or any key's */
 	void *ud;
 	frame *stack;
 	size_t depth, cap;
@@ -58,6 +60,7 @@ typedef struct pctx {
 	/* texts of mapping keys (in doc->strings), open addressing */
 	const char **keytab;
 	size_t keycap, nkeytab;
+	size_t line0;              /* lines of the file before the text */
 } pctx;
 
 void gp_yaml_doc_init(gp_yaml_doc *doc)
@@ -171,11 +174,13 @@ static void store_rewind(pctx *x, mark m)
 		m.block->used = m.used;
 }
 
-static void set_pos(gp_yaml_node *n, int type, const yaml_mark_t *mark)
+static void set_pos(const pctx *x, gp_yaml_node *n, int type, const yaml_mark_t *mark)
 {
+	size_t line = mark->line + 1 + x->line0;
+
 	n->type = (unsigned)type & 3u;
 	n->quoted = 0;
-	n->line = mark->line + 1 < MAX_LINE ? (unsigned)mark->line + 1 : MAX_LINE;
+	n->line = line < MAX_LINE ? (unsigned)line : MAX_LINE;
 	n->col = mark->column + 1 < MAX_COL ? (unsigned)mark->column + 1 : MAX_COL;
 }
 
@@ -183,7 +188,7 @@ static gp_yaml_node *node_new(pctx *x, int type, const yaml_mark_t *mark)
 {
 	gp_yaml_node *n = store(x, sizeof(*n));
 
-	set_pos(n, type, mark);
+	set_pos(x, n, type, mark);
 	n->scalar = NULL;
 	n->n = 0;
 	n->keys = NULL;
@@ -196,7 +201,7 @@ static gp_yaml_node *scalar_new(pctx *x, const yaml_mark_t *mark, const char *te
 {
 	gp_yaml_node *n = store(x, SCALAR_SIZE + len + 1);
 
-	set_pos(n, GP_YAML_SCALAR, mark);
+	set_pos(x, n, GP_YAML_SCALAR, mark);
 	n->scalar = (char *)n + SCALAR_SIZE;
 	memcpy(n->scalar, text, len);
 	n->scalar[len] = '\0';
@@ -251,7 +256,7 @@ static gp_yaml_node *key_new(pctx *x, const yaml_mark_t *mark, const char *text,
 	if (!t)
 		return scalar_new(x, mark, text, len);
 	n = store(x, SCALAR_SIZE);
-	set_pos(n, GP_YAML_SCALAR, mark);
+	set_pos(x, n, GP_YAML_SCALAR, mark);
 	n->scalar = (char *)t;
 	return n;
 }
@@ -362,6 +367,9 @@ static void close_node(pctx *x, frame *f)
 	gp_yaml_node *p = f->node, **a;
 	size_t len = x->nkids - f->base, n, i;
 
+	/* the key index first: it need not sit beside both copies */
+	free(f->index);
+	f->index = NULL;
 	n = p->type == GP_YAML_MAP ? len / 2 : len;
 	if (n > 0) {
 		if (p->type == GP_YAML_MAP) {
@@ -379,13 +387,11 @@ static void close_node(pctx *x, frame *f)
 	}
 	p->n = n;
 	x->nkids = f->base;
-	free(f->index);
-	f->index = NULL;
 }
 
 static int mark_error(pctx *x, const yaml_mark_t *m, const char *what)
 {
-	return gp_error_set(x->err, GP_EINPUT, x->doc->path, (int)m->line + 1,
+	return gp_error_set(x->err, GP_EINPUT, x->doc->path, (int)(m->line + 1 + x->line0),
 			    (int)m->column + 1, "%s", what);
 }
 
@@ -404,14 +410,16 @@ static int node_done(pctx *x, gp_yaml_node *n, mark start)
 	top = &x->stack[x->depth - 1];
 	if (!top->stream)
 		return add_child(x, top, n);
-	status = x->fn(x->ud, x->doc, n, top->count++, x->err);
+	status = x->kfn ? x->kfn(x->ud, x->doc, top->stream, n, top->count++, x->err)
+			: x->fn(x->ud, x->doc, n, top->count++, x->err);
 	store_rewind(x, start);
 	return status;
 }
 
 static int on_open(pctx *x, const yaml_event_t *ev)
 {
-	int seq = ev->type == YAML_SEQUENCE_START_EVENT, streamed;
+	int seq = ev->type == YAML_SEQUENCE_START_EVENT;
+	const char *streamed = NULL;
 	mark start = store_mark(x);
 	gp_yaml_node *n;
 	frame *f;
@@ -421,13 +429,19 @@ static int on_open(pctx *x, const yaml_event_t *ev)
 		return mark_error(x, &ev->start_mark, "YAML anchors are not supported");
 	if (x->depth >= (size_t)x->max_depth)
 		return gp_error_set(x->err, GP_EINPUT, x->doc->path,
-				    (int)ev->start_mark.line + 1, (int)ev->start_mark.column + 1,
+				    (int)(ev->start_mark.line + 1 + x->line0),
+				    (int)ev->start_mark.column + 1,
 				    "nesting deeper than %d levels", x->max_depth);
 	n = node_new(x, seq ? GP_YAML_SEQ : GP_YAML_MAP, &ev->start_mark);
-	/* the list under the root key `key` is streamed */
-	streamed = x->key && x->fn && x->depth == 1 && seq &&
-		   x->stack[0].node->type == GP_YAML_MAP && x->stack[0].pending_key &&
-		   !strcmp(x->stack[0].pending_key->scalar, x->key);
+	/* a list under one of the root keys `keys` is streamed */
+	if (x->keys && x->depth == 1 && seq && x->stack[0].node->type == GP_YAML_MAP &&
+	    x->stack[0].pending_key) {
+		const char *const *k;
+
+		for (k = x->keys; *k && !streamed; k++)
+			if (!strcmp(x->stack[0].pending_key->scalar, *k))
+				streamed = *k;
+	}
 	if (x->depth == 0) {
 		x->doc->root = n;
 	} else if (!x->stack[x->depth - 1].stream) {
@@ -505,10 +519,10 @@ static int on_event(pctx *x, const yaml_event_t *ev, int *docs, int *done)
 }
 
 /* A NUL byte is refused before parsing, at its line and column. */
-static int check_nul(const char *text, size_t len, const char *path, gp_error *err)
+static int check_nul(const char *text, size_t len, const char *path, int line, gp_error *err)
 {
 	const char *nul = memchr(text, '\0', len), *p;
-	int line = 1, col = 1;
+	int col = 1;
 
 	if (!nul)
 		return GP_OK;
@@ -530,7 +544,8 @@ static int run_parser(pctx *x, yaml_parser_t *parser)
 		if (!yaml_parser_parse(parser, &ev)) {
 			const yaml_mark_t *m = &parser->problem_mark;
 
-			return gp_error_set(x->err, GP_EINPUT, x->doc->path, (int)m->line + 1,
+			return gp_error_set(x->err, GP_EINPUT, x->doc->path,
+					    (int)(m->line + 1 + x->line0),
 					    (int)m->column + 1, "invalid YAML: %s%s%s",
 					    parser->problem ? parser->problem : "syntax error",
 					    parser->context ? " " : "",
@@ -548,16 +563,38 @@ int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 	return gp_yaml_parse_stream(text, len, path, max_depth, NULL, NULL, NULL, doc, err);
 }
 
+static int parse(const char *text, size_t len, const char *path, int max_depth, int first_line,
+		 const char *const *keys, gp_yaml_item_fn fn, gp_yaml_keyed_fn kfn, void *ud,
+		 gp_yaml_doc *doc, gp_error *err);
+
 int gp_yaml_parse_stream(const char *text, size_t len, const char *path, int max_depth,
 			 const char *key, gp_yaml_item_fn fn, void *ud, gp_yaml_doc *doc,
 			 gp_error *err)
+{
+	const char *keys[2] = { key, NULL };
+
+	return parse(text, len, path, max_depth, 1, key && fn ? keys : NULL, fn, NULL, ud, doc,
+		     err);
+}
+
+int gp_yaml_parse_streams(const char *text, size_t len, const char *path, int max_depth,
+			  int first_line, const char *const *keys, gp_yaml_keyed_fn fn, void *ud,
+			  gp_yaml_doc *doc, gp_error *err)
+{
+	return parse(text, len, path, max_depth, first_line, fn ? keys : NULL, NULL, fn, ud, doc,
+		     err);
+}
+
+static int parse(const char *text, size_t len, const char *path, int max_depth, int first_line,
+		 const char *const *keys, gp_yaml_item_fn fn, gp_yaml_keyed_fn kfn, void *ud,
+		 gp_yaml_doc *doc, gp_error *err)
 {
 	yaml_parser_t parser;
 	pctx x;
 	int status;
 
 	gp_yaml_doc_init(doc);
-	if ((status = check_nul(text, len, path, err)))
+	if ((status = check_nul(text, len, path, first_line > 1 ? first_line : 1, err)))
 		return status;
 	if (!yaml_parser_initialize(&parser))
 		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot initialise YAML parser");
@@ -567,8 +604,10 @@ int gp_yaml_parse_stream(const char *text, size_t len, const char *path, int max
 	x.doc = doc;
 	x.err = err;
 	x.max_depth = max_depth > 0 ? max_depth : GP_YAML_DEFAULT_MAX_DEPTH;
-	x.key = key;
+	x.line0 = first_line > 1 ? (size_t)first_line - 1 : 0;
+	x.keys = keys;
 	x.fn = fn;
+	x.kfn = kfn;
 	x.ud = ud;
 	status = run_parser(&x, &parser);
 	while (x.depth > 0)

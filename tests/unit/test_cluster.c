@@ -363,6 +363,110 @@ static void test_build_by_hand(void)
 	gp_cluster_release(&c);
 }
 
+/* 'fabric' and 'nodes' are converted an entry at a time (memory, issue
+ * 18: pass 1 converts switches, pass 2 re-reads the file from the 'nodes'
+ * line for the nodes); positions and the order of errors are those of the
+ * whole tree. */
+#define TYPES "node_types:\n  t:\n    gpus: [{id: GPU0}]\n    links: [[X]]\n"
+
+static int parse_text(const char *text, gp_cluster *c, gp_error *err)
+{
+	gp_error_clear(err);
+	return gp_cluster_parse(text, strlen(text), "s.yaml", c, err);
+}
+
+static void test_streamed_lists(void)
+{
+	gp_cluster c;
+	gp_error err = GP_ERROR_INIT;
+	int leaf, spine;
+	/* lines 1-4 types, 5 fabric, 6-8 switches, 9 comment, 10 nodes, 11-13 */
+	const char *ok = TYPES "fabric:\n  - {name: leaf, parent: spine}\n  - {name: spine, tech: ib-hdr}\n"
+			 "  - {name: leaf2, parent: spine}\n# nodes next\nnodes:\n"
+			 "  - {name: a, type: t, switch: leaf}\n  - {name: b, type: t, count: 2}\n"
+			 "  - {name: c, type: t, switch: leaf2}\n";
+	char *crlf;
+	size_t i, j;
+
+	CU_ASSERT_EQUAL_FATAL(parse_text(ok, &c, &err), GP_OK);
+	CU_ASSERT_EQUAL(c.nswitches, 3);
+	leaf = gp_cluster_find_switch(&c, "leaf");
+	spine = gp_cluster_find_switch(&c, "spine");
+	CU_ASSERT_EQUAL(c.switches[leaf].parent, spine);   /* named before it */
+	CU_ASSERT_EQUAL(c.switches[gp_cluster_find_switch(&c, "leaf2")].parent, spine);
+	CU_ASSERT_EQUAL_FATAL(c.nnodes, 4);
+	CU_ASSERT_EQUAL(c.nodes[0].line, 11);
+	CU_ASSERT_EQUAL(c.nodes[0].col, 12);
+	CU_ASSERT_EQUAL(c.nodes[0].sw, leaf);
+	CU_ASSERT_EQUAL(c.nodes[2].line, 12);
+	CU_ASSERT_EQUAL(c.nodes[3].line, 13);
+	gp_cluster_release(&c);
+
+	/* the same with CRLF line ends */
+	crlf = gp_xmalloc(2 * strlen(ok) + 1);
+	for (i = j = 0; ok[i]; i++) {
+		if (ok[i] == '\n')
+			crlf[j++] = '\r';
+		crlf[j++] = ok[i];
+	}
+	crlf[j] = '\0';
+	CU_ASSERT_EQUAL_FATAL(parse_text(crlf, &c, &err), GP_OK);
+	CU_ASSERT_EQUAL(c.nnodes, 4);
+	CU_ASSERT_EQUAL(c.nodes[3].line, 13);
+	gp_cluster_release(&c);
+	free(crlf);
+
+	/* a bad switch waits for the checks of the whole file: the unknown
+	 * root key on line 9 is reported, not the tech on line 6 */
+	CU_ASSERT_EQUAL(parse_text(TYPES "fabric:\n  - {name: s, tech: warp}\nnodes:\n"
+				   "  - {name: a, type: t}\nbogus: 1\n", &c, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 9);
+	CU_ASSERT_STRING_EQUAL(err.msg, "unknown key 'bogus' in the cluster file");
+	/* ... and so does a bad 'node_types' given after 'fabric' */
+	CU_ASSERT_EQUAL(parse_text("fabric:\n  - {name: s, tech: warp}\nnode_types: 5\n"
+				   "nodes:\n  - {name: a, type: t}\n", &c, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 3);
+	CU_ASSERT_EQUAL(err.col, 13);
+	/* alone, the switch's error */
+	CU_ASSERT_EQUAL(parse_text(TYPES "fabric:\n  - {name: s}\n  - {name: s2, tech: warp}\n"
+				   "nodes:\n  - {name: a, type: t}\n", &c, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 7);
+	CU_ASSERT_EQUAL(err.col, 22);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "switch 's2': unknown tech 'warp'"));
+	/* every switch comes before any parent error: the duplicate on line 7
+	 * is reported, not the missing parent on line 6 */
+	CU_ASSERT_EQUAL(parse_text(TYPES "fabric:\n  - {name: s, parent: zz}\n  - {name: s}\n"
+				   "nodes:\n  - {name: a, type: t}\n", &c, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 7);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "duplicate switch name 's'"));
+	CU_ASSERT_EQUAL(parse_text(TYPES "fabric:\n  - {name: s, parent: zz}\n  - {name: zz}\n"
+				   "  - {name: y, parent: y}\nnodes:\n  - {name: a, type: t}\n",
+				   &c, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 8);
+	CU_ASSERT_EQUAL(err.col, 23);
+	CU_ASSERT_STRING_EQUAL(err.msg, "switch 'y' is its own parent");
+	CU_ASSERT_EQUAL(parse_text(TYPES "fabric:\n  - {name: s, parent: [x]}\nnodes:\n"
+				   "  - {name: a, type: t}\n", &c, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 6);
+	CU_ASSERT_EQUAL(err.col, 23);
+	/* a node's error, found in pass 2, at its own line */
+	CU_ASSERT_EQUAL(parse_text(TYPES "fabric:\n  - {name: s}\nnodes:\n  - {name: a, type: t}\n"
+				   "  - {name: b, type: t, switch: nope}\n", &c, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 9);
+	CU_ASSERT_EQUAL(err.col, 32);
+	CU_ASSERT_STRING_EQUAL(err.msg, "node 'b': switch 'nope' is not in 'fabric'");
+	CU_ASSERT_EQUAL(parse_text(TYPES "nodes: []\n", &c, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 5);
+	CU_ASSERT_STRING_EQUAL(err.msg, "'nodes' is empty");
+	/* a flow mapping at the root is read whole in pass 2 */
+	CU_ASSERT_EQUAL_FATAL(parse_text("{node_types: {t: {gpus: [{id: GPU0}], links: [[X]]}},\n"
+					 "nodes: [{name: a, type: t},\n {name: b, type: t}]}\n",
+					 &c, &err), GP_OK);
+	CU_ASSERT_EQUAL(c.nnodes, 2);
+	CU_ASSERT_EQUAL(c.nodes[1].line, 3);
+	gp_cluster_release(&c);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("cluster");
@@ -373,6 +477,7 @@ static void register_tests(void)
 	gp_test_add(s, "bad files", test_bad_files);
 	gp_test_add(s, "generated bad inputs", test_generated_bad);
 	gp_test_add(s, "build by hand", test_build_by_hand);
+	gp_test_add(s, "streamed fabric and nodes", test_streamed_lists);
 }
 
 int main(int argc, char **argv)

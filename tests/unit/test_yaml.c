@@ -253,6 +253,52 @@ static void test_quoted_numbers_are_strings(void)
 	gp_yaml_doc_release(&doc);
 }
 
+static char keyed_log[256];
+
+static int keyed(void *ud, const gp_yaml_doc *doc, const char *key, const gp_yaml_node *item,
+		 size_t index, gp_error *err)
+{
+	size_t n = strlen(keyed_log);
+
+	(void)ud;
+	(void)doc;
+	(void)err;
+	snprintf(keyed_log + n, sizeof(keyed_log) - n, "%s%zu@%u ", key, index, item->line);
+	return GP_OK;
+}
+
+/* Several streamed root lists, told apart by key; a text that starts at
+ * line 5 of its file reports the file's lines. */
+static void test_streams(void)
+{
+	const char *text = "a: [1]\nb:\n  - x\n  - y\nc: {b: [z]}\nd: [w]\n";
+	const char *const keys[] = { "b", "d", NULL };
+	gp_yaml_doc doc;
+	gp_error err = GP_ERROR_INIT;
+
+	keyed_log[0] = '\0';
+	CU_ASSERT_EQUAL(gp_yaml_parse_streams(text, strlen(text), "m.yaml", 0, 1, keys, keyed,
+					      NULL, &doc, &err), GP_OK);
+	CU_ASSERT_STRING_EQUAL(keyed_log, "b0@3 b1@4 d0@6 ");
+	CU_ASSERT_EQUAL(gp_yaml_get(doc.root, "a")->n, 1);
+	CU_ASSERT_EQUAL(gp_yaml_get(gp_yaml_get(doc.root, "c"), "b")->n, 1);
+	gp_yaml_doc_release(&doc);
+	keyed_log[0] = '\0';
+	CU_ASSERT_EQUAL_FATAL(gp_yaml_parse_streams(text + 22, strlen(text + 22), "m.yaml", 0, 5,
+						    keys, keyed, NULL, &doc, &err), GP_OK);
+	CU_ASSERT_STRING_EQUAL(keyed_log, "d0@6 ");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(gp_yaml_get(doc.root, "c"));
+	CU_ASSERT_EQUAL(gp_yaml_get(doc.root, "c")->line, 5);
+	gp_yaml_doc_release(&doc);
+	text = "d: [1, {a: 1, a: 2}]\n";
+	CU_ASSERT_EQUAL(gp_yaml_parse_streams(text, strlen(text), "m.yaml", 0, 10, keys, keyed,
+					      NULL, &doc, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 10);
+	CU_ASSERT_EQUAL(err.col, 15);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "duplicate key 'a'"));
+	gp_yaml_doc_release(&doc);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("yaml");
@@ -261,6 +307,7 @@ static void register_tests(void)
 	gp_test_add(s, "duplicate_key", test_duplicate_key);
 	gp_test_add(s, "duplicate_key_indexed", test_duplicate_key_indexed);
 	gp_test_add(s, "stream", test_stream);
+	gp_test_add(s, "streams", test_streams);
 	gp_test_add(s, "stream_storage", test_stream_storage);
 	gp_test_add(s, "depth_cap", test_depth_cap);
 	gp_test_add(s, "syntax_and_junk", test_syntax_and_junk);

@@ -64,6 +64,15 @@ typedef int (*gp_yaml_item_fn)(void *ud, const gp_yaml_doc *doc, const gp_yaml_n
 int gp_yaml_parse_stream(const char *text, size_t len, const char *path, int max_depth,
 			 const char *key, gp_yaml_item_fn fn, void *ud, gp_yaml_doc *doc,
 			 gp_error *err);
+/* The same for the lists under several root keys (keys: NULL-terminated);
+ * fn is told which key an item's list has.  text may be the rest of a file
+ * from the start of its line first_line (1: the whole file): positions are
+ * the file's. */
+typedef int (*gp_yaml_keyed_fn)(void *ud, const gp_yaml_doc *doc, const char *key,
+				const gp_yaml_node *item, size_t index, gp_error *err);
+int gp_yaml_parse_streams(const char *text, size_t len, const char *path, int max_depth,
+			  int first_line, const char *const *keys, gp_yaml_keyed_fn fn, void *ud,
+			  gp_yaml_doc *doc, gp_error *err);
 /* gp_yaml_load, streaming like gp_yaml_parse_stream. */
 int gp_yaml_load_stream(const char *path, size_t max_bytes, int max_depth, const char *key,
 			gp_yaml_item_fn fn, void *ud, gp_yaml_doc *doc, gp_error *err);
