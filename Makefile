@@ -172,10 +172,14 @@ clean:
 
 # Fuzzing (tests/fuzz/): one libFuzzer harness per parser, also usable by
 # AFL++ (libAFLDriver).  `make fuzz FUZZ_TIME=S` runs each for S seconds
-# with clang; `make check` replays the seed corpora and tests/fuzz/regress/
-# through the harnesses in the sanitizer build (no clang needed).
+# with clang; FUZZ_RUNS=N stops each after N executions (FUZZ_TIME still
+# caps it), FUZZ_ONLY=NAME runs one, FUZZ_FLAGS adds libFuzzer flags;
+# `make check` replays the seed corpora and tests/fuzz/regress/ through the
+# harnesses in the sanitizer build (no clang needed).
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
+FUZZ_RUNS ?=
+FUZZ_FLAGS ?=
 FUZZ_SRC := $(filter-out tests/fuzz/fuzz_util.c,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_NAMES := $(FUZZ_SRC:tests/fuzz/fuzz_%.c=%)
 FUZZ_SAN := -g -O1 -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -194,7 +198,7 @@ build-san/replay_%: build-san/tests/fuzz/fuzz_%.o build-san/tests/fuzz/fuzz_util
 -include $(wildcard build-fuzz/src/*/*.d build-fuzz/src/*/*/*.d build-fuzz/tests/fuzz/*.d build-san/tests/fuzz/*.d)
 
 fuzz: $(FUZZ_NAMES:%=build-fuzz/fuzz_%)
-	@sh tests/fuzz/run.sh fuzz build-fuzz $(FUZZ_TIME)
+	@FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_FLAGS='$(FUZZ_FLAGS)' sh tests/fuzz/run.sh fuzz build-fuzz $(FUZZ_TIME)
 
 # Concurrent and killed `place --commit` (tests/stress; bigger runs:
 # sh tests/stress/commit-race.sh ./gpuplan 100 100).

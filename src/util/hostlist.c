@@ -44,11 +44,10 @@ void gp_hostlist_release(gp_hostlist *h)
 	gp_hostlist_init(h);
 }
 
-/* Append a copy of name[0..len) (and a NUL). */
-static void push_n(gp_hostlist *h, const char *name, size_t len)
+/* Room for a name of up to len bytes and its NUL in the newest block. */
+static char *reserve(gp_hostlist *h, size_t len)
 {
 	gp_hostlist_block *b = h->blocks;
-	char *s;
 
 	if (!b || b->cap - b->used < len + 1) {
 		size_t cap = b ? (b->cap < BLOCK_MAX ? 2 * b->cap : BLOCK_MAX) : BLOCK_MIN;
@@ -61,12 +60,25 @@ static void push_n(gp_hostlist *h, const char *name, size_t len)
 		b->next = h->blocks;
 		h->blocks = b;
 	}
-	s = b->data + b->used;
-	memcpy(s, name, len);
+	return b->data + b->used;
+}
+
+/* Append the name written at s (from reserve), len bytes, NUL added. */
+static void commit(gp_hostlist *h, char *s, size_t len)
+{
 	s[len] = '\0';
-	b->used += len + 1;
+	h->blocks->used += len + 1;
 	GP_GROW(h->names, h->cap, h->n + 1);
 	h->names[h->n++] = s;
+}
+
+/* Append a copy of name[0..len). */
+static void push_n(gp_hostlist *h, const char *name, size_t len)
+{
+	char *s = reserve(h, len);
+
+	memcpy(s, name, len);
+	commit(h, s, len);
 }
 
 void gp_hostlist_push(gp_hostlist *h, const char *name)
@@ -189,8 +201,9 @@ typedef struct hl_pos {
 	long long v;
 } hl_pos;
 
-/* Append v printed with at least width digits ("%0*lld"; v >= 0). */
-static void add_number(gp_sbuf *sb, long long v, int width)
+/* Write v printed with at least width digits ("%0*lld"; v >= 0) at out;
+ * the end of what was written. */
+static char *put_number(char *out, long long v, int width)
 {
 	char buf[MAX_DIGITS + 2];
 	int n = 0;
@@ -201,17 +214,17 @@ static void add_number(gp_sbuf *sb, long long v, int width)
 	} while (v);
 	while (n < width && n < (int)sizeof(buf))
 		buf[sizeof(buf) - 1 - n++] = '0';
-	gp_sbuf_add(sb, buf + sizeof(buf) - n, (size_t)n);
+	memcpy(out, buf + sizeof(buf) - n, (size_t)n);
+	return out + n;
 }
 
 /* Expand item s[start..end) into h. */
 static int hl_item(const hl_ctx *x, size_t start, size_t end, gp_hostlist *h)
 {
 	hl_group *g = NULL;
-	size_t ng = 0, capg = 0, p = start, lit = start, i;
+	size_t ng = 0, capg = 0, p = start, lit = start, i, maxlen;
 	long long total = 1, k;
 	hl_pos *pos;
-	gp_sbuf sb;
 	int st = GP_OK;
 
 	if (start == end)
@@ -253,18 +266,24 @@ static int hl_item(const hl_ctx *x, size_t start, size_t end, gp_hostlist *h)
 		push_n(h, x->s + start, end - start);
 		return GP_OK;
 	}
-	gp_sbuf_init(&sb);
+	/* the longest name: every literal and the widest number of each
+	 * group (MAX_DIGITS + 1 bounds any); names are written in place */
+	maxlen = end - lit;
 	pos = gp_xcalloc(ng, sizeof(*pos));
-	for (i = 0; i < ng; i++)
+	for (i = 0; i < ng; i++) {
 		pos[i].v = g[i].ranges[0].lo;
+		maxlen += g[i].text_len + MAX_DIGITS + 1;
+	}
+	GP_GROW(h->names, h->cap, h->n + (size_t)total);
 	for (k = 0; k < total; k++) {
-		sb.len = 0;
+		char *name = reserve(h, maxlen), *w = name;
+
 		for (i = 0; i < ng; i++) {
-			gp_sbuf_add(&sb, x->s + g[i].text_start, g[i].text_len);
-			add_number(&sb, pos[i].v, g[i].ranges[pos[i].ri].width);
+			memcpy(w, x->s + g[i].text_start, g[i].text_len);
+			w = put_number(w + g[i].text_len, pos[i].v, g[i].ranges[pos[i].ri].width);
 		}
-		gp_sbuf_add(&sb, x->s + lit, end - lit);
-		push_n(h, sb.buf, sb.len);
+		memcpy(w, x->s + lit, end - lit);
+		commit(h, name, (size_t)(w - name) + (end - lit));
 		/* odometer: the last group turns fastest; each group steps
 		 * through its ranges in order */
 		for (i = ng; i-- > 0;) {
@@ -283,7 +302,6 @@ static int hl_item(const hl_ctx *x, size_t start, size_t end, gp_hostlist *h)
 		}
 	}
 	free(pos);
-	gp_sbuf_release(&sb);
 	groups_free(g, ng);
 	return GP_OK;
 }

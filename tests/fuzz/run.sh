@@ -4,7 +4,11 @@
 #   run.sh fuzz DIR SECONDS  libFuzzer DIR/fuzz_NAME for SECONDS each over
 #                            build-fuzz/corpus/NAME (grown in place); crashes
 #                            land in build-fuzz/findings/NAME
-# FUZZ_ONLY=NAME limits either mode to one harness.  Run from the root.
+# FUZZ_ONLY=NAME limits either mode to one harness.  In fuzz mode
+# FUZZ_RUNS=N stops each harness after N executions (-runs=N; SECONDS still
+# caps the time) and FUZZ_FLAGS adds libFuzzer flags after the defaults (a
+# repeated flag takes its last value: FUZZ_FLAGS=-max_len=8192).  The log
+# of each harness is build-fuzz/fuzz_NAME.log.  Run from the root.
 set -e
 mode=${1:?usage: run.sh replay|fuzz DIR [SECONDS]}
 dir=${2:?bin dir}
@@ -30,10 +34,17 @@ grep -v '^#' tests/fuzz/seeds | while read -r name globs; do
 		mkdir -p "$corpus" "build-fuzz/findings/$name"
 		# shellcheck disable=SC2086
 		cp $files "$corpus/" 2>/dev/null || true
+		# shellcheck disable=SC2086
 		"$dir/fuzz_$name" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-			-max_len=65536 -print_final_stats=1 \
-			-artifact_prefix="build-fuzz/findings/$name/" "$corpus" \
+			-max_len=65536 -print_final_stats=1 ${FUZZ_RUNS:+-runs=$FUZZ_RUNS} \
+			$FUZZ_FLAGS -artifact_prefix="build-fuzz/findings/$name/" "$corpus" \
 			2>"build-fuzz/fuzz_$name.log" || { tail -30 "build-fuzz/fuzz_$name.log"; exit 1; }
-		echo "fuzz $name: $(grep -a 'stat::number_of_executed_units' "build-fuzz/fuzz_$name.log" | awk '{print $2}') executions, no finding"
+		runs=$(grep -a 'stat::number_of_executed_units' "build-fuzz/fuzz_$name.log" | awk '{print $2}')
+		rate=$(grep -a 'stat::average_exec_per_sec' "build-fuzz/fuzz_$name.log" | awk '{print $2}')
+		note=
+		[ "${rate:-0}" -gt 0 ] && rate="at $rate/s" || rate="in under a second"
+		[ -z "$FUZZ_RUNS" ] || [ "${runs:-0}" -ge "$FUZZ_RUNS" ] ||
+			note=" (stopped by the ${secs} s cap before $FUZZ_RUNS)"
+		echo "fuzz $name: $runs executions $rate$note, no finding"
 	fi
 done
