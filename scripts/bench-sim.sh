@@ -77,6 +77,16 @@ for q in fifo sjf backfill las; do
 		$G simulate -c topologies/example-cluster.yaml $PHILLY --queue $q --quiet
 done
 
+# DESIGN 10: the same replay on a 100x larger cluster within 3x the time.
+for c in topologies/example-cluster.yaml $PC; do
+	sed "s/count: \([0-9]*\)\([,}]\)/count: \100\2/; s|topology: \([^/]*\.txt\)|topology: $PWD/$(dirname $c)/\1|; s|topology: \.\./|topology: $PWD/$(dirname $c)/../|" \
+		"$c" >"$T/x100.yaml"
+	for q in fifo backfill; do
+		measure "philly on $(basename "$c" .yaml), $q" $G simulate -c "$c" $PHILLY --queue $q --quiet
+		measure "  the same with 100x the nodes" $G simulate -c "$T/x100.yaml" $PHILLY --queue $q --quiet
+	done
+done
+
 # 1,000,000 synthetic jobs on 16,384 GPUs (2,048 nodes).
 . scripts/bench/synth.sh
 synth_cluster 2048 "$T/c16k.yaml"

@@ -52,7 +52,11 @@ const char gp_usage_compare[] =
 	"  -j, --jobs N     runs in N worker processes at once (default: the number\n"
 	"                   of CPUs; -j 1 runs them in this process); the output is\n"
 	"                   the same for every N\n"
-	"  other options as for 'gpuplan simulate'\n"
+	"  --format, --limit, --start, --end, --skip-bad (the trace) and --preempt,\n"
+	"  --preempt-cost, --checkpoint-interval, --checkpoint-cost, --las-thresholds,\n"
+	"  --las-starvation as for 'gpuplan simulate'.  Failures, QoS and\n"
+	"  environments are simulate's only; 'gpuplan whatif' sweeps failure rates\n"
+	"  and recovery strategies side by side\n"
 	"  --inflate X      FGD's workload-inflation experiment (see gpuplan(1))\n";
 
 static void metrics_of(const gp_joblist *jobs, const gp_sim_result *r, double *m)

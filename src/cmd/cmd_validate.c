@@ -62,10 +62,10 @@ static int validate_cluster(const char *path)
 	printf("%s: cluster", path);
 	if (c.name)
 		printf(" '%s'", c.name);
-	printf(": %d nodes, ", c.nnodes);
+	printf(": %d node%s, ", c.nnodes, c.nnodes == 1 ? "" : "s");
 	print_gpus(&c);
-	printf(", %d NICs, %d switches, %d node types\n", c.nnics, c.nswitches,
-	       c.ntypes);
+	printf(", %d NIC%s, %d switch%s, %d node type%s\n", c.nnics, c.nnics == 1 ? "" : "s",
+	       c.nswitches, c.nswitches == 1 ? "" : "es", c.ntypes, c.ntypes == 1 ? "" : "s");
 	gp_cluster_release(&c);
 	return GP_OK;
 }
