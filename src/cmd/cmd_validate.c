@@ -1,8 +1,11 @@
 /* gpuplan validate FILE: check a cluster YAML, job YAML, node-type file,
  * trace or nvidia-smi snapshot and print a one-line summary (exit 0) or
  * the located error (exit 3). */
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "gpuplan/io/cluster_yaml.h"
@@ -242,21 +245,80 @@ static int looks_like_snapshot(const char *text)
 	return p && (strstr(p, "\nGPU0") || strstr(p, "CPU Affinity"));
 }
 
+/* The long root lists are only counted while detecting (memory: the
+ * loader that follows reads the file again, and the tree of detection
+ * must not sit beside it or be the larger of the two). */
+static int skip_item(void *ud, const gp_yaml_doc *doc, const char *key, const gp_yaml_node *item,
+		     size_t index, gp_error *err)
+{
+	(void)ud;
+	(void)doc;
+	(void)key;
+	(void)item;
+	(void)index;
+	(void)err;
+	return GP_OK;
+}
+
+/* A regular file: the checks of gp_read_file, and whether it starts
+ * like an openb node list (1), without reading it all; -1 on an error. */
+static int peek_file(const char *path, gp_error *err)
+{
+	char head[12];
+	struct stat sb;
+	FILE *fp;
+	int openb;
+
+	if (stat(path, &sb) || !S_ISREG(sb.st_mode))
+		return 0;
+	fp = fopen(path, "rb");
+	if (!fp) {
+		gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+		return -1;
+	}
+	if ((uintmax_t)sb.st_size > GP_CLUSTER_MAX_FILE) {
+		fclose(fp);
+		gp_error_set(err, GP_EINPUT, path, 0, 0, "file is larger than the %zu-byte limit",
+			     (size_t)GP_CLUSTER_MAX_FILE);
+		return -1;
+	}
+	openb = fread(head, 1, sizeof(head), fp) == sizeof(head) &&
+		!memcmp(head, "sn,cpu_milli", 12);
+	fclose(fp);
+	return openb;
+}
+
 static enum kind detect(const char *path, gp_error *err)
 {
-	char *text;
+	static const char *const lists[] = { "fabric", "nodes", "jobs", "allocations", NULL };
+	char *text = NULL;
 	size_t len;
 	gp_yaml_doc doc;
 	enum kind k = K_AUTO;
-	int st;
+	int st, regular = strcmp(path, "-") != 0;
+	struct stat sb;
 
-	if (gp_read_file(path, GP_CLUSTER_MAX_FILE, &text, &len, err))
-		return K_AUTO;
-	if (len >= 12 && !memcmp(text, "sn,cpu_milli", 12)) {
-		free(text);
-		return K_CLUSTER;
+	/* A regular file is parsed as it is read (memory); its text is read
+	 * only when the YAML tree does not tell. */
+	regular = regular && !stat(path, &sb) && S_ISREG(sb.st_mode);
+	if (regular) {
+		st = peek_file(path, err);
+		if (st)
+			return st > 0 ? K_CLUSTER : K_AUTO;
+		st = gp_yaml_load_streams(path, GP_CLUSTER_MAX_FILE, GP_YAML_MAX_DEPTH, lists,
+					  skip_item, NULL, &doc, err);
+		if (st == GP_EIO)
+			return K_AUTO;
+	} else {
+		if (gp_read_file(path, GP_CLUSTER_MAX_FILE, &text, &len, err))
+			return K_AUTO;
+		if (len >= 12 && !memcmp(text, "sn,cpu_milli", 12)) {
+			free(text);
+			return K_CLUSTER;
+		}
+		st = gp_yaml_parse_streams(text, len, path, GP_YAML_MAX_DEPTH, 1, lists, skip_item,
+					   NULL, &doc, err);
 	}
-	st = gp_yaml_parse(text, len, path, GP_YAML_MAX_DEPTH, &doc, err);
 	if (!st && doc.root && doc.root->type == GP_YAML_MAP) {
 		if (gp_yaml_get(doc.root, "node_types") || gp_yaml_get(doc.root, "nodes") ||
 		    gp_yaml_get(doc.root, "fabric"))
@@ -270,6 +332,9 @@ static enum kind detect(const char *path, gp_error *err)
 	} else if (!st && doc.root && doc.root->type == GP_YAML_SEQ && doc.root->n > 0 &&
 		   doc.root->items[0]->type == GP_YAML_MAP) {
 		k = K_JOBLIST;
+	} else if (!text && gp_read_file(path, GP_CLUSTER_MAX_FILE, &text, &len, err)) {
+		gp_yaml_doc_release(&doc);
+		return K_AUTO;
 	} else if (looks_like_snapshot(text)) {
 		k = K_SNAPSHOT;
 	} else if (looks_like_trace(text)) {

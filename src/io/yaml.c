@@ -1,7 +1,10 @@
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include <yaml.h>
 
@@ -563,9 +566,9 @@ int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 	return gp_yaml_parse_stream(text, len, path, max_depth, NULL, NULL, NULL, doc, err);
 }
 
-static int parse(const char *text, size_t len, const char *path, int max_depth, int first_line,
-		 const char *const *keys, gp_yaml_item_fn fn, gp_yaml_keyed_fn kfn, void *ud,
-		 gp_yaml_doc *doc, gp_error *err);
+static int parse(const char *text, size_t len, FILE *fp, const char *path, int max_depth,
+		 int first_line, const char *const *keys, gp_yaml_item_fn fn, gp_yaml_keyed_fn kfn,
+		 void *ud, gp_yaml_doc *doc, gp_error *err);
 
 int gp_yaml_parse_stream(const char *text, size_t len, const char *path, int max_depth,
 			 const char *key, gp_yaml_item_fn fn, void *ud, gp_yaml_doc *doc,
@@ -573,20 +576,21 @@ int gp_yaml_parse_stream(const char *text, size_t len, const char *path, int max
 {
 	const char *keys[2] = { key, NULL };
 
-	return parse(text, len, path, max_depth, 1, key && fn ? keys : NULL, fn, NULL, ud, doc,
-		     err);
+	return parse(text, len, NULL, path, max_depth, 1, key && fn ? keys : NULL, fn, NULL, ud,
+		     doc, err);
 }
 
 int gp_yaml_parse_streams(const char *text, size_t len, const char *path, int max_depth,
 			  int first_line, const char *const *keys, gp_yaml_keyed_fn fn, void *ud,
 			  gp_yaml_doc *doc, gp_error *err)
 {
-	return parse(text, len, path, max_depth, first_line, fn ? keys : NULL, NULL, fn, ud, doc,
-		     err);
+	return parse(text, len, NULL, path, max_depth, first_line, fn ? keys : NULL, NULL, fn, ud,
+		     doc, err);
 }
 
-static int parse(const char *text, size_t len, const char *path, int max_depth, int first_line,
-		 const char *const *keys, gp_yaml_item_fn fn, gp_yaml_keyed_fn kfn, void *ud,
+/* text[0..len), or the file fp (checked by open_checked) when text is NULL. */
+static int parse(const char *text, size_t len, FILE *fp, const char *path, int max_depth,
+		 int first_line, const char *const *keys, gp_yaml_item_fn fn, gp_yaml_keyed_fn kfn, void *ud,
 		 gp_yaml_doc *doc, gp_error *err)
 {
 	yaml_parser_t parser;
@@ -594,11 +598,14 @@ static int parse(const char *text, size_t len, const char *path, int max_depth, 
 	int status;
 
 	gp_yaml_doc_init(doc);
-	if ((status = check_nul(text, len, path, first_line > 1 ? first_line : 1, err)))
+	if (text && (status = check_nul(text, len, path, first_line > 1 ? first_line : 1, err)))
 		return status;
 	if (!yaml_parser_initialize(&parser))
 		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot initialise YAML parser");
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	if (text)
+		yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+	else
+		yaml_parser_set_input_file(&parser, fp);
 	memset(&x, 0, sizeof(x));
 	doc->path = gp_xstrdup(path);
 	x.doc = doc;
@@ -624,21 +631,91 @@ static int parse(const char *text, size_t len, const char *path, int max_depth, 
 	return status;
 }
 
-int gp_yaml_load_stream(const char *path, size_t max_bytes, int max_depth, const char *key,
-			gp_yaml_item_fn fn, void *ud, gp_yaml_doc *doc, gp_error *err)
+/* The checks of gp_read_file and check_nul, made on the file read in
+ * pieces, so that its text is never whole in memory beside the tree
+ * (issue 18); *out is then open at its start. */
+static int open_checked(const char *path, size_t max_bytes, FILE **out, gp_error *err)
+{
+	char buf[1 << 16];
+	FILE *fp = fopen(path, "rb");
+	size_t n = 0, got, i;
+	int line = 1, col = 1, nul = 0;
+
+	if (!fp)
+		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+	while ((got = fread(buf, 1, sizeof(buf), fp)) > 0) {
+		n += got;
+		if (n > max_bytes) {
+			fclose(fp);
+			return gp_error_set(err, GP_EINPUT, path, 0, 0,
+					    "file is larger than the %zu-byte limit", max_bytes);
+		}
+		for (i = 0; i < got && !nul; i++) {
+			if (!buf[i]) {
+				nul = 1;
+			} else if (buf[i] == '\n') {
+				line++;
+				col = 1;
+			} else {
+				col++;
+			}
+		}
+	}
+	if (ferror(fp)) {
+		fclose(fp);
+		return gp_error_set(err, GP_EIO, path, 0, 0, "read error");
+	}
+	if (nul) {
+		fclose(fp);
+		return gp_error_set(err, GP_EINPUT, path, line, col,
+				    "binary data (NUL byte) in a YAML file");
+	}
+	rewind(fp);
+	*out = fp;
+	return GP_OK;
+}
+
+static int load(const char *path, size_t max_bytes, int max_depth, const char *const *keys,
+		gp_yaml_item_fn fn, gp_yaml_keyed_fn kfn, void *ud, gp_yaml_doc *doc, gp_error *err)
 {
 	char *text;
 	size_t len;
 	int status;
+	FILE *fp;
+	struct stat sb;
 
 	gp_yaml_doc_init(doc);
-	status = gp_read_file(path, max_bytes ? max_bytes : GP_YAML_DEFAULT_MAX_BYTES,
-			      &text, &len, err);
+	if (!max_bytes)
+		max_bytes = GP_YAML_DEFAULT_MAX_BYTES;
+	/* stdin, FIFOs and devices: read whole, as gp_read_file does */
+	if (strcmp(path, "-") && !stat(path, &sb) && S_ISREG(sb.st_mode)) {
+		if ((status = open_checked(path, max_bytes, &fp, err)))
+			return status;
+		status = parse(NULL, 0, fp, path, max_depth, 1, keys, fn, kfn, ud, doc, err);
+		fclose(fp);
+		return status;
+	}
+	status = gp_read_file(path, max_bytes, &text, &len, err);
 	if (status)
 		return status;
-	status = gp_yaml_parse_stream(text, len, path, max_depth, key, fn, ud, doc, err);
+	status = parse(text, len, NULL, path, max_depth, 1, keys, fn, kfn, ud, doc, err);
 	free(text);
 	return status;
+}
+
+int gp_yaml_load_stream(const char *path, size_t max_bytes, int max_depth, const char *key,
+			gp_yaml_item_fn fn, void *ud, gp_yaml_doc *doc, gp_error *err)
+{
+	const char *keys[2] = { key, NULL };
+
+	return load(path, max_bytes, max_depth, key && fn ? keys : NULL, fn, NULL, ud, doc, err);
+}
+
+int gp_yaml_load_streams(const char *path, size_t max_bytes, int max_depth,
+			 const char *const *keys, gp_yaml_keyed_fn fn, void *ud, gp_yaml_doc *doc,
+			 gp_error *err)
+{
+	return load(path, max_bytes, max_depth, fn ? keys : NULL, NULL, fn, ud, doc, err);
 }
 
 int gp_yaml_load(const char *path, size_t max_bytes, int max_depth,

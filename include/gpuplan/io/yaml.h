@@ -73,9 +73,13 @@ typedef int (*gp_yaml_keyed_fn)(void *ud, const gp_yaml_doc *doc, const char *ke
 int gp_yaml_parse_streams(const char *text, size_t len, const char *path, int max_depth,
 			  int first_line, const char *const *keys, gp_yaml_keyed_fn fn, void *ud,
 			  gp_yaml_doc *doc, gp_error *err);
-/* gp_yaml_load, streaming like gp_yaml_parse_stream. */
+/* gp_yaml_load, streaming like gp_yaml_parse_stream(s).  A regular file is
+ * parsed as it is read (its text is never whole in memory). */
 int gp_yaml_load_stream(const char *path, size_t max_bytes, int max_depth, const char *key,
 			gp_yaml_item_fn fn, void *ud, gp_yaml_doc *doc, gp_error *err);
+int gp_yaml_load_streams(const char *path, size_t max_bytes, int max_depth,
+			 const char *const *keys, gp_yaml_keyed_fn fn, void *ud, gp_yaml_doc *doc,
+			 gp_error *err);
 
 /* Report an error at a node: "PATH:LINE:COL: msg", status GP_EINPUT. */
 int gp_yaml_error(const gp_yaml_doc *doc, const gp_yaml_node *at,
