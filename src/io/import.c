@@ -271,17 +271,40 @@ static int line_key(const char *p, const char *e, const char *key)
 	return (size_t)(e - p) > n && key_at(p, key, n);
 }
 
-/* Whether word (a key followed by '=') appears at the start of a token on
- * the line p..e. */
-static int line_has_key(const char *p, const char *e, const char *key)
+enum { K_NAME = 1, K_FILE = 2, K_CPUTOT = 4, K_CPUALLOC = 8, K_CFGTRES = 16 };
+
+/* Which of Name=, File=, CPUTot=, CPUAlloc= and CfgTRES= begin a token (at
+ * the start or after a blank) on the line p..e: one pass over the line. */
+static unsigned line_keys(const char *p, const char *e)
 {
-	size_t n = strlen(key);
+	unsigned found = 0;
 	const char *q;
 
-	for (q = p; q + n < e; q++)
-		if ((q == p || q[-1] == ' ' || q[-1] == '\t') && key_at(q, key, n))
-			return 1;
-	return 0;
+	for (q = p; q < e; q++) {
+		if (q != p && q[-1] != ' ' && q[-1] != '\t')
+			continue;
+		switch (*q | 0x20) {
+		case 'n':
+			if (line_key(q, e, "Name="))
+				found |= K_NAME;
+			break;
+		case 'f':
+			if (line_key(q, e, "File="))
+				found |= K_FILE;
+			break;
+		case 'c':
+			if (line_key(q, e, "CPUTot="))
+				found |= K_CPUTOT;
+			if (line_key(q, e, "CPUAlloc="))
+				found |= K_CPUALLOC;
+			if (line_key(q, e, "CfgTRES="))
+				found |= K_CFGTRES;
+			break;
+		default:
+			break;
+		}
+	}
+	return found;
 }
 
 static int sniff_slurm(const char *text, size_t len)
@@ -298,6 +321,8 @@ static int sniff_slurm(const char *text, size_t len)
 		while (s < e && (*s == ' ' || *s == '\t'))
 			s++;
 		if (s < e && *s != '#' && *s != '\r') {
+			unsigned keys = line_keys(s, e);
+
 			if (!first) {
 				first = s;
 				fe = e;
@@ -306,7 +331,7 @@ static int sniff_slurm(const char *text, size_t len)
 				job++;
 			if (line_key(s, e, "NodeName=")) {
 				node_lines++;
-				if (line_has_key(s, e, "Name=") || line_has_key(s, e, "File="))
+				if (keys & (K_NAME | K_FILE))
 					gres_lines++;
 			}
 			if (line_key(s, e, "Name=") || line_key(s, e, "AutoDetect="))
@@ -315,8 +340,7 @@ static int sniff_slurm(const char *text, size_t len)
 			    line_key(s, e, "SlurmctldHost=") || line_key(s, e, "ControlMachine=") ||
 			    line_key(s, e, "GresTypes=") || line_key(s, e, "SelectType="))
 				conf_lines++;
-			if (line_has_key(s, e, "CPUTot=") || line_has_key(s, e, "CPUAlloc=") ||
-			    line_has_key(s, e, "CfgTRES="))
+			if (keys & (K_CPUTOT | K_CPUALLOC | K_CFGTRES))
 				node_state++;
 		}
 		lines++;

@@ -144,6 +144,34 @@ int gp_alloc_copy(gp_alloc *dst, const gp_alloc *src)
 	return GP_OK;
 }
 
+#define SET(field, count) \
+	memcpy(dst->field, src->field, (size_t)(count) * sizeof(*src->field))
+
+int gp_alloc_assign(gp_alloc *dst, const gp_alloc *src)
+{
+	if (dst->cluster != src->cluster || dst->ngpus != src->ngpus ||
+	    dst->nnodes != src->nnodes || dst->cpu_words != src->cpu_words ||
+	    dst->max_nics != src->max_nics || !dst->ix != !src->ix)
+		return -1;
+	SET(gpu_free_milli, src->ngpus);
+	SET(gpu_free_mem_mib, src->ngpus);
+	SET(gpu_tasks, src->ngpus);
+	SET(gpu_env, src->ngpus);
+	SET(gpu_node, src->ngpus);
+	SET(node_free_whole, src->nnodes);
+	SET(node_free_milli, src->nnodes);
+	SET(node_free_cpu_milli, src->nnodes);
+	SET(node_free_mem_mib, src->nnodes);
+	SET(node_cap_cpu_milli, src->nnodes);
+	SET(node_cap_mem_mib, src->nnodes);
+	SET(node_state, src->nnodes);
+	SET(cpu_used, (size_t)src->nnodes * (size_t)src->cpu_words);
+	SET(nic_vfs_used, (size_t)src->nnodes * (size_t)src->max_nics);
+	if (src->ix)
+		gp_alloc_index_assign(dst->ix, src->ix);
+	return GP_OK;
+}
+
 int gp_alloc_take_gpu(gp_alloc *a, int gpu, int milli, int64_t mem_mib)
 {
 	int node = a->gpu_node[gpu];

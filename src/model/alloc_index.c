@@ -176,6 +176,33 @@ gp_alloc_index *gp_alloc_index_new(const gp_alloc *a)
 	return ix;
 }
 
+void gp_alloc_index_assign(gp_alloc_index *dst, const gp_alloc_index *src)
+{
+	size_t n = (size_t)src->nnodes;
+	int ti, m;
+
+	memcpy(dst->whole, src->whole, n * sizeof(*src->whole));
+	memcpy(dst->nodd, src->nodd, n * sizeof(*src->nodd));
+	memcpy(dst->notup, src->notup, n * sizeof(*src->notup));
+	for (ti = 0; ti < src->ntypes; ti++) {
+		gp_aix_type *d = &dst->types[ti];
+		const gp_aix_type *t = &src->types[ti];
+		size_t nsets = 1 + (t->indexed ? (size_t)1 << t->ngpus : 0);
+
+		/* the sets' words are carved alike from each arena */
+		memcpy(d->arena, t->arena, set_words(t->nnodes, NULL, NULL) * nsets * sizeof(uint64_t));
+		d->odd.count = t->odd.count;
+		for (m = 0; m < (int)nsets - 1; m++)
+			d->by_mask[m].count = t->by_mask[m].count;
+		memcpy(d->nonempty, t->nonempty, sizeof(t->nonempty));
+		if (t->sw_whole) {
+			memcpy(d->sw_whole, t->sw_whole, (size_t)src->nswitches * sizeof(*t->sw_whole));
+			memcpy(d->sw_hist, t->sw_hist,
+			       (size_t)src->nswitches * (size_t)(t->ngpus + 1) * sizeof(*t->sw_hist));
+		}
+	}
+}
+
 void gp_alloc_index_free(gp_alloc_index *ix)
 {
 	int ti;

@@ -12,6 +12,8 @@ typedef struct gp_aix_gpu {
 /* Built from the state as it is (init, copy). */
 gp_alloc_index *gp_alloc_index_new(const gp_alloc *a);
 void gp_alloc_index_free(gp_alloc_index *ix);
+/* dst (built for the cluster of src) takes the sets and sums of src. */
+void gp_alloc_index_assign(gp_alloc_index *dst, const gp_alloc_index *src);
 /* Around every change of one GPU's free milli or memory. */
 void gp_alloc_index_before(const gp_alloc *a, int gpu, gp_aix_gpu *was);
 void gp_alloc_index_after(gp_alloc *a, int gpu, const gp_aix_gpu *was);

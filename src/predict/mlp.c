@@ -240,19 +240,19 @@ static struct fann *new_ann(const gp_predictor *p)
 	return ann;
 }
 
+/* Connection k of fann_get_connection_array is ann->weights[k] (FANN
+ * numbers connections in weight-array order); fann_set_weight_array would
+ * search the whole network for each connection, quadratic in its size, so
+ * the weights are written in place. */
 static void init_weights(struct fann *ann, uint64_t seed)
 {
 	unsigned n = fann_get_total_connections(ann), i;
-	struct fann_connection *c = gp_xmalloc((n ? n : 1) * sizeof(*c));
 	gp_rng rng;
 
 	gp_rng_seed(&rng, seed);
-	fann_get_connection_array(ann, c);
 	for (i = 0; i < n; i++)
-		c[i].weight = ((double)(gp_rng_next(&rng) >> 11) / 9007199254740992.0 * 2 - 1) *
-			      INIT_RANGE;
-	fann_set_weight_array(ann, c, n);
-	free(c);
+		ann->weights[i] = ((double)(gp_rng_next(&rng) >> 11) / 9007199254740992.0 * 2 - 1) *
+				  INIT_RANGE;
 }
 
 /* Feature and target scaling from the training rows only (idx[0..n)
@@ -551,32 +551,40 @@ static int load_shape(json_t *root, gp_predictor *p, const char *path, gp_error 
 	return GP_OK;
 }
 
-/* The network of p's layers with the file's weights. */
+/* The connections of a fully connected network of p's layers: each
+ * neuron after the input layer takes the layer before and its bias. */
+static size_t connections(const gp_predictor *p)
+{
+	size_t n = 0;
+	int i;
+
+	for (i = 1; i < p->nlayers; i++)
+		n += ((size_t)p->layers[i - 1] + 1) * (size_t)p->layers[i];
+	return n;
+}
+
+/* The network of p's layers with the file's weights.  The count is checked
+ * before the network exists: a file whose layers say 4096 x 4096 with a
+ * handful of weights is refused without allocating 17 million. */
 static int load_weights(json_t *root, gp_predictor *p, const char *path, gp_error *err)
 {
 	json_t *w = json_object_get(root, "weights");
-	struct fann_connection *c;
-	unsigned n, k;
+	size_t n = connections(p), k;
 
+	if (!json_is_array(w) || json_array_size(w) != n)
+		return bad(err, path, "'weights' does not match the layers");
 	fann_set_error_log(NULL, NULL);
 	if (!(p->ann = new_ann(p)))
 		return gp_error_set(err, GP_EIO, path, 0, 0, "FANN could not allocate the network");
-	n = fann_get_total_connections(p->ann);
-	if (!json_is_array(w) || json_array_size(w) != n)
+	if (fann_get_total_connections(p->ann) != n)
 		return bad(err, path, "'weights' does not match the layers");
-	c = gp_xmalloc((n ? n : 1) * sizeof(*c));
-	fann_get_connection_array(p->ann, c);
 	for (k = 0; k < n; k++) {
 		json_t *x = json_array_get(w, k);
 
-		if (!json_is_number(x) || !isfinite(json_number_value(x))) {
-			free(c);
+		if (!json_is_number(x) || !isfinite(json_number_value(x)))
 			return bad(err, path, "non-numeric weight");
-		}
-		c[k].weight = json_number_value(x);
+		p->ann->weights[k] = json_number_value(x); /* as in init_weights */
 	}
-	fann_set_weight_array(p->ann, c, n);
-	free(c);
 	return GP_OK;
 }
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/model/alloc_index.h"
 #include "gpuplan/model/placement.h"
 #include "gpuplan/place/policy.h"
 #include "testlib.h"
@@ -72,6 +73,85 @@ static void test_alloc_counters(void)
 	gp_alloc_release(&a);
 	gp_alloc_release(&b);
 	gp_alloc_release(NULL);
+}
+
+/* Whether two allocation states (same cluster) are equal, index too. */
+static int same_alloc(const gp_alloc *x, const gp_alloc *y)
+{
+	const gp_alloc_index *a = x->ix, *b = y->ix;
+	size_t g = (size_t)x->ngpus, n = (size_t)x->nnodes;
+	int ti, m;
+
+	if (memcmp(x->gpu_free_milli, y->gpu_free_milli, g * sizeof(*x->gpu_free_milli)) ||
+	    memcmp(x->gpu_tasks, y->gpu_tasks, g * sizeof(*x->gpu_tasks)) ||
+	    memcmp(x->gpu_env, y->gpu_env, g * sizeof(*x->gpu_env)) ||
+	    memcmp(x->node_free_whole, y->node_free_whole, n * sizeof(*x->node_free_whole)) ||
+	    memcmp(x->node_free_milli, y->node_free_milli, n * sizeof(*x->node_free_milli)) ||
+	    memcmp(x->node_free_cpu_milli, y->node_free_cpu_milli, n * sizeof(int64_t)) ||
+	    memcmp(x->node_state, y->node_state, n) ||
+	    memcmp(x->cpu_used, y->cpu_used, n * (size_t)x->cpu_words * sizeof(uint64_t)))
+		return 0;
+	if (memcmp(a->whole, b->whole, n * sizeof(*a->whole)) ||
+	    memcmp(a->nodd, b->nodd, n * sizeof(*a->nodd)) || memcmp(a->notup, b->notup, n))
+		return 0;
+	for (ti = 0; ti < a->ntypes; ti++) {
+		const gp_aix_type *s = &a->types[ti], *t = &b->types[ti];
+
+		if (s->odd.count != t->odd.count || memcmp(s->nonempty, t->nonempty, sizeof(s->nonempty)))
+			return 0;
+		for (m = 0; s->indexed && m < 1 << s->ngpus; m++) {
+			int r = -1, q = -1;
+
+			if (s->by_mask[m].count != t->by_mask[m].count)
+				return 0;
+			do { /* the same members in the same order */
+				r = gp_nodeset_next(&s->by_mask[m], r + 1);
+				q = gp_nodeset_next(&t->by_mask[m], q + 1);
+				if (r != q)
+					return 0;
+			} while (r >= 0);
+		}
+	}
+	return 1;
+}
+
+/* gp_alloc_assign: back to a saved state (the fuzz_state harness starts
+ * every input so) equals a fresh copy, index included; shapes must match. */
+static void test_alloc_assign(void)
+{
+	gp_alloc base, work, fresh, other;
+	gp_cluster cl2;
+
+	build_cluster();
+	CU_ASSERT_EQUAL_FATAL(gp_alloc_init(&base, &cl), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(gp_alloc_init(&work, &cl), GP_OK);
+	CU_ASSERT_EQUAL(gp_alloc_take_gpu(&work, 0, 1000, 0), 0);
+	CU_ASSERT_EQUAL(gp_alloc_take_gpu(&work, 5, 300, 0), 0);
+	gp_alloc_set_cpu(&work, 1, 3, 1);
+	gp_alloc_set_state(&work, 2, GP_NODE_DOWN);
+	CU_ASSERT(!same_alloc(&work, &base));
+	CU_ASSERT_EQUAL(gp_alloc_assign(&work, &base), GP_OK);
+	CU_ASSERT(same_alloc(&work, &base));
+	CU_ASSERT_EQUAL(work.node_free_whole[0], 4);
+	CU_ASSERT(!gp_alloc_cpu_used(&work, 1, 3));
+	/* the other way: a state with shares copied over a pristine one */
+	CU_ASSERT_EQUAL(gp_alloc_take_gpu(&base, 6, 500, 0), 0);
+	gp_alloc_set_state(&base, 1, GP_NODE_DRAINING);
+	CU_ASSERT_EQUAL(gp_alloc_assign(&work, &base), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(gp_alloc_copy(&fresh, &base), GP_OK);
+	CU_ASSERT(same_alloc(&work, &fresh));
+	/* independent afterwards */
+	gp_alloc_give_gpu(&work, 6, 500, 0);
+	CU_ASSERT_EQUAL(base.gpu_free_milli[6], 500);
+	/* another cluster: refused, nothing changed */
+	cl2 = cl;
+	CU_ASSERT_EQUAL_FATAL(gp_alloc_init(&other, &cl2), GP_OK);
+	CU_ASSERT_EQUAL(gp_alloc_assign(&other, &base), -1);
+	CU_ASSERT_EQUAL(other.gpu_free_milli[6], 1000);
+	gp_alloc_release(&base);
+	gp_alloc_release(&work);
+	gp_alloc_release(&fresh);
+	gp_alloc_release(&other);
 }
 
 static void test_apply_all_or_nothing(void)
@@ -204,6 +284,7 @@ static void register_tests(void)
 	CU_pSuite s = gp_test_suite("alloc");
 
 	gp_test_add(s, "counters", test_alloc_counters);
+	gp_test_add(s, "assign", test_alloc_assign);
 	gp_test_add(s, "apply_all_or_nothing", test_apply_all_or_nothing);
 	gp_test_add(s, "first_fit", test_first_fit);
 	gp_test_add(s, "share", test_share);

@@ -46,6 +46,11 @@ typedef struct gp_alloc {
 int gp_alloc_init(gp_alloc *a, const gp_cluster *c);
 void gp_alloc_release(gp_alloc *a);
 int gp_alloc_copy(gp_alloc *dst, const gp_alloc *src);
+/* Make dst, initialised for the same cluster as src (gp_alloc_init or
+ * gp_alloc_copy), equal to src, index included, without allocating: to
+ * start over from a saved state.  -1 (nothing changed) when the two do not
+ * match. */
+int gp_alloc_assign(gp_alloc *dst, const gp_alloc *src);
 
 /* Capacity of one GPU's memory in MiB (from the catalog; a large value
  * when the model is unknown, so that memory never limits). */
