@@ -288,6 +288,20 @@ static int peek_file(const char *path, gp_error *err)
 	return openb;
 }
 
+/* Only the root keys that tell the kind are kept. */
+static int keep_kind_key(void *ud, const char *key)
+{
+	static const char *const kind_keys[] = { "node_types", "nodes", "fabric", "jobs", "links",
+						 "gpus", NULL };
+	const char *const *k;
+
+	(void)ud;
+	for (k = kind_keys; *k; k++)
+		if (!strcmp(key, *k))
+			return 1;
+	return 0;
+}
+
 static enum kind detect(const char *path, gp_error *err)
 {
 	static const char *const lists[] = { "fabric", "nodes", "jobs", "allocations", NULL };
@@ -306,7 +320,7 @@ static enum kind detect(const char *path, gp_error *err)
 		if (st)
 			return st > 0 ? K_CLUSTER : K_AUTO;
 		st = gp_yaml_load_streams(path, GP_CLUSTER_MAX_FILE, GP_YAML_MAX_DEPTH, lists,
-					  skip_item, NULL, &doc, err);
+					  skip_item, keep_kind_key, NULL, &doc, err);
 		if (st == GP_EIO)
 			return K_AUTO;
 	} else {

@@ -660,14 +660,33 @@ fail:
 	return err->status ? err->status : GP_EINPUT;
 }
 
+/* Root keys kept of a job file: all up to the first one that is not a job
+ * key, which gp_jobspec_from_yaml reports (the rest cannot change that
+ * but by a YAML error, still found), and 'name' and 'jobs', which it
+ * looks for first (memory, issue 18: a file of many unknown keys). */
+static int keep_job_key(void *ud, const char *key)
+{
+	int *bad = ud, i;
+
+	if (!strcmp(key, "name") || !strcmp(key, "jobs"))
+		return 1;
+	if (*bad)
+		return 0;
+	for (i = 0; job_keys[i] && strcmp(job_keys[i], key); i++)
+		;
+	*bad = !job_keys[i];
+	return 1;
+}
+
 int gp_jobspec_load(const char *path, gp_job *job, gp_error *err)
 {
 	gp_yaml_doc doc;
-	int rc;
+	int rc, bad = 0;
 
 	gp_job_init(job);
 	gp_yaml_doc_init(&doc);
-	rc = gp_yaml_load(path, GP_JOBSPEC_MAX_FILE, 0, &doc, err);
+	rc = gp_yaml_load_streams(path, GP_JOBSPEC_MAX_FILE, 0, NULL, NULL, keep_job_key, &bad,
+				  &doc, err);
 	if (rc == GP_OK)
 		rc = gp_jobspec_from_yaml(&doc, doc.root, job, err);
 	gp_yaml_doc_release(&doc);

@@ -8,6 +8,7 @@
 
 #include <yaml.h>
 
+#include "gpuplan/util/pool.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/io/yaml.h"
 
@@ -44,6 +45,7 @@ typedef struct frame {
 	const char *stream;        /* seq whose items go to the callback: its
 				      root key (NULL: an ordinary node) */
 	size_t count;              /* items streamed so far */
+	int drop;                  /* root map: the pending entry is not kept */
 	mark start;                /* storage before this node */
 } frame;
 
@@ -64,7 +66,22 @@ typedef struct pctx {
 	const char **keytab;
 	size_t keycap, nkeytab;
 	size_t line0;              /* lines of the file before the text */
+	/* root keys whose entries are not kept (gp_yaml_keep_fn): their
+	 * texts and lines, for the duplicate check, in an open-addressing
+	 * table of index + 1 */
+	gp_yaml_keep_fn keep;
+	struct dropped {
+		const char *text;
+		unsigned line;
+	} *dk;
+	size_t ndk, capdk;
+	uint32_t *dtab;
+	size_t dcap;
+	gp_pool *dtexts;
 } pctx;
+
+/* The pending key of a dropped root entry (its node is given back). */
+static gp_yaml_node dropped_key = { GP_YAML_SCALAR, 0, 0, 0, (char *)"", 0, NULL, NULL };
 
 void gp_yaml_doc_init(gp_yaml_doc *doc)
 {
@@ -337,9 +354,57 @@ static void push_kid(pctx *x, gp_yaml_node *n)
 	x->kids[x->nkids++] = n;
 }
 
+/* A dropped root key equal to key, or NULL. */
+static const struct dropped *dropped_find(const pctx *x, const char *key)
+{
+	size_t h, mask = x->dcap - 1;
+
+	if (!x->dcap)
+		return NULL;
+	for (h = gp_hash_str(key) & mask; x->dtab[h]; h = (h + 1) & mask)
+		if (!strcmp(x->dk[x->dtab[h] - 1].text, key))
+			return &x->dk[x->dtab[h] - 1];
+	return NULL;
+}
+
+static void dropped_put(pctx *x, size_t i)
+{
+	size_t mask = x->dcap - 1, h = gp_hash_str(x->dk[i].text) & mask;
+
+	while (x->dtab[h])
+		h = (h + 1) & mask;
+	x->dtab[h] = (uint32_t)(i + 1);
+}
+
+/* Remember the dropped root key k (its text outlives its node). */
+static void dropped_add(pctx *x, const gp_yaml_node *k)
+{
+	size_t i;
+
+	if (!x->dtexts)
+		x->dtexts = gp_pool_new();
+	GP_GROW(x->dk, x->capdk, x->ndk + 1);
+	x->dk[x->ndk].text = k->scalar == (const char *)k + SCALAR_SIZE
+				     ? gp_pool_strdup(x->dtexts, k->scalar) : k->scalar;
+	x->dk[x->ndk].line = k->line;
+	x->ndk++;
+	if (2 * x->ndk > x->dcap) {
+		free(x->dtab);
+		x->dcap = x->dcap ? 2 * x->dcap : 64;
+		x->dtab = gp_xcalloc(x->dcap, sizeof(*x->dtab));
+		for (i = 0; i < x->ndk; i++)
+			dropped_put(x, i);
+	} else {
+		dropped_put(x, x->ndk - 1);
+	}
+}
+
+#define DROPPED (-1) /* add_child: the key's entry is not kept */
+
 static int add_child(pctx *x, frame *top, gp_yaml_node *child)
 {
 	const gp_yaml_node *first;
+	const struct dropped *d;
 
 	if (top->node->type == GP_YAML_SEQ) {
 		push_kid(x, child);
@@ -353,6 +418,18 @@ static int add_child(pctx *x, frame *top, gp_yaml_node *child)
 			return gp_yaml_error(x->doc, child, x->err,
 					     "duplicate key '%.200s' (first at line %d)",
 					     child->scalar, (int)first->line);
+		if (x->keep && top == x->stack) {
+			if ((d = dropped_find(x, child->scalar)))
+				return gp_yaml_error(x->doc, child, x->err,
+						     "duplicate key '%.200s' (first at line %d)",
+						     child->scalar, (int)d->line);
+			if (!x->keep(x->ud, child->scalar)) {
+				dropped_add(x, child);
+				top->pending_key = &dropped_key;
+				top->drop = 1;
+				return DROPPED;
+			}
+		}
 		top->pending_key = child;
 		return GP_OK;
 	}
@@ -411,8 +488,20 @@ static int node_done(pctx *x, gp_yaml_node *n, mark start)
 		return GP_OK;
 	}
 	top = &x->stack[x->depth - 1];
-	if (!top->stream)
-		return add_child(x, top, n);
+	if (top->drop) {
+		/* the value of a dropped root entry */
+		top->drop = 0;
+		top->pending_key = NULL;
+		store_rewind(x, start);
+		return GP_OK;
+	}
+	if (!top->stream) {
+		status = add_child(x, top, n);
+		if (status != DROPPED)
+			return status;
+		store_rewind(x, start); /* the dropped entry's key */
+		return GP_OK;
+	}
 	status = x->kfn ? x->kfn(x->ud, x->doc, top->stream, n, top->count++, x->err)
 			: x->fn(x->ud, x->doc, n, top->count++, x->err);
 	store_rewind(x, start);
@@ -447,7 +536,7 @@ static int on_open(pctx *x, const yaml_event_t *ev)
 	}
 	if (x->depth == 0) {
 		x->doc->root = n;
-	} else if (!x->stack[x->depth - 1].stream) {
+	} else if (!x->stack[x->depth - 1].stream && !x->stack[x->depth - 1].drop) {
 		int status = add_child(x, &x->stack[x->depth - 1], n);
 
 		if (status)
@@ -471,7 +560,7 @@ static int on_close(pctx *x)
 		return GP_OK;
 	f = &x->stack[--x->depth];
 	close_node(x, f);
-	if (x->depth == 0 || !x->stack[x->depth - 1].stream)
+	if (x->depth == 0 || (!x->stack[x->depth - 1].stream && !x->stack[x->depth - 1].drop))
 		return GP_OK; /* added to its parent when it opened */
 	return node_done(x, f->node, f->start);
 }
@@ -568,7 +657,7 @@ int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 
 static int parse(const char *text, size_t len, FILE *fp, const char *path, int max_depth,
 		 int first_line, const char *const *keys, gp_yaml_item_fn fn, gp_yaml_keyed_fn kfn,
-		 void *ud, gp_yaml_doc *doc, gp_error *err);
+		 gp_yaml_keep_fn keep, void *ud, gp_yaml_doc *doc, gp_error *err);
 
 int gp_yaml_parse_stream(const char *text, size_t len, const char *path, int max_depth,
 			 const char *key, gp_yaml_item_fn fn, void *ud, gp_yaml_doc *doc,
@@ -576,22 +665,22 @@ int gp_yaml_parse_stream(const char *text, size_t len, const char *path, int max
 {
 	const char *keys[2] = { key, NULL };
 
-	return parse(text, len, NULL, path, max_depth, 1, key && fn ? keys : NULL, fn, NULL, ud,
-		     doc, err);
+	return parse(text, len, NULL, path, max_depth, 1, key && fn ? keys : NULL, fn, NULL, NULL,
+		     ud, doc, err);
 }
 
 int gp_yaml_parse_streams(const char *text, size_t len, const char *path, int max_depth,
 			  int first_line, const char *const *keys, gp_yaml_keyed_fn fn, void *ud,
 			  gp_yaml_doc *doc, gp_error *err)
 {
-	return parse(text, len, NULL, path, max_depth, first_line, fn ? keys : NULL, NULL, fn, ud,
-		     doc, err);
+	return parse(text, len, NULL, path, max_depth, first_line, fn ? keys : NULL, NULL, fn, NULL,
+		     ud, doc, err);
 }
 
 /* text[0..len), or the file fp (checked by open_checked) when text is NULL. */
 static int parse(const char *text, size_t len, FILE *fp, const char *path, int max_depth,
-		 int first_line, const char *const *keys, gp_yaml_item_fn fn, gp_yaml_keyed_fn kfn, void *ud,
-		 gp_yaml_doc *doc, gp_error *err)
+		 int first_line, const char *const *keys, gp_yaml_item_fn fn, gp_yaml_keyed_fn kfn,
+		 gp_yaml_keep_fn keep, void *ud, gp_yaml_doc *doc, gp_error *err)
 {
 	yaml_parser_t parser;
 	pctx x;
@@ -615,6 +704,7 @@ static int parse(const char *text, size_t len, FILE *fp, const char *path, int m
 	x.keys = keys;
 	x.fn = fn;
 	x.kfn = kfn;
+	x.keep = keep;
 	x.ud = ud;
 	status = run_parser(&x, &parser);
 	while (x.depth > 0)
@@ -623,6 +713,9 @@ static int parse(const char *text, size_t len, FILE *fp, const char *path, int m
 	free(x.kids);
 	free(x.spare);
 	free(x.keytab);
+	free(x.dk);
+	free(x.dtab);
+	gp_pool_free(x.dtexts);
 	yaml_parser_delete(&parser);
 	if (status != GP_OK) {
 		/* nothing stays allocated, for callers that return at once */
@@ -676,7 +769,8 @@ static int open_checked(const char *path, size_t max_bytes, FILE **out, gp_error
 }
 
 static int load(const char *path, size_t max_bytes, int max_depth, const char *const *keys,
-		gp_yaml_item_fn fn, gp_yaml_keyed_fn kfn, void *ud, gp_yaml_doc *doc, gp_error *err)
+		gp_yaml_item_fn fn, gp_yaml_keyed_fn kfn, gp_yaml_keep_fn keep, void *ud,
+		gp_yaml_doc *doc, gp_error *err)
 {
 	char *text;
 	size_t len;
@@ -691,14 +785,14 @@ static int load(const char *path, size_t max_bytes, int max_depth, const char *c
 	if (strcmp(path, "-") && !stat(path, &sb) && S_ISREG(sb.st_mode)) {
 		if ((status = open_checked(path, max_bytes, &fp, err)))
 			return status;
-		status = parse(NULL, 0, fp, path, max_depth, 1, keys, fn, kfn, ud, doc, err);
+		status = parse(NULL, 0, fp, path, max_depth, 1, keys, fn, kfn, keep, ud, doc, err);
 		fclose(fp);
 		return status;
 	}
 	status = gp_read_file(path, max_bytes, &text, &len, err);
 	if (status)
 		return status;
-	status = parse(text, len, NULL, path, max_depth, 1, keys, fn, kfn, ud, doc, err);
+	status = parse(text, len, NULL, path, max_depth, 1, keys, fn, kfn, keep, ud, doc, err);
 	free(text);
 	return status;
 }
@@ -708,14 +802,15 @@ int gp_yaml_load_stream(const char *path, size_t max_bytes, int max_depth, const
 {
 	const char *keys[2] = { key, NULL };
 
-	return load(path, max_bytes, max_depth, key && fn ? keys : NULL, fn, NULL, ud, doc, err);
+	return load(path, max_bytes, max_depth, key && fn ? keys : NULL, fn, NULL, NULL, ud, doc,
+		    err);
 }
 
 int gp_yaml_load_streams(const char *path, size_t max_bytes, int max_depth,
-			 const char *const *keys, gp_yaml_keyed_fn fn, void *ud, gp_yaml_doc *doc,
-			 gp_error *err)
+			 const char *const *keys, gp_yaml_keyed_fn fn, gp_yaml_keep_fn keep,
+			 void *ud, gp_yaml_doc *doc, gp_error *err)
 {
-	return load(path, max_bytes, max_depth, fn ? keys : NULL, NULL, fn, ud, doc, err);
+	return load(path, max_bytes, max_depth, fn ? keys : NULL, NULL, fn, keep, ud, doc, err);
 }
 
 int gp_yaml_load(const char *path, size_t max_bytes, int max_depth,

@@ -1,6 +1,8 @@
 /* Job-spec loader and model catalog, on the files in tests/data/jobs/. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpuplan/io/jobspec.h"
 #include "gpuplan/model/memory.h"
@@ -247,11 +249,60 @@ static void test_parse_count(void)
 	CU_ASSERT_EQUAL(gp_parse_count("-1M", &v), -1);
 }
 
+/* A job file's root keys after the first unknown one are parsed but not
+ * kept (memory, issue 18): the errors are those of the whole file. */
+static int load_text(const char *text, gp_error *err)
+{
+	char path[] = "/tmp/gpuplan-job-XXXXXX";
+	int fd = mkstemp(path), rc;
+	gp_job j;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	gp_error_clear(err);
+	rc = gp_jobspec_load(path, &j, err);
+	if (rc == GP_OK)
+		gp_job_release(&j);
+	unlink(path);
+	return rc;
+}
+
+static void test_unknown_keys_dropped(void)
+{
+	gp_error err;
+
+	CU_ASSERT_EQUAL(load_text("name: j\nfoo: 1\nbar: {x: [1, 2]}\ngpus: 2\n", &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 2);
+	CU_ASSERT_STRING_EQUAL(err.msg, "unknown key 'foo' in job");
+	/* a dropped key repeated: the YAML error, at the repeat */
+	CU_ASSERT_EQUAL(load_text("name: j\nfoo: 1\nbar: 2\nbar: 3\n", &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 4);
+	CU_ASSERT_STRING_EQUAL(err.msg, "duplicate key 'bar' (first at line 3)");
+	/* a kept key repeated after the first unknown one */
+	CU_ASSERT_EQUAL(load_text("name: j\nfoo: 1\ngpus: 2\nname: k\n", &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 4);
+	CU_ASSERT_STRING_EQUAL(err.msg, "duplicate key 'name' (first at line 1)");
+	/* inside a dropped value */
+	CU_ASSERT_EQUAL(load_text("name: j\nfoo: 1\nbar: {x: 1, x: 2}\n", &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 3);
+	CU_ASSERT_EQUAL(err.col, 13);
+	CU_ASSERT_EQUAL(load_text("name: j\nfoo: 1\nbar: [1\n", &err), GP_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "invalid YAML"));
+	/* 'jobs' and 'name' are looked for before the keys are checked */
+	CU_ASSERT_EQUAL(load_text("foo: 1\nbar: 2\njobs: []\n", &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 1);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "a list of jobs"));
+	CU_ASSERT_EQUAL(load_text("foo: 1\nbar: 2\njobs: []\nname: x\n", &err), GP_EINPUT);
+	CU_ASSERT_STRING_EQUAL(err.msg, "unknown key 'foo' in job");
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("jobspec");
 
 	gp_test_add(s, "minimal", test_minimal);
+	gp_test_add(s, "unknown keys dropped", test_unknown_keys_dropped);
 	gp_test_add(s, "ps-worker with model", test_ps_worker_full);
 	gp_test_add(s, "explicit model, duration", test_explicit_model_and_duration);
 	gp_test_add(s, "gpu share", test_share);

@@ -77,9 +77,15 @@ int gp_yaml_parse_streams(const char *text, size_t len, const char *path, int ma
  * parsed as it is read (its text is never whole in memory). */
 int gp_yaml_load_stream(const char *path, size_t max_bytes, int max_depth, const char *key,
 			gp_yaml_item_fn fn, void *ud, gp_yaml_doc *doc, gp_error *err);
+/* keep (optional): whether the entry of a root mapping's key stays in the
+ * tree; a dropped entry is still parsed and checked (its key takes part
+ * in the duplicate check) but not kept (memory: a loader that knows the
+ * file is bad from one key need not hold the rest).  ud goes to fn and
+ * keep. */
+typedef int (*gp_yaml_keep_fn)(void *ud, const char *key);
 int gp_yaml_load_streams(const char *path, size_t max_bytes, int max_depth,
-			 const char *const *keys, gp_yaml_keyed_fn fn, void *ud, gp_yaml_doc *doc,
-			 gp_error *err);
+			 const char *const *keys, gp_yaml_keyed_fn fn, gp_yaml_keep_fn keep,
+			 void *ud, gp_yaml_doc *doc, gp_error *err);
 
 /* Report an error at a node: "PATH:LINE:COL: msg", status GP_EINPUT. */
 int gp_yaml_error(const gp_yaml_doc *doc, const gp_yaml_node *at,
