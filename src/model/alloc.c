@@ -119,33 +119,37 @@ void gp_alloc_release(gp_alloc *a)
 	memset(a, 0, sizeof(*a));
 }
 
+/* Every array of an allocation state with its length, as X(field, count)
+ * statements (copy and assign). */
+#define ALLOC_ARRAYS(X, a) \
+	X(gpu_free_milli, (a)->ngpus) \
+	X(gpu_free_mem_mib, (a)->ngpus) \
+	X(gpu_tasks, (a)->ngpus) \
+	X(gpu_env, (a)->ngpus) \
+	X(gpu_node, (a)->ngpus) \
+	X(node_free_whole, (a)->nnodes) \
+	X(node_free_milli, (a)->nnodes) \
+	X(node_free_cpu_milli, (a)->nnodes) \
+	X(node_free_mem_mib, (a)->nnodes) \
+	X(node_cap_cpu_milli, (a)->nnodes) \
+	X(node_cap_mem_mib, (a)->nnodes) \
+	X(node_state, (a)->nnodes) \
+	X(cpu_used, (size_t)(a)->nnodes * (size_t)(a)->cpu_words) \
+	X(nic_vfs_used, (size_t)(a)->nnodes * (size_t)(a)->max_nics)
+
 #define DUP(field, count) \
-	(dst->field = gp_xmalloc((size_t)(count) * sizeof(*src->field)), \
-	 memcpy(dst->field, src->field, (size_t)(count) * sizeof(*src->field)))
+	dst->field = gp_xmalloc((size_t)(count) * sizeof(*src->field)); \
+	memcpy(dst->field, src->field, (size_t)(count) * sizeof(*src->field));
+#define SET(field, count) \
+	memcpy(dst->field, src->field, (size_t)(count) * sizeof(*src->field));
 
 int gp_alloc_copy(gp_alloc *dst, const gp_alloc *src)
 {
 	*dst = *src;
-	DUP(gpu_free_milli, src->ngpus);
-	DUP(gpu_free_mem_mib, src->ngpus);
-	DUP(gpu_tasks, src->ngpus);
-	DUP(gpu_env, src->ngpus);
-	DUP(gpu_node, src->ngpus);
-	DUP(node_free_whole, src->nnodes);
-	DUP(node_free_milli, src->nnodes);
-	DUP(node_free_cpu_milli, src->nnodes);
-	DUP(node_free_mem_mib, src->nnodes);
-	DUP(node_cap_cpu_milli, src->nnodes);
-	DUP(node_cap_mem_mib, src->nnodes);
-	DUP(node_state, src->nnodes);
-	DUP(cpu_used, (size_t)src->nnodes * (size_t)src->cpu_words);
-	DUP(nic_vfs_used, (size_t)src->nnodes * (size_t)src->max_nics);
+	ALLOC_ARRAYS(DUP, src)
 	dst->ix = src->ix ? gp_alloc_index_new(dst) : NULL;
 	return GP_OK;
 }
-
-#define SET(field, count) \
-	memcpy(dst->field, src->field, (size_t)(count) * sizeof(*src->field))
 
 int gp_alloc_assign(gp_alloc *dst, const gp_alloc *src)
 {
@@ -153,20 +157,7 @@ int gp_alloc_assign(gp_alloc *dst, const gp_alloc *src)
 	    dst->nnodes != src->nnodes || dst->cpu_words != src->cpu_words ||
 	    dst->max_nics != src->max_nics || !dst->ix != !src->ix)
 		return -1;
-	SET(gpu_free_milli, src->ngpus);
-	SET(gpu_free_mem_mib, src->ngpus);
-	SET(gpu_tasks, src->ngpus);
-	SET(gpu_env, src->ngpus);
-	SET(gpu_node, src->ngpus);
-	SET(node_free_whole, src->nnodes);
-	SET(node_free_milli, src->nnodes);
-	SET(node_free_cpu_milli, src->nnodes);
-	SET(node_free_mem_mib, src->nnodes);
-	SET(node_cap_cpu_milli, src->nnodes);
-	SET(node_cap_mem_mib, src->nnodes);
-	SET(node_state, src->nnodes);
-	SET(cpu_used, (size_t)src->nnodes * (size_t)src->cpu_words);
-	SET(nic_vfs_used, (size_t)src->nnodes * (size_t)src->max_nics);
+	ALLOC_ARRAYS(SET, src)
 	if (src->ix)
 		gp_alloc_index_assign(dst->ix, src->ix);
 	return GP_OK;
