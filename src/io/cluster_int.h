@@ -39,4 +39,15 @@ int gp_cy_load_inline_topo(loader *L, const gp_yaml_node *v, const char *tname,
 int gp_cy_load_topo_file(loader *L, const gp_yaml_node *topo, const char *owner,
 			 const char *tname, gp_node_type *t, int *model);
 
+/* cluster_nodes.c.  Pass 1 of fabric entry s (index i): a switch of the
+ * cluster (name, technology, perf keys); pass 2 of switch i: its parent p
+ * (NULL when absent).  A whole 'fabric' list from the tree. */
+int gp_cy_fabric_item(loader *L, const gp_yaml_node *s, size_t i);
+int gp_cy_fabric_parent(loader *L, size_t i, const gp_yaml_node *p);
+int gp_cy_load_fabric(loader *L, const gp_yaml_node *seq);
+/* Node entry v (index i): one node, or several (count, hostlist); a whole
+ * 'nodes' list from the tree. */
+int gp_cy_node_item(loader *L, const gp_yaml_node *v, size_t i);
+int gp_cy_load_nodes(loader *L, const gp_yaml_node *seq);
+
 #endif

@@ -15,7 +15,6 @@
 #include "gpuplan/io/snapshot.h"
 #include "gpuplan/io/yaml.h"
 #include "gpuplan/model/cluster.h"
-#include "gpuplan/util/hostlist.h"
 #include "gpuplan/util/pool.h"
 #include "gpuplan/util/util.h"
 #include "cluster_int.h"
@@ -341,294 +340,6 @@ static int load_types(loader *L, const gp_yaml_node *map)
 	return GP_OK;
 }
 
-/* -- fabric -- */
-
-static const char *const switch_keys[] = {
-	"name", "parent", "tech", "congestion", "adaptive_routing", "sharp", NULL
-};
-
-/* The perf model's fabric keys of one switch (inherited when absent). */
-static int load_switch_perf(loader *L, const gp_yaml_node *s, gp_switch *sw)
-{
-	const gp_yaml_node *x;
-	int b;
-
-	x = gp_yaml_get(s, "congestion");
-	if (x && gp_yaml_double(&L->doc, x, gp_cy_what(L, "switch '%s' 'congestion'", sw->name),
-				0, 100, &sw->congestion, L->err))
-		return GP_EINPUT;
-	x = gp_yaml_get(s, "adaptive_routing");
-	if (x) {
-		if (gp_yaml_bool(&L->doc, x, gp_cy_what(L, "switch '%s' 'adaptive_routing'", sw->name),
-				 &b, L->err))
-			return GP_EINPUT;
-		sw->adaptive_routing = b;
-	}
-	x = gp_yaml_get(s, "sharp");
-	if (x) {
-		if (gp_yaml_bool(&L->doc, x, gp_cy_what(L, "switch '%s' 'sharp'", sw->name), &b,
-				 L->err))
-			return GP_EINPUT;
-		sw->sharp = b;
-	}
-	return GP_OK;
-}
-
-static void tech_list(char *buf, size_t size)
-{
-	size_t len = 0;
-	int i;
-
-	buf[0] = '\0';
-	for (i = 1; i < GP_TECH_COUNT && len < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%s", i > 1 ? ", " : "",
-					gp_fabric_tech_name(i));
-}
-
-/* Pass 1 of a fabric entry (index i): name, technology and perf keys; a
- * switch of the cluster. */
-static int fabric_item(loader *L, const gp_yaml_node *s, size_t i)
-{
-	gp_cluster *c = L->c;
-	const gp_yaml_node *nm, *tech;
-	const char *name, *ts;
-	int t = GP_TECH_NONE, k;
-
-	if (gp_yaml_check_keys(&L->doc, s, gp_cy_what(L, "fabric entry %zu", i + 1),
-			       switch_keys, L->err))
-		return GP_EINPUT;
-	nm = gp_cy_need(L, s, "name", gp_cy_what(L, "fabric entry %zu", i + 1));
-	if (!nm || gp_cy_get_name(L, nm, "switch name", &name))
-		return GP_EINPUT;
-	k = gp_cluster_find_switch(c, name);
-	if (k >= 0)
-		return gp_yaml_error(&L->doc, nm, L->err,
-				     "duplicate switch name '%s' (first at line %d)",
-				     name, c->switches[k].line);
-	tech = gp_yaml_get(s, "tech");
-	if (tech) {
-		if (gp_yaml_str(&L->doc, tech, gp_cy_what(L, "switch '%s' 'tech'", name),
-				&ts, L->err))
-			return GP_EINPUT;
-		t = gp_fabric_tech_parse(ts);
-		if (t < 0) {
-			char list[400];
-
-			tech_list(list, sizeof(list));
-			return gp_yaml_error(&L->doc, tech, L->err,
-					     "switch '%s': unknown tech '%.40s' (one of %s)",
-					     name, ts, list);
-		}
-	}
-	k = gp_cluster_add_switch(c, name, -1, t);
-	c->switches[k].line = nm->line;
-	c->switches[k].col = nm->col;
-	return load_switch_perf(L, s, &c->switches[k]);
-}
-
-/* Pass 2 of switch i: its 'parent' p (NULL when absent). */
-static int fabric_parent(loader *L, size_t i, const gp_yaml_node *p)
-{
-	gp_cluster *c = L->c;
-	const char *ps;
-	int k;
-
-	if (!p || gp_cy_is_null(p))
-		return GP_OK;
-	if (gp_yaml_str(&L->doc, p, gp_cy_what(L, "switch '%s' 'parent'", c->switches[i].name),
-			&ps, L->err))
-		return GP_EINPUT;
-	k = gp_cluster_find_switch(c, ps);
-	if (k < 0)
-		return gp_yaml_error(&L->doc, p, L->err,
-				     "switch '%s': parent '%.60s' is not a switch in 'fabric'",
-				     c->switches[i].name, ps);
-	if (k == (int)i)
-		return gp_yaml_error(&L->doc, p, L->err, "switch '%s' is its own parent", ps);
-	c->switches[i].parent = k;
-	return GP_OK;
-}
-
-/* 'fabric' from the tree (a list that was not streamed, or no list). */
-static int load_fabric(loader *L, const gp_yaml_node *seq)
-{
-	size_t i;
-
-	if (gp_yaml_expect(&L->doc, seq, GP_YAML_SEQ, "'fabric'", L->err))
-		return GP_EINPUT;
-	if (seq->n > GP_CLUSTER_MAX_NODES)
-		return gp_yaml_error(&L->doc, seq, L->err,
-				     "'fabric' has more than %d switches", GP_CLUSTER_MAX_NODES);
-	/* Pass 1: names and technologies (parents may come later). */
-	for (i = 0; i < seq->n; i++)
-		if (fabric_item(L, seq->items[i], i))
-			return GP_EINPUT;
-	/* Pass 2: parents. */
-	for (i = 0; i < seq->n; i++)
-		if (fabric_parent(L, i, gp_yaml_get(seq->items[i], "parent")))
-			return GP_EINPUT;
-	return GP_OK;
-}
-
-/* -- nodes -- */
-
-static const char *const node_keys[] = {
-	"name", "type", "switch", "count", "labels", "state", NULL
-};
-
-static int load_labels(loader *L, const gp_yaml_node *v, gp_label **out,
-		       int *nout)
-{
-	size_t i;
-
-	*out = NULL;
-	*nout = 0;
-	if (gp_yaml_expect(&L->doc, v, GP_YAML_MAP, "'labels'", L->err))
-		return GP_EINPUT;
-	if (v->n > 256)
-		return gp_yaml_error(&L->doc, v, L->err, "more than 256 labels");
-	if (v->n == 0)
-		return GP_OK;
-	*out = gp_xcalloc(v->n, sizeof(**out));
-	for (i = 0; i < v->n; i++) {
-		const char *val;
-
-		if (gp_yaml_str(&L->doc, v->items[i],
-				gp_cy_what(L, "label '%s'", v->keys[i]->scalar), &val, L->err)) {
-			for (int k = 0; k < *nout; k++) {
-				free((*out)[k].key);
-				free((*out)[k].value);
-			}
-			free(*out);
-			*out = NULL;
-			*nout = 0;
-			return GP_EINPUT;
-		}
-		(*out)[i].key = gp_xstrdup(v->keys[i]->scalar);
-		(*out)[i].value = gp_xstrdup(val);
-		(*nout)++;
-	}
-	return GP_OK;
-}
-
-/* Node entry v (index i): one node, or several (count, hostlist). */
-static int node_item(loader *L, const gp_yaml_node *v, size_t i)
-{
-	gp_cluster *c = L->c;
-	const gp_yaml_node *nm, *ty, *sw, *x;
-	const char *name, *s;
-	char owner[200];
-	long count = 1, k;
-	int type, swi = -1, state = 0, expand;
-	gp_hostlist hl;
-
-	snprintf(owner, sizeof(owner), "node entry %zu", i + 1);
-	if (gp_yaml_check_keys(&L->doc, v, owner, node_keys, L->err))
-		return GP_EINPUT;
-	nm = gp_cy_need(L, v, "name", owner);
-	if (!nm || gp_cy_get_name(L, nm, "node name", &name))
-		return GP_EINPUT;
-	snprintf(owner, sizeof(owner), "node '%s'", name);
-	ty = gp_cy_need(L, v, "type", owner);
-	if (!ty || gp_yaml_str(&L->doc, ty, gp_cy_what(L, "%s 'type'", owner), &s, L->err))
-		return GP_EINPUT;
-	type = gp_cluster_find_type(c, s);
-	if (type < 0)
-		return gp_yaml_error(&L->doc, ty, L->err,
-				     "%s: type '%.60s' is not in 'node_types'", owner, s);
-	sw = gp_yaml_get(v, "switch");
-	if (sw && !gp_cy_is_null(sw)) {
-		if (gp_yaml_str(&L->doc, sw, gp_cy_what(L, "%s 'switch'", owner), &s, L->err))
-			return GP_EINPUT;
-		swi = gp_cluster_find_switch(c, s);
-		if (swi < 0)
-			return gp_yaml_error(&L->doc, sw, L->err,
-					     "%s: switch '%.60s' is not in 'fabric'", owner, s);
-	}
-	x = gp_yaml_get(v, "count");
-	expand = x != NULL;
-	if (x && gp_yaml_long(&L->doc, x, gp_cy_what(L, "%s 'count'", owner), 1,
-			      GP_CLUSTER_MAX_NODES, &count, L->err))
-		return GP_EINPUT;
-	if (c->nnodes + count > GP_CLUSTER_MAX_NODES)
-		return gp_yaml_error(&L->doc, x ? x : nm, L->err,
-				     "more than %d nodes in the cluster",
-				     GP_CLUSTER_MAX_NODES);
-	x = gp_yaml_get(v, "state");
-	if (x) {
-		if (gp_yaml_str(&L->doc, x, gp_cy_what(L, "%s 'state'", owner), &s, L->err))
-			return GP_EINPUT;
-		if (!strcmp(s, "up"))
-			state = 0;
-		else if (!strcmp(s, "down"))
-			state = 1;
-		else if (!strcmp(s, "draining"))
-			state = 2;
-		else
-			return gp_yaml_error(&L->doc, x, L->err,
-					     "%s: state '%.40s' is not up, down or draining",
-					     owner, s);
-	}
-	/* a Slurm hostlist as the name ("gpu-[001-016]"): one node each */
-	gp_hostlist_init(&hl);
-	if (strchr(name, '[')) {
-		gp_error herr = GP_ERROR_INIT;
-
-		if (expand) {
-			gp_hostlist_release(&hl);
-			return gp_yaml_error(&L->doc, nm, L->err,
-					     "%s: a hostlist name and 'count' exclude each other",
-					     owner);
-		}
-		if (gp_hostlist_expand(name, strlen(name), &hl, L->doc.path, nm->line,
-				       nm->col + (nm->quoted ? 1 : 0), &herr)) {
-			*L->err = herr;
-			gp_hostlist_release(&hl);
-			return GP_EINPUT;
-		}
-		count = (long)hl.n;
-		if (c->nnodes + count > GP_CLUSTER_MAX_NODES) {
-			gp_hostlist_release(&hl);
-			return gp_yaml_error(&L->doc, nm, L->err,
-					     "more than %d nodes in the cluster",
-					     GP_CLUSTER_MAX_NODES);
-		}
-	}
-	for (k = 0; k < count; k++) {
-		char *nname = expand ? gp_xasprintf("%s-%ld", name, k) : NULL;
-		int id = gp_cluster_add_node(c, nname ? nname : hl.n ? hl.names[k] : name, type,
-					     swi);
-		gp_node *n = &c->nodes[id];
-
-		free(nname);
-		n->line = nm->line;
-		n->col = nm->col;
-		n->state = state;
-		x = gp_yaml_get(v, "labels");
-		if (x && load_labels(L, x, &n->labels, &n->nlabels)) {
-			gp_hostlist_release(&hl);
-			return GP_EINPUT;
-		}
-	}
-	gp_hostlist_release(&hl);
-	return GP_OK;
-}
-
-/* 'nodes' from the tree (a list that was not streamed, or no list). */
-static int load_nodes(loader *L, const gp_yaml_node *seq)
-{
-	size_t i;
-
-	if (gp_yaml_expect(&L->doc, seq, GP_YAML_SEQ, "'nodes'", L->err))
-		return GP_EINPUT;
-	if (seq->n == 0)
-		return gp_yaml_error(&L->doc, seq, L->err, "'nodes' is empty");
-	for (i = 0; i < seq->n; i++)
-		if (node_item(L, seq->items[i], i))
-			return GP_EINPUT;
-	return GP_OK;
-}
-
 /* -- 'fabric' and 'nodes' streamed --
  *
  * Memory (issue 18): the two long lists are not kept as YAML trees.  Pass
@@ -668,7 +379,7 @@ static int stream_switch(streamer *S, const gp_yaml_node *s, size_t i)
 	int k, rc;
 
 	L->err = &S->fabric_err;
-	rc = fabric_item(L, s, i);
+	rc = gp_cy_fabric_item(L, s, i);
 	L->err = err;
 	if (rc)
 		return rc;
@@ -702,7 +413,7 @@ static int stream_item(void *ud, const gp_yaml_doc *doc, const char *key,
 	(void)err;
 	if (!strcmp(key, "nodes")) {
 		S->nnodes = index + 1;
-		return S->pass == 2 ? node_item(S->L, item, index) : GP_OK;
+		return S->pass == 2 ? gp_cy_node_item(S->L, item, index) : GP_OK;
 	}
 	if (S->pass == 2)
 		return GP_OK;
@@ -719,7 +430,7 @@ static int finish_fabric(streamer *S, const gp_yaml_node *x)
 	size_t i;
 
 	if (x->type != GP_YAML_SEQ)
-		return load_fabric(L, x);
+		return gp_cy_load_fabric(L, x);
 	if (S->nfabric > GP_CLUSTER_MAX_NODES)
 		return gp_yaml_error(&L->doc, x, L->err,
 				     "'fabric' has more than %d switches", GP_CLUSTER_MAX_NODES);
@@ -728,7 +439,7 @@ static int finish_fabric(streamer *S, const gp_yaml_node *x)
 		return GP_EINPUT;
 	}
 	for (i = 0; i < S->nlater; i++)
-		if (fabric_parent(L, S->later[i].sw, &S->later[i].node))
+		if (gp_cy_fabric_parent(L, S->later[i].sw, &S->later[i].node))
 			return GP_EINPUT;
 	return GP_OK;
 }
@@ -824,7 +535,7 @@ static int finish_nodes(streamer *S, const gp_yaml_node *root, const gp_yaml_nod
 	int st, line;
 
 	if (x->type != GP_YAML_SEQ)
-		return load_nodes(L, x);
+		return gp_cy_load_nodes(L, x);
 	if (S->nnodes == 0)
 		return gp_yaml_error(&L->doc, x, L->err, "'nodes' is empty");
 	S->pass = 2;
@@ -939,52 +650,23 @@ int gp_cluster_parse(const char *text, size_t len, const char *filename,
  * on a first read, then the passes parse it as they read it. */
 static int load_file(const char *path, gp_cluster *c, gp_error *err)
 {
-	char buf[1 << 16], head[12];
-	FILE *fp = fopen(path, "rb");
-	size_t n = 0, got, i, nhead = 0;
-	int line = 1, col = 1, nul = 0, st;
+	char head[12];
+	size_t nhead;
+	int line, col, st;
 	source src = { NULL, 0, NULL };
 
-	if (!fp)
-		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-	while ((got = fread(buf, 1, sizeof(buf), fp)) > 0) {
-		for (i = 0; i < got && nhead < sizeof(head); i++)
-			head[nhead++] = buf[i];
-		n += got;
-		if (n > GP_CLUSTER_MAX_FILE) {
-			fclose(fp);
-			return gp_error_set(err, GP_EINPUT, path, 0, 0,
-					    "file is larger than the %zu-byte limit",
-					    (size_t)GP_CLUSTER_MAX_FILE);
-		}
-		for (i = 0; i < got && !nul; i++) {
-			if (!buf[i]) {
-				nul = 1;
-			} else if (buf[i] == '\n') {
-				line++;
-				col = 1;
-			} else {
-				col++;
-			}
-		}
-	}
-	if (ferror(fp)) {
-		fclose(fp);
-		return gp_error_set(err, GP_EIO, path, 0, 0, "read error");
-	}
-	if (nhead == sizeof(head) && !memcmp(head, "sn,cpu_milli", 12)) {
-		fclose(fp);
-		return gp_cluster_load_openb(path, c, err);
-	}
-	if (nul) {
-		fclose(fp);
-		return gp_error_set(err, GP_EINPUT, path, line, col,
-				    "binary data (a NUL byte), not a cluster YAML file");
-	}
-	rewind(fp);
-	src.fp = fp;
-	st = cluster_parse(&src, NULL, path, c, err);
-	fclose(fp);
+	st = gp_yaml_open_file(path, GP_CLUSTER_MAX_FILE, &src.fp, &line, &col, head,
+			       sizeof(head), &nhead, err);
+	if (st)
+		return st;
+	if (nhead == sizeof(head) && !memcmp(head, "sn,cpu_milli", 12))
+		st = gp_cluster_load_openb(path, c, err);
+	else if (line)
+		st = gp_error_set(err, GP_EINPUT, path, line, col,
+				  "binary data (a NUL byte), not a cluster YAML file");
+	else
+		st = cluster_parse(&src, NULL, path, c, err);
+	fclose(src.fp);
 	return st;
 }
 

@@ -1,16 +1,15 @@
-#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include <yaml.h>
 
 #include "gpuplan/util/pool.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/io/yaml.h"
+#include "yaml_int.h"
 
 /* Storage of a document's nodes: blocks carved front to back (newest
  * first in doc->blocks), so a node costs its own bytes only. */
@@ -279,18 +278,6 @@ static gp_yaml_node *key_new(pctx *x, const yaml_mark_t *mark, const char *text,
 	set_pos(x, n, GP_YAML_SCALAR, mark);
 	n->scalar = (char *)t;
 	return n;
-}
-
-int gp_yaml_error(const gp_yaml_doc *doc, const gp_yaml_node *at,
-		  gp_error *err, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	gp_error_setv(err, GP_EINPUT, doc->path, at ? (int)at->line : 0,
-		      at ? (int)at->col : 0, fmt, ap);
-	va_end(ap);
-	return GP_EINPUT;
 }
 
 #define INDEX_FROM 8 /* keys before a map gets its index */
@@ -655,40 +642,36 @@ int gp_yaml_parse(const char *text, size_t len, const char *path, int max_depth,
 	return gp_yaml_parse_stream(text, len, path, max_depth, NULL, NULL, NULL, doc, err);
 }
 
-static int parse(const char *text, size_t len, FILE *fp, const char *path, int max_depth,
-		 int first_line, const char *const *keys, gp_yaml_item_fn fn, gp_yaml_keyed_fn kfn,
-		 gp_yaml_keep_fn keep, void *ud, gp_yaml_doc *doc, gp_error *err);
-
 int gp_yaml_parse_stream(const char *text, size_t len, const char *path, int max_depth,
 			 const char *key, gp_yaml_item_fn fn, void *ud, gp_yaml_doc *doc,
 			 gp_error *err)
 {
 	const char *keys[2] = { key, NULL };
 
-	return parse(text, len, NULL, path, max_depth, 1, key && fn ? keys : NULL, fn, NULL, NULL,
-		     ud, doc, err);
+	return gp_yaml_parse_any(text, len, NULL, path, max_depth, 1, key && fn ? keys : NULL, fn,
+				 NULL, NULL, ud, doc, err);
 }
 
 int gp_yaml_parse_file_streams(FILE *fp, const char *path, int max_depth, int first_line,
 			       const char *const *keys, gp_yaml_keyed_fn fn, void *ud,
 			       gp_yaml_doc *doc, gp_error *err)
 {
-	return parse(NULL, 0, fp, path, max_depth, first_line, fn ? keys : NULL, NULL, fn, NULL,
-		     ud, doc, err);
+	return gp_yaml_parse_any(NULL, 0, fp, path, max_depth, first_line, fn ? keys : NULL, NULL,
+				 fn, NULL, ud, doc, err);
 }
 
 int gp_yaml_parse_streams(const char *text, size_t len, const char *path, int max_depth,
 			  int first_line, const char *const *keys, gp_yaml_keyed_fn fn, void *ud,
 			  gp_yaml_doc *doc, gp_error *err)
 {
-	return parse(text, len, NULL, path, max_depth, first_line, fn ? keys : NULL, NULL, fn, NULL,
-		     ud, doc, err);
+	return gp_yaml_parse_any(text, len, NULL, path, max_depth, first_line, fn ? keys : NULL,
+				 NULL, fn, NULL, ud, doc, err);
 }
 
-/* text[0..len), or the file fp (checked by open_checked) when text is NULL. */
-static int parse(const char *text, size_t len, FILE *fp, const char *path, int max_depth,
-		 int first_line, const char *const *keys, gp_yaml_item_fn fn, gp_yaml_keyed_fn kfn,
-		 gp_yaml_keep_fn keep, void *ud, gp_yaml_doc *doc, gp_error *err)
+int gp_yaml_parse_any(const char *text, size_t len, FILE *fp, const char *path, int max_depth,
+		      int first_line, const char *const *keys, gp_yaml_item_fn fn,
+		      gp_yaml_keyed_fn kfn, gp_yaml_keep_fn keep, void *ud, gp_yaml_doc *doc,
+		      gp_error *err)
 {
 	yaml_parser_t parser;
 	pctx x;
@@ -730,266 +713,4 @@ static int parse(const char *text, size_t len, FILE *fp, const char *path, int m
 		gp_yaml_doc_release(doc);
 	}
 	return status;
-}
-
-/* The checks of gp_read_file and check_nul, made on the file read in
- * pieces, so that its text is never whole in memory beside the tree
- * (issue 18); *out is then open at its start. */
-static int open_checked(const char *path, size_t max_bytes, FILE **out, gp_error *err)
-{
-	char buf[1 << 16];
-	FILE *fp = fopen(path, "rb");
-	size_t n = 0, got, i;
-	int line = 1, col = 1, nul = 0;
-
-	if (!fp)
-		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
-	while ((got = fread(buf, 1, sizeof(buf), fp)) > 0) {
-		n += got;
-		if (n > max_bytes) {
-			fclose(fp);
-			return gp_error_set(err, GP_EINPUT, path, 0, 0,
-					    "file is larger than the %zu-byte limit", max_bytes);
-		}
-		for (i = 0; i < got && !nul; i++) {
-			if (!buf[i]) {
-				nul = 1;
-			} else if (buf[i] == '\n') {
-				line++;
-				col = 1;
-			} else {
-				col++;
-			}
-		}
-	}
-	if (ferror(fp)) {
-		fclose(fp);
-		return gp_error_set(err, GP_EIO, path, 0, 0, "read error");
-	}
-	if (nul) {
-		fclose(fp);
-		return gp_error_set(err, GP_EINPUT, path, line, col,
-				    "binary data (NUL byte) in a YAML file");
-	}
-	rewind(fp);
-	*out = fp;
-	return GP_OK;
-}
-
-static int load(const char *path, size_t max_bytes, int max_depth, const char *const *keys,
-		gp_yaml_item_fn fn, gp_yaml_keyed_fn kfn, gp_yaml_keep_fn keep, void *ud,
-		gp_yaml_doc *doc, gp_error *err)
-{
-	char *text;
-	size_t len;
-	int status;
-	FILE *fp;
-	struct stat sb;
-
-	gp_yaml_doc_init(doc);
-	if (!max_bytes)
-		max_bytes = GP_YAML_DEFAULT_MAX_BYTES;
-	/* stdin, FIFOs and devices: read whole, as gp_read_file does */
-	if (strcmp(path, "-") && !stat(path, &sb) && S_ISREG(sb.st_mode)) {
-		if ((status = open_checked(path, max_bytes, &fp, err)))
-			return status;
-		status = parse(NULL, 0, fp, path, max_depth, 1, keys, fn, kfn, keep, ud, doc, err);
-		fclose(fp);
-		return status;
-	}
-	status = gp_read_file(path, max_bytes, &text, &len, err);
-	if (status)
-		return status;
-	status = parse(text, len, NULL, path, max_depth, 1, keys, fn, kfn, keep, ud, doc, err);
-	free(text);
-	return status;
-}
-
-int gp_yaml_load_stream(const char *path, size_t max_bytes, int max_depth, const char *key,
-			gp_yaml_item_fn fn, void *ud, gp_yaml_doc *doc, gp_error *err)
-{
-	const char *keys[2] = { key, NULL };
-
-	return load(path, max_bytes, max_depth, key && fn ? keys : NULL, fn, NULL, NULL, ud, doc,
-		    err);
-}
-
-int gp_yaml_load_streams(const char *path, size_t max_bytes, int max_depth,
-			 const char *const *keys, gp_yaml_keyed_fn fn, gp_yaml_keep_fn keep,
-			 void *ud, gp_yaml_doc *doc, gp_error *err)
-{
-	return load(path, max_bytes, max_depth, fn ? keys : NULL, NULL, fn, keep, ud, doc, err);
-}
-
-int gp_yaml_load(const char *path, size_t max_bytes, int max_depth,
-		 gp_yaml_doc *doc, gp_error *err)
-{
-	return gp_yaml_load_stream(path, max_bytes, max_depth, NULL, NULL, NULL, doc, err);
-}
-
-const gp_yaml_node *gp_yaml_get(const gp_yaml_node *map, const char *key)
-{
-	size_t i;
-
-	if (!map || map->type != GP_YAML_MAP)
-		return NULL;
-	for (i = 0; i < map->n; i++)
-		if (!strcmp(map->keys[i]->scalar, key))
-			return map->items[i];
-	return NULL;
-}
-
-static const char *type_name(int type)
-{
-	switch (type) {
-	case GP_YAML_MAP:
-		return "a mapping";
-	case GP_YAML_SEQ:
-		return "a list";
-	default:
-		return "a scalar";
-	}
-}
-
-/* Edit distance, for "did you mean" hints on misspelt keys. */
-static int edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	int row[64], prev, cur;
-
-	if (lb >= GP_ARRAY_SIZE(row) || la >= 64)
-		return 99;
-	for (j = 0; j <= lb; j++)
-		row[j] = (int)j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = (int)i;
-		for (j = 1; j <= lb; j++) {
-			cur = row[j];
-			row[j] = prev + (a[i - 1] != b[j - 1]);
-			if (row[j - 1] + 1 < row[j])
-				row[j] = row[j - 1] + 1;
-			if (cur + 1 < row[j])
-				row[j] = cur + 1;
-			prev = cur;
-		}
-	}
-	return row[lb];
-}
-
-int gp_yaml_check_keys(const gp_yaml_doc *doc, const gp_yaml_node *map,
-		       const char *what, const char *const *allowed,
-		       gp_error *err)
-{
-	size_t i, k;
-
-	if (gp_yaml_expect(doc, map, GP_YAML_MAP, what, err))
-		return GP_EINPUT;
-	for (i = 0; i < map->n; i++) {
-		const char *key = map->keys[i]->scalar;
-		const char *best = NULL;
-		int best_d = 3;
-
-		for (k = 0; allowed[k]; k++) {
-			int d;
-
-			if (!strcmp(key, allowed[k]))
-				break;
-			d = edit_distance(key, allowed[k]);
-			if (d < best_d) {
-				best_d = d;
-				best = allowed[k];
-			}
-		}
-		if (allowed[k])
-			continue;
-		if (best)
-			return gp_yaml_error(doc, map->keys[i], err,
-					     "unknown key '%s' in %s (did you mean '%s'?)",
-					     key, what, best);
-		return gp_yaml_error(doc, map->keys[i], err,
-				     "unknown key '%s' in %s", key, what);
-	}
-	return GP_OK;
-}
-
-int gp_yaml_expect(const gp_yaml_doc *doc, const gp_yaml_node *node,
-		   int type, const char *what, gp_error *err)
-{
-	if (!node)
-		return gp_error_set(err, GP_EINPUT, doc->path, 0, 0,
-				    "missing %s", what);
-	if (node->type != type)
-		return gp_yaml_error(doc, node, err, "%s must be %s, not %s",
-				     what, type_name(type), type_name(node->type));
-	return GP_OK;
-}
-
-int gp_yaml_str(const gp_yaml_doc *doc, const gp_yaml_node *node,
-		const char *what, const char **out, gp_error *err)
-{
-	if (gp_yaml_expect(doc, node, GP_YAML_SCALAR, what, err))
-		return GP_EINPUT;
-	*out = node->scalar;
-	return GP_OK;
-}
-
-int gp_yaml_long(const gp_yaml_doc *doc, const gp_yaml_node *node,
-		 const char *what, long min, long max, long *out, gp_error *err)
-{
-	if (gp_yaml_expect(doc, node, GP_YAML_SCALAR, what, err))
-		return GP_EINPUT;
-	if (node->quoted || gp_parse_long(node->scalar, min, max, out))
-		return gp_yaml_error(doc, node, err,
-				     "%s must be an integer in [%ld, %ld], not '%.40s'",
-				     what, min, max, node->scalar);
-	return GP_OK;
-}
-
-int gp_yaml_double(const gp_yaml_doc *doc, const gp_yaml_node *node,
-		   const char *what, double min, double max, double *out,
-		   gp_error *err)
-{
-	if (gp_yaml_expect(doc, node, GP_YAML_SCALAR, what, err))
-		return GP_EINPUT;
-	if (node->quoted || gp_parse_double(node->scalar, min, max, out))
-		return gp_yaml_error(doc, node, err,
-				     "%s must be a number in [%g, %g], not '%.40s'",
-				     what, min, max, node->scalar);
-	return GP_OK;
-}
-
-int gp_yaml_bool(const gp_yaml_doc *doc, const gp_yaml_node *node,
-		 const char *what, int *out, gp_error *err)
-{
-	if (gp_yaml_expect(doc, node, GP_YAML_SCALAR, what, err))
-		return GP_EINPUT;
-	if (!node->quoted && (!strcasecmp(node->scalar, "true") ||
-			      !strcasecmp(node->scalar, "yes"))) {
-		*out = 1;
-		return GP_OK;
-	}
-	if (!node->quoted && (!strcasecmp(node->scalar, "false") ||
-			      !strcasecmp(node->scalar, "no"))) {
-		*out = 0;
-		return GP_OK;
-	}
-	return gp_yaml_error(doc, node, err, "%s must be true or false, not '%.40s'",
-			     what, node->scalar);
-}
-
-void gp_yaml_quote(gp_sbuf *sb, const char *s)
-{
-	gp_sbuf_add(sb, "\"", 1);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			gp_sbuf_addf(sb, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
-			gp_sbuf_addf(sb, "\\x%02x", c);
-		else
-			gp_sbuf_add(sb, (const char *)&c, 1);
-	}
-	gp_sbuf_add(sb, "\"", 1);
 }

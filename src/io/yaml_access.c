@@ -1,0 +1,189 @@
+/* Reading a YAML document tree (io/yaml.c builds it): located errors,
+ * lookups, the key check with its "did you mean" hint, typed accessors,
+ * and quoting for the files gpuplan writes. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gpuplan/io/yaml.h"
+#include "gpuplan/util/util.h"
+
+int gp_yaml_error(const gp_yaml_doc *doc, const gp_yaml_node *at,
+		  gp_error *err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	gp_error_setv(err, GP_EINPUT, doc->path, at ? (int)at->line : 0,
+		      at ? (int)at->col : 0, fmt, ap);
+	va_end(ap);
+	return GP_EINPUT;
+}
+
+const gp_yaml_node *gp_yaml_get(const gp_yaml_node *map, const char *key)
+{
+	size_t i;
+
+	if (!map || map->type != GP_YAML_MAP)
+		return NULL;
+	for (i = 0; i < map->n; i++)
+		if (!strcmp(map->keys[i]->scalar, key))
+			return map->items[i];
+	return NULL;
+}
+
+static const char *type_name(int type)
+{
+	switch (type) {
+	case GP_YAML_MAP:
+		return "a mapping";
+	case GP_YAML_SEQ:
+		return "a list";
+	default:
+		return "a scalar";
+	}
+}
+
+/* Edit distance, for "did you mean" hints on misspelt keys. */
+static int edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	int row[64], prev, cur;
+
+	if (lb >= GP_ARRAY_SIZE(row) || la >= 64)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = (int)i;
+		for (j = 1; j <= lb; j++) {
+			cur = row[j];
+			row[j] = prev + (a[i - 1] != b[j - 1]);
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			if (cur + 1 < row[j])
+				row[j] = cur + 1;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
+int gp_yaml_check_keys(const gp_yaml_doc *doc, const gp_yaml_node *map,
+		       const char *what, const char *const *allowed,
+		       gp_error *err)
+{
+	size_t i, k;
+
+	if (gp_yaml_expect(doc, map, GP_YAML_MAP, what, err))
+		return GP_EINPUT;
+	for (i = 0; i < map->n; i++) {
+		const char *key = map->keys[i]->scalar;
+		const char *best = NULL;
+		int best_d = 3;
+
+		for (k = 0; allowed[k]; k++) {
+			int d;
+
+			if (!strcmp(key, allowed[k]))
+				break;
+			d = edit_distance(key, allowed[k]);
+			if (d < best_d) {
+				best_d = d;
+				best = allowed[k];
+			}
+		}
+		if (allowed[k])
+			continue;
+		if (best)
+			return gp_yaml_error(doc, map->keys[i], err,
+					     "unknown key '%s' in %s (did you mean '%s'?)",
+					     key, what, best);
+		return gp_yaml_error(doc, map->keys[i], err,
+				     "unknown key '%s' in %s", key, what);
+	}
+	return GP_OK;
+}
+
+int gp_yaml_expect(const gp_yaml_doc *doc, const gp_yaml_node *node,
+		   int type, const char *what, gp_error *err)
+{
+	if (!node)
+		return gp_error_set(err, GP_EINPUT, doc->path, 0, 0,
+				    "missing %s", what);
+	if (node->type != type)
+		return gp_yaml_error(doc, node, err, "%s must be %s, not %s",
+				     what, type_name(type), type_name(node->type));
+	return GP_OK;
+}
+
+int gp_yaml_str(const gp_yaml_doc *doc, const gp_yaml_node *node,
+		const char *what, const char **out, gp_error *err)
+{
+	if (gp_yaml_expect(doc, node, GP_YAML_SCALAR, what, err))
+		return GP_EINPUT;
+	*out = node->scalar;
+	return GP_OK;
+}
+
+int gp_yaml_long(const gp_yaml_doc *doc, const gp_yaml_node *node,
+		 const char *what, long min, long max, long *out, gp_error *err)
+{
+	if (gp_yaml_expect(doc, node, GP_YAML_SCALAR, what, err))
+		return GP_EINPUT;
+	if (node->quoted || gp_parse_long(node->scalar, min, max, out))
+		return gp_yaml_error(doc, node, err,
+				     "%s must be an integer in [%ld, %ld], not '%.40s'",
+				     what, min, max, node->scalar);
+	return GP_OK;
+}
+
+int gp_yaml_double(const gp_yaml_doc *doc, const gp_yaml_node *node,
+		   const char *what, double min, double max, double *out,
+		   gp_error *err)
+{
+	if (gp_yaml_expect(doc, node, GP_YAML_SCALAR, what, err))
+		return GP_EINPUT;
+	if (node->quoted || gp_parse_double(node->scalar, min, max, out))
+		return gp_yaml_error(doc, node, err,
+				     "%s must be a number in [%g, %g], not '%.40s'",
+				     what, min, max, node->scalar);
+	return GP_OK;
+}
+
+int gp_yaml_bool(const gp_yaml_doc *doc, const gp_yaml_node *node,
+		 const char *what, int *out, gp_error *err)
+{
+	if (gp_yaml_expect(doc, node, GP_YAML_SCALAR, what, err))
+		return GP_EINPUT;
+	if (!node->quoted && (!strcasecmp(node->scalar, "true") ||
+			      !strcasecmp(node->scalar, "yes"))) {
+		*out = 1;
+		return GP_OK;
+	}
+	if (!node->quoted && (!strcasecmp(node->scalar, "false") ||
+			      !strcasecmp(node->scalar, "no"))) {
+		*out = 0;
+		return GP_OK;
+	}
+	return gp_yaml_error(doc, node, err, "%s must be true or false, not '%.40s'",
+			     what, node->scalar);
+}
+
+void gp_yaml_quote(gp_sbuf *sb, const char *s)
+{
+	gp_sbuf_add(sb, "\"", 1);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			gp_sbuf_addf(sb, "\\%c", c);
+		else if (c < 0x20 || c == 0x7f)
+			gp_sbuf_addf(sb, "\\x%02x", c);
+		else
+			gp_sbuf_add(sb, (const char *)&c, 1);
+	}
+	gp_sbuf_add(sb, "\"", 1);
+}
