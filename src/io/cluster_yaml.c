@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/openb.h"
@@ -731,39 +733,90 @@ static int finish_fabric(streamer *S, const gp_yaml_node *x)
 	return GP_OK;
 }
 
+/* The text of a cluster file: in memory, or a regular file parsed as it
+ * is read (memory: the text never sits beside the tree and the cluster). */
+typedef struct source {
+	const char *text;       /* NULL: fp */
+	size_t len;
+	FILE *fp;
+} source;
+
+static int parse_from(const source *src, size_t at, int line, const char *filename,
+		      streamer *S, gp_yaml_doc *doc, gp_error *err)
+{
+	if (!src->text) {
+		if (fseek(src->fp, (long)at, SEEK_SET))
+			return gp_error_set(err, GP_EIO, filename, 0, 0, "read error");
+		return gp_yaml_parse_file_streams(src->fp, filename, GP_YAML_MAX_DEPTH, line,
+						  streamed_keys, stream_item, S, doc, err);
+	}
+	return gp_yaml_parse_streams(src->text + at, src->len - at, filename, GP_YAML_MAX_DEPTH,
+				     line, streamed_keys, stream_item, S, doc, err);
+}
+
+/* Whether line number `line` (s[0..n), without its "\n"), before the
+ * 'nodes' key, lets pass 2 start below it: plain ASCII with no other YAML
+ * line break than "\n" or "\r\n", and not the '{' of a flow root. */
+static int plain_line(const gp_yaml_node *root, unsigned line, const char *s, size_t n)
+{
+	size_t k;
+
+	if (line == root->line && n >= root->col && s[root->col - 1] == '{')
+		return 0;
+	for (k = 0; k < n; k++)
+		if ((unsigned char)s[k] >= 0x80 || (s[k] == '\r' && k + 1 != n))
+			return 0;
+	return 1;
+}
+
 /* Where pass 2 may start: the line of the root key 'nodes' when the root
  * is a block mapping and the key starts its line (the rest of the file
- * then parses as the same mapping's remaining keys), and the lines before
- * are plain ASCII ended by "\n" (no other YAML line breaks); else line 1. */
-static int nodes_line(const gp_yaml_node *root, const char *text, size_t len, size_t *at)
+ * then parses as the same mapping's remaining keys) and the lines before
+ * are plain (plain_line); else line 1.  *at: its byte offset. */
+static int nodes_line(const gp_yaml_node *root, const source *src, size_t *at)
 {
-	const char *p = text, *end = text + len, *nl, *q;
-	size_t i;
+	const gp_yaml_node *key = NULL;
 	unsigned line = 1;
+	size_t i, n, off = 0;
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t got;
 
 	*at = 0;
-	for (i = 0; i < root->n && strcmp(root->keys[i]->scalar, "nodes"); i++)
-		;
-	if (i == root->n || root->keys[i]->col != 1)
+	for (i = 0; i < root->n; i++)
+		if (!strcmp(root->keys[i]->scalar, "nodes"))
+			key = root->keys[i];
+	if (!key || key->col != 1)
 		return 1;
-	for (; line < root->keys[i]->line; line++) {
-		if (line == root->line && (size_t)(end - p) >= root->col && p[root->col - 1] == '{')
-			return 1;
-		nl = memchr(p, '\n', (size_t)(end - p));
-		if (!nl)
-			return 1;
-		for (q = p; q < nl; q++)
-			if ((unsigned char)*q >= 0x80 || (*q == '\r' && q + 1 != nl))
+	if (src->text) {
+		const char *p = src->text, *end = p + src->len, *nl;
+
+		for (; line < key->line; line++, p = nl + 1) {
+			nl = memchr(p, '\n', (size_t)(end - p));
+			if (!nl || !plain_line(root, line, p, (size_t)(nl - p)))
 				return 1;
-		p = nl + 1;
+		}
+		*at = (size_t)(p - src->text);
+		return (int)line;
 	}
-	*at = (size_t)(p - text);
+	rewind(src->fp);
+	for (; line < key->line; line++) {
+		got = getline(&buf, &cap, src->fp);
+		n = got > 0 ? (size_t)got : 0;
+		if (!n || buf[n - 1] != '\n' || !plain_line(root, line, buf, n - 1)) {
+			free(buf);
+			return 1;
+		}
+		off += n;
+	}
+	free(buf);
+	*at = off;
 	return (int)line;
 }
 
 /* 'nodes' (x): a list is converted in pass 2. */
 static int finish_nodes(streamer *S, const gp_yaml_node *root, const gp_yaml_node *x,
-			const char *text, size_t len, const char *filename)
+			const source *src, const char *filename)
 {
 	loader *L = S->L;
 	gp_yaml_doc doc;
@@ -775,9 +828,8 @@ static int finish_nodes(streamer *S, const gp_yaml_node *root, const gp_yaml_nod
 	if (S->nnodes == 0)
 		return gp_yaml_error(&L->doc, x, L->err, "'nodes' is empty");
 	S->pass = 2;
-	line = nodes_line(root, text, len, &at);
-	st = gp_yaml_parse_streams(text + at, len - at, filename, GP_YAML_MAX_DEPTH, line,
-				   streamed_keys, stream_item, S, &doc, L->err);
+	line = nodes_line(root, src, &at);
+	st = parse_from(src, at, line, filename, S, &doc, L->err);
 	gp_yaml_doc_release(&doc);
 	return st;
 }
@@ -786,10 +838,10 @@ static const char *const top_keys[] = {
 	"name", "description", "gpu_models", "node_types", "fabric", "nodes", NULL
 };
 
-/* own: the caller's copy of text, freed once parsed (memory: the tree and
- * the cluster need not sit beside it). */
-static int cluster_parse(const char *text, size_t len, char **own, const char *filename,
-			 gp_cluster *c, gp_error *err)
+/* own: the caller's copy of src's text, freed once parsed (memory: the
+ * cluster need not sit beside it). */
+static int cluster_parse(const source *src, char **own, const char *filename, gp_cluster *c,
+			 gp_error *err)
 {
 	loader L;
 	streamer S;
@@ -807,12 +859,12 @@ static int cluster_parse(const char *text, size_t len, char **own, const char *f
 	L.c = c;
 	L.err = err;
 	gp_yaml_doc_init(&L.doc);
-	nul = memchr(text, '\0', len);
+	nul = src->text ? memchr(src->text, '\0', src->len) : NULL;
 	if (nul) {
 		/* Locate it: YAML text never holds a NUL byte. */
 		int line = 1, col = 1;
 
-		for (const char *p = text; p < nul; p++, col++)
+		for (const char *p = src->text; p < nul; p++, col++)
 			if (*p == '\n') {
 				line++;
 				col = 0;
@@ -821,8 +873,7 @@ static int cluster_parse(const char *text, size_t len, char **own, const char *f
 				  "binary data (a NUL byte), not a cluster YAML file");
 		goto out;
 	}
-	st = gp_yaml_parse_streams(text, len, filename, GP_YAML_MAX_DEPTH, 1, streamed_keys,
-				   stream_item, &S, &L.doc, err);
+	st = parse_from(src, 0, 1, filename, &S, &L.doc, err);
 	if (st)
 		goto out;
 	root = L.doc.root;
@@ -860,7 +911,7 @@ static int cluster_parse(const char *text, size_t len, char **own, const char *f
 	if (x && !gp_cy_is_null(x) && finish_fabric(&S, x))
 		goto out;
 	x = gp_cy_need(&L, root, "nodes", "cluster file");
-	if (!x || finish_nodes(&S, root, x, text, len, filename))
+	if (!x || finish_nodes(&S, root, x, src, filename))
 		goto out;
 	if (own) {
 		free(*own);
@@ -879,16 +930,75 @@ out:
 int gp_cluster_parse(const char *text, size_t len, const char *filename,
 		     gp_cluster *c, gp_error *err)
 {
-	return cluster_parse(text, len, NULL, filename, c, err);
+	source src = { text, len, NULL };
+
+	return cluster_parse(&src, NULL, filename, c, err);
+}
+
+/* A regular file: gp_read_file's checks, the openb test and the NUL check
+ * on a first read, then the passes parse it as they read it. */
+static int load_file(const char *path, gp_cluster *c, gp_error *err)
+{
+	char buf[1 << 16], head[12];
+	FILE *fp = fopen(path, "rb");
+	size_t n = 0, got, i, nhead = 0;
+	int line = 1, col = 1, nul = 0, st;
+	source src = { NULL, 0, NULL };
+
+	if (!fp)
+		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+	while ((got = fread(buf, 1, sizeof(buf), fp)) > 0) {
+		for (i = 0; i < got && nhead < sizeof(head); i++)
+			head[nhead++] = buf[i];
+		n += got;
+		if (n > GP_CLUSTER_MAX_FILE) {
+			fclose(fp);
+			return gp_error_set(err, GP_EINPUT, path, 0, 0,
+					    "file is larger than the %zu-byte limit",
+					    (size_t)GP_CLUSTER_MAX_FILE);
+		}
+		for (i = 0; i < got && !nul; i++) {
+			if (!buf[i]) {
+				nul = 1;
+			} else if (buf[i] == '\n') {
+				line++;
+				col = 1;
+			} else {
+				col++;
+			}
+		}
+	}
+	if (ferror(fp)) {
+		fclose(fp);
+		return gp_error_set(err, GP_EIO, path, 0, 0, "read error");
+	}
+	if (nhead == sizeof(head) && !memcmp(head, "sn,cpu_milli", 12)) {
+		fclose(fp);
+		return gp_cluster_load_openb(path, c, err);
+	}
+	if (nul) {
+		fclose(fp);
+		return gp_error_set(err, GP_EINPUT, path, line, col,
+				    "binary data (a NUL byte), not a cluster YAML file");
+	}
+	rewind(fp);
+	src.fp = fp;
+	st = cluster_parse(&src, NULL, path, c, err);
+	fclose(fp);
+	return st;
 }
 
 int gp_cluster_load(const char *path, gp_cluster *c, gp_error *err)
 {
+	source src = { NULL, 0, NULL };
+	struct stat sb;
 	char *text;
 	size_t len;
 	int st;
 
 	gp_cluster_init(c);
+	if (strcmp(path, "-") && !stat(path, &sb) && S_ISREG(sb.st_mode))
+		return load_file(path, c, err);
 	st = gp_read_file(path, GP_CLUSTER_MAX_FILE, &text, &len, err);
 	if (st)
 		return st;
@@ -897,7 +1007,9 @@ int gp_cluster_load(const char *path, gp_cluster *c, gp_error *err)
 		free(text);
 		return gp_cluster_load_openb(path, c, err);
 	}
-	st = cluster_parse(text, len, &text, path, c, err);
+	src.text = text;
+	src.len = len;
+	st = cluster_parse(&src, &text, path, c, err);
 	free(text);
 	return st;
 }

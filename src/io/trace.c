@@ -601,8 +601,15 @@ static int load(const char *name, const gp_trace_scanner *sc, char **own,
 		x.sc.p += 3;
 	while ((line = gp_trace_scan_line(&x.sc, &llen)) && gp_trace_skip_line(line))
 		;
-	if (x.sc.failed || (rc = pick_dialect(&x, line, llen, err))) {
-		rc = x.sc.failed ? gp_trace_scan_error(&x.sc, err) : rc;
+	if (x.sc.failed) {
+		/* as when gp_read_file fails: out left empty */
+		rc = gp_trace_scan_error(&x.sc, err);
+		gp_trace_scan_close(&x.sc);
+		gp_joblist_release(out);
+		gp_joblist_init(out);
+		return rc;
+	}
+	if ((rc = pick_dialect(&x, line, llen, err))) {
 		gp_trace_scan_close(&x.sc);
 		return rc;
 	}

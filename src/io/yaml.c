@@ -669,6 +669,14 @@ int gp_yaml_parse_stream(const char *text, size_t len, const char *path, int max
 		     ud, doc, err);
 }
 
+int gp_yaml_parse_file_streams(FILE *fp, const char *path, int max_depth, int first_line,
+			       const char *const *keys, gp_yaml_keyed_fn fn, void *ud,
+			       gp_yaml_doc *doc, gp_error *err)
+{
+	return parse(NULL, 0, fp, path, max_depth, first_line, fn ? keys : NULL, NULL, fn, NULL,
+		     ud, doc, err);
+}
+
 int gp_yaml_parse_streams(const char *text, size_t len, const char *path, int max_depth,
 			  int first_line, const char *const *keys, gp_yaml_keyed_fn fn, void *ud,
 			  gp_yaml_doc *doc, gp_error *err)

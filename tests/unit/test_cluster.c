@@ -3,6 +3,7 @@
  * in the YAML files' comments), and located errors on bad files. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/model/cluster.h"
@@ -369,10 +370,40 @@ static void test_build_by_hand(void)
  * whole tree. */
 #define TYPES "node_types:\n  t:\n    gpus: [{id: GPU0}]\n    links: [[X]]\n"
 
+/* The text parsed in memory and, the same, loaded from a file (parsed as
+ * it is read): both give the same answer, which is returned. */
 static int parse_text(const char *text, gp_cluster *c, gp_error *err)
 {
+	char path[] = "/tmp/gpuplan-cluster-XXXXXX";
+	int fd = mkstemp(path), rc, rf;
+	gp_cluster f;
+	gp_error ferr = GP_ERROR_INIT;
+	size_t i;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
 	gp_error_clear(err);
-	return gp_cluster_parse(text, strlen(text), "s.yaml", c, err);
+	rc = gp_cluster_parse(text, strlen(text), path, c, err);
+	rf = gp_cluster_load(path, &f, &ferr);
+	unlink(path);
+	CU_ASSERT_EQUAL(rf, rc);
+	if (rc) {
+		CU_ASSERT_EQUAL(ferr.line, err->line);
+		CU_ASSERT_EQUAL(ferr.col, err->col);
+		CU_ASSERT_STRING_EQUAL(ferr.msg, err->msg);
+		return rc;
+	}
+	if (rf)
+		return rc;
+	CU_ASSERT_EQUAL(f.nnodes, c->nnodes);
+	CU_ASSERT_EQUAL(f.nswitches, c->nswitches);
+	for (i = 0; i < (size_t)f.nnodes && i < (size_t)c->nnodes; i++) {
+		CU_ASSERT_EQUAL(f.nodes[i].line, c->nodes[i].line);
+		CU_ASSERT_EQUAL(f.nodes[i].sw, c->nodes[i].sw);
+	}
+	gp_cluster_release(&f);
+	return rc;
 }
 
 static void test_streamed_lists(void)

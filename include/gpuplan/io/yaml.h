@@ -7,6 +7,7 @@
 #define GPUPLAN_YAML_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "gpuplan/util/error.h"
 #include "gpuplan/util/util.h"
@@ -77,6 +78,11 @@ int gp_yaml_parse_streams(const char *text, size_t len, const char *path, int ma
  * parsed as it is read (its text is never whole in memory). */
 int gp_yaml_load_stream(const char *path, size_t max_bytes, int max_depth, const char *key,
 			gp_yaml_item_fn fn, void *ud, gp_yaml_doc *doc, gp_error *err);
+/* The same on a file read from where it stands (a regular file the caller
+ * has checked for size and NUL bytes). */
+int gp_yaml_parse_file_streams(FILE *fp, const char *path, int max_depth, int first_line,
+			       const char *const *keys, gp_yaml_keyed_fn fn, void *ud,
+			       gp_yaml_doc *doc, gp_error *err);
 /* keep (optional): whether the entry of a root mapping's key stays in the
  * tree; a dropped entry is still parsed and checked (its key takes part
  * in the duplicate check) but not kept (memory: a loader that knows the
