@@ -195,10 +195,12 @@ static int hl_bracket(const hl_ctx *x, size_t pos, size_t close, hl_group *g)
 	return GP_OK;
 }
 
-/* Where a group's odometer stands: range ri, its number v. */
+/* Where a group's odometer stands: range ri, its number v, printed at
+ * at (nd digits) in the name being built. */
 typedef struct hl_pos {
 	size_t ri;
 	long long v;
+	size_t at, nd;
 } hl_pos;
 
 /* Write v printed with at least width digits ("%0*lld"; v >= 0) at out;
@@ -218,13 +220,98 @@ static char *put_number(char *out, long long v, int width)
 	return out + n;
 }
 
+/* Print groups from..ng-1 (each after its literal text) and the text
+ * after the last, lit..end, into cur; the name's length. */
+static size_t hl_render(const hl_ctx *x, const hl_group *g, hl_pos *pos, size_t ng,
+			size_t from, size_t lit, size_t end, char *cur)
+{
+	size_t i, w = from ? pos[from - 1].at + pos[from - 1].nd : 0;
+
+	for (i = from; i < ng; i++) {
+		memcpy(cur + w, x->s + g[i].text_start, g[i].text_len);
+		w += g[i].text_len;
+		pos[i].at = w;
+		pos[i].nd = (size_t)(put_number(cur + w, pos[i].v,
+						g[i].ranges[pos[i].ri].width) - (cur + w));
+		w += pos[i].nd;
+	}
+	memcpy(cur + w, x->s + lit, end - lit);
+	return w + (end - lit);
+}
+
+/* Add one to the number of n digits at s in place; 0 when it had only
+ * nines (then it needs a digit more: printed again). */
+static int bump(char *s, size_t n)
+{
+	while (n-- > 0) {
+		if (s[n] != '9') {
+			s[n]++;
+			return 1;
+		}
+		s[n] = '0';
+	}
+	return 0;
+}
+
+/* Append the total names of the item whose groups are g[0..ng), the
+ * odometer's last group turning fastest, each group stepping through its
+ * ranges in order.  The name is built once and changed where the odometer
+ * turned: mostly one digit in place (a range keeps its width, so adding
+ * one changes the printed digits alone unless they were all nines). */
+static void hl_emit(const hl_ctx *x, const hl_group *g, size_t ng, size_t lit, size_t end,
+		    long long total, gp_hostlist *h)
+{
+	hl_pos *pos = gp_xcalloc(ng, sizeof(*pos));
+	size_t maxlen = end - lit, len, i, redraw;
+	long long k;
+	char *cur;
+
+	/* the longest name: every literal and MAX_DIGITS per number */
+	for (i = 0; i < ng; i++) {
+		pos[i].v = g[i].ranges[0].lo;
+		maxlen += g[i].text_len + MAX_DIGITS;
+	}
+	cur = gp_xmalloc(maxlen + 1);
+	len = hl_render(x, g, pos, ng, 0, lit, end, cur);
+	GP_GROW(h->names, h->cap, h->n + (size_t)total);
+	for (k = 0; k < total; k++) {
+		char *name = reserve(h, len);
+
+		memcpy(name, cur, len);
+		commit(h, name, len);
+		if (k + 1 == total)
+			break;
+		redraw = ng;
+		for (i = ng; i-- > 0;) {
+			hl_pos *q = &pos[i];
+
+			if (q->v < g[i].ranges[q->ri].hi) {
+				q->v++;
+				if (!bump(cur + q->at, q->nd))
+					redraw = i;
+				break;
+			}
+			redraw = i;
+			if (++q->ri < g[i].nranges) {
+				q->v = g[i].ranges[q->ri].lo;
+				break;
+			}
+			q->ri = 0; /* wraps: the group before turns */
+			q->v = g[i].ranges[0].lo;
+		}
+		if (redraw < ng)
+			len = hl_render(x, g, pos, ng, redraw, lit, end, cur);
+	}
+	free(cur);
+	free(pos);
+}
+
 /* Expand item s[start..end) into h. */
 static int hl_item(const hl_ctx *x, size_t start, size_t end, gp_hostlist *h)
 {
 	hl_group *g = NULL;
-	size_t ng = 0, capg = 0, p = start, lit = start, i, maxlen;
-	long long total = 1, k;
-	hl_pos *pos;
+	size_t ng = 0, capg = 0, p = start, lit = start;
+	long long total = 1;
 	int st = GP_OK;
 
 	if (start == end)
@@ -266,42 +353,7 @@ static int hl_item(const hl_ctx *x, size_t start, size_t end, gp_hostlist *h)
 		push_n(h, x->s + start, end - start);
 		return GP_OK;
 	}
-	/* the longest name: every literal and the widest number of each
-	 * group (MAX_DIGITS + 1 bounds any); names are written in place */
-	maxlen = end - lit;
-	pos = gp_xcalloc(ng, sizeof(*pos));
-	for (i = 0; i < ng; i++) {
-		pos[i].v = g[i].ranges[0].lo;
-		maxlen += g[i].text_len + MAX_DIGITS + 1;
-	}
-	GP_GROW(h->names, h->cap, h->n + (size_t)total);
-	for (k = 0; k < total; k++) {
-		char *name = reserve(h, maxlen), *w = name;
-
-		for (i = 0; i < ng; i++) {
-			memcpy(w, x->s + g[i].text_start, g[i].text_len);
-			w = put_number(w + g[i].text_len, pos[i].v, g[i].ranges[pos[i].ri].width);
-		}
-		memcpy(w, x->s + lit, end - lit);
-		commit(h, name, (size_t)(w - name) + (end - lit));
-		/* odometer: the last group turns fastest; each group steps
-		 * through its ranges in order */
-		for (i = ng; i-- > 0;) {
-			hl_pos *q = &pos[i];
-
-			if (q->v < g[i].ranges[q->ri].hi) {
-				q->v++;
-				break;
-			}
-			if (++q->ri < g[i].nranges) {
-				q->v = g[i].ranges[q->ri].lo;
-				break;
-			}
-			q->ri = 0;
-			q->v = g[i].ranges[0].lo;
-		}
-	}
-	free(pos);
+	hl_emit(x, g, ng, lit, end, total, h);
 	groups_free(g, ng);
 	return GP_OK;
 }
