@@ -559,23 +559,19 @@ static void poly_point(polyline *pl, size_t i)
 /* Emits the column's first, lowest, highest and last points in order. */
 static void poly_column(polyline *pl, const size_t pick[4])
 {
-	size_t sorted[4], n = 0, i, j;
+	size_t sorted[4], i, j;
 
-	for (i = 0; i < 4; i++) {
-		for (j = 0; j < n && sorted[j] != pick[i]; j++)
-			;
-		if (j == n)
-			sorted[n++] = pick[i];
-	}
-	for (i = 1; i < n; i++)
+	memcpy(sorted, pick, sizeof(sorted));
+	for (i = 1; i < 4; i++)
 		for (j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
 			size_t t = sorted[j];
 
 			sorted[j] = sorted[j - 1];
 			sorted[j - 1] = t;
 		}
-	for (i = 0; i < n; i++)
-		poly_point(pl, sorted[i]);
+	for (i = 0; i < 4; i++)
+		if (i == 0 || sorted[i] != sorted[i - 1])
+			poly_point(pl, sorted[i]);
 }
 
 static void series_line(const gp_svg_chart *c, const frame *f, const gp_svg_series *se,
