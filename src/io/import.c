@@ -10,6 +10,7 @@
 
 #include "gpuplan/model/alloc.h"
 #include "gpuplan/model/catalog.h"
+#include "gpuplan/model/cluster.h"
 #include "gpuplan/util/hostlist.h"
 #include "import_int.h"
 
@@ -164,13 +165,19 @@ gp_inv_node *gp_inv_node_find(gp_inventory *inv, const char *name)
 }
 
 gp_inv_node *gp_inv_node_get(gp_inventory *inv, const char *name, size_t len,
-			     const char *file, int line, int col)
+			     const char *file, int line, int col, gp_error *err)
 {
 	int k = find_len(inv, name, len);
 	gp_inv_node *n;
 
 	if (k >= 0)
 		return &inv->nodes[k];
+	if (inv->n >= GP_IMPORT_MAX_NODES) {
+		gp_error_set(err, GP_EINPUT, file, line, col,
+			     "more than %d nodes in the input (a cluster holds at most %d)",
+			     GP_IMPORT_MAX_NODES, GP_CLUSTER_MAX_NODES);
+		return NULL;
+	}
 	GP_GROW(inv->nodes, inv->cap, inv->n + 1);
 	n = &inv->nodes[inv->n++];
 	memset(n, 0, sizeof(*n));

@@ -5,9 +5,10 @@
 #include "gpuplan/io/import.h"
 #include "gpuplan/model/catalog.h"
 
-/* The node named name[0..len), created (at file:line:col) when absent. */
+/* The node named name[0..len), created (at file:line:col) when absent;
+ * NULL with err set past GP_IMPORT_MAX_NODES nodes. */
 gp_inv_node *gp_inv_node_get(gp_inventory *inv, const char *name, size_t len,
-			     const char *file, int line, int col);
+			     const char *file, int line, int col, gp_error *err);
 gp_inv_node *gp_inv_node_find(gp_inventory *inv, const char *name);
 gp_inv_alloc *gp_inv_alloc_add(gp_inventory *inv, const char *job, const char *node,
 			       const char *file, int line);

@@ -166,7 +166,9 @@ static int read_node(gp_inventory *inv, const gp_yaml_doc *doc, const gp_yaml_no
 	cap = path2(it, "status", "capacity");
 	if (!cap)
 		cap = path2(it, "status", "allocatable");
-	n = gp_inv_node_get(inv, name, strlen(name), doc->path, it->line, it->col);
+	n = gp_inv_node_get(inv, name, strlen(name), doc->path, it->line, it->col, err);
+	if (!n)
+		return GP_EINPUT;
 	n->kinds |= 1u << GP_IMPORT_K8S_NODES;
 	if (qty_field(doc, cap, "cpu", &cpu, err) || qty_field(doc, cap, "memory", &mem, err) ||
 	    qty_field(doc, cap, "nvidia.com/gpu", &gpu, err) ||

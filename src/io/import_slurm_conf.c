@@ -69,9 +69,15 @@ static int conf_node_line(gp_inventory *inv, slurm_lexer *x, const slurm_tok *fi
 		return rc;
 	for (i = 0; i < h.n; i++) {
 		gp_inv_node *n = gp_inv_node_get(inv, h.names[i], strlen(h.names[i]), file,
-						 first->line, first->kcol);
-		int from_sc = (n->kinds >> GP_IMPORT_SCONTROL_NODE) & 1;
+						 first->line, first->kcol, err);
+		int from_sc;
 		long sockets = c.sockets ? c.sockets : c.spb ? c.spb * (c.boards ? c.boards : 1) : 0;
+
+		if (!n) {
+			gp_hostlist_release(&h);
+			return GP_EINPUT;
+		}
+		from_sc = (n->kinds >> GP_IMPORT_SCONTROL_NODE) & 1;
 
 		n->kinds |= 1u << GP_IMPORT_SLURM_CONF;
 		if (from_sc)
@@ -297,8 +303,13 @@ int gp_slurm_read_gres_conf(gp_inventory *inv, const char *text, size_t len, con
 			}
 			for (i = 0; i < h.n; i++) {
 				gp_inv_node *n = gp_inv_node_get(inv, h.names[i], strlen(h.names[i]),
-								 file, nodename.line, nodename.kcol);
+								 file, nodename.line, nodename.kcol, err);
 
+				if (!n) {
+					gp_hostlist_release(&h);
+					free(core_list);
+					return GP_EINPUT;
+				}
 				n->kinds |= 1u << GP_IMPORT_GRES_CONF;
 				gres_conf_apply(inv, n, type.v, type.vl, nfiles, core_list, ncores,
 						file, nodename.line);

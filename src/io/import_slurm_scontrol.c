@@ -159,7 +159,9 @@ int gp_slurm_read_scontrol_node(gp_inventory *inv, const char *text, size_t len,
 			if (t.vl == 0)
 				return gp_slurm_tok_err(file, &t, 0, err, "%s",
 							"NodeName: empty name");
-			r.n = gp_inv_node_get(inv, t.v, t.vl, file, t.line, t.kcol);
+			r.n = gp_inv_node_get(inv, t.v, t.vl, file, t.line, t.kcol, err);
+			if (!r.n)
+				return GP_EINPUT;
 			r.n->kinds |= 1u << GP_IMPORT_SCONTROL_NODE;
 			r.has_used = r.cfg_gpu = r.alloc_gpu_seen = r.state_alloc = r.state_idle = 0;
 			r.alloc_gpus = 0;

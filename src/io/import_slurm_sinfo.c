@@ -164,10 +164,12 @@ int gp_slurm_read_sinfo(gp_inventory *inv, const char *text, size_t len, const c
 		gp_hostlist_init(&h);
 		if ((rc = gp_hostlist_expand(nl->v, nl->vl, &h, file, row[0].line, nl->vcol, err)))
 			return rc;
-		for (k = 0; k < h.n && rc == GP_OK; k++)
-			rc = apply_row(inv, gp_inv_node_get(inv, h.names[k], strlen(h.names[k]), file,
-							     row[0].line, nl->vcol),
-				       row, col_of, file, err);
+		for (k = 0; k < h.n && rc == GP_OK; k++) {
+			gp_inv_node *node = gp_inv_node_get(inv, h.names[k], strlen(h.names[k]), file,
+							    row[0].line, nl->vcol, err);
+
+			rc = node ? apply_row(inv, node, row, col_of, file, err) : GP_EINPUT;
+		}
 		gp_hostlist_release(&h);
 		if (rc)
 			return rc;

@@ -162,6 +162,30 @@ static void test_errors_located(void)
 	gp_inventory_release(&inv);
 }
 
+/* Issue 18: hostlists multiply a kilobyte into millions of nodes; past
+ * GP_IMPORT_MAX_NODES the import stops at the line that crossed it. */
+static void test_node_cap(void)
+{
+	static const char text[] = "NodeName=a[0-149999] CPUs=4 Gres=gpu:a100:1\n"
+				   "NodeName=b[0-49999] CPUs=4\n"
+				   "NodeName=c[0-9] CPUs=4\n";
+	gp_inventory inv;
+	gp_error err = GP_ERROR_INIT;
+
+	gp_inventory_init(&inv);
+	CU_ASSERT_EQUAL(read_text(&inv, 1, text, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 3);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "more than 200000 nodes"));
+	CU_ASSERT_EQUAL(inv.n, GP_IMPORT_MAX_NODES);
+	gp_inventory_release(&inv);
+	/* the same names again are no new nodes */
+	gp_inventory_init(&inv);
+	CU_ASSERT_EQUAL(read_text(&inv, 1, "NodeName=a[0-199999] CPUs=4\nNodeName=a[0-199999] CPUs=8\n",
+				  &err), GP_OK);
+	CU_ASSERT_EQUAL(inv.n, GP_IMPORT_MAX_NODES);
+	gp_inventory_release(&inv);
+}
+
 static void test_k8s(void)
 {
 	static const char *nodes =
@@ -208,6 +232,7 @@ static void register_tests(void)
 	gp_test_add(s, "conf_and_gres", test_conf_and_gres);
 	gp_test_add(s, "errors_located", test_errors_located);
 	gp_test_add(s, "k8s", test_k8s);
+	gp_test_add(s, "node_cap", test_node_cap);
 }
 
 int main(int argc, char **argv)

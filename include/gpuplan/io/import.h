@@ -16,6 +16,10 @@
 #include "gpuplan/util/util.h"
 
 #define GP_IMPORT_MAX_FILE (64u << 20)
+/* Nodes an import may name in all (CPU-only ones included): twice what a
+ * cluster holds (GP_CLUSTER_MAX_NODES).  Hostlists make this the cap that
+ * matters: a kilobyte of 'node[0-999999]' lines would name millions. */
+#define GP_IMPORT_MAX_NODES 200000
 
 /* What a file holds, recognised from its content. */
 enum gp_import_kind {
