@@ -1,6 +1,7 @@
 /* Import, Slurm: GRES strings (gpu:a100:4(S:0-1),gpu:1(IDX:0-1,3)) and
  * TRES GPU counts onto inventory nodes. */
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,11 +62,26 @@ static int gres_head(const gres_at *g, size_t s, size_t paren, size_t e, gres_it
 		memcpy(num, f[last], fl[last]);
 		num[fl[last]] = '\0';
 		d = strtod(num, &endp);
-		/* K, M, G suffixes only for countable non-GPU GRES */
+		/* K, M, G, T, P suffixes (powers of 1024, as Slurm reads them)
+		 * only for countable non-GPU GRES */
 		if (*endp && !strcmp(it->name, "gpu"))
 			return gp_error_set(g->err, GP_EINPUT, g->file, g->line,
 					    g->col0 + (int)(f[last] - v),
 					    "GRES: bad GPU count '%s'", num);
+		if (*endp) {
+			const char *units = "KMGTP", *u = endp[1] ? NULL : strchr(units, toupper((unsigned char)*endp));
+
+			if (!u)
+				return gp_error_set(g->err, GP_EINPUT, g->file, g->line,
+						    g->col0 + (int)(f[last] - v),
+						    "GRES: bad count '%s'", num);
+			d = ldexp(d, 10 * (int)(u - units + 1));
+		}
+		/* a count past 2^50 is no count any node has (and would not fit a long) */
+		if (!(d >= 0 && d <= 0x1p50) || d != floor(d))
+			return gp_error_set(g->err, GP_EINPUT, g->file, g->line,
+					    g->col0 + (int)(f[last] - v),
+					    "GRES: count '%s' is not a whole number in 0..2^50", num);
 		it->count = (long)d;
 		last--;
 	} else if (!strcmp(it->name, "gpu") && last >= 1 &&

@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +161,27 @@ static void test_errors_located(void)
 	CU_ASSERT_EQUAL(read_text(&inv, 2, "NodeName=a CPUTot=4\n", &err), GP_EINPUT);
 	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "gpuplan import slurm"));
 	gp_inventory_release(&inv);
+	/* a count past a long (undefined conversion, found by fuzz_import),
+	 * a fraction, a suffix Slurm does not know; K..P are powers of 1024 */
+	{
+		static const char *const bad[] = { "gpu:a100:222222222222222222222222224",
+						   "gpu:a100:2.5", "gpu:a100:2,mps:4Q" };
+		size_t i;
+
+		for (i = 0; i < 3; i++) {
+			char text[128];
+
+			snprintf(text, sizeof(text), "NodeName=a CPUTot=4\n   Gres=%s\n", bad[i]);
+			gp_inventory_init(&inv);
+			CU_ASSERT_EQUAL(read_text(&inv, 1, text, &err), GP_EINPUT);
+			CU_ASSERT_EQUAL(err.line, 2);
+			gp_inventory_release(&inv);
+		}
+		gp_inventory_init(&inv);
+		CU_ASSERT_EQUAL(read_text(&inv, 1, "NodeName=a CPUTot=4\n   Gres=gpu:a100:2,mps:4K\n",
+					  &err), GP_OK);
+		gp_inventory_release(&inv);
+	}
 }
 
 /* Issue 18: hostlists multiply a kilobyte into millions of nodes; past
