@@ -34,7 +34,7 @@ ALL_CFLAGS := -std=c11 -D_GNU_SOURCE $(WARN) -Iinclude $(PKG_CFLAGS) \
 	-DGP_VERSION='"$(VERSION)"' -DGP_DATADIR='"$(DATADIR)"' -MMD -MP $(CFLAGS)
 LIBS := $(PKG_LIBS) -ldoublefann -lm
 
-SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 
 # src/cmd/ is the command line: linked into the binary, never into the library.
 CMD_SRC := $(shell find src/cmd -name '*.c' | LC_ALL=C sort)
