@@ -133,8 +133,13 @@ static const gp_yaml_node *items_of(const gp_yaml_doc *doc, gp_error *err, int *
 	return r;
 }
 
+/* Bounds that keep the conversions to int and int64_t defined: no node
+ * has a million cores or GPUs, or an exbibyte of memory. */
+#define K8S_MAX_COUNT 1048576.0
+#define K8S_MAX_BYTES 0x1p60
+
 static int qty_field(const gp_yaml_doc *doc, const gp_yaml_node *map, const char *key,
-		     double *out, gp_error *err)
+		     double max, double *out, gp_error *err)
 {
 	const gp_yaml_node *v = gp_yaml_get(map, key);
 
@@ -143,6 +148,8 @@ static int qty_field(const gp_yaml_doc *doc, const gp_yaml_node *map, const char
 		return GP_OK;
 	if (v->type != GP_YAML_SCALAR || (*out = quantity(v->scalar)) < 0)
 		return gp_yaml_error(doc, v, err, "'%s': not a Kubernetes quantity", key);
+	if (*out > max)
+		return gp_yaml_error(doc, v, err, "'%s': %s is more than %.0f", key, v->scalar, max);
 	return GP_OK;
 }
 
@@ -170,10 +177,11 @@ static int read_node(gp_inventory *inv, const gp_yaml_doc *doc, const gp_yaml_no
 	if (!n)
 		return GP_EINPUT;
 	n->kinds |= 1u << GP_IMPORT_K8S_NODES;
-	if (qty_field(doc, cap, "cpu", &cpu, err) || qty_field(doc, cap, "memory", &mem, err) ||
-	    qty_field(doc, cap, "nvidia.com/gpu", &gpu, err) ||
-	    qty_field(doc, cap, "nvidia.com/gpu.shared", &shared, err) ||
-	    qty_field(doc, cap, "amd.com/gpu", &amd, err))
+	if (qty_field(doc, cap, "cpu", K8S_MAX_COUNT, &cpu, err) ||
+	    qty_field(doc, cap, "memory", K8S_MAX_BYTES, &mem, err) ||
+	    qty_field(doc, cap, "nvidia.com/gpu", K8S_MAX_COUNT, &gpu, err) ||
+	    qty_field(doc, cap, "nvidia.com/gpu.shared", K8S_MAX_COUNT, &shared, err) ||
+	    qty_field(doc, cap, "amd.com/gpu", K8S_MAX_COUNT, &amd, err))
 		return GP_EINPUT;
 	if (cpu > 0)
 		n->cpus = (int)ceil(cpu);
@@ -186,6 +194,10 @@ static int read_node(gp_inventory *inv, const gp_yaml_doc *doc, const gp_yaml_no
 	if ((s = sget(labels, "nvidia.com/gpu.memory"))) {
 		double v = quantity(s);
 
+		if (v > K8S_MAX_BYTES)  /* MiB, so this is far past any GPU */
+			return gp_yaml_error(doc, gp_yaml_get(labels, "nvidia.com/gpu.memory"), err,
+					     "'nvidia.com/gpu.memory': %s MiB is more than %.0f", s,
+					     K8S_MAX_BYTES);
 		if (v > 0)
 			n->gpu_mem_mib = (int64_t)v;
 	}
@@ -270,6 +282,7 @@ static int read_node(gp_inventory *inv, const gp_yaml_doc *doc, const gp_yaml_no
 static int pod_sum(const gp_yaml_doc *doc, const gp_yaml_node *conts, const char *which,
 		   const char *res, double *out, gp_error *err)
 {
+	double max = strcmp(res, "memory") ? K8S_MAX_COUNT : K8S_MAX_BYTES;
 	size_t i;
 
 	*out = 0;
@@ -277,10 +290,14 @@ static int pod_sum(const gp_yaml_doc *doc, const gp_yaml_node *conts, const char
 		const gp_yaml_node *r = path2(conts->items[i], "resources", which);
 		double v;
 
-		if (qty_field(doc, r, res, &v, err))
+		if (qty_field(doc, r, res, max, &v, err))
 			return GP_EINPUT;
 		if (v > 0)
 			*out += v;
+		if (*out > max)
+			return gp_yaml_error(doc, gp_yaml_get(r, res), err,
+					     "'%s': the pod's containers ask for more than %.0f in all",
+					     res, max);
 	}
 	return GP_OK;
 }

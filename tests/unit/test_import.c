@@ -242,6 +242,27 @@ static void test_k8s(void)
 	CU_ASSERT_EQUAL(n->ngpus, 8);
 	CU_ASSERT_STRING_EQUAL(n->gpu_type, "AMD_Instinct_MI300X_OAM");
 	gp_inventory_release(&inv);
+	/* Quantities past an int or int64_t (undefined conversions, found by
+	 * fuzz_import): an error at the value, for nodes and for pods. */
+	{
+		static const char *const bad[] = {
+			"apiVersion: v1\nkind: Node\nmetadata: {name: m1}\nstatus:\n  capacity: {cpu: \"4372490000\"}\n",
+			"apiVersion: v1\nkind: Node\nmetadata: {name: m1}\nstatus:\n  capacity: {memory: \"9000Pi\"}\n",
+			"apiVersion: v1\nkind: Node\nmetadata: {name: m1, labels: {nvidia.com/gpu.memory: \"1e300\"}}\n",
+			"apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  nodeName: m1\n  containers:\n"
+			"  - resources: {limits: {nvidia.com/gpu: \"1000000\"}}\n"
+			"  - resources: {limits: {nvidia.com/gpu: \"1000000\"}}\n",
+		};
+		static const int line[] = { 5, 5, 3, 8 };
+		size_t i;
+
+		for (i = 0; i < GP_ARRAY_SIZE(bad); i++) {
+			gp_inventory_init(&inv);
+			CU_ASSERT_EQUAL(read_text(&inv, 2, bad[i], &err), GP_EINPUT);
+			CU_ASSERT_EQUAL(err.line, line[i]);
+			gp_inventory_release(&inv);
+		}
+	}
 }
 
 static void register_tests(void)
