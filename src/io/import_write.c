@@ -10,6 +10,7 @@
 #include "gpuplan/io/yaml.h"
 #include "gpuplan/model/alloc.h"
 #include "gpuplan/model/catalog.h"
+#include "gpuplan/model/cluster.h"
 #include "gpuplan/util/hostlist.h"
 #include "import_int.h"
 
@@ -500,6 +501,10 @@ static int keep_nodes(gp_inventory *inv, plan *p, gp_error *err)
 		else
 			rc = gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 					  "no node with GPUs in the input (%zu node(s) read)", inv->n);
+	} else if (p->nkeep > GP_CLUSTER_MAX_NODES) {
+		rc = gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				  "%d nodes with GPUs in the input; a cluster holds at most %d",
+				  p->nkeep, GP_CLUSTER_MAX_NODES);
 	}
 	free(nogpu);
 	free(unknown);

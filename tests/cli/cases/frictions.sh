@@ -22,3 +22,7 @@ grep -v ',LS$' tests/data/sim/backfill.csv >"$TMP/be-only.csv"
 run simulate -c $C "$TMP/be-only.csv" --quiet --json - | grep -A14 '"LS"' | grep -E '"(mean|max|total)"'
 # A job list given to place (not --batch) says what it is and what reads it.
 run place workloads/jobs/batch-mixed.yaml
+# More GPU nodes than a cluster holds: an input error before anything is written.
+printf 'NodeName=n[0-100000] CPUs=64 Gres=gpu:a100:8\n' >"$TMP/big.conf"
+run import slurm "$TMP/big.conf" -o "$TMP/big.yaml" --quiet
+ls "$TMP/big.yaml" 2>/dev/null
