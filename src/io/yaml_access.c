@@ -45,32 +45,6 @@ static const char *type_name(int type)
 	}
 }
 
-/* Edit distance, for "did you mean" hints on misspelt keys. */
-static int edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	int row[64], prev, cur;
-
-	if (lb >= GP_ARRAY_SIZE(row) || la >= 64)
-		return 99;
-	for (j = 0; j <= lb; j++)
-		row[j] = (int)j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = (int)i;
-		for (j = 1; j <= lb; j++) {
-			cur = row[j];
-			row[j] = prev + (a[i - 1] != b[j - 1]);
-			if (row[j - 1] + 1 < row[j])
-				row[j] = row[j - 1] + 1;
-			if (cur + 1 < row[j])
-				row[j] = cur + 1;
-			prev = cur;
-		}
-	}
-	return row[lb];
-}
-
 int gp_yaml_check_keys(const gp_yaml_doc *doc, const gp_yaml_node *map,
 		       const char *what, const char *const *allowed,
 		       gp_error *err)
@@ -89,7 +63,7 @@ int gp_yaml_check_keys(const gp_yaml_doc *doc, const gp_yaml_node *map,
 
 			if (!strcmp(key, allowed[k]))
 				break;
-			d = edit_distance(key, allowed[k]);
+			d = gp_edit_distance(key, allowed[k], 0);
 			if (d < best_d) {
 				best_d = d;
 				best = allowed[k];

@@ -160,35 +160,6 @@ int gp_job_type_parse(const char *s)
 	return -1;
 }
 
-/* Edit distance ignoring case (names are short; longer ones are far). */
-static int name_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	int row[48], prev, cur;
-
-	if (la >= 48 || lb >= 48)
-		return 99;
-	for (j = 0; j <= lb; j++)
-		row[j] = (int)j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = (int)i;
-		for (j = 1; j <= lb; j++) {
-			int sub = prev + (tolower((unsigned char)a[i - 1]) !=
-					  tolower((unsigned char)b[j - 1]));
-
-			cur = row[j];
-			row[j] = sub;
-			if (row[j - 1] + 1 < row[j])
-				row[j] = row[j - 1] + 1;
-			if (cur + 1 < row[j])
-				row[j] = cur + 1;
-			prev = cur;
-		}
-	}
-	return row[lb];
-}
-
 /* Whether name admits some model of the catalog (a family such as V100). */
 static int admits_any(const gp_catalog *cat, const char *name)
 {
@@ -220,7 +191,7 @@ int gp_job_unknown_model(const gp_job *j, const gp_catalog *cat, char *bad, size
 			if (hintsize)
 				hint[0] = '\0';
 			for (k = 0; k < cat->n; k++)
-				if ((d = name_distance(name, cat->models[k].name)) < best) {
+				if ((d = gp_edit_distance(name, cat->models[k].name, 1)) < best) {
 					best = d;
 					snprintf(hint, hintsize, "%s", cat->models[k].name);
 				}

@@ -280,6 +280,37 @@ size_t gp_hash_str(const char *s)
 	return h;
 }
 
+int gp_edit_distance(const char *a, const char *b, int ignore_case)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j;
+	int row[64], prev, cur;
+
+	if (la >= GP_ARRAY_SIZE(row) || lb >= GP_ARRAY_SIZE(row))
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = (int)i;
+		for (j = 1; j <= lb; j++) {
+			int ca = (unsigned char)a[i - 1], cb = (unsigned char)b[j - 1];
+
+			if (ignore_case) {
+				ca = tolower(ca);
+				cb = tolower(cb);
+			}
+			cur = row[j];
+			row[j] = prev + (ca != cb);
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			if (cur + 1 < row[j])
+				row[j] = cur + 1;
+			prev = cur;
+		}
+	}
+	return row[lb];
+}
+
 char *gp_path_relative_to(const char *base, const char *rel)
 {
 	const char *slash;

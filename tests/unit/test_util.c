@@ -182,10 +182,26 @@ static void test_sort_doubles(void)
 	CU_ASSERT_EQUAL(v[N - 1], N);
 }
 
+static void test_edit_distance(void)
+{
+	char longer[65];
+
+	CU_ASSERT_EQUAL(gp_edit_distance("gpus", "gpus", 0), 0);
+	CU_ASSERT_EQUAL(gp_edit_distance("gpsu", "gpus", 0), 2);
+	CU_ASSERT_EQUAL(gp_edit_distance("kitten", "sitting", 0), 3);
+	CU_ASSERT_EQUAL(gp_edit_distance("", "abc", 0), 3);
+	CU_ASSERT_EQUAL(gp_edit_distance("A100", "a100", 0), 1);
+	CU_ASSERT_EQUAL(gp_edit_distance("A100", "a100", 1), 0);
+	memset(longer, 'x', 64);
+	longer[64] = 0;
+	CU_ASSERT_EQUAL(gp_edit_distance(longer, "x", 0), 99);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("util");
 
+	gp_test_add(s, "edit_distance", test_edit_distance);
 	gp_test_add(s, "parse_long", test_parse_long);
 	gp_test_add(s, "parse_size", test_parse_size);
 	gp_test_add(s, "percentile", test_percentile);

@@ -60,6 +60,10 @@ char *gp_path_relative_to(const char *base, const char *rel);
 /* FNV-1a hash of a string, for the open-addressing indexes of names. */
 size_t gp_hash_str(const char *s);
 
+/* Levenshtein distance of a and b (ASCII case ignored when ignore_case),
+ * for "did you mean" hints; 99 when either has 64 characters or more. */
+int gp_edit_distance(const char *a, const char *b, int ignore_case);
+
 /* Safe output (files.c).  A regular file (or a new one) is written to a
  * temporary ".NAME.gptmp-PID-XXXXXX" beside it, fsync'd and renamed over it
  * on commit (then the directory is fsync'd): readers see the old or the new
