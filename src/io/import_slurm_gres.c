@@ -14,6 +14,17 @@
 
 /* ---- GRES strings: gpu:a100:4(S:0-1),gpu:1(IDX:0-1,3),mps:400 ---- */
 
+/* A GPU count in Slurm's text, held to 0..2^20 (no node has more), so
+ * that sums stay defined whatever the text says. */
+#define TRES_MAX (1L << 20)
+
+static long gpu_count(const char *s)
+{
+	long v = strtol(s, NULL, 10);
+
+	return v < 0 ? 0 : v > TRES_MAX ? TRES_MAX : v;
+}
+
 static int gp_slurm_is_mig_type(const char *t)
 {
 	/* "1g.10gb", "a100_3g.20gb", "mig-2g.20gb" */
@@ -159,7 +170,7 @@ static int gres_details(const gres_at *g, size_t paren, size_t e, gres_item *it)
 			it->sock_hi = ids[nid - 1];
 			free(ids);
 		} else if (close - body > 4 && !memcmp(v + body, "CNT:", 4)) {
-			it->count = strtol(v + body + 4, NULL, 10);
+			it->count = gpu_count(v + body + 4);
 		}
 		paren = close + 1;
 	}
@@ -306,13 +317,15 @@ long gp_slurm_tres_gpus(const char *v, size_t n, char *type, size_t tsize)
 		if (!eq)
 			continue;
 		if ((size_t)(eq - (v + s)) == 8 && !memcmp(v + s, "gres/gpu", 8))
-			total = strtol(eq + 1, NULL, 10);
+			total = gpu_count(eq + 1);
 		else if ((size_t)(eq - (v + s)) > 9 && !memcmp(v + s, "gres/gpu:", 9)) {
 			size_t tl = (size_t)(eq - (v + s)) - 9;
 
 			if (typed < 0)
 				typed = 0;
-			typed += strtol(eq + 1, NULL, 10);
+			typed += gpu_count(eq + 1);
+			if (typed > TRES_MAX)
+				typed = TRES_MAX;
 			/* test the type alone: v is not cut after it */
 			if (type && !type[0] && tl < tsize) {
 				memcpy(type, v + s + 9, tl);
