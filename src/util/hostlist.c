@@ -350,6 +350,10 @@ static int hl_item(const hl_ctx *x, size_t start, size_t end, gp_hostlist *h)
 		}
 	}
 	if (ng == 0) {
+		/* a plain name counts toward the cap too (fuzz finding:
+		 * 'n[1-1000000],x' named 1,000,001) */
+		if (h->n + 1 > GP_HOSTLIST_MAX)
+			return hl_fail(x, start, "%s", "expands to too many names");
 		push_n(h, x->s + start, end - start);
 		return GP_OK;
 	}

@@ -71,6 +71,7 @@ static void test_expand_errors(void)
 	check_bad("n]1", 2);
 	check_bad("n[]", 3);
 	check_bad("x[0-9999999]", 2); /* too many names */
+	check_bad("x[1-1000000],y", 14); /* the plain name past the cap */
 }
 
 static void check_compress(const char *const *names, size_t n, const char *want)
