@@ -532,7 +532,6 @@ static void chart_titles(const gp_svg_chart *c, const frame *f, gp_sbuf *out)
  * aggregation), which draws the same line; a CDF of 100,000 jobs would
  * otherwise write 100,000 points. */
 typedef struct polyline {
-	const gp_svg_chart *c;
 	const frame *f;
 	const gp_svg_series *se;
 	gp_sbuf *out;
@@ -577,7 +576,7 @@ static void poly_column(polyline *pl, const size_t pick[4])
 static void series_line(const gp_svg_chart *c, const frame *f, const gp_svg_series *se,
 			const char *colour, gp_sbuf *out)
 {
-	polyline pl = { c, f, se, out, NAN, NAN, 1 };
+	polyline pl = { f, se, out, NAN, NAN, 1 };
 	size_t pick[4] = { 0, 0, 0, 0 }; /* first, lowest, highest, last */
 	double lo = 0, hi = 0, col = NAN;
 	size_t i, used = 0;

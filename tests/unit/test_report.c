@@ -206,7 +206,9 @@ static void test_svg_thinning(void)
 		points += *p == ' ';
 	CU_ASSERT(points <= 4 * (2 * 692 + 1));
 	CU_ASSERT(points >= 692);
-	/* (0, 0.5) -> (84, 219); (5, 1) -> (430, 46); (5.0001, 0) -> (430, 392) */
+	/* (0, 0.5) -> (84, 219); (5, 1) -> (430, 46); (5.0001, 0) -> (430, 392);
+	 * x = 5 starts the half-pixel column [430, 430.5), whose last point,
+	 * x = 5.0072, lies at 84 + 0.50072 x 692 = 430.498: printed 430.5 */
 	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "points=\"84.0,219.0 "));
 	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, " 430.0,219.0 430.0,46.0 430.0,392.0 430.5,219.0"));
 	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, " 776.0,219.0\"/>"));
