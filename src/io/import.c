@@ -240,7 +240,11 @@ int64_t gp_import_mem_mib(const char *s, size_t len, int64_t unit_mib)
 	}
 	if (*end)
 		return -1;
-	return (int64_t)(v * mul + 0.5);
+	v *= mul;
+	/* the bound of RealMemory; !(<=) also refuses nan and inf */
+	if (!(v <= (double)GP_IMPORT_MAX_MEM_MIB))
+		return -1;
+	return (int64_t)(v + 0.5);
 }
 
 /* ---- kinds ---- */

@@ -36,7 +36,7 @@ static int conf_node_line(gp_inventory *inv, slurm_lexer *x, const slurm_tok *fi
 		if (gp_slurm_keq(&t, "CPUs") || gp_slurm_keq(&t, "Procs") || gp_slurm_keq(&t, "Boards") || gp_slurm_keq(&t, "Sockets") ||
 		    gp_slurm_keq(&t, "SocketsPerBoard") || gp_slurm_keq(&t, "CoresPerSocket") ||
 		    gp_slurm_keq(&t, "ThreadsPerCore") || gp_slurm_keq(&t, "RealMemory")) {
-			if ((rc = gp_slurm_tok_long(file, &t, 1L << 40, &v, err)))
+			if ((rc = gp_slurm_tok_long(file, &t, GP_IMPORT_MAX_MEM_MIB, &v, err)))
 				return rc;
 			if (gp_slurm_keq(&t, "CPUs") || gp_slurm_keq(&t, "Procs"))
 				c.cpus = v;

@@ -83,7 +83,7 @@ static int node_key(gp_inventory *inv, node_rec *r, const slurm_tok *t, const ch
 	} else if (gp_slurm_keq(t, "RealMemory") || gp_slurm_keq(t, "AllocMem")) {
 		long v;
 
-		if ((rc = gp_slurm_tok_long(file, t, 1L << 40, &v, err)))
+		if ((rc = gp_slurm_tok_long(file, t, GP_IMPORT_MAX_MEM_MIB, &v, err)))
 			return rc;
 		if (gp_slurm_keq(t, "RealMemory"))
 			r->n->mem_mib = v;
@@ -239,7 +239,7 @@ static int detail_flush(gp_inventory *inv, const char *file, const job_rec *j, d
 			free(cpus);
 			gp_hostlist_release(&h);
 			return gp_error_set(err, GP_EINPUT, file, d->mem.line, d->mem.vcol,
-					    "Mem: expected MiB, found '%.*s'", (int)d->mem.vl, d->mem.v);
+					    "Mem: expected MiB (at most 2^40), found '%.*s'", (int)d->mem.vl, d->mem.v);
 		}
 	}
 	for (i = 0; i < h.n; i++) {

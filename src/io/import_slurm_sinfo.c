@@ -112,7 +112,7 @@ static int apply_row(gp_inventory *inv, gp_inv_node *nd, slurm_tok *row, const i
 		nd->cpu_alloc = (int)a;
 	}
 	if (col_of[C_MEM] >= 0) {
-		if ((rc = col_long(file, row[col_of[C_MEM]], 1L << 40, &v, err)))
+		if ((rc = col_long(file, row[col_of[C_MEM]], GP_IMPORT_MAX_MEM_MIB, &v, err)))
 			return rc;
 		nd->mem_mib = v;
 	}

@@ -113,6 +113,29 @@ static void test_job_detail(void)
 	CU_ASSERT_STRING_EQUAL(inv.allocs[0].node, "n1");
 	CU_ASSERT_STRING_EQUAL(inv.allocs[1].node, "n2");
 	gp_inventory_release(&inv);
+	/* Mem past 2^40 MiB was an undefined double-to-long conversion
+	 * (found by fuzz_import); nan and inf were too */
+	{
+		static const char *const bad[] = { "5e40", "2000000000G", "nan", "inf", "1P1" };
+		size_t k;
+
+		for (k = 0; k < 5; k++) {
+			char text[160];
+
+			snprintf(text, sizeof(text), "JobId=9 JobName=c\n   JobState=RUNNING\n"
+				 "     Nodes=n1 CPU_IDs=0 Mem=%s GRES=gpu(IDX:0)\n", bad[k]);
+			gp_inventory_init(&inv);
+			CU_ASSERT_EQUAL(read_text(&inv, 1, text, &err), GP_EINPUT);
+			CU_ASSERT_EQUAL(err.line, 3);
+			CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "Mem:"));
+			gp_inventory_release(&inv);
+		}
+		gp_inventory_init(&inv);
+		CU_ASSERT_EQUAL_FATAL(read_text(&inv, 1, "JobId=9 JobName=c\n   JobState=RUNNING\n"
+						"     Nodes=n1 CPU_IDs=0 Mem=1P GRES=gpu(IDX:0)\n", &err), GP_OK);
+		CU_ASSERT_EQUAL(inv.allocs[0].mem_mib, 1LL << 30);
+		gp_inventory_release(&inv);
+	}
 }
 
 static void test_conf_and_gres(void)

@@ -20,6 +20,8 @@
  * cluster holds (GP_CLUSTER_MAX_NODES).  Hostlists make this the cap that
  * matters: a kilobyte of 'node[0-999999]' lines would name millions. */
 #define GP_IMPORT_MAX_NODES 200000
+/* Memory of a node or a job's share of one, in MiB (1 EiB). */
+#define GP_IMPORT_MAX_MEM_MIB (1LL << 40)
 
 /* What a file holds, recognised from its content. */
 enum gp_import_kind {
