@@ -92,6 +92,9 @@ int gp_cli_fail(int status, const char *fmt, ...)
 int gp_cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* How reports name the bundled cluster when -c is absent. */
+#define GP_BUNDLED_CLUSTER_LABEL "bundled example-cluster.yaml"
+
 /* Path of the bundled example cluster, used when -c is absent:
  * $GPUPLAN_DATADIR/example-cluster.yaml, else topologies/ next to the
  * executable, else the installed data directory. */

@@ -313,7 +313,7 @@ static void run_one(cmp *c, size_t r, run_out *out)
 		char nb[64];
 
 		gp_sbuf_init(&row);
-		gp_csv_field(&row, c->cpaths[ci] ? c->cpaths[ci] : "example-cluster.yaml (bundled)");
+		gp_csv_field(&row, c->cpaths[ci] ? c->cpaths[ci] : GP_BUNDLED_CLUSTER_LABEL);
 		gp_sbuf_addf(&row, ",%s,%s,%llu", c->pol[p], c->que[q], c->seeds[s]);
 		for (k = 0; k < M_COUNT; k++)
 			gp_sbuf_addf(&row, ",%s", gp_report_num(nb, sizeof(nb), out->m[k], k >= M_UTIL ? 6 : 3));

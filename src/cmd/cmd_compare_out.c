@@ -262,7 +262,7 @@ static void print_head(const cmp *c)
 	printf(")\n");
 	for (ci = 0; ci < c->ncl; ci++) {
 		printf("%s%s (%d nodes, %d GPUs)", ci ? "         " : "cluster  ",
-		       c->cpaths[ci] ? c->cpaths[ci] : "example-cluster.yaml (bundled)", c->cl[ci].nnodes,
+		       c->cpaths[ci] ? c->cpaths[ci] : GP_BUNDLED_CLUSTER_LABEL, c->cl[ci].nnodes,
 		       c->cl[ci].ngpus);
 		if (c->ncl > 1)
 			printf(": '%s'", c->label[ci]);

@@ -458,7 +458,7 @@ static void run_ident(const sim_args *a, const gp_cluster *cluster, const gp_job
 	id->trace = a->trace;
 	id->trace_format = jobs->format;
 	id->trace_rows_skipped = jobs->skipped;
-	id->cluster = a->cluster_path ? a->cluster_path : "example-cluster.yaml (bundled)";
+	id->cluster = a->cluster_path ? a->cluster_path : GP_BUNDLED_CLUSTER_LABEL;
 	id->cluster_nodes = cluster->nnodes;
 	id->cluster_gpus = cluster->ngpus;
 	id->policy = cfg->policy->name;

@@ -394,7 +394,7 @@ int gp_cmd_simulate_envs(int argc, char **argv)
 	id.trace = a.trace;
 	id.trace_format = tr.format;
 	id.envs_file = a.envs_path;
-	id.cluster = a.cluster_path ? a.cluster_path : "example-cluster.yaml (bundled)";
+	id.cluster = a.cluster_path ? a.cluster_path : GP_BUNDLED_CLUSTER_LABEL;
 	id.cluster_nodes = cluster.nnodes;
 	id.cluster_gpus = cluster.ngpus;
 	id.max_gpus = a.cfg.max_gpus;
