@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "gpuplan/io/cluster_yaml.h"
@@ -27,8 +28,8 @@ const char gp_usage_validate[] =
 	"a node type (as 'topo import' writes it), any other mapping a job, an\n"
 	"Alibaba openb node list (first line 'sn,cpu_milli,...') is a cluster, a\n"
 	"'nvidia-smi topo -m' matrix is a snapshot, comma- or tab-separated rows a\n"
-	"trace (any dialect 'simulate' reads).  Exit 0 when valid, 3 with\n"
-	"FILE:LINE:COL when not.\n";
+	"trace (any dialect 'simulate' reads).  FILE '-' is standard input.  Exit\n"
+	"0 when valid, 3 with FILE:LINE:COL when not.\n";
 
 enum kind { K_AUTO, K_CLUSTER, K_JOB, K_JOBLIST, K_SNAPSHOT, K_NODETYPE, K_TRACE };
 
@@ -365,6 +366,49 @@ static enum kind detect(const char *path, gp_error *err)
 	return k;
 }
 
+static int rewind_stdin(gp_error *err)
+{
+	clearerr(stdin);
+	if (fseek(stdin, 0, SEEK_SET))
+		return gp_error_set(err, GP_EIO, "-", 0, 0, "cannot rewind standard input: %s",
+				    strerror(errno));
+	return GP_OK;
+}
+
+/* Detection reads its input, and the loader after it reads it again:
+ * standard input is copied to an unnamed temporary file that becomes
+ * descriptor 0, rewound for each reader.  Error messages still say '-'. */
+static int spool_stdin(gp_error *err)
+{
+	char buf[65536];
+	size_t got, total = 0;
+	FILE *tmp = tmpfile();
+
+	if (!tmp)
+		return gp_error_set(err, GP_EIO, "-", 0, 0, "cannot make a temporary file: %s",
+				    strerror(errno));
+	while ((got = fread(buf, 1, sizeof(buf), stdin)) > 0) {
+		total += got;
+		if (total > GP_TRACE_MAX_BYTES) {
+			fclose(tmp);
+			return gp_error_set(err, GP_EINPUT, "-", 0, 0,
+					    "input is larger than the %zu-byte limit",
+					    (size_t)GP_TRACE_MAX_BYTES);
+		}
+		if (fwrite(buf, 1, got, tmp) != got)
+			break;
+	}
+	if (ferror(stdin) || fflush(tmp) || ferror(tmp) || dup2(fileno(tmp), STDIN_FILENO) < 0) {
+		int e = errno;
+
+		fclose(tmp);
+		return gp_error_set(err, GP_EIO, "-", 0, 0, "cannot read standard input: %s",
+				    strerror(e));
+	}
+	fclose(tmp);
+	return rewind_stdin(err);
+}
+
 int cmd_validate(int argc, char **argv)
 {
 	const char *path = NULL;
@@ -403,8 +447,12 @@ int cmd_validate(int argc, char **argv)
 	if (!path)
 		return gp_cli_usage_error("validate", "missing FILE");
 	if (k == K_AUTO) {
+		int from_stdin = !strcmp(path, "-");
+
+		if (from_stdin && spool_stdin(&err))
+			return gp_cli_report(&err);
 		k = detect(path, &err);
-		if (k == K_AUTO)
+		if (k == K_AUTO || (from_stdin && rewind_stdin(&err)))
 			return gp_cli_report(&err);
 	}
 	switch (k) {

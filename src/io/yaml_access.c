@@ -64,7 +64,8 @@ int gp_yaml_check_keys(const gp_yaml_doc *doc, const gp_yaml_node *map,
 			if (!strcmp(key, allowed[k]))
 				break;
 			d = gp_edit_distance(key, allowed[k], 0);
-			if (d < best_d) {
+			/* a key rewritten whole ('id' for 'ps') suggests nothing */
+			if (d < best_d && (size_t)d < strlen(key)) {
 				best_d = d;
 				best = allowed[k];
 			}

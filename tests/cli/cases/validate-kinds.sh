@@ -16,3 +16,13 @@ run validate $TMP/badtype.yaml
 printf 'id,submit,gpus,duration,iterations,model,environment\nok,0,5,60,,,team-a\nbig,0,16,60,,,team-b\nhuge,0,1,,1000000000000000,resnet50,\n' >$TMP/r.csv
 run simulate -c tests/data/sim/small-cluster.yaml $TMP/r.csv --quiet --csv $TMP/out >/dev/null
 cat $TMP/out/jobs.csv
+# 'validate -' detects the kind from standard input, then reads it again:
+# a pipe and a redirect, each kind, and an error still located at '-'.
+cat workloads/philly-2017-11-29.csv | run validate -
+run validate - <workloads/jobs/bert-large-ring.yaml
+cat topologies/a100-pcie-2gpu-2nic-della-princeton.txt | run validate -
+(cd topologies && cat example-cluster.yaml | run validate -)
+cat $TMP/bad.csv | run validate -
+sed 's/^gpus:/gpuz:/' workloads/jobs/bert-large-ring.yaml | run validate -
+printf 'id: x\n' | run validate -
+run validate - </dev/null
