@@ -125,7 +125,7 @@ bad:
 
 		snprintf(key, sizeof(key), "%.*s", (int)t->kl, t->k);
 		return gp_error_set(err, GP_EINPUT, file, t->line, t->vcol,
-				    "%s: expected a whole number, found '%.*s'", key,
+				    "%s: expected a whole number in 0..%ld, found '%.*s'", key, max,
 				    (int)(t->vl > 40 ? 40 : t->vl), t->v);
 	}
 }

@@ -26,6 +26,7 @@ static int conf_node_line(gp_inventory *inv, slurm_lexer *x, const slurm_tok *fi
 	int rc, isdef = first->vl == 7 && !strncasecmp(first->v, "DEFAULT", 7);
 	gp_hostlist h;
 	size_t i;
+	long sockets;
 
 	while (gp_slurm_lex_tok(x, &t) > 0) {
 		long v;
@@ -36,7 +37,9 @@ static int conf_node_line(gp_inventory *inv, slurm_lexer *x, const slurm_tok *fi
 		if (gp_slurm_keq(&t, "CPUs") || gp_slurm_keq(&t, "Procs") || gp_slurm_keq(&t, "Boards") || gp_slurm_keq(&t, "Sockets") ||
 		    gp_slurm_keq(&t, "SocketsPerBoard") || gp_slurm_keq(&t, "CoresPerSocket") ||
 		    gp_slurm_keq(&t, "ThreadsPerCore") || gp_slurm_keq(&t, "RealMemory")) {
-			if ((rc = gp_slurm_tok_long(file, &t, GP_IMPORT_MAX_MEM_MIB, &v, err)))
+			long max = gp_slurm_keq(&t, "RealMemory") ? GP_IMPORT_MAX_MEM_MIB : GP_TOPO_MAX_CPUS;
+
+			if ((rc = gp_slurm_tok_long(file, &t, max, &v, err)))
 				return rc;
 			if (gp_slurm_keq(&t, "CPUs") || gp_slurm_keq(&t, "Procs"))
 				c.cpus = v;
@@ -64,6 +67,13 @@ static int conf_node_line(gp_inventory *inv, slurm_lexer *x, const slurm_tok *fi
 		*def = c;
 		return GP_OK;
 	}
+	/* each factor is at most GP_TOPO_MAX_CPUS: the products fit a long */
+	sockets = c.sockets ? c.sockets : c.spb ? c.spb * (c.boards ? c.boards : 1) : 0;
+	if (sockets * c.cores * (c.threads ? c.threads : 1) > GP_TOPO_MAX_CPUS)
+		return gp_error_set(err, GP_EINPUT, file, first->line, first->kcol,
+				    "NodeName=%.*s: %ld sockets x %ld cores x %ld threads is above "
+				    "the %d-CPU limit", (int)first->vl, first->v, sockets, c.cores,
+				    c.threads ? c.threads : 1, GP_TOPO_MAX_CPUS);
 	gp_hostlist_init(&h);
 	if ((rc = gp_hostlist_expand(first->v, first->vl, &h, file, first->line, first->vcol, err)))
 		return rc;
@@ -71,7 +81,6 @@ static int conf_node_line(gp_inventory *inv, slurm_lexer *x, const slurm_tok *fi
 		gp_inv_node *n = gp_inv_node_get(inv, h.names[i], strlen(h.names[i]), file,
 						 first->line, first->kcol, err);
 		int from_sc;
-		long sockets = c.sockets ? c.sockets : c.spb ? c.spb * (c.boards ? c.boards : 1) : 0;
 
 		if (!n) {
 			gp_hostlist_release(&h);

@@ -205,6 +205,29 @@ static void test_errors_located(void)
 					  &err), GP_OK);
 		gp_inventory_release(&inv);
 	}
+	/* slurm.conf: sockets x cores x threads overflowed a long when each
+	 * factor could be 2^40; now each is at most GP_TOPO_MAX_CPUS, and so
+	 * is the product */
+	{
+		static const char *const bad[] = {
+			"NodeName=a Sockets=1099511627776 CoresPerSocket=1099511627776 Gres=gpu:1\n",
+			"NodeName=a SocketsPerBoard=4096 Boards=4096 CoresPerSocket=1 Gres=gpu:1\n",
+			"NodeName=a Sockets=64 CoresPerSocket=64 ThreadsPerCore=2 Gres=gpu:1\n",
+		};
+		size_t i;
+
+		for (i = 0; i < 3; i++) {
+			gp_inventory_init(&inv);
+			CU_ASSERT_EQUAL(read_text(&inv, 1, bad[i], &err), GP_EINPUT);
+			CU_ASSERT_EQUAL(err.line, 1);
+			gp_inventory_release(&inv);
+		}
+		gp_inventory_init(&inv);
+		CU_ASSERT_EQUAL_FATAL(read_text(&inv, 1, "NodeName=a Sockets=2 CoresPerSocket=64 "
+						"ThreadsPerCore=2 Gres=gpu:1\n", &err), GP_OK);
+		CU_ASSERT_EQUAL(node(&inv, "a")->cpus, 256);
+		gp_inventory_release(&inv);
+	}
 }
 
 /* Issue 18: hostlists multiply a kilobyte into millions of nodes; past
