@@ -164,6 +164,32 @@ gp_inv_node *gp_inv_node_find(gp_inventory *inv, const char *name)
 	return k < 0 ? NULL : &inv->nodes[k];
 }
 
+/* A node name the cluster loader takes back (1..128 bytes of UTF-8, no
+ * space or control character) and that reads as one name in the hostlists
+ * the writer makes (no '[', ']' or ','): a name that is not is an error at
+ * the text that named it, not a cluster file that fails to load. */
+static int bad_node_name(const char *name, size_t len, const char *file, int line, int col,
+			 gp_error *err)
+{
+	size_t i, k;
+
+	if (len == 0 || len > 128)
+		return gp_error_set(err, GP_EINPUT, file, line, col,
+				    "node name '%.*s' is %s", (int)(len > 40 ? 40 : len), name,
+				    len ? "longer than 128 characters" : "empty");
+	for (i = 0; i < len; i += k) {
+		unsigned char c = (unsigned char)name[i];
+
+		k = gp_utf8_seq(name + i, len - i);
+		if (k == 0 || c <= ' ' || c == 0x7f || c == '[' || c == ']' || c == ',')
+			return gp_error_set(err, GP_EINPUT, file, line, col,
+					    "node name '%.*s' has a space, a control character, "
+					    "'[', ']', ',' or a byte that is not UTF-8 (byte %zu)",
+					    (int)(len > 40 ? 40 : len), name, i + 1);
+	}
+	return GP_OK;
+}
+
 gp_inv_node *gp_inv_node_get(gp_inventory *inv, const char *name, size_t len,
 			     const char *file, int line, int col, gp_error *err)
 {
@@ -172,6 +198,8 @@ gp_inv_node *gp_inv_node_get(gp_inventory *inv, const char *name, size_t len,
 
 	if (k >= 0)
 		return &inv->nodes[k];
+	if (bad_node_name(name, len, file, line, col, err))
+		return NULL;
 	if (inv->n >= GP_IMPORT_MAX_NODES) {
 		gp_error_set(err, GP_EINPUT, file, line, col,
 			     "more than %d nodes in the input (a cluster holds at most %d)",

@@ -34,7 +34,18 @@ int64_t gp_import_mem_mib(const char *s, size_t len, int64_t unit_mib);
  * (import_catalog.c). */
 int gp_import_map_product(const gp_catalog *cat, const char *type, int64_t gpu_mem_mib,
 			  int *how);
-/* The allocation state of the nodes keep[0..nkeep) (import_write_state.c). */
-void gp_import_write_state(gp_inventory *inv, const int *keep, int nkeep, gp_sbuf *st);
+/* What the written cluster gives a node: its CPU count and memory (MiB,
+ * GP_MEM_UNLIMITED when not written), as the loaders will read them. */
+typedef struct gp_import_cap {
+	int cpus;
+	int64_t mem_mib;
+} gp_import_cap;
+
+/* The allocation state of the nodes keep[0..nkeep), whose capacities are
+ * cap[] (by inventory index): what does not fit is left out with a
+ * warning, so that the state loads beside the cluster
+ * (import_write_state.c). */
+void gp_import_write_state(gp_inventory *inv, const int *keep, int nkeep,
+			   const gp_import_cap *cap, gp_sbuf *st);
 
 #endif

@@ -66,11 +66,34 @@ static int col_long(const char *file, slurm_tok c, long max, long *v, gp_error *
 	return gp_slurm_tok_long(file, &c, max, v, err);
 }
 
+/* n whole numbers in 0..GP_TOPO_MAX_CPUS separated by sep ("4/60/0/64",
+ * "2:32:2"); -1 unless the column is exactly that. */
+static int cpu_fields(const slurm_tok *c, char sep, int n, long *out)
+{
+	char buf[32];
+	const char *p = c->v, *e = c->v + c->vl;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		const char *q = p;
+
+		while (q < e && *q != sep)
+			q++;
+		if (q - p == 0 || (size_t)(q - p) >= sizeof(buf) || (i < n - 1) == (q == e))
+			return -1;
+		memcpy(buf, p, (size_t)(q - p));
+		buf[q - p] = '\0';
+		if (gp_parse_long(buf, 0, GP_TOPO_MAX_CPUS, &out[i]))
+			return -1;
+		p = q + 1;
+	}
+	return 0;
+}
+
 /* One row's columns onto node nd, unless scontrol show node told of it. */
 static int apply_row(gp_inventory *inv, gp_inv_node *nd, slurm_tok *row, const int *col_of,
 		     const char *file, gp_error *err)
 {
-	char buf[64];
 	long v;
 	int rc;
 
@@ -102,14 +125,15 @@ static int apply_row(gp_inventory *inv, gp_inv_node *nd, slurm_tok *row, const i
 	}
 	if (col_of[C_AIOT] >= 0) {
 		slurm_tok *c = &row[col_of[C_AIOT]];
-		long a, i2, o, tt;
+		long aiot[4];
 
-		snprintf(buf, sizeof(buf), "%.*s", (int)c->vl, c->v);
-		if (sscanf(buf, "%ld/%ld/%ld/%ld", &a, &i2, &o, &tt) != 4)
+		if (cpu_fields(c, '/', 4, aiot) || aiot[0] > aiot[3])
 			return gp_error_set(err, GP_EINPUT, file, c->line, c->vcol,
-					    "sinfo: CPUS(A/I/O/T) '%s' is not A/I/O/T", buf);
-		nd->cpus = (int)tt;
-		nd->cpu_alloc = (int)a;
+					    "sinfo: CPUS(A/I/O/T) '%.*s' is not A/I/O/T (whole numbers "
+					    "up to %d, allocated at most the total)",
+					    (int)(c->vl > 40 ? 40 : c->vl), c->v, GP_TOPO_MAX_CPUS);
+		nd->cpus = (int)aiot[3];
+		nd->cpu_alloc = (int)aiot[0];
 	}
 	if (col_of[C_MEM] >= 0) {
 		if ((rc = col_long(file, row[col_of[C_MEM]], GP_IMPORT_MAX_MEM_MIB, &v, err)))
@@ -118,15 +142,16 @@ static int apply_row(gp_inventory *inv, gp_inv_node *nd, slurm_tok *row, const i
 	}
 	if (col_of[C_SCT] >= 0) {
 		slurm_tok *c = &row[col_of[C_SCT]];
-		int s1, c1, t1;
+		long sct[3];
 
-		snprintf(buf, sizeof(buf), "%.*s", (int)c->vl, c->v);
-		if (sscanf(buf, "%d:%d:%d", &s1, &c1, &t1) != 3)
+		if (cpu_fields(c, ':', 3, sct) || sct[0] * sct[1] * sct[2] > GP_TOPO_MAX_CPUS)
 			return gp_error_set(err, GP_EINPUT, file, c->line, c->vcol,
-					    "sinfo: S:C:T '%s' is not sockets:cores:threads", buf);
-		nd->sockets = s1;
-		nd->cores_per_socket = c1;
-		nd->threads_per_core = t1;
+					    "sinfo: S:C:T '%.*s' is not sockets:cores:threads (whole "
+					    "numbers, at most %d CPUs in all)",
+					    (int)(c->vl > 40 ? 40 : c->vl), c->v, GP_TOPO_MAX_CPUS);
+		nd->sockets = (int)sct[0];
+		nd->cores_per_socket = (int)sct[1];
+		nd->threads_per_core = (int)sct[2];
 	}
 	return GP_OK;
 }

@@ -68,6 +68,16 @@ static int cpulist_max(const gp_topo *t)
 	return m;
 }
 
+/* The CPU count the cluster gives the nodes of type t (representative r):
+ * the scheduler's, but at least past the highest CPU a GPU is affine to
+ * (the loader's count when 'cpus:' is absent). */
+static int type_cpus(const ntype *t, const gp_inv_node *r)
+{
+	int m = cpulist_max(&t->topo) + 1;
+
+	return r->cpus > m ? r->cpus : m;
+}
+
 static void set_cpus(gp_topo_gpu *g, const int *cpus, int n)
 {
 	free(g->cpus);
@@ -280,10 +290,20 @@ static int same_type(const gp_inv_node *a, const gp_inv_node *b, int ma, int mb)
 
 /* ---- YAML text ---- */
 
+/* Comment text on one line, and UTF-8 (a YAML stream is): control
+ * characters become spaces, bytes that are not UTF-8 '?'. */
 static void comment(gp_sbuf *sb, const char *s)
 {
-	for (; *s; s++)
-		gp_sbuf_add(sb, (unsigned char)*s < 0x20 ? " " : s, 1);
+	size_t left = strlen(s), k;
+
+	for (; left; s += k, left -= k) {
+		k = gp_utf8_seq(s, left);
+		if (k == 0)
+			gp_sbuf_add(sb, "?", 1);
+		else
+			gp_sbuf_add(sb, (unsigned char)*s < 0x20 || *s == 0x7f ? " " : s, k);
+		k = k ? k : 1;
+	}
 }
 
 static int cmp_node_name(const void *a, const void *b, void *ctx)
@@ -366,7 +386,14 @@ static void put_node_entries(gp_sbuf *out, const char **names, size_t n, const c
 
 	gp_sbuf_init(&hl);
 	gp_hostlist_compress(names, n, &hl);
-	if (hl.len <= 120 || n == 1) {
+	/* the loader expands a name holding '[' only: "gpu1,dgx2" would be
+	 * one node of that name */
+	if (n > 1 && !strchr(hl.buf, '[')) {
+		size_t i;
+
+		for (i = 0; i < n; i++)
+			put_node_entries(out, names + i, 1, rest);
+	} else if (hl.len <= 120 || n == 1) {
 		gp_sbuf_adds(out, "  - {name: ");
 		gp_yaml_quote(out, n == 1 ? names[0] : hl.buf);
 		gp_sbuf_adds(out, rest);
@@ -588,10 +615,11 @@ static void put_types(const gp_inventory *inv, const gp_import_opts *o, const pl
 			gp_sbuf_adds(out, "\n");
 		}
 		if (r->cpus > 0)
-			gp_sbuf_addf(out, "    cpus: %d\n", r->cpus > cpulist_max(&t->topo)
-				     ? r->cpus : cpulist_max(&t->topo) + 1);
+			gp_sbuf_addf(out, "    cpus: %d\n", type_cpus(t, r));
+		/* exact (MiB / 1024 is a short binary fraction): the state's
+		 * memory is checked against this */
 		if (r->mem_mib > 0)
-			gp_sbuf_addf(out, "    memory_gib: %.6g\n", (double)r->mem_mib / 1024.0);
+			gp_sbuf_addf(out, "    memory_gib: %.17g\n", (double)r->mem_mib / 1024.0);
 		gp_topo_yaml_put(out, &t->topo, "    ");
 	}
 }
@@ -665,8 +693,20 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 	if (rc == GP_OK) {
 		put_types(inv, o, &p, out);
 		put_nodes(inv, &p, out);
-		if (state)
-			gp_import_write_state(inv, p.keep, p.nkeep, state);
+		if (state) {
+			gp_import_cap *cap = gp_xcalloc(inv->n + 1, sizeof(*cap));
+			int k;
+
+			for (k = 0; k < p.nkeep; k++) {
+				const ntype *t = &p.types[p.type_of[p.keep[k]]];
+				const gp_inv_node *r = &inv->nodes[t->rep];
+
+				cap[p.keep[k]].cpus = type_cpus(t, r);
+				cap[p.keep[k]].mem_mib = r->mem_mib > 0 ? r->mem_mib : GP_MEM_UNLIMITED;
+			}
+			gp_import_write_state(inv, p.keep, p.nkeep, cap, state);
+			free(cap);
+		}
 	}
 	plan_release(&p);
 	return rc;

@@ -43,7 +43,7 @@ static void put_entry(gp_sbuf *st, const char *job, const gp_inv_node *n, const 
 		gp_sbuf_addf(st, ", cpus: %d", cpu_count);
 	}
 	if (mem_mib > 0)
-		gp_sbuf_addf(st, ", memory_gib: %.6g", (double)mem_mib / 1024.0);
+		gp_sbuf_addf(st, ", memory_gib: %.17g", (double)mem_mib / 1024.0);
 	gp_sbuf_adds(st, "}\n");
 }
 
@@ -91,8 +91,72 @@ static int take_gpus(gp_inventory *inv, const gp_inv_node *n, uint64_t *used,
 	return ng;
 }
 
-void gp_import_write_state(gp_inventory *inv, const int *keep, int nkeep, gp_sbuf *st)
+/* What is left on a node as the state loader will book the entries. */
+typedef struct node_left {
+	uint64_t *cpu_used;    /* GP_TOPO_MAX_CPUS bits, made on first use */
+	int cpus;
+	int64_t mem_mib;
+} node_left;
+
+/* The CPU list of job a on node n when every CPU is on the node and free
+ * (Slurm lets jobs share CPUs when oversubscribing; the state does not),
+ * booked; 0 (with a warning) when not. */
+static int take_cpus(gp_inventory *inv, const gp_inv_node *n, const gp_inv_alloc *a, int ncap,
+		     node_left *left)
 {
+	int i;
+
+	for (i = 0; i < a->ncpus; i++) {
+		int c = a->cpus[i];
+
+		if (c >= ncap) {
+			gp_inv_warn(inv, a->file, a->line,
+				    "job '%s': CPU %d is past the %d CPUs of '%s'; CPU list dropped",
+				    a->job, c, ncap, n->name);
+			return 0;
+		}
+		if (left->cpu_used && (left->cpu_used[c / 64] >> (c % 64) & 1)) {
+			gp_inv_warn(inv, a->file, a->line,
+				    "job '%s': CPU %d of '%s' is already taken by another entry "
+				    "(oversubscribed?); CPU list dropped", a->job, c, n->name);
+			return 0;
+		}
+		if (i && c <= a->cpus[i - 1]) {
+			gp_inv_warn(inv, a->file, a->line,
+				    "job '%s': CPU list on '%s' is not ascending; dropped",
+				    a->job, n->name);
+			return 0;
+		}
+	}
+	if (!left->cpu_used)
+		left->cpu_used = gp_xcalloc(GP_TOPO_MAX_CPUS / 64, sizeof(uint64_t));
+	for (i = 0; i < a->ncpus; i++)
+		left->cpu_used[a->cpus[i] / 64] |= 1ull << (a->cpus[i] % 64);
+	left->cpus -= a->ncpus;
+	return a->ncpus;
+}
+
+/* mem MiB of job on node n when they are left there, booked; else 0 with
+ * a warning. */
+static int64_t take_mem(gp_inventory *inv, const gp_inv_node *n, const char *job, int64_t mem,
+			const char *file, int line, node_left *left)
+{
+	if (mem <= 0)
+		return 0;
+	if (mem > left->mem_mib) {
+		gp_inv_warn(inv, file, line, "job '%s': %lld MiB of memory on '%s', which has %lld "
+			    "MiB left; memory left out", job, (long long)mem, n->name,
+			    (long long)left->mem_mib);
+		return 0;
+	}
+	left->mem_mib -= mem;
+	return mem;
+}
+
+void gp_import_write_state(gp_inventory *inv, const int *keep, int nkeep,
+			   const gp_import_cap *cap, gp_sbuf *st)
+{
+	node_left *left = gp_xcalloc((size_t)inv->n + 1, sizeof(*left));
 	uint64_t *used = gp_xcalloc((size_t)inv->n + 1, sizeof(*used));
 	int *covered = gp_xcalloc((size_t)inv->n + 1, sizeof(*covered));
 	int *guessed = gp_xcalloc((size_t)inv->n + 1, sizeof(*guessed));
@@ -103,15 +167,16 @@ void gp_import_write_state(gp_inventory *inv, const int *keep, int nkeep, gp_sbu
 	gp_sbuf body;
 
 	gp_sbuf_init(&body);
-	for (k = 0; k < nkeep; k++)
+	for (k = 0; k < nkeep; k++) {
 		kept[keep[k]] = 1;
+		left[keep[k]].cpus = cap[keep[k]].cpus;
+		left[keep[k]].mem_mib = cap[keep[k]].mem_mib;
+	}
 	for (i = 0; i < inv->nalloc; i++) {
 		const gp_inv_alloc *a = &inv->allocs[i];
 		gp_inv_node *n = gp_inv_node_find(inv, a->node);
-		int gpus[GP_TOPO_MAX_GPUS], ng, idx, g = 0;
-		const int *cpus = a->cpus;
-		int ncpus = a->ncpus;
-		int64_t mem = a->mem_mib;
+		int gpus[GP_TOPO_MAX_GPUS], ng, idx, g = 0, ncpus;
+		int64_t mem;
 
 		idx = n ? (int)(n - inv->nodes) : -1;
 		if (idx < 0 || !kept[idx]) {
@@ -121,17 +186,11 @@ void gp_import_write_state(gp_inventory *inv, const int *keep, int nkeep, gp_sbu
 		covered[idx] = 1;
 		ng = take_gpus(inv, n, &used[idx], a, gpus, &g);
 		guessed[idx] |= g;
-		if (ncpus > 0 && n->cpus > 0 && cpus[ncpus - 1] >= n->cpus) {
-			gp_inv_warn(inv, a->file, a->line,
-				    "job '%s': CPU %d is past the %d CPUs of '%s'; CPU list dropped",
-				    a->job, cpus[ncpus - 1], n->cpus, n->name);
-			ncpus = 0;
-		}
-		if (n->mem_mib > 0 && mem > n->mem_mib)
-			mem = 0;
+		ncpus = a->ncpus > 0 ? take_cpus(inv, n, a, cap[idx].cpus, &left[idx]) : 0;
+		mem = take_mem(inv, n, a->job, a->mem_mib, a->file, a->line, &left[idx]);
 		if (ng == 0 && ncpus == 0 && mem == 0)
 			continue;
-		put_entry(&body, a->job, n, gpus, ng, cpus, ncpus, 0, mem);
+		put_entry(&body, a->job, n, gpus, ng, a->cpus, ncpus, 0, mem);
 		any = 1;
 	}
 	/* per-node use that no job accounts for */
@@ -160,9 +219,19 @@ void gp_import_write_state(gp_inventory *inv, const int *keep, int nkeep, gp_sbu
 		for (g = 0; g < ng; g++)
 			used[keep[k]] |= 1ull << gpus[g];
 		job = gp_xasprintf("in-use@%s", n->name);
-		put_entry(&body, job, n, gpus, ng, NULL, 0,
-			  covered[keep[k]] || n->cpu_alloc <= 0 ? 0 : n->cpu_alloc,
-			  covered[keep[k]] ? 0 : n->mem_alloc_mib);
+		{
+			node_left *l = &left[keep[k]];
+			int ncpu = covered[keep[k]] || n->cpu_alloc <= 0 ? 0 : n->cpu_alloc;
+
+			/* counts the scheduler gives for the whole node, held to
+			 * what the cluster has */
+			if (ncpu > l->cpus)
+				ncpu = l->cpus > 0 ? l->cpus : 0;
+			l->cpus -= ncpu;
+			put_entry(&body, job, n, gpus, ng, NULL, 0, ncpu,
+				  covered[keep[k]] ? 0 : take_mem(inv, n, job, n->mem_alloc_mib,
+								n->file, n->line, l));
+		}
 		free(job);
 		any = 1;
 	}
@@ -198,6 +267,9 @@ void gp_import_write_state(gp_inventory *inv, const int *keep, int nkeep, gp_sbu
 	gp_sbuf_adds(st, any ? "allocations:\n" : "allocations: []\n");
 	gp_sbuf_add(st, body.buf, body.len);
 	gp_sbuf_release(&body);
+	for (i = 0; i < inv->n; i++)
+		free(left[i].cpu_used);
+	free(left);
 	free(used);
 	free(covered);
 	free(guessed);

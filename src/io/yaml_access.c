@@ -149,16 +149,24 @@ int gp_yaml_bool(const gp_yaml_doc *doc, const gp_yaml_node *node,
 
 void gp_yaml_quote(gp_sbuf *sb, const char *s)
 {
+	size_t left = strlen(s), k;
+
 	gp_sbuf_add(sb, "\"", 1);
-	for (; *s; s++) {
+	while (left) {
 		unsigned char c = (unsigned char)*s;
 
+		/* a byte that is not UTF-8 is written as the code point of the
+		 * same number (Latin-1), as YAML text must be UTF-8 */
+		k = gp_utf8_seq(s, left);
 		if (c == '"' || c == '\\')
 			gp_sbuf_addf(sb, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f)
+		else if (c < 0x20 || c == 0x7f || k == 0)
 			gp_sbuf_addf(sb, "\\x%02x", c);
 		else
-			gp_sbuf_add(sb, (const char *)&c, 1);
+			gp_sbuf_add(sb, s, k);
+		k = k ? k : 1;
+		s += k;
+		left -= k;
 	}
 	gp_sbuf_add(sb, "\"", 1);
 }

@@ -6,9 +6,6 @@
 #include "gpuplan/util/util.h"
 #include "alloc_index_int.h"
 
-/* Memory of a GPU whose model is unknown: large enough never to limit. */
-#define GP_MEM_UNLIMITED ((int64_t)1 << 40)
-
 static int node_cpu_count(const gp_cluster *c, const gp_node *n)
 {
 	const gp_node_type *t = &c->types[n->type];

@@ -280,6 +280,37 @@ size_t gp_hash_str(const char *s)
 	return h;
 }
 
+size_t gp_utf8_seq(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len, i;
+	unsigned lo = 0x80, hi = 0xBF;
+
+	if (n == 0)
+		return 0;
+	if (u[0] < 0x80)
+		return 1;
+	if (u[0] < 0xC2 || u[0] > 0xF4)
+		return 0;
+	len = u[0] < 0xE0 ? 2 : u[0] < 0xF0 ? 3 : 4;
+	/* the second byte's range rules out overlongs, surrogates and
+	 * code points past U+10FFFF (RFC 3629, section 4) */
+	if (u[0] == 0xE0)
+		lo = 0xA0;
+	else if (u[0] == 0xED)
+		hi = 0x9F;
+	else if (u[0] == 0xF0)
+		lo = 0x90;
+	else if (u[0] == 0xF4)
+		hi = 0x8F;
+	if (n < len || u[1] < lo || u[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if ((u[i] & 0xC0) != 0x80)
+			return 0;
+	return len;
+}
+
 int gp_edit_distance(const char *a, const char *b, int ignore_case)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j;

@@ -2,7 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/import.h"
+#include "gpuplan/io/state.h"
 #include "gpuplan/model/alloc.h"
 #include "gpuplan/util/util.h"
 #include "testlib.h"
@@ -311,6 +313,134 @@ static void test_k8s(void)
 	}
 }
 
+/* Import text as `gpuplan import` writes it (cluster and state); both must
+ * load back.  Returns the cluster's node count, -1 when the read failed. */
+static int import_round_trip(const char *text, const char *jobs, gp_inventory *inv)
+{
+	gp_error err = GP_ERROR_INIT;
+	gp_import_opts o;
+	gp_sbuf cl, st;
+	gp_cluster c;
+	gp_alloc a;
+	gp_state s;
+	int n;
+
+	gp_inventory_init(inv);
+	if (read_text(inv, 1, text, &err) || (jobs && read_text(inv, 1, jobs, &err)))
+		return -1;
+	memset(&o, 0, sizeof(o));
+	gp_sbuf_init(&cl);
+	gp_sbuf_init(&st);
+	if (gp_import_write(inv, &o, &cl, &st, &err))
+		fprintf(stderr, "import_round_trip: %s\n", err.msg);
+	CU_ASSERT_EQUAL_FATAL(err.status, GP_OK);
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_parse(cl.buf, cl.len, "c.yaml", &c, &err), GP_OK);
+	gp_alloc_init(&a, &c);
+	gp_state_init(&s);
+	CU_ASSERT_EQUAL(gp_state_parse(st.buf, st.len, "s.yaml", &c, &a, &s, &err), GP_OK);
+	if (err.status)
+		fprintf(stderr, "%s\n--- state ---\n%s\n", err.msg, st.buf);
+	n = c.nnodes;
+	gp_state_release(&s);
+	gp_alloc_release(&a);
+	gp_cluster_release(&c);
+	gp_sbuf_release(&cl);
+	gp_sbuf_release(&st);
+	return n;
+}
+
+static int warned(const gp_inventory *inv, const char *what)
+{
+	size_t i;
+
+	for (i = 0; i < inv->nwarn; i++)
+		if (strstr(inv->warnings[i], what))
+			return 1;
+	return 0;
+}
+
+/* What fuzz_import found once it wrote and loaded back its imports: each
+ * of these was a cluster or state that did not load (exit 4). */
+static void test_written_loads(void)
+{
+	gp_inventory inv;
+	gp_error err = GP_ERROR_INIT;
+
+	/* two nodes of one type whose names share no prefix: the hostlist
+	 * "dgx1,gpu07" was one node of that name */
+	CU_ASSERT_EQUAL(import_round_trip("NodeName=gpu07 CPUs=16 Gres=gpu:m60:2\n"
+					  "NodeName=dgx1 CPUs=16 Gres=gpu:m60:2\n", NULL, &inv), 2);
+	gp_inventory_release(&inv);
+	/* two jobs holding the same CPUs (Slurm oversubscription), a CPU past
+	 * the node's, memory past what is left */
+	CU_ASSERT_EQUAL(import_round_trip(
+		"NodeName=n1 CPUTot=8 RealMemory=1000 Gres=gpu:m60:2\n",
+		"JobId=1 JobName=a\n   JobState=RUNNING\n"
+		"     Nodes=n1 CPU_IDs=0-3 Mem=800 GRES=gpu:m60:1(IDX:0)\n"
+		"JobId=2 JobName=b\n   JobState=RUNNING\n"
+		"     Nodes=n1 CPU_IDs=2-5 Mem=800 GRES=gpu:m60:1(IDX:1)\n"
+		"JobId=3 JobName=c\n   JobState=RUNNING\n"
+		"     Nodes=n1 CPU_IDs=8 GRES=gpu:m60:0\n", &inv), 1);
+	CU_ASSERT(warned(&inv, "CPU 2 of 'n1' is already taken"));
+	CU_ASSERT(warned(&inv, "which has 200 MiB left"));
+	CU_ASSERT(warned(&inv, "CPU 8 is past the 8 CPUs"));
+	gp_inventory_release(&inv);
+	/* a node using more CPUs than it has */
+	CU_ASSERT_EQUAL(import_round_trip("NodeName=n2 CPUTot=16 CPUAlloc=32 Gres=gpu:m60:2\n"
+					  "   AllocTRES=cpu=32,gres/gpu=2\n", NULL, &inv), 1);
+	gp_inventory_release(&inv);
+	/* a GRES type that is not UTF-8 (YAML must be): escaped */
+	CU_ASSERT_EQUAL(import_round_trip("NodeName=n3 CPUs=4 Gres=gpu:r\xef\xbf" "2080:1\n", NULL,
+					  &inv), 1);
+	gp_inventory_release(&inv);
+	/* node names the cluster could not take back */
+	{
+		static const char *const bad[] = { "NodeName=a\x01" "b CPUs=4 Gres=gpu:1\n",
+						   "NodeName=a\xff" "b CPUs=4 Gres=gpu:1\n",
+						   "NodeName=a]b CPUs=4 Gres=gpu:1\n" };
+		size_t i;
+
+		for (i = 0; i < GP_ARRAY_SIZE(bad); i++) {
+			gp_inventory_init(&inv);
+			CU_ASSERT_EQUAL(read_text(&inv, 1, bad[i], &err), GP_EINPUT);
+			CU_ASSERT(strstr(err.msg, "node name") || strstr(err.msg, "hostlist"));
+			gp_inventory_release(&inv);
+		}
+		/* sinfo's CPU columns: whole numbers in range, no trailing text */
+		{
+			static const char *const sinfo[] = { "-5/0/0/-9 2:16:2", "5/0/0/99999999999 2:16:2",
+							     "5/59/0/64x 2:16:2", "65/0/0/64 2:16:2",
+							     "5/59/0/64 2:16", "5/59/0/64 64:64:2" };
+
+			for (i = 0; i < GP_ARRAY_SIZE(sinfo); i++) {
+				char text[160];
+
+				snprintf(text, sizeof(text), "NODELIST GRES CPUS(A/I/O/T) S:C:T\n"
+					 "n1 gpu:2 %s\n", sinfo[i]);
+				gp_inventory_init(&inv);
+				CU_ASSERT_EQUAL(read_text(&inv, 1, text, &err), GP_EINPUT);
+				CU_ASSERT_EQUAL(err.line, 2);
+				gp_inventory_release(&inv);
+			}
+			gp_inventory_init(&inv);
+			CU_ASSERT_EQUAL_FATAL(read_text(&inv, 1, "NODELIST GRES CPUS(A/I/O/T) S:C:T\n"
+							"n1 gpu:2 5/59/0/64 2:16:2\n", &err), GP_OK);
+			CU_ASSERT_EQUAL(node(&inv, "n1")->cpus, 64);
+			CU_ASSERT_EQUAL(node(&inv, "n1")->cpu_alloc, 5);
+			CU_ASSERT_EQUAL(node(&inv, "n1")->cores_per_socket, 16);
+			gp_inventory_release(&inv);
+		}
+		gp_inventory_init(&inv);
+		CU_ASSERT_EQUAL(read_text(&inv, 2, "{\"kind\": \"NodeList\", \"items\": [{\"kind\": \"Node\",\n"
+					  " \"metadata\": {\"name\": \"k 1\"},\n"
+					  " \"status\": {\"capacity\": {\"nvidia.com/gpu\": \"1\"}}}]}", &err),
+				GP_EINPUT);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "node name 'k 1'"));
+		gp_inventory_release(&inv);
+	}
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("import");
@@ -322,6 +452,7 @@ static void register_tests(void)
 	gp_test_add(s, "errors_located", test_errors_located);
 	gp_test_add(s, "k8s", test_k8s);
 	gp_test_add(s, "node_cap", test_node_cap);
+	gp_test_add(s, "written_loads", test_written_loads);
 }
 
 int main(int argc, char **argv)

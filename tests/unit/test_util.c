@@ -182,6 +182,23 @@ static void test_sort_doubles(void)
 	CU_ASSERT_EQUAL(v[N - 1], N);
 }
 
+static void test_utf8_seq(void)
+{
+	CU_ASSERT_EQUAL(gp_utf8_seq("a", 1), 1);
+	CU_ASSERT_EQUAL(gp_utf8_seq("\xc3\xa9", 2), 2);                /* é */
+	CU_ASSERT_EQUAL(gp_utf8_seq("\xe2\x82\xac", 3), 3);            /* € */
+	CU_ASSERT_EQUAL(gp_utf8_seq("\xf0\x9f\x98\x80", 4), 4);        /* U+1F600 */
+	CU_ASSERT_EQUAL(gp_utf8_seq("\xe2\x82\xac", 2), 0);            /* cut off */
+	CU_ASSERT_EQUAL(gp_utf8_seq("\xc0\xaf", 2), 0);                 /* overlong '/' */
+	CU_ASSERT_EQUAL(gp_utf8_seq("\xe0\x80\xaf", 3), 0);            /* overlong */
+	CU_ASSERT_EQUAL(gp_utf8_seq("\xed\xa0\x80", 3), 0);            /* surrogate */
+	CU_ASSERT_EQUAL(gp_utf8_seq("\xf4\x90\x80\x80", 4), 0);        /* past U+10FFFF */
+	CU_ASSERT_EQUAL(gp_utf8_seq("\xff", 1), 0);
+	CU_ASSERT_EQUAL(gp_utf8_seq("\x80", 1), 0);                     /* lone continuation */
+	CU_ASSERT_EQUAL(gp_utf8_seq("\xc3" "a", 2), 0);
+	CU_ASSERT_EQUAL(gp_utf8_seq("", 0), 0);
+}
+
 static void test_edit_distance(void)
 {
 	char longer[65];
@@ -212,6 +229,7 @@ static void register_tests(void)
 	gp_test_add(s, "sbuf", test_sbuf);
 	gp_test_add(s, "atomic", test_atomic_abort_leaves_nothing);
 	gp_test_add(s, "error_format", test_error_format);
+	gp_test_add(s, "utf8_seq", test_utf8_seq);
 }
 
 int main(int argc, char **argv)

@@ -13,6 +13,9 @@
 #include "gpuplan/model/cluster.h"
 
 #define GP_MILLI 1000
+/* Memory of a GPU whose model is unknown, or of a node whose memory is not
+ * given (MiB): large enough never to limit. */
+#define GP_MEM_UNLIMITED ((int64_t)1 << 40)
 
 enum gp_node_state { GP_NODE_UP = 0, GP_NODE_DOWN, GP_NODE_DRAINING };
 

@@ -60,6 +60,11 @@ char *gp_path_relative_to(const char *base, const char *rel);
 /* FNV-1a hash of a string, for the open-addressing indexes of names. */
 size_t gp_hash_str(const char *s);
 
+/* Length of the well-formed UTF-8 sequence at s[0..n) (1 for ASCII), 0
+ * when the bytes there are not one (overlong, surrogate, past U+10FFFF,
+ * cut off). */
+size_t gp_utf8_seq(const char *s, size_t n);
+
 /* Levenshtein distance of a and b (ASCII case ignored when ignore_case),
  * for "did you mean" hints; 99 when either has 64 characters or more. */
 int gp_edit_distance(const char *a, const char *b, int ignore_case);
