@@ -290,18 +290,18 @@ static int same_type(const gp_inv_node *a, const gp_inv_node *b, int ma, int mb)
 
 /* ---- YAML text ---- */
 
-/* Comment text on one line, and UTF-8 (a YAML stream is): control
- * characters become spaces, bytes that are not UTF-8 '?'. */
+/* Comment text on one line that YAML prints: what it does not (control
+ * characters, bytes that are not UTF-8) becomes '?'. */
 static void comment(gp_sbuf *sb, const char *s)
 {
 	size_t left = strlen(s), k;
 
 	for (; left; s += k, left -= k) {
-		k = gp_utf8_seq(s, left);
+		k = *s == '\n' || *s == '\t' ? 0 : gp_yaml_printable_seq(s, left);
 		if (k == 0)
 			gp_sbuf_add(sb, "?", 1);
 		else
-			gp_sbuf_add(sb, (unsigned char)*s < 0x20 || *s == 0x7f ? " " : s, k);
+			gp_sbuf_add(sb, s, k);
 		k = k ? k : 1;
 	}
 }

@@ -147,6 +147,20 @@ int gp_yaml_bool(const gp_yaml_doc *doc, const gp_yaml_node *node,
 			     what, node->scalar);
 }
 
+size_t gp_yaml_printable_seq(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t k = gp_utf8_seq(s, n);
+
+	if (k == 1)
+		return u[0] >= 0x20 && u[0] != 0x7f ? 1 : u[0] == '\t' || u[0] == '\n';
+	if (k == 2 && u[0] == 0xC2 && u[1] < 0xA0 && u[1] != 0x85)
+		return 0;   /* C1 controls */
+	if (k == 3 && u[0] == 0xEF && u[1] == 0xBF && u[2] >= 0xBE)
+		return 0;   /* U+FFFE, U+FFFF */
+	return k;
+}
+
 void gp_yaml_quote(gp_sbuf *sb, const char *s)
 {
 	size_t left = strlen(s), k;
@@ -156,14 +170,20 @@ void gp_yaml_quote(gp_sbuf *sb, const char *s)
 		unsigned char c = (unsigned char)*s;
 
 		/* a byte that is not UTF-8 is written as the code point of the
-		 * same number (Latin-1), as YAML text must be UTF-8 */
-		k = gp_utf8_seq(s, left);
+		 * same number (Latin-1), as YAML text must be UTF-8; code
+		 * points YAML does not print are escaped */
+		k = gp_yaml_printable_seq(s, left);
 		if (c == '"' || c == '\\')
 			gp_sbuf_addf(sb, "\\%c", c);
-		else if (c < 0x20 || c == 0x7f || k == 0)
-			gp_sbuf_addf(sb, "\\x%02x", c);
-		else
+		else if (k > 1 || (k == 1 && c >= 0x20))
 			gp_sbuf_add(sb, s, k);
+		else if ((k = gp_utf8_seq(s, left)) == 2)
+			gp_sbuf_addf(sb, "\\x%02x", ((c & 0x1F) << 6) | ((unsigned char)s[1] & 0x3F));
+		else if (k == 3)
+			gp_sbuf_addf(sb, "\\u%04x", ((c & 0x0F) << 12) |
+				     (((unsigned char)s[1] & 0x3F) << 6) | ((unsigned char)s[2] & 0x3F));
+		else
+			gp_sbuf_addf(sb, "\\x%02x", c);
 		k = k ? k : 1;
 		s += k;
 		left -= k;

@@ -394,6 +394,10 @@ static void test_written_loads(void)
 	CU_ASSERT_EQUAL(import_round_trip("NodeName=n3 CPUs=4 Gres=gpu:r\xef\xbf" "2080:1\n", NULL,
 					  &inv), 1);
 	gp_inventory_release(&inv);
+	/* valid UTF-8 that YAML does not print: a C1 control, U+FFFF */
+	CU_ASSERT_EQUAL(import_round_trip("NodeName=n4 CPUs=4 Gres=gpu:r\xc2\x97" "x\xef\xbf\xbf" "2080:1\n",
+					  NULL, &inv), 1);
+	gp_inventory_release(&inv);
 	/* node names the cluster could not take back */
 	{
 		static const char *const bad[] = { "NodeName=a\x01" "b CPUs=4 Gres=gpu:1\n",
