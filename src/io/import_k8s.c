@@ -134,9 +134,9 @@ static const gp_yaml_node *items_of(const gp_yaml_doc *doc, gp_error *err, int *
 }
 
 /* Bounds that keep the conversions to int and int64_t defined: no node
- * has a million cores or GPUs, or an exbibyte of memory. */
+ * has a million cores or GPUs, or more memory than a cluster file takes. */
 #define K8S_MAX_COUNT 1048576.0
-#define K8S_MAX_BYTES 0x1p60
+#define K8S_MAX_BYTES ((double)GP_IMPORT_MAX_MEM_MIB * 1048576.0)
 
 static int qty_field(const gp_yaml_doc *doc, const gp_yaml_node *map, const char *key,
 		     double max, double *out, gp_error *err)

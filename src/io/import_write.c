@@ -68,6 +68,13 @@ static int cpulist_max(const gp_topo *t)
 	return m;
 }
 
+/* RealMemory=1 is Slurm's default when slurm.conf gives none: unknown,
+ * as is anything under the cluster file's 0.001 GiB. */
+static int mem_known(const gp_inv_node *n)
+{
+	return n->mem_mib > 1;
+}
+
 /* The CPU count the cluster gives the nodes of type t (representative r):
  * the scheduler's, but at least past the highest CPU a GPU is affine to
  * (the loader's count when 'cpus:' is absent). */
@@ -618,7 +625,7 @@ static void put_types(const gp_inventory *inv, const gp_import_opts *o, const pl
 			gp_sbuf_addf(out, "    cpus: %d\n", type_cpus(t, r));
 		/* exact (MiB / 1024 is a short binary fraction): the state's
 		 * memory is checked against this */
-		if (r->mem_mib > 0)
+		if (mem_known(r))
 			gp_sbuf_addf(out, "    memory_gib: %.17g\n", (double)r->mem_mib / 1024.0);
 		gp_topo_yaml_put(out, &t->topo, "    ");
 	}
@@ -702,7 +709,7 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 				const gp_inv_node *r = &inv->nodes[t->rep];
 
 				cap[p.keep[k]].cpus = type_cpus(t, r);
-				cap[p.keep[k]].mem_mib = r->mem_mib > 0 ? r->mem_mib : GP_MEM_UNLIMITED;
+				cap[p.keep[k]].mem_mib = mem_known(r) ? r->mem_mib : GP_MEM_UNLIMITED;
 			}
 			gp_import_write_state(inv, p.keep, p.nkeep, cap, state);
 			free(cap);

@@ -394,6 +394,16 @@ static void test_written_loads(void)
 	CU_ASSERT_EQUAL(import_round_trip("NodeName=n3 CPUs=4 Gres=gpu:r\xef\xbf" "2080:1\n", NULL,
 					  &inv), 1);
 	gp_inventory_release(&inv);
+	/* RealMemory=1 is Slurm's default (not configured): no memory; past
+	 * what a cluster file takes (2^24 GiB): an error at the value */
+	CU_ASSERT_EQUAL(import_round_trip("NodeName=n5 CPUs=4 RealMemory=1 Gres=gpu:m60:1\n", NULL,
+					  &inv), 1);
+	gp_inventory_release(&inv);
+	gp_inventory_init(&inv);
+	CU_ASSERT_EQUAL(read_text(&inv, 1, "NodeName=n5 CPUs=4 RealMemory=17179869185 Gres=gpu:1\n",
+				  &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.col, 31);
+	gp_inventory_release(&inv);
 	/* valid UTF-8 that YAML does not print: a C1 control, U+FFFF */
 	CU_ASSERT_EQUAL(import_round_trip("NodeName=n4 CPUs=4 Gres=gpu:r\xc2\x97" "x\xef\xbf\xbf" "2080:1\n",
 					  NULL, &inv), 1);

@@ -20,8 +20,9 @@
  * cluster holds (GP_CLUSTER_MAX_NODES).  Hostlists make this the cap that
  * matters: a kilobyte of 'node[0-999999]' lines would name millions. */
 #define GP_IMPORT_MAX_NODES 200000
-/* Memory of a node or a job's share of one, in MiB (1 EiB). */
-#define GP_IMPORT_MAX_MEM_MIB (1LL << 40)
+/* Memory of a node or a job's share of one, in MiB: 16 PiB, the most a
+ * cluster file takes (memory_gib up to 2^24). */
+#define GP_IMPORT_MAX_MEM_MIB (1LL << 34)
 
 /* What a file holds, recognised from its content. */
 enum gp_import_kind {
