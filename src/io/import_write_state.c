@@ -225,8 +225,12 @@ void gp_import_write_state(gp_inventory *inv, const int *keep, int nkeep,
 
 			/* counts the scheduler gives for the whole node, held to
 			 * what the cluster has */
-			if (ncpu > l->cpus)
+			if (ncpu > l->cpus) {
+				gp_inv_warn(inv, n->file, n->line, "node '%s' has %d CPUs allocated "
+					    "and %d left; the state holds %d", n->name, ncpu,
+					    l->cpus > 0 ? l->cpus : 0, l->cpus > 0 ? l->cpus : 0);
 				ncpu = l->cpus > 0 ? l->cpus : 0;
+			}
 			l->cpus -= ncpu;
 			put_entry(&body, job, n, gpus, ng, NULL, 0, ncpu,
 				  covered[keep[k]] ? 0 : take_mem(inv, n, job, n->mem_alloc_mib,

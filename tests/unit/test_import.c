@@ -389,6 +389,7 @@ static void test_written_loads(void)
 	/* a node using more CPUs than it has */
 	CU_ASSERT_EQUAL(import_round_trip("NodeName=n2 CPUTot=16 CPUAlloc=32 Gres=gpu:m60:2\n"
 					  "   AllocTRES=cpu=32,gres/gpu=2\n", NULL, &inv), 1);
+	CU_ASSERT(warned(&inv, "'n2' has 32 CPUs allocated and 16 left"));
 	gp_inventory_release(&inv);
 	/* a GRES type that is not UTF-8 (YAML must be): escaped */
 	CU_ASSERT_EQUAL(import_round_trip("NodeName=n3 CPUs=4 Gres=gpu:r\xef\xbf" "2080:1\n", NULL,
