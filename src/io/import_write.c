@@ -26,11 +26,14 @@ typedef struct ntype {
 	int nnodes;
 } ntype;
 
+/* Lower-case letters and digits of s, runs of anything else one '-',
+ * at most 96 characters: with "-x64-N" it stays a name the cluster
+ * loader takes (128 characters at most). */
 static void slug(gp_sbuf *sb, const char *s)
 {
 	int dash = 0;
 
-	for (; *s; s++) {
+	for (; *s && sb->len < 96; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (isalnum(c)) {

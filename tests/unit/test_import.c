@@ -405,6 +405,14 @@ static void test_written_loads(void)
 				  &err), GP_EINPUT);
 	CU_ASSERT_EQUAL(err.col, 31);
 	gp_inventory_release(&inv);
+	/* a GPU type as long as a line: the node type's name is cut to fit */
+	{
+		char text[600];
+
+		snprintf(text, sizeof(text), "NodeName=n6 CPUs=4 Gres=gpu:%0300d:1\n", 7);
+		CU_ASSERT_EQUAL(import_round_trip(text, NULL, &inv), 1);
+		gp_inventory_release(&inv);
+	}
 	/* valid UTF-8 that YAML does not print: a C1 control, U+FFFF */
 	CU_ASSERT_EQUAL(import_round_trip("NodeName=n4 CPUs=4 Gres=gpu:r\xc2\x97" "x\xef\xbf\xbf" "2080:1\n",
 					  NULL, &inv), 1);
