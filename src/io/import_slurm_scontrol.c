@@ -239,7 +239,8 @@ static int detail_flush(gp_inventory *inv, const char *file, const job_rec *j, d
 			free(cpus);
 			gp_hostlist_release(&h);
 			return gp_error_set(err, GP_EINPUT, file, d->mem.line, d->mem.vcol,
-					    "Mem: expected MiB (at most 2^40), found '%.*s'", (int)d->mem.vl, d->mem.v);
+					    "Mem: expected MiB (at most %lld), found '%.*s'",
+					    (long long)GP_IMPORT_MAX_MEM_MIB, (int)d->mem.vl, d->mem.v);
 		}
 	}
 	for (i = 0; i < h.n; i++) {

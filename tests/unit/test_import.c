@@ -115,8 +115,8 @@ static void test_job_detail(void)
 	CU_ASSERT_STRING_EQUAL(inv.allocs[0].node, "n1");
 	CU_ASSERT_STRING_EQUAL(inv.allocs[1].node, "n2");
 	gp_inventory_release(&inv);
-	/* Mem past 2^40 MiB was an undefined double-to-long conversion
-	 * (found by fuzz_import); nan and inf were too */
+	/* Mem past GP_IMPORT_MAX_MEM_MIB is an error: 5e40 was an undefined
+	 * double-to-long conversion (found by fuzz_import), as were nan and inf */
 	{
 		static const char *const bad[] = { "5e40", "2000000000G", "nan", "inf", "1P1" };
 		size_t k;
