@@ -464,7 +464,9 @@ static int keep_nodes(gp_inventory *inv, plan *p, gp_error *err)
 {
 	const char **nogpu, **unknown, **unsized, **untyped, *guessed_types[64];
 	size_t nnogpu = 0, nunknown = 0, nunsized = 0, nuntyped = 0, nguessed = 0, i, j;
-	int rc = GP_OK;
+	int rc = GP_OK, memo_set = 0, memo_model = -1, memo_how = 0;
+	const char *memo_type = NULL;
+	int64_t memo_mem = 0;
 
 	nogpu = gp_xcalloc(inv->n + 1, sizeof(*nogpu));
 	unknown = gp_xcalloc(inv->n + 1, sizeof(*unknown));
@@ -487,8 +489,21 @@ static int keep_nodes(gp_inventory *inv, plan *p, gp_error *err)
 				    n->name, n->ngpus, GP_TOPO_MAX_GPUS);
 			continue;
 		}
-		m = p->model[p->order[i]] = gp_import_map_product(&p->cat, n->gpu_type,
-								   n->gpu_mem_mib, &how);
+		/* nodes in name order mostly repeat the one before: map once */
+		if (memo_set && memo_mem == n->gpu_mem_mib &&
+		    (memo_type == n->gpu_type ||
+		     (memo_type && n->gpu_type && !strcmp(memo_type, n->gpu_type)))) {
+			m = memo_model;
+			how = memo_how;
+		} else {
+			m = gp_import_map_product(&p->cat, n->gpu_type, n->gpu_mem_mib, &how);
+			memo_set = 1;
+			memo_type = n->gpu_type;
+			memo_mem = n->gpu_mem_mib;
+			memo_model = m;
+			memo_how = how;
+		}
+		p->model[p->order[i]] = m;
 		if (m < 0 && n->gpu_type)
 			unknown[nunknown++] = n->name;
 		else if (m < 0)
