@@ -1,5 +1,6 @@
 /* A topology as YAML (topo_yaml.h). */
 #include "gpuplan/io/topo_yaml.h"
+#include "gpuplan/io/yaml.h"
 
 void gp_topo_yaml_put(gp_sbuf *sb, const gp_topo *t, const char *indent)
 {
@@ -25,9 +26,15 @@ void gp_topo_yaml_put(gp_sbuf *sb, const gp_topo *t, const char *indent)
 	}
 	if (t->nnics) {
 		gp_sbuf_addf(sb, "%snics:\n", indent);
-		for (i = 0; i < t->nnics; i++)
-			gp_sbuf_addf(sb, "%s  - {id: %s, device: %s}\n", indent, t->nics[i].id,
-				     t->nics[i].device[0] ? t->nics[i].device : "null");
+		for (i = 0; i < t->nnics; i++) {
+			/* the device name is the snapshot's text: quoted unless plain */
+			gp_sbuf_addf(sb, "%s  - {id: %s, device: ", indent, t->nics[i].id);
+			if (t->nics[i].device[0])
+				gp_yaml_put_scalar(sb, t->nics[i].device);
+			else
+				gp_sbuf_adds(sb, "null");
+			gp_sbuf_adds(sb, "}\n");
+		}
 	} else {
 		gp_sbuf_addf(sb, "%snics: []\n", indent);
 	}

@@ -1,6 +1,7 @@
 /* Reading a YAML document tree (io/yaml.c builds it): located errors,
  * lookups, the key check with its "did you mean" hint, typed accessors,
  * and quoting for the files gpuplan writes. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -159,6 +160,24 @@ size_t gp_yaml_printable_seq(const char *s, size_t n)
 	if (k == 3 && u[0] == 0xEF && u[1] == 0xBF && u[2] >= 0xBE)
 		return 0;   /* U+FFFE, U+FFFF */
 	return k;
+}
+
+void gp_yaml_put_scalar(gp_sbuf *sb, const char *s)
+{
+	static const char *const words[] = { "null", "true", "false", "yes", "no", "on", "off",
+					     "y", "n", NULL };
+	const char *p = s;
+	size_t i;
+
+	if (isalpha((unsigned char)*p))
+		for (p++; isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-'; p++)
+			;
+	for (i = 0; words[i] && (p == s || *p || strcasecmp(s, words[i])); i++)
+		;
+	if (p != s && !*p && !words[i])
+		gp_sbuf_adds(sb, s);
+	else
+		gp_yaml_quote(sb, s);
 }
 
 void gp_yaml_quote(gp_sbuf *sb, const char *s)

@@ -299,6 +299,25 @@ static void test_streams(void)
 	gp_yaml_doc_release(&doc);
 }
 
+static void test_put_scalar(void)
+{
+	static const char *const cases[][2] = {
+		{ "mlx5_0", "mlx5_0" }, { "eth-1.2", "eth-1.2" }, { "null", "\"null\"" },
+		{ "Yes", "\"Yes\"" }, { "0x1f", "\"0x1f\"" }, { "a b", "\"a b\"" },
+		{ "", "\"\"" }, { "m\xab" "x", "\"m\\xabx\"" }, { "n\xc2\x97", "\"n\\x97\"" },
+	};
+	size_t i;
+
+	for (i = 0; i < GP_ARRAY_SIZE(cases); i++) {
+		gp_sbuf sb;
+
+		gp_sbuf_init(&sb);
+		gp_yaml_put_scalar(&sb, cases[i][0]);
+		CU_ASSERT_STRING_EQUAL(sb.buf ? sb.buf : "", cases[i][1]);
+		gp_sbuf_release(&sb);
+	}
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("yaml");
@@ -313,6 +332,7 @@ static void register_tests(void)
 	gp_test_add(s, "syntax_and_junk", test_syntax_and_junk);
 	gp_test_add(s, "check_keys", test_check_keys);
 	gp_test_add(s, "quoted_numbers", test_quoted_numbers_are_strings);
+	gp_test_add(s, "put_scalar", test_put_scalar);
 }
 
 int main(int argc, char **argv)

@@ -135,6 +135,10 @@ int gp_yaml_str(const gp_yaml_doc *doc, const gp_yaml_node *node,
 /* Append s as a double-quoted YAML scalar (", \ escaped; control bytes
  * as \xNN), for the files gpuplan writes (node types, imports). */
 void gp_yaml_quote(gp_sbuf *sb, const char *s);
+/* Append s plain when YAML reads it back as the same string (a letter,
+ * then letters, digits, '_', '.', '-'; not a word YAML 1.1 reads as null
+ * or a boolean), else as gp_yaml_quote does. */
+void gp_yaml_put_scalar(gp_sbuf *sb, const char *s);
 /* Length of the UTF-8 sequence at s[0..n) when YAML lets it stand in a
  * stream as it is (printable: no C0 or C1 control but tab, newline and
  * U+0085; no U+FFFE or U+FFFF), else 0. */
