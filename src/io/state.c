@@ -449,20 +449,16 @@ void gp_state_add_placement(gp_state *s, const char *job, const gp_placement *p)
 }
 
 /* A YAML double-quoted scalar. */
+/* One quoting for every YAML gpuplan writes (gp_yaml_quote: control
+ * characters, C1 and bytes that are not UTF-8 escaped). */
 static void put_quoted(FILE *fp, const char *s)
 {
-	fputc('"', fp);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	gp_sbuf sb;
 
-		if (ch == '"' || ch == '\\')
-			fprintf(fp, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(fp, "\\x%02x", ch);
-		else
-			fputc(ch, fp);
-	}
-	fputc('"', fp);
+	gp_sbuf_init(&sb);
+	gp_yaml_quote(&sb, s);
+	fwrite(sb.buf, 1, sb.len, fp);
+	gp_sbuf_release(&sb);
 }
 
 static void put_node_list(FILE *fp, const gp_cluster *c, const char *key, const int *nodes,
