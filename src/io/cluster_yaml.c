@@ -19,7 +19,6 @@
 #include "gpuplan/util/util.h"
 #include "cluster_int.h"
 
-#define NAME_MAX_LEN 128
 
 /* ---- the YAML loader ---- */
 
@@ -61,10 +60,10 @@ int gp_cy_get_name(loader *L, const gp_yaml_node *n, const char *wh, const char 
 		return GP_EINPUT;
 	if (!*s)
 		return gp_yaml_error(&L->doc, n, L->err, "%s is empty", wh);
-	if (strlen(s) > NAME_MAX_LEN)
+	if (strlen(s) > GP_CLUSTER_NAME_MAX)
 		return gp_yaml_error(&L->doc, n, L->err,
 				     "%s is longer than %d characters", wh,
-				     NAME_MAX_LEN);
+				     GP_CLUSTER_NAME_MAX);
 	for (const char *p = s; *p; p++)
 		if ((unsigned char)*p <= ' ' || *p == 0x7f)
 			return gp_yaml_error(&L->doc, n, L->err,
@@ -117,9 +116,9 @@ static int set_subnet(loader *L, gp_node_type *t, int nic,
 
 	if (gp_yaml_str(&L->doc, v, wh, &s, L->err))
 		return GP_EINPUT;
-	if (!*s || strlen(s) > NAME_MAX_LEN)
+	if (!*s || strlen(s) > GP_CLUSTER_NAME_MAX)
 		return gp_yaml_error(&L->doc, v, L->err,
-				     "%s must be 1 to %d characters", wh, NAME_MAX_LEN);
+				     "%s must be 1 to %d characters", wh, GP_CLUSTER_NAME_MAX);
 	if (!t->nic_subnets)
 		t->nic_subnets = gp_xcalloc((size_t)t->topo.nnics + 1, sizeof(char *));
 	free(t->nic_subnets[nic]);

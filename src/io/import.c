@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/model/alloc.h"
 #include "gpuplan/model/catalog.h"
 #include "gpuplan/model/cluster.h"
@@ -164,7 +165,7 @@ gp_inv_node *gp_inv_node_find(gp_inventory *inv, const char *name)
 	return k < 0 ? NULL : &inv->nodes[k];
 }
 
-/* A node name the cluster loader takes back (1..128 bytes of UTF-8, no
+/* A node name the cluster loader takes back (1..GP_CLUSTER_NAME_MAX bytes of UTF-8, no
  * space or control character) and that reads as one name in the hostlists
  * the writer makes (no '[', ']' or ','): a name that is not is an error at
  * the text that named it, not a cluster file that fails to load. */
@@ -173,10 +174,12 @@ static int bad_node_name(const char *name, size_t len, const char *file, int lin
 {
 	size_t i, k;
 
-	if (len == 0 || len > 128)
+	if (len == 0)
+		return gp_error_set(err, GP_EINPUT, file, line, col, "empty node name");
+	if (len > GP_CLUSTER_NAME_MAX)
 		return gp_error_set(err, GP_EINPUT, file, line, col,
-				    "node name '%.*s' is %s", (int)(len > 40 ? 40 : len), name,
-				    len ? "longer than 128 characters" : "empty");
+				    "node name '%.40s...' is longer than %d characters", name,
+				    GP_CLUSTER_NAME_MAX);
 	for (i = 0; i < len; i += k) {
 		unsigned char c = (unsigned char)name[i];
 

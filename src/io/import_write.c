@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/topo_yaml.h"
 #include "gpuplan/io/yaml.h"
 #include "gpuplan/model/alloc.h"
@@ -27,13 +28,13 @@ typedef struct ntype {
 } ntype;
 
 /* Lower-case letters and digits of s, runs of anything else one '-',
- * at most 96 characters: with "-x64-N" it stays a name the cluster
- * loader takes (128 characters at most). */
+ * 32 characters short of a name the cluster loader takes: room for
+ * "-x64-N". */
 static void slug(gp_sbuf *sb, const char *s)
 {
 	int dash = 0;
 
-	for (; *s && sb->len < 96; s++) {
+	for (; *s && sb->len < GP_CLUSTER_NAME_MAX - 32; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (isalnum(c)) {

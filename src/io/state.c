@@ -448,7 +448,6 @@ void gp_state_add_placement(gp_state *s, const char *job, const gp_placement *p)
 	}
 }
 
-/* A YAML double-quoted scalar. */
 /* One quoting for every YAML gpuplan writes (gp_yaml_quote: control
  * characters, C1 and bytes that are not UTF-8 escaped). */
 static void put_quoted(FILE *fp, const char *s)

@@ -403,7 +403,7 @@ static void test_written_loads(void)
 	gp_inventory_init(&inv);
 	CU_ASSERT_EQUAL(read_text(&inv, 1, "NodeName=n5 CPUs=4 RealMemory=17179869185 Gres=gpu:1\n",
 				  &err), GP_EINPUT);
-	CU_ASSERT_EQUAL(err.col, 31);
+	CU_ASSERT_EQUAL(err.col, 31);   /* after the 30 characters of "NodeName=n5 CPUs=4 RealMemory=" */
 	gp_inventory_release(&inv);
 	/* a GPU type as long as a line: the node type's name is cut to fit */
 	{

@@ -7,6 +7,9 @@
 #include "gpuplan/model/cluster.h"
 #include "gpuplan/util/error.h"
 
+/* Longest name of a node, node type or switch, in bytes. */
+#define GP_CLUSTER_NAME_MAX 128
+
 /* Load a cluster YAML, or an Alibaba openb node-list CSV (first line
  * `sn,cpu_milli,...`, when that reader is built in).  Errors carry
  * FILE:LINE:COL and status GP_EINPUT or GP_EIO; on failure c is left
