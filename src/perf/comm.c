@@ -347,9 +347,20 @@ static double tree_corr_of(int p, double bytes)
 }
 
 /* NCCL's double binary tree (all-reduce): each rank moves the buffer up
- * and down, so the algorithm bandwidth is half the tree's bus bandwidth;
- * across two nodes each node's NICs carry the buffer once each way,
- * across more the inner nodes carry it twice. */
+ * and down, so the algorithm bandwidth is half the tree's bus bandwidth.
+ * Across two nodes each node's NICs carry the buffer once each way, yet
+ * the up and down phases do not fill both directions at once: nccl-tests
+ * on two nodes show about 1.2 x the NICs as busbw, not the 1.875 x that a
+ * full NIC each way would give (one GPU per node has no chain inside
+ * the node and fills both directions: about 1.0 x); across more the
+ * inner nodes carry it twice. */
+static double two_node_net(const gp_perf_fabric *f)
+{
+	if (f->nodes > 2)
+		return 0.5;
+	return f->per_node > 1 ? GP_PERF_TREE_2NODE_NET : 1.0;
+}
+
 static double tree_time(int p, const gp_perf_fabric *f, double bytes, double *lat_out)
 {
 	double m = f->nodes > 0 ? f->nodes : 1, ppn = f->per_node > 0 ? f->per_node : f->n;
@@ -373,7 +384,7 @@ static double tree_time(int p, const gp_perf_fabric *f, double bytes, double *la
 	}
 	alg = 0.5 * bus;
 	if (m >= 2 && f->bw_node_net > 0)
-		alg = fmin(alg, f->bw_node_net * (m <= 2 ? 1.0 : 0.5) *
+		alg = fmin(alg, f->bw_node_net * two_node_net(f) *
 				(p == GP_PROTO_LL ? 0.5 : p == GP_PROTO_LL128 ? 120.0 / 128.0 : 1.0));
 	alg *= tree_corr_of(p, bytes);
 	while ((1 << (int)depth) < (int)m)
@@ -419,7 +430,7 @@ static double nvlstree_time(const gp_perf_fabric *f, double bytes, double *lat_o
 	alg = nvls_algbw(f, f->per_node);
 	if (alg <= 0)
 		return -1;
-	alg = fmin(alg, f->bw_node_net * (m <= 2 ? 1.0 : 0.5));
+	alg = fmin(alg, f->bw_node_net * two_node_net(f));
 	while ((1 << (int)depth) < (int)m)
 		depth++;
 	lat = base_lat[T_TREE][GP_PROTO_SIMPLE] +

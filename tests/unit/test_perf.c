@@ -270,18 +270,48 @@ static void test_two_nodes(void)
 			       1e9 / (0.5 * 130e9 * 120 / 128) + 48.5e-6 + 16 * 524288 / 188e9,
 			       1e-12);
 	/* One 100 Gb/s NIC per node: across two nodes the tree moves the
-	 * buffer once each way through the NIC, the ring 1.875 times: the
-	 * tree wins (NCCL's choice on two nodes); the hierarchical one is
-	 * never picked by auto. */
+	 * buffer through the NIC at 0.6 of it (7.05 GB/s), the ring 1.875
+	 * times at all of it: the tree wins (NCCL's choice on two nodes);
+	 * the hierarchical one is never picked by auto. */
 	f.bw_node_net = gp_perf_nic_gbs(100);
 	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, 1e9, &r);
 	CU_ASSERT_EQUAL(r.algo, GP_ALGO_TREE);
 	CU_ASSERT_EQUAL(r.proto, GP_PROTO_SIMPLE); /* LL128 loses 8/128 of the NIC */
-	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 1e9 / 11.75e9 + 92.4e-6 + 16 * 524288 / 11.75e9, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 1e9 / 7.05e9 + 92.4e-6 + 16 * 524288 / 11.75e9, 1e-12);
 	/* Three nodes: inner tree nodes carry the buffer twice; the ring. */
 	f.n = 24, f.nodes = 3;
 	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, 1e9, &r);
 	CU_ASSERT_EQUAL(r.algo, GP_ALGO_RING);
+}
+
+/* Two Hopper nodes of 4 GPUs, 300 GB/s rings inside, 4 x 400 Gb/s NICs
+ * (4 x 48.5 = 194 GB/s) each.  The tree's own bound is half of 0.9 x 300
+ * = 135 GB/s; across two nodes it reaches 0.6 x 194 = 116.4 GB/s of algbw
+ * (busbw 2 x 7/8 x 116.4 = 203.7, 1.05 x the NICs), not the NICs' 194
+ * (busbw 1.75 x them).  Simple: 8.4 + 2 (3 x 4.0 + 1 x 14) us, 8 hops of
+ * fill on the 194 GB/s ring.  NVLS-tree under the same two-node bound:
+ * 8.4 + 2 x 3.4 + 2 x 20.9 us. */
+static void test_two_node_tree_cap(void)
+{
+	gp_perf_fabric f = { 0 };
+	gp_perf_coll_result r;
+	double b = 1073741824.0;
+
+	f.n = 8, f.nodes = 2, f.per_node = 4;
+	f.bw_intra = 300.0;
+	f.bw_node_net = 194.0;
+	f.arch = 9;
+	f.intra_hw = GP_PERF_HW_NVLINK;
+	f.alpha_intra = GP_PERF_ALPHA_NVLINK_S;
+	f.alpha_inter = GP_PERF_ALPHA_NET_S;
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_TREE, &f, b, &r);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_SIMPLE);
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 60.4e-6 + b / 116.4e9 + 8 * 524288 / 194e9, 1e-12);
+	CU_ASSERT(r.busbw_gbps < 1.2 * 194.0);
+	f.nvswitch = 1;
+	f.bw_gpu_nvl = 18 * 20.6;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_NVLSTREE, &f, b),
+			       57.0e-6 + b / 116.4e9, 1e-12);
 }
 
 /* PS, 4 workers on 4 nodes with one 100 Gb/s NIC each (11.75 GB/s), one
@@ -923,6 +953,7 @@ static void register_tests(void)
 	gp_test_add(s, "ring PCIe only", test_ring_pcie);
 	gp_test_add(s, "ring cube mesh", test_ring_cube_mesh);
 	gp_test_add(s, "two nodes", test_two_nodes);
+	gp_test_add(s, "two-node tree cap", test_two_node_tree_cap);
 	gp_test_add(s, "parameter server", test_ps);
 	gp_test_add(s, "profile step", test_profile_step);
 	gp_test_add(s, "profile table", test_profile_table);

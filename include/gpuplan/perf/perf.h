@@ -41,6 +41,8 @@ typedef struct gp_perf_profile gp_perf_profile;
 #define GP_PERF_NVLS_EFF_BLACKWELL 0.74
 #define GP_PERF_ROCE_CONGESTION 0.6    /* default c of RoCE fabrics (fitted,
 					* man gpuplan) */
+#define GP_PERF_TREE_2NODE_NET 0.6   /* two-node tree: algbw per NIC GB/s
+					* (busbw about 1.2 x the NICs) */
 #define GP_PERF_CHUNK_BYTES 524288.0 /* NCCL_BUFFSIZE 4 MiB / NCCL_STEPS 8 */
 #define GP_PERF_DEFAULT_EFFICIENCY 0.40 /* achieved/peak FLOPS when uncalibrated */
 #define GP_PERF_DEFAULT_OVERLAP 0.5    /* share of compute that hides comm */
