@@ -87,7 +87,7 @@ check-slurm-import: gpuplan
 
 .PHONY: fuzz fuzz-replay stress
 .PHONY: check-slurm check-slurm-import all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
-.PHONY: predict-check
+.PHONY: predict-check html-check
 
 all: gpuplan
 
@@ -97,7 +97,7 @@ gpuplan: $(build_CMD_OBJ) build/libgpuplan.a
 build-san/gpuplan: $(build-san_CMD_OBJ) build-san/libgpuplan.a
 	$(CC) $(SAN_FLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-check: layers unit golden unit-san golden-san fuzz-replay stress manlint calibration-check predict-check
+check: layers unit golden unit-san golden-san fuzz-replay stress manlint calibration-check predict-check html-check
 	@echo "make check: all passed"
 
 unit: $(build_TESTS)
@@ -109,6 +109,10 @@ unit-san: $(build-san_TESTS)
 
 golden: gpuplan
 	@sh tests/cli/run.sh $(CURDIR)/gpuplan
+
+# The --html pages rendered by headless chromium (not blank, no overflow).
+html-check: gpuplan
+	@sh tests/html/check.sh $(CURDIR)/gpuplan
 
 # The sanitized binary does not sit next to topologies/, so point it there.
 golden-san: build-san/gpuplan

@@ -3,7 +3,7 @@
 # Idempotent: does nothing (and prints nothing) when everything is present.
 set -eu
 
-PACKAGES="build-essential clang pkg-config libyaml-dev libjansson-dev libgsl-dev libcunit1-dev mandoc libsqlite3-dev sqlite3 slurmctld slurmd slurm-client munge libfann-dev jq cppcheck"
+PACKAGES="build-essential clang pkg-config libyaml-dev libjansson-dev libgsl-dev libcunit1-dev mandoc libsqlite3-dev sqlite3 slurmctld slurmd slurm-client munge libfann-dev jq cppcheck chromium"
 
 missing=""
 for p in $PACKAGES; do

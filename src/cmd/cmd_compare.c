@@ -21,6 +21,7 @@
 const char gp_usage_compare[] =
 	"usage: gpuplan compare [-c CLUSTER]... TRACE --policies P1,P2,... [--queues Q1,Q2,...]\n"
 	"                       [--seeds LIST] [--json] [--csv DIR] [--svg DIR] [--tick S]\n"
+	"                       [--html FILE]\n"
 	"                       [--scale-durations REF [--scale-model M]] [--format F]\n"
 	"                       [--limit N] [--start T] [--end T] [--skip-bad]\n"
 	"                       [--preempt M] [--preempt-cost S] [--checkpoint-interval S]\n"
@@ -44,6 +45,7 @@ const char gp_usage_compare[] =
 	"  --csv DIR        write DIR/runs.csv (one row per run, every metric)\n"
 	"  --svg DIR        write DIR/jct-cdf.svg, DIR/queue-delay-cdf.svg, DIR/queue.svg and\n"
 	"                   DIR/utilization.svg\n"
+	"  --html FILE      write one page with the table and the charts\n"
 	"                   (one line per configuration, first seed)\n"
 	"  --scale-durations REF  read recorded durations as measured on REF (a GPU\n"
 	"                   model or node type of the first cluster, ':tech' optional)\n"
@@ -126,7 +128,7 @@ static const char *cluster_label(const gp_cluster *c, const char *path, char *bu
 static int parse_args(cmp *c, int argc, char **argv)
 {
 	enum { O_POLICIES = 1, O_QUEUES, O_SEEDS, O_JSON, O_TICK, O_PROGRESS, O_QUIET, O_HELP, O_CSV,
-	       O_SVG, O_SCALE, O_SCALE_MODEL };
+	       O_SVG, O_SCALE, O_SCALE_MODEL, O_HTML };
 	static const struct option opts[] = {
 		{ "cluster", required_argument, NULL, 'c' },
 		{ "jobs", required_argument, NULL, 'j' },
@@ -136,6 +138,7 @@ static int parse_args(cmp *c, int argc, char **argv)
 		{ "json", no_argument, NULL, O_JSON },
 		{ "csv", required_argument, NULL, O_CSV },
 		{ "svg", required_argument, NULL, O_SVG },
+		{ "html", required_argument, NULL, O_HTML },
 		{ "scale-durations", required_argument, NULL, O_SCALE },
 		{ "scale-model", required_argument, NULL, O_SCALE_MODEL },
 		{ "tick", required_argument, NULL, O_TICK },
@@ -168,6 +171,7 @@ static int parse_args(cmp *c, int argc, char **argv)
 		case O_JSON: c->json = 1; break;
 		case O_CSV: c->csv_dir = optarg; break;
 		case O_SVG: c->svg_dir = optarg; break;
+		case O_HTML: c->html_path = optarg; break;
 		case O_SCALE: c->scale_ref = optarg; break;
 		case O_SCALE_MODEL: c->scale_model = optarg; break;
 		case O_TICK:
@@ -233,7 +237,8 @@ static int load_inputs(cmp *c)
 	for (ci = 1; ci < c->ncl; ci++)
 		if (gp_cluster_load(c->cpaths[ci], &c->cl[ci], &err))
 			return gp_cli_report(&err);
-	if ((c->csv_dir && gp_cli_make_dirs(c->csv_dir)) || (c->svg_dir && gp_cli_make_dirs(c->svg_dir)))
+	if ((c->csv_dir && gp_cli_make_dirs(c->csv_dir)) || (c->svg_dir && gp_cli_make_dirs(c->svg_dir)) ||
+	    (c->html_path && gp_cli_make_parent(c->html_path)))
 		return GP_EIO;
 	for (ci = 0; ci < c->ncl; ci++)
 		c->label[ci] = cluster_label(&c->cl[ci], c->cpaths[ci], c->lbuf[ci], sizeof(c->lbuf[ci]));
@@ -304,7 +309,7 @@ static void run_one(cmp *c, size_t r, run_out *out)
 	if ((out->status = gp_sim_run(&cfg, &c->jobs, &res, &out->err)) != GP_OK)
 		return;
 	metrics_of(&c->jobs, &res, out->m);
-	if (c->svg_dir && s == 0) {
+	if ((c->svg_dir || c->html_path) && s == 0) {
 		cmp_keep_first(&out->first, &c->jobs, &res);
 		out->has_first = 1;
 	}
@@ -555,7 +560,7 @@ static int prepare(cmp *c)
 	int k, i;
 
 	c->values = gp_xmalloc((size_t)c->ncfg * M_COUNT * (size_t)c->nseeds * sizeof(*c->values));
-	if (c->svg_dir)
+	if (c->svg_dir || c->html_path)
 		c->first = gp_xcalloc((size_t)c->ncfg, sizeof(*c->first));
 	if (c->json) {
 		c->per_seed = gp_xcalloc((size_t)c->ncfg, sizeof(*c->per_seed));
@@ -642,7 +647,7 @@ int cmd_compare(int argc, char **argv)
 		if (c->show_progress)
 			fputs("\n", stderr);
 	}
-	if (rc == 0 && (c->csv_dir || c->svg_dir))
+	if (rc == 0 && (c->csv_dir || c->svg_dir || c->html_path))
 		rc = cmp_write_files(c);
 	if (rc == 0 && c->json)
 		cmp_print_json(c);

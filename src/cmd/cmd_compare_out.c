@@ -1,4 +1,4 @@
-/* gpuplan compare: the table, the JSON and the --csv/--svg files from the
+/* gpuplan compare: the table, the JSON and the --csv/--svg/--html files from the
  * runs' results (compare_int.h). */
 #include <jansson.h>
 #include <math.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compare_int.h"
+#include "gpuplan/report/html.h"
 #include "gpuplan/report/report.h"
 
 const char *const cmp_metric_key[M_COUNT] = {
@@ -90,17 +91,14 @@ static int ensure_dir(const char *dir)
 	return gp_cli_make_dirs(dir);
 }
 
-static void chart(gp_cli_outset *outs, const char *dir, const char *file, const char *title,
-		  const char *sub, const char *xt, const char *yt, int percent, int xlog, gp_svg_series *se, int n)
+/* One chart: into DIR/FILE when dir is set, into the page when h is. */
+static void chart(gp_cli_outset *outs, const char *dir, gp_html *h, const char *file,
+		  const char *title, const char *sub, const char *xt, const char *yt, int percent,
+		  int xlog, gp_svg_series *se, int n)
 {
 	gp_svg_chart c;
 	gp_sbuf sb;
-	char *path = gp_xasprintf("%s/%s", dir, file);
-	FILE *fp = gp_cli_outset_add(outs, path);
 
-	free(path);
-	if (!fp)
-		return;
 	memset(&c, 0, sizeof(c));
 	c.title = title;
 	c.subtitle = sub;
@@ -113,48 +111,183 @@ static void chart(gp_cli_outset *outs, const char *dir, const char *file, const 
 	c.legend = GP_LEGEND_BOTTOM_RIGHT;
 	gp_sbuf_init(&sb);
 	gp_svg_line_chart(&c, &sb);
-	fwrite(sb.buf, 1, sb.len, fp);
+	if (h)
+		gp_html_svg(h, sb.buf, sb.len);
+	if (dir) {
+		char *path = gp_xasprintf("%s/%s", dir, file);
+		FILE *fp = gp_cli_outset_add(outs, path);
+
+		free(path);
+		if (fp)
+			fwrite(sb.buf, 1, sb.len, fp);
+	}
 	gp_sbuf_release(&sb);
 }
 
-static void svg_files(const cmp *c, gp_cli_outset *outs)
+/* A configuration's name: policy/queue, with the cluster's label first
+ * when there are several. */
+static char *config_name(const cmp *c, int i)
+{
+	int q = i % c->nq, p = (i / c->nq) % c->np, ci = i / (c->nq * c->np);
+
+	return c->ncl > 1 ? gp_xasprintf("%s/%s/%s", c->label[ci], c->pol[p], c->que[q]) :
+			    gp_xasprintf("%s/%s", c->pol[p], c->que[q]);
+}
+
+/* The four charts of the first seed of every configuration: to dir
+ * (--svg) and/or into the page h (--html). */
+static void charts(const cmp *c, gp_cli_outset *outs, const char *dir, gp_html *h)
 {
 	gp_svg_series *se = gp_xcalloc((size_t)c->ncfg, sizeof(*se));
 	char **names = gp_xcalloc((size_t)c->ncfg, sizeof(*names));
 	const first_run *f = c->first;
 	const char *tb = strrchr(c->trace, '/');
 	char *sub = gp_xasprintf("%s, first seed of each configuration", tb && tb[1] ? tb + 1 : c->trace);
-	int i, ci, p, q;
+	int i;
 
-	for (ci = 0; ci < c->ncl; ci++)
-		for (p = 0; p < c->np; p++)
-			for (q = 0; q < c->nq; q++) {
-				i = (ci * c->np + p) * c->nq + q;
-				names[i] = c->ncl > 1 ? gp_xasprintf("%s/%s/%s", c->label[ci], c->pol[p], c->que[q]) :
-							gp_xasprintf("%s/%s", c->pol[p], c->que[q]);
-			}
+	for (i = 0; i < c->ncfg; i++)
+		names[i] = config_name(c, i);
 	for (i = 0; i < c->ncfg; i++)
 		se[i] = (gp_svg_series){ names[i], f[i].cdf_x, f[i].cdf_y, f[i].ncdf, 1 };
-	chart(outs, c->svg_dir, "jct-cdf.svg", "JCT distribution", sub,
+	chart(outs, dir, h, "jct-cdf.svg", "JCT distribution", sub,
 	      "JCT (hours, log scale)", "jobs completed", 1, 1, se, c->ncfg);
 	for (i = 0; i < c->ncfg; i++)
 		se[i] = (gp_svg_series){ names[i], f[i].qd_x, f[i].cdf_y, f[i].ncdf, 1 };
-	chart(outs, c->svg_dir, "queue-delay-cdf.svg", "Queue delay distribution", sub,
+	chart(outs, dir, h, "queue-delay-cdf.svg", "Queue delay distribution", sub,
 	      "queue delay, submit to first start (hours, log scale; under 1 s drawn at 1 s)",
 	      "jobs started", 1, 1, se, c->ncfg);
 	for (i = 0; i < c->ncfg; i++)
 		se[i] = (gp_svg_series){ names[i], f[i].t, f[i].queued, f[i].nt, 1 };
-	chart(outs, c->svg_dir, "queue.svg", "Jobs waiting", sub, "time (hours)",
+	chart(outs, dir, h, "queue.svg", "Jobs waiting", sub, "time (hours)",
 	      "queued jobs", 0, 0, se, c->ncfg);
 	for (i = 0; i < c->ncfg; i++)
 		se[i] = (gp_svg_series){ names[i], f[i].t, f[i].util, f[i].nt, 1 };
-	chart(outs, c->svg_dir, "utilization.svg", "GPU utilization", sub,
+	chart(outs, dir, h, "utilization.svg", "GPU utilization", sub,
 	      "time (hours)", "GPU utilization", 1, 0, se, c->ncfg);
 	for (i = 0; i < c->ncfg; i++)
 		free(names[i]);
 	free(names);
 	free(se);
 	free(sub);
+}
+
+/* The mean over the seeds of metric k of configuration i. */
+static double metric_mean(const cmp *c, int i, int k)
+{
+	return gp_stats_of(&c->values[((size_t)i * M_COUNT + (size_t)k) * (size_t)c->nseeds],
+			   (size_t)c->nseeds).mean;
+}
+
+/* The configuration with the lowest (or, with high, highest) mean of
+ * metric k; the first of equals.  -1 when every configuration shows the
+ * same figure (cell() text): none leads. */
+static int best_of(const cmp *c, int k, int high)
+{
+	int i, best = 0, differ = 0;
+	char a[96], b[96];
+	gp_stats s0 = { 0 }, si = { 0 };
+
+	s0.mean = metric_mean(c, 0, k);
+	cell(a, sizeof(a), k, s0, 1);
+	for (i = 1; i < c->ncfg; i++) {
+		double v = metric_mean(c, i, k), bv = metric_mean(c, best, k);
+
+		si.mean = v;
+		differ |= strcmp(a, cell(b, sizeof(b), k, si, 1)) != 0;
+		if (high ? v > bv : v < bv)
+			best = i;
+	}
+	return differ ? best : -1;
+}
+
+/* "P/Q has the shortest mean JCT (X)", or "mean JCT is X in every one". */
+static void lead(gp_sbuf *out, const cmp *c, int k, int high, const char *what, const char *superl)
+{
+	int b = best_of(c, k, high);
+	gp_stats s = { 0 };
+	char v[96];
+
+	s.mean = metric_mean(c, b < 0 ? 0 : b, k);
+	cell(v, sizeof(v), k, s, 1);
+	if (b < 0) {
+		gp_sbuf_addf(out, "%s is %s in every one", what, v);
+	} else {
+		char *name = config_name(c, b);
+
+		gp_sbuf_addf(out, "%s has the %s %s (%s)", name, superl, what, v);
+		free(name);
+	}
+}
+
+static void cmp_table(const cmp *c, gp_table *t);
+
+/* The --html page: inputs, which configuration leads, the table, the
+ * charts. */
+static void html_page(const cmp *c, gp_sbuf *out)
+{
+	gp_html h;
+	gp_table t;
+	gp_sbuf cl;
+	const char *names[6], *tb = strrchr(c->trace, '/');
+	char *v[6], *title, d[1][96];
+	size_t n = 0, i;
+	int ci;
+
+	title = gp_xasprintf("gpuplan compare: %s", tb && tb[1] ? tb + 1 : c->trace);
+	gp_html_begin(&h, out, title);
+	free(title);
+	names[n] = "trace";
+	v[n++] = gp_xasprintf("%s (%s, %zu jobs)", c->trace, c->jobs.format ? c->jobs.format : "?",
+			      c->jobs.n);
+	gp_sbuf_init(&cl);
+	for (ci = 0; ci < c->ncl; ci++)
+		gp_sbuf_addf(&cl, "%s%s (%d nodes, %d GPUs)", ci ? "; " : "",
+			     c->cpaths[ci] ? c->cpaths[ci] : GP_BUNDLED_CLUSTER_LABEL, c->cl[ci].nnodes,
+			     c->cl[ci].ngpus);
+	names[n] = c->ncl > 1 ? "clusters" : "cluster";
+	v[n++] = gp_sbuf_detach(&cl);
+	names[n] = "policies";
+	v[n++] = gp_xstrdup(c->policies_arg);
+	names[n] = "queues";
+	v[n++] = gp_xstrdup(c->queues_arg);
+	names[n] = "seeds";
+	v[n++] = gp_xasprintf("%s (%ld run%s per configuration)", c->seeds_arg, c->nseeds,
+			      c->nseeds == 1 ? "" : "s");
+	gp_html_inputs(&h, names, (const char *const *)v, n);
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	gp_sbuf_init(&cl);
+	if (c->ncfg == 1) {
+		gp_stats s = { 0 };
+
+		title = config_name(c, 0);
+		gp_sbuf_addf(&cl, "%s: ", title);
+		free(title);
+		s.mean = metric_mean(c, 0, M_JCT_MEAN);
+		gp_sbuf_addf(&cl, "mean JCT %s, ", cell(d[0], sizeof(d[0]), M_JCT_MEAN, s, 1));
+		s.mean = metric_mean(c, 0, M_WAIT_P99);
+		gp_sbuf_addf(&cl, "p99 queue delay %s, ", cell(d[0], sizeof(d[0]), M_WAIT_P99, s, 1));
+		s.mean = metric_mean(c, 0, M_UTIL);
+		gp_sbuf_addf(&cl, "GPU utilization %s.", cell(d[0], sizeof(d[0]), M_UTIL, s, 1));
+	} else {
+		gp_sbuf_addf(&cl, "Of %d configurations, ", c->ncfg);
+		lead(&cl, c, M_JCT_MEAN, 0, "mean JCT", "shortest");
+		gp_sbuf_adds(&cl, "; ");
+		lead(&cl, c, M_WAIT_P99, 0, "p99 queue delay", "shortest");
+		gp_sbuf_adds(&cl, "; ");
+		lead(&cl, c, M_UTIL, 1, "GPU utilization", "highest");
+		gp_sbuf_adds(&cl, ".");
+	}
+	gp_html_headline(&h, cl.buf);
+	gp_sbuf_release(&cl);
+	gp_html_section(&h, "Summary");
+	cmp_table(c, &t);
+	gp_html_table(&h, &t, c->nseeds > 1 ? "Each metric: mean +- standard deviation over the seeds" :
+				  "Each metric of each configuration");
+	gp_table_release(&t);
+	gp_html_section(&h, "Charts");
+	charts(c, NULL, NULL, &h);
+	gp_html_end(&h);
 }
 
 int cmp_write_files(const cmp *c)
@@ -174,7 +307,14 @@ int cmp_write_files(const cmp *c)
 			fwrite(c->csv.buf, 1, c->csv.len, fp);
 	}
 	if (c->svg_dir)
-		svg_files(c, &outs);
+		charts(c, &outs, c->svg_dir, NULL);
+	if (c->html_path) {
+		gp_sbuf sb;
+
+		gp_sbuf_init(&sb);
+		html_page(c, &sb);
+		gp_cli_outset_take(&outs, c->html_path, &sb);
+	}
 	return gp_cli_outset_commit(&outs);
 }
 
@@ -275,42 +415,43 @@ static void print_head(const cmp *c)
 }
 
 /* One column per configuration, one row per metric. */
-void cmp_print_table(const cmp *c)
+static void cmp_table(const cmp *c, gp_table *t)
 {
-	gp_table t;
-	gp_sbuf sb;
 	size_t row;
-	int ci, p, q, k;
+	int ci, k;
 
-	print_head(c);
-	gp_table_init(&t, c->ncfg + 1);
-	row = gp_table_row(&t);
-	gp_table_set(&t, row, 0, "metric");
-	for (ci = 0; ci < c->ncl; ci++)
-		for (p = 0; p < c->np; p++)
-			for (q = 0; q < c->nq; q++) {
-				int col = (ci * c->np + p) * c->nq + q + 1;
+	gp_table_init(t, c->ncfg + 1);
+	row = gp_table_row(t);
+	gp_table_set(t, row, 0, "metric");
+	for (ci = 0; ci < c->ncfg; ci++) {
+		char *name = config_name(c, ci);
 
-				if (c->ncl > 1)
-					gp_table_set(&t, row, col, "%s/%s/%s", c->label[ci], c->pol[p], c->que[q]);
-				else
-					gp_table_set(&t, row, col, "%s/%s", c->pol[p], c->que[q]);
-			}
+		gp_table_set(t, row, ci + 1, "%s", name);
+		free(name);
+	}
 	for (k = 0; k < M_COUNT; k++) {
-		row = gp_table_row(&t);
-		gp_table_set(&t, row, 0, "%s", cmp_metric_head[k]);
+		row = gp_table_row(t);
+		gp_table_set(t, row, 0, "%s", cmp_metric_head[k]);
 		for (ci = 0; ci < c->ncfg; ci++) {
 			gp_stats sp = gp_stats_of(&c->values[((size_t)ci * M_COUNT + (size_t)k) * (size_t)c->nseeds],
 						  (size_t)c->nseeds);
 			char buf[96];
 
-			gp_table_set(&t, row, ci + 1, "%s", cell(buf, sizeof(buf), k, sp, (int)c->nseeds));
+			gp_table_set(t, row, ci + 1, "%s", cell(buf, sizeof(buf), k, sp, (int)c->nseeds));
 		}
 	}
+}
+
+void cmp_print_table(const cmp *c)
+{
+	gp_table t;
+	gp_sbuf sb;
+
+	print_head(c);
+	cmp_table(c, &t);
 	gp_sbuf_init(&sb);
 	gp_table_render(&t, "", &sb);
 	fwrite(sb.buf, 1, sb.len, stdout);
 	gp_sbuf_release(&sb);
 	gp_table_release(&t);
 }
-

@@ -15,6 +15,7 @@
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/model/cluster.h"
 #include "gpuplan/place/policy.h"
+#include "gpuplan/report/html.h"
 #include "gpuplan/report/report.h"
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/io/trace.h"
@@ -39,7 +40,7 @@ const char gp_usage_simulate[] =
 	"                        [--qos-tick S [--qos-slack F] [--qos-min-share F]]\n"
 	"                        [--ls-fraction F] [--predict-models DIR]\n"
 	"                        [--limit N] [--start T] [--end T] [--skip-bad]\n"
-	"                        [--json FILE] [--csv DIR] [--svg DIR]\n"
+	"                        [--json FILE] [--csv DIR] [--svg DIR] [--html FILE]\n"
 	"                        [--progress | --quiet] [--engine-stats]\n"
 	"\n"
 	"Replay the jobs of TRACE on CLUSTER (default: the bundled example) in a\n"
@@ -73,6 +74,7 @@ const char gp_usage_simulate[] =
 	"  --csv DIR           write DIR/jobs.csv and DIR/timeline.csv\n"
 	"  --svg DIR           write DIR/utilization.svg, DIR/queue.svg, DIR/jct-cdf.svg,\n"
 	"                      DIR/queue-delay-cdf.svg\n"
+	"  --html FILE         write one page with the summary, tables and charts\n"
 	"  --progress          show progress on standard error even when not a terminal\n"
 	"  --quiet             never show progress\n"
 	"  --engine-stats      print the engine's counters on standard error (events,\n"
@@ -267,7 +269,7 @@ static void take_in(gp_cli_outset *o, const char *dir, const char *name, gp_sbuf
 
 enum { O_DEPTH = 100, O_POLICY = 1, O_QUEUE, O_SEED, O_TICK, O_JSON, O_CSV, O_SVG, O_PROGRESS, O_QUIET,
        O_INFLATE, O_HELP, O_SCALE_DURATIONS = 200, O_SCALE_MODEL, O_MEMORY_MARGIN,
-       O_STATS };
+       O_STATS, O_HTML };
 
 static const struct option sim_opts[] = {
 	{ "cluster", required_argument, NULL, 'c' },
@@ -279,6 +281,7 @@ static const struct option sim_opts[] = {
 	{ "json", required_argument, NULL, O_JSON },
 	{ "csv", required_argument, NULL, O_CSV },
 	{ "svg", required_argument, NULL, O_SVG },
+	{ "html", required_argument, NULL, O_HTML },
 	{ "progress", no_argument, NULL, O_PROGRESS },
 	{ "quiet", no_argument, NULL, O_QUIET },
 	{ "engine-stats", no_argument, NULL, O_STATS },
@@ -297,7 +300,7 @@ static const struct option sim_opts[] = {
 /* simulate's command line (trace mode). */
 typedef struct sim_args {
 	const char *trace, *cluster_path, *policy_name, *json_path, *csv_dir, *svg_dir;
-	const char *scale_ref, *scale_model;
+	const char *scale_ref, *scale_model, *html_path;
 	int queue, show_progress, help, stats;
 	unsigned long long seed;
 	double tick;
@@ -372,6 +375,7 @@ static int parse_args(int argc, char **argv, sim_args *a)
 		case O_JSON: a->json_path = optarg; break;
 		case O_CSV: a->csv_dir = optarg; break;
 		case O_SVG: a->svg_dir = optarg; break;
+		case O_HTML: a->html_path = optarg; break;
 		case O_PROGRESS: a->show_progress = 1; break;
 		case O_QUIET: a->show_progress = 0; break;
 		case O_STATS: a->stats = 1; break;
@@ -433,7 +437,8 @@ static int configure(sim_args *a, gp_cluster *cluster, gp_joblist *jobs, gp_sim_
 	}
 	if ((a->csv_dir && gp_cli_make_dirs(a->csv_dir)) ||
 	    (a->svg_dir && gp_cli_make_dirs(a->svg_dir)) ||
-	    (a->json_path && gp_cli_make_parent(a->json_path)))
+	    (a->json_path && gp_cli_make_parent(a->json_path)) ||
+	    (a->html_path && gp_cli_make_parent(a->html_path)))
 		return GP_EIO;
 	if (a->show_progress < 0)
 		a->show_progress = gp_cli_stderr_is_tty();
@@ -529,6 +534,27 @@ static int write_outputs(sim_args *a, const gp_report_ident *id, const gp_cluste
 		gp_sbuf_init(&sb);
 		gp_report_sim_svg_queue_cdf(id, jobs, res, &sb);
 		take_in(&out, a->svg_dir, "queue-delay-cdf.svg", &sb);
+	}
+	if (rc == GP_OK && a->html_path) {
+		gp_sbuf qos, fail;
+		gp_html_extra ex[2];
+		size_t nx = 0, nt;
+		double *t = gp_cli_fail_times(&a->fo, &nt);
+
+		gp_sbuf_init(&qos);
+		gp_sbuf_init(&fail);
+		gp_cli_qos_text(&a->qos, jobs, res, &qos);
+		gp_cli_fail_text(&a->fo, jobs, res, &fail);
+		if (qos.len)
+			ex[nx++] = (gp_html_extra){ "Latency-sensitive service (QoS)", qos.buf };
+		if (fail.len)
+			ex[nx++] = (gp_html_extra){ "Failures and recovery", fail.buf };
+		gp_sbuf_init(&sb);
+		gp_report_sim_html(id, jobs, res, t, nt, ex, nx, &sb);
+		gp_cli_outset_take(&out, a->html_path, &sb);
+		free(t);
+		gp_sbuf_release(&qos);
+		gp_sbuf_release(&fail);
 	}
 	if (rc == GP_OK && a->fo.events) {
 		gp_sbuf_init(&sb);

@@ -37,7 +37,7 @@ void cmp_first_release(first_run *f);
 /* One compare: its options, inputs and what the runs left. */
 typedef struct cmp {
 	const char *cpaths[MAX_CLUSTERS], *policies_arg, *queues_arg, *seeds_arg;
-	const char *csv_dir, *svg_dir, *scale_ref, *scale_model, *trace;
+	const char *csv_dir, *svg_dir, *scale_ref, *scale_model, *trace, *html_path;
 	const char *label[MAX_CLUSTERS];
 	char lbuf[MAX_CLUSTERS][64];
 	int json, show_progress, ncl, np, nq, ncfg, loaded, bound;
@@ -71,7 +71,7 @@ typedef struct run_out {
 	first_run first;        /* --svg, first seed */
 } run_out;
 
-/* --csv and --svg: every file or none. */
+/* --csv, --svg and --html: every file or none. */
 int cmp_write_files(const cmp *c);
 void cmp_print_json(cmp *c);
 void cmp_print_table(const cmp *c);

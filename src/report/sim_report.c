@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gpuplan/place/place.h"
+#include "gpuplan/report/html.h"
 #include "gpuplan/report/report.h"
 #include "gpuplan/util/hostlist.h"
 
@@ -552,4 +553,188 @@ void gp_report_sim_svg_queue_cdf(const gp_report_ident *id, const gp_joblist *jo
 				 const gp_sim_result *r, gp_sbuf *out)
 {
 	sim_svg_cdf(id, jobs, r, 1, out);
+}
+
+/* ---- HTML ---- */
+
+static void html_svg(gp_html *h, gp_sbuf *sb)
+{
+	gp_html_svg(h, sb->buf, sb->len);
+	gp_sbuf_release(sb);
+	gp_sbuf_init(sb);
+}
+
+static void html_counts(gp_html *h, const char *first, const gp_sim_summary *all,
+			const gp_sim_summary *cls, int ncls, const char *caption)
+{
+	gp_table t;
+	size_t row;
+	int k;
+
+	gp_table_init(&t, 5);
+	row = gp_table_row(&t);
+	gp_table_set(&t, row, 0, "jobs");
+	gp_table_set(&t, row, 1, "total");
+	gp_table_set(&t, row, 2, "completed");
+	gp_table_set(&t, row, 3, "failed");
+	gp_table_set(&t, row, 4, "never placed");
+	count_row(&t, first, all);
+	for (k = 0; k < ncls; k++)
+		count_row(&t, class_names[k], &cls[k]);
+	gp_html_table(h, &t, caption);
+	gp_table_release(&t);
+}
+
+static void html_dists(gp_html *h, const gp_sim_summary *s, const char *caption)
+{
+	gp_table t;
+	size_t row;
+
+	gp_table_init(&t, 6);
+	row = gp_table_row(&t);
+	gp_table_set(&t, row, 0, "completed jobs");
+	gp_table_set(&t, row, 1, "mean");
+	gp_table_set(&t, row, 2, "p50");
+	gp_table_set(&t, row, 3, "p90");
+	gp_table_set(&t, row, 4, "p99");
+	gp_table_set(&t, row, 5, "max");
+	dist_row(&t, "queue delay", &s->queue_delay);
+	dist_row(&t, "JCT", &s->jct);
+	gp_html_table(h, &t, caption);
+	gp_table_release(&t);
+}
+
+static void html_headline(gp_html *h, const gp_sim_summary *all, const gp_sim_result *r)
+{
+	char b[4][32];
+	char *s;
+
+	if (!all->completed) {
+		s = gp_xasprintf("No job of %zu completed (%zu failed, %zu never placed).", all->total,
+				 all->failed, all->never_placed);
+	} else if (all->queue_delay.p90 < 1) {
+		s = gp_xasprintf("%zu of %zu jobs completed; 90 %% or more of them started within a "
+				 "second of submission (mean wait %s) and 90 %% finished within %s; "
+				 "makespan %s at %.1f %% GPU utilization.",
+				 all->completed, all->total,
+				 gp_report_duration(b[1], sizeof(b[1]), all->queue_delay.mean),
+				 gp_report_duration(b[2], sizeof(b[2]), all->jct.p90),
+				 gp_report_duration(b[3], sizeof(b[3]), r->makespan),
+				 100 * r->gpu_utilization);
+	} else {
+		s = gp_xasprintf("%zu of %zu jobs completed; 90 %% of them waited at most %s in the "
+				 "queue (mean %s) and finished within %s of submission; makespan %s "
+				 "at %.1f %% GPU utilization.",
+				 all->completed, all->total,
+				 gp_report_duration(b[0], sizeof(b[0]), all->queue_delay.p90),
+				 gp_report_duration(b[1], sizeof(b[1]), all->queue_delay.mean),
+				 gp_report_duration(b[2], sizeof(b[2]), all->jct.p90),
+				 gp_report_duration(b[3], sizeof(b[3]), r->makespan),
+				 100 * r->gpu_utilization);
+	}
+	gp_html_headline(h, s);
+	free(s);
+}
+
+void gp_report_sim_html(const gp_report_ident *id, const gp_joblist *jobs, const gp_sim_result *r,
+			const double *marks, size_t nmarks, const gp_html_extra *extra, size_t nextra,
+			gp_sbuf *out)
+{
+	gp_sim_summary all, cls[2];
+	gp_html h;
+	gp_sbuf sb;
+	gp_table t;
+	char b[4][96], *title, *v[6];
+	const char *names[6], *tb = id->trace ? strrchr(id->trace, '/') : NULL;
+	size_t i, n = 0, row;
+	int k;
+
+	gp_sim_summarize(jobs, r, -1, &all);
+	for (k = 0; k < 2; k++)
+		gp_sim_summarize(jobs, r, k, &cls[k]);
+	title = gp_xasprintf("gpuplan simulate: %s", tb && tb[1] ? tb + 1 : id->trace ? id->trace : "trace");
+	gp_html_begin(&h, out, title);
+	free(title);
+	names[n] = "trace";
+	v[n++] = gp_xasprintf("%s (%s, %zu jobs%s)", id->trace ? id->trace : "",
+			      id->trace_format ? id->trace_format : "?", jobs->n,
+			      id->trace_rows_skipped ? ", bad rows skipped" : "");
+	names[n] = "cluster";
+	v[n++] = gp_xasprintf("%s (%d nodes, %d GPUs)", id->cluster ? id->cluster : "",
+			      id->cluster_nodes, id->cluster_gpus);
+	names[n] = "policy";
+	v[n++] = gp_xasprintf("%s, queue %s%s%s", id->policy, id->queue,
+			      id->preempt ? ", preempt " : "", id->preempt ? id->preempt : "");
+	names[n] = "seed";
+	v[n++] = gp_xasprintf("%llu", id->seed);
+	gp_html_inputs(&h, names, (const char *const *)v, n);
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	html_headline(&h, &all, r);
+
+	gp_html_section(&h, "Summary");
+	html_counts(&h, "all", &all, cls, 2, "Jobs");
+	html_dists(&h, &all, "Queue delay and job completion time (JCT) of the completed jobs");
+	gp_table_init(&t, 2);
+	row = gp_table_row(&t);
+	gp_table_set(&t, row, 0, "cluster");
+	gp_table_set(&t, row, 1, "value");
+	row = gp_table_row(&t);
+	gp_table_set(&t, row, 0, "makespan");
+	gp_table_set(&t, row, 1, "%s", gp_report_duration(b[0], sizeof(b[0]), r->makespan));
+	row = gp_table_row(&t);
+	gp_table_set(&t, row, 0, "GPU utilization");
+	gp_table_set(&t, row, 1, "%.1f %%", 100 * r->gpu_utilization);
+	row = gp_table_row(&t);
+	gp_table_set(&t, row, 0, "GPU-hours allocated");
+	gp_table_set(&t, row, 1, "%s", gp_report_num(b[1], sizeof(b[1]), r->alloc_gpu_seconds / 3600, 1));
+	if (id->preempt || r->interruptions[GP_SIM_CAUSE_PREEMPT]) {
+		row = gp_table_row(&t);
+		gp_table_set(&t, row, 0, "preemptions");
+		gp_table_set(&t, row, 1, "%zu", r->interruptions[GP_SIM_CAUSE_PREEMPT]);
+		row = gp_table_row(&t);
+		gp_table_set(&t, row, 0, "GPU-hours lost to preemption");
+		gp_table_set(&t, row, 1, "%s", gp_report_num(b[2], sizeof(b[2]),
+							     r->lost_gpu_seconds[GP_SIM_CAUSE_PREEMPT] / 3600, 3));
+	}
+	if (all.with_slowdown) {
+		row = gp_table_row(&t);
+		gp_table_set(&t, row, 0, "slowdown vs best placement (p99)");
+		gp_table_set(&t, row, 1, "%s", gp_report_num(b[3], sizeof(b[3]), all.slowdown.p99, 3));
+	}
+	gp_html_table(&h, &t, "Makespan and utilization");
+	gp_table_release(&t);
+	for (i = 0; i < nextra; i++) {
+		gp_html_section(&h, extra[i].heading);
+		gp_html_pre(&h, extra[i].text, strlen(extra[i].text));
+	}
+
+	gp_html_section(&h, "Charts");
+	gp_sbuf_init(&sb);
+	gp_report_sim_svg_utilization_marked(id, r, marks, nmarks, "failures", &sb);
+	html_svg(&h, &sb);
+	gp_report_sim_svg_queue(id, r, &sb);
+	html_svg(&h, &sb);
+	gp_report_sim_svg_jct_cdf(id, jobs, r, &sb);
+	html_svg(&h, &sb);
+	gp_report_sim_svg_queue_cdf(id, jobs, r, &sb);
+	html_svg(&h, &sb);
+	gp_sbuf_release(&sb);
+
+	for (k = 0; k < 2; k++) {
+		char *head;
+
+		if (!cls[k].total)
+			continue;
+		head = gp_xasprintf("%s jobs (%s)", class_names[k],
+				    k ? "best effort" : "latency sensitive");
+		gp_html_section(&h, head);
+		free(head);
+		html_counts(&h, class_names[k], &cls[k], NULL, 0, "Jobs");
+		if (cls[k].completed)
+			html_dists(&h, &cls[k], "Queue delay and JCT of the completed jobs");
+		else
+			gp_html_para(&h, "None of these jobs completed.");
+	}
+	gp_html_end(&h);
 }
