@@ -326,6 +326,40 @@ static int load_input(const gp_yaml_doc *doc, const gp_yaml_node *n, int *c, int
 	return GP_OK;
 }
 
+/* `ps: 0`: no parameter server, the seed's definition of a Ring-AllReduce
+ * job: every GPU is a worker.  The GPU count comes from `gpus` or
+ * `workers` (equal when both are given); *gpus_node gets it and
+ * *workers_node is cleared, so the roles need no split. */
+static int ps_zero(const gp_yaml_doc *doc, const gp_yaml_node *map, const gp_yaml_node *ps_node,
+		   const gp_yaml_node **gpus_node, const gp_yaml_node **workers_node,
+		   gp_error *err)
+{
+	const gp_yaml_node *t = gp_yaml_get(map, "type");
+	long gpus = 0, workers = 0;
+
+	if (t && t->type == GP_YAML_SCALAR && gp_job_type_parse(t->scalar) == GP_JOB_PS_WORKER) {
+		gp_yaml_error(doc, ps_node, err, "a ps-worker job needs at least 1 parameter server");
+		return GP_EINPUT;
+	}
+	if (*gpus_node && gp_yaml_long(doc, *gpus_node, "gpus", 1, GP_JOBSPEC_MAX_GPUS, &gpus, err))
+		return GP_EINPUT;
+	if (*workers_node &&
+	    gp_yaml_long(doc, *workers_node, "workers", 1, GP_JOBSPEC_MAX_GPUS, &workers, err))
+		return GP_EINPUT;
+	if (*gpus_node && *workers_node && gpus != workers) {
+		gp_yaml_error(doc, *workers_node, err,
+			      "with ps: 0 every GPU is a worker, but workers is %ld and gpus %ld",
+			      workers, gpus);
+		return GP_EINPUT;
+	}
+	if (!*gpus_node)
+		*gpus_node = *workers_node;
+	*workers_node = NULL;
+	if (!t) /* no type: workers alone say it (one worker: a single card) */
+		*workers_node = *gpus_node;
+	return GP_OK;
+}
+
 /* type, gpus, ps and workers: the job's training type and GPU count. */
 static int load_shape(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job *job,
                       gp_error *err)
@@ -337,6 +371,14 @@ static int load_shape(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job *j
 	gpus_node = gp_yaml_get(map, "gpus");
 	ps_node = gp_yaml_get(map, "ps");
 	workers_node = gp_yaml_get(map, "workers");
+	if (ps_node && gp_yaml_long(doc, ps_node, "ps", 0, GP_JOBSPEC_MAX_GPUS, &ps, err))
+		return GP_EINPUT;
+	if (ps_node && ps == 0 &&
+	    ps_zero(doc, map, ps_node, &gpus_node, &workers_node, err) != GP_OK)
+		return GP_EINPUT;
+	if (ps_node && ps == 0)
+		ps_node = NULL;
+	ps = 0;
 	if (!(v = gp_yaml_get(map, "type"))) {
 		/* The seed's rule: the type follows from the roles.  Parameter
 		 * servers make a PS-Worker job; workers alone (or as many as

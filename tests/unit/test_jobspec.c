@@ -297,6 +297,60 @@ static void test_unknown_keys_dropped(void)
 	CU_ASSERT_STRING_EQUAL(err.msg, "unknown key 'foo' in job");
 }
 
+/* The job of `text` (type and counts), or -1 as its type when it does not
+ * load (err says why). */
+static gp_job load_job_text(const char *text, gp_error *err)
+{
+	char path[] = "/tmp/gpuplan-job-XXXXXX";
+	int fd = mkstemp(path);
+	gp_job j, out;
+
+	memset(&out, 0, sizeof(out));
+	out.type = -1;
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_EQUAL(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	gp_error_clear(err);
+	if (gp_jobspec_load(path, &j, err) == GP_OK) {
+		out.type = j.type, out.gpus = j.gpus, out.ps = j.ps, out.workers = j.workers;
+		gp_job_release(&j);
+	}
+	unlink(path);
+	return out;
+}
+
+/* The seed patent: a job with no parameter server (ps: 0) and workers is
+ * a Ring-AllReduce job, every GPU a worker. */
+static void test_ps_zero_is_ring(void)
+{
+	gp_error err;
+	gp_job j;
+
+	j = load_job_text("name: r\ngpu_memory_gib: 8\nps: 0\nworkers: 4\n", &err);
+	CU_ASSERT_EQUAL(j.type, GP_JOB_RING_ALLREDUCE);
+	CU_ASSERT_EQUAL(j.gpus, 4);
+	CU_ASSERT_EQUAL(j.ps, 0);
+	CU_ASSERT_EQUAL(j.workers, 0);
+	j = load_job_text("name: r\ngpu_memory_gib: 8\ngpus: 3\nps: 0\n", &err);
+	CU_ASSERT_EQUAL(j.type, GP_JOB_RING_ALLREDUCE);
+	CU_ASSERT_EQUAL(j.gpus, 3);
+	j = load_job_text("name: r\ngpu_memory_gib: 8\ntype: ring-allreduce\ngpus: 2\nps: 0\nworkers: 2\n", &err);
+	CU_ASSERT_EQUAL(j.type, GP_JOB_RING_ALLREDUCE);
+	CU_ASSERT_EQUAL(j.gpus, 2);
+	j = load_job_text("name: r\ngpu_memory_gib: 8\nps: 0\nworkers: 1\n", &err);
+	CU_ASSERT_EQUAL(j.type, GP_JOB_SINGLE_CARD);
+	/* contradictions stay errors */
+	j = load_job_text("name: r\ngpu_memory_gib: 8\ngpus: 4\nps: 0\nworkers: 3\n", &err);
+	CU_ASSERT_EQUAL(j.type, -1);
+	CU_ASSERT_EQUAL(err.line, 5);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "every GPU is a worker"));
+	j = load_job_text("name: r\ngpu_memory_gib: 8\ntype: ps-worker\nps: 0\nworkers: 3\n", &err);
+	CU_ASSERT_EQUAL(j.type, -1);
+	CU_ASSERT_EQUAL(err.line, 4);
+	j = load_job_text("name: r\ngpu_memory_gib: 8\nps: -1\nworkers: 3\n", &err);
+	CU_ASSERT_EQUAL(j.type, -1);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("jobspec");
@@ -309,6 +363,7 @@ static void register_tests(void)
 	gp_test_add(s, "bad files located", test_bad_files);
 	gp_test_add(s, "job list", test_list);
 	gp_test_add(s, "type from the roles", test_type_from_roles);
+	gp_test_add(s, "ps: 0 is ring-allreduce", test_ps_zero_is_ring);
 	gp_test_add(s, "model catalog", test_catalog);
 	gp_test_add(s, "parse count", test_parse_count);
 }
