@@ -141,6 +141,49 @@ static void test_levels(void)
 	gp_job_release(&j);
 }
 
+/* The node with the most remaining GPU resource is the one whose best GPU
+ * has the most share left.  Two 2-GPU nodes: n0 has 400 + 400 free (sum
+ * 800, best 400), n1 0 + 600 (sum 600, best 600).  LS, 1 x 300 milli: n1,
+ * its GPU1 (global GPU 3); by the node's sum it would have been n0.  With
+ * equal best GPUs the sum decides: take 200 more on n1's GPU1 (best 400,
+ * sum 400): n0. */
+static void test_best_gpu_share(void)
+{
+	static const char *const models[] = { "A100-SXM4-40GB" };
+	gp_alloc a;
+	gp_rng rng;
+	gp_job j;
+	gp_placement p;
+	gp_policy_ctx ctx;
+
+	build_cluster(2, 2, models, 1);
+	CU_ASSERT_FATAL(gp_alloc_init(&a, &cl) == GP_OK);
+	CU_ASSERT_FATAL(gp_alloc_take_gpu(&a, 0, 600, 0) == 0);
+	CU_ASSERT_FATAL(gp_alloc_take_gpu(&a, 1, 600, 0) == 0);
+	CU_ASSERT_FATAL(gp_alloc_take_gpu(&a, 2, 1000, 0) == 0);
+	CU_ASSERT_FATAL(gp_alloc_take_gpu(&a, 3, 400, 0) == 0);
+	gp_rng_seed(&rng, 1);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.cluster = &cl;
+	ctx.alloc = &a;
+	ctx.rng = &rng;
+	gp_placement_init(&p);
+	gp_job_init(&j);
+	j.gpus = 1;
+	j.gpu_milli = 300;
+	j.type = GP_JOB_SINGLE_CARD;
+	j.klass = GP_CLASS_LS;
+	CU_ASSERT_EQUAL_FATAL(gp_policy_predicted_share(&ctx, &j, &p), GP_PLACED);
+	CU_ASSERT_EQUAL(p.parts[0].node, 1);
+	CU_ASSERT_EQUAL(mask_of(&p.parts[0]), 0x2u);
+	CU_ASSERT_FATAL(gp_alloc_take_gpu(&a, 3, 200, 0) == 0);
+	CU_ASSERT_EQUAL_FATAL(gp_policy_predicted_share(&ctx, &j, &p), GP_PLACED);
+	CU_ASSERT_EQUAL(p.parts[0].node, 0);
+	gp_placement_release(&p);
+	gp_alloc_release(&a);
+	gp_job_release(&j);
+}
+
 /* One GPU.  BE job A: share 900, true utilization 90 %, 10,000 s; LS job B:
  * share 100 (10 %), true 40 %, 1,000 s, deadline 1,500 s; both at 0.  A
  * gets 900 of the GPU, B 100: B runs at 100/400 = 0.25.  QoS every 100 s,
@@ -220,6 +263,7 @@ static void register_tests(void)
 	CU_pSuite s = gp_test_suite("qos");
 
 	gp_test_add(s, "predicted-share levels", test_levels);
+	gp_test_add(s, "best GPU's remaining share", test_best_gpu_share);
 	gp_test_add(s, "qos episode", test_episode);
 }
 

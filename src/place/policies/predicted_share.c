@@ -6,8 +6,10 @@
  * it asked for.  Then two levels:
  *   control level  the nodes whose GPUs can hold that share and memory
  *                  (k of them for a k-GPU job), and of those the node with
- *                  the most remaining GPU resource (free share summed over
- *                  its GPUs; free memory, then the lower index, on ties);
+ *                  the most remaining GPU resource: the remaining share of
+ *                  its best GPU (the document's examples), then the free
+ *                  share summed over its GPUs, free memory, the lower
+ *                  index;
  *   worker level   an LS job takes the GPUs with the most remaining share;
  *                  a BE job goes where its predicted execution time is
  *                  shortest.  A node has one GPU model, so for a BE job the
@@ -38,8 +40,32 @@ static double pred_time(const gp_policy_ctx *ctx, const gp_job *job, int node)
 	return m && m->fp32_tflops > 0 ? 1.0 / m->fp32_tflops : 1.0;
 }
 
-static int more_remaining(const gp_alloc *a, int x, int y)
+/* The remaining share of the node's best GPU (the document's examples
+ * rank nodes by it: a node with one idle GPU beats one with two half-used
+ * GPUs). */
+static int best_gpu_free(const gp_policy_ctx *ctx, int node)
 {
+	const gp_alloc *a = ctx->alloc;
+	const gp_node *nd = &ctx->cluster->nodes[node];
+	int g, n = ctx->cluster->types[nd->type].topo.ngpus, best = 0;
+
+	if (a->node_free_whole[node] > 0)
+		return GP_MILLI;
+	for (g = 0; g < n; g++)
+		if (a->gpu_free_milli[nd->first_gpu + g] > best)
+			best = a->gpu_free_milli[nd->first_gpu + g];
+	return best;
+}
+
+/* More remaining GPU resource: the best GPU's remaining share, then the
+ * share summed over the node's GPUs, then free memory. */
+static int more_remaining(const gp_policy_ctx *ctx, int x, int y)
+{
+	const gp_alloc *a = ctx->alloc;
+	int bx = best_gpu_free(ctx, x), by = best_gpu_free(ctx, y);
+
+	if (bx != by)
+		return bx > by;
 	if (a->node_free_milli[x] != a->node_free_milli[y])
 		return a->node_free_milli[x] > a->node_free_milli[y];
 	return a->node_free_mem_mib[x] > a->node_free_mem_mib[y];
@@ -47,9 +73,9 @@ static int more_remaining(const gp_alloc *a, int x, int y)
 
 /* Whether candidate x ranks before y (-1: none yet) as in the scan:
  * more remaining resource, then the lower index. */
-static int ps_before(const gp_alloc *a, int x, int y)
+static int ps_before(const gp_policy_ctx *ctx, int x, int y)
 {
-	return y < 0 || more_remaining(a, x, y) || (!more_remaining(a, y, x) && x < y);
+	return y < 0 || more_remaining(ctx, x, y) || (!more_remaining(ctx, y, x) && x < y);
 }
 
 /* Whether node type ti has a node that holds the job (odd nodes one by
@@ -106,7 +132,7 @@ static int ps_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job
 			int node = xt->nodes[r];
 
 			gp_place_fit_mask(ctx, node, job, &n);
-			if (n >= k && gp_place_host_fits(ctx, node, job, k) && ps_before(a, node, best))
+			if (n >= k && gp_place_host_fits(ctx, node, job, k) && ps_before(ctx, node, best))
 				best = node;
 		}
 	}
@@ -117,7 +143,8 @@ static int ps_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job
 			if (!xt->nnodes || !xt->indexed || w > xt->ngpus || job->gpu_mem_mib > xt->mem_cap ||
 			    pc->types[ti].ngpus != xt->ngpus || !gp_place_type_ok(ctx, ti, job) ||
 			    (be && pred_time(ctx, job, xt->nodes[0]) != min_t) ||
-			    (best >= 0 && (int64_t)GP_MILLI * w < a->node_free_milli[best]))
+			    (best >= 0 && best_gpu_free(ctx, best) == GP_MILLI &&
+			     (int64_t)GP_MILLI * w < a->node_free_milli[best]))
 				continue;
 			for (m = gp_place_ix_next_mask(xt, 1); m > 0; m = gp_place_ix_next_mask(xt, m + 1)) {
 				if (gp_popcount64((uint64_t)m) != w)
@@ -127,7 +154,7 @@ static int ps_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job
 					int node = xt->nodes[r];
 
 					if (a->node_state[node] == GP_NODE_UP && gp_place_host_fits(ctx, node, job, k) &&
-					    ps_before(a, node, best))
+					    ps_before(ctx, node, best))
 						best = node;
 				}
 			}
@@ -190,7 +217,7 @@ int gp_policy_predicted_share(const gp_policy_ctx *ctx, const gp_job *job, gp_pl
 				continue;
 			}
 		}
-		if (best < 0 || more_remaining(a, node, best))
+		if (best < 0 || more_remaining(ctx, node, best))
 			best = node;
 	}
 	if (best >= 0) {
@@ -221,7 +248,7 @@ int gp_policy_predicted_share(const gp_policy_ctx *ctx, const gp_job *job, gp_pl
 			int pick = -1, t;
 
 			for (node = 0; node < c->nnodes; node++)
-				if (fit[node] > 0 && (pick < 0 || more_remaining(a, node, pick)))
+				if (fit[node] > 0 && (pick < 0 || more_remaining(ctx, node, pick)))
 					pick = node;
 			if (pick < 0)
 				break;
