@@ -30,7 +30,9 @@ const char gp_usage_replace[] =
 	"\n"
 	"  -c, --cluster FILE  cluster YAML (default: the bundled example cluster)\n"
 	"  --state FILE        allocation state holding the job\n"
-	"  --failed NODE[:GPUS] the failed node, or some of its GPUs (0,2 or 0-3)\n"
+	"  --failed NODE[:GPUS] the failed node, or some of its GPUs (0,2 or 0-3);\n"
+	"                      one per call (several nodes: one call each, with\n"
+	"                      --commit, so each decision sees the last)\n"
 	"  --iteration-s S     the job's measured average iteration time before the\n"
 	"                      failure (default: predicted by the same model)\n"
 	"  --commit            write the new state back to --state FILE (atomically):\n"
@@ -296,7 +298,14 @@ int cmd_replace(int argc, char **argv)
 		switch (c) {
 		case 'c': cluster_path = optarg; break;
 		case 's': state_path = optarg; break;
-		case 'f': failed = optarg; break;
+		case 'f':
+			if (failed)
+				return gp_cli_usage_error("replace",
+							  "one --failed per call ('%s' and '%s'): decide the "
+							  "first with --commit, then run replace for the next",
+							  failed, optarg);
+			failed = optarg;
+			break;
 		case 'i':
 			if (gp_parse_double(optarg, 1e-9, 1e9, &ro.before_s))
 				return gp_cli_usage_error("replace", "--iteration-s wants seconds > 0, not '%s'",

@@ -512,7 +512,9 @@ static void take_best(rctx *r, gp_place_cache *pc, const gp_replace_cand *best,
 	for (i = 0; i < r->nbase; i++) {
 		double b;
 
-		if (r->base[i].ngpus == 0)
+		/* Never from the node reported failed, even from its GPUs that
+		 * still answer: its copy of the model may be what broke. */
+		if (r->base[i].ngpus == 0 || r->base[i].node == out->failed_node)
 			continue;
 		b = link_gbs(r->ctx->cluster, &r->base[i], &cm);
 		if (b > bw) {

@@ -13,8 +13,10 @@
  * the copy: 1e9 x (2 + 12) bytes (mixed-precision Adam: weights +
  * fp32 master and moments) = 1.4e10 bytes. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/place/replace.h"
@@ -393,6 +395,83 @@ static void test_none_and_errors(void)
 	teardown();
 }
 
+/* A partly failed node keeps GPUs that answer, but its copy of the model
+ * is not trusted.  Two 3-GPU nodes m and n of G20 (GPUs at PIX, PCIe Gen4:
+ * 24 GB/s; one HDR NIC each, 23.5 GB/s); the ring holds m:0, m:1 and n:0;
+ * m:0 fails.  Candidates m:2 and n:1 keep the iteration time and have the
+ * same peak: the first in node order, m:2.  Its fastest survivor is m:1
+ * (24 GB/s over PCIe against n:0's 23.5 over the NIC), but m is the node
+ * reported failed: the state comes from n:0, 1.4e10 / 23.5e9 s. */
+static void test_copy_not_from_failed_node(void)
+{
+	static const char yaml[] =
+		"name: copy-source\n"
+		"gpu_models:\n"
+		"  G20: {mem_gib: 32, mem_bw_gbs: 900, fp16_tflops: 20, fp32_tflops: 20, pcie_gen: 4, "
+		"efficiency: 0.5}\n"
+		"node_types:\n"
+		"  tri:\n"
+		"    gpu_model: G20\n"
+		"    cpus: 8\n"
+		"    memory_gib: 64\n"
+		"    gpus:\n"
+		"      - {id: GPU0, cpus: 0-7, numa: 0}\n"
+		"      - {id: GPU1, cpus: 0-7, numa: 0}\n"
+		"      - {id: GPU2, cpus: 0-7, numa: 0}\n"
+		"    nics:\n"
+		"      - {id: NIC0, device: mlx5_0}\n"
+		"    devices: [GPU0, GPU1, GPU2, NIC0]\n"
+		"    links:\n"
+		"      - [X, PIX, PIX, PIX]\n"
+		"      - [PIX, X, PIX, PIX]\n"
+		"      - [PIX, PIX, X, PIX]\n"
+		"      - [PIX, PIX, PIX, X]\n"
+		"fabric:\n"
+		"  - {name: ib, tech: ib-hdr}\n"
+		"nodes:\n"
+		"  - {name: m, type: tri, switch: ib}\n"
+		"  - {name: n, type: tri, switch: ib}\n";
+	char path[] = "/tmp/gpuplan-replace-XXXXXX";
+	int fd = mkstemp(path);
+	gp_cluster c;
+	gp_alloc a;
+	gp_job j;
+	gp_placement p;
+	gp_place_part *part;
+	gp_replace_result r;
+	gp_replace_opts o = { 0, 0 };
+	gp_error err = GP_ERROR_INIT;
+	gp_policy_ctx ctx;
+
+	CU_ASSERT_FATAL(fd >= 0);
+	CU_ASSERT_FATAL(write(fd, yaml, sizeof(yaml) - 1) == (ssize_t)(sizeof(yaml) - 1));
+	close(fd);
+	gp_cluster_init(&c);
+	CU_ASSERT_FATAL(gp_cluster_load(path, &c, &err) == GP_OK);
+	unlink(path);
+	gp_alloc_init(&a, &c);
+	gp_rng_seed(&rng, 1);
+	job_init(&j, GP_JOB_RING_ALLREDUCE, 3, 1);
+	gp_placement_init(&p);
+	part = gp_placement_add(&p, 0);
+	part->ngpus = 2, part->gpus[0] = 0, part->gpus[1] = 1, part->mem_mib = 1024;
+	part = gp_placement_add(&p, 1);
+	part->ngpus = 1, part->gpus[0] = 0, part->mem_mib = 1024;
+	CU_ASSERT_FATAL(gp_placement_apply(&a, &p) == 0);
+	gp_replace_result_init(&r);
+	ctx = (gp_policy_ctx){ &c, &a, &rng, NULL, NULL };
+	CU_ASSERT_EQUAL_FATAL(gp_replace_decide(&ctx, &j, &p, 0, 0x1u, &o, &r, &err), GP_OK);
+	CU_ASSERT_EQUAL(r.status, GP_REPLACE_REPLACED);
+	CU_ASSERT_EQUAL(r.chosen.node, 0);
+	CU_ASSERT_EQUAL(r.copy_from, 1);
+	CU_ASSERT_DOUBLE_EQUAL(r.copy_s, STATE_BYTES / 23.5e9, 1e-9);
+	gp_replace_result_release(&r);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	gp_alloc_release(&a);
+	gp_cluster_release(&c);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("replace");
@@ -404,6 +483,7 @@ static void register_tests(void)
 	gp_test_add(s, "PS-Worker worker and server", test_ps_worker);
 	gp_test_add(s, "no model size: relative peak", test_relative_without_model);
 	gp_test_add(s, "none and errors", test_none_and_errors);
+	gp_test_add(s, "state never from the failed node", test_copy_not_from_failed_node);
 }
 
 int main(int argc, char **argv)

@@ -3,7 +3,8 @@
 # one idle H100 node keeps its iteration time.  One GPU of it fails.  A
 # two-node PCIe pair: the free GPU on the survivor's node is faster than
 # any other PCIe node (SYS inside the node beats 25 GbE).  A single-card
-# notebook has no survivor: none.  --commit updates the state.
+# notebook has no survivor: none.  --commit updates the state.  Two
+# --failed in one call are refused (exit 2): one decision per call.
 S=tests/data/replace/state.yaml
 D=tests/data/replace
 run replace --state $S --failed h100-r4-1 $D/job-bert.yaml | grep -v -E '^  a100-r[0-3]-[1-7] '
@@ -18,4 +19,5 @@ run replace --state $S --failed nowhere $D/job-bert.yaml
 run replace --state $S --failed h100-r4-1:9 $D/job-bert.yaml
 run replace --state $S --failed h100-r5-3 $D/job-bert.yaml
 run replace --state $S $D/job-bert.yaml
+run replace --state $S --failed h100-r4-1 --failed h100-r5-3 $D/job-bert.yaml
 run replace --state $S --failed pcie-r6-1 $D/job-nb.yaml
