@@ -74,6 +74,9 @@ static int pollux_row(gp_trace_row *r, gp_job *j)
 	j->duration = -1;
 	/* 0 for an application outside the table: no run length. */
 	j->iterations = gp_trace_pollux_iterations(app, batch);
+	/* Pollux and Sia trained these jobs in PyTorch's default FP32 (TF32
+	 * on Ampere), which is what their step-time profiles measured. */
+	j->precision = GP_PREC_FP32;
 	gp_trace_default_type(j);
 	return GP_OK;
 }

@@ -108,6 +108,22 @@ static int has_tensor_cores(const gp_gpu_model *m)
 	return m && m->fp16_tflops > 2.5 * m->fp32_tflops;
 }
 
+/* Sia measured its profiles with PyTorch's default precision: FP32, on
+ * TF32 tensor cores from Ampere on (its ResNet-50 times match
+ * DeepLearningExamples' FP32/TF32 rows, not the mixed ones).  How much
+ * faster a mixed-precision step is on the profile's GPU (1 without
+ * tensor cores). */
+static double profile_amp_speedup(const gp_perf_profile *pr)
+{
+	gp_gpu_model g;
+
+	if (!(pr->peak_tflops > 2.5 * pr->peak_fp32_tflops))
+		return 1.0;
+	memset(&g, 0, sizeof(g));
+	snprintf(g.name, sizeof(g.name), "%s", pr->gpu);
+	return gp_perf_arch(&g) >= 8 ? AMP_OVER_TF32 : AMP_OVER_FP32;
+}
+
 /* One iteration's estimate in the making. */
 typedef struct iter_est {
 	const gp_cluster *c;
@@ -159,6 +175,9 @@ static int compute_estimate(iter_est *x, int *done)
 		double ref = fp32 ? sp->peak_fp32_tflops : sp->peak_tflops;
 
 		out->compute_s = gp_perf_ctab_compute(&sp->ctab, sp->p, x->bsz) * ref / peak;
+		/* At the FP16 peaks the scale is between mixed-precision steps. */
+		if (!fp32)
+			out->compute_s /= profile_amp_speedup(sp);
 		if (gavel)
 			out->compute_s /= gavel_speed(m, cnn);
 		if (tc32)
@@ -288,6 +307,12 @@ int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placem
 						   &out->compute_s, &out->comm_s, &out->exposed_s);
 		out->profile_comm_s = out->comm_s;
 		out->overlap = out->profile->p[GP_PP_OVERLAP];
+		if (j->precision != GP_PREC_FP32 && has_tensor_cores(x.m)) {
+			/* A mixed-precision job on a profile measured in FP32. */
+			out->compute_s /= profile_amp_speedup(out->profile);
+			out->exposed_s = gp_perf_exposed(out->compute_s, out->comm_s, out->overlap);
+			out->iter_s = out->compute_s + out->exposed_s;
+		}
 		out->algo = GP_ALGO_RING;
 		out->grad_bytes = j->more->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
 		if (flags & GP_PERF_PROFILE_COMM)
