@@ -106,6 +106,8 @@ static void chart(gp_cli_outset *outs, const char *dir, gp_html *h, const char *
 	c.y_title = yt;
 	c.y_percent = percent;
 	c.x_log = xlog;
+	c.x_log_time = xlog ? 3600 : 0; /* the log axes are times in hours */
+	c.y_integer = !percent;         /* and the others count jobs */
 	c.series = se;
 	c.nseries = n;
 	c.legend = GP_LEGEND_BOTTOM_RIGHT;
@@ -219,7 +221,10 @@ static void lead(gp_sbuf *out, const cmp *c, int k, int high, const char *what, 
 	}
 }
 
-static void cmp_table(const cmp *c, gp_table *t);
+static void cmp_table(const cmp *c, int from, int to, gp_table *t);
+
+/* Configurations per table of the page: wider tables would not fit. */
+#define HTML_COLS 5
 
 /* The --html page: inputs, which configuration leads, the table, the
  * charts. */
@@ -281,10 +286,13 @@ static void html_page(const cmp *c, gp_sbuf *out)
 	gp_html_headline(&h, cl.buf);
 	gp_sbuf_release(&cl);
 	gp_html_section(&h, "Summary");
-	cmp_table(c, &t);
-	gp_html_table(&h, &t, c->nseeds > 1 ? "Each metric: mean +- standard deviation over the seeds" :
-				  "Each metric of each configuration");
-	gp_table_release(&t);
+	for (ci = 0; ci < c->ncfg; ci += HTML_COLS) {
+		cmp_table(c, ci, ci + HTML_COLS < c->ncfg ? ci + HTML_COLS : c->ncfg, &t);
+		gp_html_table(&h, &t, ci ? NULL : c->nseeds > 1 ?
+				      "Each metric: mean +- standard deviation over the seeds" :
+				      "Each metric of each configuration");
+		gp_table_release(&t);
+	}
 	gp_html_section(&h, "Charts");
 	charts(c, NULL, NULL, &h);
 	gp_html_end(&h);
@@ -414,30 +422,30 @@ static void print_head(const cmp *c)
 	printf("seeds    %s (%ld run%s each)\n\n", c->seeds_arg, c->nseeds, c->nseeds == 1 ? "" : "s");
 }
 
-/* One column per configuration, one row per metric. */
-static void cmp_table(const cmp *c, gp_table *t)
+/* One column per configuration (from..to-1), one row per metric. */
+static void cmp_table(const cmp *c, int from, int to, gp_table *t)
 {
 	size_t row;
 	int ci, k;
 
-	gp_table_init(t, c->ncfg + 1);
+	gp_table_init(t, to - from + 1);
 	row = gp_table_row(t);
 	gp_table_set(t, row, 0, "metric");
-	for (ci = 0; ci < c->ncfg; ci++) {
+	for (ci = from; ci < to; ci++) {
 		char *name = config_name(c, ci);
 
-		gp_table_set(t, row, ci + 1, "%s", name);
+		gp_table_set(t, row, ci - from + 1, "%s", name);
 		free(name);
 	}
 	for (k = 0; k < M_COUNT; k++) {
 		row = gp_table_row(t);
 		gp_table_set(t, row, 0, "%s", cmp_metric_head[k]);
-		for (ci = 0; ci < c->ncfg; ci++) {
+		for (ci = from; ci < to; ci++) {
 			gp_stats sp = gp_stats_of(&c->values[((size_t)ci * M_COUNT + (size_t)k) * (size_t)c->nseeds],
 						  (size_t)c->nseeds);
 			char buf[96];
 
-			gp_table_set(t, row, ci + 1, "%s", cell(buf, sizeof(buf), k, sp, (int)c->nseeds));
+			gp_table_set(t, row, ci - from + 1, "%s", cell(buf, sizeof(buf), k, sp, (int)c->nseeds));
 		}
 	}
 }
@@ -448,7 +456,7 @@ void cmp_print_table(const cmp *c)
 	gp_sbuf sb;
 
 	print_head(c);
-	cmp_table(c, &t);
+	cmp_table(c, 0, c->ncfg, &t);
 	gp_sbuf_init(&sb);
 	gp_table_render(&t, "", &sb);
 	fwrite(sb.buf, 1, sb.len, stdout);

@@ -13,6 +13,8 @@
 #include "gpuplan/io/jobspec.h"
 #include "gpuplan/perf/perf.h"
 #include "gpuplan/place/policy.h"
+#include "gpuplan/report/html.h"
+#include "gpuplan/report/report.h"
 #include "gpuplan/util/hostlist.h"
 #include "gpuplan/util/util.h"
 
@@ -21,8 +23,10 @@ const char gp_usage_perf[] =
 	"                    [--algo ALGO] [--json]\n"
 	"       gpuplan perf [-c CLUSTER] --collective OP --sweep MIN:MAX[:FACTOR]\n"
 	"                    --on NODE:GPUS[,...] [--algo ALGO] [--json]\n"
+	"                    [--format gpuplan|nccl-tests]\n"
 	"       gpuplan perf [-c CLUSTER] JOB.yaml [--on NODE:GPUS[,...] | --policy P]\n"
 	"                    [--seed N] [--json]\n"
+	"       (each form also takes --html FILE)\n"
 	"\n"
 	"Model the time of one collective on the GPUs given, or the iteration time\n"
 	"of a job (compute, communication, exposed communication) on a placement,\n"
@@ -40,7 +44,10 @@ const char gp_usage_perf[] =
 	"                       collnet, hierarchical, ps (as NCCL_ALGO forces one)\n"
 	"  --policy P           place the job with policy P on the idle cluster\n"
 	"  --seed N             seed for randomised policies (default 1)\n"
-	"  --json               machine-readable output\n";
+	"  --json               machine-readable output\n"
+	"  --format F           --sweep's table: gpuplan (default) or nccl-tests (its\n"
+	"                       own columns and 'Avg bus bandwidth' line, to diff)\n"
+	"  --html FILE          also write one page with the answer, tables and chart\n";
 
 #define CMD "perf"
 
@@ -243,72 +250,296 @@ static int count_gpus(const gp_placement *p, int *nodes)
 	return n;
 }
 
-/* The nccl-tests table: one row per size from lo to hi, times factor. */
+/* What the page of a perf run names (--html). */
+typedef struct perf_page {
+	const char *path;       /* --html FILE, or NULL */
+	const char *cluster;    /* path as given, or the bundled label */
+	gp_sbuf text;           /* the text report, as printed */
+} perf_page;
+
+/* The page: the inputs, the answer first, then the extra tables and
+ * chart (body), the text report (pg->text) last when there is one. */
+static int write_page(perf_page *pg, const char *title, const char *const *names,
+		      const char *const *values, size_t n, const char *answer,
+		      void (*body)(gp_html *h, void *ud), void *ud)
+{
+	gp_cli_outset outs;
+	gp_html h;
+	gp_sbuf sb;
+
+	if (!pg->path)
+		return GP_OK;
+	memset(&outs, 0, sizeof(outs));
+	gp_sbuf_init(&sb);
+	gp_html_begin(&h, &sb, title);
+	gp_html_inputs(&h, names, values, n);
+	gp_html_headline(&h, answer);
+	if (body)
+		body(&h, ud);
+	if (pg->text.len) {
+		gp_html_section(&h, "Report");
+		gp_html_pre(&h, pg->text.buf, pg->text.len);
+	}
+	gp_html_end(&h);
+	gp_cli_outset_take(&outs, pg->path, &sb);
+	return gp_cli_outset_commit(&outs);
+}
+
+/* Bytes for people: "8 B", "4 KiB", "1.5 GiB". */
+static const char *human_bytes(char *buf, size_t size, double b)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	int u = 0;
+
+	while (b >= 1024 && u < 5) {
+		b /= 1024;
+		u++;
+	}
+	snprintf(buf, size, "%g %s", round(b * 100) / 100, units[u]);
+	return buf;
+}
+
+/* One row of a sweep. */
+typedef struct sweep_row {
+	double bytes;
+	gp_perf_coll_result r;
+} sweep_row;
+
+typedef struct sweep_table {
+	const sweep_row *rows;
+	size_t n;
+	int coll;
+} sweep_table;
+
+/* Elements of 4-byte floats per rank as nccl-tests counts them: the
+ * gathered and scattered collectives count one rank's share. */
+static long long nccl_count(int coll, double bytes, int nranks)
+{
+	long long count = (long long)(bytes / 4);
+
+	if ((coll == GP_COLL_ALLGATHER || coll == GP_COLL_REDUCESCATTER || coll == GP_COLL_ALLTOALL) &&
+	    nranks > 0)
+		count /= nranks;
+	return count;
+}
+
+/* A time in microseconds the way nccl-tests prints it: fewer decimals
+ * as it grows, 7 wide. */
+static void nccl_time(char *buf, size_t size, double us)
+{
+	snprintf(buf, size, us >= 10000 ? "%7.0f" : us >= 100 ? "%7.1f" : "%7.2f", us);
+}
+
+/* The sweep in nccl-tests' own layout (out-of-place and in-place
+ * columns: the model gives both the same time; '#wrong' N/A: nothing is
+ * checked), ending with its 'Avg bus bandwidth' line. */
+static void print_nccl(FILE *o, int coll, const sweep_row *rows, size_t n, int nranks)
+{
+	int reduce = coll == GP_COLL_ALLREDUCE || coll == GP_COLL_REDUCESCATTER;
+	double sum = 0;
+	size_t i;
+
+	fprintf(o, "#\n# %10s  %12s  %8s  %6s  %6s           out-of-place                       "
+		"in-place          \n", "", "", "", "", "");
+	fprintf(o, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s %6s  %7s  %6s  %6s %6s\n", "size", "count",
+		"type", "redop", "root", "time", "algbw", "busbw", "#wrong", "time", "algbw", "busbw",
+		"#wrong");
+	fprintf(o, "# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s\n", "(B)",
+		"(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "");
+	for (i = 0; i < n; i++) {
+		char t[32];
+		int k;
+
+		nccl_time(t, sizeof(t), rows[i].r.time_s * 1e6);
+		fprintf(o, "%12.0f  %12lld  %8s  %6s  %6d", rows[i].bytes,
+			nccl_count(coll, rows[i].bytes, nranks), "float", reduce ? "sum" : "none",
+			coll == GP_COLL_BROADCAST ? 0 : -1);
+		for (k = 0; k < 2; k++)
+			fprintf(o, "  %7s  %6.2f  %6.2f  %5s", t, rows[i].r.algbw_gbps, rows[i].r.busbw_gbps,
+				"N/A");
+		fputs("\n", o);
+		sum += rows[i].r.busbw_gbps;
+	}
+	fprintf(o, "# Avg bus bandwidth    : %g \n#\n", n ? sum / (double)n : 0.0);
+}
+
+/* The sweep's page: its rows as a table and bandwidth against size. */
+static void sweep_body(gp_html *h, void *ud)
+{
+	const sweep_table *st = ud;
+	double *x = gp_xmalloc((st->n ? st->n : 1) * sizeof(*x));
+	double *bus = gp_xmalloc((st->n ? st->n : 1) * sizeof(*bus));
+	double *alg = gp_xmalloc((st->n ? st->n : 1) * sizeof(*alg));
+	gp_svg_series se[2];
+	gp_svg_chart c;
+	gp_table t;
+	size_t i, row;
+
+	gp_html_section(h, "Bandwidth against message size");
+	for (i = 0; i < st->n; i++) {
+		x[i] = st->rows[i].bytes;
+		bus[i] = st->rows[i].r.busbw_gbps;
+		alg[i] = st->rows[i].r.algbw_gbps;
+	}
+	se[0] = (gp_svg_series){ "bus bandwidth (busbw)", x, bus, st->n, 0 };
+	se[1] = (gp_svg_series){ "algorithm bandwidth (algbw)", x, alg, st->n, 0 };
+	memset(&c, 0, sizeof(c));
+	c.title = "Modelled bandwidth";
+	c.subtitle = gp_coll_name(st->coll);
+	c.x_title = "message size (bytes, log scale)";
+	c.y_title = "GB/s";
+	c.x_log = 1;
+	c.series = se;
+	c.nseries = 2;
+	c.legend = GP_LEGEND_TOP_LEFT;
+	gp_html_chart(h, &c);
+	gp_table_init(&t, 6);
+	row = gp_table_row(&t);
+	gp_table_set(&t, row, 0, "size (B)");
+	gp_table_set(&t, row, 1, "time (us)");
+	gp_table_set(&t, row, 2, "algbw (GB/s)");
+	gp_table_set(&t, row, 3, "busbw (GB/s)");
+	gp_table_set(&t, row, 4, "algorithm");
+	gp_table_set(&t, row, 5, "protocol");
+	for (i = 0; i < st->n; i++) {
+		const gp_perf_coll_result *r = &st->rows[i].r;
+
+		row = gp_table_row(&t);
+		gp_table_set(&t, row, 0, "%.0f", st->rows[i].bytes);
+		gp_table_set(&t, row, 1, "%.2f", r->time_s * 1e6);
+		gp_table_set(&t, row, 2, "%.2f", r->algbw_gbps);
+		gp_table_set(&t, row, 3, "%.2f", r->busbw_gbps);
+		gp_table_set(&t, row, 4, "%s", gp_algo_name(r->algo));
+		gp_table_set(&t, row, 5, "%s", gp_proto_name(r->proto));
+	}
+	gp_html_table(h, &t, NULL);
+	gp_table_release(&t);
+	free(x);
+	free(bus);
+	free(alg);
+}
+
+/* The table of a sweep: one row per size from lo to hi, times factor;
+ * gpuplan's own columns or nccl-tests' (nccl). */
 static int run_sweep(const gp_cluster *c, int coll, int algo, double lo, double hi,
-		     double factor, const gp_placement *p, int json)
+		     double factor, const gp_placement *p, int json, int nccl, perf_page *pg)
 {
 	gp_perf_fabric f;
 	gp_error err = GP_ERROR_INIT;
 	char bottleneck[160];
-	int nodes, n = count_gpus(p, &nodes);
-	double bytes;
+	int nodes, n = count_gpus(p, &nodes), rc;
+	double bytes, sum = 0;
 	json_t *rows = NULL;
+	sweep_row *tab = NULL;
+	size_t ntab = 0, cap = 0, i, peak = 0;
+	FILE *o;
+	char *txt = NULL;
+	size_t txtlen = 0;
 
 	if (gp_perf_fabric_of(c, p, &f, bottleneck, sizeof(bottleneck), &err))
 		return gp_cli_report(&err);
-	if (json) {
-		rows = json_array();
-	} else {
-		printf("# %s on %d GPU%s, %d node%s; bottleneck %s\n", gp_coll_name(coll), n,
-		       n == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s", bottleneck);
-		printf("#%15s %12s %10s %10s  %-9s %s\n", "size(B)", "time(us)", "algbw", "busbw",
-		       "algo", "proto");
-	}
 	for (bytes = lo; bytes <= hi * (1 + 1e-12); bytes *= factor) {
-		gp_perf_coll_result r;
-
-		memset(&r, 0, sizeof(r));
-		gp_perf_coll_eval(coll, algo, &f, bytes, &r);
-		if (json) {
-			json_t *o = json_object();
-
-			json_object_set_new(o, "bytes", json_integer((json_int_t)bytes));
-			json_object_set_new(o, "time_s", json_real(r.time_s));
-			/* *_gbps: the old names of the *_gbyte_s keys (GB/s) */
-			json_object_set_new(o, "algbw_gbps", json_real(r.algbw_gbps));
-			json_object_set_new(o, "algbw_gbyte_s", json_real(r.algbw_gbps));
-			json_object_set_new(o, "busbw_gbps", json_real(r.busbw_gbps));
-			json_object_set_new(o, "busbw_gbyte_s", json_real(r.busbw_gbps));
-			json_object_set_new(o, "algorithm", json_string(gp_algo_name(r.algo)));
-			json_object_set_new(o, "protocol", json_string(gp_proto_name(r.proto)));
-			json_array_append_new(rows, o);
-		} else {
-			printf("%16.0f %12.2f %10.2f %10.2f  %-9s %s\n", bytes, r.time_s * 1e6,
-			       r.algbw_gbps, r.busbw_gbps, gp_algo_name(r.algo), gp_proto_name(r.proto));
-		}
+		GP_GROW(tab, cap, ntab + 1);
+		memset(&tab[ntab], 0, sizeof(tab[ntab]));
+		tab[ntab].bytes = bytes;
+		gp_perf_coll_eval(coll, algo, &f, bytes, &tab[ntab].r);
+		ntab++;
 		if (factor <= 1)
 			break;
 	}
+	o = open_memstream(&txt, &txtlen);
+	if (!o) {
+		free(tab);
+		return gp_cli_fail(GP_EIO, "out of memory");
+	}
 	if (json) {
-		json_t *o = json_object();
+		rows = json_array();
+	} else if (nccl) {
+		fprintf(o, "# %s on %d GPU%s, %d node%s, as modelled by gpuplan; bottleneck %s\n",
+			gp_coll_name(coll), n, n == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s", bottleneck);
+		print_nccl(o, coll, tab, ntab, n);
+	} else {
+		fprintf(o, "# %s on %d GPU%s, %d node%s; bottleneck %s\n", gp_coll_name(coll), n,
+			n == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s", bottleneck);
+		fprintf(o, "#%15s %12s %10s %10s  %-9s %s\n", "size(B)", "time(us)", "algbw", "busbw",
+			"algo", "proto");
+	}
+	for (i = 0; i < ntab; i++) {
+		const gp_perf_coll_result *r = &tab[i].r;
+
+		sum += r->busbw_gbps;
+		if (r->busbw_gbps > tab[peak].r.busbw_gbps)
+			peak = i;
+		if (json) {
+			json_t *e = json_object();
+
+			json_object_set_new(e, "bytes", json_integer((json_int_t)tab[i].bytes));
+			json_object_set_new(e, "time_s", json_real(r->time_s));
+			/* *_gbps: the old names of the *_gbyte_s keys (GB/s) */
+			json_object_set_new(e, "algbw_gbps", json_real(r->algbw_gbps));
+			json_object_set_new(e, "algbw_gbyte_s", json_real(r->algbw_gbps));
+			json_object_set_new(e, "busbw_gbps", json_real(r->busbw_gbps));
+			json_object_set_new(e, "busbw_gbyte_s", json_real(r->busbw_gbps));
+			json_object_set_new(e, "algorithm", json_string(gp_algo_name(r->algo)));
+			json_object_set_new(e, "protocol", json_string(gp_proto_name(r->proto)));
+			json_array_append_new(rows, e);
+		} else if (!nccl) {
+			fprintf(o, "%16.0f %12.2f %10.2f %10.2f  %-9s %s\n", tab[i].bytes, r->time_s * 1e6,
+				r->algbw_gbps, r->busbw_gbps, gp_algo_name(r->algo), gp_proto_name(r->proto));
+		}
+	}
+	if (json) {
+		json_t *e = json_object();
 		gp_sbuf sb;
 		char *s;
 
 		gp_sbuf_init(&sb);
 		fmt_placement(c, p, &sb);
-		json_object_set_new(o, "collective", json_string(gp_coll_name(coll)));
-		json_object_set_new(o, "gpus", json_integer(n));
-		json_object_set_new(o, "nodes", json_integer(nodes));
-		json_object_set_new(o, "on", json_string(sb.buf));
-		json_object_set_new(o, "bottleneck", json_string(bottleneck));
-		json_object_set_new(o, "rows", rows);
-		s = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(8));
-		puts(s);
+		json_object_set_new(e, "collective", json_string(gp_coll_name(coll)));
+		json_object_set_new(e, "gpus", json_integer(n));
+		json_object_set_new(e, "nodes", json_integer(nodes));
+		json_object_set_new(e, "on", json_string(sb.buf));
+		json_object_set_new(e, "bottleneck", json_string(bottleneck));
+		json_object_set_new(e, "rows", rows);
+		s = json_dumps(e, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(8));
+		fprintf(o, "%s\n", s);
 		free(s);
-		json_decref(o);
+		json_decref(e);
 		gp_sbuf_release(&sb);
 	}
-	return GP_OK;
+	fclose(o);
+	rc = GP_OK;
+	if (pg->path) {
+		sweep_table stab = { tab, ntab, coll };
+		const char *names[4] = { "cluster", "collective", "on", "sizes" };
+		char *v[4], *title, *answer, hb[32];
+		gp_sbuf sb;
+
+		gp_sbuf_init(&sb);
+		fmt_placement(c, p, &sb);
+		v[0] = gp_xstrdup(pg->cluster);
+		v[1] = gp_xasprintf("%s, algorithm %s", gp_coll_name(coll), gp_algo_name(algo));
+		v[2] = gp_xasprintf("%s (%d GPUs, %d node%s)", sb.buf, n, nodes, nodes == 1 ? "" : "s");
+		v[3] = gp_xasprintf("%.0f to %.0f bytes, times %g per row", lo, tab[ntab - 1].bytes, factor);
+		gp_sbuf_release(&sb);
+		title = gp_xasprintf("gpuplan perf: %s sweep", gp_coll_name(coll));
+		answer = gp_xasprintf("%s on %d GPUs peaks at %.2f GB/s bus bandwidth (%s messages); "
+				      "average bus bandwidth %.2f GB/s over %zu sizes; bottleneck %s.",
+				      gp_coll_name(coll), n, tab[peak].r.busbw_gbps,
+				      human_bytes(hb, sizeof(hb), tab[peak].bytes),
+				      ntab ? sum / (double)ntab : 0.0, ntab, bottleneck);
+		pg->text.len = 0; /* the table says it all */
+		rc = write_page(pg, title, names, (const char *const *)v, 4, answer, sweep_body, &stab);
+		free(title);
+		free(answer);
+		for (i = 0; i < 4; i++)
+			free(v[i]);
+	}
+	if (rc == GP_OK)
+		fwrite(txt, 1, txtlen, stdout);
+	free(txt);
+	free(tab);
+	return rc;
 }
 
 /* "8B:8GiB" or "1M:1G:4" into lo, hi, factor; 0 or -1. */
@@ -340,57 +571,93 @@ static int parse_sweep(const char *s, double *lo, double *hi, double *factor)
 }
 
 static int run_collective(const gp_cluster *c, int coll, int algo, double bytes,
-			  const gp_placement *p, int json)
+			  const gp_placement *p, int json, perf_page *pg)
 {
 	gp_perf_coll_result r;
 	gp_error err = GP_ERROR_INIT;
-	int nodes, n = count_gpus(p, &nodes);
+	int nodes, n = count_gpus(p, &nodes), rc = GP_OK;
+	char *txt = NULL;
+	size_t txtlen = 0;
+	FILE *o;
 
 	if (gp_perf_placement_collective(c, p, coll, algo, bytes, &r, &err))
 		return gp_cli_report(&err);
+	o = open_memstream(&txt, &txtlen);
+	if (!o)
+		return gp_cli_fail(GP_EIO, "out of memory");
 	if (json) {
-		json_t *o = json_object();
+		json_t *jo = json_object();
 		gp_sbuf sb;
 		char *s;
 
 		gp_sbuf_init(&sb);
 		fmt_placement(c, p, &sb);
-		json_object_set_new(o, "collective", json_string(gp_coll_name(coll)));
-		json_object_set_new(o, "algorithm", json_string(gp_algo_name(r.algo)));
-		json_object_set_new(o, "protocol", json_string(gp_proto_name(r.proto)));
-		json_object_set_new(o, "latency_s", json_real(r.lat_s));
-		json_object_set_new(o, "bytes", json_integer((json_int_t)bytes));
-		json_object_set_new(o, "gpus", json_integer(n));
-		json_object_set_new(o, "nodes", json_integer(nodes));
-		json_object_set_new(o, "on", json_string(sb.buf));
-		json_object_set_new(o, "time_s", json_real(r.time_s));
+		json_object_set_new(jo, "collective", json_string(gp_coll_name(coll)));
+		json_object_set_new(jo, "algorithm", json_string(gp_algo_name(r.algo)));
+		json_object_set_new(jo, "protocol", json_string(gp_proto_name(r.proto)));
+		json_object_set_new(jo, "latency_s", json_real(r.lat_s));
+		json_object_set_new(jo, "bytes", json_integer((json_int_t)bytes));
+		json_object_set_new(jo, "gpus", json_integer(n));
+		json_object_set_new(jo, "nodes", json_integer(nodes));
+		json_object_set_new(jo, "on", json_string(sb.buf));
+		json_object_set_new(jo, "time_s", json_real(r.time_s));
 		/* *_gbps: the old names of the *_gbyte_s keys (GB/s) */
-		json_object_set_new(o, "algbw_gbps", json_real(r.algbw_gbps));
-		json_object_set_new(o, "algbw_gbyte_s", json_real(r.algbw_gbps));
-		json_object_set_new(o, "busbw_gbps", json_real(r.busbw_gbps));
-		json_object_set_new(o, "busbw_gbyte_s", json_real(r.busbw_gbps));
-		json_object_set_new(o, "bottleneck", json_string(r.bottleneck));
-		json_object_set_new(o, "bottleneck_gbps", json_real(r.bw_gbps));
-		json_object_set_new(o, "bottleneck_gbyte_s", json_real(r.bw_gbps));
-		s = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(8));
-		puts(s);
+		json_object_set_new(jo, "algbw_gbps", json_real(r.algbw_gbps));
+		json_object_set_new(jo, "algbw_gbyte_s", json_real(r.algbw_gbps));
+		json_object_set_new(jo, "busbw_gbps", json_real(r.busbw_gbps));
+		json_object_set_new(jo, "busbw_gbyte_s", json_real(r.busbw_gbps));
+		json_object_set_new(jo, "bottleneck", json_string(r.bottleneck));
+		json_object_set_new(jo, "bottleneck_gbps", json_real(r.bw_gbps));
+		json_object_set_new(jo, "bottleneck_gbyte_s", json_real(r.bw_gbps));
+		s = json_dumps(jo, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(8));
+		fprintf(o, "%s\n", s);
 		free(s);
-		json_decref(o);
+		json_decref(jo);
 		gp_sbuf_release(&sb);
 	} else {
 		char t[32];
 
 		fmt_time(r.time_s, t, sizeof(t));
-		printf("collective  %s of %.0f bytes on %d GPU%s, %d node%s\n", gp_coll_name(coll),
+		fprintf(o, "collective  %s of %.0f bytes on %d GPU%s, %d node%s\n", gp_coll_name(coll),
 		       bytes, n, n == 1 ? "" : "s", nodes, nodes == 1 ? "" : "s");
-		printf("algorithm   %s\n", gp_algo_name(r.algo));
-		printf("protocol    %s\n", gp_proto_name(r.proto));
-		printf("time        %s\n", t);
-		printf("algbw       %.2f GB/s\n", r.algbw_gbps);
-		printf("busbw       %.2f GB/s\n", r.busbw_gbps);
-		printf("bottleneck  %s\n", r.bottleneck);
+		fprintf(o, "algorithm   %s\n", gp_algo_name(r.algo));
+		fprintf(o, "protocol    %s\n", gp_proto_name(r.proto));
+		fprintf(o, "time        %s\n", t);
+		fprintf(o, "algbw       %.2f GB/s\n", r.algbw_gbps);
+		fprintf(o, "busbw       %.2f GB/s\n", r.busbw_gbps);
+		fprintf(o, "bottleneck  %s\n", r.bottleneck);
 	}
-	return GP_OK;
+	fclose(o);
+	if (pg->path) {
+		const char *names[3] = { "cluster", "collective", "on" };
+		char *v[3], *title, *answer, t[32];
+		gp_sbuf sb;
+		int i;
+
+		gp_sbuf_init(&sb);
+		fmt_placement(c, p, &sb);
+		fmt_time(r.time_s, t, sizeof(t));
+		v[0] = gp_xstrdup(pg->cluster);
+		v[1] = gp_xasprintf("%s of %.0f bytes, algorithm %s", gp_coll_name(coll), bytes,
+				    gp_algo_name(algo));
+		v[2] = gp_xasprintf("%s (%d GPUs, %d node%s)", sb.buf, n, nodes, nodes == 1 ? "" : "s");
+		gp_sbuf_release(&sb);
+		title = gp_xasprintf("gpuplan perf: %s", gp_coll_name(coll));
+		answer = gp_xasprintf("%s of %.0f bytes on %d GPUs takes %s: %.2f GB/s bus bandwidth "
+				      "with %s/%s; bottleneck %s.", gp_coll_name(coll), bytes, n, t,
+				      r.busbw_gbps, gp_algo_name(r.algo), gp_proto_name(r.proto),
+				      r.bottleneck);
+		gp_sbuf_add(&pg->text, txt, txtlen);
+		rc = write_page(pg, title, names, (const char *const *)v, 3, answer, NULL, NULL);
+		free(title);
+		free(answer);
+		for (i = 0; i < 3; i++)
+			free(v[i]);
+	}
+	if (rc == GP_OK)
+		fwrite(txt, 1, txtlen, stdout);
+	free(txt);
+	return rc;
 }
 
 static json_t *iter_json(const gp_cluster *c, const gp_placement *p, const gp_perf_iter *it)
@@ -425,7 +692,7 @@ static json_t *iter_json(const gp_cluster *c, const gp_placement *p, const gp_pe
 	return o;
 }
 
-static void print_iter(const gp_cluster *c, const char *title, const gp_placement *p,
+static void print_iter(FILE *o, const gp_cluster *c, const char *title, const gp_placement *p,
 		       const gp_perf_iter *it)
 {
 	char a[32], b[32], e[32], t[32];
@@ -437,26 +704,81 @@ static void print_iter(const gp_cluster *c, const char *title, const gp_placemen
 	fmt_time(it->comm_s, b, sizeof(b));
 	fmt_time(it->exposed_s, e, sizeof(e));
 	fmt_time(it->iter_s, t, sizeof(t));
-	printf("%s: %s (%d GPU%s, %d node%s)\n", title, sb.buf, it->gpus, it->gpus == 1 ? "" : "s",
+	fprintf(o, "%s: %s (%d GPU%s, %d node%s)\n", title, sb.buf, it->gpus, it->gpus == 1 ? "" : "s",
 	       it->nodes, it->nodes == 1 ? "" : "s");
-	printf("  iteration   %s\n", t);
-	printf("  compute     %s%s\n", a, it->gavel ? "  (Gavel's measured throughput)"
+	fprintf(o, "  iteration   %s\n", t);
+	fprintf(o, "  compute     %s%s\n", a, it->gavel ? "  (Gavel's measured throughput)"
 				: it->profile ? "  (calibrated profile)" : "");
-	printf("  comm        %s  (%s, %.0f bytes of gradients)\n", b, gp_algo_name(it->algo),
+	fprintf(o, "  comm        %s  (%s, %.0f bytes of gradients)\n", b, gp_algo_name(it->algo),
 	       it->grad_bytes);
-	printf("  exposed     %s  (overlap %.2f)\n", e, it->overlap);
-	printf("  bottleneck  %s\n", it->bottleneck);
+	fprintf(o, "  exposed     %s  (overlap %.2f)\n", e, it->overlap);
+	fprintf(o, "  bottleneck  %s\n", it->bottleneck);
 	if (it->profile)
-		printf("  profile     %s on %s (%s), step-time MAPE %.1f %%\n", it->profile->dl_model,
+		fprintf(o, "  profile     %s on %s (%s), step-time MAPE %.1f %%\n", it->profile->dl_model,
 		       it->profile->platform, it->profile->gpu, it->profile->mape);
 	else if (it->scaled)
-		printf("  profile     %s on %s (%s), compute scaled by peak FLOPS\n",
+		fprintf(o, "  profile     %s on %s (%s), compute scaled by peak FLOPS\n",
 		       it->scaled->dl_model, it->scaled->platform, it->scaled->gpu);
 	gp_sbuf_release(&sb);
 }
 
+/* A job's placements side by side (--html). */
+typedef struct job_table {
+	const gp_cluster *c;
+	const char *names[3];
+	const gp_placement *p[3];
+	const gp_perf_iter *it[3];
+	int n;
+} job_table;
+
+static void job_body(gp_html *h, void *ud)
+{
+	const job_table *jt = ud;
+	gp_table t;
+	size_t row;
+	int i;
+
+	gp_html_section(h, "Placements");
+	gp_table_init(&t, 9);
+	row = gp_table_row(&t);
+	gp_table_set(&t, row, 0, "placement");
+	gp_table_set(&t, row, 1, "GPUs");
+	gp_table_set(&t, row, 2, "nodes");
+	gp_table_set(&t, row, 3, "iteration");
+	gp_table_set(&t, row, 4, "compute");
+	gp_table_set(&t, row, 5, "comm");
+	gp_table_set(&t, row, 6, "exposed");
+	gp_table_set(&t, row, 7, "on");
+	gp_table_set(&t, row, 8, "bottleneck");
+	for (i = 0; i < jt->n; i++) {
+		const gp_perf_iter *it = jt->it[i];
+		char a[32], b[32], e[32], tt[32];
+		gp_sbuf sb;
+
+		gp_sbuf_init(&sb);
+		fmt_placement(jt->c, jt->p[i], &sb);
+		fmt_time(it->compute_s, a, sizeof(a));
+		fmt_time(it->comm_s, b, sizeof(b));
+		fmt_time(it->exposed_s, e, sizeof(e));
+		fmt_time(it->iter_s, tt, sizeof(tt));
+		row = gp_table_row(&t);
+		gp_table_set(&t, row, 0, "%s", jt->names[i]);
+		gp_table_set(&t, row, 1, "%d", it->gpus);
+		gp_table_set(&t, row, 2, "%d", it->nodes);
+		gp_table_set(&t, row, 3, "%s", tt);
+		gp_table_set(&t, row, 4, "%s", a);
+		gp_table_set(&t, row, 5, "%s", b);
+		gp_table_set(&t, row, 6, "%s", e);
+		gp_table_set(&t, row, 7, "%s", sb.buf);
+		gp_table_set(&t, row, 8, "%s", it->bottleneck);
+		gp_sbuf_release(&sb);
+	}
+	gp_html_table(h, &t, NULL);
+	gp_table_release(&t);
+}
+
 static int run_job(const gp_cluster *c, const char *job_path, const char *on,
-		   const char *policy, long seed, int json)
+		   const char *policy, long seed, int json, perf_page *pg)
 {
 	gp_job job;
 	gp_placement given, best, worst;
@@ -464,6 +786,9 @@ static int run_job(const gp_cluster *c, const char *job_path, const char *on,
 	gp_error err = GP_ERROR_INIT;
 	int st, have_given = 0;
 	json_t *root = NULL;
+	char *txt = NULL;
+	size_t txtlen = 0;
+	FILE *o = NULL;
 
 	if (gp_jobspec_load(job_path, &job, &err))
 		return gp_cli_report(&err);
@@ -512,6 +837,11 @@ static int run_job(const gp_cluster *c, const char *job_path, const char *on,
 		st = gp_cli_report(&err);
 		goto out;
 	}
+	o = open_memstream(&txt, &txtlen);
+	if (!o) {
+		st = gp_cli_fail(GP_EIO, "out of memory");
+		goto out;
+	}
 	if (json) {
 		char *s;
 
@@ -525,20 +855,64 @@ static int run_job(const gp_cluster *c, const char *job_path, const char *on,
 		json_object_set_new(root, "best", iter_json(c, &best, &bi));
 		json_object_set_new(root, "worst", iter_json(c, &worst, &wi));
 		s = json_dumps(root, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(8));
-		puts(s);
+		fprintf(o, "%s\n", s);
 		free(s);
 		json_decref(root);
 	} else {
-		printf("job '%s'\n", job.id ? job.id : "");
+		fprintf(o, "job '%s'\n", job.id ? job.id : "");
 		if (have_given) {
-			print_iter(c, policy ? "placement (policy)" : "placement", &given, &it);
-			printf("  vs best     x%.3f\n", bi.iter_s > 0 ? it.iter_s / bi.iter_s : 0);
+			print_iter(o, c, policy ? "placement (policy)" : "placement", &given, &it);
+			fprintf(o, "  vs best     x%.3f\n", bi.iter_s > 0 ? it.iter_s / bi.iter_s : 0);
 		}
-		print_iter(c, "best on idle cluster", &best, &bi);
-		print_iter(c, "worst on idle cluster", &worst, &wi);
+		print_iter(o, c, "best on idle cluster", &best, &bi);
+		print_iter(o, c, "worst on idle cluster", &worst, &wi);
 	}
+	fclose(o);
+	o = NULL;
 	st = GP_OK;
+	if (pg->path) {
+		job_table jt = { c, { 0 }, { 0 }, { 0 }, 0 };
+		const char *names[2] = { "cluster", "job" };
+		char *v[2], *title, *answer, tb[32], tw[32], tg[32];
+
+		if (have_given) {
+			jt.names[jt.n] = policy ? "placement (policy)" : "placement";
+			jt.p[jt.n] = &given;
+			jt.it[jt.n++] = &it;
+		}
+		jt.names[jt.n] = "best on the idle cluster";
+		jt.p[jt.n] = &best;
+		jt.it[jt.n++] = &bi;
+		jt.names[jt.n] = "worst on the idle cluster";
+		jt.p[jt.n] = &worst;
+		jt.it[jt.n++] = &wi;
+		fmt_time(bi.iter_s, tb, sizeof(tb));
+		fmt_time(wi.iter_s, tw, sizeof(tw));
+		v[0] = gp_xstrdup(pg->cluster);
+		v[1] = gp_xasprintf("%s (%s)", job.id ? job.id : "", job_path);
+		title = gp_xasprintf("gpuplan perf: job %s", job.id ? job.id : "");
+		if (have_given) {
+			fmt_time(it.iter_s, tg, sizeof(tg));
+			answer = gp_xasprintf("Job %s iterates in %s on this placement, %.3f times the best "
+					      "placement's %s (the worst takes %s).", job.id ? job.id : "",
+					      tg, bi.iter_s > 0 ? it.iter_s / bi.iter_s : 0, tb, tw);
+		} else {
+			answer = gp_xasprintf("Job %s iterates in %s at best and %s at worst on the idle "
+					      "cluster.", job.id ? job.id : "", tb, tw);
+		}
+		gp_sbuf_add(&pg->text, txt, txtlen);
+		st = write_page(pg, title, names, (const char *const *)v, 2, answer, job_body, &jt);
+		free(title);
+		free(answer);
+		free(v[0]);
+		free(v[1]);
+	}
+	if (st == GP_OK)
+		fwrite(txt, 1, txtlen, stdout);
 out:
+	if (o)
+		fclose(o);
+	free(txt);
 	gp_placement_release(&given);
 	gp_placement_release(&best);
 	gp_placement_release(&worst);
@@ -558,18 +932,22 @@ int cmd_perf(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "seed", required_argument, NULL, 'S' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "html", required_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cluster_path = NULL, *on = NULL, *policy = NULL, *size = NULL;
-	const char *sweep = NULL;
+	const char *sweep = NULL, *format = NULL;
 	double lo = 0, hi = 0, factor = 2;
-	int coll = -1, algo = GP_ALGO_AUTO, json = 0, c, st;
+	int coll = -1, algo = GP_ALGO_AUTO, json = 0, c, st, nccl = 0;
+	perf_page pg;
 	long seed = 1;
 	double bytes = 0;
 	gp_cluster cl;
 	gp_error err = GP_ERROR_INIT;
 
 	gsl_set_error_handler_off();
+	memset(&pg, 0, sizeof(pg));
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "c:j", opts, NULL)) != -1) {
@@ -606,10 +984,24 @@ int cmd_perf(int argc, char **argv)
 		case 'j':
 			json = 1;
 			break;
+		case 'F':
+			format = optarg;
+			if (!strcmp(optarg, "nccl-tests"))
+				nccl = 1;
+			else if (strcmp(optarg, "gpuplan"))
+				return gp_cli_usage_error(CMD, "unknown --format '%s' (gpuplan, nccl-tests)", optarg);
+			break;
+		case 'H':
+			pg.path = optarg;
+			break;
 		default:
 			return gp_cli_usage_error(CMD, "unknown or incomplete option '%s'", argv[optind - 1]);
 		}
 	}
+	if (format && !sweep)
+		return gp_cli_usage_error(CMD, "--format is for --sweep's table");
+	if (nccl && json)
+		return gp_cli_usage_error(CMD, "--format nccl-tests and --json exclude each other");
 	if (coll >= 0) {
 		if (optind < argc)
 			return gp_cli_usage_error(CMD, "--collective takes no job file ('%s')", argv[optind]);
@@ -631,22 +1023,27 @@ int cmd_perf(int argc, char **argv)
 		if (size || sweep)
 			return gp_cli_usage_error(CMD, "--size and --sweep are for --collective");
 	}
+	if (pg.path && gp_cli_make_parent(pg.path))
+		return GP_EIO;
 	gp_cluster_init(&cl);
 	if (gp_cluster_load(cluster_path ? cluster_path : gp_cli_default_cluster(), &cl, &err))
 		return gp_cli_report(&err);
+	pg.cluster = cluster_path ? cluster_path : GP_BUNDLED_CLUSTER_LABEL;
+	gp_sbuf_init(&pg.text);
 	if (coll >= 0) {
 		gp_placement p;
 
 		gp_placement_init(&p);
 		st = parse_on(&cl, on, &p);
 		if (!st && sweep)
-			st = run_sweep(&cl, coll, algo, lo, hi, factor, &p, json);
+			st = run_sweep(&cl, coll, algo, lo, hi, factor, &p, json, nccl, &pg);
 		else if (!st)
-			st = run_collective(&cl, coll, algo, bytes, &p, json);
+			st = run_collective(&cl, coll, algo, bytes, &p, json, &pg);
 		gp_placement_release(&p);
 	} else {
-		st = run_job(&cl, argv[optind], on, policy, seed, json);
+		st = run_job(&cl, argv[optind], on, policy, seed, json, &pg);
 	}
+	gp_sbuf_release(&pg.text);
 	gp_cluster_release(&cl);
 	return st;
 }

@@ -25,7 +25,7 @@
 const char gp_usage_whatif[] =
 	"usage: gpuplan whatif SPEC [-j N] [--db FILE] [--search] [--slice I/N]\n"
 	"                      [--json] [--csv FILE] [--svg FILE] [--metric M]\n"
-	"                      [--max-runs N] [--progress | --quiet]\n"
+	"                      [--max-runs N] [--progress | --quiet] [--html FILE]\n"
 	"       gpuplan whatif SPEC --slurm DIR [--slices N] [--sbatch-option OPT]...\n"
 	"       gpuplan whatif merge DB... -o OUT\n"
 	"\n"
@@ -44,6 +44,7 @@ const char gp_usage_whatif[] =
 	"  --json            print JSON (runs, best, slo) instead of the table\n"
 	"  --csv FILE        write one row per run to FILE\n"
 	"  --svg FILE        write a plot of the metric against the swept axis\n"
+	"  --html FILE       write one page: the answer, the plot and the table\n"
 	"  --metric M        metric shown first and plotted (default: the SLO's)\n"
 	"  --max-runs N      run at most N new runs, then stop (resume later)\n"
 	"  --progress        show progress (runs done, ETA) even when not a terminal\n"
@@ -361,7 +362,7 @@ static int run_search(sweep *w, gp_whatif_pool *pool, int axis, size_t max_runs,
 
 /* The command line of a sweep. */
 typedef struct wopts {
-	const char *spec, *db_path, *csv_path, *svg_path, *slurm_dir;
+	const char *spec, *db_path, *csv_path, *svg_path, *slurm_dir, *html_path;
 	char *sbopts[MAX_SBATCH_OPTS];
 	int nsbopts, json, search, show, metric;
 	long workers, slice_i, slice_n, slices;
@@ -372,7 +373,7 @@ typedef struct wopts {
 static int parse_opts(int argc, char **argv, wopts *o)
 {
 	enum { O_DB = 1, O_SEARCH, O_SLICE, O_JSON, O_CSV, O_SVG, O_METRIC, O_MAX, O_PROGRESS, O_QUIET,
-	       O_SLURM, O_SLICES, O_SBOPT, O_HELP };
+	       O_SLURM, O_SLICES, O_SBOPT, O_HELP, O_HTML };
 	static const struct option opts[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "db", required_argument, NULL, O_DB },
@@ -381,6 +382,7 @@ static int parse_opts(int argc, char **argv, wopts *o)
 		{ "json", no_argument, NULL, O_JSON },
 		{ "csv", required_argument, NULL, O_CSV },
 		{ "svg", required_argument, NULL, O_SVG },
+		{ "html", required_argument, NULL, O_HTML },
 		{ "metric", required_argument, NULL, O_METRIC },
 		{ "max-runs", required_argument, NULL, O_MAX },
 		{ "progress", no_argument, NULL, O_PROGRESS },
@@ -413,6 +415,7 @@ static int parse_opts(int argc, char **argv, wopts *o)
 		case O_JSON: o->json = 1; break;
 		case O_CSV: o->csv_path = optarg; break;
 		case O_SVG: o->svg_path = optarg; break;
+		case O_HTML: o->html_path = optarg; break;
 		case O_METRIC:
 			o->metric = gp_metric_find(optarg);
 			if (o->metric < 0)
@@ -524,8 +527,45 @@ static int run_sweep(const wopts *o, const gp_whatif_spec *spec, sweep *w, wstat
 	return rc;
 }
 
-/* --csv and --svg: both or neither. */
-static int write_files(const wopts *o, const sweep *w, const gp_cluster *base, long best)
+/* The --html page's inputs, as the text report's head names them. */
+static void html_page(const wopts *o, const gp_whatif_spec *spec, const sweep *w,
+		      const gp_cluster *base, long best, gp_sbuf *out)
+{
+	const char *names[5];
+	char *v[5], *title, vb[64];
+	gp_sbuf tr;
+	size_t n = 0, t;
+	const char *b = strrchr(o->spec, '/');
+
+	names[n] = "what-if";
+	v[n++] = gp_xstrdup(o->spec);
+	names[n] = "cluster";
+	v[n++] = gp_xasprintf("%s (%d nodes, %d GPUs)", spec->cluster, base->nnodes, base->ngpus);
+	gp_sbuf_init(&tr);
+	for (t = 0; t < spec->ntraces; t++)
+		gp_sbuf_addf(&tr, "%s%s", t ? "; " : "", spec->traces[t]);
+	names[n] = spec->ntraces > 1 ? "traces" : "trace";
+	v[n++] = gp_sbuf_detach(&tr);
+	if (spec->slo_metric >= 0) {
+		names[n] = "SLO";
+		v[n++] = gp_xasprintf("%s %s %s%s", gp_metrics[spec->slo_metric].path,
+				      spec->slo_max ? "<=" : ">=",
+				      gp_whatif_fmt(vb, sizeof(vb), spec->slo_metric, spec->slo_bound),
+				      spec->nseeds > 1 ? " in every seed" : "");
+	}
+	names[n] = "runs";
+	v[n++] = gp_xasprintf("%zu configuration%s x %zu seed%s", spec->nconfigs,
+			      spec->nconfigs == 1 ? "" : "s", spec->nseeds, spec->nseeds == 1 ? "" : "s");
+	title = gp_xasprintf("gpuplan whatif: %s", b && b[1] ? b + 1 : o->spec);
+	gp_whatif_answer_html(&w->rs, base, best, o->metric, title, names, (const char *const *)v, n, out);
+	free(title);
+	for (t = 0; t < n; t++)
+		free(v[t]);
+}
+
+/* --csv, --svg and --html: all or none. */
+static int write_files(const wopts *o, const gp_whatif_spec *spec, const sweep *w,
+		       const gp_cluster *base, long best)
 {
 	gp_cli_outset outs;
 	FILE *fp;
@@ -543,6 +583,11 @@ static int write_files(const wopts *o, const sweep *w, const gp_cluster *base, l
 		gp_whatif_answer_svg(&w->rs, best, o->metric, &sb);
 		fwrite(sb.buf, 1, sb.len, fp);
 		gp_sbuf_release(&sb);
+	}
+	if (o->html_path) {
+		gp_sbuf_init(&sb);
+		html_page(o, spec, w, base, best, &sb);
+		gp_cli_outset_take(&outs, o->html_path, &sb);
 	}
 	return gp_cli_outset_commit(&outs);
 }
@@ -660,7 +705,7 @@ static int sweep_and_answer(const wopts *o, const gp_whatif_spec *spec, const gp
 	/* A stopped sweep has no answer yet: a cheaper configuration may be
 	 * among the runs still to do. */
 	best = st->stopped ? GP_WHATIF_BEST_UNKNOWN : gp_whatif_best(&w.rs, base);
-	if ((rc = write_files(o, &w, base, best)) != GP_OK)
+	if ((rc = write_files(o, spec, &w, base, best)) != GP_OK)
 		goto out;
 	if (o->json)
 		print_json(o, spec, &w, base, best, st);
@@ -704,6 +749,11 @@ int cmd_whatif(int argc, char **argv)
 	} else if (o.search && (st.axis = gp_whatif_search_axis(&spec)) < 0) {
 		rc = gp_cli_usage_error("whatif", "--search needs an 'slo' and 'add_nodes' or "
 					"'remove_nodes' with more than one count");
+	} else if ((o.csv_path && gp_cli_make_parent(o.csv_path)) ||
+		   (o.svg_path && gp_cli_make_parent(o.svg_path)) ||
+		   (o.html_path && gp_cli_make_parent(o.html_path))) {
+		/* a bad output path is found before the first run, not after */
+		rc = GP_EIO;
 	} else {
 		if (!o.workers) {
 			long n = sysconf(_SC_NPROCESSORS_ONLN);

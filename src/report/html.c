@@ -27,7 +27,7 @@ static const char style[] =
 	"thead th{border-bottom:2px solid #888;background:#f7f7f7}\n"
 	"pre{font-size:.85em;background:#f7f7f7;padding:.6em;overflow-x:auto;max-width:100%;"
 	"box-sizing:border-box}\n"
-	"figure{margin:1em 0}figure svg{display:block;max-width:100%;height:auto}\n"
+	"figure{margin:1em 0}figure svg{display:block;max-width:100%;height:auto;margin:0 auto}\n"
 	"nav ul{columns:2;margin:.3em 0}\n";
 
 void gp_html_escape(gp_sbuf *out, const char *s, size_t len)

@@ -445,6 +445,7 @@ void gp_report_sim_svg_queue(const gp_report_ident *id, const gp_sim_result *r, 
 	c.subtitle = sub;
 	c.x_title = xt;
 	c.y_title = "jobs (at each tick)";
+	c.y_integer = 1;
 	c.legend = GP_LEGEND_TOP_RIGHT;
 	c.series = se;
 	c.nseries = ns;
@@ -527,6 +528,7 @@ static void sim_svg_cdf(const gp_report_ident *id, const gp_joblist *jobs, const
 		    "job completion time, submit to finish (seconds, log scale)";
 	c.y_title = delay ? "share of jobs started within x" : "share of jobs finished within x";
 	c.x_log = 1;
+	c.x_log_time = 1;
 	c.y_percent = 1;
 	c.set_y = 1;
 	c.y_min = 0;
@@ -580,7 +582,8 @@ static void html_counts(gp_html *h, const char *first, const gp_sim_summary *all
 	gp_table_set(&t, row, 4, "never placed");
 	count_row(&t, first, all);
 	for (k = 0; k < ncls; k++)
-		count_row(&t, class_names[k], &cls[k]);
+		if (cls[k].total && cls[k].total != all->total)
+			count_row(&t, class_names[k], &cls[k]);
 	gp_html_table(h, &t, caption);
 	gp_table_release(&t);
 }

@@ -6,9 +6,35 @@
 
 #include "gpuplan/report/report.h"
 
+/* Ten colours, then the same ten dashed, then dotted: 30 series look
+ * apart before any repeats. */
 static const char *const palette[] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+	"#bcbd22", "#17becf",
 };
+#define NCOLOURS 10
+static const char *const dashes[] = { NULL, "7 4", "2 3" };
+
+static const char *colour_of(int s)
+{
+	return palette[s % NCOLOURS];
+}
+
+/* The stroke-dasharray attribute of series s ("" for a solid line). */
+static const char *dash_attr(int s, char *buf, size_t size)
+{
+	const char *d = dashes[(s / NCOLOURS) % 3];
+
+	if (!d)
+		return "";
+	snprintf(buf, size, " stroke-dasharray=\"%s\"", d);
+	return buf;
+}
+
+/* The reference line (an SLO bound) and the marked point: black, and
+ * dashed unlike any series. */
+#define HLINE_COLOUR "#000"
+#define HLINE_DASH "10 4 2 4"
 
 static void xml_text(gp_sbuf *out, const char *s)
 {
@@ -56,7 +82,18 @@ static double ax_pos(const axis *a, double v)
 
 static int usable(const gp_svg_chart *c, double x, double y)
 {
-	return isfinite(x) && isfinite(y) && (!c->x_log || x > 0);
+	return isfinite(x) && isfinite(y) && (!c->x_log || x > 0) && (!c->y_log || y > 0);
+}
+
+static int usable_x(const gp_svg_chart *c, double x)
+{
+	return isfinite(x) && (!c->x_log || x > 0);
+}
+
+/* A tick step for whole numbers (counts): at least 1, never 2.5. */
+static double count_step(double step)
+{
+	return step < 1 ? 1 : floor(step);
 }
 
 /* A series' band (lo..hi) as one translucent polygon: hi forward, lo back. */
@@ -115,6 +152,16 @@ static void chart_frame(const gp_svg_chart *c, double foot, frame *f)
 				ymax = fmax(ymax, c->bands[s].hi[i]);
 			}
 		}
+	if (c->hline_label && usable(c, isfinite(xmin) ? xmin : 1, c->hline)) {
+		ymin = fmin(ymin, c->hline);
+		ymax = fmax(ymax, c->hline);
+	}
+	if (c->point_label && usable(c, c->point_x, c->point_y)) {
+		xmin = fmin(xmin, c->point_x);
+		xmax = fmax(xmax, c->point_x);
+		ymin = fmin(ymin, c->point_y);
+		ymax = fmax(ymax, c->point_y);
+	}
 	if (c->set_x) {
 		xmin = c->x_min;
 		xmax = c->x_max;
@@ -125,6 +172,11 @@ static void chart_frame(const gp_svg_chart *c, double foot, frame *f)
 	} else if (c->y_percent) {
 		ymin = fmin(0, ymin);
 		ymax = fmax(1, isfinite(ymax) ? ymax : 1);
+	} else if (c->y_log) {
+		if (!isfinite(ymin) || !isfinite(ymax)) {
+			ymin = 1;
+			ymax = 10;
+		}
 	} else {
 		ymin = isfinite(ymin) ? fmin(0, ymin) : 0;
 		if (!isfinite(ymax))
@@ -144,18 +196,26 @@ static void chart_frame(const gp_svg_chart *c, double foot, frame *f)
 	} else if (xmax <= xmin) {
 		xmax = xmin + 1;
 	}
+	if (c->y_log) {
+		ymin = floor(log10(ymin) - 0.02);
+		ymax = ceil(log10(ymax) + 0.02);
+	}
 	if (ymax <= ymin)
 		ymax = ymin + 1;
 	ax.log = c->x_log;
-	ay.log = 0;
+	ay.log = c->y_log;
 	if (!c->x_log && !c->set_x) {
 		step = tick_step(xmax - xmin, 8);
+		if (c->x_integer)
+			step = count_step(step);
 		xmin = floor(xmin / step + 1e-9) * step;
 		xmax = ceil(xmax / step - 1e-9) * step;
 	}
-	if (!c->set_y && !c->y_percent) {
+	if (!c->set_y && !c->y_percent && !c->y_log) {
 		top = ymax;
 		step = tick_step(ymax - ymin, 5);
+		if (c->y_integer)
+			step = count_step(step);
 		ymin = floor(ymin / step + 1e-9) * step;
 		ymax = ceil(ymax / step - 1e-9) * step;
 		/* A peak on the top edge would be cut in half by the frame. */
@@ -185,57 +245,120 @@ static void chart_frame(const gp_svg_chart *c, double foot, frame *f)
 	f->ay = ay;
 }
 
+/* Ticks of a logarithmic time axis (seconds): the units people read,
+ * the round ones (major) placed before their tens. */
+static const struct {
+	double s;
+	const char *label;
+	int major;
+} time_ticks[] = {
+	{ 1e-3, "1 ms", 1 }, { 1e-2, "10 ms", 0 }, { 0.1, "0.1 s", 0 }, { 1, "1 s", 1 },
+	{ 10, "10 s", 0 }, { 60, "1 min", 1 }, { 600, "10 min", 0 }, { 3600, "1 h", 1 },
+	{ 36000, "10 h", 0 }, { 86400, "1 d", 1 }, { 864000, "10 d", 0 }, { 8640000, "100 d", 0 },
+	{ 86400000, "1000 d", 1 },
+};
+#define NTICKS (sizeof(time_ticks) / sizeof(time_ticks[0]))
+
+/* One grid line and its label at v (data units) on axis a: vertical for
+ * the x axis, horizontal for the y axis; label NULL = grid line only. */
+static void grid_at(const frame *f, const axis *a, int is_x, double v, const char *label,
+		    gp_sbuf *out)
+{
+	double p = ax_pos(a, v);
+
+	if (is_x) {
+		gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
+			     p, f->T, p, f->H - f->B);
+		if (label)
+			gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+				     p, f->H - f->B + 18, label);
+	} else {
+		gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
+			     f->L, p, f->W - f->R, p);
+		if (label)
+			gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
+				     f->L - 8, p + 4, label);
+	}
+}
+
+/* A logarithmic axis from 10^lo to 10^hi: a grid line per decade, and
+ * labels at the decades, or with unit (seconds per data unit, > 0) at
+ * 1 s, 1 min, 1 h, 1 d and their tens, those closer than min_px to the
+ * one before left out. */
+static void log_grid(const frame *f, const axis *a, int is_x, double lo, double hi, double unit,
+		     double min_px, gp_sbuf *out)
+{
+	char num[96], placed[NTICKS] = { 0 };
+	size_t i;
+	int k, pass;
+
+	for (k = (int)lo; k <= (int)hi; k++) {
+		if (unit > 0) {
+			grid_at(f, a, is_x, pow(10, k), NULL, out);
+			continue;
+		}
+		if (k >= 0 && k <= 3)
+			snprintf(num, sizeof(num), "%g", pow(10, k));
+		else
+			snprintf(num, sizeof(num), "10<tspan dy=\"-6\" font-size=\"9\">%d</tspan>", k);
+		grid_at(f, a, is_x, pow(10, k), num, out);
+	}
+	if (unit <= 0)
+		return;
+	for (pass = 1; pass >= 0; pass--)
+		for (i = 0; i < NTICKS; i++) {
+			double v = time_ticks[i].s / unit, p;
+			size_t j;
+			int near = 0;
+
+			if (time_ticks[i].major != pass || log10(v) < lo - 1e-9 || log10(v) > hi + 1e-9)
+				continue;
+			p = ax_pos(a, v);
+			for (j = 0; j < NTICKS; j++)
+				near |= placed[j] && fabs(p - ax_pos(a, time_ticks[j].s / unit)) < min_px;
+			if (near)
+				continue;
+			placed[i] = 1;
+			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				     "stroke=\"#c8c8c8\"/>\n", is_x ? p : f->L, is_x ? f->T : p,
+				     is_x ? p : f->W - f->R, is_x ? f->H - f->B : p);
+			grid_at(f, a, is_x, v, time_ticks[i].label, out);
+		}
+}
+
 /* Grid lines and tick labels of both axes. */
 static void chart_grid(const gp_svg_chart *c, const frame *f, gp_sbuf *out)
 {
-	int W = f->W, H = f->H;
-	double L = f->L, R = f->R, T = f->T, B = f->B;
 	double xmin = f->xmin, xmax = f->xmax, ymin = f->ymin, ymax = f->ymax, step, v;
 	const axis *pax = &f->ax, *pay = &f->ay;
 	int d;
-	char num[64];
+	char num[64], lab[80];
 
 	/* grid and tick labels */
 	gp_sbuf_adds(out, "<g font-size=\"12\" fill=\"#333\">\n");
-	step = tick_step(ymax - ymin, 5);
-	d = step_decimals(c->y_percent ? step * 100 : step);
-	for (v = ymin; v <= ymax + step * 1e-6; v += step) {
-		double py = ax_pos(pay, v);
-
-		gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
-			     L, py, W - R, py);
-		gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s%s</text>\n",
-			     L - 8, py + 4,
-			     gp_report_num(num, sizeof(num), c->y_percent ? v * 100 : v, d),
-			     c->y_percent ? " %" : "");
+	if (c->y_log) {
+		log_grid(f, pay, 0, ymin, ymax, c->y_log_time, 22, out);
+	} else {
+		step = tick_step(ymax - ymin, 5);
+		if (c->y_integer)
+			step = count_step(step);
+		d = step_decimals(c->y_percent ? step * 100 : step);
+		for (v = ymin; v <= ymax + step * 1e-6; v += step) {
+			snprintf(lab, sizeof(lab), "%s%s",
+				 gp_report_num(num, sizeof(num), c->y_percent ? v * 100 : v, d),
+				 c->y_percent ? " %" : "");
+			grid_at(f, pay, 0, v, lab, out);
+		}
 	}
 	if (c->x_log) {
-		int k;
-
-		for (k = (int)xmin; k <= (int)xmax; k++) {
-			double px = ax_pos(pax, pow(10, k));
-
-			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
-				     px, T, px, H - B);
-			if (k >= 0 && k <= 3)
-				gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%g</text>\n",
-					     px, H - B + 18, pow(10, k));
-			else
-				gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">10"
-					     "<tspan dy=\"-6\" font-size=\"9\">%d</tspan></text>\n",
-					     px, H - B + 18, k);
-		}
+		log_grid(f, pax, 1, xmin, xmax, c->x_log_time, 44, out);
 	} else {
 		step = tick_step(xmax - xmin, 8);
+		if (c->x_integer)
+			step = count_step(step);
 		d = step_decimals(step);
-		for (v = xmin; v <= xmax + step * 1e-6; v += step) {
-			double px = ax_pos(pax, v);
-
-			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e4e4e4\"/>\n",
-				     px, T, px, H - B);
-			gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-				     px, H - B + 18, gp_report_num(num, sizeof(num), v, d));
-		}
+		for (v = xmin; v <= xmax + step * 1e-6; v += step)
+			grid_at(f, pax, 1, v, gp_report_num(num, sizeof(num), v, d), out);
 	}
 	gp_sbuf_adds(out, "</g>\n");
 }
@@ -322,6 +445,16 @@ static void legend_size(const gp_svg_chart *c, legend *lg)
 		lg->n++;
 		if ((int)u8_len(c->marks_label) > maxlabel)
 			maxlabel = (int)u8_len(c->marks_label);
+	}
+	if (c->hline_label) {
+		lg->n++;
+		if ((int)u8_len(c->hline_label) > maxlabel)
+			maxlabel = (int)u8_len(c->hline_label);
+	}
+	if (c->point_label) {
+		lg->n++;
+		if ((int)u8_len(c->point_label) > maxlabel)
+			maxlabel = (int)u8_len(c->point_label);
 	}
 	lg->cols = 1;
 	lg->cw = 44 + 7.2 * maxlabel;
@@ -423,10 +556,22 @@ static int data_hits(const gp_svg_chart *c, const frame *f, box b)
 	for (i = 0; i < c->nmarks; i++) {
 		double px;
 
-		if (!usable(c, c->marks[i], f->ymin))
+		if (!usable_x(c, c->marks[i]))
 			continue;
 		px = ax_pos(&f->ax, c->marks[i]);
 		if (px >= b.x && px <= b.x + b.w)
+			return 1;
+	}
+	if (c->hline_label && usable(c, c->x_log ? 1 : 0, c->hline)) {
+		double py = ax_pos(&f->ay, c->hline);
+
+		if (py >= b.y && py <= b.y + b.h)
+			return 1;
+	}
+	if (c->point_label && usable(c, c->point_x, c->point_y)) {
+		box pb = { ax_pos(&f->ax, c->point_x) - 8, ax_pos(&f->ay, c->point_y) - 8, 16, 16 };
+
+		if (pb.x < b.x + b.w && pb.x + pb.w > b.x && pb.y < b.y + b.h && pb.y + pb.h > b.y)
 			return 1;
 	}
 	return 0;
@@ -466,18 +611,21 @@ static void legend_place(const gp_svg_chart *c, legend *lg, frame *f)
 	lg->at = (box){ f->L + (plot_w - lg->lw) / 2, f->H - lg->lh - 8, lg->lw, lg->lh };
 }
 
-/* The legend box where legend_place put it. */
+/* The legend box where legend_place put it: the series, then the event
+ * marks, the reference line and the marked point. */
 static void chart_legend(const gp_svg_chart *c, const legend *lg, gp_sbuf *out)
 {
 	double lx = lg->at.x, ly = lg->at.y;
 	int s, i = 0;
+	char dash[48];
 
 	gp_sbuf_addf(out, "<g font-size=\"12\">\n<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
 		     "height=\"%.1f\" fill=\"white\" fill-opacity=\"0.85\" stroke=\"#bbb\"/>\n",
 		     lx, ly, lg->lw, lg->lh);
-	for (s = 0; s <= c->nseries; s++) {
+	for (s = 0; s <= c->nseries + 2; s++) {
 		const char *label = s < c->nseries ? c->series[s].label :
-				    c->nmarks ? c->marks_label : NULL;
+				    s == c->nseries ? (c->nmarks ? c->marks_label : NULL) :
+				    s == c->nseries + 1 ? c->hline_label : c->point_label;
 		double x, y;
 
 		if (!label)
@@ -487,12 +635,21 @@ static void chart_legend(const gp_svg_chart *c, const legend *lg, gp_sbuf *out)
 		i++;
 		if (s < c->nseries)
 			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-				     "stroke=\"%s\" stroke-width=\"2.5\"/>\n",
-				     x + 8, y - 4, x + 30, y - 4, palette[s % 8]);
-		else
+				     "stroke=\"%s\" stroke-width=\"2.5\"%s/>\n",
+				     x + 8, y - 4, x + 30, y - 4, colour_of(s),
+				     dash_attr(s, dash, sizeof(dash)));
+		else if (s == c->nseries)
 			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
 				     "stroke=\"#d62728\" stroke-width=\"1\"/>\n",
 				     x + 19, y - 12, x + 19, y + 2);
+		else if (s == c->nseries + 1)
+			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				     "stroke=\"" HLINE_COLOUR "\" stroke-width=\"1.5\" "
+				     "stroke-dasharray=\"" HLINE_DASH "\"/>\n",
+				     x + 6, y - 4, x + 32, y - 4);
+		else
+			gp_sbuf_addf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"6\" fill=\"none\" "
+				     "stroke=\"" HLINE_COLOUR "\" stroke-width=\"2\"/>\n", x + 19, y - 4);
 		gp_sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\">", x + 36, y);
 		xml_text(out, label);
 		gp_sbuf_adds(out, "</text>\n");
@@ -574,14 +731,14 @@ static void poly_column(polyline *pl, const size_t pick[4])
 }
 
 static void series_line(const gp_svg_chart *c, const frame *f, const gp_svg_series *se,
-			const char *colour, gp_sbuf *out)
+			const char *colour, const char *dash, gp_sbuf *out)
 {
 	polyline pl = { f, se, out, NAN, NAN, 1 };
 	size_t pick[4] = { 0, 0, 0, 0 }; /* first, lowest, highest, last */
 	double lo = 0, hi = 0, col = NAN;
 	size_t i, used = 0;
 
-	gp_sbuf_addf(out, "<polyline stroke=\"%s\" points=\"", colour);
+	gp_sbuf_addf(out, "<polyline stroke=\"%s\"%s points=\"", colour, dash);
 	for (i = 0; i < se->n; i++) {
 		double key, py;
 
@@ -607,7 +764,8 @@ static void series_line(const gp_svg_chart *c, const frame *f, const gp_svg_seri
 	if (used)
 		poly_column(&pl, pick);
 	gp_sbuf_adds(out, "\"/>\n");
-	if (se->step || used > DOTS_MAX || used < 3)
+	/* a line of one point draws nothing: it needs its dot, even a step */
+	if (used > DOTS_MAX || !used || (se->step && used > 1))
 		return;
 	for (i = 0; i < se->n; i++)
 		if (usable(c, se->x[i], se->y[i]))
@@ -650,7 +808,7 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 		for (i = 0; i < c->nmarks; i++) {
 			double px;
 
-			if (!usable(c, c->marks[i], f->ymin))
+			if (!usable_x(c, c->marks[i]))
 				continue;
 			px = ax_pos(&f->ax, c->marks[i]);
 			gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\"/>\n", px, T,
@@ -660,9 +818,23 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 	}
 	for (s = 0; s < c->nseries; s++)
 		svg_band(c, &c->series[s], c->bands ? &c->bands[s] : NULL, &f->ax, &f->ay,
-			 palette[s % 8], out);
-	for (s = 0; s < c->nseries; s++)
-		series_line(c, f, &c->series[s], palette[s % 8], out);
+			 colour_of(s), out);
+	for (s = 0; s < c->nseries; s++) {
+		char dash[48];
+
+		series_line(c, f, &c->series[s], colour_of(s), dash_attr(s, dash, sizeof(dash)), out);
+	}
+	if (c->hline_label && isfinite(c->hline) && (!c->y_log || c->hline > 0)) {
+		double py = ax_pos(&f->ay, c->hline);
+
+		gp_sbuf_addf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\""
+			     HLINE_COLOUR "\" stroke-width=\"1.5\" stroke-dasharray=\"" HLINE_DASH "\"/>\n",
+			     L, py, W - R, py);
+	}
+	if (c->point_label && usable(c, c->point_x, c->point_y))
+		gp_sbuf_addf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"7\" fill=\"none\" stroke=\""
+			     HLINE_COLOUR "\" stroke-width=\"2\"/>\n",
+			     ax_pos(&f->ax, c->point_x), ax_pos(&f->ay, c->point_y));
 	gp_sbuf_adds(out, "</g>\n");
 	if (lg.n)
 		chart_legend(c, &lg, out);

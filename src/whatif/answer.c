@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/report/html.h"
 #include "gpuplan/report/report.h"
 #include "gpuplan/whatif/answer.h"
 
@@ -109,8 +110,8 @@ static void text_row(const gp_whatif_results *rs, const gp_cluster *base, long b
 	}
 }
 
-/* The line under the table that names the best configuration. */
-static void text_best(const gp_whatif_results *rs, const gp_cluster *base, long best,
+/* What the best configuration is, after "best     " (no newline). */
+static void best_text(const gp_whatif_results *rs, const gp_cluster *base, long best,
 		      gp_sbuf *out)
 {
 	const gp_whatif_spec *s = rs->spec;
@@ -120,20 +121,18 @@ static void text_best(const gp_whatif_results *rs, const gp_cluster *base, long 
 	char buf[256], vb[64];
 	int a, first = 1;
 
-	gp_sbuf_adds(out, "\n");
 	if (best == GP_WHATIF_BEST_UNKNOWN) {
-		gp_sbuf_adds(out, "best     not known yet: the sweep stopped before its end\n");
+		gp_sbuf_adds(out, "not known yet: the sweep stopped before its end");
 		return;
 	}
 	if (best < 0) {
-		gp_sbuf_addf(out, "best     none: no configuration meets %s%s\n",
+		gp_sbuf_addf(out, "none: no configuration meets %s%s",
 			     bound_text(s, buf, sizeof(buf)), s->nseeds > 1 ? " in every seed" : "");
 		return;
 	}
 	gp_whatif_config_of(s, (size_t)best, &c);
 	gp_whatif_shape_of(s, base, &c, &sh);
 	gp_whatif_mean(rs, (size_t)best, &m);
-	gp_sbuf_adds(out, "best     ");
 	for (a = 0; a < GP_AX_COUNT; a++)
 		if (shown(s, a) && a != GP_AX_TRACE) {
 			gp_sbuf_addf(out, "%s%s=%s", first ? "" : ", ", gp_whatif_axis_names[a],
@@ -142,14 +141,25 @@ static void text_best(const gp_whatif_results *rs, const gp_cluster *base, long 
 		}
 	if (first)
 		gp_sbuf_adds(out, "the base configuration");
-	gp_sbuf_addf(out, ": %d nodes, %d GPUs, cost %s; %s %s%s\n", m.nodes, m.gpus,
+	gp_sbuf_addf(out, ": %d nodes, %d GPUs, cost %s; %s %s%s", m.nodes, m.gpus,
 		     gp_report_num(buf, sizeof(buf), sh.cost, 3), gp_metrics[s->slo_metric].path,
 		     gp_whatif_fmt(vb, sizeof(vb), s->slo_metric, m.m[s->slo_metric]),
 		     s->ntraces > 1 ? " (first trace; it meets the SLO on every trace)" : "");
 }
 
-void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, long best,
-			   int metric, gp_sbuf *out)
+/* The line under the table that names the best configuration. */
+static void text_best(const gp_whatif_results *rs, const gp_cluster *base, long best,
+		      gp_sbuf *out)
+{
+	gp_sbuf_adds(out, "\nbest     ");
+	best_text(rs, base, best, out);
+	gp_sbuf_adds(out, "\n");
+}
+
+/* The table of configurations (complete ones); *shown_rows and
+ * *incomplete count those in it and those left out. */
+static void answer_table(const gp_whatif_results *rs, const gp_cluster *base, long best,
+			 int metric, gp_table *out_t, size_t *shown_out, size_t *incomplete_out)
 {
 	const gp_whatif_spec *s = rs->spec;
 	int cols[8], ncols, a, k, ncol;
@@ -188,6 +198,19 @@ void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, 
 		shown_rows++;
 		text_row(rs, base, best, i, cols, ncols, &t);
 	}
+	*out_t = t;
+	*shown_out = shown_rows;
+	*incomplete_out = incomplete;
+}
+
+void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, long best,
+			   int metric, gp_sbuf *out)
+{
+	const gp_whatif_spec *s = rs->spec;
+	gp_table t;
+	size_t shown_rows, incomplete;
+
+	answer_table(rs, base, best, metric, &t, &shown_rows, &incomplete);
 	if (s->nseeds > 1)
 		gp_sbuf_addf(out, "(means over %zu seeds; meets = in every seed)\n", s->nseeds);
 	gp_table_render(&t, "", out);
@@ -384,27 +407,6 @@ static int svg_x_axis(const gp_whatif_spec *s)
 	return -1;
 }
 
-/* The largest mean of metric over complete configurations, or the SLO
- * bound on it when larger. */
-static double svg_y_max(const gp_whatif_results *rs, int metric)
-{
-	const gp_whatif_spec *s = rs->spec;
-	double ymax = 0;
-	size_t i;
-
-	for (i = 0; i < s->nconfigs; i++)
-		if (gp_whatif_results_complete(rs, i)) {
-			gp_whatif_result m;
-
-			gp_whatif_mean(rs, i, &m);
-			if (m.m[metric] > ymax)
-				ymax = m.m[metric];
-		}
-	if (s->slo_metric == metric && s->slo_bound > ymax)
-		ymax = s->slo_bound;
-	return ymax;
-}
-
 /* Line l: the configurations along axis xa with the other axes fixed,
  * labelled by those axes' values; x, y and the label are the caller's to
  * free. */
@@ -490,49 +492,75 @@ void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp
 	size_t nlines, l, ns = 0;
 	gp_svg_series *ser;
 	gp_svg_chart ch;
-	double **xs, **ys, bx[2], by[2], div = 1, xmin, xmax;
-	char **labels, title[512], ytitle[160], xtitle[256], buf[256];
-	const char *unit = NULL;
+	double **xs, **ys, div = 1, xmin, xmax;
+	char **labels, title[512], ytitle[160], xtitle[256], buf[256], slo[300], sub[64];
+	int log_time;
+	size_t floored = 0;
 
-	(void)best;
 	metric = gp_whatif_answer_metric(s, metric);
 	xa = svg_x_axis(s);
 	nlines = s->nconfigs / (xa >= 0 ? s->nvalues[xa] : 1);
-	if (gp_metrics[metric].kind == GP_MK_SECONDS)
-		unit = gp_report_time_unit(svg_y_max(rs, metric), &div);
+	/* Times span minutes to days: on a linear axis in days a 1-hour SLO
+	 * lies on the axis, so times go on a log axis in seconds (under 1 s
+	 * drawn at 1 s). */
+	log_time = gp_metrics[metric].kind == GP_MK_SECONDS;
 	ser = gp_xcalloc(nlines + 1, sizeof(*ser));
 	xs = gp_xcalloc(nlines, sizeof(*xs));
 	ys = gp_xcalloc(nlines, sizeof(*ys));
 	labels = gp_xcalloc(nlines, sizeof(*labels));
-	for (l = 0; l < nlines; l++)
+	for (l = 0; l < nlines; l++) {
+		size_t i;
+
 		svg_line(rs, xa, l, metric, div, &ser[ns++], &xs[l], &ys[l], &labels[l]);
-	svg_x_range(s, xa, &xmin, &xmax, xtitle, sizeof(xtitle));
-	if (s->slo_metric == metric) {
-		bx[0] = xmin;
-		bx[1] = xmax;
-		by[0] = by[1] = s->slo_bound / div;
-		ser[ns].label = "SLO bound";
-		ser[ns].x = bx;
-		ser[ns].y = by;
-		ser[ns].n = 2;
-		ns++;
+		for (i = 0; log_time && i < ser[l].n; i++)
+			if (ys[l][i] < 1) {
+				ys[l][i] = 1;
+				floored++;
+			}
 	}
-	snprintf(ytitle, sizeof(ytitle), "%s%s%s%s", gp_metrics[metric].path, unit ? " (" : "",
-		 unit ? unit : "", unit ? ")" : "");
+	svg_x_range(s, xa, &xmin, &xmax, xtitle, sizeof(xtitle));
+	memset(&ch, 0, sizeof(ch));
+	if (s->slo_metric == metric) {
+		snprintf(slo, sizeof(slo), "SLO: %s", bound_text(s, buf, sizeof(buf)));
+		ch.hline = s->slo_bound / div;
+		ch.hline_label = slo;
+	}
+	if (best >= 0) {
+		gp_whatif_config c;
+		gp_whatif_result m;
+
+		gp_whatif_config_of(s, (size_t)best, &c);
+		gp_whatif_mean(rs, (size_t)best, &m);
+		ch.point_x = xa == GP_AX_ADD ? (double)s->add.counts[c.v[xa]] :
+			     xa == GP_AX_REMOVE ? (double)s->remove.counts[c.v[xa]] :
+			     xa >= 0 ? (double)(c.v[xa] + 1) : xmin;
+		ch.point_y = m.m[metric] / div;
+		if (log_time && ch.point_y < 1)
+			ch.point_y = 1;
+		ch.point_label = "chosen: the cheapest that meets the SLO";
+	}
+	snprintf(ytitle, sizeof(ytitle), "%s%s", gp_metrics[metric].path, log_time ? " (log scale)" : "");
+	if (floored)
+		snprintf(sub, sizeof(sub), "%zu value%s under 1 s drawn at 1 s", floored,
+			 floored == 1 ? "" : "s");
 	if (s->slo_metric >= 0)
 		snprintf(title, sizeof(title), "what-if: %s against %s (SLO %s)", gp_metrics[metric].path,
 			 xa >= 0 ? gp_whatif_axis_names[xa] : "nothing", bound_text(s, buf, sizeof(buf)));
 	else
 		snprintf(title, sizeof(title), "what-if: %s against %s", gp_metrics[metric].path,
 			 xa >= 0 ? gp_whatif_axis_names[xa] : "nothing");
-	memset(&ch, 0, sizeof(ch));
 	ch.title = title;
+	ch.subtitle = floored ? sub : NULL;
 	ch.x_title = xtitle;
 	ch.y_title = ytitle;
 	ch.x_min = xmin;
 	ch.x_max = xmax;
 	ch.set_x = 1;
 	ch.y_percent = gp_metrics[metric].kind == GP_MK_RATIO;
+	ch.y_log = log_time;
+	ch.y_log_time = log_time ? 1 : 0;
+	ch.x_integer = xa == GP_AX_ADD || xa == GP_AX_REMOVE;
+	ch.y_integer = gp_metrics[metric].kind == GP_MK_COUNT;
 	ch.series = ser;
 	ch.nseries = (int)ns;
 	ch.legend = GP_LEGEND_TOP_RIGHT;
@@ -546,4 +574,51 @@ void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp
 	free(ys);
 	free(labels);
 	free(ser);
+}
+
+/* ---- HTML ---- */
+
+void gp_whatif_answer_html(const gp_whatif_results *rs, const gp_cluster *base, long best,
+			   int metric, const char *title, const char *const *names,
+			   const char *const *values, size_t n, gp_sbuf *out)
+{
+	const gp_whatif_spec *s = rs->spec;
+	gp_html h;
+	gp_table t;
+	gp_sbuf sb;
+	size_t shown_rows, incomplete;
+	char buf[256];
+
+	gp_html_begin(&h, out, title);
+	gp_html_inputs(&h, names, values, n);
+	gp_sbuf_init(&sb);
+	if (s->slo_metric >= 0) {
+		gp_sbuf_addf(&sb, "The cheapest configuration that meets %s%s: ", bound_text(s, buf, sizeof(buf)),
+			     s->nseeds > 1 ? " in every seed" : "");
+		best_text(rs, base, best, &sb);
+		gp_sbuf_adds(&sb, ".");
+	} else {
+		gp_sbuf_addf(&sb, "%zu configurations without an SLO: the table and the chart compare them.",
+			     s->nconfigs);
+	}
+	gp_html_headline(&h, sb.buf);
+	gp_sbuf_release(&sb);
+	gp_html_section(&h, "Frontier");
+	gp_sbuf_init(&sb);
+	gp_whatif_answer_svg(rs, best, metric, &sb);
+	gp_html_svg(&h, sb.buf, sb.len);
+	gp_sbuf_release(&sb);
+	gp_html_section(&h, "Configurations");
+	answer_table(rs, base, best, metric, &t, &shown_rows, &incomplete);
+	gp_html_table(&h, &t, s->nseeds > 1 ? "Means over the seeds; meets = in every seed; * the chosen one" :
+				  s->slo_metric >= 0 ? "* marks the chosen configuration" : NULL);
+	gp_table_release(&t);
+	if (incomplete) {
+		snprintf(buf, sizeof(buf), "%zu configuration%s with some seeds missing left out.", incomplete,
+			 incomplete == 1 ? "" : "s");
+		gp_html_para(&h, buf);
+	}
+	if (!shown_rows)
+		gp_html_para(&h, "No configuration has run yet.");
+	gp_html_end(&h);
 }

@@ -1,10 +1,11 @@
 #!/bin/sh
 # The --html pages in a real browser: each page of simulate, compare,
 # whatif and perf is rendered by headless chromium at 1280 pixels wide.
-# A page passes when its screenshot is not blank (many times the bytes of
-# a blank page's screenshot) and nothing is wider than the window (the
-# document's scrollWidth, read by a script added to a copy of the page:
-# the page itself has none).  SHOTS=DIR keeps the screenshots to look at.
+# A page passes when its screenshot is not blank (at least three times
+# the bytes of a blank page's screenshot: a uniform image compresses to
+# almost nothing) and nothing is wider than the window (the document's
+# scrollWidth, read by a script added to a copy of the page: the page
+# itself has none).  SHOTS=DIR keeps the screenshots to look at.
 # usage: sh tests/html/check.sh ./gpuplan
 set -eu
 G=$1
@@ -30,10 +31,13 @@ browse() {
 
 "$G" simulate $W --queue backfill --quiet --mtbf-node 2000 --recovery replace \
 	--html "$T/simulate.html" >/dev/null
-"$G" compare $W --queues fifo,sjf,backfill --quiet -j 1 --html "$T/compare.html" >/dev/null
-for extra in "$ROOT"/tests/html/pages.d/*.sh; do
-	[ -f "$extra" ] && . "$extra"
-done
+"$G" compare $W --queues fifo,sjf,backfill,las --policies bestfit,first-fit --quiet -j 2 \
+	--html "$T/compare.html" >/dev/null
+"$G" whatif workloads/whatif-remove-a100.yaml --quiet -j 2 --html "$T/whatif.html" >/dev/null
+"$G" perf --collective allreduce --sweep 8B:8GiB --on h100-r4-0,h100-r4-1 \
+	--html "$T/perf-sweep.html" >/dev/null
+"$G" perf -c tests/data/perf/cluster.yaml tests/data/perf/gpt-1b-8.yaml --on a:0-3,c:0-3 \
+	--html "$T/perf-job.html" >/dev/null
 
 printf '<!DOCTYPE html><html><body></body></html>\n' >"$T/blank.html"
 browse --window-size=1280,2000 --screenshot="$T/blank.png" "file://$T/blank.html" >/dev/null
@@ -44,7 +48,7 @@ for page in "$T"/*.html; do
 	[ "$name" = blank ] && continue
 	browse --window-size=1280,2000 --screenshot="$T/$name.png" "file://$page" >/dev/null
 	size=$(wc -c <"$T/$name.png")
-	if [ "$size" -lt $((blank * 10)) ]; then
+	if [ "$size" -lt $((blank * 3)) ]; then
 		echo "html-check: $name: the screenshot looks blank ($size bytes, a blank page $blank)" >&2
 		fail=1
 	fi

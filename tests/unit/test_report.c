@@ -217,6 +217,106 @@ static void test_svg_thinning(void)
 	free(y);
 }
 
+/* Twelve series: ten colours, then the first colours again, dashed; an
+ * SLO line in black, dash-dotted, and the chosen point ringed. */
+static void test_svg_series_marks(void)
+{
+	static const double x[] = { 0, 10 }, y[] = { 0.2, 0.3 };
+	gp_svg_series se[12];
+	gp_svg_chart c;
+	gp_sbuf sb;
+	int i;
+
+	for (i = 0; i < 12; i++)
+		se[i] = (gp_svg_series){ NULL, x, y, 2, 0 };
+	memset(&c, 0, sizeof(c));
+	c.title = "T";
+	c.set_x = c.set_y = 1;
+	c.x_max = 10;
+	c.y_max = 1;
+	c.series = se;
+	c.nseries = 12;
+	c.hline = 0.5;
+	c.hline_label = "SLO";
+	c.point_x = 5;
+	c.point_y = 0.5;
+	c.point_label = "chosen";
+	gp_sbuf_init(&sb);
+	gp_svg_line_chart(&c, &sb);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "<polyline stroke=\"#1f77b4\" points="));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "<polyline stroke=\"#17becf\" points="));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "<polyline stroke=\"#1f77b4\" stroke-dasharray=\"7 4\" points="));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "<polyline stroke=\"#d62728\" stroke-dasharray=\"7 4\" points="));
+	/* y = 0.5 at 392 - 0.5 x 346 = 219, across the plot box 84..776 */
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "<line x1=\"84.0\" y1=\"219.0\" x2=\"776.0\" y2=\"219.0\" "
+					      "stroke=\"#000\" stroke-width=\"1.5\" stroke-dasharray=\"10 4 2 4\"/>"));
+	/* (5, 0.5) at (84 + 0.5 x 692, 219) */
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "<circle cx=\"430.0\" cy=\"219.0\" r=\"7\" fill=\"none\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, ">SLO</text>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, ">chosen</text>"));
+	gp_sbuf_release(&sb);
+
+	/* One point (a class of one job) as a step CDF: a dot shows it. */
+	se[0] = (gp_svg_series){ "one job", x + 1, y + 1, 1, 1 };
+	c.nseries = 1;
+	c.hline_label = c.point_label = NULL;
+	gp_sbuf_init(&sb);
+	gp_svg_line_chart(&c, &sb);
+	/* (10, 0.3): (776, 392 - 0.3 x 346 = 288.2) */
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "<circle cx=\"776.0\" cy=\"288.2\" r=\"3\""));
+	gp_sbuf_release(&sb);
+}
+
+/* A log time axis in seconds from 1 s to 10^5 s spans the decades 0.1 s
+ * to 10^6 s: 692 px / 7 = 98.857 px a decade.  1 min at 84 + (log10 60 +
+ * 1) x 98.857 = 358.6, 1 h at 534.4, 1 d at 670.9; 10 h (633.3) is 37.6
+ * px from 1 d, under the 44 px between labels, and left out. */
+static void test_svg_time_axis(void)
+{
+	static const double x[] = { 1, 100000 }, y[] = { 0.5, 1 };
+	static const double cy[] = { 0.4, 1.6 };
+	gp_svg_series se = { NULL, x, y, 2, 1 };
+	gp_svg_chart c;
+	gp_sbuf sb;
+
+	memset(&c, 0, sizeof(c));
+	c.title = "T";
+	c.x_log = 1;
+	c.x_log_time = 1;
+	c.set_y = 1;
+	c.y_max = 1;
+	c.series = &se;
+	c.nseries = 1;
+	gp_sbuf_init(&sb);
+	gp_svg_line_chart(&c, &sb);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "<text x=\"358.6\" y=\"410.0\" text-anchor=\"middle\">1 min</text>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "<text x=\"534.4\" y=\"410.0\" text-anchor=\"middle\">1 h</text>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "<text x=\"670.9\" y=\"410.0\" text-anchor=\"middle\">1 d</text>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, ">10 min</text>"));
+	CU_ASSERT_PTR_NULL(strstr(sb.buf, ">10 h</text>"));
+	CU_ASSERT_PTR_NULL(strstr(sb.buf, "tspan"));
+	gp_sbuf_release(&sb);
+
+	/* Counts up to 1.6: an axis 0..2 in steps of 0.5 would label half a
+	 * job; whole numbers only: 0, 1, 2. */
+	se = (gp_svg_series){ NULL, x, cy, 2, 0 };
+	memset(&c, 0, sizeof(c));
+	c.series = &se;
+	c.nseries = 1;
+	c.y_integer = 1;
+	gp_sbuf_init(&sb);
+	gp_svg_line_chart(&c, &sb);
+	CU_ASSERT_PTR_NULL(strstr(sb.buf, ">0.5</text>"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "text-anchor=\"end\">2</text>"));
+	CU_ASSERT_PTR_NULL(strstr(sb.buf, "text-anchor=\"end\">1.5</text>"));
+	gp_sbuf_release(&sb);
+	c.y_integer = 0;
+	gp_sbuf_init(&sb);
+	gp_svg_line_chart(&c, &sb);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "text-anchor=\"end\">0.5</text>"));
+	gp_sbuf_release(&sb);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("report");
@@ -227,6 +327,8 @@ static void register_tests(void)
 	gp_test_add(s, "svg", test_svg);
 	gp_test_add(s, "svg_layout", test_svg_layout);
 	gp_test_add(s, "svg_thinning", test_svg_thinning);
+	gp_test_add(s, "svg_series_marks", test_svg_series_marks);
+	gp_test_add(s, "svg_time_axis", test_svg_time_axis);
 }
 
 int main(int argc, char **argv)

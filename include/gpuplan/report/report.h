@@ -83,6 +83,20 @@ typedef struct gp_svg_chart {
 	const double *marks;
 	size_t nmarks;
 	const char *marks_label;
+	/* A reference line across the plot at y = hline (an SLO bound), when
+	 * hline_label names it: black, dash-dotted, unlike any series. */
+	double hline;
+	const char *hline_label;
+	/* One point ringed (the chosen configuration), when point_label. */
+	double point_x, point_y;
+	const char *point_label;
+	int y_log;              /* logarithmic y axis (positive y only) */
+	/* Seconds per unit of a logarithmic time axis: its ticks are then
+	 * 1 s, 10 s, 1 min, 10 min, 1 h, 10 h, 1 d... instead of powers of
+	 * ten (0: not a time axis). */
+	double x_log_time, y_log_time;
+	/* Counts: ticks on whole numbers only. */
+	int x_integer, y_integer;
 } gp_svg_chart;
 
 enum gp_svg_legend {

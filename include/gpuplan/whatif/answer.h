@@ -23,5 +23,11 @@ void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, 
 json_t *gp_whatif_answer_json(const gp_whatif_results *rs, const gp_cluster *base, long best);
 void gp_whatif_answer_csv(const gp_whatif_results *rs, const gp_cluster *base, gp_sbuf *out);
 void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp_sbuf *out);
+/* The --html page: the inputs (names[i], values[i]), the best
+ * configuration first, the frontier chart (the SLO line, the chosen
+ * point ringed) and the table. */
+void gp_whatif_answer_html(const gp_whatif_results *rs, const gp_cluster *base, long best,
+			   int metric, const char *title, const char *const *names,
+			   const char *const *values, size_t n, gp_sbuf *out);
 
 #endif

@@ -22,3 +22,18 @@ run compare $W --limit 200 --queues fifo,backfill --quiet -j 1 --html $TMP/cmp.h
 grep -o '<p class="answer">.*</p>' $TMP/cmp.html
 grep -o '<th>[^<]*</th>' $TMP/cmp.html | head -n 3 | tr '\n' ' '; echo
 echo "charts: $(grep -c '^<svg ' $TMP/cmp.html)"
+# whatif: the answer, the frontier with the SLO line and the chosen point
+sed 's/counts: 0..32/counts: [0, 8, 16, 24]/' workloads/whatif-remove-a100.yaml >$TMP/w.yaml
+sed -i 's|\.\./topologies|'"$ROOT"'/topologies|; s|trace: |trace: '"$ROOT"'/workloads/|' $TMP/w.yaml
+run whatif $TMP/w.yaml -j 2 --quiet --html $TMP/w.html | tail -n 2
+grep -o '<p class="answer">.*</p>' $TMP/w.html
+grep -o '<h2>[^<]*</h2>' $TMP/w.html | tr '\n' ' '; echo
+grep -o '>SLO: [^<]*<\|>chosen[^<]*<' $TMP/w.html
+# a bad output path fails before the first run
+run whatif $TMP/w.yaml -j 1 --quiet --csv /proc/nope/x.csv
+# perf: the sweep as a table and a chart, the job's placements side by side
+run perf --collective allreduce --sweep 1MiB:16MiB:4 --on h100-r4-0 --html $TMP/p.html | tail -n 1
+grep -o '<p class="answer">.*</p>' $TMP/p.html
+echo "charts: $(grep -c '^<svg ' $TMP/p.html)"
+run perf -c tests/data/perf/cluster.yaml tests/data/perf/gpt-1b-8.yaml --on a:0-3,c:0-3 --html $TMP/j.html | tail -n 1
+grep -o '<p class="answer">.*</p>' $TMP/j.html

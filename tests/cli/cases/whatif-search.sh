@@ -10,6 +10,10 @@ cp workloads/philly-2017-11-29.csv $TMP/
 sed -i 's|\.\./topologies|'"$ROOT"'/topologies|' $TMP/grid.yaml
 run whatif $TMP/grid.yaml -j 2 --svg $TMP/plot.svg | tail -3
 grep -c '<polyline' $TMP/plot.svg
+# the SLO bound is a line of its own (black, dash-dotted, in the legend too),
+# not a series; the chosen configuration is ringed
+grep -c 'stroke="#000" stroke-width="1.5" stroke-dasharray="10 4 2 4"' $TMP/plot.svg
+grep -o '>chosen[^<]*<\|r="7" fill="none"' $TMP/plot.svg
 # An SLO nothing meets: exit 1, best is null.
 sed 's/max: 1h/max: 1s/; s/counts: 0..64/counts: [0, 4]/' workloads/whatif-add-h100.yaml >$TMP/never.yaml
 sed -i 's|\.\./topologies|'"$ROOT"'/topologies|' $TMP/never.yaml
