@@ -2,7 +2,7 @@
 # Layering check: a file may include public headers of its own folder and
 # of lower layers only, never of a higher one; every public header
 # compiles on its own.  Layers, lowest first (one folder each):
-LAYERS="util model io perf predict place sim fgd envs report whatif cmd"
+LAYERS="util model io perf predict place sim fgd envs report run whatif cmd"
 # sim, fgd and envs are siblings: none of them includes another.
 set -eu
 cd "$(dirname "$0")/.."
@@ -13,7 +13,7 @@ rank() {
 	case $1 in
 	util) echo 0 ;; model) echo 1 ;; io) echo 2 ;; perf) echo 3 ;;
 	predict) echo 4 ;; place) echo 5 ;; sim | fgd | envs) echo 6 ;;
-	report) echo 7 ;; whatif) echo 8 ;; cmd) echo 9 ;; *) echo 99 ;;
+	report) echo 7 ;; run) echo 8 ;; whatif) echo 9 ;; cmd) echo 10 ;; *) echo 99 ;;
 	esac
 }
 

@@ -144,20 +144,10 @@ enum {
 	"  --las-starvation K  las: promote a job to the first queue once it waited\n" \
 	"                      K times as long as it ran (default 0: never)\n"
 
-struct gp_sim_config;
-/* Engine options as given (preempt -1: not given). */
-typedef struct gp_cli_engine {
-	int preempt;
-	double preempt_cost, checkpoint_interval, checkpoint_cost, las_starvation;
-	int nthresholds;
-	double thresholds[15];
-} gp_cli_engine;
-void gp_cli_engine_init(gp_cli_engine *e);
-/* An engine option code: apply it to e and return 0 (or print the usage
- * error and return its exit code); -1 when code is not one. */
-int gp_cli_sim_engine_opt(const char *cmd, int code, const char *arg, gp_cli_engine *e);
-/* Into a config whose queue is set. */
-void gp_cli_engine_apply(const gp_cli_engine *e, struct gp_sim_config *cfg);
+#include "gpuplan/run/run.h"
+/* An engine option code: applied to d (returns 0, or prints the usage
+ * error and returns its exit code); -1 when code is not one. */
+int gp_cli_sim_engine_opt(const char *cmd, int code, const char *arg, gp_run_desc *d);
 
 /* ---- predicted sharing, interference, QoS (cmd_simulate_qos.c) ---- */
 enum {
@@ -189,26 +179,10 @@ enum {
 	"  --qos-step M        share raise per check, milli-GPU (100)\n" \
 	"  --ls-fraction F     make each job LS with probability F (seeded)\n" \
 	"  --predict-models D  predictor models (default: the bundled ones)\n"
-#include "gpuplan/predict/predict.h"
-#include "gpuplan/sim/qos.h"
-typedef struct gp_cli_qos {
-	int on, predicted, exclusive;
-	double ls_fraction;         /* -1: the trace's classes */
-	const char *models_dir;
-	gp_qos_config cfg;
-	gp_pred_models models;
-	gp_pred_plan plan;
-	gp_qos *q;
-} gp_cli_qos;
-void gp_cli_qos_init(gp_cli_qos *q);
-void gp_cli_qos_release(gp_cli_qos *q);
 /* -1 when code is not one of GP_SIM_QOS_OPTIONS; else 0 or the exit code. */
-int gp_cli_qos_opt(const char *cmd, int code, const char *arg, gp_cli_qos *q);
-/* After loading: classes (--ls-fraction), predictions, --exclusive and
- * the interference/QoS hook into cfg (whose seed and queue are set). */
-int gp_cli_qos_prepare(gp_cli_qos *q, const char *cmd, const char *policy,
-		       const struct gp_cluster *c, struct gp_joblist *jobs,
-		       struct gp_sim_config *cfg);
+int gp_cli_qos_opt(const char *cmd, int code, const char *arg, gp_run_qos *q);
+/* The bundled predictor models (DATADIR/models). */
+const char *gp_cli_models_dir(void);
 /* place --policy predicted-share: the jobs' shares and memory from the
  * bundled predictors (kept in pl, which must outlive the decisions), an
  * explanation line per job into e (NULL: none). */
@@ -217,10 +191,9 @@ int gp_cli_predict_jobs(const struct gp_cluster *c, struct gp_joblist *l, gp_pre
 			struct gp_explain *e);
 struct gp_sbuf;
 struct json_t;
-void gp_cli_qos_text(const gp_cli_qos *q, const struct gp_joblist *jobs,
-		     const struct gp_sim_result *r, struct gp_sbuf *sb);
-void gp_cli_qos_json(const gp_cli_qos *q, const struct gp_joblist *jobs,
-		     const struct gp_sim_result *r, struct json_t *o);
+/* The QoS block of a run's text and JSON reports (nothing without QoS). */
+void gp_cli_qos_text(const gp_run *r, struct gp_sbuf *sb);
+void gp_cli_qos_json(const gp_run *r, struct json_t *o);
 
 struct gp_trace_opts;
 struct gp_cluster;
@@ -309,38 +282,25 @@ enum {
 	"  --restart-cost S    seconds a restarted job spends starting (default 0)\n" \
 	"  --events FILE       one CSV row per failure and job hit\n"
 
-typedef struct gp_cli_failures {
-	const char *csv, *model, *events;
-	double mtbf_node, mtbf_gpu, shape, repair, hb_period, restart_cost;
-	int shape_set, seed_set, hb_misses, recovery, any, start_new;
-	unsigned long long seed;
-	gp_fail_list list;
-	gp_failsim_config cfg;
-	gp_failsim *fs;
-} gp_cli_failures;
-
-void gp_cli_fail_init(gp_cli_failures *f);
-void gp_cli_fail_release(gp_cli_failures *f);
-/* A failure option: 0 when applied, -1 when code is not one, else the
+/* A failure option into f (events: --events FILE; any: set when a failure
+ * option was given): 0 when applied, -1 when code is not one, else the
  * usage error's exit code. */
-int gp_cli_fail_opt(const char *cmd, gp_cli_failures *f, int code, const char *arg);
-/* After the options: load the failure list / model and build the hook
- * (nothing when no failure option was given).  An exit code. */
-int gp_cli_fail_setup(const char *cmd, gp_cli_failures *f, const struct gp_cluster *c, size_t njobs,
-		      unsigned long long seed);
-/* Put the hook into cfg->hooks (first free slot). */
-int gp_cli_fail_attach(gp_cli_failures *f, struct gp_sim_config *cfg);
-/* Reports: the JSON `failures` object, the text block, --events CSV,
- * distinct failure times for the SVG marks (caller frees). */
-void gp_cli_fail_json(const gp_cli_failures *f, json_t *root, const struct gp_joblist *jobs,
-		      const struct gp_sim_result *r);
-void gp_cli_fail_text(const gp_cli_failures *f, const struct gp_joblist *jobs,
-		      const struct gp_sim_result *r, gp_sbuf *out);
-void gp_cli_fail_events(const gp_cli_failures *f, const struct gp_cluster *c,
-			const struct gp_joblist *jobs, gp_sbuf *out);
-double *gp_cli_fail_times(const gp_cli_failures *f, size_t *n);
-/* jobs.csv, with interruptions,lost_gpu_s,recovery_s when failures ran. */
-void gp_cli_fail_jobs_csv(const gp_cli_failures *f, const struct gp_joblist *jobs,
-			  const struct gp_sim_result *r, const struct gp_cluster *c, gp_sbuf *out);
+int gp_cli_fail_opt(const char *cmd, gp_run_failures *f, const char **events, int *any,
+		    int code, const char *arg);
+/* After the options: failure options need a source, --events needs
+ * failures.  0 or the usage error's exit code. */
+int gp_cli_fail_check(const char *cmd, const gp_run_failures *f, const char *events, int any);
+/* Reports of a run with failures (nothing without): the JSON `failures`
+ * object, the text block, --events CSV, distinct failure times for the
+ * SVG marks (caller frees), jobs.csv with interruptions,lost_gpu_s,
+ * recovery_s. */
+void gp_cli_fail_json(const gp_run *r, json_t *root);
+void gp_cli_fail_text(const gp_run *r, gp_sbuf *out);
+void gp_cli_fail_events(const gp_run *r, gp_sbuf *out);
+double *gp_cli_fail_times(const gp_run *r, size_t *n);
+void gp_cli_fail_jobs_csv(const gp_run *r, gp_sbuf *out);
+/* A run's preparation error: a usage error (exit 2) when it is one, else
+ * the located error. */
+int gp_cli_run_error(const char *cmd, const gp_error *err);
 
 #endif

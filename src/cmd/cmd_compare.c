@@ -183,12 +183,12 @@ static int parse_args(cmp *c, int argc, char **argv)
 		case 'h':
 		case O_HELP: fputs(gp_usage_compare, stdout); return -1;
 		default:
-			if ((rc = gp_cli_sim_engine_opt("compare", o, optarg, &c->eng)) >= 0) {
+			if ((rc = gp_cli_sim_engine_opt("compare", o, optarg, &c->base)) >= 0) {
 				if (rc)
 					return rc;
 				break;
 			}
-			if ((rc = gp_cli_sim_trace_opt("compare", o, optarg, argv, &c->topts)))
+			if ((rc = gp_cli_sim_trace_opt("compare", o, optarg, argv, &c->base.topts)))
 				return rc;
 			break;
 		}
@@ -232,7 +232,7 @@ static int load_inputs(cmp *c)
 		gp_cluster_init(&c->cl[ci]);
 	gp_joblist_init(&c->jobs);
 	c->loaded = 1;          /* clusters and jobs now need releasing */
-	if ((rc = gp_cli_sim_load(c->cpaths[0], c->trace, &c->topts, &c->cl[0], &c->jobs)) != GP_OK)
+	if ((rc = gp_cli_sim_load(c->cpaths[0], c->trace, &c->base.topts, &c->cl[0], &c->jobs)) != GP_OK)
 		return rc;
 	for (ci = 1; ci < c->ncl; ci++)
 		if (gp_cluster_load(c->cpaths[ci], &c->cl[ci], &err))
@@ -257,21 +257,18 @@ static void run_config(const cmp *c, size_t r, int *ci, int *p, int *q, long *s)
 	*ci = (int)(cfgi / ((size_t)c->nq * (size_t)c->np));
 }
 
-static char *run_json(const cmp *c, const gp_sim_config *cfg, int q, long s, const gp_sim_result *res)
+static char *run_json(const cmp *c, const gp_run *run, int q, long s)
 {
 	gp_report_ident id;
 	json_t *o;
 	char *text;
 
 	memset(&id, 0, sizeof(id));
-	id.policy = cfg->policy->name;
+	id.policy = run->cfg.policy->name;
 	id.queue = c->que[q];
 	id.seed = c->seeds[s];
-	if (cfg->queue == GP_SIM_LAS)
-		id.preempt = cfg->las_preempt ? "las" : NULL;
-	else if (cfg->preempt)
-		id.preempt = gp_sim_preempt_name(cfg->preempt);
-	o = gp_report_sim_json(&id, &c->jobs, res);
+	id.preempt = gp_run_preempt_name(run);
+	o = gp_report_sim_json(&id, &c->jobs, &run->res);
 	json_object_del(o, "trace");
 	json_object_del(o, "cluster");
 	/* 17 digits: the numbers come back bit for bit */
@@ -283,8 +280,9 @@ static char *run_json(const cmp *c, const gp_sim_config *cfg, int q, long s, con
 /* Run r (configurations in table order, seeds within) into out. */
 static void run_one(cmp *c, size_t r, run_out *out)
 {
-	gp_sim_config cfg;
-	gp_sim_result res;
+	gp_run_desc d = c->base;
+	gp_run run;
+	const gp_sim_result *res = &run.res;
 	int ci, p, q, k;
 	long s;
 
@@ -296,21 +294,21 @@ static void run_one(cmp *c, size_t r, run_out *out)
 		gp_scale_bind(c->scale, &c->cl[ci]);
 		c->bound = ci;
 	}
-	gp_sim_config_init(&cfg);
-	cfg.cluster = &c->cl[ci];
-	cfg.policy = gp_policy_find(c->pol[p]);
-	cfg.queue = gp_sim_queue_parse(c->que[q]);
-	cfg.seed = c->seeds[s];
-	cfg.tick = c->tick;
-	gp_cli_engine_apply(&c->eng, &cfg);
-	cfg.duration = c->scale ? gp_scale_duration : gp_sim_perf_duration;
-	cfg.duration_ud = c->scale ? (void *)c->scale : (void *)c->perf[ci];
+	d.cluster = c->cpaths[ci];
+	d.policy = c->pol[p];
+	d.queue = gp_sim_queue_parse(c->que[q]);
+	d.seed = c->seeds[s];
+	d.tick = c->tick;
 	gp_error_clear(&out->err);
-	if ((out->status = gp_sim_run(&cfg, &c->jobs, &res, &out->err)) != GP_OK)
+	if ((out->status = gp_run_prepare(&run, &d, &c->cl[ci], &c->jobs, c->perf[ci], c->scale,
+					  &out->err)) != GP_OK ||
+	    (out->status = gp_run_exec(&run, &out->err)) != GP_OK) {
+		gp_run_release(&run);
 		return;
-	metrics_of(&c->jobs, &res, out->m);
+	}
+	metrics_of(&c->jobs, res, out->m);
 	if ((c->svg_dir || c->html_path) && s == 0) {
-		cmp_keep_first(&out->first, &c->jobs, &res);
+		cmp_keep_first(&out->first, &c->jobs, res);
 		out->has_first = 1;
 	}
 	if (c->csv_dir) {
@@ -326,8 +324,8 @@ static void run_one(cmp *c, size_t r, run_out *out)
 		out->csv = gp_sbuf_detach(&row);
 	}
 	if (c->json)
-		out->json = run_json(c, &cfg, q, s, &res);
-	gp_sim_result_release(&res);
+		out->json = run_json(c, &run, q, s);
+	gp_run_release(&run);
 }
 
 static void run_out_release(run_out *o)
@@ -626,8 +624,7 @@ int cmd_compare(int argc, char **argv)
 	c->show_progress = -1;
 	c->bound = -1;
 	gp_sbuf_init(&c->csv);
-	gp_trace_opts_init(&c->topts);
-	gp_cli_engine_init(&c->eng);
+	gp_run_desc_init(&c->base);
 	rc = parse_args(c, argc, argv);
 	if (rc == 0)
 		rc = load_inputs(c);

@@ -250,7 +250,7 @@ static int place_one(const place_opts *o, place_env *env, const char *path)
 	gp_placement_init(&p);
 	gp_explain_init(&e);
 	gp_pred_plan_init(&plan);
-	if (!strcmp(env->policy->name, "predicted-share")) {
+	if (env->policy->flags & GP_POLICY_PREDICTED) {
 		gp_joblist one = { .jobs = &j, .n = 1 };
 
 		if ((status = gp_cli_predict_jobs(&env->cluster, &one, &plan, &e)))
@@ -356,7 +356,7 @@ static int batch_load(const place_opts *o, place_env *env, gp_joblist *l, gp_pre
 	for (i = 0; i < l->n && status == GP_OK; i++)
 		status = apply_margin(o, &l->jobs[i], o->batch);
 	/* predicted-share: every job's share and memory from the predictors. */
-	if (status == GP_OK && !strcmp(env->policy->name, "predicted-share"))
+	if (status == GP_OK && (env->policy->flags & GP_POLICY_PREDICTED))
 		status = gp_cli_predict_jobs(&env->cluster, l, plan, NULL);
 	for (i = 0; i < l->n && status == GP_OK; i++)
 		status = gp_cli_check_job_models(&env->cluster, &l->jobs[i], o->batch);

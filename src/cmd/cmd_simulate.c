@@ -21,7 +21,7 @@
 #include "gpuplan/io/trace.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/model/memory.h"
-#include "gpuplan/whatif/scale.h"
+#include "gpuplan/run/scale.h"
 
 const char gp_usage_simulate[] =
 	"usage: gpuplan simulate [-c CLUSTER] TRACE [--format F] [--policy P]\n"
@@ -143,35 +143,31 @@ int gp_cli_sim_trace_opt(const char *cmd, int code, const char *arg, char **argv
 	return gp_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
 }
 
-void gp_cli_engine_init(gp_cli_engine *e)
-{
-	memset(e, 0, sizeof(*e));
-	e->preempt = -1;
-}
-
-static int parse_thresholds(const char *arg, gp_cli_engine *e)
+static int parse_thresholds(const char *arg, gp_run_desc *d)
 {
 	char *copy = gp_xstrdup(arg), *tok, *save = NULL;
+	double t[GP_SIM_LAS_MAX_QUEUES - 1];
 	int n = 0, rc = 0;
 
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		double d;
+		double v;
 
-		if (n >= GP_SIM_LAS_MAX_QUEUES - 1 || gp_parse_double(tok, 1e-9, 1e15, &d) ||
-		    (n && !(d > e->thresholds[n - 1]))) {
+		if (n >= GP_SIM_LAS_MAX_QUEUES - 1 || gp_parse_double(tok, 1e-9, 1e15, &v) ||
+		    (n && !(v > t[n - 1]))) {
 			rc = -1;
 			break;
 		}
-		e->thresholds[n++] = d;
+		t[n++] = v;
 	}
 	free(copy);
 	if (rc || !n)
 		return -1;
-	e->nthresholds = n;
+	memcpy(d->las_thresholds, t, (size_t)n * sizeof(t[0]));
+	d->las_nthresholds = n;
 	return 0;
 }
 
-int gp_cli_sim_engine_opt(const char *cmd, int code, const char *arg, gp_cli_engine *e)
+int gp_cli_sim_engine_opt(const char *cmd, int code, const char *arg, gp_run_desc *e)
 {
 	double *d = NULL;
 	const char *name = "";
@@ -200,25 +196,9 @@ int gp_cli_sim_engine_opt(const char *cmd, int code, const char *arg, gp_cli_eng
 	return 0;
 }
 
-void gp_cli_engine_apply(const gp_cli_engine *e, gp_sim_config *cfg)
+int gp_cli_run_error(const char *cmd, const gp_error *err)
 {
-	int i;
-
-	cfg->preempt_cost = e->preempt_cost;
-	cfg->checkpoint_interval = e->checkpoint_interval;
-	cfg->checkpoint_cost = e->checkpoint_cost;
-	cfg->las_starvation = e->las_starvation;
-	cfg->las_nthresholds = e->nthresholds;
-	for (i = 0; i < e->nthresholds; i++)
-		cfg->las_thresholds[i] = e->thresholds[i];
-	/* las has its own order of who preempts whom; --preempt off turns
-	 * it off. */
-	if (cfg->queue == GP_SIM_LAS) {
-		cfg->las_preempt = e->preempt != GP_SIM_PREEMPT_OFF;
-		cfg->preempt = GP_SIM_PREEMPT_OFF;
-	} else {
-		cfg->preempt = e->preempt > 0 ? e->preempt : GP_SIM_PREEMPT_OFF;
-	}
+	return err->status == GP_EUSAGE ? gp_cli_usage_error(cmd, "%s", err->msg) : gp_cli_report(err);
 }
 
 int gp_cli_sim_load(const char *cluster_path, const char *trace_path,
@@ -299,17 +279,8 @@ static const struct option sim_opts[] = {
 
 /* simulate's command line (trace mode). */
 typedef struct sim_args {
-	const char *trace, *cluster_path, *policy_name, *json_path, *csv_dir, *svg_dir;
-	const char *scale_ref, *scale_model, *html_path;
-	int queue, show_progress, help, stats;
-	unsigned long long seed;
-	double tick;
-	double mem_margin;      /* --memory-margin, a fraction; < 0 none */
-	size_t depth, mem_sized;
-	gp_trace_opts topts;
-	gp_cli_engine eng;
-	gp_cli_qos qos;
-	gp_cli_failures fo;
+	gp_run_desc d;
+	int show_progress, help, stats, fail_any;
 } sim_args;
 
 /* An option the shared option groups (QoS, engine, failures, trace) take:
@@ -318,40 +289,34 @@ static int group_opt(sim_args *a, int c, char **argv)
 {
 	int rc;
 
-	if ((rc = gp_cli_qos_opt("simulate", c, optarg, &a->qos)) >= 0)
+	if ((rc = gp_cli_qos_opt("simulate", c, optarg, &a->d.qos)) >= 0)
 		return rc;
-	if ((rc = gp_cli_sim_engine_opt("simulate", c, optarg, &a->eng)) >= 0)
+	if ((rc = gp_cli_sim_engine_opt("simulate", c, optarg, &a->d)) >= 0)
 		return rc;
-	if ((rc = gp_cli_fail_opt("simulate", &a->fo, c, optarg)) >= 0)
+	if ((rc = gp_cli_fail_opt("simulate", &a->d.fail, &a->d.events, &a->fail_any, c, optarg)) >= 0)
 		return rc;
-	return gp_cli_sim_trace_opt("simulate", c, optarg, argv, &a->topts);
+	return gp_cli_sim_trace_opt("simulate", c, optarg, argv, &a->d.topts);
 }
 
-/* The command line into a; a->help when the usage was asked for. */
+/* The command line into a->d; a->help when the usage was asked for. */
 static int parse_args(int argc, char **argv, sim_args *a)
 {
+	gp_run_desc *d = &a->d;
 	int c, rc;
 	long l;
 
 	memset(a, 0, sizeof(*a));
-	a->policy_name = "bestfit";
-	a->queue = GP_SIM_FIFO;
+	gp_run_desc_init(d);
 	a->show_progress = -1;
-	a->seed = 1;
-	a->mem_margin = -1;
-	gp_trace_opts_init(&a->topts);
-	gp_cli_engine_init(&a->eng);
-	gp_cli_qos_init(&a->qos);
-	gp_cli_fail_init(&a->fo);
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":c:h", sim_opts, NULL)) != -1) {
 		switch (c) {
-		case 'c': a->cluster_path = optarg; break;
-		case O_POLICY: a->policy_name = optarg; break;
+		case 'c': d->cluster = optarg; break;
+		case O_POLICY: d->policy = optarg; break;
 		case O_QUEUE:
-			a->queue = gp_sim_queue_parse(optarg);
-			if (a->queue < 0)
+			d->queue = gp_sim_queue_parse(optarg);
+			if (d->queue < 0)
 				return gp_cli_usage_error("simulate",
 							  "unknown queue '%s' (fifo, sjf, backfill, priority, las)",
 							  optarg);
@@ -360,35 +325,35 @@ static int parse_args(int argc, char **argv, sim_args *a)
 			if (gp_parse_long(optarg, 0, 2147483647L, &l))
 				return gp_cli_usage_error("simulate", "--seed wants a number 0..2147483647, got '%s'",
 							  optarg);
-			a->seed = (unsigned long long)l;
+			d->seed = (uint64_t)l;
 			break;
 		case O_TICK:
-			if (gp_parse_double(optarg, 1e-3, 1e12, &a->tick))
+			if (gp_parse_double(optarg, 1e-3, 1e12, &d->tick))
 				return gp_cli_usage_error("simulate", "--tick wants seconds > 0, got '%s'", optarg);
 			break;
 		case O_DEPTH:
 			if (gp_parse_long(optarg, 0, 100000000L, &l))
 				return gp_cli_usage_error("simulate", "--backfill-depth wants a number >= 0, got '%s'",
 							  optarg);
-			a->depth = (size_t)l;
+			d->backfill_depth = (size_t)l;
 			break;
-		case O_JSON: a->json_path = optarg; break;
-		case O_CSV: a->csv_dir = optarg; break;
-		case O_SVG: a->svg_dir = optarg; break;
-		case O_HTML: a->html_path = optarg; break;
+		case O_JSON: d->json = optarg; break;
+		case O_CSV: d->csv_dir = optarg; break;
+		case O_SVG: d->svg_dir = optarg; break;
+		case O_HTML: d->html = optarg; break;
 		case O_PROGRESS: a->show_progress = 1; break;
 		case O_QUIET: a->show_progress = 0; break;
 		case O_STATS: a->stats = 1; break;
 		case O_INFLATE: /* handled before getopt; kept so that it parses */
 			break;
-		case O_SCALE_DURATIONS: a->scale_ref = optarg; break;
-		case O_SCALE_MODEL: a->scale_model = optarg; break;
+		case O_SCALE_DURATIONS: d->scale_ref = optarg; break;
+		case O_SCALE_MODEL: d->scale_model = optarg; break;
 		case O_MEMORY_MARGIN:
-			if (gp_parse_double(optarg, 0, GP_MEM_MARGIN_MAX * 100, &a->mem_margin))
+			if (gp_parse_double(optarg, 0, GP_MEM_MARGIN_MAX * 100, &d->mem_margin))
 				return gp_cli_usage_error("simulate", "--memory-margin needs a percentage "
 							  "in 0..%g, not '%s'", GP_MEM_MARGIN_MAX * 100,
 							  optarg);
-			a->mem_margin /= 100;
+			d->mem_margin /= 100;
 			break;
 		case 'h':
 		case O_HELP: a->help = 1; return GP_OK;
@@ -402,48 +367,30 @@ static int parse_args(int argc, char **argv, sim_args *a)
 		return gp_cli_usage_error("simulate", optind >= argc ? "expected a TRACE file"
 						     : "expected one TRACE file, got '%s' too",
 					  optind < argc - 1 ? argv[optind + 1] : "");
-	a->trace = argv[optind];
+	d->trace = argv[optind];
 	return GP_OK;
 }
 
-/* The run's configuration past the inputs: engine options, durations
- * (perf model, or scaled), QoS; output folders are made and checked
- * writable before the run, not after.  Errors are reported here. */
-static int configure(sim_args *a, gp_cluster *cluster, gp_joblist *jobs, gp_sim_perf *perf,
-		     gp_sim_config *cfg, gp_scale **scale)
+/* What the options say together, checked before anything is loaded. */
+static int check_args(sim_args *a)
 {
-	gp_error err = GP_ERROR_INIT;
+	gp_run_desc *d = &a->d;
 	int rc;
 
-	cfg->cluster = cluster;
-	cfg->queue = a->queue;
-	cfg->seed = a->seed;
-	cfg->tick = a->tick;
-	cfg->backfill_depth = a->depth;
-	gp_cli_engine_apply(&a->eng, cfg);
-	cfg->duration = gp_sim_perf_duration;
-	cfg->duration_ud = perf;
-	if ((rc = gp_cli_qos_prepare(&a->qos, "simulate", a->policy_name, cluster, jobs, cfg)))
+	if (!gp_policy_find(d->policy))
+		return gp_cli_usage_error("simulate", "unknown policy '%s'", d->policy);
+	if ((rc = gp_cli_fail_check("simulate", &d->fail, d->events, a->fail_any)))
 		return rc;
-	if (a->scale_model && !a->scale_ref)
+	if (d->queue == GP_SIM_LAS && d->qos.cfg.tick > 0)
+		return gp_cli_usage_error("simulate", "--qos-tick does not go with --queue las");
+	if (d->scale_model && !d->scale_ref)
 		return gp_cli_usage_error("simulate", "--scale-model goes with --scale-durations");
-	if (a->scale_ref) {
-		*scale = gp_scale_new(a->scale_ref, a->scale_model, cluster, jobs, &err);
-		if (!*scale)
-			return err.status == GP_EUSAGE ? gp_cli_usage_error("simulate", "%s", err.msg) :
-							 gp_cli_report(&err);
-		cfg->duration = gp_scale_duration;
-		cfg->duration_ud = *scale;
-	}
-	if ((a->csv_dir && gp_cli_make_dirs(a->csv_dir)) ||
-	    (a->svg_dir && gp_cli_make_dirs(a->svg_dir)) ||
-	    (a->json_path && gp_cli_make_parent(a->json_path)) ||
-	    (a->html_path && gp_cli_make_parent(a->html_path)))
-		return GP_EIO;
+	if (!d->qos.models_dir)
+		d->qos.models_dir = gp_cli_models_dir();
 	if (a->show_progress < 0)
 		a->show_progress = gp_cli_stderr_is_tty();
 	if (a->show_progress)
-		cfg->progress = progress;
+		d->progress = progress;
 	return GP_OK;
 }
 
@@ -456,50 +403,48 @@ static void engine_stats(const gp_sim_result *r, size_t njobs)
 		r->peak_running, r->peak_queued);
 }
 
-static void run_ident(const sim_args *a, const gp_cluster *cluster, const gp_joblist *jobs,
-		      const gp_sim_config *cfg, gp_report_ident *id)
+static void run_ident(const gp_run *r, gp_report_ident *id)
 {
+	const gp_run_desc *d = r->d;
+
 	memset(id, 0, sizeof(*id));
-	id->trace = a->trace;
-	id->trace_format = jobs->format;
-	id->trace_rows_skipped = jobs->skipped;
-	id->cluster = a->cluster_path ? a->cluster_path : GP_BUNDLED_CLUSTER_LABEL;
-	id->cluster_nodes = cluster->nnodes;
-	id->cluster_gpus = cluster->ngpus;
-	id->policy = cfg->policy->name;
-	id->queue = gp_sim_queue_name(a->queue);
-	id->seed = a->seed;
-	if (cfg->queue == GP_SIM_LAS)
-		id->preempt = cfg->las_preempt ? "las" : NULL;
-	else if (cfg->preempt)
-		id->preempt = gp_sim_preempt_name(cfg->preempt);
+	id->trace = d->trace;
+	id->trace_format = r->jobs->format;
+	id->trace_rows_skipped = r->jobs->skipped;
+	id->cluster = d->cluster ? d->cluster : GP_BUNDLED_CLUSTER_LABEL;
+	id->cluster_nodes = r->cluster->nnodes;
+	id->cluster_gpus = r->cluster->ngpus;
+	id->policy = r->cfg.policy->name;
+	id->queue = gp_sim_queue_name(d->queue);
+	id->seed = d->seed;
+	id->preempt = gp_run_preempt_name(r);
 }
 
 /* The run as JSON, with the QoS and failure parts. */
-static json_t *run_json(sim_args *a, const gp_report_ident *id, const gp_joblist *jobs,
-			const gp_sim_result *res)
+static json_t *run_json(const gp_run *r, const gp_report_ident *id)
 {
-	json_t *o = gp_report_sim_json(id, jobs, res);
+	json_t *o = gp_report_sim_json(id, r->jobs, &r->res);
 
-	gp_cli_qos_json(&a->qos, jobs, res, o);
-	gp_cli_fail_json(&a->fo, o, jobs, res);
+	gp_cli_qos_json(r, o);
+	gp_cli_fail_json(r, o);
 	return o;
 }
 
 /* --json FILE, --csv DIR, --svg DIR and --failure-events: all or none. */
-static int write_outputs(sim_args *a, const gp_report_ident *id, const gp_cluster *cluster,
-			 const gp_joblist *jobs, const gp_sim_result *res)
+static int write_outputs(const gp_run *r, const gp_report_ident *id)
 {
+	const gp_run_desc *d = r->d;
+	const gp_sim_result *res = &r->res;
 	gp_cli_outset out = { 0 };
 	gp_sbuf sb;
 	int rc = GP_OK;
 
-	if (a->csv_dir)
-		rc = gp_cli_make_dirs(a->csv_dir);
-	if (rc == GP_OK && a->svg_dir)
-		rc = gp_cli_make_dirs(a->svg_dir);
-	if (rc == GP_OK && a->json_path && strcmp(a->json_path, "-")) {
-		json_t *o = run_json(a, id, jobs, res);
+	if (d->csv_dir)
+		rc = gp_cli_make_dirs(d->csv_dir);
+	if (rc == GP_OK && d->svg_dir)
+		rc = gp_cli_make_dirs(d->svg_dir);
+	if (rc == GP_OK && d->json && strcmp(d->json, "-")) {
+		json_t *o = run_json(r, id);
 		char *s = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 
 		gp_sbuf_init(&sb);
@@ -507,59 +452,59 @@ static int write_outputs(sim_args *a, const gp_report_ident *id, const gp_cluste
 		gp_sbuf_adds(&sb, "\n");
 		free(s);
 		json_decref(o);
-		gp_cli_outset_take(&out, a->json_path, &sb);
+		gp_cli_outset_take(&out, d->json, &sb);
 	}
-	if (rc == GP_OK && a->csv_dir) {
+	if (rc == GP_OK && d->csv_dir) {
 		gp_sbuf_init(&sb);
-		gp_cli_fail_jobs_csv(&a->fo, jobs, res, cluster, &sb);
-		take_in(&out, a->csv_dir, "jobs.csv", &sb);
+		gp_cli_fail_jobs_csv(r, &sb);
+		take_in(&out, d->csv_dir, "jobs.csv", &sb);
 		gp_sbuf_init(&sb);
 		gp_report_sim_timeline_csv(res, &sb);
-		take_in(&out, a->csv_dir, "timeline.csv", &sb);
+		take_in(&out, d->csv_dir, "timeline.csv", &sb);
 	}
-	if (rc == GP_OK && a->svg_dir) {
+	if (rc == GP_OK && d->svg_dir) {
 		size_t nt;
-		double *t = gp_cli_fail_times(&a->fo, &nt);
+		double *t = gp_cli_fail_times(r, &nt);
 
 		gp_sbuf_init(&sb);
 		gp_report_sim_svg_utilization_marked(id, res, t, nt, "failures", &sb);
 		free(t);
-		take_in(&out, a->svg_dir, "utilization.svg", &sb);
+		take_in(&out, d->svg_dir, "utilization.svg", &sb);
 		gp_sbuf_init(&sb);
 		gp_report_sim_svg_queue(id, res, &sb);
-		take_in(&out, a->svg_dir, "queue.svg", &sb);
+		take_in(&out, d->svg_dir, "queue.svg", &sb);
 		gp_sbuf_init(&sb);
-		gp_report_sim_svg_jct_cdf(id, jobs, res, &sb);
-		take_in(&out, a->svg_dir, "jct-cdf.svg", &sb);
+		gp_report_sim_svg_jct_cdf(id, r->jobs, res, &sb);
+		take_in(&out, d->svg_dir, "jct-cdf.svg", &sb);
 		gp_sbuf_init(&sb);
-		gp_report_sim_svg_queue_cdf(id, jobs, res, &sb);
-		take_in(&out, a->svg_dir, "queue-delay-cdf.svg", &sb);
+		gp_report_sim_svg_queue_cdf(id, r->jobs, res, &sb);
+		take_in(&out, d->svg_dir, "queue-delay-cdf.svg", &sb);
 	}
-	if (rc == GP_OK && a->html_path) {
+	if (rc == GP_OK && d->html) {
 		gp_sbuf qos, fail;
 		gp_html_extra ex[2];
 		size_t nx = 0, nt;
-		double *t = gp_cli_fail_times(&a->fo, &nt);
+		double *t = gp_cli_fail_times(r, &nt);
 
 		gp_sbuf_init(&qos);
 		gp_sbuf_init(&fail);
-		gp_cli_qos_text(&a->qos, jobs, res, &qos);
-		gp_cli_fail_text(&a->fo, jobs, res, &fail);
+		gp_cli_qos_text(r, &qos);
+		gp_cli_fail_text(r, &fail);
 		if (qos.len)
 			ex[nx++] = (gp_html_extra){ "Latency-sensitive service (QoS)", qos.buf };
 		if (fail.len)
 			ex[nx++] = (gp_html_extra){ "Failures and recovery", fail.buf };
 		gp_sbuf_init(&sb);
-		gp_report_sim_html(id, jobs, res, t, nt, ex, nx, &sb);
-		gp_cli_outset_take(&out, a->html_path, &sb);
+		gp_report_sim_html(id, r->jobs, res, t, nt, ex, nx, &sb);
+		gp_cli_outset_take(&out, d->html, &sb);
 		free(t);
 		gp_sbuf_release(&qos);
 		gp_sbuf_release(&fail);
 	}
-	if (rc == GP_OK && a->fo.events) {
+	if (rc == GP_OK && d->events) {
 		gp_sbuf_init(&sb);
-		gp_cli_fail_events(&a->fo, cluster, jobs, &sb);
-		gp_cli_outset_take(&out, a->fo.events, &sb);
+		gp_cli_fail_events(r, &sb);
+		gp_cli_outset_take(&out, d->events, &sb);
 	}
 	if (rc == GP_OK)
 		rc = gp_cli_outset_commit(&out);
@@ -568,13 +513,13 @@ static int write_outputs(sim_args *a, const gp_report_ident *id, const gp_cluste
 }
 
 /* The report on stdout: JSON with --json -, else text. */
-static void print_run(sim_args *a, const gp_report_ident *id, const gp_joblist *jobs,
-		      const gp_sim_result *res)
+static void print_run(const gp_run *r, const gp_report_ident *id)
 {
+	const gp_run_desc *d = r->d;
 	gp_sbuf sb;
 
-	if (a->json_path && !strcmp(a->json_path, "-")) {
-		json_t *o = run_json(a, id, jobs, res);
+	if (d->json && !strcmp(d->json, "-")) {
+		json_t *o = run_json(r, id);
 
 		json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 		fputs("\n", stdout);
@@ -582,52 +527,30 @@ static void print_run(sim_args *a, const gp_report_ident *id, const gp_joblist *
 		return;
 	}
 	gp_sbuf_init(&sb);
-	gp_report_sim_text(id, jobs, res, &sb);
-	gp_cli_qos_text(&a->qos, jobs, res, &sb);
-	gp_cli_fail_text(&a->fo, jobs, res, &sb);
-	if (a->mem_margin >= 0)
+	gp_report_sim_text(id, r->jobs, &r->res, &sb);
+	gp_cli_qos_text(r, &sb);
+	gp_cli_fail_text(r, &sb);
+	if (d->mem_margin >= 0)
 		gp_sbuf_addf(&sb, "memory: %zu job(s) sized by the seed's estimate with a %g %% margin "
-			     "(--memory-margin)\n", a->mem_sized, a->mem_margin * 100);
+			     "(--memory-margin)\n", r->mem_sized, d->mem_margin * 100);
 	fwrite(sb.buf, 1, sb.len, stdout);
 	gp_sbuf_release(&sb);
-}
-
-/* --memory-margin: jobs that name a model but give no GPU memory get the
- * seed's estimate plus the margin; *n counts them. */
-static int size_memory(gp_joblist *jobs, double margin, size_t *n)
-{
-	gp_error err = GP_ERROR_INIT;
-	size_t i;
-
-	*n = 0;
-	for (i = 0; i < jobs->n; i++) {
-		gp_job *j = &jobs->jobs[i];
-
-		if (gp_memory_apply_margin(j, margin, 1, &err))
-			return gp_cli_fail(GP_EINPUT, "%s: job '%s': %s", jobs->source ? jobs->source : "trace",
-					   j->id ? j->id : "?", err.msg);
-		*n += j->gpu_mem_estimated != 0;
-	}
-	return GP_OK;
 }
 
 int cmd_simulate(int argc, char **argv)
 {
 	sim_args a;
-	gp_sim_config cfg;
-	gp_sim_result res;
+	gp_run run;
 	gp_cluster cluster;
 	gp_joblist jobs;
 	gp_error err = GP_ERROR_INIT;
 	gp_report_ident id;
-	gp_sim_perf *perf;
-	gp_scale *scale = NULL;
-	int rc, ran = 0;
+	int rc;
 
 	/* FGD's experiment mode owns the whole command line. */
 	if (gp_cli_has_option(argc, argv, "--inflate"))
 		return gp_cmd_simulate_inflate(argc, argv);
-	/* Development environments (seed 004) own theirs too. */
+	/* Development environments own theirs too. */
 	if (gp_cli_has_option(argc, argv, "--envs"))
 		return gp_cmd_simulate_envs(argc, argv);
 	if ((rc = parse_args(argc, argv, &a)))
@@ -636,46 +559,30 @@ int cmd_simulate(int argc, char **argv)
 		fputs(gp_usage_simulate, stdout);
 		return GP_OK;
 	}
-	gp_sim_config_init(&cfg);
-	cfg.policy = gp_policy_find(a.policy_name);
-	if (!cfg.policy)
-		return gp_cli_usage_error("simulate", "unknown policy '%s'", a.policy_name);
-	if ((rc = gp_cli_sim_load(a.cluster_path, a.trace, &a.topts, &cluster, &jobs)))
+	if ((rc = check_args(&a)))
 		return rc;
-	if (a.mem_margin >= 0 && (rc = size_memory(&jobs, a.mem_margin, &a.mem_sized))) {
-		gp_joblist_release(&jobs);
-		gp_cluster_release(&cluster);
+	if ((rc = gp_cli_sim_load(a.d.cluster, a.d.trace, &a.d.topts, &cluster, &jobs)))
 		return rc;
-	}
-	if ((rc = gp_cli_fail_setup("simulate", &a.fo, &cluster, jobs.n, a.seed)) ||
-	    (rc = gp_cli_fail_attach(&a.fo, &cfg))) {
-		gp_cli_fail_release(&a.fo);
-		gp_joblist_release(&jobs);
-		gp_cluster_release(&cluster);
-		return rc;
-	}
-	perf = gp_sim_perf_new(&cluster);
-	rc = configure(&a, &cluster, &jobs, perf, &cfg, &scale);
+	rc = gp_run_prepare(&run, &a.d, &cluster, &jobs, NULL, NULL, &err);
+	if (rc)
+		rc = gp_cli_run_error("simulate", &err);
+	/* Output folders are made and checked writable before the run. */
+	if (rc == GP_OK && ((a.d.csv_dir && gp_cli_make_dirs(a.d.csv_dir)) ||
+			    (a.d.svg_dir && gp_cli_make_dirs(a.d.svg_dir)) ||
+			    (a.d.json && gp_cli_make_parent(a.d.json)) ||
+			    (a.d.html && gp_cli_make_parent(a.d.html))))
+		rc = GP_EIO;
+	if (rc == GP_OK && gp_run_exec(&run, &err))
+		rc = gp_cli_report(&err);
 	if (rc == GP_OK) {
-		if (gp_sim_run(&cfg, &jobs, &res, &err)) {
-			rc = gp_cli_report(&err);
-		} else {
-			ran = 1;
-			if (a.stats)
-				engine_stats(&res, jobs.n);
-		}
-	}
-	gp_sim_perf_free(perf);
-	gp_scale_free(scale);
-	if (ran) {
-		run_ident(&a, &cluster, &jobs, &cfg, &id);
-		rc = write_outputs(&a, &id, &cluster, &jobs, &res);
+		if (a.stats)
+			engine_stats(&run.res, jobs.n);
+		run_ident(&run, &id);
+		rc = write_outputs(&run, &id);
 		if (rc == GP_OK)
-			print_run(&a, &id, &jobs, &res);
-		gp_sim_result_release(&res);
+			print_run(&run, &id);
 	}
-	gp_cli_qos_release(&a.qos);
-	gp_cli_fail_release(&a.fo);
+	gp_run_release(&run);
 	gp_joblist_release(&jobs);
 	gp_cluster_release(&cluster);
 	return rc;

@@ -11,21 +11,12 @@
 #include "gpuplan/sim/qos.h"
 #include "gpuplan/util/util.h"
 
-void gp_cli_qos_init(gp_cli_qos *q)
+const char *gp_cli_models_dir(void)
 {
-	memset(q, 0, sizeof(*q));
-	gp_qos_config_init(&q->cfg);
-	q->ls_fraction = -1;
-	gp_pred_plan_init(&q->plan);
-	gp_pred_models_init(&q->models);
-}
+	static char dir[4096];
 
-void gp_cli_qos_release(gp_cli_qos *q)
-{
-	gp_qos_free(q->q);
-	gp_pred_plan_release(&q->plan);
-	gp_pred_models_release(&q->models);
-	q->q = NULL;
+	snprintf(dir, sizeof(dir), "%s/models", gp_cli_datadir());
+	return dir;
 }
 
 static int num(const char *cmd, const char *name, const char *arg, double lo, double hi, double *v)
@@ -36,7 +27,7 @@ static int num(const char *cmd, const char *name, const char *arg, double lo, do
 	return 0;
 }
 
-int gp_cli_qos_opt(const char *cmd, int code, const char *arg, gp_cli_qos *q)
+int gp_cli_qos_opt(const char *cmd, int code, const char *arg, gp_run_qos *q)
 {
 	double v;
 	int rc;
@@ -74,59 +65,8 @@ int gp_cli_qos_opt(const char *cmd, int code, const char *arg, gp_cli_qos *q)
 	}
 }
 
-int gp_cli_qos_prepare(gp_cli_qos *q, const char *cmd, const char *policy,
-		       const gp_cluster *c, gp_joblist *jobs, gp_sim_config *cfg)
-{
-	gp_error err = GP_ERROR_INIT;
-	char dir[4096];
-	size_t i;
-	int k;
-
-	q->predicted = !strcmp(policy, "predicted-share");
-	if (q->predicted)
-		q->on = 1;
-	if (q->ls_fraction >= 0) {
-		gp_rng r;
-
-		gp_rng_seed(&r, cfg->seed ^ 0x15c1a55ull);
-		for (i = 0; i < jobs->n; i++)
-			jobs->jobs[i].klass = (double)(gp_rng_next(&r) >> 11) / 9007199254740992.0 <
-					      q->ls_fraction ? GP_CLASS_LS : GP_CLASS_BE;
-	}
-	if (!q->on) {
-		if (q->exclusive)
-			for (i = 0; i < jobs->n; i++)
-				if (jobs->jobs[i].gpus > 0)
-					jobs->jobs[i].gpu_milli = GP_MILLI;
-		return GP_OK;
-	}
-	if (cfg->queue == GP_SIM_LAS && q->cfg.tick > 0)
-		return gp_cli_usage_error(cmd, "--qos-tick does not go with --queue las");
-	snprintf(dir, sizeof(dir), "%s", q->models_dir ? q->models_dir : "");
-	if (!q->models_dir)
-		snprintf(dir, sizeof(dir), "%s/models", gp_cli_datadir());
-	if (gp_pred_models_load(&q->models, dir, &err) != GP_OK ||
-	    gp_pred_plan_build(&q->plan, &q->models, c, jobs, &err) != GP_OK)
-		return gp_cli_report(&err);
-	if (q->predicted)
-		gp_pred_plan_apply(&q->plan, jobs);
-	if (q->exclusive)
-		for (i = 0; i < jobs->n; i++)
-			if (jobs->jobs[i].gpus > 0)
-				jobs->jobs[i].gpu_milli = GP_MILLI;
-	q->cfg.seed = cfg->seed;
-	q->cfg.pred_util = q->plan.pred_util;
-	q->q = gp_qos_new(&q->cfg, jobs);
-	for (k = 0; k < GP_SIM_MAX_HOOKS && cfg->hooks[k]; k++)
-		;
-	if (k == GP_SIM_MAX_HOOKS)
-		return gp_cli_fail(GP_EIO, "too many interruption sources");
-	cfg->hooks[k] = gp_qos_hooks(q->q);
-	return GP_OK;
-}
-
 /* Busy share of the GPUs over the run: true utilization x speed. */
-static double busy_util(const gp_cli_qos *q, const gp_sim_result *r)
+static double busy_util(const gp_run *q, const gp_sim_result *r)
 {
 	const gp_qos_stats *st = gp_qos_stats_of(q->q);
 
@@ -145,28 +85,30 @@ static double whole_util(const gp_joblist *jobs, const gp_sim_result *r)
 	return r->makespan > 0 && r->ngpus > 0 ? g / (r->ngpus * r->makespan) : 0;
 }
 
-void gp_cli_qos_text(const gp_cli_qos *q, const gp_joblist *jobs, const gp_sim_result *r,
-		     gp_sbuf *sb)
+void gp_cli_qos_text(const gp_run *run, gp_sbuf *sb)
 {
+	const gp_run_qos *q = &run->d->qos;
+	const gp_joblist *jobs = run->jobs;
+	const gp_sim_result *r = &run->res;
 	const gp_qos_stats *st;
 	gp_sim_summary ls, be;
 
-	if (!q->q)
+	if (!run->q)
 		return;
-	st = gp_qos_stats_of(q->q);
+	st = gp_qos_stats_of(run->q);
 	gp_sim_summarize(jobs, r, GP_CLASS_LS, &ls);
 	gp_sim_summarize(jobs, r, GP_CLASS_BE, &be);
 	gp_sbuf_addf(sb, "\nPredicted sharing and QoS (seed 001)\n");
 	gp_sbuf_addf(sb, "  shares            %s; %zu of %zu jobs predicted from their model "
 		     "(the rest keep their request)\n",
 		     q->exclusive ? "whole GPUs (--exclusive)" :
-		     q->predicted ? "predicted utilization" : "as requested",
-		     q->plan.with_profile, jobs->n);
+		     run->predicted ? "predicted utilization" : "as requested",
+		     run->plan.with_profile, jobs->n);
 	gp_sbuf_addf(sb, "  true utilization  predicted + N(0, %g pp); |predicted - true| %.2f pp "
 		     "mean over %zu jobs\n", q->cfg.util_error, st->util_mae_pp, st->util_jobs);
 	gp_sbuf_addf(sb, "  GPU utilization   allocated %.1f %%, busy (true use x speed) %.1f %%, "
 		     "whole GPUs for the same runs %.1f %%\n",
-		     100 * r->gpu_utilization, 100 * busy_util(q, r), 100 * whole_util(jobs, r));
+		     100 * r->gpu_utilization, 100 * busy_util(run, r), 100 * whole_util(jobs, r));
 	gp_sbuf_addf(sb, "  interference      mean speed %.3f, %.0f job-hours below full speed\n",
 		     st->mean_speed, st->slowed_job_s / 3600);
 	if (q->cfg.tick > 0)
@@ -187,26 +129,28 @@ void gp_cli_qos_text(const gp_cli_qos *q, const gp_joblist *jobs, const gp_sim_r
 		     st->raises, st->raise_blocked, st->cuts, st->be_stops, st->throttles);
 }
 
-void gp_cli_qos_json(const gp_cli_qos *q, const gp_joblist *jobs, const gp_sim_result *r,
-		     json_t *o)
+void gp_cli_qos_json(const gp_run *run, json_t *o)
 {
+	const gp_run_qos *q = &run->d->qos;
+	const gp_joblist *jobs = run->jobs;
+	const gp_sim_result *r = &run->res;
 	const gp_qos_stats *st;
 	gp_sim_summary ls, be;
 	json_t *x;
 
-	if (!q->q)
+	if (!run->q)
 		return;
-	st = gp_qos_stats_of(q->q);
+	st = gp_qos_stats_of(run->q);
 	gp_sim_summarize(jobs, r, GP_CLASS_LS, &ls);
 	gp_sim_summarize(jobs, r, GP_CLASS_BE, &be);
 	x = json_object();
 	json_object_set_new(x, "shares", json_string(q->exclusive ? "exclusive" :
-						     q->predicted ? "predicted" : "requested"));
-	json_object_set_new(x, "jobs_predicted", json_integer((json_int_t)q->plan.with_profile));
+						     run->predicted ? "predicted" : "requested"));
+	json_object_set_new(x, "jobs_predicted", json_integer((json_int_t)run->plan.with_profile));
 	json_object_set_new(x, "util_error_pp", json_real(q->cfg.util_error));
 	json_object_set_new(x, "util_abs_error_pp", json_real(st->util_mae_pp));
 	json_object_set_new(x, "gpu_utilization_allocated", json_real(r->gpu_utilization));
-	json_object_set_new(x, "gpu_utilization_busy", json_real(busy_util(q, r)));
+	json_object_set_new(x, "gpu_utilization_busy", json_real(busy_util(run, r)));
 	json_object_set_new(x, "gpu_utilization_whole_gpus", json_real(whole_util(jobs, r)));
 	json_object_set_new(x, "mean_speed", json_real(st->mean_speed));
 	json_object_set_new(x, "slowed_job_hours", json_real(st->slowed_job_s / 3600));

@@ -621,9 +621,9 @@ static void print_text(const wopts *o, const gp_whatif_spec *spec, const sweep *
 	       base->nnodes, base->ngpus);
 	for (t = 0; t < spec->ntraces; t++)
 		printf("%s%s\n", t ? "         " : "trace    ", spec->traces[t]);
-	if (spec->scale_ref)
+	if (spec->run.scale_ref)
 		printf("scale    durations as measured on %s (model %s for jobs without one)\n",
-		       spec->scale_ref, spec->scale_model ? spec->scale_model : "resnet50");
+		       spec->run.scale_ref, spec->run.scale_model ? spec->run.scale_model : "resnet50");
 	if (spec->slo_metric >= 0) {
 		char v[64];
 
@@ -736,6 +736,8 @@ int cmd_whatif(int argc, char **argv)
 		return rc < 0 ? GP_OK : rc;
 	if (gp_whatif_spec_load(o.spec, &spec, &err))
 		return gp_cli_report(&err);
+	if (!spec.run.qos.models_dir)
+		spec.run.qos.models_dir = gp_xstrdup(gp_cli_models_dir());
 	if (gp_cluster_load(spec.cluster, &base, &err)) {
 		gp_whatif_spec_release(&spec);
 		return gp_cli_report(&err);

@@ -11,7 +11,7 @@
 #include "gpuplan/model/cluster.h"
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
-#include "gpuplan/whatif/scale.h"
+#include "gpuplan/run/scale.h"
 
 #define MAX_RUNS 10000
 #define MAX_CLUSTERS 16
@@ -46,8 +46,8 @@ typedef struct cmp {
 	double tick;
 	unsigned long long *seeds;
 	char **pol, **que;
-	gp_cli_engine eng;
-	gp_trace_opts topts;
+	gp_run_desc base;       /* engine and trace options; policy, queue,
+				 * seed and tick are set per run */
 	gp_cluster cl[MAX_CLUSTERS];
 	gp_joblist jobs;
 	gp_scale *scale;

@@ -72,7 +72,24 @@ const char *gp_whatif_value(const gp_whatif_spec *s, const gp_whatif_config *c, 
 
 int gp_whatif_failures_on(const gp_whatif_spec *s, const gp_whatif_config *c)
 {
-	return s->mtbf_node[c->v[GP_AX_MTBF]] > 0 || s->mtbf_gpu_h > 0;
+	return s->mtbf_node[c->v[GP_AX_MTBF]] > 0 || gp_run_failures_on(&s->run.fail);
+}
+
+void gp_whatif_run_desc(const gp_whatif_spec *s, size_t run, gp_run_desc *d)
+{
+	gp_whatif_config c;
+
+	gp_whatif_config_of(s, run / s->nseeds, &c);
+	*d = s->run;
+	d->cluster = s->cluster;
+	d->trace = s->traces[c.v[GP_AX_TRACE]];
+	d->policy = s->policies[c.v[GP_AX_POLICY]];
+	d->queue = gp_sim_queue_parse(s->queues[c.v[GP_AX_QUEUE]]);
+	d->seed = s->seeds[run % s->nseeds];
+	d->fail.mtbf_node = s->mtbf_node[c.v[GP_AX_MTBF]];
+	d->fail.recovery = s->recoveries[c.v[GP_AX_RECOVERY]];
+	/* A coarse timeline: a sweep reads only the summary. */
+	d->tick = 0;
 }
 
 char *gp_whatif_config_key(const gp_whatif_spec *s, const gp_whatif_config *c)
@@ -397,9 +414,33 @@ static int hash_file(const char *path, char *out, gp_error *err)
 	return GP_OK;
 }
 
+/* The run settings the first fingerprint did not know, as text. */
+static void run_more(const gp_run_desc *r, gp_sbuf *sb)
+{
+	const gp_run_qos *q = &r->qos;
+	const gp_run_failures *f = &r->fail;
+	int i;
+
+	gp_sbuf_init(sb);
+	gp_sbuf_addf(sb, "las %d", r->las_nthresholds);
+	for (i = 0; i < r->las_nthresholds; i++)
+		gp_sbuf_addf(sb, ",%.17g", r->las_thresholds[i]);
+	gp_sbuf_addf(sb, "|%.17g|hb %.17g,%d|fseed %d,%llu|new %d|%s|%s|mem %.17g", r->las_starvation,
+		     f->hb_period, f->hb_misses, f->seed_set, (unsigned long long)f->seed,
+		     f->start_new, f->csv ? f->csv : "-", f->model ? f->model : "-", r->mem_margin);
+	/* The predictor models' folder is not hashed: the bundled ones go
+	 * with the version. */
+	gp_sbuf_addf(sb, "|qos %d,%d,%.17g,%.17g,%.17g,%.17g,%d,%.17g,%.17g", q->on, q->exclusive,
+		     q->ls_fraction, q->cfg.tick, q->cfg.slack, q->cfg.min_share, q->cfg.step_milli,
+		     q->cfg.util_error, q->cfg.time_error);
+}
+
 int gp_whatif_fingerprint(const gp_whatif_spec *cs, const char *version, char *buf, gp_error *err)
 {
 	gp_whatif_spec *s = (gp_whatif_spec *)cs; /* caches the content hashes */
+	const gp_run_desc *r = &s->run;
+	gp_run_desc def;
+	gp_sbuf more, base;
 	uint64_t h = 1469598103934665603ULL;
 	char num[64];
 	size_t i;
@@ -417,14 +458,14 @@ int gp_whatif_fingerprint(const gp_whatif_spec *cs, const char *version, char *b
 	h = fnv_str(h, version);
 	h = fnv_str(h, s->cluster_hash);
 	h = fnv_str(h, s->format);
-	snprintf(num, sizeof(num), "%zu|%.17g|%.17g|%d|%zu", s->topts.limit, s->topts.start,
-		 s->topts.end, s->topts.skip_bad, s->backfill_depth);
+	snprintf(num, sizeof(num), "%zu|%.17g|%.17g|%d|%zu", r->topts.limit, r->topts.start,
+		 r->topts.end, r->topts.skip_bad, r->backfill_depth);
 	h = fnv_str(h, num);
-	snprintf(num, sizeof(num), "%.17g|%.17g|%.17g|%.17g", s->mtbf_gpu_h, s->weibull_shape,
-		 s->repair_h, s->restart_cost);
+	snprintf(num, sizeof(num), "%.17g|%.17g|%.17g|%.17g", r->fail.mtbf_gpu, r->fail.shape,
+		 r->fail.repair, r->fail.restart_cost);
 	h = fnv_str(h, num);
-	snprintf(num, sizeof(num), "%d|%.17g|%.17g|%.17g", s->preempt, s->preempt_cost,
-		 s->checkpoint_interval, s->checkpoint_cost);
+	snprintf(num, sizeof(num), "%d|%.17g|%.17g|%.17g", r->preempt, r->preempt_cost,
+		 r->checkpoint_interval, r->checkpoint_cost);
 	h = fnv_str(h, num);
 	h = fnv_str(h, s->add.type);
 	h = fnv_str(h, s->add.sw);
@@ -433,8 +474,18 @@ int gp_whatif_fingerprint(const gp_whatif_spec *cs, const char *version, char *b
 	h = fnv_str(h, s->remove.sw);
 	h = fnv_str(h, s->fabric.sw);
 	h = fnv_str(h, s->fabric.subtree ? "subtree" : "switch");
-	h = fnv_str(h, s->scale_ref);
-	h = fnv_str(h, s->scale_model);
+	h = fnv_str(h, r->scale_ref);
+	h = fnv_str(h, r->scale_model);
+	/* The settings added since: hashed only when one differs from its
+	 * default, so that a spec without them keeps its fingerprint (and
+	 * its database). */
+	run_more(r, &more);
+	gp_run_desc_init(&def);
+	run_more(&def, &base);
+	if (strcmp(more.buf, base.buf))
+		h = fnv_str(h, more.buf);
+	gp_sbuf_release(&more);
+	gp_sbuf_release(&base);
 	snprintf(buf, 17, "%016llx", (unsigned long long)h);
 	return GP_OK;
 }

@@ -6,11 +6,11 @@
 
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/trace.h"
-#include "gpuplan/place/policy.h"
+#include "gpuplan/run/run.h"
 #include "gpuplan/sim/failsim.h"
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
-#include "gpuplan/whatif/scale.h"
+#include "gpuplan/run/scale.h"
 #include "gpuplan/whatif/sweep.h"
 
 /* ---- runner ---- */
@@ -86,12 +86,12 @@ static int load_trace(gp_whatif_runner *r, size_t t, gp_error *err)
 	if (r->loaded[t])
 		return GP_OK;
 	gp_joblist_init(&r->jobs[t]);
-	st = gp_trace_load(s->traces[t], &s->topts, &r->jobs[t], err);
+	st = gp_trace_load(s->traces[t], &s->run.topts, &r->jobs[t], err);
 	if (st)
 		return st;
 	r->loaded[t] = 1;
-	if (s->scale_ref) {
-		r->scale[t] = gp_scale_new(s->scale_ref, s->scale_model, &r->base, &r->jobs[t], err);
+	if (s->run.scale_ref) {
+		r->scale[t] = gp_scale_new(s->run.scale_ref, s->run.scale_model, &r->base, &r->jobs[t], err);
 		if (!r->scale[t]) {
 			/* A bad reference is the spec's fault. */
 			if (err && err->status == GP_EUSAGE) {
@@ -110,9 +110,8 @@ int gp_whatif_runner_run(gp_whatif_runner *r, size_t run, gp_whatif_result *out,
 {
 	const gp_whatif_spec *s = r->spec;
 	gp_whatif_config c;
-	gp_sim_config cfg;
-	gp_sim_result res;
-	gp_failsim *fs = NULL;
+	gp_run_desc d;
+	gp_run one;
 	size_t t;
 	int st;
 
@@ -136,63 +135,24 @@ int gp_whatif_runner_run(gp_whatif_runner *r, size_t run, gp_whatif_result *out,
 			if (r->scale[k])
 				gp_scale_bind(r->scale[k], &r->cluster);
 	}
-	gp_sim_config_init(&cfg);
-	cfg.cluster = &r->cluster;
-	cfg.policy = gp_policy_find(s->policies[c.v[GP_AX_POLICY]]);
-	cfg.queue = gp_sim_queue_parse(s->queues[c.v[GP_AX_QUEUE]]);
-	cfg.seed = s->seeds[run % s->nseeds];
-	cfg.backfill_depth = s->backfill_depth;
-	cfg.preempt_cost = s->preempt_cost;
-	cfg.checkpoint_interval = s->checkpoint_interval;
-	cfg.checkpoint_cost = s->checkpoint_cost;
-	/* las has its own preemption; 'preempt: off' turns it off. */
-	if (cfg.queue == GP_SIM_LAS) {
-		if (s->preempt == GP_SIM_PREEMPT_OFF)
-			cfg.las_preempt = 0;
-	} else {
-		cfg.preempt = s->preempt > 0 ? s->preempt : GP_SIM_PREEMPT_OFF;
-	}
-	if (r->scale[t]) {
-		cfg.duration = gp_scale_duration;
-		cfg.duration_ud = r->scale[t];
-	} else {
-		cfg.duration = gp_sim_perf_duration;
-		cfg.duration_ud = r->perf;
-	}
-	/* A coarse timeline: a sweep reads only the summary. */
-	cfg.tick = 0;
-	if (gp_whatif_failures_on(s, &c)) {
-		gp_failsim_config fc;
-
-		gp_failsim_config_init(&fc, cfg.seed);
-		fc.gen.mtbf_node_h = s->mtbf_node[c.v[GP_AX_MTBF]];
-		fc.gen.mtbf_gpu_h = s->mtbf_gpu_h;
-		fc.gen.shape = s->weibull_shape;
-		fc.gen.repair_h = s->repair_h;
-		fc.recovery = s->recoveries[c.v[GP_AX_RECOVERY]];
-		fc.restart_cost = s->restart_cost;
-		fs = gp_failsim_new(&fc, &r->cluster, r->jobs[t].n);
-		cfg.hooks[0] = gp_failsim_hooks(fs);
-		cfg.hooks[1] = NULL;
-	}
-	gp_sim_result_init(&res);
-	if ((st = gp_sim_run(&cfg, &r->jobs[t], &res, err))) {
-		gp_failsim_free(fs);
+	gp_whatif_run_desc(s, run, &d);
+	if ((st = gp_run_prepare(&one, &d, &r->cluster, &r->jobs[t], r->perf, r->scale[t], err)) ||
+	    (st = gp_run_exec(&one, err))) {
+		gp_run_release(&one);
 		return st;
 	}
 	memset(out, 0, sizeof(*out));
-	gp_metrics_of(&r->jobs[t], &res, out->m);
-	if (fs) {
+	gp_metrics_of(&r->jobs[t], &one.res, out->m);
+	if (one.fs) {
 		gp_failsim_summary fsum;
 
-		gp_failsim_summarize(fs, &r->jobs[t], &res, &fsum);
+		gp_failsim_summarize(one.fs, &r->jobs[t], &one.res, &fsum);
 		out->m[GP_M_LOST_GPU_H] = fsum.lost_gpu_hours;
 		out->m[GP_M_GOODPUT] = fsum.goodput;
-		gp_failsim_free(fs);
 	}
 	out->nodes = r->cluster.nnodes;
 	out->gpus = r->cluster.ngpus;
-	gp_sim_result_release(&res);
+	gp_run_release(&one);
 	return GP_OK;
 }
 

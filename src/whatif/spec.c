@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpuplan/io/yaml.h"
+#include "gpuplan/model/memory.h"
 #include "gpuplan/place/policy.h"
 #include "gpuplan/sim/failsim.h"
 #include "gpuplan/sim/sim.h"
@@ -19,12 +20,9 @@ const char *const gp_whatif_axis_names[GP_AX_COUNT] = {
 void gp_whatif_spec_init(gp_whatif_spec *s)
 {
 	memset(s, 0, sizeof(*s));
-	gp_trace_opts_init(&s->topts);
+	gp_run_desc_init(&s->run);
 	s->slo_metric = -1;
 	s->fabric.subtree = 1;
-	s->weibull_shape = 1;
-	s->preempt = -1;
-	s->repair_h = 4;
 }
 
 static void free_strv(char **v, size_t n)
@@ -59,8 +57,11 @@ void gp_whatif_spec_release(gp_whatif_spec *s)
 	free_strv(s->queues, s->nqueues);
 	free_strv(s->policies, s->npolicies);
 	free(s->seeds);
-	free(s->scale_ref);
-	free(s->scale_model);
+	free((char *)s->run.scale_ref);
+	free((char *)s->run.scale_model);
+	free((char *)s->run.fail.csv);
+	free((char *)s->run.fail.model);
+	free((char *)s->run.qos.models_dir);
 	nodes_release(&s->add);
 	nodes_release(&s->remove);
 	free(s->fabric.sw);
@@ -394,13 +395,14 @@ static const char *const scale_keys[] = { "ref", "model", NULL };
 static int load_scale(loader *L, const gp_yaml_node *n)
 {
 	gp_whatif_spec *s = L->s;
+	char *ref = NULL, *model = NULL;
 
 	if (n->type == GP_YAML_SCALAR) {
 		const char *v;
 
 		if (gp_yaml_str(&L->doc, n, "'scale_durations'", &v, L->err))
 			return GP_EINPUT;
-		s->scale_ref = gp_xstrdup(v);
+		s->run.scale_ref = gp_xstrdup(v);
 		return GP_OK;
 	}
 	if (gp_yaml_check_keys(&L->doc, n, "'scale_durations'", scale_keys, L->err))
@@ -408,9 +410,14 @@ static int load_scale(loader *L, const gp_yaml_node *n)
 	if (!gp_yaml_get(n, "ref"))
 		return gp_yaml_error(&L->doc, n, L->err,
 				     "'scale_durations' needs 'ref' (GPU model or node type, ':tech' optional)");
-	if (opt_str(L, n, "ref", "'scale_durations' 'ref'", &s->scale_ref) ||
-	    opt_str(L, n, "model", "'scale_durations' 'model'", &s->scale_model))
+	if (opt_str(L, n, "ref", "'scale_durations' 'ref'", &ref) ||
+	    opt_str(L, n, "model", "'scale_durations' 'model'", &model)) {
+		free(ref);
+		free(model);
 		return GP_EINPUT;
+	}
+	s->run.scale_ref = ref;
+	s->run.scale_model = model;
 	return GP_OK;
 }
 
@@ -418,7 +425,9 @@ static const char *const top_keys[] = {
 	"name", "description", "cluster", "trace", "format", "limit", "start", "end",
 	"skip_bad", "queue", "policy", "seeds", "backfill_depth", "scale_durations",
 	"mtbf_node", "recovery", "mtbf_gpu", "weibull_shape", "repair", "restart_cost",
-	"preempt", "preempt_cost", "checkpoint_interval", "checkpoint_cost", "axes", "slo", "cost", NULL
+	"preempt", "preempt_cost", "checkpoint_interval", "checkpoint_cost", "axes", "slo", "cost",
+	"las_thresholds", "las_starvation", "heartbeat_period", "heartbeat_misses", "failures",
+	"failure_model", "failure_seed", "failure_start", "memory_margin", "qos", NULL
 };
 static const char *const axes_keys[] = {
 	"trace", "add_nodes", "remove_nodes", "fabric", "queue", "policy", "mtbf_node", "recovery",
@@ -489,29 +498,29 @@ static int load_inputs(loader *L, const gp_yaml_node *axes)
 		s->traces[i] = gp_path_relative_to(s->path, s->trace_names[i]);
 	if (opt_str(L, root, "format", "'format'", &s->format))
 		return GP_EINPUT;
-	s->topts.format = s->format;
+	s->run.topts.format = s->format;
 	if ((x = gp_yaml_get(root, "limit"))) {
 		if (gp_yaml_long(&L->doc, x, "'limit'", 1, 100000000L, &l, L->err))
 			return GP_EINPUT;
-		s->topts.limit = (size_t)l;
+		s->run.topts.limit = (size_t)l;
 	}
 	if ((x = gp_yaml_get(root, "start"))) {
 		if (gp_yaml_double(&L->doc, x, "'start' (seconds from trace start)", 0, 1e12, &d, L->err))
 			return GP_EINPUT;
-		s->topts.start = d;
+		s->run.topts.start = d;
 	}
 	if ((x = gp_yaml_get(root, "end"))) {
 		if (gp_yaml_double(&L->doc, x, "'end' (seconds from trace start)", 0, 1e12, &d, L->err))
 			return GP_EINPUT;
-		s->topts.end = d;
+		s->run.topts.end = d;
 	}
 	if ((x = gp_yaml_get(root, "skip_bad")) &&
-	    gp_yaml_bool(&L->doc, x, "'skip_bad'", &s->topts.skip_bad, L->err))
+	    gp_yaml_bool(&L->doc, x, "'skip_bad'", &s->run.topts.skip_bad, L->err))
 		return GP_EINPUT;
 	if ((x = gp_yaml_get(root, "backfill_depth"))) {
 		if (gp_yaml_long(&L->doc, x, "'backfill_depth'", 0, 100000000L, &l, L->err))
 			return GP_EINPUT;
-		s->backfill_depth = (size_t)l;
+		s->run.backfill_depth = (size_t)l;
 	}
 	return GP_OK;
 }
@@ -641,39 +650,193 @@ static int load_failure_opts(loader *L)
 	const char *v;
 
 	if ((x = gp_yaml_get(root, "mtbf_gpu")) &&
-	    gp_yaml_double(&L->doc, x, "'mtbf_gpu' (hours, 0 = none)", 0, 1e9, &s->mtbf_gpu_h, L->err))
+	    gp_yaml_double(&L->doc, x, "'mtbf_gpu' (hours, 0 = none)", 0, 1e9, &s->run.fail.mtbf_gpu, L->err))
 		return GP_EINPUT;
-	if ((x = gp_yaml_get(root, "weibull_shape")) &&
-	    gp_yaml_double(&L->doc, x, "'weibull_shape'", 0.01, 100, &s->weibull_shape, L->err))
-		return GP_EINPUT;
+	if ((x = gp_yaml_get(root, "weibull_shape"))) {
+		if (gp_yaml_double(&L->doc, x, "'weibull_shape'", 0.01, 100, &s->run.fail.shape, L->err))
+			return GP_EINPUT;
+		s->run.fail.shape_set = 1;
+	}
 	if ((x = gp_yaml_get(root, "repair"))) {
 		if (x->type == GP_YAML_SCALAR && !strcmp(x->scalar, "never"))
-			s->repair_h = -1;
+			s->run.fail.repair = -1;
 		else if (gp_yaml_double(&L->doc, x, "'repair' (mean hours, or never)", 0, 1e9,
-					&s->repair_h, L->err))
+					&s->run.fail.repair, L->err))
 			return GP_EINPUT;
 	}
 	if ((x = gp_yaml_get(root, "preempt"))) {
 		if (gp_yaml_str(&L->doc, x, "'preempt'", &v, L->err))
 			return GP_EINPUT;
-		s->preempt = gp_sim_preempt_parse(v);
-		if (s->preempt < 0)
+		s->run.preempt = gp_sim_preempt_parse(v);
+		if (s->run.preempt < 0)
 			return gp_yaml_error(&L->doc, x, L->err, "unknown preempt '%.40s' (off, class, priority)",
 					     v);
 	}
 	if ((x = gp_yaml_get(root, "preempt_cost")) &&
-	    gp_yaml_double(&L->doc, x, "'preempt_cost' (seconds)", 0, 1e12, &s->preempt_cost, L->err))
+	    gp_yaml_double(&L->doc, x, "'preempt_cost' (seconds)", 0, 1e12, &s->run.preempt_cost, L->err))
 		return GP_EINPUT;
 	if ((x = gp_yaml_get(root, "checkpoint_interval")) &&
 	    gp_yaml_double(&L->doc, x, "'checkpoint_interval' (seconds)", 0, 1e12,
-			   &s->checkpoint_interval, L->err))
+			   &s->run.checkpoint_interval, L->err))
 		return GP_EINPUT;
 	if ((x = gp_yaml_get(root, "checkpoint_cost")) &&
-	    gp_yaml_double(&L->doc, x, "'checkpoint_cost' (seconds)", 0, 1e12, &s->checkpoint_cost,
+	    gp_yaml_double(&L->doc, x, "'checkpoint_cost' (seconds)", 0, 1e12, &s->run.checkpoint_cost,
 			   L->err))
 		return GP_EINPUT;
 	if ((x = gp_yaml_get(root, "restart_cost")) &&
-	    gp_yaml_double(&L->doc, x, "'restart_cost' (seconds)", 0, 1e9, &s->restart_cost, L->err))
+	    gp_yaml_double(&L->doc, x, "'restart_cost' (seconds)", 0, 1e9, &s->run.fail.restart_cost, L->err))
+		return GP_EINPUT;
+	return GP_OK;
+}
+
+/* A path key, resolved against the spec's folder, into *out (owned). */
+static int opt_path(loader *L, const gp_yaml_node *map, const char *key, const char *what,
+		    const char **out)
+{
+	char *v = NULL;
+
+	if (opt_str(L, map, key, what, &v))
+		return GP_EINPUT;
+	if (v) {
+		*out = gp_path_relative_to(L->s->path, v);
+		free(v);
+	}
+	return GP_OK;
+}
+
+static int load_las(loader *L)
+{
+	gp_run_desc *d = &L->s->run;
+	const gp_yaml_node *x;
+	size_t i;
+
+	if ((x = gp_yaml_get(L->doc.root, "las_thresholds"))) {
+		if (x->type != GP_YAML_SEQ || x->n == 0 || x->n > GP_SIM_LAS_MAX_QUEUES - 1)
+			return gp_yaml_error(&L->doc, x, L->err, "'las_thresholds' wants a list of 1 to %d "
+					     "ascending GPU-seconds > 0", GP_SIM_LAS_MAX_QUEUES - 1);
+		for (i = 0; i < x->n; i++) {
+			if (gp_yaml_double(&L->doc, x->items[i], "'las_thresholds' (GPU-seconds)", 1e-9,
+					   1e15, &d->las_thresholds[i], L->err))
+				return GP_EINPUT;
+			if (i && !(d->las_thresholds[i] > d->las_thresholds[i - 1]))
+				return gp_yaml_error(&L->doc, x->items[i], L->err,
+						     "'las_thresholds' must ascend");
+		}
+		d->las_nthresholds = (int)x->n;
+	}
+	if ((x = gp_yaml_get(L->doc.root, "las_starvation")) &&
+	    gp_yaml_double(&L->doc, x, "'las_starvation'", 0, 1e12, &d->las_starvation, L->err))
+		return GP_EINPUT;
+	return GP_OK;
+}
+
+/* Failure sources and detection that are no axis. */
+static int load_failure_more(loader *L)
+{
+	gp_run_failures *f = &L->s->run.fail;
+	const gp_yaml_node *root = L->doc.root, *x;
+	const char *v;
+	long l;
+
+	if ((x = gp_yaml_get(root, "heartbeat_period")) &&
+	    gp_yaml_double(&L->doc, x, "'heartbeat_period' (seconds)", 1e-3, 1e6, &f->hb_period, L->err))
+		return GP_EINPUT;
+	if ((x = gp_yaml_get(root, "heartbeat_misses"))) {
+		if (gp_yaml_long(&L->doc, x, "'heartbeat_misses'", 1, 1000, &l, L->err))
+			return GP_EINPUT;
+		f->hb_misses = (int)l;
+	}
+	if ((x = gp_yaml_get(root, "failure_seed"))) {
+		if (gp_yaml_long(&L->doc, x, "'failure_seed'", 0, 2147483647L, &l, L->err))
+			return GP_EINPUT;
+		f->seed = (uint64_t)l;
+		f->seed_set = 1;
+	}
+	if ((x = gp_yaml_get(root, "failure_start"))) {
+		if (gp_yaml_str(&L->doc, x, "'failure_start'", &v, L->err))
+			return GP_EINPUT;
+		if (strcmp(v, "steady") && strcmp(v, "new"))
+			return gp_yaml_error(&L->doc, x, L->err, "'failure_start' is steady or new, not '%.40s'",
+					     v);
+		f->start_new = !strcmp(v, "new");
+	}
+	if (opt_path(L, root, "failures", "'failures' (a failure list)", &f->csv) ||
+	    opt_path(L, root, "failure_model", "'failure_model' (a `failures fit` model)", &f->model))
+		return GP_EINPUT;
+	return GP_OK;
+}
+
+static const char *const qos_keys[] = {
+	"tick", "slack", "min_share", "step", "util_error", "time_error", "interference",
+	"exclusive", "ls_fraction", "predict_models", NULL
+};
+
+/* qos: {tick, slack, ...}: simulate's predicted sharing and QoS options. */
+static int load_qos(loader *L, const gp_yaml_node *n)
+{
+	gp_whatif_spec *s = L->s;
+	gp_run_qos *q = &s->run.qos;
+	const gp_yaml_node *x;
+	double v;
+	size_t i;
+
+	if (gp_yaml_expect(&L->doc, n, GP_YAML_MAP, "'qos'", L->err) ||
+	    gp_yaml_check_keys(&L->doc, n, "'qos'", qos_keys, L->err))
+		return GP_EINPUT;
+	if ((x = gp_yaml_get(n, "tick"))) {
+		if (gp_yaml_double(&L->doc, x, "'qos' 'tick' (seconds)", 1e-3, 1e9, &q->cfg.tick, L->err))
+			return GP_EINPUT;
+		q->on = 1;
+		for (i = 0; i < s->nqueues; i++)
+			if (gp_sim_queue_parse(s->queues[i]) == GP_SIM_LAS)
+				return gp_yaml_error(&L->doc, x, L->err, "the QoS monitor ('qos' 'tick') does "
+						     "not go with queue las");
+	}
+	if (((x = gp_yaml_get(n, "slack")) &&
+	     gp_yaml_double(&L->doc, x, "'qos' 'slack'", 1, 1e6, &q->cfg.slack, L->err)) ||
+	    ((x = gp_yaml_get(n, "min_share")) &&
+	     gp_yaml_double(&L->doc, x, "'qos' 'min_share'", 0, 1, &q->cfg.min_share, L->err)) ||
+	    ((x = gp_yaml_get(n, "util_error")) &&
+	     gp_yaml_double(&L->doc, x, "'qos' 'util_error' (pp)", 0, 100, &q->cfg.util_error, L->err)) ||
+	    ((x = gp_yaml_get(n, "time_error")) &&
+	     gp_yaml_double(&L->doc, x, "'qos' 'time_error'", 0, 10, &q->cfg.time_error, L->err)) ||
+	    ((x = gp_yaml_get(n, "ls_fraction")) &&
+	     gp_yaml_double(&L->doc, x, "'qos' 'ls_fraction'", 0, 1, &q->ls_fraction, L->err)))
+		return GP_EINPUT;
+	if ((x = gp_yaml_get(n, "step"))) {
+		if (gp_yaml_double(&L->doc, x, "'qos' 'step' (milli-GPU)", 1, 1000, &v, L->err))
+			return GP_EINPUT;
+		q->cfg.step_milli = (int)v;
+	}
+	if ((x = gp_yaml_get(n, "interference"))) {
+		int on;
+
+		if (gp_yaml_bool(&L->doc, x, "'qos' 'interference'", &on, L->err))
+			return GP_EINPUT;
+		q->on |= on;
+	}
+	if ((x = gp_yaml_get(n, "exclusive")) &&
+	    gp_yaml_bool(&L->doc, x, "'qos' 'exclusive'", &q->exclusive, L->err))
+		return GP_EINPUT;
+	return opt_path(L, n, "predict_models", "'qos' 'predict_models' (a folder)", &q->models_dir);
+}
+
+/* The run settings simulate has and the axes do not: las, heartbeat
+ * detection, failure files, memory margin, QoS. */
+static int load_run_more(loader *L)
+{
+	gp_whatif_spec *s = L->s;
+	const gp_yaml_node *x;
+
+	if (load_las(L) || load_failure_more(L))
+		return GP_EINPUT;
+	if ((x = gp_yaml_get(L->doc.root, "memory_margin"))) {
+		if (gp_yaml_double(&L->doc, x, "'memory_margin' (percent)", 0, GP_MEM_MARGIN_MAX * 100,
+				   &s->run.mem_margin, L->err))
+			return GP_EINPUT;
+		s->run.mem_margin /= 100;
+	}
+	if ((x = gp_yaml_get(L->doc.root, "qos")) && !is_null(x) && load_qos(L, x))
 		return GP_EINPUT;
 	return GP_OK;
 }
@@ -755,7 +918,8 @@ static int load_root(loader *L)
 	    (st = load_names(L, axes, &queue_axis, &s->queues, &s->nqueues)) ||
 	    (st = load_names(L, axes, &policy_axis, &s->policies, &s->npolicies)) ||
 	    (st = load_mtbf(L, axes)) || (st = load_recoveries(L, axes)) ||
-	    (st = load_failure_opts(L)) || (st = load_rest(L, axes)))
+	    (st = load_failure_opts(L)) || (st = load_run_more(L)) ||
+	    (st = load_rest(L, axes)))
 		return st;
 	return grid_size(L);
 }

@@ -209,8 +209,8 @@ int gp_whatif_store_put(gp_whatif_store *st, const gp_whatif_spec *s, const char
 	sqlite3_bind_int64(st->ins, k++, r->nodes);
 	sqlite3_bind_int64(st->ins, k++, r->gpus);
 	sqlite3_bind_double(st->ins, k++, cost);
-	if (s->scale_ref)
-		sqlite3_bind_text(st->ins, k, s->scale_ref, -1, SQLITE_TRANSIENT);
+	if (s->run.scale_ref)
+		sqlite3_bind_text(st->ins, k, s->run.scale_ref, -1, SQLITE_TRANSIENT);
 	k++;
 	sqlite3_bind_text(st->ins, k++, version, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st->ins, k++, s->path, -1, SQLITE_TRANSIENT);

@@ -46,7 +46,7 @@ static void test_grid(void)
 	CU_ASSERT_EQUAL(s.add.counts[0], 0);
 	CU_ASSERT_EQUAL(s.add.counts[1], 8);
 	CU_ASSERT_EQUAL(s.add.counts[2], 16);
-	CU_ASSERT_EQUAL(s.topts.limit, 0);
+	CU_ASSERT_EQUAL(s.run.topts.limit, 0);
 	CU_ASSERT_DOUBLE_EQUAL(s.slo_bound, 3600, 1e-9);
 	CU_ASSERT_TRUE(s.slo_max);
 	for (i = 0; i < s.nconfigs; i++) {

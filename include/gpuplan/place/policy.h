@@ -32,10 +32,18 @@ typedef struct gp_policy_ctx {
 typedef int (*gp_policy_fn)(const gp_policy_ctx *ctx, const gp_job *job,
 			    gp_placement *out);
 
+/* What a policy needs around it (gp_policy.flags). */
+enum {
+	/* Jobs' shares and memory come from the predictors (the bundled
+	 * operator-profile models), not from their requests. */
+	GP_POLICY_PREDICTED = 1 << 0,
+};
+
 typedef struct gp_policy {
 	const char *name;
 	const char *summary;
 	gp_policy_fn place;
+	unsigned flags;         /* GP_POLICY_* */
 } gp_policy;
 
 const gp_policy *gp_policy_find(const char *name);

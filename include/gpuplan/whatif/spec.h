@@ -27,6 +27,7 @@
 
 #include "gpuplan/io/trace.h"
 #include "gpuplan/model/cluster.h"
+#include "gpuplan/run/run.h"
 #include "gpuplan/util/error.h"
 
 /* The axes, in grid order (the first varies slowest). */
@@ -73,26 +74,23 @@ typedef struct gp_whatif_spec {
 	char (*trace_hash)[17];  /* content hash of each trace (fingerprint) */
 	char cluster_hash[17];
 	char *format;           /* trace dialect, NULL = detect */
-	gp_trace_opts topts;    /* format points into this struct */
 	char **queues, **policies;
 	size_t nqueues, npolicies;
 	uint64_t *seeds;
 	size_t nseeds;
-	size_t backfill_depth;
-	char *scale_ref;        /* --scale-durations reference, NULL = off */
-	char *scale_model;      /* DL model for jobs without one, NULL = default */
+	/* Every setting of a run that is no axis (run.h): trace options,
+	 * backfill depth, durations, preemption and las, QoS, failures other
+	 * than node MTBF and recovery.  Its strings (run.topts.format aside:
+	 * that is format) are owned by the spec. */
+	gp_run_desc run;
 	gp_whatif_nodes add, remove;   /* n == 0: not an axis */
 	gp_whatif_fabric fabric;       /* n == 0: not an axis */
 	/* Failures (sim/failsim.h): node MTBF in hours (0 = none) and the
-	 * recovery policy are axes; the rest is fixed. */
+	 * recovery policy are axes; the rest is in run.fail. */
 	double *mtbf_node;             /* nmtbf values; none given: {0} */
 	size_t nmtbf;
 	int *recoveries;               /* enum gp_recovery; none given: restart */
 	size_t nrecoveries;
-	double mtbf_gpu_h, weibull_shape, repair_h, restart_cost;
-	/* Preemption (sim.h), fixed: -1 = not given (off; las preempts). */
-	int preempt;
-	double preempt_cost, checkpoint_interval, checkpoint_cost;
 	int declared[GP_AX_COUNT];     /* given as a list (shown in reports) */
 	/* The question. */
 	int slo_metric;         /* enum gp_metric, -1 when no SLO */
@@ -123,8 +121,13 @@ typedef struct gp_whatif_config {
 /* Configuration number i (0 <= i < nconfigs) and back. */
 void gp_whatif_config_of(const gp_whatif_spec *s, size_t i, gp_whatif_config *c);
 size_t gp_whatif_config_index(const gp_whatif_spec *s, const gp_whatif_config *c);
-/* Whether configuration c injects failures (a node MTBF > 0 or mtbf_gpu). */
+/* Whether configuration c injects failures (a node MTBF > 0, mtbf_gpu, a
+ * failure list or model). */
 int gp_whatif_failures_on(const gp_whatif_spec *s, const gp_whatif_config *c);
+/* The description of run number `run` (0 <= run < nruns): the spec's
+ * fixed settings with the configuration's axes and seed.  Its strings
+ * point into s. */
+void gp_whatif_run_desc(const gp_whatif_spec *s, size_t run, gp_run_desc *d);
 /* The value of one axis of c as text ("16", "ib-hdr", "fifo", trace name). */
 const char *gp_whatif_value(const gp_whatif_spec *s, const gp_whatif_config *c,
 			    int axis, char *buf, size_t size);

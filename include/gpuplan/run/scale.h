@@ -23,8 +23,8 @@
  * data-parallel CNN of the Philly era; --scale-model names another.  A
  * job the perf model cannot handle on either side keeps D.  Jobs given by
  * iterations run as gp_sim_perf_duration says (iterations x t). */
-#ifndef GPUPLAN_WHATIF_SCALE_H
-#define GPUPLAN_WHATIF_SCALE_H
+#ifndef GPUPLAN_RUN_SCALE_H
+#define GPUPLAN_RUN_SCALE_H
 
 #include "gpuplan/model/cluster.h"
 #include "gpuplan/model/job.h"

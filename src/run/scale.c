@@ -9,7 +9,7 @@
 #include "gpuplan/perf/perf.h"
 #include "gpuplan/util/pool.h"
 #include "gpuplan/util/util.h"
-#include "gpuplan/whatif/scale.h"
+#include "gpuplan/run/scale.h"
 
 /* Best iteration time per job shape; small open-addressing table. */
 typedef struct shape_entry {

@@ -1,0 +1,280 @@
+/* One simulation run from its description (run.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpuplan/model/memory.h"
+#include "gpuplan/place/policy.h"
+#include "gpuplan/run/run.h"
+#include "gpuplan/sim/failures.h"
+#include "gpuplan/util/util.h"
+
+void gp_run_failures_init(gp_run_failures *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->shape = 1.0;
+	f->repair = GP_FAIL_DEFAULT_REPAIR_H;
+	f->hb_period = 5.0;
+	f->hb_misses = 3;
+	f->recovery = GP_RECOVERY_RESTART;
+}
+
+int gp_run_failures_on(const gp_run_failures *f)
+{
+	return f->csv || f->model || f->mtbf_node > 0 || f->mtbf_gpu > 0;
+}
+
+void gp_run_desc_init(gp_run_desc *d)
+{
+	memset(d, 0, sizeof(*d));
+	gp_trace_opts_init(&d->topts);
+	d->policy = "bestfit";
+	d->queue = GP_SIM_FIFO;
+	d->seed = 1;
+	d->preempt = -1;
+	d->mem_margin = -1;
+	d->qos.ls_fraction = -1;
+	gp_qos_config_init(&d->qos.cfg);
+	gp_run_failures_init(&d->fail);
+}
+
+void gp_run_desc_engine(const gp_run_desc *d, gp_sim_config *cfg)
+{
+	int i;
+
+	cfg->queue = d->queue;
+	cfg->seed = d->seed;
+	cfg->tick = d->tick;
+	cfg->backfill_depth = d->backfill_depth;
+	cfg->preempt_cost = d->preempt_cost;
+	cfg->checkpoint_interval = d->checkpoint_interval;
+	cfg->checkpoint_cost = d->checkpoint_cost;
+	cfg->las_starvation = d->las_starvation;
+	cfg->las_nthresholds = d->las_nthresholds;
+	for (i = 0; i < d->las_nthresholds; i++)
+		cfg->las_thresholds[i] = d->las_thresholds[i];
+	/* las has its own order of who preempts whom; preempt off turns it
+	 * off. */
+	if (d->queue == GP_SIM_LAS) {
+		cfg->las_preempt = d->preempt != GP_SIM_PREEMPT_OFF;
+		cfg->preempt = GP_SIM_PREEMPT_OFF;
+	} else {
+		cfg->preempt = d->preempt > 0 ? d->preempt : GP_SIM_PREEMPT_OFF;
+	}
+}
+
+const char *gp_run_preempt_name(const gp_run *r)
+{
+	if (r->cfg.queue == GP_SIM_LAS)
+		return r->cfg.las_preempt ? "las" : NULL;
+	return r->cfg.preempt ? gp_sim_preempt_name(r->cfg.preempt) : NULL;
+}
+
+static int add_hook(gp_sim_config *cfg, const gp_sim_hooks *h, gp_error *err)
+{
+	int k;
+
+	for (k = 0; k < GP_SIM_MAX_HOOKS; k++)
+		if (!cfg->hooks[k]) {
+			cfg->hooks[k] = h;
+			cfg->hooks[k + 1] = NULL;
+			return GP_OK;
+		}
+	return gp_error_set(err, GP_EIO, "", 0, 0, "too many interruption sources");
+}
+
+/* Whether the run changes the jobs (then they are kept to be put back). */
+static int edits_jobs(const gp_run *r)
+{
+	const gp_run_desc *d = r->d;
+
+	return d->mem_margin >= 0 || d->qos.ls_fraction >= 0 || d->qos.exclusive || d->qos.on ||
+	       r->predicted;
+}
+
+/* Jobs that name a model but give no GPU memory get the estimate plus the
+ * margin. */
+static int size_memory(gp_run *r, gp_error *err)
+{
+	gp_joblist *jobs = r->jobs;
+	size_t i;
+
+	for (i = 0; i < jobs->n; i++) {
+		gp_job *j = &jobs->jobs[i];
+		gp_error e = GP_ERROR_INIT;
+
+		if (gp_memory_apply_margin(j, r->d->mem_margin, 1, &e))
+			return gp_error_set(err, GP_EINPUT, "", 0, 0, "%s: job '%s': %s",
+					    jobs->source ? jobs->source : "trace", j->id ? j->id : "?",
+					    e.msg);
+		r->mem_sized += j->gpu_mem_estimated != 0;
+	}
+	return GP_OK;
+}
+
+/* The failure hook: the list and model files loaded, the settings given
+ * winning over the model file's. */
+static int setup_failures(gp_run *r, gp_error *err)
+{
+	const gp_run_failures *f = &r->d->fail;
+	double mtbf_node = f->mtbf_node, mtbf_gpu = f->mtbf_gpu, shape = f->shape;
+	gp_fail_model m;
+
+	if (!gp_run_failures_on(f))
+		return GP_OK;
+	gp_failsim_config_init(&r->fcfg, f->seed_set ? f->seed : r->d->seed);
+	if (f->model) {
+		if (gp_fail_model_load(f->model, &m, err))
+			return err->status;
+		if (m.unit == GP_FAIL_NODE && !(mtbf_node > 0))
+			mtbf_node = m.mtbf_h;
+		if (m.unit == GP_FAIL_GPU && !(mtbf_gpu > 0))
+			mtbf_gpu = m.mtbf_h;
+		if (!f->shape_set)
+			shape = m.shape;
+	}
+	if (f->csv) {
+		if (gp_fail_csv_load(f->csv, r->cluster, &r->list, err))
+			return err->status;
+		r->fcfg.file = &r->list;
+	}
+	r->fcfg.gen.mtbf_node_h = mtbf_node;
+	r->fcfg.gen.mtbf_gpu_h = mtbf_gpu;
+	r->fcfg.gen.shape = shape;
+	r->fcfg.gen.repair_h = f->repair;
+	r->fcfg.gen.start_new = f->start_new;
+	r->fcfg.hb.period_s = f->hb_period;
+	r->fcfg.hb.misses = f->hb_misses;
+	r->fcfg.recovery = f->recovery;
+	r->fcfg.restart_cost = f->restart_cost;
+	r->fs = gp_failsim_new(&r->fcfg, r->cluster, r->jobs->n);
+	return add_hook(&r->cfg, gp_failsim_hooks(r->fs), err);
+}
+
+static void whole_gpus(gp_joblist *jobs)
+{
+	size_t i;
+
+	for (i = 0; i < jobs->n; i++)
+		if (jobs->jobs[i].gpus > 0)
+			jobs->jobs[i].gpu_milli = GP_MILLI;
+}
+
+/* Classes (ls_fraction), predicted shares, whole GPUs, and the
+ * interference / QoS hook. */
+static int setup_qos(gp_run *r, gp_error *err)
+{
+	const gp_run_qos *q = &r->d->qos;
+	gp_joblist *jobs = r->jobs;
+	gp_qos_config qc;
+	size_t i;
+
+	if (q->ls_fraction >= 0) {
+		gp_rng g;
+
+		gp_rng_seed(&g, r->cfg.seed ^ 0x15c1a55ull);
+		for (i = 0; i < jobs->n; i++)
+			jobs->jobs[i].klass = (double)(gp_rng_next(&g) >> 11) / 9007199254740992.0 <
+					      q->ls_fraction ? GP_CLASS_LS : GP_CLASS_BE;
+	}
+	if (!q->on && !r->predicted) {
+		if (q->exclusive)
+			whole_gpus(jobs);
+		return GP_OK;
+	}
+	if (r->cfg.queue == GP_SIM_LAS && q->cfg.tick > 0)
+		return gp_error_set(err, GP_EUSAGE, "", 0, 0, "the QoS monitor does not go with las");
+	if (gp_pred_models_load(&r->models, q->models_dir ? q->models_dir : "", err) != GP_OK ||
+	    gp_pred_plan_build(&r->plan, &r->models, r->cluster, jobs, err) != GP_OK)
+		return err->status;
+	if (r->predicted)
+		gp_pred_plan_apply(&r->plan, jobs);
+	if (q->exclusive)
+		whole_gpus(jobs);
+	qc = q->cfg;
+	qc.seed = r->cfg.seed;
+	qc.pred_util = r->plan.pred_util;
+	r->q = gp_qos_new(&qc, jobs);
+	return add_hook(&r->cfg, gp_qos_hooks(r->q), err);
+}
+
+int gp_run_prepare(gp_run *r, const gp_run_desc *d, const gp_cluster *c, gp_joblist *jobs,
+		   gp_sim_perf *perf, gp_scale *scale, gp_error *err)
+{
+	int st;
+
+	memset(r, 0, sizeof(*r));
+	r->d = d;
+	r->cluster = c;
+	r->jobs = jobs;
+	gp_pred_models_init(&r->models);
+	gp_pred_plan_init(&r->plan);
+	gp_fail_list_init(&r->list);
+	gp_sim_config_init(&r->cfg);
+	r->cfg.cluster = c;
+	r->cfg.policy = gp_policy_find(d->policy);
+	if (!r->cfg.policy)
+		return gp_error_set(err, GP_EUSAGE, "", 0, 0, "unknown policy '%s'", d->policy);
+	r->predicted = (r->cfg.policy->flags & GP_POLICY_PREDICTED) != 0;
+	if (edits_jobs(r) && jobs->n) {
+		r->saved = gp_xmalloc(jobs->n * sizeof(*r->saved));
+		memcpy(r->saved, jobs->jobs, jobs->n * sizeof(*r->saved));
+	}
+	if (d->mem_margin >= 0 && (st = size_memory(r, err)))
+		return st;
+	if ((st = setup_failures(r, err)))
+		return st;
+	gp_run_desc_engine(d, &r->cfg);
+	r->perf = perf;
+	if (!r->perf) {
+		r->perf = gp_sim_perf_new(c);
+		r->own_perf = 1;
+	}
+	r->cfg.duration = gp_sim_perf_duration;
+	r->cfg.duration_ud = r->perf;
+	if ((st = setup_qos(r, err)))
+		return st;
+	r->scale = scale;
+	if (!r->scale && d->scale_ref) {
+		r->scale = gp_scale_new(d->scale_ref, d->scale_model, c, jobs, err);
+		if (!r->scale)
+			return err->status;
+		r->own_scale = 1;
+	}
+	if (r->scale) {
+		r->cfg.duration = gp_scale_duration;
+		r->cfg.duration_ud = r->scale;
+	}
+	r->cfg.progress = d->progress;
+	r->cfg.progress_ud = d->progress_ud;
+	return GP_OK;
+}
+
+int gp_run_exec(gp_run *r, gp_error *err)
+{
+	int st = gp_sim_run(&r->cfg, r->jobs, &r->res, err);
+
+	r->ran = st == GP_OK;
+	return st;
+}
+
+void gp_run_release(gp_run *r)
+{
+	if (!r)
+		return;
+	if (r->ran)
+		gp_sim_result_release(&r->res);
+	gp_qos_free(r->q);
+	gp_pred_plan_release(&r->plan);
+	gp_pred_models_release(&r->models);
+	gp_failsim_free(r->fs);
+	gp_fail_list_release(&r->list);
+	if (r->own_perf)
+		gp_sim_perf_free(r->perf);
+	if (r->own_scale)
+		gp_scale_free(r->scale);
+	if (r->saved) {
+		memcpy(r->jobs->jobs, r->saved, r->jobs->n * sizeof(*r->saved));
+		free(r->saved);
+	}
+	memset(r, 0, sizeof(*r));
+}
