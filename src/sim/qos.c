@@ -403,9 +403,13 @@ static int take_from_be(gp_qos *q, gp_sim *s, int g, int need)
 		} else {
 			gp_sim_interrupt r;
 
+			/* The document's BE job saves its execution state when
+			 * stopped and resumes from it, as a preempted one does:
+			 * nothing lost, the preemption cost to save and restore. */
 			gp_sim_interrupt_init(&r);
 			r.cause = GP_SIM_CAUSE_QOS;
-			r.lose = GP_SIM_LOSE_CHECKPOINT;
+			r.lose = GP_SIM_LOSE_NOTHING;
+			r.overhead_s = gp_sim_config_of(s)->preempt_cost;
 			if (gp_sim_interrupt_job(s, k, &r) == GP_OK) {
 				q->st.be_stops++;
 				need -= sh;

@@ -192,12 +192,14 @@ static void test_best_gpu_share(void)
  *   t = 700: done 0.175, 700 + 825 > 1500: raise B to 200 (20 %), cut A to
  *            800 (>= 720).  Speeds: A 800/900, B 200/400 = 0.5.
  *   t = 800: done 0.225, 800 + 775 > 1500: raise to 300 (30 %): A would go
- *            to 700 < 720, so A is checkpointed and stopped (no checkpoint
- *            interval: it loses its work) and back in the BE queue.  B alone
- *            uses its 400: speed 1.
+ *            to 700 < 720, so A saves its state and is stopped, back in
+ *            the BE queue with its progress: 700 s at full speed and 100 s
+ *            at 800/900, 788.89 s of its 10,000.  B alone uses its 400:
+ *            speed 1.
  *   t = 900 ... 1500: still late (775 s left at 800): raises to 400 ... 1000.
  *   B finishes at 800 + 775 = 1,575, late.  A starts again at 1,575 with
- *   the GPU to itself and finishes at 11,575. */
+ *   the GPU to itself (no preemption cost configured) and finishes at
+ *   1,575 + 10,000 - 788.89 = 10,786.11. */
 static void test_episode(void)
 {
 	gp_joblist l;
@@ -243,7 +245,7 @@ static void test_episode(void)
 	st = gp_qos_stats_of(q);
 	CU_ASSERT_DOUBLE_EQUAL(r.jobs[1].start, 0, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(r.jobs[1].finish, 1575, 1e-6);
-	CU_ASSERT_DOUBLE_EQUAL(r.jobs[0].finish, 11575, 1e-6);
+	CU_ASSERT_DOUBLE_EQUAL(r.jobs[0].finish, 1575 + 10000 - (700 + 100 * 800.0 / 900), 1e-6);
 	CU_ASSERT_EQUAL(r.jobs[0].interruptions, 1);
 	CU_ASSERT_EQUAL(r.interruptions[GP_SIM_CAUSE_QOS], 1);
 	CU_ASSERT_EQUAL(st->throttles, 1);
