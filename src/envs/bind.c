@@ -406,6 +406,11 @@ int gp_envbind_task(gp_envbind *b, int env, int ngpus, int64_t mem_mib, int *out
 			g = pick_new(b, env, b->K, per, out, k, &reason);
 			if (g >= 0)
 				bound_after++;
+			else if (reason == GP_EB_NO_GPU_UNDER_THRESHOLD)
+				/* Below quota, but too few other GPUs under the
+				 * threshold: the document's branch mixes in the
+				 * environment's own least-loaded GPUs. */
+				g = pick_reuse(b, env, per);
 		} else {
 			g = pick_reuse(b, env, per);
 			if (g < 0)

@@ -150,6 +150,32 @@ static void test_threshold(void)
 	gp_envbind_free(b);
 }
 
+/* Below quota with too few other GPUs under the threshold: the document's
+ * branch mixes in the environment's own GPUs.  One usable GPU, K = 1:
+ * dora's first task binds it (1 task: at the threshold); her second, with
+ * 1 of her 2 GPUs bound, finds no other GPU under the threshold and goes
+ * to the GPU she holds instead of failing.  bob, holding nothing, still
+ * fails. */
+static void test_under_quota_mixes_held(void)
+{
+	gp_envbind *b;
+	gp_envbind_why why;
+	int g[4], d, first;
+
+	load();
+	d = env("dora");
+	b = gp_envbind_new(&cluster, &envs, 1, 1);
+	CU_ASSERT_EQUAL_FATAL(gp_envbind_task(b, d, 1, 5 * GIB, g, &why), GP_OK);
+	first = g[0];
+	CU_ASSERT_EQUAL(gp_envbind_task(b, d, 1, 5 * GIB, g, &why), GP_OK);
+	CU_ASSERT_EQUAL(g[0], first);
+	CU_ASSERT_EQUAL(gp_envbind_env_nbound(b, d), 1);
+	CU_ASSERT_EQUAL(gp_envbind_gpu_tasks(b, first), 2);
+	CU_ASSERT_EQUAL(gp_envbind_env_mem(b, d), 10 * GIB);
+	CU_ASSERT_EQUAL(gp_envbind_task(b, env("bob"), 1, 1 * GIB, g, &why), GP_NO);
+	gp_envbind_free(b);
+}
+
 /* Topology among equals: dora (pool a = n0) gets GPU 0, then GPU 3 (its
  * NVLink peer) rather than GPU 1. */
 static void test_topology_and_memory(void)
@@ -390,6 +416,7 @@ static void register_tests(void)
 	gp_test_add(s, "under quota: new GPU; at quota: reuse", test_under_quota_then_reuse);
 	gp_test_add(s, "memory quota and quota count refusals", test_memory_quota);
 	gp_test_add(s, "threshold refusal", test_threshold);
+	gp_test_add(s, "under quota: mixes in held GPUs", test_under_quota_mixes_held);
 	gp_test_add(s, "topology tie-break and GPU memory", test_topology_and_memory);
 	gp_test_add(s, "heartbeat reclaim on time", test_heartbeat_reclaim);
 	gp_test_add(s, "bind-at-start wait and fail", test_bind_wait);
