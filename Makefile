@@ -206,10 +206,12 @@ build-san/replay_%: build-san/tests/fuzz/fuzz_%.o build-san/tests/fuzz/fuzz_util
 fuzz: $(FUZZ_NAMES:%=build-fuzz/fuzz_%)
 	@FUZZ_RUNS='$(FUZZ_RUNS)' FUZZ_FLAGS='$(FUZZ_FLAGS)' sh tests/fuzz/run.sh fuzz build-fuzz $(FUZZ_TIME)
 
-# Concurrent and killed `place --commit` (tests/stress; bigger runs:
-# sh tests/stress/commit-race.sh ./gpuplan 100 100).
+# Concurrent and killed committers (tests/stress; bigger runs:
+# sh tests/stress/commit-race.sh ./gpuplan 100 100,
+# sh tests/stress/commit-mixed.sh ./gpuplan 100 5).
 stress: gpuplan
 	@sh tests/stress/commit-race.sh $(CURDIR)/gpuplan 20 2
+	@sh tests/stress/commit-mixed.sh $(CURDIR)/gpuplan 20 1 | tail -1
 	@sh tests/stress/commit-kill.sh $(CURDIR)/gpuplan 10
 
 fuzz-replay: $(FUZZ_NAMES:%=build-san/replay_%)

@@ -60,8 +60,7 @@ typedef struct envctx {
 	gp_envstate st;
 	gp_envbind *b;
 	double lock_timeout;
-	gp_lock lock;
-	int locked, created, written;
+	gp_txn txn;             /* --commit: held from load to write */
 	FILE *out;              /* what to print once the state is committed */
 } envctx;
 
@@ -72,12 +71,7 @@ static int gpu_of(const gp_cluster *c, int node, int gpu)
 
 static void ctx_release(envctx *x)
 {
-	if (x->locked) {
-		if (x->created && !x->written)
-			unlink(x->state_path);
-		gp_unlock_file(&x->lock);
-		x->locked = 0;
-	}
+	gp_txn_abort(&x->txn);
 	gp_envbind_free(x->b);
 	gp_envstate_release(&x->st);
 	gp_env_set_release(&x->set);
@@ -99,10 +93,9 @@ static int ctx_load(envctx *x)
 	if (gp_envs_load(x->envs_path, &x->cluster, &x->set, &err))
 		return gp_cli_report(&err);
 	if (x->commit) {
-		if (gp_envstate_load_locked(x->state_path, x->lock_timeout, &x->cluster, &x->set, &x->st, &x->lock,
-					    &x->created, &err))
+		if (gp_envstate_begin(&x->txn, x->state_path, x->lock_timeout, &x->cluster, &x->set, &x->st,
+				      &err))
 			return gp_cli_report(&err);
-		x->locked = 1;
 	} else if (gp_envstate_load(x->state_path, &x->cluster, &x->set, &x->st, &err)) {
 		return gp_cli_report(&err);
 	}
@@ -139,9 +132,8 @@ static int commit(envctx *x)
 
 	if (!x->commit)
 		return GP_OK;
-	if (gp_envstate_save(x->state_path, &x->cluster, &x->set, &x->st, &err))
+	if (gp_envstate_commit(&x->txn, &x->cluster, &x->set, &x->st, &err))
 		return gp_cli_report(&err);
-	x->written = 1;
 	return GP_OK;
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "gpuplan/io/cluster_yaml.h"
@@ -294,8 +295,22 @@ static int write_cluster(const import_args *a, gp_inventory *inv, int nfiles)
 		char *paths[2] = { (char *)a->out, (char *)a->state_out };
 		char *data[2] = { cl.buf, st.buf };
 		size_t lens[2] = { cl.len, st.len };
+		gp_txn txn = { { -1 }, NULL, 0 };
+		struct stat sb;
 
+		/* An existing state is replaced inside the transaction committers
+		 * use (its lock held until the rename): a place --commit that read
+		 * the old state cannot write over the import.  A new one is not
+		 * created first, so a failed import leaves none. */
+		if (a->state_out && strcmp(a->state_out, "-") && stat(a->state_out, &sb) == 0 &&
+		    S_ISREG(sb.st_mode) && gp_txn_begin(&txn, a->state_out, 0, 60, 0, NULL, NULL, &err)) {
+			gp_cluster_release(&cluster);
+			gp_sbuf_release(&cl);
+			gp_sbuf_release(&st);
+			return gp_cli_report(&err);
+		}
 		rc = gp_cli_write_files(paths, data, lens, a->state_out ? 2 : 1);
+		gp_txn_abort(&txn);
 		if (rc == GP_OK)
 			summary(&cluster, kinds, a->out, a->state_out, (size_t)nfiles, &st);
 	}

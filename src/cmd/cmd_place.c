@@ -1,7 +1,6 @@
 /* gpuplan place: choose nodes, GPUs, CPUs and NIC for a job (or a list of
  * jobs with --batch) against a cluster and its allocation state, and
  * explain the decision. */
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,7 +60,7 @@ typedef struct place_env {
 	const gp_policy *policy;
 	gp_rng rng;
 	gp_place_cache *pc;    /* for the decisions and the class names */
-	gp_lock lock;          /* held on the state file from load to commit */
+	gp_txn txn;            /* held on the state file from load to commit */
 } place_env;
 
 static int env_load(const place_opts *o, place_env *env)
@@ -74,25 +73,16 @@ static int env_load(const place_opts *o, place_env *env)
 	if (gp_cluster_load(o->cluster, &env->cluster, &err))
 		return gp_cli_report(&err);
 	gp_alloc_init(&env->alloc, &env->cluster);
-	/* --commit on a missing state creates it empty (an empty file is an
-	 * empty state) so that it can be locked; O_EXCL: of two such runs one
-	 * creates it, both then queue on the lock.  It stays when nothing is
-	 * placed: removing it could pull it from under a waiting committer. */
-	if (o->state && o->commit && o->state_missing) {
-		int fd = open(o->state, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-
-		if (fd >= 0) {
-			/* a typo in the path would otherwise start a new state silently */
+	/* --commit reads, places and writes in one transaction (the state
+	 * file's lock held throughout), so concurrent committers see each
+	 * other's allocations; a missing file is created empty. */
+	if (o->state && o->commit) {
+		if (gp_state_begin(&env->txn, o->state, 1, o->lock_timeout, &env->cluster,
+				   &env->alloc, &env->state, &err))
+			return gp_cli_report(&err);
+		if (env->txn.created) /* a typo in the path would start a new state silently */
 			fprintf(stderr, "gpuplan: %s: creating a new allocation state\n", o->state);
-			close(fd);
-		}
 	}
-	/* --commit reads, places and writes under one exclusive lock, so
-	 * concurrent committers see each other's allocations. */
-	if (o->state && o->commit &&
-	    gp_state_load_locked(o->state, o->lock_timeout, &env->cluster, &env->alloc,
-				 &env->state, &env->lock, &err))
-		return gp_cli_report(&err);
 	if (o->state && !o->commit &&
 	    gp_state_load(o->state, &env->cluster, &env->alloc, &env->state, &err))
 		return gp_cli_report(&err);
@@ -103,7 +93,7 @@ static int env_load(const place_opts *o, place_env *env)
 
 static void env_release(place_env *env)
 {
-	gp_unlock_file(&env->lock);
+	gp_txn_abort(&env->txn);
 	gp_place_cache_free(env->pc);
 	gp_state_release(&env->state);
 	gp_alloc_release(&env->alloc);
@@ -116,9 +106,8 @@ static int commit_state(const place_opts *o, place_env *env)
 
 	if (!o->commit)
 		return GP_OK;
-	if (gp_state_save(o->state, &env->cluster, &env->state, &err))
+	if (gp_state_commit(&env->txn, &env->cluster, &env->state, &err))
 		return gp_cli_report(&err);
-	gp_unlock_file(&env->lock);
 	return GP_OK;
 }
 
@@ -594,7 +583,7 @@ int cmd_place(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	place_opts o = { NULL, NULL, NULL, NULL, 1, 0, 0, 60.0, 0, 0, 0, 0 };
+	place_opts o = { NULL, NULL, NULL, NULL, 1, 0, 0, 60.0, 0, 0, 0 };
 	place_env env;
 	long v;
 	int c, rc;
@@ -663,8 +652,6 @@ int cmd_place(int argc, char **argv)
 		return gp_cli_usage_error("place", "--bench needs --batch JOBS.yaml");
 	if (o.emit && o.batch)
 		return gp_cli_usage_error("place", "--emit takes one JOB.yaml, not --batch");
-	if (o.state && o.commit && access(o.state, F_OK) != 0)
-		o.state_missing = 1;
 	if (!o.cluster)
 		o.cluster = gp_cli_default_cluster();
 	memset(&env, 0, sizeof(env));

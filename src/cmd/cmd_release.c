@@ -166,7 +166,7 @@ int cmd_release(int argc, char **argv)
 	json_t *root = NULL, *arr = NULL;
 	release_tally tally = { 0, 0 };
 	double lock_timeout = 60;
-	gp_lock lock = { -1 };
+	gp_txn txn = { { -1 }, NULL, 0 };
 
 	optind = 0;
 	opterr = 0;
@@ -210,8 +210,8 @@ int cmd_release(int argc, char **argv)
 		goto out;
 	}
 	gp_alloc_init(&a, &cl);
-	/* --commit reads and writes under the state file's lock */
-	if (commit ? gp_state_load_locked(state_path, lock_timeout, &cl, &a, &st, &lock, &err)
+	/* --commit reads and writes in one transaction (under the state file's lock) */
+	if (commit ? gp_state_begin(&txn, state_path, 0, lock_timeout, &cl, &a, &st, &err)
 		   : gp_state_load(state_path, &cl, &a, &st, &err)) {
 		rc = gp_cli_report(&err);
 		goto out;
@@ -222,7 +222,7 @@ int cmd_release(int argc, char **argv)
 	}
 	for (k = 0; k < njobs; k++)
 		release_job(&st, &cl, jobs[k], state_path, arr, &tally);
-	if (commit && tally.entries && gp_state_save(state_path, &cl, &st, &err)) {
+	if (commit && tally.entries && gp_state_commit(&txn, &cl, &st, &err)) {
 		rc = gp_cli_report(&err);
 		goto out;
 	}
@@ -241,7 +241,7 @@ int cmd_release(int argc, char **argv)
 	}
 	rc = tally.entries ? GP_OK : GP_NO;
 out:
-	gp_unlock_file(&lock);
+	gp_txn_abort(&txn);
 	json_decref(root);
 	json_decref(arr);
 	gp_state_release(&st);

@@ -20,7 +20,8 @@
 
 const char gp_usage_replace[] =
 	"usage: gpuplan replace [-c CLUSTER] --state FILE --failed NODE[:GPUS]\n"
-	"                       [--iteration-s S] [--json] [--commit] JOB.yaml\n"
+	"                       [--iteration-s S] [--json] [--commit [--lock-timeout S]]\n"
+	"                       JOB.yaml\n"
 	"\n"
 	"A member of a running job failed: choose its replacement by seed 002's rule\n"
 	"(the weakest idle candidate, by peak FLOPS, whose predicted iteration time\n"
@@ -35,9 +36,11 @@ const char gp_usage_replace[] =
 	"                      --commit, so each decision sees the last)\n"
 	"  --iteration-s S     the job's measured average iteration time before the\n"
 	"                      failure (default: predicted by the same model)\n"
-	"  --commit            write the new state back to --state FILE (atomically):\n"
-	"                      the lost GPUs leave the job, the replacement joins it,\n"
-	"                      a failed whole node is marked down\n"
+	"  --commit            write the new state back to --state FILE (atomically,\n"
+	"                      under an exclusive lock on it, as place --commit): the\n"
+	"                      lost GPUs leave the job and stay down, the replacement\n"
+	"                      joins it, a failed whole node is marked down\n"
+	"  --lock-timeout S    wait at most S seconds for the lock (default 60)\n"
 	"  --json              machine-readable output (keys sorted)\n";
 
 /* "node" or "node:0,2-3" -> node index and GPU mask (0 = whole node). */
@@ -228,8 +231,9 @@ static void print_text(const gp_cluster *c, const gp_job *j, const gp_replace_re
 		printf("state file updated\n");
 }
 
-/* Remove the lost GPUs from the job's entries, add the replacement's, mark
- * a failed whole node down. */
+/* Remove the lost GPUs from the job's entries, add the replacement's (into
+ * the job's entry on a node where it has one), mark a failed whole node
+ * down, or else the failed GPUs (they stay down: nothing is placed there). */
 static void update_state(gp_state *s, const gp_job *j, const gp_replace_result *r, int whole)
 {
 	uint64_t lost = 0;
@@ -258,7 +262,10 @@ static void update_state(gp_state *s, const gp_job *j, const gp_replace_result *
 	}
 	s->n = w;
 	if (r->status == GP_REPLACE_REPLACED)
-		gp_state_add_placement(s, j->id, &r->added);
+		gp_state_merge_placement(s, j->id, &r->added);
+	if (!whole)
+		for (g = 0; g < r->nfailed; g++)
+			gp_state_add_down_gpu(s, r->failed_node, r->failed_gpus[g]);
 	if (whole) {
 		for (i = 0; i < s->ndown; i++)
 			if (s->down[i] == r->failed_node)
@@ -277,6 +284,7 @@ int cmd_replace(int argc, char **argv)
 		{ "iteration-s", required_argument, NULL, 'i' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "commit", no_argument, NULL, 'C' },
+		{ "lock-timeout", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cluster_path = NULL, *state_path = NULL, *failed = NULL;
@@ -290,6 +298,8 @@ int cmd_replace(int argc, char **argv)
 	gp_replace_opts ro = { 0, 1 };
 	gp_rng rng;
 	int json = 0, commit = 0, c, rc = GP_OK, node = -1, whole;
+	double lock_timeout = 60;
+	gp_txn txn = { { -1 }, NULL, 0 };
 	uint64_t mask;
 
 	optind = 0;
@@ -313,6 +323,11 @@ int cmd_replace(int argc, char **argv)
 			break;
 		case 'j': json = 1; break;
 		case 'C': commit = 1; break;
+		case 'L':
+			if (gp_parse_double(optarg, 0, 86400, &lock_timeout))
+				return gp_cli_usage_error("replace", "--lock-timeout needs seconds in 0..86400, not '%s'",
+							  optarg);
+			break;
 		case ':':
 			return gp_cli_usage_error("replace", "option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -339,8 +354,11 @@ int cmd_replace(int argc, char **argv)
 		goto out;
 	whole = mask == 0;
 	gp_alloc_init(&alloc, &cl);
-	if (gp_state_load(state_path, &cl, &alloc, &st, &err) ||
-	    gp_jobspec_load(argv[optind], &job, &err)) {
+	/* --commit reads, decides and writes in one transaction (under the
+	 * state file's lock), as place --commit */
+	if (gp_jobspec_load(argv[optind], &job, &err) ||
+	    (commit ? gp_state_begin(&txn, state_path, 0, lock_timeout, &cl, &alloc, &st, &err)
+		    : gp_state_load(state_path, &cl, &alloc, &st, &err))) {
 		rc = gp_cli_report(&err);
 		goto out;
 	}
@@ -365,7 +383,7 @@ int cmd_replace(int argc, char **argv)
 	}
 	if (commit && res.status != GP_REPLACE_NONE) {
 		update_state(&st, &job, &res, whole);
-		if (gp_state_save(state_path, &cl, &st, &err)) {
+		if (gp_state_commit(&txn, &cl, &st, &err)) {
 			rc = gp_cli_report(&err);
 			goto out;
 		}
@@ -383,6 +401,7 @@ int cmd_replace(int argc, char **argv)
 	if (rc == GP_OK && res.status == GP_REPLACE_NONE)
 		rc = GP_NO;
 out:
+	gp_txn_abort(&txn);
 	gp_job_release(&job);
 	gp_replace_result_release(&res);
 	gp_placement_release(&pl);

@@ -21,7 +21,6 @@ typedef struct place_opts {
 	double lock_timeout;   /* seconds to wait for the state lock */
 	long bench;            /* hidden: decisions to time per policy */
 	int emit;              /* enum gp_emit_kind bits */
-	int state_missing;     /* --state FILE does not exist yet (--commit creates it) */
 	double mem_margin;     /* --memory-margin, a fraction */
 } place_opts;
 

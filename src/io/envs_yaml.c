@@ -440,35 +440,20 @@ int gp_envstate_load(const char *path, const gp_cluster *c, const gp_env_set *en
 	return rc;
 }
 
-int gp_envstate_load_locked(const char *path, double timeout_s, const gp_cluster *c, const gp_env_set *envs,
-			    gp_envstate *s, gp_lock *lk, int *created, gp_error *err)
+int gp_envstate_begin(gp_txn *t, const char *path, double timeout_s, const gp_cluster *c,
+		      const gp_env_set *envs, gp_envstate *s, gp_error *err)
 {
 	char *text;
 	size_t len;
-	int rc, fd;
+	int rc;
 
-	*created = 0;
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-	if (fd >= 0) {
-		close(fd);
-		*created = 1;
-	} else if (errno != EEXIST) {
-		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot create: %s", strerror(errno));
-	}
 	s->path = gp_xstrdup(path);
-	if ((rc = gp_lock_file(path, timeout_s, lk, err)))
-		goto fail;
-	if ((rc = gp_lock_read(lk, path, GP_ENVSTATE_MAX_FILE, &text, &len, err)) == GP_OK) {
-		rc = gp_envstate_parse(text, len, path, c, envs, s, err);
-		free(text);
-	}
-	if (rc == GP_OK)
-		return GP_OK;
-	gp_unlock_file(lk);
-fail:
-	if (*created)
-		unlink(path);
-	*created = 0;
+	if ((rc = gp_txn_begin(t, path, 1, timeout_s, GP_ENVSTATE_MAX_FILE, &text, &len, err)))
+		return rc;
+	rc = gp_envstate_parse(text, len, path, c, envs, s, err);
+	free(text);
+	if (rc)
+		gp_txn_abort(t);
 	return rc;
 }
 
@@ -486,44 +471,54 @@ static void put_quoted(FILE *fp, const char *s)
 	fputc('"', fp);
 }
 
-int gp_envstate_save(const char *path, const gp_cluster *c, const gp_env_set *envs, const gp_envstate *s,
-		     gp_error *err)
-{
-	gp_atomic_file af;
-	size_t i;
-	int g, rc;
+typedef struct envstate_out {
+	const gp_cluster *c;
+	const gp_env_set *envs;
+	const gp_envstate *s;
+} envstate_out;
 
-	if ((rc = gp_atomic_open(&af, path, err)))
-		return rc;
-	fputs("# gpuplan environment bindings (see gpuplan(1), \"Environment state\")\n", af.fp);
-	fputs(s->nhbs ? "heartbeats:\n" : "heartbeats: []\n", af.fp);
+static int write_envstate(FILE *fp, void *ud)
+{
+	const envstate_out *o = ud;
+	const gp_cluster *c = o->c;
+	const gp_env_set *envs = o->envs;
+	const gp_envstate *s = o->s;
+	size_t i;
+	int g;
+
+	fputs("# gpuplan environment bindings (see gpuplan(1), \"Environment state\")\n", fp);
+	fputs(s->nhbs ? "heartbeats:\n" : "heartbeats: []\n", fp);
 	for (i = 0; i < s->nhbs; i++) {
-		fputs("  - {env: ", af.fp);
-		put_quoted(af.fp, envs->envs[s->hbs[i].env].name);
-		fprintf(af.fp, ", at: %.17g}\n", s->hbs[i].at);
+		fputs("  - {env: ", fp);
+		put_quoted(fp, envs->envs[s->hbs[i].env].name);
+		fprintf(fp, ", at: %.17g}\n", s->hbs[i].at);
 	}
-	fputs(s->ntasks ? "tasks:\n" : "tasks: []\n", af.fp);
+	fputs(s->ntasks ? "tasks:\n" : "tasks: []\n", fp);
 	for (i = 0; i < s->ntasks; i++) {
 		const gp_envstate_task *t = &s->tasks[i];
 
-		fputs("  - {env: ", af.fp);
-		put_quoted(af.fp, envs->envs[t->env].name);
-		fputs(", task: ", af.fp);
-		put_quoted(af.fp, t->task);
-		fprintf(af.fp, ", memory_mib: %lld", (long long)t->mem_mib);
+		fputs("  - {env: ", fp);
+		put_quoted(fp, envs->envs[t->env].name);
+		fputs(", task: ", fp);
+		put_quoted(fp, t->task);
+		fprintf(fp, ", memory_mib: %lld", (long long)t->mem_mib);
 		if (t->at >= 0)
-			fprintf(af.fp, ", at: %.17g", t->at);
-		fputs(", gpus: [", af.fp);
+			fprintf(fp, ", at: %.17g", t->at);
+		fputs(", gpus: [", fp);
 		for (g = 0; g < t->ngpus; g++) {
-			fputs(g ? ", {node: " : "{node: ", af.fp);
-			put_quoted(af.fp, c->nodes[t->gpus[g].node].name);
-			fprintf(af.fp, ", gpu: %d}", t->gpus[g].gpu);
+			fputs(g ? ", {node: " : "{node: ", fp);
+			put_quoted(fp, c->nodes[t->gpus[g].node].name);
+			fprintf(fp, ", gpu: %d}", t->gpus[g].gpu);
 		}
-		fputs("]}\n", af.fp);
+		fputs("]}\n", fp);
 	}
-	if (ferror(af.fp)) {
-		gp_atomic_abort(&af);
-		return gp_error_set(err, GP_EIO, path, 0, 0, "write error");
-	}
-	return gp_atomic_commit(&af, err);
+	return ferror(fp) ? -1 : 0;
+}
+
+int gp_envstate_commit(gp_txn *t, const gp_cluster *c, const gp_env_set *envs,
+		       const gp_envstate *s, gp_error *err)
+{
+	envstate_out o = { c, envs, s };
+
+	return gp_txn_commit(t, write_envstate, &o, err);
 }

@@ -8,7 +8,8 @@
 #include "gpuplan/util/util.h"
 #include "gpuplan/io/yaml.h"
 
-static const char *const top_keys[] = { "allocations", "down", "draining", NULL };
+static const char *const top_keys[] = { "allocations", "down", "draining", "down_gpus", NULL };
+static const char *const down_gpu_keys[] = { "node", "gpus", NULL };
 static const char *const entry_keys[] = {
 	"job", "node", "gpus", "share", "gpu_memory_gib", "cpus", "memory_gib", "nic", NULL
 };
@@ -31,6 +32,7 @@ void gp_state_release(gp_state *s)
 	free(s->entries);
 	free(s->down);
 	free(s->draining);
+	free(s->down_gpus);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -123,6 +125,71 @@ static int load_node_list(const gp_yaml_doc *doc, const gp_yaml_node *seq, const
 		(*out)[(*n)++] = node;
 	}
 	return GP_OK;
+}
+
+void gp_state_add_down_gpu(gp_state *s, int node, int gpu)
+{
+	size_t i;
+
+	for (i = 0; i < s->ndown_gpus; i++)
+		if (s->down_gpus[i].node == node && s->down_gpus[i].gpu == gpu)
+			return;
+	GP_GROW(s->down_gpus, s->capdown_gpus, s->ndown_gpus + 1);
+	s->down_gpus[s->ndown_gpus].node = node;
+	s->down_gpus[s->ndown_gpus++].gpu = gpu;
+}
+
+/* down_gpus: [{node: N, gpus: [..]}, ...] */
+static int load_down_gpus(const gp_yaml_doc *doc, const gp_yaml_node *seq, const gp_cluster *c,
+			  gp_state *s, gp_error *err)
+{
+	size_t i, k;
+
+	if (seq->type != GP_YAML_SEQ)
+		return gp_yaml_error(doc, seq, err, "down_gpus must be a list of {node, gpus}");
+	for (i = 0; i < seq->n; i++) {
+		const gp_yaml_node *m = seq->items[i], *v, *g;
+		const char *name;
+		int node;
+		long l;
+
+		if (m->type != GP_YAML_MAP)
+			return gp_yaml_error(doc, m, err, "a down_gpus entry must be {node, gpus}");
+		if (gp_yaml_check_keys(doc, m, "down_gpus entry", down_gpu_keys, err))
+			return GP_EINPUT;
+		if (!(v = gp_yaml_get(m, "node")))
+			return gp_yaml_error(doc, m, err, "down_gpus entry has no 'node'");
+		if (gp_yaml_str(doc, v, "node", &name, err))
+			return GP_EINPUT;
+		if ((node = gp_cluster_find_node(c, name)) < 0)
+			return gp_yaml_error(doc, v, err, "unknown node '%.100s' in down_gpus", name);
+		if (!(g = gp_yaml_get(m, "gpus")) || g->type != GP_YAML_SEQ || g->n == 0)
+			return gp_yaml_error(doc, g ? g : m, err,
+					     "down_gpus entry needs gpus: a non-empty list of GPU indices");
+		for (k = 0; k < g->n; k++) {
+			if (gp_yaml_long(doc, g->items[k], "GPU index", 0, 1 << 20, &l, err))
+				return GP_EINPUT;
+			if (l >= c->nodes[node].ngpus)
+				return gp_yaml_error(doc, g->items[k], err,
+						     "GPU %ld out of range: node '%s' has GPUs 0-%d", l,
+						     c->nodes[node].name, c->nodes[node].ngpus - 1);
+			gp_state_add_down_gpu(s, node, (int)l);
+		}
+	}
+	return GP_OK;
+}
+
+/* A failed GPU takes what the allocations left of it: nothing more fits. */
+static void apply_down_gpus(const gp_cluster *c, gp_alloc *a, const gp_state *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->ndown_gpus; i++) {
+		int gid = c->nodes[s->down_gpus[i].node].first_gpu + s->down_gpus[i].gpu;
+
+		if (a->gpu_free_milli[gid] > 0 || a->gpu_free_mem_mib[gid] > 0)
+			gp_alloc_take_gpu(a, gid, a->gpu_free_milli[gid], a->gpu_free_mem_mib[gid]);
+	}
 }
 
 /* Check and apply one entry.  owner[g] = entry index that last took GPU g
@@ -331,22 +398,20 @@ int gp_state_load(const char *path, const gp_cluster *c, gp_alloc *a, gp_state *
 	return rc;
 }
 
-int gp_state_load_locked(const char *path, double timeout_s, const gp_cluster *c,
-			 gp_alloc *a, gp_state *s, gp_lock *lk, gp_error *err)
+int gp_state_begin(gp_txn *t, const char *path, int create, double timeout_s,
+		   const gp_cluster *c, gp_alloc *a, gp_state *s, gp_error *err)
 {
 	char *text;
 	size_t len;
 	int rc;
 
 	gp_state_init(s);
-	if ((rc = gp_lock_file(path, timeout_s, lk, err)))
+	if ((rc = gp_txn_begin(t, path, create, timeout_s, GP_STATE_MAX_FILE, &text, &len, err)))
 		return rc;
-	if ((rc = gp_lock_read(lk, path, GP_STATE_MAX_FILE, &text, &len, err)) == GP_OK) {
-		rc = gp_state_parse(text, len, path, c, a, s, err);
-		free(text);
-	}
+	rc = gp_state_parse(text, len, path, c, a, s, err);
+	free(text);
 	if (rc)
-		gp_unlock_file(lk);
+		gp_txn_abort(t);
 	return rc;
 }
 
@@ -403,6 +468,9 @@ int gp_state_parse(const char *text, size_t len, const char *path, const gp_clus
 	    (rc = load_node_list(&doc, v, "draining", c, &s->draining, &s->ndraining,
 				 &s->capdraining, err)))
 		goto out;
+	if ((v = gp_yaml_get(doc.root, "down_gpus")) &&
+	    (rc = load_down_gpus(&doc, v, c, s, err)))
+		goto out;
 	for (i = 0; i < s->ndown; i++)
 		gp_alloc_set_state(a, s->down[i], GP_NODE_DOWN);
 	for (i = 0; i < s->ndraining; i++)
@@ -416,6 +484,8 @@ int gp_state_parse(const char *text, size_t len, const char *path, const gp_clus
 	}
 	/* its entries were loaded while parsing (stream_entry) */
 out:
+	if (rc == GP_OK)
+		apply_down_gpus(c, a, s);
 	free(owner);
 	gp_yaml_doc_release(&doc);
 	if (rc)
@@ -448,6 +518,52 @@ void gp_state_add_placement(gp_state *s, const char *job, const gp_placement *p)
 	}
 }
 
+void gp_state_merge_placement(gp_state *s, const char *job, const gp_placement *p)
+{
+	int i, k;
+
+	for (i = 0; i < p->nparts; i++) {
+		const gp_place_part *part = &p->parts[i];
+		gp_state_entry *e = NULL;
+		gp_placement one;
+		size_t j;
+
+		for (j = 0; j < s->n; j++)
+			if (s->entries[j].node == part->node && s->entries[j].milli == part->milli &&
+			    !strcmp(s->entries[j].job, job) &&
+			    s->entries[j].ngpus + part->ngpus <= GP_TOPO_MAX_GPUS) {
+				e = &s->entries[j];
+				break;
+			}
+		if (!e) {
+			one = *p;
+			one.parts = (gp_place_part *)part;
+			one.nparts = 1;
+			gp_state_add_placement(s, job, &one);
+			continue;
+		}
+		for (k = 0; k < part->ngpus; k++)
+			e->gpus[e->ngpus++] = part->gpus[k];
+		if (part->mem_mib > e->gpu_mem_mib)
+			e->gpu_mem_mib = part->mem_mib;
+		e->mem_mib += part->host_mem_mib;
+		if (e->nic < 0)
+			e->nic = part->nic;
+		if (part->ncpus > 0 && (e->ncpus > 0 || e->cpu_milli == 0)) {
+			/* pinned CPUs join the pinned list (or start it) */
+			e->cpus = gp_xrealloc(e->cpus, (size_t)(e->ncpus + part->ncpus) * sizeof(*e->cpus));
+			memcpy(e->cpus + e->ncpus, part->cpus, (size_t)part->ncpus * sizeof(*e->cpus));
+			e->ncpus += part->ncpus;
+		} else if (e->ncpus > 0 && part->cpu_milli > 0) {
+			/* a count and a list: the entry keeps a count */
+			free(e->cpus);
+			e->cpus = NULL;
+			e->ncpus = 0;
+		}
+		e->cpu_milli += part->cpu_milli;
+	}
+}
+
 /* One quoting for every YAML gpuplan writes (gp_yaml_quote: control
  * characters, C1 and bytes that are not UTF-8 escaped). */
 static void put_quoted(FILE *fp, const char *s)
@@ -476,50 +592,92 @@ static void put_node_list(FILE *fp, const gp_cluster *c, const char *key, const 
 	fputs("]\n", fp);
 }
 
-int gp_state_save(const char *path, const gp_cluster *c, const gp_state *s, gp_error *err)
-{
-	gp_atomic_file af;
-	size_t i;
-	int g, rc;
+typedef struct state_out {
+	const gp_cluster *c;
+	const gp_state *s;
+} state_out;
 
-	if ((rc = gp_atomic_open(&af, path, err)))
-		return rc;
-	fputs("# gpuplan allocation state (see gpuplan(1), \"Allocation state\")\n", af.fp);
-	put_node_list(af.fp, c, "down", s->down, s->ndown);
-	put_node_list(af.fp, c, "draining", s->draining, s->ndraining);
-	fputs(s->n ? "allocations:\n" : "allocations: []\n", af.fp);
+static int write_state(FILE *fp, void *ud)
+{
+	const gp_cluster *c = ((const state_out *)ud)->c;
+	const gp_state *s = ((const state_out *)ud)->s;
+	size_t i, k;
+	int g;
+
+	fputs("# gpuplan allocation state (see gpuplan(1), \"Allocation state\")\n", fp);
+	put_node_list(fp, c, "down", s->down, s->ndown);
+	put_node_list(fp, c, "draining", s->draining, s->ndraining);
+	if (s->ndown_gpus)
+		fputs("down_gpus:\n", fp);
+	/* one line per node, in the order the nodes first appear */
+	for (i = 0; i < s->ndown_gpus; i++) {
+		int node = s->down_gpus[i].node, first = 1;
+
+		for (k = 0; k < i && s->down_gpus[k].node != node; k++)
+			;
+		if (k < i)
+			continue;
+		fputs("  - {node: ", fp);
+		put_quoted(fp, c->nodes[node].name);
+		fputs(", gpus: [", fp);
+		for (k = i; k < s->ndown_gpus; k++)
+			if (s->down_gpus[k].node == node) {
+				fprintf(fp, "%s%d", first ? "" : ", ", s->down_gpus[k].gpu);
+				first = 0;
+			}
+		fputs("]}\n", fp);
+	}
+	fputs(s->n ? "allocations:\n" : "allocations: []\n", fp);
 	for (i = 0; i < s->n; i++) {
 		const gp_state_entry *e = &s->entries[i];
 
-		fputs("  - {job: ", af.fp);
-		put_quoted(af.fp, e->job);
-		fputs(", node: ", af.fp);
-		put_quoted(af.fp, c->nodes[e->node].name);
-		fputs(", gpus: [", af.fp);
+		fputs("  - {job: ", fp);
+		put_quoted(fp, e->job);
+		fputs(", node: ", fp);
+		put_quoted(fp, c->nodes[e->node].name);
+		fputs(", gpus: [", fp);
 		for (g = 0; g < e->ngpus; g++)
-			fprintf(af.fp, "%s%d", g ? ", " : "", e->gpus[g]);
-		fputc(']', af.fp);
+			fprintf(fp, "%s%d", g ? ", " : "", e->gpus[g]);
+		fputc(']', fp);
 		if (e->milli != GP_MILLI)
-			fprintf(af.fp, ", share: %d", e->milli);
+			fprintf(fp, ", share: %d", e->milli);
 		if (e->gpu_mem_mib)
-			fprintf(af.fp, ", gpu_memory_gib: %.17g", e->gpu_mem_mib / 1024.0);
+			fprintf(fp, ", gpu_memory_gib: %.17g", e->gpu_mem_mib / 1024.0);
 		if (e->ncpus > 0) {
-			fputs(", cpus: [", af.fp);
+			fputs(", cpus: [", fp);
 			for (g = 0; g < e->ncpus; g++)
-				fprintf(af.fp, "%s%d", g ? ", " : "", e->cpus[g]);
-			fputc(']', af.fp);
+				fprintf(fp, "%s%d", g ? ", " : "", e->cpus[g]);
+			fputc(']', fp);
 		} else if (e->cpu_milli > 0) {
-			fprintf(af.fp, ", cpus: %.17g", e->cpu_milli / 1000.0);
+			fprintf(fp, ", cpus: %.17g", e->cpu_milli / 1000.0);
 		}
 		if (e->mem_mib)
-			fprintf(af.fp, ", memory_gib: %.17g", e->mem_mib / 1024.0);
+			fprintf(fp, ", memory_gib: %.17g", e->mem_mib / 1024.0);
 		if (e->nic >= 0) {
-			fputs(", nic: ", af.fp);
-			put_quoted(af.fp, nic_name(c, e->node, e->nic));
+			fputs(", nic: ", fp);
+			put_quoted(fp, nic_name(c, e->node, e->nic));
 		}
-		fputs("}\n", af.fp);
+		fputs("}\n", fp);
 	}
-	if (ferror(af.fp)) {
+	return ferror(fp) ? -1 : 0;
+}
+
+int gp_state_commit(gp_txn *t, const gp_cluster *c, const gp_state *s, gp_error *err)
+{
+	state_out o = { c, s };
+
+	return gp_txn_commit(t, write_state, &o, err);
+}
+
+int gp_state_save(const char *path, const gp_cluster *c, const gp_state *s, gp_error *err)
+{
+	state_out o = { c, s };
+	gp_atomic_file af;
+	int rc;
+
+	if ((rc = gp_atomic_open(&af, path, err)))
+		return rc;
+	if (write_state(af.fp, &o)) {
 		gp_atomic_abort(&af);
 		return gp_error_set(err, GP_EIO, path, 0, 0, "write error");
 	}

@@ -332,6 +332,63 @@ void gp_unlock_file(gp_lock *lk)
 	lk->fd = -1;
 }
 
+/* ---- the read-modify-write transaction ---- */
+
+int gp_txn_begin(gp_txn *t, const char *path, int create, double timeout_s, size_t max_bytes,
+		 char **data, size_t *len, gp_error *err)
+{
+	struct stat st;
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	t->lk.fd = -1;
+	if (create && stat(path, &st) != 0 && errno == ENOENT) {
+		/* No O_EXCL: through a dangling link it creates the target, and
+		 * of two creators racing the second just opens the first's file. */
+		int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+
+		if (fd < 0)
+			return gp_error_set(err, GP_EIO, path, 0, 0, "cannot create: %s",
+					    strerror(errno));
+		close(fd);
+		t->created = 1;
+	}
+	if ((rc = gp_lock_file(path, timeout_s, &t->lk, err)))
+		return rc;
+	if (data && (rc = gp_lock_read(&t->lk, path, max_bytes, data, len, err))) {
+		gp_unlock_file(&t->lk);
+		return rc;
+	}
+	t->path = gp_xstrdup(path);
+	return GP_OK;
+}
+
+int gp_txn_commit(gp_txn *t, int (*write)(FILE *fp, void *ud), void *ud, gp_error *err)
+{
+	gp_atomic_file af;
+	int rc;
+
+	if ((rc = gp_atomic_open(&af, t->path, err)) == GP_OK) {
+		if (write(af.fp, ud) || ferror(af.fp)) {
+			gp_atomic_abort(&af);
+			rc = gp_error_set(err, GP_EIO, t->path, 0, 0, "write error");
+		} else {
+			rc = gp_atomic_commit(&af, err);
+		}
+	}
+	gp_txn_abort(t);
+	return rc;
+}
+
+void gp_txn_abort(gp_txn *t)
+{
+	if (!t || !t->path) /* never begun, or over (a zeroed struct is neither) */
+		return;
+	gp_unlock_file(&t->lk);
+	free(t->path);
+	t->path = NULL;
+}
+
 int gp_write_all(int fd, const void *buf, size_t n)
 {
 	const char *p = buf;

@@ -85,19 +85,15 @@ int gp_envstate_load(const char *path, const gp_cluster *c,
 /* The same on text in memory (path for messages). */
 int gp_envstate_parse(const char *text, size_t len, const char *path, const gp_cluster *c,
 		      const gp_env_set *envs, gp_envstate *s, gp_error *err);
-/* For a read-modify-write (env ... --commit), as place --commit does: create
- * path empty when it does not exist (*created = 1), take the exclusive lock
- * (gp_lock_file, waiting up to timeout_s) and load it as it is under the
- * lock.  On success the caller holds lk: gp_envstate_save, then
- * gp_unlock_file (and removes a created file it did not write).  On failure
- * nothing is held and a file created here is gone. */
-int gp_envstate_load_locked(const char *path, double timeout_s, const gp_cluster *c,
-			    const gp_env_set *envs, gp_envstate *s, gp_lock *lk, int *created,
-			    gp_error *err);
-/* Write atomically (temporary file + rename). */
-int gp_envstate_save(const char *path, const gp_cluster *c,
-		     const gp_env_set *envs, const gp_envstate *s,
-		     gp_error *err);
+/* The read-modify-write of env ... --commit, the transaction place
+ * --commit uses (gp_txn_begin: path created empty when missing, never
+ * removed again; exclusive lock; read under it), then parsed.  On success
+ * the caller holds t: gp_envstate_commit writes s and unlocks, gp_txn_abort
+ * unlocks only.  On failure nothing is held. */
+int gp_envstate_begin(gp_txn *t, const char *path, double timeout_s, const gp_cluster *c,
+		      const gp_env_set *envs, gp_envstate *s, gp_error *err);
+int gp_envstate_commit(gp_txn *t, const gp_cluster *c, const gp_env_set *envs,
+		       const gp_envstate *s, gp_error *err);
 /* Heartbeat of env, NULL when none recorded. */
 gp_envstate_hb *gp_envstate_hb_of(gp_envstate *s, int env);
 /* Index of task, -1 when absent. */

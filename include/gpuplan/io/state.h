@@ -28,6 +28,11 @@ typedef struct gp_state_entry {
 	int nic;                    /* NIC index on the node, -1 none */
 } gp_state_entry;
 
+/* One GPU by node and local index. */
+typedef struct gp_state_gpu {
+	int node, gpu;
+} gp_state_gpu;
+
 typedef struct gp_state {
 	gp_state_entry *entries;
 	size_t n, cap;
@@ -35,6 +40,8 @@ typedef struct gp_state {
 	size_t ndown, capdown;
 	int *draining;
 	size_t ndraining, capdraining;
+	gp_state_gpu *down_gpus;    /* failed GPUs of nodes that are up (`down_gpus`) */
+	size_t ndown_gpus, capdown_gpus;
 } gp_state;
 
 void gp_state_init(gp_state *s);
@@ -51,12 +58,18 @@ int gp_state_load(const char *path, const gp_cluster *c, gp_alloc *a,
 int gp_state_parse(const char *text, size_t len, const char *path, const gp_cluster *c,
 		   gp_alloc *a, gp_state *s, gp_error *err);
 
-/* For a read-modify-write (place --commit): take the exclusive lock on
- * path (gp_lock_file, waiting up to timeout_s), then load it as it is under
- * the lock.  On success the caller holds lk: gp_state_save, then
- * gp_unlock_file.  On failure nothing is held. */
-int gp_state_load_locked(const char *path, double timeout_s, const gp_cluster *c,
-			 gp_alloc *a, gp_state *s, gp_lock *lk, gp_error *err);
+/* The read-modify-write of every command that commits (place, release,
+ * replace): gp_txn_begin on path (create: a missing file is created
+ * empty), then its contents loaded as gp_state_parse does.  On success the
+ * caller holds t: gp_state_commit writes s and unlocks, gp_txn_abort
+ * unlocks only.  On failure nothing is held. */
+int gp_state_begin(gp_txn *t, const char *path, int create, double timeout_s,
+		   const gp_cluster *c, gp_alloc *a, gp_state *s, gp_error *err);
+int gp_state_commit(gp_txn *t, const gp_cluster *c, const gp_state *s, gp_error *err);
+
+/* Mark a GPU of a node that stays up as failed (`down_gpus`): nothing can
+ * be placed on it until the entry is removed. */
+void gp_state_add_down_gpu(gp_state *s, int node, int gpu);
 
 /* Whether job already holds an allocation in s. */
 int gp_state_has_job(const gp_state *s, const char *job);
@@ -69,6 +82,10 @@ size_t gp_state_remove_jobs(gp_state *s, const char *pattern);
 
 /* Append the parts of a placement as entries of job. */
 void gp_state_add_placement(gp_state *s, const char *job, const gp_placement *p);
+/* The same, but a part on a node where job already has an entry with the
+ * same share joins that entry (one entry per job and node): GPUs, CPUs
+ * and memory added, the larger per-GPU memory kept, its NIC kept. */
+void gp_state_merge_placement(gp_state *s, const char *job, const gp_placement *p);
 
 /* Write s atomically (temporary file + rename): nothing changes on failure. */
 int gp_state_save(const char *path, const gp_cluster *c, const gp_state *s,

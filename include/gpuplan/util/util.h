@@ -106,6 +106,25 @@ int gp_lock_read(const gp_lock *lk, const char *path, size_t max_bytes, char **d
 		 size_t *len, gp_error *err);
 void gp_unlock_file(gp_lock *lk);
 
+/* The one read-modify-write transaction on a shared file (allocation and
+ * environment states, every command that commits): gp_txn_begin takes the
+ * exclusive lock (gp_lock_file) and, when data is not NULL, reads what path
+ * holds under it; gp_txn_commit writes the new contents (write(fp, ud))
+ * through gp_atomic_* (temporary file, rename) and only then unlocks;
+ * gp_txn_abort unlocks and changes nothing.  With create, a missing path
+ * (or the missing target of a dangling symbolic link) is first created
+ * empty, and is never removed again: another committer may already wait on
+ * its lock, and an empty file reads as an empty state. */
+typedef struct gp_txn {
+	gp_lock lk;
+	char *path;
+	int created;            /* begin created the file */
+} gp_txn;
+int gp_txn_begin(gp_txn *t, const char *path, int create, double timeout_s, size_t max_bytes,
+		 char **data, size_t *len, gp_error *err);
+int gp_txn_commit(gp_txn *t, int (*write)(FILE *fp, void *ud), void *ud, gp_error *err);
+void gp_txn_abort(gp_txn *t);
+
 /* Deterministic PRNG (xoshiro256**), seeded through splitmix64. */
 typedef struct gp_rng {
 	uint64_t s[4];
