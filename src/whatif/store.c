@@ -13,10 +13,16 @@ struct gp_whatif_store {
 	sqlite3 *db;
 	char *path;
 	sqlite3_stmt *ins;
-	int in_tx;
-	size_t pending;
-	struct timespec tx_start;
 };
+
+/* Several sweeps may write one database: each write is a short
+ * transaction of its own (a run's row, never a simulation), taken with
+ * BEGIN IMMEDIATE so that two writers never deadlock on upgrading a read
+ * lock (SQLite then answers BUSY at once, without waiting); each attempt
+ * waits BUSY_MS for the lock, and a busy database is tried again
+ * BUSY_TRIES times before the sweep gives up. */
+#define BUSY_MS 10000
+#define BUSY_TRIES 6
 
 /* The fixed columns before the metrics. */
 static const char *const fixed_cols =
@@ -42,6 +48,67 @@ static int exec(gp_whatif_store *st, const char *sql, gp_error *err)
 		return r;
 	}
 	return GP_OK;
+}
+
+static int is_busy(int rc)
+{
+	return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+}
+
+static int busy_fail(gp_whatif_store *st, gp_error *err)
+{
+	return gp_error_set(err, GP_EIO, st->path, 0, 0,
+			    "the database stayed locked by another writer for %d s",
+			    BUSY_MS / 1000 * BUSY_TRIES);
+}
+
+/* BEGIN IMMEDIATE: the write lock, or BUSY after every try. */
+static int begin_write(gp_whatif_store *st, gp_error *err)
+{
+	int i, rc = SQLITE_OK;
+
+	for (i = 0; i < BUSY_TRIES; i++) {
+		rc = sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			return GP_OK;
+		if ((rc & 0xff) == SQLITE_NOTADB)
+			return gp_error_set(err, GP_EINPUT, st->path, 0, 0, "not a what-if database: %s",
+					    sqlite3_errmsg(st->db));
+		if (!is_busy(rc))
+			return db_err(st, err, "starting a write");
+	}
+	return busy_fail(st, err);
+}
+
+/* COMMIT (waiting out readers), or ROLLBACK and an error. */
+static int commit_write(gp_whatif_store *st, gp_error *err)
+{
+	int i, rc = SQLITE_OK;
+
+	for (i = 0; i < BUSY_TRIES; i++) {
+		rc = sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+		if (rc == SQLITE_OK)
+			return GP_OK;
+		if (!is_busy(rc))
+			break;
+	}
+	rc = is_busy(rc) ? busy_fail(st, err) : db_err(st, err, "committing");
+	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+/* One statement in a write transaction of its own. */
+static int exec_write(gp_whatif_store *st, const char *sql, gp_error *err)
+{
+	int rc;
+
+	if ((rc = begin_write(st, err)))
+		return rc;
+	if ((rc = exec(st, sql, err))) {
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	return commit_write(st, err);
 }
 
 static char *create_sql(const char *table)
@@ -74,14 +141,19 @@ int gp_whatif_store_open(const char *path, gp_whatif_store **out, gp_error *err)
 				  st->db ? sqlite3_errmsg(st->db) : "out of memory");
 		goto fail;
 	}
-	sqlite3_busy_timeout(st->db, 10000);
+	sqlite3_busy_timeout(st->db, BUSY_MS);
 	/* A file that is not SQLite fails here, with a clear message. */
+	if ((rc = begin_write(st, err)))
+		goto fail;
 	if (sqlite3_exec(st->db, "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)",
 			 NULL, NULL, NULL) != SQLITE_OK) {
 		rc = gp_error_set(err, GP_EINPUT, path, 0, 0, "not a what-if database: %s",
 				  sqlite3_errmsg(st->db));
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 		goto fail;
 	}
+	if ((rc = commit_write(st, err)))
+		goto fail;
 	if (sqlite3_prepare_v2(st->db, "SELECT value FROM meta WHERE key = 'schema'", -1, &q, NULL) !=
 	    SQLITE_OK) {
 		rc = db_err(st, err, "reading the schema version");
@@ -101,11 +173,11 @@ int gp_whatif_store_open(const char *path, gp_whatif_store **out, gp_error *err)
 	}
 	sqlite3_finalize(q);
 	sql = create_sql("runs");
-	rc = exec(st, sql, err);
+	rc = exec_write(st, sql, err);
 	free(sql);
 	if (rc)
 		goto fail;
-	if ((rc = exec(st, "INSERT OR IGNORE INTO meta VALUES ('schema', '1')", err)))
+	if ((rc = exec_write(st, "INSERT OR IGNORE INTO meta VALUES ('schema', '1')", err)))
 		goto fail;
 	gp_sbuf_init(&sb);
 	gp_sbuf_adds(&sb, "INSERT OR REPLACE INTO runs VALUES (?");
@@ -131,37 +203,19 @@ fail:
 	return rc;
 }
 
-/* Commit pending rows now. */
-static int store_flush(gp_whatif_store *st, gp_error *err)
-{
-	if (!st || !st->in_tx)
-		return GP_OK;
-	st->in_tx = 0;
-	st->pending = 0;
-	return exec(st, "COMMIT", err);
-}
-
 int gp_whatif_store_close(gp_whatif_store *st, gp_error *err)
 {
 	int rc;
 
 	if (!st)
 		return GP_OK;
-	rc = store_flush(st, err);
+	rc = GP_OK;
 	sqlite3_finalize(st->ins);
 	if (sqlite3_close(st->db) != SQLITE_OK && rc == GP_OK)
 		rc = gp_error_set(err, GP_EIO, st->path, 0, 0, "cannot close the database");
 	free(st->path);
 	free(st);
 	return rc;
-}
-
-static double elapsed(const struct timespec *a)
-{
-	struct timespec b;
-
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	return (double)(b.tv_sec - a->tv_sec) + 1e-9 * (double)(b.tv_nsec - a->tv_nsec);
 }
 
 int gp_whatif_store_put(gp_whatif_store *st, const gp_whatif_spec *s, const char *fingerprint,
@@ -172,12 +226,10 @@ int gp_whatif_store_put(gp_whatif_store *st, const gp_whatif_spec *s, const char
 	char *key, buf[512];
 	int i, k = 1, rc;
 
-	if (!st->in_tx) {
-		if ((rc = exec(st, "BEGIN", err)))
-			return rc;
-		st->in_tx = 1;
-		clock_gettime(CLOCK_MONOTONIC, &st->tx_start);
-	}
+	/* the run's row in a transaction of its own: nothing waits on a
+	 * simulation, and a killed sweep keeps every run it finished */
+	if ((rc = begin_write(st, err)))
+		return rc;
 	gp_whatif_config_of(s, run / s->nseeds, &c);
 	key = gp_whatif_config_key(s, &c);
 	sqlite3_reset(st->ins);
@@ -221,11 +273,14 @@ int gp_whatif_store_put(gp_whatif_store *st, const gp_whatif_spec *s, const char
 			sqlite3_bind_double(st->ins, k, r->m[i]);
 	}
 	free(key);
-	if (sqlite3_step(st->ins) != SQLITE_DONE)
-		return db_err(st, err, "storing a run");
-	if (++st->pending >= 256 || elapsed(&st->tx_start) > 0.2)
-		return store_flush(st, err);
-	return GP_OK;
+	if (sqlite3_step(st->ins) != SQLITE_DONE) {
+		rc = db_err(st, err, "storing a run");
+		sqlite3_reset(st->ins);
+		sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		return rc;
+	}
+	sqlite3_reset(st->ins);
+	return commit_write(st, err);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -367,8 +422,6 @@ int gp_whatif_store_merge(gp_whatif_store *st, const char *src, size_t *added, s
 	if (!fp)
 		return gp_error_set(err, GP_EIO, src, 0, 0, "cannot open: %m");
 	fclose(fp);
-	if ((rc = store_flush(st, err)))
-		return rc;
 	if (sqlite3_prepare_v2(st->db, "ATTACH DATABASE ? AS src", -1, &q, NULL) != SQLITE_OK)
 		return db_err(st, err, "attach");
 	sqlite3_bind_text(q, 1, src, -1, SQLITE_TRANSIENT);
@@ -392,7 +445,7 @@ int gp_whatif_store_merge(gp_whatif_store *st, const char *src, size_t *added, s
 	sqlite3_finalize(q);
 	/* Same schema: the columns line up by position. */
 	sql = gp_xstrdup("INSERT OR IGNORE INTO main.runs SELECT * FROM src.runs");
-	if (exec(st, sql, err)) {
+	if (exec_write(st, sql, err)) {
 		char msg[sizeof(err->msg)];
 
 		snprintf(msg, sizeof(msg), "%s", err ? err->msg : "");
