@@ -208,6 +208,39 @@ static int group(gp_topo_derived *d, const gp_topo *t, int max_level, int *gid, 
 
 /* ---- NICs ---- */
 
+
+/* A node whose NICs do not fall in different NUMA groups (one NIC, or all
+ * on one socket) is one resource (the RoCE seed's classes split a node only
+ * by its NUMA-local NICs): every GPU is in the class of all its NICs, those
+ * without a local NIC included. */
+static void one_resource(const gp_topo *t, gp_topo_derived *d)
+{
+	uint64_t set[GP_TOPO_MAX_DEVICES / 64] = { 0 };
+	int j, g, numa = -1;
+
+	if (t->nnics == 0)
+		return;
+	for (j = 0; j < t->nnics; j++) {
+		/* several NICs of unknown NUMA: they may well be apart */
+		if (t->nics[j].numa < 0 && t->nnics > 1)
+			return;
+		if (numa >= 0 && t->nics[j].numa != numa)
+			return;
+		numa = t->nics[j].numa;
+		set[j / 64] |= (uint64_t)1 << (j % 64);
+	}
+	d->nclasses = 1;
+	memcpy(d->class_nics[0], set, sizeof(set));
+	d->class_gpus[0] = 0;
+	d->class_numa[0] = t->ngpus > 0 ? t->gpus[0].numa : -1;
+	for (g = 0; g < t->ngpus; g++) {
+		d->gpu_class[g] = 0;
+		d->class_gpus[0] |= (gp_gpuset)1 << g;
+		if (t->gpus[g].numa != d->class_numa[0])
+			d->class_numa[0] = -1;
+	}
+}
+
 static void derive_nics(const gp_topo *t, gp_topo_derived *d)
 {
 	int used[GP_TOPO_MAX_DEVICES] = { 0 };
@@ -276,6 +309,7 @@ static void derive_nics(const gp_topo *t, gp_topo_derived *d)
 		d->gpu_class[g] = c;
 		d->class_gpus[c] |= (gp_gpuset)1 << g;
 	}
+	one_resource(t, d);
 }
 
 /* ---- rings ---- */

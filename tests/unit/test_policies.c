@@ -812,12 +812,9 @@ static void test_reachability_all_policies(void)
 			 * job fits only on k80-e1 + k80-e2, 4 + 2. */
 			fx_open(&f, "unreach.yaml");
 			busy(&f, "k80-ib", 0, -1);
-			/* nic-affinity uses only the GPUs under the NUMA-local
-			 * NIC (GPU2-3 of each K80 box, PHB to mlx5_0): 2 + 2 + 2,
-			 * so its job takes 4 GPUs, which only the Ethernet pair
-			 * holds. */
-			job_of(&j, type ? GP_JOB_PS_WORKER : GP_JOB_RING_ALLREDUCE,
-			       strcmp(list[i].name, "nic-affinity") ? 6 : 4);
+			/* nic-affinity too: a K80 box has one NIC, so it is one
+			 * resource class, its GPUs far from the NIC included. */
+			job_of(&j, type ? GP_JOB_PS_WORKER : GP_JOB_RING_ALLREDUCE, 6);
 			if (type)
 				j.ps = 1;
 			CU_ASSERT_EQUAL(run(&f, list[i].name, &j), GP_PLACED);
@@ -825,9 +822,8 @@ static void test_reachability_all_policies(void)
 			CU_ASSERT_EQUAL(f.p.nparts > 0 ? f.p.parts[0].node == gp_cluster_find_node(&f.c, "k80-ib") : 1, 0);
 			if (!all_reachable(&f) || f.p.nparts == 0)
 				fprintf(stderr, "\n  policy %s (type %d) crossed trees or waited: %s\n", list[i].name, j.type, f.ex.reason);
-			/* Now k80-e2 is full: 3 + 4 free GPUs in two trees (2 + 2
-			 * for nic-affinity), no tree holds the job: every policy
-			 * waits. */
+			/* Now k80-e2 is full: 3 + 4 free GPUs in two trees, no
+			 * tree holds the job: every policy waits. */
 			busy(&f, "k80-e2", 0, 1, 2, 3, -1);
 			CU_ASSERT_EQUAL(run(&f, list[i].name, &j), GP_WAIT);
 			if (f.p.nparts == 0 && f.ex.reason[0] == '\0')

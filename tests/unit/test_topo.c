@@ -970,6 +970,28 @@ static void test_derive_large_set(void)
 	gp_topo_release(&t);
 }
 
+/* One RDMA NIC (mlx5_0, PHB to GPU2-3 on socket 1, SOC to GPU0-1): the
+ * NICs do not fall in different NUMA groups, so the node is one resource:
+ * every GPU in the class of mlx5_0, GPU0-1 too (they reach it across the
+ * sockets).  The DGX-1 above, with NICs on both sockets, keeps its two. */
+static void test_derive_one_nic_one_class(void)
+{
+	gp_topo_derived *d;
+
+	if (load_snap("k80-4gpu-pix-soc-1nic-nimbix-oldlegend-UNRESOLVED-REPO.txt", 4, 1))
+		return;
+	d = gp_topo_derived_new(&T, &E);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+	CU_ASSERT_EQUAL(d->nclasses, 1);
+	CU_ASSERT_EQUAL(d->class_gpus[0], S("0123"));
+	CU_ASSERT_EQUAL(d->class_nics[0][0], 1u);
+	CU_ASSERT_EQUAL(d->gpu_class[0], 0);
+	CU_ASSERT_EQUAL(d->gpu_class[3], 0);
+	CU_ASSERT_EQUAL(d->class_numa[0], -1);
+	gp_topo_derived_free(d);
+	gp_topo_release(&T);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("topo-snapshots");
@@ -1005,6 +1027,7 @@ static void register_tests(void)
 	gp_test_add(s, "link-helpers", test_link_helpers);
 	s = gp_test_suite("topo-derive");
 	gp_test_add(s, "dgx1", test_derive_dgx1);
+	gp_test_add(s, "one NIC: one class", test_derive_one_nic_one_class);
 	gp_test_add(s, "a100-nv12", test_derive_a100_nv12);
 	gp_test_add(s, "h100-nv18", test_derive_h100_nv18);
 	gp_test_add(s, "pcie-only", test_derive_pcie_only);
