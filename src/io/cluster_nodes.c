@@ -13,7 +13,7 @@
 /* -- fabric -- */
 
 static const char *const switch_keys[] = {
-	"name", "parent", "tech", "congestion", "adaptive_routing", "sharp", NULL
+	"name", "parent", "tech", "congestion", "adaptive_routing", "sharp", "stack", NULL
 };
 
 /* The perf model's fabric keys of one switch (inherited when absent). */
@@ -39,6 +39,14 @@ static int load_switch_perf(loader *L, const gp_yaml_node *s, gp_switch *sw)
 				 L->err))
 			return GP_EINPUT;
 		sw->sharp = b;
+	}
+	x = gp_yaml_get(s, "stack");
+	if (x) {
+		const char *st;
+
+		if (gp_cy_get_name(L, x, "stack name", &st))
+			return GP_EINPUT;
+		sw->stack = gp_xstrdup(st);
 	}
 	return GP_OK;
 }

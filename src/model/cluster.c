@@ -40,8 +40,10 @@ void gp_cluster_release(gp_cluster *c)
 		return;
 	for (i = 0; i < c->ntypes; i++)
 		type_release(&c->types[i]);
-	for (i = 0; i < c->nswitches; i++)
+	for (i = 0; i < c->nswitches; i++) {
 		free(c->switches[i].name);
+		free(c->switches[i].stack);
+	}
 	for (i = 0; i < c->nnodes; i++) {
 		for (k = 0; k < c->nodes[i].nlabels; k++) {
 			free(c->nodes[i].labels[k].key);
@@ -174,6 +176,7 @@ int gp_cluster_add_switch(gp_cluster *c, const char *name, int parent,
 	s->congestion = -1;
 	s->adaptive_routing = -1;
 	s->sharp = -1;
+	s->stack_id = -1;
 	c->nswitches++;
 	index_add(c, &c->sw_hash, &c->sw_hash_cap, switch_name, c->nswitches);
 	return c->nswitches - 1;

@@ -84,7 +84,8 @@ static int gp_cluster_switch_lca(const gp_cluster *c, int sa, int sb, int *ha,
 		sb = s[sb].parent;
 		b++;
 	}
-	while (sa != sb) {
+	/* Members of one stack meet there: the stack is one switch. */
+	while (sa != sb && !(s[sa].stack_id >= 0 && s[sa].stack_id == s[sb].stack_id)) {
 		sa = s[sa].parent;
 		sb = s[sb].parent;
 		a++;
@@ -143,6 +144,46 @@ static int cmp_switch_name(const void *a, const void *b, void *arg)
 
 	return strcmp(c->switches[*(const int *)a].name,
 		      c->switches[*(const int *)b].name);
+}
+
+static int cmp_switch_stack(const void *a, const void *b, void *arg)
+{
+	const gp_cluster *c = arg;
+	int x = *(const int *)a, y = *(const int *)b, r;
+
+	r = strcmp(c->switches[x].stack, c->switches[y].stack);
+	return r ? r : (x > y) - (x < y);
+}
+
+/* Stacks: stack_id, the lowest index of the members; the members share a
+ * parent (one level) and are Ethernet. */
+static int derive_stacks(gp_cluster *c, int *order, gp_error *err)
+{
+	int i, n = 0, first = -1;
+
+	for (i = 0; i < c->nswitches; i++) {
+		c->switches[i].stack_id = -1;
+		if (c->switches[i].stack)
+			order[n++] = i;
+	}
+	qsort_r(order, (size_t)n, sizeof(int), cmp_switch_stack, c);
+	for (i = 0; i < n; i++) {
+		gp_switch *sw = &c->switches[order[i]];
+
+		if (i == 0 || strcmp(sw->stack, c->switches[first].stack))
+			first = order[i];
+		if (gp_fabric_tech_is_ib(sw->tech))
+			return gp_error_set(err, GP_EINPUT, c->path, sw->line, sw->col,
+					    "switch '%s': 'stack' is for Ethernet switches, not %s",
+					    sw->name, gp_fabric_tech_name(sw->tech));
+		if (sw->parent != c->switches[first].parent)
+			return gp_error_set(err, GP_EINPUT, c->path, sw->line, sw->col,
+					    "switch '%s': stack '%s' spans levels (its parent differs "
+					    "from that of switch '%s')",
+					    sw->name, sw->stack, c->switches[first].name);
+		sw->stack_id = first;
+	}
+	return GP_OK;
 }
 
 /* Iterative DFS (trees may be as deep as the switch count): assigns each
@@ -234,6 +275,10 @@ int gp_fabric_derive(gp_cluster *c, gp_error *err)
 		sw->ib_up = gp_fabric_tech_is_ib(sw->tech) ? 1 + (p ? p->ib_up : 0) : 0;
 		sw->nchildren = 0;
 		sw->nodes_direct = 0;
+	}
+	if (derive_stacks(c, order, err) != GP_OK) {
+		free(order);
+		return GP_EINPUT;
 	}
 
 	/* Children (sorted by name) and attached nodes, then the DFS order. */

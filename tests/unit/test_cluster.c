@@ -406,6 +406,46 @@ static int parse_text(const char *text, gp_cluster *c, gp_error *err)
 	return rc;
 }
 
+/* Stacked Ethernet switches count as one (the seed patent's weight 99 + k,
+ * k the switch levels): spine (eth-100) over tor-a, tor-b (a stack) and
+ * tor-c.  Nodes under tor-a and tor-b meet at the stack: 99 + 1 = 100,
+ * as under one switch; tor-a to tor-c still 99 + 2 = 101.  A stack over
+ * two levels, or of InfiniBand switches, is refused at its switch. */
+static void test_stacked_switches(void)
+{
+	gp_cluster c;
+	gp_error err = GP_ERROR_INIT;
+	const char *ok = TYPES "fabric:\n  - {name: spine, tech: eth-100}\n"
+			 "  - {name: tor-a, parent: spine, stack: s1}\n"
+			 "  - {name: tor-b, parent: spine, stack: s1}\n"
+			 "  - {name: tor-c, parent: spine}\nnodes:\n"
+			 "  - {name: a, type: t, switch: tor-a}\n  - {name: b, type: t, switch: tor-b}\n"
+			 "  - {name: c, type: t, switch: tor-c}\n";
+	const char *levels = TYPES "fabric:\n  - {name: spine, tech: eth-100, stack: s1}\n"
+			     "  - {name: tor-a, parent: spine, stack: s1}\n"
+			     "nodes:\n  - {name: a, type: t, switch: tor-a}\n";
+	const char *ib = TYPES "fabric:\n  - {name: spine, tech: ib-hdr}\n"
+			 "  - {name: l1, parent: spine, stack: s}\n  - {name: l2, parent: spine, stack: s}\n"
+			 "nodes:\n  - {name: a, type: t, switch: l1}\n";
+
+	CU_ASSERT_EQUAL_FATAL(parse_text(ok, &c, &err), GP_OK);
+	CU_ASSERT_EQUAL(w(&c, "a", "b"), 100);
+	CU_ASSERT_EQUAL(w(&c, "b", "a"), 100);
+	CU_ASSERT_EQUAL(w(&c, "a", "c"), 101);
+	CU_ASSERT_EQUAL(w(&c, "b", "c"), 101);
+	gp_cluster_release(&c);
+	CU_ASSERT_EQUAL_FATAL(load("tests/data/cluster/stacked-tors.yaml", &c), 0);
+	CU_ASSERT_EQUAL(w(&c, "a-1", "b-0"), 100);
+	CU_ASSERT_EQUAL(w(&c, "a-0", "a-1"), 100);
+	CU_ASSERT_EQUAL(w(&c, "b-0", "c-0"), 101);
+	gp_cluster_release(&c);
+	CU_ASSERT_EQUAL(parse_text(levels, &c, &err), GP_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "spans levels"));
+	CU_ASSERT_EQUAL(parse_text(ib, &c, &err), GP_EINPUT);
+	CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "for Ethernet switches"));
+	CU_ASSERT_EQUAL(err.line, 7);
+}
+
 static void test_streamed_lists(void)
 {
 	gp_cluster c;
@@ -508,6 +548,7 @@ static void register_tests(void)
 	gp_test_add(s, "bad files", test_bad_files);
 	gp_test_add(s, "generated bad inputs", test_generated_bad);
 	gp_test_add(s, "build by hand", test_build_by_hand);
+	gp_test_add(s, "stacked Ethernet switches", test_stacked_switches);
 	gp_test_add(s, "streamed fabric and nodes", test_streamed_lists);
 }
 

@@ -56,7 +56,11 @@ typedef struct gp_switch {
 				  nodes; default by technology */
 	int adaptive_routing;  /* InfiniBand adaptive routing (default on) */
 	int sharp;             /* in-network reduction, SHARP (default off) */
+	char *stack;           /* stacked Ethernet switches: members of one
+				  stack (same name, same parent) count as one
+				  switch in the communication weight; NULL */
 	/* Derived by gp_cluster_finish. */
+	int stack_id;          /* lowest index of its stack's members, -1 */
 	int ib_up;             /* IB switches on the way up from here, this one
 				  included, before the first non-IB one */
 	int first, count;      /* nodes in this subtree: node_order[first ..
