@@ -15,7 +15,6 @@
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/place/policy.h"
 #include "gpuplan/report/report.h"
-#include "gpuplan/whatif/metrics.h"
 #include "runpool.h"
 
 const char gp_usage_compare[] =
@@ -60,25 +59,6 @@ const char gp_usage_compare[] =
 	"  environments are simulate's only; 'gpuplan whatif' sweeps failure rates\n"
 	"  and recovery strategies side by side\n"
 	"  --inflate X      FGD's workload-inflation experiment (see gpuplan(1))\n";
-
-static void metrics_of(const gp_joblist *jobs, const gp_sim_result *r, double *m)
-{
-	gp_sim_summary s;
-
-	gp_sim_summarize(jobs, r, -1, &s);
-	m[M_COMPLETED] = (double)s.completed;
-	m[M_NEVER] = (double)s.never_placed;
-	m[M_FAILED] = (double)s.failed;
-	m[M_WAIT_MEAN] = s.queue_delay.mean;
-	m[M_WAIT_P99] = s.queue_delay.p99;
-	m[M_JCT_MEAN] = s.jct.mean;
-	m[M_JCT_P50] = s.jct.p50;
-	m[M_JCT_P99] = s.jct.p99;
-	m[M_MAKESPAN] = r->makespan;
-	m[M_UTIL] = r->gpu_utilization;
-	m[M_UTIL_QUEUED] = gp_metric_util_queued(jobs, r);
-	m[M_PREEMPT] = (double)r->interruptions[GP_SIM_CAUSE_PREEMPT];
-}
 
 /* Split a comma list into a NULL-terminated array of strings (owned). */
 static char **split(const char *list, int *n)
@@ -283,6 +263,7 @@ static void run_one(cmp *c, size_t r, run_out *out)
 	gp_run_desc d = c->base;
 	gp_run run;
 	const gp_sim_result *res = &run.res;
+	double all[GP_M_COUNT];
 	int ci, p, q, k;
 	long s;
 
@@ -306,7 +287,9 @@ static void run_one(cmp *c, size_t r, run_out *out)
 		gp_run_release(&run);
 		return;
 	}
-	metrics_of(&c->jobs, res, out->m);
+	gp_run_metrics(&run, all);
+	for (k = 0; k < M_COUNT; k++)
+		out->m[k] = all[cmp_metric[k]];
 	if ((c->svg_dir || c->html_path) && s == 0) {
 		cmp_keep_first(&out->first, &c->jobs, res);
 		out->has_first = 1;
@@ -568,7 +551,7 @@ static int prepare(cmp *c)
 	if (c->csv_dir) {
 		gp_sbuf_adds(&c->csv, "cluster,policy,queue,seed");
 		for (k = 0; k < M_COUNT; k++)
-			gp_sbuf_addf(&c->csv, ",%s%s", cmp_metric_key[k],
+			gp_sbuf_addf(&c->csv, ",%s%s", cmp_metric_key(k),
 				     k >= M_WAIT_MEAN && k <= M_MAKESPAN ? "_s" : "");
 		gp_sbuf_adds(&c->csv, "\n");
 	}

@@ -10,15 +10,9 @@
 #include "gpuplan/report/html.h"
 #include "gpuplan/report/report.h"
 
-const char *const cmp_metric_key[M_COUNT] = {
-	"completed", "never_placed", "failed", "queue_delay_mean", "queue_delay_p99",
-	"jct_mean", "jct_p50", "jct_p99", "makespan", "gpu_utilization", "gpu_utilization_queued",
-	"preemptions",
-};
-const char *const cmp_metric_head[M_COUNT] = {
-	"jobs completed", "jobs never placed", "jobs failed", "queue delay mean",
-	"queue delay p99", "JCT mean", "JCT p50", "JCT p99", "makespan", "GPU utilization",
-	"GPU util. while queued", "preemptions",
+const int cmp_metric[M_COUNT] = {
+	GP_M_COMPLETED, GP_M_NEVER_PLACED, GP_M_FAILED, GP_M_QD_MEAN, GP_M_QD_P99, GP_M_JCT_MEAN,
+	GP_M_JCT_P50, GP_M_JCT_P99, GP_M_MAKESPAN, GP_M_UTIL, GP_M_UTIL_QUEUED, GP_M_PREEMPTIONS,
 };
 
 static const char *cell(char *buf, size_t size, int metric, gp_stats s, int nseeds)
@@ -348,7 +342,7 @@ static json_t *config_json(cmp *c, int ci, int p, int q)
 		json_object_set_new(e, "sd", json_real(gp_report_round(sp.sd, dec)));
 		json_object_set_new(e, "min", json_real(gp_report_round(sp.min, dec)));
 		json_object_set_new(e, "max", json_real(gp_report_round(sp.max, dec)));
-		json_object_set_new(mo, cmp_metric_key[k], e);
+		json_object_set_new(mo, cmp_metric_key(k), e);
 	}
 	json_object_set_new(run, "metrics", mo);
 	json_object_set_new(run, "seeds", c->per_seed[cfgi]);
@@ -439,7 +433,7 @@ static void cmp_table(const cmp *c, int from, int to, gp_table *t)
 	}
 	for (k = 0; k < M_COUNT; k++) {
 		row = gp_table_row(t);
-		gp_table_set(t, row, 0, "%s", cmp_metric_head[k]);
+		gp_table_set(t, row, 0, "%s", cmp_metric_head(k));
 		for (ci = from; ci < to; ci++) {
 			gp_stats sp = gp_stats_of(&c->values[((size_t)ci * M_COUNT + (size_t)k) * (size_t)c->nseeds],
 						  (size_t)c->nseeds);

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "gpuplan/io/trace.h"
 #include "gpuplan/model/cluster.h"
+#include "gpuplan/run/metrics.h"
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/run/scale.h"
@@ -17,11 +18,14 @@
 #define MAX_CLUSTERS 16
 #define MAX_WORKERS 256
 
-/* The metrics compared, in table order. */
+/* The metrics compared, in table order: positions in cmp_metric, which
+ * names each one's row of the metric table (run/metrics.h: keys are its
+ * columns, row heads its heads). */
 enum { M_COMPLETED, M_NEVER, M_FAILED, M_WAIT_MEAN, M_WAIT_P99, M_JCT_MEAN, M_JCT_P50,
        M_JCT_P99, M_MAKESPAN, M_UTIL, M_UTIL_QUEUED, M_PREEMPT, M_COUNT };
-extern const char *const cmp_metric_key[M_COUNT];
-extern const char *const cmp_metric_head[M_COUNT];
+extern const int cmp_metric[M_COUNT];
+#define cmp_metric_key(k) (gp_metrics[cmp_metric[k]].column)
+#define cmp_metric_head(k) (gp_metrics[cmp_metric[k]].head)
 
 /* What --svg draws of one configuration's first seed. */
 typedef struct first_run {

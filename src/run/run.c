@@ -4,6 +4,7 @@
 
 #include "gpuplan/model/memory.h"
 #include "gpuplan/place/policy.h"
+#include "gpuplan/run/metrics.h"
 #include "gpuplan/run/run.h"
 #include "gpuplan/sim/failures.h"
 #include "gpuplan/util/util.h"
@@ -255,6 +256,18 @@ int gp_run_exec(gp_run *r, gp_error *err)
 
 	r->ran = st == GP_OK;
 	return st;
+}
+
+void gp_run_metrics(const gp_run *r, double *m)
+{
+	gp_metrics_of(r->jobs, &r->res, m);
+	if (r->fs) {
+		gp_failsim_summary fs;
+
+		gp_failsim_summarize(r->fs, r->jobs, &r->res, &fs);
+		m[GP_M_LOST_GPU_H] = fs.lost_gpu_hours;
+		m[GP_M_GOODPUT] = fs.goodput;
+	}
 }
 
 void gp_run_release(gp_run *r)

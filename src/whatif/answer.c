@@ -239,7 +239,7 @@ static json_t *metrics_json(const gp_whatif_result *r)
 	int i;
 
 	/* Nested like simulate's JSON: queue_delay.p90 is o.queue_delay.p90. */
-	for (i = 0; i < GP_M_COUNT; i++) {
+	for (i = 0; i < GP_M_SWEPT; i++) {
 		const char *dot = strchr(gp_metrics[i].path, '.');
 
 		if (dot) {
@@ -360,7 +360,7 @@ void gp_whatif_answer_csv(const gp_whatif_results *rs, const gp_cluster *base, g
 	for (a = 0; a < GP_AX_COUNT; a++)
 		gp_sbuf_addf(out, "%s,", gp_whatif_axis_names[a]);
 	gp_sbuf_adds(out, "seed,nodes,gpus,cost");
-	for (m = 0; m < GP_M_COUNT; m++)
+	for (m = 0; m < GP_M_SWEPT; m++)
 		gp_sbuf_addf(out, ",%s%s", gp_metrics[m].column,
 			     gp_metrics[m].kind == GP_MK_SECONDS ? "_s" : "");
 	gp_sbuf_adds(out, ",meets_slo\n");
@@ -382,7 +382,7 @@ void gp_whatif_answer_csv(const gp_whatif_results *rs, const gp_cluster *base, g
 			}
 			gp_sbuf_addf(out, "%llu,%d,%d,%s", (unsigned long long)s->seeds[k], r->nodes,
 				     r->gpus, gp_report_num(buf, sizeof(buf), sh.cost, 6));
-			for (m = 0; m < GP_M_COUNT; m++)
+			for (m = 0; m < GP_M_SWEPT; m++)
 				gp_sbuf_addf(out, ",%s", gp_report_num(buf, sizeof(buf), r->m[m], decimals(m)));
 			gp_sbuf_addf(out, ",%s\n", ok < 0 ? "" : ok ? "yes" : "no");
 		}

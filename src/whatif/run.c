@@ -142,14 +142,7 @@ int gp_whatif_runner_run(gp_whatif_runner *r, size_t run, gp_whatif_result *out,
 		return st;
 	}
 	memset(out, 0, sizeof(*out));
-	gp_metrics_of(&r->jobs[t], &one.res, out->m);
-	if (one.fs) {
-		gp_failsim_summary fsum;
-
-		gp_failsim_summarize(one.fs, &r->jobs[t], &one.res, &fsum);
-		out->m[GP_M_LOST_GPU_H] = fsum.lost_gpu_hours;
-		out->m[GP_M_GOODPUT] = fsum.goodput;
-	}
+	gp_run_metrics(&one, out->m);
 	out->nodes = r->cluster.nnodes;
 	out->gpus = r->cluster.ngpus;
 	gp_run_release(&one);

@@ -10,7 +10,7 @@
 #include "gpuplan/sim/failsim.h"
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
-#include "gpuplan/whatif/metrics.h"
+#include "gpuplan/run/metrics.h"
 #include "gpuplan/whatif/spec.h"
 
 const char *const gp_whatif_axis_names[GP_AX_COUNT] = {

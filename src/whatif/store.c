@@ -118,7 +118,7 @@ static char *create_sql(const char *table)
 
 	gp_sbuf_init(&sb);
 	gp_sbuf_addf(&sb, "CREATE TABLE IF NOT EXISTS %s (%s", table, fixed_cols);
-	for (i = 0; i < GP_M_COUNT; i++)
+	for (i = 0; i < GP_M_SWEPT; i++)
 		gp_sbuf_addf(&sb, ", %s %s", gp_metrics[i].column,
 			     gp_metrics[i].kind == GP_MK_COUNT ? "INTEGER" : "REAL");
 	gp_sbuf_adds(&sb, ", PRIMARY KEY (fingerprint, config, seed))");
@@ -181,7 +181,7 @@ int gp_whatif_store_open(const char *path, gp_whatif_store **out, gp_error *err)
 		goto fail;
 	gp_sbuf_init(&sb);
 	gp_sbuf_adds(&sb, "INSERT OR REPLACE INTO runs VALUES (?");
-	for (i = 1; i < NFIXED + GP_M_COUNT; i++)
+	for (i = 1; i < NFIXED + GP_M_SWEPT; i++)
 		gp_sbuf_adds(&sb, ", ?");
 	gp_sbuf_adds(&sb, ")");
 	rc = sqlite3_prepare_v2(st->db, sb.buf, -1, &st->ins, NULL);
@@ -266,7 +266,7 @@ int gp_whatif_store_put(gp_whatif_store *st, const gp_whatif_spec *s, const char
 	k++;
 	sqlite3_bind_text(st->ins, k++, version, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st->ins, k++, s->path, -1, SQLITE_TRANSIENT);
-	for (i = 0; i < GP_M_COUNT; i++, k++) {
+	for (i = 0; i < GP_M_SWEPT; i++, k++) {
 		if (gp_metrics[i].kind == GP_MK_COUNT)
 			sqlite3_bind_int64(st->ins, k, (sqlite3_int64)r->m[i]);
 		else
@@ -348,7 +348,7 @@ int gp_whatif_store_load(gp_whatif_store *st, const gp_whatif_spec *s, const cha
 	gp_sbuf_init(&sb);
 	gp_sbuf_adds(&sb, "SELECT fingerprint, config, seed, trace, add_nodes, remove_nodes, fabric, "
 			  "queue, policy, mtbf_node, recovery, nodes, gpus");
-	for (i = 0; i < GP_M_COUNT; i++)
+	for (i = 0; i < GP_M_SWEPT; i++)
 		gp_sbuf_addf(&sb, ", %s", gp_metrics[i].column);
 	gp_sbuf_adds(&sb, " FROM runs");
 	rc = sqlite3_prepare_v2(st->db, sb.buf, -1, &q, NULL);
@@ -395,7 +395,7 @@ int gp_whatif_store_load(gp_whatif_store *st, const gp_whatif_spec *s, const cha
 		memset(&r, 0, sizeof(r));
 		r.nodes = sqlite3_column_int(q, 11);
 		r.gpus = sqlite3_column_int(q, 12);
-		for (i = 0; i < GP_M_COUNT; i++)
+		for (i = 0; i < GP_M_SWEPT; i++)
 			r.m[i] = sqlite3_column_double(q, 13 + i);
 		gp_whatif_results_put(rs, cfg * s->nseeds + si, &r);
 		(*found)++;

@@ -12,7 +12,7 @@
 #include "gpuplan/place/policy.h"
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
-#include "gpuplan/whatif/metrics.h"
+#include "gpuplan/run/metrics.h"
 #include "gpuplan/whatif/spec.h"
 #include "gpuplan/whatif/store.h"
 #include "gpuplan/whatif/sweep.h"

@@ -139,6 +139,10 @@ int gp_run_exec(gp_run *r, gp_error *err);
 /* Frees what the run made and puts the jobs back. */
 void gp_run_release(gp_run *r);
 
+/* The run's metrics (metrics.h) into m[GP_M_COUNT], the failure ones
+ * from its failure hook. */
+void gp_run_metrics(const gp_run *r, double *m);
+
 /* The preemption reports name: "las", "class", "priority", NULL = none. */
 const char *gp_run_preempt_name(const gp_run *r);
 

@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "gpuplan/util/error.h"
-#include "gpuplan/whatif/metrics.h"
+#include "gpuplan/run/metrics.h"
 #include "gpuplan/whatif/spec.h"
 
 typedef struct gp_whatif_result {

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "gpuplan/util/util.h"
-#include "gpuplan/whatif/metrics.h"
+#include "gpuplan/run/metrics.h"
 
 #define D(k, name, hd, kind) \
 	{ #k "." #name, #k "_" #name, hd, kind, 1 }
@@ -35,13 +35,14 @@ const gp_metric_info gp_metrics[GP_M_COUNT] = {
 	[GP_M_LOST_GPU_H] = { "lost_gpu_hours", "lost_gpu_hours", "GPU-hours lost to failures",
 			      GP_MK_FACTOR, 1 },
 	[GP_M_GOODPUT] = { "goodput", "goodput", "goodput", GP_MK_RATIO, 0 },
+	[GP_M_PREEMPTIONS] = { "preemptions", "preemptions", "preemptions", GP_MK_COUNT, 1 },
 };
 
 int gp_metric_find(const char *name)
 {
 	int i;
 
-	for (i = 0; i < GP_M_COUNT; i++)
+	for (i = 0; i < GP_M_SWEPT; i++)
 		if (!strcmp(name, gp_metrics[i].path) || !strcmp(name, gp_metrics[i].column))
 			return i;
 	return -1;
@@ -55,7 +56,7 @@ const char *gp_metric_names(void)
 
 	if (buf[0])
 		return buf;
-	for (i = 0; i < GP_M_COUNT && k + 40 < sizeof(buf); i++)
+	for (i = 0; i < GP_M_SWEPT && k + 40 < sizeof(buf); i++)
 		k += (size_t)snprintf(buf + k, sizeof(buf) - k, "%s%s", i ? ", " : "",
 				      gp_metrics[i].path);
 	return buf;
@@ -148,4 +149,5 @@ void gp_metrics_of(const gp_joblist *jobs, const gp_sim_result *r, double *m)
 	m[GP_M_UTIL_QUEUED] = gp_metric_util_queued(jobs, r);
 	m[GP_M_LOST_GPU_H] = 0;
 	m[GP_M_GOODPUT] = 1;
+	m[GP_M_PREEMPTIONS] = (double)r->interruptions[GP_SIM_CAUSE_PREEMPT];
 }
