@@ -1,7 +1,7 @@
 /* gpuplan compare: one trace, several policies x queue disciplines x
  * seeds, one table with the metrics side by side (mean and spread over
  * the seeds), or the same as JSON.  The runs go to -j worker processes
- * (runpool.h); the outputs are in cmd_compare_out.c. */
+ * (run/pool.h); the outputs are in cmd_compare_out.c. */
 #include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
@@ -15,7 +15,7 @@
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/place/policy.h"
 #include "gpuplan/report/report.h"
-#include "runpool.h"
+#include "gpuplan/run/pool.h"
 
 const char gp_usage_compare[] =
 	"usage: gpuplan compare [-c CLUSTER]... TRACE --policies P1,P2,... [--queues Q1,Q2,...]\n"
@@ -369,7 +369,7 @@ static int run_serial(cmp *c)
 	return GP_OK;
 }
 
-/* ---- -j N: worker processes (runpool.h) ----
+/* ---- -j N: worker processes (run/pool.h) ----
  * A run's record: [u64 run][i32 status] then the error (status != 0) or
  * the metrics, the CSV row, the JSON text and the chart data. */
 
@@ -483,52 +483,102 @@ static int decode(cursor *k, size_t r, run_out *o)
 	return 0;
 }
 
-static int pool_run(void *ud, size_t r, gp_sbuf *out)
+static void *pool_open(void *ud, gp_error *err)
 {
-	cmp *c = ud;
+	(void)err;
+	return ud;
+}
+
+static void pool_close(void *state)
+{
+	(void)state;
+}
+
+/* In a worker: run r and its record. */
+static int pool_run(void *state, size_t r, gp_sbuf *out, gp_error *err)
+{
+	cmp *c = state;
 	run_out o;
 	int st;
 
 	run_one(c, r, &o);
-	encode(&o, r, out);
 	st = o.status;
+	if (st != GP_OK && err)
+		*err = o.err;
+	else
+		encode(&o, r, out);
 	run_out_release(&o);
-	return st != GP_OK;
+	return st;
 }
 
-static int pool_take(void *ud, size_t r, const char *rec, size_t len)
+/* The records as they come; taken in run order, so that the tables are
+ * those of one process doing the runs in order. */
+typedef struct taker {
+	cmp *c;
+	char **rec;
+	size_t *len;
+	size_t next, done;
+	int rc;
+} taker;
+
+static void pool_done(void *ud, size_t r, const char *rec, size_t len)
 {
-	cmp *c = ud;
-	cursor k = { rec, len };
-	run_out o;
-	int rc = GP_OK;
+	taker *t = ud;
+	cmp *c = t->c;
 
-	if (decode(&k, r, &o)) {
-		fprintf(stderr, "gpuplan: compare: garbled result of run %zu from a worker process\n", r + 1);
-		rc = GP_EIO;
-	} else if (o.status != GP_OK) {
-		rc = gp_cli_report(&o.err);
-	} else {
-		take_run(c, r, &o);
-	}
-	run_out_release(&o);
-	return rc;
-}
-
-static void pool_progress(void *ud, size_t done)
-{
-	const cmp *c = ud;
-
+	t->rec[r] = gp_xmalloc(len + 1);
+	memcpy(t->rec[r], rec, len);
+	t->len[r] = len;
+	t->done++;
 	if (c->show_progress)
-		fprintf(stderr, "\rcompare: %zu of %zu runs done (%ld processes)   ", done, c->nruns,
+		fprintf(stderr, "\rcompare: %zu of %zu runs done (%ld processes)   ", t->done, c->nruns,
 			c->workers);
+	for (; t->rc == GP_OK && t->next < c->nruns && t->rec[t->next]; t->next++) {
+		cursor k = { t->rec[t->next], t->len[t->next] };
+		run_out o;
+
+		if (decode(&k, t->next, &o)) {
+			fprintf(stderr, "gpuplan: compare: garbled result of run %zu from a worker process\n",
+				t->next + 1);
+			t->rc = GP_EIO;
+		} else {
+			take_run(c, t->next, &o);
+		}
+		run_out_release(&o);
+		free(t->rec[t->next]);
+		t->rec[t->next] = NULL;
+	}
 }
 
 static int run_parallel(cmp *c)
 {
-	gp_runpool_ops ops = { pool_run, pool_take, pool_progress, c };
+	gp_runpool_ops ops = { pool_open, pool_run, pool_close, c };
+	gp_error err = GP_ERROR_INIT;
+	taker t = { c, NULL, NULL, 0, 0, GP_OK };
+	gp_runpool *p;
+	size_t *runs, r;
+	int rc;
 
-	return gp_runpool(c->nruns, (int)c->workers, &ops);
+	p = gp_runpool_new(&ops, (int)c->workers, &err);
+	if (!p)
+		return gp_cli_report(&err);
+	runs = gp_xmalloc(c->nruns * sizeof(*runs));
+	for (r = 0; r < c->nruns; r++)
+		runs[r] = r;
+	t.rec = gp_xcalloc(c->nruns, sizeof(*t.rec));
+	t.len = gp_xcalloc(c->nruns, sizeof(*t.len));
+	rc = gp_runpool_run(p, runs, c->nruns, pool_done, &t, NULL, NULL, &err);
+	if (rc != GP_OK)
+		rc = gp_cli_report(&err);
+	else
+		rc = t.rc;
+	gp_runpool_free(p);
+	for (r = 0; r < c->nruns; r++)
+		free(t.rec[r]);
+	free(t.rec);
+	free(t.len);
+	free(runs);
+	return rc;
 }
 
 /* ---- the command ---- */

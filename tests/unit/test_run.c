@@ -1,5 +1,8 @@
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/run/pool.h"
 #include "gpuplan/run/run.h"
 #include "gpuplan/sim/failures.h"
 #include "gpuplan/util/util.h"
@@ -129,6 +132,83 @@ static void test_spec_desc(void)
 	gp_whatif_spec_release(&s);
 }
 
+/* A worker's state: the run that fails (-1: none). */
+static void *sq_open(void *ud, gp_error *err)
+{
+	(void)err;
+	return ud;
+}
+
+static int sq_run(void *state, size_t r, gp_sbuf *out, gp_error *err)
+{
+	const long *bad = state;
+
+	if ((long)r == *bad)
+		return gp_error_set(err, GP_EINPUT, "", 0, 0, "run %zu refused", r);
+	gp_sbuf_addf(out, "%zu", r * r);
+	return GP_OK;
+}
+
+static void sq_close(void *state)
+{
+	(void)state;
+}
+
+typedef struct sq_seen {
+	long v[16];
+	int n;
+} sq_seen;
+
+static void sq_done(void *ud, size_t r, const char *rec, size_t len)
+{
+	sq_seen *s = ud;
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, rec);
+	if (r < 16)
+		s->v[r] = atol(buf);
+	s->n++;
+}
+
+/* The pool hands every run's record back once, in this process or from
+ * workers alike, and a failing run's error comes back as it was made. */
+static void test_pool(void)
+{
+	static const size_t runs[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	long bad = -1;
+	gp_runpool_ops ops = { sq_open, sq_run, sq_close, &bad };
+	gp_error err = GP_ERROR_INIT;
+	int workers, i;
+
+	for (workers = 1; workers <= 3; workers += 2) {
+		gp_runpool *p = gp_runpool_new(&ops, workers, &err);
+		sq_seen s;
+		int stopped = -1;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+		CU_ASSERT_EQUAL(gp_runpool_workers(p), workers);
+		memset(&s, 0, sizeof(s));
+		CU_ASSERT_EQUAL(gp_runpool_run(p, runs, 10, sq_done, &s, NULL, &stopped, &err), GP_OK);
+		CU_ASSERT_EQUAL(stopped, 0);
+		CU_ASSERT_EQUAL(s.n, 10);
+		for (i = 0; i < 10; i++)
+			CU_ASSERT_EQUAL(s.v[i], (long)i * i);
+		gp_runpool_free(p);
+	}
+	bad = 4;
+	for (workers = 1; workers <= 3; workers += 2) {
+		gp_runpool *p = gp_runpool_new(&ops, workers, &err);
+		sq_seen s;
+
+		memset(&s, 0, sizeof(s));
+		gp_error_clear(&err);
+		CU_ASSERT_EQUAL(gp_runpool_run(p, runs, 10, sq_done, &s, NULL, NULL, &err), GP_EINPUT);
+		CU_ASSERT_STRING_EQUAL(err.msg, "run 4 refused");
+		CU_ASSERT(s.n < 10);
+		gp_runpool_free(p);
+	}
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("run");
@@ -136,6 +216,7 @@ static void register_tests(void)
 	gp_test_add(s, "engine settings of a description", test_engine_settings);
 	gp_test_add(s, "a run puts the jobs back", test_jobs_put_back);
 	gp_test_add(s, "a spec's settings in each run's description", test_spec_desc);
+	gp_test_add(s, "runs in worker processes", test_pool);
 }
 
 int main(int argc, char **argv)
