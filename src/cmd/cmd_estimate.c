@@ -8,6 +8,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "llm_int.h"
 #include "gpuplan/io/jobspec.h"
 #include "gpuplan/model/memory.h"
 #include "gpuplan/model/dlmodels.h"
@@ -178,7 +179,9 @@ int cmd_estimate(int argc, char **argv)
 		return gp_cli_report(&err);
 	}
 	rc = GP_OK;
-	if (json)
+	if (e.rule == GP_MEM_RULE_LLM)
+		rc = gp_estimate_llm(&job, &e, json);
+	else if (json)
 		rc = print_json(&job, &e);
 	else
 		print_text(&job, &e);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "llm_int.h"
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/jobspec.h"
 #include "gpuplan/perf/perf.h"
@@ -25,7 +26,7 @@ const char gp_usage_perf[] =
 	"                    --on NODE:GPUS[,...] [--algo ALGO] [--json]\n"
 	"                    [--format gpuplan|nccl-tests]\n"
 	"       gpuplan perf [-c CLUSTER] JOB.yaml [--on NODE:GPUS[,...] | --policy P]\n"
-	"                    [--seed N] [--json]\n"
+	"                    [--seed N] [--gemm-efficiency F] [--json]\n"
 	"       (each form also takes --html FILE)\n"
 	"\n"
 	"Model the time of one collective on the GPUs given, or the iteration time\n"
@@ -44,6 +45,8 @@ const char gp_usage_perf[] =
 	"                       collnet, hierarchical, ps (as NCCL_ALGO forces one)\n"
 	"  --policy P           place the job with policy P on the idle cluster\n"
 	"  --seed N             seed for randomised policies (default 1)\n"
+	"  --gemm-efficiency F  llm jobs: achieved / peak FLOP/s of the GEMMs instead\n"
+	"                       of the fitted value of the GPU (a what-if)\n"
 	"  --json               machine-readable output\n"
 	"  --format F           --sweep's table: gpuplan (default) or nccl-tests (its\n"
 	"                       own columns and 'Avg bus bandwidth' line, to diff)\n"
@@ -778,7 +781,7 @@ static void job_body(gp_html *h, void *ud)
 }
 
 static int run_job(const gp_cluster *c, const char *job_path, const char *on,
-		   const char *policy, long seed, int json, perf_page *pg)
+		   const char *policy, long seed, double eta, int json, perf_page *pg)
 {
 	gp_job job;
 	gp_placement given, best, worst;
@@ -827,6 +830,21 @@ static int run_job(const gp_cluster *c, const char *job_path, const char *on,
 		}
 		gp_alloc_release(&alloc);
 		have_given = 1;
+	}
+	if (job.type == GP_JOB_LLM) {
+		char why[256];
+		gp_sbuf sb;
+
+		if (!have_given && gp_perf_llm_place(c, &job, &given, why, sizeof(why))) {
+			st = gp_cli_fail(GP_NO, "job '%s' does not fit the idle cluster: %s",
+					 job.id ? job.id : "?", why);
+			goto out;
+		}
+		gp_sbuf_init(&sb);
+		fmt_placement(c, &given, &sb);
+		st = gp_perf_llm_report(c, &job, &given, sb.buf, eta, json);
+		gp_sbuf_release(&sb);
+		goto out;
 	}
 	if (have_given && gp_perf_iteration(c, &job, &given, &it, &err)) {
 		st = gp_cli_report(&err);
@@ -934,6 +952,7 @@ int cmd_perf(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "format", required_argument, NULL, 'F' },
 		{ "html", required_argument, NULL, 'H' },
+		{ "gemm-efficiency", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *cluster_path = NULL, *on = NULL, *policy = NULL, *size = NULL;
@@ -942,7 +961,7 @@ int cmd_perf(int argc, char **argv)
 	int coll = -1, algo = GP_ALGO_AUTO, json = 0, c, st, nccl = 0;
 	perf_page pg;
 	long seed = 1;
-	double bytes = 0;
+	double bytes = 0, eta = 0;
 	gp_cluster cl;
 	gp_error err = GP_ERROR_INIT;
 
@@ -994,6 +1013,10 @@ int cmd_perf(int argc, char **argv)
 		case 'H':
 			pg.path = optarg;
 			break;
+		case 'E':
+			if (gp_parse_double(optarg, 0.01, 1, &eta))
+				return gp_cli_usage_error(CMD, "--gemm-efficiency wants a fraction in [0.01, 1], not '%s'", optarg);
+			break;
 		default:
 			return gp_cli_usage_error(CMD, "unknown or incomplete option '%s'", argv[optind - 1]);
 		}
@@ -1041,7 +1064,7 @@ int cmd_perf(int argc, char **argv)
 			st = run_collective(&cl, coll, algo, bytes, &p, json, &pg);
 		gp_placement_release(&p);
 	} else {
-		st = run_job(&cl, argv[optind], on, policy, seed, json, &pg);
+		st = run_job(&cl, argv[optind], on, policy, seed, eta, json, &pg);
 	}
 	gp_sbuf_release(&pg.text);
 	gp_cluster_release(&cl);

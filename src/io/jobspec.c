@@ -17,7 +17,8 @@ static const char *const job_keys[] = {
 	"name", "type", "gpus", "ps", "workers", "gpu_memory_gib", "model", "dataset",
 	"input", "batch_size", "optimizer", "precision", "gpu_model", "class",
 	"environment", "gpu_share", "cpus", "memory_gib", "iterations", "duration",
-	"priority", "submit", "deadline", "deadline_s", "checkpoint_interval_s", NULL
+	"priority", "submit", "deadline", "deadline_s", "checkpoint_interval_s",
+	"parallel", "sharding", "recompute", "global_batch", "micro_batch", NULL
 };
 
 static const char *const model_keys[] = {
@@ -421,7 +422,7 @@ static int load_shape(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job *j
 		job->type = gp_job_type_parse(s);
 		if (job->type < 0) {
 			gp_yaml_error(doc, v, err,
-				      "type must be single-card, single-node, ring-allreduce or ps-worker, not '%.40s'",
+				      "type must be single-card, single-node, ring-allreduce, ps-worker or llm, not '%.40s'",
 				      s);
 			return GP_EINPUT;
 		}
@@ -439,7 +440,9 @@ static int load_shape(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job *j
 	if (workers_node &&
 	    gp_yaml_long(doc, workers_node, "workers", 1, GP_JOBSPEC_MAX_GPUS, &workers, err))
 		return GP_EINPUT;
-	if (!gpus_node) {
+	if (!gpus_node && job->type == GP_JOB_LLM) {
+		gpus = 0; /* from the parallel sizes (gp_jobspec_llm) */
+	} else if (!gpus_node) {
 		if (ps_node && workers_node) {
 			gpus = ps + workers;
 		} else {
@@ -516,7 +519,7 @@ static int load_model_part(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_j
 	}
 	if ((v = gp_yaml_get(map, "input")) && load_input(doc, v, &in_c, &in_h, &in_w, err))
 		return GP_EINPUT;
-	if ((v = gp_yaml_get(map, "model"))) {
+	if ((v = gp_yaml_get(map, "model")) && job->type != GP_JOB_LLM) {
 		char dataset[32];
 		const gp_model_desc *d;
 
@@ -550,6 +553,9 @@ static int load_training(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 	double x, deadline, ckpt;
 	int have;
 
+	if (job->type == GP_JOB_LLM && (v = gp_yaml_get(map, "batch_size")))
+		return gp_yaml_error(doc, v, err, "an llm job gives global_batch and micro_batch, "
+				     "not batch_size");
 	if (get_long(doc, map, "batch_size", 1, 1 << 24, &l, &have, err))
 		return GP_EINPUT;
 	if (have)
@@ -563,7 +569,7 @@ static int load_training(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 		}
 		job->optimizer = gp_optimizer_parse(s);
 	}
-	if ((v = gp_yaml_get(map, "precision"))) {
+	if ((v = gp_yaml_get(map, "precision")) && job->type != GP_JOB_LLM) {
 		if (gp_yaml_str(doc, v, "precision", &s, err))
 			return GP_EINPUT;
 		if (gp_precision_parse(s) < 0) {
@@ -694,7 +700,22 @@ int gp_jobspec_from_yaml(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 		goto fail;
 	job->id = gp_xstrdup(s);
 	if (load_shape(doc, map, job, err) || load_model_part(doc, map, job, err) ||
-	    load_training(doc, map, job, err) || load_gpu_memory(doc, map, job, err))
+	    load_training(doc, map, job, err))
+		goto fail;
+	if (job->type == GP_JOB_LLM) {
+		if (gp_jobspec_llm(doc, map, job, gp_yaml_get(map, "gpus") != NULL, err))
+			goto fail;
+	} else {
+		int i;
+
+		for (i = 0; gp_jobspec_llm_keys[i]; i++)
+			if (gp_yaml_get(map, gp_jobspec_llm_keys[i])) {
+				gp_yaml_error(doc, gp_yaml_get(map, gp_jobspec_llm_keys[i]), err,
+					      "'%s' is for type llm jobs", gp_jobspec_llm_keys[i]);
+				goto fail;
+			}
+	}
+	if (load_gpu_memory(doc, map, job, err))
 		goto fail;
 	return GP_OK;
 fail:

@@ -141,6 +141,7 @@ static const char *const type_names[] = {
 	[GP_JOB_SINGLE_NODE] = "single-node",
 	[GP_JOB_RING_ALLREDUCE] = "ring-allreduce",
 	[GP_JOB_PS_WORKER] = "ps-worker",
+	[GP_JOB_LLM] = "llm",
 };
 
 const char *gp_job_type_name(int type)

@@ -98,6 +98,23 @@ int gp_memory_estimate_margin(const gp_job *job, double margin, gp_mem_estimate 
 		return gp_error_set(err, GP_EINPUT, NULL, 0, 0, "memory margin %g is outside [0, %g]",
 				    margin, GP_MEM_MARGIN_MAX);
 	e->margin = margin;
+	if (job->type == GP_JOB_LLM && job->more->llm.layers > 0) {
+		gp_llm_memory(&job->more->llm, &e->llm);
+		e->rule = GP_MEM_RULE_LLM;
+		e->batch = job->more->llm.micro_batch;
+		e->weights = e->llm.weights + e->llm.fp8_copy;
+		e->grads = e->llm.grads;
+		e->optim = e->llm.optim;
+		e->weight_bpp = e->weights / e->llm.params_local;
+		e->grad_bpp = e->grads / e->llm.params_local;
+		e->optim_bpp = e->optim / e->llm.params_local;
+		e->states = e->weights + e->grads + e->optim;
+		e->activations = e->llm.activations + e->llm.fsdp_units;
+		e->logits = e->llm.embed_act;
+		e->overhead = e->llm.allowance + margin * e->llm.total;
+		e->total = e->llm.total * (1 + margin);
+		return GP_OK;
+	}
 	e->batch = job->batch_size > 0 ? job->batch_size : 1;
 	b = e->batch;
 	gp_memory_bytes_per_param(job->optimizer, job->precision, &e->weight_bpp,

@@ -136,10 +136,15 @@ gp_place_cache *gp_place_begin(const gp_policy_ctx *ctx, const gp_job *job,
 			       gp_placement *out, gp_place_cache **tmp);
 int gp_place_end(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_place_cache *tmp,
 		 const gp_job *job, gp_placement *out, int r, int nic_class);
-/* Ring-AllReduce and PS-Worker jobs may span nodes; the others may not. */
+/* A large-model job (type llm) laid out by parallel group (llm.c): what
+ * every policy does with such a job. */
+int gp_place_llm(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *out);
+/* Ring-AllReduce, PS-Worker and large-model jobs may span nodes; the
+ * others may not. */
 static inline int gp_place_may_span(const gp_job *job)
 {
-	return job->type == GP_JOB_RING_ALLREDUCE || job->type == GP_JOB_PS_WORKER;
+	return job->type == GP_JOB_RING_ALLREDUCE || job->type == GP_JOB_PS_WORKER ||
+	       job->type == GP_JOB_LLM;
 }
 /* The k GPUs of avail with the most (most = 1) or least free share,
  * lowest index among equals (spread.c; packing uses it too). */

@@ -427,7 +427,8 @@ static int search(sim *s, const gp_job *job, int thr)
 	if (!nc || s->cap_milli - s->alloc_milli + cand_milli < need_milli(job))
 		return 0;
 	GP_GROW(s->victims, s->victims_cap, nc + 1);
-	if (job->type != GP_JOB_RING_ALLREDUCE && job->type != GP_JOB_PS_WORKER)
+	if (job->type != GP_JOB_RING_ALLREDUCE && job->type != GP_JOB_PS_WORKER &&
+	    job->type != GP_JOB_LLM)
 		return one_node(s, job, thr);
 	GP_GROW(s->vict, s->vict_cap, nc + 1);
 	nc = candidates(s, thr);

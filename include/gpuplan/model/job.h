@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "gpuplan/model/catalog.h"
+#include "gpuplan/model/llm.h"
 #include "gpuplan/util/error.h"
 
 enum gp_job_type {
@@ -14,6 +15,7 @@ enum gp_job_type {
 	GP_JOB_SINGLE_NODE,
 	GP_JOB_RING_ALLREDUCE,
 	GP_JOB_PS_WORKER,
+	GP_JOB_LLM,             /* tensor/pipeline/context/data parallel (llm.h) */
 };
 
 enum gp_job_class { GP_CLASS_LS = 0, GP_CLASS_BE = 1 };
@@ -48,6 +50,7 @@ typedef struct gp_job_more {
 	double deadline;        /* seconds after submit, 0 = none */
 	double checkpoint_interval; /* seconds of work between checkpoints;
 				   0 = the run's default */
+	gp_llm llm;             /* type llm: model and layout */
 } gp_job_more;
 
 /* gp_job.own bits: what gp_job_release frees. */

@@ -15,6 +15,7 @@
 
 #include "gpuplan/util/error.h"
 #include "gpuplan/model/job.h"
+#include "gpuplan/model/llm.h"
 
 #define GP_MEM_MARGIN_DEFAULT 0.0 /* fraction */
 #define GP_MEM_MARGIN_MAX 10.0    /* 1000 %: a validation limit */
@@ -23,6 +24,7 @@ enum gp_mem_rule {
 	GP_MEM_RULE_CNN = 0,       /* seed: per-layer outputs */
 	GP_MEM_RULE_TRANSFORMER,   /* bytes/param + per-layer activations */
 	GP_MEM_RULE_STATES,        /* model states only: no activation data */
+	GP_MEM_RULE_LLM,           /* type llm: gp_llm_memory (llm.h) */
 };
 
 typedef struct gp_mem_estimate {
@@ -39,6 +41,7 @@ typedef struct gp_mem_estimate {
 	double overhead;                /* margin x the above */
 	double total;                   /* bytes per GPU */
 	const char *note;               /* caveat, or NULL */
+	gp_llm_mem llm;                 /* rule llm: the whole breakdown */
 } gp_mem_estimate;
 
 /* Bytes per parameter of weights, gradients and optimizer state. */

@@ -420,6 +420,7 @@ static int run(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, 
 		return single_card(ctx, pc, job, out);
 	switch (job->type) {
 	case GP_JOB_RING_ALLREDUCE:
+	case GP_JOB_LLM:
 		if (one_node(ctx, pc, job, 1, out) == GP_PLACED)
 			return GP_PLACED;
 		return several_nodes(ctx, pc, job, GP_GROUP_RING, out);

@@ -144,7 +144,8 @@ static int place_in_class(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp
 	int *fit = gp_place_scratch_nodes(pc, 0);
 	uint64_t *allow = gp_place_scratch_masks(pc);
 	int node, k = job->gpus, best = -1, scan;
-	int kind = job->type == GP_JOB_RING_ALLREDUCE ? GP_GROUP_RING : GP_GROUP_SUM;
+	int kind = job->type == GP_JOB_RING_ALLREDUCE || job->type == GP_JOB_LLM ? GP_GROUP_RING
+										 : GP_GROUP_SUM;
 	class_ud ud = { job, cls, kind };
 	int64_t bk0 = 0, bk1 = 0, bk2 = 0;
 	uint64_t bmask = 0;
