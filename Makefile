@@ -128,6 +128,13 @@ golden-update: gpuplan
 validate-perf: gpuplan
 	@sh scripts/validate-perf.sh $(CURDIR)/gpuplan
 
+# The large-model model against published measurements (errors per class,
+# fitted and held-out cases apart; `sh scripts/validate-llm.sh --fit` also
+# searches the fitted efficiencies).  Reports; never fails on accuracy.
+.PHONY: validate-llm
+validate-llm: gpuplan
+	@sh scripts/validate-llm.sh $(CURDIR)/gpuplan
+
 # The built-in perf table must be what `gpuplan calibrate --write` makes.
 calibration-check: gpuplan
 	@sh scripts/check-calibration.sh $(CURDIR)/gpuplan

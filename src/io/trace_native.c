@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gpuplan/model/llm.h"
+#include "gpuplan/model/memory.h"
 #include "gpuplan/util/util.h"
 #include "trace_int.h"
 
@@ -15,7 +17,8 @@ enum {
 	C_PRIORITY, C_PS, C_WORKERS, C_GPU_MILLI, C_GPU_MEM, C_CPU_MILLI,
 	C_MEM, C_GPU_MODELS, C_ENV, C_MODEL, C_PARAMS, C_LAYERS, C_HIDDEN,
 	C_SEQ_LEN, C_TRANSFORMER, C_FLOPS, C_BATCH, C_OPTIMIZER, C_PRECISION,
-	C_DEADLINE,
+	C_DEADLINE, C_TP, C_PP, C_CP, C_DP, C_VP, C_EP, C_SHARDING, C_RECOMPUTE,
+	C_GLOBAL_BATCH, C_MICRO_BATCH,
 };
 
 static const char *const columns[] = {
@@ -23,7 +26,8 @@ static const char *const columns[] = {
 	"priority", "ps", "workers", "gpu_milli", "gpu_mem_mib", "cpu_milli",
 	"mem_mib", "gpu_models", "environment", "model", "params", "layers",
 	"hidden", "seq_len", "transformer", "flops_per_sample", "batch_size",
-	"optimizer", "precision", "deadline", NULL,
+	"optimizer", "precision", "deadline", "tp", "pp", "cp", "dp", "vp", "ep",
+	"sharding", "recompute", "global_batch", "micro_batch", NULL,
 };
 
 static int has(const gp_trace_row *r, int k)
@@ -86,10 +90,80 @@ static const char *const opt_words[] = { "sgd", "momentum", "adam", NULL };
 static const char *const prec_words[] = { "fp32", "fp16", "bf16", "mixed", NULL };
 static const char *const bool_words[] = { "0", "1", "no", "yes", "false", "true", NULL };
 
+/* A type llm row: the model column names a preset; seq_len, precision
+ * and the layout columns as in a job file (man gpuplan, "Large-model
+ * jobs"); the per-GPU memory from the estimate unless given. */
+static int llm_row(gp_trace_row *r, gp_job *j)
+{
+	static const char *const shard_words[] = { "none", "zero1", "zero2", "zero3", "fsdp",
+						   "hsdp", NULL };
+	static const char *const rc_words[] = { "none", "selective", "full", NULL };
+	static const char *const lp_words[] = { "bf16", "fp16", "fp8", NULL };
+	static const int cols[] = { C_MODEL, C_TP, C_PP, C_CP, C_DP, C_VP, C_EP, C_SHARDING,
+				    C_RECOMPUTE, C_GLOBAL_BATCH, C_MICRO_BATCH, C_PRECISION,
+				    C_SEQ_LEN, C_GPUS };
+	static const char *const fields[] = { "model", "tp", "pp", "cp", "dp", "vp", "ep",
+					      "sharding", "sharding", "global_batch",
+					      "micro_batch", "precision", "seq_len", "parallel" };
+	const gp_llm_preset *pre = gp_llm_preset_find(gp_trace_get(r, C_MODEL));
+	gp_llm *l = &r->more.llm;
+	gp_llm_mem m;
+	const char *field = "";
+	char why[200];
+	int rc, v[7] = { 0, 0, 0, 0, 0, 0, 0 }, sh = 0, re = 0, pr = 0, gb = 0, mb = 0;
+	size_t i;
+
+	if (!pre)
+		return gp_trace_bad(r, C_MODEL, "an llm row names a model preset (gpt3-175b, "
+				    "llama3-70b, ...), not '%.40s'", gp_trace_get(r, C_MODEL));
+	*l = pre->shape;
+	snprintf(l->preset, sizeof(l->preset), "%s", pre->name);
+	if ((rc = opt_int(r, C_TP, 1, GP_LLM_MAX_DIM, &v[0])) ||
+	    (rc = opt_int(r, C_PP, 1, GP_LLM_MAX_DIM, &v[1])) ||
+	    (rc = opt_int(r, C_CP, 1, GP_LLM_MAX_DIM, &v[2])) ||
+	    (rc = opt_int(r, C_DP, 1, GP_LLM_MAX_DIM, &v[3])) ||
+	    (rc = opt_int(r, C_VP, 1, GP_LLM_MAX_DIM, &v[4])) ||
+	    (rc = opt_int(r, C_EP, 1, GP_LLM_MAX_DIM, &v[5])) ||
+	    (rc = opt_int(r, C_SEQ_LEN, 1, GP_LLM_MAX_DIM, &v[6])) ||
+	    (rc = opt_word(r, C_SHARDING, shard_words, "none, zero1, zero2, zero3, fsdp or hsdp",
+			   &sh)) ||
+	    (rc = opt_word(r, C_RECOMPUTE, rc_words, "none, selective or full", &re)) ||
+	    (rc = opt_word(r, C_PRECISION, lp_words, "bf16, fp16 or fp8 for an llm job", &pr)) ||
+	    (rc = opt_int(r, C_GLOBAL_BATCH, 1, GP_LLM_MAX_DIM, &gb)) ||
+	    (rc = opt_int(r, C_MICRO_BATCH, 1, GP_LLM_MAX_DIM, &mb)))
+		return rc;
+	l->tp = v[0], l->pp = v[1], l->cp = v[2], l->dp = v[3], l->vp = v[4], l->ep = v[5];
+	if (v[6] > 0)
+		l->seq_len = v[6];
+	l->sharding = (int8_t)sh;
+	l->recompute = (int8_t)re;
+	l->precision = (int8_t)pr;
+	l->global_batch = gb;
+	l->micro_batch = mb;
+	l->sp = -1;
+	l->moments = 2;
+	if (gp_llm_complete(l, j->gpus, why, sizeof(why), &field)) {
+		for (i = 0; i < GP_ARRAY_SIZE(fields) && strcmp(fields[i], field); i++)
+			;
+		return gp_trace_bad(r, i < GP_ARRAY_SIZE(fields) && has(r, cols[i]) ? cols[i] : C_GPUS,
+				    "%s", why);
+	}
+	r->more.model.seq_len = l->seq_len;
+	r->more.model.flops_per_sample = gp_llm_model_flops(l) / l->global_batch;
+	j->batch_size = l->global_batch;
+	if (j->gpu_mem_mib <= 0) {
+		gp_llm_memory(l, &m);
+		j->gpu_mem_mib = (int64_t)(m.total / 1048576.0) + 1;
+		j->gpu_mem_estimated = 1;
+	}
+	return GP_OK;
+}
+
 static int native_row(gp_trace_row *r, gp_job *j)
 {
 	long gpus, iters = 0;
 	double submit, duration = -1;
+	int i;
 	int rc, b = -1, klass = j->klass, milli = j->gpu_milli, opt = j->optimizer;
 	int prec = j->precision;
 
@@ -113,11 +187,12 @@ static int native_row(gp_trace_row *r, gp_job *j)
 
 		if (t < 0)
 			return gp_trace_bad(r, C_TYPE,
-					    "'type' must be one of %s, %s, %s, %s; got '%.40s'",
+					    "'type' must be one of %s, %s, %s, %s, %s; got '%.40s'",
 					    gp_job_type_name(GP_JOB_SINGLE_CARD),
 					    gp_job_type_name(GP_JOB_SINGLE_NODE),
 					    gp_job_type_name(GP_JOB_RING_ALLREDUCE),
 					    gp_job_type_name(GP_JOB_PS_WORKER),
+					    gp_job_type_name(GP_JOB_LLM),
 					    gp_trace_get(r, C_TYPE));
 		j->type = t;
 	}
@@ -140,7 +215,8 @@ static int native_row(gp_trace_row *r, gp_job *j)
 	    (rc = opt_double(r, C_FLOPS, 0, 1e30, &r->more.model.flops_per_sample)) ||
 	    (rc = opt_int(r, C_BATCH, 0, 1L << 30, &j->batch_size)) ||
 	    (rc = opt_word(r, C_OPTIMIZER, opt_words, "sgd, momentum or adam", &opt)) ||
-	    (rc = opt_word(r, C_PRECISION, prec_words, "fp32, fp16, bf16 or mixed", &prec)) ||
+	    (j->type != GP_JOB_LLM &&
+	     (rc = opt_word(r, C_PRECISION, prec_words, "fp32, fp16, bf16 or mixed", &prec))) ||
 	    (rc = opt_double(r, C_DEADLINE, 0, GP_TRACE_MAX_SECONDS, &r->more.deadline)))
 		return rc;
 	j->klass = (int8_t)klass;
@@ -182,6 +258,11 @@ static int native_row(gp_trace_row *r, gp_job *j)
 				    gp_job_type_name(j->type), j->gpus);
 	if (j->gpus == 0 && j->cpu_milli == 0)
 		return gp_trace_bad(r, C_GPUS, "a job with no GPU needs 'cpu_milli'");
+	if (j->type == GP_JOB_LLM)
+		return llm_row(r, j);
+	for (i = C_TP; i <= C_MICRO_BATCH; i++)
+		if (has(r, i))
+			return gp_trace_bad(r, i, "'%s' is for type llm rows", r->names[i]);
 	return GP_OK;
 }
 

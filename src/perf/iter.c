@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gpuplan/model/dlmodels.h"
+#include "gpuplan/perf/llmperf.h"
 #include "gpuplan/perf/perf.h"
 #include "gpuplan/util/util.h"
 
@@ -252,6 +253,30 @@ static void add_comm(iter_est *x, int workers, int servers)
 	out->iter_s = out->compute_s + out->exposed_s;
 }
 
+/* A large-model job through its own model (llmperf.h), in this struct's
+ * terms: compute, and the rest as exposed communication. */
+static int llm_iteration(const gp_cluster *c, const gp_job *j, const gp_placement *p,
+			 gp_perf_iter *out, gp_error *err)
+{
+	gp_llm_perf r;
+	int st = gp_perf_llm(c, j, p, &r, err), i;
+
+	if (st)
+		return st;
+	out->compute_s = r.term[GP_LLM_T_COMPUTE];
+	out->iter_s = r.iter_s;
+	out->exposed_s = r.iter_s - out->compute_s;
+	for (i = GP_LLM_T_TP; i < GP_LLM_T_COUNT; i++)
+		out->comm_s += i == GP_LLM_T_DP ? r.dp_total_s : i == GP_LLM_T_BUBBLE ||
+			       i == GP_LLM_T_OPTIM ? 0 : r.term[i];
+	out->algo = GP_ALGO_AUTO;
+	out->gpus = r.gpus;
+	out->nodes = r.nodes;
+	snprintf(out->bottleneck, sizeof(out->bottleneck), "large-model job bound by %s",
+		 gp_llm_term_name(r.bound));
+	return GP_OK;
+}
+
 int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placement *p,
 			   unsigned flags, gp_perf_iter *out, gp_error *err)
 {
@@ -259,6 +284,8 @@ int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placem
 	int st, i, workers = 0, servers = 0, done = 0;
 
 	memset(out, 0, sizeof(*out));
+	if (j->type == GP_JOB_LLM)
+		return llm_iteration(c, j, p, out, err);
 	memset(&x, 0, sizeof(x));
 	x.c = c;
 	x.j = j;

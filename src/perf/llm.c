@@ -12,9 +12,9 @@
 /* GEMM efficiency per GPU generation, fitted by `make validate-llm` on the
  * fitting half of tests/data/llm/validation.csv (man gpuplan). */
 static const gp_llm_eff effs[] = {
-	{ "ampere", 0.62, 0 },
-	{ "hopper", 0.58, 0.42 },
-	{ "blackwell", 0.58, 0.42 },
+	{ "ampere", 0.72, 0 },
+	{ "hopper", 0.32, 0.32 },
+	{ "blackwell", 0.32, 0.32 }, /* no published case yet: Hopper's */
 };
 
 /* Share of the elementwise (memory-bound) kernels' bytes that reach HBM

@@ -3,7 +3,10 @@
  * 2022 Table 2, Narayanan et al. SC'21 §5.1). */
 #include <string.h>
 
+#include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/jobspec.h"
+#include "gpuplan/perf/llmperf.h"
+#include "gpuplan/place/policy.h"
 #include "gpuplan/model/llm.h"
 #include "gpuplan/model/memory.h"
 #include "testlib.h"
@@ -174,6 +177,71 @@ static void test_jobspec(void)
 	CU_ASSERT_EQUAL(err.line, 6);
 }
 
+/* Placement by parallel group, and the cost of a TP group that leaves its
+ * NVLink domain: the 70B job of the issue on the bundled cluster. */
+static void test_place_and_perf(void)
+{
+	gp_cluster c;
+	gp_job j;
+	gp_placement p;
+	gp_alloc a;
+	gp_rng rng;
+	gp_policy_ctx ctx;
+	gp_error err = GP_ERROR_INIT;
+	gp_llm_perf r, rs;
+	int i, k;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_load(gp_test_path("topologies/example-cluster.yaml"), &c,
+					      &err), 0);
+	CU_ASSERT_EQUAL_FATAL(gp_jobspec_load("tests/data/llm/jobs/llama3-70b-64.yaml", &j, &err), 0);
+	gp_placement_init(&p);
+	CU_ASSERT_EQUAL_FATAL(gp_alloc_init(&a, &c), 0);
+	gp_rng_seed(&rng, 1);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.cluster = &c;
+	ctx.alloc = &a;
+	ctx.rng = &rng;
+	/* every policy lays it out the same way: 8 whole H100 nodes */
+	CU_ASSERT_EQUAL_FATAL(gp_policy_find("spread")->place(&ctx, &j, &p), GP_PLACED);
+	CU_ASSERT_EQUAL(p.nparts, 8);
+	for (i = 0; i < p.nparts; i++) {
+		CU_ASSERT_EQUAL(p.parts[i].ngpus, 8);
+		CU_ASSERT_STRING_EQUAL(gp_cluster_node_model(&c, p.parts[i].node)->name,
+				       "H100-SXM5-80GB");
+	}
+	CU_ASSERT_EQUAL_FATAL(gp_perf_llm(&c, &j, &p, &r, &err), 0);
+	CU_ASSERT_EQUAL(r.tp.nodes, 1);
+	CU_ASSERT_EQUAL(r.pp.nodes, 2); /* stage 1 starts two nodes on */
+	CU_ASSERT_EQUAL(r.dp.nodes, 2);
+	CU_ASSERT(r.iter_s > 0 && r.mfu > 0 && r.mfu < 1);
+	/* tokens/s per GPU is the batch's tokens over time and GPUs */
+	CU_ASSERT_DOUBLE_EQUAL(r.tokens_per_s_per_gpu, 128.0 * 8192 / (r.iter_s * 64), 1e-6);
+	{
+		/* rank order follows the parts: re-sort into 8 parts of one GPU
+		 * index each so that ranks 0..7 sit on 8 nodes */
+		gp_placement one;
+
+		gp_placement_init(&one);
+		for (k = 0; k < 8; k++)
+			for (i = 0; i < 8; i++) {
+				gp_place_part *q = gp_placement_add(&one, p.parts[i].node);
+
+				q->gpus[q->ngpus++] = k;
+			}
+		CU_ASSERT_EQUAL_FATAL(gp_perf_llm(&c, &j, &one, &rs, &err), 0);
+		CU_ASSERT_EQUAL(rs.tp.nodes, 8);
+		CU_ASSERT(rs.term[GP_LLM_T_TP] > 1.5 * r.term[GP_LLM_T_TP]);
+		CU_ASSERT(rs.iter_s > r.iter_s);
+		CU_ASSERT_DOUBLE_EQUAL(rs.term[GP_LLM_T_COMPUTE], r.term[GP_LLM_T_COMPUTE], 1e-9);
+		gp_placement_release(&one);
+	}
+	gp_placement_release(&p);
+	gp_alloc_release(&a);
+	gp_job_release(&j);
+	gp_cluster_release(&c);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("llm");
@@ -185,6 +253,7 @@ static void register_tests(void)
 	gp_test_add(s, "70B first stage", test_70b_stage0);
 	gp_test_add(s, "suggested layout", test_suggest);
 	gp_test_add(s, "job file", test_jobspec);
+	gp_test_add(s, "placement and iteration time", test_place_and_perf);
 }
 
 int main(int argc, char **argv)
