@@ -215,12 +215,7 @@ bad_gpu:
 
 static void fmt_time(double s, char *buf, size_t n)
 {
-	if (s >= 1)
-		snprintf(buf, n, "%.3f s", s);
-	else if (s >= 1e-3)
-		snprintf(buf, n, "%.3f ms", s * 1e3);
-	else
-		snprintf(buf, n, "%.3f us", s * 1e6);
+	gp_perf_fmt_time(s, buf, n);
 }
 
 static void fmt_placement(const gp_cluster *c, const gp_placement *p, gp_sbuf *sb)

@@ -13,7 +13,7 @@
 #include "gpuplan/place/policy.h"
 #include "gpuplan/util/util.h"
 
-static void fmt_s(double s, char *buf, size_t n)
+void gp_perf_fmt_time(double s, char *buf, size_t n)
 {
 	if (s >= 1)
 		snprintf(buf, n, "%.3f s", s);
@@ -116,7 +116,7 @@ int gp_perf_llm_report(const gp_cluster *c, const gp_job *j, const gp_placement 
 	printf("job '%s': llm, %s, %d GPUs on %d node%s (%s)\n", j->id ? j->id : "", lay, r.gpus,
 	       r.nodes, r.nodes == 1 ? "" : "s", r.gpu);
 	printf("  on          %s\n", placement_str);
-	fmt_s(r.iter_s, buf, sizeof(buf));
+	gp_perf_fmt_time(r.iter_s, buf, sizeof(buf));
 	printf("  iteration   %s  (%.0f tokens/s per GPU, MFU %.1f %%)\n", buf,
 	       r.tokens_per_s_per_gpu, r.mfu * 100);
 	printf("  bound by    %s; largest overhead %s\n", gp_llm_term_name(r.bound),
@@ -124,7 +124,7 @@ int gp_perf_llm_report(const gp_cluster *c, const gp_job *j, const gp_placement 
 	for (i = 0; i < GP_LLM_T_COUNT; i++) {
 		if (r.term[i] <= 0)
 			continue;
-		fmt_s(r.term[i], buf, sizeof(buf));
+		gp_perf_fmt_time(r.term[i], buf, sizeof(buf));
 		printf("  %-17s %12s  %5.1f %%\n", gp_llm_term_name(i), buf,
 		       100 * r.term[i] / r.iter_s);
 	}
@@ -138,7 +138,7 @@ int gp_perf_llm_report(const gp_cluster *c, const gp_job *j, const gp_placement 
 	if (l->pp > 1)
 		printf("  %s\n", r.pp.where);
 	if (l->dp > 1) {
-		fmt_s(r.dp_total_s, buf, sizeof(buf));
+		gp_perf_fmt_time(r.dp_total_s, buf, sizeof(buf));
 		printf("  %s; %s of gradient/parameter traffic\n", r.dp.where, buf);
 	}
 	return GP_OK;

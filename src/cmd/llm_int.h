@@ -14,6 +14,8 @@ void gp_llm_layout_str(const gp_llm *l, char *buf, size_t n);
 /* estimate's output for a type llm job (e from gp_memory_estimate). */
 int gp_estimate_llm(const gp_job *j, const gp_mem_estimate *e, int json);
 
+/* "1.234 s", "12.345 ms" or "3.210 us". */
+void gp_perf_fmt_time(double s, char *buf, size_t n);
 /* The llm layout of job j on the idle cluster into p; -1 (why filled)
  * when it does not fit. */
 int gp_perf_llm_place(const gp_cluster *c, const gp_job *j, gp_placement *p, char *why,

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gpuplan/model/cluster.h"
 #include "gpuplan/model/llm.h"
 #include "gpuplan/util/util.h"
 
@@ -59,6 +60,17 @@ const gp_llm_preset *gp_llm_preset_find(const char *name)
 					  name[7] == '7' ? "llama3-70b" : "llama3-8b");
 	if (!strcasecmp(name, "gpt3"))
 		return &presets[0];
+	return NULL;
+}
+
+const char *gp_llm_node_domain(const gp_cluster *c, int node)
+{
+	const gp_node *n = &c->nodes[node];
+	int i;
+
+	for (i = 0; i < n->nlabels; i++)
+		if (!strcmp(n->labels[i].key, "nvlink_domain"))
+			return n->labels[i].value;
 	return NULL;
 }
 

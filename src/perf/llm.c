@@ -38,17 +38,6 @@ const gp_llm_eff *gp_perf_llm_eff(const gp_gpu_model *m)
 	return a >= 10 ? &effs[2] : a == 9 ? &effs[1] : &effs[0];
 }
 
-static const char *domain_of(const gp_cluster *c, int node)
-{
-	const gp_node *n = &c->nodes[node];
-	int i;
-
-	for (i = 0; i < n->nlabels; i++)
-		if (!strcmp(n->labels[i].key, "nvlink_domain"))
-			return n->labels[i].value;
-	return NULL;
-}
-
 /* GPU of rank r: the placement's GPUs in order. */
 typedef struct rankmap {
 	const gp_placement *p;
@@ -62,8 +51,8 @@ static int same_domain(const gp_cluster *c, int a, int b)
 
 	if (a == b)
 		return 1;
-	da = domain_of(c, a);
-	db = domain_of(c, b);
+	da = gp_llm_node_domain(c, a);
+	db = gp_llm_node_domain(c, b);
 	return da && db && !strcmp(da, db);
 }
 
@@ -95,7 +84,7 @@ static int group_fabric(const gp_cluster *c, const rankmap *rm, int first, int s
 	}
 	g->size = size;
 	g->nodes = nodes;
-	g->domains = nodes > 1 && domains == 1 && domain_of(c, node0) ? 1 : nodes;
+	g->domains = nodes > 1 && domains == 1 && gp_llm_node_domain(c, node0) ? 1 : nodes;
 	if (g->domains == 1 && nodes > 1) {
 		/* inside one NVLink domain: the first node's GPUs stand for it */
 		gp_placement one;
@@ -109,7 +98,7 @@ static int group_fabric(const gp_cluster *c, const rankmap *rm, int first, int s
 		f->n = size;
 		f->per_node = size;
 		snprintf(g->where, sizeof(g->where), "%s group of %d over %d nodes of NVLink domain %s",
-			 what, size, nodes, domain_of(c, node0));
+			 what, size, nodes, gp_llm_node_domain(c, node0));
 	} else {
 		st = gp_perf_fabric_of(c, &sub, f, bott, sizeof(bott), err);
 		if (nodes == 1)

@@ -17,17 +17,6 @@
 #include "gpuplan/place/policy.h"
 #include "place_int.h"
 
-static const char *domain_of(const gp_cluster *c, int node)
-{
-	const gp_node *n = &c->nodes[node];
-	int i;
-
-	for (i = 0; i < n->nlabels; i++)
-		if (!strcmp(n->labels[i].key, "nvlink_domain"))
-			return n->labels[i].value;
-	return NULL;
-}
-
 /* GPUs of node usable by the job: whole groups of `unit` (a node in a
  * multi-node NVLink domain gives all its fitting GPUs: groups may span
  * its trays); mask of the ones taken in *mask. */
@@ -41,9 +30,9 @@ static int usable(const gp_policy_ctx *ctx, int node, const gp_job *job, int uni
 	if (!gp_node_eligible(ctx, node, job))
 		return 0;
 	m = gp_place_fit_mask(ctx, node, job, &n);
-	take = domain_of(ctx->cluster, node) ? n : n / unit * unit;
+	take = gp_llm_node_domain(ctx->cluster, node) ? n : n / unit * unit;
 	take = gp_place_host_max(ctx, node, job, take);
-	if (!domain_of(ctx->cluster, node))
+	if (!gp_llm_node_domain(ctx->cluster, node))
 		take = take / unit * unit;
 	for (g = 0; g < 64 && take > 0; g++)
 		if (m >> g & 1) {

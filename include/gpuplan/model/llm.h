@@ -40,6 +40,12 @@ typedef struct gp_llm {
 	int32_t global_batch, micro_batch; /* sequences */
 } gp_llm;
 
+struct gp_cluster;
+/* The multi-node NVLink domain of a node: the value of its label
+ * `nvlink_domain` (a GB200 NVL72 rack), NULL when it has none (the node
+ * is its own domain). */
+const char *gp_llm_node_domain(const struct gp_cluster *c, int node);
+
 /* A named model shape (man gpuplan lists them with their sources). */
 typedef struct gp_llm_preset {
 	const char *name;

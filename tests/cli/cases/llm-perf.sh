@@ -17,3 +17,5 @@ run perf workloads/jobs/llama3-70b-128.yaml --gemm-efficiency 2
 run simulate tests/data/llm/traces/llm-mix.csv --csv $TMP/sim
 cut -d, -f1-12 $TMP/sim/jobs.csv
 run simulate tests/data/llm/traces/llm-bad.csv
+# a multi-node NVLink domain (GB200 NVL72): TP groups of 8 span two trays
+run perf -c tests/data/llm/nvl72-cluster.yaml tests/data/llm/jobs/llama3-70b-64.yaml
