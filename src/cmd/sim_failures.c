@@ -105,6 +105,24 @@ void gp_cli_fail_text(const gp_run *r, gp_sbuf *out)
 		return;
 	gp_failsim_summarize(r->fs, r->jobs, &r->res, &s);
 	gp_report_failures_text(&s, &r->fcfg, out);
+	/* Why goodput moves so much less than lost GPU-hours between
+	 * recoveries: the loss is a small share of what was allocated, and a
+	 * restarted job waiting for GPUs holds none. */
+	if (s.lost_gpu_hours > 0 && r->res.alloc_gpu_seconds > 0) {
+		gp_sim_summary sum;
+		char b[32];
+
+		gp_sim_summarize(r->jobs, &r->res, -1, &sum);
+		gp_sbuf_addf(out, "  the %.1f GPU-hours lost are %.2f %% of the %.1f allocated: goodput "
+			     "(productive / allocated) moves by about that share", s.lost_gpu_hours,
+			     100 * s.lost_gpu_hours * 3600 / r->res.alloc_gpu_seconds,
+			     r->res.alloc_gpu_seconds / 3600);
+		if (sum.waited_again)
+			gp_sbuf_addf(out, "; waiting to run again (%s over %zu job(s)) holds no GPUs: it "
+				     "counts in queue delay, not in lost GPU-hours or goodput",
+				     gp_report_duration(b, sizeof(b), sum.wait_again_s), sum.waited_again);
+		gp_sbuf_adds(out, "\n");
+	}
 }
 
 void gp_cli_fail_events(const gp_run *r, gp_sbuf *out)

@@ -90,6 +90,8 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 	gp_table_set(&t, row, 4, "p99");
 	gp_table_set(&t, row, 5, "max");
 	dist_row(&t, "queue delay", &all.queue_delay);
+	if (all.waited_again)
+		dist_row(&t, "first-start delay", &all.first_start);
 	dist_row(&t, "JCT", &all.jct);
 	for (k = 0; k < 2; k++) {
 		char name[32];
@@ -122,6 +124,10 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 	if (r->las_demotions || r->las_promotions)
 		gp_sbuf_addf(out, "las              %zu demotions, %zu starvation promotions\n",
 			     r->las_demotions, r->las_promotions);
+	if (all.waited_again)
+		gp_sbuf_addf(out, "waited again     %zu job(s) queued again after a stop, %s in all "
+			     "(in queue delay, not in first-start delay)\n", all.waited_again,
+			     gp_report_duration(b2, sizeof(b2), all.wait_again_s));
 }
 
 /* ---- JSON ---- */
@@ -164,6 +170,7 @@ json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 	json_object_set_new(o, "queue", json_string(id->queue));
 	json_object_set_new(o, "jobs", counts_json(&all));
 	json_object_set_new(o, "queue_delay", dist_json(&all.queue_delay, all.completed));
+	json_object_set_new(o, "first_start_delay", dist_json(&all.first_start, all.completed));
 	json_object_set_new(o, "jct", dist_json(&all.jct, all.completed));
 	json_object_set_new(o, "makespan", real(r->makespan, 3));
 	json_object_set_new(o, "gpu_utilization", real(r->gpu_utilization, 6));
@@ -196,6 +203,7 @@ json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 		gp_sim_summarize(jobs, r, k, &s);
 		json_object_set_new(c, "jobs", counts_json(&s));
 		json_object_set_new(c, "queue_delay", dist_json(&s.queue_delay, s.completed));
+		json_object_set_new(c, "first_start_delay", dist_json(&s.first_start, s.completed));
 		json_object_set_new(c, "jct", dist_json(&s.jct, s.completed));
 		json_object_set_new(classes, class_names[k], c);
 	}
@@ -307,7 +315,7 @@ void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
 		gp_sbuf_addf(out, ",%d,%d,%s,%s", j->gpus, rec->nodes,
 			     class_names[j->klass == GP_CLASS_LS ? 0 : 1], gp_sim_state_name(rec->state));
 		if (ran) {
-			csv_num(out, rec->start - j->submit, 3);
+			csv_num(out, gp_sim_job_wait(j, rec), 3);
 			csv_num(out, rec->finish - j->submit, 3);
 		} else {
 			gp_sbuf_adds(out, ",,");
@@ -475,7 +483,7 @@ static size_t sim_cdf(const gp_joblist *jobs, const gp_sim_result *r, int k, int
 			continue;
 		if (k >= 0 && (j->klass == GP_CLASS_LS ? 0 : 1) != k)
 			continue;
-		x[n] = (delay ? r->jobs[i].start : r->jobs[i].finish) - j->submit;
+		x[n] = delay ? gp_sim_job_wait(j, &r->jobs[i]) : r->jobs[i].finish - j->submit;
 		if (x[n] < floor) {
 			x[n] = floor;
 			(*at_floor)++;
@@ -524,8 +532,8 @@ static void sim_svg_cdf(const gp_report_ident *id, const gp_joblist *jobs, const
 	}
 	c.title = delay ? "Queue delay CDF" : "JCT CDF";
 	c.subtitle = delay ? sub2 : sub;
-	c.x_title = delay ? "queue delay, submit to first start (seconds, log scale)" :
-		    "job completion time, submit to finish (seconds, log scale)";
+	c.x_title = delay ? "queue delay: before the first start and after every stop (log scale)" :
+		    "job completion time, submit to finish (log scale)";
 	c.y_title = delay ? "share of jobs started within x" : "share of jobs finished within x";
 	c.x_log = 1;
 	c.x_log_time = 1;
@@ -602,6 +610,7 @@ static void html_dists(gp_html *h, const gp_sim_summary *s, const char *caption)
 	gp_table_set(&t, row, 4, "p99");
 	gp_table_set(&t, row, 5, "max");
 	dist_row(&t, "queue delay", &s->queue_delay);
+	dist_row(&t, "first-start delay", &s->first_start);
 	dist_row(&t, "JCT", &s->jct);
 	gp_html_table(h, &t, caption);
 	gp_table_release(&t);

@@ -289,6 +289,7 @@ static void finish_job(sim *s, int32_t j)
 		s->alloc_milli -= s->held[j];
 	} else {
 		s->alloc_milli -= need_milli(&s->jl->jobs[j]);
+		s->res->jobs[j].ran_s = s->res->jobs[j].finish - s->res->jobs[j].start;
 	}
 	s->pool_free[s->nfree++] = slot;
 	s->slot[j] = -1;

@@ -335,6 +335,7 @@ void gp_sim_ix_finished(sim *s, int32_t j)
 	int k;
 
 	s->past_gpu_s[j] += (double)s->held[j] / GP_MILLI * (s->res->jobs[j].finish - s->seg_t[j]);
+	s->res->jobs[j].ran_s += s->res->jobs[j].finish - s->seg_t[j];
 	s->jst[j] = GP_SIM_JOB_ENDED;
 	run_remove(s, j);
 	gp_sim_pk_remove(s, j);
@@ -562,6 +563,8 @@ int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int releas
 	gpus = (double)s->held[j] / GP_MILLI;
 	lost_gpu = lost * gpus;
 	s->past_gpu_s[j] += gpus * (now - s->seg_t[j]);
+	/* placed since seg_t, running or stalled: not waiting */
+	rec->ran_s += now - s->seg_t[j];
 	gp_sim_pk_remove(s, j);
 	if (was_running) {
 		s->nstale++; /* its finish event */
@@ -670,6 +673,7 @@ int gp_sim_set_share(gp_sim *s, int32_t job, int milli)
 	}
 	/* GPU-seconds of the segment so far at the old share. */
 	s->past_gpu_s[job] += (double)s->held[job] / GP_MILLI * (s->last_t - s->seg_t[job]);
+	s->res->jobs[job].ran_s += s->last_t - s->seg_t[job];
 	s->seg_t[job] = s->last_t;
 	for (i = 0; i < p->nparts; i++) {
 		int first = s->cl->nodes[p->parts[i].node].first_gpu;

@@ -167,6 +167,9 @@ typedef struct gp_sim_job {
 	int32_t interruptions;  /* times it was interrupted (any cause) */
 	double lost_gpu_s;      /* GPU-seconds of work lost and of overheads
 				 * (restore, copy) to interruptions */
+	double ran_s;           /* seconds placed, over all its runs (set as
+				 * it finishes); finish - submit - ran_s is
+				 * all the time it waited */
 	uint8_t state;          /* enum gp_sim_state */
 	uint32_t nodes_at;      /* the nodes of its last start: node ids
 				 * node_ids[nodes_at .. nodes_at + nodes) */
@@ -348,14 +351,22 @@ typedef struct gp_sim_dist {
 
 typedef struct gp_sim_summary {
 	size_t total, completed, failed, never_placed;
-	gp_sim_dist queue_delay;  /* start - submit, completed jobs */
+	/* All the time a completed job waited: before its first start and
+	 * after every preemption or interruption until it ran again. */
+	gp_sim_dist queue_delay;
+	gp_sim_dist first_start;  /* start - submit, completed jobs */
 	gp_sim_dist jct;          /* finish - submit, completed jobs */
 	gp_sim_dist slowdown;     /* completed jobs with a known slowdown */
 	size_t with_slowdown;
+	size_t waited_again;      /* completed jobs that waited after a stop */
+	double wait_again_s;      /* their seconds of waiting after stops */
 } gp_sim_summary;
 
 void gp_sim_summarize(const gp_joblist *jobs, const gp_sim_result *r,
 		      int klass, gp_sim_summary *out);
+/* All the time completed job j waited: start - submit, plus every wait
+ * after a preemption or interruption until it ran again. */
+double gp_sim_job_wait(const gp_job *j, const gp_sim_job *rec);
 
 /* Run times from the performance model (perf.h), for gp_sim_config.duration
  * with the object as duration_ud.  A job given by iterations (duration < 0,

@@ -19,7 +19,7 @@ run compare -c $D/tiny_nodes.csv $D/tiny_pods.csv --inflate 1.2 --policies fgd -
 run simulate -c $C tests/data/sim/backfill.csv --svg "$TMP/f/sub"
 # Item 11: a class without completed jobs reports null, not a delay of 0.
 grep -v ',LS$' tests/data/sim/backfill.csv >"$TMP/be-only.csv"
-run simulate -c $C "$TMP/be-only.csv" --quiet --json - | grep -A14 '"LS"' | grep -E '"(mean|max|total)"'
+run simulate -c $C "$TMP/be-only.csv" --quiet --json - | grep -A21 '"LS"' | grep -E '"(mean|max|total)"'
 # A job list given to place (not --batch) says what it is and what reads it.
 run place workloads/jobs/batch-mixed.yaml
 # More GPU nodes than a cluster holds: an input error before anything is written.
