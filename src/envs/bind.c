@@ -370,12 +370,24 @@ static double gib(int64_t mib)
 	return (double)mib / 1024.0;
 }
 
+int64_t gp_envbind_task_mem(const gp_envbind *b, int env, int ngpus, int64_t mem_mib)
+{
+	const gp_env *E = &b->set->envs[env];
+
+	if (mem_mib > 0 || E->quota_gpus <= 0 || ngpus <= 0)
+		return mem_mib > 0 ? mem_mib : 0;
+	return E->quota_mem_mib / E->quota_gpus * ngpus;
+}
+
 int gp_envbind_task(gp_envbind *b, int env, int ngpus, int64_t mem_mib, int *out, gp_envbind_why *why)
 {
 	const gp_env *E = &b->set->envs[env];
 	envb *e = &b->env[env];
-	int64_t per = ngpus > 0 ? (mem_mib + ngpus - 1) / ngpus : 0;
+	int64_t per;
 	int k, reason = GP_EB_OK, bound_after;
+
+	mem_mib = gp_envbind_task_mem(b, env, ngpus, mem_mib);
+	per = ngpus > 0 ? (mem_mib + ngpus - 1) / ngpus : 0;
 
 	memset(why, 0, sizeof(*why));
 	if (ngpus > E->quota_gpus) {
@@ -460,8 +472,11 @@ int gp_envbind_task(gp_envbind *b, int env, int ngpus, int64_t mem_mib, int *out
 void gp_envbind_release(gp_envbind *b, int env, int ngpus, const int *gpus, int64_t mem_mib)
 {
 	envb *e = &b->env[env];
-	int64_t per = ngpus > 0 ? (mem_mib + ngpus - 1) / ngpus : 0;
+	int64_t per;
 	int k;
+
+	mem_mib = gp_envbind_task_mem(b, env, ngpus, mem_mib);
+	per = ngpus > 0 ? (mem_mib + ngpus - 1) / ngpus : 0;
 
 	for (k = 0; k < ngpus; k++) {
 		env_del(e, gpus[k]);
@@ -473,8 +488,11 @@ void gp_envbind_release(gp_envbind *b, int env, int ngpus, const int *gpus, int6
 int gp_envbind_apply(gp_envbind *b, int env, int ngpus, const int *gpus, int64_t mem_mib, char *msg,
 		     size_t msz)
 {
-	int64_t per = ngpus > 0 ? (mem_mib + ngpus - 1) / ngpus : 0;
+	int64_t per;
 	int k, p = pool_of(b, env);
+
+	mem_mib = gp_envbind_task_mem(b, env, ngpus, mem_mib);
+	per = ngpus > 0 ? (mem_mib + ngpus - 1) / ngpus : 0;
 
 	for (k = 0; k < ngpus; k++) {
 		int g = gpus[k];

@@ -393,7 +393,8 @@ static int may_go(sim *s, int e)
 		return 1;
 	T = &s->tr->tasks[E->head];
 	if (gp_envbind_env_nbound(s->b, e) < G->quota_gpus)
-		return gp_envbind_can_new(s->b, e, T->gpus ? (T->mem_mib + T->gpus - 1) / T->gpus : 0);
+		return gp_envbind_can_new(s->b, e, T->gpus ? (gp_envbind_task_mem(s->b, e, T->gpus, T->mem_mib) +
+							      T->gpus - 1) / T->gpus : 0);
 	return 1;
 }
 

@@ -119,6 +119,35 @@ static void test_memory_quota(void)
 	gp_envbind_free(b);
 }
 
+/* A task without a memory figure takes the document's default share of
+ * the quota: alice (2 GPUs, 30 GiB) gets 15 GiB per GPU.  Two such 1-GPU
+ * tasks use her 30 GiB; a third is refused on the memory quota; releasing
+ * one gives its 15 GiB back. */
+static void test_default_memory_share(void)
+{
+	gp_envbind *b;
+	gp_envbind_why why;
+	int g[4], h[4], a;
+
+	load();
+	a = env("alice");
+	b = gp_envbind_new(&cluster, &envs, 4, 0);
+	CU_ASSERT_EQUAL(gp_envbind_task_mem(b, a, 1, 0), 15 * GIB);
+	CU_ASSERT_EQUAL(gp_envbind_task_mem(b, a, 2, 0), 30 * GIB);
+	CU_ASSERT_EQUAL(gp_envbind_task_mem(b, a, 1, 4 * GIB), 4 * GIB);
+	CU_ASSERT_EQUAL_FATAL(gp_envbind_task(b, a, 1, 0, g, &why), GP_OK);
+	CU_ASSERT_EQUAL(gp_envbind_env_mem(b, a), 15 * GIB);
+	CU_ASSERT_EQUAL(gp_envbind_gpu_free_mib(b, g[0]), 80 * GIB - 15 * GIB);
+	CU_ASSERT_EQUAL_FATAL(gp_envbind_task(b, a, 1, 0, h, &why), GP_OK);
+	CU_ASSERT_EQUAL(gp_envbind_env_mem(b, a), 30 * GIB);
+	CU_ASSERT_EQUAL(gp_envbind_task(b, a, 1, 0, h + 1, &why), GP_NO);
+	CU_ASSERT_EQUAL(why.reason, GP_EB_MEMORY_QUOTA);
+	gp_envbind_release(b, a, 1, g, 0);
+	CU_ASSERT_EQUAL(gp_envbind_env_mem(b, a), 15 * GIB);
+	CU_ASSERT_EQUAL(gp_envbind_gpu_free_mib(b, g[0]), 80 * GIB);
+	gp_envbind_free(b);
+}
+
 /* Threshold K = 2: alice puts two tasks on each H100; bob (pool big = the
  * H100 node) then finds no GPU under the threshold, while dora (pool a)
  * binds fine.  Freeing one task of GPU 8 lets bob in, on GPU 8. */
@@ -416,6 +445,7 @@ static void register_tests(void)
 	gp_test_add(s, "under quota: new GPU; at quota: reuse", test_under_quota_then_reuse);
 	gp_test_add(s, "memory quota and quota count refusals", test_memory_quota);
 	gp_test_add(s, "threshold refusal", test_threshold);
+	gp_test_add(s, "default memory share", test_default_memory_share);
 	gp_test_add(s, "under quota: mixes in held GPUs", test_under_quota_mixes_held);
 	gp_test_add(s, "topology tie-break and GPU memory", test_topology_and_memory);
 	gp_test_add(s, "heartbeat reclaim on time", test_heartbeat_reclaim);

@@ -5,7 +5,9 @@
  * environment's client stops sending heartbeats.
  *
  * Binding rule (gp_envbind_task), for a task of environment E needing N
- * distinct GPUs and M GPU memory in total (M / N on each GPU):
+ * distinct GPUs and M GPU memory in total (M / N on each GPU; a task that
+ * gives no memory takes the document's default share, E's memory quota
+ * over its GPU quota per GPU: gp_envbind_task_mem):
  *   1. N above E's GPU quota: `quota_count` (can never bind).
  *   2. memory of E's running tasks + M above E's memory quota:
  *      `memory_quota` (M alone above the quota: can never bind).
@@ -16,8 +18,10 @@
  *      fewest tasks, then the most free memory, then the closest to the
  *      GPUs already chosen for this task (same node, least link expense
  *      of the node's topology), else on a node where E has GPUs bound,
- *      then the lowest GPU id.  None under K: `no_gpu_under_threshold`;
- *      some under K but none with the memory: `gpu_memory`.
+ *      then the lowest GPU id.  None under K: as the document's branch
+ *      says, one of E's own bound GPUs as at quota (below); E holding
+ *      none that fits: `no_gpu_under_threshold`; some under K but none
+ *      with the memory: `gpu_memory`.
  *      At quota: REUSE one of E's bound GPUs (not yet chosen for this
  *      task) with M / N memory free, fewest tasks first, then most free
  *      memory, then lowest id.  The threshold does not apply to reuse:
@@ -74,6 +78,11 @@ void gp_envbind_free(gp_envbind *b);
  * nothing changed. */
 int gp_envbind_task(gp_envbind *b, int env, int ngpus, int64_t mem_mib, int *gpus_out,
 		    gp_envbind_why *why);
+/* The GPU memory a task of env on ngpus GPUs takes from the quota: its
+ * own mem_mib, or when it gives none (<= 0) the default share, the memory
+ * quota over the GPU quota for each of its GPUs.  task, release and apply
+ * all go through it. */
+int64_t gp_envbind_task_mem(const gp_envbind *b, int env, int ngpus, int64_t mem_mib);
 /* Give back a bound task. */
 void gp_envbind_release(gp_envbind *b, int env, int ngpus, const int *gpus, int64_t mem_mib);
 /* Apply a binding recorded elsewhere (a state file) without the rule:
