@@ -121,31 +121,23 @@ static int never_check(place_env *env, const gp_job *j, gp_explain *e)
 	gp_explain pe;
 	gp_placement pp;
 	gp_rng rng = env->rng;
-	int i, rc;
+	int ever;
 
-	if (gp_place_never(&env->cluster, j, why, sizeof(why))) {
-		snprintf(e->reason, sizeof(e->reason), "%s", why);
-		return PLACE_NEVER;
-	}
-	if (gp_alloc_init(&idle, &env->cluster) != GP_OK)
+	if (gp_place_idle_init(&idle, &env->cluster) != GP_OK)
 		return GP_WAIT;
-	for (i = 0; i < idle.nnodes; i++)
-		gp_alloc_set_state(&idle, i, GP_NODE_UP);
 	gp_explain_init(&pe);
 	gp_placement_init(&pp);
 	{
 		gp_policy_ctx ctx = { &env->cluster, &idle, &rng, &pe, env->pc };
 
-		rc = env->policy->place(&ctx, j, &pp);
+		ever = gp_place_ever(env->policy, &ctx, j, &pp, why, sizeof(why));
 	}
-	if (rc != GP_PLACED) {
-		snprintf(why, sizeof(why), "%s", pe.reason);
-		snprintf(e->reason, sizeof(e->reason), "even on the idle cluster: %s", why);
-	}
+	if (ever != GP_EVER)
+		snprintf(e->reason, sizeof(e->reason), "%s", why);
 	gp_placement_release(&pp);
 	gp_explain_release(&pe);
 	gp_alloc_release(&idle);
-	return rc == GP_PLACED ? GP_WAIT : PLACE_NEVER;
+	return ever == GP_EVER ? GP_WAIT : PLACE_NEVER;
 }
 
 static void print_emit(int bits, const gp_cluster *c, const gp_job *j, const gp_placement *p)

@@ -1,4 +1,5 @@
-/* Jobs that can never run on a cluster (place.h, gp_place_never). */
+/* Whether a job can ever run on a cluster (place.h): the one place that
+ * decides it, for place, the simulator and the reports. */
 #include <stdio.h>
 #include <string.h>
 
@@ -62,4 +63,31 @@ int gp_place_never(const gp_cluster *c, const gp_job *job, char *why, size_t siz
 		return 1;
 	}
 	return 0;
+}
+
+int gp_place_idle_init(gp_alloc *a, const gp_cluster *c)
+{
+	int i, st = gp_alloc_init(a, c);
+
+	if (st != GP_OK)
+		return st;
+	for (i = 0; i < a->nnodes; i++)
+		gp_alloc_set_state(a, i, GP_NODE_UP);
+	return GP_OK;
+}
+
+int gp_place_ever(const gp_policy *policy, const gp_policy_ctx *ctx, const gp_job *job,
+		  gp_placement *p, char *why, size_t size)
+{
+	if (size)
+		why[0] = 0;
+	if (gp_place_never(ctx->cluster, job, why, size))
+		return GP_NEVER_CLUSTER;
+	if (policy->place(ctx, job, p) == GP_PLACED)
+		return GP_EVER;
+	if (ctx->explain)
+		snprintf(why, size, "even on the idle cluster: %s", ctx->explain->reason);
+	else
+		snprintf(why, size, "the policy places it nowhere, even on the idle cluster");
+	return GP_NEVER_POLICY;
 }

@@ -235,24 +235,36 @@ static void csv_num(gp_sbuf *out, double x, int decimals)
 	gp_sbuf_adds(out, gp_report_num(b, sizeof(b), x, decimals));
 }
 
-/* Why a job did not complete ("" when it did). */
+/* Why a job did not complete ("" when it did), from the reason the
+ * engine recorded. */
 static void job_reason(const gp_cluster *c, const gp_job *j, const gp_sim_job *rec, char *buf,
 		       size_t size)
 {
 	buf[0] = 0;
-	if (rec->state == GP_SIM_NEVER) {
-		if (!c || !gp_place_never(c, j, buf, size))
-			snprintf(buf, size, "the policy places it nowhere, even on the idle cluster");
-	} else if (rec->state == GP_SIM_FAILED) {
-		if (rec->interruptions > 0)
-			snprintf(buf, size, "interrupted %d time(s), the last one not recovered",
-				 (int)rec->interruptions);
-		else if (j->more->model.params > 0)
+	switch (rec->why) {
+	case GP_SIM_WHY_CLUSTER:
+		if (c && gp_place_never(c, j, buf, size))
+			break;
+		/* fall through */
+	case GP_SIM_WHY_POLICY:
+		snprintf(buf, size, "the policy places it nowhere, even on the idle cluster");
+		break;
+	case GP_SIM_WHY_STUCK:
+		snprintf(buf, size, "still queued when nothing ran and nothing was left to arrive: "
+			 "the nodes up could not hold it");
+		break;
+	case GP_SIM_WHY_INTERRUPTED:
+		snprintf(buf, size, "interrupted %d time(s), the last one not recovered",
+			 (int)rec->interruptions);
+		break;
+	case GP_SIM_WHY_NO_RUNTIME:
+		if (j->more->model.params > 0)
 			snprintf(buf, size, "no run time: iterations x iteration time above the "
 				 "10^10 s cap");
 		else
 			snprintf(buf, size, "no run time: iterations without a model the performance "
 				 "model knows");
+		break;
 	}
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/place/place.h"
 #include "sim_int.h"
 
 #define TICK_TARGET 500.0 /* timeline rows aimed at by the auto tick */
@@ -162,9 +163,10 @@ static void assign_shapes(sim *s)
 	s->shape_conflict = gp_xcalloc(s->nshapes ? s->nshapes : 1, sizeof(*s->shape_conflict));
 }
 
-void gp_sim_settle(sim *s, int32_t j, int state)
+void gp_sim_settle(sim *s, int32_t j, int state, int why)
 {
 	s->res->jobs[j].state = (uint8_t)state;
+	s->res->jobs[j].why = (uint8_t)why;
 	if (s->ix)
 		s->jst[j] = GP_SIM_JOB_ENDED;
 	s->settled++;
@@ -176,22 +178,26 @@ void gp_sim_settle(sim *s, int32_t j, int state)
 		s->res->completed++;
 }
 
-static int fits_idle_cluster(sim *s, int32_t j)
+/* gp_place_ever's answer for j, asked once per job shape. */
+static int ever_fits(sim *s, int32_t j)
 {
 	int32_t sh = s->shape[j];
 
 	if (s->shape_fits[sh] < 0) {
+		char why[8];
+
 		if (!s->probe_ready) {
-			if (gp_alloc_init(&s->probe_alloc, s->cl) != GP_OK) {
+			if (gp_place_idle_init(&s->probe_alloc, s->cl) != GP_OK) {
 				s->status = gp_error_set(s->err, GP_EIO, NULL, 0, 0,
 							 "cannot set up the cluster state");
-				return 0;
+				return GP_NEVER_POLICY;
 			}
 			s->probe_ready = 1;
 		}
 		s->res->policy_calls++;
-		s->shape_fits[sh] = s->cfg->policy->place(&s->probe_ctx, &s->jl->jobs[j],
-							  &s->probe_place) == GP_PLACED;
+		s->shape_fits[sh] = (int8_t)gp_place_ever(s->cfg->policy, &s->probe_ctx,
+							  &s->jl->jobs[j], &s->probe_place, why,
+							  sizeof(why));
 	}
 	return s->shape_fits[sh];
 }
@@ -201,13 +207,16 @@ static void arrive(sim *s, int32_t j)
 	const gp_job *job = &s->jl->jobs[j];
 	gp_sim_runinfo ri;
 
-	if (!fits_idle_cluster(s, j)) {
-		gp_sim_settle(s, j, GP_SIM_NEVER);
+	int ever = ever_fits(s, j);
+
+	if (ever != GP_EVER) {
+		gp_sim_settle(s, j, GP_SIM_NEVER,
+			      ever == GP_NEVER_CLUSTER ? GP_SIM_WHY_CLUSTER : GP_SIM_WHY_POLICY);
 		return;
 	}
 	if (s->dur(s->dur_ud, s->cl, job, NULL, &ri) != 0 || !isfinite(ri.duration) ||
 	    ri.duration < 0) {
-		gp_sim_settle(s, j, GP_SIM_FAILED);
+		gp_sim_settle(s, j, GP_SIM_FAILED, GP_SIM_WHY_NO_RUNTIME);
 		return;
 	}
 	s->est[j] = ri.duration;
@@ -301,7 +310,7 @@ static void finish_job(sim *s, int32_t j)
 	s->freed = 1;
 	if (s->res->jobs[j].finish > s->res->last_finish)
 		s->res->last_finish = s->res->jobs[j].finish;
-	gp_sim_settle(s, j, GP_SIM_DONE);
+	gp_sim_settle(s, j, GP_SIM_DONE, GP_SIM_WHY_NONE);
 }
 
 /* Ask the policy to place j on the current state (into s->scratch). */
@@ -329,7 +338,7 @@ int gp_sim_job_runinfo(sim *s, int32_t j, gp_sim_runinfo *ri)
 		gp_sim_dequeue(s, j);
 		if (s->ix && s->res->jobs[j].interruptions > 0)
 			s->nrequeued--;
-		gp_sim_settle(s, j, GP_SIM_FAILED);
+		gp_sim_settle(s, j, GP_SIM_FAILED, GP_SIM_WHY_NO_RUNTIME);
 		return -1;
 	}
 	if (s->ix) {
@@ -555,7 +564,7 @@ static void teardown(sim *s)
 static void drain_stuck(sim *s)
 {
 	/* Nothing runs and nothing will arrive: whatever still queues can
-	 * never start (the policy refused it on what is the idle cluster). */
+	 * never start (what is up cannot hold it). */
 	while (s->status == GP_OK && s->running == 0 && s->next_arrival == s->n && !s->nstrong) {
 		int32_t h = gp_sim_combined_head(s);
 
@@ -564,7 +573,7 @@ static void drain_stuck(sim *s)
 		gp_sim_dequeue(s, h);
 		if (s->ix && s->res->jobs[h].interruptions > 0)
 			s->nrequeued--;
-		gp_sim_settle(s, h, GP_SIM_NEVER);
+		gp_sim_settle(s, h, GP_SIM_NEVER, GP_SIM_WHY_STUCK);
 		s->freed = 1;
 		schedule(s);
 	}

@@ -524,7 +524,7 @@ static double stop_finish(sim *s, int32_t j, const gp_sim_interrupt *r, double g
 		s->res->jobs[j].finish = now;
 		if (now > s->res->last_finish)
 			s->res->last_finish = now;
-		gp_sim_settle(s, j, GP_SIM_FAILED);
+		gp_sim_settle(s, j, GP_SIM_FAILED, GP_SIM_WHY_INTERRUPTED);
 		return 0;
 	}
 	s->pend_ovh[j] += ovh;

@@ -90,7 +90,7 @@ struct gp_sim {
 
 	int32_t *shape;         /* job -> shape id */
 	size_t nshapes;
-	int8_t *shape_fits;     /* -1 unknown, 0 never, 1 fits the idle cluster */
+	int8_t *shape_fits;     /* -1 unknown, else gp_place_ever's answer */
 	uint32_t *shape_waited; /* wait_epoch of the shape's last WAIT */
 	uint32_t wait_epoch;    /* bumped whenever resources are freed: in
 				 * between they only shrink, so a shape that
@@ -302,7 +302,7 @@ void gp_sim_bf_teardown(sim *s);
 void gp_sim_backfill(sim *s, int32_t head);
 
 /* engine.c */
-void gp_sim_settle(sim *s, int32_t j, int state);
+void gp_sim_settle(sim *s, int32_t j, int state, int why);
 int gp_sim_try_place(sim *s, int32_t j);
 int gp_sim_job_runinfo(sim *s, int32_t j, gp_sim_runinfo *ri);
 int gp_sim_start_job(sim *s, int32_t j, const gp_sim_runinfo *ri);

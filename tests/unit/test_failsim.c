@@ -218,6 +218,7 @@ static void test_fail(void)
 	one_failure(GP_RECOVERY_FAIL, &r, &s, &T, &fs);
 	CU_ASSERT_EQUAL(s.failed_jobs, 1);
 	CU_ASSERT_EQUAL(r.jobs[0].state, GP_SIM_FAILED);
+	CU_ASSERT_EQUAL(r.jobs[0].why, GP_SIM_WHY_INTERRUPTED);
 	CU_ASSERT_DOUBLE_EQUAL(r.jobs[0].finish, T, 1e-6);
 	gp_failsim_free(fs);
 	gp_sim_result_release(&r);

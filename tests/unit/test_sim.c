@@ -267,6 +267,12 @@ static void test_never_placed_and_failed(void)
 	CU_ASSERT_EQUAL(r.jobs[0].state, GP_SIM_NEVER);
 	CU_ASSERT_EQUAL(r.jobs[1].state, GP_SIM_NEVER);
 	CU_ASSERT_EQUAL(r.jobs[2].state, GP_SIM_FAILED);
+	/* The reasons the engine records: more GPUs than the cluster has and
+	 * an absent model are the cluster's; Z has no run time. */
+	CU_ASSERT_EQUAL(r.jobs[0].why, GP_SIM_WHY_CLUSTER);
+	CU_ASSERT_EQUAL(r.jobs[1].why, GP_SIM_WHY_CLUSTER);
+	CU_ASSERT_EQUAL(r.jobs[2].why, GP_SIM_WHY_NO_RUNTIME);
+	CU_ASSERT_EQUAL(r.jobs[3].why, GP_SIM_WHY_NONE);
 	CHECK_JOB(r, 3, 1, 3);
 	CU_ASSERT_EQUAL(r.never_placed, 2);
 	CU_ASSERT_EQUAL(r.failed, 1);

@@ -46,4 +46,21 @@ void gp_place_summarize_fields(const gp_cluster *c, gp_placement *p, gp_place_su
  * are the caller's to probe (run the policy on an idle gp_alloc). */
 int gp_place_never(const gp_cluster *c, const gp_job *job, char *why, size_t size);
 
+/* The idle cluster every can-it-ever-run question is asked on: nothing
+ * allocated, every node up.  a is the caller's (gp_alloc_release). */
+int gp_place_idle_init(gp_alloc *a, const gp_cluster *c);
+
+/* Whether job can ever run on the cluster under policy: what the cluster
+ * has (gp_place_never), then the policy on the idle cluster ctx->alloc
+ * (gp_place_idle_init; left as it was).  p is scratch.  GP_EVER, or why
+ * not with the reason in why (the policy's explanation when
+ * ctx->explain is given). */
+enum gp_place_ever_answer {
+	GP_EVER = 0,
+	GP_NEVER_CLUSTER,       /* the cluster lacks it (gp_place_never) */
+	GP_NEVER_POLICY,        /* the policy places it nowhere, even idle */
+};
+int gp_place_ever(const gp_policy *policy, const gp_policy_ctx *ctx, const gp_job *job,
+		  gp_placement *p, char *why, size_t size);
+
 #endif

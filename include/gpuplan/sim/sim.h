@@ -76,6 +76,21 @@ enum gp_sim_state {
 };
 const char *gp_sim_state_name(int state);
 
+/* Why a job settled as it did, recorded by the engine (gp_sim_job.why),
+ * so that a report says what happened instead of guessing. */
+enum gp_sim_why {
+	GP_SIM_WHY_NONE = 0,    /* done */
+	GP_SIM_WHY_CLUSTER,     /* never: the cluster lacks what it asks
+				 * (gp_place_never says what) */
+	GP_SIM_WHY_POLICY,      /* never: the policy places it nowhere, even
+				 * on the idle cluster */
+	GP_SIM_WHY_STUCK,       /* never: still queued when nothing ran and
+				 * nothing was left to arrive (what was up
+				 * could not hold it) */
+	GP_SIM_WHY_NO_RUNTIME,  /* failed: no run time for it */
+	GP_SIM_WHY_INTERRUPTED, /* failed: an interruption not recovered */
+};
+
 /* What the run-time function says about a job on a placement. */
 typedef struct gp_sim_runinfo {
 	double duration;        /* seconds of run time */
@@ -171,6 +186,7 @@ typedef struct gp_sim_job {
 				 * it finishes); finish - submit - ran_s is
 				 * all the time it waited */
 	uint8_t state;          /* enum gp_sim_state */
+	uint8_t why;            /* enum gp_sim_why */
 	uint32_t nodes_at;      /* the nodes of its last start: node ids
 				 * node_ids[nodes_at .. nodes_at + nodes) */
 } gp_sim_job;
