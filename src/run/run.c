@@ -1,4 +1,5 @@
 /* One simulation run from its description (run.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,6 +199,135 @@ static int setup_qos(gp_run *r, gp_error *err)
 	return add_hook(&r->cfg, gp_qos_hooks(r->q), err);
 }
 
+/* ---- bounds: settings whose cost grows without limit ----
+ *
+ * A setting is refused (GP_EUSAGE) when the run it describes would not end
+ * in reasonable time or memory, judged from the run itself: the jobs'
+ * work, GPUs and nodes, and the span of the trace. */
+#define MAX_CHECKPOINTS_PER_JOB 1e6
+#define MAX_FAILURES_PER_JOB 1e5
+#define MAX_TICKS 1e6          /* QoS monitor rounds */
+
+static int max_node_gpus(const gp_cluster *c)
+{
+	int i, m = 1;
+
+	for (i = 0; i < c->nnodes; i++)
+		if (c->nodes[i].ngpus > m)
+			m = c->nodes[i].ngpus;
+	return m;
+}
+
+/* Seconds from the first submission to the last job's end if it ran at
+ * once: the least the run lasts. */
+static double trace_span(const gp_joblist *jobs)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	size_t i;
+
+	for (i = 0; i < jobs->n; i++) {
+		const gp_job *j = &jobs->jobs[i];
+
+		if (j->submit < lo)
+			lo = j->submit;
+		if (j->submit + (j->duration > 0 ? j->duration : 0) > hi)
+			hi = j->submit + (j->duration > 0 ? j->duration : 0);
+	}
+	return jobs->n ? hi - lo : 0;
+}
+
+/* Expected failures job j sees before it finishes, at lambda failures per
+ * second of its run: each costs a recovery; with a restart the work since
+ * the last checkpoint (segments of L seconds) is lost, so a segment takes
+ * expm1(lambda L) failures on average (exponential failures). */
+static double failures_to_finish(double lambda, double work, double tau, int recovery)
+{
+	double L;
+
+	if (recovery != GP_RECOVERY_RESTART)
+		return lambda * work;
+	L = tau > 0 && tau < work ? tau : work;
+	return work / L * expm1(lambda * L);
+}
+
+static int check_bounds(const gp_run *r, gp_error *err)
+{
+	const gp_run_desc *d = r->d;
+	const gp_joblist *jobs = r->jobs;
+	double span = trace_span(jobs), mtbf_n = 0, mtbf_g = 0;
+	double ck_n = 0, ck_tau = 0, fj_n = 0, fj_lambda = 0;
+	const gp_job *ck = NULL, *fj = NULL;
+	int per_node = max_node_gpus(r->cluster), fj_nodes = 0, fj_ck = 0;
+	size_t i;
+
+	/* --tick is bounded by the engine (GP_SIM_MAX_SAMPLES rows) */
+	if (d->qos.on && d->qos.cfg.tick > 0 && span / d->qos.cfg.tick > MAX_TICKS)
+		return gp_error_set(err, GP_EUSAGE, "", 0, 0,
+				    "--qos-tick %g s: the trace spans at least %.0f s, %.3g monitor rounds; at most %.0f: give at least %.3g s",
+				    d->qos.cfg.tick, span, span / d->qos.cfg.tick, MAX_TICKS, span / MAX_TICKS);
+	if (r->fs) {
+		mtbf_n = r->fcfg.gen.mtbf_node_h * 3600;
+		mtbf_g = r->fcfg.gen.mtbf_gpu_h * 3600;
+	}
+	/* the job each bound binds first: most checkpoints, most failures */
+	for (i = 0; i < jobs->n; i++) {
+		const gp_job *j = &jobs->jobs[i];
+		double work = j->duration, tau, lambda = 0, n;
+		int nodes;
+
+		if (!(work > 0) || j->gpus <= 0)
+			continue;
+		tau = j->more && j->more->checkpoint_interval > 0 ? j->more->checkpoint_interval
+								  : d->checkpoint_interval;
+		if (tau > 0 && (!ck || work / tau > ck_n)) {
+			ck = j;
+			ck_n = work / tau;
+			ck_tau = tau;
+		}
+		nodes = (j->gpus + per_node - 1) / per_node;
+		if (mtbf_n > 0)
+			lambda += nodes / mtbf_n;
+		if (mtbf_g > 0)
+			lambda += j->gpus / mtbf_g;
+		if (!(lambda > 0))
+			continue;
+		n = failures_to_finish(lambda, work, tau, d->fail.recovery);
+		if (!fj || !(n <= fj_n)) {
+			fj = j;
+			fj_n = n;
+			fj_lambda = lambda;
+			fj_nodes = nodes;
+			fj_ck = tau > 0;
+		}
+	}
+	if (ck && ck_n > MAX_CHECKPOINTS_PER_JOB)
+		return gp_error_set(err, GP_EUSAGE, "", 0, 0,
+				    "checkpoint interval %g s: job '%s' (%.0f s of work) would write %.3g checkpoints; at most %.0f per job: give at least %.3g s",
+				    ck_tau, ck->id, ck->duration, ck_n, MAX_CHECKPOINTS_PER_JOB,
+				    ck->duration / MAX_CHECKPOINTS_PER_JOB);
+	if (fj && !(fj_n <= MAX_FAILURES_PER_JOB)) {
+		char now[96], times[32];
+
+		if (isfinite(fj_n))
+			snprintf(times, sizeof(times), "about %.3g times", fj_n);
+		else
+			snprintf(times, sizeof(times), "more than 1e308 times");
+		if (mtbf_n > 0 && mtbf_g > 0)
+			snprintf(now, sizeof(now), "now --mtbf-node %g h and --mtbf-gpu %g h", mtbf_n / 3600,
+				 mtbf_g / 3600);
+		else
+			snprintf(now, sizeof(now), "now %g h per %s", (mtbf_n > 0 ? mtbf_n : mtbf_g) / 3600,
+				 mtbf_n > 0 ? "node" : "GPU");
+		return gp_error_set(err, GP_EUSAGE, "", 0, 0,
+				    "failure rate: job '%s' (%d GPU(s) on %d node(s), %.0f s of work) would fail %s before it finishes (%.3g failures per hour of its run, recovery %s%s); at most %.0f per job: raise the MTBF (%s)",
+				    fj->id, fj->gpus, fj_nodes, fj->duration, times, fj_lambda * 3600,
+				    gp_recovery_name(d->fail.recovery),
+				    d->fail.recovery == GP_RECOVERY_RESTART && !fj_ck ? ", no checkpoints" : "",
+				    MAX_FAILURES_PER_JOB, now);
+	}
+	return GP_OK;
+}
+
 int gp_run_prepare(gp_run *r, const gp_run_desc *d, const gp_cluster *c, gp_joblist *jobs,
 		   gp_sim_perf *perf, gp_scale *scale, gp_error *err)
 {
@@ -247,7 +377,7 @@ int gp_run_prepare(gp_run *r, const gp_run_desc *d, const gp_cluster *c, gp_jobl
 	}
 	r->cfg.progress = d->progress;
 	r->cfg.progress_ud = d->progress_ud;
-	return GP_OK;
+	return check_bounds(r, err);
 }
 
 int gp_run_exec(gp_run *r, gp_error *err)

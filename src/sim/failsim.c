@@ -249,6 +249,8 @@ static int at(gp_failsim *f, double t, int64_t arg, int weak)
 
 /* ---- injection ---- */
 
+#define MAX_FAILURES 2000000
+
 static int inject(gp_failsim *f, const gp_fail_event *e)
 {
 	gp_sim *s = f->s;
@@ -258,6 +260,14 @@ static int inject(gp_failsim *f, const gp_fail_event *e)
 	int32_t en;
 	int rc, gpu = e->gpu >= 0 ? c->nodes[e->node].first_gpu + e->gpu : -1;
 
+	/* Each failure is kept for the reports: a failure rate that leaves
+	 * the jobs no time to finish would otherwise grow them until memory
+	 * runs out.  The run ends with a message instead. */
+	if (f->nrecs >= MAX_FAILURES)
+		return gp_error_set(gp_sim_error(s), GP_EUSAGE, "", 0, 0,
+				    "more than %d failures at %.0f s of simulated time and jobs still to finish: "
+				    "the failure rate leaves them too little time to run (raise --mtbf-node / --mtbf-gpu, or add checkpoints)",
+				    MAX_FAILURES, gp_sim_now(s));
 	f->injected++;
 	GP_GROW(f->recs, f->cap_recs, f->nrecs + 1);
 	idx = f->nrecs++;
