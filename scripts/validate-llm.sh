@@ -76,8 +76,11 @@ model_value() {
 	*)
 		gpu=$(echo "$row" | cut -d, -f4)
 		n=$(echo "$row" | cut -d, -f5)
-		pre=a
-		[ "$gpu" = h100 ] && pre=h
+		case $gpu in
+		h100) pre=h ;;
+		h100gt) pre=g ;;
+		*) pre=a ;;
+		esac
 		out=$("$GPUPLAN" perf -c "$CLUSTER" "$tmp/$id.yaml" --on "$(on_spec $pre "$n")" \
 			${2:+--gemm-efficiency "$2"} --json)
 		if [ "$metric" = tps ]; then
@@ -100,11 +103,11 @@ measured() {
 rows=$(grep -v '^#' "$DIR/validation.csv")
 
 if [ -n "$FIT" ]; then
-	for grp in "a100 bf16|fp16" "h100 bf16" "h100 fp8"; do
+	for grp in "a100 bf16|fp16" "h100.* bf16" "h100.* fp8"; do
 		gpu=${grp%% *}
 		prec=${grp#* }
-		sel=$(echo "$rows" | awk -F, -v g="$gpu" -v p="^($prec)\$" \
-			'$3 == "fit" && $4 == g && $19 ~ p && $20 != "mem" && $20 != "states_act"')
+		sel=$(echo "$rows" | awk -F, -v g="^$gpu\$" -v p="^($prec)\$" \
+			'$3 == "fit" && $4 ~ g && $19 ~ p && $20 != "mem" && $20 != "states_act"')
 		[ -n "$sel" ] || continue
 		best=
 		for e in 0.28 0.32 0.36 0.40 0.44 0.48 0.52 0.56 0.60 0.64 0.68 0.72 0.76 0.80; do

@@ -13,8 +13,8 @@
  * fitting half of tests/data/llm/validation.csv (man gpuplan). */
 static const gp_llm_eff effs[] = {
 	{ "ampere", 0.72, 0 },
-	{ "hopper", 0.32, 0.32 },
-	{ "blackwell", 0.32, 0.32 }, /* no published case yet: Hopper's */
+	{ "hopper", 0.40, 0.40 },
+	{ "blackwell", 0.40, 0.40 }, /* no published case yet: Hopper's */
 };
 
 /* Share of the elementwise (memory-bound) kernels' bytes that reach HBM
