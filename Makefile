@@ -168,6 +168,10 @@ install: gpuplan
 	install -m 755 gpuplan $(DESTDIR)$(BINDIR)/gpuplan
 	install -m 644 man/gpuplan.1 $(DESTDIR)$(MANDIR)/man1/gpuplan.1
 	cp -R topologies/. $(DESTDIR)$(DATADIR)/
+	install -d $(DESTDIR)$(DATADIR)/workloads
+	cp -R workloads/. $(DESTDIR)$(DATADIR)/workloads/
+	# the what-if specs name ../topologies/, which the data directory is
+	sed -i 's|\.\./topologies/|../|' $(DESTDIR)$(DATADIR)/workloads/*.yaml
 	chmod -R a+rX $(DESTDIR)$(DATADIR)
 	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
 	./gpuplan completion bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/gpuplan

@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "gpuplan/report/report.h"
 #include "gpuplan/util/util.h"
 
 #ifndef GP_DATADIR
@@ -88,15 +90,74 @@ const char *gp_cli_default_cluster(void)
 {
 	static char path[PATH_MAX];
 
-	if (!path[0])
+	if (!path[0]) {
 		snprintf(path, sizeof(path), "%s/example-cluster.yaml",
 			 gp_cli_datadir());
+		/* a forgotten -c must not pass unnoticed */
+		fprintf(stderr, "gpuplan: no -c CLUSTER: using the %s\n", GP_BUNDLED_CLUSTER_LABEL);
+	}
 	return path;
+}
+
+int gp_cli_csv_dir(const char *cmd, const char *arg)
+{
+	static const char *const switches[] = { "on", "off", "yes", "no", "true", "false", NULL };
+	const char *const *s;
+
+	for (s = switches; *s; s++)
+		if (!strcmp(arg, *s))
+			return gp_cli_usage_error(cmd, "--csv wants a folder, and '%s' reads like a switch "
+						  "(for a folder of that name write './%s')", arg, arg);
+	return GP_OK;
 }
 
 int gp_cli_stderr_is_tty(void)
 {
 	return isatty(STDERR_FILENO);
+}
+
+static double meter_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+void gp_cli_meter_start(gp_cli_meter *m, const char *cmd)
+{
+	memset(m, 0, sizeof(*m));
+	m->cmd = cmd;
+	m->tty = gp_cli_stderr_is_tty();
+	m->t0 = meter_now();
+	m->last = -1e300;
+}
+
+void gp_cli_meter_show(gp_cli_meter *m, size_t done, size_t total, const char *text)
+{
+	double t = meter_now(), el = t - m->t0;
+	char e[32], eta[32];
+	int last = done >= total;
+
+	if (!last && t - m->last < (m->tty ? 0.25 : GP_METER_EVERY))
+		return;
+	m->last = t;
+	gp_report_duration(e, sizeof(e), el);
+	eta[0] = 0;
+	if (done && !last)
+		gp_report_duration(eta, sizeof(eta), el / (double)done * (double)(total - done));
+	fprintf(stderr, "%s%s: %s (%.0f %%), %s elapsed%s%s%s", m->tty ? "\r" : "", m->cmd, text,
+		total ? 100.0 * (double)done / (double)total : 100.0, e, eta[0] ? ", ETA " : "", eta,
+		m->tty ? "   " : "\n");
+	fflush(stderr);
+	m->drawn = 1;
+}
+
+void gp_cli_meter_end(gp_cli_meter *m)
+{
+	if (m->tty && m->drawn)
+		fputs("\n", stderr);
+	m->drawn = 0;
 }
 
 static void outset_grow(gp_cli_outset *o)

@@ -102,8 +102,28 @@ const char *gp_cli_default_cluster(void);
 /* Directory of bundled data ("topologies" in the tree). */
 const char *gp_cli_datadir(void);
 
+/* --csv DIR: a folder, never a switch word ('on', 'off', ...: a folder so
+ * named is './off'); GP_OK or the usage error's exit code. */
+int gp_cli_csv_dir(const char *cmd, const char *arg);
+
 /* Whether progress should be drawn on stderr. */
 int gp_cli_stderr_is_tty(void);
+
+/* A progress line on standard error: "CMD: TEXT (P %), 12s elapsed, ETA
+ * 30s".  On a terminal it redraws one line, at most a few times a second;
+ * elsewhere (a log file) it writes one line per update, at most one every
+ * GP_METER_EVERY seconds, and the last. */
+#define GP_METER_EVERY 5.0
+typedef struct gp_cli_meter {
+	const char *cmd;
+	int tty, drawn;
+	double t0, last;
+} gp_cli_meter;
+void gp_cli_meter_start(gp_cli_meter *m, const char *cmd);
+/* text says what done counts ("412 of 888 jobs settled"). */
+void gp_cli_meter_show(gp_cli_meter *m, size_t done, size_t total, const char *text);
+/* Ends a terminal's line. */
+void gp_cli_meter_end(gp_cli_meter *m);
 
 /* ---- shared by simulate and compare (cmd_simulate.c) ---- */
 

@@ -149,7 +149,11 @@ static int parse_args(cmp *c, int argc, char **argv)
 		case O_QUEUES: c->queues_arg = optarg; break;
 		case O_SEEDS: c->seeds_arg = optarg; break;
 		case O_JSON: c->json = 1; break;
-		case O_CSV: c->csv_dir = optarg; break;
+		case O_CSV:
+			if ((rc = gp_cli_csv_dir("compare", optarg)))
+				return rc;
+			c->csv_dir = optarg;
+			break;
 		case O_SVG: c->svg_dir = optarg; break;
 		case O_HTML: c->html_path = optarg; break;
 		case O_SCALE: c->scale_ref = optarg; break;
@@ -342,15 +346,17 @@ static void take_run(cmp *c, size_t r, run_out *o)
 	run_out_release(o);
 }
 
-static void progress_serial(const cmp *c, size_t r)
+static void progress_serial(cmp *c, size_t r)
 {
 	int ci, p, q;
 	long s;
+	char text[256];
 
 	run_config(c, r, &ci, &p, &q, &s);
-	fprintf(stderr, "\rcompare: %s%s%s/%s seed %llu (run %zu of %zu)   ",
-		c->ncl > 1 ? c->label[ci] : "", c->ncl > 1 ? "/" : "", c->pol[p], c->que[q],
-		c->seeds[s], r + 1, c->nruns);
+	snprintf(text, sizeof(text), "%zu of %zu runs done, next %s%s%s/%s seed %llu", r, c->nruns,
+		 c->ncl > 1 ? c->label[ci] : "", c->ncl > 1 ? "/" : "", c->pol[p], c->que[q],
+		 c->seeds[s]);
+	gp_cli_meter_show(&c->meter, r, c->nruns, text);
 }
 
 static int run_serial(cmp *c)
@@ -530,9 +536,13 @@ static void pool_done(void *ud, size_t r, const char *rec, size_t len)
 	memcpy(t->rec[r], rec, len);
 	t->len[r] = len;
 	t->done++;
-	if (c->show_progress)
-		fprintf(stderr, "\rcompare: %zu of %zu runs done (%ld processes)   ", t->done, c->nruns,
-			c->workers);
+	if (c->show_progress) {
+		char text[96];
+
+		snprintf(text, sizeof(text), "%zu of %zu runs done (%ld processes)", t->done, c->nruns,
+			 c->workers);
+		gp_cli_meter_show(&c->meter, t->done, c->nruns, text);
+	}
 	for (; t->rc == GP_OK && t->next < c->nruns && t->rec[t->next]; t->next++) {
 		cursor k = { t->rec[t->next], t->len[t->next] };
 		run_out o;
@@ -673,9 +683,17 @@ int cmd_compare(int argc, char **argv)
 		}
 		if ((size_t)c->workers > c->nruns)
 			c->workers = (long)c->nruns;
-		rc = c->workers > 1 ? run_parallel(c) : run_serial(c);
 		if (c->show_progress)
-			fputs("\n", stderr);
+			gp_cli_meter_start(&c->meter, "compare");
+		rc = c->workers > 1 ? run_parallel(c) : run_serial(c);
+		if (c->show_progress && rc == 0 && c->workers <= 1) {
+			char text[64];
+
+			snprintf(text, sizeof(text), "%zu of %zu runs done", c->nruns, c->nruns);
+			gp_cli_meter_show(&c->meter, c->nruns, c->nruns, text);
+		}
+		if (c->show_progress)
+			gp_cli_meter_end(&c->meter);
 	}
 	if (rc == 0 && (c->csv_dir || c->svg_dir || c->html_path))
 		rc = cmp_write_files(c);

@@ -142,7 +142,8 @@ static int never_check(place_env *env, const gp_job *j, gp_explain *e)
 
 static void print_emit(int bits, const gp_cluster *c, const gp_job *j, const gp_placement *p)
 {
-	static const int order[] = { GP_EMIT_ENV, GP_EMIT_NUMACTL, GP_EMIT_SLURM, GP_EMIT_K8S };
+	static const int order[] = { GP_EMIT_ENV, GP_EMIT_NUMACTL, GP_EMIT_SLURM, GP_EMIT_K8S,
+				     GP_EMIT_JOBSET };
 	size_t k;
 
 	for (k = 0; k < GP_ARRAY_SIZE(order); k++) {
@@ -159,7 +160,8 @@ static void print_emit(int bits, const gp_cluster *c, const gp_job *j, const gp_
 
 static json_t *emit_json(int bits, const gp_cluster *c, const gp_job *j, const gp_placement *p)
 {
-	static const int order[] = { GP_EMIT_ENV, GP_EMIT_NUMACTL, GP_EMIT_SLURM, GP_EMIT_K8S };
+	static const int order[] = { GP_EMIT_ENV, GP_EMIT_NUMACTL, GP_EMIT_SLURM, GP_EMIT_K8S,
+				     GP_EMIT_JOBSET };
 	json_t *o = json_object();
 	size_t k;
 

@@ -230,12 +230,13 @@ int gp_cli_sim_load(const char *cluster_path, const char *trace_path,
 
 static void progress(void *ud, size_t done, size_t total)
 {
-	(void)ud;
-	fprintf(stderr, "\rsimulate: %zu of %zu jobs settled (%3.0f %%)", done, total,
-		total ? 100.0 * (double)done / (double)total : 100.0);
+	gp_cli_meter *m = ud;
+	char text[96];
+
+	snprintf(text, sizeof(text), "%zu of %zu jobs settled", done, total);
+	gp_cli_meter_show(m, done, total, text);
 	if (done >= total)
-		fputs("\n", stderr);
-	fflush(stderr);
+		gp_cli_meter_end(m);
 }
 
 /* DIR/NAME into the output set. */
@@ -281,6 +282,7 @@ static const struct option sim_opts[] = {
 typedef struct sim_args {
 	gp_run_desc d;
 	int show_progress, help, stats, fail_any;
+	gp_cli_meter meter;
 } sim_args;
 
 /* An option the shared option groups (QoS, engine, failures, trace) take:
@@ -338,7 +340,11 @@ static int parse_args(int argc, char **argv, sim_args *a)
 			d->backfill_depth = (size_t)l;
 			break;
 		case O_JSON: d->json = optarg; break;
-		case O_CSV: d->csv_dir = optarg; break;
+		case O_CSV:
+			if ((rc = gp_cli_csv_dir("simulate", optarg)))
+				return rc;
+			d->csv_dir = optarg;
+			break;
 		case O_SVG: d->svg_dir = optarg; break;
 		case O_HTML: d->html = optarg; break;
 		case O_PROGRESS: a->show_progress = 1; break;
@@ -389,8 +395,11 @@ static int check_args(sim_args *a)
 		d->qos.models_dir = gp_cli_models_dir();
 	if (a->show_progress < 0)
 		a->show_progress = gp_cli_stderr_is_tty();
-	if (a->show_progress)
+	if (a->show_progress) {
+		gp_cli_meter_start(&a->meter, "simulate");
 		d->progress = progress;
+		d->progress_ud = &a->meter;
+	}
 	return GP_OK;
 }
 

@@ -238,7 +238,11 @@ static int parse_args(int argc, char **argv, envs_args *a)
 				return gp_cli_usage_error("simulate", "--tick-seconds wants seconds > 0, got '%s'", optarg);
 			break;
 		case O_JSON: a->json_path = optarg; break;
-		case O_CSV: a->csv_dir = optarg; break;
+		case O_CSV:
+			if ((rc = gp_cli_csv_dir("simulate", optarg)))
+				return rc;
+			a->csv_dir = optarg;
+			break;
 		case O_SVG: a->svg_dir = optarg; break;
 		case O_QUIET: case O_PROGRESS: break;
 		case 'h':

@@ -1,6 +1,7 @@
-/* gpuplan validate FILE: check a cluster YAML, job YAML, node-type file,
- * trace or nvidia-smi snapshot and print a one-line summary (exit 0) or
- * the located error (exit 3). */
+/* gpuplan validate FILE: check any file gpuplan reads (cluster, node
+ * type, job, job list, trace, snapshot, allocation state, environments,
+ * failure list, failure model, what-if spec) and print a one-line summary
+ * (exit 0) or the located error (exit 3). */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -10,7 +11,12 @@
 
 #include "cli.h"
 #include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/io/envs.h"
+#include "gpuplan/io/failures.h"
+#include "gpuplan/io/state.h"
+#include "gpuplan/model/alloc.h"
 #include "gpuplan/model/cluster.h"
+#include "gpuplan/model/env.h"
 #include "gpuplan/model/job.h"
 #include "gpuplan/io/jobspec.h"
 #include "gpuplan/io/snapshot.h"
@@ -18,20 +24,38 @@
 #include "gpuplan/model/topo.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/io/yaml.h"
+#include "gpuplan/whatif/spec.h"
 
 const char gp_usage_validate[] =
-	"usage: gpuplan validate [--type cluster|job|jobs|snapshot|node-type|trace] FILE\n"
+	"usage: gpuplan validate [--type KIND] [-c CLUSTER] FILE\n"
 	"\n"
 	"Check FILE and print a one-line summary.  The kind is detected from the\n"
 	"content: a YAML mapping with 'node_types' or 'nodes' is a cluster, one\n"
 	"with 'jobs' or a list of mappings a job list, one with 'gpus' and 'links'\n"
-	"a node type (as 'topo import' writes it), any other mapping a job, an\n"
+	"a node type (as 'topo import' writes it), 'allocations' or 'down' an\n"
+	"allocation state, 'environments' an environments file, 'failure_model' a\n"
+	"failure model, 'axes' or 'slo' a what-if spec, any other mapping a job; an\n"
 	"Alibaba openb node list (first line 'sn,cpu_milli,...') is a cluster, a\n"
-	"'nvidia-smi topo -m' matrix is a snapshot, comma- or tab-separated rows a\n"
-	"trace (any dialect 'simulate' reads).  FILE '-' is standard input.  Exit\n"
-	"0 when valid, 3 with FILE:LINE:COL when not.\n";
+	"'nvidia-smi topo -m' matrix a snapshot, rows with a 'time_s' and a 'node'\n"
+	"column a failure list, other comma- or tab-separated rows a trace (any\n"
+	"dialect 'simulate' reads).  Each kind has its own size limit.  A state,\n"
+	"environments or failure list is checked against CLUSTER (default: the\n"
+	"bundled example).  FILE '-' is standard input.  Exit 0 when valid, 3 with\n"
+	"FILE:LINE:COL when not.\n"
+	"\n"
+	"  --type KIND   cluster, node-type, job, jobs, trace, snapshot, state,\n"
+	"                environments, failures, failure-model, whatif (tenants,\n"
+	"                sacct and topology are named but not read yet)\n"
+	"  -c CLUSTER    the cluster a state, environments or failure list names\n";
 
-enum kind { K_AUTO, K_CLUSTER, K_JOB, K_JOBLIST, K_SNAPSHOT, K_NODETYPE, K_TRACE };
+enum kind { K_AUTO, K_CLUSTER, K_JOB, K_JOBLIST, K_SNAPSHOT, K_NODETYPE, K_TRACE, K_STATE,
+	    K_ENVS, K_FAILURES, K_FAILMODEL, K_WHATIF, K_TENANTS, K_SACCT, K_TOPOLOGY };
+
+/* --type's names, in enum order from K_CLUSTER. */
+static const char *const kind_names[] = {
+	"cluster", "job", "jobs", "snapshot", "node-type", "trace", "state", "environments",
+	"failures", "failure-model", "whatif", "tenants", "sacct", "topology", NULL,
+};
 
 /* "GPUs (256 A100-SXM4-40GB, 64 H100-SXM5-80GB)", most GPUs first. */
 static void print_gpus(const gp_cluster *c)
@@ -219,13 +243,18 @@ static int validate_node_type(const char *path)
 }
 
 /* Rows of comma- or tab-separated fields: the first line that is not
- * blank holds a separator and no "key:" YAML would have. */
+ * blank or a '#' comment holds a separator and no "key:" YAML would have. */
 static int looks_like_trace(const char *text)
 {
 	const char *p = text, *end;
 
-	while (*p == '\n' || *p == '\r')
-		p++;
+	for (;;) {
+		while (*p == '\n' || *p == '\r')
+			p++;
+		if (*p != '#')
+			break;
+		p += strcspn(p, "\n");
+	}
 	end = strchr(p, '\n');
 	if (!end)
 		end = p + strlen(p);
@@ -261,39 +290,118 @@ static int skip_item(void *ud, const gp_yaml_doc *doc, const char *key, const gp
 	return GP_OK;
 }
 
-/* A regular file: the checks of gp_read_file, and whether it starts
- * like an openb node list (1), without reading it all; -1 on an error. */
+/* The largest file any YAML kind may be (environments files): detection
+ * streams the YAML and keeps only its root keys, the loader of the kind
+ * found then applies its own limit. */
+#define DETECT_YAML_MAX GP_ENVS_MAX_FILE
+/* Bytes read to tell a text kind by its head. */
+#define DETECT_HEAD 65536
+
+/* A 'time_s' and a 'node' column in the first line that is not a comment:
+ * a failure list (simulate --failures). */
+static int looks_like_failures(const char *text)
+{
+	const char *p = text;
+	size_t n;
+	char line[512];
+
+	for (;;) {
+		while (*p == '\n' || *p == '\r')
+			p++;
+		if (*p != '#')
+			break;
+		p += strcspn(p, "\n");
+	}
+	n = strcspn(p, "\r\n");
+	if (n >= sizeof(line))
+		return 0;
+	memcpy(line, p, n);
+	line[n] = 0;
+	return strstr(line, "time_s") && strstr(line, "node") && strchr(line, ',');
+}
+
+/* sacct --parsable2 output: a header of '|'-separated fields naming JobID. */
+static int looks_like_sacct(const char *text)
+{
+	size_t n = strcspn(text, "\n");
+
+	return n > 6 && !strncmp(text, "JobID", 5) && memchr(text, '|', n) != NULL;
+}
+
+/* Slurm's topology.conf: a line that starts with SwitchName=. */
+static int looks_like_topology(const char *text)
+{
+	const char *p = text;
+
+	for (; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		p += strspn(p, " \t");
+		if (!strncmp(p, "SwitchName=", 11))
+			return 1;
+		if (*p != '#' && *p != '\n' && *p != '\r')
+			return 0;
+	}
+	return 0;
+}
+
+/* The kinds told by their first bytes; K_AUTO when only YAML can tell. */
+static enum kind kind_of_head(const char *text, size_t len)
+{
+	if (len >= 12 && !memcmp(text, "sn,cpu_milli", 12))
+		return K_CLUSTER;
+	if (looks_like_snapshot(text))
+		return K_SNAPSHOT;
+	if (looks_like_sacct(text))
+		return K_SACCT;
+	if (looks_like_topology(text))
+		return K_TOPOLOGY;
+	if (looks_like_failures(text))
+		return K_FAILURES;
+	if (looks_like_trace(text))
+		return K_TRACE;
+	return K_AUTO;
+}
+
+/* A regular file: the kind its head tells (a trace of any size is told
+ * here, before the YAML limit applies), else K_AUTO; -1 on an error. */
 static int peek_file(const char *path, gp_error *err)
 {
-	char head[12];
+	char *head;
 	struct stat sb;
 	FILE *fp;
-	int openb;
+	size_t n;
+	enum kind k;
 
 	if (stat(path, &sb) || !S_ISREG(sb.st_mode))
-		return 0;
+		return K_AUTO;
 	fp = fopen(path, "rb");
 	if (!fp) {
 		gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
 		return -1;
 	}
-	if ((uintmax_t)sb.st_size > GP_CLUSTER_MAX_FILE) {
-		fclose(fp);
-		gp_error_set(err, GP_EINPUT, path, 0, 0, "file is larger than the %zu-byte limit",
-			     (size_t)GP_CLUSTER_MAX_FILE);
+	head = gp_xmalloc(DETECT_HEAD + 1);
+	n = fread(head, 1, DETECT_HEAD, fp);
+	head[n] = 0;
+	fclose(fp);
+	k = memchr(head, 0, n) ? K_AUTO : kind_of_head(head, n);
+	free(head);
+	if (k != K_AUTO)
+		return k;
+	if ((uintmax_t)sb.st_size > DETECT_YAML_MAX) {
+		gp_error_set(err, GP_EINPUT, path, 0, 0, "file is larger than the %zu-byte limit of "
+			     "any YAML file gpuplan reads (and its head is no trace, snapshot or "
+			     "failure list)", (size_t)DETECT_YAML_MAX);
 		return -1;
 	}
-	openb = fread(head, 1, sizeof(head), fp) == sizeof(head) &&
-		!memcmp(head, "sn,cpu_milli", 12);
-	fclose(fp);
-	return openb;
+	return K_AUTO;
 }
 
 /* Only the root keys that tell the kind are kept. */
 static int keep_kind_key(void *ud, const char *key)
 {
 	static const char *const kind_keys[] = { "node_types", "nodes", "fabric", "jobs", "links",
-						 "gpus", NULL };
+						 "gpus", "allocations", "down", "draining", "environments",
+						 "failure_model", "tenants", "axes", "slo", "traces",
+						 "cluster", "trace", NULL };
 	const char *const *k;
 
 	(void)ud;
@@ -305,7 +413,8 @@ static int keep_kind_key(void *ud, const char *key)
 
 static enum kind detect(const char *path, gp_error *err)
 {
-	static const char *const lists[] = { "fabric", "nodes", "jobs", "allocations", NULL };
+	static const char *const lists[] = { "fabric", "nodes", "jobs", "allocations", "environments",
+					     NULL };
 	char *text = NULL;
 	size_t len;
 	gp_yaml_doc doc;
@@ -318,42 +427,51 @@ static enum kind detect(const char *path, gp_error *err)
 	regular = regular && !stat(path, &sb) && S_ISREG(sb.st_mode);
 	if (regular) {
 		st = peek_file(path, err);
-		if (st)
-			return st > 0 ? K_CLUSTER : K_AUTO;
-		st = gp_yaml_load_streams(path, GP_CLUSTER_MAX_FILE, GP_YAML_MAX_DEPTH, lists,
+		if (st < 0)
+			return K_AUTO;
+		if (st != K_AUTO)
+			return (enum kind)st;
+		st = gp_yaml_load_streams(path, DETECT_YAML_MAX, GP_YAML_MAX_DEPTH, lists,
 					  skip_item, keep_kind_key, NULL, &doc, err);
 		if (st == GP_EIO)
 			return K_AUTO;
 	} else {
-		if (gp_read_file(path, GP_CLUSTER_MAX_FILE, &text, &len, err))
+		if (gp_read_file(path, GP_TRACE_MAX_BYTES, &text, &len, err))
 			return K_AUTO;
-		if (len >= 12 && !memcmp(text, "sn,cpu_milli", 12)) {
+		k = memchr(text, 0, len) ? K_AUTO : kind_of_head(text, len);
+		if (k != K_AUTO) {
 			free(text);
-			return K_CLUSTER;
+			return k;
 		}
 		st = gp_yaml_parse_streams(text, len, path, GP_YAML_MAX_DEPTH, 1, lists, skip_item,
 					   NULL, &doc, err);
 	}
 	if (!st && doc.root && doc.root->type == GP_YAML_MAP) {
-		if (gp_yaml_get(doc.root, "node_types") || gp_yaml_get(doc.root, "nodes") ||
-		    gp_yaml_get(doc.root, "fabric"))
+		const gp_yaml_node *r = doc.root;
+
+		if (gp_yaml_get(r, "node_types") || gp_yaml_get(r, "nodes") || gp_yaml_get(r, "fabric"))
 			k = K_CLUSTER;
-		else if (gp_yaml_get(doc.root, "jobs"))
+		else if (gp_yaml_get(r, "jobs"))
 			k = K_JOBLIST;
-		else if (gp_yaml_get(doc.root, "links") && gp_yaml_get(doc.root, "gpus"))
+		else if (gp_yaml_get(r, "links") && gp_yaml_get(r, "gpus"))
 			k = K_NODETYPE;
+		else if (gp_yaml_get(r, "allocations") || gp_yaml_get(r, "down") ||
+			 gp_yaml_get(r, "draining"))
+			k = K_STATE;
+		else if (gp_yaml_get(r, "environments"))
+			k = K_ENVS;
+		else if (gp_yaml_get(r, "failure_model"))
+			k = K_FAILMODEL;
+		else if (gp_yaml_get(r, "tenants"))
+			k = K_TENANTS;
+		else if (gp_yaml_get(r, "axes") || gp_yaml_get(r, "slo") || gp_yaml_get(r, "traces") ||
+			 (gp_yaml_get(r, "cluster") && gp_yaml_get(r, "trace")))
+			k = K_WHATIF;
 		else
 			k = K_JOB;
 	} else if (!st && doc.root && doc.root->type == GP_YAML_SEQ && doc.root->n > 0 &&
 		   doc.root->items[0]->type == GP_YAML_MAP) {
 		k = K_JOBLIST;
-	} else if (!text && gp_read_file(path, GP_CLUSTER_MAX_FILE, &text, &len, err)) {
-		gp_yaml_doc_release(&doc);
-		return K_AUTO;
-	} else if (looks_like_snapshot(text)) {
-		k = K_SNAPSHOT;
-	} else if (looks_like_trace(text)) {
-		k = K_TRACE;
 	} else {
 		/* Not a mapping, or not YAML: read it as a cluster file, whose
 		 * loader says what is wrong and where. */
@@ -364,6 +482,138 @@ static enum kind detect(const char *path, gp_error *err)
 	if (k != K_AUTO)
 		gp_error_clear(err);
 	return k;
+}
+
+/* The cluster a state, environments or failure list is checked against:
+ * -c, else the bundled one (gp_cli_default_cluster says so). */
+static int load_against(const char *cpath, gp_cluster *c)
+{
+	gp_error err = GP_ERROR_INIT;
+
+	if (gp_cluster_load(cpath ? cpath : gp_cli_default_cluster(), c, &err))
+		return gp_cli_report(&err);
+	return GP_OK;
+}
+
+static int validate_state(const char *path, const char *cpath)
+{
+	gp_cluster c;
+	gp_alloc a;
+	gp_state s;
+	gp_error err = GP_ERROR_INIT;
+	int rc;
+
+	if ((rc = load_against(cpath, &c)))
+		return rc;
+	if (gp_alloc_init(&a, &c)) {
+		gp_cluster_release(&c);
+		return gp_cli_fail(GP_EIO, "cannot set up the allocation state");
+	}
+	gp_state_init(&s);
+	rc = gp_state_load(path, &c, &a, &s, &err);
+	if (rc)
+		rc = gp_cli_report(&err);
+	else
+		printf("%s: allocation state: %zu allocation%s, %zu node%s down, %zu draining\n", path,
+		       s.n, s.n == 1 ? "" : "s", s.ndown, s.ndown == 1 ? "" : "s", s.ndraining);
+	gp_state_release(&s);
+	gp_alloc_release(&a);
+	gp_cluster_release(&c);
+	return rc;
+}
+
+static int validate_envs(const char *path, const char *cpath)
+{
+	gp_cluster c;
+	gp_env_set set;
+	gp_error err = GP_ERROR_INIT;
+	long gpus = 0;
+	size_t i;
+	int rc;
+
+	if ((rc = load_against(cpath, &c)))
+		return rc;
+	gp_env_set_init(&set);
+	rc = gp_envs_load(path, &c, &set, &err);
+	if (rc) {
+		rc = gp_cli_report(&err);
+	} else {
+		for (i = 0; i < set.n; i++)
+			gpus += set.envs[i].quota_gpus;
+		printf("%s: environments: %zu environment%s, %ld GPUs of quota, %d pool%s\n", path,
+		       set.n, set.n == 1 ? "" : "s", gpus, set.npools, set.npools == 1 ? "" : "s");
+	}
+	gp_env_set_release(&set);
+	gp_cluster_release(&c);
+	return rc;
+}
+
+static int validate_failures(const char *path, const char *cpath)
+{
+	gp_cluster c;
+	gp_fail_list l;
+	gp_error err = GP_ERROR_INIT;
+	int rc;
+
+	if ((rc = load_against(cpath, &c)))
+		return rc;
+	gp_fail_list_init(&l);
+	rc = gp_fail_csv_load(path, &c, &l, &err);
+	if (rc)
+		rc = gp_cli_report(&err);
+	else
+		printf("%s: failure list: %zu failure%s, %.0f s to %.0f s\n", path, l.n,
+		       l.n == 1 ? "" : "s", l.n ? l.ev[0].time : 0.0, l.n ? l.ev[l.n - 1].time : 0.0);
+	gp_fail_list_release(&l);
+	gp_cluster_release(&c);
+	return rc;
+}
+
+static int validate_failmodel(const char *path)
+{
+	gp_fail_model m;
+	gp_error err = GP_ERROR_INIT;
+
+	memset(&m, 0, sizeof(m));
+	if (gp_fail_model_load(path, &m, &err))
+		return gp_cli_report(&err);
+	printf("%s: failure model: per %s, Weibull shape %g, MTBF %g hours\n", path,
+	       m.unit == GP_FAIL_GPU ? "GPU" : "node", m.shape, m.mtbf_h);
+	return GP_OK;
+}
+
+/* A what-if spec: loaded and checked against its own base cluster. */
+static int validate_whatif(const char *path)
+{
+	gp_whatif_spec s;
+	gp_cluster base;
+	gp_error err = GP_ERROR_INIT;
+	int rc = GP_OK;
+
+	if (gp_whatif_spec_load(path, &s, &err))
+		return gp_cli_report(&err);
+	if (gp_cluster_load(s.cluster, &base, &err)) {
+		gp_whatif_spec_release(&s);
+		return gp_cli_report(&err);
+	}
+	if (gp_whatif_spec_check(&s, &base, &err))
+		rc = gp_cli_report(&err);
+	else
+		printf("%s: what-if spec: %zu configuration%s x %zu seed%s = %zu runs on %s (%d nodes)\n",
+		       path, s.nconfigs, s.nconfigs == 1 ? "" : "s", s.nseeds, s.nseeds == 1 ? "" : "s",
+		       s.nruns, s.cluster, base.nnodes);
+	gp_cluster_release(&base);
+	gp_whatif_spec_release(&s);
+	return rc;
+}
+
+/* Kinds named here whose readers this build does not have yet: tenants
+ * files, sacct histories and Slurm topology.conf.  Their loaders plug in
+ * here. */
+static int validate_unread(const char *path, enum kind k)
+{
+	return gp_cli_fail(GP_EUSAGE, "%s: a %s file: this gpuplan does not read %s files yet", path,
+			   kind_names[k - K_CLUSTER], kind_names[k - K_CLUSTER]);
 }
 
 static int rewind_stdin(gp_error *err)
@@ -411,29 +661,25 @@ static int spool_stdin(gp_error *err)
 
 int cmd_validate(int argc, char **argv)
 {
-	const char *path = NULL;
+	const char *path = NULL, *cpath = NULL;
 	enum kind k = K_AUTO;
 	gp_error err = GP_ERROR_INIT;
-	int i;
+	int i, t;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--type") && i + 1 < argc) {
-			const char *t = argv[++i];
+			const char *name = argv[++i];
 
-			if (!strcmp(t, "cluster"))
-				k = K_CLUSTER;
-			else if (!strcmp(t, "job"))
-				k = K_JOB;
-			else if (!strcmp(t, "jobs"))
-				k = K_JOBLIST;
-			else if (!strcmp(t, "snapshot"))
-				k = K_SNAPSHOT;
-			else if (!strcmp(t, "node-type"))
-				k = K_NODETYPE;
-			else if (!strcmp(t, "trace"))
-				k = K_TRACE;
-			else
-				return gp_cli_usage_error("validate", "unknown --type '%s'", t);
+			for (t = 0; kind_names[t] && strcmp(kind_names[t], name); t++)
+				;
+			if (!kind_names[t])
+				return gp_cli_usage_error("validate", "unknown --type '%s' (cluster, node-type, "
+							  "job, jobs, trace, snapshot, state, environments, "
+							  "failures, failure-model, whatif, tenants, sacct, "
+							  "topology)", name);
+			k = (enum kind)(K_CLUSTER + t);
+		} else if ((!strcmp(argv[i], "-c") || !strcmp(argv[i], "--cluster")) && i + 1 < argc) {
+			cpath = argv[++i];
 		} else if (!strcmp(argv[i], "--") && i + 1 < argc && !path) {
 			path = argv[++i];
 		} else if (argv[i][0] == '-' && argv[i][1]) {
@@ -466,6 +712,20 @@ int cmd_validate(int argc, char **argv)
 		return validate_node_type(path);
 	case K_TRACE:
 		return validate_trace(path);
+	case K_STATE:
+		return validate_state(path, cpath);
+	case K_ENVS:
+		return validate_envs(path, cpath);
+	case K_FAILURES:
+		return validate_failures(path, cpath);
+	case K_FAILMODEL:
+		return validate_failmodel(path);
+	case K_WHATIF:
+		return validate_whatif(path);
+	case K_TENANTS:
+	case K_SACCT:
+	case K_TOPOLOGY:
+		return validate_unread(path, k);
 	default:
 		return validate_cluster(path);
 	}

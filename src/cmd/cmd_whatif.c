@@ -86,31 +86,25 @@ typedef struct sweep {
 	int show;               /* 0 none, 1 terminal, 2 plain lines */
 	size_t done, total;     /* runs of this invocation */
 	double t0, last_draw;
-	int last_decile;
 } sweep;
 
 static void draw(sweep *w, int final)
 {
 	double t = now(), el = t - w->t0;
-	char eta[32] = "";
+	char eta[32] = "", elapsed[32];
 
 	if (!w->show || !w->total)
 		return;
-	if (w->show == 2) {
-		int dec = (int)(10 * w->done / w->total);
-
-		if (dec == w->last_decile && !final)
-			return;
-		w->last_decile = dec;
-	} else if (!final && t - w->last_draw < 0.25) {
+	/* without a terminal: one line at most every few seconds, and the last */
+	if (!final && t - w->last_draw < (w->show == 2 ? GP_METER_EVERY : 0.25))
 		return;
-	}
 	w->last_draw = t;
+	gp_report_duration(elapsed, sizeof(elapsed), el);
 	if (w->done && w->done < w->total)
 		gp_report_duration(eta, sizeof(eta), el / (double)w->done * (double)(w->total - w->done));
-	fprintf(stderr, "%swhatif: %zu/%zu runs (%3.0f %%)%s%s%s", w->show == 1 ? "\r" : "", w->done,
-		w->total, 100.0 * (double)w->done / (double)w->total, eta[0] ? ", eta " : "", eta,
-		w->show == 1 ? "   " : "\n");
+	fprintf(stderr, "%swhatif: %zu/%zu runs (%3.0f %%), %s elapsed%s%s%s", w->show == 1 ? "\r" : "",
+		w->done, w->total, 100.0 * (double)w->done / (double)w->total, elapsed,
+		eta[0] ? ", ETA " : "", eta, w->show == 1 ? "   " : "\n");
 	if (w->show == 1 && final)
 		fputs("\n", stderr);
 	fflush(stderr);
@@ -681,7 +675,6 @@ static int sweep_and_answer(const wopts *o, const gp_whatif_spec *spec, const gp
 	else if (w.show == 1 && !gp_cli_stderr_is_tty())
 		w.show = 2;
 	w.t0 = now();
-	w.last_decile = -1;
 	rc = run_sweep(o, spec, &w, st);
 	draw(&w, 1);
 	if (w.status && rc == GP_OK)

@@ -61,6 +61,7 @@ typedef struct cmp {
 	json_t **per_seed;      /* --json: [config] */
 	first_run *first;       /* --svg: [config] */
 	gp_sbuf csv;            /* --csv: runs.csv */
+	gp_cli_meter meter;     /* progress */
 } cmp;
 
 /* What one run leaves: the same bytes whether it ran here or in a worker

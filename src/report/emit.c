@@ -14,7 +14,7 @@ static const struct {
 	int bit;
 } kinds[] = {
 	{ "env", GP_EMIT_ENV }, { "slurm", GP_EMIT_SLURM }, { "k8s", GP_EMIT_K8S },
-	{ "numactl", GP_EMIT_NUMACTL },
+	{ "numactl", GP_EMIT_NUMACTL }, { "k8s-jobset", GP_EMIT_JOBSET },
 };
 
 int gp_emit_parse(const char *s, char *bad, size_t size)
@@ -33,6 +33,10 @@ int gp_emit_parse(const char *s, char *bad, size_t size)
 			}
 		if (n == 10 && !strncmp(s, "kubernetes", 10)) {
 			bits |= GP_EMIT_K8S;
+			found = 1;
+		}
+		if (n == 6 && !strncmp(s, "jobset", 6)) {
+			bits |= GP_EMIT_JOBSET;
 			found = 1;
 		}
 		if (!found) {
@@ -359,6 +363,74 @@ static void render_k8s(const gp_cluster *c, const gp_job *j, const gp_placement 
 	}
 }
 
+/* RDMA devices of a part: the NICs NCCL_IB_HCA names, as the RDMA shared
+ * device plugin's resource (rdma/rdma_shared_device_a, its default name;
+ * a site with another plugin renames it). */
+#define RDMA_RESOURCE "rdma/rdma_shared_device_a"
+#define RDZV_PORT 29500
+
+/* The JobSet form: one replicated job per part, each a single pod pinned
+ * to its node with its GPUs, CPUs and memory; torchrun's rendezvous
+ * (MASTER_ADDR is part 0's pod by JobSet's DNS name <jobset>-<job>-0-0.
+ * <jobset>), NNODES, NODE_RANK, NPROC_PER_NODE, WORLD_SIZE; with NICs,
+ * their RDMA devices, NCCL_IB_HCA and IPC_LOCK (pinned memory). */
+static void render_jobset(const gp_cluster *c, const gp_job *j, const gp_placement *p,
+			  gp_sbuf *sb)
+{
+	int k, g, world = 0;
+
+	for (k = 0; k < p->nparts; k++)
+		world += p->parts[k].ngpus;
+	gp_sbuf_addf(sb, "# JobSet (jobset.x-k8s.io): %d pod%s, %d GPU%s; run the training with\n"
+			 "# torchrun --nnodes=$NNODES --node-rank=$NODE_RANK "
+			 "--nproc-per-node=$NPROC_PER_NODE\n"
+			 "#   --master-addr=$MASTER_ADDR --master-port=$MASTER_PORT TRAIN.py\n",
+		     p->nparts, p->nparts == 1 ? "" : "s", world, world == 1 ? "" : "s");
+	gp_sbuf_addf(sb, "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n"
+			 "  name: %s\n  labels: {gpuplan.job: \"%s\"}\nspec:\n"
+			 "  network: {enableDNSHostnames: true}\n"
+			 "  failurePolicy: {maxRestarts: 0}\n  replicatedJobs:\n", j->id, j->id);
+	for (k = 0; k < p->nparts; k++) {
+		const gp_place_part *part = &p->parts[k];
+		const char *node = c->nodes[part->node].name;
+		gp_sbuf hca;
+
+		gp_sbuf_init(&hca);
+		emit_ib_hca(c, part, &hca);
+		gp_sbuf_addf(sb, "  - name: part-%d     # %s, GPUs ", k, node);
+		for (g = 0; g < part->ngpus; g++)
+			gp_sbuf_addf(sb, "%s%d", g ? "," : "", part->gpus[g]);
+		gp_sbuf_addf(sb, "\n    replicas: 1\n    template:\n      spec:\n"
+				 "        parallelism: 1\n        completions: 1\n        backoffLimit: 0\n"
+				 "        template:\n          spec:\n            restartPolicy: Never\n"
+				 "            nodeSelector: {kubernetes.io/hostname: \"%s\"}\n"
+				 "            containers:\n            - name: %s\n              image: IMAGE\n",
+			     node, part->role == 1 ? "ps" : "worker");
+		gp_sbuf_addf(sb, "              env:\n"
+				 "              - {name: MASTER_ADDR, value: \"%s-part-0-0-0.%s\"}\n"
+				 "              - {name: MASTER_PORT, value: \"%d\"}\n"
+				 "              - {name: NNODES, value: \"%d\"}\n"
+				 "              - {name: NODE_RANK, value: \"%d\"}\n"
+				 "              - {name: NPROC_PER_NODE, value: \"%d\"}\n"
+				 "              - {name: WORLD_SIZE, value: \"%d\"}\n",
+			     j->id, j->id, RDZV_PORT, p->nparts, k, part->ngpus, world);
+		if (hca.len)
+			gp_sbuf_addf(sb, "              - {name: NCCL_IB_HCA, value: \"%s\"}\n", hca.buf);
+		gp_sbuf_addf(sb, "              resources:\n                limits: {nvidia.com/gpu: %d",
+			     part->ngpus);
+		if (part->ncpus > 0)
+			gp_sbuf_addf(sb, ", cpu: \"%d\"", part->ncpus);
+		if (part->host_mem_mib > 0)
+			gp_sbuf_addf(sb, ", memory: %lldMi", (long long)part->host_mem_mib);
+		if (hca.len)
+			gp_sbuf_adds(sb, ", " RDMA_RESOURCE ": 1");
+		gp_sbuf_adds(sb, "}\n");
+		if (hca.len)
+			gp_sbuf_adds(sb, "              securityContext: {capabilities: {add: [IPC_LOCK]}}\n");
+		gp_sbuf_release(&hca);
+	}
+}
+
 void gp_emit_render(int kind, const gp_cluster *c, const gp_job *j, const gp_placement *p,
 		    gp_sbuf *sb)
 {
@@ -372,6 +444,9 @@ void gp_emit_render(int kind, const gp_cluster *c, const gp_job *j, const gp_pla
 		break;
 	case GP_EMIT_K8S:
 		render_k8s(c, j, p, sb);
+		break;
+	case GP_EMIT_JOBSET:
+		render_jobset(c, j, p, sb);
 		break;
 	default:
 		break;

@@ -16,6 +16,8 @@ enum gp_emit_kind {
 	GP_EMIT_SLURM = 1 << 1,
 	GP_EMIT_K8S = 1 << 2,
 	GP_EMIT_NUMACTL = 1 << 3,
+	GP_EMIT_JOBSET = 1 << 4,  /* a JobSet: one pinned pod per part, with
+				   * torchrun's rendezvous and RDMA devices */
 };
 
 /* "env,slurm" or one name: the bits, or -1 with the bad word in bad. */

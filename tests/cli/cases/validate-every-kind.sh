@@ -1,0 +1,30 @@
+# validate recognises every file kind gpuplan reads, and --type names each;
+# a state, environments or failure list is checked against -c (default the
+# bundled cluster, said on standard error).
+run validate tests/data/state/good.yaml
+run validate --type state -c topologies/example-cluster.yaml tests/data/state/good.yaml
+run validate -c tests/data/envs/cluster.yaml tests/data/envs/envs.yaml
+run validate -c topologies/example-cluster.yaml tests/data/failures/example-cluster.csv
+run failures fit tests/data/titan/gc_summary_loc.csv --batch old -o $TMP/titan.yaml >/dev/null
+run validate $TMP/titan.yaml
+run validate workloads/whatif-add-h100.yaml
+run validate --type whatif workloads/whatif-remove-a100.yaml
+run validate tests/data/whatif/grid.yaml
+# errors are located in the file of that kind
+run validate -c topologies/example-cluster.yaml tests/data/state/bad-unknown-node.yaml
+printf 'cluster: ../topologies/example-cluster.yaml\ntrace: philly-2017-11-29.csv\naxes:\n  remove_nodes: {type: nope, counts: [1]}\n' >$TMP/w.yaml
+cp workloads/philly-2017-11-29.csv $TMP/
+sed -i "s|\.\./topologies|$ROOT/topologies|" $TMP/w.yaml
+run validate $TMP/w.yaml
+# a trace past the 16 MiB any cluster file may be is still a trace: each
+# kind has its own limit (blank lines make the size cheaply)
+{ head -n 3 tests/data/sim/backfill.csv; head -c 17000000 /dev/zero | tr '\0' '\n'; } >$TMP/big.csv
+run validate $TMP/big.csv
+# kinds named whose readers are not in this build yet
+printf 'tenants:\n  - {name: a, quota: 8}\n' >$TMP/t.yaml
+run validate $TMP/t.yaml
+printf 'JobID|JobName|Partition|AllocTRES\n1|a|gpu|gres/gpu=8\n' >$TMP/sacct.txt
+run validate $TMP/sacct.txt
+printf '# fabric\nSwitchName=s1 Nodes=n[1-4]\n' >$TMP/topology.conf
+run validate $TMP/topology.conf
+run validate --type tenant $TMP/t.yaml
