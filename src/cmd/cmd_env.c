@@ -358,7 +358,7 @@ static int do_reclaim(envctx *x)
 			nunknown++;
 			continue;
 		}
-		if (x->now - last < x->timeout)
+		if (!gp_envbind_reclaim_due(last, x->timeout, x->now))
 			continue;
 		r = json_object();
 		tasks = json_array();

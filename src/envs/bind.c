@@ -615,3 +615,13 @@ int gp_envbind_threshold(const gp_envbind *b)
 {
 	return b->K;
 }
+
+double gp_envbind_reclaim_at(double last, double timeout)
+{
+	return last + timeout;
+}
+
+int gp_envbind_reclaim_due(double last, double timeout, double now)
+{
+	return now >= gp_envbind_reclaim_at(last, timeout);
+}

@@ -490,7 +490,7 @@ static void on_death(sim *s, int e)
 	last = s->now >= G->start ? G->start + floor((s->now - G->start) / P) * P : s->now;
 	if (last > s->now)
 		last = s->now;
-	at = last + s->cfg->hb_timeout_s;
+	at = gp_envbind_reclaim_at(last, s->cfg->hb_timeout_s);
 	if (at < s->now)
 		at = s->now;
 	E->dead = 1;

@@ -437,11 +437,23 @@ static void done(void)
 	}
 }
 
+/* The heartbeat reclaim rule `env reclaim` and the simulation share: a
+ * client last heard at 100 s with a 5 s timeout is reclaimed at 105 s,
+ * not before. */
+static void test_reclaim_rule(void)
+{
+	CU_ASSERT_DOUBLE_EQUAL(gp_envbind_reclaim_at(100, 5), 105, 0);
+	CU_ASSERT_FALSE(gp_envbind_reclaim_due(100, 5, 104.5));
+	CU_ASSERT_TRUE(gp_envbind_reclaim_due(100, 5, 105));
+	CU_ASSERT_TRUE(gp_envbind_reclaim_due(100, 0, 100));
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("envs");
 
 	gp_test_add(s, "environments file", test_envs_file);
+	gp_test_add(s, "the heartbeat reclaim rule", test_reclaim_rule);
 	gp_test_add(s, "under quota: new GPU; at quota: reuse", test_under_quota_then_reuse);
 	gp_test_add(s, "memory quota and quota count refusals", test_memory_quota);
 	gp_test_add(s, "threshold refusal", test_threshold);

@@ -112,6 +112,13 @@ int gp_envbind_env_bound(const gp_envbind *b, int env, const int **gpus, const i
 int64_t gp_envbind_env_mem(const gp_envbind *b, int env);
 int gp_envbind_threshold(const gp_envbind *b);
 
+/* The heartbeat reclaim rule, one for `env reclaim` and the simulation:
+ * an environment whose client was last heard from at `last` loses its
+ * bound GPUs once `timeout` seconds pass without a heartbeat, at
+ * gp_envbind_reclaim_at; _due says whether that time has come by now. */
+double gp_envbind_reclaim_at(double last, double timeout);
+int gp_envbind_reclaim_due(double last, double timeout, double now);
+
 /* ---- simulation ---- */
 
 enum gp_envsim_mode { GP_ENVSIM_STATIC = 0, GP_ENVSIM_BIND, GP_ENVSIM_IDLE };
