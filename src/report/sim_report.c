@@ -30,6 +30,34 @@ static void dist_row(gp_table *t, const char *name, const gp_sim_dist *d)
 	gp_table_set(t, r, 5, "%s", gp_report_duration(b[4], sizeof(b[4]), d->max));
 }
 
+/* The head rows of the job-count and the delay tables (text and page). */
+static void counts_head(gp_table *t)
+{
+	size_t row;
+
+	gp_table_init(t, 5);
+	row = gp_table_row(t);
+	gp_table_set(t, row, 0, "jobs");
+	gp_table_set(t, row, 1, "total");
+	gp_table_set(t, row, 2, "completed");
+	gp_table_set(t, row, 3, "failed");
+	gp_table_set(t, row, 4, "never placed");
+}
+
+static void dists_head(gp_table *t)
+{
+	size_t row;
+
+	gp_table_init(t, 6);
+	row = gp_table_row(t);
+	gp_table_set(t, row, 0, "completed jobs");
+	gp_table_set(t, row, 1, "mean");
+	gp_table_set(t, row, 2, "p50");
+	gp_table_set(t, row, 3, "p90");
+	gp_table_set(t, row, 4, "p99");
+	gp_table_set(t, row, 5, "max");
+}
+
 static void count_row(gp_table *t, const char *name, const gp_sim_summary *s)
 {
 	size_t r = gp_table_row(t);
@@ -46,7 +74,6 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 {
 	gp_sim_summary all, cls[2];
 	gp_table t;
-	size_t row;
 	int k;
 	char b1[32], b2[64];
 
@@ -67,13 +94,7 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 		gp_sbuf_addf(out, ", preempt %s", id->preempt);
 	gp_sbuf_adds(out, "\n\n");
 
-	gp_table_init(&t, 5);
-	row = gp_table_row(&t);
-	gp_table_set(&t, row, 0, "jobs");
-	gp_table_set(&t, row, 1, "total");
-	gp_table_set(&t, row, 2, "completed");
-	gp_table_set(&t, row, 3, "failed");
-	gp_table_set(&t, row, 4, "never placed");
+	counts_head(&t);
 	count_row(&t, "all", &all);
 	for (k = 0; k < 2; k++)
 		count_row(&t, class_names[k], &cls[k]);
@@ -81,14 +102,7 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 	gp_table_release(&t);
 	gp_sbuf_adds(out, "\n");
 
-	gp_table_init(&t, 6);
-	row = gp_table_row(&t);
-	gp_table_set(&t, row, 0, "completed jobs");
-	gp_table_set(&t, row, 1, "mean");
-	gp_table_set(&t, row, 2, "p50");
-	gp_table_set(&t, row, 3, "p90");
-	gp_table_set(&t, row, 4, "p99");
-	gp_table_set(&t, row, 5, "max");
+	dists_head(&t);
 	dist_row(&t, "queue delay", &all.queue_delay);
 	if (all.waited_again)
 		dist_row(&t, "first-start delay", &all.first_start);
@@ -590,16 +604,9 @@ static void html_counts(gp_html *h, const char *first, const gp_sim_summary *all
 			const gp_sim_summary *cls, int ncls, const char *caption)
 {
 	gp_table t;
-	size_t row;
 	int k;
 
-	gp_table_init(&t, 5);
-	row = gp_table_row(&t);
-	gp_table_set(&t, row, 0, "jobs");
-	gp_table_set(&t, row, 1, "total");
-	gp_table_set(&t, row, 2, "completed");
-	gp_table_set(&t, row, 3, "failed");
-	gp_table_set(&t, row, 4, "never placed");
+	counts_head(&t);
 	count_row(&t, first, all);
 	for (k = 0; k < ncls; k++)
 		if (cls[k].total && cls[k].total != all->total)
@@ -611,16 +618,8 @@ static void html_counts(gp_html *h, const char *first, const gp_sim_summary *all
 static void html_dists(gp_html *h, const gp_sim_summary *s, const char *caption)
 {
 	gp_table t;
-	size_t row;
 
-	gp_table_init(&t, 6);
-	row = gp_table_row(&t);
-	gp_table_set(&t, row, 0, "completed jobs");
-	gp_table_set(&t, row, 1, "mean");
-	gp_table_set(&t, row, 2, "p50");
-	gp_table_set(&t, row, 3, "p90");
-	gp_table_set(&t, row, 4, "p99");
-	gp_table_set(&t, row, 5, "max");
+	dists_head(&t);
 	dist_row(&t, "queue delay", &s->queue_delay);
 	dist_row(&t, "first-start delay", &s->first_start);
 	dist_row(&t, "JCT", &s->jct);
