@@ -45,6 +45,7 @@ int cmd_perf(int argc, char **argv);
 int cmd_calibrate(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_import(int argc, char **argv);
+int gp_cmd_import_sacct(int argc, char **argv);
 int cmd_release(int argc, char **argv);
 int cmd_failures(int argc, char **argv);
 int cmd_replace(int argc, char **argv);

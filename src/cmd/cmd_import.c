@@ -18,6 +18,7 @@
 
 const char gp_usage_import[] =
 	"usage: gpuplan import slurm|k8s FILE... -o CLUSTER.yaml [--state-out STATE.yaml]\n"
+	"       gpuplan import sacct FILE... -o TRACE.csv (the job history: import sacct --help)\n"
 	"                      [--topology KEY=FILE]... [--name NAME] [--quiet]\n"
 	"\n"
 	"Build a cluster YAML (and the allocation state of today) from scheduler text;\n"
@@ -219,7 +220,7 @@ static int parse_args(int argc, char **argv, import_args *a)
 	else if (!strcmp(argv[optind], "k8s") || !strcmp(argv[optind], "kubernetes"))
 		a->family = 2;
 	else
-		return gp_cli_usage_error(CMD, "'%s': expected 'slurm' or 'k8s'", argv[optind]);
+		return gp_cli_usage_error(CMD, "'%s': expected 'slurm', 'k8s' or 'sacct'", argv[optind]);
 	optind++;
 	if (optind >= argc)
 		return gp_cli_usage_error(CMD, "no input FILE ('-' reads standard input)");
@@ -326,6 +327,15 @@ int cmd_import(int argc, char **argv)
 	gp_inventory inv;
 	int rc, i;
 
+	/* import sacct: the job history, a command of its own */
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++)
+		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output") ||
+		     !strcmp(argv[i], "--state-out") || !strcmp(argv[i], "--topology") ||
+		     !strcmp(argv[i], "--name") || !strcmp(argv[i], "--fields") ||
+		     !strcmp(argv[i], "--delimiter")) && i + 1 < argc)
+			i++;
+	if (i < argc && !strcmp(argv[i], "sacct"))
+		return gp_cmd_import_sacct(argc, argv);
 	memset(&a, 0, sizeof(a));
 	a.tstore = gp_xcalloc((size_t)argc + 1, sizeof(*a.tstore));
 	a.topos = gp_xcalloc((size_t)argc + 1, sizeof(*a.topos));

@@ -548,9 +548,16 @@ static int read_row(loader *x, char *line, size_t llen, gp_error *err)
 		j->own = 0;
 		j->line = x->sc.line;
 		x->r.more = *none;
+		x->r.has_hist = 0;
 		rc = d->row(&x->r, j);
 		if (!rc && memcmp(&x->r.more, none, sizeof(*none)))
 			j->more = gp_pool_intern_mem(x->l.pool, &x->r.more, sizeof(x->r.more));
+		if (!rc && x->r.has_hist) {
+			gp_job_hist *h = gp_pool_alloc(x->l.pool, sizeof(*h));
+
+			*h = x->r.hist;
+			j->hist = h;
+		}
 		if (rc)
 			drop_last(&x->l);
 		if (rc == GP_TRACE_LEAVE_OUT) {
@@ -663,6 +670,8 @@ int gp_trace_load_buffer(const char *name, char *buf, size_t len,
 {
 	gp_trace_scanner sc;
 
+	if (gp_trace_history_kind(opts ? opts->format : NULL, buf, len))
+		return gp_trace_history_load(name, NULL, buf, len, opts, out, err);
 	gp_trace_scan_buffer(&sc, name, buf, len);
 	return load(name, &sc, NULL, opts, out, err);
 }
@@ -676,12 +685,19 @@ int gp_trace_load(const char *path, const gp_trace_opts *opts,
 	size_t len;
 	int rc;
 
+	if (strcmp(path, "-") && gp_trace_history_kind_file(opts ? opts->format : NULL, path))
+		return gp_trace_history_load(path, path, NULL, 0, opts, out, err);
 	if (gp_trace_scan_file(&sc, path, cap))
 		return load(path, &sc, NULL, opts, out, err);
 	rc = gp_read_file(path, cap, &buf, &len, err);
 	if (rc) {
 		gp_joblist_release(out);
 		gp_joblist_init(out);
+		return rc;
+	}
+	if (gp_trace_history_kind(opts ? opts->format : NULL, buf, len)) {
+		rc = gp_trace_history_load(path, NULL, buf, len, opts, out, err);
+		free(buf);
 		return rc;
 	}
 	gp_trace_scan_buffer(&sc, path, buf, len);

@@ -40,6 +40,10 @@ typedef struct gp_trace_row {
 	/* The row's gp_job.more, to fill instead of it: interned into the
 	 * pool once the row is read (rows share equal ones). */
 	gp_job_more more;
+	/* The row's gp_job.hist, to fill instead of it when has_hist is
+	 * set: copied into the pool once the row is read. */
+	gp_job_hist hist;
+	int has_hist;
 	gp_error *err;
 } gp_trace_row;
 
@@ -150,6 +154,15 @@ int gp_trace_skip_line(const char *l);
  * trimmed and unquoted ("" inside quotes is one quote). */
 int gp_trace_split(char *line, size_t len, char sep, char **field, int *col, int *nf,
 		   const char *path, int lineno, gp_error *err);
+
+/* Job histories (trace_history.c): which kind a text or file is (0 none,
+ * else gp_sacct_sniff's answer; a --format of sacct or kubernetes forces
+ * it), and its jobs read through the trace CSV gpuplan import sacct
+ * writes (path, or buf when path is NULL). */
+int gp_trace_history_kind(const char *format, const char *text, size_t len);
+int gp_trace_history_kind_file(const char *format, const char *path);
+int gp_trace_history_load(const char *name, const char *path, const char *buf, size_t len,
+			  const gp_trace_opts *opts, gp_joblist *out, gp_error *err);
 
 /* After the rows are read (trace_order.c): duplicate ids (own_ids
  * dialects), order by submit time (stable), the window and the limit. */

@@ -9,6 +9,7 @@
 
 #include "gpuplan/model/llm.h"
 #include "gpuplan/model/memory.h"
+#include "gpuplan/util/timefmt.h"
 #include "gpuplan/util/util.h"
 #include "trace_int.h"
 
@@ -18,7 +19,8 @@ enum {
 	C_MEM, C_GPU_MODELS, C_ENV, C_MODEL, C_PARAMS, C_LAYERS, C_HIDDEN,
 	C_SEQ_LEN, C_TRANSFORMER, C_FLOPS, C_BATCH, C_OPTIMIZER, C_PRECISION,
 	C_DEADLINE, C_TP, C_PP, C_CP, C_DP, C_VP, C_EP, C_SHARDING, C_RECOMPUTE,
-	C_GLOBAL_BATCH, C_MICRO_BATCH,
+	C_GLOBAL_BATCH, C_MICRO_BATCH, C_REC_START, C_REC_END, C_TIME_LIMIT, C_NODES,
+	C_STATE, C_PARTITION, C_ACCOUNT, C_USER, C_QOS, C_GPU_TYPE,
 };
 
 static const char *const columns[] = {
@@ -27,8 +29,16 @@ static const char *const columns[] = {
 	"mem_mib", "gpu_models", "environment", "model", "params", "layers",
 	"hidden", "seq_len", "transformer", "flops_per_sample", "batch_size",
 	"optimizer", "precision", "deadline", "tp", "pp", "cp", "dp", "vp", "ep",
-	"sharding", "recompute", "global_batch", "micro_batch", NULL,
+	"sharding", "recompute", "global_batch", "micro_batch", "recorded_start",
+	"recorded_end", "time_limit", "nodes", "state", "partition", "account", "user",
+	"qos", "gpu_type", NULL,
 };
+
+/* Whether the trace's times are dates (rebased on the first submit in
+ * native_finish) or seconds: the first row says, the others follow. */
+typedef struct native_state {
+	int dates;              /* 0 not known yet, 1 seconds, 2 dates */
+} native_state;
 
 static int has(const gp_trace_row *r, int k)
 {
@@ -83,6 +93,111 @@ static int opt_word(gp_trace_row *r, int k, const char *const *words,
 	}
 	return gp_trace_bad(r, k, "'%s' must be %s, got '%.40s'", r->names[k],
 			    expect, s);
+}
+
+/* A point in time: seconds, [D-]HH:MM:SS from the start, or an ISO date
+ * (then every point of the trace is a date).  Empty: *out untouched. */
+static int opt_point(gp_trace_row *r, int k, double *out)
+{
+	native_state *st = r->state;
+	const char *s = gp_trace_get(r, k);
+	int64_t t;
+	double d;
+
+	if (!*s)
+		return GP_OK;
+	if (!gp_time_parse_iso(s, &t)) {
+		if (st->dates == 1 || (!st->dates && k != C_SUBMIT))
+			return gp_trace_bad(r, k, "'%s' is a date, but 'submit' %s: give every time "
+					    "as a date or every time in seconds", r->names[k],
+					    st->dates == 1 ? "is in seconds" : "is not");
+		st->dates = 2;
+		*out = (double)t;
+		return GP_OK;
+	}
+	if (st->dates == 2)
+		return gp_trace_bad(r, k, "'%s' must be a date like the other times of this "
+				    "trace, got '%.40s'", r->names[k], s);
+	if (k == C_SUBMIT)
+		st->dates = 1;
+	if (!gp_parse_double(s, 0, GP_TRACE_MAX_SECONDS, &d) ||
+	    (!gp_time_parse_duration(s, &d) && d <= GP_TRACE_MAX_SECONDS)) {
+		*out = d;
+		return GP_OK;
+	}
+	return gp_trace_bad(r, k, "'%s' must be seconds, [D-]HH:MM:SS or a date "
+			    "(YYYY-MM-DDTHH:MM:SS), got '%.40s'", r->names[k], s);
+}
+
+/* A length of time: seconds or [D-]HH:MM:SS.  Empty: *out untouched. */
+static int opt_span(gp_trace_row *r, int k, double *out)
+{
+	const char *s = gp_trace_get(r, k);
+	double d;
+
+	if (!*s)
+		return GP_OK;
+	if (!gp_parse_double(s, 0, GP_TRACE_MAX_SECONDS, &d) ||
+	    (!gp_time_parse_duration(s, &d) && d <= GP_TRACE_MAX_SECONDS)) {
+		*out = d;
+		return GP_OK;
+	}
+	return gp_trace_bad(r, k, "'%s' must be seconds in 0..%g or [D-]HH:MM:SS, got '%.40s'",
+			    r->names[k], GP_TRACE_MAX_SECONDS, s);
+}
+
+/* The scheduler's record of the job, when the row gives any of it. */
+static int hist_cols(gp_trace_row *r)
+{
+	gp_job_hist *h = &r->hist;
+	int k, rc;
+
+	for (k = C_REC_START; k <= C_GPU_TYPE; k++)
+		if (has(r, k))
+			break;
+	if (k > C_GPU_TYPE)
+		return GP_OK;
+	memset(h, 0, sizeof(*h));
+	h->recorded_start = h->recorded_end = -1;
+	r->has_hist = 1;
+	if ((rc = opt_point(r, C_REC_START, &h->recorded_start)) ||
+	    (rc = opt_point(r, C_REC_END, &h->recorded_end)) ||
+	    (rc = opt_span(r, C_TIME_LIMIT, &h->time_limit)) ||
+	    (rc = opt_int(r, C_NODES, 0, GP_TRACE_MAX_GPUS, &h->nodes)))
+		return rc;
+	if (h->recorded_end >= 0 && h->recorded_start >= 0 && h->recorded_end < h->recorded_start)
+		return gp_trace_bad(r, C_REC_END, "'recorded_end' is before 'recorded_start'");
+	h->state = has(r, C_STATE) ? gp_trace_intern(r, gp_trace_get(r, C_STATE)) : NULL;
+	h->partition = has(r, C_PARTITION) ? gp_trace_intern(r, gp_trace_get(r, C_PARTITION)) : NULL;
+	h->account = has(r, C_ACCOUNT) ? gp_trace_intern(r, gp_trace_get(r, C_ACCOUNT)) : NULL;
+	h->user = has(r, C_USER) ? gp_trace_intern(r, gp_trace_get(r, C_USER)) : NULL;
+	h->qos = has(r, C_QOS) ? gp_trace_intern(r, gp_trace_get(r, C_QOS)) : NULL;
+	h->gpu_type = has(r, C_GPU_TYPE) ? gp_trace_intern(r, gp_trace_get(r, C_GPU_TYPE)) : NULL;
+	return GP_OK;
+}
+
+/* Dates become seconds from the first submit. */
+static void native_finish(void *state, gp_joblist *l, gp_trace_stats *st)
+{
+	native_state *ns = state;
+	double t0 = 0;
+	size_t i;
+
+	if (ns->dates != 2)
+		return;
+	for (i = 0; i < l->n; i++)
+		if (i == 0 || l->jobs[i].submit < t0)
+			t0 = l->jobs[i].submit;
+	for (i = 0; i < l->n; i++) {
+		gp_job_hist *h = (gp_job_hist *)l->jobs[i].hist;
+
+		l->jobs[i].submit -= t0;
+		if (h && h->recorded_start >= 0)
+			h->recorded_start -= t0;
+		if (h && h->recorded_end >= 0)
+			h->recorded_end -= t0;
+	}
+	st->epoch = t0;
 }
 
 static const char *const class_words[] = { "LS", "BE", NULL };
@@ -162,15 +277,16 @@ static int llm_row(gp_trace_row *r, gp_job *j)
 static int native_row(gp_trace_row *r, gp_job *j)
 {
 	long gpus, iters = 0;
-	double submit, duration = -1;
+	double submit = 0, duration = -1;
 	int i;
 	int rc, b = -1, klass = j->klass, milli = j->gpu_milli, opt = j->optimizer;
 	int prec = j->precision;
 
 	if ((rc = gp_trace_strdup(r, C_ID, &j->id)) ||
-	    (rc = gp_trace_double(r, C_SUBMIT, 0, GP_TRACE_MAX_SECONDS, &submit)) ||
+	    (rc = (has(r, C_SUBMIT) ? opt_point(r, C_SUBMIT, &submit)
+				    : gp_trace_double(r, C_SUBMIT, 0, GP_TRACE_MAX_SECONDS, &submit))) ||
 	    (rc = gp_trace_long(r, C_GPUS, 0, GP_TRACE_MAX_GPUS, &gpus)) ||
-	    (rc = opt_double(r, C_DURATION, 0, GP_TRACE_MAX_SECONDS, &duration)) ||
+	    (rc = opt_span(r, C_DURATION, &duration)) ||
 	    (rc = opt_long(r, C_ITERATIONS, 1, 1000000000000000L, &iters)))
 		return rc;
 	if (duration < 0 && iters == 0)
@@ -217,7 +333,8 @@ static int native_row(gp_trace_row *r, gp_job *j)
 	    (rc = opt_word(r, C_OPTIMIZER, opt_words, "sgd, momentum or adam", &opt)) ||
 	    (j->type != GP_JOB_LLM &&
 	     (rc = opt_word(r, C_PRECISION, prec_words, "fp32, fp16, bf16 or mixed", &prec))) ||
-	    (rc = opt_double(r, C_DEADLINE, 0, GP_TRACE_MAX_SECONDS, &r->more.deadline)))
+	    (rc = opt_span(r, C_DEADLINE, &r->more.deadline)) ||
+	    (rc = hist_cols(r)))
 		return rc;
 	j->klass = (int8_t)klass;
 	j->gpu_milli = (int16_t)milli;
@@ -275,5 +392,7 @@ const gp_trace_dialect gp_trace_native = {
 	.required = (1u << C_ID) | (1u << C_SUBMIT) | (1u << C_GPUS),
 	.strict_header = 1,
 	.own_ids = 1,
+	.state_size = sizeof(native_state),
 	.row = native_row,
+	.finish = native_finish,
 };

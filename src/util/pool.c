@@ -100,6 +100,14 @@ static void *take(gp_pool *p, size_t size, size_t align)
 #endif
 }
 
+void *gp_pool_alloc(gp_pool *p, size_t size)
+{
+	void *c = take(p, size, ALIGN);
+
+	memset(c, 0, size);
+	return c;
+}
+
 char *gp_pool_strndup(gp_pool *p, const char *s, size_t n)
 {
 	char *c = take(p, n + 1, 1);

@@ -53,6 +53,20 @@ typedef struct gp_job_more {
 	gp_llm llm;             /* type llm: model and layout */
 } gp_job_more;
 
+/* What a scheduler's record says of a job (a trace from `sacct` or
+ * Kubernetes history, or the native columns of the same names): the
+ * start and end it really had and its time limit, beside the job that the
+ * simulator replays.  Owned by the job list's pool, shared by copies of
+ * the job; NULL in jobs without a record. */
+typedef struct gp_job_hist {
+	double recorded_start;  /* seconds from the trace's start; < 0 unknown */
+	double recorded_end;    /* the same; < 0 unknown (still running) */
+	double time_limit;      /* seconds; 0 = none (unlimited or unknown) */
+	const char *state;      /* COMPLETED, CANCELLED, TIMEOUT, ...; NULL unknown */
+	const char *partition, *account, *user, *qos, *gpu_type; /* NULL unknown */
+	int nodes;              /* nodes it ran on; 0 unknown */
+} gp_job_hist;
+
 /* gp_job.own bits: what gp_job_release frees. */
 #define GP_JOB_OWN_STRINGS 1u   /* id, gpu_models, environment (else a pool's) */
 #define GP_JOB_OWN_MORE 2u      /* more (else shared) */
@@ -62,6 +76,7 @@ typedef struct gp_job {
 	char *gpu_models;       /* allowed GPU models, '|'-separated; NULL = any */
 	char *environment;      /* tenant / quota environment; NULL = default */
 	const gp_job_more *more;
+	const gp_job_hist *hist; /* the scheduler's record; NULL = none */
 	/* predicted-share: predicted seconds per iteration on each model of
 	 * the cluster's GPU catalog (by index); not owned, NULL = none. */
 	const double *pred_iter_s;

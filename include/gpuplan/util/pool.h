@@ -13,6 +13,8 @@ typedef struct gp_pool gp_pool;
 gp_pool *gp_pool_new(void);
 void gp_pool_free(gp_pool *p); /* accepts NULL */
 
+/* size zeroed bytes of the pool's, aligned for any type (not shared). */
+void *gp_pool_alloc(gp_pool *p, size_t size);
 /* A copy of s in the pool (not interned: each call gives new storage). */
 char *gp_pool_strdup(gp_pool *p, const char *s);
 char *gp_pool_strndup(gp_pool *p, const char *s, size_t n);

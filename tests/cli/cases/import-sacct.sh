@@ -1,0 +1,30 @@
+# Job history as a trace: every sacct form (-P with a header, fixed width,
+# headerless with --fields and a two-byte delimiter, --json) and a
+# Kubernetes pod list; the record rules (steps, array tasks, het parts,
+# a repeated job, never started, still running, no GPUs); then the dump
+# replayed directly; real samples that cannot be replayed say why.
+S=tests/data/sacct
+run import sacct $S/rules.P.txt -o $TMP/rules.csv
+cat $TMP/rules.csv
+run import sacct $S/rules.P.txt --all-jobs -o - -q
+run import sacct $S/rules.fixed.txt -o - -q
+run import sacct --delimiter :: --fields JobID,Submit,Start,End,ElapsedRaw,TimelimitRaw,State,AllocTRES,NodeList \
+	$S/rules.noheader.txt -o -
+run import sacct $S/rules.json $S/pods-history.json -o -
+run import sacct $S/slyme-parallel.noheader.P.txt --all-jobs -o - \
+	--fields User,JobID,JobName,State,Partition,NCPUS,NNodes,CPUTime,TotalCPU,UserCPU,SystemCPU,ReqMem,MaxRSS,Submit,Start,End,NodeList
+cat $S/rules.P.txt | run import sacct - -o $TMP/stdin.csv
+cmp $TMP/rules.csv $TMP/stdin.csv && echo "standard input: the same trace"
+echo "== the dump and its trace replay alike"
+run simulate $S/rules.P.txt --json $TMP/a.json
+run simulate $TMP/rules.csv --json $TMP/b.json
+grep -v -e '"format"' -e '"left_out' -e '"path"' $TMP/a.json >$TMP/a2.json
+grep -v -e '"format"' -e '"left_out' -e '"path"' $TMP/b.json >$TMP/b2.json
+cmp $TMP/a2.json $TMP/b2.json && echo "the same results"
+echo "== what cannot be replayed"
+run import sacct $S/slurm-mail-142-mig.P.txt -o $TMP/x.csv
+run import sacct $S/soperator-321.fixed.txt -o $TMP/x.csv
+run import sacct $S/rules.noheader.txt -o $TMP/x.csv
+test -e $TMP/x.csv || echo "no file written"
+run import sacct -o $TMP/x.csv
+run import sacct $S/rules.P.txt
