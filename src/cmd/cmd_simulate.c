@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "gpuplan/report/hist_report.h"
+#include "gpuplan/sim/hist_check.h"
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/model/cluster.h"
 #include "gpuplan/place/policy.h"
@@ -488,6 +490,11 @@ static int write_outputs(const gp_run *r, const gp_report_ident *id)
 		gp_sbuf_init(&sb);
 		gp_report_sim_svg_queue_cdf(id, r->jobs, res, &sb);
 		take_in(&out, d->svg_dir, "queue-delay-cdf.svg", &sb);
+		if (gp_hist_check_has(r->jobs)) {
+			gp_sbuf_init(&sb);
+			gp_report_hist_svg(id, r->jobs, res, &sb);
+			take_in(&out, d->svg_dir, "queue-delay-recorded.svg", &sb);
+		}
 	}
 	if (rc == GP_OK && d->html) {
 		gp_sbuf qos, fail;

@@ -1016,8 +1016,11 @@ int gp_sacct_finish(gp_sacct *h, const gp_sacct_opts *o, gp_error *err)
 		}
 		if (j.submit == GP_SACCT_NONE)
 			j.submit = j.eligible != GP_SACCT_NONE && j.eligible <= j.start ? j.eligible : j.start;
-		if (j.start < j.submit)         /* clocks of a record never run back */
+		/* clocks of a record never run back */
+		if (j.start < j.submit)
 			j.start = j.submit;
+		if (j.end != GP_SACCT_NONE && j.end < j.start)
+			j.end = j.start;
 		if (j.end == GP_SACCT_NONE) {
 			/* censored: it holds its GPUs to the end of the record */
 			h->running++;
@@ -1040,6 +1043,18 @@ int gp_sacct_finish(gp_sacct *h, const gp_sacct_opts *o, gp_error *err)
 	}
 	qsort(h->jobs, h->n, sizeof(*h->jobs), by_submit);
 	h->origin = h->jobs[0].submit;
+	/* a trace holds times up to GP_TRACE_MAX_SECONDS from its start */
+	for (i = 0; i < h->n; i++) {
+		const gp_sacct_job *j = &h->jobs[i];
+		int64_t last = j->end != GP_SACCT_NONE ? j->end : j->start;
+
+		if ((double)(last - h->origin) > GP_TRACE_MAX_SECONDS ||
+		    (double)j->elapsed > GP_TRACE_MAX_SECONDS ||
+		    (double)j->time_limit > GP_TRACE_MAX_SECONDS)
+			return gp_error_set(err, GP_EINPUT, h->files[j->file], (int)j->line, 0,
+					    "job '%s' runs past %g s from the first submit (the "
+					    "longest trace)", j->id, GP_TRACE_MAX_SECONDS);
+	}
 	return GP_OK;
 }
 

@@ -257,6 +257,8 @@ static char *known_formats(void)
 	gp_sbuf_init(&sb);
 	for (i = 0; i < NDIALECTS; i++)
 		gp_sbuf_addf(&sb, "%s%s", i ? ", " : "", dialects[i]->name);
+	/* job histories (trace_history.c) */
+	gp_sbuf_adds(&sb, ", sacct, kubernetes");
 	return gp_sbuf_detach(&sb);
 }
 

@@ -14,9 +14,9 @@
 
 int gp_trace_history_kind(const char *format, const char *text, size_t len)
 {
-	if (format && (!strcasecmp(format, "sacct") || !strcasecmp(format, "slurm")))
+	if (format && !strcasecmp(format, "sacct"))
 		return 1;
-	if (format && (!strcasecmp(format, "kubernetes") || !strcasecmp(format, "k8s")))
+	if (format && !strcasecmp(format, "kubernetes"))
 		return 3;
 	if (format && *format && strcasecmp(format, "auto"))
 		return 0;

@@ -163,7 +163,7 @@ static int hist_cols(gp_trace_row *r)
 	if ((rc = opt_point(r, C_REC_START, &h->recorded_start)) ||
 	    (rc = opt_point(r, C_REC_END, &h->recorded_end)) ||
 	    (rc = opt_span(r, C_TIME_LIMIT, &h->time_limit)) ||
-	    (rc = opt_int(r, C_NODES, 0, GP_TRACE_MAX_GPUS, &h->nodes)))
+	    (rc = opt_int(r, C_NODES, 0, 1L << 24, &h->nodes)))
 		return rc;
 	if (h->recorded_end >= 0 && h->recorded_start >= 0 && h->recorded_end < h->recorded_start)
 		return gp_trace_bad(r, C_REC_END, "'recorded_end' is before 'recorded_start'");

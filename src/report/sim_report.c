@@ -4,8 +4,10 @@
 #include <string.h>
 
 #include "gpuplan/place/place.h"
+#include "gpuplan/report/hist_report.h"
 #include "gpuplan/report/html.h"
 #include "gpuplan/report/report.h"
+#include "gpuplan/sim/hist_check.h"
 #include "gpuplan/util/hostlist.h"
 
 static const char *const class_names[] = { "LS", "BE" };
@@ -142,6 +144,7 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 		gp_sbuf_addf(out, "waited again     %zu job(s) queued again after a stop, %s in all "
 			     "(in queue delay, not in first-start delay)\n", all.waited_again,
 			     gp_report_duration(b2, sizeof(b2), all.wait_again_s));
+	gp_report_hist_text(jobs, r, out);
 }
 
 /* ---- JSON ---- */
@@ -204,6 +207,12 @@ json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 		json_object_set_new(o, "las", l);
 	}
 	json_object_set_new(o, "last_finish", real(r->last_finish, 3));
+	{
+		json_t *h = gp_report_hist_json(jobs, r);
+
+		if (h)
+			json_object_set_new(o, "recorded_vs_simulated", h);
+	}
 	if (all.with_slowdown) {
 		json_t *sd = dist_json(&all.slowdown, all.with_slowdown);
 
@@ -317,11 +326,14 @@ void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
 				 const gp_cluster *c, const gp_report_job_cols *x, gp_sbuf *out)
 {
 	size_t i;
+	int hist = gp_hist_check_has(jobs);
 
 	gp_sbuf_adds(out, "job,submit,start,finish,gpus,nodes,class,state,queue_delay,jct,"
 		     "first_node,iteration_s,slowdown,preemptions");
 	gp_sbuf_adds(out, x && x->header ? x->header : "");
-	gp_sbuf_adds(out, ",reason,environment,node_list\n");
+	gp_sbuf_adds(out, ",reason,environment,node_list");
+	/* the record beside the replay, when the trace has one */
+	gp_sbuf_adds(out, hist ? ",recorded_start,recorded_queue_delay\n" : "\n");
 	for (i = 0; i < r->njobs; i++) {
 		const gp_job *j = &jobs->jobs[i];
 		const gp_sim_job *rec = &r->jobs[i];
@@ -361,6 +373,12 @@ void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
 		if (x && x->row)
 			x->row(x->ud, i, out);
 		jobs_csv_tail(c, j, r, rec, out);
+		if (hist && j->hist && j->hist->recorded_start >= 0) {
+			csv_num(out, j->hist->recorded_start, 3);
+			csv_num(out, j->hist->recorded_start - j->submit, 3);
+		} else if (hist) {
+			gp_sbuf_adds(out, ",,");
+		}
 		gp_sbuf_adds(out, "\n");
 	}
 }

@@ -9,6 +9,7 @@
 
 #include "gpuplan/io/sacct.h"
 #include "gpuplan/io/trace.h"
+#include "gpuplan/sim/hist_check.h"
 #include "gpuplan/util/timefmt.h"
 #include "testlib.h"
 
@@ -263,6 +264,67 @@ static void test_trace(void)
 	gp_joblist_release(&l);
 }
 
+/* The record against a replay, by hand: four jobs submitted at 0 whose
+ * recorded starts are 0, 10, 20, 100 and simulated starts 0, 12, 15, 100. */
+static void test_check(void)
+{
+	static const double rec[] = { 0, 10, 20, 100 }, sim[] = { 0, 12, 15, 100 };
+	static const char *const part[] = { "a", "a", "b", "b" };
+	gp_job_hist h[4];
+	gp_sim_job sj[4];
+	gp_sim_result r;
+	gp_joblist l;
+	gp_hist_check c;
+	const char **g;
+	size_t i, n;
+
+	gp_joblist_init(&l);
+	memset(&r, 0, sizeof(r));
+	memset(sj, 0, sizeof(sj));
+	for (i = 0; i < 4; i++) {
+		gp_job *j = gp_joblist_push(&l);
+
+		j->id = strdup(part[i]);
+		j->submit = 0;
+		memset(&h[i], 0, sizeof(h[i]));
+		h[i].recorded_start = rec[i];
+		h[i].recorded_end = -1;
+		h[i].partition = part[i];
+		j->hist = &h[i];
+		sj[i].start = sim[i];
+	}
+	r.jobs = sj;
+	r.njobs = 4;
+	CU_ASSERT(gp_hist_check_has(&l));
+	gp_hist_check_run(&l, &r, 0, NULL, &c);
+	CU_ASSERT_EQUAL(c.jobs, 4);
+	CU_ASSERT_DOUBLE_EQUAL(c.recorded.mean, 32.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(c.simulated.mean, 31.75, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(c.recorded.no_wait, 0.25, 1e-9);
+	/* delays sorted: rec 0 10 20 100, sim 0 12 15 100: the CDFs part by
+	 * 1/4 at 10 (rec 2/4, sim 1/4) and at 15 (rec 2/4, sim 3/4) */
+	CU_ASSERT_DOUBLE_EQUAL(c.ks, 0.25, 1e-9);
+	/* |errors| 0 2 5 0: sorted 0 0 2 5, p50 1, max 5 */
+	CU_ASSERT_DOUBLE_EQUAL(c.err_p50, 1, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(c.err_max, 5, 1e-9);
+	/* simulated 0, 12, 15, 100 in recorded order: all kept */
+	CU_ASSERT_DOUBLE_EQUAL(c.order_kept, 1, 1e-9);
+	sj[2].start = 11;       /* now before the job recorded before it */
+	gp_hist_check_run(&l, &r, 0, NULL, &c);
+	CU_ASSERT_DOUBLE_EQUAL(c.order_kept, 2.0 / 3, 1e-9);
+	gp_hist_check_run(&l, &r, 'p', "b", &c);
+	CU_ASSERT_EQUAL(c.jobs, 2);
+	CU_ASSERT_DOUBLE_EQUAL(c.recorded.mean, 60, 1e-9);
+	g = gp_hist_check_groups(&l, 'p', &n);
+	CU_ASSERT_EQUAL(n, 2);
+	CU_ASSERT_STRING_EQUAL(g[0], "a");
+	CU_ASSERT_STRING_EQUAL(g[1], "b");
+	free(g);
+	for (i = 0; i < 4; i++)
+		l.jobs[i].hist = NULL;
+	gp_joblist_release(&l);
+}
+
 static void cleanup(void)
 {
 	gp_sacct_release(&H);
@@ -279,6 +341,7 @@ static void register_tests(void)
 	gp_test_add(s, "forms", test_forms);
 	gp_test_add(s, "errors", test_errors);
 	gp_test_add(s, "trace", test_trace);
+	gp_test_add(s, "check", test_check);
 	gp_test_add(s, "cleanup", cleanup);
 }
 

@@ -21,6 +21,12 @@ run simulate $TMP/rules.csv --json $TMP/b.json
 grep -v -e '"format"' -e '"left_out' -e '"path"' $TMP/a.json >$TMP/a2.json
 grep -v -e '"format"' -e '"left_out' -e '"path"' $TMP/b.json >$TMP/b2.json
 cmp $TMP/a2.json $TMP/b2.json && echo "the same results"
+echo "== the record beside the replay: jobs.csv and the chart"
+run simulate $S/rules.P.txt --csv $TMP/csv --svg $TMP/svg >/dev/null
+head -3 $TMP/csv/jobs.csv
+ls $TMP/svg
+grep -c '<polyline' $TMP/svg/queue-delay-recorded.svg
+run simulate $S/rules.P.txt --json - | sed -n '/"recorded_vs_simulated"/,/^  }/p' | head -30
 echo "== what cannot be replayed"
 run import sacct $S/slurm-mail-142-mig.P.txt -o $TMP/x.csv
 run import sacct $S/soperator-321.fixed.txt -o $TMP/x.csv
