@@ -110,7 +110,7 @@ const char *gp_sacct_intern(gp_sacct *h, const char *s)
 
 const char *gp_sacct_state(gp_sacct *h, const char *s)
 {
-	char buf[32];
+	char buf[32] = "";
 	size_t n = 0;
 
 	while (*s == ' ')
@@ -536,7 +536,7 @@ static int gres(tparse *t, gp_sacct_job *j, char *s, int col, const char *what)
 		else if (*p == ')' && depth)
 			depth--;
 		if ((*p == ',' && !depth) || !*p) {
-			char end = *p, *tok[3], *paren, *save = NULL, *x;
+			char end = *p, *tok[3] = { NULL, NULL, NULL }, *paren, *save = NULL, *x;
 			int nt = 0;
 
 			*p = '\0';
@@ -931,8 +931,12 @@ int gp_sacct_read(gp_sacct *h, const char *name, const char *text, size_t len,
 	gp_trace_scanner sc;
 	char *copy;
 	int kind = gp_sacct_sniff(text, len), rc;
+	size_t i = 0;
 
-	if (kind == 2 || kind == 3 || (kind == 0 && len && text[strspn(text, " \t\r\n")] == '{'))
+
+	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+		i++;
+	if (kind == 2 || kind == 3 || (kind == 0 && i < len && text[i] == '{'))
 		return gp_sacct_read_json(h, name, text, len, err);
 	copy = gp_xmalloc(len + 1);
 	memcpy(copy, text, len);

@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	gp_trace_opts to;
 	gp_joblist l;
 	gp_sacct h;
-	char *csv = NULL;
+	char *csv = NULL, *text;
 	size_t clen = 0;
 	FILE *fp;
 	int rc;
@@ -30,8 +30,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (data[0] & 0x40)
 			o.fields = "JobID,Submit,Start,End,ElapsedRaw,TimelimitRaw,State,AllocTRES,NodeList";
 	}
+	/* the reader's contract: text[len] is '\0' */
+	text = malloc(size + 1);
+	if (!text)
+		abort();
+	memcpy(text, data, size);
+	text[size] = '\0';
 	gp_sacct_init(&h);
-	rc = gp_sacct_read(&h, "fuzz.txt", (const char *)data, size, &o, &err);
+	rc = gp_sacct_read(&h, "fuzz.txt", text, size, &o, &err);
 	gp_fuzz_check_status(rc, err.status);
 	if (!rc) {
 		rc = gp_sacct_finish(&h, &o, &err);
@@ -53,5 +59,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(csv);
 	}
 	gp_sacct_release(&h);
+	free(text);
 	return 0;
 }
