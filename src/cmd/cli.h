@@ -142,7 +142,7 @@ enum {
 /* Engine options both commands take: preemption, checkpoints, las. */
 enum {
 	GP_OPT_PREEMPT = 1100, GP_OPT_PREEMPT_COST, GP_OPT_CKPT_INTERVAL, GP_OPT_CKPT_COST,
-	GP_OPT_LAS_THRESHOLDS, GP_OPT_LAS_STARVATION,
+	GP_OPT_LAS_THRESHOLDS, GP_OPT_LAS_STARVATION, GP_OPT_SCHED_INTERVAL,
 };
 #define GP_SIM_ENGINE_OPTIONS \
 	{ "preempt", required_argument, NULL, GP_OPT_PREEMPT }, \
@@ -150,7 +150,8 @@ enum {
 	{ "checkpoint-interval", required_argument, NULL, GP_OPT_CKPT_INTERVAL }, \
 	{ "checkpoint-cost", required_argument, NULL, GP_OPT_CKPT_COST }, \
 	{ "las-thresholds", required_argument, NULL, GP_OPT_LAS_THRESHOLDS }, \
-	{ "las-starvation", required_argument, NULL, GP_OPT_LAS_STARVATION }
+	{ "las-starvation", required_argument, NULL, GP_OPT_LAS_STARVATION }, \
+	{ "sched-interval", required_argument, NULL, GP_OPT_SCHED_INTERVAL }
 #define GP_SIM_ENGINE_USAGE \
 	"  --preempt MODE      off (default), class (LS jobs preempt BE jobs) or\n" \
 	"                      priority (jobs preempt strictly lower priorities);\n" \
@@ -163,7 +164,10 @@ enum {
 	"  --las-thresholds LIST  las: attained service (GPU-seconds) between the\n" \
 	"                      queues, ascending (default 3250,7200: three queues)\n" \
 	"  --las-starvation K  las: promote a job to the first queue once it waited\n" \
-	"                      K times as long as it ran (default 0: never)\n"
+	"                      K times as long as it ran (default 0: never)\n" \
+	"  --sched-interval S  jobs start only at scheduling passes every S seconds,\n" \
+	"                      as Slurm's (default 0: whenever GPUs free up or a job\n" \
+	"                      arrives)\n"
 
 #include "gpuplan/run/run.h"
 /* An engine option code: applied to d (returns 0, or prints the usage

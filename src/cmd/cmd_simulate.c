@@ -190,6 +190,7 @@ int gp_cli_sim_engine_opt(const char *cmd, int code, const char *arg, gp_run_des
 	case GP_OPT_CKPT_INTERVAL: d = &e->checkpoint_interval; name = "checkpoint-interval"; break;
 	case GP_OPT_CKPT_COST: d = &e->checkpoint_cost; name = "checkpoint-cost"; break;
 	case GP_OPT_LAS_STARVATION: d = &e->las_starvation; name = "las-starvation"; break;
+	case GP_OPT_SCHED_INTERVAL: d = &e->sched_interval; name = "sched-interval"; break;
 	default:
 		return -1;
 	}

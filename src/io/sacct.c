@@ -214,6 +214,7 @@ typedef struct tparse {
 	int span[MAX_FIELDS][2]; /* fixed width: [start, end) of each column */
 	char *hdr;              /* fixed width: the header line, until the dashes */
 	int hdr_line;
+	int jobcomp;            /* Key=Value records of jobcomp/filetxt */
 	int cut_warned;
 	gp_error *err;
 } tparse;
@@ -887,6 +888,223 @@ static int read_text(gp_sacct *h, const char *name, gp_trace_scanner *sc,
 	return rc;
 }
 
+/* ---- scontrol show job and jobcomp/filetxt: Key=Value records ---- */
+
+/* The value of key in the record's tokens (NULL when absent). */
+static const char *kv_get(char **k, char **v, int n, const char *key)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcasecmp(k[i], key))
+			return v[i];
+	return NULL;
+}
+
+static const char *kv_str(char **k, char **v, int n, const char *key)
+{
+	const char *s = kv_get(k, v, n, key);
+
+	return s ? s : "";
+}
+
+/* A name without its "(uid)" and Slurm's "(null)". */
+static const char *kv_name(gp_sacct *h, const char *s)
+{
+	char buf[128];
+	size_t n = strcspn(s, "(");
+
+	if (!n || n >= sizeof(buf))
+		return NULL;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return gp_sacct_intern(h, buf);
+}
+
+/* GPUs of a TresPerJob / TresPerNode / Gres value: "gres:gpu:h100:2",
+ * "gres/gpu:2", "gpu:2(IDX:0-1)". */
+static int kv_gres(tparse *t, gp_sacct_job *j, const char *s, const char *what)
+{
+	char buf[512], *p = buf, *w = buf;
+
+	if (!*s || !strcmp(s, "(null)") || !strcmp(s, "N/A"))
+		return 0;
+	snprintf(buf, sizeof(buf), "%s", s);
+	/* drop each item's gres: or gres/ prefix */
+	while (*p) {
+		if ((p == buf || p[-1] == ',') && (!strncmp(p, "gres:", 5) || !strncmp(p, "gres/", 5)))
+			p += 5;
+		*w++ = *p++;
+	}
+	*w = '\0';
+	return gres(t, j, buf, 0, what);
+}
+
+static int kv_record(tparse *t, char *text)
+{
+	gp_sacct *h = t->h;
+	char *k[128], *v[128], *tok, *save = NULL, where[600];
+	const char *s, *a, *b;
+	gp_sacct_job *j;
+	int n = 0, rc = GP_OK;
+	long nodes = 0, l;
+	int64_t lim;
+	double d;
+
+	for (tok = strtok_r(text, " \t\r\n", &save); tok; tok = strtok_r(NULL, " \t\r\n", &save)) {
+		char *eq = strchr(tok, '=');
+
+		if (!eq || eq == tok) {
+			/* a value with spaces (a job name, a reason) goes on */
+			continue;
+		}
+		if (n >= 128)
+			break;
+		*eq = '\0';
+		k[n] = tok;
+		v[n++] = eq + 1;
+	}
+	t->jobcomp |= kv_get(k, v, n, "ProcCnt") != NULL;
+	s = kv_str(k, v, n, "JobId");
+	if (!*s)
+		return bad(t, 1, "a record without JobId");
+	h->rows++;
+	j = gp_sacct_push(h);
+	if (!j)
+		return bad(t, 1, "more than %zu jobs (the cap)", (size_t)GP_SACCT_MAX_JOBS);
+	a = kv_get(k, v, n, "ArrayJobId");
+	b = kv_get(k, v, n, "ArrayTaskId");
+	if (a && b && strspn(b, "0123456789") == strlen(b) && *b) {
+		snprintf(where, sizeof(where), "%s_%s", a, b);
+	} else if ((a = kv_get(k, v, n, "HetJobId")) && (b = kv_get(k, v, n, "HetJobOffset")) && *b) {
+		snprintf(where, sizeof(where), "%s+%s", a, b);
+	} else {
+		snprintf(where, sizeof(where), "%s", s);
+	}
+	j->id = gp_pool_strdup(h->pool, where);
+	j->line = t->line;
+	j->file = t->file;
+	if ((rc = when(t, kv_str(k, v, n, "SubmitTime"), 0, "SubmitTime", &j->submit)) ||
+	    (rc = when(t, kv_str(k, v, n, "EligibleTime"), 0, "EligibleTime", &j->eligible)) ||
+	    (rc = when(t, kv_str(k, v, n, "StartTime"), 0, "StartTime", &j->start)) ||
+	    (rc = when(t, kv_str(k, v, n, "EndTime"), 0, "EndTime", &j->end)))
+		goto fail;
+	j->state = gp_sacct_state(h, kv_str(k, v, n, "JobState"));
+	/* scontrol gives a running job's expected end, a pending one's
+	 * expected start */
+	if (j->state && (!strcmp(j->state, "RUNNING") || !strcmp(j->state, "SUSPENDED") ||
+			 !strcmp(j->state, "PENDING") || !strcmp(j->state, "REQUEUED")))
+		j->end = GP_SACCT_NONE;
+	if (j->state && !strcmp(j->state, "PENDING"))
+		j->start = GP_SACCT_NONE;
+	if ((s = kv_get(k, v, n, "RunTime")) && !gp_time_parse_duration(s, &d))
+		j->elapsed = (int64_t)d;
+	s = kv_str(k, v, n, "TimeLimit");
+	if (*s && strspn(s, "0123456789") == strlen(s))
+		rc = limit(t, s, 0, 1, &lim);           /* jobcomp: minutes */
+	else
+		rc = limit(t, s, 0, 0, &lim);
+	if (rc)
+		goto fail;
+	j->time_limit = lim;
+	if ((s = kv_get(k, v, n, "NumNodes")) || (s = kv_get(k, v, n, "NodeCnt")))
+		if (!gp_parse_long(s, 0, 1L << 24, &l))
+			nodes = l;
+	if ((s = kv_get(k, v, n, "NumCPUs")) || (s = kv_get(k, v, n, "ProcCnt")))
+		if (!gp_parse_long(s, 0, 1L << 24, &l))
+			j->cpus = (int32_t)l;
+	s = kv_str(k, v, n, "NodeList");
+	if (!*s || !strcmp(s, "(null)") || !strcasecmp(s, "None assigned"))
+		j->no_nodes = 1;
+	j->nodes = (int32_t)nodes;
+	/* GPUs: the job's TRES total, else per job, else per node x nodes */
+	rc = 0;
+	if ((s = kv_get(k, v, n, "TRES")) || (s = kv_get(k, v, n, "Tres")))
+		rc = tres(t, j, (char *)s, 0, "TRES");
+	if (rc == GP_EINPUT)
+		goto fail;
+	j->alloc = !j->no_nodes;
+	if (rc == 0 && (s = kv_get(k, v, n, "TresPerJob")))
+		rc = kv_gres(t, j, s, "TresPerJob");
+	if (rc == 0 && ((s = kv_get(k, v, n, "TresPerNode")) || (s = kv_get(k, v, n, "Gres")))) {
+		rc = kv_gres(t, j, s, "TresPerNode");
+		if (rc == 1 && nodes > 1)
+			j->gpus = (int32_t)(j->gpus * nodes > GP_TRACE_MAX_GPUS ? GP_TRACE_MAX_GPUS
+								  : j->gpus * nodes);
+	}
+	if (rc == GP_EINPUT)
+		goto fail;
+	j->partition = gp_sacct_intern(h, strcmp(kv_str(k, v, n, "Partition"), "(null)") ?
+				       kv_str(k, v, n, "Partition") : "");
+	j->account = gp_sacct_intern(h, strcmp(kv_str(k, v, n, "Account"), "(null)") ?
+				     kv_str(k, v, n, "Account") : "");
+	j->qos = gp_sacct_intern(h, strcmp(kv_str(k, v, n, "QOS"), "(null)") ?
+				 kv_str(k, v, n, "QOS") : "");
+	j->user = kv_name(h, kv_str(k, v, n, "UserId"));
+	snprintf(where, sizeof(where), "%s:%d", t->name, t->line);
+	gp_sacct_commit(h, where);
+	return GP_OK;
+fail:
+	h->n--;
+	return GP_EINPUT;
+}
+
+/* Records start at a line "JobId=..."; scontrol's multi-line form goes
+ * on in indented lines. */
+static int read_kv(gp_sacct *h, const char *name, gp_trace_scanner *sc, gp_error *err)
+{
+	tparse t;
+	gp_sbuf rec;
+	char *l;
+	size_t len;
+	int rc = GP_OK, rec_line = 0;
+
+	memset(&t, 0, sizeof(t));
+	t.h = h;
+	t.name = name;
+	t.err = err;
+	t.file = gp_sacct_file(h, name);
+	gp_sbuf_init(&rec);
+	while (rc == GP_OK) {
+		l = gp_trace_scan_line(sc, &len);
+		if (l && memchr(l, '\0', len)) {
+			rc = gp_error_set(err, GP_EINPUT, name, sc->line, (int)strlen(l) + 1,
+					  "a NUL byte in the text");
+			break;
+		}
+		if (!l || !strncmp(l, "JobId=", 6) || !*l) {
+			if (rec.len) {
+				t.line = rec_line;
+				rc = kv_record(&t, rec.buf);
+				rec.len = 0;
+				rec.buf[0] = '\0';
+				if (rc)
+					break;
+			}
+			if (!l)
+				break;
+			if (*l) {
+				rec_line = sc->line;
+				gp_sbuf_add(&rec, l, len);
+			}
+			continue;
+		}
+		if (rec.len) {
+			gp_sbuf_adds(&rec, " ");
+			gp_sbuf_add(&rec, l, len);
+		} else if (l[strspn(l, " \t\r")]) {
+			rc = gp_error_set(err, GP_EINPUT, name, sc->line, 1,
+					  "expected a record starting with 'JobId='");
+		}
+	}
+	if (!rc && sc->failed)
+		rc = gp_trace_scan_error(sc, err);
+	if (!rc && !h->form)
+		h->form = gp_xstrdup(t.jobcomp ? "jobcomp/filetxt" : "scontrol show job");
+	gp_sbuf_release(&rec);
+	return rc;
+}
+
 int gp_sacct_sniff(const char *text, size_t len)
 {
 	size_t i = 0, n;
@@ -907,6 +1125,9 @@ int gp_sacct_sniff(const char *text, size_t len)
 			return 3;
 		return 0;
 	}
+	/* scontrol show job, jobcomp/filetxt: Key=Value records */
+	if (len - i >= 6 && !memcmp(text + i, "JobId=", 6))
+		return 4;
 	/* the first line names JobID or JobIDRaw as a whole field */
 	l = text + i;
 	e = memchr(l, '\n', len - i);
@@ -944,7 +1165,7 @@ int gp_sacct_read(gp_sacct *h, const char *name, const char *text, size_t len,
 	gp_trace_scan_buffer(&sc, name, copy, len);
 	if (len >= 3 && !memcmp(copy, "\xef\xbb\xbf", 3))
 		sc.p += 3;
-	rc = read_text(h, name, &sc, o, err);
+	rc = kind == 4 ? read_kv(h, name, &sc, err) : read_text(h, name, &sc, o, err);
 	free(copy);
 	return rc;
 }
@@ -965,7 +1186,7 @@ int gp_sacct_read_file(gp_sacct *h, const char *path, const gp_sacct_opts *o, gp
 			if (sc.end - sc.p >= 3 && !memcmp(sc.p, "\xef\xbb\xbf", 3))
 				sc.p += 3;
 			sc.path = name;
-			rc = read_text(h, name, &sc, o, err);
+			rc = kind == 4 ? read_kv(h, name, &sc, err) : read_text(h, name, &sc, o, err);
 			gp_trace_scan_close(&sc);
 			return rc;
 		}

@@ -51,6 +51,7 @@ void gp_run_desc_engine(const gp_run_desc *d, gp_sim_config *cfg)
 	cfg->checkpoint_interval = d->checkpoint_interval;
 	cfg->checkpoint_cost = d->checkpoint_cost;
 	cfg->las_starvation = d->las_starvation;
+	cfg->sched_interval = d->sched_interval;
 	cfg->las_nthresholds = d->las_nthresholds;
 	for (i = 0; i < d->las_nthresholds; i++)
 		cfg->las_thresholds[i] = d->las_thresholds[i];

@@ -92,10 +92,55 @@ void gp_sim_bf_dequeue(sim *s, int32_t j, int k)
 	}
 }
 
+/* A job's run time as backfill plans it: its time limit when the trace
+ * gives one (Slurm's estimate), else its duration. */
+static double planned_run(const sim *s, int32_t j, double duration)
+{
+	const gp_job *job = &s->jl->jobs[j];
+
+	return s->limits && job->hist && job->hist->time_limit > 0 ? job->hist->time_limit : duration;
+}
+
+static int by_end(const void *a, const void *b)
+{
+	const gp_sim_lim_end *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return (x->job > y->job) - (x->job < y->job);
+}
+
+/* The running jobs by the end backfill expects of them: start + time
+ * limit (never before now), or their finish when they have no limit. */
+static size_t expected_ends(sim *s)
+{
+	size_t i, n = 0;
+
+	GP_GROW(s->lim_end, s->lim_end_cap, s->nheap + 1);
+	for (i = 0; i < s->nheap; i++) {
+		const ev *e = &s->heap[i];
+		const gp_sim_job *rec;
+		double t;
+
+		if (e->job < 0 || (s->ix && gp_sim_ix_stale(s, e)) || s->slot[e->job] < 0)
+			continue;
+		rec = &s->res->jobs[e->job];
+		t = e->t;
+		if (rec->interruptions == 0)
+			t = rec->start + planned_run(s, e->job, e->t - rec->start);
+		if (t < s->last_t)
+			t = s->last_t;
+		s->lim_end[n].t = t;
+		s->lim_end[n++].job = e->job;
+	}
+	qsort(s->lim_end, n, sizeof(*s->lim_end), by_end);
+	return n;
+}
+
 static void reserve(sim *s, int32_t head)
 {
 	const gp_job *job = &s->jl->jobs[head];
-	size_t nwalk = 0, r;
+	size_t nwalk = 0, r, nlim = 0, ilim = 0;
 	int64_t freed_milli = 0;
 	double group_t = 0, earliest = -INFINITY;
 	int have_group = 0, found = 0, i, g;
@@ -122,11 +167,24 @@ static void reserve(sim *s, int32_t head)
 	GP_GROW(s->walk, s->walk_cap, s->nheap + 1);
 	if (s->nheap && earliest < INFINITY)
 		s->walk[nwalk++] = 0;
+	if (s->limits)
+		nlim = expected_ends(s);
 	s->probe_ctx.alloc = &s->alloc;
 	for (;;) {
-		long e = gp_sim_walk_next(s, &nwalk);
+		long e;
+		double et;
+		int32_t ej;
 
-		if (e < 0 || !have_group || s->heap[e].t != group_t) {
+		if (s->limits) {
+			e = ilim < nlim ? (long)ilim : -1;
+			et = e >= 0 ? s->lim_end[ilim].t : 0;
+			ej = e >= 0 ? s->lim_end[ilim++].job : -1;
+		} else {
+			e = gp_sim_walk_next(s, &nwalk);
+			et = e >= 0 ? s->heap[e].t : 0;
+			ej = e >= 0 ? s->heap[e].job : -1;
+		}
+		if (e < 0 || !have_group || et != group_t) {
 			if (have_group && group_t >= earliest &&
 			    need_milli(job) <= s->cap_milli - s->alloc_milli + freed_milli) {
 				s->res->policy_calls++;
@@ -137,12 +195,12 @@ static void reserve(sim *s, int32_t head)
 			}
 			if (e < 0)
 				break;
-			group_t = s->heap[e].t;
+			group_t = et;
 			have_group = 1;
 		}
-		s->released[s->nreleased++] = s->heap[e].job;
-		gp_placement_undo(&s->alloc, &s->pool[s->slot[s->heap[e].job]]);
-		freed_milli += need_milli(&s->jl->jobs[s->heap[e].job]);
+		s->released[s->nreleased++] = ej;
+		gp_placement_undo(&s->alloc, &s->pool[s->slot[ej]]);
+		freed_milli += need_milli(&s->jl->jobs[ej]);
 	}
 	s->probe_ctx.alloc = &s->probe_alloc;
 	if (found) {
@@ -215,7 +273,7 @@ static void backfill_one(sim *s, int32_t j)
 		return;
 	if (!gp_sim_try_place(s, j) || gp_sim_job_runinfo(s, j, &ri) != 0)
 		return;
-	if (!respects_reservation(s, s->last_t + ri.duration)) {
+	if (!respects_reservation(s, s->last_t + planned_run(s, j, ri.duration))) {
 		s->shape_conflict[sh] = s->version;
 		return;
 	}

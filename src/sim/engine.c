@@ -220,6 +220,9 @@ static void arrive(sim *s, int32_t j)
 		return;
 	}
 	s->est[j] = ri.duration;
+	/* backfill plans with the time limit, as Slurm does */
+	if (s->limits && job->hist && job->hist->time_limit > 0)
+		s->est[j] = job->hist->time_limit;
 	if (s->ix)
 		s->jst[j] = GP_SIM_JOB_QUEUED;
 	gp_sim_enqueue(s, j);
@@ -497,6 +500,10 @@ static int setup(sim *s)
 	s->res->ngpus = s->cl->ngpus;
 	s->cap_milli = (int64_t)s->cl->ngpus * GP_MILLI;
 	s->last_t = s->tick_t = s->res->first_submit;
+	s->next_pass = s->res->first_submit;
+	if (s->cfg->queue == GP_SIM_BACKFILL)
+		for (i = 0; i < s->n && !s->limits; i++)
+			s->limits = s->jl->jobs[i].hist && s->jl->jobs[i].hist->time_limit > 0;
 	if (s->cfg->tick > 0)
 		s->res->tick = s->cfg->tick;
 	else
@@ -540,6 +547,7 @@ static void teardown(sim *s)
 	free(s->order);
 	free(s->heap);
 	free(s->walk);
+	free(s->lim_end);
 	free(s->shape);
 	free(s->shape_fits);
 	free(s->shape_waited);
@@ -590,7 +598,8 @@ static int config_ok(const gp_sim_config *cfg)
 	    !isfinite(cfg->checkpoint_interval) || !(cfg->checkpoint_cost >= 0) ||
 	    !isfinite(cfg->checkpoint_cost) || !(cfg->las_starvation >= 0) ||
 	    !isfinite(cfg->las_starvation) || cfg->las_nthresholds < 0 ||
-	    cfg->las_nthresholds >= GP_SIM_LAS_MAX_QUEUES)
+	    cfg->las_nthresholds >= GP_SIM_LAS_MAX_QUEUES || !(cfg->sched_interval >= 0) ||
+	    !isfinite(cfg->sched_interval))
 		return 0;
 	for (i = 0; i < cfg->las_nthresholds; i++)
 		if (!(cfg->las_thresholds[i] > 0) || !isfinite(cfg->las_thresholds[i]) ||
@@ -753,14 +762,25 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 		t_arr = s.next_arrival < s.n ? jobs->jobs[s.order[s.next_arrival]].submit : INFINITY;
 		t_ev = s.nheap ? s.heap[0].t : INFINITY;
 		t = t_arr < t_ev ? t_arr : t_ev;
+		/* queued jobs wait for the next pass, if nothing comes before */
+		if (cfg->sched_interval > 0 && s.qlen[0] + s.qlen[1] > 0 && s.next_pass < t)
+			t = s.next_pass;
 		if (t == INFINITY)
 			break;
 		advance(&s, t);
 		ticked = take_events(&s, t);
 		if (s.status != GP_OK)
 			break;
-		schedule(&s);
-		drain_stuck(&s);
+		if (cfg->sched_interval <= 0) {
+			schedule(&s);
+			drain_stuck(&s);
+		} else if (t >= s.next_pass) {
+			double k = floor((t - out->first_submit) / cfg->sched_interval + 1e-9) + 1;
+
+			schedule(&s);
+			drain_stuck(&s);
+			s.next_pass = out->first_submit + k * cfg->sched_interval;
+		}
 		out->batches++;
 		if (s.qlen[0] + s.qlen[1] > out->peak_queued)
 			out->peak_queued = s.qlen[0] + s.qlen[1];

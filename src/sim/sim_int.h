@@ -28,6 +28,12 @@
 
 #define NCLASS 2
 
+/* A running job and the end backfill expects of it (time limits). */
+typedef struct gp_sim_lim_end {
+	double t;
+	int32_t job;
+} gp_sim_lim_end;
+
 typedef struct ev {
 	double t;
 	uint32_t seq;
@@ -121,6 +127,10 @@ struct gp_sim {
 	int32_t last_head;
 	size_t narrived;        /* arrivals since the last pass */
 
+	double next_pass;       /* sched_interval: the next scheduling pass */
+	gp_sim_lim_end *lim_end; /* backfill with time limits: expected ends */
+	size_t lim_end_cap;
+	int limits;             /* backfill estimates run times by time limits */
 	/* EASY reservation of the blocked head */
 	int32_t resv_head;      /* -1 none */
 	uint32_t resv_epoch;    /* wait_epoch when it was made */

@@ -9,6 +9,7 @@
 
 #include "gpuplan/io/sacct.h"
 #include "gpuplan/io/trace.h"
+#include "gpuplan/place/policy.h"
 #include "gpuplan/sim/hist_check.h"
 #include "gpuplan/util/timefmt.h"
 #include "testlib.h"
@@ -325,6 +326,76 @@ static void test_check(void)
 	gp_joblist_release(&l);
 }
 
+/* Slurm's rules in the engine, on one node of 8 GPUs, by hand. */
+static void run_jobs(gp_joblist *l, int queue, double interval, gp_sim_result *r)
+{
+	gp_sim_config cfg;
+	gp_error e = GP_ERROR_INIT;
+
+	gp_sim_config_init(&cfg);
+	cfg.cluster = gp_test_pix_cluster(1, 8);
+	cfg.policy = gp_policy_find("first-fit");
+	cfg.queue = queue;
+	cfg.sched_interval = interval;
+	CU_ASSERT_EQUAL_FATAL(gp_sim_run(&cfg, l, r, &e), GP_OK);
+}
+
+static void test_slurm_rules(void)
+{
+	static gp_job_hist lim[3];
+	gp_joblist l;
+	gp_sim_result r;
+
+	/* Passes every 4 s from the first submit (0, 4, 8, 12, ...): a (8
+	 * GPUs, 10 s) starts at 0 and ends at 10; b, submitted at 3, starts
+	 * at the pass of 12, not at 10. */
+	gp_joblist_init(&l);
+	gp_test_add_job(&l, "a", 0, 8, 10, GP_CLASS_BE);
+	gp_test_add_job(&l, "b", 3, 4, 5, GP_CLASS_BE);
+	run_jobs(&l, GP_SIM_FIFO, 0, &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.jobs[1].start, 10, 1e-9);
+	gp_sim_result_release(&r);
+	run_jobs(&l, GP_SIM_FIFO, 4, &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.jobs[0].start, 0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.jobs[1].start, 12, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.jobs[1].finish, 17, 1e-9);
+	gp_sim_result_release(&r);
+	gp_joblist_release(&l);
+
+	/* EASY with time limits: a (6 GPUs, 10 s, limit 10) runs; b (8 GPUs)
+	 * is blocked and reserves all 8 GPUs from a's expected end, 10; c (2
+	 * GPUs, 5 s, limit 60) would end at 7 but plans to run to 62, past
+	 * the reservation, on reserved GPUs: it waits for b (10..20) and
+	 * starts at 20.  Without limits (the true durations) c ends by 10 and
+	 * starts at once. */
+	gp_joblist_init(&l);
+	gp_test_add_job(&l, "a", 0, 6, 10, GP_CLASS_BE);
+	gp_test_add_job(&l, "b", 1, 8, 10, GP_CLASS_BE);
+	gp_test_add_job(&l, "c", 2, 2, 5, GP_CLASS_BE);
+	run_jobs(&l, GP_SIM_BACKFILL, 0, &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.jobs[2].start, 2, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.jobs[1].start, 10, 1e-9);
+	gp_sim_result_release(&r);
+	lim[0].time_limit = 10;
+	lim[2].time_limit = 60;
+	l.jobs[0].hist = &lim[0];
+	l.jobs[2].hist = &lim[2];
+	run_jobs(&l, GP_SIM_BACKFILL, 0, &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.jobs[1].start, 10, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.jobs[2].start, 20, 1e-9);
+	gp_sim_result_release(&r);
+	/* a's limit of 100: b's reservation moves to 100 (the plan), c's plan
+	 * (2..62) ends before it: c backfills at 2; b still starts when a
+	 * really ends, at 10 */
+	lim[0].time_limit = 100;
+	run_jobs(&l, GP_SIM_BACKFILL, 0, &r);
+	CU_ASSERT_DOUBLE_EQUAL(r.jobs[2].start, 2, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.jobs[1].start, 10, 1e-9);
+	gp_sim_result_release(&r);
+	l.jobs[0].hist = l.jobs[2].hist = NULL;
+	gp_joblist_release(&l);
+}
+
 static void cleanup(void)
 {
 	gp_sacct_release(&H);
@@ -342,6 +413,7 @@ static void register_tests(void)
 	gp_test_add(s, "errors", test_errors);
 	gp_test_add(s, "trace", test_trace);
 	gp_test_add(s, "check", test_check);
+	gp_test_add(s, "slurm rules", test_slurm_rules);
 	gp_test_add(s, "cleanup", cleanup);
 }
 

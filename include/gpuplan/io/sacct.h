@@ -72,7 +72,9 @@ void gp_sacct_init(gp_sacct *h);
 void gp_sacct_release(gp_sacct *h);
 
 /* What a text is, from its first bytes: 1 sacct text (a header naming
- * JobID), 2 sacct/slurmdb JSON, 3 Kubernetes pod list JSON, 0 none. */
+ * JobID), 2 sacct/slurmdb JSON, 3 Kubernetes pod list JSON, 4 Key=Value
+ * records (`scontrol show job`, one line or several a job, or
+ * jobcomp/filetxt's log), 0 none. */
 int gp_sacct_sniff(const char *text, size_t len);
 
 /* Add the records of one input (name is used in messages; text[len] must

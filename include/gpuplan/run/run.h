@@ -74,6 +74,8 @@ typedef struct gp_run_desc {
 	double las_thresholds[GP_SIM_LAS_MAX_QUEUES - 1];
 	int las_nthresholds;    /* 0: the default thresholds */
 	double las_starvation;
+	double sched_interval;  /* scheduling passes every S seconds; 0 = after
+				 * every event (gp_sim_config.sched_interval) */
 	/* Durations: recorded ones scaled from a reference (NULL = the perf
 	 * model), and GPU memory estimated with a margin (< 0 = off). */
 	const char *scale_ref, *scale_model;

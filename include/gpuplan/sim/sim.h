@@ -165,6 +165,11 @@ typedef struct gp_sim_config {
 	double las_starvation;       /* las: promotion knob; 0 = off */
 	int las_preempt;             /* las: preempt jobs of lower queues
 				      * (gp_sim_config_init: 1) */
+	/* Slurm's scheduling (man gpuplan, "Slurm's rules"): with a
+	 * sched_interval > 0 jobs start only at scheduling passes every
+	 * sched_interval seconds from the first submit, not the moment GPUs
+	 * free up or a job arrives; 0 = a pass after every batch of events. */
+	double sched_interval;
 	/* Interruption sources (failures, QoS): NULL-terminated. */
 	const gp_sim_hooks *hooks[GP_SIM_MAX_HOOKS + 1];
 } gp_sim_config;

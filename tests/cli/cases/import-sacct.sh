@@ -13,6 +13,12 @@ run import sacct --delimiter :: --fields JobID,Submit,Start,End,ElapsedRaw,Timel
 run import sacct $S/rules.json $S/pods-history.json -o -
 run import sacct $S/slyme-parallel.noheader.P.txt --all-jobs -o - \
 	--fields User,JobID,JobName,State,Partition,NCPUS,NNodes,CPUTime,TotalCPU,UserCPU,SystemCPU,ReqMem,MaxRSS,Submit,Start,End,NodeList
+echo "== a real Slurm's own record: scontrol show job (one line, several lines), jobcomp"
+run import sacct $S/scontrol-show-job-o.txt -o $TMP/o.csv
+cat $TMP/o.csv
+run import sacct $S/scontrol-show-job.txt -o $TMP/m.csv -q
+cmp $TMP/o.csv $TMP/m.csv && echo "one line or several: the same trace"
+run import sacct $S/jobcomp-filetxt.log --all-jobs -o - -q
 cat $S/rules.P.txt | run import sacct - -o $TMP/stdin.csv
 cmp $TMP/rules.csv $TMP/stdin.csv && echo "standard input: the same trace"
 echo "== the dump and its trace replay alike"
@@ -27,6 +33,14 @@ head -3 $TMP/csv/jobs.csv
 ls $TMP/svg
 grep -c '<polyline' $TMP/svg/queue-delay-recorded.svg
 run simulate $S/rules.P.txt --json - | sed -n '/"recorded_vs_simulated"/,/^  }/p' | head -30
+echo "== Slurm's rules: passes every 3 s; backfill planning with time limits"
+run import slurm $S/scontrol-show-node.txt -o $TMP/one.yaml -q
+for opt in "" "--sched-interval 3" "--queue backfill" "--queue backfill --sched-interval 3"; do
+	echo "-- $opt"
+	run simulate -c $TMP/one.yaml $TMP/o.csv $opt --csv $TMP/r | sed -n '/^recorded vs/,/^KS/p'
+	cut -d, -f1,3,18 $TMP/r/jobs.csv | tr '\n' ' '; echo
+done
+run simulate $TMP/o.csv --sched-interval -1
 echo "== what cannot be replayed"
 run import sacct $S/slurm-mail-142-mig.P.txt -o $TMP/x.csv
 run import sacct $S/soperator-321.fixed.txt -o $TMP/x.csv
