@@ -85,8 +85,12 @@ check-slurm: gpuplan
 check-slurm-import: gpuplan
 	@sh scripts/check-slurm-import.sh $(CURDIR)/gpuplan
 
+# gpuplan's replay against a real one-node Slurm's record (root; .ci/run).
+check-slurm-history: gpuplan
+	@sh scripts/check-slurm-history.sh $(CURDIR)/gpuplan
+
 .PHONY: fuzz fuzz-replay stress
-.PHONY: check-slurm check-slurm-import all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
+.PHONY: check-slurm check-slurm-import check-slurm-history all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
 .PHONY: predict-check html-check
 
 all: gpuplan

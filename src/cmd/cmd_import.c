@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/io/fabric_import.h"
 #include "gpuplan/io/import.h"
 #include "gpuplan/io/snapshot.h"
 #include "gpuplan/io/state.h"
@@ -35,6 +36,11 @@ const char gp_usage_import[] =
 	"  --topology KEY=FILE    an 'nvidia-smi topo -m' snapshot for the nodes whose GPU\n"
 	"                         type, product or catalog model is KEY, or whose names\n"
 	"                         the hostlist KEY covers (repeatable)\n"
+	"  --fabric FILE          the network fabric: Slurm's topology.conf (tree or\n"
+	"                         block), scontrol show topology, or ibnetdiscover\n"
+	"                         output (also recognised among the FILEs)\n"
+	"  --fabric-tech T        the fabric's technology (ib-ndr, ib-hdr, roce-400, ...)\n"
+	"                         when the file does not say\n"
 	"  --name NAME            cluster name (default: imported)\n"
 	"  -q, --quiet            no warnings on standard error\n";
 
@@ -155,6 +161,9 @@ typedef struct import_args {
 	gp_import_topo *topos;          /* --topology KEY=FILE, loaded */
 	gp_topo *tstore;
 	int ntopos, quiet, family, help;
+	const char *fabric_path, *fabric_tech;
+	gp_fabric fabric;
+	int has_fabric;
 } import_args;
 
 /* --topology KEY=FILE: the file is read now. */
@@ -187,6 +196,8 @@ static int parse_args(int argc, char **argv, import_args *a)
 		{ "state-out", required_argument, NULL, 's' },
 		{ "topology", required_argument, NULL, 't' },
 		{ "name", required_argument, NULL, 'n' },
+		{ "fabric", required_argument, NULL, 'F' },
+		{ "fabric-tech", required_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -200,6 +211,8 @@ static int parse_args(int argc, char **argv, import_args *a)
 		case 'o': a->out = optarg; break;
 		case 's': a->state_out = optarg; break;
 		case 'n': a->name = optarg; break;
+		case 'F': a->fabric_path = optarg; break;
+		case 'T': a->fabric_tech = optarg; break;
 		case 'q': a->quiet = 1; break;
 		case 't':
 			if ((rc = add_topology(a, optarg)))
@@ -235,16 +248,49 @@ static int parse_args(int argc, char **argv, import_args *a)
 }
 
 /* Every input file into inv. */
-static int read_inputs(gp_inventory *inv, int family, char **files, int n)
+/* One fabric file into a->fabric. */
+static int read_fabric(import_args *a, const char *path, const char *text, size_t len)
 {
 	gp_error err = GP_ERROR_INIT;
-	int i;
 
+	if (gp_fabric_read(&a->fabric, strcmp(path, "-") ? path : "<stdin>", text, len, &err)) {
+		if (err.status == GP_OK)
+			err.status = GP_EINPUT;
+		return gp_cli_report(&err);
+	}
+	a->has_fabric = 1;
+	return GP_OK;
+}
+
+static int read_inputs(import_args *a, gp_inventory *inv, int family, char **files, int n)
+{
+	gp_error err = GP_ERROR_INIT;
+	int i, rc;
+
+	if (a->fabric_path) {
+		char *text = NULL;
+		size_t len;
+
+		if (gp_read_file(a->fabric_path, GP_IMPORT_MAX_FILE, &text, &len, &err))
+			return gp_cli_report(&err);
+		rc = read_fabric(a, a->fabric_path, text, len);
+		free(text);
+		if (rc)
+			return rc;
+	}
 	for (i = 0; i < n; i++) {
 		char *text = NULL;
 		size_t len;
 
-		if (gp_read_file(files[i], GP_IMPORT_MAX_FILE, &text, &len, &err) ||
+		if (!gp_read_file(files[i], GP_IMPORT_MAX_FILE, &text, &len, &err) &&
+		    gp_fabric_sniff(text, len)) {
+			rc = read_fabric(a, files[i], text, len);
+			free(text);
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (err.status != GP_OK ||
 		    gp_import_read(inv, family, text, len, strcmp(files[i], "-") ? files[i] : "<stdin>",
 				   &err)) {
 			if (err.status == GP_OK)
@@ -279,13 +325,18 @@ static int write_cluster(const import_args *a, gp_inventory *inv, int nfiles)
 	o.default_topo = default_topo;
 	o.default_ctx = &cache;
 	o.command = cmdline;
+	o.fabric = a->has_fabric ? &a->fabric : NULL;
+	o.fabric_tech = a->fabric_tech;
 	gp_sbuf_init(&cl);
 	gp_sbuf_init(&st);
 	gp_cluster_init(&cluster);
 	rc = gp_import_write(inv, &o, &cl, a->state_out ? &st : NULL, &err);
-	if (!a->quiet)
+	if (!a->quiet) {
+		for (size_t w = 0; w < a->fabric.nwarn; w++)
+			fprintf(stderr, "gpuplan: warning: %s\n", a->fabric.warnings[w]);
 		for (size_t w = 0; w < inv->nwarn; w++)
 			fprintf(stderr, "gpuplan: warning: %s\n", inv->warnings[w]);
+	}
 	/* what the summary needs; the rest goes before the texts are checked */
 	kinds = inv->kinds;
 	gp_inventory_release(inv);
@@ -332,7 +383,8 @@ int cmd_import(int argc, char **argv)
 		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output") ||
 		     !strcmp(argv[i], "--state-out") || !strcmp(argv[i], "--topology") ||
 		     !strcmp(argv[i], "--name") || !strcmp(argv[i], "--fields") ||
-		     !strcmp(argv[i], "--delimiter")) && i + 1 < argc)
+		     !strcmp(argv[i], "--delimiter") || !strcmp(argv[i], "--fabric") ||
+		     !strcmp(argv[i], "--fabric-tech")) && i + 1 < argc)
 			i++;
 	if (i < argc && !strcmp(argv[i], "sacct"))
 		return gp_cmd_import_sacct(argc, argv);
@@ -344,10 +396,12 @@ int cmd_import(int argc, char **argv)
 		fputs(gp_usage_import, stdout);
 	else if (rc == GP_OK) {
 		gp_inventory_init(&inv);
-		rc = read_inputs(&inv, a.family, argv + optind, argc - optind);
+		gp_fabric_init(&a.fabric);
+		rc = read_inputs(&a, &inv, a.family, argv + optind, argc - optind);
 		if (rc == GP_OK)
 			rc = write_cluster(&a, &inv, argc - optind);
 		gp_inventory_release(&inv);
+		gp_fabric_release(&a.fabric);
 	}
 	for (i = 0; i < a.ntopos; i++)
 		gp_topo_release(&a.tstore[i]);

@@ -472,6 +472,22 @@ static json_t *cluster_fabric_json(const gp_cluster *c)
 		json_object_set_new(so, "depth", json_integer(s->depth));
 		json_object_set_new(so, "nodes", json_integer(s->count));
 		json_object_set_new(so, "nodes_attached", json_integer(s->nodes_direct));
+		/* the hostlist of the nodes attached to it */
+		{
+			const char **names = gp_xcalloc((size_t)c->nnodes + 1, sizeof(*names));
+			size_t n = 0;
+			int k;
+			gp_sbuf hl;
+
+			for (k = 0; k < c->nnodes; k++)
+				if (c->nodes[k].sw == i)
+					names[n++] = c->nodes[k].name;
+			gp_sbuf_init(&hl);
+			gp_hostlist_compress(names, n, &hl);
+			json_object_set_new(so, "node_list", json_string(hl.buf ? hl.buf : ""));
+			gp_sbuf_release(&hl);
+			free(names);
+		}
 		json_array_append_new(a, so);
 	}
 	return a;

@@ -13,6 +13,7 @@
 #include "gpuplan/model/catalog.h"
 #include "gpuplan/model/cluster.h"
 #include "gpuplan/util/hostlist.h"
+#include "gpuplan/io/fabric_import.h"
 #include "import_int.h"
 
 
@@ -353,7 +354,8 @@ static const char *state_name(int st)
 }
 
 /* What follows the name of a node entry: type, state, labels. */
-static char *node_rest(const gp_inventory *inv, const gp_inv_node *n, const char *type)
+static char *node_rest(const gp_inventory *inv, const gp_inv_node *n, const char *type,
+		       const char *sw)
 {
 	gp_sbuf sb;
 	int first = 1;
@@ -362,6 +364,10 @@ static char *node_rest(const gp_inventory *inv, const gp_inv_node *n, const char
 	gp_sbuf_init(&sb);
 	gp_sbuf_adds(&sb, ", type: ");
 	gp_yaml_quote(&sb, type);
+	if (sw) {
+		gp_sbuf_adds(&sb, ", switch: ");
+		gp_yaml_quote(&sb, sw);
+	}
 	if (n->state != GP_NODE_UP)
 		gp_sbuf_addf(&sb, ", state: %s", state_name(n->state));
 	gp_sbuf_adds(&sb, ", labels: {");
@@ -650,8 +656,63 @@ static void put_types(const gp_inventory *inv, const gp_import_opts *o, const pl
 	}
 }
 
+/* The fabric: each switch with its parent; the roots carry the
+ * technology, their subtrees inherit it.  Nodes the fabric does not name,
+ * and the fabric's nodes the cluster lacks, are warned. */
+static void put_fabric(gp_inventory *inv, const gp_import_opts *o, const plan *p, gp_sbuf *out)
+{
+	const gp_fabric *f = o->fabric;
+	const char *tech = o->fabric_tech;
+	const char **none;
+	size_t i, nnone = 0, missing = 0;
+	int k;
+
+	if (!f || !f->nsw) {
+		if (p->nkeep > 1)
+			gp_inv_warn(inv, NULL, 0, "the cluster has no fabric, so multi-node jobs cannot "
+				    "be placed: give its topology.conf, scontrol show topology or "
+				    "ibnetdiscover output with --fabric");
+		return;
+	}
+	if (!tech)
+		tech = f->tech;
+	if (!tech) {
+		tech = "ib-ndr";
+		gp_inv_warn(inv, NULL, 0, "the fabric's technology is not in %s: ib-ndr (400 Gb/s) "
+			    "assumed; say it with --fabric-tech", f->form ? f->form : "the file");
+	}
+	for (i = 0; i < f->nsw; i++) {
+		gp_sbuf_adds(out, i ? "  - {name: " : "fabric:\n  - {name: ");
+		gp_yaml_quote(out, f->sw[i].name);
+		if (f->sw[i].parent >= 0) {
+			gp_sbuf_adds(out, ", parent: ");
+			gp_yaml_quote(out, f->sw[f->sw[i].parent].name);
+		} else {
+			gp_sbuf_addf(out, ", tech: %s", tech);
+		}
+		gp_sbuf_adds(out, "}\n");
+	}
+	none = gp_xcalloc((size_t)p->nkeep + 1, sizeof(*none));
+	for (k = 0; k < p->nkeep; k++) {
+		const gp_inv_node *n = &inv->nodes[p->keep[k]];
+
+		if (gp_fabric_node_switch(f, n->name) < 0)
+			none[nnone++] = n->name;
+	}
+	gp_inv_warn_hosts(inv, none, nnone, "are on no switch of the fabric, so no multi-node job "
+			  "uses them");
+	free(none);
+	/* names are unique on both sides: the fabric's nodes the cluster
+	 * has are the cluster's nodes on a switch */
+	missing = f->nnode - ((size_t)p->nkeep - nnone);
+	if (missing)
+		gp_inv_warn(inv, NULL, 0, "the fabric names %zu node(s) that the cluster does not have: "
+			    "left out", missing);
+}
+
 /* The nodes: those that read alike share an entry named by a hostlist. */
-static void put_nodes(const gp_inventory *inv, const plan *p, gp_sbuf *out)
+static void put_nodes(const gp_inventory *inv, const gp_import_opts *o, const plan *p,
+		      gp_sbuf *out)
 {
 	char **rest = gp_xcalloc((size_t)p->nkeep + 1, sizeof(*rest));
 	const char **names = gp_xcalloc((size_t)p->nkeep + 1, sizeof(*names));
@@ -661,7 +722,10 @@ static void put_nodes(const gp_inventory *inv, const plan *p, gp_sbuf *out)
 	for (i = 0; i < (size_t)p->nkeep; i++) {
 		const gp_inv_node *n = &inv->nodes[p->keep[i]];
 
-		rest[i] = node_rest(inv, n, p->types[p->type_of[p->keep[i]]].name);
+		int sw = o->fabric ? gp_fabric_node_switch(o->fabric, n->name) : -1;
+
+		rest[i] = node_rest(inv, n, p->types[p->type_of[p->keep[i]]].name,
+				    sw >= 0 ? o->fabric->sw[sw].name : NULL);
 		names[i] = n->name;
 	}
 	for (r0 = 0; r0 < (size_t)p->nkeep;) {
@@ -718,7 +782,8 @@ int gp_import_write(gp_inventory *inv, const gp_import_opts *o, gp_sbuf *out,
 		rc = group_types(inv, o, &p, err);
 	if (rc == GP_OK) {
 		put_types(inv, o, &p, out);
-		put_nodes(inv, &p, out);
+		put_fabric(inv, o, &p, out);
+		put_nodes(inv, o, &p, out);
 		if (state) {
 			gp_import_cap *cap = gp_xcalloc(inv->n + 1, sizeof(*cap));
 			int k;

@@ -131,6 +131,12 @@ typedef struct gp_import_opts {
 	const gp_topo *(*default_topo)(void *ctx, const char *file);
 	void *default_ctx;
 	const char *command;           /* for the header comment */
+	/* The network fabric (fabric_import.h), NULL = none: its switches
+	 * become the cluster's fabric and each node goes under its leaf.
+	 * fabric_tech names the technology of its roots (ib-ndr, roce-400,
+	 * ...); NULL = the fabric file's, else ib-ndr with a warning. */
+	const struct gp_fabric *fabric;
+	const char *fabric_tech;
 } gp_import_opts;
 
 /* Write the cluster YAML for inv into out and the allocation state into

@@ -1,0 +1,60 @@
+/* The network fabric of an imported cluster, from what sites keep:
+ * Slurm's topology.conf (tree: SwitchName/Switches/Nodes; block:
+ * BlockName/BlockSizes) and `scontrol show topology`, and InfiniBand's
+ * `ibnetdiscover` dump.  The result is a forest of switches (name and
+ * parent) and the leaf switch of each node, with every oddity of the file
+ * resolved and warned (man gpuplan, IMPORT, "Fabric").
+ *
+ * Resolutions:
+ *  - a node under two leaves stays under the first (a rail-optimized
+ *    dump's leaves that serve the same nodes are merged first: one
+ *    logical leaf per group of rails, as Slurm and Kueue see it);
+ *  - a switch under two parents keeps the first;
+ *  - a parent link that closes a cycle is dropped;
+ *  - several roots stay several trees (no job spans them, as in Slurm);
+ *  - a link listed at both ends counts once;
+ *  - nodes the fabric does not name get no switch (the caller warns). */
+#ifndef GPUPLAN_FABRIC_IMPORT_H
+#define GPUPLAN_FABRIC_IMPORT_H
+
+#include <stddef.h>
+
+#include "gpuplan/util/error.h"
+
+#define GP_FABRIC_MAX_SWITCHES 100000
+#define GP_FABRIC_MAX_NODES 1000000
+
+typedef struct gp_fabric_switch {
+	char *name;
+	int parent;             /* index, -1 = a root */
+	int line;               /* where it was defined */
+} gp_fabric_switch;
+
+typedef struct gp_fabric {
+	gp_fabric_switch *sw;
+	size_t nsw, capsw;
+	char **node;            /* node names ... */
+	int *node_sw;           /* ... and the leaf each is under */
+	int *node_line;
+	size_t nnode, capnode;
+	char **warnings;        /* "FILE:LINE: text" */
+	size_t nwarn, capwarn;
+	char *tech;             /* from the file (ibnetdiscover speeds), NULL unknown */
+	char *form;             /* "topology.conf (tree)", "ibnetdiscover", ... */
+	void *index;            /* private */
+} gp_fabric;
+
+void gp_fabric_init(gp_fabric *f);
+void gp_fabric_release(gp_fabric *f);
+
+/* What text is: 1 topology.conf or scontrol show topology, 2
+ * ibnetdiscover, 0 neither. */
+int gp_fabric_sniff(const char *text, size_t len);
+
+/* Read one file (text[len] = '\0').  GP_EINPUT located at FILE:LINE:COL. */
+int gp_fabric_read(gp_fabric *f, const char *name, const char *text, size_t len, gp_error *err);
+
+/* The leaf switch of node (its index in f->sw), -1 when none. */
+int gp_fabric_node_switch(const gp_fabric *f, const char *node);
+
+#endif

@@ -1,0 +1,690 @@
+/* The fabric of an imported cluster (fabric_import.h): topology.conf and
+ * scontrol show topology (tree and block), ibnetdiscover. */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gpuplan/io/fabric_import.h"
+#include "gpuplan/util/hostlist.h"
+#include "gpuplan/util/util.h"
+
+/* ---- names -> indices ---- */
+
+typedef struct smap {
+	const char **key;
+	int *val;
+	size_t cap, n;
+} smap;
+
+static int smap_get(const smap *m, const char *k)
+{
+	size_t h;
+
+	if (!m->cap)
+		return -1;
+	for (h = gp_hash_str(k) & (m->cap - 1); m->key[h]; h = (h + 1) & (m->cap - 1))
+		if (!strcmp(m->key[h], k))
+			return m->val[h];
+	return -1;
+}
+
+static void smap_put(smap *m, const char *k, int v)
+{
+	size_t h, i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		smap o = *m;
+
+		m->cap = o.cap ? o.cap * 2 : 64;
+		m->key = gp_xcalloc(m->cap, sizeof(*m->key));
+		m->val = gp_xcalloc(m->cap, sizeof(*m->val));
+		m->n = 0;
+		for (i = 0; i < o.cap; i++)
+			if (o.key[i])
+				smap_put(m, o.key[i], o.val[i]);
+		free(o.key);
+		free(o.val);
+	}
+	for (h = gp_hash_str(k) & (m->cap - 1); m->key[h]; h = (h + 1) & (m->cap - 1))
+		if (!strcmp(m->key[h], k)) {
+			m->val[h] = v;
+			return;
+		}
+	m->key[h] = k;
+	m->val[h] = v;
+	m->n++;
+}
+
+typedef struct fidx {
+	smap sw, node;
+} fidx;
+
+void gp_fabric_init(gp_fabric *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->index = gp_xcalloc(1, sizeof(fidx));
+}
+
+void gp_fabric_release(gp_fabric *f)
+{
+	fidx *x = f->index;
+	size_t i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->nsw; i++)
+		free(f->sw[i].name);
+	free(f->sw);
+	for (i = 0; i < f->nnode; i++)
+		free(f->node[i]);
+	free(f->node);
+	free(f->node_sw);
+	free(f->node_line);
+	for (i = 0; i < f->nwarn; i++)
+		free(f->warnings[i]);
+	free(f->warnings);
+	free(f->tech);
+	free(f->form);
+	if (x) {
+		free(x->sw.key);
+		free(x->sw.val);
+		free(x->node.key);
+		free(x->node.val);
+	}
+	free(x);
+	memset(f, 0, sizeof(*f));
+}
+
+static void warn(gp_fabric *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void warn(gp_fabric *f, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s)
+		return;
+	GP_GROW(f->warnings, f->capwarn, f->nwarn + 1);
+	f->warnings[f->nwarn++] = gp_xstrdup(s);
+	free(s);
+}
+
+/* The switch named name (made when new); -1 past the cap. */
+static int sw_of(gp_fabric *f, const char *name, int line)
+{
+	fidx *x = f->index;
+	int i = smap_get(&x->sw, name);
+
+	if (i >= 0)
+		return i;
+	if (f->nsw >= GP_FABRIC_MAX_SWITCHES)
+		return -1;
+	GP_GROW(f->sw, f->capsw, f->nsw + 1);
+	f->sw[f->nsw].name = gp_xstrdup(name);
+	f->sw[f->nsw].parent = -1;
+	f->sw[f->nsw].line = line;
+	smap_put(&x->sw, f->sw[f->nsw].name, (int)f->nsw);
+	return (int)f->nsw++;
+}
+
+int gp_fabric_node_switch(const gp_fabric *f, const char *node)
+{
+	const fidx *x = f->index;
+	int i = smap_get(&x->node, node);
+
+	return i >= 0 ? f->node_sw[i] : -1;
+}
+
+/* node under leaf s; a second leaf is warned and ignored. */
+static int attach(gp_fabric *f, const char *file, int line, const char *node, int s)
+{
+	fidx *x = f->index;
+	int i = smap_get(&x->node, node);
+
+	if (i >= 0) {
+		if (f->node_sw[i] != s)
+			warn(f, "%s:%d: node '%s' is under '%s' (line %d) and '%s': kept under '%s'",
+			     file, line, node, f->sw[f->node_sw[i]].name, f->node_line[i], f->sw[s].name,
+			     f->sw[f->node_sw[i]].name);
+		return GP_OK;
+	}
+	if (f->nnode >= GP_FABRIC_MAX_NODES)
+		return -1;
+	if (f->nnode == f->capnode) {
+		f->capnode = f->capnode ? 2 * f->capnode : 256;
+		f->node = gp_xrealloc(f->node, f->capnode * sizeof(*f->node));
+		f->node_sw = gp_xrealloc(f->node_sw, f->capnode * sizeof(*f->node_sw));
+		f->node_line = gp_xrealloc(f->node_line, f->capnode * sizeof(*f->node_line));
+	}
+	f->node[f->nnode] = gp_xstrdup(node);
+	f->node_sw[f->nnode] = s;
+	f->node_line[f->nnode] = line;
+	smap_put(&x->node, f->node[f->nnode], (int)f->nnode);
+	f->nnode++;
+	return GP_OK;
+}
+
+/* child's parent is p, unless it has one already. */
+static void link_up(gp_fabric *f, const char *file, int line, int child, int p)
+{
+	if (child == p) {
+		warn(f, "%s:%d: switch '%s' lists itself among its switches: ignored", file, line,
+		     f->sw[p].name);
+		return;
+	}
+	if (f->sw[child].parent >= 0) {
+		if (f->sw[child].parent != p)
+			warn(f, "%s:%d: switch '%s' is under '%s' and '%s': kept under '%s'", file, line,
+			     f->sw[child].name, f->sw[f->sw[child].parent].name, f->sw[p].name,
+			     f->sw[f->sw[child].parent].name);
+		return;
+	}
+	f->sw[child].parent = p;
+}
+
+/* ---- topology.conf and scontrol show topology ---- */
+
+static int conf_line(gp_fabric *f, const char *file, int line, char *l, int *block_root,
+		     gp_error *err)
+{
+	char *tok, *save = NULL, *sname = NULL, *bname = NULL, *nodes = NULL, *switches = NULL;
+	int s = -1, cols[4] = { 0 }, base = 0;
+
+	base = 1;
+	for (tok = strtok_r(l, " \t\r", &save); tok; tok = strtok_r(NULL, " \t\r", &save)) {
+		char *eq = strchr(tok, '=');
+		int col = (int)(tok - l) + base;
+
+		if (!eq)
+			return gp_error_set(err, GP_EINPUT, file, line, col,
+					    "expected Key=Value, found '%.40s'", tok);
+		*eq = '\0';
+		if (!strcasecmp(tok, "SwitchName")) {
+			sname = eq + 1;
+			cols[0] = col;
+		} else if (!strcasecmp(tok, "BlockName")) {
+			bname = eq + 1;
+			cols[0] = col;
+		} else if (!strcasecmp(tok, "Nodes")) {
+			nodes = eq + 1;
+			cols[1] = col + 6;
+		} else if (!strcasecmp(tok, "Switches")) {
+			switches = eq + 1;
+			cols[2] = col + 9;
+		} else if (!strcasecmp(tok, "AggregatedBlock")) {
+			return GP_OK;   /* scontrol's aggregates of base blocks */
+		}
+		/* LinkSpeed (unused by Slurm), Level, BlockIndex, BlockSize(s) */
+	}
+	if (!sname && !bname)
+		return GP_OK;
+	if (!*(sname ? sname : bname))
+		return gp_error_set(err, GP_EINPUT, file, line, cols[0], "empty switch name");
+	s = sw_of(f, sname ? sname : bname, line);
+	if (s < 0)
+		return gp_error_set(err, GP_EINPUT, file, line, cols[0], "more than %d switches",
+				    GP_FABRIC_MAX_SWITCHES);
+	if (bname) {
+		if (*block_root < 0)
+			*block_root = sw_of(f, "block-root", line);
+		if (*block_root < 0)
+			return gp_error_set(err, GP_EINPUT, file, line, cols[0], "more than %d switches",
+					    GP_FABRIC_MAX_SWITCHES);
+		link_up(f, file, line, s, *block_root);
+	}
+	if (nodes && switches) {
+		warn(f, "%s:%d: switch '%s' has both Nodes and Switches: its Switches are ignored, as "
+		     "Slurm does", file, line, f->sw[s].name);
+		switches = NULL;
+	}
+	if (nodes) {
+		gp_hostlist hl;
+		size_t i;
+		int rc;
+
+		gp_hostlist_init(&hl);
+		rc = gp_hostlist_expand(nodes, strlen(nodes), &hl, file, line, cols[1], err);
+		for (i = 0; !rc && i < hl.n; i++)
+			if (attach(f, file, line, hl.names[i], s))
+				rc = gp_error_set(err, GP_EINPUT, file, line, cols[1], "more than %d nodes",
+						  GP_FABRIC_MAX_NODES);
+		gp_hostlist_release(&hl);
+		if (rc)
+			return rc;
+	}
+	if (switches) {
+		gp_hostlist hl;
+		size_t i;
+		int rc, c;
+
+		gp_hostlist_init(&hl);
+		rc = gp_hostlist_expand(switches, strlen(switches), &hl, file, line, cols[2], err);
+		for (i = 0; !rc && i < hl.n; i++) {
+			c = sw_of(f, hl.names[i], line);
+			if (c < 0)
+				rc = gp_error_set(err, GP_EINPUT, file, line, cols[2],
+						  "more than %d switches", GP_FABRIC_MAX_SWITCHES);
+			else
+				link_up(f, file, line, c, s);
+		}
+		gp_hostlist_release(&hl);
+		if (rc)
+			return rc;
+	}
+	return GP_OK;
+}
+
+static int read_conf(gp_fabric *f, const char *file, char *text, gp_error *err)
+{
+	char *l = text, *nl;
+	int line = 0, rc = GP_OK, block_root = -1, blocks = 0;
+
+	for (; l && !rc; l = nl) {
+		char *hash;
+
+		nl = strchr(l, '\n');
+		if (nl)
+			*nl++ = '\0';
+		line++;
+		hash = strchr(l, '#');
+		if (hash)
+			*hash = '\0';
+		blocks |= !strncasecmp(l + strspn(l, " \t"), "BlockName", 9);
+		rc = conf_line(f, file, line, l, &block_root, err);
+	}
+	if (!f->form)
+		f->form = gp_xstrdup(blocks ? "topology.conf (block)" : "topology.conf (tree)");
+	return rc;
+}
+
+/* ---- ibnetdiscover ---- */
+
+typedef struct ib_node {
+	char id[20];            /* "S-..." / "H-..." */
+	char *desc;
+	int line;
+	int is_switch;
+} ib_node;
+
+typedef struct ib_link {
+	int a, b;               /* node indices (a a switch); b -1 until resolved */
+	char peer[20];
+} ib_link;
+
+static int cmp_cstr(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* The quoted text after from, into buf. */
+static const char *quoted(const char *from, char *buf, size_t size)
+{
+	const char *q = strchr(from, '"'), *e;
+	size_t n;
+
+	if (!q)
+		return NULL;
+	e = strchr(q + 1, '"');
+	if (!e)
+		return NULL;
+	n = (size_t)(e - q - 1);
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, q + 1, n);
+	buf[n] = '\0';
+	return e + 1;
+}
+
+/* A switch's name from its description: UFM's "MF0;leaf01:MQM9700/U1"
+ * gives leaf01; else the description; else the id. */
+static void ib_switch_name(const ib_node *n, char *buf, size_t size)
+{
+	const char *semi = n->desc ? strchr(n->desc, ';') : NULL, *colon;
+
+	if (semi && (colon = strchr(semi, ':')) && colon > semi + 1) {
+		size_t k = (size_t)(colon - semi - 1) < size - 1 ? (size_t)(colon - semi - 1) : size - 1;
+
+		memcpy(buf, semi + 1, k);
+		buf[k] = '\0';
+		return;
+	}
+	snprintf(buf, size, "%s", n->desc && *n->desc ? n->desc : n->id);
+}
+
+/* A compute host: "HOST DEVICE" (rdma-ndd's default "%h %d"). */
+static int ib_host(const ib_node *n, char *buf, size_t size)
+{
+	const char *d = n->desc, *sp;
+
+	if (!d || !(sp = strchr(d, ' ')) || sp == d || strchr(sp + 1, ' ') || !sp[1])
+		return 0;
+	snprintf(buf, size, "%.*s", (int)(sp - d), d);
+	return 1;
+}
+
+static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
+{
+	ib_node *nodes = NULL;
+	ib_link *links = NULL;
+	size_t nn = 0, capn = 0, nl = 0, capl = 0, i, k;
+	smap ids = { 0 };
+	char *l = text, *next, buf[256];
+	int line = 0, cur = -1, rc = GP_OK, nspeed[9] = { 0 };
+	static const char *const speed_names[] = { "SDR", "DDR", "QDR", "FDR10", "FDR", "EDR", "HDR",
+						   "NDR", "XDR" };
+	static const char *const speed_tech[] = { NULL, NULL, NULL, "ib-fdr", "ib-fdr", "ib-edr",
+						  "ib-hdr", "ib-ndr", "ib-xdr" };
+	int *level = NULL;
+	char **host = NULL;
+	int *merged = NULL;
+
+	/* pass 1: nodes and their port lines */
+	for (; l; l = next) {
+		const char *p;
+
+		next = strchr(l, '\n');
+		if (next)
+			*next++ = '\0';
+		line++;
+		p = l + strspn(l, " \t");
+		if (!strncmp(p, "Switch", 6) || !strncmp(p, "Ca", 2) || !strncmp(p, "Rt", 2)) {
+			const char *after = quoted(p, buf, sizeof(buf));
+			char desc[256];
+
+			if (!after)
+				continue;
+			GP_GROW(nodes, capn, nn + 1);
+			memset(&nodes[nn], 0, sizeof(nodes[nn]));
+			snprintf(nodes[nn].id, sizeof(nodes[nn].id), "%s", buf);
+			nodes[nn].is_switch = p[0] == 'S';
+			nodes[nn].line = line;
+			after = strchr(after, '#');
+			if (after && quoted(after, desc, sizeof(desc)))
+				nodes[nn].desc = gp_xstrdup(desc);
+			/* ids are unique in a dump; a repeat keeps the first */
+			if (smap_get(&ids, nodes[nn].id) < 0)
+				smap_put(&ids, nodes[nn].id, (int)nn);
+			cur = nodes[nn].is_switch ? (int)nn : -1;
+			nn++;
+			if (nn > GP_FABRIC_MAX_SWITCHES * 10) {
+				rc = gp_error_set(err, GP_EINPUT, file, line, 1, "too many nodes");
+				break;
+			}
+			continue;
+		}
+		if (*p == '[' && cur >= 0) {
+			const char *q = strchr(p, '"');
+			char *hashp;
+			int sp;
+
+			if (!q || !quoted(q, buf, sizeof(buf)))
+				continue;
+			GP_GROW(links, capl, nl + 1);
+			links[nl].a = cur;
+			links[nl].b = -1;
+			snprintf(links[nl].peer, sizeof(links[nl].peer), "%s", buf);
+			nl++;
+			hashp = strchr(p, '#');
+			for (sp = 8; hashp && sp >= 0; sp--) {
+				const char *w = strstr(hashp, speed_names[sp]);
+
+				if (w && w > hashp + 1 && isdigit((unsigned char)w[-2]) && w[-1] == 'x') {
+					nspeed[sp]++;
+					break;
+				}
+			}
+		}
+	}
+	for (k = 0; k < nl; k++)
+		links[k].b = smap_get(&ids, links[k].peer);
+	if (rc)
+		goto out;
+	/* leaves: switches with a host; hosts under the leaves of their HCAs */
+	level = gp_xmalloc((nn ? nn : 1) * sizeof(*level));
+	host = gp_xcalloc(nn ? nn : 1, sizeof(*host));
+	for (i = 0; i < nn; i++) {
+		level[i] = -1;
+		if (!nodes[i].is_switch && nodes[i].line > 0 && ib_host(&nodes[i], buf, sizeof(buf)))
+			host[i] = gp_xstrdup(buf);
+	}
+	for (k = 0; k < nl; k++)
+		if (links[k].b >= 0 && host[links[k].b] && nodes[links[k].a].is_switch)
+			level[links[k].a] = 0;
+	/* rails: leaves serving the same set of hosts become one logical leaf */
+	merged = gp_xmalloc((nn ? nn : 1) * sizeof(*merged));
+	for (i = 0; i < nn; i++)
+		merged[i] = (int)i;
+	{
+		/* the signature of a leaf: its hosts, sorted, joined */
+		char **sig = gp_xcalloc(nn ? nn : 1, sizeof(*sig));
+
+		for (i = 0; i < nn; i++) {
+			gp_sbuf sb;
+			const char **hs;
+			size_t nh = 0, j;
+
+			if (level[i] != 0)
+				continue;
+			hs = gp_xmalloc((nl ? nl : 1) * sizeof(*hs));
+			for (k = 0; k < nl; k++)
+				if ((size_t)links[k].a == i && links[k].b >= 0 && host[links[k].b])
+					hs[nh++] = host[links[k].b];
+			qsort(hs, nh, sizeof(*hs), cmp_cstr);
+			gp_sbuf_init(&sb);
+			for (j = 0; j < nh; j++)
+				if (!j || strcmp(hs[j], hs[j - 1]))
+					gp_sbuf_addf(&sb, "%s,", hs[j]);
+			sig[i] = gp_sbuf_detach(&sb);
+			free(hs);
+		}
+		for (i = 0; i < nn; i++) {
+			size_t j;
+
+			if (level[i] != 0 || !sig[i])
+				continue;
+			for (j = 0; j < i; j++)
+				if (level[j] == 0 && merged[j] == (int)j && sig[j] && !strcmp(sig[i], sig[j])) {
+					char a[128], b[128];
+
+					merged[i] = (int)j;
+					ib_switch_name(&nodes[j], a, sizeof(a));
+					ib_switch_name(&nodes[i], b, sizeof(b));
+					warn(f, "%s:%d: leaf '%s' serves the same nodes as '%s' (a rail): one "
+					     "logical leaf '%s'", file, nodes[i].line, b, a, a);
+					break;
+				}
+		}
+		for (i = 0; i < nn; i++)
+			free(sig[i]);
+		free(sig);
+	}
+	/* levels upward: unplaced switches linked to level L */
+	for (int lv = 0; lv < 64; lv++) {
+		int added = 0;
+
+		for (k = 0; k < nl; k++) {
+			int a = links[k].a, b = links[k].b;
+
+			if (b < 0 || !nodes[a].is_switch || !nodes[b].is_switch)
+				continue;
+			if (level[a] == lv && level[b] < 0) {
+				level[b] = lv + 1;
+				added = 1;
+			} else if (level[b] == lv && level[a] < 0) {
+				level[a] = lv + 1;
+				added = 1;
+			}
+		}
+		if (!added)
+			break;
+	}
+	/* the switches, parents first found one level up */
+	for (i = 0; i < nn; i++) {
+		char name[128];
+		int s;
+
+		if (!nodes[i].is_switch || level[i] < 0 || merged[i] != (int)i || nodes[i].line < 0)
+			continue;
+		ib_switch_name(&nodes[i], name, sizeof(name));
+		s = sw_of(f, name, nodes[i].line);
+		if (s < 0) {
+			rc = gp_error_set(err, GP_EINPUT, file, nodes[i].line, 1, "more than %d switches",
+					  GP_FABRIC_MAX_SWITCHES);
+			goto out;
+		}
+	}
+	for (k = 0; k < nl; k++) {
+		int a = links[k].a, b = links[k].b, lo, hi;
+		char na[128], nb[128];
+
+		if (b < 0 || !nodes[a].is_switch || !nodes[b].is_switch || level[a] < 0 || level[b] < 0)
+			continue;
+		if (level[a] + 1 == level[b]) {
+			lo = merged[a];
+			hi = b;
+		} else if (level[b] + 1 == level[a]) {
+			lo = merged[b];
+			hi = a;
+		} else {
+			continue;
+		}
+		ib_switch_name(&nodes[lo], na, sizeof(na));
+		ib_switch_name(&nodes[hi], nb, sizeof(nb));
+		{
+			fidx *x = f->index;
+			int c = smap_get(&x->sw, na), p = smap_get(&x->sw, nb);
+
+			/* both ends list a link: only a new parent is news */
+			if (c >= 0 && p >= 0 && f->sw[c].parent != p && f->sw[c].parent < 0)
+				f->sw[c].parent = p;
+		}
+	}
+	/* hosts: under the (merged) leaf of their first HCA */
+	for (k = 0; k < nl; k++) {
+		int a = links[k].a, b = links[k].b;
+		char name[128];
+		fidx *x = f->index;
+		int s;
+
+		if (b < 0 || !host[b] || level[a] != 0)
+			continue;
+		ib_switch_name(&nodes[merged[a]], name, sizeof(name));
+		s = smap_get(&x->sw, name);
+		if (s >= 0 && attach(f, file, nodes[b].line > 0 ? nodes[b].line : nodes[a].line,
+				     host[b], s)) {
+			rc = gp_error_set(err, GP_EINPUT, file, nodes[a].line, 1, "more than %d nodes",
+					  GP_FABRIC_MAX_NODES);
+			goto out;
+		}
+	}
+	{
+		int best = -1, bi;
+
+		for (bi = 0; bi < 9; bi++)
+			if (nspeed[bi] && (best < 0 || nspeed[bi] >= nspeed[best]))
+				best = bi;
+		if (best >= 0 && speed_tech[best]) {
+			free(f->tech);
+			f->tech = gp_xstrdup(speed_tech[best]);
+		}
+	}
+	if (!f->form)
+		f->form = gp_xstrdup("ibnetdiscover");
+out:
+	for (i = 0; i < nn; i++) {
+		free(nodes[i].desc);
+		if (host)
+			free(host[i]);
+	}
+	free(nodes);
+	free(links);
+	free(level);
+	free(host);
+	free(merged);
+	free(ids.key);
+	free(ids.val);
+	return rc;
+}
+
+/* ---- after a file: cycles and roots ---- */
+
+static void resolve(gp_fabric *f, const char *file)
+{
+	size_t i, roots = 0;
+
+	for (i = 0; i < f->nsw; i++) {
+		size_t steps = 0;
+		int s = (int)i;
+
+		while (f->sw[s].parent >= 0 && steps <= f->nsw) {
+			s = f->sw[s].parent;
+			steps++;
+		}
+		if (steps > f->nsw) {
+			/* a cycle through i's ancestors: cut at the switch that closes it */
+			int a = (int)i, b;
+
+			for (steps = 0; steps < f->nsw; steps++)
+				a = f->sw[a].parent;
+			b = a;
+			warn(f, "%s:%d: the switches above '%s' form a cycle: its link to '%s' is "
+			     "dropped", file, f->sw[b].line, f->sw[b].name, f->sw[f->sw[b].parent].name);
+			f->sw[b].parent = -1;
+		}
+	}
+	for (i = 0; i < f->nsw; i++)
+		roots += f->sw[i].parent < 0;
+	if (roots > 1) {
+		int r0 = -1;
+
+		for (i = 0; i < f->nsw && r0 < 0; i++)
+			if (f->sw[i].parent < 0)
+				r0 = (int)i;
+		warn(f, "%s: %zu switches have no parent ('%s' and others): %zu separate trees, and no "
+		     "job spans two of them", file, roots, f->sw[r0].name, roots);
+	}
+}
+
+int gp_fabric_sniff(const char *text, size_t len)
+{
+	size_t lim = len < 65536 ? len : 65536;
+
+	if (memmem(text, lim, "switchguid=", 11) || memmem(text, lim, "caguid=", 7) ||
+	    (memmem(text, lim, "Switch\t", 7) && memmem(text, lim, "\"S-", 3)))
+		return 2;
+	if (memmem(text, lim, "SwitchName=", 11) || memmem(text, lim, "switchname=", 11) ||
+	    memmem(text, lim, "BlockName=", 10) || memmem(text, lim, "BlockSizes=", 11))
+		return 1;
+	return 0;
+}
+
+int gp_fabric_read(gp_fabric *f, const char *name, const char *text, size_t len, gp_error *err)
+{
+	char *copy = gp_xmalloc(len + 1);
+	int kind = gp_fabric_sniff(text, len), rc;
+
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	if (memchr(copy, '\0', len)) {
+		free(copy);
+		return gp_error_set(err, GP_EINPUT, name, 0, 0, "a NUL byte in the text");
+	}
+	if (kind == 2)
+		rc = read_ibnet(f, name, copy, err);
+	else if (kind == 1)
+		rc = read_conf(f, name, copy, err);
+	else
+		rc = gp_error_set(err, GP_EINPUT, name, 1, 1,
+				  "not a fabric: expected topology.conf (SwitchName= or BlockName= "
+				  "lines), scontrol show topology or ibnetdiscover output");
+	if (!rc)
+		resolve(f, name);
+	free(copy);
+	return rc;
+}
