@@ -38,11 +38,11 @@ awk -v n="$NJOBS" -v seed="$SEED" 'BEGIN {
 	srand(seed);
 	for (i = 0; i < n; i++) {
 		r = rand();
-		g = r < 0.35 ? 1 : r < 0.6 ? 2 : r < 0.8 ? 4 : r < 0.9 ? 3 : 8;
-		s = 2 + int(rand() * 14);
-		if (rand() < 0.15) s += 20;
+		g = r < 0.4 ? 1 : r < 0.65 ? 2 : r < 0.85 ? 4 : r < 0.93 ? 3 : 8;
+		s = 2 + int(rand() * 8);
+		if (rand() < 0.1) s += 12;
 		lim = rand() < 0.5 ? 1 : 5;
-		gap = int(rand() * 12);
+		gap = int(rand() * 16);
 		print g, s, lim, gap;
 	}
 }' >"$dir/mix.txt"
@@ -124,6 +124,6 @@ check() {
 run_one builtin
 run_one backfill
 n=$(grep -c . "$dir/mix.txt")
-check builtin fifo --sched-interval 1
-check backfill backfill --sched-interval 1
+check builtin fifo --sched-interval 3
+check backfill backfill --sched-interval 3
 echo "check-slurm-history: ok ($n jobs a scheduler, Slurm $(sinfo -V 2>/dev/null | cut -d' ' -f2))"
