@@ -306,7 +306,8 @@ static int read_conf(gp_fabric *f, const char *file, char *text, gp_error *err)
 /* ---- ibnetdiscover ---- */
 
 typedef struct ib_node {
-	char id[20];            /* "S-..." / "H-..." */
+	char *id;               /* "S-..." / "H-..."; the id map's key (kept
+				   apart from the array, which grows) */
 	char *desc;
 	int line;
 	int is_switch;
@@ -401,7 +402,7 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 				continue;
 			GP_GROW(nodes, capn, nn + 1);
 			memset(&nodes[nn], 0, sizeof(nodes[nn]));
-			snprintf(nodes[nn].id, sizeof(nodes[nn].id), "%s", buf);
+			nodes[nn].id = gp_xstrdup(buf);
 			nodes[nn].is_switch = p[0] == 'S';
 			nodes[nn].line = line;
 			after = strchr(after, '#');
@@ -599,6 +600,7 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 out:
 	for (i = 0; i < nn; i++) {
 		free(nodes[i].desc);
+		free(nodes[i].id);
 		if (host)
 			free(host[i]);
 	}
