@@ -1379,25 +1379,15 @@ int gp_sacct_write_file(const gp_sacct *h, FILE *fp)
 			if (j->nodes > 0)
 				fprintf(fp, "%d", (int)j->nodes);
 		}
-		if (have[O_PART]) {
-			fputc(',', fp);
-			csv_str(fp, j->partition);
-		}
-		if (have[O_ACCT]) {
-			fputc(',', fp);
-			csv_str(fp, j->account);
-		}
-		if (have[O_USER]) {
-			fputc(',', fp);
-			csv_str(fp, j->user);
-		}
-		if (have[O_QOS]) {
-			fputc(',', fp);
-			csv_str(fp, j->qos);
-		}
-		if (have[O_TYPE]) {
-			fputc(',', fp);
-			csv_str(fp, j->gpu_type);
+		{
+			const char *str[] = { j->partition, j->account, j->user, j->qos, j->gpu_type };
+
+			for (k = O_PART; k <= O_TYPE; k++) {
+				if (!have[k])
+					continue;
+				fputc(',', fp);
+				csv_str(fp, str[k - O_PART]);
+			}
 		}
 		if (have[O_CPU]) {
 			fputc(',', fp);
