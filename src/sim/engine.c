@@ -752,7 +752,9 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 		double t_arr, t_ev, t;
 		int ticked;
 
-		if (s.ix && run_over(&s))
+		/* (queued jobs still wait for the next scheduling pass) */
+		if (s.ix && run_over(&s) &&
+		    !(cfg->sched_interval > 0 && s.qlen[0] + s.qlen[1] > 0))
 			break;
 		/* Every job settled: what a source still has pending (a repair
 		 * far ahead, failures meanwhile) changes nothing, and must not
