@@ -70,11 +70,12 @@ void gp_fabric_init(gp_fabric *f)
 
 void gp_fabric_release(gp_fabric *f)
 {
-	fidx *x = f->index;
+	fidx *x;
 	size_t i;
 
 	if (!f)
 		return;
+	x = f->index;
 	for (i = 0; i < f->nsw; i++)
 		free(f->sw[i].name);
 	free(f->sw);
@@ -194,6 +195,7 @@ static int conf_line(gp_fabric *f, const char *file, int line, char *l, int *blo
 		     gp_error *err)
 {
 	char *tok, *save = NULL, *sname = NULL, *bname = NULL, *nodes = NULL, *switches = NULL;
+	const char *nm;
 	int s = -1, cols[4] = { 0 }, base = 0;
 
 	base = 1;
@@ -222,11 +224,12 @@ static int conf_line(gp_fabric *f, const char *file, int line, char *l, int *blo
 		}
 		/* LinkSpeed (unused by Slurm), Level, BlockIndex, BlockSize(s) */
 	}
-	if (!sname && !bname)
+	nm = sname ? sname : bname;
+	if (!nm)
 		return GP_OK;
-	if (!*(sname ? sname : bname))
+	if (!*nm)
 		return gp_error_set(err, GP_EINPUT, file, line, cols[0], "empty switch name");
-	s = sw_of(f, sname ? sname : bname, line);
+	s = sw_of(f, nm, line);
 	if (s < 0)
 		return gp_error_set(err, GP_EINPUT, file, line, cols[0], "more than %d switches",
 				    GP_FABRIC_MAX_SWITCHES);
@@ -590,9 +593,11 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 		for (bi = 0; bi < 9; bi++)
 			if (nspeed[bi] && (best < 0 || nspeed[bi] >= nspeed[best]))
 				best = bi;
-		if (best >= 0 && speed_tech[best]) {
+		const char *tech = best >= 0 ? speed_tech[best] : NULL;
+
+		if (tech) {
 			free(f->tech);
-			f->tech = gp_xstrdup(speed_tech[best]);
+			f->tech = gp_xstrdup(tech);
 		}
 	}
 	if (!f->form)
