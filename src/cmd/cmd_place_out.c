@@ -148,8 +148,13 @@ void place_print_text(const place_opts *o, const gp_cluster *c, gp_place_cache *
 {
 	int i;
 	char detail[96];
+	gp_sbuf name;
 
-	printf("job %s: %s, %d GPU(s)", j->id, gp_job_type_name(j->type), j->gpus);
+	/* the job's name as the terminal should show it (no control bytes) */
+	gp_sbuf_init(&name);
+	gp_sbuf_add_printable(&name, j->id);
+	printf("job %s: %s, %d GPU(s)", name.buf ? name.buf : "", gp_job_type_name(j->type), j->gpus);
+	gp_sbuf_release(&name);
 	if (j->gpu_milli < GP_MILLI)
 		printf(" x %d milli-GPU", j->gpu_milli);
 	printf(", %.4g GiB per GPU", j->gpu_mem_mib / 1024.0);

@@ -166,9 +166,14 @@ static void print_text(const gp_cluster *c, const gp_job *j, const gp_replace_re
 	char b[64];
 	size_t i;
 	int g;
+	gp_sbuf name;
 
-	printf("job %s: %s, %d GPU(s); failed: %s", j->id, gp_job_type_name(j->type), j->gpus,
-	       c->nodes[r->failed_node].name);
+	/* the job's name as the terminal should show it (no control bytes) */
+	gp_sbuf_init(&name);
+	gp_sbuf_add_printable(&name, j->id);
+	printf("job %s: %s, %d GPU(s); failed: %s", name.buf ? name.buf : "", gp_job_type_name(j->type),
+	       j->gpus, c->nodes[r->failed_node].name);
+	gp_sbuf_release(&name);
 	if (whole)
 		printf(" (whole node)");
 	printf(", job GPUs");

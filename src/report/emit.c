@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/io/yaml.h"
 #include "gpuplan/report/emit.h"
 #include "gpuplan/util/hostlist.h"
 
@@ -164,6 +165,29 @@ static void put_nodes(gp_sbuf *sb, const group *g)
 	gp_hostlist_compress(g->nodes, g->n, sb);
 }
 
+/* The names in what --emit writes come from the cluster and the job
+ * files: each is quoted for where it goes (a shell word, a YAML scalar, a
+ * comment line), so that no name can run a command or change the YAML. */
+static void put_nodes_shell(gp_sbuf *sb, const group *g)
+{
+	gp_sbuf t;
+
+	gp_sbuf_init(&t);
+	put_nodes(&t, g);
+	gp_sbuf_add_shell(sb, t.buf ? t.buf : "");
+	gp_sbuf_release(&t);
+}
+
+static void put_nodes_comment(gp_sbuf *sb, const group *g)
+{
+	gp_sbuf t;
+
+	gp_sbuf_init(&t);
+	put_nodes(&t, g);
+	gp_sbuf_add_printable(sb, t.buf ? t.buf : "");
+	gp_sbuf_release(&t);
+}
+
 /* ---- env and numactl ---- */
 
 static char *env_text(const gp_cluster *c, const gp_placement *p, const gp_place_part *part)
@@ -178,9 +202,10 @@ static char *env_text(const gp_cluster *c, const gp_placement *p, const gp_place
 	if (p->nparts > 1) {
 		gp_sbuf_init(&hca);
 		emit_ib_hca(c, part, &hca);
-		if (hca.len)
-			gp_sbuf_addf(&sb, " NCCL_IB_HCA=%s", hca.buf);
-		else
+		if (hca.len) {
+			gp_sbuf_adds(&sb, " NCCL_IB_HCA=");
+			gp_sbuf_add_shell(&sb, hca.buf);
+		} else
 			gp_sbuf_adds(&sb, " NCCL_IB_DISABLE=1 NCCL_SOCKET_IFNAME=^lo,docker0");
 		gp_sbuf_release(&hca);
 	}
@@ -217,7 +242,7 @@ static void render_lines(const gp_cluster *c, const gp_placement *p, int kind, g
 		group_add(&gs, &ng, &cap, t, c->nodes[part->node].name, k, (size_t)p->nparts);
 	}
 	for (i = 0; i < ng; i++) {
-		put_nodes(sb, &gs[i]);
+		put_nodes_comment(sb, &gs[i]);
 		gp_sbuf_addf(sb, ": %s%s\n", kind == GP_EMIT_ENV ? "export " : "", gs[i].text);
 	}
 	groups_free(gs, ng);
@@ -265,7 +290,8 @@ static void render_slurm(const gp_cluster *c, const gp_job *j, const gp_placemen
 		group_add(&gs, &ng, &cap, gp_sbuf_detach(&t), c->nodes[part->node].name, k,
 			  (size_t)p->nparts);
 	}
-	gp_sbuf_addf(sb, "sbatch --job-name=%s", j->id);
+	gp_sbuf_adds(sb, "sbatch --job-name=");
+	gp_sbuf_add_shell(sb, j->id);
 	for (i = 0; i < ng; i++) {
 		char *f = gs[i].text, *a = strchr(f, '|'), *b = strchr(a + 1, '|'),
 		     *cc = strchr(b + 1, '|');
@@ -274,11 +300,15 @@ static void render_slurm(const gp_cluster *c, const gp_job *j, const gp_placemen
 		if (i)
 			gp_sbuf_adds(sb, " :");
 		gp_sbuf_addf(sb, " --nodes=%zu --nodelist=", gs[i].n);
-		put_nodes(sb, &gs[i]);
+		put_nodes_shell(sb, &gs[i]);
 		gp_sbuf_addf(sb, " --ntasks-per-node=%d", ngpu);
-		if (b > a + 1)
-			gp_sbuf_addf(sb, " --gres=gpu:%.*s:%d", (int)(b - a - 1), a + 1, ngpu);
-		else
+		if (b > a + 1) {
+			char *gres = gp_xasprintf("gpu:%.*s:%d", (int)(b - a - 1), a + 1, ngpu);
+
+			gp_sbuf_adds(sb, " --gres=");
+			gp_sbuf_add_shell(sb, gres);
+			free(gres);
+		} else
 			gp_sbuf_addf(sb, " --gres=gpu:%d", ngpu);
 		if (cpt > 0)
 			gp_sbuf_addf(sb, " --cpus-per-task=%d", cpt);
@@ -290,7 +320,7 @@ static void render_slurm(const gp_cluster *c, const gp_job *j, const gp_placemen
 
 		if (ng > 1) {
 			gp_sbuf_addf(sb, "# in job.sh, component %zu (", i);
-			put_nodes(sb, &gs[i]);
+			put_nodes_comment(sb, &gs[i]);
 			gp_sbuf_adds(sb, "):\n");
 		} else {
 			gp_sbuf_adds(sb, "# in job.sh:\n");
@@ -305,7 +335,9 @@ static void render_slurm(const gp_cluster *c, const gp_job *j, const gp_placemen
 	for (k = 0; k < p->nparts; k++) {
 		int g;
 
-		gp_sbuf_addf(&where, "%s%s:", k ? " " : "", c->nodes[p->parts[k].node].name);
+		gp_sbuf_adds(&where, k ? " " : "");
+		gp_sbuf_add_printable(&where, c->nodes[p->parts[k].node].name);
+		gp_sbuf_adds(&where, ":");
 		for (g = 0; g < p->parts[k].ngpus; g++)
 			gp_sbuf_addf(&where, "%s%d", g ? "," : "", p->parts[k].gpus[g]);
 		if (k >= 7 && total_nodes > 9) {
@@ -330,21 +362,29 @@ static void render_k8s(const gp_cluster *c, const gp_job *j, const gp_placement 
 		const gp_place_part *part = &p->parts[k];
 		const char *node = c->nodes[part->node].name;
 		gp_sbuf hca;
+		char *pod;
 
 		if (k)
 			gp_sbuf_adds(sb, "---\n");
-		gp_sbuf_addf(sb, "# part %d of %d: %s, GPUs ", k + 1, p->nparts, node);
+		gp_sbuf_addf(sb, "# part %d of %d: ", k + 1, p->nparts);
+		gp_sbuf_add_printable(sb, node);
+		gp_sbuf_adds(sb, ", GPUs ");
 		for (g = 0; g < part->ngpus; g++)
 			gp_sbuf_addf(sb, "%s%d", g ? "," : "", part->gpus[g]);
 		gp_sbuf_adds(sb, " (the device plugin picks the indices)\n");
-		gp_sbuf_addf(sb, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: %s-%d\n"
-				 "  labels: {gpuplan.job: \"%s\", gpuplan.role: %s}\nspec:\n",
-			     j->id, k, j->id, part->role == 1 ? "ps" : "worker");
-		gp_sbuf_addf(sb, "  affinity:\n    nodeAffinity:\n"
+		pod = gp_xasprintf("%s-%d", j->id, k);
+		gp_sbuf_adds(sb, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: ");
+		gp_yaml_put_scalar(sb, pod);
+		free(pod);
+		gp_sbuf_adds(sb, "\n  labels: {gpuplan.job: ");
+		gp_yaml_quote(sb, j->id);
+		gp_sbuf_addf(sb, ", gpuplan.role: %s}\nspec:\n", part->role == 1 ? "ps" : "worker");
+		gp_sbuf_adds(sb, "  affinity:\n    nodeAffinity:\n"
 				 "      requiredDuringSchedulingIgnoredDuringExecution:\n"
 				 "        nodeSelectorTerms:\n        - matchExpressions:\n"
-				 "          - {key: kubernetes.io/hostname, operator: In, values: [\"%s\"]}\n",
-			     node);
+				 "          - {key: kubernetes.io/hostname, operator: In, values: [");
+		gp_yaml_quote(sb, node);
+		gp_sbuf_adds(sb, "]}\n");
 		gp_sbuf_addf(sb, "  containers:\n  - name: %s\n    image: IMAGE\n"
 				 "    resources:\n      limits: {nvidia.com/gpu: %d",
 			     part->role == 1 ? "ps" : "worker", part->ngpus);
@@ -356,9 +396,11 @@ static void render_k8s(const gp_cluster *c, const gp_job *j, const gp_placement 
 		gp_sbuf_init(&hca);
 		if (p->nparts > 1)
 			emit_ib_hca(c, part, &hca);
-		if (hca.len)
-			gp_sbuf_addf(sb, "    env:\n    - {name: NCCL_IB_HCA, value: \"%s\"}\n",
-				     hca.buf);
+		if (hca.len) {
+			gp_sbuf_adds(sb, "    env:\n    - {name: NCCL_IB_HCA, value: ");
+			gp_yaml_quote(sb, hca.buf);
+			gp_sbuf_adds(sb, "}\n");
+		}
 		gp_sbuf_release(&hca);
 	}
 }

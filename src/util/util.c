@@ -524,3 +524,52 @@ double gp_percentile_sorted(const double *sorted, size_t n, double p)
 		return sorted[n - 1];
 	return sorted[lo] + frac * (sorted[lo + 1] - sorted[lo]);
 }
+
+void gp_sbuf_add_shell(gp_sbuf *sb, const char *s)
+{
+	const char *p;
+
+	for (p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		      strchr("_@%+=:,./-", *p)))
+			break;
+	if (*s && !*p) {
+		gp_sbuf_adds(sb, s);
+		return;
+	}
+	gp_sbuf_add(sb, "'", 1);
+	for (p = s; *p; p++) {
+		if (*p == '\'')
+			gp_sbuf_adds(sb, "'\\''");
+		else
+			gp_sbuf_add(sb, p, 1);
+	}
+	gp_sbuf_add(sb, "'", 1);
+}
+
+void gp_sbuf_add_printable(gp_sbuf *sb, const char *s)
+{
+	size_t left = strlen(s), k;
+
+	while (left) {
+		unsigned char c = (unsigned char)*s;
+
+		k = gp_utf8_seq(s, left);
+		if (c == '\\') {
+			gp_sbuf_adds(sb, "\\\\");
+			k = 1;
+		} else if (k == 0 || c < 0x20 || c == 0x7f ||
+			   (k == 2 && c == 0xc2 && (unsigned char)s[1] < 0xa0)) {
+			/* not UTF-8, C0, DEL, or C1 (U+0080..U+009F): byte by byte */
+			size_t n = k ? k : 1, i;
+
+			for (i = 0; i < n; i++)
+				gp_sbuf_addf(sb, "\\x%02x", (unsigned char)s[i]);
+			k = n;
+		} else {
+			gp_sbuf_add(sb, s, k);
+		}
+		s += k;
+		left -= k;
+	}
+}

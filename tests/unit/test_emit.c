@@ -81,9 +81,10 @@ static void test_emit(void)
 	      "n-[0-1]: export CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=0,1 "
 	      "NCCL_IB_HCA==mlx5_0,mlx5_1\n");
 	check(GP_EMIT_NUMACTL, &c, &j, &p, "n-[0-1]: numactl --physcpubind=1-2,5-6 --membind=0\n");
-	/* one CPU per task near its GPU: 1 (GPU0 0-3), 5 (GPU1 4-7) */
+	/* one CPU per task near its GPU: 1 (GPU0 0-3), 5 (GPU1 4-7); the
+	 * hostlist quoted, or a shell would glob its brackets */
 	check(GP_EMIT_SLURM, &c, &j, &p,
-	      "sbatch --job-name=j --nodes=2 --nodelist=n-[0-1] --ntasks-per-node=2 "
+	      "sbatch --job-name=j --nodes=2 --nodelist='n-[0-1]' --ntasks-per-node=2 "
 	      "--gres=gpu:a100:2 --cpus-per-task=2 job.sh\n"
 	      "# in job.sh:\n"
 	      "srun --cpu-bind=map_cpu:1,5 COMMAND\n"
@@ -113,11 +114,47 @@ static void test_emit(void)
 	gp_cluster_release(&c);
 }
 
+/* Job names that would run a command in the sbatch line or add keys to
+ * the pod YAML stay one shell word and one YAML scalar. */
+static void test_emit_hostile(void)
+{
+	static const int one[] = { 0 };
+	gp_cluster c;
+	gp_error err = GP_ERROR_INIT;
+	gp_placement p;
+	gp_sbuf sb;
+	gp_job j;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_parse(cluster_text, sizeof(cluster_text) - 1, "e.yaml", &c,
+					       &err), GP_OK);
+	memset(&j, 0, sizeof(j));
+	gp_placement_init(&p);
+	part(&p, 0, 1, one, cpus_b, 1);
+	j.id = (char *)"a b;$(touch x)'`id`";
+	check(GP_EMIT_SLURM, &c, &j, &p,
+	      "sbatch --job-name='a b;$(touch x)'\\''`id`' --nodes=1 --nodelist=n-0 "
+	      "--ntasks-per-node=1 --gres=gpu:a100:1 --cpus-per-task=1 job.sh\n"
+	      "# in job.sh:\n"
+	      "srun --cpu-bind=map_cpu:5 COMMAND\n"
+	      "# Slurm picks the GPU indices inside each node; the planned ones: n-0:0\n");
+	j.id = (char *)"q\"\nkind: Secret\n";
+	gp_sbuf_init(&sb);
+	gp_emit_render(GP_EMIT_K8S, &c, &j, &p, &sb);
+	CU_ASSERT_PTR_NULL(strstr(sb.buf, "\nkind: Secret"));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "  labels: {gpuplan.job: \"q\\\"\\x0akind: Secret\\x0a\", "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "  name: \"q\\\"\\x0akind: Secret\\x0a-0\"\n"));
+	gp_sbuf_release(&sb);
+	gp_placement_release(&p);
+	gp_cluster_release(&c);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("emit");
 
 	gp_test_add(s, "emit", test_emit);
+	gp_test_add(s, "hostile names", test_emit_hostile);
 }
 
 int main(int argc, char **argv)

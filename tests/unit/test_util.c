@@ -199,6 +199,26 @@ static void test_utf8_seq(void)
 	CU_ASSERT_EQUAL(gp_utf8_seq("", 0), 0);
 }
 
+static void test_shell_printable(void)
+{
+	gp_sbuf sb;
+
+	gp_sbuf_init(&sb);
+	gp_sbuf_add_shell(&sb, "node-1:gpu/a@b%c+d=e,f.g_h");
+	CU_ASSERT_STRING_EQUAL(sb.buf, "node-1:gpu/a@b%c+d=e,f.g_h");
+	sb.len = 0;
+	gp_sbuf_add_shell(&sb, "");
+	CU_ASSERT_STRING_EQUAL(sb.buf, "''");
+	sb.len = 0;
+	gp_sbuf_add_shell(&sb, "it's $(x) [0-1]");
+	CU_ASSERT_STRING_EQUAL(sb.buf, "'it'\\''s $(x) [0-1]'");
+	sb.len = 0;
+	/* ESC, DEL, U+0085 (C2 85), a stray 0xff, a backslash; U+00E9 kept */
+	gp_sbuf_add_printable(&sb, "a\x1b[2Jb\x7f\xc2\x85\xff\\\xc3\xa9\n");
+	CU_ASSERT_STRING_EQUAL(sb.buf, "a\\x1b[2Jb\\x7f\\xc2\\x85\\xff\\\\\xc3\xa9\\x0a");
+	gp_sbuf_release(&sb);
+}
+
 static void test_edit_distance(void)
 {
 	char longer[65];
@@ -219,6 +239,7 @@ static void register_tests(void)
 	CU_pSuite s = gp_test_suite("util");
 
 	gp_test_add(s, "edit_distance", test_edit_distance);
+	gp_test_add(s, "shell word and printable text", test_shell_printable);
 	gp_test_add(s, "parse_long", test_parse_long);
 	gp_test_add(s, "parse_size", test_parse_size);
 	gp_test_add(s, "percentile", test_percentile);

@@ -41,6 +41,14 @@ char *gp_sbuf_detach(gp_sbuf *sb);
 /* Append v[0..n) with runs of consecutive numbers folded: "0-3,8,10-11"
  * (a Linux CPU list); nothing when n == 0. */
 void gp_sbuf_add_ranges(gp_sbuf *sb, const int *v, int n);
+/* s as one POSIX shell word: as it is when every byte is one of
+ * A-Z a-z 0-9 _ @ % + = : , . / - (and s is not empty), else in single
+ * quotes (a ' inside as '\''), so that no name can run a command. */
+void gp_sbuf_add_shell(gp_sbuf *sb, const char *s);
+/* s for a terminal or a comment line: control characters (C0, DEL, C1)
+ * and bytes that are not UTF-8 written as \xNN, a backslash as \\, so
+ * that a name cannot move the cursor, clear the screen or end a line. */
+void gp_sbuf_add_printable(gp_sbuf *sb, const char *s);
 
 /* Strict number parsing: the whole string must be a number within
  * [min, max]; returns 0 on success, -1 otherwise (out untouched). */
