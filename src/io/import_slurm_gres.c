@@ -93,6 +93,12 @@ static int gres_head(const gres_at *g, size_t s, size_t paren, size_t e, gres_it
 			return gp_error_set(g->err, GP_EINPUT, g->file, g->line,
 					    g->col0 + (int)(f[last] - v),
 					    "GRES: count '%s' is not a whole number in 0..2^50", num);
+		/* a GPU count is summed into an int: past 2^20 it is no node's */
+		if (!strcmp(it->name, "gpu") && d > TRES_MAX)
+			return gp_error_set(g->err, GP_EINPUT, g->file, g->line,
+					    g->col0 + (int)(f[last] - v),
+					    "GRES: GPU count '%s' is more than any node has (at most %ld)", num,
+					    TRES_MAX);
 		it->count = (long)d;
 		last--;
 	} else if (!strcmp(it->name, "gpu") && last >= 1 &&

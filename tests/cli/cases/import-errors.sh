@@ -34,3 +34,6 @@ ls $TMP | grep -c yaml
 echo "== standard output: the summary goes to standard error"
 run import slurm $S/scontrol-show-node-dccn.txt -o $TMP/o.yaml --state-out - -q
 run import slurm $S/scontrol-show-node-dccn.txt -o - --state-out - -q
+echo "== a GPU count past 32 bits is an error (it was read as 8)"
+printf 'NodeName=n1 Gres=gpu:a100:4294967304 CPUTot=8 RealMemory=1000 State=IDLE\n' >$TMP/big.txt
+run import slurm $TMP/big.txt -o $TMP/big.yaml
