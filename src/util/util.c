@@ -176,8 +176,13 @@ int gp_parse_double(const char *s, double min, double max, double *out)
 {
 	char *end;
 	double v;
+	const char *d;
 
 	if (!s || !*s || isspace((unsigned char)*s))
+		return -1;
+	/* strtod also reads C99 hexadecimal ("0x1p4" is 16): decimal only */
+	d = s + (*s == '+' || *s == '-');
+	if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X'))
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);

@@ -199,6 +199,20 @@ static void test_utf8_seq(void)
 	CU_ASSERT_EQUAL(gp_utf8_seq("", 0), 0);
 }
 
+static void test_parse_decimal_only(void)
+{
+	double d = 7;
+
+	CU_ASSERT_EQUAL(gp_parse_double("0x10", 0, 100, &d), -1);
+	CU_ASSERT_EQUAL(gp_parse_double("-0X1p4", -100, 100, &d), -1);
+	CU_ASSERT_EQUAL(gp_parse_double("+0x1", 0, 100, &d), -1);
+	CU_ASSERT_EQUAL(d, 7);
+	CU_ASSERT_EQUAL(gp_parse_double("010", 0, 100, &d), 0);
+	CU_ASSERT_EQUAL(d, 10);
+	CU_ASSERT_EQUAL(gp_parse_double("0.5e1", 0, 100, &d), 0);
+	CU_ASSERT_EQUAL(d, 5);
+}
+
 static void test_shell_printable(void)
 {
 	gp_sbuf sb;
@@ -240,6 +254,7 @@ static void register_tests(void)
 
 	gp_test_add(s, "edit_distance", test_edit_distance);
 	gp_test_add(s, "shell word and printable text", test_shell_printable);
+	gp_test_add(s, "decimal numbers only", test_parse_decimal_only);
 	gp_test_add(s, "parse_long", test_parse_long);
 	gp_test_add(s, "parse_size", test_parse_size);
 	gp_test_add(s, "percentile", test_percentile);

@@ -50,8 +50,9 @@ void gp_sbuf_add_shell(gp_sbuf *sb, const char *s);
  * that a name cannot move the cursor, clear the screen or end a line. */
 void gp_sbuf_add_printable(gp_sbuf *sb, const char *s);
 
-/* Strict number parsing: the whole string must be a number within
- * [min, max]; returns 0 on success, -1 otherwise (out untouched). */
+/* Strict number parsing: the whole string must be a decimal number within
+ * [min, max] (no hexadecimal, no inf or nan); returns 0 on success, -1
+ * otherwise (out untouched). */
 int gp_parse_long(const char *s, long min, long max, long *out);
 int gp_parse_double(const char *s, double min, double max, double *out);
 /* "1GiB", "256MB", "4096", "1.5 GB": bytes (binary and decimal suffixes). */
