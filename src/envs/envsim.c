@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "envsim_int.h"
 #include "gpuplan/envs/envs.h"
+#include "gpuplan/util/heap.h"
 #include "gpuplan/util/util.h"
 
 enum { EV_END = 0, EV_DEATH, EV_RECLAIM, EV_IDLE, EV_STOP, EV_START, EV_ARRIVE };
@@ -34,10 +34,19 @@ enum { ST_NONE = 0, ST_PENDING, ST_RUNNING, ST_DONE, ST_FAILED, ST_KILLED };
 
 typedef struct ev {
 	double t;
-	uint64_t key;           /* class << 56 | sequence */
 	int32_t kind, id;
 	uint32_t gen;
+	uint32_t seq;           /* the heap's: pushes of one (time, class) in order */
 } ev;
+
+static inline int ev_cmp(const void *ctx, const ev *a, const ev *b)
+{
+	(void)ctx;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	return ev_class[a->kind] - ev_class[b->kind];
+}
+GP_HEAP_DEFINE(ev_heap, ev, const void *, ev_cmp)
 
 /* Per environment; kept small (the hot loop touches one per event). */
 typedef struct er {
@@ -64,9 +73,7 @@ typedef struct sim {
 	gp_envsim_result *r;
 	gp_envbind *b;
 	int exclusive;
-	ev *heap;
-	size_t nheap, capheap;
-	uint64_t seq;
+	ev_heap heap;
 	er *env;
 	gp_rng *rng;            /* per environment, when clients fail at random */
 	trt *tk;
@@ -88,50 +95,14 @@ typedef struct sim {
 
 /* ---- heap ---- */
 
-static int ev_less(const ev *a, const ev *b)
-{
-	return a->t < b->t || (a->t == b->t && a->key < b->key);
-}
-
 static void push(sim *s, double t, int kind, int id, uint32_t gen)
 {
-	size_t i;
-	ev e;
-
-	e.t = t;
-	e.key = ((uint64_t)ev_class[kind] << 56) | s->seq++;
-	e.kind = kind;
-	e.id = id;
-	e.gen = gen;
-	GP_GROW(s->heap, s->capheap, s->nheap + 1);
-	i = s->nheap++;
-	while (i > 0 && ev_less(&e, &s->heap[(i - 1) / 2])) {
-		s->heap[i] = s->heap[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	s->heap[i] = e;
+	ev_heap_push(&s->heap, s, (ev){ .t = t, .kind = kind, .id = id, .gen = gen });
 }
 
 static ev pop(sim *s)
 {
-	ev top = s->heap[0], last = s->heap[--s->nheap];
-	size_t i = 0, n = s->nheap;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && ev_less(&s->heap[c + 1], &s->heap[c]))
-			c++;
-		if (!ev_less(&s->heap[c], &last))
-			break;
-		s->heap[i] = s->heap[c];
-		i = c;
-	}
-	if (n)
-		s->heap[i] = last;
-	return top;
+	return ev_heap_pop(&s->heap, s);
 }
 
 /* ---- accounting ---- */
@@ -459,7 +430,7 @@ static void end_task(sim *s, size_t k, int killed)
 
 static double exp_draw(gp_rng *r, double rate_per_s)
 {
-	double u = (double)(gp_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+	double u = gp_rng_double(r);
 
 	return -log1p(-u) / rate_per_s;
 }
@@ -594,7 +565,7 @@ static void seed_events(sim *s)
 		er *E = &s->env[i];
 
 		if (s->rng)
-			gp_rng_seed(&s->rng[i], cfg->seed * 0x9E3779B97F4A7C15ull + i);
+			gp_rng_seed_item(&s->rng[i], cfg->seed, i);
 		if (G->quota_gpus > 0)
 			s->r->envs_with_gpus++;
 		s->r->reserved_gpu_s += gp_env_reserved_gpu_seconds(G);
@@ -710,8 +681,8 @@ static void collect(sim *s)
 		r->tasks_unbound += s->env[i].next - s->env[i].head;
 	for (i = 0; i < ne; i++)
 		r->tasks_unbound += s->env[i].end - s->env[i].next; /* never arrived (behind a blocked cell) */
-	gp_envsim_dist_of(s->waits, s->nw, &r->wait_s);
-	gp_envsim_dist_of(s->delays, s->nw, &r->delay_s);
+	gp_dist_of(s->waits, s->nw, &r->wait_s);
+	gp_dist_of(s->delays, s->nw, &r->delay_s);
 	r->bucket_mean = gp_xcalloc(r->nbuckets ? r->nbuckets : 1, sizeof(double));
 	for (i = 0; i < r->nbuckets; i++)
 		r->bucket_mean[i] = s->bint[i] / r->dt;
@@ -720,7 +691,7 @@ static void collect(sim *s)
 static void sim_free(sim *s)
 {
 	gp_envbind_free(s->b);
-	free(s->heap);
+	ev_heap_release(&s->heap);
 	free(s->env);
 	free(s->tk);
 	free(s->rng);
@@ -748,9 +719,9 @@ int gp_envsim_run(const gp_envsim_config *cfg, const gp_env_trace *tr, gp_envsim
 	for (;;) {
 		ev e;
 
-		if (s.dirty && (!s.nheap || s.heap[0].t > s.now || ev_class[s.heap[0].kind] >= 3))
+		if (s.dirty && (!s.heap.n || s.heap.v[0].t > s.now || ev_class[s.heap.v[0].kind] >= 3))
 			retry(&s);
-		if (!s.nheap)
+		if (!s.heap.n)
 			break;
 		e = pop(&s);
 		r->events++;

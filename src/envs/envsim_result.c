@@ -1,30 +1,10 @@
 /* The configuration and result objects of the environment simulation
- * (envs.h), mode names, and the distributions of a result. */
+ * (envs.h) and mode names. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "envsim_int.h"
 #include "gpuplan/envs/envs.h"
 #include "gpuplan/util/util.h"
-
-/* Mean, p50, p90, p99 and max of v[0..n) (sorted in place). */
-void gp_envsim_dist_of(double *v, size_t n, gp_envsim_dist *d)
-{
-	double sum = 0;
-	size_t i;
-
-	memset(d, 0, sizeof(*d));
-	if (!n)
-		return;
-	qsort(v, n, sizeof(*v), gp_cmp_double);
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	d->mean = sum / (double)n;
-	d->p50 = gp_percentile_sorted(v, n, 50);
-	d->p90 = gp_percentile_sorted(v, n, 90);
-	d->p99 = gp_percentile_sorted(v, n, 99);
-	d->max = v[n - 1];
-}
 
 void gp_envsim_config_init(gp_envsim_config *c)
 {

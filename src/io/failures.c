@@ -48,54 +48,21 @@ typedef struct csv_line {
 	int n;
 } csv_line;
 
-/* Split the NUL-terminated line s in place.  Quoted fields ("a,b", with ""
- * for a quote) are unquoted.  Returns -1 (col in *bad) for an unterminated
- * quote or too many fields. */
+/* Split the NUL-terminated line s in place (gp_csv_split); -1 with the
+ * column in *bad (l->n says the trouble) when it cannot be split. */
 static int split_line(char *s, csv_line *l, int *bad)
 {
-	char *p = s, *w;
-	int col;
+	l->n = gp_csv_split(s, strlen(s), ',', 0, l->f, l->col, MAX_FIELDS, bad);
+	return l->n < 0 ? -1 : 0;
+}
 
-	l->n = 0;
-	for (;;) {
-		if (l->n == MAX_FIELDS) {
-			*bad = (int)(p - s) + 1;
-			return -1;
-		}
-		col = (int)(p - s) + 1;
-		l->col[l->n] = col;
-		l->f[l->n] = w = p;
-		if (*p == '"') {
-			p++;
-			for (;;) {
-				if (!*p) {
-					*bad = col;
-					return -1;
-				}
-				if (*p == '"' && p[1] == '"') {
-					*w++ = '"';
-					p += 2;
-				} else if (*p == '"') {
-					p++;
-					break;
-				} else {
-					*w++ = *p++;
-				}
-			}
-			while (*p && *p != ',')
-				p++;
-		} else {
-			while (*p && *p != ',')
-				*w++ = *p++;
-		}
-		l->n++;
-		if (!*p) {
-			*w = '\0';
-			return 0;
-		}
-		*w = '\0';
-		p++;
-	}
+/* The message of a line split_line refused. */
+static int split_error(gp_error *err, const char *file, int line, int bad, const csv_line *l)
+{
+	if (l->n == GP_CSV_EAFTER_QUOTE)
+		return gp_error_set(err, GP_EINPUT, file, line, bad, "text after a quoted field");
+	return gp_error_set(err, GP_EINPUT, file, line, bad,
+			    "unterminated quote or more than %d fields", MAX_FIELDS);
 }
 
 /* Trim blanks at both ends in place. */
@@ -255,8 +222,7 @@ int gp_fail_csv_parse(const char *text, size_t len, const char *filename,
 			continue;
 		eol = (int)strlen(s) + 1;
 		if (split_line(s, &l, &bad)) {
-			st = gp_error_set(err, GP_EINPUT, filename, it.line, bad,
-					  "unterminated quote or more than %d fields", MAX_FIELDS);
+			st = split_error(err, filename, it.line, bad, &l);
 			break;
 		}
 		for (k = 0; k < l.n; k++)
@@ -485,8 +451,7 @@ int gp_lifetimes_load(const char *path, gp_lifetimes *out, gp_error *err)
 		if (!*trim(s) || *trim(s) == '#')
 			continue;
 		if (split_line(s, &l, &bad)) {
-			st = gp_error_set(err, GP_EINPUT, path, it.line, bad,
-					  "unterminated quote or more than %d fields", MAX_FIELDS);
+			st = split_error(err, path, it.line, bad, &l);
 			break;
 		}
 		if (!have_header) {

@@ -16,40 +16,25 @@ typedef struct field {
 	int col;         /* 1-based column of its first byte */
 } field;
 
-/* Split one line (no quotes in openb; a quoted field is still accepted). */
-static int split_line(const char *line, size_t len, field *f, int max)
+/* Split one line (no quotes in openb; a quoted field is still accepted)
+ * through a copy in *buf (the fields point into it): the field count, or
+ * a GP_CSV_E* with the column in *bad. */
+static int split_line(const char *line, size_t len, field *f, int max, char **buf, size_t *cap,
+		      int *bad)
 {
-	size_t i = 0;
-	int n = 0;
+	char *fs[MAX_FIELDS];
+	int col[MAX_FIELDS], n, k;
 
-	for (;;) {
-		size_t start = i;
-
-		if (n == max)
-			return -1;
-		if (i < len && line[i] == '"') {
-			start = ++i;
-			while (i < len && line[i] != '"')
-				i++;
-			f[n].s = line + start;
-			f[n].len = i - start;
-			f[n].col = (int)start;
-			if (i < len)
-				i++;
-			while (i < len && line[i] != ',')
-				i++;
-		} else {
-			while (i < len && line[i] != ',')
-				i++;
-			f[n].s = line + start;
-			f[n].len = i - start;
-			f[n].col = (int)start + 1;
-		}
-		n++;
-		if (i >= len)
-			return n;
-		i++; /* comma */
+	GP_GROW(*buf, *cap, len + 1);
+	memcpy(*buf, line, len);
+	(*buf)[len] = '\0';
+	n = gp_csv_split(*buf, len, ',', 0, fs, col, max < MAX_FIELDS ? max : MAX_FIELDS, bad);
+	for (k = 0; k < n; k++) {
+		f[k].s = fs[k];
+		f[k].len = strlen(fs[k]);
+		f[k].col = col[k];
 	}
+	return n;
 }
 
 static int field_eq(const field *f, const char *s)
@@ -157,17 +142,20 @@ void gp_openb_pods_release(gp_openb_pods *p)
 	memset(p, 0, sizeof(*p));
 }
 
-static int read_header(line_iter *it, const char *path, field *hdr, int *nh,
-		       gp_error *err)
+static int read_header(line_iter *it, const char *path, field *hdr, int *nh, char **buf,
+		       size_t *cap, gp_error *err)
 {
 	const char *line;
 	size_t len;
+	int bad;
 
 	if (!next_line(it, &line, &len) || len == 0)
 		return gp_error_set(err, GP_EINPUT, path, 1, 1, "empty file, expected a CSV header");
-	*nh = split_line(line, len, hdr, MAX_FIELDS);
-	if (*nh < 0)
+	*nh = split_line(line, len, hdr, MAX_FIELDS, buf, cap, &bad);
+	if (*nh == GP_CSV_ETOO_MANY)
 		return gp_error_set(err, GP_EINPUT, path, 1, 1, "more than %d columns in the header", MAX_FIELDS);
+	if (*nh < 0)
+		return gp_error_set(err, GP_EINPUT, path, 1, bad, "%s", gp_csv_strerror(*nh));
 	return GP_OK;
 }
 
@@ -191,11 +179,13 @@ typedef struct row_kind {
 
 static int row_common(const row_kind *kind, const line_iter *it, const char *path,
 		      long count, const char *line, size_t llen, field *f, int nh,
-		      const int *col, long *v, gp_error *err)
+		      const int *col, long *v, char **buf, size_t *cap, gp_error *err)
 {
-	int line_no = (int)it->lineno, nf = split_line(line, llen, f, MAX_FIELDS);
+	int bad, line_no = (int)it->lineno, nf = split_line(line, llen, f, MAX_FIELDS, buf, cap, &bad);
 	const field *name = &f[col[0]], *cpu = &f[col[1]], *mem = &f[col[2]], *gpu = &f[col[3]];
 
+	if (nf < 0 && nf != GP_CSV_ETOO_MANY)
+		return gp_error_set(err, GP_EINPUT, path, line_no, bad, "%s", gp_csv_strerror(nf));
 	if (nf != nh)
 		return gp_error_set(err, GP_EINPUT, path, line_no, 1, "expected %d fields, found %d",
 				    nh, nf < 0 ? MAX_FIELDS + 1 : nf);
@@ -223,6 +213,8 @@ int gp_openb_nodes_parse(const char *text, size_t len, const char *path,
 	static const row_kind kind = { "node", GP_OPENB_MAX_NODES, "gpu" };
 	line_iter it = { text, text + len, 0 };
 	field hdr[MAX_FIELDS], f[MAX_FIELDS];
+	char *buf = NULL;       /* the split line */
+	size_t bcap = 0;
 	int nh, col[4], c_model, rc, i;
 	size_t cap = 0;
 	const char *line;
@@ -230,7 +222,7 @@ int gp_openb_nodes_parse(const char *text, size_t len, const char *path,
 
 	gp_openb_nodes_init(n);
 	n->path = gp_xstrdup(path);
-	if ((rc = read_header(&it, path, hdr, &nh, err)) ||
+	if ((rc = read_header(&it, path, hdr, &nh, &buf, &bcap, err)) ||
 	    (rc = need_col(hdr, nh, "sn", path, &col[0], err)) ||
 	    (rc = need_col(hdr, nh, "cpu_milli", path, &col[1], err)) ||
 	    (rc = need_col(hdr, nh, "memory_mib", path, &col[2], err)) ||
@@ -243,7 +235,7 @@ int gp_openb_nodes_parse(const char *text, size_t len, const char *path,
 
 		if (llen == 0)
 			continue;
-		if ((rc = row_common(&kind, &it, path, n->n, line, llen, f, nh, col, v, err)))
+		if ((rc = row_common(&kind, &it, path, n->n, line, llen, f, nh, col, v, &buf, &bcap, err)))
 			goto fail;
 		cpu = v[0];
 		mem = v[1];
@@ -294,8 +286,10 @@ int gp_openb_nodes_parse(const char *text, size_t len, const char *path,
 		rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno + 1, 1, "no nodes in the node list");
 		goto fail;
 	}
+	free(buf);
 	return GP_OK;
 fail:
+	free(buf);
 	gp_openb_nodes_release(n);
 	return rc;
 }
@@ -331,6 +325,8 @@ int gp_openb_pods_parse(const char *text, size_t len, const char *path,
 	static const row_kind kind = { "task", GP_OPENB_MAX_PODS, "num_gpu" };
 	line_iter it = { text, text + len, 0 };
 	field hdr[MAX_FIELDS], f[MAX_FIELDS];
+	char *buf = NULL;       /* the split line */
+	size_t bcap = 0;
 	int nh, col[4], c_milli, c_spec, rc;
 	char why[128];
 	size_t cap = 0;
@@ -339,7 +335,7 @@ int gp_openb_pods_parse(const char *text, size_t len, const char *path,
 
 	gp_openb_pods_init(p);
 	p->path = gp_xstrdup(path);
-	if ((rc = read_header(&it, path, hdr, &nh, err)) ||
+	if ((rc = read_header(&it, path, hdr, &nh, &buf, &bcap, err)) ||
 	    (rc = need_col(hdr, nh, "name", path, &col[0], err)) ||
 	    (rc = need_col(hdr, nh, "cpu_milli", path, &col[1], err)) ||
 	    (rc = need_col(hdr, nh, "memory_mib", path, &col[2], err)) ||
@@ -353,7 +349,7 @@ int gp_openb_pods_parse(const char *text, size_t len, const char *path,
 
 		if (llen == 0)
 			continue;
-		if ((rc = row_common(&kind, &it, path, (long)p->n, line, llen, f, nh, col, v, err)))
+		if ((rc = row_common(&kind, &it, path, (long)p->n, line, llen, f, nh, col, v, &buf, &bcap, err)))
 			goto fail;
 		cpu = v[0];
 		mem = v[1];
@@ -403,8 +399,10 @@ int gp_openb_pods_parse(const char *text, size_t len, const char *path,
 		rc = gp_error_set(err, GP_EINPUT, path, (int)it.lineno + 1, 1, "no tasks in the pod list");
 		goto fail;
 	}
+	free(buf);
 	return GP_OK;
 fail:
+	free(buf);
 	gp_openb_pods_release(p);
 	return rc;
 }

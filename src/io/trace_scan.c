@@ -127,11 +127,6 @@ void gp_trace_scan_close(gp_trace_scanner *s)
 	s->win = NULL;
 }
 
-static int is_blank(char c, char sep)
-{
-	return c == ' ' || (c == '\t' && sep != '\t');
-}
-
 /* Blank lines and '#' comments carry no row. */
 int gp_trace_skip_line(const char *l)
 {
@@ -145,61 +140,17 @@ int gp_trace_skip_line(const char *l)
 int gp_trace_split(char *line, size_t len, char sep, char **field, int *col, int *nf,
 		   const char *path, int lineno, gp_error *err)
 {
-	char *p = line, *end = line + len;
-	int n = 0;
+	int bad = 0, n = gp_csv_split(line, len, sep, GP_CSV_TRIM, field, col,
+				      GP_TRACE_MAX_FIELDS, &bad);
 
-	for (;;) {
-		char *start, *w;
-
-		while (p < end && is_blank(*p, sep))
-			p++;
-		if (n == GP_TRACE_MAX_FIELDS)
-			return gp_error_set(err, GP_EINPUT, path, lineno,
-					    (int)(p - line) + 1,
-					    "more than %d fields in a row",
-					    GP_TRACE_MAX_FIELDS);
-		col[n] = (int)(p - line) + 1;
-		if (p < end && *p == '"') {
-			int qcol = col[n];
-
-			start = w = ++p;
-			for (;;) {
-				if (p >= end)
-					return gp_error_set(err, GP_EINPUT, path, lineno,
-							    qcol, "unterminated quoted field");
-				if (*p == '"') {
-					if (p + 1 < end && p[1] == '"') {
-						*w++ = '"';
-						p += 2;
-						continue;
-					}
-					p++;
-					break;
-				}
-				*w++ = *p++;
-			}
-			while (p < end && is_blank(*p, sep))
-				p++;
-			if (p < end && *p != sep)
-				return gp_error_set(err, GP_EINPUT, path, lineno,
-						    (int)(p - line) + 1,
-						    "unexpected '%c' after a quoted field", *p);
-		} else {
-			start = p;
-			while (p < end && *p != sep)
-				p++;
-			w = p;
-			while (w > start && is_blank(w[-1], sep))
-				w--;
-		}
-		field[n++] = start;
-		if (p >= end) {
-			*w = '\0';
-			break;
-		}
-		*w = '\0';      /* w <= p, and *p is the separator */
-		p++;
-	}
+	if (n == GP_CSV_ETOO_MANY)
+		return gp_error_set(err, GP_EINPUT, path, lineno, bad, "more than %d fields in a row",
+				    GP_TRACE_MAX_FIELDS);
+	if (n == GP_CSV_EUNTERMINATED)
+		return gp_error_set(err, GP_EINPUT, path, lineno, bad, "unterminated quoted field");
+	if (n < 0)
+		return gp_error_set(err, GP_EINPUT, path, lineno, bad,
+				    "unexpected '%c' after a quoted field", line[bad - 1]);
 	*nf = n;
 	return GP_OK;
 }

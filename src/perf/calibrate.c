@@ -36,27 +36,6 @@ static const char *const col_names[NCOLS] = {
 	"local_bsz", "step_time", "sync_time", "placement",
 };
 
-/* Split line [s, end) at commas into at most max fields (pointers into a
- * NUL-terminated copy the caller owns); returns the count. */
-static int split_fields(char *s, char **f, int *cols, int max)
-{
-	int n = 0, col = 1;
-
-	for (;;) {
-		char *c = strchr(s, ',');
-
-		if (n == max)
-			return max + 1;
-		f[n] = s;
-		cols[n++] = col;
-		if (!c)
-			return n;
-		*c = '\0';
-		col += (int)(c - s) + 1;
-		s = c + 1;
-	}
-}
-
 static int parse_placement(const char *s, gp_perf_sample *r)
 {
 	size_t len = strlen(s), i;
@@ -80,7 +59,7 @@ int gp_perf_dataset_load(const char *path, gp_perf_dataset *d, gp_error *err)
 {
 	char *data = NULL, *line, *next, *f[16];
 	int have_header = 0;
-	int idx[NCOLS], cols[16], nf, lineno = 0, i, k, st;
+	int idx[NCOLS], cols[16], nf, lineno = 0, i, k, st, bad;
 	size_t len;
 
 	st = gp_read_file(path, CSV_MAX_BYTES, &data, &len, err);
@@ -101,12 +80,18 @@ int gp_perf_dataset_load(const char *path, gp_perf_dataset *d, gp_error *err)
 			line[--len] = '\0';
 		if (len == 0)
 			continue;
-		nf = split_fields(line, f, cols, 15);
+		nf = gp_csv_split(line, len, ',', 0, f, cols, 15, &bad);
+		if (nf == GP_CSV_ETOO_MANY) {
+			nf = 16;
+		} else if (nf < 0) {
+			st = gp_error_set(err, GP_EINPUT, path, lineno, bad, "%s", gp_csv_strerror(nf));
+			goto fail;
+		}
 		/* the header is the first non-blank line (a blank first line
 		 * left idx[] unset: fuzz finding) */
 		if (!have_header) {
 			have_header = 1;
-			/* split_fields says 16 for "more than 15" and leaves f[15] unset
+			/* nf is 16 for "more than 15", and f[15] is unset
 			 * (fuzz finding: read of an uninitialised pointer) */
 			if (nf > 15) {
 				st = gp_error_set(err, GP_EINPUT, path, lineno, 1,

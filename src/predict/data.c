@@ -67,7 +67,7 @@ static gp_pred_row *push_row(gp_pred_data *d)
 	return r;
 }
 
-/* ---- a small RFC 4180 splitter (one line, fields unquoted in place) ---- */
+/* ---- one line of fields (gp_csv_split) ---- */
 
 typedef struct csv_line {
 	char *f[MAX_FIELDS];
@@ -75,51 +75,13 @@ typedef struct csv_line {
 	int nf;
 } csv_line;
 
+/* -1: too many fields, -2: an unterminated quote, -3: text after one. */
 static int split_line(char *s, csv_line *out)
 {
-	char *line0 = s;
+	int bad;
 
-	out->nf = 0;
-	for (;;) {
-		char *start = s, *w;
-
-		if (out->nf == MAX_FIELDS)
-			return -1;
-		out->col[out->nf] = (int)(s - line0) + 1;
-		if (*s == '"') {
-			w = start;
-			s++;
-			for (;;) {
-				if (!*s)
-					return -2;      /* unterminated quote */
-				if (*s == '"' && s[1] == '"') {
-					*w++ = '"';
-					s += 2;
-				} else if (*s == '"') {
-					s++;
-					break;
-				} else {
-					*w++ = *s++;
-				}
-			}
-			if (*s && *s != ',')
-				return -3;
-			out->f[out->nf++] = start;
-			if (!*s) {
-				*w = '\0';
-				return 0;
-			}
-			*w = '\0';
-			s++;
-			continue;
-		}
-		while (*s && *s != ',')
-			s++;
-		out->f[out->nf++] = start;
-		if (!*s)
-			return 0;
-		*s++ = '\0';
-	}
+	out->nf = gp_csv_split(s, strlen(s), ',', 0, out->f, out->col, MAX_FIELDS, &bad);
+	return out->nf < 0 ? out->nf : 0;
 }
 
 static void trim(char *s)

@@ -181,7 +181,7 @@ static int make_split(const gp_pred_data *d, const gp_pred_train_opts *o, const 
 		size_t ntest = (size_t)floor(o->holdout * (double)n + 0.5);
 		gp_rng rng;
 
-		gp_rng_seed(&rng, o->seed ^ 0x5eedull);
+		gp_rng_seed_stream(&rng, o->seed, GP_RNG_STREAM_HOLDOUT);
 		for (i = 0; i < n; i++)
 			perm[i] = idx[i];
 		for (i = n; i > 1; i--) {
@@ -251,7 +251,7 @@ static void init_weights(struct fann *ann, uint64_t seed)
 
 	gp_rng_seed(&rng, seed);
 	for (i = 0; i < n; i++)
-		ann->weights[i] = ((double)(gp_rng_next(&rng) >> 11) / 9007199254740992.0 * 2 - 1) *
+		ann->weights[i] = (gp_rng_double(&rng) * 2 - 1) *
 				  INIT_RANGE;
 }
 

@@ -174,9 +174,9 @@ static int setup_qos(gp_run *r, gp_error *err)
 	if (q->ls_fraction >= 0) {
 		gp_rng g;
 
-		gp_rng_seed(&g, r->cfg.seed ^ 0x15c1a55ull);
+		gp_rng_seed_stream(&g, r->cfg.seed, GP_RNG_STREAM_CLASSES);
 		for (i = 0; i < jobs->n; i++)
-			jobs->jobs[i].klass = (double)(gp_rng_next(&g) >> 11) / 9007199254740992.0 <
+			jobs->jobs[i].klass = gp_rng_double(&g) <
 					      q->ls_fraction ? GP_CLASS_LS : GP_CLASS_BE;
 	}
 	if (!q->on && !r->predicted) {

@@ -116,9 +116,9 @@ static size_t expected_ends(sim *s)
 {
 	size_t i, n = 0;
 
-	GP_GROW(s->lim_end, s->lim_end_cap, s->nheap + 1);
-	for (i = 0; i < s->nheap; i++) {
-		const ev *e = &s->heap[i];
+	GP_GROW(s->lim_end, s->lim_end_cap, s->heap.n + 1);
+	for (i = 0; i < s->heap.n; i++) {
+		const ev *e = &s->heap.v[i];
 		const gp_sim_job *rec;
 		double t;
 
@@ -164,8 +164,8 @@ static void reserve(sim *s, int32_t head)
 	s->resv_t = INFINITY;
 	s->resv_stamp++;
 	s->nreleased = 0;
-	GP_GROW(s->walk, s->walk_cap, s->nheap + 1);
-	if (s->nheap && earliest < INFINITY)
+	GP_GROW(s->walk, s->walk_cap, s->heap.n + 1);
+	if (s->heap.n && earliest < INFINITY)
 		s->walk[nwalk++] = 0;
 	if (s->limits)
 		nlim = expected_ends(s);
@@ -181,8 +181,8 @@ static void reserve(sim *s, int32_t head)
 			ej = e >= 0 ? s->lim_end[ilim++].job : -1;
 		} else {
 			e = gp_sim_walk_next(s, &nwalk);
-			et = e >= 0 ? s->heap[e].t : 0;
-			ej = e >= 0 ? s->heap[e].job : -1;
+			et = e >= 0 ? s->heap.v[e].t : 0;
+			ej = e >= 0 ? s->heap.v[e].job : -1;
 		}
 		if (e < 0 || !have_group || et != group_t) {
 			if (have_group && group_t >= earliest &&

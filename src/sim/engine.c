@@ -280,7 +280,7 @@ int gp_sim_start_job(sim *s, int32_t j, const gp_sim_runinfo *ri)
 		s->res->peak_running = s->running;
 	gp_sim_dequeue(s, j);
 	if (s->ix) {
-		s->fin_seq[j] = s->seq;
+		s->fin_seq[j] = s->heap.seq;
 		gp_sim_heap_push(s, rec->finish, j);
 		gp_sim_ix_started(s, j);
 		s->alloc_milli += s->held[j];
@@ -452,7 +452,7 @@ static int setup(sim *s)
 	s->released = gp_xmalloc((n ? n : 1) * sizeof(*s->released));
 	if (s->cfg->queue == GP_SIM_SJF || s->cfg->queue == GP_SIM_PRIORITY)
 		for (k = 0; k < NCLASS; k++)
-			s->sjf[k] = gp_xmalloc((n ? n : 1) * sizeof(*s->sjf[k]));
+			GP_GROW(s->sjf[k].v, s->sjf[k].cap, n ? n : 1);
 	for (k = 0; k < NCLASS; k++)
 		s->qhead[k] = s->qtail[k] = -1;
 	for (k = 0; k < NLIST; k++)
@@ -512,7 +512,7 @@ static int setup(sim *s)
 	s->resv_head = -1;
 	s->wait_epoch = 1;
 	gp_rng_seed(&s->rng, s->cfg->seed);
-	gp_rng_seed(&s->probe_rng, s->cfg->seed ^ 0x5eed5eed5eed5eedULL);
+	gp_rng_seed_stream(&s->probe_rng, s->cfg->seed, GP_RNG_STREAM_PROBE);
 	s->ctx.cluster = s->cl;
 	s->ctx.alloc = &s->alloc;
 	s->ctx.rng = &s->rng;
@@ -545,7 +545,7 @@ static void teardown(sim *s)
 	if (s->probe_ready)
 		gp_alloc_release(&s->probe_alloc);
 	free(s->order);
-	free(s->heap);
+	gp_sim_evheap_release(&s->heap);
 	free(s->walk);
 	free(s->lim_end);
 	free(s->shape);
@@ -557,7 +557,7 @@ static void teardown(sim *s)
 	free(s->prev);
 	free(s->next);
 	for (k = 0; k < NCLASS; k++)
-		free(s->sjf[k]);
+		free(s->sjf[k].v);
 	free(s->released);
 	free(s->gpu_mark);
 	free(s->node_mark);
@@ -631,7 +631,7 @@ static int take_events(sim *s, double t)
 	const gp_joblist *jobs = s->jl;
 	int ticked = 0;
 
-	while (s->nheap && s->heap[0].t == t && s->status == GP_OK) {
+	while (s->heap.n && s->heap.v[0].t == t && s->status == GP_OK) {
 		ev e = gp_sim_heap_pop(s);
 
 		s->res->events++;
@@ -655,11 +655,11 @@ static int take_events(sim *s, double t)
  * stale or weak. */
 static int run_over(sim *s)
 {
-	while (s->nheap && s->heap[0].job >= 0 && gp_sim_ix_stale(s, &s->heap[0])) {
+	while (s->heap.n && s->heap.v[0].job >= 0 && gp_sim_ix_stale(s, &s->heap.v[0])) {
 		gp_sim_heap_pop(s);
 		s->nstale--;
 	}
-	return s->next_arrival == s->n && s->nheap == s->nstale + s->nweak;
+	return s->next_arrival == s->n && s->heap.n == s->nstale + s->nweak;
 }
 
 /* Time moves to t: the integrals of the GPU share allocated, in all and
@@ -762,7 +762,7 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 		if (s.ix && s.settled == s.n && s.next_arrival == s.n)
 			break;
 		t_arr = s.next_arrival < s.n ? jobs->jobs[s.order[s.next_arrival]].submit : INFINITY;
-		t_ev = s.nheap ? s.heap[0].t : INFINITY;
+		t_ev = s.heap.n ? s.heap.v[0].t : INFINITY;
 		t = t_arr < t_ev ? t_arr : t_ev;
 		/* queued jobs wait for the next pass, if nothing comes before */
 		if (cfg->sched_interval > 0 && s.qlen[0] + s.qlen[1] > 0 && s.next_pass < t)

@@ -5,50 +5,17 @@
 
 static int ev_less(const ev *a, const ev *b)
 {
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+	return gp_sim_evheap_before(a, a, b);
 }
 
 void gp_sim_heap_push(sim *s, double t, int32_t job)
 {
-	size_t i;
-	ev e;
-
-	GP_GROW(s->heap, s->heap_cap, s->nheap + 1);
-	e.t = t;
-	e.seq = s->seq++;
-	e.job = job;
-	i = s->nheap++;
-	while (i > 0) {
-		size_t parent = (i - 1) / 2;
-
-		if (!ev_less(&e, &s->heap[parent]))
-			break;
-		s->heap[i] = s->heap[parent];
-		i = parent;
-	}
-	s->heap[i] = e;
+	gp_sim_evheap_push(&s->heap, s, (ev){ .t = t, .job = job });
 }
 
 ev gp_sim_heap_pop(sim *s)
 {
-	ev top = s->heap[0], last = s->heap[--s->nheap];
-	size_t i = 0, n = s->nheap;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= n)
-			break;
-		if (c + 1 < n && ev_less(&s->heap[c + 1], &s->heap[c]))
-			c++;
-		if (!ev_less(&s->heap[c], &last))
-			break;
-		s->heap[i] = s->heap[c];
-		i = c;
-	}
-	if (n)
-		s->heap[i] = last;
-	return top;
+	return gp_sim_evheap_pop(&s->heap, s);
 }
 
 /* Next finish event in (time, seq) order from a best-first walk over the
@@ -64,9 +31,9 @@ long gp_sim_walk_next(sim *s, size_t *nwalk)
 			c = 2 * k + 1;
 			if (c >= n)
 				break;
-			if (c + 1 < n && ev_less(&s->heap[s->walk[c + 1]], &s->heap[s->walk[c]]))
+			if (c + 1 < n && ev_less(&s->heap.v[s->walk[c + 1]], &s->heap.v[s->walk[c]]))
 				c++;
-			if (!ev_less(&s->heap[s->walk[c]], &s->heap[last]))
+			if (!ev_less(&s->heap.v[s->walk[c]], &s->heap.v[last]))
 				break;
 			s->walk[k] = s->walk[c];
 			k = c;
@@ -78,16 +45,16 @@ long gp_sim_walk_next(sim *s, size_t *nwalk)
 		for (c = 0; c < 2; c++) {
 			size_t x = kids[c], m;
 
-			if (x >= s->nheap)
+			if (x >= s->heap.n)
 				continue;
 			m = (*nwalk)++;
-			while (m > 0 && ev_less(&s->heap[x], &s->heap[s->walk[(m - 1) / 2]])) {
+			while (m > 0 && ev_less(&s->heap.v[x], &s->heap.v[s->walk[(m - 1) / 2]])) {
 				s->walk[m] = s->walk[(m - 1) / 2];
 				m = (m - 1) / 2;
 			}
 			s->walk[m] = x;
 		}
-		if (s->heap[i].job >= 0 && !(s->ix && gp_sim_ix_stale(s, &s->heap[i])))
+		if (s->heap.v[i].job >= 0 && !(s->ix && gp_sim_ix_stale(s, &s->heap.v[i])))
 			return (long)i;
 	}
 	return -1;

@@ -458,13 +458,6 @@ const gp_failsim_row *gp_failsim_rows(const gp_failsim *f, size_t *n)
 	return f->rows;
 }
 
-static int cmp_dbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Productive seconds of a completed job: its work at full speed. */
 static double productive_s(const gp_job *j, const gp_sim_job *r)
 {
@@ -495,14 +488,7 @@ void gp_failsim_summarize(const gp_failsim *f, const gp_joblist *jobs, const gp_
 	if (f->nrecovery) {
 		v = gp_xmalloc(f->nrecovery * sizeof(*v));
 		memcpy(v, f->recovery, f->nrecovery * sizeof(*v));
-		qsort(v, f->nrecovery, sizeof(*v), cmp_dbl);
-		for (i = 0; i < f->nrecovery; i++)
-			out->recovery_s.mean += v[i];
-		out->recovery_s.mean /= (double)f->nrecovery;
-		out->recovery_s.p50 = gp_percentile_sorted(v, f->nrecovery, 50);
-		out->recovery_s.p90 = gp_percentile_sorted(v, f->nrecovery, 90);
-		out->recovery_s.p99 = gp_percentile_sorted(v, f->nrecovery, 99);
-		out->recovery_s.max = v[f->nrecovery - 1];
+		gp_dist_of(v, f->nrecovery, &out->recovery_s);
 		free(v);
 	}
 	for (i = 0; i < jobs->n && i < r->njobs; i++) {

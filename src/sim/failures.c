@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gpuplan/sim/failures.h"
+#include "gpuplan/util/heap.h"
 #include "gpuplan/util/util.h"
 
 static uint64_t mix64(uint64_t z)
@@ -22,7 +23,7 @@ double gp_fail_uniform(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
 	h = mix64(h ^ (a + 0x632be59bd9b4e019ull));
 	h = mix64(h ^ (b + 0x8cb92ba72f3d8dd7ull));
 	h = mix64(h ^ (c + 0xd1b54a32d192ed03ull));
-	return ((double)(h >> 11) + 0.5) * 0x1p-53;
+	return gp_unit_open_of_bits(h);
 }
 
 double gp_fail_weibull(double u, double k, double mean)
@@ -93,45 +94,29 @@ enum { DRAW_TTF = 1, DRAW_REPAIR = 2 };
 typedef struct heap_item {
 	double t;
 	uint32_t unit;          /* node id, or nnodes + global GPU id */
+	uint32_t seq;
 } heap_item;
+
+/* Next failure first; of two at one time, the lower unit. */
+static inline int item_cmp(const void *ctx, const heap_item *a, const heap_item *b)
+{
+	(void)ctx;
+	if (a->t != b->t)
+		return a->t < b->t ? -1 : 1;
+	return (a->unit > b->unit) - (a->unit < b->unit);
+}
+GP_HEAP_DEFINE(fail_heap, heap_item, const void *, item_cmp)
 
 struct gp_fail_source {
 	const gp_cluster *c;
 	const gp_fail_list *file;
 	size_t next;            /* into file->ev */
 	gp_fail_gen gen;
-	heap_item *heap;
-	size_t n;
+	fail_heap heap;
 	uint32_t *count;        /* failures drawn per unit */
 	double *repair;         /* the drawn repair of the pending failure */
 	uint32_t nunits;
 };
-
-static int item_less(const heap_item *a, const heap_item *b)
-{
-	if (a->t != b->t)
-		return a->t < b->t;
-	return a->unit < b->unit;
-}
-
-static void sift_down(heap_item *h, size_t n, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		heap_item t;
-
-		if (l < n && item_less(&h[l], &h[m]))
-			m = l;
-		if (r < n && item_less(&h[r], &h[m]))
-			m = r;
-		if (m == i)
-			return;
-		t = h[i];
-		h[i] = h[m];
-		h[m] = t;
-		i = m;
-	}
-}
 
 static double unit_mtbf_h(const gp_fail_source *s, uint32_t unit)
 {
@@ -169,14 +154,13 @@ gp_fail_source *gp_fail_source_new(const gp_cluster *c, const gp_fail_list *file
 		s->gen.shape = 1.0;
 	if (gen && (gen->mtbf_node_h > 0 || gen->mtbf_gpu_h > 0)) {
 		s->nunits = (uint32_t)c->nnodes + (uint32_t)c->ngpus;
-		s->heap = gp_xmalloc((size_t)s->nunits * sizeof(*s->heap));
+		GP_GROW(s->heap.v, s->heap.cap, s->nunits);
 		s->count = gp_xcalloc((size_t)s->nunits, sizeof(*s->count));
 		s->repair = gp_xcalloc((size_t)s->nunits, sizeof(*s->repair));
 		for (u = 0; u < s->nunits; u++)
 			if (unit_mtbf_h(s, u) > 0)
-				s->heap[s->n++] = (heap_item){ draw_next(s, u, 0.0), u };
-		for (u = (uint32_t)(s->n / 2); u-- > 0;)
-			sift_down(s->heap, s->n, u);
+				s->heap.v[s->heap.n++] = (heap_item){ draw_next(s, u, 0.0), u, 0 };
+		fail_heap_heapify(&s->heap, s);
 	}
 	return s;
 }
@@ -185,7 +169,7 @@ void gp_fail_source_free(gp_fail_source *s)
 {
 	if (!s)
 		return;
-	free(s->heap);
+	fail_heap_release(&s->heap);
 	free(s->count);
 	free(s->repair);
 	free(s);
@@ -197,8 +181,8 @@ double gp_fail_source_peek(const gp_fail_source *s)
 
 	if (s->file && s->next < s->file->n)
 		t = s->file->ev[s->next].time;
-	if (s->n && s->heap[0].t < t)
-		t = s->heap[0].t;
+	if (s->heap.n && s->heap.v[0].t < t)
+		t = s->heap.v[0].t;
 	return t;
 }
 
@@ -223,16 +207,16 @@ static void gpu_of(const gp_cluster *c, int g, int *node, int *local)
 int gp_fail_source_pop(gp_fail_source *s, gp_fail_event *out)
 {
 	int from_file = s->file && s->next < s->file->n &&
-			(!s->n || s->file->ev[s->next].time <= s->heap[0].t);
+			(!s->heap.n || s->file->ev[s->next].time <= s->heap.v[0].t);
 
 	if (from_file) {
 		*out = s->file->ev[s->next++];
 		return 0;
 	}
-	if (!s->n)
+	if (!s->heap.n)
 		return -1;
 	{
-		heap_item it = s->heap[0];
+		heap_item it = s->heap.v[0];
 		uint32_t u = it.unit;
 
 		memset(out, 0, sizeof(*out));
@@ -254,11 +238,11 @@ int gp_fail_source_pop(gp_fail_source *s, gp_fail_event *out)
 		s->count[u]++;
 		if (out->repair_s < 0) {
 			/* Never back: the unit leaves the stream. */
-			s->heap[0] = s->heap[--s->n];
+			fail_heap_pop(&s->heap, s);
 		} else {
-			s->heap[0].t = draw_next(s, u, it.t + out->repair_s);
+			it.t = draw_next(s, u, it.t + out->repair_s);
+			fail_heap_sift_down(&s->heap, s, it, 0);
 		}
-		sift_down(s->heap, s->n, 0);
 	}
 	return 0;
 }

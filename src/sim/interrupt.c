@@ -101,7 +101,7 @@ void gp_sim_ix_teardown(sim *s)
 	free(s->snext);
 	free(s->lsh_present);
 	free(s->lsh_ppos);
-	free(s->lsh_heap);
+	free(s->lsh_heap.v);
 	free(s->lsh_root);
 	free(s->sleft);
 	free(s->sright);
@@ -399,7 +399,7 @@ static void push_finish(sim *s, int32_t j)
 	gp_sim_job *rec = &s->res->jobs[j];
 
 	rec->finish = s->acct_t[j] + wall_left(s, j);
-	s->fin_seq[j] = s->seq;
+	s->fin_seq[j] = s->heap.seq;
 	gp_sim_heap_push(s, rec->finish, j);
 }
 

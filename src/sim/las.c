@@ -84,7 +84,7 @@ void gp_sim_las_setup(sim *s)
 		memset(s->lsh_root, 0xff, keys * sizeof(*s->lsh_root));
 		s->sleft = gp_xmalloc(n * sizeof(*s->sleft));
 		s->sright = gp_xmalloc(n * sizeof(*s->sright));
-		s->lsh_heap = gp_xmalloc((s->nshapes ? s->nshapes : 1) * sizeof(*s->lsh_heap));
+		GP_GROW(s->lsh_heap.v, s->lsh_heap.cap, s->nshapes ? s->nshapes : 1);
 		s->lsh_dead = gp_xmalloc((s->nshapes ? s->nshapes : 1) * sizeof(*s->lsh_dead));
 	}
 }
@@ -146,7 +146,7 @@ static void set_aux(sim *s, int32_t j, double t)
 {
 	clear_aux(s, j);
 	s->has_aux[j] = 1;
-	s->aux_seq[j] = s->seq;
+	s->aux_seq[j] = s->heap.seq;
 	gp_sim_heap_push(s, t, EV_CODE(EV_LAS, j));
 }
 
@@ -270,38 +270,12 @@ static int visit(sim *s, int l, int32_t j, int preempt)
 	return ok;
 }
 
-/* Heap of jobs in list order (lsh_heap, n entries). */
-static void jheap_push(sim *s, size_t *n, int32_t j)
+/* Jobs in list order (a total order: arrival breaks ties). */
+static inline int las_cmp(const sim *s, const gp_sim_qitem *a, const gp_sim_qitem *b)
 {
-	int32_t *h = s->lsh_heap;
-	size_t i = (*n)++;
-
-	for (; i > 0 && gp_sim_las_before(s, j, h[(i - 1) / 2]); i = (i - 1) / 2)
-		h[i] = h[(i - 1) / 2];
-	h[i] = j;
+	return gp_sim_las_before(s, a->job, b->job) ? -1 : a->job != b->job;
 }
-
-static int32_t jheap_pop(sim *s, size_t *n)
-{
-	int32_t *h = s->lsh_heap, top = h[0], last = h[--*n];
-	size_t i = 0;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= *n)
-			break;
-		if (c + 1 < *n && gp_sim_las_before(s, h[c + 1], h[c]))
-			c++;
-		if (!gp_sim_las_before(s, h[c], last))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	if (*n)
-		h[i] = last;
-	return top;
-}
+GP_HEAP_FUNCS(jheap, gp_sim_jheap, gp_sim_qitem, const sim *, las_cmp)
 
 /* List l job by job, in list order. */
 static int pass_plain(sim *s, int l, int preempt)
@@ -326,21 +300,23 @@ static int pass_plain(sim *s, int l, int preempt)
  * one, when a preemption freed something. */
 static int pass_shapes(sim *s, int l, int preempt)
 {
-	size_t base = (size_t)l * s->nshapes, n = 0, nd = 0, i;
+	size_t base = (size_t)l * s->nshapes, nd = 0, i;
+	gp_sim_jheap *h = &s->lsh_heap;
 	uint32_t epoch = s->wait_epoch;
 	int k;
 
+	h->n = 0;
 	for (k = 0; k < s->lsh_distinct[l]; k++)
-		jheap_push(s, &n, s->lsh_head[base + (size_t)s->lsh_present[base + (size_t)k]]);
-	while (n && s->status == GP_OK) {
-		int32_t j = jheap_pop(s, &n), nx = s->snext[j];
+		jheap_push(h, s, (gp_sim_qitem){ s->lsh_head[base + (size_t)s->lsh_present[base + (size_t)k]], 0 });
+	while (h->n && s->status == GP_OK) {
+		int32_t j = jheap_pop(h, s).job, nx = s->snext[j];
 		int r = visit(s, l, j, preempt);
 
 		if (r < 0)
 			return -1;
 		if (nx >= 0) {
 			if (r)
-				jheap_push(s, &n, nx);
+				jheap_push(h, s, (gp_sim_qitem){ nx, 0 });
 			else
 				s->lsh_dead[nd++] = nx;
 		}
@@ -352,7 +328,7 @@ static int pass_shapes(sim *s, int l, int preempt)
 				while (c >= 0 && gp_sim_las_before(s, c, j))
 					c = s->snext[c];
 				if (c >= 0)
-					jheap_push(s, &n, c);
+					jheap_push(h, s, (gp_sim_qitem){ c, 0 });
 			}
 			nd = 0;
 		}

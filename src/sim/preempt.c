@@ -145,25 +145,14 @@ static int place_now(sim *s, const gp_job *job)
 }
 
 /* Victim order as a binary heap (first victim on top): a search takes
- * only the first few, so a full sort would be wasted. */
-static void sift_down(victim *v, size_t n, size_t i)
+ * only the first few, so a full sort would be wasted.  The order is total
+ * (the job breaks ties). */
+static inline int victim_order(const void *ctx, const victim *a, const victim *b)
 {
-	for (;;) {
-		size_t m = i, l = 2 * i + 1, r = l + 1;
-		victim x;
-
-		if (l < n && victim_cmp(&v[l], &v[m]) < 0)
-			m = l;
-		if (r < n && victim_cmp(&v[r], &v[m]) < 0)
-			m = r;
-		if (m == i)
-			return;
-		x = v[i];
-		v[i] = v[m];
-		v[m] = x;
-		i = m;
-	}
+	(void)ctx;
+	return victim_cmp(a, b);
 }
+GP_HEAP_DEFINE(victim_heap, victim, const void *, victim_order)
 
 /* The first TOPK candidates in victim order, sorted (a spanning job
  * rarely needs more); *nt of them. */
@@ -184,9 +173,10 @@ static void first_victims(const victim *v, size_t nc, victim *top, size_t *nt)
 	*nt = n;
 }
 
-/* The candidates after the first TOPK, as a heap (v is reordered). */
-static size_t rest_heap(sim *s, victim *v, size_t nc, const victim *top)
+/* The candidates after the first TOPK, as a heap over v (reordered). */
+static victim_heap rest_heap(sim *s, victim *v, size_t nc, const victim *top)
 {
+	victim_heap h = { 0 };
 	size_t i, n = 0;
 
 	if (++s->pk_stamp == 0) {
@@ -198,9 +188,10 @@ static size_t rest_heap(sim *s, victim *v, size_t nc, const victim *top)
 	for (i = 0; i < nc; i++)
 		if (s->pk_mark[v[i].job] != s->pk_stamp)
 			v[n++] = v[i];
-	for (i = n / 2; i-- > 0;)
-		sift_down(v, n, i);
-	return n;
+	h.v = v;
+	h.n = h.cap = n;
+	victim_heap_heapify(&h, s);
+	return h;
 }
 
 /* A job that may span nodes: release in victim order until it fits. */
@@ -208,7 +199,8 @@ static int spread(sim *s, const gp_job *job, victim *v, size_t nc)
 {
 	int64_t free_milli = s->cap_milli - s->alloc_milli;
 	victim top[TOPK], x;
-	size_t i, nt, n = 0;
+	victim_heap rest = { 0 };   /* borrows v */
+	size_t i, nt;
 
 	first_victims(v, nc, top, &nt);
 	for (i = 0; i < nc; i++) {
@@ -216,10 +208,8 @@ static int spread(sim *s, const gp_job *job, victim *v, size_t nc)
 			x = top[i];
 		} else {
 			if (i == TOPK)
-				n = rest_heap(s, v, nc, top);
-			x = v[0];
-			v[0] = v[--n];
-			sift_down(v, n, 0);
+				rest = rest_heap(s, v, nc, top);
+			x = victim_heap_pop(&rest, s);
 		}
 		s->victims[i] = x.job;
 		release(s, x.job);

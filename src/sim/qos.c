@@ -67,15 +67,10 @@ static void ivec_remove(ivec *v, int32_t x)
 		}
 }
 
-static double unit(gp_rng *r)
-{
-	return ((double)(gp_rng_next(r) >> 11) + 0.5) / 9007199254740992.0;
-}
-
 /* Standard normal (Box-Muller), one per call. */
 static double normal(gp_rng *r)
 {
-	double a = unit(r), b = unit(r);
+	double a = gp_rng_double_open(r), b = gp_rng_double_open(r);
 
 	return sqrt(-2 * log(a)) * cos(2 * M_PI * b);
 }
@@ -105,7 +100,7 @@ gp_qos *gp_qos_new(const gp_qos_config *cfg, const gp_joblist *jobs)
 		gp_rng r;
 		double p = cfg->pred_util ? cfg->pred_util[i] : jobs->jobs[i].gpu_milli / 10.0, u;
 
-		gp_rng_seed(&r, cfg->seed * 0x9e3779b97f4a7c15ULL + i + 1);
+		gp_rng_seed_item(&r, cfg->seed, i + 1);
 		u = p + cfg->util_error * normal(&r);
 		u = u < 1 ? 1 : u > 100 ? 100 : u;
 		q->true_milli[i] = (int16_t)lround(u * 10);

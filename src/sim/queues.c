@@ -25,10 +25,15 @@ static int prio_less(const sim *s, int32_t a, int32_t b)
 	return s->rank[a] < s->rank[b];
 }
 
-static int heap_less(const sim *s, int32_t a, int32_t b)
+/* Both orders are total (the job index or rank breaks ties). */
+static inline int queue_cmp(const sim *s, const gp_sim_qitem *a, const gp_sim_qitem *b)
 {
-	return s->cfg->queue == GP_SIM_SJF ? sjf_less(s, a, b) : prio_less(s, a, b);
+	int less = s->cfg->queue == GP_SIM_SJF ? sjf_less(s, a->job, b->job)
+					       : prio_less(s, a->job, b->job);
+
+	return less ? -1 : a->job != b->job;
 }
+GP_HEAP_FUNCS(qheap, gp_sim_jheap, gp_sim_qitem, const sim *, queue_cmp)
 
 static int is_heap(const sim *s)
 {
@@ -70,25 +75,13 @@ static void unlink_from(sim *s, int32_t *head, int32_t *tail, int32_t j)
 		*tail = s->prev[j];
 }
 
-static void heap_insert(sim *s, int k, int32_t j)
-{
-	int32_t *h = s->sjf[k];
-	size_t i = s->qlen[k] - 1;
-
-	while (i > 0 && heap_less(s, j, h[(i - 1) / 2])) {
-		h[i] = h[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	h[i] = j;
-}
-
 void gp_sim_enqueue(sim *s, int32_t j)
 {
 	int k = job_class(&s->jl->jobs[j]);
 
 	s->qlen[k]++;
 	if (is_heap(s)) {
-		heap_insert(s, k, j);
+		qheap_push(&s->sjf[k], s, (gp_sim_qitem){ j, 0 });
 		return;
 	}
 	if (s->cfg->queue == GP_SIM_LAS) {
@@ -127,7 +120,7 @@ void gp_sim_requeue(sim *s, int32_t j)
 int32_t gp_sim_queue_head(const sim *s, int k)
 {
 	if (is_heap(s))
-		return s->qlen[k] ? s->sjf[k][0] : -1;
+		return s->qlen[k] ? s->sjf[k].v[0].job : -1;
 	if (s->cfg->queue == GP_SIM_LAS) {
 		int l;
 
@@ -145,24 +138,8 @@ void gp_sim_dequeue(sim *s, int32_t j)
 	int k = job_class(&s->jl->jobs[j]);
 
 	if (is_heap(s)) {
-		int32_t *h = s->sjf[k], last;
-		size_t i = 0, n = --s->qlen[k];
-
-		last = h[n];
-		for (;;) {
-			size_t c = 2 * i + 1;
-
-			if (c >= n)
-				break;
-			if (c + 1 < n && heap_less(s, h[c + 1], h[c]))
-				c++;
-			if (!heap_less(s, h[c], last))
-				break;
-			h[i] = h[c];
-			i = c;
-		}
-		if (n)
-			h[i] = last;
+		s->qlen[k]--;
+		qheap_pop(&s->sjf[k], s);
 		return;
 	}
 	s->qlen[k]--;

@@ -24,6 +24,7 @@
 #include "gpuplan/model/placement.h"
 #include "gpuplan/place/policy.h"
 #include "gpuplan/sim/sim.h"
+#include "gpuplan/util/heap.h"
 #include "gpuplan/util/util.h"
 
 #define NCLASS 2
@@ -42,6 +43,21 @@ typedef struct ev {
 				 * las queue change of a job) */
 } ev;
 
+/* Events by time; the heap keeps pushes of one time in order (seq). */
+static inline int gp_sim_ev_cmp(const void *ctx, const ev *a, const ev *b)
+{
+	(void)ctx;
+	return a->t < b->t ? -1 : a->t > b->t;
+}
+GP_HEAP_DEFINE(gp_sim_evheap, ev, const void *, gp_sim_ev_cmp)
+
+/* A queued job in a heap whose order reads the simulation (queues.c, las.c). */
+typedef struct gp_sim_qitem {
+	int32_t job;
+	uint32_t seq;
+} gp_sim_qitem;
+GP_HEAP_TYPE(gp_sim_jheap, gp_sim_qitem);
+
 /* Events other than finishes and ticks: job = -2 - (idx * 4 + kind). */
 enum { EV_SOURCE = 0, EV_LAS = 1 };
 #define EV_CODE(kind, idx) ((int32_t)(-2 - ((int64_t)(idx) * 4 + (kind))))
@@ -54,6 +70,7 @@ enum { EV_SOURCE = 0, EV_LAS = 1 };
 typedef struct gp_sim_victim {
 	int32_t job;
 	int32_t node, ngpus;    /* its only part (node -1: several parts) */
+	uint32_t seq;           /* heap order among equals (preempt.c) */
 	double lost;            /* GPU-seconds lost if preempted now */
 	double start;           /* start of its current run */
 	int64_t held;           /* milli-GPU */
@@ -88,9 +105,7 @@ struct gp_sim {
 	size_t *order;          /* job indices by (submit, index) */
 	size_t next_arrival;
 
-	ev *heap;
-	size_t nheap, heap_cap;
-	uint32_t seq;
+	gp_sim_evheap heap;     /* heap.seq: the stamp of the next event */
 	size_t *walk;           /* best-first walk over heap indices */
 	size_t walk_cap;
 
@@ -109,7 +124,7 @@ struct gp_sim {
 	int32_t *slot;          /* placement pool slot while running */
 	int32_t *prev, *next;   /* class queue links (fifo, backfill) */
 	int32_t qhead[NCLASS], qtail[NCLASS];
-	int32_t *sjf[NCLASS];   /* binary heaps (sjf, priority) */
+	gp_sim_jheap sjf[NCLASS]; /* heaps (sjf, priority) */
 	size_t qlen[NCLASS];
 	int32_t lhead[NLIST], ltail[NLIST]; /* las: one list per (class, queue) */
 	int32_t lroot[NLIST];   /* las: each list's ordered index (order.c) */
@@ -272,7 +287,8 @@ struct gp_sim {
 	int32_t *lsh_present;   /* list l: its shapes at l * nshapes ... */
 	int32_t *lsh_ppos;      /* key -> position there */
 	int32_t lsh_distinct[NLIST];
-	int32_t *lsh_heap, *lsh_dead; /* a pass's scratch */
+	gp_sim_jheap lsh_heap;  /* a pass's scratch: jobs in list order */
+	int32_t *lsh_dead;
 
 	gp_error *err;
 	int status;

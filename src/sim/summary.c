@@ -5,24 +5,6 @@
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
 
-static void dist_of(double *v, size_t n, gp_sim_dist *d)
-{
-	size_t i;
-	double sum = 0;
-
-	memset(d, 0, sizeof(*d));
-	if (!n)
-		return;
-	gp_sort_doubles(v, n);
-	for (i = 0; i < n; i++)
-		sum += v[i];
-	d->mean = sum / (double)n;
-	d->p50 = gp_percentile_sorted(v, n, 50);
-	d->p90 = gp_percentile_sorted(v, n, 90);
-	d->p99 = gp_percentile_sorted(v, n, 99);
-	d->max = v[n - 1];
-}
-
 double gp_sim_job_wait(const gp_job *j, const gp_sim_job *rec)
 {
 	double first = rec->start - j->submit, w;
@@ -71,10 +53,10 @@ void gp_sim_summarize(const gp_joblist *jobs, const gp_sim_result *r,
 		if (rec->slowdown > 0)
 			sd[ns++] = rec->slowdown;
 	}
-	dist_of(qd, nq, &out->queue_delay);
-	dist_of(fs, nq, &out->first_start);
-	dist_of(jct, nq, &out->jct);
-	dist_of(sd, ns, &out->slowdown);
+	gp_dist_of(qd, nq, &out->queue_delay);
+	gp_dist_of(fs, nq, &out->first_start);
+	gp_dist_of(jct, nq, &out->jct);
+	gp_dist_of(sd, ns, &out->slowdown);
 	out->with_slowdown = ns;
 	free(qd);
 	free(fs);

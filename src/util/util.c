@@ -409,6 +409,60 @@ uint64_t gp_rng_below(gp_rng *r, uint64_t bound)
 	return x % bound;
 }
 
+/* Seconds in a unit letter of a duration; 0 when c is none. */
+static double unit_seconds(char c)
+{
+	switch (c) {
+	case 's': return 1;
+	case 'm': return 60;
+	case 'h': return 3600;
+	case 'd': return 86400;
+	default: return 0;
+	}
+}
+
+int gp_parse_duration(const char *arg, const char *unit, double min, double max, double *out)
+{
+	size_t n = strlen(arg);
+	double per = unit_seconds(unit && *unit ? unit[0] : 's'), v, k = 1;
+	char num[64];
+
+	if (n == 0 || n >= sizeof(num) || per == 0)
+		return -1;
+	memcpy(num, arg, n + 1);
+	if (n > 1 && unit_seconds(num[n - 1]) > 0) {
+		k = unit_seconds(num[n - 1]) / per;
+		num[n - 1] = '\0';
+	}
+	if (gp_parse_double(num, 0, INFINITY, &v) || !isfinite(v * k))
+		return -1;
+	v *= k;
+	if (v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+double gp_rng_double(gp_rng *r)
+{
+	return gp_unit_of_bits(gp_rng_next(r));
+}
+
+double gp_rng_double_open(gp_rng *r)
+{
+	return gp_unit_open_of_bits(gp_rng_next(r));
+}
+
+void gp_rng_seed_stream(gp_rng *r, uint64_t seed, uint64_t stream)
+{
+	gp_rng_seed(r, seed ^ stream);
+}
+
+void gp_rng_seed_item(gp_rng *r, uint64_t seed, uint64_t item)
+{
+	gp_rng_seed(r, seed * 0x9e3779b97f4a7c15ULL + item);
+}
+
 int gp_cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -509,6 +563,24 @@ gp_stats gp_stats_of(const double *v, size_t n)
 		ss += (v[i] - s.mean) * (v[i] - s.mean);
 	s.sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
 	return s;
+}
+
+void gp_dist_of(double *v, size_t n, gp_dist *d)
+{
+	double sum = 0;
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	if (!n)
+		return;
+	gp_sort_doubles(v, n);
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	d->mean = sum / (double)n;
+	d->p50 = gp_percentile_sorted(v, n, 50);
+	d->p90 = gp_percentile_sorted(v, n, 90);
+	d->p99 = gp_percentile_sorted(v, n, 99);
+	d->max = v[n - 1];
 }
 
 double gp_percentile_sorted(const double *sorted, size_t n, double p)

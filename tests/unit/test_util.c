@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpuplan/util/heap.h"
 #include "gpuplan/util/util.h"
 #include "testlib.h"
 
@@ -248,6 +249,141 @@ static void test_edit_distance(void)
 	CU_ASSERT_EQUAL(gp_edit_distance(longer, "x", 0), 99);
 }
 
+/* The heap orders by key; equal keys leave in the order they went in. */
+typedef struct hitem {
+	int key, tag;
+	uint32_t seq;
+} hitem;
+
+static int hitem_cmp(const int *flip, const hitem *a, const hitem *b)
+{
+	return *flip * ((a->key > b->key) - (a->key < b->key));
+}
+GP_HEAP_DEFINE(test_heap, hitem, const int *, hitem_cmp)
+
+static void test_heap_order(void)
+{
+	/* keys 3 1 2 1 3 1 with tags 0..5: 1(1) 1(3) 1(5) 2(2) 3(0) 3(4) */
+	static const int keys[] = { 3, 1, 2, 1, 3, 1 };
+	static const int want[] = { 1, 3, 5, 2, 0, 4 }, want_max[] = { 0, 4, 2, 1, 3, 5 };
+	test_heap h = { 0 };
+	int i, up = 1, down = -1;
+
+	for (i = 0; i < 6; i++)
+		test_heap_push(&h, &up, (hitem){ keys[i], i, 0 });
+	for (i = 0; i < 6; i++)
+		CU_ASSERT_EQUAL(test_heap_pop(&h, &up).tag, want[i]);
+	CU_ASSERT_EQUAL(h.n, 0);
+	/* heapify: ties in array order; a max-heap through the context */
+	for (i = 0; i < 6; i++)
+		test_heap_push(&h, &up, (hitem){ keys[i], i, 0 });
+	for (i = 0; i < 6; i++)
+		h.v[i] = (hitem){ keys[i], i, 0 };
+	test_heap_heapify(&h, &down);
+	for (i = 0; i < 6; i++)
+		CU_ASSERT_EQUAL(test_heap_pop(&h, &down).tag, want_max[i]);
+	test_heap_release(&h);
+	CU_ASSERT_PTR_NULL(h.v);
+}
+
+static void test_csv_split(void)
+{
+	char a[] = "x,\"a,\"\"b\"\"\",,z", b[] = " p , \"q\" ,r ", c[] = "\"open,x";
+	char d[] = "\"q\"x,y", e[] = "1,2,3";
+	char *f[4];
+	int col[4], bad = 0;
+
+	CU_ASSERT_EQUAL(gp_csv_split(a, strlen(a), ',', 0, f, col, 4, &bad), 4);
+	CU_ASSERT_STRING_EQUAL(f[0], "x");
+	CU_ASSERT_STRING_EQUAL(f[1], "a,\"b\"");
+	CU_ASSERT_STRING_EQUAL(f[2], "");
+	CU_ASSERT_STRING_EQUAL(f[3], "z");
+	CU_ASSERT_EQUAL(col[1], 3);
+	CU_ASSERT_EQUAL(col[2], 13);
+	CU_ASSERT_EQUAL(col[3], 14);
+	CU_ASSERT_EQUAL(gp_csv_split(b, strlen(b), ',', GP_CSV_TRIM, f, col, 4, &bad), 3);
+	CU_ASSERT_STRING_EQUAL(f[0], "p");
+	CU_ASSERT_STRING_EQUAL(f[1], "q");
+	CU_ASSERT_STRING_EQUAL(f[2], "r");
+	CU_ASSERT_EQUAL(col[1], 6);
+	CU_ASSERT_EQUAL(gp_csv_split(c, strlen(c), ',', 0, f, col, 4, &bad), GP_CSV_EUNTERMINATED);
+	CU_ASSERT_EQUAL(bad, 1);
+	CU_ASSERT_EQUAL(gp_csv_split(d, strlen(d), ',', 0, f, col, 4, &bad), GP_CSV_EAFTER_QUOTE);
+	CU_ASSERT_EQUAL(bad, 4);
+	CU_ASSERT_EQUAL(gp_csv_split(e, strlen(e), ',', 0, f, col, 2, &bad), GP_CSV_ETOO_MANY);
+	CU_ASSERT_EQUAL(bad, 5);
+}
+
+static void test_dist(void)
+{
+	/* 1..10 shuffled: mean 5.5, p50 5.5, p90 9.1, p99 9.91, max 10 */
+	double v[] = { 7, 2, 10, 1, 5, 4, 9, 3, 8, 6 };
+	gp_dist d;
+
+	gp_dist_of(v, 10, &d);
+	CU_ASSERT_DOUBLE_EQUAL(d.mean, 5.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(d.p50, 5.5, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(d.p90, 9.1, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(d.p99, 9.91, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(d.max, 10, 0);
+	CU_ASSERT_DOUBLE_EQUAL(v[0], 1, 0);
+	gp_dist_of(v, 0, &d);
+	CU_ASSERT_DOUBLE_EQUAL(d.max, 0, 0);
+}
+
+static void test_rng_double(void)
+{
+	gp_rng a, b;
+	int i, ok = 1;
+
+	/* the top 53 bits: all ones is the largest double below 1 */
+	CU_ASSERT_DOUBLE_EQUAL(gp_unit_of_bits(~0ULL), 1.0 - 0x1p-53, 0);
+	CU_ASSERT_DOUBLE_EQUAL(gp_unit_of_bits(0), 0.0, 0);
+	CU_ASSERT_DOUBLE_EQUAL(gp_unit_open_of_bits(0), 0x1p-54, 0);
+	CU_ASSERT_DOUBLE_EQUAL(gp_unit_of_bits(1ULL << 63), 0.5, 0);
+	gp_rng_seed(&a, 9);
+	gp_rng_seed(&b, 9);
+	for (i = 0; i < 1000; i++) {
+		double x = gp_rng_double(&a), y = gp_rng_double_open(&b);
+
+		if (!(x >= 0 && x < 1 && y > 0 && y < 1 && y >= x && y - x <= 0x1p-53))
+			ok = 0;
+	}
+	CU_ASSERT(ok);
+	/* sub-streams are the seeds they name */
+	gp_rng_seed_stream(&a, 9, GP_RNG_STREAM_PROBE);
+	gp_rng_seed(&b, 9 ^ GP_RNG_STREAM_PROBE);
+	CU_ASSERT_EQUAL(gp_rng_next(&a), gp_rng_next(&b));
+	gp_rng_seed_item(&a, 9, 3);
+	gp_rng_seed(&b, 9 * 0x9e3779b97f4a7c15ULL + 3);
+	CU_ASSERT_EQUAL(gp_rng_next(&a), gp_rng_next(&b));
+}
+
+static void test_duration(void)
+{
+	double v = -1;
+
+	CU_ASSERT_EQUAL(gp_parse_duration("90s", "s", 0, 1e9, &v), 0);
+	CU_ASSERT_DOUBLE_EQUAL(v, 90, 0);
+	CU_ASSERT_EQUAL(gp_parse_duration("30m", "s", 0, 1e9, &v), 0);
+	CU_ASSERT_DOUBLE_EQUAL(v, 1800, 0);
+	CU_ASSERT_EQUAL(gp_parse_duration("2h", "s", 0, 1e9, &v), 0);
+	CU_ASSERT_DOUBLE_EQUAL(v, 7200, 0);
+	CU_ASSERT_EQUAL(gp_parse_duration("1d", "h", 0, 1e9, &v), 0);
+	CU_ASSERT_DOUBLE_EQUAL(v, 24, 0);
+	CU_ASSERT_EQUAL(gp_parse_duration("90m", "h", 0, 1e9, &v), 0);
+	CU_ASSERT_DOUBLE_EQUAL(v, 1.5, 0);
+	CU_ASSERT_EQUAL(gp_parse_duration("2.5", "h", 0, 1e9, &v), 0);
+	CU_ASSERT_DOUBLE_EQUAL(v, 2.5, 0);
+	CU_ASSERT_EQUAL(gp_parse_duration("2h", "s", 0, 3600, &v), -1);
+	CU_ASSERT_EQUAL(gp_parse_duration("h", "s", 0, 1e9, &v), -1);
+	CU_ASSERT_EQUAL(gp_parse_duration("5x", "s", 0, 1e9, &v), -1);
+	CU_ASSERT_EQUAL(gp_parse_duration("-5s", "s", 0, 1e9, &v), -1);
+	CU_ASSERT_EQUAL(gp_parse_duration("infs", "s", 0, 1e9, &v), -1);
+	CU_ASSERT_EQUAL(gp_parse_duration("", "s", 0, 1e9, &v), -1);
+	CU_ASSERT_DOUBLE_EQUAL(v, 2.5, 0);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("util");
@@ -262,6 +398,11 @@ static void register_tests(void)
 	gp_test_add(s, "sort_doubles", test_sort_doubles);
 	gp_test_add(s, "ranges", test_ranges);
 	gp_test_add(s, "rng", test_rng_deterministic);
+	gp_test_add(s, "rng_double", test_rng_double);
+	gp_test_add(s, "heap", test_heap_order);
+	gp_test_add(s, "csv_split", test_csv_split);
+	gp_test_add(s, "dist", test_dist);
+	gp_test_add(s, "duration", test_duration);
 	gp_test_add(s, "sbuf", test_sbuf);
 	gp_test_add(s, "atomic", test_atomic_abort_leaves_nothing);
 	gp_test_add(s, "error_format", test_error_format);

@@ -43,6 +43,7 @@
 #include "gpuplan/model/cluster.h"
 #include "gpuplan/model/env.h"
 #include "gpuplan/util/error.h"
+#include "gpuplan/util/util.h"
 
 #define GP_ENV_MAX_THRESHOLD 64
 #define GP_ENV_DEFAULT_THRESHOLD 4
@@ -146,9 +147,7 @@ typedef struct gp_envsim_config {
 
 void gp_envsim_config_init(gp_envsim_config *c);
 
-typedef struct gp_envsim_dist {
-	double mean, p50, p90, p99, max;
-} gp_envsim_dist;
+typedef gp_dist gp_envsim_dist;
 
 typedef struct gp_envsim_result {
 	int mode;

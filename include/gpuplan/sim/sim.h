@@ -60,6 +60,7 @@
 
 #include "gpuplan/model/cluster.h"
 #include "gpuplan/util/error.h"
+#include "gpuplan/util/util.h"
 #include "gpuplan/model/job.h"
 #include "gpuplan/place/policy.h"
 
@@ -366,9 +367,7 @@ struct gp_sim_hooks {
 };
 
 /* Summary of one class (or all jobs with klass = -1). */
-typedef struct gp_sim_dist {
-	double mean, p50, p90, p99, max;
-} gp_sim_dist;
+typedef gp_dist gp_sim_dist;
 
 typedef struct gp_sim_summary {
 	size_t total, completed, failed, never_placed;

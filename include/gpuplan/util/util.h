@@ -74,6 +74,11 @@ size_t gp_hash_str(const char *s);
  * cut off). */
 size_t gp_utf8_seq(const char *s, size_t n);
 
+/* A time: a number with a unit s, m, h or d ("90s", "30m", "2h", "1d"),
+ * or a bare number in `unit` ("s" or "h"), into *out in `unit`, within
+ * [min, max]; -1 when it is none. */
+int gp_parse_duration(const char *arg, const char *unit, double min, double max, double *out);
+
 /* Levenshtein distance of a and b (ASCII case ignored when ignore_case),
  * for "did you mean" hints; 99 when either has 64 characters or more. */
 int gp_edit_distance(const char *a, const char *b, int ignore_case);
@@ -142,6 +147,29 @@ void gp_rng_seed(gp_rng *r, uint64_t seed);
 uint64_t gp_rng_next(gp_rng *r);
 uint64_t gp_rng_below(gp_rng *r, uint64_t bound); /* [0, bound), unbiased */
 
+/* 64 random bits as a double from their top 53: in [0, 1), or in (0, 1]
+ * (the middle of each step: never 0, for a logarithm). */
+static inline double gp_unit_of_bits(uint64_t x)
+{
+	return (double)(x >> 11) * 0x1p-53;
+}
+static inline double gp_unit_open_of_bits(uint64_t x)
+{
+	return ((double)(x >> 11) + 0.5) * 0x1p-53;
+}
+double gp_rng_double(gp_rng *r);        /* [0, 1) */
+double gp_rng_double_open(gp_rng *r);   /* (0, 1] */
+
+/* Named sub-streams of one seed: each purpose draws from a generator of
+ * its own, so draws added for one purpose never move another's numbers.
+ * gp_rng_seed_stream seeds with seed ^ stream; gp_rng_seed_item gives
+ * item k of a purpose (a job, an environment) its own generator. */
+#define GP_RNG_STREAM_PROBE   0x5eed5eed5eed5eedULL /* simulator: probe placements */
+#define GP_RNG_STREAM_CLASSES 0x15c1a55ULL          /* --ls-fraction: job classes */
+#define GP_RNG_STREAM_HOLDOUT 0x5eedULL             /* predictor: held-out rows */
+void gp_rng_seed_stream(gp_rng *r, uint64_t seed, uint64_t stream);
+void gp_rng_seed_item(gp_rng *r, uint64_t seed, uint64_t item);
+
 /* Sort helpers. */
 int gp_cmp_int(const void *a, const void *b);
 int gp_cmp_double(const void *a, const void *b);
@@ -159,6 +187,29 @@ gp_stats gp_stats_of(const double *v, size_t n);
 /* p-th percentile (0..100) of sorted values by linear interpolation
  * (numpy's default); 0 when n == 0. */
 double gp_percentile_sorted(const double *sorted, size_t n, double p);
+
+/* A distribution as reports give it: mean, p50, p90, p99 and max (all 0
+ * for no values).  gp_dist_of sorts v[0..n) in place. */
+typedef struct gp_dist {
+	double mean, p50, p90, p99, max;
+} gp_dist;
+void gp_dist_of(double *v, size_t n, gp_dist *d);
+
+/* One CSV line split in place (RFC 4180): a field that starts with '"'
+ * is unquoted ("" inside is one quote) and may hold the separator.
+ * field[k] points into line (NUL-terminated), col[k] is its 1-based
+ * column.  GP_CSV_TRIM: blanks (spaces; tabs unless sep is one) around a
+ * field are dropped, and a quote may follow them.  Returns the number of
+ * fields, or a negative GP_CSV_E* with *bad the 1-based column. */
+#define GP_CSV_TRIM 1
+enum {
+	GP_CSV_ETOO_MANY = -1,     /* more than max fields */
+	GP_CSV_EUNTERMINATED = -2, /* a quoted field runs to the end of the line */
+	GP_CSV_EAFTER_QUOTE = -3,  /* text between a closing quote and the separator */
+};
+int gp_csv_split(char *line, size_t len, char sep, unsigned flags, char **field, int *col,
+		 int max, int *bad);
+const char *gp_csv_strerror(int code);  /* a GP_CSV_E* in words */
 
 /* Bits set in x.  The popcount instruction when the build targets it
  * (-mpopcnt, -march=native); else a branch-free SWAR sum, never the
