@@ -1,5 +1,5 @@
 #!/bin/sh
-# Development-environment benchmarks (issue 13; numbers only, never
+# Development-environment benchmarks (numbers only, never
 # pass/fail on time):
 #  1. the 48-hour Adobe notebook template in all three modes (budget 1 s);
 #  2. a synthetic fleet of 100,000 notebooks and 10,000,000 cells

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Benchmark of the FGD inflation experiment (issue 5): one run of each
+# Benchmark of the FGD inflation experiment: one run of each
 # sharing policy on the openb default trace (8,152 tasks, 1,213 nodes,
 # 6,212 GPUs) at --inflate 1.3, seed 42; wall time per run (best of 3).
 # Budget: FGD <= 5 s on a 2-core machine; the artifact's Go simulator

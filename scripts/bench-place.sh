@@ -10,7 +10,7 @@
 # ~4 ms scheduler slice per hit), the CPU p99 is what the decision costs.
 # Sizes: 32 leaves x 32 nodes (8,192 GPUs) for every policy, then 2,000
 # leaves x 50 nodes (800,000 GPUs) for bestfit (BENCH_PLACE_BIG=0 skips it, =all times every
-# policy there).  Budgets (issue 19): bestfit <= 10 us median on 8,192
+# policy there).  Budgets: bestfit <= 10 us median on 8,192
 # GPUs, <= 20 us on 800,000.  Numbers only, never pass/fail.
 set -e
 cd "$(dirname "$0")/.."

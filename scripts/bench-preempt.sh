@@ -5,7 +5,7 @@
 #     and las preempts), fifo against las (budget: las <= 2x fifo);
 #  2. Tiresias' 60-job sample trace on two 4-GPU nodes: mean JCT of fifo,
 #     las and las with thresholds 200,800 (1,556.48 s, 715.27 s and
-#     848 s when the issue 11 note was written: schedules must not move);
+#     848 s when preemption was measured first: schedules must not move);
 #  3. N synthetic jobs (default 1,000,000; first argument) on 16,384 GPUs
 #     from the Park-Miller generator of scripts/bench/synth.sh (offered load about
 #     1.06): fifo, las without preemption and las (budget <= 60 s and

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Worst inputs of issue 18 inside the documented caps: time and peak RSS
+# Worst inputs inside the documented caps: time and peak RSS
 # (ratio to the input size) of each loader.  Numbers only, never a verdict.
 set -e
 cd "$(dirname "$0")/.."

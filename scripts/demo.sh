@@ -18,6 +18,6 @@ echo "\$ gpuplan compare -c $C $W --queues fifo,sjf,backfill --html demo-report.
 echo "(demo-report.html: the table and the charts in one page; open it in a browser)"
 echo
 echo "\$ gpuplan simulate -c $C $W --queue backfill --mtbf-node 200 --recovery replace --checkpoint-interval 3600 --restart-cost 600"
-echo "  (node failures every 200 hours per node, seed 002's replacement; the failure summary)"
+echo "  (node failures every 200 hours per node, worker replacement; the failure summary)"
 ./gpuplan simulate -c $C $W --queue backfill --quiet --mtbf-node 200 --recovery replace \
 	--checkpoint-interval 3600 --restart-cost 600 | tail -n 4

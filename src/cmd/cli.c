@@ -368,8 +368,8 @@ void gp_cli_memory_setup(void)
 	/* Big blocks (a trace's job array, a YAML file's child lists) are
 	 * mapped and given back, and grow by remapping: glibc's moving
 	 * threshold would put them on the heap once a big block was freed,
-	 * where growing copies them and leaves the old copy resident (issue
-	 * 18: peak RSS of a job file 14.5x -> 12.7x its size). */
+	 * where growing copies them and leaves the old copy resident (peak
+	 * RSS of a job file 14.5x -> 12.7x its size). */
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 #endif
 }

@@ -303,7 +303,8 @@ enum {
 	"  --failure-seed N    seed of the failures and heartbeats (default --seed)\n" \
 	"  --heartbeat-period S, --heartbeat-misses K  a failure is seen at the\n" \
 	"                      K-th missed heartbeat (default 5 s, 3)\n" \
-	"  --recovery R        restart (default), replace (seed 002), shrink or fail\n" \
+	"  --recovery R        restart (default), replace (worker replacement),\n" \
+	"                      shrink or fail\n" \
 	"  --restart-cost S    seconds a restarted job spends starting (default 0)\n" \
 	"  --events FILE       one CSV row per failure and job hit\n"
 

@@ -1,4 +1,4 @@
-/* gpuplan env: live binding of development environments (seed 004)
+/* gpuplan env: live binding of development environments (quota binding)
  * against a state file: bind a task's GPUs by the quota rule, release
  * them, record heartbeats, reclaim what timed out, show the state.
  * Changes are written only with --commit, atomically (temporary file +

@@ -17,13 +17,13 @@
 const char gp_usage_estimate[] =
 	"usage: gpuplan estimate [--memory-margin PCT] [--json] JOB.yaml\n"
 	"\n"
-	"Estimate the GPU memory per GPU of the job's model: the seed rule for CNNs\n"
+	"Estimate the GPU memory per GPU of the job's model: the layer-output rule for CNNs\n"
 	"(per-layer outputs x batch + parameters + gradients + optimizer state), the\n"
 	"transformer rule (bytes per parameter by optimizer and precision + activations\n"
 	"per layer) otherwise.  batch_size is per GPU.\n"
 	"\n"
 	"  --memory-margin PCT  add PCT % on top for allocator fragmentation and\n"
-	"                       buffers (default 0: the seed's formula as it stands;\n"
+	"                       buffers (default 0: the formula as it stands;\n"
 	"                       place and simulate use the formula without margin)\n"
 	"  --json               machine-readable output (keys sorted, sizes in bytes)\n";
 
@@ -93,7 +93,7 @@ static void print_text(const gp_job *j, const gp_mem_estimate *e)
 	       e->batch, gp_optimizer_name(j->optimizer), gp_precision_name(j->precision));
 	switch (e->rule) {
 	case GP_MEM_RULE_CNN:
-		printf("rule: cnn (seed): per-layer outputs x batch + parameters + gradients + optimizer\n");
+		printf("rule: cnn: per-layer outputs x batch + parameters + gradients + optimizer\n");
 		break;
 	case GP_MEM_RULE_TRANSFORMER:
 		printf("rule: transformer: bytes per parameter + activations per layer s*b*h*(34 + 5*a*s/h)\n");

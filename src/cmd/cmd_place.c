@@ -46,7 +46,7 @@ const char gp_usage_place[] =
 	"                      numactl; repeat or join with ','\n"
 	"  --batch FILE        place a list of jobs in order against one evolving\n"
 	"                      state and print a summary; exit 1 if any job waits\n"
-	"  --memory-margin PCT add PCT % to the per-GPU memory the seed's rule\n"
+	"  --memory-margin PCT add PCT % to the per-GPU memory the memory rule\n"
 	"                      estimates from a job's model (default 0)\n";
 
 #include "place_int.h"

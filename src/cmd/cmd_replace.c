@@ -23,7 +23,7 @@ const char gp_usage_replace[] =
 	"                       [--iteration-s S] [--json] [--commit [--lock-timeout S]]\n"
 	"                       JOB.yaml\n"
 	"\n"
-	"A member of a running job failed: choose its replacement by seed 002's rule\n"
+	"A member of a running job failed: choose its replacement by the worker-replacement rule\n"
 	"(the weakest idle candidate, by peak FLOPS, whose predicted iteration time\n"
 	"stays within the job's average; else the fastest; with no candidate, shrink\n"
 	"the ring to the survivors).  The job's `name` is its entry in the state file.\n"

@@ -68,7 +68,7 @@ const char gp_usage_simulate[] =
 	"                      scale each to its placement by the perf model\n"
 	"  --scale-model M     DL model of jobs without one (default resnet50)\n"
 	"  --memory-margin PCT size the GPU memory of jobs that name a model but give\n"
-	"                      none by the seed's estimate plus PCT % (0 allowed)\n"
+	"                      none by the memory estimate plus PCT % (0 allowed)\n"
 	"  --limit N           only the first N jobs by submit time\n"
 	"  --start T, --end T  only jobs submitted in [T, T') seconds from trace start\n"
 	"  --skip-bad          count and skip bad trace rows instead of failing\n"
@@ -90,7 +90,7 @@ const char gp_usage_simulate[] =
 	"                        [--max-gpus N] [--tick-seconds S] [--json FILE] [--csv DIR]\n"
 	"                        [--svg DIR]\n"
 	"\n"
-	"Development environments with GPU quotas (seed 004).  MODE is static (an\n"
+	"Development environments with GPU quotas (quota binding).  MODE is static (an\n"
 	"environment holds its reserved GPUs for its lifetime), bind-at-start (a GPU\n"
 	"is bound when a task starts, shared up to K tasks, released at its end) or\n"
 	"idle-timeout:MIN (held GPUs go back after MIN idle minutes and come back at\n"
@@ -548,7 +548,7 @@ static void print_run(const gp_run *r, const gp_report_ident *id)
 	gp_cli_qos_text(r, &sb);
 	gp_cli_fail_text(r, &sb);
 	if (d->mem_margin >= 0)
-		gp_sbuf_addf(&sb, "memory: %zu job(s) sized by the seed's estimate with a %g %% margin "
+		gp_sbuf_addf(&sb, "memory: %zu job(s) sized by the memory estimate with a %g %% margin "
 			     "(--memory-margin)\n", r->mem_sized, d->mem_margin * 100);
 	fwrite(sb.buf, 1, sb.len, stdout);
 	gp_sbuf_release(&sb);

@@ -1,5 +1,5 @@
 /* simulate: predicted sharing, interference and the QoS monitor
- * (seed 001): options, preparing the job list and the hook, reports. */
+ * (predicted sharing): options, preparing the job list and the hook, reports. */
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -98,7 +98,7 @@ void gp_cli_qos_text(const gp_run *run, gp_sbuf *sb)
 	st = gp_qos_stats_of(run->q);
 	gp_sim_summarize(jobs, r, GP_CLASS_LS, &ls);
 	gp_sim_summarize(jobs, r, GP_CLASS_BE, &be);
-	gp_sbuf_addf(sb, "\nPredicted sharing and QoS (seed 001)\n");
+	gp_sbuf_addf(sb, "\nPredicted sharing and QoS\n");
 	gp_sbuf_addf(sb, "  shares            %s; %zu of %zu jobs predicted from their model "
 		     "(the rest keep their request)\n",
 		     q->exclusive ? "whole GPUs (--exclusive)" :

@@ -18,7 +18,7 @@ static const gp_command commands[] = {
 	{ "place", cmd_place, "choose nodes, GPUs, CPUs and NIC for a job, and explain", gp_usage_place },
 	{ "predict", cmd_predict, "train and apply utilization, memory and run-time predictors", gp_usage_predict },
 	{ "release", cmd_release, "give a job's allocation back to the state", gp_usage_release },
-	{ "replace", cmd_replace, "replace a failed member of a running job (seed 002)", gp_usage_replace },
+	{ "replace", cmd_replace, "replace a failed member of a running job (worker replacement)", gp_usage_replace },
 	{ "simulate", cmd_simulate, "replay a job trace on a cluster (discrete events)", gp_usage_simulate },
 	{ "topo", cmd_topo, "import nvidia-smi snapshots; show node and fabric topology", gp_usage_topo },
 	{ "validate", cmd_validate, "check a cluster, job or snapshot file", gp_usage_validate },

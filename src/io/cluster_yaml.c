@@ -126,7 +126,7 @@ static int set_subnet(loader *L, gp_node_type *t, int nic,
 	return GP_OK;
 }
 
-/* The perf model's node-type keys (issue 15): p2p (on, off, default or
+/* The perf model's node-type keys: p2p (on, off, default or
  * an `nvidia-smi topo -p2p r` file), gdr, nic_gbps (one rate for every
  * NIC, or a map by NIC id or device) and nic_cards (lists of the NICs
  * that are ports of one card). */
@@ -341,7 +341,7 @@ static int load_types(loader *L, const gp_yaml_node *map)
 
 /* -- 'fabric' and 'nodes' streamed --
  *
- * Memory (issue 18): the two long lists are not kept as YAML trees.  Pass
+ * Memory: the two long lists are not kept as YAML trees.  Pass
  * 1 parses the file with each fabric entry converted as it is read and
  * each node entry only counted; pass 2, once everything the nodes need is
  * there, parses it again converting each node entry.  Errors stay the

@@ -629,7 +629,7 @@ static int load_training(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 		return GP_EINPUT;
 	if (have)
 		gp_job_more_edit(job)->deadline = deadline;
-	/* deadline_s: the QoS monitor's spelling (issue 12), same meaning */
+	/* deadline_s: the QoS monitor's spelling, same meaning */
 	if (get_double(doc, map, "deadline_s", 0, 1e12, &deadline, &have, err))
 		return GP_EINPUT;
 	if (have)
@@ -726,7 +726,7 @@ fail:
 /* Root keys kept of a job file: all up to the first one that is not a job
  * key, which gp_jobspec_from_yaml reports (the rest cannot change that
  * but by a YAML error, still found), and 'name' and 'jobs', which it
- * looks for first (memory, issue 18: a file of many unknown keys). */
+ * looks for first (memory: a file of many unknown keys). */
 static int keep_job_key(void *ud, const char *key)
 {
 	int *bad = ud, i;

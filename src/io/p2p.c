@@ -1,5 +1,5 @@
 /* `nvidia-smi topo -p2p r` snapshots: which GPU pairs may use peer access
- * over PCIe (issue 15).  The perf model reads them instead of guessing. */
+ * over PCIe.  The perf model reads them instead of guessing. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

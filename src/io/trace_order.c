@@ -1,6 +1,6 @@
 /* After the rows of a trace are read (trace.c): duplicate ids, order by
  * submit time, the start/end window and the limit.  Memory: each pass
- * holds a few bytes per job beside the job array (issue 18: peak RSS of a
+ * holds a few bytes per job beside the job array (peak RSS of a
  * big trace). */
 #include <stdint.h>
 #include <stdlib.h>

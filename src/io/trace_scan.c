@@ -1,6 +1,6 @@
 /* Lines and fields of a trace's text (trace.c reads them): the whole text
  * in a buffer, or a regular file a window at a time (memory: the text is
- * never whole beside the jobs, issue 18).  Lines are NUL-terminated and
+ * never whole beside the jobs, to bound peak memory).  Lines are NUL-terminated and
  * fields split in place: no allocation per line or field. */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* YAML files: a regular file is checked on a first read, then parsed as
- * it is read (memory, issue 18: its text never sits whole beside the
+ * it is read (memory: its text never sits whole beside the
  * tree); stdin, FIFOs and devices are read whole first. */
 #include <errno.h>
 #include <stdio.h>

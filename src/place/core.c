@@ -577,7 +577,7 @@ static int nic_in_class(const gp_place_type *pt, const gp_place_part *part, int 
 	return 0;
 }
 
-/* Virtual functions of a node type's NIC (seed 003): one per GPU that is
+/* Virtual functions of a node type's NIC (NIC-affinity classes): one per GPU that is
  * NUMA-local to it (link level NODE or nearer), at least 1, at most
  * GP_PLACE_MAX_VFS (a validation limit). */
 static int nic_vfs(const gp_topo *t, int nic)

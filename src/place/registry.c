@@ -22,14 +22,14 @@ AWARE(gp_policy_predicted_share)
 AWARE(gp_policy_bw_max)
 
 static const gp_policy policies[] = {
-	{ "bestfit", "US 12386666: least remaining resource; CPU sub-tree / NVLink loop / equal-rate nodes; nearest CPUs and NIC", gp_policy_bestfit_aware, 0 },
-	{ "nic-affinity", "RoCE seed: GPU classes by NUMA-local NIC, the most-voted class, a VF of its NIC", gp_policy_nic_affinity_aware, 0 },
+	{ "bestfit", "topology-aware best fit: least remaining resource; CPU sub-tree / NVLink loop / equal-rate nodes; nearest CPUs and NIC", gp_policy_bestfit_aware, 0 },
+	{ "nic-affinity", "NIC-affinity classes (RoCE): GPU classes by NUMA-local NIC, the most-voted class, a VF of its NIC", gp_policy_nic_affinity_aware, 0 },
 	{ "first-fit", "the first nodes (in cluster order) with enough free GPUs", gp_policy_first_fit_aware, 0 },
 	{ "random", "a random node that holds the job, random GPUs (seeded)", gp_policy_random_aware, 0 },
 	{ "spread", "least-allocated node; distributed jobs one GPU per node", gp_policy_spread_aware, 0 },
 	{ "packing", "most-allocated node that holds the job; fullest nodes first", gp_policy_packing_aware, 0 },
 	{ "gpu-pair-score", "go-gpuallocator best-effort pair scoring, NVSwitch counted", gp_policy_gpu_pair_score_aware, 0 },
-	{ "predicted-share", "seed 001: predicted share; node with the most remaining GPU resource; LS: most remaining GPUs, BE: shortest predicted time", gp_policy_predicted_share_aware,
+	{ "predicted-share", "predicted sharing: the share a predictor gives; node with the most remaining GPU resource; LS: most remaining GPUs, BE: shortest predicted time", gp_policy_predicted_share_aware,
 	  GP_POLICY_PREDICTED },
 	{ "bw-max", "the GPU set with the highest NCCL bottleneck bandwidth", gp_policy_bw_max_aware, 0 },
 };

@@ -141,7 +141,7 @@ static void test_put(void)
 }
 
 /* A job's gpu_model admits a family ("V100": every V100 card, not the
- * V100S), aliases (V100M32) and the exact name; issue 17 found "V100"
+ * V100S), aliases (V100M32) and the exact name; a review found "V100"
  * matching no node at all. */
 static void test_admits(void)
 {

@@ -1,4 +1,4 @@
-/* Safe output files and state locks (util/files.c, issue 18). */
+/* Safe output files and state locks (util/files.c). */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>

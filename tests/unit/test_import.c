@@ -232,7 +232,7 @@ static void test_errors_located(void)
 	}
 }
 
-/* Issue 18: hostlists multiply a kilobyte into millions of nodes; past
+/* Hostlists multiply a kilobyte into millions of nodes; past
  * GP_IMPORT_MAX_NODES the import stops at the line that crossed it. */
 static void test_node_cap(void)
 {

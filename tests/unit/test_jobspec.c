@@ -124,7 +124,7 @@ static void test_bad_files(void)
 	expect_error("bad-model-key.yaml", 7, 3, "did you mean 'hidden'?");
 }
 
-/* Issue 17 item 3: `type` follows from the roles when they say it. */
+/* `type` follows from the roles when they say it. */
 static void test_type_from_roles(void)
 {
 	gp_job j;
@@ -197,7 +197,7 @@ static void test_catalog(void)
 
 	/* VGG-16 at 224: 2x64x224^2 + 2x128x112^2 + 3x256x56^2 + 3x512x28^2
 	 * + 3x512x14^2 + 4096 + 4096 + 1000 = 13,556,712 elements, + the five
-	 * 2x2/2 max-pools (issue 17 item 2): 64x112^2 + 128x56^2 + 256x28^2 +
+	 * 2x2/2 max-pools: 64x112^2 + 128x56^2 + 256x28^2 +
 	 * 512x14^2 + 512x7^2 = 1,530,368: 15,087,080 over 21 layers. */
 	m = gp_model_find("vgg16");
 	n = gp_model_layer_outputs(m, 0, 0, out, 256);
@@ -250,7 +250,7 @@ static void test_parse_count(void)
 }
 
 /* A job file's root keys after the first unknown one are parsed but not
- * kept (memory, issue 18): the errors are those of the whole file. */
+ * kept (memory): the errors are those of the whole file. */
 static int load_text(const char *text, gp_error *err)
 {
 	char path[] = "/tmp/gpuplan-job-XXXXXX";

@@ -90,7 +90,7 @@ static void test_vgg16_seed_rule(void)
 	/* ceil(3,591,436,768 / 2^20) = ceil(3425.06) = 3426 MiB: the seed's
 	 * formula, no margin. */
 	CU_ASSERT_EQUAL(j.gpu_mem_mib, 3426);
-	/* Issue 17 item 2: a 10 % margin is the caller's choice, shown apart. */
+	/* A 10 % margin is the caller's choice, shown apart. */
 	CU_ASSERT_EQUAL_FATAL(gp_memory_estimate_margin(&j, 0.10, &e, &err), GP_OK);
 	CU_ASSERT_DOUBLE_EQUAL(e.overhead, 359143676.8, 1);
 	CU_ASSERT_DOUBLE_EQUAL(e.total, 3591436768.0 * 1.1, 1);
@@ -117,7 +117,7 @@ static void test_no_params(void)
 	gp_job_release(&j);
 }
 
-/* Issue 17 item 2: a user's layer list under the seed's output-size rule,
+/* A user's layer list under the seed's output-size rule,
  * hand-computed.  Input 3x32x32:
  *   conv 16, k3, p1:     (32 + 2 - 3) / 1 + 1 = 32 -> 16x32x32 = 16384
  *   pool 2 (stride 2):   (32 - 2) / 2 + 1 = 16     -> 16x16x16 =  4096

@@ -563,7 +563,7 @@ static void test_summary_rails(void)
 	fx_close(&f);
 }
 
-/* ---- nic-affinity (RoCE seed) on H100 NV18 ---- */
+/* ---- nic-affinity (NIC-affinity classes) on H100 NV18 ---- */
 
 static void test_nic_affinity(void)
 {
@@ -784,7 +784,7 @@ static void test_bw_max(void)
 	fx_close(&f);
 }
 
-/* ---- every policy: reachability (issue 17, item 4) ---- */
+/* ---- every policy: reachability ---- */
 
 /* Whether every part of the placement can reach part 0 (seed weight >= 0). */
 static int all_reachable(fixture *f)
@@ -833,7 +833,7 @@ static void test_reachability_all_policies(void)
 	}
 }
 
-/* Issue 17 item 1: 8 x RTX 4090, all pairs SYS, GPU0-3 on NUMA 0 and
+/* 8 x RTX 4090, all pairs SYS, GPU0-3 on NUMA 0 and
  * GPU4-7 on NUMA 1.  With GPU0-2 busy, NUMA 0 has one free GPU (3) and
  * NUMA 1 four: a 2-GPU PS-Worker job belongs under one CPU, {4,5} (the
  * lowest pair of the socket that holds it), never GPU3 + GPU4. */
@@ -864,7 +864,7 @@ static void test_allsys_sockets(void)
 	}
 }
 
-/* Issue 17 item 5: each GPU's default 4 cores from its own NUMA node. */
+/* Each GPU's default 4 cores from its own NUMA node. */
 static int cpus_are(fixture *f, int i, const int *want, int n)
 {
 	int k;
@@ -916,7 +916,7 @@ static void test_cpus_per_numa(void)
 	fx_close(&f);
 }
 
-/* Issue 17 item 6: seed 003 splits a NIC into as many VFs as it has
+/* NIC-affinity classes split a NIC into as many VFs as it has
  * NUMA-local GPUs.  The K80 box's mlx5_0 is PHB to GPU2-3 and SOC to
  * GPU0-1: 2 VFs, so the third job on the node gets none. */
 static void test_vfs_per_affine_gpu(void)
@@ -955,7 +955,7 @@ static void test_registry(void)
 		CU_ASSERT_PTR_NOT_NULL(gp_policy_find(names[i]));
 }
 
-/* ---- the allocation index answers like a plain scan (issue 19) ---- */
+/* ---- the allocation index answers like a plain scan ---- */
 
 /* Whether placements p and q are the same, part by part. */
 static int same_placement(const gp_placement *p, const gp_placement *q)

@@ -1,4 +1,4 @@
-/* Interruptions: seed 001 class preemption, priorities, las (Tiresias'
+/* Interruptions: predicted sharing's class preemption, priorities, las (Tiresias'
  * discretized 2D-LAS) and the interrupt API the failure and QoS sources
  * use, on hand-built clusters with schedules worked out by hand in the
  * comments. */

@@ -111,7 +111,7 @@ static void test_svg(void)
 	}
 }
 
-/* Issue 17 item 10: a title longer than the chart shrinks, then loses its
+/* A title longer than the chart shrinks, then loses its
  * middle; the legend leaves the corners the data runs through. */
 static void test_svg_layout(void)
 {

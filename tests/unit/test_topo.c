@@ -885,7 +885,7 @@ static void test_derive_pcie_only(void)
 	gp_topo_release(&T);
 }
 
-/* Issue 17 item 1: every GPU pair SYS, yet the affinity columns put
+/* Every GPU pair SYS, yet the affinity columns put
  * GPU0-3 under NUMA 0 (CPUs 0-55,112-167) and GPU4-7 under NUMA 1: two
  * sockets of four, not eight of one. */
 static void test_derive_allsys_affinity(void)

@@ -723,7 +723,7 @@ static void test_buffers(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(e.msg, "unexpected 'b' after a quoted field"));
 }
 
-/* A file is read a 1 MiB window at a time (memory, issue 18): rows across
+/* A file is read a 1 MiB window at a time (memory): rows across
  * window ends, a line longer than the window, CRLF and a last line without
  * its newline give what the whole text gives, and so does a bad row's
  * FILE:LINE:COL. */

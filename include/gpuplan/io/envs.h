@@ -1,4 +1,4 @@
-/* Readers for development environments (seed 004): the environments
+/* Readers for development environments (quota binding): the environments
  * YAML file, the Adobe/NotebookOS notebook workload template (JSON), any
  * job trace with an `environment` column, and the binding state file of
  * `gpuplan env`.  Every error is located (FILE:LINE:COL). */

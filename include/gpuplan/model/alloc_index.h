@@ -1,4 +1,4 @@
-/* Allocation-state index (issue 19): what is free, kept up to date by
+/* Allocation-state index: what is free, kept up to date by
  * gp_alloc_take_gpu / gp_alloc_give_gpu, so that a placement decision
  * looks at the nodes that can hold a job instead of every node.
  *

@@ -19,7 +19,7 @@ typedef struct gp_gpu_model {
 	int nvlink_links;       /* links per GPU */
 	int pcie_gen;           /* 3, 4, 5, 6 */
 	int pcie_lanes;         /* 16 */
-	/* Calibrated model parameters (issue 6); 0 = use defaults. */
+	/* Calibrated model parameters; 0 = use defaults. */
 	double efficiency;      /* achieved / peak FLOPS for dense training */
 	double alpha_us;        /* per-step collective latency */
 	double overlap;         /* share of communication hidden by compute */

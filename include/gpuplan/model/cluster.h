@@ -50,7 +50,7 @@ typedef struct gp_switch {
 	int parent;            /* -1 for a root */
 	int tech;              /* enum gp_fabric_tech, inherited when absent */
 	int depth;             /* 0 for roots */
-	/* Fabric behaviour under load (perf model, issue 15); each is
+	/* Fabric behaviour under load (perf model); each is
 	 * inherited from the parent when not given (< 0 = not given). */
 	double congestion;     /* c in busbw x 1/(1 + c log2(m/2)) over m > 2
 				  nodes; default by technology */

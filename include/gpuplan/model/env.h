@@ -1,4 +1,4 @@
-/* Development environments (seed 004): an environment holds a quota (GPU
+/* Development environments (quota binding): an environment holds a quota (GPU
  * count and GPU memory) instead of GPUs; its tasks (notebook cells,
  * training runs) get real GPUs only while they run.  This header is the
  * data: environments, the node pools they may use, and the tasks of an

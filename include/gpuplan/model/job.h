@@ -42,7 +42,7 @@ typedef struct gp_model_desc {
 } gp_model_desc;
 
 /* The rarely given part of a job, out of line: a trace of a million
- * one-line jobs shares one copy (issue 18: a 20-byte row must not cost
+ * one-line jobs shares one copy (peak memory: a 20-byte row must not cost
  * 300 bytes).  Never NULL in an initialised job; change it only through
  * gp_job_more_edit. */
 typedef struct gp_job_more {

@@ -1,4 +1,4 @@
-/* Iteration-time and communication model (issue 6).
+/* Iteration-time and communication model.
  *
  * Iteration time = compute + exposed communication, where
  *   compute  comes from a calibrated profile (gp_perf_profile) when the
@@ -129,7 +129,7 @@ typedef struct gp_perf_fabric {
 	double bw_ps;        /* PS: GB/s of one parameter server's link, 0 =
 			      * same as bw_node_net / bw_intra */
 	int ps;              /* PS: servers (0 = 1) */
-	/* Added by issue 15 (zero = unknown, the formulas then fall back). */
+	/* Fabric measurements (zero = unknown, the formulas then fall back). */
 	int arch;            /* gp_perf_arch of the GPUs (lowest) */
 	int intra_hw;        /* GP_PERF_HW_NVLINK or _PCI: the intra-node ring */
 	int nvswitch;        /* every node's GPUs hang off NVSwitches */
@@ -270,7 +270,7 @@ enum {
 };
 
 /* Measured compute per iteration of one GPU, by local batch size: the
- * profile table of issue 6.  compute = step_time - sync_time of the
+ * calibration profile table.  compute = step_time - sync_time of the
  * single-GPU rows (mean over repeats), batch sizes ascending. */
 #define GP_PERF_CTAB_MAX 32
 typedef struct gp_perf_ctab {

@@ -1,5 +1,5 @@
 /* Learned predictors of a training job's GPU utilization, peak GPU memory
- * and iteration time (seed 001, "GPU resource allocation for DL tasks"):
+ * and iteration time (predicted sharing, "GPU resource allocation for DL tasks"):
  * multilayer perceptrons (FANN) over network-structure features, execution
  * features and GPU hardware features.
  *

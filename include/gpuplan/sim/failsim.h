@@ -7,7 +7,7 @@
  *            losing the work since its last checkpoint (the engine's
  *            checkpoint_interval / checkpoint_cost), paying restart_cost
  *            when it runs again, anywhere;
- *   replace  seed 002 (place/replace.h): the failed member is replaced by
+ *   replace  worker replacement (place/replace.h): the failed member is replaced by
  *            the chosen idle node or GPUs after the state copy, losing the
  *            iteration in flight; with no candidate the ring shrinks to the
  *            survivors; with no survivor, restart;

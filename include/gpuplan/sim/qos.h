@@ -1,4 +1,4 @@
-/* Interference between jobs sharing a GPU, and seed 001's QoS monitor, as
+/* Interference between jobs sharing a GPU, and predicted sharing's QoS monitor, as
  * an interruption source of the engine (gp_sim_hooks).
  *
  * True utilization.  Every job has a predicted utilization p (the

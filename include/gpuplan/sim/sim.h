@@ -117,7 +117,7 @@ typedef void (*gp_sim_progress_fn)(void *ud, size_t jobs_done, size_t jobs_total
 /* Preemption (--preempt): who may take a running job's resources. */
 enum gp_sim_preempt {
 	GP_SIM_PREEMPT_OFF = 0,
-	GP_SIM_PREEMPT_CLASS,        /* LS jobs preempt BE jobs (seed 001) */
+	GP_SIM_PREEMPT_CLASS,        /* LS jobs preempt BE jobs (predicted sharing) */
 	GP_SIM_PREEMPT_PRIORITY,     /* jobs preempt strictly lower priorities */
 	GP_SIM_PREEMPT_MODES
 };

@@ -2,7 +2,7 @@
  * (the ids, user names and model descriptions of a trace's jobs), carved
  * from a few large blocks instead of one heap allocation each, and
  * interned on request, so that a value repeated by a million rows is
- * stored once (issue 18: peak memory of a loader <= 8x its input). */
+ * stored once (peak memory of a loader <= 8x its input). */
 #ifndef GPUPLAN_POOL_H
 #define GPUPLAN_POOL_H
 

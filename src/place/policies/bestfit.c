@@ -414,7 +414,7 @@ static int run(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, 
 	int k = job->gpus, r;
 
 	if (ctx->explain)
-		gp_explain_add(ctx->explain, "bestfit (US 12386666): %s job, %d GPU(s) of %d milli, %lld MiB each",
+		gp_explain_add(ctx->explain, "bestfit (topology-aware best fit): %s job, %d GPU(s) of %d milli, %lld MiB each",
 			       gp_job_type_name(job->type), k, job->gpu_milli, (long long)job->gpu_mem_mib);
 	if (k == 1 && job->type != GP_JOB_PS_WORKER)
 		return single_card(ctx, pc, job, out);

@@ -1,4 +1,4 @@
-/* predicted-share: seed 001 ("GPU resource allocation for DL tasks").
+/* predicted-share: predicted sharing ("GPU resource allocation for DL tasks").
  *
  * The job's per-GPU share and memory are what the predictors say it will
  * use (the caller puts them in gpu_milli and gpu_mem_mib: `place` and

@@ -1,4 +1,4 @@
-# Issue 17 item 9: the automatic --tick follows the run's real span.  1000
+# The automatic --tick follows the run's real span.  1000
 # one-GPU jobs of 100 s, all at 0 s, on 8 GPUs: the jobs' best case spans
 # 100 s (tick 0.2 s) but the queue makes the run last 12,500 s, which at
 # 0.2 s would be 62,500 timeline rows; the rows are merged into 20 s ticks.

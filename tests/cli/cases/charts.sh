@@ -1,4 +1,4 @@
-# Issue 17 item 10: chart titles name the trace file, not its path (which
+# Chart titles name the trace file, not its path (which
 # was clipped at 800 px), simulate and compare draw the queue-delay CDF next
 # to the JCT CDF, and a legend with no free corner goes under the plot.
 C=tests/data/sim/small-cluster.yaml

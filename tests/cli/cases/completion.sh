@@ -1,4 +1,4 @@
-# Shell completion generated from the command table (issue 17 item 13).
+# Shell completion generated from the command table.
 "$GPUPLAN" completion bash >"$TMP/c.bash"
 bash -n "$TMP/c.bash" && echo "bash syntax ok"
 comp() { bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _gpuplan; echo "${COMPREPLY[*]}"' x "$TMP/c.bash" "$@"; }

@@ -1,4 +1,4 @@
-# Issue 17 item 12: small frictions a new user hits.
+# Small frictions a new user hits.
 # A GPU model outside the catalog is kept, with a warning (not silently).
 run topo import --gpu-model bogus -o $TMP/k80.yaml topologies/k80-4gpu-pix-soc-1nic-nimbix-oldlegend-UNRESOLVED-REPO.txt
 grep gpu_model $TMP/k80.yaml

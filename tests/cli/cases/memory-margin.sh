@@ -1,4 +1,4 @@
-# Issue 17 item 2: --memory-margin for place and simulate (no margin by
+# --memory-margin for place and simulate (no margin by
 # default: the seed's formula), and a user's layer list under the seed's
 # per-layer output rule.
 printf 'node_types:\n  v100: {topology: %s/topologies/k80-4gpu-pix-soc-1nic-nimbix-oldlegend-UNRESOLVED-REPO.txt, gpu_model: V100-PCIE-16GB}\nnodes:\n  - {name: a, type: v100}\n' "$ROOT" >$TMP/c.yaml

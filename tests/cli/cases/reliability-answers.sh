@@ -1,4 +1,4 @@
-# Issue 18, section 5 and 6: answers that were wrong or unclear before.
+# Answers that were wrong or unclear before.
 C=topologies/example-cluster.yaml
 S=tests/data/sim/small-cluster.yaml
 sim() { "$GPUPLAN" simulate "$@" >"$TMP/o" 2>&1; echo "[exit $?]"; grep -E '^(all|makespan|gpuplan)' "$TMP/o"; }

@@ -1,4 +1,4 @@
-# replace: seed 002 for an operator on the example cluster.  A whole H100
+# replace: worker replacement for an operator on the example cluster.  A whole H100
 # node of a 16-GPU BERT ring fails: the A100 nodes would slow it down, the
 # one idle H100 node keeps its iteration time.  One GPU of it fails.  A
 # two-node PCIe pair: the free GPU on the survivor's node is faster than

@@ -1,4 +1,4 @@
-# Bugs fixed by the one-SVG-writer / one-seed-list change (issue 9):
+# Bugs fixed by the one-SVG-writer / one-seed-list change:
 # a pod list whose name holds XML specials still gives a well-formed SVG
 # (the name was written raw: '&' and '<' made allocation.svg invalid),
 # and --inflate takes the same seed lists as compare ('1,5,9' was refused).

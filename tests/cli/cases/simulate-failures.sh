@@ -1,6 +1,6 @@
 # simulate with failures: a hand-written failure list on the example
 # cluster (node, GPU, link failures; one node never back) with restart and
-# with replace (seed 002); the generator with shrink; the Titan-fitted
+# with replace (worker replacement); the generator with shrink; the Titan-fitted
 # model; jobs.csv columns; the JSON failures object; errors.
 C=topologies/example-cluster.yaml
 W=workloads/philly-2017-11-29.csv

@@ -1,4 +1,4 @@
-# simulate with seed 001: exclusive GPUs vs predicted shares vs predicted
+# simulate with predicted sharing: exclusive GPUs vs predicted shares vs predicted
 # shares with the QoS monitor, on a Gavel trace (models named) with 30 %
 # of the jobs made LS; then the JSON block and the usage errors.
 T=tests/data/traces/gavel-msr-23dbec.trace

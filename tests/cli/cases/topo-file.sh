@@ -1,4 +1,4 @@
-# Issue 17 item 7: 'topology:' in a cluster file names a node-type file
+# 'topology:' in a cluster file names a node-type file
 # written by 'topo import' (CPU lists written compactly), not only a raw
 # snapshot; its gpu_model is used unless the node type gives one; errors
 # are located in that file.

@@ -1,4 +1,4 @@
-# Issue 17 item 11: bandwidth keys name their unit (gbit_s = Gb/s, gbyte_s
+# Bandwidth keys name their unit (gbit_s = Gb/s, gbyte_s
 # = GB/s) next to the old names, which stay as aliases with the same value.
 K=$ROOT/topologies/k80-4gpu-pix-soc-1nic-nimbix-oldlegend-UNRESOLVED-REPO.txt
 "$GPUPLAN" topo show --json | jq -c '[.fabric[0] | {gbps, gbit_s}]'

@@ -1,4 +1,4 @@
-# Issue 17 item 12: validate reads a trace as a trace (any dialect simulate
+# validate reads a trace as a trace (any dialect simulate
 # reads, every row checked) and a node-type file from 'topo import' as a
 # node type, instead of misreading them as a cluster.
 run validate workloads/philly-2017-11-29.csv
