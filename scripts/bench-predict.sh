@@ -1,5 +1,5 @@
 #!/bin/sh
-# Predictor and seed-001 benchmarks (numbers only, never pass/fail on time):
+# Predictor and predicted-sharing benchmarks (numbers only, never pass/fail on time):
 #  1. training the utilization and memory MLPs on GPUMemNet's 6,000 rows
 #     (budget <= 30 s) and the time MLP on the 403 Gavel/Sia rows;
 #  2. one job-level prediction (util, memory, time: 5 network runs and

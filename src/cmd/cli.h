@@ -21,14 +21,20 @@
 /* Each command: argv[0] is the command name; returns an exit code. */
 typedef int (*gp_cmd_fn)(int argc, char **argv);
 
+struct gp_cmd_desc;
 typedef struct gp_command {
 	const char *name;
 	gp_cmd_fn fn;
 	const char *summary;
-	const char *usage;      /* full usage text for `gpuplan help NAME` */
+	const char *usage;      /* full usage text for `gpuplan help NAME`, or */
+	const struct gp_cmd_desc *desc; /* the description it is made from (opt.h) */
 } gp_command;
+/* The usage text of a command (made from its description once). */
+const char *gp_cli_usage_text(const gp_command *c);
 
 int cmd_topo(int argc, char **argv);
+extern const struct gp_cmd_desc gp_desc_estimate, gp_desc_release, gp_desc_replace,
+	gp_desc_failures_fit, gp_desc_place, gp_desc_env, gp_desc_calibrate;
 /* `gpuplan completion bash|zsh` from the command table (cmd_completion.c). */
 extern const char gp_usage_completion[];
 int gp_cli_completion(int argc, char **argv, const gp_command *cmds, int n);
@@ -75,13 +81,12 @@ int gp_fgd_cli_load(const char *nodes_path, const char *pods_path,
 /* `topo show` lives in its own file (cmd_topo_show.c). */
 int gp_cmd_topo_show(int argc, char **argv);
 
-extern const char gp_usage_topo[], gp_usage_validate[], gp_usage_place[],
-	gp_usage_estimate[], gp_usage_simulate[], gp_usage_compare[], gp_usage_whatif[],
-	gp_usage_perf[], gp_usage_calibrate[];
-extern const char gp_usage_env[];
-extern const char gp_usage_failures[], gp_usage_replace[];
+extern const char gp_usage_topo[], gp_usage_validate[],
+	gp_usage_simulate[], gp_usage_compare[], gp_usage_whatif[],
+	gp_usage_perf[];
+
 extern const char gp_usage_predict[];
-extern const char gp_usage_import[], gp_usage_release[];
+extern const char gp_usage_import[];
 
 /* Print "gpuplan: FILE:LINE:COL: msg" to stderr; returns err->status
  * (GP_EIO when unset). */

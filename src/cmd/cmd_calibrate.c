@@ -1,7 +1,6 @@
 /* gpuplan calibrate: fit the step-time model to the Sia placement
  * profiles, report the error (all rows, and held out), and optionally
  * write the built-in table src/perf/calibration.c. */
-#include <getopt.h>
 #include <gsl/gsl_errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -10,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opt.h"
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/model/cluster.h"
 #include "gpuplan/model/job.h"
@@ -18,21 +18,32 @@
 #include "gpuplan/perf/perf.h"
 #include "gpuplan/util/util.h"
 
-const char gp_usage_calibrate[] =
-	"usage: gpuplan calibrate [--data DIR] [--gavel FILE] [--write FILE] [--json]\n"
-	"\n"
-	"Fit the iteration-time model to the Sia placement profiles\n"
-	"(DIR/<model>/placements-<platform>.csv; default tests/data/sia) with\n"
-	"GSL least squares, per DL model and platform.  Reports the step-time\n"
-	"MAPE of the fit on all rows and held out (fit on every other placement,\n"
-	"tested on the rest), per profile and per platform.\n"
-	"\n"
-	"  --data DIR    directory of the profiles\n"
-	"  --gavel FILE  also cross-check relative GPU speeds against Gavel's\n"
-	"                simulation_throughputs.json, fit K80/P100 corrections\n"
-	"                and keep its measured throughputs for the model\n"
-	"  --write FILE  write the fitted table as C source (src/perf/calibration.c)\n"
-	"  --json        machine-readable report\n";
+enum { O_DATA = 256, O_GAVEL, O_WRITE, O_JSON };
+
+static const gp_opt calibrate_opts[] = {
+	{ .name = "data", .key = O_DATA, .type = GP_OT_STR, .arg = "DIR",
+	  .help = "directory of the profiles" },
+	{ .name = "gavel", .key = O_GAVEL, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "also cross-check relative GPU speeds against Gavel's\n"
+		  "simulation_throughputs.json, fit K80/P100 corrections\n"
+		  "and keep its measured throughputs for the model" },
+	{ .name = "write", .key = O_WRITE, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "write the fitted table as C source (src/perf/calibration.c)" },
+	{ .name = "json", .key = O_JSON, .type = GP_OT_FLAG, .help = "machine-readable report" },
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_calibrate = {
+	.name = "calibrate",
+	.synopsis = "[--data DIR] [--gavel FILE] [--write FILE] [--json]",
+	.min_args = 0, .max_args = 0,
+	.about = "Fit the iteration-time model to the Sia placement profiles\n"
+		 "(DIR/<model>/placements-<platform>.csv; default tests/data/sia) with\n"
+		 "GSL least squares, per DL model and platform.  Reports the step-time\n"
+		 "MAPE of the fit on all rows and held out (fit on every other placement,\n"
+		 "tested on the rest), per profile and per platform.\n",
+	.opts = calibrate_opts,
+};
 
 /* Sia platforms: GPU, and the dense FP16 tensor peak (FP32 accumulate)
  * in TFLOPS used to express the ResNet-50 compute rate as an efficiency
@@ -591,44 +602,27 @@ static void print_table(const fitted *f, int n, const xcheck *x)
 
 int cmd_calibrate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "data", required_argument, NULL, 'd' },
-		{ "write", required_argument, NULL, 'w' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "gavel", required_argument, NULL, 'g' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *dir = "tests/data/sia", *out = NULL, *gavel_path = NULL;
 	gp_perf_gavel gavel;
 	xcheck xc;
 	int json = 0, c, n = 0, st;
+	gp_opt_state o;
 	fitted *f;
 	gp_error err = GP_ERROR_INIT;
 
 	gsl_set_error_handler_off();
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+d:w:jg:", opts, NULL)) != -1) {
+	gp_opt_begin(&o, &gp_desc_calibrate, argc, argv);
+	while ((c = gp_opt_next(&o)) > 0) {
 		switch (c) {
-		case 'g':
-			gavel_path = optarg;
-			break;
-		case 'd':
-			dir = optarg;
-			break;
-		case 'w':
-			out = optarg;
-			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return gp_cli_usage_error("calibrate", "unknown or incomplete option '%s'",
-						  argv[optind - 1]);
+		case O_GAVEL: gavel_path = o.arg; break;
+		case O_DATA: dir = o.arg; break;
+		case O_WRITE: out = o.arg; break;
+		case O_JSON: json = 1; break;
 		}
 	}
-	if (optind < argc)
-		return gp_cli_usage_error("calibrate", "unexpected argument '%s'", argv[optind]);
+	gp_opt_end(&o);
+	if (c < 0)
+		return o.status;
 
 	f = gp_xcalloc(GP_ARRAY_SIZE(platforms) * GP_ARRAY_SIZE(dl_models), sizeof(*f));
 	st = fit_all(dir, f, &n, &err);

@@ -115,9 +115,9 @@ static void print_escaped(const char *s)
 static void scan(const gp_command *c, wordset *opts, wordset *subs)
 {
 	opts->n = subs->n = 0;
-	scan_options(c->usage, opts);
+	scan_options(gp_cli_usage_text(c), opts);
 	add_word(opts, "--help", 6);
-	scan_subcommands(c->name, c->usage, subs);
+	scan_subcommands(c->name, gp_cli_usage_text(c), subs);
 }
 
 static void emit_bash(const gp_command *cmds, int n)

@@ -3,7 +3,6 @@
  * them, record heartbeats, reclaim what timed out, show the state.
  * Changes are written only with --commit, atomically (temporary file +
  * rename), as `place --commit` does. */
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "opt.h"
 #include "gpuplan/envs/envs.h"
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/envs.h"
@@ -19,35 +19,56 @@
 #include "gpuplan/report/report.h"
 #include "gpuplan/util/util.h"
 
-const char gp_usage_env[] =
-	"usage: gpuplan env bind      -c CLUSTER --envs ENVS.yaml --state STATE --env E --task T\n"
-	"                             [--gpus N] [--memory SIZE] [--at TIME] [--json] [--commit]\n"
-	"       gpuplan env release   -c CLUSTER --envs ENVS.yaml --state STATE --task T [--json] [--commit]\n"
-	"       gpuplan env heartbeat -c CLUSTER --envs ENVS.yaml --state STATE --env E --at TIME\n"
-	"                             [--json] [--commit]\n"
-	"       gpuplan env reclaim   -c CLUSTER --envs ENVS.yaml --state STATE --now TIME\n"
-	"                             [--heartbeat-timeout S] [--json] [--commit]\n"
-	"       gpuplan env status    -c CLUSTER --envs ENVS.yaml --state STATE [--json]\n"
-	"\n"
-	"Development environments hold a GPU quota (count and memory), not GPUs: a GPU\n"
-	"is bound when a task starts (a new one below the task threshold while under\n"
-	"quota, else the environment's least-loaded GPU), and given back when the task\n"
-	"ends or the environment's heartbeats stop.  STATE records bound tasks and last\n"
-	"heartbeats; it is created on first --commit.  Exit 1 when a task cannot be\n"
-	"bound (the reason is printed), 3 for a bad file.\n"
-	"\n"
-	"  -c, --cluster FILE       cluster YAML (default: the bundled example)\n"
-	"  --envs FILE              environments: [{name, gpus, gpu_memory_gib, pool?}]\n"
-	"  --state FILE             binding state\n"
-	"  --task-threshold K       tasks sharing one GPU at most (default 4)\n"
-	"  --gpus N                 GPUs of the task (default 1)\n"
-	"  --memory SIZE            GPU memory of the task over all its GPUs (\"10GiB\")\n"
-	"  --at TIME, --now TIME    seconds on any clock the clients share\n"
-	"  --heartbeat-timeout S    reclaim after S seconds without heartbeat (default 5)\n"
-	"  --json                   machine-readable output\n"
-	"  --commit                 write the new state to --state (atomically, under an\n"
-	"                           exclusive lock from read to write, as place --commit)\n"
-	"  --lock-timeout S         wait at most S seconds for the lock (default 60)\n";
+enum { O_ENVS = 256, O_STATE, O_ENV, O_TASK, O_GPUS, O_MEM, O_AT, O_NOW, O_THR, O_HBT, O_JSON, O_COMMIT,
+       O_LOCKT };
+
+static const gp_opt env_opts[] = {
+	{ .name = "cluster", .sc = 'c', .key = 'c', .type = GP_OT_STR, .arg = "FILE",
+	  .help = "cluster YAML (default: the bundled example)" },
+	{ .name = "envs", .key = O_ENVS, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "environments: [{name, gpus, gpu_memory_gib, pool?}]" },
+	{ .name = "state", .key = O_STATE, .type = GP_OT_STR, .arg = "FILE", .help = "binding state" },
+	{ .name = "env", .key = O_ENV, .type = GP_OT_STR, .arg = "E", .help = "the environment" },
+	{ .name = "task", .key = O_TASK, .type = GP_OT_STR, .arg = "T", .help = "the task" },
+	{ .name = "task-threshold", .key = O_THR, .type = GP_OT_LONG, .arg = "K", .min = 1,
+	  .max = GP_ENV_MAX_THRESHOLD, .help = "tasks sharing one GPU at most (default 4)" },
+	{ .name = "gpus", .key = O_GPUS, .type = GP_OT_LONG, .arg = "N", .min = 1,
+	  .max = GP_ENV_MAX_QUOTA_GPUS, .help = "GPUs of the task (default 1)" },
+	{ .name = "memory", .key = O_MEM, .type = GP_OT_STR, .arg = "SIZE",
+	  .help = "GPU memory of the task over all its GPUs (\"10GiB\")" },
+	{ .name = "at", .key = O_AT, .type = GP_OT_DURATION, .arg = "TIME", .min = 0, .max = 1e15,
+	  .unit = "s", .help = "seconds on any clock the clients share (or 90s, 2h, 1d)" },
+	{ .name = "now", .key = O_NOW, .type = GP_OT_DURATION, .arg = "TIME", .min = 0, .max = 1e15,
+	  .unit = "s", .help = "the same clock, for reclaim" },
+	{ .name = "heartbeat-timeout", .key = O_HBT, .type = GP_OT_DURATION, .arg = "S", .min = 0,
+	  .max = 1e12, .unit = "s", .help = "reclaim after S seconds without heartbeat (default 5)" },
+	{ .name = "json", .key = O_JSON, .type = GP_OT_FLAG, .help = "machine-readable output" },
+	{ .name = "commit", .key = O_COMMIT, .type = GP_OT_FLAG,
+	  .help = "write the new state to --state (atomically, under an\n"
+		  "exclusive lock from read to write, as place --commit)" },
+	GP_OPT_LOCK_TIMEOUT(O_LOCKT),
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_env = {
+	.name = "env",
+	.synopsis = "bind      -c CLUSTER --envs ENVS.yaml --state STATE --env E --task T\n"
+		    "              [--gpus N] [--memory SIZE] [--at TIME] [--json] [--commit]\n"
+		    "release   -c CLUSTER --envs ENVS.yaml --state STATE --task T [--json] [--commit]\n"
+		    "heartbeat -c CLUSTER --envs ENVS.yaml --state STATE --env E --at TIME\n"
+		    "              [--json] [--commit]\n"
+		    "reclaim   -c CLUSTER --envs ENVS.yaml --state STATE --now TIME\n"
+		    "              [--heartbeat-timeout S] [--json] [--commit]\n"
+		    "status    -c CLUSTER --envs ENVS.yaml --state STATE [--json]",
+	.min_args = 0, .max_args = 0,
+	.about = "Development environments hold a GPU quota (count and memory), not GPUs: a GPU\n"
+		 "is bound when a task starts (a new one below the task threshold while under\n"
+		 "quota, else the environment's least-loaded GPU), and given back when the task\n"
+		 "ends or the environment's heartbeats stop.  STATE records bound tasks and last\n"
+		 "heartbeats; it is created on first --commit.  Exit 1 when a task cannot be\n"
+		 "bound (the reason is printed), 3 for a bad file.\n",
+	.opts = env_opts,
+};
 
 typedef struct envctx {
 	const char *cluster_path, *envs_path, *state_path, *env_name, *task;
@@ -555,56 +576,6 @@ static int do_status(envctx *x)
 	return GP_OK;
 }
 
-enum { O_ENVS = 1, O_STATE, O_ENV, O_TASK, O_GPUS, O_MEM, O_AT, O_NOW, O_THR, O_HBT, O_JSON, O_COMMIT,
-       O_LOCKT, O_HELP };
-
-/* An option with a number or size; -1 when c is none of them. */
-static int number_opt(envctx *x, int c, const char *arg)
-{
-	long l;
-	double d;
-
-	switch (c) {
-	case O_GPUS:
-		if (gp_parse_long(arg, 1, GP_ENV_MAX_QUOTA_GPUS, &l))
-			return gp_cli_usage_error("env", "--gpus wants 1..%d, got '%s'", GP_ENV_MAX_QUOTA_GPUS, arg);
-		x->gpus = (int)l;
-		return GP_OK;
-	case O_MEM:
-		if (gp_parse_size(arg, &d) || d < 0 || d > 1e18)
-			return gp_cli_usage_error("env", "--memory wants a size such as 10GiB, got '%s'", arg);
-		x->mem_mib = (int64_t)ceil(d / (1024.0 * 1024.0));
-		return GP_OK;
-	case O_AT:
-	case O_NOW:
-		if (gp_parse_double(arg, 0, 1e15, &d))
-			return gp_cli_usage_error("env", "--%s wants seconds >= 0, got '%s'", c == O_AT ? "at" : "now", arg);
-		if (c == O_AT) {
-			x->at = d;
-			x->have_at = 1;
-		} else {
-			x->now = d;
-			x->have_now = 1;
-		}
-		return GP_OK;
-	case O_THR:
-		if (gp_parse_long(arg, 1, GP_ENV_MAX_THRESHOLD, &l))
-			return gp_cli_usage_error("env", "--task-threshold wants 1..%d, got '%s'", GP_ENV_MAX_THRESHOLD, arg);
-		x->threshold = (int)l;
-		return GP_OK;
-	case O_HBT:
-		if (gp_parse_double(arg, 0, 1e12, &x->timeout))
-			return gp_cli_usage_error("env", "--heartbeat-timeout wants seconds >= 0, got '%s'", arg);
-		return GP_OK;
-	case O_LOCKT:
-		if (gp_parse_double(arg, 0, 86400, &x->lock_timeout))
-			return gp_cli_usage_error("env", "--lock-timeout wants seconds in 0..86400, got '%s'", arg);
-		return GP_OK;
-	default:
-		return -1;
-	}
-}
-
 /* What subcommand si (bind, release, heartbeat, reclaim, status) needs. */
 static int check_args(const envctx *x, int si, const char *sub)
 {
@@ -656,69 +627,56 @@ static int run_sub(envctx *x, int si)
 
 int cmd_env(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cluster", required_argument, NULL, 'c' },
-		{ "envs", required_argument, NULL, O_ENVS },
-		{ "state", required_argument, NULL, O_STATE },
-		{ "env", required_argument, NULL, O_ENV },
-		{ "task", required_argument, NULL, O_TASK },
-		{ "gpus", required_argument, NULL, O_GPUS },
-		{ "memory", required_argument, NULL, O_MEM },
-		{ "at", required_argument, NULL, O_AT },
-		{ "now", required_argument, NULL, O_NOW },
-		{ "task-threshold", required_argument, NULL, O_THR },
-		{ "heartbeat-timeout", required_argument, NULL, O_HBT },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "commit", no_argument, NULL, O_COMMIT },
-		{ "lock-timeout", required_argument, NULL, O_LOCKT },
-		{ "help", no_argument, NULL, O_HELP },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const char *const subs[] = { "bind", "release", "heartbeat", "reclaim", "status", NULL };
+	static const char *const subs[] = { "bind", "release", "heartbeat", "reclaim", "status" };
 	envctx x;
+	gp_opt_state o;
 	const char *sub;
+	double d;
 	int c, rc, si;
 
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		if (argc < 2)
 			return gp_cli_usage_error("env", "expected a subcommand: bind, release, heartbeat, reclaim or status");
-		fputs(gp_usage_env, stdout);
+		gp_opt_usage(&gp_desc_env, stdout);
 		return GP_OK;
 	}
 	sub = argv[1];
-	for (si = 0; subs[si] && strcmp(subs[si], sub); si++)
-		;
-	if (!subs[si])
-		return gp_cli_usage_error("env", "unknown subcommand '%s' (bind, release, heartbeat, reclaim, status)", sub);
+	si = gp_opt_subcommand("env", sub, subs, (int)GP_ARRAY_SIZE(subs));
+	if (si < 0)
+		return GP_EUSAGE;
 	memset(&x, 0, sizeof(x));
 	x.gpus = 1;
 	x.threshold = GP_ENV_DEFAULT_THRESHOLD;
 	x.timeout = 5;
 	x.lock_timeout = 60;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc - 1, argv + 1, ":c:h", opts, NULL)) != -1) {
+	gp_opt_begin(&o, &gp_desc_env, argc - 1, argv + 1);
+	while ((c = gp_opt_next(&o)) > 0) {
 		switch (c) {
-		case 'c': x.cluster_path = optarg; break;
-		case O_ENVS: x.envs_path = optarg; break;
-		case O_STATE: x.state_path = optarg; break;
-		case O_ENV: x.env_name = optarg; break;
-		case O_TASK: x.task = optarg; break;
+		case 'c': x.cluster_path = o.arg; break;
+		case O_ENVS: x.envs_path = o.arg; break;
+		case O_STATE: x.state_path = o.arg; break;
+		case O_ENV: x.env_name = o.arg; break;
+		case O_TASK: x.task = o.arg; break;
 		case O_JSON: x.json = 1; break;
 		case O_COMMIT: x.commit = 1; break;
-		case 'h':
-		case O_HELP: fputs(gp_usage_env, stdout); return GP_OK;
-		case ':': return gp_cli_usage_error("env", "option '%s' needs a value", argv[optind]);
-		default:
-			if ((rc = number_opt(&x, c, optarg)) < 0)
-				return gp_cli_usage_error("env", "unknown option '%s'", argv[optind]);
-			if (rc)
-				return rc;
+		case O_GPUS: x.gpus = (int)o.l; break;
+		case O_THR: x.threshold = (int)o.l; break;
+		case O_AT: x.at = o.v; x.have_at = 1; break;
+		case O_NOW: x.now = o.v; x.have_now = 1; break;
+		case O_HBT: x.timeout = o.v; break;
+		case O_LOCKT: x.lock_timeout = o.v; break;
+		case O_MEM:
+			if (gp_parse_size(o.arg, &d) || d < 0 || d > 1e18) {
+				gp_opt_end(&o);
+				return gp_opt_bad(&o, "--memory wants a size such as 10GiB, got '%s'", o.arg);
+			}
+			x.mem_mib = (int64_t)ceil(d / (1024.0 * 1024.0));
 			break;
 		}
 	}
-	if (optind != argc - 1)
-		return gp_cli_usage_error("env", "unexpected argument '%s'", argv[optind + 1]);
+	gp_opt_end(&o);
+	if (c < 0)
+		return o.status;
 	if ((rc = check_args(&x, si, sub)))
 		return rc;
 	return run_sub(&x, si);

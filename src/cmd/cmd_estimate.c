@@ -1,6 +1,5 @@
 /* gpuplan estimate: the GPU memory a training job needs, with the
  * breakdown of the rule used (memory.h). */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,23 +8,35 @@
 
 #include "cli.h"
 #include "llm_int.h"
+#include "opt.h"
 #include "gpuplan/io/jobspec.h"
 #include "gpuplan/model/memory.h"
 #include "gpuplan/model/dlmodels.h"
 #include "gpuplan/util/util.h"
 
-const char gp_usage_estimate[] =
-	"usage: gpuplan estimate [--memory-margin PCT] [--json] JOB.yaml\n"
-	"\n"
-	"Estimate the GPU memory per GPU of the job's model: the layer-output rule for CNNs\n"
-	"(per-layer outputs x batch + parameters + gradients + optimizer state), the\n"
-	"transformer rule (bytes per parameter by optimizer and precision + activations\n"
-	"per layer) otherwise.  batch_size is per GPU.\n"
-	"\n"
-	"  --memory-margin PCT  add PCT % on top for allocator fragmentation and\n"
-	"                       buffers (default 0: the formula as it stands;\n"
-	"                       place and simulate use the formula without margin)\n"
-	"  --json               machine-readable output (keys sorted, sizes in bytes)\n";
+enum { O_JSON = 1, O_MARGIN };
+
+static const gp_opt estimate_opts[] = {
+	{ .name = "memory-margin", .key = O_MARGIN, .type = GP_OT_DOUBLE, .arg = "PCT",
+	  .min = 0, .max = GP_MEM_MARGIN_MAX * 100, .what = "a percentage",
+	  .help = "add PCT % on top for allocator fragmentation and\n"
+		  "buffers (default 0: the formula as it stands;\n"
+		  "place and simulate use the formula without margin)" },
+	{ .name = "json", .key = O_JSON, .type = GP_OT_FLAG,
+	  .help = "machine-readable output (keys sorted, sizes in bytes)" },
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_estimate = {
+	.name = "estimate",
+	.synopsis = "[--memory-margin PCT] [--json] JOB.yaml",
+	.min_args = 1, .max_args = 1, .operands = "expected one JOB.yaml",
+	.about = "Estimate the GPU memory per GPU of the job's model: the layer-output rule for CNNs\n"
+		 "(per-layer outputs x batch + parameters + gradients + optimizer state), the\n"
+		 "transformer rule (bytes per parameter by optimizer and precision + activations\n"
+		 "per layer) otherwise.  batch_size is per GPU.\n",
+	.opts = estimate_opts,
+};
 
 static const char *rule_name(int rule)
 {
@@ -137,40 +148,30 @@ static void print_text(const gp_job *j, const gp_mem_estimate *e)
 
 int cmd_estimate(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "memory-margin", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	gp_error err = GP_ERROR_INIT;
+	gp_opt_state o;
 	gp_mem_estimate e;
 	gp_job job;
 	int json = 0, c, rc;
 	double margin = GP_MEM_MARGIN_DEFAULT * 100;
+	const char *path;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+	gp_opt_begin(&o, &gp_desc_estimate, argc, argv);
+	while ((c = gp_opt_next(&o)) > 0) {
 		switch (c) {
-		case 'j': json = 1; break;
-		case 'm':
-			if (gp_parse_double(optarg, 0, GP_MEM_MARGIN_MAX * 100, &margin))
-				return gp_cli_usage_error("estimate", "--memory-margin wants a percentage in "
-							  "[0, %g], not '%s'", GP_MEM_MARGIN_MAX * 100, optarg);
-			break;
-		case 'h': fputs(gp_usage_estimate, stdout); return GP_OK;
-		default:
-			return gp_cli_usage_error("estimate", "unknown option '%s'", argv[optind - 1]);
+		case O_JSON: json = 1; break;
+		case O_MARGIN: margin = o.v; break;
 		}
 	}
-	if (optind != argc - 1)
-		return gp_cli_usage_error("estimate", "expected one JOB.yaml");
-	if (gp_jobspec_load(argv[optind], &job, &err))
+	path = o.nargs ? o.args[0] : NULL;
+	gp_opt_end(&o);
+	if (c < 0)
+		return o.status;
+	if (gp_jobspec_load(path, &job, &err))
 		return gp_cli_report(&err);
 	if (job.more->model.params <= 0) {
 		rc = gp_cli_fail(GP_EINPUT, "%s: job '%s' names no model to estimate from",
-				 argv[optind], job.id);
+				 path, job.id);
 		gp_job_release(&job);
 		return rc;
 	}

@@ -2,7 +2,6 @@
  * time-to-failure distribution to per-unit lifetimes (the OLCF Titan GPU
  * history) with right-censoring, per batch, and writes the model file
  * `simulate --failure-model` reads. */
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -10,29 +9,42 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opt.h"
 #include "gpuplan/io/failures.h"
 #include "gpuplan/report/report.h"
 #include "gpuplan/sim/failfit.h"
 #include "gpuplan/util/util.h"
 
-const char gp_usage_failures[] =
-	"usage: gpuplan failures fit LIFETIMES.csv [--batch NAME] [--unit gpu|node]\n"
-	"                            [-o MODEL.yaml] [--json]\n"
-	"\n"
-	"Fit a Weibull time-to-failure distribution by maximum likelihood, with\n"
-	"right-censoring for units removed without failure or still running, to\n"
-	"per-unit lifetimes: the OLCF Titan GPU summary (gc_summary_loc.csv:\n"
-	"columns time, dead, batch) or any CSV with a lifetime column (time or\n"
-	"time_s, seconds), a failure column (dead or failed) and optionally a\n"
-	"group column (batch or group).  Prints shape, scale and MTBF with 95 %\n"
-	"confidence intervals for all units and per batch, and the likelihood-ratio\n"
-	"test against an exponential (constant-rate) model.\n"
-	"\n"
-	"  -o, --output FILE  write the failure model of one batch (for\n"
-	"                     simulate --failure-model), atomically\n"
-	"  --batch NAME       the batch the model file describes (default all)\n"
-	"  --unit U           what a lifetime is of: gpu (default) or node\n"
-	"  --json             machine-readable output (keys sorted)\n";
+enum { O_OUTPUT = 'o', O_BATCH = 256, O_UNIT, O_JSON };
+
+static const gp_opt fit_opts[] = {
+	{ .name = "output", .sc = 'o', .key = O_OUTPUT, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "write the failure model of one batch (for\n"
+		  "simulate --failure-model), atomically" },
+	{ .name = "batch", .key = O_BATCH, .type = GP_OT_STR, .arg = "NAME",
+	  .help = "the batch the model file describes (default all)" },
+	{ .name = "unit", .key = O_UNIT, .type = GP_OT_STR, .arg = "U",
+	  .help = "what a lifetime is of: gpu (default) or node" },
+	{ .name = "json", .key = O_JSON, .type = GP_OT_FLAG,
+	  .help = "machine-readable output (keys sorted)" },
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_failures_fit = {
+	.name = "failures fit", .cmd = "failures",
+	.synopsis = "LIFETIMES.csv [--batch NAME] [--unit gpu|node]\n"
+		    "             [-o MODEL.yaml] [--json]",
+	.min_args = 1, .max_args = 1, .operands = "fit wants one LIFETIMES.csv",
+	.about = "Fit a Weibull time-to-failure distribution by maximum likelihood, with\n"
+		 "right-censoring for units removed without failure or still running, to\n"
+		 "per-unit lifetimes: the OLCF Titan GPU summary (gc_summary_loc.csv:\n"
+		 "columns time, dead, batch) or any CSV with a lifetime column (time or\n"
+		 "time_s, seconds), a failure column (dead or failed) and optionally a\n"
+		 "group column (batch or group).  Prints shape, scale and MTBF with 95 %\n"
+		 "confidence intervals for all units and per batch, and the likelihood-ratio\n"
+		 "test against an exponential (constant-rate) model.\n",
+	.opts = fit_opts,
+};
 
 typedef struct fit_row {
 	const char *name;
@@ -233,41 +245,35 @@ static int print_json(const gp_lifetimes *l, const fit_row *rows, int nrows, con
 
 static int fit_cmd(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "batch", required_argument, NULL, 'b' },
-		{ "unit", required_argument, NULL, 'u' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *output = NULL, *batch = "all", *unit = "gpu";
 	gp_error err = GP_ERROR_INIT;
 	gp_lifetimes l;
 	fit_row *rows;
 	char **names;
 	int json = 0, c, i, nrows, rc = GP_OK, want = -1;
+	gp_opt_state o;
+	const char *path;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	gp_opt_begin(&o, &gp_desc_failures_fit, argc, argv);
+	while ((c = gp_opt_next(&o)) > 0) {
 		switch (c) {
-		case 'o': output = optarg; break;
-		case 'b': batch = optarg; break;
-		case 'u':
-			if (strcmp(optarg, "gpu") && strcmp(optarg, "node"))
-				return gp_cli_usage_error("failures", "--unit is gpu or node, not '%s'", optarg);
-			unit = optarg;
+		case O_OUTPUT: output = o.arg; break;
+		case O_BATCH: batch = o.arg; break;
+		case O_UNIT:
+			if (strcmp(o.arg, "gpu") && strcmp(o.arg, "node")) {
+				gp_opt_end(&o);
+				return gp_opt_bad(&o, "--unit is gpu or node, not '%s'", o.arg);
+			}
+			unit = o.arg;
 			break;
-		case 'j': json = 1; break;
-		case ':':
-			return gp_cli_usage_error("failures", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return gp_cli_usage_error("failures", "unknown option '%s'", argv[optind - 1]);
+		case O_JSON: json = 1; break;
 		}
 	}
-	if (optind != argc - 1)
-		return gp_cli_usage_error("failures", "fit wants one LIFETIMES.csv");
-	if (gp_lifetimes_load(argv[optind], &l, &err))
+	path = o.nargs ? o.args[0] : NULL;
+	gp_opt_end(&o);
+	if (c < 0)
+		return o.status;
+	if (gp_lifetimes_load(path, &l, &err))
 		return gp_cli_report(&err);
 	names = gp_xmalloc((size_t)(l.ngroups + 1) * sizeof(*names));
 	rows = fit_rows(&l, names, &nrows);
@@ -313,9 +319,11 @@ out:
 
 int cmd_failures(int argc, char **argv)
 {
+	static const char *const subs[] = { "fit" };
+
 	if (argc < 2)
 		return gp_cli_usage_error("failures", "expected a subcommand: fit");
-	if (!strcmp(argv[1], "fit"))
-		return fit_cmd(argc - 1, argv + 1);
-	return gp_cli_usage_error("failures", "unknown subcommand '%s' (expected fit)", argv[1]);
+	if (gp_opt_subcommand("failures", argv[1], subs, 1) < 0)
+		return GP_EUSAGE;
+	return fit_cmd(argc - 1, argv + 1);
 }

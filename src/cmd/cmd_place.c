@@ -1,7 +1,6 @@
 /* gpuplan place: choose nodes, GPUs, CPUs and NIC for a job (or a list of
  * jobs with --batch) against a cluster and its allocation state, and
  * explain the decision. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "opt.h"
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/jobspec.h"
 #include "gpuplan/model/placement.h"
@@ -23,31 +23,52 @@
 #include "gpuplan/util/util.h"
 #include <unistd.h>
 
-const char gp_usage_place[] =
-	"usage: gpuplan place [-c CLUSTER] [--state FILE [--commit]] [--policy NAME]\n"
-	"                     [--seed N] [--json] [--emit env|slurm|k8s|numactl]... JOB.yaml\n"
-	"       gpuplan place [options] --batch JOBS.yaml\n"
-	"\n"
-	"Choose the nodes and GPUs, CPU cores and NUMA node, NIC and subnet for a job\n"
-	"and print the decision path.  Exit 0 when placed, 1 when the job must wait or\n"
-	"can never run on this cluster (status never, with the reason).\n"
-	"\n"
-	"  -c, --cluster FILE  cluster YAML (default: the bundled example cluster)\n"
-	"  --state FILE        allocation state to place against\n"
-	"  --commit            write the new state back to --state FILE (atomically,\n"
-	"                      under an exclusive lock on it; a missing FILE is created)\n"
-	"  --lock-timeout S    wait at most S seconds for the lock (default 60)\n"
-	"  --policy NAME       placement policy (default bestfit, else first-fit);\n"
-	"                      --policy list shows them\n"
-	"  --seed N            seed of randomised policies (default 1)\n"
-	"  --json              machine-readable output (keys sorted)\n"
-	"  --emit KIND         also print the placement as KIND: env (CUDA_VISIBLE_DEVICES,\n"
-	"                      NCCL_IB_HCA), slurm (sbatch/srun lines), k8s (pod specs),\n"
-	"                      numactl; repeat or join with ','\n"
-	"  --batch FILE        place a list of jobs in order against one evolving\n"
-	"                      state and print a summary; exit 1 if any job waits\n"
-	"  --memory-margin PCT add PCT % to the per-GPU memory the memory rule\n"
-	"                      estimates from a job's model (default 0)\n";
+enum {
+	O_CLUSTER = 'c', O_STATE = 256, O_COMMIT, O_LOCK, O_POLICY, O_SEED, O_JSON, O_EMIT,
+	O_BATCH, O_MARGIN, O_BENCH,
+};
+
+static const gp_opt place_opts_desc[] = {
+	GP_OPT_CLUSTER(O_CLUSTER),
+	{ .name = "state", .key = O_STATE, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "allocation state to place against" },
+	{ .name = "commit", .key = O_COMMIT, .type = GP_OT_FLAG,
+	  .help = "write the new state back to --state FILE (atomically,\n"
+		  "under an exclusive lock on it; a missing FILE is created)" },
+	GP_OPT_LOCK_TIMEOUT(O_LOCK),
+	{ .name = "policy", .key = O_POLICY, .type = GP_OT_STR, .arg = "NAME",
+	  .help = "placement policy (default bestfit, else first-fit);\n"
+		  "--policy list shows them" },
+	GP_OPT_SEED(O_SEED, "seed of randomised policies (default 1)"),
+	{ .name = "json", .key = O_JSON, .type = GP_OT_FLAG,
+	  .help = "machine-readable output (keys sorted)" },
+	{ .name = "emit", .key = O_EMIT, .type = GP_OT_STR, .arg = "KIND",
+	  .help = "also print the placement as KIND: env (CUDA_VISIBLE_DEVICES,\n"
+		  "NCCL_IB_HCA), slurm (sbatch/srun lines), k8s (pod specs),\n"
+		  "numactl; repeat or join with ','" },
+	{ .name = "batch", .key = O_BATCH, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "place a list of jobs in order against one evolving\n"
+		  "state and print a summary; exit 1 if any job waits" },
+	{ .name = "memory-margin", .key = O_MARGIN, .type = GP_OT_DOUBLE, .arg = "PCT",
+	  .min = 0, .max = GP_MEM_MARGIN_MAX * 100, .what = "a percentage",
+	  .help = "add PCT % to the per-GPU memory the memory rule\n"
+		  "estimates from a job's model (default 0)" },
+	{ .name = "bench", .key = O_BENCH, .type = GP_OT_LONG, .arg = "N", .min = 1, .max = 100000000,
+	  .what = "a count", .hidden = 1 },
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_place = {
+	.name = "place",
+	.synopsis = "[-c CLUSTER] [--state FILE [--commit]] [--policy NAME]\n"
+		    "      [--seed N] [--json] [--emit env|slurm|k8s|numactl]... JOB.yaml\n"
+		    "[options] --batch JOBS.yaml",
+	.min_args = 0, .max_args = 1,
+	.about = "Choose the nodes and GPUs, CPU cores and NUMA node, NIC and subnet for a job\n"
+		 "and print the decision path.  Exit 0 when placed, 1 when the job must wait or\n"
+		 "can never run on this cluster (status never, with the reason).\n",
+	.opts = place_opts_desc,
+};
 
 #include "place_int.h"
 
@@ -562,82 +583,49 @@ static void list_policies(void)
 
 int cmd_place(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cluster", required_argument, NULL, 'c' },
-		{ "state", required_argument, NULL, 's' },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "commit", no_argument, NULL, 'C' },
-		{ "batch", required_argument, NULL, 'b' },
-		{ "bench", required_argument, NULL, 'B' },
-		{ "lock-timeout", required_argument, NULL, 'L' },
-		{ "emit", required_argument, NULL, 'E' },
-		{ "memory-margin", required_argument, NULL, 'M' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	place_opts o = { NULL, NULL, NULL, NULL, 1, 0, 0, 60.0, 0, 0, 0 };
 	place_env env;
-	long v;
-	int c, rc;
+	gp_opt_state st;
+	const char *job_path;
+	int c, rc, nargs;
 
-	optind = 0;
-	opterr = 0;
-	/* Options may follow the job file (argv is permuted). */
-	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+	gp_opt_begin(&st, &gp_desc_place, argc, argv);
+	while ((c = gp_opt_next(&st)) > 0) {
 		switch (c) {
-		case 'c': o.cluster = optarg; break;
-		case 's': o.state = optarg; break;
-		case 'p': o.policy = optarg; break;
-		case 'S':
-			if (gp_parse_long(optarg, 0, 0x7fffffffL, &v))
-				return gp_cli_usage_error("place", "--seed needs a number, not '%s'", optarg);
-			o.seed = (unsigned long long)v;
-			break;
-		case 'j': o.json = 1; break;
-		case 'C': o.commit = 1; break;
-		case 'b': o.batch = optarg; break;
-		case 'L':
-			if (gp_parse_double(optarg, 0, 86400, &o.lock_timeout))
-				return gp_cli_usage_error("place", "--lock-timeout needs seconds in 0..86400, not '%s'",
-							  optarg);
-			break;
-		case 'M':
-			if (gp_parse_double(optarg, 0, GP_MEM_MARGIN_MAX * 100, &o.mem_margin))
-				return gp_cli_usage_error("place", "--memory-margin needs a percentage in "
-							  "0..%g, not '%s'", GP_MEM_MARGIN_MAX * 100, optarg);
-			o.mem_margin /= 100;
-			break;
-		case 'B':
-			if (gp_parse_long(optarg, 1, 100000000L, &o.bench))
-				return gp_cli_usage_error("place", "--bench needs a count");
-			break;
-		case 'E': {
+		case O_CLUSTER: o.cluster = st.arg; break;
+		case O_STATE: o.state = st.arg; break;
+		case O_POLICY: o.policy = st.arg; break;
+		case O_SEED: o.seed = (unsigned long long)st.l; break;
+		case O_JSON: o.json = 1; break;
+		case O_COMMIT: o.commit = 1; break;
+		case O_BATCH: o.batch = st.arg; break;
+		case O_LOCK: o.lock_timeout = st.v; break;
+		case O_MARGIN: o.mem_margin = st.v / 100; break;
+		case O_BENCH: o.bench = st.l; break;
+		case O_EMIT: {
 			char bad[64];
-			int bits = gp_emit_parse(optarg, bad, sizeof(bad));
+			int bits = gp_emit_parse(st.arg, bad, sizeof(bad));
 
-			if (bits < 0)
-				return gp_cli_usage_error("place", "--emit: unknown kind '%s' (env, slurm, "
-							  "k8s, numactl)", bad);
+			if (bits < 0) {
+				gp_opt_end(&st);
+				return gp_opt_bad(&st, "--emit: unknown kind '%s' (env, slurm, k8s, numactl)",
+						  bad);
+			}
 			o.emit |= bits;
 			break;
 		}
-		case 'h': fputs(gp_usage_place, stdout); return GP_OK;
-		case '?':
-			if (optopt)
-				return gp_cli_usage_error("place", "option '-%c' needs a value or is unknown",
-							  optopt);
-			return gp_cli_usage_error("place", "unknown option '%s'", argv[optind - 1]);
-		default:
-			return gp_cli_usage_error("place", "option '%s' needs a value", argv[optind - 1]);
 		}
 	}
+	nargs = st.nargs;
+	job_path = nargs ? st.args[0] : NULL;
+	gp_opt_end(&st);
+	if (c < 0)
+		return st.status;
 	if (o.policy && !strcmp(o.policy, "list")) {
 		list_policies();
 		return GP_OK;
 	}
-	if (o.batch ? optind != argc : optind != argc - 1)
+	if (o.batch ? nargs != 0 : nargs != 1)
 		return gp_cli_usage_error("place", o.batch ? "--batch takes no JOB.yaml argument"
 						       : "expected one JOB.yaml");
 	if (o.commit && !o.state)
@@ -658,7 +646,7 @@ int cmd_place(int argc, char **argv)
 		else if (o.batch)
 			rc = place_batch(&o, &env);
 		else
-			rc = place_one(&o, &env, argv[optind]);
+			rc = place_one(&o, &env, job_path);
 	}
 	env_release(&env);
 	return rc;

@@ -1,6 +1,5 @@
 /* gpuplan release: give a job's allocation back (the other end of
  * `place --commit`). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "opt.h"
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/state.h"
 #include "gpuplan/model/alloc.h"
@@ -16,22 +16,33 @@
 
 #define CMD "release"
 
-const char gp_usage_release[] =
-	"usage: gpuplan release [-c CLUSTER] --state FILE --job NAME [--job NAME]...\n"
-	"                       [--commit [--lock-timeout S]] [--json]\n"
-	"\n"
-	"Give back what jobs hold in an allocation state: print the GPUs, CPUs and\n"
-	"memory each entry frees and, with --commit, write the state without them\n"
-	"(atomically).  NAME may be a glob (\"in-use@*\").  Exit 1 when no entry\n"
-	"matches.\n"
-	"\n"
-	"  -c, --cluster FILE  cluster YAML (default: the bundled example cluster)\n"
-	"  --state FILE        the allocation state\n"
-	"  --job NAME          job (or glob) to release; repeatable\n"
-	"  --commit            write the state back (under the state file's lock, as\n"
-	"                      place --commit)\n"
-	"  --lock-timeout S    wait at most S seconds for the lock (default 60)\n"
-	"  --json              machine-readable output (keys sorted)\n";
+enum { O_CLUSTER = 'c', O_STATE = 256, O_JOB, O_COMMIT, O_JSON, O_LOCK };
+
+static const gp_opt release_opts[] = {
+	GP_OPT_CLUSTER(O_CLUSTER),
+	{ .name = "state", .key = O_STATE, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "the allocation state" },
+	{ .name = "job", .key = O_JOB, .type = GP_OT_STR, .arg = "NAME",
+	  .help = "job (or glob) to release; repeatable" },
+	{ .name = "commit", .key = O_COMMIT, .type = GP_OT_FLAG,
+	  .help = "write the state back (under the state file's lock, as\nplace --commit)" },
+	GP_OPT_LOCK_TIMEOUT(O_LOCK),
+	{ .name = "json", .key = O_JSON, .type = GP_OT_FLAG,
+	  .help = "machine-readable output (keys sorted)" },
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_release = {
+	.name = "release",
+	.synopsis = "[-c CLUSTER] --state FILE --job NAME [--job NAME]...\n"
+		    "        [--commit [--lock-timeout S]] [--json]",
+	.min_args = 0, .max_args = 0,
+	.about = "Give back what jobs hold in an allocation state: print the GPUs, CPUs and\n"
+		 "memory each entry frees and, with --commit, write the state without them\n"
+		 "(atomically).  NAME may be a glob (\"in-use@*\").  Exit 1 when no entry\n"
+		 "matches.\n",
+	.opts = release_opts,
+};
 
 /* "gpus 0-3  cpus 0-15  mem 64 GiB" of one entry (what follows the node). */
 static char *entry_text(const gp_state_entry *e)
@@ -146,19 +157,10 @@ static void release_job(gp_state *st, const gp_cluster *cl, const char *job,
 
 int cmd_release(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cluster", required_argument, NULL, 'c' },
-		{ "state", required_argument, NULL, 's' },
-		{ "job", required_argument, NULL, 'j' },
-		{ "commit", no_argument, NULL, 'C' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "lock-timeout", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *cluster_path = NULL, *state_path = NULL;
 	const char **jobs = gp_xcalloc((size_t)argc + 1, sizeof(*jobs));
 	int njobs = 0, commit = 0, json = 0, c, rc = GP_OK, k;
+	gp_opt_state o;
 	gp_cluster cl;
 	gp_alloc a;
 	gp_state st;
@@ -168,37 +170,25 @@ int cmd_release(int argc, char **argv)
 	double lock_timeout = 60;
 	gp_txn txn = { { -1 }, NULL, 0 };
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+	gp_opt_begin(&o, &gp_desc_release, argc, argv);
+	while ((c = gp_opt_next(&o)) > 0) {
 		switch (c) {
-		case 'c': cluster_path = optarg; break;
-		case 's': state_path = optarg; break;
-		case 'j': jobs[njobs++] = optarg; break;
-		case 'C': commit = 1; break;
-		case 'J': json = 1; break;
-		case 'L':
-			if (gp_parse_double(optarg, 0, 86400, &lock_timeout)) {
-				free(jobs);
-				return gp_cli_usage_error(CMD, "--lock-timeout needs seconds, not '%s'",
-							  optarg);
-			}
-			break;
-		case 'h':
-			fputs(gp_usage_release, stdout);
-			free(jobs);
-			return GP_OK;
-		default:
-			free(jobs);
-			return gp_cli_usage_error(CMD, "unknown option or missing value: '%s'",
-						  argv[optind - 1]);
+		case O_CLUSTER: cluster_path = o.arg; break;
+		case O_STATE: state_path = o.arg; break;
+		case O_JOB: jobs[njobs++] = o.arg; break;
+		case O_COMMIT: commit = 1; break;
+		case O_JSON: json = 1; break;
+		case O_LOCK: lock_timeout = o.v; break;
 		}
 	}
-	if (optind != argc || !state_path || !njobs) {
+	gp_opt_end(&o);
+	if (c < 0) {
 		free(jobs);
-		return gp_cli_usage_error(CMD, optind != argc ? "unexpected argument '%s'"
-					       : "--state FILE and --job NAME are required%s",
-					  optind != argc ? argv[optind] : "");
+		return o.status;
+	}
+	if (!state_path || !njobs) {
+		free(jobs);
+		return gp_cli_usage_error(CMD, "--state FILE and --job NAME are required");
 	}
 	if (!cluster_path)
 		cluster_path = gp_cli_default_cluster();

@@ -1,9 +1,8 @@
-/* gpuplan replace: the live seed-002 decision for an operator.  A member
+/* gpuplan replace: the live worker-replacement decision for an operator.  A member
  * of a running job failed: which idle node (or GPUs) replaces it, or does
  * the ring shrink?  Reads the cluster, the allocation state and the job
  * spec; prints the candidates and the decision; --commit writes the new
  * state atomically. */
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opt.h"
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/jobspec.h"
 #include "gpuplan/io/state.h"
@@ -18,30 +18,44 @@
 #include "gpuplan/report/report.h"
 #include "gpuplan/util/util.h"
 
-const char gp_usage_replace[] =
-	"usage: gpuplan replace [-c CLUSTER] --state FILE --failed NODE[:GPUS]\n"
-	"                       [--iteration-s S] [--json] [--commit [--lock-timeout S]]\n"
-	"                       JOB.yaml\n"
-	"\n"
-	"A member of a running job failed: choose its replacement by the worker-replacement rule\n"
-	"(the weakest idle candidate, by peak FLOPS, whose predicted iteration time\n"
-	"stays within the job's average; else the fastest; with no candidate, shrink\n"
-	"the ring to the survivors).  The job's `name` is its entry in the state file.\n"
-	"Exit 0 when replaced or shrunk, 1 when nothing can be done.\n"
-	"\n"
-	"  -c, --cluster FILE  cluster YAML (default: the bundled example cluster)\n"
-	"  --state FILE        allocation state holding the job\n"
-	"  --failed NODE[:GPUS] the failed node, or some of its GPUs (0,2 or 0-3);\n"
-	"                      one per call (several nodes: one call each, with\n"
-	"                      --commit, so each decision sees the last)\n"
-	"  --iteration-s S     the job's measured average iteration time before the\n"
-	"                      failure (default: predicted by the same model)\n"
-	"  --commit            write the new state back to --state FILE (atomically,\n"
-	"                      under an exclusive lock on it, as place --commit): the\n"
-	"                      lost GPUs leave the job and stay down, the replacement\n"
-	"                      joins it, a failed whole node is marked down\n"
-	"  --lock-timeout S    wait at most S seconds for the lock (default 60)\n"
-	"  --json              machine-readable output (keys sorted)\n";
+enum { O_CLUSTER = 'c', O_STATE = 256, O_FAILED, O_ITER, O_JSON, O_COMMIT, O_LOCK };
+
+static const gp_opt replace_opts[] = {
+	GP_OPT_CLUSTER(O_CLUSTER),
+	{ .name = "state", .key = O_STATE, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "allocation state holding the job" },
+	{ .name = "failed", .key = O_FAILED, .type = GP_OT_STR, .arg = "NODE[:GPUS]",
+	  .help = "the failed node, or some of its GPUs (0,2 or 0-3);\n"
+		  "one per call (several nodes: one call each, with\n"
+		  "--commit, so each decision sees the last)" },
+	{ .name = "iteration-s", .key = O_ITER, .type = GP_OT_DURATION, .arg = "S",
+	  .min = 1e-9, .max = 1e9, .unit = "s",
+	  .help = "the job's measured average iteration time before the\n"
+		  "failure (default: predicted by the same model)" },
+	{ .name = "commit", .key = O_COMMIT, .type = GP_OT_FLAG,
+	  .help = "write the new state back to --state FILE (atomically,\n"
+		  "under an exclusive lock on it, as place --commit): the\n"
+		  "lost GPUs leave the job and stay down, the replacement\n"
+		  "joins it, a failed whole node is marked down" },
+	GP_OPT_LOCK_TIMEOUT(O_LOCK),
+	{ .name = "json", .key = O_JSON, .type = GP_OT_FLAG,
+	  .help = "machine-readable output (keys sorted)" },
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_replace = {
+	.name = "replace",
+	.synopsis = "[-c CLUSTER] --state FILE --failed NODE[:GPUS]\n"
+		    "        [--iteration-s S] [--json] [--commit [--lock-timeout S]]\n"
+		    "        JOB.yaml",
+	.min_args = 1, .max_args = 1, .operands = "expected one JOB.yaml",
+	.about = "A member of a running job failed: choose its replacement by the worker-replacement\n"
+		 "rule (the weakest idle candidate, by peak FLOPS, whose predicted iteration\n"
+		 "time stays within the job's average; else the fastest; with no candidate,\n"
+		 "shrink the ring to the survivors).  The job's `name` is its entry in the\n"
+		 "state file.  Exit 0 when replaced or shrunk, 1 when nothing can be done.\n",
+	.opts = replace_opts,
+};
 
 /* "node" or "node:0,2-3" -> node index and GPU mask (0 = whole node). */
 static int parse_failed(const gp_cluster *c, const char *spec, int *node, uint64_t *mask)
@@ -282,16 +296,6 @@ static void update_state(gp_state *s, const gp_job *j, const gp_replace_result *
 
 int cmd_replace(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cluster", required_argument, NULL, 'c' },
-		{ "state", required_argument, NULL, 's' },
-		{ "failed", required_argument, NULL, 'f' },
-		{ "iteration-s", required_argument, NULL, 'i' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "commit", no_argument, NULL, 'C' },
-		{ "lock-timeout", required_argument, NULL, 'L' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *cluster_path = NULL, *state_path = NULL, *failed = NULL;
 	gp_error err = GP_ERROR_INIT;
 	gp_cluster cl;
@@ -305,42 +309,34 @@ int cmd_replace(int argc, char **argv)
 	int json = 0, commit = 0, c, rc = GP_OK, node = -1, whole;
 	double lock_timeout = 60;
 	gp_txn txn = { { -1 }, NULL, 0 };
+	gp_opt_state o;
+	const char *job_path;
 	uint64_t mask;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "c:", opts, NULL)) != -1) {
+	gp_opt_begin(&o, &gp_desc_replace, argc, argv);
+	while ((c = gp_opt_next(&o)) > 0) {
 		switch (c) {
-		case 'c': cluster_path = optarg; break;
-		case 's': state_path = optarg; break;
-		case 'f':
-			if (failed)
-				return gp_cli_usage_error("replace",
-							  "one --failed per call ('%s' and '%s'): decide the "
-							  "first with --commit, then run replace for the next",
-							  failed, optarg);
-			failed = optarg;
+		case O_CLUSTER: cluster_path = o.arg; break;
+		case O_STATE: state_path = o.arg; break;
+		case O_FAILED:
+			if (failed) {
+				gp_opt_end(&o);
+				return gp_opt_bad(&o, "one --failed per call ('%s' and '%s'): decide the "
+						  "first with --commit, then run replace for the next",
+						  failed, o.arg);
+			}
+			failed = o.arg;
 			break;
-		case 'i':
-			if (gp_parse_double(optarg, 1e-9, 1e9, &ro.before_s))
-				return gp_cli_usage_error("replace", "--iteration-s wants seconds > 0, not '%s'",
-							  optarg);
-			break;
-		case 'j': json = 1; break;
-		case 'C': commit = 1; break;
-		case 'L':
-			if (gp_parse_double(optarg, 0, 86400, &lock_timeout))
-				return gp_cli_usage_error("replace", "--lock-timeout needs seconds in 0..86400, not '%s'",
-							  optarg);
-			break;
-		case ':':
-			return gp_cli_usage_error("replace", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return gp_cli_usage_error("replace", "unknown option '%s'", argv[optind - 1]);
+		case O_ITER: ro.before_s = o.v; break;
+		case O_JSON: json = 1; break;
+		case O_COMMIT: commit = 1; break;
+		case O_LOCK: lock_timeout = o.v; break;
 		}
 	}
-	if (optind != argc - 1)
-		return gp_cli_usage_error("replace", "expected one JOB.yaml");
+	job_path = o.nargs ? o.args[0] : NULL;
+	gp_opt_end(&o);
+	if (c < 0)
+		return o.status;
 	if (!state_path)
 		return gp_cli_usage_error("replace", "--state FILE is required");
 	if (!failed)
@@ -361,14 +357,14 @@ int cmd_replace(int argc, char **argv)
 	gp_alloc_init(&alloc, &cl);
 	/* --commit reads, decides and writes in one transaction (under the
 	 * state file's lock), as place --commit */
-	if (gp_jobspec_load(argv[optind], &job, &err) ||
+	if (gp_jobspec_load(job_path, &job, &err) ||
 	    (commit ? gp_state_begin(&txn, state_path, 0, lock_timeout, &cl, &alloc, &st, &err)
 		    : gp_state_load(state_path, &cl, &alloc, &st, &err))) {
 		rc = gp_cli_report(&err);
 		goto out;
 	}
 	if (!gp_replace_job_placement(&st, &job, &pl)) {
-		rc = gp_cli_fail(GP_EINPUT, "%s: job '%s' has no allocation in %s", argv[optind], job.id,
+		rc = gp_cli_fail(GP_EINPUT, "%s: job '%s' has no allocation in %s", job_path, job.id,
 				 state_path);
 		goto out;
 	}
@@ -394,12 +390,12 @@ int cmd_replace(int argc, char **argv)
 		}
 	}
 	if (json) {
-		json_t *o = result_json(&cl, &job, &res, whole, commit && res.status != GP_REPLACE_NONE);
+		json_t *jo = result_json(&cl, &job, &res, whole, commit && res.status != GP_REPLACE_NONE);
 
-		if (json_dumpf(o, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(10)))
+		if (json_dumpf(jo, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(10)))
 			rc = GP_EIO;
 		fputc('\n', stdout);
-		json_decref(o);
+		json_decref(jo);
 	} else {
 		print_text(&cl, &job, &res, whole, commit && res.status != GP_REPLACE_NONE);
 	}

@@ -3,26 +3,27 @@
 #include <string.h>
 
 #include "cli.h"
+#include "opt.h"
 
 static int cmd_completion(int argc, char **argv);
 
 static const gp_command commands[] = {
-	{ "calibrate", cmd_calibrate, "fit the iteration-time model to measured profiles", gp_usage_calibrate },
-	{ "compare", cmd_compare, "run several policies/seeds on one trace, side by side", gp_usage_compare },
-	{ "completion", cmd_completion, "print a bash or zsh completion script", gp_usage_completion },
-	{ "env", cmd_env, "bind development environments' GPUs by quota; heartbeats, reclaim", gp_usage_env },
-	{ "estimate", cmd_estimate, "estimate the GPU memory a training job needs", gp_usage_estimate },
-	{ "failures", cmd_failures, "fit failure models to real lifetimes (Weibull, censored)", gp_usage_failures },
-	{ "import", cmd_import, "build a cluster and today's state from Slurm or Kubernetes output", gp_usage_import },
-	{ "perf", cmd_perf, "model collective and iteration time on a placement", gp_usage_perf },
-	{ "place", cmd_place, "choose nodes, GPUs, CPUs and NIC for a job, and explain", gp_usage_place },
-	{ "predict", cmd_predict, "train and apply utilization, memory and run-time predictors", gp_usage_predict },
-	{ "release", cmd_release, "give a job's allocation back to the state", gp_usage_release },
-	{ "replace", cmd_replace, "replace a failed member of a running job (worker replacement)", gp_usage_replace },
-	{ "simulate", cmd_simulate, "replay a job trace on a cluster (discrete events)", gp_usage_simulate },
-	{ "topo", cmd_topo, "import nvidia-smi snapshots; show node and fabric topology", gp_usage_topo },
-	{ "validate", cmd_validate, "check a cluster, job or snapshot file", gp_usage_validate },
-	{ "whatif", cmd_whatif, "capacity what-if sweeps: cheapest cluster that meets an SLO", gp_usage_whatif },
+	{ "calibrate", cmd_calibrate, "fit the iteration-time model to measured profiles", NULL, &gp_desc_calibrate },
+	{ "compare", cmd_compare, "run several policies/seeds on one trace, side by side", gp_usage_compare, NULL },
+	{ "completion", cmd_completion, "print a bash or zsh completion script", gp_usage_completion, NULL },
+	{ "env", cmd_env, "bind development environments' GPUs by quota; heartbeats, reclaim", NULL, &gp_desc_env },
+	{ "estimate", cmd_estimate, "estimate the GPU memory a training job needs", NULL, &gp_desc_estimate },
+	{ "failures", cmd_failures, "fit failure models to real lifetimes (Weibull, censored)", NULL, &gp_desc_failures_fit },
+	{ "import", cmd_import, "build a cluster and today's state from Slurm or Kubernetes output", gp_usage_import, NULL },
+	{ "perf", cmd_perf, "model collective and iteration time on a placement", gp_usage_perf, NULL },
+	{ "place", cmd_place, "choose nodes, GPUs, CPUs and NIC for a job, and explain", NULL, &gp_desc_place },
+	{ "predict", cmd_predict, "train and apply utilization, memory and run-time predictors", gp_usage_predict, NULL },
+	{ "release", cmd_release, "give a job's allocation back to the state", NULL, &gp_desc_release },
+	{ "replace", cmd_replace, "replace a failed member of a running job (worker replacement)", NULL, &gp_desc_replace },
+	{ "simulate", cmd_simulate, "replay a job trace on a cluster (discrete events)", gp_usage_simulate, NULL },
+	{ "topo", cmd_topo, "import nvidia-smi snapshots; show node and fabric topology", gp_usage_topo, NULL },
+	{ "validate", cmd_validate, "check a cluster, job or snapshot file", gp_usage_validate, NULL },
+	{ "whatif", cmd_whatif, "capacity what-if sweeps: cheapest cluster that meets an SLO", gp_usage_whatif, NULL },
 };
 
 static int cmd_completion(int argc, char **argv)
@@ -38,6 +39,22 @@ static const gp_command *find_command(const char *name)
 		if (!strcmp(commands[i].name, name))
 			return &commands[i];
 	return NULL;
+}
+
+/* "'x' is not a gpuplan command", with the nearest command's name. */
+static int not_a_command(const char *word)
+{
+	const char *names[GP_ARRAY_SIZE(commands) + 1], *hit;
+	size_t i;
+
+	for (i = 0; i < GP_ARRAY_SIZE(commands); i++)
+		names[i] = commands[i].name;
+	names[i] = "help";
+	hit = gp_opt_nearest(word, names, (int)GP_ARRAY_SIZE(names));
+	if (hit)
+		return gp_cli_fail(GP_EUSAGE, "'%s' is not a gpuplan command (did you mean '%s'?); "
+				   "see 'gpuplan --help'", word, hit);
+	return gp_cli_fail(GP_EUSAGE, "'%s' is not a gpuplan command; see 'gpuplan --help'", word);
 }
 
 static void print_main_help(FILE *fp)
@@ -63,8 +80,8 @@ static int cmd_help(int argc, char **argv)
 	}
 	cmd = find_command(argv[1]);
 	if (!cmd)
-		return gp_cli_fail(GP_EUSAGE, "'%s' is not a gpuplan command; see 'gpuplan --help'", argv[1]);
-	fputs(cmd->usage, stdout);
+		return not_a_command(argv[1]);
+	fputs(gp_cli_usage_text(cmd), stdout);
 	return GP_OK;
 }
 
@@ -98,12 +115,12 @@ int main(int argc, char **argv)
 		return finish(cmd_help(argc - 1, argv + 1));
 	cmd = find_command(argv[1]);
 	if (!cmd)
-		return gp_cli_fail(GP_EUSAGE, "'%s' is not a gpuplan command; see 'gpuplan --help'", argv[1]);
+		return not_a_command(argv[1]);
 	for (i = 2; i < argc; i++) {
 		if (!strcmp(argv[i], "--"))
 			break;
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(cmd->usage, stdout);
+			fputs(gp_cli_usage_text(cmd), stdout);
 			return finish(GP_OK);
 		}
 	}

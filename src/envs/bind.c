@@ -1,4 +1,4 @@
-/* The seed-004 binding rule over a cluster (envs.h).
+/* The quota-binding rule over a cluster (envs.h).
  *
  * Candidate search is O(K log n) whatever the cluster size: for every pool
  * and every task count t < K a max-segment-tree over the pool's GPUs holds

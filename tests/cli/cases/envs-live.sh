@@ -1,4 +1,4 @@
-# gpuplan env: bind by the seed-004 rule against a state file, release,
+# gpuplan env: bind by the quota-binding rule against a state file, release,
 # heartbeats and reclaim exactly at the timeout, status.
 C=tests/data/envs/cluster.yaml
 S="-c $C --envs tests/data/envs/envs.yaml --state $TMP/st.yaml"

@@ -1,0 +1,361 @@
+/* The option engine (opt.h): one parser for every command's argv. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "opt.h"
+#include "gpuplan/util/util.h"
+
+#define CMD_OF(d) ((d)->cmd ? (d)->cmd : (d)->name)
+
+void gp_opt_begin(gp_opt_state *s, const gp_cmd_desc *d, int argc, char **argv)
+{
+	memset(s, 0, sizeof(*s));
+	s->d = d;
+	s->argc = argc;
+	s->argv = argv;
+	s->i = 1;
+	s->args = gp_xcalloc((size_t)(argc > 0 ? argc : 1), sizeof(*s->args));
+}
+
+void gp_opt_end(gp_opt_state *s)
+{
+	free(s->args);
+	s->args = NULL;
+}
+
+static int usage_error(gp_opt_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int usage_error(gp_opt_state *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "gpuplan %s: ", CMD_OF(s->d));
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nsee 'gpuplan help %s'\n", CMD_OF(s->d));
+	s->status = GP_EUSAGE;
+	return -1;
+}
+
+int gp_opt_bad(gp_opt_state *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "gpuplan %s: ", CMD_OF(s->d));
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nsee 'gpuplan help %s'\n", CMD_OF(s->d));
+	return GP_EUSAGE;
+}
+
+const char *gp_opt_nearest(const char *word, const char *const *names, int n)
+{
+	const char *best = NULL;
+	size_t wl = strlen(word);
+	int i, bd = (int)(wl / 3), d;
+
+	if (bd < 1)
+		bd = 1;
+	if (bd > 3)
+		bd = 3;
+	for (i = 0; i < n; i++) {
+		d = gp_edit_distance(word, names[i], 0);
+		if (d <= bd && (!best || d < gp_edit_distance(word, best, 0)))
+			best = names[i];
+	}
+	if (!best && wl >= 3)
+		for (i = 0; i < n && !best; i++)
+			if (!strncmp(names[i], word, wl))
+				best = names[i];
+	return best;
+}
+
+int gp_opt_subcommand(const char *cmd, const char *word, const char *const *names, int n)
+{
+	const char *hit;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(word, names[i]))
+			return i;
+	hit = gp_opt_nearest(word, names, n);
+	if (hit)
+		gp_cli_usage_error(cmd, "unknown subcommand '%s' (did you mean '%s'?)", word, hit);
+	else {
+		char list[256] = "";
+		size_t len = 0;
+
+		for (i = 0; i < n && len < sizeof(list); i++)
+			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "", names[i]);
+		gp_cli_usage_error(cmd, "unknown subcommand '%s' (%s)", word, list);
+	}
+	return -1;
+}
+
+static int nopts(const gp_opt *o)
+{
+	int n = 0;
+
+	while (o && o[n].name)
+		n++;
+	return n;
+}
+
+/* The long option named by name[0..len): exact, else the one it is a
+ * prefix of; *ambiguous when several are. */
+static const gp_opt *find_long(const gp_opt *o, const char *name, size_t len, int *ambiguous)
+{
+	const gp_opt *hit = NULL;
+	int i, n = nopts(o);
+
+	*ambiguous = 0;
+	for (i = 0; i < n; i++)
+		if (strlen(o[i].name) == len && !strncmp(o[i].name, name, len))
+			return &o[i];
+	for (i = 0; i < n; i++)
+		if (!strncmp(o[i].name, name, len)) {
+			if (hit)
+				*ambiguous = 1;
+			hit = &o[i];
+		}
+	return *ambiguous ? NULL : hit;
+}
+
+static const gp_opt *find_short(const gp_opt *o, int c)
+{
+	int i, n = nopts(o);
+
+	for (i = 0; i < n; i++)
+		if (o[i].sc && o[i].sc == c)
+			return &o[i];
+	return NULL;
+}
+
+static int unknown(gp_opt_state *s, const char *word)
+{
+	const char *names[128], *hit;
+	char given[72], key[72];
+	int i, n = nopts(s->d->opts);
+	const char *eq = strchr(word, '=');
+	size_t len = eq ? (size_t)(eq - word) : strlen(word);
+
+	if (n > 128)
+		n = 128;
+	for (i = 0; i < n; i++)
+		names[i] = s->d->opts[i].name;
+	snprintf(given, sizeof(given), "%.*s", (int)(len > 64 ? 64 : len), word);
+	snprintf(key, sizeof(key), "%s", given + (given[1] == '-' ? 2 : 1));
+	hit = given[0] == '-' && key[0] ? gp_opt_nearest(key, names, n) : NULL;
+	if (hit)
+		return usage_error(s, "unknown option '%s' (did you mean '--%s'?)", word, hit);
+	return usage_error(s, "unknown option '%s'", word);
+}
+
+static const char *num(char *buf, size_t n, double x)
+{
+	if (fabs(x) >= 1e15 && isfinite(x))
+		snprintf(buf, n, "%.6g", x);
+	else
+		snprintf(buf, n, "%.15g", x);
+	return buf;
+}
+
+/* Check and convert the value of the current option. */
+static int take_value(gp_opt_state *s)
+{
+	const gp_opt *o = s->cur;
+	char a[32], b[32];
+
+	switch (o->type) {
+	case GP_OT_LONG:
+		if (gp_parse_long(s->arg, (long)o->min, (long)o->max, &s->l))
+			return usage_error(s, "--%s wants %s in [%s, %s], not '%s'", o->name,
+					   o->what ? o->what : "a whole number", num(a, sizeof(a), o->min),
+					   num(b, sizeof(b), o->max), s->arg);
+		s->v = (double)s->l;
+		break;
+	case GP_OT_DOUBLE:
+		if (gp_parse_double(s->arg, o->min, o->max, &s->v) || !isfinite(s->v))
+			return usage_error(s, "--%s wants %s in [%s, %s], not '%s'", o->name,
+					   o->what ? o->what : "a number", num(a, sizeof(a), o->min),
+					   num(b, sizeof(b), o->max), s->arg);
+		break;
+	case GP_OT_DURATION:
+		if (gp_parse_duration(s->arg, o->unit, o->min, o->max, &s->v))
+			return usage_error(s, "--%s wants %s in [%s, %s] %s (a number, or with a unit: "
+					   "90s, 30m, 2h, 1d), not '%s'", o->name, o->what ? o->what : "a time",
+					   num(a, sizeof(a), o->min),
+					   isfinite(o->max) ? num(b, sizeof(b), o->max) : "inf",
+					   o->unit && !strcmp(o->unit, "h") ? "hours" : "seconds", s->arg);
+		break;
+	default:
+		break;
+	}
+	return o->key;
+}
+
+int gp_opt_next(gp_opt_state *s)
+{
+	while (s->i < s->argc) {
+		char *a = s->argv[s->i++];
+
+		if (!strcmp(a, "--")) {
+			while (s->i < s->argc)
+				s->args[s->nargs++] = s->argv[s->i++];
+			break;
+		}
+		if (a[0] != '-' || a[1] == '\0') {
+			s->args[s->nargs++] = a;
+			continue;
+		}
+		s->opt = a;
+		s->arg = NULL;
+		if (a[1] == '-') {
+			const char *name = a + 2, *eq = strchr(name, '=');
+			size_t len = eq ? (size_t)(eq - name) : strlen(name);
+			int amb;
+
+			s->cur = find_long(s->d->opts, name, len, &amb);
+			if (amb)
+				return usage_error(s, "option '%.*s' is ambiguous", (int)(len + 2), a);
+			if (!s->cur)
+				return unknown(s, a);
+			if (s->cur->type == GP_OT_FLAG) {
+				if (eq)
+					return usage_error(s, "--%s takes no value", s->cur->name);
+				return s->cur->key;
+			}
+			if (eq)
+				s->arg = eq + 1;
+		} else {
+			s->cur = find_short(s->d->opts, (unsigned char)a[1]);
+			if (!s->cur)
+				return unknown(s, a);
+			if (s->cur->type == GP_OT_FLAG) {
+				if (a[2])
+					return usage_error(s, "-%c takes no value", a[1]);
+				return s->cur->key;
+			}
+			if (a[2])
+				s->arg = a + 2;
+		}
+		if (!s->arg) {
+			if (s->i >= s->argc)
+				return usage_error(s, "%s wants a value (%s)", a, s->cur->arg ? s->cur->arg : "");
+			s->arg = s->argv[s->i++];
+		}
+		return take_value(s);
+	}
+	if (s->nargs < s->d->min_args || (s->d->max_args >= 0 && s->nargs > s->d->max_args)) {
+		if (s->d->operands)
+			return usage_error(s, "%s", s->d->operands);
+		if (s->d->max_args >= 0 && s->nargs > s->d->max_args)
+			return usage_error(s, "unexpected argument '%s'", s->args[s->d->max_args]);
+		return usage_error(s, "expected more arguments");
+	}
+	return 0;
+}
+
+/* Help text from column col of the current line: its first line there
+ * (after padding to ind, or two spaces past a long head), the others at
+ * ind. */
+static void put_lines(FILE *fp, const char *text, int ind, int col)
+{
+	const char *p = text;
+	int first = 1;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+
+		if (!first)
+			fprintf(fp, "%*s", ind, "");
+		else if (col < ind - 1)
+			fprintf(fp, "%*s", ind - col, "");
+		else
+			fputs("  ", fp);
+		fprintf(fp, "%.*s\n", (int)n, p);
+		p += n;
+		if (*p == '\n')
+			p++;
+		first = 0;
+	}
+}
+
+void gp_opt_usage(const gp_cmd_desc *d, FILE *fp)
+{
+	const char *p = d->synopsis ? d->synopsis : "";
+	int i, n = nopts(d->opts);
+
+	/* One usage per line; a line that starts with a blank goes on the
+	 * one before, under its first option. */
+	for (i = 0; *p || i == 0; i++) {
+		size_t len = strcspn(p, "\n"), lead = strspn(p, " ");
+
+		if (lead && i)
+			fprintf(fp, "%*s%.*s\n", (int)(strlen(d->name) + 15), "", (int)(len - lead),
+				p + lead);
+		else
+			fprintf(fp, "%s gpuplan %s %.*s\n", i ? "      " : "usage:", d->name, (int)len, p);
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	if (d->about)
+		fprintf(fp, "\n%s", d->about);
+	if (n)
+		fputc('\n', fp);
+	for (i = 0; i < n; i++) {
+		const gp_opt *o = &d->opts[i];
+		char head[96];
+		int len;
+
+		if (o->hidden)
+			continue;
+		if (o->sc)
+			len = snprintf(head, sizeof(head), "  -%c, --%s%s%s", o->sc, o->name,
+				       o->arg ? " " : "", o->arg ? o->arg : "");
+		else
+			len = snprintf(head, sizeof(head), "  --%s%s%s", o->name, o->arg ? " " : "",
+				       o->arg ? o->arg : "");
+		fputs(head, fp);
+		if (o->help)
+			put_lines(fp, o->help, 23, len);
+		else
+			fputc('\n', fp);
+	}
+	if (d->more)
+		fprintf(fp, "\n%s", d->more);
+}
+
+const char *gp_cli_usage_text(const gp_command *c)
+{
+	static struct {
+		const gp_command *c;
+		char *text;
+	} made[32];
+	size_t i, len;
+	FILE *fp;
+
+	if (!c->desc)
+		return c->usage;
+	for (i = 0; i < GP_ARRAY_SIZE(made) && made[i].c; i++)
+		if (made[i].c == c)
+			return made[i].text;
+	if (i == GP_ARRAY_SIZE(made))
+		i = 0;  /* more commands than slots: make it again (never so far) */
+	free(made[i].text);
+	made[i].text = NULL;
+	fp = open_memstream(&made[i].text, &len);
+	if (!fp)
+		return "";
+	gp_opt_usage(c->desc, fp);
+	fclose(fp);
+	made[i].c = c;
+	return made[i].text ? made[i].text : "";
+}
