@@ -11,10 +11,12 @@ topics() { # CMD -> title prefixes of the topic subsections its options live in
 	whatif) echo "What-if specs" ;;
 	esac
 }
+# Subsections whose options live in a usage of their own, not `help CMD`.
+SEPARATE="gpuplan import sacct"
 part() { # CMD own|all: the man text of its subsections
-	awk -v cmd="gpuplan $1" -v more="$(if [ "$2" = all ]; then topics "$1"; fi)" '
+	awk -v sep="$SEPARATE" -v cmd="gpuplan $1" -v more="$(if [ "$2" = all ]; then topics "$1"; fi)" '
 		BEGIN { n = split(more, w, "|") }
-		/^\.S[hs] / { t = $0; sub(/^\.S[hs] /, "", t); on = index(t " ", cmd " ") == 1
+		/^\.S[hs] / { t = $0; sub(/^\.S[hs] /, "", t); on = index(t " ", cmd " ") == 1 && t != sep
 			for (i = 1; i <= n; i++) if (index(t, w[i]) == 1) on = 1 }
 		on' "$MAN"
 }
