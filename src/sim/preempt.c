@@ -2,16 +2,18 @@
  * jobs it outranks (--preempt class: LS over BE; --preempt priority:
  * strictly higher priority; las: a job of a higher queue).
  *
- * Victim rule, in this order: fewest jobs preempted, then the least work
- * lost (GPU-seconds since the victim's last checkpoint; zero when state is
- * saved on preemption), then the most recently (re)started.  Candidates
- * are ordered by (GPU share held, descending; work lost; start of their
- * current run, latest first; job index, last first), which takes the
- * fewest jobs to cover a need.
+ * Victim rule, in this order: fewest jobs preempted, then the least GPU
+ * share taken from them, then the least work lost (GPU-seconds since the
+ * victim's last checkpoint; zero when state is saved on preemption), then
+ * the most recently (re)started.  Candidates are ordered by (GPU share
+ * held, descending; work lost; start of their current run, latest first;
+ * job index, last first), which takes the fewest jobs to cover a need.
  *   A job that stays on one node: for every node holding candidates, the
  *   shortest prefix of that node's candidates (in that order) after which
- *   the node has enough fitting GPUs, host CPU and memory; nodes are tried
- *   by (victims, work lost, latest start descending, node id).
+ *   the node has enough fitting GPUs, host CPU and memory, each of them
+ *   then swapped for the smallest other candidate that still makes room
+ *   (node_trial); nodes are tried by (victims, share, work lost, latest
+ *   start descending, node id).
  *   A job that may span nodes: candidates are released in that order
  *   until the free share covers the job and the policy places it.
  * Either way the job's placement still comes from the policy, on the
@@ -56,6 +58,8 @@ static int try_cmp(const void *x, const void *y)
 
 	if (a->count != b->count)
 		return a->count < b->count ? -1 : 1;
+	if (a->held != b->held)
+		return a->held < b->held ? -1 : 1;
 	if (a->lost != b->lost)
 		return a->lost < b->lost ? -1 : 1;
 	if (a->latest != b->latest)
@@ -250,59 +254,28 @@ static size_t node_cands(sim *s, int node, int thr, int *cap)
 	return n;
 }
 
-/* Victims on node (the shortest prefix of its candidates c[0..n) that
- * makes room), released; t->count = 0 when none do. */
-static size_t node_victims(sim *s, const gp_job *job, const victim *c, size_t n, int node, node_try *t)
-{
-	size_t nv = 0, i;
-	int fits = 0;
-
-	t->node = node;
-	t->count = 0;
-	t->lost = 0;
-	t->latest = -INFINITY;
-	for (i = 0; i < n && !fits; i++) {
-		s->victims[nv++] = c[i].job;
-		release(s, c[i].job);
-		t->count++;
-		t->lost += c[i].lost;
-		if (c[i].start > t->latest)
-			t->latest = c[i].start;
-		fits = node_fits(s, node, job);
-	}
-	if (!fits)
-		t->count = 0;
-	return nv;
-}
-
-/* The same as node_victims without touching the state: the node's GPUs,
- * host CPU and memory are copied and the victims' parts on it given back
- * to the copy. */
-static void node_trial(sim *s, const gp_job *job, const victim *c, size_t n, int node, node_try *t)
+/* Does node have room for job with the victims c[sel[0..k)] gone?  Works
+ * on a copy of the node's free GPUs, host CPU and memory. */
+static int trial_fits(sim *s, const gp_job *job, const victim *c, const int32_t *sel, size_t k,
+		      int node)
 {
 	const gp_alloc *a = &s->alloc;
 	const gp_node *nd = &s->cl->nodes[node];
 	int *milli = s->pk_gmilli;
 	int64_t *mem = s->pk_gmem, cpu = a->node_free_cpu_milli[node], hmem = a->node_free_mem_mib[node];
 	size_t i;
-	int g, fits = 0;
+	int g, cnt = 0;
 
-	t->node = node;
-	t->count = 0;
-	t->lost = 0;
-	t->latest = -INFINITY;
-	if (!gp_node_eligible(&s->ctx, node, job))
-		return;
 	for (g = 0; g < nd->ngpus; g++) {
 		milli[g] = a->gpu_free_milli[nd->first_gpu + g];
 		mem[g] = a->gpu_free_mem_mib[nd->first_gpu + g];
 	}
-	for (i = 0; i < n && !fits; i++) {
-		const gp_placement *p = place_of(s, c[i].job);
-		int k, cnt = 0;
+	for (i = 0; i < k; i++) {
+		const gp_placement *p = place_of(s, c[sel[i]].job);
+		int q;
 
-		for (k = 0; k < p->nparts; k++) {
-			const gp_place_part *part = &p->parts[k];
+		for (q = 0; q < p->nparts; q++) {
+			const gp_place_part *part = &p->parts[q];
 
 			if (part->node != node)
 				continue;
@@ -313,16 +286,99 @@ static void node_trial(sim *s, const gp_job *job, const victim *c, size_t n, int
 			cpu += part->cpu_milli;
 			hmem += part->host_mem_mib;
 		}
-		t->count++;
-		t->lost += c[i].lost;
-		if (c[i].start > t->latest)
-			t->latest = c[i].start;
-		for (g = 0; g < nd->ngpus; g++)
-			cnt += milli[g] >= job->gpu_milli && mem[g] >= job->gpu_mem_mib;
-		fits = cnt >= job->gpus && cpu >= job->cpu_milli && hmem >= job->mem_mib;
+	}
+	for (g = 0; g < nd->ngpus; g++)
+		cnt += milli[g] >= job->gpu_milli && mem[g] >= job->gpu_mem_mib;
+	return cnt >= job->gpus && cpu >= job->cpu_milli && hmem >= job->mem_mib;
+}
+
+/* Smaller victims first: share held, then work lost, then latest start. */
+static int smaller(const victim *a, const victim *b)
+{
+	if (a->held != b->held)
+		return a->held < b->held;
+	if (a->lost != b->lost)
+		return a->lost < b->lost;
+	if (a->start != b->start)
+		return a->start > b->start;
+	return a->job > b->job;
+}
+
+/* The victims on node for job, as indexes into its candidates c[0..n)
+ * (in victim order) in s->pk_sel; t->count = 0 when none make room.
+ * The shortest prefix of c gives the fewest jobs; then each of them, the
+ * largest first, is swapped for the smallest other candidate (share held,
+ * work lost, latest start) that still leaves room: a 1-GPU job takes a
+ * 1-GPU victim, not a 4-GPU one that started later. */
+static void node_trial(sim *s, const gp_job *job, const victim *c, size_t n, int node, node_try *t)
+{
+	int32_t *sel;
+	size_t i, k = 0, p, q;
+	int fits = 0;
+
+	t->node = node;
+	t->count = 0;
+	t->held = 0;
+	t->lost = 0;
+	t->latest = -INFINITY;
+	if (!gp_node_eligible(&s->ctx, node, job))
+		return;
+	GP_GROW(s->pk_sel, s->pk_sel_cap, n + 1);
+	GP_GROW(s->pk_in, s->pk_in_cap, n + 1);
+	sel = s->pk_sel;
+	while (k < n && !fits) {
+		sel[k] = (int32_t)k;
+		k++;
+		fits = trial_fits(s, job, c, sel, k, node);
 	}
 	if (!fits)
+		return;
+	memset(s->pk_in, 0, n);
+	for (i = 0; i < k; i++)
+		s->pk_in[i] = 1;
+	for (p = 0; p < k; p++) {
+		int32_t was = sel[p], best = -1;
+
+		for (q = k; q < n; q++) {
+			if (s->pk_in[q] || !smaller(&c[q], &c[was]) ||
+			    (best >= 0 && !smaller(&c[q], &c[best])))
+				continue;
+			sel[p] = (int32_t)q;
+			if (trial_fits(s, job, c, sel, k, node))
+				best = (int32_t)q;
+			sel[p] = was;
+		}
+		if (best >= 0) {
+			sel[p] = best;
+			s->pk_in[was] = 0;
+			s->pk_in[best] = 1;
+		}
+	}
+	t->count = (int)k;
+	for (i = 0; i < k; i++) {
+		const victim *v = &c[sel[i]];
+
+		t->held += v->held;
+		t->lost += v->lost;
+		if (v->start > t->latest)
+			t->latest = v->start;
+	}
+}
+
+/* The victims of node_trial, released into s->victims; t->count = 0 when
+ * they do not make room after all. */
+static size_t node_victims(sim *s, const gp_job *job, const victim *c, size_t n, int node, node_try *t)
+{
+	size_t nv = 0, i;
+
+	node_trial(s, job, c, n, node, t);
+	for (i = 0; i < (size_t)t->count; i++) {
+		s->victims[nv++] = c[s->pk_sel[i]].job;
+		release(s, c[s->pk_sel[i]].job);
+	}
+	if (t->count && !node_fits(s, node, job))
 		t->count = 0;
+	return nv;
 }
 
 /* Trial of node; kept in tries[] (the best first) when it makes room. */
@@ -346,9 +402,25 @@ static void try_node(sim *s, const gp_job *job, int thr, int node, size_t *ntrie
 	++*ntries;
 }
 
+/* The least share any node's victims for job can hold: with whole GPUs
+ * only, the GPUs the job lacks on the node with the most whole GPUs free
+ * (or one); otherwise nothing. */
+static int64_t held_bound(const sim *s, const gp_job *job)
+{
+	int best = 0, k;
+
+	if (!s->pk_whole)
+		return 0;
+	for (k = 0; k < s->cl->nnodes; k++)
+		if (s->alloc.node_free_whole[k] > best)
+			best = s->alloc.node_free_whole[k];
+	return (int64_t)GP_MILLI * (job->gpus - best > 1 ? job->gpus - best : 1);
+}
+
 /* A job that stays on one node.  Nodes are tried in the order of their
- * trials (try_cmp).  A node's trial is no better than one victim, no work
- * lost, started when the latest job indexed on it started: nodes are
+ * trials (try_cmp).  A node's trial is no better than one victim holding
+ * the share bound (held_bound), no work lost, started when the latest job
+ * indexed on it started: nodes are
  * visited in the order of that time (pk_mru) until the best trial beats
  * it.  Usually that node places the job; only when the policy refuses it
  * are the other nodes tried and sorted. */
@@ -357,13 +429,15 @@ static int one_node(sim *s, const gp_job *job, int thr)
 	node_try *tries;
 	size_t ntries = 0, i, n, nv;
 	int32_t node;
+	int64_t lb;
 	int ok = 0, cap;
 
 	GP_GROW(s->tries, s->tries_cap, (size_t)s->cl->nnodes + 1);
 	tries = s->tries;
+	lb = held_bound(s, job);
 	for (node = s->pk_mru; node >= 0; node = s->pk_mru_next[node]) {
 		if (ntries) {
-			node_try b = { -1, 1, 0, s->pk_nlast[node] };
+			node_try b = { -1, 1, lb, 0, s->pk_nlast[node] };
 
 			if (try_cmp(&tries[0], &b) < 0)
 				break;

@@ -108,6 +108,9 @@ void gp_sim_pk_setup(sim *s)
 	s->pk_memo = gp_xcalloc(n, sizeof(*s->pk_memo));
 	for (i = 0; i < s->n && !s->pk_ck; i++)
 		s->pk_ck = gp_sim_ix_tau(s, (int32_t)i) > 0;
+	s->pk_whole = c->hooks[0] == NULL;
+	for (i = 0; i < s->n && s->pk_whole; i++)
+		s->pk_whole = s->jl->jobs[i].gpus > 0 && s->jl->jobs[i].gpu_milli == GP_MILLI;
 }
 
 void gp_sim_pk_teardown(sim *s)
@@ -142,6 +145,8 @@ void gp_sim_pk_teardown(sim *s)
 	free(s->pe_jnext);
 	free(s->pe_node);
 	free(s->pk_nv);
+	free(s->pk_sel);
+	free(s->pk_in);
 	free(s->pk_memo);
 }
 

@@ -84,6 +84,7 @@ typedef struct gp_sim_pk_memo {
 
 typedef struct gp_sim_try {
 	int node, count;
+	int64_t held;           /* milli-GPU its victims hold */
 	double lost, latest;
 } gp_sim_try;
 
@@ -261,6 +262,11 @@ struct gp_sim {
 	uint32_t *pk_nmark, pk_nstamp;
 	gp_sim_victim *pk_nv;   /* one node's candidates */
 	size_t pk_nv_cap;
+	int32_t *pk_sel;        /* a node trial's victims (indexes into pk_nv) */
+	uint8_t *pk_in;         /* pk_nv entries among them */
+	size_t pk_sel_cap, pk_in_cap;
+	int pk_whole;           /* every job holds whole GPUs and no source
+				 * changes shares: victims' share bounds hold */
 	struct gp_sim_pk_memo *pk_memo; /* job -> its last failed search */
 
 	/* las (las.c): queue of each job, attained service since its last

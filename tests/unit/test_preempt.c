@@ -162,6 +162,58 @@ static void test_victim_rule(void)
 	gp_joblist_release(&l);
 }
 
+/* The least GPU share comes after the fewest jobs: a 1-GPU job must not
+ * take a 4-GPU job when a 1-GPU victim frees enough.
+ * (a) One 8-GPU node: BE A (4 GPUs) at 0, B (1) at 1, C (3) at 2 fill it;
+ *     LS L (1 GPU, 100 s) at 10.  A, B or C alone each make room (one
+ *     victim); B holds the least share: L 10-110, B resumes at 110 with
+ *     991 s left (1,101); A (0-1,000) and C (2-1,002) are untouched and no
+ *     GPU stays idle.  (Taking the most GPUs first preempted A and left 3
+ *     GPUs idle for 100 s.)
+ * (b) Two 4-GPU nodes: B (1 GPU) at 0 and C (3) at 1 fill n0 (first-fit),
+ *     A (4) at 5 fills n1; L (1 GPU) at 10.  Every node needs one victim;
+ *     A started last, but n0's B holds 1 GPU against A's 4: B again
+ *     (1,100), A 5-1,005, C 1-1,001. */
+static void test_victim_share(void)
+{
+	gp_joblist l;
+	gp_sim_result r;
+	gp_sim_config cfg;
+
+	build_cluster(1, 8);
+	gp_joblist_init(&l);
+	add(&l, "A", 0, 4, 1000, GP_CLASS_BE);
+	add(&l, "B", 1, 1, 1000, GP_CLASS_BE);
+	add(&l, "C", 2, 3, 1000, GP_CLASS_BE);
+	add(&l, "L", 10, 1, 100, GP_CLASS_LS);
+	config(&cfg, GP_SIM_FIFO, GP_SIM_PREEMPT_CLASS);
+	CU_ASSERT_EQUAL_FATAL(run_cfg(&cfg, &l, &r), GP_OK);
+	CHECK_JOB(r, 3, 10, 110);
+	CHECK_JOB(r, 0, 0, 1000);
+	CHECK_JOB(r, 1, 1, 1101);
+	CHECK_JOB(r, 2, 2, 1002);
+	CU_ASSERT_EQUAL(r.jobs[1].preemptions, 1);
+	CU_ASSERT_EQUAL(r.interruptions[GP_SIM_CAUSE_PREEMPT], 1);
+	gp_sim_result_release(&r);
+	gp_joblist_release(&l);
+
+	build_cluster(2, 4);
+	gp_joblist_init(&l);
+	add(&l, "B", 0, 1, 1000, GP_CLASS_BE);
+	add(&l, "C", 1, 3, 1000, GP_CLASS_BE);
+	add(&l, "A", 5, 4, 1000, GP_CLASS_BE);
+	add(&l, "L", 10, 1, 100, GP_CLASS_LS);
+	CU_ASSERT_EQUAL_FATAL(run_cfg(&cfg, &l, &r), GP_OK);
+	CHECK_JOB(r, 3, 10, 110);
+	CHECK_JOB(r, 0, 0, 1100);
+	CHECK_JOB(r, 1, 1, 1001);
+	CHECK_JOB(r, 2, 5, 1005);
+	CU_ASSERT_EQUAL(r.jobs[0].first_node, 0);
+	CU_ASSERT_EQUAL(r.interruptions[GP_SIM_CAUSE_PREEMPT], 1);
+	gp_sim_result_release(&r);
+	gp_joblist_release(&l);
+}
+
 /* A multi-node LS job.  Two nodes of 4 GPUs; BE A (4 GPUs) fills n0 at
  * 0, BE B (2) and D (2) fill n1 at 1 and 2.  LS ring job C (6 GPUs,
  * 100 s) at 10: candidates by GPUs held, then latest start: A, D, B.
@@ -554,6 +606,7 @@ static void register_tests(void)
 
 	gp_test_add(s, "class_basic", test_class_basic);
 	gp_test_add(s, "victim_rule", test_victim_rule);
+	gp_test_add(s, "victim_share", test_victim_share);
 	gp_test_add(s, "multi_node", test_multi_node);
 	gp_test_add(s, "priority", test_priority);
 	gp_test_add(s, "priority_sparse", test_priority_sparse);

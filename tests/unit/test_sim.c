@@ -591,6 +591,33 @@ static void ref_commit(ref_sim *r, gp_alloc *trial, const int *v, int nv, double
 	}
 }
 
+/* Smaller victims first: share held, then work lost, then latest start. */
+static int ref_smaller(const ref_cand *a, const ref_cand *b)
+{
+	if (a->held != b->held)
+		return a->held < b->held;
+	if (a->lost != b->lost)
+		return a->lost < b->lost;
+	if (a->start != b->start)
+		return a->start > b->start;
+	return a->job > b->job;
+}
+
+/* Does node have room for job with the candidates c[sel[0..k)] gone? */
+static int ref_set_fits(const ref_sim *r, const int *sel, int k, int node, const gp_job *job,
+			const ref_cand *c)
+{
+	gp_alloc trial;
+	int i, fits;
+
+	CU_ASSERT_EQUAL_FATAL(gp_alloc_copy(&trial, &r->alloc), GP_OK);
+	for (i = 0; i < k; i++)
+		gp_placement_undo(&trial, &r->pl[c[sel[i]].job]);
+	fits = ref_node_fits(&trial, node, job, &r->ctx);
+	gp_alloc_release(&trial);
+	return fits;
+}
+
 static int ref_preempt(ref_sim *r, int h, double t, int level)
 {
 	const gp_job *job = &r->l->jobs[h];
@@ -635,34 +662,64 @@ static int ref_preempt(ref_sim *r, int h, double t, int level)
 		return ok;
 	}
 	/* One node: each node's shortest prefix of its candidates that makes
-	 * room, nodes by (victims, lost, latest start, id). */
+	 * room, each of them then swapped for the smallest other candidate
+	 * that still does; nodes by (victims, share, lost, latest start, id). */
 	{
-		int cnt[4] = { 0 }, tried[4] = { 0 }, node;
+		int cnt[4] = { 0 }, tried[4] = { 0 }, node, sel[4][REF_MAX];
+		int64_t share[4] = { 0 };
 		double lost[4] = { 0 }, latest[4];
 
 		for (node = 0; node < cl.nnodes; node++) {
-			int fits = 0;
+			int nl = 0, loc[REF_MAX], in[REF_MAX] = { 0 }, p, q, kk = 0, fits = 0;
 
 			latest[node] = -INFINITY;
-			CU_ASSERT_EQUAL_FATAL(gp_alloc_copy(&trial, &r->alloc), GP_OK);
-			for (k = 0; k < nc && !fits; k++) {
-				const gp_placement *p = &r->pl[c[k].job];
+			for (k = 0; k < nc; k++) {
+				const gp_placement *pp = &r->pl[c[k].job];
 				int touch = 0;
 
-				for (i = 0; i < p->nparts; i++)
-					touch |= p->parts[i].node == node;
-				if (!touch)
-					continue;
-				gp_placement_undo(&trial, p);
-				cnt[node]++;
-				lost[node] += c[k].lost;
-				if (c[k].start > latest[node])
-					latest[node] = c[k].start;
-				fits = ref_node_fits(&trial, node, job, &r->ctx);
+				for (i = 0; i < pp->nparts; i++)
+					touch |= pp->parts[i].node == node;
+				if (touch)
+					loc[nl++] = k;
+			}
+			while (kk < nl && !fits) {
+				sel[node][kk] = loc[kk];
+				kk++;
+				fits = ref_set_fits(r, sel[node], kk, node, job, c);
 			}
 			if (!fits)
-				cnt[node] = 0;
-			gp_alloc_release(&trial);
+				continue;
+			for (i = 0; i < kk; i++)
+				in[i] = 1;
+			for (p = 0; p < kk; p++) {
+				int was = sel[node][p], best = -1, bq = -1;
+
+				for (q = kk; q < nl; q++) {
+					if (in[q] || !ref_smaller(&c[loc[q]], &c[was]) ||
+					    (best >= 0 && !ref_smaller(&c[loc[q]], &c[best])))
+						continue;
+					sel[node][p] = loc[q];
+					if (ref_set_fits(r, sel[node], kk, node, job, c)) {
+						best = loc[q];
+						bq = q;
+					}
+					sel[node][p] = was;
+				}
+				if (best >= 0) {
+					for (q = 0; q < nl; q++)
+						if (loc[q] == was)
+							in[q] = 0;
+					sel[node][p] = best;
+					in[bq] = 1;
+				}
+			}
+			cnt[node] = kk;
+			for (i = 0; i < kk; i++) {
+				share[node] += c[sel[node][i]].held;
+				lost[node] += c[sel[node][i]].lost;
+				if (c[sel[node][i]].start > latest[node])
+					latest[node] = c[sel[node][i]].start;
+			}
 		}
 		for (;;) {
 			int best = -1;
@@ -671,25 +728,18 @@ static int ref_preempt(ref_sim *r, int h, double t, int level)
 				if (!cnt[node] || tried[node])
 					continue;
 				if (best < 0 || cnt[node] < cnt[best] ||
-				    (cnt[node] == cnt[best] && (lost[node] < lost[best] ||
-				     (lost[node] == lost[best] && latest[node] > latest[best]))))
+				    (cnt[node] == cnt[best] && (share[node] < share[best] ||
+				     (share[node] == share[best] && (lost[node] < lost[best] ||
+				      (lost[node] == lost[best] && latest[node] > latest[best]))))))
 					best = node;
 			}
 			if (best < 0)
 				return 0;
 			tried[best] = 1;
 			CU_ASSERT_EQUAL_FATAL(gp_alloc_copy(&trial, &r->alloc), GP_OK);
-			nv = 0;
-			for (k = 0; k < nc && nv < cnt[best]; k++) {
-				const gp_placement *p = &r->pl[c[k].job];
-				int touch = 0;
-
-				for (i = 0; i < p->nparts; i++)
-					touch |= p->parts[i].node == best;
-				if (!touch)
-					continue;
-				gp_placement_undo(&trial, p);
-				v[nv++] = c[k].job;
+			for (nv = 0; nv < cnt[best]; nv++) {
+				gp_placement_undo(&trial, &r->pl[c[sel[best][nv]].job]);
+				v[nv] = c[sel[best][nv]].job;
 			}
 			if (ref_place(r, &trial, h, &r->tmp)) {
 				ref_commit(r, &trial, v, nv, t);
