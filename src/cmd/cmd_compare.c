@@ -36,7 +36,7 @@ const char gp_usage_compare[] =
 	"  -c, --cluster FILE  cluster YAML; repeat to compare clusters (default:\n"
 	"                   the bundled example)\n"
 	"  --policies LIST  placement policies, comma-separated (default bestfit)\n"
-	"  --queues LIST    fifo, sjf, backfill, priority, las, comma-separated\n"
+	"  --queues LIST    fifo, sjf, backfill, priority, las, fifo-skip, comma-separated\n"
 	"                   (default fifo)\n"
 	"  --seeds LIST     seeds: '1-10', '42', '1,5,9' or a mix (default 1)\n"
 	"  --json           print JSON (per configuration: mean, sd, min, max of each\n"
@@ -208,7 +208,7 @@ static int load_inputs(cmp *c)
 			return gp_cli_usage_error("compare", "unknown policy '%s'", c->pol[p]);
 	for (q = 0; q < c->nq; q++)
 		if (gp_sim_queue_parse(c->que[q]) < 0)
-			return gp_cli_usage_error("compare", "unknown queue '%s' (fifo, sjf, backfill, priority, las)",
+			return gp_cli_usage_error("compare", "unknown queue '%s' (fifo, sjf, backfill, priority, las, fifo-skip)",
 						  c->que[q]);
 	if ((long)c->ncl * c->np * c->nq * c->nseeds > MAX_RUNS)
 		return gp_cli_usage_error("compare", "more than %d runs asked for", MAX_RUNS);

@@ -27,7 +27,7 @@
 
 const char gp_usage_simulate[] =
 	"usage: gpuplan simulate [-c CLUSTER] TRACE [--format F] [--policy P]\n"
-	"                        [--queue fifo|sjf|backfill|priority|las]\n"
+	"                        [--queue fifo|sjf|backfill|priority|las|fifo-skip]\n"
 	"                        [--backfill-depth N] [--seed N] [--tick S]\n"
 	"                        [--preempt off|class|priority] [--preempt-cost S]\n"
 	"                        [--checkpoint-interval S] [--checkpoint-cost S]\n"
@@ -323,7 +323,7 @@ static int parse_args(int argc, char **argv, sim_args *a)
 			d->queue = gp_sim_queue_parse(optarg);
 			if (d->queue < 0)
 				return gp_cli_usage_error("simulate",
-							  "unknown queue '%s' (fifo, sjf, backfill, priority, las)",
+							  "unknown queue '%s' (fifo, sjf, backfill, priority, las, fifo-skip)",
 							  optarg);
 			break;
 		case O_SEED:

@@ -17,7 +17,7 @@ typedef struct order_key {
 
 const char *gp_sim_queue_name(int q)
 {
-	static const char *const names[] = { "fifo", "sjf", "backfill", "priority", "las" };
+	static const char *const names[] = { "fifo", "sjf", "backfill", "priority", "las", "fifo-skip" };
 
 	return q >= 0 && q < GP_SIM_QUEUES ? names[q] : "?";
 }
@@ -351,6 +351,41 @@ int gp_sim_job_runinfo(sim *s, int32_t j, gp_sim_runinfo *ri)
 	return 0;
 }
 
+/* fifo-skip: every queued job in arrival order (LS before BE) starts
+ * when the policy places it; one that does not fit is passed over.  Only
+ * a class's head may preempt.  A job whose shape waited since the last
+ * release is passed in O(1) (gp_sim_try_place), so a pass costs the
+ * queue's length plus the placements tried.  Nothing freed and nothing
+ * arrived: nothing can start. */
+static void skip_pass(sim *s)
+{
+	gp_sim_runinfo ri;
+	int32_t j, next;
+	int k;
+
+	if (!s->freed && !s->narrived)
+		return;
+	s->freed = 0;
+	s->narrived = 0;
+	s->version++;
+	for (k = 0; k < NCLASS && s->status == GP_OK; k++) {
+		for (j = s->qhead[k]; j >= 0 && s->status == GP_OK; j = next) {
+			next = s->next[j];
+			if (!gp_sim_try_place(s, j) &&
+			    !(s->cfg->preempt && j == s->qhead[k] && gp_sim_preempt_for(s, j, -1)))
+				continue;
+			if (gp_sim_job_runinfo(s, j, &ri) == 0)
+				gp_sim_start_job(s, j, &ri);
+			if (s->ix && s->ndeferred) {
+				gp_sim_flush_requeue(s);
+				k = -1; /* victims are back: start over */
+				break;
+			}
+		}
+	}
+	s->freed = 0;
+}
+
 static void schedule(sim *s)
 {
 	int32_t head, j;
@@ -359,6 +394,10 @@ static void schedule(sim *s)
 
 	if (s->cfg->queue == GP_SIM_LAS) {
 		gp_sim_las_pass(s);
+		return;
+	}
+	if (s->cfg->queue == GP_SIM_FIFO_SKIP) {
+		skip_pass(s);
 		return;
 	}
 	head = gp_sim_combined_head(s);

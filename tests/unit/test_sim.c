@@ -44,6 +44,51 @@ static int run(gp_joblist *l, int queue, gp_sim_result *r)
 		CU_ASSERT_DOUBLE_EQUAL((r).jobs[i].finish, (f), 1e-9); \
 	} while (0)
 
+/* fifo-skip on one 4-GPU node: A (2 GPUs, 100 s) at 0, B (4, 50 s) at 1,
+ * C (2, 30 s) at 2, D (1, 200 s) at 3.
+ *   fifo: A 0-100; B blocks C and D: B 100-150, then C 150-180 and D
+ *   150-350 side by side.
+ *   fifo-skip: B does not fit at 1 and is passed; C fits at 2 (2-32); D
+ *   finds nothing free at 3 (A and C hold 4); at 32 D is the first that
+ *   fits (32-232); at 100 A ends but D holds a GPU, so B (4) still waits;
+ *   B 232-282.  Nothing is reserved for B: it starts last.
+ * With an LS job E (4 GPUs, 10 s) at 5, LS first: at 32 E still does not
+ * fit and D (BE) starts anyway; E waits for a free node: at 232, before B
+ * (LS before BE): E 232-242, B 242-292. */
+static void test_fifo_skip(void)
+{
+	gp_joblist l;
+	gp_sim_result r;
+
+	build_cluster(1, 4);
+	gp_joblist_init(&l);
+	add(&l, "A", 0, 2, 100, GP_CLASS_BE);
+	add(&l, "B", 1, 4, 50, GP_CLASS_BE);
+	add(&l, "C", 2, 2, 30, GP_CLASS_BE);
+	add(&l, "D", 3, 1, 200, GP_CLASS_BE);
+	CU_ASSERT_EQUAL_FATAL(run(&l, GP_SIM_FIFO, &r), GP_OK);
+	CHECK_JOB(r, 0, 0, 100);
+	CHECK_JOB(r, 1, 100, 150);
+	CHECK_JOB(r, 2, 150, 180);
+	CHECK_JOB(r, 3, 150, 350);
+	gp_sim_result_release(&r);
+	CU_ASSERT_EQUAL_FATAL(run(&l, GP_SIM_FIFO_SKIP, &r), GP_OK);
+	CHECK_JOB(r, 0, 0, 100);
+	CHECK_JOB(r, 1, 232, 282);
+	CHECK_JOB(r, 2, 2, 32);
+	CHECK_JOB(r, 3, 32, 232);
+	gp_sim_result_release(&r);
+	add(&l, "E", 5, 4, 10, GP_CLASS_LS);
+	CU_ASSERT_EQUAL_FATAL(run(&l, GP_SIM_FIFO_SKIP, &r), GP_OK);
+	CHECK_JOB(r, 3, 32, 232);
+	CHECK_JOB(r, 4, 232, 242);
+	CHECK_JOB(r, 1, 242, 292);
+	gp_sim_result_release(&r);
+	gp_joblist_release(&l);
+	CU_ASSERT_STRING_EQUAL(gp_sim_queue_name(GP_SIM_FIFO_SKIP), "fifo-skip");
+	CU_ASSERT_EQUAL(gp_sim_queue_parse("fifo-skip"), GP_SIM_FIFO_SKIP);
+}
+
 /* One node, 4 GPUs.  A(3 GPUs, 0-10) runs; B(2) waits for A; C(1 GPU)
  * would fit the spare GPU but fifo keeps it behind B: both start at 10. */
 static void test_fifo_head_of_line(void)
@@ -758,6 +803,25 @@ static void ref_pass(ref_sim *r, double t)
 	int resv_gpu[64] = { 0 }, resv_node[4] = { 0 };
 	int64_t spare_cpu[4] = { 0 }, spare_mem[4] = { 0 };
 
+	if (r->queue == GP_SIM_FIFO_SKIP) {
+		/* Every job in order that fits; a class's head may preempt. */
+		int passed[2] = { 0, 0 };
+
+		for (i = 0; i < nq; i++) {
+			int cls = r->l->jobs[q[i]].klass == GP_CLASS_LS ? 0 : 1;
+
+			if (ref_place(r, &r->alloc, q[i], &r->tmp)) {
+				ref_start(r, q[i], t);
+			} else if (r->preempt && !passed[cls] && ref_preempt(r, q[i], t, -1)) {
+				ref_start(r, q[i], t);
+				ref_pass(r, t);
+				return;
+			} else {
+				passed[cls] = 1;
+			}
+		}
+		return;
+	}
 	for (i = 0; i < nq; i++) {
 		if (!ref_place(r, &r->alloc, q[i], &r->tmp)) {
 			if (r->preempt && ref_preempt(r, q[i], t, -1)) {
@@ -1043,7 +1107,7 @@ static void test_reference_crosscheck(void)
 		tau = gp_rng_below(&rng, 2) ? 7 : 0;
 
 		for (pi = 0; pi < 2; pi++)
-			for (q = 0; q <= GP_SIM_LAS; q++)
+			for (q = 0; q <= GP_SIM_FIFO_SKIP; q++)
 				for (pm = 0; pm < (q == GP_SIM_LAS ? 4 : GP_SIM_PREEMPT_MODES); pm++)
 					for (scan = GP_SIM_SCAN_WALK; scan <= (q == GP_SIM_BACKFILL ? GP_SIM_SCAN_INDEX : GP_SIM_SCAN_WALK); scan++) {
 						gp_sim_config cfg;
@@ -1167,6 +1231,7 @@ static void register_tests(void)
 	CU_pSuite s = gp_test_suite("sim");
 
 	gp_test_add(s, "fifo_head_of_line", test_fifo_head_of_line);
+	gp_test_add(s, "fifo_skip", test_fifo_skip);
 	gp_test_add(s, "sjf_order_and_ties", test_sjf_order_and_ties);
 	gp_test_add(s, "backfill", test_backfill);
 	gp_test_add(s, "backfill_extra_gpus", test_backfill_extra_gpus);

@@ -25,6 +25,10 @@
  *   priority  (priority descending, submit order); only the head may start
  *   las       Tiresias' discretized 2D least-attained-service (las.c):
  *             queues by attained GPU-seconds, fit-first, preemptive
+ *   fifo-skip submit order, but a job that does not fit is passed over
+ *             and later ones start (first fit in arrival order: PAI's
+ *             FIFO, Tiresias' fjf); nothing is reserved for it, so a
+ *             large job can starve behind a stream of small ones
  * With preempt (class or priority) a blocked head may take the resources
  * of running jobs it outranks (preempt.c: the victim rule).
  *
@@ -65,7 +69,7 @@
 #include "gpuplan/place/policy.h"
 
 enum gp_sim_queue { GP_SIM_FIFO = 0, GP_SIM_SJF, GP_SIM_BACKFILL, GP_SIM_PRIORITY, GP_SIM_LAS,
-		   GP_SIM_QUEUES };
+		   GP_SIM_FIFO_SKIP, GP_SIM_QUEUES };
 const char *gp_sim_queue_name(int q);
 int gp_sim_queue_parse(const char *s); /* -1 when unknown */
 
