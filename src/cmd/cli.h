@@ -148,6 +148,8 @@ enum {
 enum {
 	GP_OPT_PREEMPT = 1100, GP_OPT_PREEMPT_COST, GP_OPT_CKPT_INTERVAL, GP_OPT_CKPT_COST,
 	GP_OPT_LAS_THRESHOLDS, GP_OPT_LAS_STARVATION, GP_OPT_SCHED_INTERVAL,
+	GP_OPT_LAS_THRESHOLDS, GP_OPT_LAS_STARVATION, GP_OPT_LAS_PREEMPTED, GP_OPT_LAS_DEMOTED,
+	GP_OPT_LAS_TIRESIAS,
 };
 #define GP_SIM_ENGINE_OPTIONS \
 	{ "preempt", required_argument, NULL, GP_OPT_PREEMPT }, \
@@ -156,7 +158,10 @@ enum {
 	{ "checkpoint-cost", required_argument, NULL, GP_OPT_CKPT_COST }, \
 	{ "las-thresholds", required_argument, NULL, GP_OPT_LAS_THRESHOLDS }, \
 	{ "las-starvation", required_argument, NULL, GP_OPT_LAS_STARVATION }, \
-	{ "sched-interval", required_argument, NULL, GP_OPT_SCHED_INTERVAL }
+	{ "sched-interval", required_argument, NULL, GP_OPT_SCHED_INTERVAL }, \
+	{ "las-preempted", required_argument, NULL, GP_OPT_LAS_PREEMPTED }, \
+	{ "las-demoted", required_argument, NULL, GP_OPT_LAS_DEMOTED }, \
+	{ "las-tiresias", no_argument, NULL, GP_OPT_LAS_TIRESIAS }
 #define GP_SIM_ENGINE_USAGE \
 	"  --preempt MODE      off (default), class (LS jobs preempt BE jobs) or\n" \
 	"                      priority (jobs preempt strictly lower priorities);\n" \
@@ -172,7 +177,15 @@ enum {
 	"                      K times as long as it ran (default 0: never)\n" \
 	"  --sched-interval S  jobs start only at scheduling passes every S seconds,\n" \
 	"                      as Slurm's (default 0: whenever GPUs free up or a job\n" \
-	"                      arrives)\n"
+	"                      arrives)\n" \
+	"  --las-preempted entry|first  las: a preempted job waits by the time it\n" \
+	"                      entered its queue (default) or ahead of the others,\n" \
+	"                      the most recently preempted first (Tiresias)\n" \
+	"  --las-demoted keep|yield  las: a just-demoted job is preempted only by\n" \
+	"                      earlier queues (default) or also by the jobs waiting\n" \
+	"                      in its new queue (Tiresias)\n" \
+	"  --las-tiresias      both Tiresias rules: --las-preempted first\n" \
+	"                      --las-demoted yield\n"
 
 #include "gpuplan/run/run.h"
 /* An engine option code: applied to d (returns 0, or prints the usage

@@ -25,6 +25,8 @@ const char gp_usage_compare[] =
 	"                       [--limit N] [--start T] [--end T] [--skip-bad]\n"
 	"                       [--preempt M] [--preempt-cost S] [--checkpoint-interval S]\n"
 	"                       [--las-thresholds LIST] [--las-starvation K]\n"
+	"                       [--las-preempted entry|first] [--las-demoted keep|yield]\n"
+	"                       [--las-tiresias]\n"
 	"                       [-j N] [--progress | --quiet]\n"
 	"\n"
 	"Simulate TRACE once per cluster x policy x queue discipline x seed and\n"
@@ -55,7 +57,8 @@ const char gp_usage_compare[] =
 	"                   the same for every N\n"
 	"  --format, --limit, --start, --end, --skip-bad (the trace) and --preempt,\n"
 	"  --preempt-cost, --checkpoint-interval, --checkpoint-cost, --las-thresholds,\n"
-	"  --las-starvation as for 'gpuplan simulate'.  Failures, QoS and\n"
+	"  --las-starvation, --las-preempted, --las-demoted, --las-tiresias as for\n"
+	"  'gpuplan simulate'.  Failures, QoS and\n"
 	"  environments are simulate's only; 'gpuplan whatif' sweeps failure rates\n"
 	"  and recovery strategies side by side\n"
 	"  --inflate X      FGD's workload-inflation experiment (see gpuplan(1))\n";

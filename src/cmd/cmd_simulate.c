@@ -32,6 +32,8 @@ const char gp_usage_simulate[] =
 	"                        [--preempt off|class|priority] [--preempt-cost S]\n"
 	"                        [--checkpoint-interval S] [--checkpoint-cost S]\n"
 	"                        [--las-thresholds LIST] [--las-starvation K]\n"
+	"                        [--las-preempted entry|first] [--las-demoted keep|yield]\n"
+	"                        [--las-tiresias]\n"
 	"                        [--failures FILE] [--mtbf-node H] [--mtbf-gpu H]\n"
 	"                        [--weibull-shape K] [--failure-model FILE]\n"
 	"                        [--repair H] [--failure-seed N] [--heartbeat-period S]\n"
@@ -185,6 +187,19 @@ int gp_cli_sim_engine_opt(const char *cmd, int code, const char *arg, gp_run_des
 			return gp_cli_usage_error(cmd, "--las-thresholds wants up to %d ascending GPU-seconds "
 						  "> 0, comma-separated, got '%s'", GP_SIM_LAS_MAX_QUEUES - 1,
 						  arg);
+		return 0;
+	case GP_OPT_LAS_PREEMPTED:
+		if (strcmp(arg, "entry") && strcmp(arg, "first"))
+			return gp_cli_usage_error(cmd, "unknown --las-preempted '%s' (entry, first)", arg);
+		e->las_preempted_first = !strcmp(arg, "first");
+		return 0;
+	case GP_OPT_LAS_DEMOTED:
+		if (strcmp(arg, "keep") && strcmp(arg, "yield"))
+			return gp_cli_usage_error(cmd, "unknown --las-demoted '%s' (keep, yield)", arg);
+		e->las_demoted_yield = !strcmp(arg, "yield");
+		return 0;
+	case GP_OPT_LAS_TIRESIAS:
+		e->las_preempted_first = e->las_demoted_yield = 1;
 		return 0;
 	case GP_OPT_PREEMPT_COST: d = &e->preempt_cost; name = "preempt-cost"; break;
 	case GP_OPT_CKPT_INTERVAL: d = &e->checkpoint_interval; name = "checkpoint-interval"; break;

@@ -90,6 +90,10 @@ void gp_sim_ix_teardown(sim *s)
 	free(s->att_t);
 	free(s->exec);
 	free(s->lvl_t);
+	free(s->lfront);
+	free(s->pre_t);
+	free(s->jd);
+	free(s->jd_list);
 	free(s->ovh_end);
 	free(s->wait_acc);
 	free(s->wait_t);

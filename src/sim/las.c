@@ -1,6 +1,10 @@
 /* --queue las: Tiresias' discretized two-dimensional least-attained-
- * service discipline (Gu et al., NSDI'19), with the rules and defaults of
- * its simulator (SymbioticLab/Tiresias, `dlas-gpu`).
+ * service discipline (Gu et al., NSDI'19), with the defaults of its
+ * simulator (SymbioticLab/Tiresias, `dlas-gpu`); where its rules differ
+ * from gpuplan's, options take them: las_preempted_first (a preempted job
+ * waits ahead of its queue, the most recently preempted first) and
+ * las_demoted_yield (a job just demoted is indexed one rank lower, so the
+ * jobs waiting in its new queue may preempt it in the next pass).
  *
  * Attained service = GPUs held x time run (GPU-seconds), counted from the
  * job's arrival or its last promotion, less the time spent restoring
@@ -63,6 +67,12 @@ void gp_sim_las_setup(sim *s)
 	s->wait_t = gp_xcalloc(n, sizeof(*s->wait_t));
 	for (i = 0; i < s->n; i++)
 		s->lvl_t[i] = s->jl->jobs[i].submit;
+	if (s->cfg->las_preempted_first && s->cfg->las_preempt) {
+		s->lfront = gp_xcalloc(n, sizeof(*s->lfront));
+		s->pre_t = gp_xcalloc(n, sizeof(*s->pre_t));
+	}
+	if (s->cfg->las_demoted_yield && s->cfg->las_preempt)
+		s->jd = gp_xcalloc(n, sizeof(*s->jd));
 	s->las_failed = gp_xcalloc((s->nshapes ? s->nshapes : 1) * NLIST, sizeof(*s->las_failed));
 	s->oleft = gp_xmalloc(n * sizeof(*s->oleft));
 	s->oright = gp_xmalloc(n * sizeof(*s->oright));
@@ -169,6 +179,8 @@ void gp_sim_las_started(sim *s, int32_t j, int from_queue)
 	if (from_queue && s->exec[j] > 0)
 		s->wait_acc[j] += s->last_t - s->wait_t[j];
 	clear_aux(s, j);
+	if (s->lfront)
+		s->lfront[j] = 0;
 	s->att_t[j] = s->last_t;
 	s->ovh_end[j] = s->last_t + s->ovh[j]; /* restoring is no service */
 	s->run_milli[gp_sim_las_list(s, j)] += s->held[j];
@@ -190,8 +202,39 @@ static void account(sim *s, int32_t j)
 	s->att_t[j] = s->last_t;
 }
 
+/* j is no longer just demoted. */
+static void jd_clear(sim *s, int32_t j)
+{
+	if (s->jd && s->jd[j]) {
+		s->jd[j] = 0;
+		s->jd_milli[gp_sim_las_list(s, j)] -= s->held[j];
+	}
+}
+
+/* After the pass: the jobs demoted before it are indexed at their list's
+ * rank again (Tiresias lets its new queue's waiting jobs take their GPUs
+ * only in the pass right after the demotion). */
+static void jd_settle(sim *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->njd; i++) {
+		int32_t j = s->jd_list[i];
+
+		if (!s->jd[j])
+			continue;
+		jd_clear(s, j);
+		if (s->pk_rank && s->pk_rank[j] >= 0) {
+			gp_sim_pk_remove(s, j);
+			gp_sim_pk_add(s, j);
+		}
+	}
+	s->njd = 0;
+}
+
 void gp_sim_las_stopped(sim *s, int32_t j)
 {
+	jd_clear(s, j);
 	account(s, j);
 	s->run_milli[gp_sim_las_list(s, j)] -= s->held[j];
 	clear_aux(s, j);
@@ -214,7 +257,14 @@ void gp_sim_las_event(sim *s, int32_t j)
 		/* Demotion: the event is at the time the threshold is reached. */
 		account(s, j);
 		s->run_milli[gp_sim_las_list(s, j)] -= s->held[j];
+		jd_clear(s, j);
 		s->level[j]++;
+		if (s->jd) {
+			s->jd[j] = 1;
+			s->jd_milli[gp_sim_las_list(s, j)] += s->held[j];
+			GP_GROW(s->jd_list, s->jd_cap, s->njd + 1);
+			s->jd_list[s->njd++] = j;
+		}
 		gp_sim_pk_demoted(s, j);
 		s->lvl_t[j] = s->last_t;
 		s->run_milli[gp_sim_las_list(s, j)] += s->held[j];
@@ -226,6 +276,8 @@ void gp_sim_las_event(sim *s, int32_t j)
 		s->level[j] = 0;
 		s->att[j] = s->exec[j] = s->wait_acc[j] = 0;
 		s->lvl_t[j] = s->last_t;
+		if (s->lfront)
+			s->lfront[j] = 0; /* Tiresias appends it to Q0 */
 		gp_sim_enqueue(s, j);
 		s->res->las_promotions++;
 	}
@@ -248,7 +300,8 @@ static int64_t below(const sim *s, int l)
  * 0: it waits; -1: nothing more can start in this pass. */
 static int visit(sim *s, int l, int32_t j, int preempt)
 {
-	int64_t free_milli = s->cap_milli - s->alloc_milli, low = preempt ? below(s, l) : 0;
+	int64_t free_milli = s->cap_milli - s->alloc_milli;
+	int64_t low = preempt ? below(s, l) + (s->jd ? s->jd_milli[l] : 0) : 0;
 	uint32_t *failed = &s->las_failed[(size_t)s->shape[j] * NLIST + (size_t)l];
 	gp_sim_runinfo ri;
 	int ok;
@@ -348,5 +401,7 @@ void gp_sim_las_pass(sim *s)
 	for (l = 0; l < NCLASS * s->nlevels && s->status == GP_OK; l++)
 		if ((s->lsh_cnt ? pass_shapes(s, l, preempt) : pass_plain(s, l, preempt)) < 0)
 			break; /* nothing more can start in this pass */
+	if (s->njd)
+		jd_settle(s);
 	s->dirty = 0; /* its own preemptions were seen by this pass */
 }

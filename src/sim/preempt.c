@@ -136,6 +136,12 @@ static int commit(sim *s, size_t nv)
 			s->released_flag[s->victims[i]] = 0;
 			r.lose = gp_sim_ix_tau(s, s->victims[i]) > 0 ? GP_SIM_LOSE_CHECKPOINT
 								   : GP_SIM_LOSE_NOTHING;
+			/* Tiresias: a job preempted right after its demotion
+			 * stays behind its new queue's waiting jobs. */
+			if (s->lfront && !(s->jd && s->jd[s->victims[i]])) {
+				s->lfront[s->victims[i]] = 1;
+				s->pre_t[s->victims[i]] = s->last_t;
+			}
 			gp_sim_ix_interrupt(s, s->victims[i], &r, 1);
 		}
 	s->defer = 0;

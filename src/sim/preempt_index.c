@@ -69,7 +69,7 @@ void gp_sim_pk_setup(sim *s)
 	if (c->queue == GP_SIM_LAS ? !c->las_preempt : c->preempt == GP_SIM_PREEMPT_OFF)
 		return;
 	if (c->queue == GP_SIM_LAS)
-		s->npk = NLIST;
+		s->npk = NLIST + 1; /* + the rank of jobs demoted into the last list */
 	else if (c->preempt == GP_SIM_PREEMPT_CLASS)
 		s->npk = NCLASS;
 	else
@@ -153,7 +153,7 @@ void gp_sim_pk_teardown(sim *s)
 static int rank_of(const sim *s, int32_t j)
 {
 	if (s->cfg->queue == GP_SIM_LAS)
-		return gp_sim_las_list(s, j);
+		return gp_sim_las_list(s, j) + (s->jd && s->jd[j]);
 	if (s->cfg->preempt == GP_SIM_PREEMPT_CLASS)
 		return job_class(&s->jl->jobs[j]);
 	return s->pk_prio[j];

@@ -40,9 +40,18 @@ static int is_heap(const sim *s)
 	return s->cfg->queue == GP_SIM_SJF || s->cfg->queue == GP_SIM_PRIORITY;
 }
 
-/* las list order: time it entered its queue, then arrival. */
+/* las list order: time it entered its queue, then arrival; with
+ * las_preempted_first the preempted jobs before the others, the most
+ * recently preempted first. */
 int gp_sim_las_before(const sim *s, int32_t a, int32_t b)
 {
+	if (s->lfront && (s->lfront[a] || s->lfront[b])) {
+		if (s->lfront[a] != s->lfront[b])
+			return s->lfront[a];
+		if (s->pre_t[a] != s->pre_t[b])
+			return s->pre_t[a] > s->pre_t[b];
+		return s->rank[a] < s->rank[b];
+	}
 	if (s->lvl_t[a] != s->lvl_t[b])
 		return s->lvl_t[a] < s->lvl_t[b];
 	return s->rank[a] < s->rank[b];

@@ -281,6 +281,14 @@ struct gp_sim {
 	double *ovh_end;        /* end of the restore overhead of its run */
 	double *wait_acc, *wait_t;
 	int64_t run_milli[NLIST]; /* milli held by running jobs per list */
+	uint8_t *lfront;        /* las_preempted_first: waits ahead of its
+				 * list's other jobs, preempted at pre_t */
+	double *pre_t;
+	uint8_t *jd;            /* las_demoted_yield: demoted in this batch
+				 * (indexed one rank below its list) */
+	int32_t *jd_list;
+	size_t njd, jd_cap;
+	int64_t jd_milli[NLIST]; /* milli they hold, per list */
 	uint32_t *las_failed;   /* per (shape, list): pass stamp of a failed preemption */
 	uint32_t pass_stamp;
 	/* The waiting jobs of each (list, shape) in list order, and the

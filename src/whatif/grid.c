@@ -433,6 +433,9 @@ static void run_more(const gp_run_desc *r, gp_sbuf *sb)
 	gp_sbuf_addf(sb, "|qos %d,%d,%.17g,%.17g,%.17g,%.17g,%d,%.17g,%.17g", q->on, q->exclusive,
 		     q->ls_fraction, q->cfg.tick, q->cfg.slack, q->cfg.min_share, q->cfg.step_milli,
 		     q->cfg.util_error, q->cfg.time_error);
+	/* Added only when set: older fingerprints stay valid. */
+	if (r->las_preempted_first || r->las_demoted_yield)
+		gp_sbuf_addf(sb, "|las-rules %d,%d", r->las_preempted_first, r->las_demoted_yield);
 }
 
 int gp_whatif_fingerprint(const gp_whatif_spec *cs, const char *version, char *buf, gp_error *err)

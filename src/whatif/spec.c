@@ -426,7 +426,7 @@ static const char *const top_keys[] = {
 	"skip_bad", "queue", "policy", "seeds", "backfill_depth", "scale_durations",
 	"mtbf_node", "recovery", "mtbf_gpu", "weibull_shape", "repair", "restart_cost",
 	"preempt", "preempt_cost", "checkpoint_interval", "checkpoint_cost", "axes", "slo", "cost",
-	"las_thresholds", "las_starvation", "heartbeat_period", "heartbeat_misses", "failures",
+	"las_thresholds", "las_starvation", "las_preempted", "las_demoted", "heartbeat_period", "heartbeat_misses", "failures",
 	"failure_model", "failure_seed", "failure_start", "memory_margin", "qos", NULL
 };
 static const char *const axes_keys[] = {
@@ -727,6 +727,24 @@ static int load_las(loader *L)
 	if ((x = gp_yaml_get(L->doc.root, "las_starvation")) &&
 	    gp_yaml_double(&L->doc, x, "'las_starvation'", 0, 1e12, &d->las_starvation, L->err))
 		return GP_EINPUT;
+	if ((x = gp_yaml_get(L->doc.root, "las_preempted"))) {
+		const char *v;
+
+		if (gp_yaml_str(&L->doc, x, "'las_preempted'", &v, L->err))
+			return GP_EINPUT;
+		if (strcmp(v, "entry") && strcmp(v, "first"))
+			return gp_yaml_error(&L->doc, x, L->err, "'las_preempted' is entry or first, not '%.40s'", v);
+		d->las_preempted_first = !strcmp(v, "first");
+	}
+	if ((x = gp_yaml_get(L->doc.root, "las_demoted"))) {
+		const char *v;
+
+		if (gp_yaml_str(&L->doc, x, "'las_demoted'", &v, L->err))
+			return GP_EINPUT;
+		if (strcmp(v, "keep") && strcmp(v, "yield"))
+			return gp_yaml_error(&L->doc, x, L->err, "'las_demoted' is keep or yield, not '%.40s'", v);
+		d->las_demoted_yield = !strcmp(v, "yield");
+	}
 	return GP_OK;
 }
 

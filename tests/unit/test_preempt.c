@@ -600,6 +600,76 @@ static void test_las_restore_cost(void)
 	gp_joblist_release(&l);
 }
 
+/* The rules of Tiresias' simulator where gpuplan's las differs, one
+ * 4-GPU node, thresholds 40 GPU-seconds (two queues), all jobs 4 GPUs
+ * (a job attains 40 after 10 s).
+ * (a) --las-demoted: W (30 s) at 0 is demoted at 10; X (50 s) at 5
+ *     waits in Q0 and preempts W at 10 (W: 20 s left, waiting in Q1 since
+ *     10).  X is demoted at 20.  keep (default): X runs on, 10-60, then W
+ *     60-80.  yield: W, waiting in X's new queue, takes X's GPUs at 20:
+ *     W 20-40, X resumes with 40 s left, 40-80 (2 preemptions).
+ * (b) --las-preempted: P (20 s) at 0 is demoted at 10; Q (30 s) at 5
+ *     preempts it at 10 (P: 10 s left, in Q1 since 10); Q is demoted at
+ *     20 and runs on; R (5 s) at 25 preempts Q (15 s left).  R ends at 30
+ *     with P and Q waiting in Q1.  entry (default): P entered Q1 first, P
+ *     30-40, Q 40-55.  first: Q was preempted last, Q 30-45, P 45-55.
+ *     Both rules (--las-tiresias): at 20 P takes just-demoted Q's GPUs
+ *     (P 20-30; Q, preempted right after its demotion, stays behind); R
+ *     at 25 preempts P (5 s left); at 30 P goes first (preempted at 25),
+ *     30-35, then Q (20 s left) 35-55. */
+static void test_las_tiresias_rules(void)
+{
+	gp_joblist l;
+	gp_sim_result r;
+	gp_sim_config cfg;
+
+	build_cluster(1, 4);
+	gp_joblist_init(&l);
+	add(&l, "W", 0, 4, 30, GP_CLASS_BE);
+	add(&l, "X", 5, 4, 50, GP_CLASS_BE);
+	config(&cfg, GP_SIM_LAS, GP_SIM_PREEMPT_OFF);
+	cfg.las_thresholds[0] = 40;
+	cfg.las_nthresholds = 1;
+	CU_ASSERT_EQUAL_FATAL(run_cfg(&cfg, &l, &r), GP_OK);
+	CHECK_JOB(r, 0, 0, 80);
+	CHECK_JOB(r, 1, 10, 60);
+	CU_ASSERT_EQUAL(r.interruptions[GP_SIM_CAUSE_PREEMPT], 1);
+	gp_sim_result_release(&r);
+	cfg.las_demoted_yield = 1;
+	CU_ASSERT_EQUAL_FATAL(run_cfg(&cfg, &l, &r), GP_OK);
+	CHECK_JOB(r, 0, 0, 40);
+	CHECK_JOB(r, 1, 10, 80);
+	CU_ASSERT_EQUAL(r.interruptions[GP_SIM_CAUSE_PREEMPT], 2);
+	CU_ASSERT_EQUAL(r.jobs[1].preemptions, 1);
+	gp_sim_result_release(&r);
+	gp_joblist_release(&l);
+
+	gp_joblist_init(&l);
+	add(&l, "P", 0, 4, 20, GP_CLASS_BE);
+	add(&l, "Q", 5, 4, 30, GP_CLASS_BE);
+	add(&l, "R", 25, 4, 5, GP_CLASS_BE);
+	cfg.las_demoted_yield = 0;
+	CU_ASSERT_EQUAL_FATAL(run_cfg(&cfg, &l, &r), GP_OK);
+	CHECK_JOB(r, 0, 0, 40);
+	CHECK_JOB(r, 1, 10, 55);
+	CHECK_JOB(r, 2, 25, 30);
+	gp_sim_result_release(&r);
+	cfg.las_preempted_first = 1;
+	CU_ASSERT_EQUAL_FATAL(run_cfg(&cfg, &l, &r), GP_OK);
+	CHECK_JOB(r, 0, 0, 55);
+	CHECK_JOB(r, 1, 10, 45);
+	CHECK_JOB(r, 2, 25, 30);
+	gp_sim_result_release(&r);
+	cfg.las_demoted_yield = 1;
+	CU_ASSERT_EQUAL_FATAL(run_cfg(&cfg, &l, &r), GP_OK);
+	CHECK_JOB(r, 0, 0, 35);
+	CHECK_JOB(r, 1, 10, 55);
+	CHECK_JOB(r, 2, 25, 30);
+	CU_ASSERT_EQUAL(r.interruptions[GP_SIM_CAUSE_PREEMPT], 3);
+	gp_sim_result_release(&r);
+	gp_joblist_release(&l);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("preempt");
@@ -613,6 +683,7 @@ static void register_tests(void)
 	gp_test_add(s, "las_demotion", test_las_demotion);
 	gp_test_add(s, "las_starvation", test_las_starvation);
 	gp_test_add(s, "las_restore_cost", test_las_restore_cost);
+	gp_test_add(s, "las_tiresias_rules", test_las_tiresias_rules);
 	gp_test_add(s, "interrupt_api", test_interrupt_api);
 	gp_test_add(s, "node_down", test_node_down);
 }

@@ -76,6 +76,7 @@ typedef struct gp_run_desc {
 	double las_starvation;
 	double sched_interval;  /* scheduling passes every S seconds; 0 = after
 				 * every event (gp_sim_config.sched_interval) */
+	int las_preempted_first, las_demoted_yield; /* Tiresias' las rules */
 	/* Durations: recorded ones scaled from a reference (NULL = the perf
 	 * model), and GPU memory estimated with a margin (< 0 = off). */
 	const char *scale_ref, *scale_model;

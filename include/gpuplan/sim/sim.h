@@ -175,6 +175,16 @@ typedef struct gp_sim_config {
 	 * sched_interval seconds from the first submit, not the moment GPUs
 	 * free up or a job arrives; 0 = a pass after every batch of events. */
 	double sched_interval;
+	/* las rules of Tiresias' simulator where gpuplan's differ (both 0
+	 * by default): */
+	int las_preempted_first;     /* a preempted job waits ahead of the
+				      * jobs waiting in its queue, the most
+				      * recently preempted first (0: by the
+				      * time it entered the queue) */
+	int las_demoted_yield;       /* in the pass after its demotion, a
+				      * running job may be preempted by jobs
+				      * waiting in its new queue (0: only by
+				      * jobs of earlier queues) */
 	/* Interruption sources (failures, QoS): NULL-terminated. */
 	const gp_sim_hooks *hooks[GP_SIM_MAX_HOOKS + 1];
 } gp_sim_config;
