@@ -148,8 +148,8 @@ enum {
 enum {
 	GP_OPT_PREEMPT = 1100, GP_OPT_PREEMPT_COST, GP_OPT_CKPT_INTERVAL, GP_OPT_CKPT_COST,
 	GP_OPT_LAS_THRESHOLDS, GP_OPT_LAS_STARVATION, GP_OPT_SCHED_INTERVAL,
-	GP_OPT_LAS_THRESHOLDS, GP_OPT_LAS_STARVATION, GP_OPT_LAS_PREEMPTED, GP_OPT_LAS_DEMOTED,
-	GP_OPT_LAS_TIRESIAS,
+	GP_OPT_LAS_PREEMPTED, GP_OPT_LAS_DEMOTED,
+	GP_OPT_LAS_TIRESIAS, GP_OPT_TENANTS, GP_OPT_DEFAULT_TENANT,
 };
 #define GP_SIM_ENGINE_OPTIONS \
 	{ "preempt", required_argument, NULL, GP_OPT_PREEMPT }, \
@@ -161,7 +161,9 @@ enum {
 	{ "sched-interval", required_argument, NULL, GP_OPT_SCHED_INTERVAL }, \
 	{ "las-preempted", required_argument, NULL, GP_OPT_LAS_PREEMPTED }, \
 	{ "las-demoted", required_argument, NULL, GP_OPT_LAS_DEMOTED }, \
-	{ "las-tiresias", no_argument, NULL, GP_OPT_LAS_TIRESIAS }
+	{ "las-tiresias", no_argument, NULL, GP_OPT_LAS_TIRESIAS }, \
+	{ "tenants", required_argument, NULL, GP_OPT_TENANTS }, \
+	{ "default-tenant", required_argument, NULL, GP_OPT_DEFAULT_TENANT }
 #define GP_SIM_ENGINE_USAGE \
 	"  --preempt MODE      off (default), class (LS jobs preempt BE jobs) or\n" \
 	"                      priority (jobs preempt strictly lower priorities);\n" \
@@ -185,7 +187,11 @@ enum {
 	"                      earlier queues (default) or also by the jobs waiting\n" \
 	"                      in its new queue (Tiresias)\n" \
 	"  --las-tiresias      both Tiresias rules: --las-preempted first\n" \
-	"                      --las-demoted yield\n"
+	"                      --las-demoted yield\n" \
+	"  --tenants FILE      quotas per tenant (the trace's tenant column), with\n" \
+	"                      borrowing and lending in cohorts (gpuplan(1))\n" \
+	"  --default-tenant NAME  the tenant of jobs that name none or one the\n" \
+	"                      file lacks (default: such jobs are an error)\n"
 
 #include "gpuplan/run/run.h"
 /* An engine option code: applied to d (returns 0, or prints the usage

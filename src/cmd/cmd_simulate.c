@@ -33,7 +33,7 @@ const char gp_usage_simulate[] =
 	"                        [--checkpoint-interval S] [--checkpoint-cost S]\n"
 	"                        [--las-thresholds LIST] [--las-starvation K]\n"
 	"                        [--las-preempted entry|first] [--las-demoted keep|yield]\n"
-	"                        [--las-tiresias]\n"
+	"                        [--las-tiresias] [--tenants FILE] [--default-tenant NAME]\n"
 	"                        [--failures FILE] [--mtbf-node H] [--mtbf-gpu H]\n"
 	"                        [--weibull-shape K] [--failure-model FILE]\n"
 	"                        [--repair H] [--failure-seed N] [--heartbeat-period S]\n"
@@ -200,6 +200,12 @@ int gp_cli_sim_engine_opt(const char *cmd, int code, const char *arg, gp_run_des
 		return 0;
 	case GP_OPT_LAS_TIRESIAS:
 		e->las_preempted_first = e->las_demoted_yield = 1;
+		return 0;
+	case GP_OPT_TENANTS:
+		e->tenants = arg;
+		return 0;
+	case GP_OPT_DEFAULT_TENANT:
+		e->default_tenant = arg;
 		return 0;
 	case GP_OPT_PREEMPT_COST: d = &e->preempt_cost; name = "preempt-cost"; break;
 	case GP_OPT_CKPT_INTERVAL: d = &e->checkpoint_interval; name = "checkpoint-interval"; break;

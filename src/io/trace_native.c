@@ -20,7 +20,7 @@ enum {
 	C_SEQ_LEN, C_TRANSFORMER, C_FLOPS, C_BATCH, C_OPTIMIZER, C_PRECISION,
 	C_DEADLINE, C_TP, C_PP, C_CP, C_DP, C_VP, C_EP, C_SHARDING, C_RECOMPUTE,
 	C_GLOBAL_BATCH, C_MICRO_BATCH, C_REC_START, C_REC_END, C_TIME_LIMIT, C_NODES,
-	C_STATE, C_PARTITION, C_ACCOUNT, C_USER, C_QOS, C_GPU_TYPE,
+	C_STATE, C_PARTITION, C_ACCOUNT, C_USER, C_QOS, C_GPU_TYPE, C_TENANT,
 };
 
 static const char *const columns[] = {
@@ -31,7 +31,7 @@ static const char *const columns[] = {
 	"optimizer", "precision", "deadline", "tp", "pp", "cp", "dp", "vp", "ep",
 	"sharding", "recompute", "global_batch", "micro_batch", "recorded_start",
 	"recorded_end", "time_limit", "nodes", "state", "partition", "account", "user",
-	"qos", "gpu_type", NULL,
+	"qos", "gpu_type", "tenant", NULL,
 };
 
 /* Whether the trace's times are dates (rebased on the first submit in
@@ -348,8 +348,9 @@ static int native_row(gp_trace_row *r, gp_job *j)
 	if (has(r, C_GPU_MODELS) &&
 	    (rc = gp_trace_gpu_models(r, C_GPU_MODELS, gp_trace_get(r, C_GPU_MODELS), j)))
 		return rc;
-	if (has(r, C_ENV))
-		j->environment = gp_trace_intern(r, gp_trace_get(r, C_ENV));
+	/* a tenant column names the environment too (quotas) */
+	if (has(r, C_TENANT) || has(r, C_ENV))
+		j->environment = gp_trace_intern(r, gp_trace_get(r, has(r, C_TENANT) ? C_TENANT : C_ENV));
 
 	/* Requests that no policy could honour. */
 	if (j->gpu_milli < 1000 && j->gpus != 1)

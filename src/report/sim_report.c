@@ -71,6 +71,41 @@ static void count_row(gp_table *t, const char *name, const gp_sim_summary *s)
 	gp_table_set(t, r, 4, "%zu", s->never_placed);
 }
 
+/* Per tenant: jobs, queue delay, JCT, GPU-hours used, borrowed beyond its
+ * quota and lent to its cohort, peak GPUs held, times a job found no
+ * quota. */
+static void tenants_text(const gp_joblist *jobs, const gp_sim_result *r, gp_sbuf *out)
+{
+	size_t t;
+	int w = 6;
+
+	if (!r->tenant_use || !r->tenants)
+		return;
+	for (t = 0; t < r->ntenants; t++)
+		if ((int)strlen(r->tenants->t[t].name) > w)
+			w = (int)strlen(r->tenants->t[t].name) > 40 ? 40 : (int)strlen(r->tenants->t[t].name);
+	gp_sbuf_addf(out, "\n%-*s  %6s  %11s  %11s  %9s  %9s  %9s  %9s  %9s  %6s\n", w, "tenant", "jobs",
+		     "delay mean", "delay p90", "JCT mean", "GPU-h", "borrowed", "lent", "peak GPUs", "waits");
+	for (t = 0; t < r->ntenants; t++) {
+		const struct gp_sim_tenant_use *u = &r->tenant_use[t];
+		gp_sim_summary s;
+		char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
+
+		gp_sim_summarize_tenant(jobs, r, (int)t, &s);
+		gp_sbuf_addf(out, "%-*.*s  %6zu  %11s  %11s  %9s  %9s  %9s  %9s  %9s  %6zu\n", w, w,
+			     r->tenants->t[t].name, s.total,
+			     s.completed ? gp_report_duration(a, sizeof(a), s.queue_delay.mean) : "-",
+			     s.completed ? gp_report_duration(b, sizeof(b), s.queue_delay.p90) : "-",
+			     s.completed ? gp_report_duration(c, sizeof(c), s.jct.mean) : "-",
+			     gp_report_num(d, sizeof(d), u->gpu_s / 3600, 3),
+			     gp_report_num(e, sizeof(e), u->borrowed_gpu_s / 3600, 3),
+			     gp_report_num(f, sizeof(f), u->lent_gpu_s / 3600, 3),
+			     gp_report_num(g, sizeof(g), (double)u->peak_milli / 1000, 1), u->quota_waits);
+	}
+}
+
+static json_t *tenants_json(const gp_joblist *jobs, const gp_sim_result *r);
+
 void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 			const gp_sim_result *r, gp_sbuf *out)
 {
@@ -145,6 +180,7 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 			     "(in queue delay, not in first-start delay)\n", all.waited_again,
 			     gp_report_duration(b2, sizeof(b2), all.wait_again_s));
 	gp_report_hist_text(jobs, r, out);
+	tenants_text(jobs, r, out);
 }
 
 /* ---- JSON ---- */
@@ -172,6 +208,31 @@ static json_t *counts_json(const gp_sim_summary *s)
 	json_object_set_new(o, "failed", json_integer((json_int_t)s->failed));
 	json_object_set_new(o, "never_placed", json_integer((json_int_t)s->never_placed));
 	return o;
+}
+
+static json_t *tenants_json(const gp_joblist *jobs, const gp_sim_result *r)
+{
+	json_t *a = json_array();
+	size_t t;
+
+	for (t = 0; t < r->ntenants; t++) {
+		const struct gp_sim_tenant_use *u = &r->tenant_use[t];
+		json_t *o = json_object();
+		gp_sim_summary s;
+
+		gp_sim_summarize_tenant(jobs, r, (int)t, &s);
+		json_object_set_new(o, "name", json_string(r->tenants->t[t].name));
+		json_object_set_new(o, "jobs", counts_json(&s));
+		json_object_set_new(o, "queue_delay", dist_json(&s.queue_delay, s.completed));
+		json_object_set_new(o, "jct", dist_json(&s.jct, s.completed));
+		json_object_set_new(o, "gpu_hours", real(u->gpu_s / 3600, 6));
+		json_object_set_new(o, "borrowed_gpu_hours", real(u->borrowed_gpu_s / 3600, 6));
+		json_object_set_new(o, "lent_gpu_hours", real(u->lent_gpu_s / 3600, 6));
+		json_object_set_new(o, "peak_gpus", real((double)u->peak_milli / 1000, 3));
+		json_object_set_new(o, "quota_waits", json_integer((json_int_t)u->quota_waits));
+		json_array_append_new(a, o);
+	}
+	return a;
 }
 
 json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
@@ -213,6 +274,8 @@ json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 		if (h)
 			json_object_set_new(o, "recorded_vs_simulated", h);
 	}
+	if (r->tenant_use && r->tenants)
+		json_object_set_new(o, "tenants", tenants_json(jobs, r));
 	if (all.with_slowdown) {
 		json_t *sd = dist_json(&all.slowdown, all.with_slowdown);
 
@@ -333,7 +396,8 @@ void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
 	gp_sbuf_adds(out, x && x->header ? x->header : "");
 	gp_sbuf_adds(out, ",reason,environment,node_list");
 	/* the record beside the replay, when the trace has one */
-	gp_sbuf_adds(out, hist ? ",recorded_start,recorded_queue_delay\n" : "\n");
+	gp_sbuf_adds(out, hist ? ",recorded_start,recorded_queue_delay" : "");
+	gp_sbuf_adds(out, r->job_tenant && r->tenants ? ",tenant\n" : "\n");
 	for (i = 0; i < r->njobs; i++) {
 		const gp_job *j = &jobs->jobs[i];
 		const gp_sim_job *rec = &r->jobs[i];
@@ -378,6 +442,10 @@ void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
 			csv_num(out, j->hist->recorded_start - j->submit, 3);
 		} else if (hist) {
 			gp_sbuf_adds(out, ",,");
+		}
+		if (r->job_tenant && r->tenants) {
+			gp_sbuf_adds(out, ",");
+			gp_csv_field(out, r->tenants->t[r->job_tenant[i]].name);
 		}
 		gp_sbuf_adds(out, "\n");
 	}

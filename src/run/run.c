@@ -337,6 +337,7 @@ int gp_run_prepare(gp_run *r, const gp_run_desc *d, const gp_cluster *c, gp_jobl
 	int st;
 
 	memset(r, 0, sizeof(*r));
+	gp_tenants_init(&r->tenants);
 	r->d = d;
 	r->cluster = c;
 	r->jobs = jobs;
@@ -358,6 +359,12 @@ int gp_run_prepare(gp_run *r, const gp_run_desc *d, const gp_cluster *c, gp_jobl
 	if ((st = setup_failures(r, err)))
 		return st;
 	gp_run_desc_engine(d, &r->cfg);
+	if (d->tenants) {
+		if ((st = gp_tenants_load(d->tenants, &r->tenants, err)))
+			return st;
+		r->cfg.tenants = &r->tenants;
+		r->cfg.default_tenant = d->default_tenant;
+	}
 	r->perf = perf;
 	if (!r->perf) {
 		r->perf = gp_sim_perf_new(c);
@@ -422,5 +429,6 @@ void gp_run_release(gp_run *r)
 		memcpy(r->jobs->jobs, r->saved, r->jobs->n * sizeof(*r->saved));
 		free(r->saved);
 	}
+	gp_tenants_release(&r->tenants);
 	memset(r, 0, sizeof(*r));
 }

@@ -88,6 +88,8 @@ void gp_sim_result_release(gp_sim_result *r)
 	free(r->jobs);
 	free(r->samples);
 	free(r->node_ids);
+	free(r->job_tenant);
+	free(r->tenant_use);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -259,6 +261,8 @@ int gp_sim_start_job(sim *s, int32_t j, const gp_sim_runinfo *ri)
 	s->pool[slot] = s->scratch;
 	s->scratch = tmp;
 	s->slot[j] = slot;
+	if (s->cfg->tenants)
+		gp_sim_quota_change(s, j, &s->pool[slot], 1);
 	for (i = 0; i < s->pool[slot].nparts; i++)
 		if (lo < 0 || s->pool[slot].parts[i].node < lo)
 			lo = s->pool[slot].parts[i].node;
@@ -295,6 +299,8 @@ static void finish_job(sim *s, int32_t j)
 {
 	int32_t slot = s->slot[j];
 
+	if (s->cfg->tenants)
+		gp_sim_quota_change(s, j, &s->pool[slot], -1);
 	gp_placement_undo(&s->alloc, &s->pool[slot]);
 	if (s->ix) {
 		gp_sim_ix_finished(s, j);
@@ -325,9 +331,11 @@ int gp_sim_try_place(sim *s, int32_t j)
 		return 0;
 	if (s->shape_waited[s->shape[j]] == s->wait_epoch)
 		return 0;
+	if (s->cfg->tenants && !gp_sim_quota_precheck(s, j))
+		return 0;
 	s->res->policy_calls++;
 	if (s->cfg->policy->place(&s->ctx, job, &s->scratch) == GP_PLACED)
-		return 1;
+		return !s->cfg->tenants || gp_sim_quota_admit(s, j, &s->scratch);
 	/* Until something is freed the same shape waits again. */
 	s->shape_waited[s->shape[j]] = s->wait_epoch;
 	return 0;
@@ -565,7 +573,7 @@ static int setup(sim *s)
 	gp_placement_init(&s->probe_place);
 	if (n)
 		gp_sim_heap_push(s, s->res->first_submit + s->res->tick, -1);
-	return GP_OK;
+	return s->cfg->tenants ? gp_sim_quota_setup(s) : GP_OK;
 }
 
 static void teardown(sim *s)
@@ -573,6 +581,7 @@ static void teardown(sim *s)
 	size_t i;
 	int k;
 
+	gp_sim_quota_teardown(s);
 	for (i = 0; i < s->npool; i++)
 		gp_placement_release(&s->pool[i]);
 	free(s->pool);
@@ -770,6 +779,11 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 	gp_sim_result_init(out);
 	if (!config_ok(cfg))
 		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0, "bad simulator configuration");
+	if (cfg->tenants && (cfg->queue == GP_SIM_BACKFILL || cfg->queue == GP_SIM_LAS || cfg->preempt ||
+			     cfg->hooks[0]))
+		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0,
+				    "tenants work with the queues fifo, sjf, priority and fifo-skip, "
+				    "without preemption, failures or QoS");
 	memset(&s, 0, sizeof(s));
 	s.cfg = cfg;
 	s.cl = cfg->cluster;
@@ -845,6 +859,8 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 		hooks_call(&s, 1);
 	status = s.status;
 	if (status == GP_OK) {
+		if (cfg->tenants)
+			gp_sim_quota_end(&s);
 		totals(&s);
 		if (cfg->progress)
 			cfg->progress(cfg->progress_ud, s.settled, s.n);

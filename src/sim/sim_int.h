@@ -304,6 +304,13 @@ struct gp_sim {
 	gp_sim_jheap lsh_heap;  /* a pass's scratch: jobs in list order */
 	int32_t *lsh_dead;
 
+	/* Tenants (quota.c): usage per (tenant, quota key), milli-GPU; each
+	 * node's model key; the `gpus` key; time usage was integrated to. */
+	int64_t *q_use;
+	int32_t *q_node_res;
+	int q_all;
+	double q_t;
+
 	gp_error *err;
 	int status;
 };
@@ -401,6 +408,17 @@ int gp_sim_las_before(const sim *s, int32_t a, int32_t b);
 int32_t gp_sim_ord_pred(const sim *s, const int32_t *left, const int32_t *right, int32_t root, int32_t j);
 int32_t gp_sim_ord_insert(const sim *s, int32_t *left, int32_t *right, int32_t root, int32_t j);
 int32_t gp_sim_ord_erase(const sim *s, int32_t *left, int32_t *right, int32_t root, int32_t j);
+
+/* quota.c */
+int gp_sim_quota_setup(sim *s);
+void gp_sim_quota_teardown(sim *s);
+int gp_sim_quota_admit(sim *s, int32_t j, const gp_placement *p);
+/* The `gpus` key alone, before the policy is asked (its demand is the
+ * job's whole share whatever the placement). */
+int gp_sim_quota_precheck(sim *s, int32_t j);
+/* j starts (sign +1) or stops (-1) holding placement p. */
+void gp_sim_quota_change(sim *s, int32_t j, const gp_placement *p, int sign);
+void gp_sim_quota_end(sim *s);
 
 /* timeline.c */
 void gp_sim_timeline_row(sim *s, double t);

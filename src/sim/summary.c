@@ -17,8 +17,8 @@ double gp_sim_job_wait(const gp_job *j, const gp_sim_job *rec)
 	return w > first ? w : first;
 }
 
-void gp_sim_summarize(const gp_joblist *jobs, const gp_sim_result *r,
-		      int klass, gp_sim_summary *out)
+static void summarize(const gp_joblist *jobs, const gp_sim_result *r, int klass, int tenant,
+		      gp_sim_summary *out)
 {
 	size_t i, nq = 0, ns = 0;
 	double *qd, *jct, *sd, *fs;
@@ -33,7 +33,7 @@ void gp_sim_summarize(const gp_joblist *jobs, const gp_sim_result *r,
 		const gp_sim_job *rec = &r->jobs[i];
 		int k = j->klass == GP_CLASS_LS ? GP_CLASS_LS : GP_CLASS_BE;
 
-		if (klass >= 0 && k != klass)
+		if ((klass >= 0 && k != klass) || (tenant >= 0 && r->job_tenant[i] != tenant))
 			continue;
 		out->total++;
 		if (rec->state == GP_SIM_FAILED)
@@ -62,4 +62,16 @@ void gp_sim_summarize(const gp_joblist *jobs, const gp_sim_result *r,
 	free(fs);
 	free(jct);
 	free(sd);
+}
+
+void gp_sim_summarize(const gp_joblist *jobs, const gp_sim_result *r,
+		      int klass, gp_sim_summary *out)
+{
+	summarize(jobs, r, klass, -1, out);
+}
+
+void gp_sim_summarize_tenant(const gp_joblist *jobs, const gp_sim_result *r,
+			     int tenant, gp_sim_summary *out)
+{
+	summarize(jobs, r, -1, r->job_tenant ? tenant : -1, out);
 }

@@ -436,6 +436,15 @@ static void run_more(const gp_run_desc *r, gp_sbuf *sb)
 	/* Added only when set: older fingerprints stay valid. */
 	if (r->las_preempted_first || r->las_demoted_yield)
 		gp_sbuf_addf(sb, "|las-rules %d,%d", r->las_preempted_first, r->las_demoted_yield);
+	if (r->tenants) {
+		char hash[17] = "-";
+		gp_error e = GP_ERROR_INIT;
+
+		/* the file's content, so that edited quotas are not reused */
+		if (hash_file(r->tenants, hash, &e))
+			snprintf(hash, sizeof(hash), "unreadable");
+		gp_sbuf_addf(sb, "|tenants %s,%s", hash, r->default_tenant ? r->default_tenant : "-");
+	}
 }
 
 int gp_whatif_fingerprint(const gp_whatif_spec *cs, const char *version, char *buf, gp_error *err)

@@ -61,6 +61,8 @@ void gp_whatif_spec_release(gp_whatif_spec *s)
 	free((char *)s->run.scale_model);
 	free((char *)s->run.fail.csv);
 	free((char *)s->run.fail.model);
+	free((char *)s->run.tenants);
+	free((char *)s->run.default_tenant);
 	free((char *)s->run.qos.models_dir);
 	nodes_release(&s->add);
 	nodes_release(&s->remove);
@@ -426,7 +428,8 @@ static const char *const top_keys[] = {
 	"skip_bad", "queue", "policy", "seeds", "backfill_depth", "scale_durations",
 	"mtbf_node", "recovery", "mtbf_gpu", "weibull_shape", "repair", "restart_cost",
 	"preempt", "preempt_cost", "checkpoint_interval", "checkpoint_cost", "axes", "slo", "cost",
-	"las_thresholds", "las_starvation", "las_preempted", "las_demoted", "heartbeat_period", "heartbeat_misses", "failures",
+	"las_thresholds", "las_starvation", "las_preempted", "las_demoted", "tenants", "default_tenant",
+	"heartbeat_period", "heartbeat_misses", "failures",
 	"failure_model", "failure_seed", "failure_start", "memory_margin", "qos", NULL
 };
 static const char *const axes_keys[] = {
@@ -744,6 +747,15 @@ static int load_las(loader *L)
 		if (strcmp(v, "keep") && strcmp(v, "yield"))
 			return gp_yaml_error(&L->doc, x, L->err, "'las_demoted' is keep or yield, not '%.40s'", v);
 		d->las_demoted_yield = !strcmp(v, "yield");
+	}
+	{
+		char *dt = NULL;
+
+		if (opt_path(L, L->doc.root, "tenants", "'tenants' (a tenants file)", &d->tenants) ||
+		    opt_str(L, L->doc.root, "default_tenant", "'default_tenant'", &dt))
+			return GP_EINPUT;
+		if (dt)
+			d->default_tenant = dt;
 	}
 	return GP_OK;
 }

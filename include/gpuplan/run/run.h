@@ -83,9 +83,11 @@ typedef struct gp_run_desc {
 	double mem_margin;
 	gp_run_qos qos;
 	gp_run_failures fail;   /* on when it names a source (gp_run_failures_on) */
-	/* Tenants: the settings of a tenants file (quotas, fair share), NULL
-	 * = none.  A slot the tenants' settings plug into. */
-	const void *tenants;
+	/* Tenants: a tenants file (quotas, cohorts; NULL = none), loaded by
+	 * gp_run_prepare, and the tenant of jobs that name none or one the
+	 * file lacks (NULL: such jobs are an input error). */
+	const char *tenants;
+	const char *default_tenant;
 	/* Outputs (written by the command; here so a description is whole). */
 	const char *json, *csv_dir, *svg_dir, *html, *events;
 	gp_sim_progress_fn progress;
@@ -127,6 +129,7 @@ typedef struct gp_run {
 	gp_failsim *fs;
 	/* The jobs as they were before the run changed them. */
 	gp_job *saved;
+	gp_tenants tenants;
 } gp_run;
 
 /* Prepare run r of d on cluster c and jobs (both borrowed; jobs is changed

@@ -67,6 +67,7 @@
 #include "gpuplan/util/util.h"
 #include "gpuplan/model/job.h"
 #include "gpuplan/place/policy.h"
+#include "gpuplan/sim/tenants.h"
 
 enum gp_sim_queue { GP_SIM_FIFO = 0, GP_SIM_SJF, GP_SIM_BACKFILL, GP_SIM_PRIORITY, GP_SIM_LAS,
 		   GP_SIM_FIFO_SKIP, GP_SIM_QUEUES };
@@ -185,6 +186,13 @@ typedef struct gp_sim_config {
 				      * running job may be preempted by jobs
 				      * waiting in its new queue (0: only by
 				      * jobs of earlier queues) */
+	/* Tenants (tenants.h): quotas, cohort borrowing and lending; NULL =
+	 * none.  Each job's tenant is its environment (the trace's tenant,
+	 * VC or account); a job of no tenant or of one the file lacks goes to
+	 * default_tenant, or is an input error without one.  Tenants go with
+	 * fifo, sjf, priority and fifo-skip, without preemption or hooks. */
+	const gp_tenants *tenants;
+	const char *default_tenant;
 	/* Interruption sources (failures, QoS): NULL-terminated. */
 	const gp_sim_hooks *hooks[GP_SIM_MAX_HOOKS + 1];
 } gp_sim_config;
@@ -250,6 +258,17 @@ typedef struct gp_sim_result {
 	 * time at least one job waits (the engine's own integral: jobs hold
 	 * GPUs only while they run) */
 	double queued_alloc_milli_s, queued_cap_milli_s;
+	/* Tenants (config tenants): job -> tenant, and per tenant the
+	 * GPU-seconds used, borrowed beyond its nominal quota and lent to its
+	 * cohort, and the peak share it held (all of the first quota key). */
+	int32_t *job_tenant;
+	const gp_tenants *tenants;    /* the config's (borrowed) */
+	size_t ntenants;
+	struct gp_sim_tenant_use {
+		double gpu_s, borrowed_gpu_s, lent_gpu_s;
+		int64_t peak_milli;
+		size_t quota_waits;     /* times a job of it found no quota */
+	} *tenant_use;
 	/* engine counters, for benchmarks: events taken (arrivals and heap
 	 * events), batches, policy calls (placements, probes) */
 	size_t events, batches, policy_calls, backfilled, peak_running, peak_queued;
@@ -401,6 +420,9 @@ void gp_sim_summarize(const gp_joblist *jobs, const gp_sim_result *r,
 /* All the time completed job j waited: start - submit, plus every wait
  * after a preemption or interruption until it ran again. */
 double gp_sim_job_wait(const gp_job *j, const gp_sim_job *rec);
+/* The same over the jobs of one tenant (r->job_tenant). */
+void gp_sim_summarize_tenant(const gp_joblist *jobs, const gp_sim_result *r,
+			     int tenant, gp_sim_summary *out);
 
 /* Run times from the performance model (perf.h), for gp_sim_config.duration
  * with the object as duration_ud.  A job given by iterations (duration < 0,
