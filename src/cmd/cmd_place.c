@@ -214,7 +214,7 @@ static int decide(place_env *env, const gp_job *j, gp_placement *p, gp_explain *
 	return GP_PLACED;
 }
 
-/* --memory-margin on a job whose memory the seed's rule estimated. */
+/* --memory-margin on a job whose memory the source document's rule estimated. */
 static int apply_margin(const place_opts *o, gp_job *j, const char *path)
 {
 	gp_error err = GP_ERROR_INIT;

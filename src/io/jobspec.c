@@ -327,7 +327,7 @@ static int load_input(const gp_yaml_doc *doc, const gp_yaml_node *n, int *c, int
 	return GP_OK;
 }
 
-/* `ps: 0`: no parameter server, the seed's definition of a Ring-AllReduce
+/* `ps: 0`: no parameter server, the source document's definition of a Ring-AllReduce
  * job: every GPU is a worker.  The GPU count comes from `gpus` or
  * `workers` (equal when both are given); *gpus_node gets it and
  * *workers_node is cleared, so the roles need no split. */
@@ -381,7 +381,7 @@ static int load_shape(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job *j
 		ps_node = NULL;
 	ps = 0;
 	if (!(v = gp_yaml_get(map, "type"))) {
-		/* The seed's rule: the type follows from the roles.  Parameter
+		/* The source document's rule: the type follows from the roles.  Parameter
 		 * servers make a PS-Worker job; workers alone (or as many as
 		 * the GPUs) a Ring-AllReduce one, one worker a single card;
 		 * one GPU is a single card.  Several GPUs and no roles could be
@@ -641,7 +641,7 @@ static int load_training(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job
 	return GP_OK;
 }
 
-/* gpu_memory_gib, or the seed's estimate from the model. */
+/* gpu_memory_gib, or the source document's estimate from the model. */
 static int load_gpu_memory(const gp_yaml_doc *doc, const gp_yaml_node *map, gp_job *job,
                            gp_error *err)
 {

@@ -1,5 +1,5 @@
 /* Job YAML 'model: {layer_list: [...]}': a network layer by layer, sized
- * by the seed's per-layer output rule (model/memory.h, gp_layer_stack). */
+ * by the source document's per-layer output rule (model/memory.h, gp_layer_stack). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -227,7 +227,7 @@ static void emit(layer_sink *s, double c, int h, int w)
 	s->out[s->n++] = c * (double)h * (double)w;
 }
 
-/* The seed's per-layer output size, for convolution and pooling alike:
+/* The source document's per-layer output size, for convolution and pooling alike:
  * floor((in + 2 * pad - kernel) / stride) + 1. */
 static int conv_out(int in, int k, int stride, int pad)
 {

@@ -1,5 +1,5 @@
 /* The switch fabric between nodes: technologies, the derived tree data
- * (depths, IB runs, subtree node ranges) and the seed patent's
+ * (depths, IB runs, subtree node ranges) and the source patent's
  * communication weights. */
 #include <stdlib.h>
 #include <string.h>

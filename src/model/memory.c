@@ -170,7 +170,7 @@ int gp_memory_apply_margin(gp_job *job, double margin, int estimate_unknown, gp_
 
 /* ---- user layer lists ---- */
 
-/* The seed's per-layer output size, for convolution and pooling alike:
+/* The source document's per-layer output size, for convolution and pooling alike:
  * floor((in + 2 * pad - kernel) / stride) + 1 (0 or less: no output). */
 static long layer_out(long in, int k, int stride, int pad)
 {

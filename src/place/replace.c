@@ -1,4 +1,4 @@
-/* Seed 002: replace a failed member of a distributed job (replace.h). */
+/* Worker replacement: replace a failed member of a distributed job (replace.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +39,7 @@ void gp_replace_result_release(gp_replace_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* One member of the job as the seed sees it: the job's GPUs on one node. */
+/* One member of the job as the source document sees it: the job's GPUs on one node. */
 typedef struct member {
 	int node;
 	int role;               /* 0 worker, 1 parameter server */
@@ -164,7 +164,7 @@ static double xfer(double bytes, double gbs)
 	return gbs > 0 ? bytes / (gbs * 1e9) : INFINITY;
 }
 
-/* The seed's predicted iteration time of members m[0..n): the slowest
+/* The source document's predicted iteration time of members m[0..n): the slowest
  * member's compute + max(P / up, P / down). */
 static double job_time(const rctx *r, const member *m, int n)
 {

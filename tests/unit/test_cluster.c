@@ -406,7 +406,7 @@ static int parse_text(const char *text, gp_cluster *c, gp_error *err)
 	return rc;
 }
 
-/* Stacked Ethernet switches count as one (the seed patent's weight 99 + k,
+/* Stacked Ethernet switches count as one (the source patent's weight 99 + k,
  * k the switch levels): spine (eth-100) over tor-a, tor-b (a stack) and
  * tor-c.  Nodes under tor-a and tor-b meet at the stack: 99 + 1 = 100,
  * as under one switch; tor-a to tor-c still 99 + 2 = 101.  A stack over

@@ -1,4 +1,4 @@
-/* Seed 004: the binding rule, solved by hand on tests/data/envs/cluster.yaml
+/* Quota binding: the binding rule, solved by hand on tests/data/envs/cluster.yaml
  * (n0: GPUs 0-3 A100 40 GB, NVLink 0-3 and 1-2; n1: GPUs 4-7; h0: GPUs
  * 8-9 H100 80 GB), the environment simulation in its three modes, and the
  * readers. */

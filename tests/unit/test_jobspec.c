@@ -319,7 +319,7 @@ static gp_job load_job_text(const char *text, gp_error *err)
 	return out;
 }
 
-/* The seed patent: a job with no parameter server (ps: 0) and workers is
+/* The source patent: a job with no parameter server (ps: 0) and workers is
  * a Ring-AllReduce job, every GPU a worker. */
 static void test_ps_zero_is_ring(void)
 {

@@ -87,7 +87,7 @@ static void test_vgg16_seed_rule(void)
 	CU_ASSERT_DOUBLE_EQUAL(e.activations, 1931146240.0, 0.5);
 	CU_ASSERT_DOUBLE_EQUAL(e.states, 1660290528.0, 0.5);
 	CU_ASSERT_DOUBLE_EQUAL(e.total, 3591436768.0, 1);
-	/* ceil(3,591,436,768 / 2^20) = ceil(3425.06) = 3426 MiB: the seed's
+	/* ceil(3,591,436,768 / 2^20) = ceil(3425.06) = 3426 MiB: the source document's
 	 * formula, no margin. */
 	CU_ASSERT_EQUAL(j.gpu_mem_mib, 3426);
 	/* A 10 % margin is the caller's choice, shown apart. */
@@ -117,7 +117,7 @@ static void test_no_params(void)
 	gp_job_release(&j);
 }
 
-/* A user's layer list under the seed's output-size rule,
+/* A user's layer list under the source document's output-size rule,
  * hand-computed.  Input 3x32x32:
  *   conv 16, k3, p1:     (32 + 2 - 3) / 1 + 1 = 32 -> 16x32x32 = 16384
  *   pool 2 (stride 2):   (32 - 2) / 2 + 1 = 16     -> 16x16x16 =  4096

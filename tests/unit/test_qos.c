@@ -1,4 +1,4 @@
-/* Seed 001: the two placement levels of predicted-share and one QoS
+/* Predicted sharing and QoS: the two placement levels of predicted-share and one QoS
  * episode (share 10 % -> 20 % -> 30 %, a BE job stopped, then resumed),
  * on hand-built clusters with the answers worked out in the comments. */
 #include <math.h>

@@ -1,4 +1,4 @@
-/* Seed 002 replacement decisions, hand-solved on a mixed-GPU cluster
+/* Worker replacement decisions, hand-solved on a mixed-GPU cluster
  * (tests/data/replace/mixed-cluster.yaml): one-GPU nodes of made-up
  * models G10/G20/G40/G80 (peak 10/20/40/80 TFLOPS, efficiency 0.5), IB HDR
  * NICs (200/8 x 0.94 = 23.5 GB/s) on leaf `ib`, 25 GbE (2.9375 GB/s) on

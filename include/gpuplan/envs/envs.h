@@ -1,4 +1,4 @@
-/* Seed 004: development environments with GPU quotas.  An environment
+/* Quota binding: development environments with GPU quotas.  An environment
  * holds a quota (GPU count and GPU memory), not GPUs; a GPU is bound to
  * it only when one of its tasks starts, GPUs are shared up to a per-GPU
  * task-count threshold, and bindings go back when a task ends or when the

@@ -15,7 +15,7 @@
 #define GP_CLUSTER_MAX_FILE (16u << 20)
 #define GP_YAML_MAX_DEPTH 64
 
-/* Fabric technologies: speed per NIC port and whether the seed patent's
+/* Fabric technologies: speed per NIC port and whether the source patent's
  * InfiniBand (1, 2, ...) or Ethernet (100, 101, ...) weights apply. */
 enum gp_fabric_tech {
 	GP_TECH_NONE = 0,
@@ -143,7 +143,7 @@ void gp_cluster_gpus_by_model(const gp_cluster *c, int *counts);
 const char *gp_cluster_node_label(const gp_cluster *c, int node,
 				  const char *key);
 
-/* Seed patent weight between two nodes (US 12386666): a path "through k
+/* The source patent's weight between two nodes (US 12386666): a path "through k
  * switches" has weight k on InfiniBand and 99 + k on Ethernet/RoCE;
  * disconnected (a node without switch, or different trees) = -1; the same
  * node = 0.

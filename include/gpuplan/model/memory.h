@@ -1,13 +1,13 @@
 /* GPU memory need of a training job, per GPU (data parallel: every GPU
  * holds a full replica of the model states and the activations of its own
  * batch).  Two rules:
- *  - CNN (seed patent US 12386666): sum of per-layer output sizes x batch
+ *  - CNN (US 12386666): sum of per-layer output sizes x batch
  *    x activation bytes + parameters + gradients + optimizer state;
  *  - transformer (models-and-failures.md §D): bytes per parameter by
  *    optimizer and precision (16 for mixed-precision Adam) + activations
  *    per layer s*b*h*(34 + 5*a*s/h) (Korthikanti et al.) x layers + fp32
  *    logits 4*s*b*V.
- * No margin by default (the seed's formula as it stands); a margin for
+ * No margin by default (the source document's formula as it stands); a margin for
  * allocator fragmentation and buffers is a caller's choice
  * (gp_memory_estimate_margin, `estimate --memory-margin`). */
 #ifndef GPUPLAN_MEMORY_H
@@ -80,7 +80,7 @@ typedef struct gp_layer_shape {
 	double fwd_flops;       /* forward multiply-adds x 2 per sample */
 } gp_layer_shape;
 
-/* Walk layers l[0..n) from an input of c x h x w with the seed's rule
+/* Walk layers l[0..n) from an input of c x h x w with the source document's rule
  * (floor((in + 2 pad - kernel) / stride) + 1 for convolution and pooling;
  * a fully connected layer flattens its input) into out[0..n).  Returns -1,
  * or the index of the first layer with no output (its in_h/in_w set). */

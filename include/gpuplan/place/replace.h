@@ -1,4 +1,4 @@
-/* Seed 002 (CN "fault node switching in distributed training"): when a
+/* Worker replacement (CN "fault node switching in distributed training"): when a
  * member of a running distributed job fails, replace it by an idle node
  * (or GPUs) chosen by predicted iteration time, or rebuild the ring with
  * the survivors.

@@ -1,4 +1,4 @@
-/* bestfit: seed patent US 12386666, claims 1-7.
+/* bestfit: US 12386666, claims 1-7.
  *
  *   single-card      the fitting GPU with the least remaining share (then
  *                    memory), on the node with the least remaining resource;

@@ -1,5 +1,5 @@
 # --memory-margin for place and simulate (no margin by
-# default: the seed's formula), and a user's layer list under the seed's
+# default: the source document's formula), and a user's layer list under the source document's
 # per-layer output rule.
 printf 'node_types:\n  v100: {topology: %s/topologies/k80-4gpu-pix-soc-1nic-nimbix-oldlegend-UNRESOLVED-REPO.txt, gpu_model: V100-PCIE-16GB}\nnodes:\n  - {name: a, type: v100}\n' "$ROOT" >$TMP/c.yaml
 # ResNet-50, batch 360, fp32 SGD: 15738 MiB fits a 16 GiB (16384 MiB) V100;

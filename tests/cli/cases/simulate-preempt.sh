@@ -1,4 +1,4 @@
-# Seed 001 on two 4-GPU nodes (tests/data/sim/ls-be.csv), by hand:
+# Class preemption on two 4-GPU nodes (tests/data/sim/ls-be.csv), by hand:
 #   off: A (BE, 8 GPUs, 0-1000) holds both nodes; LS B waits to 1000-1100,
 #   C (BE) follows at 1000.
 #   class, --preempt-cost 30: B takes A's GPUs at 10 (10-110); A goes back
