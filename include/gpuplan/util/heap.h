@@ -22,6 +22,10 @@
 
 #include "gpuplan/util/util.h"
 
+/* A user of a heap may need only some of its functions: clang warns about
+ * unused static inline functions in a .c file, gcc does not. */
+#define GP_HEAP_FN static inline __attribute__((unused))
+
 #define GP_HEAP_TYPE(name, T)                                                           \
 	typedef struct name {                                                            \
 		T *v;                                                                    \
@@ -34,7 +38,7 @@
 	GP_HEAP_FUNCS(name, name, T, CTX, cmp)
 
 #define GP_HEAP_FUNCS(name, htype, T, CTX, cmp)                                         \
-	static inline int name##_before(CTX ctx, const T *a, const T *b)                  \
+	GP_HEAP_FN int name##_before(CTX ctx, const T *a, const T *b)                  \
 	{                                                                                \
 		int c_ = cmp(ctx, a, b);                                                 \
                                                                                          \
@@ -43,7 +47,7 @@
 		return a->seq < b->seq;                                                  \
 	}                                                                                \
                                                                                          \
-	static inline void name##_push(htype *h, CTX ctx, T x)                            \
+	GP_HEAP_FN void name##_push(htype *h, CTX ctx, T x)                            \
 	{                                                                                \
 		size_t i;                                                                \
                                                                                          \
@@ -56,7 +60,7 @@
 	}                                                                                \
                                                                                          \
 	/* Put x at hole i and move it down to its place among n items. */              \
-	static inline void name##_sift_down(htype *h, CTX ctx, T x, size_t i)              \
+	GP_HEAP_FN void name##_sift_down(htype *h, CTX ctx, T x, size_t i)              \
 	{                                                                                \
 		size_t n = h->n;                                                         \
                                                                                          \
@@ -76,7 +80,7 @@
 	}                                                                                \
                                                                                          \
 	/* The top item, removed (n > 0). */                                             \
-	static inline T name##_pop(htype *h, CTX ctx)                                     \
+	GP_HEAP_FN T name##_pop(htype *h, CTX ctx)                                     \
 	{                                                                                \
 		T top = h->v[0];                                                         \
                                                                                          \
@@ -86,7 +90,7 @@
 	}                                                                                \
                                                                                          \
 	/* v[0..n) filled by the caller becomes a heap; ties in array order. */          \
-	static inline void name##_heapify(htype *h, CTX ctx)                              \
+	GP_HEAP_FN void name##_heapify(htype *h, CTX ctx)                              \
 	{                                                                                \
 		size_t i;                                                                \
                                                                                          \
@@ -97,7 +101,7 @@
 			name##_sift_down(h, ctx, h->v[i], i);                            \
 	}                                                                                \
                                                                                          \
-	static inline void name##_release(htype *h)                                      \
+	GP_HEAP_FN void name##_release(htype *h)                                      \
 	{                                                                                \
 		free(h->v);                                                              \
 		h->v = NULL;                                                             \
