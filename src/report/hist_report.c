@@ -13,11 +13,11 @@ static void delay_row(gp_table *t, const char *name, const gp_hist_delays *d)
 	char b[5][32];
 
 	gp_table_set(t, r, 0, "%s", name);
-	gp_table_set(t, r, 1, "%s", gp_report_duration(b[0], sizeof(b[0]), d->mean));
-	gp_table_set(t, r, 2, "%s", gp_report_duration(b[1], sizeof(b[1]), d->p50));
-	gp_table_set(t, r, 3, "%s", gp_report_duration(b[2], sizeof(b[2]), d->p90));
-	gp_table_set(t, r, 4, "%s", gp_report_duration(b[3], sizeof(b[3]), d->p99));
-	gp_table_set(t, r, 5, "%s", gp_report_duration(b[4], sizeof(b[4]), d->max));
+	gp_table_set(t, r, 1, "%s", gp_report_duration(b[0], sizeof(b[0]), d->dist.mean));
+	gp_table_set(t, r, 2, "%s", gp_report_duration(b[1], sizeof(b[1]), d->dist.p50));
+	gp_table_set(t, r, 3, "%s", gp_report_duration(b[2], sizeof(b[2]), d->dist.p90));
+	gp_table_set(t, r, 4, "%s", gp_report_duration(b[3], sizeof(b[3]), d->dist.p99));
+	gp_table_set(t, r, 5, "%s", gp_report_duration(b[4], sizeof(b[4]), d->dist.max));
 	gp_table_set(t, r, 6, "%.1f %%", 100 * d->no_wait);
 }
 
@@ -51,10 +51,10 @@ static void groups_text(const gp_joblist *jobs, const gp_sim_result *r, int by, 
 		row = gp_table_row(&t);
 		gp_table_set(&t, row, 0, "%s", g[i]);
 		gp_table_set(&t, row, 1, "%zu", c.jobs);
-		gp_table_set(&t, row, 2, "%s", gp_report_duration(b[0], 32, c.recorded.mean));
-		gp_table_set(&t, row, 3, "%s", gp_report_duration(b[1], 32, c.simulated.mean));
-		gp_table_set(&t, row, 4, "%s", gp_report_duration(b[2], 32, c.recorded.p90));
-		gp_table_set(&t, row, 5, "%s", gp_report_duration(b[3], 32, c.simulated.p90));
+		gp_table_set(&t, row, 2, "%s", gp_report_duration(b[0], 32, c.recorded.dist.mean));
+		gp_table_set(&t, row, 3, "%s", gp_report_duration(b[1], 32, c.simulated.dist.mean));
+		gp_table_set(&t, row, 4, "%s", gp_report_duration(b[2], 32, c.recorded.dist.p90));
+		gp_table_set(&t, row, 5, "%s", gp_report_duration(b[3], 32, c.simulated.dist.p90));
 		gp_table_set(&t, row, 6, "%.3f", c.ks);
 		gp_table_set(&t, row, 7, "%s", gp_report_duration(b[4], 32, c.err_p90));
 	}
@@ -110,11 +110,11 @@ static json_t *delays_json(const gp_hist_delays *d)
 {
 	json_t *o = json_object();
 
-	json_object_set_new(o, "mean", real(d->mean, 3));
-	json_object_set_new(o, "p50", real(d->p50, 3));
-	json_object_set_new(o, "p90", real(d->p90, 3));
-	json_object_set_new(o, "p99", real(d->p99, 3));
-	json_object_set_new(o, "max", real(d->max, 3));
+	json_object_set_new(o, "mean", real(d->dist.mean, 3));
+	json_object_set_new(o, "p50", real(d->dist.p50, 3));
+	json_object_set_new(o, "p90", real(d->dist.p90, 3));
+	json_object_set_new(o, "p99", real(d->dist.p99, 3));
+	json_object_set_new(o, "max", real(d->dist.max, 3));
 	json_object_set_new(o, "no_wait", real(d->no_wait, 6));
 	return o;
 }

@@ -36,21 +36,13 @@ static int in_group(const gp_job *j, int by, const char *name)
 static void delays(double *v, size_t n, gp_hist_delays *d)
 {
 	size_t i, none = 0;
-	double sum = 0;
 
-	memset(d, 0, sizeof(*d));
+	gp_dist_of(v, n, &d->dist);     /* sorts v */
+	d->no_wait = 0;
 	if (!n)
 		return;
-	gp_sort_doubles(v, n);
-	for (i = 0; i < n; i++) {
-		sum += v[i];
+	for (i = 0; i < n; i++)
 		none += v[i] < GP_HIST_NO_WAIT_S;
-	}
-	d->mean = sum / (double)n;
-	d->p50 = gp_percentile_sorted(v, n, 50);
-	d->p90 = gp_percentile_sorted(v, n, 90);
-	d->p99 = gp_percentile_sorted(v, n, 99);
-	d->max = v[n - 1];
 	d->no_wait = (double)none / (double)n;
 }
 

@@ -299,8 +299,8 @@ static void test_check(void)
 	CU_ASSERT(gp_hist_check_has(&l));
 	gp_hist_check_run(&l, &r, 0, NULL, &c);
 	CU_ASSERT_EQUAL(c.jobs, 4);
-	CU_ASSERT_DOUBLE_EQUAL(c.recorded.mean, 32.5, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(c.simulated.mean, 31.75, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(c.recorded.dist.mean, 32.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(c.simulated.dist.mean, 31.75, 1e-9);
 	CU_ASSERT_DOUBLE_EQUAL(c.recorded.no_wait, 0.25, 1e-9);
 	/* delays sorted: rec 0 10 20 100, sim 0 12 15 100: the CDFs part by
 	 * 1/4 at 10 (rec 2/4, sim 1/4) and at 15 (rec 2/4, sim 3/4) */
@@ -315,7 +315,7 @@ static void test_check(void)
 	CU_ASSERT_DOUBLE_EQUAL(c.order_kept, 2.0 / 3, 1e-9);
 	gp_hist_check_run(&l, &r, 'p', "b", &c);
 	CU_ASSERT_EQUAL(c.jobs, 2);
-	CU_ASSERT_DOUBLE_EQUAL(c.recorded.mean, 60, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(c.recorded.dist.mean, 60, 1e-9);
 	g = gp_hist_check_groups(&l, 'p', &n);
 	CU_ASSERT_EQUAL(n, 2);
 	CU_ASSERT_STRING_EQUAL(g[0], "a");

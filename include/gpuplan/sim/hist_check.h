@@ -13,7 +13,7 @@
 #define GP_HIST_NO_WAIT_S 1.0
 
 typedef struct gp_hist_delays {
-	double mean, p50, p90, p99, max;
+	gp_dist dist;
 	double no_wait;                 /* share of jobs that waited under 1 s */
 } gp_hist_delays;
 
