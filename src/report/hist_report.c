@@ -10,14 +10,9 @@
 static void delay_row(gp_table *t, const char *name, const gp_hist_delays *d)
 {
 	size_t r = gp_table_row(t);
-	char b[5][32];
 
 	gp_table_set(t, r, 0, "%s", name);
-	gp_table_set(t, r, 1, "%s", gp_report_duration(b[0], sizeof(b[0]), d->dist.mean));
-	gp_table_set(t, r, 2, "%s", gp_report_duration(b[1], sizeof(b[1]), d->dist.p50));
-	gp_table_set(t, r, 3, "%s", gp_report_duration(b[2], sizeof(b[2]), d->dist.p90));
-	gp_table_set(t, r, 4, "%s", gp_report_duration(b[3], sizeof(b[3]), d->dist.p99));
-	gp_table_set(t, r, 5, "%s", gp_report_duration(b[4], sizeof(b[4]), d->dist.max));
+	gp_table_set_dist(t, r, 1, &d->dist);
 	gp_table_set(t, r, 6, "%.1f %%", 100 * d->no_wait);
 }
 

@@ -123,6 +123,15 @@ void gp_table_set(gp_table *t, size_t row, int col, const char *fmt, ...)
 	*cell = gp_sbuf_detach(&sb);
 }
 
+void gp_table_set_dist(gp_table *t, size_t row, int col, const gp_dist *d)
+{
+	const double v[5] = { d->mean, d->p50, d->p90, d->p99, d->max };
+	char b[32];
+
+	for (int k = 0; k < 5; k++)
+		gp_table_set(t, row, col + k, "%s", gp_report_duration(b, sizeof(b), v[k]));
+}
+
 void gp_table_render(const gp_table *t, const char *indent, gp_sbuf *out)
 {
 	size_t *width = gp_xcalloc((size_t)t->ncols, sizeof(*width));

@@ -22,14 +22,9 @@ static json_t *real(double x, int decimals)
 static void dist_row(gp_table *t, const char *name, const gp_sim_dist *d)
 {
 	size_t r = gp_table_row(t);
-	char b[5][32];
 
 	gp_table_set(t, r, 0, "%s", name);
-	gp_table_set(t, r, 1, "%s", gp_report_duration(b[0], sizeof(b[0]), d->mean));
-	gp_table_set(t, r, 2, "%s", gp_report_duration(b[1], sizeof(b[1]), d->p50));
-	gp_table_set(t, r, 3, "%s", gp_report_duration(b[2], sizeof(b[2]), d->p90));
-	gp_table_set(t, r, 4, "%s", gp_report_duration(b[3], sizeof(b[3]), d->p99));
-	gp_table_set(t, r, 5, "%s", gp_report_duration(b[4], sizeof(b[4]), d->max));
+	gp_table_set_dist(t, r, 1, d);
 }
 
 /* The head rows of the job-count and the delay tables (text and page). */

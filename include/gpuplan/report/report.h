@@ -42,6 +42,9 @@ size_t gp_table_row(gp_table *t);
 void gp_table_set(gp_table *t, size_t row, int col, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 void gp_table_render(const gp_table *t, const char *indent, gp_sbuf *out);
+/* Columns col..col+4 of a row: the distribution's mean, p50, p90, p99
+ * and max as durations. */
+void gp_table_set_dist(gp_table *t, size_t row, int col, const gp_dist *d);
 
 /* ---- CSV ---- */
 
