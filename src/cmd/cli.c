@@ -266,16 +266,15 @@ int gp_cli_write_files(char *const *paths, char *const *data, const size_t *len,
 	return rc;
 }
 
-int gp_cli_has_option(int argc, char **argv, const char *opt)
+int gp_cli_old_mode(int argc, char **argv, const char *name)
 {
+	size_t n = strlen(name);
 	int i;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], opt))
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strncmp(argv[i], "--", 2) && !strncmp(argv[i] + 2, name, n) &&
+		    (argv[i][n + 2] == '\0' || argv[i][n + 2] == '='))
 			return 1;
-	}
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "gpuplan/sim/failsim.h"
 #include "gpuplan/util/error.h"
 #include "gpuplan/util/util.h"
+#include "opt.h"
 
 #ifndef GP_VERSION
 #define GP_VERSION "0.1.0"
@@ -56,21 +57,29 @@ int cmd_release(int argc, char **argv);
 int cmd_failures(int argc, char **argv);
 int cmd_replace(int argc, char **argv);
 
-/* Fractional-sharing experiment mode (FGD inflation), dispatched to by
- * `simulate` and `compare` when --inflate is given
+/* Fractional-sharing experiment (FGD inflation): `simulate inflate` and
+ * `compare inflate`, or --inflate among their options
  * (cmd_simulate_inflate.c, cmd_compare_inflate.c). */
 int gp_cmd_simulate_inflate(int argc, char **argv);
-/* `simulate --envs` (cmd_simulate_envs.c): development environments. */
+/* `simulate envs` (cmd_simulate_envs.c): development environments. */
 int gp_cmd_simulate_envs(int argc, char **argv);
 int gp_cmd_compare_inflate(int argc, char **argv);
-int gp_cli_has_option(int argc, char **argv, const char *opt);
+/* Whether argv names a mode the old way: --NAME or --NAME=VALUE anywhere
+ * before "--" (`simulate --inflate 2 ...` for `simulate inflate ...`). */
+int gp_cli_old_mode(int argc, char **argv, const char *name);
+extern const gp_cmd_desc gp_desc_simulate, gp_desc_simulate_inflate, gp_desc_simulate_envs,
+	gp_desc_compare, gp_desc_compare_inflate, gp_desc_whatif, gp_desc_whatif_merge;
 /* A seed list "1-10,42" or "1,5,9" (each 0..2^31-1) into out (at most
  * cap seeds); returns the count, or -1 when malformed or too long. */
 long gp_cli_parse_seeds(const char *spec, unsigned long long *out, long cap);
-/* Both --inflate modes: an argument that is no option of theirs is the
- * pod list (once) or an unknown option; require checks that --inflate, -c
- * and the pod list were given.  0 or the usage error's exit code. */
-int gp_fgd_cli_operand(const char *cmd, const char *a, const char **trace);
+/* Both inflation modes: --inflate X, and the pod list (one operand, or
+ * the usage error's exit code); require checks that --inflate, -c and
+ * the pod list were given.  0 or the usage error's exit code. */
+#define GP_OPT_INFLATE(k) \
+	{ .name = "inflate", .key = (k), .type = GP_OT_DOUBLE, .arg = "X", .min = 0.01, \
+	  .max = GP_FGD_MAX_INFLATE, .help = "arrived GPU demand at the end, x the cluster's GPU\n" \
+	  "capacity (required)" }
+int gp_fgd_cli_operands(gp_opt_state *o, const char **trace);
 int gp_fgd_cli_require(const char *cmd, int have_inflate, const char *cluster,
 			 const char *trace);
 struct gp_openb_nodes;
@@ -81,9 +90,7 @@ int gp_fgd_cli_load(const char *nodes_path, const char *pods_path,
 /* `topo show` lives in its own file (cmd_topo_show.c). */
 int gp_cmd_topo_show(int argc, char **argv);
 
-extern const char gp_usage_topo[], gp_usage_validate[],
-	gp_usage_simulate[], gp_usage_compare[], gp_usage_whatif[],
-	gp_usage_perf[];
+extern const char gp_usage_topo[], gp_usage_validate[], gp_usage_perf[];
 
 extern const char gp_usage_predict[];
 extern const char gp_usage_import[];
@@ -133,16 +140,15 @@ void gp_cli_meter_end(gp_cli_meter *m);
 
 /* ---- shared by simulate and compare (cmd_simulate.c) ---- */
 
-/* Option codes of the trace options both commands take. */
+/* Option groups (opt.h) several commands take: each a table with its keys
+ * and a handler that applies the current option of s when it is one of
+ * the table's (returns 0, or the usage error's exit code after printing
+ * it), and returns -1 when it is not. */
 enum {
 	GP_OPT_FORMAT = 1000, GP_OPT_LIMIT, GP_OPT_START, GP_OPT_END, GP_OPT_SKIP_BAD,
 };
-#define GP_SIM_TRACE_OPTIONS \
-	{ "format", required_argument, NULL, GP_OPT_FORMAT }, \
-	{ "limit", required_argument, NULL, GP_OPT_LIMIT }, \
-	{ "start", required_argument, NULL, GP_OPT_START }, \
-	{ "end", required_argument, NULL, GP_OPT_END }, \
-	{ "skip-bad", no_argument, NULL, GP_OPT_SKIP_BAD }
+/* The trace: --format, --limit, --start, --end, --skip-bad. */
+extern const gp_opt gp_sim_trace_opts[];
 
 /* Engine options both commands take: preemption, checkpoints, las. */
 enum {
@@ -151,52 +157,10 @@ enum {
 	GP_OPT_LAS_PREEMPTED, GP_OPT_LAS_DEMOTED,
 	GP_OPT_LAS_TIRESIAS, GP_OPT_TENANTS, GP_OPT_DEFAULT_TENANT,
 };
-#define GP_SIM_ENGINE_OPTIONS \
-	{ "preempt", required_argument, NULL, GP_OPT_PREEMPT }, \
-	{ "preempt-cost", required_argument, NULL, GP_OPT_PREEMPT_COST }, \
-	{ "checkpoint-interval", required_argument, NULL, GP_OPT_CKPT_INTERVAL }, \
-	{ "checkpoint-cost", required_argument, NULL, GP_OPT_CKPT_COST }, \
-	{ "las-thresholds", required_argument, NULL, GP_OPT_LAS_THRESHOLDS }, \
-	{ "las-starvation", required_argument, NULL, GP_OPT_LAS_STARVATION }, \
-	{ "sched-interval", required_argument, NULL, GP_OPT_SCHED_INTERVAL }, \
-	{ "las-preempted", required_argument, NULL, GP_OPT_LAS_PREEMPTED }, \
-	{ "las-demoted", required_argument, NULL, GP_OPT_LAS_DEMOTED }, \
-	{ "las-tiresias", no_argument, NULL, GP_OPT_LAS_TIRESIAS }, \
-	{ "tenants", required_argument, NULL, GP_OPT_TENANTS }, \
-	{ "default-tenant", required_argument, NULL, GP_OPT_DEFAULT_TENANT }
-#define GP_SIM_ENGINE_USAGE \
-	"  --preempt MODE      off (default), class (LS jobs preempt BE jobs) or\n" \
-	"                      priority (jobs preempt strictly lower priorities);\n" \
-	"                      with --queue las, off turns las preemption off\n" \
-	"  --preempt-cost S    seconds a preempted job spends saving and restoring\n" \
-	"                      its state when it runs again (default 0)\n" \
-	"  --checkpoint-interval S  seconds of work between checkpoints (default 0:\n" \
-	"                      none; a preempted job then keeps all its progress)\n" \
-	"  --checkpoint-cost S seconds each checkpoint pauses a job (default 0)\n" \
-	"  --las-thresholds LIST  las: attained service (GPU-seconds) between the\n" \
-	"                      queues, ascending (default 3250,7200: three queues)\n" \
-	"  --las-starvation K  las: promote a job to the first queue once it waited\n" \
-	"                      K times as long as it ran (default 0: never)\n" \
-	"  --sched-interval S  jobs start only at scheduling passes every S seconds,\n" \
-	"                      as Slurm's (default 0: whenever GPUs free up or a job\n" \
-	"                      arrives)\n" \
-	"  --las-preempted entry|first  las: a preempted job waits by the time it\n" \
-	"                      entered its queue (default) or ahead of the others,\n" \
-	"                      the most recently preempted first (Tiresias)\n" \
-	"  --las-demoted keep|yield  las: a just-demoted job is preempted only by\n" \
-	"                      earlier queues (default) or also by the jobs waiting\n" \
-	"                      in its new queue (Tiresias)\n" \
-	"  --las-tiresias      both Tiresias rules: --las-preempted first\n" \
-	"                      --las-demoted yield\n" \
-	"  --tenants FILE      quotas per tenant (the trace's tenant column), with\n" \
-	"                      borrowing and lending in cohorts (gpuplan(1))\n" \
-	"  --default-tenant NAME  the tenant of jobs that name none or one the\n" \
-	"                      file lacks (default: such jobs are an error)\n"
+extern const gp_opt gp_sim_engine_opts[];
 
 #include "gpuplan/run/run.h"
-/* An engine option code: applied to d (returns 0, or prints the usage
- * error and returns its exit code); -1 when code is not one. */
-int gp_cli_sim_engine_opt(const char *cmd, int code, const char *arg, gp_run_desc *d);
+int gp_cli_sim_engine_opt(gp_opt_state *s, gp_run_desc *d);
 
 /* ---- predicted sharing, interference, QoS (cmd_simulate_qos.c) ---- */
 enum {
@@ -204,32 +168,8 @@ enum {
 	GP_OPT_UTIL_ERROR, GP_OPT_TIME_ERROR, GP_OPT_INTERFERENCE, GP_OPT_EXCLUSIVE,
 	GP_OPT_LS_FRACTION, GP_OPT_PREDICT_MODELS,
 };
-#define GP_SIM_QOS_OPTIONS \
-	{ "qos-tick", required_argument, NULL, GP_OPT_QOS_TICK }, \
-	{ "qos-slack", required_argument, NULL, GP_OPT_QOS_SLACK }, \
-	{ "qos-min-share", required_argument, NULL, GP_OPT_QOS_MIN_SHARE }, \
-	{ "qos-step", required_argument, NULL, GP_OPT_QOS_STEP }, \
-	{ "util-error", required_argument, NULL, GP_OPT_UTIL_ERROR }, \
-	{ "time-error", required_argument, NULL, GP_OPT_TIME_ERROR }, \
-	{ "interference", no_argument, NULL, GP_OPT_INTERFERENCE }, \
-	{ "exclusive", no_argument, NULL, GP_OPT_EXCLUSIVE }, \
-	{ "ls-fraction", required_argument, NULL, GP_OPT_LS_FRACTION }, \
-	{ "predict-models", required_argument, NULL, GP_OPT_PREDICT_MODELS }
-#define GP_SIM_QOS_USAGE \
-	"  --exclusive         every job gets whole GPUs, whatever its share\n" \
-	"  --interference      jobs sharing a GPU slow each other by their true\n" \
-	"                      utilization (on with predicted-share and --qos-tick)\n" \
-	"  --util-error PP     true utilization = predicted + N(0, PP) (default 8)\n" \
-	"  --time-error F      predicted time = true x exp(N(0, F)) (default 0.2)\n" \
-	"  --qos-tick S        QoS monitor every S seconds: late LS jobs gain 10 % of a\n" \
-	"                      GPU from free share or BE jobs (BE stopped below its minimum)\n" \
-	"  --qos-slack F       LS deadline without deadline_s: predicted time x F (1.5)\n" \
-	"  --qos-min-share F   BE minimum share, x its share at start (0.5)\n" \
-	"  --qos-step M        share raise per check, milli-GPU (100)\n" \
-	"  --ls-fraction F     make each job LS with probability F (seeded)\n" \
-	"  --predict-models D  predictor models (default: the bundled ones)\n"
-/* -1 when code is not one of GP_SIM_QOS_OPTIONS; else 0 or the exit code. */
-int gp_cli_qos_opt(const char *cmd, int code, const char *arg, gp_run_qos *q);
+extern const gp_opt gp_sim_qos_opts[];
+int gp_cli_qos_opt(gp_opt_state *s, gp_run_qos *q);
 /* The bundled predictor models (DATADIR/models). */
 const char *gp_cli_models_dir(void);
 /* place --policy predicted-share: the jobs' shares and memory from the
@@ -247,12 +187,10 @@ void gp_cli_qos_json(const gp_run *r, struct json_t *o);
 struct gp_trace_opts;
 struct gp_cluster;
 struct gp_joblist;
-/* The getopt_long codes a command leaves to its default case: a trace
- * option is applied to o (returns 0); ':' (no value) or an unknown option
- * prints the usage error, naming argv[optind - 1], and returns its exit
- * code, as does a trace option with a bad value. */
-int gp_cli_sim_trace_opt(const char *cmd, int code, const char *arg, char **argv,
-			 struct gp_trace_opts *o);
+int gp_cli_sim_trace_opt(gp_opt_state *s, struct gp_trace_opts *o);
+/* The one TRACE operand of s (any count allowed by the description), or
+ * the usage error's exit code. */
+int gp_cli_one_trace(gp_opt_state *s, const char **trace);
 /* Load the cluster (NULL: the bundled example) and the trace; prints the
  * error and returns its exit code on failure. */
 int gp_cli_sim_load(const char *cluster_path, const char *trace_path,
@@ -297,46 +235,11 @@ enum {
 	GP_OPT_MTBF_GPU, GP_OPT_WEIBULL, GP_OPT_REPAIR, GP_OPT_FAILURE_SEED, GP_OPT_HB_PERIOD,
 	GP_OPT_HB_MISSES, GP_OPT_RECOVERY, GP_OPT_RESTART_COST, GP_OPT_FAILURE_START,
 };
-#define GP_SIM_FAILURE_OPTIONS \
-	{ "failures", required_argument, NULL, GP_OPT_FAILURES }, \
-	{ "failure-model", required_argument, NULL, GP_OPT_FAILURE_MODEL }, \
-	{ "events", required_argument, NULL, GP_OPT_EVENTS }, \
-	{ "mtbf-node", required_argument, NULL, GP_OPT_MTBF_NODE }, \
-	{ "mtbf-gpu", required_argument, NULL, GP_OPT_MTBF_GPU }, \
-	{ "weibull-shape", required_argument, NULL, GP_OPT_WEIBULL }, \
-	{ "repair", required_argument, NULL, GP_OPT_REPAIR }, \
-	{ "failure-seed", required_argument, NULL, GP_OPT_FAILURE_SEED }, \
-	{ "heartbeat-period", required_argument, NULL, GP_OPT_HB_PERIOD }, \
-	{ "heartbeat-misses", required_argument, NULL, GP_OPT_HB_MISSES }, \
-	{ "recovery", required_argument, NULL, GP_OPT_RECOVERY }, \
-	{ "restart-cost", required_argument, NULL, GP_OPT_RESTART_COST }, \
-	{ "failure-start", required_argument, NULL, GP_OPT_FAILURE_START }
-
-#define GP_SIM_FAILURE_USAGE \
-	"failures (see gpuplan(1), \"Failures in the simulator\"):\n" \
-	"  --failures FILE     failure list (time_s,node,gpu,kind,repair_s)\n" \
-	"  --mtbf-node H       node failures, mean hours between them per node\n" \
-	"  --mtbf-gpu H        GPU failures, mean hours between them per GPU\n" \
-	"  --weibull-shape K   time to failure Weibull with shape K (default 1:\n" \
-	"                      exponential)\n" \
-	"  --failure-model F   shape and MTBF from a `failures fit` model file\n" \
-	"  --failure-start S   steady (default: the fleet in steady state at 0) or\n" \
-	"                      new (every unit new at 0)\n" \
-	"  --repair H          mean hours to repair, exponential (default 4; 0 at\n" \
-	"                      once; never)\n" \
-	"  --failure-seed N    seed of the failures and heartbeats (default --seed)\n" \
-	"  --heartbeat-period S, --heartbeat-misses K  a failure is seen at the\n" \
-	"                      K-th missed heartbeat (default 5 s, 3)\n" \
-	"  --recovery R        restart (default), replace (worker replacement),\n" \
-	"                      shrink or fail\n" \
-	"  --restart-cost S    seconds a restarted job spends starting (default 0)\n" \
-	"  --events FILE       one CSV row per failure and job hit\n"
+extern const gp_opt gp_sim_fail_opts[];
 
 /* A failure option into f (events: --events FILE; any: set when a failure
- * option was given): 0 when applied, -1 when code is not one, else the
- * usage error's exit code. */
-int gp_cli_fail_opt(const char *cmd, gp_run_failures *f, const char **events, int *any,
-		    int code, const char *arg);
+ * option was given). */
+int gp_cli_fail_opt(gp_opt_state *s, gp_run_failures *f, const char **events, int *any);
 /* After the options: failure options need a source, --events needs
  * failures.  0 or the usage error's exit code. */
 int gp_cli_fail_check(const char *cmd, const gp_run_failures *f, const char *events, int any);

@@ -3,7 +3,6 @@
  * the seeds), or the same as JSON.  The runs go to -j worker processes
  * (run/pool.h); the outputs are in cmd_compare_out.c. */
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,52 +16,80 @@
 #include "gpuplan/report/report.h"
 #include "gpuplan/run/pool.h"
 
-const char gp_usage_compare[] =
-	"usage: gpuplan compare [-c CLUSTER]... TRACE --policies P1,P2,... [--queues Q1,Q2,...]\n"
-	"                       [--seeds LIST] [--json] [--csv DIR] [--svg DIR] [--tick S]\n"
-	"                       [--html FILE]\n"
-	"                       [--scale-durations REF [--scale-model M]] [--format F]\n"
-	"                       [--limit N] [--start T] [--end T] [--skip-bad]\n"
-	"                       [--preempt M] [--preempt-cost S] [--checkpoint-interval S]\n"
-	"                       [--las-thresholds LIST] [--las-starvation K]\n"
-	"                       [--las-preempted entry|first] [--las-demoted keep|yield]\n"
-	"                       [--las-tiresias] [--tenants FILE] [--default-tenant NAME]\n"
-	"                       [-j N] [--progress | --quiet]\n"
-	"\n"
-	"Simulate TRACE once per cluster x policy x queue discipline x seed and\n"
-	"print one table: per configuration, jobs completed and never placed,\n"
-	"queueing delay and JCT (mean, p99), makespan, GPU utilization and GPU\n"
-	"utilization while jobs wait.  With several seeds a cell reads 'mean +-sd'\n"
-	"(sample standard deviation over the seeds).\n"
-	"\n"
-	"  -c, --cluster FILE  cluster YAML; repeat to compare clusters (default:\n"
-	"                   the bundled example)\n"
-	"  --policies LIST  placement policies, comma-separated (default bestfit)\n"
-	"  --queues LIST    fifo, sjf, backfill, priority, las, fifo-skip, comma-separated\n"
-	"                   (default fifo)\n"
-	"  --seeds LIST     seeds: '1-10', '42', '1,5,9' or a mix (default 1)\n"
-	"  --json           print JSON (per configuration: mean, sd, min, max of each\n"
-	"                   metric, and every seed's simulate summary) instead\n"
-	"  --csv DIR        write DIR/runs.csv (one row per run, every metric)\n"
-	"  --svg DIR        write DIR/jct-cdf.svg, DIR/queue-delay-cdf.svg, DIR/queue.svg and\n"
-	"                   DIR/utilization.svg\n"
-	"  --html FILE      write one page with the table and the charts\n"
-	"                   (one line per configuration, first seed)\n"
-	"  --scale-durations REF  read recorded durations as measured on REF (a GPU\n"
-	"                   model or node type of the first cluster, ':tech' optional)\n"
-	"                   and scale them to each placement by the perf model\n"
-	"  --scale-model M  DL model for jobs without one (default resnet50)\n"
-	"  -j, --jobs N     runs in N worker processes at once (default: the number\n"
-	"                   of CPUs; -j 1 runs them in this process); the output is\n"
-	"                   the same for every N\n"
-	"  --format, --limit, --start, --end, --skip-bad (the trace) and --preempt,\n"
-	"  --preempt-cost, --checkpoint-interval, --checkpoint-cost, --las-thresholds,\n"
-	"  --las-starvation, --las-preempted, --las-demoted, --las-tiresias, --tenants,\n"
-	"  --default-tenant as for\n"
-	"  'gpuplan simulate'.  Failures, QoS and\n"
-	"  environments are simulate's only; 'gpuplan whatif' sweeps failure rates\n"
-	"  and recovery strategies side by side\n"
-	"  --inflate X      FGD's workload-inflation experiment (see gpuplan(1))\n";
+enum { O_POLICIES = 1, O_QUEUES, O_SEEDS, O_JSON, O_TICK, O_PROGRESS, O_QUIET, O_CSV, O_SVG,
+       O_SCALE, O_SCALE_MODEL, O_HTML, O_INFLATE };
+
+static const gp_opt compare_opts[] = {
+	{ .name = "cluster", .sc = 'c', .key = 'c', .type = GP_OT_STR, .arg = "FILE",
+	  .help = "cluster YAML; repeat to compare clusters (default:\nthe bundled example)" },
+	{ .name = "policies", .key = O_POLICIES, .type = GP_OT_STR, .arg = "LIST",
+	  .help = "placement policies, comma-separated (default bestfit)" },
+	{ .name = "queues", .key = O_QUEUES, .type = GP_OT_STR, .arg = "LIST",
+	  .help = "fifo, sjf, backfill, priority, las, fifo-skip, comma-separated\n(default fifo)" },
+	{ .name = "seeds", .key = O_SEEDS, .type = GP_OT_STR, .arg = "LIST",
+	  .help = "seeds: '1-10', '42', '1,5,9' or a mix (default 1)" },
+	{ .name = "json", .key = O_JSON, .type = GP_OT_FLAG,
+	  .help = "print JSON (per configuration: mean, sd, min, max of each\n"
+		  "metric, and every seed's simulate summary) instead" },
+	{ .name = "csv", .key = O_CSV, .type = GP_OT_STR, .arg = "DIR",
+	  .help = "write DIR/runs.csv (one row per run, every metric)" },
+	{ .name = "svg", .key = O_SVG, .type = GP_OT_STR, .arg = "DIR",
+	  .help = "write DIR/jct-cdf.svg, DIR/queue-delay-cdf.svg, DIR/queue.svg and\n"
+		  "DIR/utilization.svg" },
+	{ .name = "html", .key = O_HTML, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "write one page with the table and the charts\n"
+		  "(one line per configuration, first seed)" },
+	{ .name = "tick", .key = O_TICK, .type = GP_OT_DURATION, .arg = "S", .min = 1e-3,
+	  .max = 1e12, .unit = "s", .help = "timeline interval in seconds (default: about 500 rows)" },
+	{ .name = "scale-durations", .key = O_SCALE, .type = GP_OT_STR, .arg = "REF",
+	  .help = "read recorded durations as measured on REF (a GPU\n"
+		  "model or node type of the first cluster, ':tech' optional)\n"
+		  "and scale them to each placement by the perf model" },
+	{ .name = "scale-model", .key = O_SCALE_MODEL, .type = GP_OT_STR, .arg = "M",
+	  .help = "DL model for jobs without one (default resnet50)" },
+	{ .name = "jobs", .sc = 'j', .key = 'j', .type = GP_OT_LONG, .arg = "N", .min = 1,
+	  .max = MAX_WORKERS, .what = "a number of worker processes",
+	  .help = "runs in N worker processes at once (default: the number\n"
+		  "of CPUs; -j 1 runs them in this process); the output is\n"
+		  "the same for every N" },
+	{ .name = "progress", .key = O_PROGRESS, .type = GP_OT_FLAG,
+	  .help = "show progress on standard error even when not a terminal" },
+	{ .name = "quiet", .key = O_QUIET, .type = GP_OT_FLAG, .help = "never show progress" },
+	{ .name = "inflate", .key = O_INFLATE, .type = GP_OT_STR, .arg = "X",
+	  .help = "FGD's workload-inflation experiment: 'compare inflate'" },
+	{ 0 },
+};
+
+static const gp_opt *const compare_groups[] = { gp_sim_engine_opts, gp_sim_trace_opts, NULL };
+static const gp_cmd_desc *const compare_subs[] = { &gp_desc_compare_inflate, NULL };
+
+const gp_cmd_desc gp_desc_compare = {
+	.name = "compare",
+	.synopsis = "[-c CLUSTER]... TRACE --policies P1,P2,... [--queues Q1,Q2,...]\n"
+		    "  [--seeds LIST] [--json] [--csv DIR] [--svg DIR] [--tick S]\n"
+		    "  [--html FILE]\n"
+		    "  [--scale-durations REF [--scale-model M]] [--format F]\n"
+		    "  [--limit N] [--start T] [--end T] [--skip-bad]\n"
+		    "  [--preempt M] [--preempt-cost S] [--checkpoint-interval S]\n"
+		    "  [--checkpoint-cost S] [--sched-interval S]\n"
+		    "  [--las-thresholds LIST] [--las-starvation K]\n"
+		    "  [--las-preempted entry|first] [--las-demoted keep|yield]\n"
+		    "  [--las-tiresias] [--tenants FILE] [--default-tenant NAME]\n"
+		    "  [-j N] [--progress | --quiet]\n"
+		    "inflate ...",
+	.min_args = 1, .max_args = 1, .operands = "expected one TRACE file",
+	.about = "Simulate TRACE once per cluster x policy x queue discipline x seed and\n"
+		 "print one table: per configuration, jobs completed and never placed,\n"
+		 "queueing delay and JCT (mean, p99), makespan, GPU utilization and GPU\n"
+		 "utilization while jobs wait.  With several seeds a cell reads 'mean +-sd'\n"
+		 "(sample standard deviation over the seeds).\n",
+	.opts = compare_opts,
+	.groups = compare_groups,
+	.more = "The trace and preemption options are those of 'gpuplan simulate'.  Failures,\n"
+		"QoS and environments are simulate's only; 'gpuplan whatif' sweeps failure\n"
+		"rates and recovery strategies side by side.\n",
+	.subs = compare_subs,
+};
 
 /* Split a comma list into a NULL-terminated array of strings (owned). */
 static char **split(const char *list, int *n)
@@ -108,82 +135,57 @@ static const char *cluster_label(const gp_cluster *c, const char *path, char *bu
 	return buf;
 }
 
-/* Parse the command line into c; > 0 an exit code, 0 go on, -1 help shown. */
+static int compare_opt(cmp *c, gp_opt_state *o, int k)
+{
+	int rc;
+
+	switch (k) {
+	case 'c':
+		if (c->ncl >= MAX_CLUSTERS)
+			return gp_opt_bad(o, "at most %d clusters", MAX_CLUSTERS);
+		c->cpaths[c->ncl++] = o->arg;
+		return 0;
+	case 'j': c->workers = o->l; return 0;
+	case O_POLICIES: c->policies_arg = o->arg; return 0;
+	case O_QUEUES: c->queues_arg = o->arg; return 0;
+	case O_SEEDS: c->seeds_arg = o->arg; return 0;
+	case O_JSON: c->json = 1; return 0;
+	case O_CSV:
+		c->csv_dir = o->arg;
+		return gp_cli_csv_dir("compare", o->arg);
+	case O_SVG: c->svg_dir = o->arg; return 0;
+	case O_HTML: c->html_path = o->arg; return 0;
+	case O_SCALE: c->scale_ref = o->arg; return 0;
+	case O_SCALE_MODEL: c->scale_model = o->arg; return 0;
+	case O_TICK: c->tick = o->v; return 0;
+	case O_PROGRESS: c->show_progress = 1; return 0;
+	case O_QUIET: c->show_progress = 0; return 0;
+	case O_INFLATE: c->inflate = 1; return 0;
+	default:
+		if ((rc = gp_cli_sim_engine_opt(o, &c->base)) >= 0)
+			return rc;
+		rc = gp_cli_sim_trace_opt(o, &c->base.topts);
+		return rc < 0 ? 0 : rc;
+	}
+}
+
+/* Parse the command line into c; > 0 an exit code, 0 go on (c->inflate:
+ * the inflation experiment was asked for). */
 static int parse_args(cmp *c, int argc, char **argv)
 {
-	enum { O_POLICIES = 1, O_QUEUES, O_SEEDS, O_JSON, O_TICK, O_PROGRESS, O_QUIET, O_HELP, O_CSV,
-	       O_SVG, O_SCALE, O_SCALE_MODEL, O_HTML };
-	static const struct option opts[] = {
-		{ "cluster", required_argument, NULL, 'c' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "policies", required_argument, NULL, O_POLICIES },
-		{ "queues", required_argument, NULL, O_QUEUES },
-		{ "seeds", required_argument, NULL, O_SEEDS },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "csv", required_argument, NULL, O_CSV },
-		{ "svg", required_argument, NULL, O_SVG },
-		{ "html", required_argument, NULL, O_HTML },
-		{ "scale-durations", required_argument, NULL, O_SCALE },
-		{ "scale-model", required_argument, NULL, O_SCALE_MODEL },
-		{ "tick", required_argument, NULL, O_TICK },
-		{ "progress", no_argument, NULL, O_PROGRESS },
-		{ "quiet", no_argument, NULL, O_QUIET },
-		{ "help", no_argument, NULL, O_HELP },
-		GP_SIM_TRACE_OPTIONS,
-		GP_SIM_ENGINE_OPTIONS,
-		{ NULL, 0, NULL, 0 },
-	};
-	int o, rc;
+	gp_opt_state o;
+	int k = 0, rc = 0;
 
-	optind = 0;
-	opterr = 0;
-	while ((o = getopt_long(argc, argv, ":c:j:h", opts, NULL)) != -1) {
-		switch (o) {
-		case 'c':
-			if (c->ncl >= MAX_CLUSTERS)
-				return gp_cli_usage_error("compare", "at most %d clusters", MAX_CLUSTERS);
-			c->cpaths[c->ncl++] = optarg;
-			break;
-		case 'j':
-			if (gp_parse_long(optarg, 1, MAX_WORKERS, &c->workers))
-				return gp_cli_usage_error("compare", "-j wants 1..%d worker processes, got '%s'",
-							  MAX_WORKERS, optarg);
-			break;
-		case O_POLICIES: c->policies_arg = optarg; break;
-		case O_QUEUES: c->queues_arg = optarg; break;
-		case O_SEEDS: c->seeds_arg = optarg; break;
-		case O_JSON: c->json = 1; break;
-		case O_CSV:
-			if ((rc = gp_cli_csv_dir("compare", optarg)))
-				return rc;
-			c->csv_dir = optarg;
-			break;
-		case O_SVG: c->svg_dir = optarg; break;
-		case O_HTML: c->html_path = optarg; break;
-		case O_SCALE: c->scale_ref = optarg; break;
-		case O_SCALE_MODEL: c->scale_model = optarg; break;
-		case O_TICK:
-			if (gp_parse_double(optarg, 1e-3, 1e12, &c->tick))
-				return gp_cli_usage_error("compare", "--tick wants seconds > 0, got '%s'", optarg);
-			break;
-		case O_PROGRESS: c->show_progress = 1; break;
-		case O_QUIET: c->show_progress = 0; break;
-		case 'h':
-		case O_HELP: fputs(gp_usage_compare, stdout); return -1;
-		default:
-			if ((rc = gp_cli_sim_engine_opt("compare", o, optarg, &c->base)) >= 0) {
-				if (rc)
-					return rc;
-				break;
-			}
-			if ((rc = gp_cli_sim_trace_opt("compare", o, optarg, argv, &c->base.topts)))
-				return rc;
-			break;
-		}
-	}
-	if (optind != argc - 1)
-		return gp_cli_usage_error("compare", "expected one TRACE file");
-	c->trace = argv[optind];
+	gp_opt_begin(&o, &gp_desc_compare, argc, argv);
+	while (rc == 0 && !c->inflate && (k = gp_opt_next(&o)) > 0)
+		rc = compare_opt(c, &o, k);
+	if (rc == 0 && !c->inflate && k < 0)
+		rc = o.status;
+	if (rc == 0 && !c->inflate)
+		c->trace = o.args[0];
+	gp_opt_end(&o);
+	if (rc || c->inflate)
+		return rc;
 	if (c->scale_model && !c->scale_ref)
 		return gp_cli_usage_error("compare", "--scale-model goes with --scale-durations");
 	if (!c->ncl)
@@ -662,7 +664,9 @@ int cmd_compare(int argc, char **argv)
 	cmp *c;
 	int rc;
 
-	if (gp_cli_has_option(argc, argv, "--inflate"))
+	if (argc >= 2 && !strcmp(argv[1], "inflate"))
+		return gp_cmd_compare_inflate(argc - 1, argv + 1);
+	if (gp_cli_old_mode(argc, argv, "inflate"))
 		return gp_cmd_compare_inflate(argc, argv);
 	c = gp_xcalloc(1, sizeof(*c));
 	c->policies_arg = "bestfit";
@@ -673,6 +677,11 @@ int cmd_compare(int argc, char **argv)
 	gp_sbuf_init(&c->csv);
 	gp_run_desc_init(&c->base);
 	rc = parse_args(c, argc, argv);
+	if (rc == 0 && c->inflate) {
+		cmp_release(c);
+		free(c);
+		return gp_cmd_compare_inflate(argc, argv);
+	}
 	if (rc == 0)
 		rc = load_inputs(c);
 	if (rc == 0)

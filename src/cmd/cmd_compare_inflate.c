@@ -172,45 +172,67 @@ typedef struct inflate_curves {
 	int npoints, total_gpus;
 } inflate_curves;
 
+enum { O_INFLATE = 1, O_POLICIES, O_SEEDS, O_CSV, O_SVG };
+
+static const gp_opt inflate_opts[] = {
+	{ .name = "cluster", .sc = 'c', .key = 'c', .type = GP_OT_STR, .arg = "NODES.csv",
+	  .help = "the openb node list (sn,cpu_milli,memory_mib,gpu,model)" },
+	GP_OPT_INFLATE(O_INFLATE),
+	{ .name = "policies", .key = O_POLICIES, .type = GP_OT_STR, .arg = "LIST",
+	  .help = "sharing policies, comma-separated (default: all six, fgd first)" },
+	{ .name = "seeds", .key = O_SEEDS, .type = GP_OT_STR, .arg = "LIST",
+	  .help = "seeds: '42-51' (default), '1,5,9' or a mix" },
+	{ .name = "csv", .key = O_CSV, .type = GP_OT_STR, .arg = "DIR",
+	  .help = "write DIR/allocation.csv, DIR/fragmentation.csv and\n"
+		  "DIR/fragmentation-ratio.csv (mean, sd, min, max per point)" },
+	{ .name = "svg", .key = O_SVG, .type = GP_OT_STR, .arg = "DIR",
+	  .help = "write the same curves as SVG charts" },
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_compare_inflate = {
+	.name = "compare inflate", .cmd = "compare",
+	.synopsis = "-c NODES.csv PODS.csv --inflate X [--policies LIST] [--seeds LIST]\n"
+		    "  [--csv DIR] [--svg DIR]",
+	.min_args = 0, .max_args = -1,
+	.about = "FGD's workload-inflation experiment for several sharing policies and seeds:\n"
+		 "allocation and fragmentation curves at 10 % steps of arrived GPU demand.\n"
+		 "The old spelling, --inflate X among compare's options, runs it too.\n",
+	.opts = inflate_opts,
+};
+
 static int parse_args(int argc, char **argv, inflate_args *ia)
 {
-	int i, status;
+	gp_opt_state o;
+	int i, c = 0, status = GP_OK;
 
 	ia->seeds_arg = "42-51";
 	ia->npol = GP_FGD_NPOLICIES;
 	for (i = 0; i < GP_FGD_NPOLICIES; i++)
 		ia->pol[i] = GP_FGD_NPOLICIES - 1 - i; /* fgd first */
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "-c") || !strcmp(a, "--cluster") || !strcmp(a, "--inflate") ||
-		    !strcmp(a, "--policies") || !strcmp(a, "--seeds") || !strcmp(a, "--csv") ||
-		    !strcmp(a, "--svg")) {
-			if (!v)
-				return gp_cli_usage_error(CMD, "option '%s' needs a value", a);
-			i++;
-			if (!strcmp(a, "-c") || !strcmp(a, "--cluster"))
-				ia->cluster = v;
-			else if (!strcmp(a, "--inflate")) {
-				if (gp_parse_double(v, 0.01, GP_FGD_MAX_INFLATE, &ia->inflate))
-					return gp_cli_usage_error(CMD, "--inflate '%s' is not a number in 0.01..%g",
-								  v, GP_FGD_MAX_INFLATE);
-			} else if (!strcmp(a, "--policies")) {
-				if (parse_policies(v, ia->pol, &ia->npol))
-					return gp_cli_usage_error(CMD, "bad --policies '%s' (comma-separated from fgd, "
-								  "fgd-bestfit, fgd-dotprod, fgd-gpu-packing, "
-								  "fgd-gpu-clustering, fgd-random)", v);
-			} else if (!strcmp(a, "--seeds")) {
-				ia->seeds_arg = v;
-			} else if (!strcmp(a, "--csv"))
-				ia->csv = v;
-			else
-				ia->svg = v;
-		} else if ((status = gp_fgd_cli_operand(CMD, a, &ia->trace))) {
-			return status;
+	gp_opt_begin(&o, &gp_desc_compare_inflate, argc, argv);
+	while (status == GP_OK && (c = gp_opt_next(&o)) > 0) {
+		switch (c) {
+		case 'c': ia->cluster = o.arg; break;
+		case O_INFLATE: ia->inflate = o.v; break;
+		case O_POLICIES:
+			if (parse_policies(o.arg, ia->pol, &ia->npol))
+				status = gp_opt_bad(&o, "bad --policies '%s' (comma-separated from fgd, "
+						    "fgd-bestfit, fgd-dotprod, fgd-gpu-packing, "
+						    "fgd-gpu-clustering, fgd-random)", o.arg);
+			break;
+		case O_SEEDS: ia->seeds_arg = o.arg; break;
+		case O_CSV: ia->csv = o.arg; break;
+		case O_SVG: ia->svg = o.arg; break;
 		}
 	}
+	if (status == GP_OK && c < 0)
+		status = o.status;
+	if (status == GP_OK)
+		status = gp_fgd_cli_operands(&o, &ia->trace);
+	gp_opt_end(&o);
+	if (status)
+		return status;
 	ia->nseeds = (int)gp_cli_parse_seeds(ia->seeds_arg, ia->seeds, MAX_SEEDS);
 	if (ia->nseeds < 0)
 		return gp_cli_usage_error(CMD, "--seeds wants a list like '1-10' or '1,5,9' (at most %d seeds), got '%s'",

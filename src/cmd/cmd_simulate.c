@@ -3,7 +3,6 @@
  * helpers `compare` shares: trace options, loading, atomic multi-file
  * output. */
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,127 +24,89 @@
 #include "gpuplan/model/memory.h"
 #include "gpuplan/run/scale.h"
 
-const char gp_usage_simulate[] =
-	"usage: gpuplan simulate [-c CLUSTER] TRACE [--format F] [--policy P]\n"
-	"                        [--queue fifo|sjf|backfill|priority|las|fifo-skip]\n"
-	"                        [--backfill-depth N] [--seed N] [--tick S]\n"
-	"                        [--preempt off|class|priority] [--preempt-cost S]\n"
-	"                        [--checkpoint-interval S] [--checkpoint-cost S]\n"
-	"                        [--las-thresholds LIST] [--las-starvation K]\n"
-	"                        [--las-preempted entry|first] [--las-demoted keep|yield]\n"
-	"                        [--las-tiresias] [--tenants FILE] [--default-tenant NAME]\n"
-	"                        [--failures FILE] [--mtbf-node H] [--mtbf-gpu H]\n"
-	"                        [--weibull-shape K] [--failure-model FILE]\n"
-	"                        [--repair H] [--failure-seed N] [--heartbeat-period S]\n"
-	"                        [--heartbeat-misses K] [--restart-cost S]\n"
-	"                        [--recovery replace|restart|shrink|fail] [--events FILE]\n"
-	"                        [--scale-durations REF [--scale-model M]]\n"
-	"                        [--exclusive] [--interference] [--util-error PP]\n"
-	"                        [--qos-tick S [--qos-slack F] [--qos-min-share F]]\n"
-	"                        [--ls-fraction F] [--predict-models DIR]\n"
-	"                        [--limit N] [--start T] [--end T] [--skip-bad]\n"
-	"                        [--json FILE] [--csv DIR] [--svg DIR] [--html FILE]\n"
-	"                        [--progress | --quiet] [--engine-stats]\n"
-	"\n"
-	"Replay the jobs of TRACE on CLUSTER (default: the bundled example) in a\n"
-	"discrete-event simulation and print a summary: jobs completed / failed /\n"
-	"never placed, queueing delay and JCT (mean, p50, p90, p99, max), makespan\n"
-	"and GPU utilization, for all jobs and per class (LS, BE).\n"
-	"\n"
-	"  -c, --cluster FILE  cluster YAML\n"
-	"  --format F          trace dialect (default: detected from the header)\n"
-	"  --policy P          placement policy (default bestfit)\n"
-	"  --queue Q           fifo (default), sjf, backfill (EASY), priority (higher\n"
-	"                      job priority first) or las (Tiresias' discretized\n"
-	"                      2D least-attained-service, preemptive)\n"
-	"  --seed N            seed of the policy's random stream (default 1)\n"
-	"  --tick S            timeline interval in seconds (default: about 500 rows)\n"
-	"  --backfill-depth N  backfill: examine at most N queued jobs behind the\n"
-	"                      head per pass (default 0: all, exact EASY)\n"
-	GP_SIM_ENGINE_USAGE
-	GP_SIM_QOS_USAGE
-	GP_SIM_FAILURE_USAGE
-	"  --scale-durations REF  recorded durations were measured on REF (a GPU model\n"
-	"                      or node type, ':tech' optional, e.g. V100-SXM2-16GB:ib-edr):\n"
-	"                      scale each to its placement by the perf model\n"
-	"  --scale-model M     DL model of jobs without one (default resnet50)\n"
-	"  --memory-margin PCT size the GPU memory of jobs that name a model but give\n"
-	"                      none by the memory estimate plus PCT % (0 allowed)\n"
-	"  --limit N           only the first N jobs by submit time\n"
-	"  --start T, --end T  only jobs submitted in [T, T') seconds from trace start\n"
-	"  --skip-bad          count and skip bad trace rows instead of failing\n"
-	"  --json FILE         write the summary as JSON ('-' for standard output)\n"
-	"  --csv DIR           write DIR/jobs.csv and DIR/timeline.csv\n"
-	"  --svg DIR           write DIR/utilization.svg, DIR/queue.svg, DIR/jct-cdf.svg,\n"
-	"                      DIR/queue-delay-cdf.svg\n"
-	"  --html FILE         write one page with the summary, tables and charts\n"
-	"  --progress          show progress on standard error even when not a terminal\n"
-	"  --quiet             never show progress\n"
-	"  --engine-stats      print the engine's counters on standard error (events,\n"
-	"                      batches, policy calls, backfilled jobs; for benchmarks)\n"
-	"  --inflate X         FGD's workload-inflation experiment (see gpuplan(1))\n"
-	"\n"
-	"usage: gpuplan simulate [-c CLUSTER] --envs MODE[,MODE...] TRACE\n"
-	"                        [--environments ENVS.yaml] [--task-threshold K]\n"
-	"                        [--on-bind-failure wait|fail] [--heartbeat-period S]\n"
-	"                        [--heartbeat-timeout S] [--client-failures RATE] [--seed N]\n"
-	"                        [--max-gpus N] [--tick-seconds S] [--json FILE] [--csv DIR]\n"
-	"                        [--svg DIR]\n"
-	"\n"
-	"Development environments with GPU quotas (quota binding).  MODE is static (an\n"
-	"environment holds its reserved GPUs for its lifetime), bind-at-start (a GPU\n"
-	"is bound when a task starts, shared up to K tasks, released at its end) or\n"
-	"idle-timeout:MIN (held GPUs go back after MIN idle minutes and come back at\n"
-	"the next task).  TRACE is a notebook workload template (JSON, Adobe/NotebookOS)\n"
-	"or a job trace with an environment column plus --environments.  Reports GPUs\n"
-	"reserved, bound and busy, the peak bound and GPUs saved against static,\n"
-	"rebinds, bind failures by reason, task waits and heartbeat reclaims.\n"
-	"\n"
-	"  --task-threshold K  tasks sharing one GPU at most (default 4)\n"
-	"  --on-bind-failure   wait (default) or fail a task that cannot be bound\n"
-	"  --heartbeat-period S, --heartbeat-timeout S  (defaults 1 and 5 seconds)\n"
-	"  --client-failures R client deaths per environment-hour (default 0)\n"
-	"  --max-gpus N        use only the cluster's first N GPUs (sizing)\n"
-	"  --tick-seconds S    length of a template tick (default 60)\n"
-	"  --json FILE         the report as JSON ('-' for standard output)\n"
-	"  --csv DIR           DIR/environments-timeline.csv (GPUs bound per interval)\n"
-	"  --svg DIR           DIR/environments.svg (GPUs bound over time, per mode)\n";
-
 /* ---- shared with compare ---- */
 
-int gp_cli_sim_trace_opt(const char *cmd, int code, const char *arg, char **argv,
-			 gp_trace_opts *o)
-{
-	long l;
-	double d;
+const gp_opt gp_sim_trace_opts[] = {
+	{ .name = "format", .key = GP_OPT_FORMAT, .type = GP_OT_STR, .arg = "F",
+	  .help = "trace dialect (default: detected from the header)" },
+	{ .name = "limit", .key = GP_OPT_LIMIT, .type = GP_OT_LONG, .arg = "N", .min = 1,
+	  .max = 100000000, .what = "a number of jobs", .help = "only the first N jobs by submit time" },
+	{ .name = "start", .key = GP_OPT_START, .type = GP_OT_DURATION, .arg = "T", .min = 0,
+	  .max = 1e12, .unit = "s", .help = "only jobs submitted at T or later (from trace start)" },
+	{ .name = "end", .key = GP_OPT_END, .type = GP_OT_DURATION, .arg = "T", .min = 0,
+	  .max = 1e12, .unit = "s", .help = "only jobs submitted before T (from trace start)" },
+	{ .name = "skip-bad", .key = GP_OPT_SKIP_BAD, .type = GP_OT_FLAG,
+	  .help = "count and skip bad trace rows instead of failing" },
+	{ 0 },
+};
 
-	switch (code) {
-	case GP_OPT_FORMAT:
-		o->format = arg;
-		return 0;
-	case GP_OPT_LIMIT:
-		if (gp_parse_long(arg, 1, 100000000L, &l))
-			return gp_cli_usage_error(cmd, "--limit wants a positive number of jobs, got '%s'", arg);
-		o->limit = (size_t)l;
-		return 0;
-	case GP_OPT_START:
-	case GP_OPT_END:
-		if (gp_parse_double(arg, 0, 1e12, &d))
-			return gp_cli_usage_error(cmd, "--%s wants seconds from trace start, got '%s'",
-						  code == GP_OPT_START ? "start" : "end", arg);
-		if (code == GP_OPT_START)
-			o->start = d;
-		else
-			o->end = d;
-		return 0;
-	case GP_OPT_SKIP_BAD:
-		o->skip_bad = 1;
-		return 0;
-	case ':':
-		return gp_cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
-	}
-	return gp_cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+int gp_cli_one_trace(gp_opt_state *s, const char **trace)
+{
+	if (s->nargs < 1)
+		return gp_opt_bad(s, "expected a TRACE file");
+	if (s->nargs > 1)
+		return gp_opt_bad(s, "expected one TRACE file, got '%s' too", s->args[1]);
+	*trace = s->args[0];
+	return GP_OK;
 }
+
+int gp_cli_sim_trace_opt(gp_opt_state *s, gp_trace_opts *o)
+{
+	switch (s->cur->key) {
+	case GP_OPT_FORMAT: o->format = s->arg; return 0;
+	case GP_OPT_LIMIT: o->limit = (size_t)s->l; return 0;
+	case GP_OPT_START: o->start = s->v; return 0;
+	case GP_OPT_END: o->end = s->v; return 0;
+	case GP_OPT_SKIP_BAD: o->skip_bad = 1; return 0;
+	default: return -1;
+	}
+}
+
+#define TIME_OPT(name_, key_, arg_, help_) \
+	{ .name = (name_), .key = (key_), .type = GP_OT_DURATION, .arg = (arg_), .min = 0, \
+	  .max = 1e12, .unit = "s", .help = (help_) }
+
+const gp_opt gp_sim_engine_opts[] = {
+	{ .name = "preempt", .key = GP_OPT_PREEMPT, .type = GP_OT_STR, .arg = "MODE",
+	  .help = "off (default), class (LS jobs preempt BE jobs) or\n"
+		  "priority (jobs preempt strictly lower priorities);\n"
+		  "with --queue las, off turns las preemption off" },
+	TIME_OPT("preempt-cost", GP_OPT_PREEMPT_COST, "S",
+		 "seconds a preempted job spends saving and restoring\n"
+		 "its state when it runs again (default 0)"),
+	TIME_OPT("checkpoint-interval", GP_OPT_CKPT_INTERVAL, "S",
+		 "seconds of work between checkpoints (default 0:\n"
+		 "none; a preempted job then keeps all its progress)"),
+	TIME_OPT("checkpoint-cost", GP_OPT_CKPT_COST, "S",
+		 "seconds each checkpoint pauses a job (default 0)"),
+	{ .name = "las-thresholds", .key = GP_OPT_LAS_THRESHOLDS, .type = GP_OT_STR, .arg = "LIST",
+	  .help = "las: attained service (GPU-seconds) between the\n"
+		  "queues, ascending (default 3250,7200: three queues)" },
+	{ .name = "las-starvation", .key = GP_OPT_LAS_STARVATION, .type = GP_OT_DOUBLE, .arg = "K",
+	  .min = 0, .max = 1e12, .help = "las: promote a job to the first queue once it waited\n"
+					  "K times as long as it ran (default 0: never)" },
+	TIME_OPT("sched-interval", GP_OPT_SCHED_INTERVAL, "S",
+		 "jobs start only at scheduling passes every S seconds,\n"
+		 "as Slurm's (default 0: whenever GPUs free up or a job\n"
+		 "arrives)"),
+	{ .name = "las-preempted", .key = GP_OPT_LAS_PREEMPTED, .type = GP_OT_STR, .arg = "entry|first",
+	  .help = "las: a preempted job waits by the time it\n"
+		  "entered its queue (default) or ahead of the others,\n"
+		  "the most recently preempted first (Tiresias)" },
+	{ .name = "las-demoted", .key = GP_OPT_LAS_DEMOTED, .type = GP_OT_STR, .arg = "keep|yield",
+	  .help = "las: a just-demoted job is preempted only by\n"
+		  "earlier queues (default) or also by the jobs waiting\n"
+		  "in its new queue (Tiresias)" },
+	{ .name = "las-tiresias", .key = GP_OPT_LAS_TIRESIAS, .type = GP_OT_FLAG,
+	  .help = "both Tiresias rules: --las-preempted first\n--las-demoted yield" },
+	{ .name = "tenants", .key = GP_OPT_TENANTS, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "quotas per tenant (the trace's tenant column), with\n"
+		  "borrowing and lending in cohorts (gpuplan(1))" },
+	{ .name = "default-tenant", .key = GP_OPT_DEFAULT_TENANT, .type = GP_OT_STR, .arg = "NAME",
+	  .help = "the tenant of jobs that name none or one the\n"
+		  "file lacks (default: such jobs are an error)" },
+	{ 0 },
+};
 
 static int parse_thresholds(const char *arg, gp_run_desc *d)
 {
@@ -171,53 +132,43 @@ static int parse_thresholds(const char *arg, gp_run_desc *d)
 	return 0;
 }
 
-int gp_cli_sim_engine_opt(const char *cmd, int code, const char *arg, gp_run_desc *e)
+int gp_cli_sim_engine_opt(gp_opt_state *s, gp_run_desc *e)
 {
-	double *d = NULL;
-	const char *name = "";
+	const char *arg = s->arg;
 
-	switch (code) {
+	switch (s->cur->key) {
 	case GP_OPT_PREEMPT:
 		e->preempt = gp_sim_preempt_parse(arg);
 		if (e->preempt < 0)
-			return gp_cli_usage_error(cmd, "unknown --preempt '%s' (off, class, priority)", arg);
+			return gp_opt_bad(s, "unknown --preempt '%s' (off, class, priority)", arg);
 		return 0;
 	case GP_OPT_LAS_THRESHOLDS:
 		if (parse_thresholds(arg, e))
-			return gp_cli_usage_error(cmd, "--las-thresholds wants up to %d ascending GPU-seconds "
-						  "> 0, comma-separated, got '%s'", GP_SIM_LAS_MAX_QUEUES - 1,
-						  arg);
+			return gp_opt_bad(s, "--las-thresholds wants up to %d ascending GPU-seconds "
+					  "> 0, comma-separated, got '%s'", GP_SIM_LAS_MAX_QUEUES - 1, arg);
 		return 0;
 	case GP_OPT_LAS_PREEMPTED:
 		if (strcmp(arg, "entry") && strcmp(arg, "first"))
-			return gp_cli_usage_error(cmd, "unknown --las-preempted '%s' (entry, first)", arg);
+			return gp_opt_bad(s, "unknown --las-preempted '%s' (entry, first)", arg);
 		e->las_preempted_first = !strcmp(arg, "first");
 		return 0;
 	case GP_OPT_LAS_DEMOTED:
 		if (strcmp(arg, "keep") && strcmp(arg, "yield"))
-			return gp_cli_usage_error(cmd, "unknown --las-demoted '%s' (keep, yield)", arg);
+			return gp_opt_bad(s, "unknown --las-demoted '%s' (keep, yield)", arg);
 		e->las_demoted_yield = !strcmp(arg, "yield");
 		return 0;
 	case GP_OPT_LAS_TIRESIAS:
 		e->las_preempted_first = e->las_demoted_yield = 1;
 		return 0;
-	case GP_OPT_TENANTS:
-		e->tenants = arg;
-		return 0;
-	case GP_OPT_DEFAULT_TENANT:
-		e->default_tenant = arg;
-		return 0;
-	case GP_OPT_PREEMPT_COST: d = &e->preempt_cost; name = "preempt-cost"; break;
-	case GP_OPT_CKPT_INTERVAL: d = &e->checkpoint_interval; name = "checkpoint-interval"; break;
-	case GP_OPT_CKPT_COST: d = &e->checkpoint_cost; name = "checkpoint-cost"; break;
-	case GP_OPT_LAS_STARVATION: d = &e->las_starvation; name = "las-starvation"; break;
-	case GP_OPT_SCHED_INTERVAL: d = &e->sched_interval; name = "sched-interval"; break;
-	default:
-		return -1;
+	case GP_OPT_TENANTS: e->tenants = arg; return 0;
+	case GP_OPT_DEFAULT_TENANT: e->default_tenant = arg; return 0;
+	case GP_OPT_PREEMPT_COST: e->preempt_cost = s->v; return 0;
+	case GP_OPT_CKPT_INTERVAL: e->checkpoint_interval = s->v; return 0;
+	case GP_OPT_CKPT_COST: e->checkpoint_cost = s->v; return 0;
+	case GP_OPT_LAS_STARVATION: e->las_starvation = s->v; return 0;
+	case GP_OPT_SCHED_INTERVAL: e->sched_interval = s->v; return 0;
+	default: return -1;
 	}
-	if (gp_parse_double(arg, 0, 1e12, d))
-		return gp_cli_usage_error(cmd, "--%s wants a number >= 0, got '%s'", name, arg);
-	return 0;
 }
 
 int gp_cli_run_error(const char *cmd, const gp_error *err)
@@ -272,133 +223,174 @@ static void take_in(gp_cli_outset *o, const char *dir, const char *name, gp_sbuf
 	free(path);
 }
 
-enum { O_DEPTH = 100, O_POLICY = 1, O_QUEUE, O_SEED, O_TICK, O_JSON, O_CSV, O_SVG, O_PROGRESS, O_QUIET,
-       O_INFLATE, O_HELP, O_SCALE_DURATIONS = 200, O_SCALE_MODEL, O_MEMORY_MARGIN,
-       O_STATS, O_HTML };
+enum { O_POLICY = 1, O_QUEUE, O_SEED, O_TICK, O_DEPTH, O_JSON, O_CSV, O_SVG, O_HTML, O_PROGRESS,
+       O_QUIET, O_STATS, O_INFLATE, O_ENVS, O_SCALE_DURATIONS, O_SCALE_MODEL, O_MEMORY_MARGIN };
 
-static const struct option sim_opts[] = {
-	{ "cluster", required_argument, NULL, 'c' },
-	{ "policy", required_argument, NULL, O_POLICY },
-	{ "queue", required_argument, NULL, O_QUEUE },
-	{ "seed", required_argument, NULL, O_SEED },
-	{ "tick", required_argument, NULL, O_TICK },
-	{ "backfill-depth", required_argument, NULL, O_DEPTH },
-	{ "json", required_argument, NULL, O_JSON },
-	{ "csv", required_argument, NULL, O_CSV },
-	{ "svg", required_argument, NULL, O_SVG },
-	{ "html", required_argument, NULL, O_HTML },
-	{ "progress", no_argument, NULL, O_PROGRESS },
-	{ "quiet", no_argument, NULL, O_QUIET },
-	{ "engine-stats", no_argument, NULL, O_STATS },
-	{ "inflate", required_argument, NULL, O_INFLATE },
-	{ "help", no_argument, NULL, O_HELP },
-	{ "scale-durations", required_argument, NULL, O_SCALE_DURATIONS },
-	{ "scale-model", required_argument, NULL, O_SCALE_MODEL },
-	{ "memory-margin", required_argument, NULL, O_MEMORY_MARGIN },
-	GP_SIM_TRACE_OPTIONS,
-	GP_SIM_ENGINE_OPTIONS,
-	GP_SIM_QOS_OPTIONS,
-	GP_SIM_FAILURE_OPTIONS,
-	{ NULL, 0, NULL, 0 },
+static const gp_opt sim_opts[] = {
+	GP_OPT_CLUSTER('c'),
+	{ .name = "policy", .key = O_POLICY, .type = GP_OT_STR, .arg = "P",
+	  .help = "placement policy (default bestfit)" },
+	{ .name = "queue", .key = O_QUEUE, .type = GP_OT_STR, .arg = "Q",
+	  .help = "fifo (default), sjf, backfill (EASY), priority (higher\n"
+		  "job priority first), las (Tiresias' discretized\n"
+		  "2D least-attained-service, preemptive) or fifo-skip" },
+	GP_OPT_SEED(O_SEED, "seed of the policy's random stream (default 1)"),
+	{ .name = "tick", .key = O_TICK, .type = GP_OT_DURATION, .arg = "S", .min = 1e-3,
+	  .max = 1e12, .unit = "s", .help = "timeline interval in seconds (default: about 500 rows)" },
+	{ .name = "backfill-depth", .key = O_DEPTH, .type = GP_OT_LONG, .arg = "N", .min = 0,
+	  .max = 100000000, .help = "backfill: examine at most N queued jobs behind the\n"
+				    "head per pass (default 0: all, exact EASY)" },
+	{ .name = "scale-durations", .key = O_SCALE_DURATIONS, .type = GP_OT_STR, .arg = "REF",
+	  .help = "recorded durations were measured on REF (a GPU model\n"
+		  "or node type, ':tech' optional, e.g. V100-SXM2-16GB:ib-edr):\n"
+		  "scale each to its placement by the perf model" },
+	{ .name = "scale-model", .key = O_SCALE_MODEL, .type = GP_OT_STR, .arg = "M",
+	  .help = "DL model of jobs without one (default resnet50)" },
+	{ .name = "memory-margin", .key = O_MEMORY_MARGIN, .type = GP_OT_DOUBLE, .arg = "PCT",
+	  .min = 0, .max = GP_MEM_MARGIN_MAX * 100, .what = "a percentage",
+	  .help = "size the GPU memory of jobs that name a model but give\n"
+		  "none by the memory estimate plus PCT % (0 allowed)" },
+	{ .name = "json", .key = O_JSON, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "write the summary as JSON ('-' for standard output)" },
+	{ .name = "csv", .key = O_CSV, .type = GP_OT_STR, .arg = "DIR",
+	  .help = "write DIR/jobs.csv and DIR/timeline.csv" },
+	{ .name = "svg", .key = O_SVG, .type = GP_OT_STR, .arg = "DIR",
+	  .help = "write DIR/utilization.svg, DIR/queue.svg, DIR/jct-cdf.svg,\n"
+		  "DIR/queue-delay-cdf.svg" },
+	{ .name = "html", .key = O_HTML, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "write one page with the summary, tables and charts" },
+	{ .name = "progress", .key = O_PROGRESS, .type = GP_OT_FLAG,
+	  .help = "show progress on standard error even when not a terminal" },
+	{ .name = "quiet", .key = O_QUIET, .type = GP_OT_FLAG, .help = "never show progress" },
+	{ .name = "engine-stats", .key = O_STATS, .type = GP_OT_FLAG,
+	  .help = "print the engine's counters on standard error (events,\n"
+		  "batches, policy calls, backfilled jobs; for benchmarks)" },
+	{ .name = "inflate", .key = O_INFLATE, .type = GP_OT_STR, .arg = "X",
+	  .help = "FGD's workload-inflation experiment: 'simulate inflate'" },
+	{ .name = "envs", .key = O_ENVS, .type = GP_OT_STR, .arg = "MODES",
+	  .help = "development environments: 'simulate envs'" },
+	{ 0 },
+};
+
+static const gp_opt *const sim_groups[] = {
+	gp_sim_engine_opts, gp_sim_qos_opts, gp_sim_trace_opts, gp_sim_fail_opts, NULL,
+};
+
+static const gp_cmd_desc *const sim_subs[] = {
+	&gp_desc_simulate_inflate, &gp_desc_simulate_envs, NULL,
+};
+
+const gp_cmd_desc gp_desc_simulate = {
+	.name = "simulate",
+	.synopsis = "[-c CLUSTER] TRACE [--format F] [--policy P]\n"
+		    "  [--queue fifo|sjf|backfill|priority|las|fifo-skip]\n"
+		    "  [--backfill-depth N] [--seed N] [--tick S]\n"
+		    "  [--preempt off|class|priority] [--preempt-cost S]\n"
+		    "  [--checkpoint-interval S] [--checkpoint-cost S] [--sched-interval S]\n"
+		    "  [--las-thresholds LIST] [--las-starvation K]\n"
+		    "  [--las-preempted entry|first] [--las-demoted keep|yield]\n"
+		    "  [--las-tiresias] [--tenants FILE] [--default-tenant NAME]\n"
+		    "  [--failures FILE] [--mtbf-node H] [--mtbf-gpu H]\n"
+		    "  [--weibull-shape K] [--failure-model FILE] [--failure-start S]\n"
+		    "  [--repair H] [--failure-seed N] [--heartbeat-period S]\n"
+		    "  [--heartbeat-misses K] [--restart-cost S]\n"
+		    "  [--recovery replace|restart|shrink|fail] [--events FILE]\n"
+		    "  [--scale-durations REF [--scale-model M]] [--memory-margin PCT]\n"
+		    "  [--exclusive] [--interference] [--util-error PP] [--time-error F]\n"
+		    "  [--qos-tick S [--qos-slack F] [--qos-min-share F] [--qos-step M]]\n"
+		    "  [--ls-fraction F] [--predict-models DIR]\n"
+		    "  [--limit N] [--start T] [--end T] [--skip-bad]\n"
+		    "  [--json FILE] [--csv DIR] [--svg DIR] [--html FILE]\n"
+		    "  [--progress | --quiet] [--engine-stats]\n"
+		    "inflate ...\n"
+		    "envs ...",
+	.min_args = 0, .max_args = -1,
+	.about = "Replay the jobs of TRACE on CLUSTER (default: the bundled example) in a\n"
+		 "discrete-event simulation and print a summary: jobs completed / failed /\n"
+		 "never placed, queueing delay and JCT (mean, p50, p90, p99, max), makespan\n"
+		 "and GPU utilization, for all jobs and per class (LS, BE).  Times take a\n"
+		 "unit (90s, 30m, 2h, 1d); a bare number is in seconds (hours for H).\n",
+	.opts = sim_opts,
+	.groups = sim_groups,
+	.subs = sim_subs,
 };
 
 /* simulate's command line (trace mode). */
 typedef struct sim_args {
 	gp_run_desc d;
-	int show_progress, help, stats, fail_any;
+	int show_progress, stats, fail_any;
 	gp_cli_meter meter;
 } sim_args;
 
 /* An option the shared option groups (QoS, engine, failures, trace) take:
  * its status; -1 when none of them knows it. */
-static int group_opt(sim_args *a, int c, char **argv)
+static int group_opt(sim_args *a, gp_opt_state *o)
 {
 	int rc;
 
-	if ((rc = gp_cli_qos_opt("simulate", c, optarg, &a->d.qos)) >= 0)
+	if ((rc = gp_cli_qos_opt(o, &a->d.qos)) >= 0)
 		return rc;
-	if ((rc = gp_cli_sim_engine_opt("simulate", c, optarg, &a->d)) >= 0)
+	if ((rc = gp_cli_sim_engine_opt(o, &a->d)) >= 0)
 		return rc;
-	if ((rc = gp_cli_fail_opt("simulate", &a->d.fail, &a->d.events, &a->fail_any, c, optarg)) >= 0)
+	if ((rc = gp_cli_fail_opt(o, &a->d.fail, &a->d.events, &a->fail_any)) >= 0)
 		return rc;
-	return gp_cli_sim_trace_opt("simulate", c, optarg, argv, &a->d.topts);
+	return gp_cli_sim_trace_opt(o, &a->d.topts);
 }
 
-/* The command line into a->d; a->help when the usage was asked for. */
-static int parse_args(int argc, char **argv, sim_args *a)
+/* One option of the trace mode into a; *mode set when it names another
+ * mode (--inflate, --envs). */
+static int sim_opt(sim_args *a, gp_opt_state *o, int c, int *mode)
 {
 	gp_run_desc *d = &a->d;
-	int c, rc;
-	long l;
+
+	switch (c) {
+	case 'c': d->cluster = o->arg; return 0;
+	case O_POLICY: d->policy = o->arg; return 0;
+	case O_QUEUE:
+		d->queue = gp_sim_queue_parse(o->arg);
+		if (d->queue < 0)
+			return gp_opt_bad(o, "unknown queue '%s' (fifo, sjf, backfill, priority, las, fifo-skip)",
+					  o->arg);
+		return 0;
+	case O_SEED: d->seed = (uint64_t)o->l; return 0;
+	case O_TICK: d->tick = o->v; return 0;
+	case O_DEPTH: d->backfill_depth = (size_t)o->l; return 0;
+	case O_JSON: d->json = o->arg; return 0;
+	case O_CSV:
+		d->csv_dir = o->arg;
+		return gp_cli_csv_dir("simulate", o->arg);
+	case O_SVG: d->svg_dir = o->arg; return 0;
+	case O_HTML: d->html = o->arg; return 0;
+	case O_PROGRESS: a->show_progress = 1; return 0;
+	case O_QUIET: a->show_progress = 0; return 0;
+	case O_STATS: a->stats = 1; return 0;
+	case O_INFLATE: case O_ENVS: *mode = c; return 0;
+	case O_SCALE_DURATIONS: d->scale_ref = o->arg; return 0;
+	case O_SCALE_MODEL: d->scale_model = o->arg; return 0;
+	case O_MEMORY_MARGIN: d->mem_margin = o->v / 100; return 0;
+	default: return group_opt(a, o);
+	}
+}
+
+/* The command line into a->d; *mode when it asks for another mode. */
+static int parse_args(int argc, char **argv, sim_args *a, int *mode)
+{
+	gp_opt_state o;
+	int c = 0, rc = GP_OK;
 
 	memset(a, 0, sizeof(*a));
-	gp_run_desc_init(d);
+	gp_run_desc_init(&a->d);
 	a->show_progress = -1;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:h", sim_opts, NULL)) != -1) {
-		switch (c) {
-		case 'c': d->cluster = optarg; break;
-		case O_POLICY: d->policy = optarg; break;
-		case O_QUEUE:
-			d->queue = gp_sim_queue_parse(optarg);
-			if (d->queue < 0)
-				return gp_cli_usage_error("simulate",
-							  "unknown queue '%s' (fifo, sjf, backfill, priority, las, fifo-skip)",
-							  optarg);
-			break;
-		case O_SEED:
-			if (gp_parse_long(optarg, 0, 2147483647L, &l))
-				return gp_cli_usage_error("simulate", "--seed wants a number 0..2147483647, got '%s'",
-							  optarg);
-			d->seed = (uint64_t)l;
-			break;
-		case O_TICK:
-			if (gp_parse_double(optarg, 1e-3, 1e12, &d->tick))
-				return gp_cli_usage_error("simulate", "--tick wants seconds > 0, got '%s'", optarg);
-			break;
-		case O_DEPTH:
-			if (gp_parse_long(optarg, 0, 100000000L, &l))
-				return gp_cli_usage_error("simulate", "--backfill-depth wants a number >= 0, got '%s'",
-							  optarg);
-			d->backfill_depth = (size_t)l;
-			break;
-		case O_JSON: d->json = optarg; break;
-		case O_CSV:
-			if ((rc = gp_cli_csv_dir("simulate", optarg)))
-				return rc;
-			d->csv_dir = optarg;
-			break;
-		case O_SVG: d->svg_dir = optarg; break;
-		case O_HTML: d->html = optarg; break;
-		case O_PROGRESS: a->show_progress = 1; break;
-		case O_QUIET: a->show_progress = 0; break;
-		case O_STATS: a->stats = 1; break;
-		case O_INFLATE: /* handled before getopt; kept so that it parses */
-			break;
-		case O_SCALE_DURATIONS: d->scale_ref = optarg; break;
-		case O_SCALE_MODEL: d->scale_model = optarg; break;
-		case O_MEMORY_MARGIN:
-			if (gp_parse_double(optarg, 0, GP_MEM_MARGIN_MAX * 100, &d->mem_margin))
-				return gp_cli_usage_error("simulate", "--memory-margin needs a percentage "
-							  "in 0..%g, not '%s'", GP_MEM_MARGIN_MAX * 100,
-							  optarg);
-			d->mem_margin /= 100;
-			break;
-		case 'h':
-		case O_HELP: a->help = 1; return GP_OK;
-		default:
-			if ((rc = group_opt(a, c, argv)))
-				return rc;
-			break;
-		}
-	}
-	if (optind != argc - 1)
-		return gp_cli_usage_error("simulate", optind >= argc ? "expected a TRACE file"
-						     : "expected one TRACE file, got '%s' too",
-					  optind < argc - 1 ? argv[optind + 1] : "");
-	d->trace = argv[optind];
-	return GP_OK;
+	*mode = 0;
+	gp_opt_begin(&o, &gp_desc_simulate, argc, argv);
+	while (rc == GP_OK && !*mode && (c = gp_opt_next(&o)) > 0)
+		rc = sim_opt(a, &o, c, mode);
+	if (rc == GP_OK && !*mode && c < 0)
+		rc = o.status;
+	if (rc == GP_OK && !*mode)
+		rc = gp_cli_one_trace(&o, &a->d.trace);
+	gp_opt_end(&o);
+	return rc;
 }
 
 /* What the options say together, checked before anything is loaded. */
@@ -577,26 +569,30 @@ static void print_run(const gp_run *r, const gp_report_ident *id)
 
 int cmd_simulate(int argc, char **argv)
 {
+	static const char *const subs[] = { "inflate", "envs" };
 	sim_args a;
 	gp_run run;
 	gp_cluster cluster;
 	gp_joblist jobs;
 	gp_error err = GP_ERROR_INIT;
 	gp_report_ident id;
-	int rc;
+	int rc, mode;
 
-	/* FGD's experiment mode owns the whole command line. */
-	if (gp_cli_has_option(argc, argv, "--inflate"))
-		return gp_cmd_simulate_inflate(argc, argv);
-	/* Development environments own theirs too. */
-	if (gp_cli_has_option(argc, argv, "--envs"))
-		return gp_cmd_simulate_envs(argc, argv);
-	if ((rc = parse_args(argc, argv, &a)))
+	/* FGD's inflation and the development environments are programs of
+	 * their own: `simulate inflate ...`, `simulate envs ...`, or the
+	 * option that names them anywhere on the line. */
+	if (argc >= 2 && !strcmp(argv[1], subs[0]))
+		return gp_cmd_simulate_inflate(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], subs[1]))
+		return gp_cmd_simulate_envs(argc - 1, argv + 1);
+	mode = gp_cli_old_mode(argc, argv, "inflate") ? O_INFLATE :
+	       gp_cli_old_mode(argc, argv, "envs") ? O_ENVS : 0;
+	if (!mode && (rc = parse_args(argc, argv, &a, &mode)))
 		return rc;
-	if (a.help) {
-		fputs(gp_usage_simulate, stdout);
-		return GP_OK;
-	}
+	if (mode == O_INFLATE)
+		return gp_cmd_simulate_inflate(argc, argv);
+	if (mode == O_ENVS)
+		return gp_cmd_simulate_envs(argc, argv);
 	if ((rc = check_args(&a)))
 		return rc;
 	if ((rc = gp_cli_sim_load(a.d.cluster, a.d.trace, &a.d.topts, &cluster, &jobs)))

@@ -1,8 +1,8 @@
-/* gpuplan simulate --envs MODE: replay development environments (seed
- * 004) in static, bind-at-start and idle-timeout modes and report GPUs
- * reserved, bound and busy, peaks, waits and heartbeat reclaims. */
+/* gpuplan simulate envs (or --envs MODE): replay development environments
+ * (quota binding) in static, bind-at-start and idle-timeout modes and
+ * report GPUs reserved, bound and busy, peaks, waits and heartbeat
+ * reclaims. */
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -131,138 +131,128 @@ static int load_inputs(const char *trace_path, const char *envs_path, const char
 }
 
 enum { O_ENVS = 1, O_ENVFILE, O_THRESHOLD, O_ONFAIL, O_HBP, O_HBT, O_CF, O_SEED, O_MAXG, O_TICKS,
-       O_JSON, O_CSV, O_SVG, O_QUIET, O_PROGRESS, O_HELP };
+       O_JSON, O_CSV, O_SVG, O_QUIET, O_PROGRESS };
 
-static const struct option envs_opts[] = {
-	{ "cluster", required_argument, NULL, 'c' },
-	{ "envs", required_argument, NULL, O_ENVS },
-	{ "environments", required_argument, NULL, O_ENVFILE },
-	{ "task-threshold", required_argument, NULL, O_THRESHOLD },
-	{ "on-bind-failure", required_argument, NULL, O_ONFAIL },
-	{ "heartbeat-period", required_argument, NULL, O_HBP },
-	{ "heartbeat-timeout", required_argument, NULL, O_HBT },
-	{ "client-failures", required_argument, NULL, O_CF },
-	{ "seed", required_argument, NULL, O_SEED },
-	{ "max-gpus", required_argument, NULL, O_MAXG },
-	{ "tick-seconds", required_argument, NULL, O_TICKS },
-	{ "json", required_argument, NULL, O_JSON },
-	{ "csv", required_argument, NULL, O_CSV },
-	{ "svg", required_argument, NULL, O_SVG },
-	{ "quiet", no_argument, NULL, O_QUIET },
-	{ "progress", no_argument, NULL, O_PROGRESS },
-	{ "help", no_argument, NULL, O_HELP },
-	GP_SIM_TRACE_OPTIONS,
-	{ NULL, 0, NULL, 0 },
+static const gp_opt envs_opts[] = {
+	GP_OPT_CLUSTER('c'),
+	{ .name = "envs", .key = O_ENVS, .type = GP_OT_STR, .arg = "MODE[,MODE...]",
+	  .help = "static, bind-at-start, idle-timeout:MIN (required)" },
+	{ .name = "environments", .key = O_ENVFILE, .type = GP_OT_STR, .arg = "ENVS.yaml",
+	  .help = "the quotas of a job trace's environments" },
+	{ .name = "task-threshold", .key = O_THRESHOLD, .type = GP_OT_LONG, .arg = "K", .min = 1,
+	  .max = GP_ENV_MAX_THRESHOLD, .help = "tasks sharing one GPU at most (default 4)" },
+	{ .name = "on-bind-failure", .key = O_ONFAIL, .type = GP_OT_STR, .arg = "wait|fail",
+	  .help = "wait (default) or fail a task that cannot be bound" },
+	{ .name = "heartbeat-period", .key = O_HBP, .type = GP_OT_DURATION, .arg = "S", .min = 1e-3,
+	  .max = 1e9, .unit = "s", .help = "seconds between a client's heartbeats (default 1)" },
+	{ .name = "heartbeat-timeout", .key = O_HBT, .type = GP_OT_DURATION, .arg = "S", .min = 0,
+	  .max = 1e9, .unit = "s", .help = "reclaim after S seconds without one (default 5)" },
+	{ .name = "client-failures", .key = O_CF, .type = GP_OT_DOUBLE, .arg = "R", .min = 0,
+	  .max = 3600, .what = "failures per environment-hour",
+	  .help = "client deaths per environment-hour (default 0)" },
+	GP_OPT_SEED(O_SEED, "seed of the client failures (default 1)"),
+	{ .name = "max-gpus", .key = O_MAXG, .type = GP_OT_LONG, .arg = "N", .min = 1,
+	  .max = 100000000, .help = "use only the cluster's first N GPUs (sizing)" },
+	{ .name = "tick-seconds", .key = O_TICKS, .type = GP_OT_DURATION, .arg = "S", .min = 1e-3,
+	  .max = 1e7, .unit = "s", .help = "length of a template tick (default 60)" },
+	{ .name = "json", .key = O_JSON, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "the report as JSON ('-' for standard output)" },
+	{ .name = "csv", .key = O_CSV, .type = GP_OT_STR, .arg = "DIR",
+	  .help = "DIR/environments-timeline.csv (GPUs bound per interval)" },
+	{ .name = "svg", .key = O_SVG, .type = GP_OT_STR, .arg = "DIR",
+	  .help = "DIR/environments.svg (GPUs bound over time, per mode)" },
+	{ .name = "progress", .key = O_PROGRESS, .type = GP_OT_FLAG, .hidden = 1 },
+	{ .name = "quiet", .key = O_QUIET, .type = GP_OT_FLAG, .hidden = 1 },
+	{ 0 },
 };
 
-/* simulate --envs's command line. */
+static const gp_opt *const envs_groups[] = { gp_sim_trace_opts, NULL };
+
+const gp_cmd_desc gp_desc_simulate_envs = {
+	.name = "simulate envs", .cmd = "simulate",
+	.synopsis = "[-c CLUSTER] --envs MODE[,MODE...] TRACE\n"
+		    "  [--environments ENVS.yaml] [--task-threshold K]\n"
+		    "  [--on-bind-failure wait|fail] [--heartbeat-period S]\n"
+		    "  [--heartbeat-timeout S] [--client-failures RATE] [--seed N]\n"
+		    "  [--max-gpus N] [--tick-seconds S] [--json FILE] [--csv DIR]\n"
+		    "  [--svg DIR]",
+	.min_args = 0, .max_args = -1,
+	.about = "Development environments with GPU quotas (quota binding).  MODE is static (an\n"
+		 "environment holds its reserved GPUs for its lifetime), bind-at-start (a GPU\n"
+		 "is bound when a task starts, shared up to K tasks, released at its end) or\n"
+		 "idle-timeout:MIN (held GPUs go back after MIN idle minutes and come back at\n"
+		 "the next task).  TRACE is a notebook workload template (JSON, Adobe/NotebookOS)\n"
+		 "or a job trace with an environment column plus --environments.  Reports GPUs\n"
+		 "reserved, bound and busy, the peak bound and GPUs saved against static,\n"
+		 "rebinds, bind failures by reason, task waits and heartbeat reclaims.  The old\n"
+		 "spelling, --envs MODE among simulate's options, runs it too.\n",
+	.opts = envs_opts,
+	.groups = envs_groups,
+};
+
+/* simulate envs's command line. */
 typedef struct envs_args {
 	const char *trace, *cluster_path, *envs_path, *json_path, *csv_dir, *svg_dir;
-	int modes[MAX_MODES], nmodes, help;
+	int modes[MAX_MODES], nmodes;
 	double idle[MAX_MODES], tick_s;
 	gp_envsim_config cfg;
 	gp_trace_opts topts;
 } envs_args;
 
-/* An option that sets the simulation (cfg); -1 when c is none of them. */
-static int cfg_opt(envs_args *a, int c, const char *arg)
+static int envs_opt(envs_args *a, gp_opt_state *o, int c)
 {
-	double d;
-	long l;
-
 	switch (c) {
-	case O_THRESHOLD:
-		if (gp_parse_long(arg, 1, GP_ENV_MAX_THRESHOLD, &l))
-			return gp_cli_usage_error("simulate", "--task-threshold wants 1..%d tasks per GPU, got '%s'",
-						  GP_ENV_MAX_THRESHOLD, arg);
-		a->cfg.threshold = (int)l;
-		return GP_OK;
+	case 'c': a->cluster_path = o->arg; return GP_OK;
+	case O_ENVS: return parse_modes(o->arg, a->modes, a->idle, &a->nmodes);
+	case O_ENVFILE: a->envs_path = o->arg; return GP_OK;
+	case O_TICKS: a->tick_s = o->v; return GP_OK;
+	case O_JSON: a->json_path = o->arg; return GP_OK;
+	case O_CSV:
+		a->csv_dir = o->arg;
+		return gp_cli_csv_dir("simulate", o->arg);
+	case O_SVG: a->svg_dir = o->arg; return GP_OK;
+	case O_QUIET: case O_PROGRESS: return GP_OK;
+	case O_THRESHOLD: a->cfg.threshold = (int)o->l; return GP_OK;
 	case O_ONFAIL:
-		if (strcmp(arg, "wait") && strcmp(arg, "fail"))
-			return gp_cli_usage_error("simulate", "--on-bind-failure wants wait or fail, got '%s'", arg);
-		a->cfg.fail_on_bind_failure = !strcmp(arg, "fail");
+		if (strcmp(o->arg, "wait") && strcmp(o->arg, "fail"))
+			return gp_opt_bad(o, "--on-bind-failure wants wait or fail, got '%s'", o->arg);
+		a->cfg.fail_on_bind_failure = !strcmp(o->arg, "fail");
 		return GP_OK;
-	case O_HBP:
-	case O_HBT:
-		if (gp_parse_double(arg, c == O_HBP ? 1e-3 : 0, 1e9, &d))
-			return gp_cli_usage_error("simulate", "--heartbeat-%s wants seconds%s, got '%s'",
-						  c == O_HBP ? "period" : "timeout", c == O_HBP ? " > 0" : " >= 0", arg);
-		if (c == O_HBP)
-			a->cfg.hb_period_s = d;
-		else
-			a->cfg.hb_timeout_s = d;
-		return GP_OK;
-	case O_CF:
-		if (gp_parse_double(arg, 0, 3600, &d))
-			return gp_cli_usage_error("simulate",
-						  "--client-failures wants failures per environment-hour (0..3600), got '%s'",
-						  arg);
-		a->cfg.client_failures_per_hour = d;
-		return GP_OK;
-	case O_SEED:
-		if (gp_parse_long(arg, 0, 2147483647L, &l))
-			return gp_cli_usage_error("simulate", "--seed wants a number 0..2147483647, got '%s'", arg);
-		a->cfg.seed = (uint64_t)l;
-		return GP_OK;
-	case O_MAXG:
-		if (gp_parse_long(arg, 1, 100000000L, &l))
-			return gp_cli_usage_error("simulate", "--max-gpus wants a positive number, got '%s'", arg);
-		a->cfg.max_gpus = (int)l;
-		return GP_OK;
-	default:
-		return -1;
+	case O_HBP: a->cfg.hb_period_s = o->v; return GP_OK;
+	case O_HBT: a->cfg.hb_timeout_s = o->v; return GP_OK;
+	case O_CF: a->cfg.client_failures_per_hour = o->v; return GP_OK;
+	case O_SEED: a->cfg.seed = (uint64_t)o->l; return GP_OK;
+	case O_MAXG: a->cfg.max_gpus = (int)o->l; return GP_OK;
+	default: {
+		int rc = gp_cli_sim_trace_opt(o, &a->topts);
+
+		return rc < 0 ? GP_OK : rc;
+	}
 	}
 }
 
-/* The command line into a; a->help when the usage was asked for. */
 static int parse_args(int argc, char **argv, envs_args *a)
 {
-	int c, rc;
+	gp_opt_state o;
+	int c = 0, rc = GP_OK;
 
 	memset(a, 0, sizeof(*a));
 	a->tick_s = 60;
 	gp_envsim_config_init(&a->cfg);
 	gp_trace_opts_init(&a->topts);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:h", envs_opts, NULL)) != -1) {
-		switch (c) {
-		case 'c': a->cluster_path = optarg; break;
-		case O_ENVS:
-			if ((rc = parse_modes(optarg, a->modes, a->idle, &a->nmodes)))
-				return rc;
-			break;
-		case O_ENVFILE: a->envs_path = optarg; break;
-		case O_TICKS:
-			if (gp_parse_double(optarg, 1e-3, 1e7, &a->tick_s))
-				return gp_cli_usage_error("simulate", "--tick-seconds wants seconds > 0, got '%s'", optarg);
-			break;
-		case O_JSON: a->json_path = optarg; break;
-		case O_CSV:
-			if ((rc = gp_cli_csv_dir("simulate", optarg)))
-				return rc;
-			a->csv_dir = optarg;
-			break;
-		case O_SVG: a->svg_dir = optarg; break;
-		case O_QUIET: case O_PROGRESS: break;
-		case 'h':
-		case O_HELP: a->help = 1; return GP_OK;
-		default:
-			if ((rc = cfg_opt(a, c, optarg)) >= 0) {
-				if (rc)
-					return rc;
-				break;
-			}
-			if ((rc = gp_cli_sim_trace_opt("simulate", c, optarg, argv, &a->topts)))
-				return rc;
-			break;
-		}
-	}
-	if (optind != argc - 1)
-		return gp_cli_usage_error("simulate", optind >= argc ? "expected a TRACE file"
-						     : "expected one TRACE file, got '%s' too",
-					  optind < argc - 1 ? argv[optind + 1] : "");
-	a->trace = argv[optind];
+	gp_opt_begin(&o, &gp_desc_simulate_envs, argc, argv);
+	while (rc == GP_OK && (c = gp_opt_next(&o)) > 0)
+		rc = envs_opt(a, &o, c);
+	if (rc == GP_OK && c < 0)
+		rc = o.status;
+	if (rc == GP_OK)
+		rc = gp_cli_one_trace(&o, &a->trace);
+	gp_opt_end(&o);
+	if (rc)
+		return rc;
+	if (!a->nmodes)
+		return gp_cli_usage_error("simulate", "development environments need --envs MODE[,MODE...] "
+					  "(static, bind-at-start, idle-timeout:MINUTES)");
 	if (a->topts.format && strcmp(a->topts.format, "adobe-notebook") &&
 	    strcmp(a->topts.format, "auto") && !gp_trace_format_summary(a->topts.format))
 		return gp_cli_usage_error("simulate", "unknown trace format '%s'", a->topts.format);
@@ -378,10 +368,6 @@ int gp_cmd_simulate_envs(int argc, char **argv)
 
 	if ((rc = parse_args(argc, argv, &a)))
 		return rc;
-	if (a.help) {
-		fputs(gp_usage_simulate, stdout);
-		return GP_OK;
-	}
 	gp_cluster_init(&cluster);
 	if (gp_cluster_load(a.cluster_path ? a.cluster_path : gp_cli_default_cluster(), &cluster, &err))
 		return gp_cli_report(&err);

@@ -113,13 +113,11 @@ static void print_text(const gp_fgd_result *res, const gp_openb_nodes *nodes,
 }
 
 
-int gp_fgd_cli_operand(const char *cmd, const char *a, const char **trace)
+int gp_fgd_cli_operands(gp_opt_state *o, const char **trace)
 {
-	if (a[0] == '-' && a[1])
-		return gp_cli_usage_error(cmd, "unknown option '%s' in --inflate mode", a);
-	if (*trace)
-		return gp_cli_usage_error(cmd, "more than one pod list ('%s', '%s')", *trace, a);
-	*trace = a;
+	if (o->nargs > 1)
+		return gp_opt_bad(o, "more than one pod list ('%s', '%s')", o->args[0], o->args[1]);
+	*trace = o->nargs ? o->args[0] : NULL;
 	return GP_OK;
 }
 
@@ -150,59 +148,78 @@ int gp_fgd_cli_load(const char *nodes_path, const char *pods_path,
 	return GP_OK;
 }
 
+enum { O_INFLATE = 1, O_POLICY, O_SEED, O_JSON, O_EVENTS, O_QUIET, O_NO_SHUFFLE };
+
+static const gp_opt inflate_opts[] = {
+	{ .name = "cluster", .sc = 'c', .key = 'c', .type = GP_OT_STR, .arg = "NODES.csv",
+	  .help = "the openb node list (sn,cpu_milli,memory_mib,gpu,model)" },
+	GP_OPT_INFLATE(O_INFLATE),
+	{ .name = "policy", .key = O_POLICY, .type = GP_OT_STR, .arg = "NAME",
+	  .help = "fgd (default), fgd-bestfit, fgd-dotprod, fgd-gpu-packing,\n"
+		  "fgd-gpu-clustering or fgd-random" },
+	{ .name = "seed", .key = O_SEED, .type = GP_OT_LONG, .arg = "N", .min = 0,
+	  .max = 2147483646, .help = "seed of the trace's shuffle and the ties (default 42)" },
+	{ .name = "json", .key = O_JSON, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "the curves and counts as JSON ('-' for standard output)" },
+	{ .name = "events", .key = O_EVENTS, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "one CSV row per task: its node, GPUs and the fragmentation after it" },
+	{ .name = "no-shuffle", .key = O_NO_SHUFFLE, .type = GP_OT_FLAG,
+	  .help = "keep the pod list's order" },
+	{ .name = "quiet", .sc = 'q', .key = O_QUIET, .type = GP_OT_FLAG,
+	  .help = "no text report" },
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_simulate_inflate = {
+	.name = "simulate inflate", .cmd = "simulate",
+	.synopsis = "-c NODES.csv PODS.csv --inflate X [--policy NAME] [--seed N]\n"
+		    "  [--json FILE] [--events FILE] [--no-shuffle] [-q]",
+	.min_args = 0, .max_args = -1,
+	.about = "FGD's workload-inflation experiment on an openb node list and pod list:\n"
+		 "tasks arrive in one batch until their GPU demand is X times the cluster's\n"
+		 "GPU capacity, and never leave (fractional GPU sharing; gpuplan(1)).  The old\n"
+		 "spelling, --inflate X among simulate's options, runs it too.\n",
+	.opts = inflate_opts,
+};
+
 int gp_cmd_simulate_inflate(int argc, char **argv)
 {
 	const char *cluster = NULL, *trace = NULL, *json = NULL, *events = NULL;
 	gp_fgd_opts opts = { GP_FGD_FGD, 0, 42, 1, 0 };
-	int i, quiet = 0, status, have_inflate = 0;
+	int c = 0, quiet = 0, status = GP_OK, have_inflate = 0;
 	gp_openb_nodes nodes;
 	gp_openb_pods pods;
 	gp_fgd_result res;
 	gp_cli_outset files = { 0 };
 	gp_error err = GP_ERROR_INIT;
+	gp_opt_state o;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "-c") || !strcmp(a, "--cluster") || !strcmp(a, "--inflate") ||
-		    !strcmp(a, "--policy") || !strcmp(a, "--seed") || !strcmp(a, "--json") ||
-		    !strcmp(a, "--events")) {
-			if (!v)
-				return gp_cli_usage_error(CMD, "option '%s' needs a value", a);
-			i++;
-			if (!strcmp(a, "-c") || !strcmp(a, "--cluster")) {
-				cluster = v;
-			} else if (!strcmp(a, "--inflate")) {
-				if (gp_parse_double(v, 0.01, GP_FGD_MAX_INFLATE, &opts.inflate))
-					return gp_cli_usage_error(CMD, "--inflate '%s' is not a number in 0.01..%g",
-								  v, GP_FGD_MAX_INFLATE);
-				have_inflate = 1;
-			} else if (!strcmp(a, "--policy")) {
-				opts.policy = gp_fgd_policy_parse(v);
-				if (opts.policy < 0)
-					return gp_cli_usage_error(CMD, "unknown sharing policy '%s' (fgd, fgd-bestfit, "
-								  "fgd-dotprod, fgd-gpu-packing, fgd-gpu-clustering, "
-								  "fgd-random)", v);
-			} else if (!strcmp(a, "--seed")) {
-				long s;
-
-				if (gp_parse_long(v, 0, 2147483646L, &s))
-					return gp_cli_usage_error(CMD, "--seed '%s' is not an integer in 0..2147483646", v);
-				opts.seed = s;
-			} else if (!strcmp(a, "--json")) {
-				json = v;
-			} else {
-				events = v;
-			}
-		} else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-			quiet = 1;
-		} else if (!strcmp(a, "--no-shuffle")) {
-			opts.shuffle = 0;
-		} else if ((status = gp_fgd_cli_operand(CMD, a, &trace))) {
-			return status;
+	gp_opt_begin(&o, &gp_desc_simulate_inflate, argc, argv);
+	while (status == GP_OK && (c = gp_opt_next(&o)) > 0) {
+		switch (c) {
+		case 'c': cluster = o.arg; break;
+		case O_INFLATE: opts.inflate = o.v; have_inflate = 1; break;
+		case O_POLICY:
+			opts.policy = gp_fgd_policy_parse(o.arg);
+			if (opts.policy < 0)
+				status = gp_opt_bad(&o, "unknown sharing policy '%s' (fgd, fgd-bestfit, "
+						    "fgd-dotprod, fgd-gpu-packing, fgd-gpu-clustering, "
+						    "fgd-random)", o.arg);
+			break;
+		case O_SEED: opts.seed = o.l; break;
+		case O_JSON: json = o.arg; break;
+		case O_EVENTS: events = o.arg; break;
+		case O_QUIET: quiet = 1; break;
+		case O_NO_SHUFFLE: opts.shuffle = 0; break;
 		}
 	}
+	if (status == GP_OK && c < 0)
+		status = o.status;
+	if (status == GP_OK)
+		status = gp_fgd_cli_operands(&o, &trace);
+	gp_opt_end(&o);
+	if (status)
+		return status;
 	if ((status = gp_fgd_cli_require(CMD, have_inflate, cluster, trace)))
 		return status;
 	opts.record = events != NULL;

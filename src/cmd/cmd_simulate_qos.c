@@ -19,49 +19,47 @@ const char *gp_cli_models_dir(void)
 	return dir;
 }
 
-static int num(const char *cmd, const char *name, const char *arg, double lo, double hi, double *v)
-{
-	if (gp_parse_double(arg, lo, hi, v))
-		return gp_cli_usage_error(cmd, "--%s wants a number in [%g, %g], got '%s'", name, lo, hi,
-					  arg);
-	return 0;
-}
+const gp_opt gp_sim_qos_opts[] = {
+	{ .name = "exclusive", .key = GP_OPT_EXCLUSIVE, .type = GP_OT_FLAG,
+	  .help = "every job gets whole GPUs, whatever its share" },
+	{ .name = "interference", .key = GP_OPT_INTERFERENCE, .type = GP_OT_FLAG,
+	  .help = "jobs sharing a GPU slow each other by their true\n"
+		  "utilization (on with predicted-share and --qos-tick)" },
+	{ .name = "util-error", .key = GP_OPT_UTIL_ERROR, .type = GP_OT_DOUBLE, .arg = "PP",
+	  .min = 0, .max = 100, .help = "true utilization = predicted + N(0, PP) (default 8)" },
+	{ .name = "time-error", .key = GP_OPT_TIME_ERROR, .type = GP_OT_DOUBLE, .arg = "F",
+	  .min = 0, .max = 10, .help = "predicted time = true x exp(N(0, F)) (default 0.2)" },
+	{ .name = "qos-tick", .key = GP_OPT_QOS_TICK, .type = GP_OT_DURATION, .arg = "S",
+	  .min = 1e-3, .max = 1e9, .unit = "s",
+	  .help = "QoS monitor every S seconds: late LS jobs gain 10 % of a\n"
+		  "GPU from free share or BE jobs (BE stopped below its minimum)" },
+	{ .name = "qos-slack", .key = GP_OPT_QOS_SLACK, .type = GP_OT_DOUBLE, .arg = "F",
+	  .min = 1, .max = 1e6, .help = "LS deadline without deadline_s: predicted time x F (1.5)" },
+	{ .name = "qos-min-share", .key = GP_OPT_QOS_MIN_SHARE, .type = GP_OT_DOUBLE, .arg = "F",
+	  .min = 0, .max = 1, .help = "BE minimum share, x its share at start (0.5)" },
+	{ .name = "qos-step", .key = GP_OPT_QOS_STEP, .type = GP_OT_LONG, .arg = "M",
+	  .min = 1, .max = 1000, .help = "share raise per check, milli-GPU (100)" },
+	{ .name = "ls-fraction", .key = GP_OPT_LS_FRACTION, .type = GP_OT_DOUBLE, .arg = "F",
+	  .min = 0, .max = 1, .help = "make each job LS with probability F (seeded)" },
+	{ .name = "predict-models", .key = GP_OPT_PREDICT_MODELS, .type = GP_OT_STR, .arg = "D",
+	  .help = "predictor models (default: the bundled ones)" },
+	{ 0 },
+};
 
-int gp_cli_qos_opt(const char *cmd, int code, const char *arg, gp_run_qos *q)
+int gp_cli_qos_opt(gp_opt_state *s, gp_run_qos *q)
 {
-	double v;
-	int rc;
-
-	switch (code) {
-	case GP_OPT_QOS_TICK:
-		q->on = 1;
-		return num(cmd, "qos-tick", arg, 1e-3, 1e9, &q->cfg.tick);
-	case GP_OPT_QOS_SLACK:
-		return num(cmd, "qos-slack", arg, 1, 1e6, &q->cfg.slack);
-	case GP_OPT_QOS_MIN_SHARE:
-		return num(cmd, "qos-min-share", arg, 0, 1, &q->cfg.min_share);
-	case GP_OPT_QOS_STEP:
-		if ((rc = num(cmd, "qos-step", arg, 1, 1000, &v)))
-			return rc;
-		q->cfg.step_milli = (int)v;
-		return 0;
-	case GP_OPT_UTIL_ERROR:
-		return num(cmd, "util-error", arg, 0, 100, &q->cfg.util_error);
-	case GP_OPT_TIME_ERROR:
-		return num(cmd, "time-error", arg, 0, 10, &q->cfg.time_error);
-	case GP_OPT_INTERFERENCE:
-		q->on = 1;
-		return 0;
-	case GP_OPT_EXCLUSIVE:
-		q->exclusive = 1;
-		return 0;
-	case GP_OPT_LS_FRACTION:
-		return num(cmd, "ls-fraction", arg, 0, 1, &q->ls_fraction);
-	case GP_OPT_PREDICT_MODELS:
-		q->models_dir = arg;
-		return 0;
-	default:
-		return -1;
+	switch (s->cur->key) {
+	case GP_OPT_QOS_TICK: q->on = 1; q->cfg.tick = s->v; return 0;
+	case GP_OPT_QOS_SLACK: q->cfg.slack = s->v; return 0;
+	case GP_OPT_QOS_MIN_SHARE: q->cfg.min_share = s->v; return 0;
+	case GP_OPT_QOS_STEP: q->cfg.step_milli = (int)s->l; return 0;
+	case GP_OPT_UTIL_ERROR: q->cfg.util_error = s->v; return 0;
+	case GP_OPT_TIME_ERROR: q->cfg.time_error = s->v; return 0;
+	case GP_OPT_INTERFERENCE: q->on = 1; return 0;
+	case GP_OPT_EXCLUSIVE: q->exclusive = 1; return 0;
+	case GP_OPT_LS_FRACTION: q->ls_fraction = s->v; return 0;
+	case GP_OPT_PREDICT_MODELS: q->models_dir = s->arg; return 0;
+	default: return -1;
 	}
 }
 

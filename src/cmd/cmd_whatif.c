@@ -2,7 +2,6 @@
  * processes, resumable from SQLite, sliced for Slurm (or any batch
  * system), with the cheapest configuration that meets an SLO. */
 #include <errno.h>
-#include <getopt.h>
 #include <jansson.h>
 #include <limits.h>
 #include <signal.h>
@@ -21,39 +20,6 @@
 #include "gpuplan/whatif/spec.h"
 #include "gpuplan/whatif/store.h"
 #include "gpuplan/whatif/sweep.h"
-
-const char gp_usage_whatif[] =
-	"usage: gpuplan whatif SPEC [-j N] [--db FILE] [--search] [--slice I/N]\n"
-	"                      [--json] [--csv FILE] [--svg FILE] [--metric M]\n"
-	"                      [--max-runs N] [--progress | --quiet] [--html FILE]\n"
-	"       gpuplan whatif SPEC --slurm DIR [--slices N] [--sbatch-option OPT]...\n"
-	"       gpuplan whatif merge DB... -o OUT\n"
-	"\n"
-	"Run the configurations of a what-if SPEC (a base cluster, traces, axes\n"
-	"such as added nodes, fabric, queue and policy, seeds, and an SLO) and\n"
-	"print every configuration's metrics and the cheapest one that meets the\n"
-	"SLO in every seed.  Exit 1 when no configuration meets it.\n"
-	"\n"
-	"  -j, --jobs N      worker processes (default: the number of CPUs)\n"
-	"  --db FILE         store runs in SQLite FILE; runs already there are\n"
-	"                    not run again (resume), the report covers them too\n"
-	"  --search          bisect the add_nodes (else remove_nodes) counts for\n"
-	"                    the cheapest that meets the SLO instead of running\n"
-	"                    every count (meeting it must be monotone in the count)\n"
-	"  --slice I/N       run only slice I of N (1 <= I <= N) of the grid\n"
-	"  --json            print JSON (runs, best, slo) instead of the table\n"
-	"  --csv FILE        write one row per run to FILE\n"
-	"  --svg FILE        write a plot of the metric against the swept axis\n"
-	"  --html FILE       write one page: the answer, the plot and the table\n"
-	"  --metric M        metric shown first and plotted (default: the SLO's)\n"
-	"  --max-runs N      run at most N new runs, then stop (resume later)\n"
-	"  --progress        show progress (runs done, ETA) even when not a terminal\n"
-	"  --quiet           never show progress\n"
-	"  --slurm DIR       write DIR/whatif.sbatch, a Slurm job array whose task\n"
-	"                    I runs --slice I/N into DIR/part-I.sqlite\n"
-	"  --slices N        array tasks for --slurm (default: min(runs, 64))\n"
-	"  --sbatch-option O extra '#SBATCH O' line (repeatable), e.g. '--time=1:00:00'\n"
-	"  merge DB... -o OUT  add the runs of every DB to OUT (created if absent)\n";
 
 #define MAX_WORKERS 256
 #define MAX_SBATCH_OPTS 32
@@ -232,44 +198,59 @@ static int write_slurm(const char *spec_path, const gp_whatif_spec *s, const cha
 	return rc;
 }
 
+enum { O_DB = 1, O_SEARCH, O_SLICE, O_JSON, O_CSV, O_SVG, O_METRIC, O_MAX, O_PROGRESS, O_QUIET,
+       O_SLURM, O_SLICES, O_SBOPT, O_HTML, O_OUTPUT };
+
+static const gp_opt merge_opts[] = {
+	{ .name = "output", .sc = 'o', .key = O_OUTPUT, .type = GP_OT_STR, .arg = "OUT",
+	  .help = "the database the runs go to (created if absent)" },
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_whatif_merge = {
+	.name = "whatif merge", .cmd = "whatif",
+	.synopsis = "DB... -o OUT",
+	.min_args = 0, .max_args = -1,
+	.about = "Add the runs of every DB (the parts of a sliced sweep) to OUT.\n",
+	.opts = merge_opts,
+};
+
 static int cmd_merge(int argc, char **argv)
 {
 	const char *out = NULL;
 	gp_whatif_store *st;
 	gp_error err = GP_ERROR_INIT;
+	gp_opt_state o;
 	size_t total_add = 0, total_dup = 0;
-	int i, n = 0, rc;
+	int i, c, n, rc;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-			if (i + 1 >= argc)
-				return gp_cli_usage_error("whatif", "merge: -o needs the output database");
-			out = argv[++i];
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			fputs(gp_usage_whatif, stdout);
-			return GP_OK;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return gp_cli_usage_error("whatif", "merge: unknown option '%s'", argv[i]);
-		} else {
-			n++;
-		}
+	gp_opt_begin(&o, &gp_desc_whatif_merge, argc, argv);
+	while ((c = gp_opt_next(&o)) > 0)
+		if (c == O_OUTPUT)
+			out = o.arg;
+	n = o.nargs;
+	if (c < 0) {
+		gp_opt_end(&o);
+		return o.status;
 	}
-	if (!out)
+	if (!out) {
+		gp_opt_end(&o);
 		return gp_cli_usage_error("whatif", "merge: give the output database with -o OUT");
-	if (!n)
+	}
+	if (!n) {
+		gp_opt_end(&o);
 		return gp_cli_usage_error("whatif", "merge: give the databases to merge");
-	if (gp_whatif_store_open(out, &st, &err))
+	}
+	if (gp_whatif_store_open(out, &st, &err)) {
+		gp_opt_end(&o);
 		return gp_cli_report(&err);
+	}
 	rc = GP_OK;
-	for (i = 1; i < argc && rc == GP_OK; i++) {
+	for (i = 0; i < n && rc == GP_OK; i++) {
 		size_t added, dup;
 		char *a, *b;
 
-		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output")) {
-			i++;
-			continue;
-		}
-		a = abs_path(argv[i]);
+		a = abs_path(o.args[i]);
 		b = abs_path(out);
 		if (!strcmp(a, b)) {
 			free(a);
@@ -278,11 +259,12 @@ static int cmd_merge(int argc, char **argv)
 		}
 		free(a);
 		free(b);
-		if (gp_whatif_store_merge(st, argv[i], &added, &dup, &err))
+		if (gp_whatif_store_merge(st, o.args[i], &added, &dup, &err))
 			rc = gp_cli_report(&err);
 		total_add += added;
 		total_dup += dup;
 	}
+	gp_opt_end(&o);
 	if (gp_whatif_store_close(st, &err) && rc == GP_OK)
 		rc = gp_cli_report(&err);
 	if (rc == GP_OK)
@@ -363,93 +345,115 @@ typedef struct wopts {
 	size_t max_runs;
 } wopts;
 
-/* > 0 an exit code, 0 go on, -1 help shown. */
+static const gp_opt whatif_opts[] = {
+	{ .name = "jobs", .sc = 'j', .key = 'j', .type = GP_OT_LONG, .arg = "N", .min = 1,
+	  .max = MAX_WORKERS, .what = "a number of worker processes",
+	  .help = "worker processes (default: the number of CPUs)" },
+	{ .name = "db", .key = O_DB, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "store runs in SQLite FILE; runs already there are\n"
+		  "not run again (resume), the report covers them too" },
+	{ .name = "search", .key = O_SEARCH, .type = GP_OT_FLAG,
+	  .help = "bisect the add_nodes (else remove_nodes) counts for\n"
+		  "the cheapest that meets the SLO instead of running\n"
+		  "every count (meeting it must be monotone in the count)" },
+	{ .name = "slice", .key = O_SLICE, .type = GP_OT_STR, .arg = "I/N",
+	  .help = "run only slice I of N (1 <= I <= N) of the grid" },
+	{ .name = "json", .key = O_JSON, .type = GP_OT_FLAG,
+	  .help = "print JSON (runs, best, slo) instead of the table" },
+	{ .name = "csv", .key = O_CSV, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "write one row per run to FILE" },
+	{ .name = "svg", .key = O_SVG, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "write a plot of the metric against the swept axis" },
+	{ .name = "html", .key = O_HTML, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "write one page: the answer, the plot and the table" },
+	{ .name = "metric", .key = O_METRIC, .type = GP_OT_STR, .arg = "M",
+	  .help = "metric shown first and plotted (default: the SLO's)" },
+	{ .name = "max-runs", .key = O_MAX, .type = GP_OT_LONG, .arg = "N", .min = 1,
+	  .max = 1e15, .help = "run at most N new runs, then stop (resume later)" },
+	{ .name = "progress", .key = O_PROGRESS, .type = GP_OT_FLAG,
+	  .help = "show progress (runs done, ETA) even when not a terminal" },
+	{ .name = "quiet", .key = O_QUIET, .type = GP_OT_FLAG, .help = "never show progress" },
+	{ .name = "slurm", .key = O_SLURM, .type = GP_OT_STR, .arg = "DIR",
+	  .help = "write DIR/whatif.sbatch, a Slurm job array whose task\n"
+		  "I runs --slice I/N into DIR/part-I.sqlite" },
+	{ .name = "slices", .key = O_SLICES, .type = GP_OT_LONG, .arg = "N", .min = 1,
+	  .max = 1000000, .help = "array tasks for --slurm (default: min(runs, 64))" },
+	{ .name = "sbatch-option", .key = O_SBOPT, .type = GP_OT_STR, .arg = "O",
+	  .help = "extra '#SBATCH O' line (repeatable), e.g. '--time=1:00:00'" },
+	{ 0 },
+};
+
+static const gp_cmd_desc *const whatif_subs[] = { &gp_desc_whatif_merge, NULL };
+
+const gp_cmd_desc gp_desc_whatif = {
+	.name = "whatif",
+	.synopsis = "SPEC [-j N] [--db FILE] [--search] [--slice I/N]\n"
+		    "  [--json] [--csv FILE] [--svg FILE] [--metric M]\n"
+		    "  [--max-runs N] [--progress | --quiet] [--html FILE]\n"
+		    "SPEC --slurm DIR [--slices N] [--sbatch-option OPT]...\n"
+		    "merge DB... -o OUT",
+	.min_args = 1, .max_args = 1, .operands = "expected one SPEC file",
+	.about = "Run the configurations of a what-if SPEC (a base cluster, traces, axes\n"
+		 "such as added nodes, fabric, queue and policy, seeds, and an SLO) and\n"
+		 "print every configuration's metrics and the cheapest one that meets the\n"
+		 "SLO in every seed.  Exit 1 when no configuration meets it.\n",
+	.opts = whatif_opts,
+	.subs = whatif_subs,
+};
+
+static int whatif_opt(wopts *o, gp_opt_state *s, int c)
+{
+	const char *arg = s->arg;
+
+	switch (c) {
+	case 'j': o->workers = s->l; return 0;
+	case O_DB: o->db_path = arg; return 0;
+	case O_SEARCH: o->search = 1; return 0;
+	case O_SLICE:
+		if (parse_slice(arg, &o->slice_i, &o->slice_n))
+			return gp_opt_bad(s, "--slice wants I/N with 1 <= I <= N, got '%s'", arg);
+		return 0;
+	case O_JSON: o->json = 1; return 0;
+	case O_CSV: o->csv_path = arg; return 0;
+	case O_SVG: o->svg_path = arg; return 0;
+	case O_HTML: o->html_path = arg; return 0;
+	case O_METRIC:
+		o->metric = gp_metric_find(arg);
+		if (o->metric < 0)
+			return gp_opt_bad(s, "unknown metric '%s' (one of %s)", arg, gp_metric_names());
+		return 0;
+	case O_MAX: o->max_runs = (size_t)s->l; return 0;
+	case O_PROGRESS: o->show = 1; return 0;
+	case O_QUIET: o->show = 0; return 0;
+	case O_SLURM: o->slurm_dir = arg; return 0;
+	case O_SLICES: o->slices = s->l; return 0;
+	case O_SBOPT:
+		if (o->nsbopts >= MAX_SBATCH_OPTS)
+			return gp_opt_bad(s, "at most %d --sbatch-option", MAX_SBATCH_OPTS);
+		if (strchr(arg, '\n'))
+			return gp_opt_bad(s, "--sbatch-option must be one line");
+		o->sbopts[o->nsbopts++] = (char *)arg;
+		return 0;
+	}
+	return 0;
+}
+
+/* > 0 an exit code, 0 go on. */
 static int parse_opts(int argc, char **argv, wopts *o)
 {
-	enum { O_DB = 1, O_SEARCH, O_SLICE, O_JSON, O_CSV, O_SVG, O_METRIC, O_MAX, O_PROGRESS, O_QUIET,
-	       O_SLURM, O_SLICES, O_SBOPT, O_HELP, O_HTML };
-	static const struct option opts[] = {
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "db", required_argument, NULL, O_DB },
-		{ "search", no_argument, NULL, O_SEARCH },
-		{ "slice", required_argument, NULL, O_SLICE },
-		{ "json", no_argument, NULL, O_JSON },
-		{ "csv", required_argument, NULL, O_CSV },
-		{ "svg", required_argument, NULL, O_SVG },
-		{ "html", required_argument, NULL, O_HTML },
-		{ "metric", required_argument, NULL, O_METRIC },
-		{ "max-runs", required_argument, NULL, O_MAX },
-		{ "progress", no_argument, NULL, O_PROGRESS },
-		{ "quiet", no_argument, NULL, O_QUIET },
-		{ "slurm", required_argument, NULL, O_SLURM },
-		{ "slices", required_argument, NULL, O_SLICES },
-		{ "sbatch-option", required_argument, NULL, O_SBOPT },
-		{ "help", no_argument, NULL, O_HELP },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-	long l;
+	gp_opt_state s;
+	int c = 0, rc = 0;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":j:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			if (gp_parse_long(optarg, 1, MAX_WORKERS, &o->workers))
-				return gp_cli_usage_error("whatif", "-j wants 1..%d worker processes, got '%s'",
-							  MAX_WORKERS, optarg);
-			break;
-		case O_DB: o->db_path = optarg; break;
-		case O_SEARCH: o->search = 1; break;
-		case O_SLICE:
-			if (parse_slice(optarg, &o->slice_i, &o->slice_n))
-				return gp_cli_usage_error("whatif", "--slice wants I/N with 1 <= I <= N, got '%s'",
-							  optarg);
-			break;
-		case O_JSON: o->json = 1; break;
-		case O_CSV: o->csv_path = optarg; break;
-		case O_SVG: o->svg_path = optarg; break;
-		case O_HTML: o->html_path = optarg; break;
-		case O_METRIC:
-			o->metric = gp_metric_find(optarg);
-			if (o->metric < 0)
-				return gp_cli_usage_error("whatif", "unknown metric '%s' (one of %s)", optarg,
-							  gp_metric_names());
-			break;
-		case O_MAX:
-			if (gp_parse_long(optarg, 1, LONG_MAX, &l))
-				return gp_cli_usage_error("whatif", "--max-runs wants a positive number, got '%s'",
-							  optarg);
-			o->max_runs = (size_t)l;
-			break;
-		case O_PROGRESS: o->show = 1; break;
-		case O_QUIET: o->show = 0; break;
-		case O_SLURM: o->slurm_dir = optarg; break;
-		case O_SLICES:
-			if (gp_parse_long(optarg, 1, 1000000, &o->slices))
-				return gp_cli_usage_error("whatif", "--slices wants a positive number, got '%s'",
-							  optarg);
-			break;
-		case O_SBOPT:
-			if (o->nsbopts >= MAX_SBATCH_OPTS)
-				return gp_cli_usage_error("whatif", "at most %d --sbatch-option", MAX_SBATCH_OPTS);
-			if (strchr(optarg, '\n'))
-				return gp_cli_usage_error("whatif", "--sbatch-option must be one line");
-			o->sbopts[o->nsbopts++] = optarg;
-			break;
-		case 'h':
-		case O_HELP: fputs(gp_usage_whatif, stdout); return -1;
-		case ':':
-			return gp_cli_usage_error("whatif", "option '%s' needs a value", argv[optind - 1]);
-		default:
-			return gp_cli_usage_error("whatif", "unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind != argc - 1)
-		return gp_cli_usage_error("whatif", optind >= argc ? "expected a SPEC file" :
-					  "expected one SPEC file, got '%s' too",
-					  optind < argc - 1 ? argv[optind + 1] : "");
-	o->spec = argv[optind];
+	gp_opt_begin(&s, &gp_desc_whatif, argc, argv);
+	while (rc == 0 && (c = gp_opt_next(&s)) > 0)
+		rc = whatif_opt(o, &s, c);
+	if (rc == 0 && c < 0)
+		rc = s.status;
+	if (rc == 0)
+		o->spec = s.args[0];
+	gp_opt_end(&s);
+	if (rc)
+		return rc;
 	if (o->slice_n && o->search)
 		return gp_cli_usage_error("whatif", "--search cannot be split into slices: slices run "
 					  "the grid; merge them, then ask with --search --db");
@@ -726,7 +730,7 @@ int cmd_whatif(int argc, char **argv)
 	o.show = -1;
 	o.metric = -1;
 	if ((rc = parse_opts(argc, argv, &o)) != 0)
-		return rc < 0 ? GP_OK : rc;
+		return rc;
 	if (gp_whatif_spec_load(o.spec, &spec, &err))
 		return gp_cli_report(&err);
 	if (!spec.run.qos.models_dir)

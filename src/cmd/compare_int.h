@@ -44,7 +44,7 @@ typedef struct cmp {
 	const char *csv_dir, *svg_dir, *scale_ref, *scale_model, *trace, *html_path;
 	const char *label[MAX_CLUSTERS];
 	char lbuf[MAX_CLUSTERS][64];
-	int json, show_progress, ncl, np, nq, ncfg, loaded, bound;
+	int json, show_progress, ncl, np, nq, ncfg, loaded, bound, inflate;
 	long nseeds, workers;
 	size_t nruns;
 	double tick;

@@ -9,7 +9,7 @@ static int cmd_completion(int argc, char **argv);
 
 static const gp_command commands[] = {
 	{ "calibrate", cmd_calibrate, "fit the iteration-time model to measured profiles", NULL, &gp_desc_calibrate },
-	{ "compare", cmd_compare, "run several policies/seeds on one trace, side by side", gp_usage_compare, NULL },
+	{ "compare", cmd_compare, "run several policies/seeds on one trace, side by side", NULL, &gp_desc_compare },
 	{ "completion", cmd_completion, "print a bash or zsh completion script", gp_usage_completion, NULL },
 	{ "env", cmd_env, "bind development environments' GPUs by quota; heartbeats, reclaim", NULL, &gp_desc_env },
 	{ "estimate", cmd_estimate, "estimate the GPU memory a training job needs", NULL, &gp_desc_estimate },
@@ -20,10 +20,10 @@ static const gp_command commands[] = {
 	{ "predict", cmd_predict, "train and apply utilization, memory and run-time predictors", gp_usage_predict, NULL },
 	{ "release", cmd_release, "give a job's allocation back to the state", NULL, &gp_desc_release },
 	{ "replace", cmd_replace, "replace a failed member of a running job (worker replacement)", NULL, &gp_desc_replace },
-	{ "simulate", cmd_simulate, "replay a job trace on a cluster (discrete events)", gp_usage_simulate, NULL },
+	{ "simulate", cmd_simulate, "replay a job trace on a cluster (discrete events)", NULL, &gp_desc_simulate },
 	{ "topo", cmd_topo, "import nvidia-smi snapshots; show node and fabric topology", gp_usage_topo, NULL },
 	{ "validate", cmd_validate, "check a cluster, job or snapshot file", gp_usage_validate, NULL },
-	{ "whatif", cmd_whatif, "capacity what-if sweeps: cheapest cluster that meets an SLO", gp_usage_whatif, NULL },
+	{ "whatif", cmd_whatif, "capacity what-if sweeps: cheapest cluster that meets an SLO", NULL, &gp_desc_whatif },
 };
 
 static int cmd_completion(int argc, char **argv)

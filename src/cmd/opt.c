@@ -107,48 +107,78 @@ static int nopts(const gp_opt *o)
 	return n;
 }
 
+/* The options of d: its own table, then the shared groups. */
+static int count(const gp_cmd_desc *d)
+{
+	int n = nopts(d->opts), g;
+
+	for (g = 0; d->groups && d->groups[g]; g++)
+		n += nopts(d->groups[g]);
+	return n;
+}
+
+static const gp_opt *nth(const gp_cmd_desc *d, int i)
+{
+	int n = nopts(d->opts), g;
+
+	if (i < n)
+		return &d->opts[i];
+	i -= n;
+	for (g = 0; d->groups && d->groups[g]; g++) {
+		n = nopts(d->groups[g]);
+		if (i < n)
+			return &d->groups[g][i];
+		i -= n;
+	}
+	return NULL;
+}
+
 /* The long option named by name[0..len): exact, else the one it is a
  * prefix of; *ambiguous when several are. */
-static const gp_opt *find_long(const gp_opt *o, const char *name, size_t len, int *ambiguous)
+static const gp_opt *find_long(const gp_cmd_desc *d, const char *name, size_t len, int *ambiguous)
 {
-	const gp_opt *hit = NULL;
-	int i, n = nopts(o);
+	const gp_opt *hit = NULL, *o;
+	int i, n = count(d);
 
 	*ambiguous = 0;
-	for (i = 0; i < n; i++)
-		if (strlen(o[i].name) == len && !strncmp(o[i].name, name, len))
-			return &o[i];
-	for (i = 0; i < n; i++)
-		if (!strncmp(o[i].name, name, len)) {
-			if (hit)
+	for (i = 0; i < n; i++) {
+		o = nth(d, i);
+		if (strlen(o->name) == len && !strncmp(o->name, name, len))
+			return o;
+	}
+	for (i = 0; i < n; i++) {
+		o = nth(d, i);
+		if (!strncmp(o->name, name, len)) {
+			if (hit && hit->key != o->key)
 				*ambiguous = 1;
-			hit = &o[i];
+			hit = o;
 		}
+	}
 	return *ambiguous ? NULL : hit;
 }
 
-static const gp_opt *find_short(const gp_opt *o, int c)
+static const gp_opt *find_short(const gp_cmd_desc *d, int c)
 {
-	int i, n = nopts(o);
+	int i, n = count(d);
 
 	for (i = 0; i < n; i++)
-		if (o[i].sc && o[i].sc == c)
-			return &o[i];
+		if (nth(d, i)->sc && nth(d, i)->sc == c)
+			return nth(d, i);
 	return NULL;
 }
 
 static int unknown(gp_opt_state *s, const char *word)
 {
-	const char *names[128], *hit;
+	const char *names[256], *hit;
 	char given[72], key[72];
-	int i, n = nopts(s->d->opts);
+	int i, n = count(s->d);
 	const char *eq = strchr(word, '=');
 	size_t len = eq ? (size_t)(eq - word) : strlen(word);
 
-	if (n > 128)
-		n = 128;
+	if (n > 256)
+		n = 256;
 	for (i = 0; i < n; i++)
-		names[i] = s->d->opts[i].name;
+		names[i] = nth(s->d, i)->name;
 	snprintf(given, sizeof(given), "%.*s", (int)(len > 64 ? 64 : len), word);
 	snprintf(key, sizeof(key), "%s", given + (given[1] == '-' ? 2 : 1));
 	hit = given[0] == '-' && key[0] ? gp_opt_nearest(key, names, n) : NULL;
@@ -170,26 +200,32 @@ static const char *num(char *buf, size_t n, double x)
 static int take_value(gp_opt_state *s)
 {
 	const gp_opt *o = s->cur;
-	char a[32], b[32];
+	char a[32], b[32], nm[72];
+
+	/* named as the user wrote it: -j, else the whole long name */
+	if (s->opt[1] != '-')
+		snprintf(nm, sizeof(nm), "-%c", o->sc);
+	else
+		snprintf(nm, sizeof(nm), "--%s", o->name);
 
 	switch (o->type) {
 	case GP_OT_LONG:
 		if (gp_parse_long(s->arg, (long)o->min, (long)o->max, &s->l))
-			return usage_error(s, "--%s wants %s in [%s, %s], not '%s'", o->name,
+			return usage_error(s, "%s wants %s in [%s, %s], not '%s'", nm,
 					   o->what ? o->what : "a whole number", num(a, sizeof(a), o->min),
 					   num(b, sizeof(b), o->max), s->arg);
 		s->v = (double)s->l;
 		break;
 	case GP_OT_DOUBLE:
 		if (gp_parse_double(s->arg, o->min, o->max, &s->v) || !isfinite(s->v))
-			return usage_error(s, "--%s wants %s in [%s, %s], not '%s'", o->name,
+			return usage_error(s, "%s wants %s in [%s, %s], not '%s'", nm,
 					   o->what ? o->what : "a number", num(a, sizeof(a), o->min),
 					   num(b, sizeof(b), o->max), s->arg);
 		break;
 	case GP_OT_DURATION:
 		if (gp_parse_duration(s->arg, o->unit, o->min, o->max, &s->v))
-			return usage_error(s, "--%s wants %s in [%s, %s] %s (a number, or with a unit: "
-					   "90s, 30m, 2h, 1d), not '%s'", o->name, o->what ? o->what : "a time",
+			return usage_error(s, "%s wants %s in [%s, %s] %s (a number, or with a unit: "
+					   "90s, 30m, 2h, 1d), not '%s'", nm, o->what ? o->what : "a time",
 					   num(a, sizeof(a), o->min),
 					   isfinite(o->max) ? num(b, sizeof(b), o->max) : "inf",
 					   o->unit && !strcmp(o->unit, "h") ? "hours" : "seconds", s->arg);
@@ -221,7 +257,7 @@ int gp_opt_next(gp_opt_state *s)
 			size_t len = eq ? (size_t)(eq - name) : strlen(name);
 			int amb;
 
-			s->cur = find_long(s->d->opts, name, len, &amb);
+			s->cur = find_long(s->d, name, len, &amb);
 			if (amb)
 				return usage_error(s, "option '%.*s' is ambiguous", (int)(len + 2), a);
 			if (!s->cur)
@@ -234,7 +270,7 @@ int gp_opt_next(gp_opt_state *s)
 			if (eq)
 				s->arg = eq + 1;
 		} else {
-			s->cur = find_short(s->d->opts, (unsigned char)a[1]);
+			s->cur = find_short(s->d, (unsigned char)a[1]);
 			if (!s->cur)
 				return unknown(s, a);
 			if (s->cur->type == GP_OT_FLAG) {
@@ -290,7 +326,7 @@ static void put_lines(FILE *fp, const char *text, int ind, int col)
 void gp_opt_usage(const gp_cmd_desc *d, FILE *fp)
 {
 	const char *p = d->synopsis ? d->synopsis : "";
-	int i, n = nopts(d->opts);
+	int i, n = count(d);
 
 	/* One usage per line; a line that starts with a blank goes on the
 	 * one before, under its first option. */
@@ -311,10 +347,12 @@ void gp_opt_usage(const gp_cmd_desc *d, FILE *fp)
 	if (n)
 		fputc('\n', fp);
 	for (i = 0; i < n; i++) {
-		const gp_opt *o = &d->opts[i];
+		const gp_opt *o = nth(d, i);
 		char head[96];
 		int len;
 
+		if (o->heading)
+			fprintf(fp, "%s\n", o->heading);
 		if (o->hidden)
 			continue;
 		if (o->sc)
@@ -331,6 +369,10 @@ void gp_opt_usage(const gp_cmd_desc *d, FILE *fp)
 	}
 	if (d->more)
 		fprintf(fp, "\n%s", d->more);
+	for (i = 0; d->subs && d->subs[i]; i++) {
+		fputc('\n', fp);
+		gp_opt_usage(d->subs[i], fp);
+	}
 }
 
 const char *gp_cli_usage_text(const gp_command *c)

@@ -36,6 +36,7 @@ typedef struct gp_opt {
 	const char *unit;       /* GP_OT_DURATION: "s" or "h", the unit of a bare number and of the value */
 	const char *what;       /* what a bad value is not, in messages ("a percentage"); NULL: by type */
 	int hidden;             /* left out of the usage (developers' options) */
+	const char *heading;    /* a line the usage prints before this option */
 } gp_opt;
 
 /* The usage a command prints for `gpuplan help NAME` is, in order: the
@@ -48,7 +49,11 @@ typedef struct gp_cmd_desc {
 	const char *operands;   /* the message of a wrong operand count ("expected one JOB.yaml") */
 	const char *about;      /* paragraphs between the usage and the options */
 	const gp_opt *opts;
+	const gp_opt *const *groups; /* option tables several commands share
+				      * (NULL-terminated), after opts */
 	const char *more;       /* text after the options (NULL: none) */
+	const struct gp_cmd_desc *const *subs; /* subcommands whose usage
+						* `help` prints after this one */
 } gp_cmd_desc;
 
 typedef struct gp_opt_state {

@@ -9,66 +9,78 @@
 #include "gpuplan/report/failures.h"
 #include "gpuplan/util/util.h"
 
-int gp_cli_fail_opt(const char *cmd, gp_run_failures *f, const char **events, int *any,
-		    int code, const char *arg)
-{
-	long l;
+const gp_opt gp_sim_fail_opts[] = {
+	{ .name = "failures", .key = GP_OPT_FAILURES, .type = GP_OT_STR, .arg = "FILE",
+	  .heading = "failures (see gpuplan(1), \"Failures in the simulator\"):",
+	  .help = "failure list (time_s,node,gpu,kind,repair_s)" },
+	{ .name = "mtbf-node", .key = GP_OPT_MTBF_NODE, .type = GP_OT_DURATION, .arg = "H",
+	  .min = 1e-6, .max = 1e12, .unit = "h",
+	  .help = "node failures, mean hours between them per node" },
+	{ .name = "mtbf-gpu", .key = GP_OPT_MTBF_GPU, .type = GP_OT_DURATION, .arg = "H",
+	  .min = 1e-6, .max = 1e12, .unit = "h",
+	  .help = "GPU failures, mean hours between them per GPU" },
+	{ .name = "weibull-shape", .key = GP_OPT_WEIBULL, .type = GP_OT_DOUBLE, .arg = "K",
+	  .min = 0.05, .max = 20, .help = "time to failure Weibull with shape K (default 1:\nexponential)" },
+	{ .name = "failure-model", .key = GP_OPT_FAILURE_MODEL, .type = GP_OT_STR, .arg = "F",
+	  .help = "shape and MTBF from a `failures fit` model file" },
+	{ .name = "failure-start", .key = GP_OPT_FAILURE_START, .type = GP_OT_STR, .arg = "S",
+	  .help = "steady (default: the fleet in steady state at 0) or\nnew (every unit new at 0)" },
+	{ .name = "repair", .key = GP_OPT_REPAIR, .type = GP_OT_STR, .arg = "H",
+	  .help = "mean hours to repair, exponential (default 4; 0 at\nonce; never; a unit may follow: 30m)" },
+	{ .name = "failure-seed", .key = GP_OPT_FAILURE_SEED, .type = GP_OT_LONG, .arg = "N",
+	  .min = 0, .max = 2147483647, .help = "seed of the failures and heartbeats (default --seed)" },
+	{ .name = "heartbeat-period", .key = GP_OPT_HB_PERIOD, .type = GP_OT_DURATION, .arg = "S",
+	  .min = 1e-3, .max = 1e6, .unit = "s",
+	  .help = "heartbeats every S seconds (default 5)" },
+	{ .name = "heartbeat-misses", .key = GP_OPT_HB_MISSES, .type = GP_OT_LONG, .arg = "K",
+	  .min = 1, .max = 1000, .help = "a failure is seen at the K-th missed heartbeat (default 3)" },
+	{ .name = "recovery", .key = GP_OPT_RECOVERY, .type = GP_OT_STR, .arg = "R",
+	  .help = "restart (default), replace (worker replacement),\nshrink or fail" },
+	{ .name = "restart-cost", .key = GP_OPT_RESTART_COST, .type = GP_OT_DURATION, .arg = "S",
+	  .min = 0, .max = 1e9, .unit = "s", .help = "seconds a restarted job spends starting (default 0)" },
+	{ .name = "events", .key = GP_OPT_EVENTS, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "one CSV row per failure and job hit" },
+	{ 0 },
+};
 
-	switch (code) {
+int gp_cli_fail_opt(gp_opt_state *s, gp_run_failures *f, const char **events, int *any)
+{
+	const char *arg = s->arg;
+
+	switch (s->cur->key) {
 	case GP_OPT_FAILURES: f->csv = arg; break;
 	case GP_OPT_FAILURE_MODEL: f->model = arg; break;
 	case GP_OPT_EVENTS: *events = arg; return 0; /* an output, not a failure source */
-	case GP_OPT_MTBF_NODE:
-		if (gp_parse_double(arg, 1e-6, 1e12, &f->mtbf_node))
-			return gp_cli_usage_error(cmd, "--mtbf-node wants hours > 0, got '%s'", arg);
-		break;
-	case GP_OPT_MTBF_GPU:
-		if (gp_parse_double(arg, 1e-6, 1e12, &f->mtbf_gpu))
-			return gp_cli_usage_error(cmd, "--mtbf-gpu wants hours > 0, got '%s'", arg);
-		break;
+	case GP_OPT_MTBF_NODE: f->mtbf_node = s->v; break;
+	case GP_OPT_MTBF_GPU: f->mtbf_gpu = s->v; break;
 	case GP_OPT_WEIBULL:
-		if (gp_parse_double(arg, 0.05, 20, &f->shape))
-			return gp_cli_usage_error(cmd, "--weibull-shape wants a number in [0.05, 20], got '%s'",
-						  arg);
+		f->shape = s->v;
 		f->shape_set = 1;
 		break;
 	case GP_OPT_REPAIR:
 		if (!strcmp(arg, "never"))
 			f->repair = -1;
-		else if (gp_parse_double(arg, 0, 1e9, &f->repair))
-			return gp_cli_usage_error(cmd, "--repair wants hours >= 0 or 'never', got '%s'", arg);
+		else if (gp_parse_duration(arg, "h", 0, 1e9, &f->repair))
+			return gp_opt_bad(s, "--repair wants hours >= 0 (or with a unit: 30m, 2h, 1d) or "
+					  "'never', not '%s'", arg);
 		break;
 	case GP_OPT_FAILURE_SEED:
-		if (gp_parse_long(arg, 0, 2147483647L, &l))
-			return gp_cli_usage_error(cmd, "--failure-seed wants a number 0..2147483647, got '%s'",
-						  arg);
-		f->seed = (unsigned long long)l;
+		f->seed = (unsigned long long)s->l;
 		f->seed_set = 1;
 		break;
-	case GP_OPT_HB_PERIOD:
-		if (gp_parse_double(arg, 1e-3, 1e6, &f->hb_period))
-			return gp_cli_usage_error(cmd, "--heartbeat-period wants seconds > 0, got '%s'", arg);
-		break;
-	case GP_OPT_HB_MISSES:
-		if (gp_parse_long(arg, 1, 1000, &l))
-			return gp_cli_usage_error(cmd, "--heartbeat-misses wants 1..1000, got '%s'", arg);
-		f->hb_misses = (int)l;
-		break;
+	case GP_OPT_HB_PERIOD: f->hb_period = s->v; break;
+	case GP_OPT_HB_MISSES: f->hb_misses = (int)s->l; break;
 	case GP_OPT_RECOVERY:
 		f->recovery = gp_recovery_parse(arg);
 		if (f->recovery < 0)
-			return gp_cli_usage_error(cmd, "--recovery is replace, restart, shrink or fail, not '%s'",
-						  arg);
+			return gp_opt_bad(s, "--recovery is replace, restart, shrink or fail, not '%s'", arg);
 		break;
 	case GP_OPT_FAILURE_START:
 		if (strcmp(arg, "new") && strcmp(arg, "steady"))
-			return gp_cli_usage_error(cmd, "--failure-start is steady or new, not '%s'", arg);
+			return gp_opt_bad(s, "--failure-start is steady or new, not '%s'", arg);
 		f->start_new = !strcmp(arg, "new");
 		break;
-	case GP_OPT_RESTART_COST:
-		if (gp_parse_double(arg, 0, 1e9, &f->restart_cost))
-			return gp_cli_usage_error(cmd, "--restart-cost wants seconds >= 0, got '%s'", arg);
-		break;
+	case GP_OPT_RESTART_COST: f->restart_cost = s->v; break;
 	default:
 		return -1;
 	}
