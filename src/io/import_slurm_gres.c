@@ -302,6 +302,9 @@ int gp_slurm_apply_gres(gp_inventory *inv, gp_inv_node *n, const slurm_tok *t, c
 		n->used = s.gpus;
 		n->used_idx = s.idx_known;
 		n->used_mask = s.idx;
+		n->used_file = file;
+		n->used_line = t->line;
+		n->used_col = t->vcol;
 	}
 	return GP_OK;
 }

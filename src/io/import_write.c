@@ -496,6 +496,15 @@ static int keep_nodes(gp_inventory *inv, plan *p, gp_error *err)
 				    n->name, n->ngpus, GP_TOPO_MAX_GPUS);
 			continue;
 		}
+		/* a busy GPU the node does not have: dropping it would show a
+		 * GPU in use as free */
+		if (n->used_idx && n->ngpus < 64 && (n->used_mask >> n->ngpus)) {
+			rc = gp_error_set(err, GP_EINPUT, n->used_file, n->used_line, n->used_col,
+					  "node '%s': GresUsed names GPU %d, but the node has %d GPU(s) "
+					  "(indices 0-%d)", n->name, 63 - __builtin_clzll(n->used_mask),
+					  n->ngpus, n->ngpus - 1);
+			break;
+		}
 		/* nodes in name order mostly repeat the one before: map once */
 		if (memo_set && memo_mem == n->gpu_mem_mib &&
 		    (memo_type == n->gpu_type ||
@@ -548,7 +557,9 @@ static int keep_nodes(gp_inventory *inv, plan *p, gp_error *err)
 			    "unknown); add the model under gpu_models", sb.buf);
 		gp_sbuf_release(&sb);
 	}
-	if (p->nkeep == 0) {
+	if (rc) {
+		/* the error above */
+	} else if (p->nkeep == 0) {
 		if (inv->n == 0 && inv->nalloc)
 			rc = gp_error_set(err, GP_EINPUT, NULL, 0, 0,
 					  "jobs but no nodes: give the nodes too ('scontrol show "

@@ -464,6 +464,50 @@ static void test_written_loads(void)
 	}
 }
 
+/* GresUsed indices past the node's GPUs: busy GPUs that would be dropped
+ * (and so look free) are an error at the GresUsed value, whichever of Gres
+ * and GresUsed comes first. */
+static void test_gres_used_past_gpus(void)
+{
+	static const char *const text[] = {
+		"NodeName=a CPUTot=4\n   Gres=gpu:a100:4\n   GresUsed=gpu:a100:2(IDX:1,5)\n",
+		"NodeName=a CPUTot=4\n   GresUsed=gpu:a100:1(IDX:4)\n   Gres=gpu:a100:4\n",
+	};
+	static const int line[] = { 3, 2 }, gpu[] = { 5, 4 };
+	size_t i;
+
+	for (i = 0; i < GP_ARRAY_SIZE(text); i++) {
+		gp_inventory inv;
+		gp_error err = GP_ERROR_INIT;
+		gp_import_opts o;
+		gp_sbuf cl, st;
+		char want[64];
+
+		gp_inventory_init(&inv);
+		CU_ASSERT_EQUAL_FATAL(read_text(&inv, 1, text[i], &err), GP_OK);
+		memset(&o, 0, sizeof(o));
+		gp_sbuf_init(&cl);
+		gp_sbuf_init(&st);
+		CU_ASSERT_EQUAL(gp_import_write(&inv, &o, &cl, &st, &err), GP_EINPUT);
+		CU_ASSERT_STRING_EQUAL(err.file, "t");
+		CU_ASSERT_EQUAL(err.line, line[i]);
+		CU_ASSERT_EQUAL(err.col, 13);   /* after "   GresUsed=" */
+		snprintf(want, sizeof(want), "names GPU %d, but the node has 4 GPU(s)", gpu[i]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, want));
+		gp_sbuf_release(&cl);
+		gp_sbuf_release(&st);
+		gp_inventory_release(&inv);
+	}
+	/* the last GPU is in range */
+	{
+		gp_inventory inv;
+
+		CU_ASSERT_EQUAL(import_round_trip("NodeName=a CPUTot=4\n   Gres=gpu:a100:4\n"
+						  "   GresUsed=gpu:a100:1(IDX:3)\n", NULL, &inv), 1);
+		gp_inventory_release(&inv);
+	}
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("import");
@@ -476,6 +520,7 @@ static void register_tests(void)
 	gp_test_add(s, "k8s", test_k8s);
 	gp_test_add(s, "node_cap", test_node_cap);
 	gp_test_add(s, "written_loads", test_written_loads);
+	gp_test_add(s, "gres_used_past_gpus", test_gres_used_past_gpus);
 }
 
 int main(int argc, char **argv)

@@ -64,6 +64,8 @@ typedef struct gp_inv_node {
 	int used;              /* GPUs in use; -1 unknown */
 	uint64_t used_mask;    /* which ones, when used_idx */
 	int used_idx;
+	const char *used_file; /* where used_mask was read (not owned) */
+	int used_line, used_col;
 	int cpu_alloc;         /* CPUs in use; -1 unknown */
 	int64_t mem_alloc_mib;
 	char *file;            /* where the node was first seen (not owned) */

@@ -37,3 +37,6 @@ run import slurm $S/scontrol-show-node-dccn.txt -o - --state-out - -q
 echo "== a GPU count past 32 bits is an error (it was read as 8)"
 printf 'NodeName=n1 Gres=gpu:a100:4294967304 CPUTot=8 RealMemory=1000 State=IDLE\n' >$TMP/big.txt
 run import slurm $TMP/big.txt -o $TMP/big.yaml
+echo "== a busy GPU index past the node's GPUs is an error (it was dropped: a busy GPU looked free)"
+sed 's/GresUsed=gpu:rtx2080:4(IDX:0-3)/GresUsed=gpu:rtx2080:4(IDX:0-2,7)/' $S/scontrol-d-show-node-huji.txt >$TMP/past.txt
+run import slurm $TMP/past.txt -o $TMP/past.yaml
