@@ -368,7 +368,7 @@ static int peek_file(const char *path, gp_error *err)
 	char *head;
 	struct stat sb;
 	FILE *fp;
-	size_t n;
+	size_t n, bom;
 	enum kind k;
 
 	if (stat(path, &sb) || !S_ISREG(sb.st_mode))
@@ -382,7 +382,8 @@ static int peek_file(const char *path, gp_error *err)
 	n = fread(head, 1, DETECT_HEAD, fp);
 	head[n] = 0;
 	fclose(fp);
-	k = memchr(head, 0, n) ? K_AUTO : kind_of_head(head, n);
+	bom = gp_text_bom(head, n);
+	k = memchr(head, 0, n) ? K_AUTO : kind_of_head(head + bom, n - bom);
 	free(head);
 	if (k != K_AUTO)
 		return k;

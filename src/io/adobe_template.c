@@ -97,8 +97,8 @@ static int lex_string(jr *r)
 			return jr_fail(r, "unterminated string");
 		if (c == '"')
 			break;
-		if (c < 0x20)
-			return jr_fail(r, "control character in a string");
+		if (c < 0x20 || c == 0x7f)
+			return gp_text_byte_error(r->err, r->path, r->line, r->col - 1, (unsigned char)c);
 		if (c == '\\') {
 			c = jr_get(r);
 			switch (c) {
@@ -198,6 +198,8 @@ static int lex(jr *r)
 			return -jr_fail(r, "bad number '%s'", b);
 		return T_NUMBER;
 	}
+	if (c < 0x20 || c == 0x7f)
+		return -gp_text_byte_error(r->err, r->path, r->tline, r->tcol, (unsigned char)c);
 	return -jr_fail(r, c >= 0x20 && c < 0x7f ? "unexpected character '%c'" : "unexpected byte 0x%02x", c);
 }
 
@@ -586,7 +588,7 @@ int gp_adobe_sniff(const char *path)
 	n = fread(b, 1, sizeof(b) - 1, fp);
 	fclose(fp);
 	b[n] = '\0';
-	for (i = 0; i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'); i++)
+	for (i = gp_text_bom(b, n); i < n && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r'); i++)
 		;
 	if (i < n && b[i] == '{')
 		ok = 1;
@@ -625,6 +627,8 @@ int gp_adobe_load(const char *path, double tick_s, gp_env_trace *out, gp_error *
 		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
 	r.cap = buf_size(r.fp);
 	r.buf = gp_xmalloc(r.cap);
+	if (jr_peek(&r) == 0xef && gp_text_bom(r.buf + r.pos, r.len - r.pos))
+		r.pos += 3;
 	if ((rc = expect(&r, T_LBRACE)))
 		goto done;
 	while ((n = next_item(&r, T_RBRACE, &st, &t)) == 1) {

@@ -556,7 +556,6 @@ static int cluster_parse(const source *src, char **own, const char *filename, gp
 	loader L;
 	streamer S;
 	const gp_yaml_node *root, *x;
-	const char *nul;
 	int st;
 
 	memset(&S, 0, sizeof(S));
@@ -569,20 +568,8 @@ static int cluster_parse(const source *src, char **own, const char *filename, gp
 	L.c = c;
 	L.err = err;
 	gp_yaml_doc_init(&L.doc);
-	nul = src->text ? memchr(src->text, '\0', src->len) : NULL;
-	if (nul) {
-		/* Locate it: YAML text never holds a NUL byte. */
-		int line = 1, col = 1;
-
-		for (const char *p = src->text; p < nul; p++, col++)
-			if (*p == '\n') {
-				line++;
-				col = 0;
-			}
-		st = gp_error_set(err, GP_EINPUT, filename, line, col,
-				  "binary data (a NUL byte), not a cluster YAML file");
+	if (src->text && (st = gp_text_check(src->text, src->len, filename, 1, err)))
 		goto out;
-	}
 	st = parse_from(src, 0, 1, filename, &S, &L.doc, err);
 	if (st)
 		goto out;
@@ -645,24 +632,22 @@ int gp_cluster_parse(const char *text, size_t len, const char *filename,
 	return cluster_parse(&src, NULL, filename, c, err);
 }
 
-/* A regular file: gp_read_file's checks, the openb test and the NUL check
- * on a first read, then the passes parse it as they read it. */
+/* A regular file: gp_read_file's checks and the openb test on a first
+ * read, then the passes parse it as they read it. */
 static int load_file(const char *path, gp_cluster *c, gp_error *err)
 {
-	char head[12];
-	size_t nhead;
-	int line, col, st;
+	char head[15];
+	size_t nhead, bom;
+	int st;
 	source src = { NULL, 0, NULL };
 
-	st = gp_yaml_open_file(path, GP_CLUSTER_MAX_FILE, &src.fp, &line, &col, head,
-			       sizeof(head), &nhead, err);
+	st = gp_yaml_open_file(path, GP_CLUSTER_MAX_FILE, &src.fp, head, sizeof(head), &nhead,
+			       err);
 	if (st)
 		return st;
-	if (nhead == sizeof(head) && !memcmp(head, "sn,cpu_milli", 12))
+	bom = gp_text_bom(head, nhead);
+	if (nhead >= bom + 12 && !memcmp(head + bom, "sn,cpu_milli", 12))
 		st = gp_cluster_load_openb(path, c, err);
-	else if (line)
-		st = gp_error_set(err, GP_EINPUT, path, line, col,
-				  "binary data (a NUL byte), not a cluster YAML file");
 	else
 		st = cluster_parse(&src, NULL, path, c, err);
 	fclose(src.fp);

@@ -430,8 +430,15 @@ int gp_import_sniff(const char *text, size_t len)
 int gp_import_read(gp_inventory *inv, int family, const char *text, size_t len,
 		   const char *file, gp_error *err)
 {
-	int kind = gp_import_sniff(text, len), fam = gp_import_kind_family(kind);
+	size_t bom = gp_text_bom(text, len);
+	int kind, fam;
 
+	if (gp_text_check(text, len, file, 1, err))
+		return GP_EINPUT;
+	text += bom;
+	len -= bom;
+	kind = gp_import_sniff(text, len);
+	fam = gp_import_kind_family(kind);
 	if (kind == GP_IMPORT_UNKNOWN)
 		return gp_error_set(err, GP_EINPUT, file, 0, 0,
 				    family == 2 ? "not kubectl output: expected the JSON or YAML of "

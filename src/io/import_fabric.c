@@ -673,15 +673,18 @@ int gp_fabric_sniff(const char *text, size_t len)
 
 int gp_fabric_read(gp_fabric *f, const char *name, const char *text, size_t len, gp_error *err)
 {
-	char *copy = gp_xmalloc(len + 1);
-	int kind = gp_fabric_sniff(text, len), rc;
+	size_t bom = gp_text_bom(text, len);
+	char *copy;
+	int kind, rc;
 
+	if (gp_text_check(text, len, name, 1, err))
+		return GP_EINPUT;
+	text += bom;
+	len -= bom;
+	kind = gp_fabric_sniff(text, len);
+	copy = gp_xmalloc(len + 1);
 	memcpy(copy, text, len);
 	copy[len] = '\0';
-	if (memchr(copy, '\0', len)) {
-		free(copy);
-		return gp_error_set(err, GP_EINPUT, name, 0, 0, "a NUL byte in the text");
-	}
 	if (kind == 2)
 		rc = read_ibnet(f, name, copy, err);
 	else if (kind == 1)

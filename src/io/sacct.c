@@ -867,11 +867,7 @@ static int read_text(gp_sacct *h, const char *name, gp_trace_scanner *sc,
 		return rc;
 	while ((l = gp_trace_scan_line(sc, &len))) {
 		t.line = sc->line;
-		if (memchr(l, '\0', len))
-			rc = gp_error_set(err, GP_EINPUT, name, t.line, (int)strlen(l) + 1,
-					  "a NUL byte in the text");
-		else
-			rc = line_in(&t, l);
+		rc = line_in(&t, l);
 		if (rc)
 			break;
 	}
@@ -1067,11 +1063,6 @@ static int read_kv(gp_sacct *h, const char *name, gp_trace_scanner *sc, gp_error
 	gp_sbuf_init(&rec);
 	while (rc == GP_OK) {
 		l = gp_trace_scan_line(sc, &len);
-		if (l && memchr(l, '\0', len)) {
-			rc = gp_error_set(err, GP_EINPUT, name, sc->line, (int)strlen(l) + 1,
-					  "a NUL byte in the text");
-			break;
-		}
 		if (!l || !strncmp(l, "JobId=", 6) || !*l) {
 			if (rec.len) {
 				t.line = rec_line;
@@ -1152,13 +1143,15 @@ int gp_sacct_read(gp_sacct *h, const char *name, const char *text, size_t len,
 	gp_trace_scanner sc;
 	char *copy;
 	int kind = gp_sacct_sniff(text, len), rc;
-	size_t i = 0;
-
+	size_t i = gp_text_bom(text, len);
 
 	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
 		i++;
-	if (kind == 2 || kind == 3 || (kind == 0 && i < len && text[i] == '{'))
-		return gp_sacct_read_json(h, name, text, len, err);
+	if (kind == 2 || kind == 3 || (kind == 0 && i < len && text[i] == '{')) {
+		size_t bom = gp_text_bom(text, len);
+
+		return gp_sacct_read_json(h, name, text + bom, len - bom, err);
+	}
 	copy = gp_xmalloc(len + 1);
 	memcpy(copy, text, len);
 	copy[len] = '\0';

@@ -33,22 +33,11 @@ int gp_snap_err(snap_parser *p, int line_no, int col, const char *fmt, ...)
 
 static int split_lines(snap_parser *p, const char *text, size_t len)
 {
-	size_t i = 0, cap = 0;
-	const char *z = memchr(text, '\0', len);
+	size_t i = gp_text_bom(text, len), cap = 0;
 	int no = 1;
 
-	if (z) {
-		const char *ls = text;
-		int zl = 1;
-
-		for (const char *c = text; c < z; c++)
-			if (*c == '\n') {
-				zl++;
-				ls = c + 1;
-			}
-		return gp_snap_err(p, zl, (int)(z - ls) + 1,
-				   "binary data (NUL byte): not an nvidia-smi text snapshot");
-	}
+	if (gp_text_check(text + i, len - i, p->file, 1, p->err))
+		return GP_EINPUT;
 	while (i < len) {
 		size_t st = i, e;
 

@@ -133,6 +133,8 @@ typedef struct gp_trace_scanner {
 	size_t cap, read, max;  /* window size, bytes read so far, the cap */
 	size_t size;            /* the file's size when it was opened */
 	int failed;             /* GP_EIO or GP_EINPUT: the read stopped */
+	int bad_col;            /* > 0: stopped at a byte no text holds */
+	unsigned char bad_byte; /* (gp_text_check), on line next_line */
 } gp_trace_scanner;
 
 void gp_trace_scan_buffer(gp_trace_scanner *s, const char *path, char *buf, size_t len);
@@ -142,7 +144,8 @@ void gp_trace_scan_buffer(gp_trace_scanner *s, const char *path, char *buf, size
 int gp_trace_scan_file(gp_trace_scanner *s, const char *path, size_t max);
 /* Next line, NUL-terminated in place without its "\n" / "\r\n", valid
  * until the next call; NULL at the end of the text or when the reading
- * failed (s->failed, told by gp_trace_scan_error). */
+ * failed (s->failed, told by gp_trace_scan_error), a line with a NUL or
+ * control byte included. */
 char *gp_trace_scan_line(gp_trace_scanner *s, size_t *len);
 /* Lines left: counted in the buffer, estimated for the unread file. */
 size_t gp_trace_scan_lines_left(const gp_trace_scanner *s);

@@ -89,6 +89,17 @@ char *gp_trace_scan_line(gp_trace_scanner *s, size_t *len)
 	s->p = nl ? nl + 1 : s->end;
 	if (n && start[n - 1] == '\r')
 		n--;
+	{
+		size_t bad = gp_text_bad_byte(start, n);
+
+		if (bad < n) {
+			s->failed = GP_EINPUT;
+			s->bad_col = (int)bad + 1;
+			s->bad_byte = (unsigned char)start[bad];
+			s->p = s->end;
+			return NULL;
+		}
+	}
 	start[n] = '\0';
 	s->line = s->next_line++;
 	*len = n;
@@ -112,6 +123,8 @@ size_t gp_trace_scan_lines_left(const gp_trace_scanner *s)
 
 int gp_trace_scan_error(const gp_trace_scanner *s, gp_error *err)
 {
+	if (s->bad_col)
+		return gp_text_byte_error(err, s->path, s->next_line, s->bad_col, s->bad_byte);
 	if (s->failed == GP_EINPUT)
 		return gp_error_set(err, GP_EINPUT, s->path, 0, 0,
 				    "file is larger than the %zu-byte limit", s->max);

@@ -597,23 +597,6 @@ static int on_event(pctx *x, const yaml_event_t *ev, int *docs, int *done)
 	}
 }
 
-/* A NUL byte is refused before parsing, at its line and column. */
-static int check_nul(const char *text, size_t len, const char *path, int line, gp_error *err)
-{
-	const char *nul = memchr(text, '\0', len), *p;
-	int col = 1;
-
-	if (!nul)
-		return GP_OK;
-	for (p = text; p < nul; p++, col++)
-		if (*p == '\n') {
-			line++;
-			col = 0;
-		}
-	return gp_error_set(err, GP_EINPUT, path, line, col,
-			    "binary data (NUL byte) in a YAML file");
-}
-
 static int run_parser(pctx *x, yaml_parser_t *parser)
 {
 	yaml_event_t ev;
@@ -678,7 +661,9 @@ int gp_yaml_parse_any(const char *text, size_t len, FILE *fp, const char *path, 
 	int status;
 
 	gp_yaml_doc_init(doc);
-	if (text && (status = check_nul(text, len, path, first_line > 1 ? first_line : 1, err)))
+	/* a NUL or control byte is refused before parsing, at its line and
+	 * column (libyaml says where only for some) */
+	if (text && (status = gp_text_check(text, len, path, first_line > 1 ? first_line : 1, err)))
 		return status;
 	if (!yaml_parser_initialize(&parser))
 		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot initialise YAML parser");

@@ -11,13 +11,13 @@
 #include "gpuplan/util/util.h"
 #include "yaml_int.h"
 
-int gp_yaml_open_file(const char *path, size_t max_bytes, FILE **out, int *nul_line,
-		      int *nul_col, char *head, size_t headsize, size_t *nhead, gp_error *err)
+int gp_yaml_open_file(const char *path, size_t max_bytes, FILE **out, char *head,
+		      size_t headsize, size_t *nhead, gp_error *err)
 {
 	char buf[1 << 16];
 	FILE *fp = fopen(path, "rb");
-	size_t n = 0, got, i, nh = 0;
-	int line = 1, col = 1, nul = 0;
+	size_t n = 0, got, i, nh = 0, bad = 0;
+	int line = 1, col = 1;
 
 	if (!fp)
 		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
@@ -30,23 +30,24 @@ int gp_yaml_open_file(const char *path, size_t max_bytes, FILE **out, int *nul_l
 			return gp_error_set(err, GP_EINPUT, path, 0, 0,
 					    "file is larger than the %zu-byte limit", max_bytes);
 		}
-		for (i = 0; i < got && !nul; i++) {
-			if (!buf[i]) {
-				nul = 1;
-			} else if (buf[i] == '\n') {
+		bad = gp_text_bad_byte(buf, got);
+		for (i = 0; i < bad; i++) {
+			if (buf[i] == '\n') {
 				line++;
 				col = 1;
 			} else {
 				col++;
 			}
 		}
+		if (bad < got) {
+			fclose(fp);
+			return gp_text_byte_error(err, path, line, col, (unsigned char)buf[bad]);
+		}
 	}
 	if (ferror(fp)) {
 		fclose(fp);
 		return gp_error_set(err, GP_EIO, path, 0, 0, "read error");
 	}
-	*nul_line = nul ? line : 0;
-	*nul_col = nul ? col : 0;
 	if (nhead)
 		*nhead = nh;
 	rewind(fp);
@@ -60,7 +61,7 @@ static int load(const char *path, size_t max_bytes, int max_depth, const char *c
 {
 	char *text;
 	size_t len;
-	int status, line, col;
+	int status;
 	FILE *fp;
 	struct stat sb;
 
@@ -68,15 +69,10 @@ static int load(const char *path, size_t max_bytes, int max_depth, const char *c
 	if (!max_bytes)
 		max_bytes = GP_YAML_DEFAULT_MAX_BYTES;
 	if (strcmp(path, "-") && !stat(path, &sb) && S_ISREG(sb.st_mode)) {
-		if ((status = gp_yaml_open_file(path, max_bytes, &fp, &line, &col, NULL, 0, NULL,
-						err)))
+		if ((status = gp_yaml_open_file(path, max_bytes, &fp, NULL, 0, NULL, err)))
 			return status;
-		if (line)
-			status = gp_error_set(err, GP_EINPUT, path, line, col,
-					      "binary data (NUL byte) in a YAML file");
-		else
-			status = gp_yaml_parse_any(NULL, 0, fp, path, max_depth, 1, keys, fn, kfn,
-						   keep, ud, doc, err);
+		status = gp_yaml_parse_any(NULL, 0, fp, path, max_depth, 1, keys, fn, kfn, keep,
+					   ud, doc, err);
 		fclose(fp);
 		return status;
 	}

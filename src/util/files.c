@@ -319,6 +319,14 @@ int gp_lock_read(const gp_lock *lk, const char *path, size_t max_bytes, char **d
 		}
 	}
 	buf[n] = '\0';
+	if (gp_text_bom(buf, n)) {
+		n -= 3;
+		memmove(buf, buf + 3, n + 1);
+	}
+	if (gp_text_check(buf, n, path, 1, err)) {
+		free(buf);
+		return GP_EINPUT;
+	}
 	*data = buf;
 	*len = n;
 	return GP_OK;

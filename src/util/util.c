@@ -271,9 +271,57 @@ int gp_read_file(const char *path, size_t max_bytes, char **data, size_t *len,
 	if (!is_stdin)
 		fclose(fp);
 	buf[n] = '\0';
+	if (gp_text_bom(buf, n)) {
+		n -= 3;
+		memmove(buf, buf + 3, n + 1);
+	}
+	if (gp_text_check(buf, n, path, 1, err)) {
+		free(buf);
+		return GP_EINPUT;
+	}
 	*data = buf;
 	*len = n;
 	return GP_OK;
+}
+
+size_t gp_text_bad_byte(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((u[i] < 0x20 && u[i] != '\t' && u[i] != '\n' && u[i] != '\r') || u[i] == 0x7f)
+			return i;
+	return n;
+}
+
+int gp_text_byte_error(gp_error *err, const char *file, int line, int col, unsigned char c)
+{
+	if (!c)
+		return gp_error_set(err, GP_EINPUT, file, line, col,
+				    "a NUL byte: binary data, not text");
+	return gp_error_set(err, GP_EINPUT, file, line, col,
+			    "a control byte (0x%02x) in the text", c);
+}
+
+int gp_text_check(const char *text, size_t n, const char *file, int line0, gp_error *err)
+{
+	size_t at = gp_text_bad_byte(text, n), i, bol = 0;
+	int line = line0;
+
+	if (at == n)
+		return GP_OK;
+	for (i = 0; i < at; i++)
+		if (text[i] == '\n') {
+			line++;
+			bol = i + 1;
+		}
+	return gp_text_byte_error(err, file, line, (int)(at - bol) + 1, (unsigned char)text[at]);
+}
+
+size_t gp_text_bom(const char *text, size_t n)
+{
+	return n >= 3 && !memcmp(text, "\xef\xbb\xbf", 3) ? 3 : 0;
 }
 
 size_t gp_hash_str(const char *s)

@@ -172,6 +172,57 @@ static void test_lock_excludes(void)
 	free(path);
 }
 
+/* Text as every reader takes it: a BOM dropped, a NUL or control byte an
+ * error at its line and column (tab, CR and LF are text). */
+static void test_text_bytes(void)
+{
+	static const struct {
+		const char *text;
+		size_t len;
+		int line, col;
+		const char *what;
+	} bad[] = {
+		{ "a,b\nc\0d\n", 8, 2, 2, "a NUL byte" },
+		{ "a,b\n\nxy\x01z", 9, 3, 3, "control byte (0x01)" },
+		{ "\x7f", 1, 1, 1, "control byte (0x7f)" },
+		{ "k: v\n  w\x1b[0m\n", 13, 2, 4, "control byte (0x1b)" },
+	};
+	char *path = in_dir("text.csv"), *data;
+	gp_error err = GP_ERROR_INIT;
+	size_t i, len;
+	FILE *fp;
+
+	CU_ASSERT_EQUAL(gp_text_bad_byte("a\tb\r\nc\xc3\xa9", 8), 8);
+	CU_ASSERT_EQUAL(gp_text_check("a\tb\r\n", 5, "f", 1, &err), GP_OK);
+	CU_ASSERT_EQUAL(gp_text_bom("\xef\xbb\xbfx", 4), 3);
+	CU_ASSERT_EQUAL(gp_text_bom("\xef\xbb", 2), 0);
+	for (i = 0; i < GP_ARRAY_SIZE(bad); i++) {
+		CU_ASSERT_EQUAL(gp_text_check(bad[i].text, bad[i].len, "f", 1, &err), GP_EINPUT);
+		CU_ASSERT_EQUAL(err.line, bad[i].line);
+		CU_ASSERT_EQUAL(err.col, bad[i].col);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, bad[i].what));
+		/* the same through a file (a BOM before it moves no column) */
+		fp = fopen(path, "wb");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+		fwrite("\xef\xbb\xbf", 1, 3, fp);
+		fwrite(bad[i].text, 1, bad[i].len, fp);
+		fclose(fp);
+		CU_ASSERT_EQUAL(gp_read_file(path, 1 << 20, &data, &len, &err), GP_EINPUT);
+		CU_ASSERT_EQUAL(err.line, bad[i].line);
+		CU_ASSERT_EQUAL(err.col, bad[i].col);
+	}
+	/* a text that starts line 10 of its file */
+	CU_ASSERT_EQUAL(gp_text_check("x\ny\0", 4, "f", 10, &err), GP_EINPUT);
+	CU_ASSERT_EQUAL(err.line, 11);
+	put(path, "\xef\xbb\xbfid,gpus\r\n1,\t8\n");
+	CU_ASSERT_EQUAL_FATAL(gp_read_file(path, 1 << 20, &data, &len, &err), GP_OK);
+	CU_ASSERT_EQUAL(len, 14);
+	CU_ASSERT_STRING_EQUAL(data, "id,gpus\r\n1,\t8\n");
+	free(data);
+	unlink(path);
+	free(path);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("files");
@@ -185,6 +236,7 @@ static void register_tests(void)
 	gp_test_add(s, "device_in_place", test_device_written_in_place);
 	gp_test_add(s, "stale_temporaries", test_stale_temporaries);
 	gp_test_add(s, "lock", test_lock_excludes);
+	gp_test_add(s, "text_bytes", test_text_bytes);
 }
 
 int main(int argc, char **argv)

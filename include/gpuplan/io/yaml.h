@@ -80,12 +80,11 @@ int gp_yaml_load_stream(const char *path, size_t max_bytes, int max_depth, const
 			gp_yaml_item_fn fn, void *ud, gp_yaml_doc *doc, gp_error *err);
 /* The first read of a regular file that is then parsed as it is read
  * (memory: its text is never whole): gp_read_file's errors (cannot open,
- * larger than max_bytes, read error); where its first NUL byte is
- * (*nul_line 0 when none) and its first bytes in head[0..*nhead) (at most
- * headsize; head may be NULL with headsize 0).  GP_OK with *out open at
- * its start. */
-int gp_yaml_open_file(const char *path, size_t max_bytes, FILE **out, int *nul_line,
-		      int *nul_col, char *head, size_t headsize, size_t *nhead, gp_error *err);
+ * larger than max_bytes, read error, a NUL or control byte at its line
+ * and column) and its first bytes in head[0..*nhead) (at most headsize;
+ * head may be NULL with headsize 0).  GP_OK with *out open at its start. */
+int gp_yaml_open_file(const char *path, size_t max_bytes, FILE **out, char *head,
+		      size_t headsize, size_t *nhead, gp_error *err);
 /* The same on a file read from where it stands (a regular file the caller
  * has checked for size and NUL bytes). */
 int gp_yaml_parse_file_streams(FILE *fp, const char *path, int max_depth, int first_line,

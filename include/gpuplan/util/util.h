@@ -58,10 +58,24 @@ int gp_parse_double(const char *s, double min, double max, double *out);
 /* "1GiB", "256MB", "4096", "1.5 GB": bytes (binary and decimal suffixes). */
 int gp_parse_size(const char *s, double *bytes_out);
 
-/* Read a whole file (or "-" for stdin) of at most max_bytes, NUL-terminated.
- * Errors: GP_EIO when it cannot be read, GP_EINPUT when it is too large. */
+/* Read a whole text file (or "-" for stdin) of at most max_bytes,
+ * NUL-terminated, without a leading UTF-8 byte order mark.  Errors: GP_EIO
+ * when it cannot be read, GP_EINPUT when it is too large or holds a byte no
+ * text holds (gp_text_check). */
 int gp_read_file(const char *path, size_t max_bytes, char **data, size_t *len,
 		 gp_error *err);
+
+/* Text as every reader takes it: no NUL byte and no control byte but tab,
+ * line feed and carriage return (nor DEL), which would cut or garble a
+ * field.  gp_text_bad_byte: the offset of the first such byte of s[0..n),
+ * n when none.  gp_text_check: GP_EINPUT located at that byte (text[0]
+ * is at line line0, column 1).  gp_text_byte_error: the error for byte c
+ * at line:col.  gp_text_bom: 3 when text starts with a UTF-8 byte order
+ * mark (which every reader skips), else 0. */
+size_t gp_text_bad_byte(const char *s, size_t n);
+int gp_text_check(const char *text, size_t n, const char *file, int line0, gp_error *err);
+int gp_text_byte_error(gp_error *err, const char *file, int line, int col, unsigned char c);
+size_t gp_text_bom(const char *text, size_t n);
 
 /* Resolve rel against the directory of base (unless rel is absolute). */
 char *gp_path_relative_to(const char *base, const char *rel);
@@ -110,8 +124,8 @@ int gp_read_all(int fd, void *buf, size_t n);
  * read-modify-write cycles: concurrent holders are serialised, waiting up
  * to timeout_s seconds (GP_EIO after that).  The lock is always on the file
  * path names when it is granted (a writer that renamed a new file over it
- * meanwhile is noticed), so read it through gp_lock_read, replace it with
- * gp_atomic_* and only then gp_unlock_file. */
+ * meanwhile is noticed), so read it through gp_lock_read (gp_read_file's
+ * checks), replace it with gp_atomic_* and only then gp_unlock_file. */
 typedef struct gp_lock {
 	int fd;
 } gp_lock;
