@@ -61,57 +61,15 @@ double gp_failsim_full_of(const gp_failsim *f, int32_t job, const gp_placement *
 	return rec && rec->iter_s > 0 && j->iterations > 0 ? (double)j->iterations * rec->iter_s : 0;
 }
 
-/* ---- per-node lists of running jobs ---- */
-
-static int32_t ent_new(gp_failsim *f)
-{
-	int32_t e;
-
-	if (f->ent_free >= 0) {
-		e = f->ent_free;
-		f->ent_free = f->ent_next[e];
-		return e;
-	}
-	if (f->nent == f->cap_ent) {
-		f->cap_ent = f->cap_ent ? 2 * f->cap_ent : 256;
-		f->ent_job = gp_xrealloc(f->ent_job, f->cap_ent * sizeof(int32_t));
-		f->ent_node = gp_xrealloc(f->ent_node, f->cap_ent * sizeof(int32_t));
-		f->ent_prev = gp_xrealloc(f->ent_prev, f->cap_ent * sizeof(int32_t));
-		f->ent_next = gp_xrealloc(f->ent_next, f->cap_ent * sizeof(int32_t));
-		f->ent_jnext = gp_xrealloc(f->ent_jnext, f->cap_ent * sizeof(int32_t));
-		f->ent_part = gp_xrealloc(f->ent_part, f->cap_ent * sizeof(int32_t));
-	}
-	return (int32_t)f->nent++;
-}
-
 static void on_started(void *ud, gp_sim *s, int32_t job)
 {
 	gp_failsim *f = ud;
 	const gp_placement *p = gp_sim_placement(s, job);
-	int i;
 
-	if (!p || f->job_ent[job] >= 0)
+	if (!p)
 		return;
 	if (f->hit[job])
 		f->full_cur[job] = gp_failsim_full_of(f, job, p);
-	for (i = 0; i < p->nparts; i++) {
-		int32_t e;
-		int node = p->parts[i].node;
-
-		if (p->parts[i].ngpus <= 0)
-			continue;
-		e = ent_new(f);
-		f->ent_job[e] = job;
-		f->ent_node[e] = node;
-		f->ent_part[e] = i;
-		f->ent_prev[e] = -1;
-		f->ent_next[e] = f->node_head[node];
-		if (f->node_head[node] >= 0)
-			f->ent_prev[f->node_head[node]] = e;
-		f->node_head[node] = e;
-		f->ent_jnext[e] = f->job_ent[job];
-		f->job_ent[job] = e;
-	}
 	/* A restart is over once the job runs again (after its restart cost). */
 	if (f->pend_row[job] >= 0 || f->pend_fail_t[job] >= 0) {
 		double rec = gp_sim_now(s) + f->cfg.restart_cost - f->pend_fail_t[job];
@@ -132,27 +90,12 @@ static void on_started(void *ud, gp_sim *s, int32_t job)
 static void on_stopped(void *ud, gp_sim *s, int32_t job, int finished)
 {
 	gp_failsim *f = ud;
-	int32_t e = f->job_ent[job];
 
 	(void)s;
 	if (finished && f->hit[job]) {
 		f->prod[job] += (1 - f->f_prev[job]) * f->full_cur[job];
 		f->f_prev[job] = 1;
 	}
-	while (e >= 0) {
-		int32_t nx = f->ent_jnext[e], node = f->ent_node[e];
-
-		if (f->ent_prev[e] >= 0)
-			f->ent_next[f->ent_prev[e]] = f->ent_next[e];
-		else
-			f->node_head[node] = f->ent_next[e];
-		if (f->ent_next[e] >= 0)
-			f->ent_prev[f->ent_next[e]] = f->ent_prev[e];
-		f->ent_next[e] = f->ent_free;
-		f->ent_free = e;
-		e = nx;
-	}
-	f->job_ent[job] = -1;
 }
 
 /* ---- helpers ---- */
@@ -257,7 +200,8 @@ static int inject(gp_failsim *f, const gp_fail_event *e)
 	const gp_cluster *c = f->c;
 	fail_rec *rec;
 	size_t idx;
-	int32_t en;
+	int32_t it, j;
+	int ng;
 	int rc, gpu = e->gpu >= 0 ? c->nodes[e->node].first_gpu + e->gpu : -1;
 
 	/* Each failure is kept for the reports: a failure rate that leaves
@@ -288,14 +232,12 @@ static int inject(gp_failsim *f, const gp_fail_event *e)
 			return rc;
 	}
 	/* The jobs it hits stop progressing now. */
-	f->cur_stamp++;
-	for (en = f->node_head[e->node]; en >= 0; en = f->ent_next[en]) {
-		int32_t j = f->ent_job[en];
+	for (it = gp_sim_node_next(s, e->node, -1, &j, &ng); it >= 0;
+	     it = gp_sim_node_next(s, e->node, it, &j, &ng)) {
 		const gp_placement *p;
 
-		if (f->stamp[j] == f->cur_stamp)
+		if (ng <= 0)
 			continue;
-		f->stamp[j] = f->cur_stamp;
 		p = gp_sim_placement(s, j);
 		if (!p || !gp_failsim_uses(p, &rec->e))
 			continue;
@@ -367,27 +309,20 @@ gp_failsim *gp_failsim_new(const gp_failsim_config *cfg, const gp_cluster *c, si
 	f->node_fails = gp_xcalloc((size_t)(c->nnodes ? c->nnodes : 1), sizeof(uint16_t));
 	f->link_fails = gp_xcalloc((size_t)(c->nnodes ? c->nnodes : 1), sizeof(uint16_t));
 	f->gpu_fails = gp_xcalloc((size_t)(c->ngpus ? c->ngpus : 1), sizeof(uint16_t));
-	f->node_head = gp_xmalloc((size_t)(c->nnodes ? c->nnodes : 1) * sizeof(int32_t));
-	for (i = 0; i < (size_t)c->nnodes; i++)
-		f->node_head[i] = -1;
-	f->ent_free = -1;
 	f->job_recovery_s = gp_xcalloc(n, sizeof(double));
 	f->job_stall_gpu_s = gp_xcalloc(n, sizeof(double));
 	f->stall_t = gp_xmalloc(n * sizeof(double));
 	f->pend_fail_t = gp_xmalloc(n * sizeof(double));
 	f->pend_row = gp_xmalloc(n * sizeof(int64_t));
-	f->job_ent = gp_xmalloc(n * sizeof(int32_t));
 	for (i = 0; i < n; i++) {
 		f->stall_t[i] = -1;
 		f->pend_fail_t[i] = -1;
 		f->pend_row[i] = -1;
-		f->job_ent[i] = -1;
 	}
 	f->hit = gp_xcalloc(n, 1);
 	f->prod = gp_xcalloc(n, sizeof(double));
 	f->f_prev = gp_xcalloc(n, sizeof(double));
 	f->full_cur = gp_xcalloc(n, sizeof(double));
-	f->stamp = gp_xcalloc(n, sizeof(uint32_t));
 	if (cfg->recovery == GP_RECOVERY_REPLACE)
 		f->pc = gp_place_cache_new(c);
 	gp_rng_seed(&f->rng, cfg->gen.seed);
@@ -422,15 +357,6 @@ void gp_failsim_free(gp_failsim *f)
 	free(f->prod);
 	free(f->f_prev);
 	free(f->full_cur);
-	free(f->stamp);
-	free(f->node_head);
-	free(f->ent_job);
-	free(f->ent_node);
-	free(f->ent_prev);
-	free(f->ent_next);
-	free(f->ent_jnext);
-	free(f->ent_part);
-	free(f->job_ent);
 	gp_place_cache_free(f->pc);
 	gp_placement_release(&f->scratch);
 	gp_replace_result_release(&f->res);

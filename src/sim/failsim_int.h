@@ -44,14 +44,6 @@ struct gp_failsim {
 	 * the share of the work done when last accounted, full_cur the whole
 	 * run time on the current placement. */
 	double *prod, *f_prev, *full_cur;
-	uint32_t *stamp;
-	uint32_t cur_stamp;
-	/* running jobs per node: entries in per-node lists */
-	int32_t *node_head;
-	int32_t *ent_job, *ent_node, *ent_prev, *ent_next, *ent_jnext, *ent_part;
-	int32_t *job_ent;
-	int32_t ent_free;
-	size_t nent, cap_ent;
 	/* the replacement decision */
 	gp_place_cache *pc;
 	gp_rng rng;

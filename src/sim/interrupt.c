@@ -48,6 +48,7 @@ int gp_sim_ix_setup(sim *s)
 	s->run_list = gp_xmalloc(n * sizeof(*s->run_list));
 	s->run_pos = gp_xmalloc(n * sizeof(*s->run_pos));
 	s->released_flag = gp_xcalloc(n, sizeof(*s->released_flag));
+	gp_sim_nodeix_init(&s->nodes, (size_t)s->cl->nnodes, s->n);
 	for (k = 0; k < GP_SIM_MAX_HOOKS && s->cfg->hooks[k]; k++)
 		s->hooks[s->nhooks++] = s->cfg->hooks[k];
 	gp_sim_pk_setup(s);
@@ -75,6 +76,7 @@ void gp_sim_ix_teardown(sim *s)
 	free(s->held);
 	free(s->run_list);
 	free(s->run_pos);
+	gp_sim_nodeix_release(&s->nodes);
 	free(s->released_flag);
 	free(s->sev_arg);
 	free(s->sev_src);
@@ -305,6 +307,7 @@ void gp_sim_ix_started(sim *s, int32_t j)
 		s->nrequeued--;
 	s->jst[j] = GP_SIM_JOB_RUNNING;
 	run_add(s, j);
+	gp_sim_nodeix_add(&s->nodes, j, p);
 	gp_sim_pk_add(s, j);
 	if (s->nlevels)
 		gp_sim_las_started(s, j, from_queue);
@@ -342,6 +345,7 @@ void gp_sim_ix_finished(sim *s, int32_t j)
 	s->res->jobs[j].ran_s += s->res->jobs[j].finish - s->seg_t[j];
 	s->jst[j] = GP_SIM_JOB_ENDED;
 	run_remove(s, j);
+	gp_sim_nodeix_remove(&s->nodes, j);
 	gp_sim_pk_remove(s, j);
 	if (s->ngpu_pending)
 		take_pending_gpus(s, &s->pool[s->slot[j]]);
@@ -504,6 +508,7 @@ static double move_finish(sim *s, int32_t j, const gp_sim_interrupt *r, double f
 	s->jst[j] = GP_SIM_JOB_RUNNING;
 	place_stats(s, j);
 	push_finish(s, j);
+	gp_sim_nodeix_add(&s->nodes, j, old);
 	gp_sim_pk_add(s, j);
 	if (s->nlevels)
 		gp_sim_las_started(s, j, 0);
@@ -569,6 +574,7 @@ int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int releas
 	s->past_gpu_s[j] += gpus * (now - s->seg_t[j]);
 	/* placed since seg_t, running or stalled: not waiting */
 	rec->ran_s += now - s->seg_t[j];
+	gp_sim_nodeix_remove(&s->nodes, j);
 	gp_sim_pk_remove(s, j);
 	if (was_running) {
 		s->nstale++; /* its finish event */

@@ -214,6 +214,21 @@ int gp_sim_node_is_up(const gp_sim *s, int node)
 	return node >= 0 && node < s->cl->nnodes && s->alloc.node_state[node] == GP_NODE_UP;
 }
 
+int32_t gp_sim_node_next(const gp_sim *s, int node, int32_t it, int32_t *job, int *ngpus)
+{
+	const gp_sim_nodeix *x = &s->nodes;
+
+	if (it >= 0)
+		it = x->e[it].next;
+	else
+		it = x->head && node >= 0 && node < s->cl->nnodes ? x->head[node] : -1;
+	if (it >= 0) {
+		*job = x->e[it].job;
+		*ngpus = x->e[it].ngpus;
+	}
+	return it;
+}
+
 gp_error *gp_sim_error(gp_sim *s)
 {
 	return s->err;

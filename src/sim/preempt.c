@@ -239,8 +239,8 @@ static size_t node_cands(sim *s, int node, int thr, int *cap)
 	int32_t e;
 
 	*cap = s->alloc.node_free_whole[node];
-	for (e = s->pk_nhead[node]; e >= 0; e = s->pe_next[e]) {
-		int32_t j = s->pe_job[e];
+	for (e = s->nodes.head[node]; e >= 0; e = s->nodes.e[e].next) {
+		int32_t j = s->nodes.e[e].job;
 		victim c;
 
 		if (s->pk_rank[j] <= thr)
@@ -248,7 +248,7 @@ static size_t node_cands(sim *s, int node, int thr, int *cap)
 		GP_GROW(s->pk_nv, s->pk_nv_cap, n + 1);
 		c.job = j;
 		c.node = node;
-		c.ngpus = s->pe_ngpus[e];
+		c.ngpus = s->nodes.e[e].ngpus;
 		c.held = s->held[j];
 		c.start = s->seg_t[j];
 		c.lost = s->pk_ck ? gp_sim_ix_peek_lost(s, j) : 0;

@@ -92,19 +92,14 @@ void gp_sim_pk_setup(sim *s)
 	s->pk_gmilli = gp_xmalloc((size_t)maxg * sizeof(*s->pk_gmilli));
 	s->pk_gmem = gp_xmalloc((size_t)maxg * sizeof(*s->pk_gmem));
 	nn = s->cl->nnodes ? (size_t)s->cl->nnodes : 1;
-	s->pk_nhead = gp_xmalloc(nn * sizeof(*s->pk_nhead));
 	s->pk_mru_prev = gp_xmalloc(nn * sizeof(*s->pk_mru_prev));
 	s->pk_mru_next = gp_xmalloc(nn * sizeof(*s->pk_mru_next));
 	s->pk_nlast = gp_xmalloc(nn * sizeof(*s->pk_nlast));
-	s->pk_nmark = gp_xcalloc(nn, sizeof(*s->pk_nmark));
 	for (i = 0; i < nn; i++) {
-		s->pk_nhead[i] = -1;
 		s->pk_mru_prev[i] = -2; /* not listed */
 		s->pk_nlast[i] = -INFINITY;
 	}
 	s->pk_mru = -1;
-	s->pk_jent = gp_xmalloc(n * sizeof(*s->pk_jent));
-	s->pe_free = -1;
 	s->pk_memo = gp_xcalloc(n, sizeof(*s->pk_memo));
 	for (i = 0; i < s->n && !s->pk_ck; i++)
 		s->pk_ck = gp_sim_ix_tau(s, (int32_t)i) > 0;
@@ -132,18 +127,9 @@ void gp_sim_pk_teardown(sim *s)
 	free(s->pk_used);
 	free(s->pk_gmilli);
 	free(s->pk_gmem);
-	free(s->pk_nhead);
 	free(s->pk_mru_prev);
 	free(s->pk_mru_next);
 	free(s->pk_nlast);
-	free(s->pk_nmark);
-	free(s->pk_jent);
-	free(s->pe_job);
-	free(s->pe_ngpus);
-	free(s->pe_prev);
-	free(s->pe_next);
-	free(s->pe_jnext);
-	free(s->pe_node);
 	free(s->pk_nv);
 	free(s->pk_sel);
 	free(s->pk_in);
@@ -192,28 +178,6 @@ uint32_t gp_sim_pk_version(const sim *s, int thr)
 	return v;
 }
 
-static int32_t entry_new(sim *s)
-{
-	int32_t e = s->pe_free;
-
-	if (e >= 0) {
-		s->pe_free = s->pe_next[e];
-		return e;
-	}
-	if (s->pe_n == s->pe_cap) {
-		size_t cap = s->pe_cap ? 2 * s->pe_cap : 1024;
-
-		s->pe_job = gp_xrealloc(s->pe_job, cap * sizeof(*s->pe_job));
-		s->pe_ngpus = gp_xrealloc(s->pe_ngpus, cap * sizeof(*s->pe_ngpus));
-		s->pe_prev = gp_xrealloc(s->pe_prev, cap * sizeof(*s->pe_prev));
-		s->pe_next = gp_xrealloc(s->pe_next, cap * sizeof(*s->pe_next));
-		s->pe_jnext = gp_xrealloc(s->pe_jnext, cap * sizeof(*s->pe_jnext));
-		s->pe_node = gp_xrealloc(s->pe_node, cap * sizeof(*s->pe_node));
-		s->pe_cap = cap;
-	}
-	return (int32_t)s->pe_n++;
-}
-
 /* node had a job indexed that started at t: the latest such time first
  * in pk_mru (times only grow, so moving it to the front keeps the order;
  * a demoted job keeps its old start and moves nothing). */
@@ -237,65 +201,11 @@ static void node_touch(sim *s, int node, double t)
 	s->pk_mru = node;
 }
 
-/* j's entries on the nodes of its placement. */
-static void entries_add(sim *s, int32_t j, const gp_placement *p)
-{
-	int k;
-
-	s->pk_jent[j] = -1;
-	if (++s->pk_nstamp == 0) {
-		memset(s->pk_nmark, 0, (s->cl->nnodes ? (size_t)s->cl->nnodes : 1) * sizeof(*s->pk_nmark));
-		s->pk_nstamp = 1;
-	}
-	for (k = 0; k < p->nparts; k++) {
-		int node = p->parts[k].node;
-		int32_t e;
-
-		if (s->pk_nmark[node] == s->pk_nstamp) { /* another part there */
-			for (e = s->pk_jent[j]; s->pe_node[e] != node; e = s->pe_jnext[e])
-				;
-			s->pe_ngpus[e] += p->parts[k].ngpus;
-			continue;
-		}
-		s->pk_nmark[node] = s->pk_nstamp;
-		e = entry_new(s);
-		s->pe_job[e] = j;
-		s->pe_node[e] = node;
-		s->pe_ngpus[e] = p->parts[k].ngpus;
-		s->pe_prev[e] = -1;
-		s->pe_next[e] = s->pk_nhead[node];
-		if (s->pk_nhead[node] >= 0)
-			s->pe_prev[s->pk_nhead[node]] = e;
-		s->pk_nhead[node] = e;
-		s->pe_jnext[e] = s->pk_jent[j];
-		s->pk_jent[j] = e;
-		node_touch(s, node, s->seg_t[j]);
-	}
-}
-
-static void entries_remove(sim *s, int32_t j)
-{
-	int32_t e, nx;
-
-	for (e = s->pk_jent[j]; e >= 0; e = nx) {
-		nx = s->pe_jnext[e];
-		if (s->pe_prev[e] >= 0)
-			s->pe_next[s->pe_prev[e]] = s->pe_next[e];
-		else
-			s->pk_nhead[s->pe_node[e]] = s->pe_next[e];
-		if (s->pe_next[e] >= 0)
-			s->pe_prev[s->pe_next[e]] = s->pe_prev[e];
-		s->pe_next[e] = s->pe_free;
-		s->pe_free = e;
-	}
-	s->pk_jent[j] = -1;
-}
-
 void gp_sim_pk_add(sim *s, int32_t j)
 {
 	const gp_placement *p;
 	gp_sim_victim *e;
-	int r;
+	int r, k;
 
 	if (!s->pk_rank || s->pk_rank[j] >= 0)
 		return;
@@ -311,7 +221,8 @@ void gp_sim_pk_add(sim *s, int32_t j)
 	e->lost = 0;
 	e->start = s->seg_t[j];
 	e->held = s->held[j];
-	entries_add(s, j, p);
+	for (k = 0; k < p->nparts; k++)
+		node_touch(s, p->parts[k].node, s->seg_t[j]);
 	s->pk_added[r]++;
 	s->pk_milli[r] += s->held[j];
 	s->pk_used[r / 64] |= (uint64_t)1 << (r % 64);
@@ -329,7 +240,6 @@ void gp_sim_pk_remove(sim *s, int32_t j)
 	a[s->pk_pos[j]] = a[--s->pk_count[r]];
 	s->pk_pos[a[s->pk_pos[j]].job] = s->pk_pos[j];
 	s->pk_rank[j] = -1;
-	entries_remove(s, j);
 	s->pk_milli[r] -= s->held[j];
 	if (s->pk_count[r] == 0)
 		s->pk_used[r / 64] &= ~((uint64_t)1 << (r % 64));

@@ -11,6 +11,7 @@
  *               job; nodes and GPUs, source events, read access
  *   preempt.c, preempt_index.c  the victim search and its index
  *   las.c, order.c  Tiresias' LAS queues and their ordered index
+ *   nodeix.c    the jobs on each node (nodeix.h)
  *
  * Memory: per-job arrays are sized once; placements of running jobs live
  * in a pool of gp_placement objects that is swapped with the policy's
@@ -26,6 +27,7 @@
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/heap.h"
 #include "gpuplan/util/util.h"
+#include "nodeix.h"
 
 #define NCLASS 2
 
@@ -202,6 +204,7 @@ struct gp_sim {
 	double *past_gpu_s;     /* GPU-seconds held in finished runs */
 	int64_t *held;          /* milli-GPU held now */
 	int32_t *run_list, *run_pos; /* running and stalled jobs */
+	gp_sim_nodeix nodes;    /* ... and per node (nodeix.h) */
 	size_t nrun;
 	size_t nstale;          /* heap events of jobs that no longer apply */
 	size_t nweak, nstrong;  /* pending source events by kind */
@@ -249,17 +252,11 @@ struct gp_sim {
 	uint64_t *pk_used;      /* bitmap of non-empty ranks */
 	int *pk_gmilli;         /* a node trial's GPUs: free milli, memory */
 	int64_t *pk_gmem;
-	/* Per node: the indexed jobs on it (entries pe_*, one per job and
-	 * node), the latest start among the jobs ever indexed on it, and
-	 * the nodes in order of that time, latest first (pk_mru). */
-	int32_t *pk_nhead;      /* node -> first entry */
-	int32_t *pe_job, *pe_ngpus, *pe_prev, *pe_next, *pe_jnext, *pe_node;
-	int32_t *pk_jent;       /* job -> its first entry */
-	int32_t pe_free;
-	size_t pe_n, pe_cap;
+	/* Per node: the latest start among the jobs ever indexed on it, and
+	 * the nodes in order of that time, latest first (pk_mru).  The jobs
+	 * on a node are the engine's node index (s->nodes). */
 	double *pk_nlast;
 	int32_t *pk_mru_prev, *pk_mru_next, pk_mru;
-	uint32_t *pk_nmark, pk_nstamp;
 	gp_sim_victim *pk_nv;   /* one node's candidates */
 	size_t pk_nv_cap;
 	int32_t *pk_sel;        /* a node trial's victims (indexes into pk_nv) */

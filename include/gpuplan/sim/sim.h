@@ -387,6 +387,11 @@ int gp_sim_job_status(const gp_sim *s, int32_t job);
 const gp_placement *gp_sim_placement(const gp_sim *s, int32_t job); /* NULL unless running */
 double gp_sim_work_done(const gp_sim *s, int32_t job); /* fraction 0..1 */
 int gp_sim_node_is_up(const gp_sim *s, int node);
+/* Walk the jobs placed on node (running or stalled), the latest placed
+ * first: it = -1 starts; each call returns the next position (-1 at the
+ * end) and sets *job and *ngpus (its GPUs on that node).  Valid until the
+ * next engine call that starts or stops a job. */
+int32_t gp_sim_node_next(const gp_sim *s, int node, int32_t it, int32_t *job, int *ngpus);
 gp_error *gp_sim_error(gp_sim *s);
 
 struct gp_sim_hooks {
