@@ -1,6 +1,7 @@
 /* `place --emit`: a placement as environment, numactl, Slurm and
  * Kubernetes text (emit.h). */
 #include <ctype.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,37 +87,69 @@ static void emit_ib_hca(const gp_cluster *c, const gp_place_part *part, gp_sbuf 
 	}
 }
 
-/* One CPU per GPU of the part for --cpu-bind=map_cpu: the first free CPU
- * of the part near each GPU. */
-static void emit_map_cpu(const gp_cluster *c, const gp_place_part *part, gp_sbuf *sb)
+/* Whether cpu is in GPU gg's affinity list. */
+static int gpu_near(const gp_topo_gpu *gg, int cpu)
+{
+	int k;
+
+	for (k = 0; k < gg->ncpus; k++)
+		if (gg->cpus[k] == cpu)
+			return 1;
+	return 0;
+}
+
+/* The --cpu-bind value of a part: one task per GPU, cpt CPUs each (the
+ * --cpus-per-task beside it).  Each task takes free CPUs of the part near
+ * its GPU first, then any left in the part.  One CPU per task is a
+ * map_cpu list; more is a mask_cpu list of hexadecimal masks, so that
+ * the binding gives every task all the CPUs it asked for. */
+static void emit_cpu_bind(const gp_cluster *c, const gp_place_part *part, int cpt, gp_sbuf *sb)
 {
 	const gp_topo *t = &c->types[c->nodes[part->node].type].topo;
 	uint64_t taken[GP_TOPO_MAX_CPUS / 64 + 1] = { 0 };
-	int g, i;
+	int g, i, pass;
 
+	if (cpt < 1)
+		cpt = 1;
+	gp_sbuf_adds(sb, cpt == 1 ? "map_cpu:" : "mask_cpu:");
 	for (g = 0; g < part->ngpus; g++) {
 		const gp_topo_gpu *gg = &t->gpus[part->gpus[g]];
-		int pick = -1;
+		uint64_t mask[GP_TOPO_MAX_CPUS / 64 + 1] = { 0 };
+		int got = 0, first = -1, top = -1;
 
-		/* a CPU of the part near this GPU, else any left in the part,
-		 * else the GPU's first CPU */
-		for (i = 0; i < part->ncpus && pick < 0; i++) {
-			int cpu = part->cpus[i], k;
+		/* pass 0: near this GPU; pass 1: any left in the part */
+		for (pass = 0; pass < 2 && got < cpt; pass++)
+			for (i = 0; i < part->ncpus && got < cpt; i++) {
+				int cpu = part->cpus[i];
 
-			if (taken[cpu / 64] >> (cpu % 64) & 1)
-				continue;
-			for (k = 0; k < gg->ncpus; k++)
-				if (gg->cpus[k] == cpu)
-					pick = cpu;
+				if (cpu < 0 || cpu >= GP_TOPO_MAX_CPUS || (taken[cpu / 64] >> (cpu % 64) & 1) ||
+				    (pass == 0 && !gpu_near(gg, cpu)))
+					continue;
+				taken[cpu / 64] |= 1ull << (cpu % 64);
+				mask[cpu / 64] |= 1ull << (cpu % 64);
+				if (first < 0)
+					first = cpu;
+				if (cpu > top)
+					top = cpu;
+				got++;
+			}
+		if (first < 0) {
+			/* no CPU of the part left: the GPU's own first CPU */
+			first = gg->ncpus ? gg->cpus[g % gg->ncpus] : g;
+			if (first < 0 || first >= GP_TOPO_MAX_CPUS)
+				first = 0;
+			mask[first / 64] |= 1ull << (first % 64);
+			top = first;
 		}
-		for (i = 0; i < part->ncpus && pick < 0; i++)
-			if (!(taken[part->cpus[i] / 64] >> (part->cpus[i] % 64) & 1))
-				pick = part->cpus[i];
-		if (pick < 0)
-			pick = gg->ncpus ? gg->cpus[g % gg->ncpus] : g;
-		if (pick >= 0 && pick < GP_TOPO_MAX_CPUS)
-			taken[pick / 64] |= 1ull << (pick % 64);
-		gp_sbuf_addf(sb, "%s%d", g ? "," : "", pick);
+		if (g)
+			gp_sbuf_adds(sb, ",");
+		if (cpt == 1) {
+			gp_sbuf_addf(sb, "%d", first);
+			continue;
+		}
+		gp_sbuf_adds(sb, "0x");
+		for (i = top / 64; i >= 0; i--)
+			gp_sbuf_addf(sb, i == top / 64 ? "%" PRIx64 : "%016" PRIx64, mask[i]);
 	}
 }
 
@@ -285,7 +318,7 @@ static void render_slurm(const gp_cluster *c, const gp_job *j, const gp_placemen
 		gp_sbuf_init(&t);
 		gp_sbuf_addf(&t, "%d|%s|%d|", part->ngpus, type ? type : "",
 			     part->ncpus > 0 && part->ngpus > 0 ? part->ncpus / part->ngpus : 0);
-		emit_map_cpu(c, part, &t);
+		emit_cpu_bind(c, part, part->ncpus > 0 && part->ngpus > 0 ? part->ncpus / part->ngpus : 0, &t);
 		free(type);
 		group_add(&gs, &ng, &cap, gp_sbuf_detach(&t), c->nodes[part->node].name, k,
 			  (size_t)p->nparts);
@@ -328,7 +361,7 @@ static void render_slurm(const gp_cluster *c, const gp_job *j, const gp_placemen
 		gp_sbuf_adds(sb, "srun");
 		if (ng > 1)
 			gp_sbuf_addf(sb, " --het-group=%zu", i);
-		gp_sbuf_addf(sb, " --cpu-bind=map_cpu:%s COMMAND\n", map);
+		gp_sbuf_addf(sb, " --cpu-bind=%s COMMAND\n", map);
 	}
 	/* what Slurm does not take from the command line */
 	gp_sbuf_init(&where);

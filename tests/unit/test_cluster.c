@@ -126,7 +126,7 @@ static void test_example_cluster(void)
 	CU_ASSERT_STRING_EQUAL(c.name, "example");
 	CU_ASSERT_EQUAL(c.nnodes, 32 + 8 + 8);
 	CU_ASSERT_EQUAL(c.ngpus, 32 * 8 + 8 * 8 + 8 * 2);
-	CU_ASSERT_EQUAL(c.nnics, 32 * 3 + 8 * 12 + 8 * 2);
+	CU_ASSERT_EQUAL(c.nnics, 32 * 3 + 8 * 13 + 8 * 2);
 	CU_ASSERT_EQUAL(c.nswitches, 10);
 	CU_ASSERT_EQUAL(c.ntypes, 3);
 	for (i = 0; i < c.nnodes; i++) {

@@ -2,7 +2,9 @@
 #include <string.h>
 
 #include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/model/alloc.h"
 #include "gpuplan/model/job.h"
+#include "gpuplan/place/policy.h"
 #include "gpuplan/report/emit.h"
 #include "testlib.h"
 
@@ -81,13 +83,14 @@ static void test_emit(void)
 	      "n-[0-1]: export CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=0,1 "
 	      "NCCL_IB_HCA==mlx5_0,mlx5_1\n");
 	check(GP_EMIT_NUMACTL, &c, &j, &p, "n-[0-1]: numactl --physcpubind=1-2,5-6 --membind=0\n");
-	/* one CPU per task near its GPU: 1 (GPU0 0-3), 5 (GPU1 4-7); the
-	 * hostlist quoted, or a shell would glob its brackets */
+	/* two CPUs per task near its GPU: 1-2 (GPU0 0-3) = 0x6, 5-6 (GPU1
+	 * 4-7) = 0x60, as many as --cpus-per-task; the hostlist quoted, or a
+	 * shell would glob its brackets */
 	check(GP_EMIT_SLURM, &c, &j, &p,
 	      "sbatch --job-name=j --nodes=2 --nodelist='n-[0-1]' --ntasks-per-node=2 "
 	      "--gres=gpu:a100:2 --cpus-per-task=2 job.sh\n"
 	      "# in job.sh:\n"
-	      "srun --cpu-bind=map_cpu:1,5 COMMAND\n"
+	      "srun --cpu-bind=mask_cpu:0x6,0x60 COMMAND\n"
 	      "# Slurm picks the GPU indices inside each node; the planned ones: n-0:0,1 n-1:0,1\n");
 	/* nodes that need different options: a heterogeneous job */
 	gp_placement_clear(&p);
@@ -98,7 +101,7 @@ static void test_emit(void)
 	      "--gres=gpu:a100:2 --cpus-per-task=2 : --nodes=1 --nodelist=n-1 "
 	      "--ntasks-per-node=1 --gres=gpu:a100:1 --cpus-per-task=1 job.sh\n"
 	      "# in job.sh, component 0 (n-0):\n"
-	      "srun --het-group=0 --cpu-bind=map_cpu:1,5 COMMAND\n"
+	      "srun --het-group=0 --cpu-bind=mask_cpu:0x6,0x60 COMMAND\n"
 	      "# in job.sh, component 1 (n-1):\n"
 	      "srun --het-group=1 --cpu-bind=map_cpu:5 COMMAND\n"
 	      "# Slurm picks the GPU indices inside each node; the planned ones: n-0:0,1 n-1:1\n");
@@ -149,12 +152,73 @@ static void test_emit_hostile(void)
 	gp_cluster_release(&c);
 }
 
+/* The bundled cluster's DGX H100 (GPU0-3 on NUMA 0 = CPUs 0-55,112-167,
+ * GPU4-7 on NUMA 1 = 56-111,168-223), every other node busy: an 8-GPU job
+ * takes the default 4 cores per GPU, the lowest of each GPU's own NUMA
+ * node in GPU order (GPU0 0-3 ... GPU3 12-15, GPU4 56-59 ... GPU7 68-71),
+ * and srun binds each task to its GPU's 4: masks 0xf << 4g for GPU0-3,
+ * 0xf << (56 + 4(g-4)) for GPU4-7. */
+static void test_emit_dgx_h100(void)
+{
+	gp_cluster c;
+	gp_alloc a;
+	gp_error err = GP_ERROR_INIT;
+	gp_placement p;
+	gp_rng rng;
+	gp_job j;
+	gp_sbuf sb;
+	int n, g, k, h100 = -1;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_load(gp_test_path("topologies/example-cluster.yaml"), &c, &err),
+			      GP_OK);
+	CU_ASSERT_EQUAL_FATAL(gp_alloc_init(&a, &c), GP_OK);
+	for (n = 0; n < c.nnodes; n++) {
+		if (!strcmp(c.nodes[n].name, "h100-r4-0")) {
+			h100 = n;
+			continue;
+		}
+		for (g = 0; g < c.nodes[n].ngpus; g++)
+			CU_ASSERT_EQUAL(gp_alloc_take_gpu(&a, c.nodes[n].first_gpu + g, GP_MILLI, 0), 0);
+	}
+	CU_ASSERT_FATAL(h100 >= 0);
+	gp_job_init(&j);
+	j.id = (char *)"dgx";
+	j.type = GP_JOB_SINGLE_NODE;
+	j.gpus = 8;
+	gp_rng_seed(&rng, 1);
+	gp_placement_init(&p);
+	{
+		gp_policy_ctx ctx = { &c, &a, &rng, NULL, NULL };
+
+		CU_ASSERT_EQUAL_FATAL(gp_policy_find("bestfit")->place(&ctx, &j, &p), GP_PLACED);
+	}
+	CU_ASSERT_EQUAL_FATAL(p.nparts, 1);
+	CU_ASSERT_EQUAL(p.parts[0].node, h100);
+	CU_ASSERT_EQUAL_FATAL(p.parts[0].ncpus, 32);
+	for (k = 0; k < 16; k++) {
+		CU_ASSERT_EQUAL(p.parts[0].cpus[k], k);
+		CU_ASSERT_EQUAL(p.parts[0].cpus[16 + k], 56 + k);
+	}
+	gp_sbuf_init(&sb);
+	gp_emit_render(GP_EMIT_SLURM, &c, &j, &p, &sb);
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, " --ntasks-per-node=8 --gres=gpu:h100-sxm5-80gb:8 --cpus-per-task=4 "));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "srun --cpu-bind=mask_cpu:0xf,0xf0,0xf00,0xf000,"
+					      "0xf00000000000000,0xf000000000000000,"
+					      "0xf0000000000000000,0xf00000000000000000 COMMAND\n"));
+	gp_sbuf_release(&sb);
+	gp_placement_release(&p);
+	gp_alloc_release(&a);
+	gp_cluster_release(&c);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("emit");
 
 	gp_test_add(s, "emit", test_emit);
 	gp_test_add(s, "hostile names", test_emit_hostile);
+	gp_test_add(s, "bundled DGX H100: cores of each GPU's NUMA node", test_emit_dgx_h100);
 }
 
 int main(int argc, char **argv)
