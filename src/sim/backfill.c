@@ -67,7 +67,7 @@ static int32_t bf_after(const sim *s, int32_t g, int32_t r)
 	return lo;
 }
 
-void gp_sim_bf_enqueue(sim *s, int32_t j, int k)
+static void bf_enqueue(sim *s, int32_t j, int k)
 {
 	int32_t g = s->grp[j];
 
@@ -78,7 +78,7 @@ void gp_sim_bf_enqueue(sim *s, int32_t j, int k)
 	}
 }
 
-void gp_sim_bf_dequeue(sim *s, int32_t j, int k)
+static void bf_dequeue(sim *s, int32_t j, int k)
 {
 	int32_t g = s->grp[j];
 
@@ -371,7 +371,7 @@ static int use_index(const sim *s, int hk)
 
 /* Groups of queued jobs for bf_scan: (shape, class) pairs, members in
  * arrival order, one min-tree each. */
-void gp_sim_bf_setup(sim *s)
+static void bf_setup(sim *s)
 {
 	size_t n = s->n, i, off = 0, toff = 0, g;
 	int32_t *gmap = gp_xmalloc(2 * (s->nshapes ? s->nshapes : 1) * sizeof(*gmap));
@@ -430,7 +430,7 @@ void gp_sim_bf_setup(sim *s)
 	}
 }
 
-void gp_sim_bf_teardown(sim *s)
+static void bf_teardown(sim *s)
 {
 	int k;
 
@@ -451,7 +451,8 @@ void gp_sim_bf_teardown(sim *s)
 		free(s->active[k]);
 }
 
-void gp_sim_backfill(sim *s, int32_t head)
+/* The head is blocked: reserve its start and backfill behind it. */
+static void backfill(sim *s, int32_t head)
 {
 	int hk;
 
@@ -464,3 +465,49 @@ void gp_sim_backfill(sim *s, int32_t head)
 	else
 		bf_walk(s, head, hk);
 }
+
+/* Backfill plans with the time limits when the trace gives them, as
+ * Slurm does; an exact scan (no depth) uses the index. */
+static int bf_disc_setup(sim *s)
+{
+	size_t i;
+
+	if (!s->cfg->backfill_depth)
+		bf_setup(s);
+	for (i = 0; i < s->n && !s->limits; i++)
+		s->limits = s->jl->jobs[i].hist && s->jl->jobs[i].hist->time_limit > 0;
+	return GP_OK;
+}
+
+static void bf_arrival(sim *s, int32_t j)
+{
+	if (s->bf_index)
+		bf_enqueue(s, j, job_class(&s->jl->jobs[j]));
+	gp_sim_fifo_arrival(s, j);
+}
+
+static void bf_requeue(sim *s, int32_t j)
+{
+	if (s->bf_index)
+		bf_enqueue(s, j, job_class(&s->jl->jobs[j]));
+	gp_sim_fifo_requeue(s, j);
+}
+
+static void bf_leave(sim *s, int32_t j)
+{
+	if (s->bf_index)
+		bf_dequeue(s, j, job_class(&s->jl->jobs[j]));
+	gp_sim_fifo_leave(s, j);
+}
+
+const gp_sim_discipline gp_sim_disc_backfill = {
+	.name = "backfill",
+	.flags = GP_SIM_DISC_ARRIVALS | GP_SIM_DISC_NO_TENANTS,
+	.setup = bf_disc_setup,
+	.teardown = bf_teardown,
+	.on_arrival = bf_arrival,
+	.on_requeue = bf_requeue,
+	.on_leave = bf_leave,
+	.pick_next = gp_sim_fifo_head,
+	.on_blocked = backfill,
+};

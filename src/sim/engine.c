@@ -15,23 +15,6 @@ typedef struct order_key {
 	size_t idx;
 } order_key;
 
-const char *gp_sim_queue_name(int q)
-{
-	static const char *const names[] = { "fifo", "sjf", "backfill", "priority", "las", "fifo-skip" };
-
-	return q >= 0 && q < GP_SIM_QUEUES ? names[q] : "?";
-}
-
-int gp_sim_queue_parse(const char *s)
-{
-	int q;
-
-	for (q = 0; q < GP_SIM_QUEUES; q++)
-		if (!strcmp(s, gp_sim_queue_name(q)))
-			return q;
-	return -1;
-}
-
 const char *gp_sim_preempt_name(int mode)
 {
 	static const char *const names[] = { "off", "class", "priority" };
@@ -359,59 +342,20 @@ int gp_sim_job_runinfo(sim *s, int32_t j, gp_sim_runinfo *ri)
 	return 0;
 }
 
-/* fifo-skip: every queued job in arrival order (LS before BE) starts
- * when the policy places it; one that does not fit is passed over.  Only
- * a class's head may preempt.  A job whose shape waited since the last
- * release is passed in O(1) (gp_sim_try_place), so a pass costs the
- * queue's length plus the placements tried.  Nothing freed and nothing
- * arrived: nothing can start. */
-static void skip_pass(sim *s)
-{
-	gp_sim_runinfo ri;
-	int32_t j, next;
-	int k;
-
-	if (!s->freed && !s->narrived)
-		return;
-	s->freed = 0;
-	s->narrived = 0;
-	s->version++;
-	for (k = 0; k < NCLASS && s->status == GP_OK; k++) {
-		for (j = s->qhead[k]; j >= 0 && s->status == GP_OK; j = next) {
-			next = s->next[j];
-			if (!gp_sim_try_place(s, j) &&
-			    !(s->cfg->preempt && j == s->qhead[k] && gp_sim_preempt_for(s, j, -1)))
-				continue;
-			if (gp_sim_job_runinfo(s, j, &ri) == 0)
-				gp_sim_start_job(s, j, &ri);
-			if (s->ix && s->ndeferred) {
-				gp_sim_flush_requeue(s);
-				k = -1; /* victims are back: start over */
-				break;
-			}
-		}
-	}
-	s->freed = 0;
-}
-
 static void schedule(sim *s)
 {
 	int32_t head, j;
 	int k;
 	gp_sim_runinfo ri;
 
-	if (s->cfg->queue == GP_SIM_LAS) {
-		gp_sim_las_pass(s);
-		return;
-	}
-	if (s->cfg->queue == GP_SIM_FIFO_SKIP) {
-		skip_pass(s);
+	if (s->disc->pass) {
+		s->disc->pass(s);
 		return;
 	}
 	head = gp_sim_combined_head(s);
 	s->version++;
 	if (!s->freed && head == s->last_head && head >= 0 &&
-	    (s->cfg->queue != GP_SIM_BACKFILL || !s->narrived)) {
+	    (!(s->disc->flags & GP_SIM_DISC_ARRIVALS) || !s->narrived)) {
 		/* Nothing was freed and the blocked head is the same: it
 		 * still cannot start, nor (fifo, sjf) can anything behind it;
 		 * under backfill a batch without arrivals (a tick) changes
@@ -443,8 +387,8 @@ static void schedule(sim *s)
 	return;
 blocked:
 	s->freed = 0;
-	if (s->cfg->queue == GP_SIM_BACKFILL && s->status == GP_OK)
-		gp_sim_backfill(s, s->last_head);
+	if (s->disc->on_blocked && s->status == GP_OK)
+		s->disc->on_blocked(s, s->last_head);
 }
 
 static int cmp_order(const void *a, const void *b)
@@ -462,7 +406,7 @@ static int setup(sim *s)
 	size_t n = jl->n, i;
 	order_key *keys;
 	double horizon = 0;
-	int k;
+	int k, st;
 
 	for (i = 0; i < n; i++)
 		if (!isfinite(jl->jobs[i].submit))
@@ -497,9 +441,6 @@ static int setup(sim *s)
 	s->prev = gp_xmalloc((n ? n : 1) * sizeof(*s->prev));
 	s->next = gp_xmalloc((n ? n : 1) * sizeof(*s->next));
 	s->released = gp_xmalloc((n ? n : 1) * sizeof(*s->released));
-	if (s->cfg->queue == GP_SIM_SJF || s->cfg->queue == GP_SIM_PRIORITY)
-		for (k = 0; k < NCLASS; k++)
-			GP_GROW(s->sjf[k].v, s->sjf[k].cap, n ? n : 1);
 	for (k = 0; k < NCLASS; k++)
 		s->qhead[k] = s->qtail[k] = -1;
 	for (k = 0; k < NLIST; k++)
@@ -531,12 +472,10 @@ static int setup(sim *s)
 	if (s->min_need == INT64_MAX)
 		s->min_need = 0;
 	assign_shapes(s);
-	if (s->cfg->queue == GP_SIM_BACKFILL && !s->cfg->backfill_depth)
-		gp_sim_bf_setup(s);
-	if (s->cfg->preempt || s->cfg->queue == GP_SIM_LAS || s->cfg->hooks[0])
+	if (s->cfg->preempt || (s->disc->flags & GP_SIM_DISC_INTERRUPTS) || s->cfg->hooks[0])
 		gp_sim_ix_setup(s);
-	if (s->cfg->queue == GP_SIM_LAS)
-		gp_sim_las_setup(s);
+	if (s->disc->setup && (st = s->disc->setup(s)) != GP_OK)
+		return st;
 	s->gpu_mark = gp_xcalloc(s->cl->ngpus ? (size_t)s->cl->ngpus : 1, sizeof(*s->gpu_mark));
 	s->node_mark = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->node_mark));
 	s->spare_cpu = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->spare_cpu));
@@ -548,9 +487,6 @@ static int setup(sim *s)
 	s->cap_milli = (int64_t)s->cl->ngpus * GP_MILLI;
 	s->last_t = s->tick_t = s->res->first_submit;
 	s->next_pass = s->res->first_submit;
-	if (s->cfg->queue == GP_SIM_BACKFILL)
-		for (i = 0; i < s->n && !s->limits; i++)
-			s->limits = s->jl->jobs[i].hist && s->jl->jobs[i].hist->time_limit > 0;
 	if (s->cfg->tick > 0)
 		s->res->tick = s->cfg->tick;
 	else
@@ -579,7 +515,6 @@ static int setup(sim *s)
 static void teardown(sim *s)
 {
 	size_t i;
-	int k;
 
 	gp_sim_quota_teardown(s);
 	for (i = 0; i < s->npool; i++)
@@ -604,15 +539,14 @@ static void teardown(sim *s)
 	free(s->slot);
 	free(s->prev);
 	free(s->next);
-	for (k = 0; k < NCLASS; k++)
-		free(s->sjf[k].v);
 	free(s->released);
 	free(s->gpu_mark);
 	free(s->node_mark);
 	free(s->spare_cpu);
 	free(s->spare_mem);
 	free(s->rank);
-	gp_sim_bf_teardown(s);
+	if (s->disc->teardown)
+		s->disc->teardown(s);
 	if (s->ix)
 		gp_sim_ix_teardown(s);
 }
@@ -779,13 +713,14 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 	gp_sim_result_init(out);
 	if (!config_ok(cfg))
 		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0, "bad simulator configuration");
-	if (cfg->tenants && (cfg->queue == GP_SIM_BACKFILL || cfg->queue == GP_SIM_LAS || cfg->preempt ||
-			     cfg->hooks[0]))
+	if (cfg->tenants && ((gp_sim_discipline_of(cfg->queue)->flags & GP_SIM_DISC_NO_TENANTS) ||
+			     cfg->preempt || cfg->hooks[0]))
 		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0,
 				    "tenants work with the queues fifo, sjf, priority and fifo-skip, "
 				    "without preemption, failures or QoS");
 	memset(&s, 0, sizeof(s));
 	s.cfg = cfg;
+	s.disc = gp_sim_discipline_of(cfg->queue);
 	s.cl = cfg->cluster;
 	s.jl = jobs;
 	s.n = jobs->n;

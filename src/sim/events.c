@@ -1,21 +1,11 @@
-/* The event heap, ordered by (time, sequence), and a best-first walk
- * over it for the backfill reservation. */
+/* A best-first walk over the event heap for the backfill reservation
+ * (pushes and pops: sim_int.h). */
 
 #include "sim_int.h"
 
 static int ev_less(const ev *a, const ev *b)
 {
 	return gp_sim_evheap_before(a, a, b);
-}
-
-void gp_sim_heap_push(sim *s, double t, int32_t job)
-{
-	gp_sim_evheap_push(&s->heap, s, (ev){ .t = t, .job = job });
-}
-
-ev gp_sim_heap_pop(sim *s)
-{
-	return gp_sim_evheap_pop(&s->heap, s);
 }
 
 /* Next finish event in (time, seq) order from a best-first walk over the

@@ -87,33 +87,6 @@ void gp_sim_ix_teardown(sim *s)
 	free(s->tries);
 	free(s->victims);
 	free(s->deferred);
-	free(s->level);
-	free(s->att);
-	free(s->att_t);
-	free(s->exec);
-	free(s->lvl_t);
-	free(s->lfront);
-	free(s->pre_t);
-	free(s->jd);
-	free(s->jd_list);
-	free(s->ovh_end);
-	free(s->wait_acc);
-	free(s->wait_t);
-	free(s->las_failed);
-	free(s->lsh_cnt);
-	free(s->lsh_head);
-	free(s->lsh_tail);
-	free(s->sprev);
-	free(s->snext);
-	free(s->lsh_present);
-	free(s->lsh_ppos);
-	free(s->lsh_heap.v);
-	free(s->lsh_root);
-	free(s->sleft);
-	free(s->sright);
-	free(s->oleft);
-	free(s->oright);
-	free(s->lsh_dead);
 	gp_sim_pk_teardown(s);
 }
 
@@ -309,8 +282,8 @@ void gp_sim_ix_started(sim *s, int32_t j)
 	run_add(s, j);
 	gp_sim_nodeix_add(&s->nodes, j, p);
 	gp_sim_pk_add(s, j);
-	if (s->nlevels)
-		gp_sim_las_started(s, j, from_queue);
+	if (s->disc->on_start)
+		s->disc->on_start(s, j, from_queue);
 	for (k = 0; k < s->nhooks; k++)
 		if (s->hooks[k]->started)
 			s->hooks[k]->started(s->hooks[k]->ud, s, j);
@@ -349,8 +322,8 @@ void gp_sim_ix_finished(sim *s, int32_t j)
 	gp_sim_pk_remove(s, j);
 	if (s->ngpu_pending)
 		take_pending_gpus(s, &s->pool[s->slot[j]]);
-	if (s->nlevels)
-		gp_sim_las_stopped(s, j);
+	if (s->disc->on_stop)
+		s->disc->on_stop(s, j);
 	for (k = 0; k < s->nhooks; k++)
 		if (s->hooks[k]->stopped)
 			s->hooks[k]->stopped(s->hooks[k]->ud, s, j, 1);
@@ -510,8 +483,8 @@ static double move_finish(sim *s, int32_t j, const gp_sim_interrupt *r, double f
 	push_finish(s, j);
 	gp_sim_nodeix_add(&s->nodes, j, old);
 	gp_sim_pk_add(s, j);
-	if (s->nlevels)
-		gp_sim_las_started(s, j, 0);
+	if (s->disc->on_start)
+		s->disc->on_start(s, j, 0);
 	for (k = 0; k < s->nhooks; k++)
 		if (s->hooks[k]->started)
 			s->hooks[k]->started(s->hooks[k]->ud, s, j);
@@ -540,8 +513,8 @@ static double stop_finish(sim *s, int32_t j, const gp_sim_interrupt *r, double g
 	s->jst[j] = GP_SIM_JOB_QUEUED;
 	s->est[j] = s->pend_ovh[j] + s->rem[j];
 	s->nrequeued++;
-	if (s->nlevels)
-		gp_sim_las_queued(s, j);
+	if (s->disc->on_wait)
+		s->disc->on_wait(s, j);
 	if (s->defer) {
 		GP_GROW(s->deferred, s->deferred_cap, s->ndeferred + 1);
 		s->deferred[s->ndeferred++] = j;
@@ -578,8 +551,8 @@ int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int releas
 	gp_sim_pk_remove(s, j);
 	if (was_running) {
 		s->nstale++; /* its finish event */
-		if (s->nlevels)
-			gp_sim_las_stopped(s, j);
+		if (s->disc->on_stop)
+			s->disc->on_stop(s, j);
 	}
 	rec->interruptions++;
 	if (cause == GP_SIM_CAUSE_PREEMPT)
@@ -639,8 +612,8 @@ int gp_sim_stall(gp_sim *s, int32_t job)
 	s->jst[job] = GP_SIM_JOB_STALLED;
 	gp_sim_pk_remove(s, job);
 	s->nstale++;
-	if (s->nlevels)
-		gp_sim_las_stopped(s, job);
+	if (s->disc->on_stop)
+		s->disc->on_stop(s, job);
 	return GP_OK;
 }
 
@@ -669,10 +642,11 @@ int gp_sim_set_share(gp_sim *s, int32_t job, int milli)
 
 	if (rc)
 		return rc;
-	if (milli < 1 || milli > GP_MILLI || s->nlevels)
-		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0,
-				    s->nlevels ? "shares cannot change under --queue las" :
-				    "share %d is out of [1, 1000]", milli);
+	if (s->disc->flags & GP_SIM_DISC_FIXED_SHARES)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "shares cannot change under --queue %s",
+				    s->disc->name);
+	if (milli < 1 || milli > GP_MILLI)
+		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "share %d is out of [1, 1000]", milli);
 	p = &s->pool[s->slot[job]];
 	for (i = 0; i < p->nparts; i++) {
 		int first = s->cl->nodes[p->parts[i].node].first_gpu;

@@ -116,7 +116,7 @@ int gp_sim_ix_stale(const sim *s, const ev *e)
 {
 	if (e->job >= 0)
 		return s->jst[e->job] != GP_SIM_JOB_RUNNING || s->fin_seq[e->job] != e->seq;
-	if (e->job <= -2 && EV_KIND(e->job) == EV_LAS) {
+	if (e->job <= -2 && EV_KIND(e->job) == EV_DISC) {
 		int32_t j = EV_IDX(e->job);
 
 		return !s->has_aux[j] || s->aux_seq[j] != e->seq;
@@ -128,13 +128,13 @@ void gp_sim_ix_event(sim *s, const ev *e)
 {
 	int32_t idx = EV_IDX(e->job);
 
-	if (EV_KIND(e->job) == EV_LAS) {
+	if (EV_KIND(e->job) == EV_DISC) {
 		if (gp_sim_ix_stale(s, e)) {
 			s->nstale--;
 			return;
 		}
 		s->has_aux[idx] = 0;
-		gp_sim_las_event(s, idx);
+		s->disc->on_event(s, idx);
 		return;
 	}
 	{

@@ -38,12 +38,7 @@
 /* The Tiresias simulator's dlas-gpu thresholds (GPU-seconds). */
 static const double default_thr[] = { 3250, 7200 };
 
-int gp_sim_las_list(const sim *s, int32_t j)
-{
-	return job_class(&s->jl->jobs[j]) * s->nlevels + s->level[j];
-}
-
-void gp_sim_las_setup(sim *s)
+static int las_setup(sim *s)
 {
 	size_t n = s->n ? s->n : 1, i;
 	int k;
@@ -97,9 +92,11 @@ void gp_sim_las_setup(sim *s)
 		GP_GROW(s->lsh_heap.v, s->lsh_heap.cap, s->nshapes ? s->nshapes : 1);
 		s->lsh_dead = gp_xmalloc((s->nshapes ? s->nshapes : 1) * sizeof(*s->lsh_dead));
 	}
+	return GP_OK;
 }
 
-void gp_sim_las_shape_count(sim *s, int l, int32_t j, int d)
+/* j (of list l) joins (+1) or leaves (-1) its list. */
+static void shape_count(sim *s, int l, int32_t j, int d)
 {
 	size_t key, base = (size_t)l * s->nshapes;
 	int32_t q;
@@ -157,7 +154,7 @@ static void set_aux(sim *s, int32_t j, double t)
 	clear_aux(s, j);
 	s->has_aux[j] = 1;
 	s->aux_seq[j] = s->heap.seq;
-	gp_sim_heap_push(s, t, EV_CODE(EV_LAS, j));
+	gp_sim_heap_push(s, t, EV_CODE(EV_DISC, j));
 }
 
 /* A running job's next demotion, if any: its restore overhead still to
@@ -174,7 +171,7 @@ static void plan_demotion(sim *s, int32_t j)
 	set_aux(s, j, t > s->last_t ? t : s->last_t);
 }
 
-void gp_sim_las_started(sim *s, int32_t j, int from_queue)
+static void las_started(sim *s, int32_t j, int from_queue)
 {
 	if (from_queue && s->exec[j] > 0)
 		s->wait_acc[j] += s->last_t - s->wait_t[j];
@@ -232,7 +229,7 @@ static void jd_settle(sim *s)
 	s->njd = 0;
 }
 
-void gp_sim_las_stopped(sim *s, int32_t j)
+static void las_stopped(sim *s, int32_t j)
 {
 	jd_clear(s, j);
 	account(s, j);
@@ -240,7 +237,7 @@ void gp_sim_las_stopped(sim *s, int32_t j)
 	clear_aux(s, j);
 }
 
-void gp_sim_las_queued(sim *s, int32_t j)
+static void las_queued(sim *s, int32_t j)
 {
 	double k = s->cfg->las_starvation, due;
 
@@ -251,7 +248,7 @@ void gp_sim_las_queued(sim *s, int32_t j)
 	set_aux(s, j, due > s->last_t ? due : s->last_t);
 }
 
-void gp_sim_las_event(sim *s, int32_t j)
+static void las_event(sim *s, int32_t j)
 {
 	if (s->jst[j] == GP_SIM_JOB_RUNNING) {
 		/* Demotion: the event is at the time the threshold is reached. */
@@ -389,7 +386,7 @@ static int pass_shapes(sim *s, int l, int preempt)
 	return 0;
 }
 
-void gp_sim_las_pass(sim *s)
+static void las_pass(sim *s)
 {
 	int l, preempt = s->cfg->las_preempt;
 
@@ -405,3 +402,81 @@ void gp_sim_las_pass(sim *s)
 		jd_settle(s);
 	s->dirty = 0; /* its own preemptions were seen by this pass */
 }
+
+/* ---- the queues: one list per (class, queue) in list order, with an
+ * ordered index each (order.c) ---- */
+
+static void las_arrival(sim *s, int32_t j)
+{
+	int l = gp_sim_las_list(s, j);
+	int32_t p = gp_sim_ord_pred(s, s->oleft, s->oright, s->lroot[l], j);
+
+	gp_sim_list_link_after(s, &s->lhead[l], &s->ltail[l], p, j);
+	s->lroot[l] = gp_sim_ord_insert(s, s->oleft, s->oright, s->lroot[l], j);
+	shape_count(s, l, j, 1);
+}
+
+static void las_leave(sim *s, int32_t j)
+{
+	int l = gp_sim_las_list(s, j);
+
+	gp_sim_list_unlink(s, &s->lhead[l], &s->ltail[l], j);
+	s->lroot[l] = gp_sim_ord_erase(s, s->oleft, s->oright, s->lroot[l], j);
+	shape_count(s, l, j, -1);
+}
+
+static int32_t las_head(const sim *s, int k)
+{
+	int l;
+
+	for (l = k * s->nlevels; l < (k + 1) * s->nlevels; l++)
+		if (s->lhead[l] >= 0)
+			return s->lhead[l];
+	return -1;
+}
+
+static void las_teardown(sim *s)
+{
+	free(s->level);
+	free(s->att);
+	free(s->att_t);
+	free(s->exec);
+	free(s->lvl_t);
+	free(s->lfront);
+	free(s->pre_t);
+	free(s->jd);
+	free(s->jd_list);
+	free(s->ovh_end);
+	free(s->wait_acc);
+	free(s->wait_t);
+	free(s->las_failed);
+	free(s->lsh_cnt);
+	free(s->lsh_head);
+	free(s->lsh_tail);
+	free(s->sprev);
+	free(s->snext);
+	free(s->lsh_present);
+	free(s->lsh_ppos);
+	free(s->lsh_heap.v);
+	free(s->lsh_root);
+	free(s->sleft);
+	free(s->sright);
+	free(s->oleft);
+	free(s->oright);
+	free(s->lsh_dead);
+}
+
+const gp_sim_discipline gp_sim_disc_las = {
+	.name = "las",
+	.flags = GP_SIM_DISC_INTERRUPTS | GP_SIM_DISC_FIXED_SHARES | GP_SIM_DISC_NO_TENANTS,
+	.setup = las_setup,
+	.teardown = las_teardown,
+	.on_arrival = las_arrival,
+	.on_leave = las_leave,
+	.pick_next = las_head,
+	.pass = las_pass,
+	.on_start = las_started,
+	.on_stop = las_stopped,
+	.on_wait = las_queued,
+	.on_event = las_event,
+};

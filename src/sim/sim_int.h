@@ -1,17 +1,21 @@
 /* Internals of the discrete-event engine (see sim.h for the rules it
- * implements), shared by its files:
- *   engine.c    job life (arrive, start, finish), the scheduling pass,
- *               setup and the main loop
- *   events.c    the event heap and a best-first walk over it
- *   queues.c    the class queues (linked lists; binary heaps for sjf)
- *   backfill.c  EASY: the head's reservation, the backfill scans and
- *               their index
+ * implements), shared by its files.  The core:
+ *   engine.c    job life (arrive, start, finish), the head-first
+ *               scheduling pass, setup and the main loop
+ *   events.c    a best-first walk over the event heap
  *   timeline.c  metrics rows
  *   interrupt.c, interrupt_api.c  interruptions: progress, stopping a
  *               job; nodes and GPUs, source events, read access
- *   preempt.c, preempt_index.c  the victim search and its index
- *   las.c, order.c  Tiresias' LAS queues and their ordered index
  *   nodeix.c    the jobs on each node (nodeix.h)
+ *   preempt.c, preempt_index.c  the victim search and its index
+ *   quota.c     tenants' quotas
+ * The queue disciplines, which the core reaches only through their table
+ * (discipline.h, disciplines.c):
+ *   queues.c    fifo (linked lists), sjf and priority (binary heaps)
+ *   backfill.c  EASY: the head's reservation, the backfill scans and
+ *               their index
+ *   skip.c      fifo-skip
+ *   las.c, order.c  Tiresias' LAS queues and their ordered index
  *
  * Memory: per-job arrays are sized once; placements of running jobs live
  * in a pool of gp_placement objects that is swapped with the policy's
@@ -27,6 +31,7 @@
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/heap.h"
 #include "gpuplan/util/util.h"
+#include "discipline.h"
 #include "nodeix.h"
 
 #define NCLASS 2
@@ -41,8 +46,8 @@ typedef struct ev {
 	double t;
 	uint32_t seq;
 	int32_t job;            /* >= 0: the job's finish; -1: metrics tick;
-				 * <= -2: EV_CODE (a source's event or a
-				 * las queue change of a job) */
+				 * <= -2: EV_CODE (a source's event or an
+				 * event the discipline set for a job) */
 } ev;
 
 /* Events by time; the heap keeps pushes of one time in order (seq). */
@@ -61,7 +66,7 @@ typedef struct gp_sim_qitem {
 GP_HEAP_TYPE(gp_sim_jheap, gp_sim_qitem);
 
 /* Events other than finishes and ticks: job = -2 - (idx * 4 + kind). */
-enum { EV_SOURCE = 0, EV_LAS = 1 };
+enum { EV_SOURCE = 0, EV_DISC = 1 };
 #define EV_CODE(kind, idx) ((int32_t)(-2 - ((int64_t)(idx) * 4 + (kind))))
 #define EV_KIND(job) ((int)((-2 - (int64_t)(job)) & 3))
 #define EV_IDX(job) ((int32_t)((-2 - (int64_t)(job)) >> 2))
@@ -92,6 +97,7 @@ typedef struct gp_sim_try {
 
 struct gp_sim {
 	const gp_sim_config *cfg;
+	const gp_sim_discipline *disc; /* the queue discipline (discipline.h) */
 	const gp_cluster *cl;
 	const gp_joblist *jl;
 	gp_sim_result *res;
@@ -324,26 +330,60 @@ static inline int job_class(const gp_job *j)
 	return j->klass == GP_CLASS_LS ? 0 : 1;
 }
 
+/* The event heap, ordered by (time, sequence). */
+static inline void gp_sim_heap_push(sim *s, double t, int32_t job)
+{
+	gp_sim_evheap_push(&s->heap, s, (ev){ .t = t, .job = job });
+}
+
+static inline ev gp_sim_heap_pop(sim *s)
+{
+	return gp_sim_evheap_pop(&s->heap, s);
+}
+
 /* events.c */
-void gp_sim_heap_push(sim *s, double t, int32_t job);
-ev gp_sim_heap_pop(sim *s);
 /* Next finish event in (time, seq) order from a best-first walk over the
  * heap array (s->walk, *nwalk entries); -1 when none is left. */
 long gp_sim_walk_next(sim *s, size_t *nwalk);
 
-/* queues.c */
-void gp_sim_enqueue(sim *s, int32_t j);
-void gp_sim_dequeue(sim *s, int32_t j);
-int32_t gp_sim_queue_head(const sim *s, int k);
-int32_t gp_sim_combined_head(const sim *s);
+/* The queues, through the discipline (discipline.h). */
+static inline void gp_sim_enqueue(sim *s, int32_t j)
+{
+	s->qlen[job_class(&s->jl->jobs[j])]++;
+	s->disc->on_arrival(s, j);
+}
 
-/* backfill.c */
-void gp_sim_bf_enqueue(sim *s, int32_t j, int k);
-void gp_sim_bf_dequeue(sim *s, int32_t j, int k);
-void gp_sim_bf_setup(sim *s);
-void gp_sim_bf_teardown(sim *s);
-/* The head is blocked: reserve its start and backfill behind it. */
-void gp_sim_backfill(sim *s, int32_t head);
+static inline void gp_sim_requeue(sim *s, int32_t j)
+{
+	s->qlen[job_class(&s->jl->jobs[j])]++;
+	(s->disc->on_requeue ? s->disc->on_requeue : s->disc->on_arrival)(s, j);
+}
+
+static inline void gp_sim_dequeue(sim *s, int32_t j)
+{
+	s->qlen[job_class(&s->jl->jobs[j])]--;
+	s->disc->on_leave(s, j);
+}
+
+static inline int32_t gp_sim_queue_head(const sim *s, int k)
+{
+	return s->disc->pick_next(s, k);
+}
+
+static inline int32_t gp_sim_combined_head(const sim *s)
+{
+	int32_t h = gp_sim_queue_head(s, 0);
+
+	return h >= 0 ? h : gp_sim_queue_head(s, 1);
+}
+
+/* queues.c: the lists of fifo (backfill and fifo-skip use them too) */
+void gp_sim_list_link_after(sim *s, int32_t *head, int32_t *tail, int32_t p, int32_t j);
+void gp_sim_list_unlink(sim *s, int32_t *head, int32_t *tail, int32_t j);
+void gp_sim_fifo_arrival(sim *s, int32_t j);
+void gp_sim_fifo_requeue(sim *s, int32_t j);
+void gp_sim_fifo_leave(sim *s, int32_t j);
+int32_t gp_sim_fifo_head(const sim *s, int k);
 
 /* engine.c */
 void gp_sim_settle(sim *s, int32_t j, int state, int why);
@@ -368,7 +408,6 @@ double gp_sim_ix_wall(sim *s, int32_t j, double full);
 double gp_sim_ix_peek_lost(const sim *s, int32_t j);
 /* Interrupt j whose placement the caller already took off the state. */
 int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int released);
-void gp_sim_requeue(sim *s, int32_t j);
 /* Requeue the victims of the last preemption. */
 void gp_sim_flush_requeue(sim *s);
 
@@ -387,18 +426,27 @@ void gp_sim_pk_add(sim *s, int32_t j);
 void gp_sim_pk_remove(sim *s, int32_t j);
 void gp_sim_pk_demoted(sim *s, int32_t j);
 
-/* las.c */
-void gp_sim_las_setup(sim *s);
-void gp_sim_las_pass(sim *s);
-void gp_sim_las_event(sim *s, int32_t j);
-void gp_sim_las_started(sim *s, int32_t j, int from_queue);
-void gp_sim_las_queued(sim *s, int32_t j);
-void gp_sim_las_stopped(sim *s, int32_t j);
-int gp_sim_las_list(const sim *s, int32_t j);
-/* j (of list l) joins (+1) or leaves (-1) its list. */
-void gp_sim_las_shape_count(sim *s, int l, int32_t j, int d);
-/* queues.c: las list order. */
-int gp_sim_las_before(const sim *s, int32_t a, int32_t b);
+/* las (las.c): the list of j (class x queue), and the order of a list:
+ * time it entered its queue, then arrival; with las_preempted_first the
+ * preempted jobs before the others, the most recently preempted first. */
+static inline int gp_sim_las_list(const sim *s, int32_t j)
+{
+	return job_class(&s->jl->jobs[j]) * s->nlevels + s->level[j];
+}
+
+static inline int gp_sim_las_before(const sim *s, int32_t a, int32_t b)
+{
+	if (s->lfront && (s->lfront[a] || s->lfront[b])) {
+		if (s->lfront[a] != s->lfront[b])
+			return s->lfront[a];
+		if (s->pre_t[a] != s->pre_t[b])
+			return s->pre_t[a] > s->pre_t[b];
+		return s->rank[a] < s->rank[b];
+	}
+	if (s->lvl_t[a] != s->lvl_t[b])
+		return s->lvl_t[a] < s->lvl_t[b];
+	return s->rank[a] < s->rank[b];
+}
 
 /* order.c: a treap over a las list in list order; the root is -1 when
  * empty, left/right the links (one pair per job). */
