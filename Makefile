@@ -230,6 +230,7 @@ stress: gpuplan
 	@sh tests/stress/commit-mixed.sh $(CURDIR)/gpuplan 20 1 | tail -1
 	@sh tests/stress/whatif-db.sh $(CURDIR)/gpuplan 8 1 | tail -1
 	@sh tests/stress/commit-kill.sh $(CURDIR)/gpuplan 10
+	@sh tests/stress/output-enospc.sh $(CURDIR)/gpuplan
 
 fuzz-replay: $(FUZZ_NAMES:%=build-san/replay_%)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -247,9 +247,16 @@ int gp_cli_write_files(char *const *paths, char *const *data, const size_t *len,
 			break;
 		}
 		opened++;
-		if (len[i] && fwrite(data[i], 1, len[i], af[i].fp) != len[i])
-			rc = gp_cli_fail(GP_EIO, "%s: cannot write: %s", paths[i], strerror(errno));
+		if (len[i] && fwrite(data[i], 1, len[i], af[i].fp) != len[i]) {
+			gp_write_error(&err, paths[i], errno);
+			rc = gp_cli_report(&err);
+		}
 	}
+	/* every file written out and synced before the first rename: a full
+	 * file system fails the set, not its second half */
+	for (i = 0; i < n && rc == GP_OK; i++)
+		if (gp_atomic_flush(&af[i], &err))
+			rc = gp_cli_report(&err);
 	if (rc != GP_OK) {
 		for (i = 0; i < opened; i++)
 			gp_atomic_abort(&af[i]);
@@ -321,6 +328,23 @@ int gp_cli_check_job_models(const gp_cluster *c, const gp_job *j, const char *fi
 			   c->name ? c->name : "", c->name ? "'" : "", mean);
 }
 
+/* Folders gp_cli_make_dirs made, newest last: removed at exit when they
+ * are still empty (a run that failed leaves no empty output folder; one
+ * that wrote into them keeps them, as rmdir takes only an empty one). */
+static char **made_dirs;
+static size_t nmade;
+
+static void remove_empty_made_dirs(void)
+{
+	while (nmade) {
+		nmade--;
+		(void)rmdir(made_dirs[nmade]);
+		free(made_dirs[nmade]);
+	}
+	free(made_dirs);
+	made_dirs = NULL;
+}
+
 int gp_cli_make_dirs(const char *dir)
 {
 	struct stat st;
@@ -334,9 +358,15 @@ int gp_cli_make_dirs(const char *dir)
 		if (c != '/' && c != '\0')
 			continue;
 		*s = '\0';
-		if (mkdir(p, 0777) != 0 && !(errno == EEXIST && stat(p, &st) == 0 && S_ISDIR(st.st_mode)))
+		if (mkdir(p, 0777) == 0) {
+			if (!made_dirs)
+				atexit(remove_empty_made_dirs);
+			made_dirs = gp_xrealloc(made_dirs, (nmade + 1) * sizeof(*made_dirs));
+			made_dirs[nmade++] = gp_xstrdup(p);
+		} else if (!(errno == EEXIST && stat(p, &st) == 0 && S_ISDIR(st.st_mode))) {
 			rc = gp_cli_fail(GP_EIO, "%s: cannot create directory: %s", p,
 					 errno == EEXIST ? "a file is in the way" : strerror(errno));
+		}
 		*s = c;
 		if (c == '\0')
 			break;

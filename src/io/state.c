@@ -1,4 +1,5 @@
 /* Allocation-state files (state.h). */
+#include <errno.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
@@ -677,9 +678,12 @@ int gp_state_save(const char *path, const gp_cluster *c, const gp_state *s, gp_e
 
 	if ((rc = gp_atomic_open(&af, path, err)))
 		return rc;
+	errno = 0;
 	if (write_state(af.fp, &o)) {
+		int e = errno;
+
 		gp_atomic_abort(&af);
-		return gp_error_set(err, GP_EIO, path, 0, 0, "write error");
+		return gp_write_error(err, path, e);
 	}
 	return gp_atomic_commit(&af, err);
 }

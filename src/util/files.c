@@ -27,8 +27,12 @@ static int names_descriptor(const char *path)
 }
 
 /* The file a write to path reaches: symbolic links followed (also a
- * dangling one, whose target is then created).  NULL with errno ELOOP. */
-static char *resolve_links(const char *path)
+ * dangling one, whose target is then created), but only links of the
+ * user or of root.  A link another user owns is refused: in a shared
+ * directory (/tmp) anyone can plant one, and this resolution bypasses the
+ * kernel's own guard (protected_symlinks), which applies to open(2) only.
+ * NULL with err set. */
+static char *resolve_links(const char *path, gp_error *err)
 {
 	char *p = gp_xstrdup(path), buf[PATH_MAX];
 	int depth;
@@ -40,6 +44,13 @@ static char *resolve_links(const char *path)
 
 		if (lstat(p, &st) || !S_ISLNK(st.st_mode))
 			return p;
+		if (st.st_uid != geteuid() && st.st_uid != 0) {
+			gp_error_set(err, GP_EIO, path, 0, 0,
+				     "%s is a symbolic link of another user (uid %ld): not followed "
+				     "(remove it, or write elsewhere)", p, (long)st.st_uid);
+			free(p);
+			return NULL;
+		}
 		n = readlink(p, buf, sizeof(buf) - 1);
 		if (n < 0)
 			return p;
@@ -49,7 +60,7 @@ static char *resolve_links(const char *path)
 		p = q;
 	}
 	free(p);
-	errno = ELOOP;
+	gp_error_set(err, GP_EIO, path, 0, 0, "cannot resolve: %s", strerror(ELOOP));
 	return NULL;
 }
 
@@ -120,20 +131,38 @@ int gp_atomic_open(gp_atomic_file *af, const char *path, gp_error *err)
 		af->fp = stdout;
 		return GP_OK;
 	}
-	exists = stat(path, &st) == 0;
-	if (names_descriptor(path) || (exists && !S_ISREG(st.st_mode))) {
-		/* A device, FIFO, socket or descriptor: write through it. */
-		if (exists && S_ISDIR(st.st_mode))
-			return open_fail(af, path, "cannot write", EISDIR, err);
+	if (names_descriptor(path)) {
+		/* the caller's descriptor: written through */
 		af->mode = MODE_IN_PLACE;
 		af->fp = fopen(path, "w");
 		if (!af->fp)
 			return open_fail(af, path, "cannot open", errno, err);
 		return GP_OK;
 	}
-	af->target = resolve_links(path);
-	if (!af->target)
-		return open_fail(af, path, "cannot resolve", errno, err);
+	af->target = resolve_links(path, err);
+	if (!af->target) {
+		/* err says why */
+		free(af->path);
+		memset(af, 0, sizeof(*af));
+		return GP_EIO;
+	}
+	exists = stat(af->target, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode)) {
+		/* A device, FIFO or socket: write through it (never through a
+		 * link put there since the resolution). */
+		if (S_ISDIR(st.st_mode))
+			return open_fail(af, path, "cannot write", EISDIR, err);
+		af->mode = MODE_IN_PLACE;
+		fd = open(af->target, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+		if (fd < 0 || !(af->fp = fdopen(fd, "w"))) {
+			int e = errno;
+
+			if (fd >= 0)
+				close(fd);
+			return open_fail(af, path, "cannot open", e, err);
+		}
+		return GP_OK;
+	}
 	dir = dir_of(af->target);
 	base = strrchr(af->target, '/') ? strrchr(af->target, '/') + 1 : af->target;
 	clean_stale(dir, base);
@@ -195,26 +224,69 @@ static int sync_dir(const char *file)
 	return rc;
 }
 
-int gp_atomic_commit(gp_atomic_file *af, gp_error *err)
+int gp_write_error(gp_error *err, const char *path, int e)
+{
+	if (e == ENOSPC || e == EDQUOT)
+		return gp_error_set(err, GP_EIO, path, 0, 0,
+				    "cannot write: the file system is full (%s); no output was "
+				    "replaced", strerror(e));
+	return gp_error_set(err, GP_EIO, path, 0, 0, "cannot write: %s", strerror(e ? e : EIO));
+}
+
+/* Everything that can fail for want of room (the data, fsync, close),
+ * before any rename: errno-like code, 0 when done. */
+static int finish(gp_atomic_file *af)
 {
 	int e = 0;
 
-	if (!af->fp)
-		return gp_error_set(err, GP_EIO, af->path, 0, 0, "not open");
 	if (fflush(af->fp) || ferror(af->fp))
 		e = errno ? errno : EIO;
 	if (af->mode == MODE_STDOUT) {
 		af->fp = NULL;
-		if (e)
-			gp_error_set(err, GP_EIO, "-", 0, 0, "cannot write: %s", strerror(e));
-		atomic_free(af);
-		return e ? GP_EIO : GP_OK;
+		return e;
 	}
 	if (!e && af->mode == MODE_RENAME && fsync(fileno(af->fp)))
 		e = errno;
 	if (fclose(af->fp) && !e)
 		e = errno ? errno : EIO;
 	af->fp = NULL;
+	return e;
+}
+
+int gp_atomic_flush(gp_atomic_file *af, gp_error *err)
+{
+	int e;
+
+	if (af->flushed || af->mode == MODE_STDOUT)
+		return GP_OK;
+	if (!af->fp)
+		return gp_error_set(err, GP_EIO, af->path, 0, 0, "not open");
+	e = finish(af);
+	af->flushed = 1;
+	if (e) {
+		if (af->mode == MODE_RENAME)
+			unlink(af->tmp_path);
+		gp_write_error(err, af->path, e);
+		atomic_free(af);
+		return GP_EIO;
+	}
+	return GP_OK;
+}
+
+int gp_atomic_commit(gp_atomic_file *af, gp_error *err)
+{
+	int e = 0;
+
+	if (!af->fp && !af->flushed)
+		return gp_error_set(err, GP_EIO, af->path, 0, 0, "not open");
+	if (!af->flushed)
+		e = finish(af);
+	if (af->mode == MODE_STDOUT) {
+		if (e)
+			gp_write_error(err, "-", e);
+		atomic_free(af);
+		return e ? GP_EIO : GP_OK;
+	}
 	if (!e && af->mode == MODE_RENAME) {
 		if (rename(af->tmp_path, af->target))
 			e = errno;
@@ -224,7 +296,7 @@ int gp_atomic_commit(gp_atomic_file *af, gp_error *err)
 	if (e) {
 		if (af->mode == MODE_RENAME)
 			unlink(af->tmp_path);
-		gp_error_set(err, GP_EIO, af->path, 0, 0, "cannot write: %s", strerror(e));
+		gp_write_error(err, af->path, e);
 		atomic_free(af);
 		return GP_EIO;
 	}
@@ -351,10 +423,16 @@ int gp_txn_begin(gp_txn *t, const char *path, int create, double timeout_s, size
 	memset(t, 0, sizeof(*t));
 	t->lk.fd = -1;
 	if (create && stat(path, &st) != 0 && errno == ENOENT) {
-		/* No O_EXCL: through a dangling link it creates the target, and
-		 * of two creators racing the second just opens the first's file. */
-		int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+		/* No O_EXCL: through a dangling link (the user's: another's is
+		 * refused) it creates the target, and of two creators racing the
+		 * second just opens the first's file. */
+		char *target = resolve_links(path, err);
+		int fd;
 
+		if (!target)
+			return GP_EIO;
+		fd = open(target, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+		free(target);
 		if (fd < 0)
 			return gp_error_set(err, GP_EIO, path, 0, 0, "cannot create: %s",
 					    strerror(errno));
@@ -377,9 +455,12 @@ int gp_txn_commit(gp_txn *t, int (*write)(FILE *fp, void *ud), void *ud, gp_erro
 	int rc;
 
 	if ((rc = gp_atomic_open(&af, t->path, err)) == GP_OK) {
+		errno = 0;
 		if (write(af.fp, ud) || ferror(af.fp)) {
+			int e = errno;
+
 			gp_atomic_abort(&af);
-			rc = gp_error_set(err, GP_EIO, t->path, 0, 0, "write error");
+			rc = gp_write_error(err, t->path, e);
 		} else {
 			rc = gp_atomic_commit(&af, err);
 		}

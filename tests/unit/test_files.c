@@ -223,6 +223,72 @@ static void test_text_bytes(void)
 	free(path);
 }
 
+/* A link another user planted (in a shared directory: /tmp) is never
+ * followed: neither replaced through by an output nor used to create the
+ * target of a new state.  Needs root to give a link away (lchown); the
+ * user's own links are followed (test_symlink_followed and the dangling
+ * ones above and below). */
+static void test_foreign_symlink_refused(void)
+{
+	char *target = in_dir("victim.conf"), *link = in_dir("planted.yaml");
+	char *gone = in_dir("never-made.conf"), *dlink = in_dir("planted-state.yaml");
+	char *own = in_dir("own-state.yaml"), *made = in_dir("made-state.yaml");
+	gp_error err = GP_ERROR_INIT;
+	gp_txn t;
+	struct stat st;
+
+	/* the user's dangling link as a new --state: the target is created */
+	CU_ASSERT_EQUAL_FATAL(symlink("made-state.yaml", own), 0);
+	CU_ASSERT_EQUAL(gp_txn_begin(&t, own, 1, 5, 1 << 20, NULL, NULL, &err), GP_OK);
+	gp_txn_abort(&t);
+	CU_ASSERT_EQUAL(lstat(made, &st), 0);
+	CU_ASSERT(S_ISREG(st.st_mode));
+	if (geteuid() != 0) {
+		fprintf(stderr, "files/foreign_symlink: not root, links cannot be given away: skipped\n");
+		goto out;
+	}
+	put(target, "root:x:0:0\n");
+	CU_ASSERT_EQUAL_FATAL(symlink(target, link), 0);
+	CU_ASSERT_EQUAL_FATAL(lchown(link, 4242, 4242), 0);
+	CU_ASSERT_EQUAL(write_all(link, "owned\n"), GP_EIO);
+	CU_ASSERT(holds(target, "root:x:0:0\n"));
+	CU_ASSERT_EQUAL(lstat(link, &st), 0);
+	CU_ASSERT(S_ISLNK(st.st_mode));
+	{
+		gp_atomic_file af;
+
+		CU_ASSERT_EQUAL(gp_atomic_open(&af, link, &err), GP_EIO);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "symbolic link of another user (uid 4242)"));
+	}
+	/* a dangling one: no file made where it points */
+	CU_ASSERT_EQUAL_FATAL(symlink(gone, dlink), 0);
+	CU_ASSERT_EQUAL_FATAL(lchown(dlink, 4242, 4242), 0);
+	CU_ASSERT_EQUAL(gp_txn_begin(&t, dlink, 1, 5, 1 << 20, NULL, NULL, &err), GP_EIO);
+	CU_ASSERT_NOT_EQUAL(access(gone, F_OK), 0);
+	CU_ASSERT_EQUAL(write_all(dlink, "x\n"), GP_EIO);
+	CU_ASSERT_NOT_EQUAL(access(gone, F_OK), 0);
+	/* a link to a device is no way around it */
+	unlink(link);
+	CU_ASSERT_EQUAL_FATAL(symlink("/dev/null", link), 0);
+	CU_ASSERT_EQUAL_FATAL(lchown(link, 4242, 4242), 0);
+	CU_ASSERT_EQUAL(write_all(link, "x\n"), GP_EIO);
+	/* root's own links are followed */
+	CU_ASSERT_EQUAL_FATAL(lchown(link, 0, 0), 0);
+	CU_ASSERT_EQUAL(write_all(link, "x\n"), GP_OK);
+out:
+	unlink(link);
+	unlink(dlink);
+	unlink(target);
+	unlink(own);
+	unlink(made);
+	free(target);
+	free(link);
+	free(gone);
+	free(dlink);
+	free(own);
+	free(made);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("files");
@@ -237,6 +303,7 @@ static void register_tests(void)
 	gp_test_add(s, "stale_temporaries", test_stale_temporaries);
 	gp_test_add(s, "lock", test_lock_excludes);
 	gp_test_add(s, "text_bytes", test_text_bytes);
+	gp_test_add(s, "foreign_symlink", test_foreign_symlink_refused);
 }
 
 int main(int argc, char **argv)

@@ -110,10 +110,18 @@ typedef struct gp_atomic_file {
 	char *path, *tmp_path;
 	char *target;           /* path with symbolic links resolved */
 	int mode;               /* private: rename, stdout or in place */
+	int flushed;            /* private: gp_atomic_flush done */
 } gp_atomic_file;
 int gp_atomic_open(gp_atomic_file *af, const char *path, gp_error *err);
+/* Optional before commit: the data written out, synced and closed (all
+ * that can fail for want of room), so that a set of files can be made
+ * ready before the first is renamed.  On failure af is aborted. */
+int gp_atomic_flush(gp_atomic_file *af, gp_error *err);
 int gp_atomic_commit(gp_atomic_file *af, gp_error *err);
 void gp_atomic_abort(gp_atomic_file *af);
+/* The error of a failed write of path (errno e): a full file system
+ * (ENOSPC, EDQUOT) said in words. */
+int gp_write_error(gp_error *err, const char *path, int e);
 
 /* All n bytes to / from a pipe or socket (EINTR retried); -1 on an error
  * or an early end. */
