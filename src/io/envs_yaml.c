@@ -140,15 +140,32 @@ static int load_env(const gp_yaml_doc *doc, const gp_yaml_node *m, const gp_clus
 	return GP_OK;
 }
 
+typedef struct envs_parse {
+	const gp_cluster *c;
+	gp_env_set *set;
+} envs_parse;
+
+/* Each environment as the parse completes it (memory: one entry of the
+ * tree at a time). */
+static int env_item(void *ud, const gp_yaml_doc *doc, const gp_yaml_node *item, size_t index,
+		    gp_error *err)
+{
+	envs_parse *x = ud;
+
+	(void)index;
+	return load_env(doc, item, x->c, x->set, err);
+}
+
 int gp_envs_load(const char *path, const gp_cluster *c, gp_env_set *set, gp_error *err)
 {
 	gp_yaml_doc doc;
 	const gp_yaml_node *list;
-	size_t i;
+	envs_parse x = { c, set };
 	int rc;
 
 	gp_yaml_doc_init(&doc);
-	if ((rc = gp_yaml_load(path, GP_ENVS_MAX_FILE, 0, &doc, err)))
+	if ((rc = gp_yaml_load_stream(path, GP_ENVS_MAX_FILE, 0, "environments", env_item, &x, &doc,
+				      err)))
 		return rc;
 	if (!doc.root) {
 		gp_yaml_doc_release(&doc);
@@ -159,8 +176,6 @@ int gp_envs_load(const char *path, const gp_cluster *c, gp_env_set *set, gp_erro
 		rc = gp_yaml_error(&doc, doc.root, err, "no 'environments' list");
 	if (!rc && list->type != GP_YAML_SEQ)
 		rc = gp_yaml_error(&doc, list, err, "'environments' must be a list");
-	for (i = 0; !rc && i < list->n; i++)
-		rc = load_env(&doc, list->items[i], c, set, err);
 	if (!rc && !set->source)
 		set->source = gp_xstrdup(path);
 	gp_yaml_doc_release(&doc);
@@ -281,9 +296,46 @@ static int st_env(const gp_yaml_doc *doc, const gp_yaml_node *m, const gp_env_se
 	return GP_OK;
 }
 
-static int st_task(const gp_yaml_doc *doc, const gp_yaml_node *m, const gp_cluster *c,
-		   const gp_env_set *envs, gp_envstate *s, gp_error *err)
+/* What the parse of a state keeps beside it: the task names seen (an
+ * open-addressing set of task indices, for duplicates in linear time) and
+ * which environments have a heartbeat. */
+typedef struct st_parse {
+	const gp_cluster *c;
+	const gp_env_set *envs;
+	gp_envstate *s;
+	long *names;            /* task index + 1, 0 empty */
+	size_t names_cap;
+	unsigned char *hb_seen; /* per environment */
+} st_parse;
+
+static long *name_slot(st_parse *x, const char *name)
 {
+	size_t mask = x->names_cap - 1, h;
+
+	for (h = gp_hash_str(name) & mask; x->names[h]; h = (h + 1) & mask)
+		if (!strcmp(x->s->tasks[x->names[h] - 1].task, name))
+			break;
+	return &x->names[h];
+}
+
+static void names_grow(st_parse *x)
+{
+	long *old = x->names;
+	size_t cap = x->names_cap, i;
+
+	x->names_cap = cap ? 2 * cap : 1024;
+	x->names = gp_xcalloc(x->names_cap, sizeof(*x->names));
+	for (i = 0; i < cap; i++)
+		if (old[i])
+			*name_slot(x, x->s->tasks[old[i] - 1].task) = old[i];
+	free(old);
+}
+
+static int st_task(st_parse *px, const gp_yaml_doc *doc, const gp_yaml_node *m, gp_error *err)
+{
+	const gp_cluster *c = px->c;
+	const gp_env_set *envs = px->envs;
+	gp_envstate *s = px->s;
 	const gp_yaml_node *v, *g;
 	gp_envstate_task *t;
 	const char *str;
@@ -308,7 +360,7 @@ static int st_task(const gp_yaml_doc *doc, const gp_yaml_node *m, const gp_clust
 		return GP_EINPUT;
 	if (!*str || strlen(str) > 255)
 		return gp_yaml_error(doc, v, err, "task must be a name of 1..255 characters");
-	if (gp_envstate_find_task(s, str) >= 0)
+	if (*name_slot(px, str))
 		return gp_yaml_error(doc, v, err, "task '%.100s' is listed twice", str);
 	if ((v = gp_yaml_get(m, "memory_mib"))) {
 		if (gp_yaml_double(doc, v, "memory_mib", 0, 1e12, &x, err))
@@ -359,66 +411,87 @@ static int st_task(const gp_yaml_doc *doc, const gp_yaml_node *m, const gp_clust
 	return GP_OK;
 }
 
+static int st_heartbeat(st_parse *x, const gp_yaml_doc *doc, const gp_yaml_node *m, gp_error *err)
+{
+	const gp_yaml_node *a;
+	gp_envstate *s = x->s;
+	gp_envstate_hb hb;
+
+	if (m->type != GP_YAML_MAP)
+		return gp_yaml_error(doc, m, err, "a heartbeat must be {env, at}");
+	if (gp_yaml_check_keys(doc, m, "heartbeat", st_hb_keys, err))
+		return GP_EINPUT;
+	if (st_env(doc, m, x->envs, &hb.env, err))
+		return GP_EINPUT;
+	if (x->hb_seen[hb.env] || gp_envstate_hb_of(s, hb.env))
+		return gp_yaml_error(doc, m, err, "second heartbeat entry for '%s'",
+				     x->envs->envs[hb.env].name);
+	if (!(a = gp_yaml_get(m, "at")))
+		return gp_yaml_error(doc, m, err, "heartbeat has no 'at'");
+	if (gp_yaml_double(doc, a, "at (seconds)", 0, 1e15, &hb.at, err))
+		return GP_EINPUT;
+	hb.line = m->line;
+	hb.col = m->col;
+	x->hb_seen[hb.env] = 1;
+	GP_GROW(s->hbs, s->caphbs, s->nhbs + 1);
+	s->hbs[s->nhbs++] = hb;
+	return GP_OK;
+}
+
+/* Each task and heartbeat as the parse completes it (memory: one entry
+ * of the tree at a time). */
+static int st_item(void *ud, const gp_yaml_doc *doc, const char *key, const gp_yaml_node *item,
+		   size_t index, gp_error *err)
+{
+	st_parse *x = ud;
+	int rc;
+
+	(void)index;
+	if (!strcmp(key, "heartbeats"))
+		return st_heartbeat(x, doc, item, err);
+	if ((x->s->ntasks + 1) * 2 > x->names_cap)
+		names_grow(x);
+	if ((rc = st_task(x, doc, item, err)))
+		return rc;
+	*name_slot(x, x->s->tasks[x->s->ntasks - 1].task) = (long)x->s->ntasks;
+	return GP_OK;
+}
+
 int gp_envstate_parse(const char *text, size_t len, const char *path, const gp_cluster *c,
 		      const gp_env_set *envs, gp_envstate *s, gp_error *err)
 {
 	gp_yaml_doc doc;
 	const gp_yaml_node *v;
+	st_parse x;
 	size_t i;
 	int rc;
 
 	if (!s->path)
 		s->path = gp_xstrdup(path);
+	memset(&x, 0, sizeof(x));
+	x.c = c;
+	x.envs = envs;
+	x.s = s;
+	x.hb_seen = gp_xcalloc(envs->n + 1, 1);
+	/* tasks already held (a caller parsing into a filled state) */
+	for (i = 0; i < s->ntasks; i++) {
+		if ((i + 1) * 2 > x.names_cap)
+			names_grow(&x);
+		*name_slot(&x, s->tasks[i].task) = (long)i + 1;
+	}
 	gp_yaml_doc_init(&doc);
-	if ((rc = gp_yaml_parse(text, len, path, 0, &doc, err)))
-		return rc;
-	if (!doc.root)
+	rc = gp_yaml_parse_streams(text, len, path, 0, 1, st_top_keys, st_item, &x, &doc, err);
+	if (rc || !doc.root)
 		goto done;
 	if ((rc = gp_yaml_check_keys(&doc, doc.root, "environment state", st_top_keys, err)))
 		goto done;
-	if ((v = gp_yaml_get(doc.root, "tasks"))) {
-		if (v->type != GP_YAML_SEQ) {
-			rc = gp_yaml_error(&doc, v, err, "'tasks' must be a list");
-			goto done;
-		}
-		for (i = 0; !rc && i < v->n; i++)
-			rc = st_task(&doc, v->items[i], c, envs, s, err);
-	}
-	if (!rc && (v = gp_yaml_get(doc.root, "heartbeats"))) {
-		if (v->type != GP_YAML_SEQ) {
-			rc = gp_yaml_error(&doc, v, err, "'heartbeats' must be a list");
-			goto done;
-		}
-		for (i = 0; !rc && i < v->n; i++) {
-			const gp_yaml_node *m = v->items[i], *a;
-			gp_envstate_hb hb;
-
-			if (m->type != GP_YAML_MAP) {
-				rc = gp_yaml_error(&doc, m, err, "a heartbeat must be {env, at}");
-				break;
-			}
-			if ((rc = gp_yaml_check_keys(&doc, m, "heartbeat", st_hb_keys, err)))
-				break;
-			if ((rc = st_env(&doc, m, envs, &hb.env, err)))
-				break;
-			if (gp_envstate_hb_of(s, hb.env)) {
-				rc = gp_yaml_error(&doc, m, err, "second heartbeat entry for '%s'",
-						   envs->envs[hb.env].name);
-				break;
-			}
-			if (!(a = gp_yaml_get(m, "at"))) {
-				rc = gp_yaml_error(&doc, m, err, "heartbeat has no 'at'");
-				break;
-			}
-			if ((rc = gp_yaml_double(&doc, a, "at (seconds)", 0, 1e15, &hb.at, err)))
-				break;
-			hb.line = m->line;
-			hb.col = m->col;
-			GP_GROW(s->hbs, s->caphbs, s->nhbs + 1);
-			s->hbs[s->nhbs++] = hb;
-		}
-	}
+	if ((v = gp_yaml_get(doc.root, "tasks")) && v->type != GP_YAML_SEQ)
+		rc = gp_yaml_error(&doc, v, err, "'tasks' must be a list");
+	else if ((v = gp_yaml_get(doc.root, "heartbeats")) && v->type != GP_YAML_SEQ)
+		rc = gp_yaml_error(&doc, v, err, "'heartbeats' must be a list");
 done:
+	free(x.names);
+	free(x.hb_seen);
 	gp_yaml_doc_release(&doc);
 	return rc;
 }

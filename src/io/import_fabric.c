@@ -465,20 +465,37 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 	for (i = 0; i < nn; i++)
 		merged[i] = (int)i;
 	{
-		/* the signature of a leaf: its hosts, sorted, joined */
+		/* the signature of a leaf: its hosts, sorted, joined; each
+		 * switch's links found through an index (linear in links) and
+		 * equal signatures through a map (linear in leaves) */
 		char **sig = gp_xcalloc(nn ? nn : 1, sizeof(*sig));
+		size_t *lstart = gp_xcalloc(nn + 1, sizeof(*lstart));
+		size_t *lidx = gp_xmalloc((nl ? nl : 1) * sizeof(*lidx));
+		size_t *fill = gp_xmalloc((nn ? nn : 1) * sizeof(*fill));
+		smap bysig = { 0 };
 
+		for (k = 0; k < nl; k++)
+			lstart[links[k].a + 1]++;
+		for (i = 0; i < nn; i++) {
+			lstart[i + 1] += lstart[i];
+			fill[i] = lstart[i];
+		}
+		for (k = 0; k < nl; k++)
+			lidx[fill[links[k].a]++] = k;
+		free(fill);
 		for (i = 0; i < nn; i++) {
 			gp_sbuf sb;
 			const char **hs;
-			size_t nh = 0, j;
+			size_t nh = 0, j, r;
 
 			if (level[i] != 0)
 				continue;
-			hs = gp_xmalloc((nl ? nl : 1) * sizeof(*hs));
-			for (k = 0; k < nl; k++)
-				if ((size_t)links[k].a == i && links[k].b >= 0 && host[links[k].b])
+			hs = gp_xmalloc((lstart[i + 1] - lstart[i] + 1) * sizeof(*hs));
+			for (r = lstart[i]; r < lstart[i + 1]; r++) {
+				k = lidx[r];
+				if (links[k].b >= 0 && host[links[k].b])
 					hs[nh++] = host[links[k].b];
+			}
 			qsort(hs, nh, sizeof(*hs), cmp_cstr);
 			gp_sbuf_init(&sb);
 			for (j = 0; j < nh; j++)
@@ -488,25 +505,30 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 			free(hs);
 		}
 		for (i = 0; i < nn; i++) {
-			size_t j;
+			int j;
+			char a[128], b[128];
 
 			if (level[i] != 0 || !sig[i])
 				continue;
-			for (j = 0; j < i; j++)
-				if (level[j] == 0 && merged[j] == (int)j && sig[j] && !strcmp(sig[i], sig[j])) {
-					char a[128], b[128];
-
-					merged[i] = (int)j;
-					ib_switch_name(&nodes[j], a, sizeof(a));
-					ib_switch_name(&nodes[i], b, sizeof(b));
-					warn(f, "%s:%d: leaf '%s' serves the same nodes as '%s' (a rail): one "
-					     "logical leaf '%s'", file, nodes[i].line, b, a, a);
-					break;
-				}
+			/* the first leaf of that signature */
+			j = smap_get(&bysig, sig[i]);
+			if (j < 0) {
+				smap_put(&bysig, sig[i], (int)i);
+				continue;
+			}
+			merged[i] = j;
+			ib_switch_name(&nodes[j], a, sizeof(a));
+			ib_switch_name(&nodes[i], b, sizeof(b));
+			warn(f, "%s:%d: leaf '%s' serves the same nodes as '%s' (a rail): one "
+			     "logical leaf '%s'", file, nodes[i].line, b, a, a);
 		}
 		for (i = 0; i < nn; i++)
 			free(sig[i]);
 		free(sig);
+		free(bysig.key);
+		free(bysig.val);
+		free(lstart);
+		free(lidx);
 	}
 	/* levels upward: unplaced switches linked to level L */
 	for (int lv = 0; lv < 64; lv++) {
