@@ -11,9 +11,9 @@
 /* Set job j's leaf in its group's min-tree (INFINITY: not queued). */
 static void bf_set(sim *s, int32_t j, double v)
 {
-	int32_t g = s->grp[j];
-	double *t = s->tree + s->tree_off[g];
-	size_t i = (size_t)s->tree_size[g] + (size_t)s->grp_pos[j];
+	int32_t g = s->bf.grp[j];
+	double *t = s->bf.tree + s->bf.tree_off[g];
+	size_t i = (size_t)s->bf.tree_size[g] + (size_t)s->bf.grp_pos[j];
 
 	t[i] = v;
 	for (i /= 2; i >= 1; i /= 2) {
@@ -29,10 +29,10 @@ static void bf_set(sim *s, int32_t j, double v)
  * <= d; -1 when none. */
 static int32_t bf_find(const sim *s, int32_t g, int32_t p, double d)
 {
-	const double *t = s->tree + s->tree_off[g];
-	size_t size = (size_t)s->tree_size[g], i = size + (size_t)p;
+	const double *t = s->bf.tree + s->bf.tree_off[g];
+	size_t size = (size_t)s->bf.tree_size[g], i = size + (size_t)p;
 
-	if (p >= s->grp_len[g])
+	if (p >= s->bf.grp_len[g])
 		return -1;
 	while (!(t[i] <= d)) {
 		while (i & 1) {
@@ -53,8 +53,8 @@ static int32_t bf_find(const sim *s, int32_t g, int32_t p, double d)
 /* First member position of group g that arrived after rank r. */
 static int32_t bf_after(const sim *s, int32_t g, int32_t r)
 {
-	const int32_t *rk = s->grp_rank + s->grp_off[g];
-	int32_t lo = 0, hi = s->grp_len[g];
+	const int32_t *rk = s->bf.grp_rank + s->bf.grp_off[g];
+	int32_t lo = 0, hi = s->bf.grp_len[g];
 
 	while (lo < hi) {
 		int32_t mid = lo + (hi - lo) / 2;
@@ -69,26 +69,26 @@ static int32_t bf_after(const sim *s, int32_t g, int32_t r)
 
 static void bf_enqueue(sim *s, int32_t j, int k)
 {
-	int32_t g = s->grp[j];
+	int32_t g = s->bf.grp[j];
 
 	bf_set(s, j, s->est[j]);
-	if (s->grp_queued[g]++ == 0) {
-		s->active_at[g] = (int32_t)s->nactive[k];
-		s->active[k][s->nactive[k]++] = g;
+	if (s->bf.grp_queued[g]++ == 0) {
+		s->bf.active_at[g] = (int32_t)s->bf.nactive[k];
+		s->bf.active[k][s->bf.nactive[k]++] = g;
 	}
 }
 
 static void bf_dequeue(sim *s, int32_t j, int k)
 {
-	int32_t g = s->grp[j];
+	int32_t g = s->bf.grp[j];
 
 	bf_set(s, j, INFINITY);
-	if (--s->grp_queued[g] == 0) {
-		int32_t last = s->active[k][--s->nactive[k]];
+	if (--s->bf.grp_queued[g] == 0) {
+		int32_t last = s->bf.active[k][--s->bf.nactive[k]];
 
-		s->active[k][s->active_at[g]] = last;
-		s->active_at[last] = s->active_at[g];
-		s->active_at[g] = -1;
+		s->bf.active[k][s->bf.active_at[g]] = last;
+		s->bf.active_at[last] = s->bf.active_at[g];
+		s->bf.active_at[g] = -1;
 	}
 }
 
@@ -98,7 +98,7 @@ static double planned_run(const sim *s, int32_t j, double duration)
 {
 	const gp_job *job = &s->jl->jobs[j];
 
-	return s->limits && job->hist && job->hist->time_limit > 0 ? job->hist->time_limit : duration;
+	return s->bf.limits && job->hist && job->hist->time_limit > 0 ? job->hist->time_limit : duration;
 }
 
 static int by_end(const void *a, const void *b)
@@ -116,13 +116,13 @@ static size_t expected_ends(sim *s)
 {
 	size_t i, n = 0;
 
-	GP_GROW(s->lim_end, s->lim_end_cap, s->heap.n + 1);
+	GP_GROW(s->bf.lim_end, s->bf.lim_end_cap, s->heap.n + 1);
 	for (i = 0; i < s->heap.n; i++) {
 		const ev *e = &s->heap.v[i];
 		const gp_sim_job *rec;
 		double t;
 
-		if (e->job < 0 || (s->ix && gp_sim_ix_stale(s, e)) || s->slot[e->job] < 0)
+		if (e->job < 0 || (s->ix.on && gp_sim_ix_stale(s, e)) || s->slot[e->job] < 0)
 			continue;
 		rec = &s->res->jobs[e->job];
 		t = e->t;
@@ -130,10 +130,10 @@ static size_t expected_ends(sim *s)
 			t = rec->start + planned_run(s, e->job, e->t - rec->start);
 		if (t < s->last_t)
 			t = s->last_t;
-		s->lim_end[n].t = t;
-		s->lim_end[n++].job = e->job;
+		s->bf.lim_end[n].t = t;
+		s->bf.lim_end[n++].job = e->job;
 	}
-	qsort(s->lim_end, n, sizeof(*s->lim_end), by_end);
+	qsort(s->bf.lim_end, n, sizeof(*s->bf.lim_end), by_end);
 	return n;
 }
 
@@ -151,34 +151,34 @@ static void reserve(sim *s, int32_t head)
 	 * below would undo the same jobs and ask the policy the same
 	 * questions, so the reservation, its marks and its spare host
 	 * resources stand. */
-	if (s->resv_keep && s->resv_head == head && s->resv_alloc == s->alloc_version)
+	if (s->bf.resv_keep && s->bf.resv_head == head && s->bf.resv_alloc == s->alloc_version)
 		return;
-	rng0 = s->probe_rng;
+	rng0 = s->probe.rng;
 
 	/* Nothing was freed since this head got its last reservation, only
 	 * more jobs started: it cannot start before that time now. */
-	if (s->resv_head == head && s->resv_epoch == s->wait_epoch)
-		earliest = s->resv_t;
-	s->resv_head = head;
-	s->resv_epoch = s->wait_epoch;
-	s->resv_t = INFINITY;
-	s->resv_stamp++;
-	s->nreleased = 0;
+	if (s->bf.resv_head == head && s->bf.resv_epoch == s->wait_epoch)
+		earliest = s->bf.resv_t;
+	s->bf.resv_head = head;
+	s->bf.resv_epoch = s->wait_epoch;
+	s->bf.resv_t = INFINITY;
+	s->bf.resv_stamp++;
+	s->bf.nreleased = 0;
 	GP_GROW(s->walk, s->walk_cap, s->heap.n + 1);
 	if (s->heap.n && earliest < INFINITY)
 		s->walk[nwalk++] = 0;
-	if (s->limits)
+	if (s->bf.limits)
 		nlim = expected_ends(s);
-	s->probe_ctx.alloc = &s->alloc;
+	s->probe.ctx.alloc = &s->alloc;
 	for (;;) {
 		long e;
 		double et;
 		int32_t ej;
 
-		if (s->limits) {
+		if (s->bf.limits) {
 			e = ilim < nlim ? (long)ilim : -1;
-			et = e >= 0 ? s->lim_end[ilim].t : 0;
-			ej = e >= 0 ? s->lim_end[ilim++].job : -1;
+			et = e >= 0 ? s->bf.lim_end[ilim].t : 0;
+			ej = e >= 0 ? s->bf.lim_end[ilim++].job : -1;
 		} else {
 			e = gp_sim_walk_next(s, &nwalk);
 			et = e >= 0 ? s->heap.v[e].t : 0;
@@ -188,7 +188,7 @@ static void reserve(sim *s, int32_t head)
 			if (have_group && group_t >= earliest &&
 			    need_milli(job) <= s->cap_milli - s->alloc_milli + freed_milli) {
 				s->res->policy_calls++;
-				if (s->cfg->policy->place(&s->probe_ctx, job, &s->probe_place) == GP_PLACED) {
+				if (s->cfg->policy->place(&s->probe.ctx, job, &s->probe.place) == GP_PLACED) {
 					found = 1;
 					break;
 				}
@@ -198,38 +198,38 @@ static void reserve(sim *s, int32_t head)
 			group_t = et;
 			have_group = 1;
 		}
-		s->released[s->nreleased++] = ej;
+		s->bf.released[s->bf.nreleased++] = ej;
 		gp_placement_undo(&s->alloc, &s->pool[s->slot[ej]]);
 		freed_milli += need_milli(&s->jl->jobs[ej]);
 	}
-	s->probe_ctx.alloc = &s->probe_alloc;
+	s->probe.ctx.alloc = &s->probe.alloc;
 	if (found) {
-		s->resv_t = group_t;
-		for (i = 0; i < s->probe_place.nparts; i++) {
-			const gp_place_part *part = &s->probe_place.parts[i];
+		s->bf.resv_t = group_t;
+		for (i = 0; i < s->probe.place.nparts; i++) {
+			const gp_place_part *part = &s->probe.place.parts[i];
 			int node = part->node, first = s->cl->nodes[node].first_gpu;
 
-			if (s->node_mark[node] != s->resv_stamp) {
-				s->node_mark[node] = s->resv_stamp;
-				s->spare_cpu[node] = s->alloc.node_free_cpu_milli[node];
-				s->spare_mem[node] = s->alloc.node_free_mem_mib[node];
+			if (s->bf.node_mark[node] != s->bf.resv_stamp) {
+				s->bf.node_mark[node] = s->bf.resv_stamp;
+				s->bf.spare_cpu[node] = s->alloc.node_free_cpu_milli[node];
+				s->bf.spare_mem[node] = s->alloc.node_free_mem_mib[node];
 			}
-			s->spare_cpu[node] -= part->cpu_milli;
-			s->spare_mem[node] -= part->host_mem_mib;
+			s->bf.spare_cpu[node] -= part->cpu_milli;
+			s->bf.spare_mem[node] -= part->host_mem_mib;
 			for (g = 0; g < part->ngpus; g++)
-				s->gpu_mark[first + part->gpus[g]] = s->resv_stamp;
+				s->bf.gpu_mark[first + part->gpus[g]] = s->bf.resv_stamp;
 		}
 	}
-	for (r = s->nreleased; r-- > 0;)
-		if (gp_placement_apply(&s->alloc, &s->pool[s->slot[s->released[r]]]) != 0) {
+	for (r = s->bf.nreleased; r-- > 0;)
+		if (gp_placement_apply(&s->alloc, &s->pool[s->slot[s->bf.released[r]]]) != 0) {
 			s->status = gp_error_set(s->err, GP_EIO, NULL, 0, 0,
 						 "internal error: cannot restore a running job");
 			return;
 		}
 	/* Not when the policy drew random numbers: asking again would draw
 	 * the next ones. */
-	s->resv_alloc = s->alloc_version;
-	s->resv_keep = !s->ix && !memcmp(&rng0, &s->probe_rng, sizeof(rng0));
+	s->bf.resv_alloc = s->alloc_version;
+	s->bf.resv_keep = !s->ix.on && !memcmp(&rng0, &s->probe.rng, sizeof(rng0));
 }
 
 /* May j (placed in s->scratch, running until end) start without delaying
@@ -238,25 +238,25 @@ static int respects_reservation(sim *s, double end)
 {
 	int i, g;
 
-	if (end <= s->resv_t)
+	if (end <= s->bf.resv_t)
 		return 1;
 	for (i = 0; i < s->scratch.nparts; i++) {
 		const gp_place_part *part = &s->scratch.parts[i];
 		int node = part->node, first = s->cl->nodes[node].first_gpu;
 
 		for (g = 0; g < part->ngpus; g++)
-			if (s->gpu_mark[first + part->gpus[g]] == s->resv_stamp)
+			if (s->bf.gpu_mark[first + part->gpus[g]] == s->bf.resv_stamp)
 				return 0;
-		if (s->node_mark[node] == s->resv_stamp &&
-		    (part->cpu_milli > s->spare_cpu[node] || part->host_mem_mib > s->spare_mem[node]))
+		if (s->bf.node_mark[node] == s->bf.resv_stamp &&
+		    (part->cpu_milli > s->bf.spare_cpu[node] || part->host_mem_mib > s->bf.spare_mem[node]))
 			return 0;
 	}
 	for (i = 0; i < s->scratch.nparts; i++) {
 		const gp_place_part *part = &s->scratch.parts[i];
 
-		if (s->node_mark[part->node] == s->resv_stamp) {
-			s->spare_cpu[part->node] -= part->cpu_milli;
-			s->spare_mem[part->node] -= part->host_mem_mib;
+		if (s->bf.node_mark[part->node] == s->bf.resv_stamp) {
+			s->bf.spare_cpu[part->node] -= part->cpu_milli;
+			s->bf.spare_mem[part->node] -= part->host_mem_mib;
 		}
 	}
 	return 1;
@@ -269,7 +269,7 @@ static void backfill_one(sim *s, int32_t j)
 
 	/* The state has not changed since this shape was placed on the
 	 * reservation: the policy would do it again for a job this long. */
-	if (s->shape_conflict[sh] == s->version && s->last_t + s->est[j] > s->resv_t)
+	if (s->shape_conflict[sh] == s->version && s->last_t + s->est[j] > s->bf.resv_t)
 		return;
 	if (!gp_sim_try_place(s, j) || gp_sim_job_runinfo(s, j, &ri) != 0)
 		return;
@@ -327,18 +327,18 @@ static void bf_scan(sim *s, int32_t head, int hk)
 				return;
 			/* A superset of the estimates with last_t + est <= resv_t
 			 * (backfill_one checks the exact condition). */
-			slack = s->resv_t - s->last_t +
-				(fabs(s->resv_t) + fabs(s->last_t)) * 4 * DBL_EPSILON;
-			for (a = 0; a < s->nactive[k]; a++) {
-				int32_t g = s->active[k][a], sh = s->grp_shape[g], p, j;
+			slack = s->bf.resv_t - s->last_t +
+				(fabs(s->bf.resv_t) + fabs(s->last_t)) * 4 * DBL_EPSILON;
+			for (a = 0; a < s->bf.nactive[k]; a++) {
+				int32_t g = s->bf.active[k][a], sh = s->bf.grp_shape[g], p, j;
 
-				if (s->shape_waited[sh] == s->wait_epoch || s->grp_need[g] > free_milli)
+				if (s->shape_waited[sh] == s->wait_epoch || s->bf.grp_need[g] > free_milli)
 					continue;
 				p = bf_find(s, g, bf_after(s, g, r),
 					    s->shape_conflict[sh] == s->version ? slack : DBL_MAX);
 				if (p < 0)
 					continue;
-				j = s->grp_jobs[s->grp_off[g] + (size_t)p];
+				j = s->bf.grp_jobs[s->bf.grp_off[g] + (size_t)p];
 				if (s->rank[j] < best_rank) {
 					best_rank = s->rank[j];
 					best = j;
@@ -363,7 +363,7 @@ static int use_index(const sim *s, int hk)
 	if (s->cfg->backfill_scan == GP_SIM_SCAN_WALK)
 		return 0;
 	for (k = hk; k < NCLASS; k++) {
-		groups += s->nactive[k];
+		groups += s->bf.nactive[k];
 		queued += s->qlen[k];
 	}
 	return queued > 64 && groups * 16 < queued;
@@ -377,56 +377,56 @@ static void bf_setup(sim *s)
 	int32_t *gmap = gp_xmalloc(2 * (s->nshapes ? s->nshapes : 1) * sizeof(*gmap));
 	int k;
 
-	s->bf_index = 1;
+	s->bf.index = 1;
 	memset(gmap, 0xff, 2 * (s->nshapes ? s->nshapes : 1) * sizeof(*gmap));
-	s->grp = gp_xmalloc((n ? n : 1) * sizeof(*s->grp));
-	s->grp_pos = gp_xmalloc((n ? n : 1) * sizeof(*s->grp_pos));
-	s->grp_jobs = gp_xmalloc((n ? n : 1) * sizeof(*s->grp_jobs));
-	s->grp_rank = gp_xmalloc((n ? n : 1) * sizeof(*s->grp_rank));
-	s->grp_len = gp_xcalloc(n ? n : 1, sizeof(*s->grp_len));
+	s->bf.grp = gp_xmalloc((n ? n : 1) * sizeof(*s->bf.grp));
+	s->bf.grp_pos = gp_xmalloc((n ? n : 1) * sizeof(*s->bf.grp_pos));
+	s->bf.grp_jobs = gp_xmalloc((n ? n : 1) * sizeof(*s->bf.grp_jobs));
+	s->bf.grp_rank = gp_xmalloc((n ? n : 1) * sizeof(*s->bf.grp_rank));
+	s->bf.grp_len = gp_xcalloc(n ? n : 1, sizeof(*s->bf.grp_len));
 	for (i = 0; i < n; i++) {
 		int32_t j = (int32_t)s->order[i];
 		size_t key = 2 * (size_t)s->shape[j] + (size_t)job_class(&s->jl->jobs[j]);
 
 		if (gmap[key] < 0)
-			gmap[key] = (int32_t)s->ngroups++;
-		s->grp[j] = gmap[key];
-		s->grp_pos[j] = s->grp_len[gmap[key]]++;
+			gmap[key] = (int32_t)s->bf.ngroups++;
+		s->bf.grp[j] = gmap[key];
+		s->bf.grp_pos[j] = s->bf.grp_len[gmap[key]]++;
 	}
 	free(gmap);
-	g = s->ngroups ? s->ngroups : 1;
-	s->grp_off = gp_xmalloc(g * sizeof(*s->grp_off));
-	s->grp_shape = gp_xmalloc(g * sizeof(*s->grp_shape));
-	s->grp_need = gp_xmalloc(g * sizeof(*s->grp_need));
-	s->tree_off = gp_xmalloc(g * sizeof(*s->tree_off));
-	s->tree_size = gp_xmalloc(g * sizeof(*s->tree_size));
-	s->grp_queued = gp_xcalloc(g, sizeof(*s->grp_queued));
-	s->active_at = gp_xmalloc(g * sizeof(*s->active_at));
+	g = s->bf.ngroups ? s->bf.ngroups : 1;
+	s->bf.grp_off = gp_xmalloc(g * sizeof(*s->bf.grp_off));
+	s->bf.grp_shape = gp_xmalloc(g * sizeof(*s->bf.grp_shape));
+	s->bf.grp_need = gp_xmalloc(g * sizeof(*s->bf.grp_need));
+	s->bf.tree_off = gp_xmalloc(g * sizeof(*s->bf.tree_off));
+	s->bf.tree_size = gp_xmalloc(g * sizeof(*s->bf.tree_size));
+	s->bf.grp_queued = gp_xcalloc(g, sizeof(*s->bf.grp_queued));
+	s->bf.active_at = gp_xmalloc(g * sizeof(*s->bf.active_at));
 	for (k = 0; k < NCLASS; k++)
-		s->active[k] = gp_xmalloc(g * sizeof(*s->active[k]));
-	for (g = 0; g < s->ngroups; g++) {
+		s->bf.active[k] = gp_xmalloc(g * sizeof(*s->bf.active[k]));
+	for (g = 0; g < s->bf.ngroups; g++) {
 		int32_t size = 1;
 
-		while (size < s->grp_len[g])
+		while (size < s->bf.grp_len[g])
 			size *= 2;
-		s->grp_off[g] = off;
-		off += (size_t)s->grp_len[g];
-		s->tree_off[g] = toff;
-		s->tree_size[g] = size;
+		s->bf.grp_off[g] = off;
+		off += (size_t)s->bf.grp_len[g];
+		s->bf.tree_off[g] = toff;
+		s->bf.tree_size[g] = size;
 		toff += 2 * (size_t)size;
-		s->active_at[g] = -1;
+		s->bf.active_at[g] = -1;
 	}
-	s->tree = gp_xmalloc((toff ? toff : 1) * sizeof(*s->tree));
+	s->bf.tree = gp_xmalloc((toff ? toff : 1) * sizeof(*s->bf.tree));
 	for (i = 0; i < toff; i++)
-		s->tree[i] = INFINITY;
+		s->bf.tree[i] = INFINITY;
 	for (i = 0; i < n; i++) {
-		int32_t j = (int32_t)s->order[i], gi = s->grp[j];
-		size_t at = s->grp_off[gi] + (size_t)s->grp_pos[j];
+		int32_t j = (int32_t)s->order[i], gi = s->bf.grp[j];
+		size_t at = s->bf.grp_off[gi] + (size_t)s->bf.grp_pos[j];
 
-		s->grp_jobs[at] = j;
-		s->grp_rank[at] = (int32_t)i;
-		s->grp_shape[gi] = s->shape[j];
-		s->grp_need[gi] = need_milli(&s->jl->jobs[j]);
+		s->bf.grp_jobs[at] = j;
+		s->bf.grp_rank[at] = (int32_t)i;
+		s->bf.grp_shape[gi] = s->shape[j];
+		s->bf.grp_need[gi] = need_milli(&s->jl->jobs[j]);
 	}
 }
 
@@ -434,21 +434,27 @@ static void bf_teardown(sim *s)
 {
 	int k;
 
-	free(s->grp);
-	free(s->grp_pos);
-	free(s->grp_jobs);
-	free(s->grp_rank);
-	free(s->grp_len);
-	free(s->grp_off);
-	free(s->grp_shape);
-	free(s->grp_need);
-	free(s->tree_off);
-	free(s->tree_size);
-	free(s->tree);
-	free(s->grp_queued);
-	free(s->active_at);
+	free(s->bf.grp);
+	free(s->bf.grp_pos);
+	free(s->bf.grp_jobs);
+	free(s->bf.grp_rank);
+	free(s->bf.grp_len);
+	free(s->bf.grp_off);
+	free(s->bf.grp_shape);
+	free(s->bf.grp_need);
+	free(s->bf.tree_off);
+	free(s->bf.tree_size);
+	free(s->bf.tree);
+	free(s->bf.grp_queued);
+	free(s->bf.active_at);
 	for (k = 0; k < NCLASS; k++)
-		free(s->active[k]);
+		free(s->bf.active[k]);
+	free(s->bf.lim_end);
+	free(s->bf.released);
+	free(s->bf.gpu_mark);
+	free(s->bf.node_mark);
+	free(s->bf.spare_cpu);
+	free(s->bf.spare_mem);
 }
 
 /* The head is blocked: reserve its start and backfill behind it. */
@@ -460,7 +466,7 @@ static void backfill(sim *s, int32_t head)
 	if (s->status != GP_OK)
 		return;
 	hk = job_class(&s->jl->jobs[head]);
-	if (s->bf_index && use_index(s, hk))
+	if (s->bf.index && use_index(s, hk))
 		bf_scan(s, head, hk);
 	else
 		bf_walk(s, head, hk);
@@ -470,32 +476,42 @@ static void backfill(sim *s, int32_t head)
  * Slurm does; an exact scan (no depth) uses the index. */
 static int bf_disc_setup(sim *s)
 {
-	size_t i;
+	size_t i, nn = s->cl->nnodes ? (size_t)s->cl->nnodes : 1;
 
+	s->bf.resv_head = -1;
+	s->bf.released = gp_xmalloc((s->n ? s->n : 1) * sizeof(*s->bf.released));
+	s->bf.gpu_mark = gp_xcalloc(s->cl->ngpus ? (size_t)s->cl->ngpus : 1, sizeof(*s->bf.gpu_mark));
+	s->bf.node_mark = gp_xcalloc(nn, sizeof(*s->bf.node_mark));
+	s->bf.spare_cpu = gp_xcalloc(nn, sizeof(*s->bf.spare_cpu));
+	s->bf.spare_mem = gp_xcalloc(nn, sizeof(*s->bf.spare_mem));
 	if (!s->cfg->backfill_depth)
 		bf_setup(s);
-	for (i = 0; i < s->n && !s->limits; i++)
-		s->limits = s->jl->jobs[i].hist && s->jl->jobs[i].hist->time_limit > 0;
+	for (i = 0; i < s->n && !s->bf.limits; i++)
+		s->bf.limits = s->jl->jobs[i].hist && s->jl->jobs[i].hist->time_limit > 0;
 	return GP_OK;
 }
 
 static void bf_arrival(sim *s, int32_t j)
 {
-	if (s->bf_index)
+	const gp_job *job = &s->jl->jobs[j];
+
+	if (s->bf.limits && job->hist && job->hist->time_limit > 0)
+		s->est[j] = job->hist->time_limit;
+	if (s->bf.index)
 		bf_enqueue(s, j, job_class(&s->jl->jobs[j]));
 	gp_sim_fifo_arrival(s, j);
 }
 
 static void bf_requeue(sim *s, int32_t j)
 {
-	if (s->bf_index)
+	if (s->bf.index)
 		bf_enqueue(s, j, job_class(&s->jl->jobs[j]));
 	gp_sim_fifo_requeue(s, j);
 }
 
 static void bf_leave(sim *s, int32_t j)
 {
-	if (s->bf_index)
+	if (s->bf.index)
 		bf_dequeue(s, j, job_class(&s->jl->jobs[j]));
 	gp_sim_fifo_leave(s, j);
 }

@@ -148,21 +148,6 @@ static void assign_shapes(sim *s)
 	s->shape_conflict = gp_xcalloc(s->nshapes ? s->nshapes : 1, sizeof(*s->shape_conflict));
 }
 
-void gp_sim_settle(sim *s, int32_t j, int state, int why)
-{
-	s->res->jobs[j].state = (uint8_t)state;
-	s->res->jobs[j].why = (uint8_t)why;
-	if (s->ix)
-		s->jst[j] = GP_SIM_JOB_ENDED;
-	s->settled++;
-	if (state == GP_SIM_FAILED)
-		s->res->failed++;
-	else if (state == GP_SIM_NEVER)
-		s->res->never_placed++;
-	else
-		s->res->completed++;
-}
-
 /* gp_place_ever's answer for j, asked once per job shape. */
 static int ever_fits(sim *s, int32_t j)
 {
@@ -171,17 +156,17 @@ static int ever_fits(sim *s, int32_t j)
 	if (s->shape_fits[sh] < 0) {
 		char why[8];
 
-		if (!s->probe_ready) {
-			if (gp_place_idle_init(&s->probe_alloc, s->cl) != GP_OK) {
+		if (!s->probe.ready) {
+			if (gp_place_idle_init(&s->probe.alloc, s->cl) != GP_OK) {
 				s->status = gp_error_set(s->err, GP_EIO, NULL, 0, 0,
 							 "cannot set up the cluster state");
 				return GP_NEVER_POLICY;
 			}
-			s->probe_ready = 1;
+			s->probe.ready = 1;
 		}
 		s->res->policy_calls++;
-		s->shape_fits[sh] = (int8_t)gp_place_ever(s->cfg->policy, &s->probe_ctx,
-							  &s->jl->jobs[j], &s->probe_place, why,
+		s->shape_fits[sh] = (int8_t)gp_place_ever(s->cfg->policy, &s->probe.ctx,
+							  &s->jl->jobs[j], &s->probe.place, why,
 							  sizeof(why));
 	}
 	return s->shape_fits[sh];
@@ -205,11 +190,8 @@ static void arrive(sim *s, int32_t j)
 		return;
 	}
 	s->est[j] = ri.duration;
-	/* backfill plans with the time limit, as Slurm does */
-	if (s->limits && job->hist && job->hist->time_limit > 0)
-		s->est[j] = job->hist->time_limit;
-	if (s->ix)
-		s->jst[j] = GP_SIM_JOB_QUEUED;
+	if (s->ix.on)
+		s->ix.jst[j] = GP_SIM_JOB_QUEUED;
 	gp_sim_enqueue(s, j);
 	s->narrived++;
 	s->dirty = 1;
@@ -266,11 +248,11 @@ int gp_sim_start_job(sim *s, int32_t j, const gp_sim_runinfo *ri)
 	if (s->running > s->res->peak_running)
 		s->res->peak_running = s->running;
 	gp_sim_dequeue(s, j);
-	if (s->ix) {
-		s->fin_seq[j] = s->heap.seq;
+	if (s->ix.on) {
+		s->ix.fin_seq[j] = s->heap.seq;
 		gp_sim_heap_push(s, rec->finish, j);
 		gp_sim_ix_started(s, j);
-		s->alloc_milli += s->held[j];
+		s->alloc_milli += s->ix.held[j];
 		return GP_OK;
 	}
 	s->alloc_milli += need_milli(job);
@@ -285,9 +267,9 @@ static void finish_job(sim *s, int32_t j)
 	if (s->cfg->tenants)
 		gp_sim_quota_change(s, j, &s->pool[slot], -1);
 	gp_placement_undo(&s->alloc, &s->pool[slot]);
-	if (s->ix) {
+	if (s->ix.on) {
 		gp_sim_ix_finished(s, j);
-		s->alloc_milli -= s->held[j];
+		s->alloc_milli -= s->ix.held[j];
 	} else {
 		s->alloc_milli -= need_milli(&s->jl->jobs[j]);
 		s->res->jobs[j].ran_s = s->res->jobs[j].finish - s->res->jobs[j].start;
@@ -330,13 +312,13 @@ int gp_sim_job_runinfo(sim *s, int32_t j, gp_sim_runinfo *ri)
 	if (s->dur(s->dur_ud, s->cl, &s->jl->jobs[j], &s->scratch, ri) != 0 ||
 	    !isfinite(ri->duration) || ri->duration < 0) {
 		gp_sim_dequeue(s, j);
-		if (s->ix && s->res->jobs[j].interruptions > 0)
-			s->nrequeued--;
+		if (s->ix.on && s->res->jobs[j].interruptions > 0)
+			s->ix.nrequeued--;
 		gp_sim_settle(s, j, GP_SIM_FAILED, GP_SIM_WHY_NO_RUNTIME);
 		return -1;
 	}
-	if (s->ix) {
-		s->scratch_dur = ri->duration;
+	if (s->ix.on) {
+		s->ix.scratch_dur = ri->duration;
 		ri->duration = gp_sim_ix_wall(s, j, ri->duration);
 	}
 	return 0;
@@ -374,7 +356,7 @@ static void schedule(sim *s)
 			}
 			if (gp_sim_job_runinfo(s, j, &ri) == 0)
 				gp_sim_start_job(s, j, &ri);
-			if (s->ix && s->ndeferred) {
+			if (s->ix.on && s->pk.ndeferred) {
 				/* Victims are back in their queues, maybe in
 				 * one already passed: start over. */
 				gp_sim_flush_requeue(s);
@@ -440,11 +422,8 @@ static int setup(sim *s)
 	s->slot = gp_xmalloc((n ? n : 1) * sizeof(*s->slot));
 	s->prev = gp_xmalloc((n ? n : 1) * sizeof(*s->prev));
 	s->next = gp_xmalloc((n ? n : 1) * sizeof(*s->next));
-	s->released = gp_xmalloc((n ? n : 1) * sizeof(*s->released));
 	for (k = 0; k < NCLASS; k++)
 		s->qhead[k] = s->qtail[k] = -1;
-	for (k = 0; k < NLIST; k++)
-		s->lhead[k] = s->ltail[k] = -1;
 	s->min_need = INT64_MAX;
 	for (i = 0; i < n; i++) {
 		gp_sim_job *rec = &s->res->jobs[i];
@@ -476,10 +455,6 @@ static int setup(sim *s)
 		gp_sim_ix_setup(s);
 	if (s->disc->setup && (st = s->disc->setup(s)) != GP_OK)
 		return st;
-	s->gpu_mark = gp_xcalloc(s->cl->ngpus ? (size_t)s->cl->ngpus : 1, sizeof(*s->gpu_mark));
-	s->node_mark = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->node_mark));
-	s->spare_cpu = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->spare_cpu));
-	s->spare_mem = gp_xcalloc(s->cl->nnodes ? (size_t)s->cl->nnodes : 1, sizeof(*s->spare_mem));
 
 	s->res->first_submit = n ? jl->jobs[s->order[0]].submit : 0;
 	s->res->last_finish = s->res->first_submit;
@@ -492,21 +467,20 @@ static int setup(sim *s)
 	else
 		s->res->tick = gp_sim_nice_step((horizon - s->res->first_submit) / TICK_TARGET);
 	s->last_head = -1;
-	s->resv_head = -1;
 	s->wait_epoch = 1;
 	gp_rng_seed(&s->rng, s->cfg->seed);
-	gp_rng_seed_stream(&s->probe_rng, s->cfg->seed, GP_RNG_STREAM_PROBE);
+	gp_rng_seed_stream(&s->probe.rng, s->cfg->seed, GP_RNG_STREAM_PROBE);
 	s->ctx.cluster = s->cl;
 	s->ctx.alloc = &s->alloc;
 	s->ctx.rng = &s->rng;
-	s->probe_ctx.cluster = s->cl;
-	s->probe_ctx.alloc = &s->probe_alloc;
-	s->probe_ctx.rng = &s->probe_rng;
+	s->probe.ctx.cluster = s->cl;
+	s->probe.ctx.alloc = &s->probe.alloc;
+	s->probe.ctx.rng = &s->probe.rng;
 	/* Per-node-type policy tables, built once (shared: never in use twice). */
-	s->ctx.cache = s->probe_ctx.cache = gp_place_cache_new(s->cl);
+	s->ctx.cache = s->probe.ctx.cache = gp_place_cache_new(s->cl);
 	gp_place_cache_summary_timed(s->ctx.cache, 1);
 	gp_placement_init(&s->scratch);
-	gp_placement_init(&s->probe_place);
+	gp_placement_init(&s->probe.place);
 	if (n)
 		gp_sim_heap_push(s, s->res->first_submit + s->res->tick, -1);
 	return s->cfg->tenants ? gp_sim_quota_setup(s) : GP_OK;
@@ -522,15 +496,14 @@ static void teardown(sim *s)
 	free(s->pool);
 	free(s->pool_free);
 	gp_placement_release(&s->scratch);
-	gp_placement_release(&s->probe_place);
+	gp_placement_release(&s->probe.place);
 	gp_alloc_release(&s->alloc);
 	gp_place_cache_free(s->ctx.cache);
-	if (s->probe_ready)
-		gp_alloc_release(&s->probe_alloc);
+	if (s->probe.ready)
+		gp_alloc_release(&s->probe.alloc);
 	free(s->order);
 	gp_sim_evheap_release(&s->heap);
 	free(s->walk);
-	free(s->lim_end);
 	free(s->shape);
 	free(s->shape_fits);
 	free(s->shape_waited);
@@ -539,15 +512,10 @@ static void teardown(sim *s)
 	free(s->slot);
 	free(s->prev);
 	free(s->next);
-	free(s->released);
-	free(s->gpu_mark);
-	free(s->node_mark);
-	free(s->spare_cpu);
-	free(s->spare_mem);
 	free(s->rank);
 	if (s->disc->teardown)
 		s->disc->teardown(s);
-	if (s->ix)
+	if (s->ix.on)
 		gp_sim_ix_teardown(s);
 }
 
@@ -555,14 +523,14 @@ static void drain_stuck(sim *s)
 {
 	/* Nothing runs and nothing will arrive: whatever still queues can
 	 * never start (what is up cannot hold it). */
-	while (s->status == GP_OK && s->running == 0 && s->next_arrival == s->n && !s->nstrong) {
+	while (s->status == GP_OK && s->running == 0 && s->next_arrival == s->n && !s->ix.nstrong) {
 		int32_t h = gp_sim_combined_head(s);
 
 		if (h < 0)
 			break;
 		gp_sim_dequeue(s, h);
-		if (s->ix && s->res->jobs[h].interruptions > 0)
-			s->nrequeued--;
+		if (s->ix.on && s->res->jobs[h].interruptions > 0)
+			s->ix.nrequeued--;
 		gp_sim_settle(s, h, GP_SIM_NEVER, GP_SIM_WHY_STUCK);
 		s->freed = 1;
 		schedule(s);
@@ -621,8 +589,8 @@ static int take_events(sim *s, double t)
 			ticked = 1;
 		else if (e.job <= -2)
 			gp_sim_ix_event(s, &e);
-		else if (s->ix && gp_sim_ix_stale(s, &e))
-			s->nstale--;
+		else if (s->ix.on && gp_sim_ix_stale(s, &e))
+			s->ix.nstale--;
 		else
 			finish_job(s, e.job);
 	}
@@ -639,9 +607,9 @@ static int run_over(sim *s)
 {
 	while (s->heap.n && s->heap.v[0].job >= 0 && gp_sim_ix_stale(s, &s->heap.v[0])) {
 		gp_sim_heap_pop(s);
-		s->nstale--;
+		s->ix.nstale--;
 	}
-	return s->next_arrival == s->n && s->heap.n == s->nstale + s->nweak;
+	return s->next_arrival == s->n && s->heap.n == s->ix.nstale + s->ix.nweak;
 }
 
 /* Time moves to t: the integrals of the GPU share allocated, in all and
@@ -676,8 +644,8 @@ static void totals(sim *s)
 	for (i = 0; i < s->n; i++) {
 		const gp_sim_job *rec = &out->jobs[i];
 
-		if (s->ix)
-			out->alloc_gpu_seconds += s->past_gpu_s[i];
+		if (s->ix.on)
+			out->alloc_gpu_seconds += s->ix.past_gpu_s[i];
 		else if (rec->state == GP_SIM_DONE)
 			out->alloc_gpu_seconds += (double)need_milli(&s->jl->jobs[i]) / GP_MILLI *
 						  (rec->finish - rec->start);
@@ -690,13 +658,13 @@ static int hooks_call(sim *s, int end)
 {
 	int k, rc;
 
-	for (k = 0; k < s->nhooks && s->status == GP_OK; k++) {
-		int (*fn)(void *, gp_sim *) = end ? s->hooks[k]->end : s->hooks[k]->begin;
+	for (k = 0; k < s->ix.nhooks && s->status == GP_OK; k++) {
+		int (*fn)(void *, gp_sim *) = end ? s->ix.hooks[k]->end : s->ix.hooks[k]->begin;
 
-		if (fn && (rc = fn(s->hooks[k]->ud, s)) != GP_OK) {
+		if (fn && (rc = fn(s->ix.hooks[k]->ud, s)) != GP_OK) {
 			if (s->err && s->err->status == GP_OK)
 				gp_error_set(s->err, rc, NULL, 0, 0, "interruption source '%s' failed",
-					     s->hooks[k]->name ? s->hooks[k]->name : "?");
+					     s->ix.hooks[k]->name ? s->ix.hooks[k]->name : "?");
 			s->status = rc;
 		}
 	}
@@ -729,7 +697,7 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 	s.dur = cfg->duration ? cfg->duration : gp_sim_fixed_duration;
 	s.dur_ud = cfg->duration_ud;
 	status = setup(&s);
-	if (status == GP_OK && s.nhooks)
+	if (status == GP_OK && s.ix.nhooks)
 		status = hooks_call(&s, 0);
 	if (status != GP_OK) {
 		teardown(&s);
@@ -741,13 +709,13 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 		int ticked;
 
 		/* (queued jobs still wait for the next scheduling pass) */
-		if (s.ix && run_over(&s) &&
+		if (s.ix.on && run_over(&s) &&
 		    !(cfg->sched_interval > 0 && s.qlen[0] + s.qlen[1] > 0))
 			break;
 		/* Every job settled: what a source still has pending (a repair
 		 * far ahead, failures meanwhile) changes nothing, and must not
 		 * stretch the timeline or count failures after the workload. */
-		if (s.ix && s.settled == s.n && s.next_arrival == s.n)
+		if (s.ix.on && s.settled == s.n && s.next_arrival == s.n)
 			break;
 		t_arr = s.next_arrival < s.n ? jobs->jobs[s.order[s.next_arrival]].submit : INFINITY;
 		t_ev = s.heap.n ? s.heap.v[0].t : INFINITY;
@@ -782,7 +750,7 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 				break;
 			}
 			gp_sim_timeline_row(&s, t);
-			if (s.running || s.next_arrival < s.n || s.qlen[0] || s.qlen[1] || s.nstrong)
+			if (s.running || s.next_arrival < s.n || s.qlen[0] || s.qlen[1] || s.ix.nstrong)
 				gp_sim_heap_push(&s, next_tick(&s, t), -1);
 		}
 		if (cfg->progress && s.settled - last_progress >= 4096) {
@@ -790,7 +758,7 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 			cfg->progress(cfg->progress_ud, s.settled, s.n);
 		}
 	}
-	if (s.status == GP_OK && s.nhooks)
+	if (s.status == GP_OK && s.ix.nhooks)
 		hooks_call(&s, 1);
 	status = s.status;
 	if (status == GP_OK) {

@@ -44,7 +44,7 @@ long gp_sim_walk_next(sim *s, size_t *nwalk)
 			}
 			s->walk[m] = x;
 		}
-		if (s->heap.v[i].job >= 0 && !(s->ix && gp_sim_ix_stale(s, &s->heap.v[i])))
+		if (s->heap.v[i].job >= 0 && !(s->ix.on && gp_sim_ix_stale(s, &s->heap.v[i])))
 			return (long)i;
 	}
 	return -1;

@@ -1,5 +1,6 @@
-/* Internals of the failure source (failsim.c: lists, helpers, injection,
- * the hook, summaries; failsim_recover.c: detection, recovery, repair). */
+/* Internals of the failure source (failsim.c: injection, the hook,
+ * summaries; failsim_recover.c: detection, recovery, repair;
+ * failsim_place.c: questions about placements). */
 #ifndef GPUPLAN_SIM_FAILSIM_INT_H
 #define GPUPLAN_SIM_FAILSIM_INT_H
 
@@ -53,7 +54,7 @@ struct gp_failsim {
 	double stall_gpu_s;
 };
 
-/* failsim.c */
+/* failsim_place.c */
 double gp_failsim_full_of(const gp_failsim *f, int32_t job, const gp_placement *p);
 double gp_failsim_held_gpus(const gp_placement *p);
 int gp_failsim_uses(const gp_placement *p, const gp_fail_event *e);

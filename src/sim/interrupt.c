@@ -25,68 +25,62 @@ int gp_sim_ix_setup(sim *s)
 	size_t n = szn(s->n), i;
 	int k;
 
-	s->ix = 1;
-	s->jst = gp_xcalloc(n, sizeof(*s->jst));
-	s->fin_seq = gp_xcalloc(n, sizeof(*s->fin_seq));
-	s->aux_seq = gp_xcalloc(n, sizeof(*s->aux_seq));
-	s->has_aux = gp_xcalloc(n, sizeof(*s->has_aux));
-	s->rem = gp_xcalloc(n, sizeof(*s->rem));
-	s->acct_t = gp_xcalloc(n, sizeof(*s->acct_t));
-	s->ovh = gp_xcalloc(n, sizeof(*s->ovh));
-	s->full = gp_xcalloc(n, sizeof(*s->full));
-	s->seg_t = gp_xcalloc(n, sizeof(*s->seg_t));
-	s->seg_work = gp_xcalloc(n, sizeof(*s->seg_work));
-	s->ck_saved = gp_xcalloc(n, sizeof(*s->ck_saved));
-	s->ck_next = gp_xcalloc(n, sizeof(*s->ck_next));
-	s->ck_writing = gp_xcalloc(n, sizeof(*s->ck_writing));
-	s->speed = gp_xmalloc(n * sizeof(*s->speed));
+	s->ix.on = 1;
+	s->ix.jst = gp_xcalloc(n, sizeof(*s->ix.jst));
+	s->ix.fin_seq = gp_xcalloc(n, sizeof(*s->ix.fin_seq));
+	s->ix.aux_seq = gp_xcalloc(n, sizeof(*s->ix.aux_seq));
+	s->ix.has_aux = gp_xcalloc(n, sizeof(*s->ix.has_aux));
+	s->ix.rem = gp_xcalloc(n, sizeof(*s->ix.rem));
+	s->ix.acct_t = gp_xcalloc(n, sizeof(*s->ix.acct_t));
+	s->ix.ovh = gp_xcalloc(n, sizeof(*s->ix.ovh));
+	s->ix.full = gp_xcalloc(n, sizeof(*s->ix.full));
+	s->ix.seg_t = gp_xcalloc(n, sizeof(*s->ix.seg_t));
+	s->ix.seg_work = gp_xcalloc(n, sizeof(*s->ix.seg_work));
+	s->ix.ck_saved = gp_xcalloc(n, sizeof(*s->ix.ck_saved));
+	s->ix.ck_next = gp_xcalloc(n, sizeof(*s->ix.ck_next));
+	s->ix.ck_writing = gp_xcalloc(n, sizeof(*s->ix.ck_writing));
+	s->ix.speed = gp_xmalloc(n * sizeof(*s->ix.speed));
 	for (i = 0; i < n; i++)
-		s->speed[i] = 1;
-	s->pend_ovh = gp_xcalloc(n, sizeof(*s->pend_ovh));
-	s->past_gpu_s = gp_xcalloc(n, sizeof(*s->past_gpu_s));
-	s->held = gp_xcalloc(n, sizeof(*s->held));
-	s->run_list = gp_xmalloc(n * sizeof(*s->run_list));
-	s->run_pos = gp_xmalloc(n * sizeof(*s->run_pos));
-	s->released_flag = gp_xcalloc(n, sizeof(*s->released_flag));
-	gp_sim_nodeix_init(&s->nodes, (size_t)s->cl->nnodes, s->n);
+		s->ix.speed[i] = 1;
+	s->ix.pend_ovh = gp_xcalloc(n, sizeof(*s->ix.pend_ovh));
+	s->ix.past_gpu_s = gp_xcalloc(n, sizeof(*s->ix.past_gpu_s));
+	s->ix.held = gp_xcalloc(n, sizeof(*s->ix.held));
+	s->ix.run_list = gp_xmalloc(n * sizeof(*s->ix.run_list));
+	s->ix.run_pos = gp_xmalloc(n * sizeof(*s->ix.run_pos));
+	gp_sim_nodeix_init(&s->ix.nodes, (size_t)s->cl->nnodes, s->n);
 	for (k = 0; k < GP_SIM_MAX_HOOKS && s->cfg->hooks[k]; k++)
-		s->hooks[s->nhooks++] = s->cfg->hooks[k];
+		s->ix.hooks[s->ix.nhooks++] = s->cfg->hooks[k];
 	gp_sim_pk_setup(s);
 	return GP_OK;
 }
 
 void gp_sim_ix_teardown(sim *s)
 {
-	free(s->jst);
-	free(s->fin_seq);
-	free(s->aux_seq);
-	free(s->has_aux);
-	free(s->rem);
-	free(s->acct_t);
-	free(s->ovh);
-	free(s->full);
-	free(s->seg_t);
-	free(s->seg_work);
-	free(s->ck_saved);
-	free(s->ck_next);
-	free(s->ck_writing);
-	free(s->speed);
-	free(s->pend_ovh);
-	free(s->past_gpu_s);
-	free(s->held);
-	free(s->run_list);
-	free(s->run_pos);
-	gp_sim_nodeix_release(&s->nodes);
-	free(s->released_flag);
-	free(s->sev_arg);
-	free(s->sev_src);
-	free(s->sev_weak);
-	free(s->sev_free);
-	free(s->gpu_down);
-	free(s->vict);
-	free(s->tries);
-	free(s->victims);
-	free(s->deferred);
+	free(s->ix.jst);
+	free(s->ix.fin_seq);
+	free(s->ix.aux_seq);
+	free(s->ix.has_aux);
+	free(s->ix.rem);
+	free(s->ix.acct_t);
+	free(s->ix.ovh);
+	free(s->ix.full);
+	free(s->ix.seg_t);
+	free(s->ix.seg_work);
+	free(s->ix.ck_saved);
+	free(s->ix.ck_next);
+	free(s->ix.ck_writing);
+	free(s->ix.speed);
+	free(s->ix.pend_ovh);
+	free(s->ix.past_gpu_s);
+	free(s->ix.held);
+	free(s->ix.run_list);
+	free(s->ix.run_pos);
+	gp_sim_nodeix_release(&s->ix.nodes);
+	free(s->ix.sev_arg);
+	free(s->ix.sev_src);
+	free(s->ix.sev_weak);
+	free(s->ix.sev_free);
+	free(s->ix.gpu_down);
 	gp_sim_pk_teardown(s);
 }
 
@@ -101,12 +95,12 @@ static prog prog_load(const sim *s, int32_t j)
 {
 	prog p;
 
-	p.rem = s->rem[j];
-	p.ovh = s->ovh[j];
-	p.seg_work = s->seg_work[j];
-	p.ck_saved = s->ck_saved[j];
-	p.ck_next = s->ck_next[j];
-	p.writing = s->ck_writing[j];
+	p.rem = s->ix.rem[j];
+	p.ovh = s->ix.ovh[j];
+	p.seg_work = s->ix.seg_work[j];
+	p.ck_saved = s->ix.ck_saved[j];
+	p.ck_next = s->ix.ck_next[j];
+	p.writing = s->ix.ck_writing[j];
 	return p;
 }
 
@@ -160,32 +154,23 @@ static void prog_run(prog *p, double e, double v, double tau, double delta)
 	}
 }
 
-/* Seconds of work between j's checkpoints: its own (job spec
- * checkpoint_interval_s) or the run's. */
-double gp_sim_ix_tau(const sim *s, int32_t j)
-{
-	double t = s->jl->jobs[j].more->checkpoint_interval;
-
-	return t > 0 ? t : s->cfg->checkpoint_interval;
-}
-
 /* Bring j's progress from acct_t[j] to t (a stalled job stays frozen). */
 static void advance(sim *s, int32_t j, double t)
 {
-	double e = t - s->acct_t[j];
+	double e = t - s->ix.acct_t[j];
 	prog p;
 
-	if (s->jst[j] != GP_SIM_JOB_RUNNING || !(e > 0))
+	if (s->ix.jst[j] != GP_SIM_JOB_RUNNING || !(e > 0))
 		return;
-	s->acct_t[j] = t;
+	s->ix.acct_t[j] = t;
 	p = prog_load(s, j);
-	prog_run(&p, e, s->speed[j], gp_sim_ix_tau(s, j), s->cfg->checkpoint_cost);
-	s->rem[j] = p.rem;
-	s->ovh[j] = p.ovh;
-	s->seg_work[j] = p.seg_work;
-	s->ck_saved[j] = p.ck_saved;
-	s->ck_next[j] = p.ck_next;
-	s->ck_writing[j] = (uint8_t)p.writing;
+	prog_run(&p, e, s->ix.speed[j], gp_sim_ix_tau(s, j), s->cfg->checkpoint_cost);
+	s->ix.rem[j] = p.rem;
+	s->ix.ovh[j] = p.ovh;
+	s->ix.seg_work[j] = p.seg_work;
+	s->ix.ck_saved[j] = p.ck_saved;
+	s->ix.ck_next[j] = p.ck_next;
+	s->ix.ck_writing[j] = (uint8_t)p.writing;
 }
 
 /* Checkpoint pauses a run needs to do work w from seg_work with the next
@@ -203,52 +188,52 @@ static double ck_pauses(const sim *s, int32_t j, double seg_work, double next, d
 /* Wall seconds from acct_t[j] until j is done. */
 static double wall_left(const sim *s, int32_t j)
 {
-	return s->ovh[j] + s->rem[j] / s->speed[j] +
-	       ck_pauses(s, j, s->seg_work[j], s->ck_next[j], s->rem[j]);
+	return s->ix.ovh[j] + s->ix.rem[j] / s->ix.speed[j] +
+	       ck_pauses(s, j, s->ix.seg_work[j], s->ix.ck_next[j], s->ix.rem[j]);
 }
 
 /* Work left at the start of a run of whole run time full. */
 static double work_at(const sim *s, int32_t j, double full)
 {
-	if (s->full[j] > 0 && full != s->full[j])
-		return s->rem[j] * (full / s->full[j]);
-	return s->full[j] > 0 ? s->rem[j] : full;
+	if (s->ix.full[j] > 0 && full != s->ix.full[j])
+		return s->ix.rem[j] * (full / s->ix.full[j]);
+	return s->ix.full[j] > 0 ? s->ix.rem[j] : full;
 }
 
 double gp_sim_ix_wall(sim *s, int32_t j, double full)
 {
 	double w = work_at(s, j, full);
 
-	return s->pend_ovh[j] + w + ck_pauses(s, j, 0, gp_sim_ix_tau(s, j), w);
+	return s->ix.pend_ovh[j] + w + ck_pauses(s, j, 0, gp_sim_ix_tau(s, j), w);
 }
 
 double gp_sim_ix_peek_lost(const sim *s, int32_t j)
 {
-	double e = s->last_t - s->acct_t[j];
+	double e = s->last_t - s->ix.acct_t[j];
 	prog p;
 
 	if (!(gp_sim_ix_tau(s, j) > 0))
 		return 0;
 	p = prog_load(s, j);
-	if (s->jst[j] == GP_SIM_JOB_RUNNING && e > 0)
-		prog_run(&p, e, s->speed[j], gp_sim_ix_tau(s, j), s->cfg->checkpoint_cost);
-	return (p.seg_work - p.ck_saved) * (double)s->held[j] / GP_MILLI;
+	if (s->ix.jst[j] == GP_SIM_JOB_RUNNING && e > 0)
+		prog_run(&p, e, s->ix.speed[j], gp_sim_ix_tau(s, j), s->cfg->checkpoint_cost);
+	return (p.seg_work - p.ck_saved) * (double)s->ix.held[j] / GP_MILLI;
 }
 
 /* ---- running set ---- */
 
 static void run_add(sim *s, int32_t j)
 {
-	s->run_pos[j] = (int32_t)s->nrun;
-	s->run_list[s->nrun++] = j;
+	s->ix.run_pos[j] = (int32_t)s->ix.nrun;
+	s->ix.run_list[s->ix.nrun++] = j;
 }
 
 static void run_remove(sim *s, int32_t j)
 {
-	int32_t last = s->run_list[--s->nrun];
+	int32_t last = s->ix.run_list[--s->ix.nrun];
 
-	s->run_list[s->run_pos[j]] = last;
-	s->run_pos[last] = s->run_pos[j];
+	s->ix.run_list[s->ix.run_pos[j]] = last;
+	s->ix.run_pos[last] = s->ix.run_pos[j];
 }
 
 static int64_t placement_milli(const gp_placement *p)
@@ -264,29 +249,29 @@ static int64_t placement_milli(const gp_placement *p)
 void gp_sim_ix_started(sim *s, int32_t j)
 {
 	const gp_placement *p = &s->pool[s->slot[j]];
-	int k, from_queue = s->jst[j] == GP_SIM_JOB_QUEUED;
+	int k, from_queue = s->ix.jst[j] == GP_SIM_JOB_QUEUED;
 
-	s->rem[j] = work_at(s, j, s->scratch_dur);
-	s->full[j] = s->scratch_dur;
-	s->ovh[j] = s->pend_ovh[j];
-	s->pend_ovh[j] = 0;
-	s->seg_t[j] = s->acct_t[j] = s->last_t;
-	s->seg_work[j] = s->ck_saved[j] = 0;
-	s->ck_next[j] = gp_sim_ix_tau(s, j);
-	s->ck_writing[j] = 0;
-	s->speed[j] = 1;
-	s->held[j] = placement_milli(p);
+	s->ix.rem[j] = work_at(s, j, s->ix.scratch_dur);
+	s->ix.full[j] = s->ix.scratch_dur;
+	s->ix.ovh[j] = s->ix.pend_ovh[j];
+	s->ix.pend_ovh[j] = 0;
+	s->ix.seg_t[j] = s->ix.acct_t[j] = s->last_t;
+	s->ix.seg_work[j] = s->ix.ck_saved[j] = 0;
+	s->ix.ck_next[j] = gp_sim_ix_tau(s, j);
+	s->ix.ck_writing[j] = 0;
+	s->ix.speed[j] = 1;
+	s->ix.held[j] = placement_milli(p);
 	if (from_queue && s->res->jobs[j].interruptions > 0)
-		s->nrequeued--;
-	s->jst[j] = GP_SIM_JOB_RUNNING;
+		s->ix.nrequeued--;
+	s->ix.jst[j] = GP_SIM_JOB_RUNNING;
 	run_add(s, j);
-	gp_sim_nodeix_add(&s->nodes, j, p);
+	gp_sim_nodeix_add(&s->ix.nodes, j, p);
 	gp_sim_pk_add(s, j);
 	if (s->disc->on_start)
 		s->disc->on_start(s, j, from_queue);
-	for (k = 0; k < s->nhooks; k++)
-		if (s->hooks[k]->started)
-			s->hooks[k]->started(s->hooks[k]->ud, s, j);
+	for (k = 0; k < s->ix.nhooks; k++)
+		if (s->ix.hooks[k]->started)
+			s->ix.hooks[k]->started(s->ix.hooks[k]->ud, s, j);
 }
 
 /* GPUs that went down while a job held them go down once free. */
@@ -294,17 +279,17 @@ static void take_pending_gpus(sim *s, const gp_placement *p)
 {
 	int i, g;
 
-	for (i = 0; i < p->nparts && s->ngpu_pending; i++) {
+	for (i = 0; i < p->nparts && s->ix.ngpu_pending; i++) {
 		int first = s->cl->nodes[p->parts[i].node].first_gpu;
 
 		for (g = 0; g < p->parts[i].ngpus; g++) {
 			int gpu = first + p->parts[i].gpus[g];
 
-			if (s->gpu_down[gpu] == 2 && s->alloc.gpu_tasks[gpu] == 0) {
+			if (s->ix.gpu_down[gpu] == 2 && s->alloc.gpu_tasks[gpu] == 0) {
 				gp_alloc_take_gpu(&s->alloc, gpu, s->alloc.gpu_free_milli[gpu],
 						  s->alloc.gpu_free_mem_mib[gpu]);
-				s->gpu_down[gpu] = 1;
-				s->ngpu_pending--;
+				s->ix.gpu_down[gpu] = 1;
+				s->ix.ngpu_pending--;
 			}
 		}
 	}
@@ -314,19 +299,19 @@ void gp_sim_ix_finished(sim *s, int32_t j)
 {
 	int k;
 
-	s->past_gpu_s[j] += (double)s->held[j] / GP_MILLI * (s->res->jobs[j].finish - s->seg_t[j]);
-	s->res->jobs[j].ran_s += s->res->jobs[j].finish - s->seg_t[j];
-	s->jst[j] = GP_SIM_JOB_ENDED;
+	s->ix.past_gpu_s[j] += (double)s->ix.held[j] / GP_MILLI * (s->res->jobs[j].finish - s->ix.seg_t[j]);
+	s->res->jobs[j].ran_s += s->res->jobs[j].finish - s->ix.seg_t[j];
+	s->ix.jst[j] = GP_SIM_JOB_ENDED;
 	run_remove(s, j);
-	gp_sim_nodeix_remove(&s->nodes, j);
+	gp_sim_nodeix_remove(&s->ix.nodes, j);
 	gp_sim_pk_remove(s, j);
-	if (s->ngpu_pending)
+	if (s->ix.ngpu_pending)
 		take_pending_gpus(s, &s->pool[s->slot[j]]);
 	if (s->disc->on_stop)
 		s->disc->on_stop(s, j);
-	for (k = 0; k < s->nhooks; k++)
-		if (s->hooks[k]->stopped)
-			s->hooks[k]->stopped(s->hooks[k]->ud, s, j, 1);
+	for (k = 0; k < s->ix.nhooks; k++)
+		if (s->ix.hooks[k]->stopped)
+			s->ix.hooks[k]->stopped(s->ix.hooks[k]->ud, s, j, 1);
 }
 
 /* ---- interrupting ---- */
@@ -379,8 +364,8 @@ static void push_finish(sim *s, int32_t j)
 {
 	gp_sim_job *rec = &s->res->jobs[j];
 
-	rec->finish = s->acct_t[j] + wall_left(s, j);
-	s->fin_seq[j] = s->heap.seq;
+	rec->finish = s->ix.acct_t[j] + wall_left(s, j);
+	s->ix.fin_seq[j] = s->heap.seq;
 	gp_sim_heap_push(s, rec->finish, j);
 }
 
@@ -397,7 +382,7 @@ static int move_duration(sim *s, int32_t j, const gp_sim_interrupt *r, const gp_
 		return 0;
 	}
 	if (job->duration >= 0) {
-		*full = m > 0 ? s->full[j] * ((double)s->held[j] / (double)m) : s->full[j];
+		*full = m > 0 ? s->ix.full[j] * ((double)s->ix.held[j] / (double)m) : s->ix.full[j];
 		return 0;
 	}
 	if (s->dur(s->dur_ud, s->cl, job, p, &ri) != 0 || !isfinite(ri.duration) || !(ri.duration > 0))
@@ -411,9 +396,9 @@ static void notify_stopped(sim *s, int32_t j)
 {
 	int k;
 
-	for (k = 0; k < s->nhooks; k++)
-		if (s->hooks[k]->stopped)
-			s->hooks[k]->stopped(s->hooks[k]->ud, s, j, 0);
+	for (k = 0; k < s->ix.nhooks; k++)
+		if (s->ix.hooks[k]->stopped)
+			s->ix.hooks[k]->stopped(s->ix.hooks[k]->ud, s, j, 0);
 }
 
 /* A move, fit first: nothing changes when the new placement does not
@@ -449,10 +434,10 @@ static double work_lost(const sim *s, int32_t j, const gp_sim_interrupt *r)
 
 	switch (r->lose) {
 	case GP_SIM_LOSE_CHECKPOINT:
-		lost = gp_sim_ix_tau(s, j) > 0 ? s->seg_work[j] - s->ck_saved[j] : s->full[j] - s->rem[j];
+		lost = gp_sim_ix_tau(s, j) > 0 ? s->ix.seg_work[j] - s->ix.ck_saved[j] : s->ix.full[j] - s->ix.rem[j];
 		break;
 	case GP_SIM_LOSE_SECONDS:
-		lost = r->lost_s < s->full[j] - s->rem[j] ? r->lost_s : s->full[j] - s->rem[j];
+		lost = r->lost_s < s->ix.full[j] - s->ix.rem[j] ? r->lost_s : s->ix.full[j] - s->ix.rem[j];
 		break;
 	default:
 		break;
@@ -469,26 +454,26 @@ static double move_finish(sim *s, int32_t j, const gp_sim_interrupt *r, double f
 	int k;
 
 	place_copy(old, r->place);
-	s->rem[j] = s->full[j] > 0 ? s->rem[j] * (full / s->full[j]) : full;
-	s->full[j] = full;
-	s->held[j] = placement_milli(old);
-	s->alloc_milli += s->held[j];
-	s->ovh[j] = ovh;
-	s->seg_t[j] = s->acct_t[j] = now;
-	s->seg_work[j] = s->ck_saved[j] = 0;
-	s->ck_next[j] = gp_sim_ix_tau(s, j);
-	s->ck_writing[j] = 0;
-	s->jst[j] = GP_SIM_JOB_RUNNING;
+	s->ix.rem[j] = s->ix.full[j] > 0 ? s->ix.rem[j] * (full / s->ix.full[j]) : full;
+	s->ix.full[j] = full;
+	s->ix.held[j] = placement_milli(old);
+	s->alloc_milli += s->ix.held[j];
+	s->ix.ovh[j] = ovh;
+	s->ix.seg_t[j] = s->ix.acct_t[j] = now;
+	s->ix.seg_work[j] = s->ix.ck_saved[j] = 0;
+	s->ix.ck_next[j] = gp_sim_ix_tau(s, j);
+	s->ix.ck_writing[j] = 0;
+	s->ix.jst[j] = GP_SIM_JOB_RUNNING;
 	place_stats(s, j);
 	push_finish(s, j);
-	gp_sim_nodeix_add(&s->nodes, j, old);
+	gp_sim_nodeix_add(&s->ix.nodes, j, old);
 	gp_sim_pk_add(s, j);
 	if (s->disc->on_start)
 		s->disc->on_start(s, j, 0);
-	for (k = 0; k < s->nhooks; k++)
-		if (s->hooks[k]->started)
-			s->hooks[k]->started(s->hooks[k]->ud, s, j);
-	return ovh * (double)s->held[j] / GP_MILLI;
+	for (k = 0; k < s->ix.nhooks; k++)
+		if (s->ix.hooks[k]->started)
+			s->ix.hooks[k]->started(s->ix.hooks[k]->ud, s, j);
+	return ovh * (double)s->ix.held[j] / GP_MILLI;
 }
 
 /* A requeue or failure after its stop; returns the GPU-seconds of the
@@ -502,22 +487,22 @@ static double stop_finish(sim *s, int32_t j, const gp_sim_interrupt *r, double g
 	s->running--;
 	run_remove(s, j);
 	if (r->action == GP_SIM_FAIL) {
-		s->jst[j] = GP_SIM_JOB_ENDED;
+		s->ix.jst[j] = GP_SIM_JOB_ENDED;
 		s->res->jobs[j].finish = now;
 		if (now > s->res->last_finish)
 			s->res->last_finish = now;
 		gp_sim_settle(s, j, GP_SIM_FAILED, GP_SIM_WHY_INTERRUPTED);
 		return 0;
 	}
-	s->pend_ovh[j] += ovh;
-	s->jst[j] = GP_SIM_JOB_QUEUED;
-	s->est[j] = s->pend_ovh[j] + s->rem[j];
-	s->nrequeued++;
+	s->ix.pend_ovh[j] += ovh;
+	s->ix.jst[j] = GP_SIM_JOB_QUEUED;
+	s->est[j] = s->ix.pend_ovh[j] + s->ix.rem[j];
+	s->ix.nrequeued++;
 	if (s->disc->on_wait)
 		s->disc->on_wait(s, j);
-	if (s->defer) {
-		GP_GROW(s->deferred, s->deferred_cap, s->ndeferred + 1);
-		s->deferred[s->ndeferred++] = j;
+	if (s->pk.defer) {
+		GP_GROW(s->pk.deferred, s->pk.deferred_cap, s->pk.ndeferred + 1);
+		s->pk.deferred[s->pk.ndeferred++] = j;
 	} else {
 		gp_sim_requeue(s, j);
 	}
@@ -538,19 +523,19 @@ int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int releas
 			return rc;
 		released = 1;
 	}
-	was_running = s->jst[j] == GP_SIM_JOB_RUNNING;
+	was_running = s->ix.jst[j] == GP_SIM_JOB_RUNNING;
 	advance(s, j, now);
 	lost = work_lost(s, j, r);
-	s->rem[j] += lost;
-	gpus = (double)s->held[j] / GP_MILLI;
+	s->ix.rem[j] += lost;
+	gpus = (double)s->ix.held[j] / GP_MILLI;
 	lost_gpu = lost * gpus;
-	s->past_gpu_s[j] += gpus * (now - s->seg_t[j]);
+	s->ix.past_gpu_s[j] += gpus * (now - s->ix.seg_t[j]);
 	/* placed since seg_t, running or stalled: not waiting */
-	rec->ran_s += now - s->seg_t[j];
-	gp_sim_nodeix_remove(&s->nodes, j);
+	rec->ran_s += now - s->ix.seg_t[j];
+	gp_sim_nodeix_remove(&s->ix.nodes, j);
 	gp_sim_pk_remove(s, j);
 	if (was_running) {
-		s->nstale++; /* its finish event */
+		s->ix.nstale++; /* its finish event */
 		if (s->disc->on_stop)
 			s->disc->on_stop(s, j);
 	}
@@ -560,9 +545,9 @@ int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int releas
 	s->res->interruptions[cause]++;
 	if (!released)
 		gp_placement_undo(&s->alloc, old);
-	if (s->ngpu_pending)
+	if (s->ix.ngpu_pending)
 		take_pending_gpus(s, old);
-	s->alloc_milli -= s->held[j];
+	s->alloc_milli -= s->ix.held[j];
 	s->version++;
 	s->wait_epoch++;
 	s->freed = 1;
@@ -581,15 +566,15 @@ void gp_sim_flush_requeue(sim *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->ndeferred; i++)
-		gp_sim_requeue(s, s->deferred[i]);
-	s->ndeferred = 0;
+	for (i = 0; i < s->pk.ndeferred; i++)
+		gp_sim_requeue(s, s->pk.deferred[i]);
+	s->pk.ndeferred = 0;
 }
 
 static int check_job(sim *s, int32_t job, int stalled_ok)
 {
-	if (!s->ix || job < 0 || (size_t)job >= s->n ||
-	    !(s->jst[job] == GP_SIM_JOB_RUNNING || (stalled_ok && s->jst[job] == GP_SIM_JOB_STALLED)))
+	if (!s->ix.on || job < 0 || (size_t)job >= s->n ||
+	    !(s->ix.jst[job] == GP_SIM_JOB_RUNNING || (stalled_ok && s->ix.jst[job] == GP_SIM_JOB_STALLED)))
 		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "job %ld does not run",
 				    (long)job);
 	return GP_OK;
@@ -609,9 +594,9 @@ int gp_sim_stall(gp_sim *s, int32_t job)
 	if (rc)
 		return rc;
 	advance(s, job, s->last_t);
-	s->jst[job] = GP_SIM_JOB_STALLED;
+	s->ix.jst[job] = GP_SIM_JOB_STALLED;
 	gp_sim_pk_remove(s, job);
-	s->nstale++;
+	s->ix.nstale++;
 	if (s->disc->on_stop)
 		s->disc->on_stop(s, job);
 	return GP_OK;
@@ -625,11 +610,11 @@ int gp_sim_set_speed(gp_sim *s, int32_t job, double speed)
 		return rc;
 	if (!(speed > 0) || speed > 1e6)
 		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "speed %g is out of (0, 1e6]", speed);
-	if (speed == s->speed[job])
+	if (speed == s->ix.speed[job])
 		return GP_OK;
 	advance(s, job, s->last_t);
-	s->speed[job] = speed;
-	s->nstale++;
+	s->ix.speed[job] = speed;
+	s->ix.nstale++;
 	push_finish(s, job);
 	return GP_OK;
 }
@@ -656,9 +641,9 @@ int gp_sim_set_share(gp_sim *s, int32_t job, int milli)
 				return GP_NO;
 	}
 	/* GPU-seconds of the segment so far at the old share. */
-	s->past_gpu_s[job] += (double)s->held[job] / GP_MILLI * (s->last_t - s->seg_t[job]);
-	s->res->jobs[job].ran_s += s->last_t - s->seg_t[job];
-	s->seg_t[job] = s->last_t;
+	s->ix.past_gpu_s[job] += (double)s->ix.held[job] / GP_MILLI * (s->last_t - s->ix.seg_t[job]);
+	s->res->jobs[job].ran_s += s->last_t - s->ix.seg_t[job];
+	s->ix.seg_t[job] = s->last_t;
 	for (i = 0; i < p->nparts; i++) {
 		int first = s->cl->nodes[p->parts[i].node].first_gpu;
 
@@ -672,9 +657,9 @@ int gp_sim_set_share(gp_sim *s, int32_t job, int milli)
 		p->parts[i].milli = milli;
 	}
 	held = placement_milli(p);
-	s->alloc_milli += held - s->held[job];
+	s->alloc_milli += held - s->ix.held[job];
 	gp_sim_pk_remove(s, job);
-	s->held[job] = held;
+	s->ix.held[job] = held;
 	gp_sim_pk_add(s, job);
 	s->version++;
 	s->dirty = 1;
@@ -692,12 +677,12 @@ double gp_sim_work_done(const gp_sim *s, int32_t job)
 	double e;
 	prog p;
 
-	if (job < 0 || (size_t)job >= s->n || !(s->full[job] > 0))
+	if (job < 0 || (size_t)job >= s->n || !(s->ix.full[job] > 0))
 		return 0;
 	/* Progress is accounted lazily (acct_t): bring a copy up to now. */
 	p = prog_load(s, job);
-	e = s->last_t - s->acct_t[job];
-	if (s->jst[job] == GP_SIM_JOB_RUNNING && e > 0)
-		prog_run(&p, e, s->speed[job], s->cfg->checkpoint_interval, s->cfg->checkpoint_cost);
-	return 1 - p.rem / s->full[job];
+	e = s->last_t - s->ix.acct_t[job];
+	if (s->ix.jst[job] == GP_SIM_JOB_RUNNING && e > 0)
+		prog_run(&p, e, s->ix.speed[job], s->cfg->checkpoint_interval, s->cfg->checkpoint_cost);
+	return 1 - p.rem / s->ix.full[job];
 }

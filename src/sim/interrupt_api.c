@@ -41,16 +41,16 @@ int gp_sim_gpu_down(gp_sim *s, int gpu)
 {
 	if (gpu < 0 || gpu >= s->cl->ngpus)
 		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "no GPU %d", gpu);
-	if (!s->gpu_down)
-		s->gpu_down = gp_xcalloc((size_t)s->cl->ngpus, sizeof(*s->gpu_down));
-	if (s->gpu_down[gpu])
+	if (!s->ix.gpu_down)
+		s->ix.gpu_down = gp_xcalloc((size_t)s->cl->ngpus, sizeof(*s->ix.gpu_down));
+	if (s->ix.gpu_down[gpu])
 		return GP_OK;
 	if (s->alloc.gpu_tasks[gpu] == 0) {
 		gp_alloc_take_gpu(&s->alloc, gpu, s->alloc.gpu_free_milli[gpu], s->alloc.gpu_free_mem_mib[gpu]);
-		s->gpu_down[gpu] = 1;
+		s->ix.gpu_down[gpu] = 1;
 	} else {
-		s->gpu_down[gpu] = 2;
-		s->ngpu_pending++;
+		s->ix.gpu_down[gpu] = 2;
+		s->ix.ngpu_pending++;
 	}
 	s->version++;
 	return GP_OK;
@@ -60,14 +60,14 @@ int gp_sim_gpu_up(gp_sim *s, int gpu)
 {
 	if (gpu < 0 || gpu >= s->cl->ngpus)
 		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "no GPU %d", gpu);
-	if (!s->gpu_down || !s->gpu_down[gpu])
+	if (!s->ix.gpu_down || !s->ix.gpu_down[gpu])
 		return GP_OK;
-	if (s->gpu_down[gpu] == 1)
+	if (s->ix.gpu_down[gpu] == 1)
 		gp_alloc_give_gpu(&s->alloc, gpu, GP_MILLI - s->alloc.gpu_free_milli[gpu],
 				  gp_alloc_gpu_mem_cap(&s->alloc, gpu) - s->alloc.gpu_free_mem_mib[gpu]);
 	else
-		s->ngpu_pending--;
-	s->gpu_down[gpu] = 0;
+		s->ix.ngpu_pending--;
+	s->ix.gpu_down[gpu] = 0;
 	capacity_back(s);
 	return GP_OK;
 }
@@ -79,35 +79,35 @@ int gp_sim_at(gp_sim *s, const gp_sim_hooks *src, double t, int64_t arg, int wea
 	int k;
 	size_t idx;
 
-	for (k = 0; k < s->nhooks && s->hooks[k] != src; k++)
+	for (k = 0; k < s->ix.nhooks && s->ix.hooks[k] != src; k++)
 		;
-	if (k == s->nhooks)
+	if (k == s->ix.nhooks)
 		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0, "gp_sim_at: unknown source");
 	if (!isfinite(t) || t < s->last_t)
 		return gp_error_set(s->err, GP_EUSAGE, NULL, 0, 0,
 				    "gp_sim_at: time %g is not finite or in the past (now %g)", t,
 				    s->last_t);
-	if (s->nsev_free) {
-		idx = (size_t)s->sev_free[--s->nsev_free];
+	if (s->ix.nsev_free) {
+		idx = (size_t)s->ix.sev_free[--s->ix.nsev_free];
 	} else {
-		if (s->nsev == s->sev_cap) {
-			size_t cap = s->sev_cap ? 2 * s->sev_cap : 64;
+		if (s->ix.nsev == s->ix.sev_cap) {
+			size_t cap = s->ix.sev_cap ? 2 * s->ix.sev_cap : 64;
 
-			s->sev_arg = gp_xrealloc(s->sev_arg, cap * sizeof(*s->sev_arg));
-			s->sev_src = gp_xrealloc(s->sev_src, cap * sizeof(*s->sev_src));
-			s->sev_weak = gp_xrealloc(s->sev_weak, cap * sizeof(*s->sev_weak));
-			s->sev_free = gp_xrealloc(s->sev_free, cap * sizeof(*s->sev_free));
-			s->sev_cap = cap;
+			s->ix.sev_arg = gp_xrealloc(s->ix.sev_arg, cap * sizeof(*s->ix.sev_arg));
+			s->ix.sev_src = gp_xrealloc(s->ix.sev_src, cap * sizeof(*s->ix.sev_src));
+			s->ix.sev_weak = gp_xrealloc(s->ix.sev_weak, cap * sizeof(*s->ix.sev_weak));
+			s->ix.sev_free = gp_xrealloc(s->ix.sev_free, cap * sizeof(*s->ix.sev_free));
+			s->ix.sev_cap = cap;
 		}
-		idx = s->nsev++;
+		idx = s->ix.nsev++;
 	}
-	s->sev_arg[idx] = arg;
-	s->sev_src[idx] = (int8_t)k;
-	s->sev_weak[idx] = weak != 0;
+	s->ix.sev_arg[idx] = arg;
+	s->ix.sev_src[idx] = (int8_t)k;
+	s->ix.sev_weak[idx] = weak != 0;
 	if (weak)
-		s->nweak++;
+		s->ix.nweak++;
 	else
-		s->nstrong++;
+		s->ix.nstrong++;
 	gp_sim_heap_push(s, t, EV_CODE(EV_SOURCE, idx));
 	return GP_OK;
 }
@@ -115,11 +115,11 @@ int gp_sim_at(gp_sim *s, const gp_sim_hooks *src, double t, int64_t arg, int wea
 int gp_sim_ix_stale(const sim *s, const ev *e)
 {
 	if (e->job >= 0)
-		return s->jst[e->job] != GP_SIM_JOB_RUNNING || s->fin_seq[e->job] != e->seq;
+		return s->ix.jst[e->job] != GP_SIM_JOB_RUNNING || s->ix.fin_seq[e->job] != e->seq;
 	if (e->job <= -2 && EV_KIND(e->job) == EV_DISC) {
 		int32_t j = EV_IDX(e->job);
 
-		return !s->has_aux[j] || s->aux_seq[j] != e->seq;
+		return !s->ix.has_aux[j] || s->ix.aux_seq[j] != e->seq;
 	}
 	return 0;
 }
@@ -130,23 +130,23 @@ void gp_sim_ix_event(sim *s, const ev *e)
 
 	if (EV_KIND(e->job) == EV_DISC) {
 		if (gp_sim_ix_stale(s, e)) {
-			s->nstale--;
+			s->ix.nstale--;
 			return;
 		}
-		s->has_aux[idx] = 0;
+		s->ix.has_aux[idx] = 0;
 		s->disc->on_event(s, idx);
 		return;
 	}
 	{
-		const gp_sim_hooks *h = s->hooks[s->sev_src[idx]];
-		int64_t arg = s->sev_arg[idx];
+		const gp_sim_hooks *h = s->ix.hooks[s->ix.sev_src[idx]];
+		int64_t arg = s->ix.sev_arg[idx];
 		int rc;
 
-		if (s->sev_weak[idx])
-			s->nweak--;
+		if (s->ix.sev_weak[idx])
+			s->ix.nweak--;
 		else
-			s->nstrong--;
-		s->sev_free[s->nsev_free++] = idx;
+			s->ix.nstrong--;
+		s->ix.sev_free[s->ix.nsev_free++] = idx;
 		rc = h->event ? h->event(h->ud, s, arg) : GP_OK;
 		if (rc != GP_OK && s->status == GP_OK) {
 			if (s->err && s->err->status == GP_OK)
@@ -191,15 +191,15 @@ const gp_sim_job *gp_sim_record(const gp_sim *s, int32_t job)
 
 const int32_t *gp_sim_running(const gp_sim *s, size_t *n)
 {
-	*n = s->nrun;
-	return s->run_list;
+	*n = s->ix.nrun;
+	return s->ix.run_list;
 }
 
 int gp_sim_job_status(const gp_sim *s, int32_t job)
 {
 	if (job < 0 || (size_t)job >= s->n)
 		return GP_SIM_JOB_ENDED;
-	return s->jst[job];
+	return s->ix.jst[job];
 }
 
 const gp_placement *gp_sim_placement(const gp_sim *s, int32_t job)
@@ -216,7 +216,7 @@ int gp_sim_node_is_up(const gp_sim *s, int node)
 
 int32_t gp_sim_node_next(const gp_sim *s, int node, int32_t it, int32_t *job, int *ngpus)
 {
-	const gp_sim_nodeix *x = &s->nodes;
+	const gp_sim_nodeix *x = &s->ix.nodes;
 
 	if (it >= 0)
 		it = x->e[it].next;

@@ -45,52 +45,52 @@ static int las_setup(sim *s)
 
 	if (s->cfg->las_nthresholds > 0) {
 		for (k = 0; k < s->cfg->las_nthresholds; k++)
-			s->thr[k] = s->cfg->las_thresholds[k];
-		s->nlevels = s->cfg->las_nthresholds + 1;
+			s->las.thr[k] = s->cfg->las_thresholds[k];
+		s->las.nlevels = s->cfg->las_nthresholds + 1;
 	} else {
 		for (k = 0; k < 2; k++)
-			s->thr[k] = default_thr[k];
-		s->nlevels = 3;
+			s->las.thr[k] = default_thr[k];
+		s->las.nlevels = 3;
 	}
-	s->level = gp_xcalloc(n, sizeof(*s->level));
-	s->att = gp_xcalloc(n, sizeof(*s->att));
-	s->att_t = gp_xcalloc(n, sizeof(*s->att_t));
-	s->exec = gp_xcalloc(n, sizeof(*s->exec));
-	s->lvl_t = gp_xmalloc(n * sizeof(*s->lvl_t));
-	s->ovh_end = gp_xcalloc(n, sizeof(*s->ovh_end));
-	s->wait_acc = gp_xcalloc(n, sizeof(*s->wait_acc));
-	s->wait_t = gp_xcalloc(n, sizeof(*s->wait_t));
+	s->las.level = gp_xcalloc(n, sizeof(*s->las.level));
+	s->las.att = gp_xcalloc(n, sizeof(*s->las.att));
+	s->las.att_t = gp_xcalloc(n, sizeof(*s->las.att_t));
+	s->las.exec = gp_xcalloc(n, sizeof(*s->las.exec));
+	s->las.lvl_t = gp_xmalloc(n * sizeof(*s->las.lvl_t));
+	s->las.ovh_end = gp_xcalloc(n, sizeof(*s->las.ovh_end));
+	s->las.wait_acc = gp_xcalloc(n, sizeof(*s->las.wait_acc));
+	s->las.wait_t = gp_xcalloc(n, sizeof(*s->las.wait_t));
 	for (i = 0; i < s->n; i++)
-		s->lvl_t[i] = s->jl->jobs[i].submit;
+		s->las.lvl_t[i] = s->jl->jobs[i].submit;
 	if (s->cfg->las_preempted_first && s->cfg->las_preempt) {
-		s->lfront = gp_xcalloc(n, sizeof(*s->lfront));
-		s->pre_t = gp_xcalloc(n, sizeof(*s->pre_t));
+		s->las.lfront = gp_xcalloc(n, sizeof(*s->las.lfront));
+		s->las.pre_t = gp_xcalloc(n, sizeof(*s->las.pre_t));
 	}
 	if (s->cfg->las_demoted_yield && s->cfg->las_preempt)
-		s->jd = gp_xcalloc(n, sizeof(*s->jd));
-	s->las_failed = gp_xcalloc((s->nshapes ? s->nshapes : 1) * NLIST, sizeof(*s->las_failed));
-	s->oleft = gp_xmalloc(n * sizeof(*s->oleft));
-	s->oright = gp_xmalloc(n * sizeof(*s->oright));
+		s->las.jd = gp_xcalloc(n, sizeof(*s->las.jd));
+	s->las.las_failed = gp_xcalloc((s->nshapes ? s->nshapes : 1) * NLIST, sizeof(*s->las.las_failed));
+	s->las.oleft = gp_xmalloc(n * sizeof(*s->las.oleft));
+	s->las.oright = gp_xmalloc(n * sizeof(*s->las.oright));
 	for (k = 0; k < NLIST; k++)
-		s->lroot[k] = -1;
+		s->las.lhead[k] = s->las.ltail[k] = s->las.lroot[k] = -1;
 	if (s->nshapes <= LSH_MAX_SHAPES) {
 		size_t keys = (s->nshapes ? s->nshapes : 1) * NLIST;
 
-		s->lsh_cnt = gp_xcalloc(keys, sizeof(*s->lsh_cnt));
-		s->lsh_head = gp_xmalloc(keys * sizeof(*s->lsh_head));
-		s->lsh_tail = gp_xmalloc(keys * sizeof(*s->lsh_tail));
-		memset(s->lsh_head, 0xff, keys * sizeof(*s->lsh_head));
-		memset(s->lsh_tail, 0xff, keys * sizeof(*s->lsh_tail));
-		s->lsh_present = gp_xmalloc(keys * sizeof(*s->lsh_present));
-		s->lsh_ppos = gp_xmalloc(keys * sizeof(*s->lsh_ppos));
-		s->sprev = gp_xmalloc(n * sizeof(*s->sprev));
-		s->snext = gp_xmalloc(n * sizeof(*s->snext));
-		s->lsh_root = gp_xmalloc(keys * sizeof(*s->lsh_root));
-		memset(s->lsh_root, 0xff, keys * sizeof(*s->lsh_root));
-		s->sleft = gp_xmalloc(n * sizeof(*s->sleft));
-		s->sright = gp_xmalloc(n * sizeof(*s->sright));
-		GP_GROW(s->lsh_heap.v, s->lsh_heap.cap, s->nshapes ? s->nshapes : 1);
-		s->lsh_dead = gp_xmalloc((s->nshapes ? s->nshapes : 1) * sizeof(*s->lsh_dead));
+		s->las.lsh_cnt = gp_xcalloc(keys, sizeof(*s->las.lsh_cnt));
+		s->las.lsh_head = gp_xmalloc(keys * sizeof(*s->las.lsh_head));
+		s->las.lsh_tail = gp_xmalloc(keys * sizeof(*s->las.lsh_tail));
+		memset(s->las.lsh_head, 0xff, keys * sizeof(*s->las.lsh_head));
+		memset(s->las.lsh_tail, 0xff, keys * sizeof(*s->las.lsh_tail));
+		s->las.lsh_present = gp_xmalloc(keys * sizeof(*s->las.lsh_present));
+		s->las.lsh_ppos = gp_xmalloc(keys * sizeof(*s->las.lsh_ppos));
+		s->las.sprev = gp_xmalloc(n * sizeof(*s->las.sprev));
+		s->las.snext = gp_xmalloc(n * sizeof(*s->las.snext));
+		s->las.lsh_root = gp_xmalloc(keys * sizeof(*s->las.lsh_root));
+		memset(s->las.lsh_root, 0xff, keys * sizeof(*s->las.lsh_root));
+		s->las.sleft = gp_xmalloc(n * sizeof(*s->las.sleft));
+		s->las.sright = gp_xmalloc(n * sizeof(*s->las.sright));
+		GP_GROW(s->las.lsh_heap.v, s->las.lsh_heap.cap, s->nshapes ? s->nshapes : 1);
+		s->las.lsh_dead = gp_xmalloc((s->nshapes ? s->nshapes : 1) * sizeof(*s->las.lsh_dead));
 	}
 	return GP_OK;
 }
@@ -101,59 +101,59 @@ static void shape_count(sim *s, int l, int32_t j, int d)
 	size_t key, base = (size_t)l * s->nshapes;
 	int32_t q;
 
-	if (!s->lsh_cnt)
+	if (!s->las.lsh_cnt)
 		return;
 	key = base + (size_t)s->shape[j];
 	if (d > 0) {
 		/* into its shape's list, in list order */
-		q = gp_sim_ord_pred(s, s->sleft, s->sright, s->lsh_root[key], j);
-		s->lsh_root[key] = gp_sim_ord_insert(s, s->sleft, s->sright, s->lsh_root[key], j);
-		s->sprev[j] = q;
-		s->snext[j] = q >= 0 ? s->snext[q] : s->lsh_head[key];
-		if (s->snext[j] >= 0)
-			s->sprev[s->snext[j]] = j;
+		q = gp_sim_ord_pred(s, s->las.sleft, s->las.sright, s->las.lsh_root[key], j);
+		s->las.lsh_root[key] = gp_sim_ord_insert(s, s->las.sleft, s->las.sright, s->las.lsh_root[key], j);
+		s->las.sprev[j] = q;
+		s->las.snext[j] = q >= 0 ? s->las.snext[q] : s->las.lsh_head[key];
+		if (s->las.snext[j] >= 0)
+			s->las.sprev[s->las.snext[j]] = j;
 		else
-			s->lsh_tail[key] = j;
+			s->las.lsh_tail[key] = j;
 		if (q >= 0)
-			s->snext[q] = j;
+			s->las.snext[q] = j;
 		else
-			s->lsh_head[key] = j;
-		if (s->lsh_cnt[key]++ == 0) {
-			s->lsh_ppos[key] = s->lsh_distinct[l];
-			s->lsh_present[base + (size_t)s->lsh_distinct[l]++] = s->shape[j];
+			s->las.lsh_head[key] = j;
+		if (s->las.lsh_cnt[key]++ == 0) {
+			s->las.lsh_ppos[key] = s->las.lsh_distinct[l];
+			s->las.lsh_present[base + (size_t)s->las.lsh_distinct[l]++] = s->shape[j];
 		}
 		return;
 	}
-	s->lsh_root[key] = gp_sim_ord_erase(s, s->sleft, s->sright, s->lsh_root[key], j);
-	if (s->sprev[j] >= 0)
-		s->snext[s->sprev[j]] = s->snext[j];
+	s->las.lsh_root[key] = gp_sim_ord_erase(s, s->las.sleft, s->las.sright, s->las.lsh_root[key], j);
+	if (s->las.sprev[j] >= 0)
+		s->las.snext[s->las.sprev[j]] = s->las.snext[j];
 	else
-		s->lsh_head[key] = s->snext[j];
-	if (s->snext[j] >= 0)
-		s->sprev[s->snext[j]] = s->sprev[j];
+		s->las.lsh_head[key] = s->las.snext[j];
+	if (s->las.snext[j] >= 0)
+		s->las.sprev[s->las.snext[j]] = s->las.sprev[j];
 	else
-		s->lsh_tail[key] = s->sprev[j];
-	if (--s->lsh_cnt[key] == 0) {
-		int32_t last = s->lsh_present[base + (size_t)--s->lsh_distinct[l]];
+		s->las.lsh_tail[key] = s->las.sprev[j];
+	if (--s->las.lsh_cnt[key] == 0) {
+		int32_t last = s->las.lsh_present[base + (size_t)--s->las.lsh_distinct[l]];
 
-		s->lsh_present[base + (size_t)s->lsh_ppos[key]] = last;
-		s->lsh_ppos[base + (size_t)last] = s->lsh_ppos[key];
+		s->las.lsh_present[base + (size_t)s->las.lsh_ppos[key]] = last;
+		s->las.lsh_ppos[base + (size_t)last] = s->las.lsh_ppos[key];
 	}
 }
 
 static void clear_aux(sim *s, int32_t j)
 {
-	if (s->has_aux[j]) {
-		s->has_aux[j] = 0;
-		s->nstale++;
+	if (s->ix.has_aux[j]) {
+		s->ix.has_aux[j] = 0;
+		s->ix.nstale++;
 	}
 }
 
 static void set_aux(sim *s, int32_t j, double t)
 {
 	clear_aux(s, j);
-	s->has_aux[j] = 1;
-	s->aux_seq[j] = s->heap.seq;
+	s->ix.has_aux[j] = 1;
+	s->ix.aux_seq[j] = s->heap.seq;
 	gp_sim_heap_push(s, t, EV_CODE(EV_DISC, j));
 }
 
@@ -161,26 +161,26 @@ static void set_aux(sim *s, int32_t j, double t)
  * pay, then its service to the threshold. */
 static void plan_demotion(sim *s, int32_t j)
 {
-	double g = (double)s->held[j] / GP_MILLI, t;
+	double g = (double)s->ix.held[j] / GP_MILLI, t;
 
-	if (s->level[j] >= s->nlevels - 1 || !(g > 0))
+	if (s->las.level[j] >= s->las.nlevels - 1 || !(g > 0))
 		return;
-	t = s->last_t + (s->thr[s->level[j]] - s->att[j]) / g;
-	if (s->ovh_end[j] > s->last_t)
-		t += s->ovh_end[j] - s->last_t;
+	t = s->last_t + (s->las.thr[s->las.level[j]] - s->las.att[j]) / g;
+	if (s->las.ovh_end[j] > s->last_t)
+		t += s->las.ovh_end[j] - s->last_t;
 	set_aux(s, j, t > s->last_t ? t : s->last_t);
 }
 
 static void las_started(sim *s, int32_t j, int from_queue)
 {
-	if (from_queue && s->exec[j] > 0)
-		s->wait_acc[j] += s->last_t - s->wait_t[j];
+	if (from_queue && s->las.exec[j] > 0)
+		s->las.wait_acc[j] += s->last_t - s->las.wait_t[j];
 	clear_aux(s, j);
-	if (s->lfront)
-		s->lfront[j] = 0;
-	s->att_t[j] = s->last_t;
-	s->ovh_end[j] = s->last_t + s->ovh[j]; /* restoring is no service */
-	s->run_milli[gp_sim_las_list(s, j)] += s->held[j];
+	if (s->las.lfront)
+		s->las.lfront[j] = 0;
+	s->las.att_t[j] = s->last_t;
+	s->las.ovh_end[j] = s->last_t + s->ix.ovh[j]; /* restoring is no service */
+	s->las.run_milli[gp_sim_las_list(s, j)] += s->ix.held[j];
 	plan_demotion(s, j);
 }
 
@@ -188,23 +188,23 @@ static void las_started(sim *s, int32_t j, int from_queue)
  * start of the run) and run time up to now. */
 static void account(sim *s, int32_t j)
 {
-	double dt = s->last_t - s->att_t[j], o = 0;
+	double dt = s->last_t - s->las.att_t[j], o = 0;
 
-	if (s->ovh_end[j] > s->att_t[j])
-		o = (s->ovh_end[j] < s->last_t ? s->ovh_end[j] : s->last_t) - s->att_t[j];
+	if (s->las.ovh_end[j] > s->las.att_t[j])
+		o = (s->las.ovh_end[j] < s->last_t ? s->las.ovh_end[j] : s->last_t) - s->las.att_t[j];
 	if (dt > 0) {
-		s->att[j] += (double)s->held[j] / GP_MILLI * (dt - o);
-		s->exec[j] += dt;
+		s->las.att[j] += (double)s->ix.held[j] / GP_MILLI * (dt - o);
+		s->las.exec[j] += dt;
 	}
-	s->att_t[j] = s->last_t;
+	s->las.att_t[j] = s->last_t;
 }
 
 /* j is no longer just demoted. */
 static void jd_clear(sim *s, int32_t j)
 {
-	if (s->jd && s->jd[j]) {
-		s->jd[j] = 0;
-		s->jd_milli[gp_sim_las_list(s, j)] -= s->held[j];
+	if (s->las.jd && s->las.jd[j]) {
+		s->las.jd[j] = 0;
+		s->las.jd_milli[gp_sim_las_list(s, j)] -= s->ix.held[j];
 	}
 }
 
@@ -215,25 +215,25 @@ static void jd_settle(sim *s)
 {
 	size_t i;
 
-	for (i = 0; i < s->njd; i++) {
-		int32_t j = s->jd_list[i];
+	for (i = 0; i < s->las.njd; i++) {
+		int32_t j = s->las.jd_list[i];
 
-		if (!s->jd[j])
+		if (!s->las.jd[j])
 			continue;
 		jd_clear(s, j);
-		if (s->pk_rank && s->pk_rank[j] >= 0) {
+		if (s->pk.rank && s->pk.rank[j] >= 0) {
 			gp_sim_pk_remove(s, j);
 			gp_sim_pk_add(s, j);
 		}
 	}
-	s->njd = 0;
+	s->las.njd = 0;
 }
 
 static void las_stopped(sim *s, int32_t j)
 {
 	jd_clear(s, j);
 	account(s, j);
-	s->run_milli[gp_sim_las_list(s, j)] -= s->held[j];
+	s->las.run_milli[gp_sim_las_list(s, j)] -= s->ix.held[j];
 	clear_aux(s, j);
 }
 
@@ -241,40 +241,40 @@ static void las_queued(sim *s, int32_t j)
 {
 	double k = s->cfg->las_starvation, due;
 
-	s->wait_t[j] = s->last_t;
-	if (!(k > 0) || s->level[j] == 0 || !(s->exec[j] > 0))
+	s->las.wait_t[j] = s->last_t;
+	if (!(k > 0) || s->las.level[j] == 0 || !(s->las.exec[j] > 0))
 		return;
-	due = s->last_t + k * s->exec[j] - s->wait_acc[j];
+	due = s->last_t + k * s->las.exec[j] - s->las.wait_acc[j];
 	set_aux(s, j, due > s->last_t ? due : s->last_t);
 }
 
 static void las_event(sim *s, int32_t j)
 {
-	if (s->jst[j] == GP_SIM_JOB_RUNNING) {
+	if (s->ix.jst[j] == GP_SIM_JOB_RUNNING) {
 		/* Demotion: the event is at the time the threshold is reached. */
 		account(s, j);
-		s->run_milli[gp_sim_las_list(s, j)] -= s->held[j];
+		s->las.run_milli[gp_sim_las_list(s, j)] -= s->ix.held[j];
 		jd_clear(s, j);
-		s->level[j]++;
-		if (s->jd) {
-			s->jd[j] = 1;
-			s->jd_milli[gp_sim_las_list(s, j)] += s->held[j];
-			GP_GROW(s->jd_list, s->jd_cap, s->njd + 1);
-			s->jd_list[s->njd++] = j;
+		s->las.level[j]++;
+		if (s->las.jd) {
+			s->las.jd[j] = 1;
+			s->las.jd_milli[gp_sim_las_list(s, j)] += s->ix.held[j];
+			GP_GROW(s->las.jd_list, s->las.jd_cap, s->las.njd + 1);
+			s->las.jd_list[s->las.njd++] = j;
 		}
 		gp_sim_pk_demoted(s, j);
-		s->lvl_t[j] = s->last_t;
-		s->run_milli[gp_sim_las_list(s, j)] += s->held[j];
+		s->las.lvl_t[j] = s->last_t;
+		s->las.run_milli[gp_sim_las_list(s, j)] += s->ix.held[j];
 		s->res->las_demotions++;
 		plan_demotion(s, j);
-	} else if (s->jst[j] == GP_SIM_JOB_QUEUED) {
+	} else if (s->ix.jst[j] == GP_SIM_JOB_QUEUED) {
 		/* Promotion of a starving job to Q0. */
 		gp_sim_dequeue(s, j);
-		s->level[j] = 0;
-		s->att[j] = s->exec[j] = s->wait_acc[j] = 0;
-		s->lvl_t[j] = s->last_t;
-		if (s->lfront)
-			s->lfront[j] = 0; /* Tiresias appends it to Q0 */
+		s->las.level[j] = 0;
+		s->las.att[j] = s->las.exec[j] = s->las.wait_acc[j] = 0;
+		s->las.lvl_t[j] = s->last_t;
+		if (s->las.lfront)
+			s->las.lfront[j] = 0; /* Tiresias appends it to Q0 */
 		gp_sim_enqueue(s, j);
 		s->res->las_promotions++;
 	}
@@ -287,8 +287,8 @@ static int64_t below(const sim *s, int l)
 	int64_t m = 0;
 	int k;
 
-	for (k = l + 1; k < NCLASS * s->nlevels; k++)
-		m += s->run_milli[k];
+	for (k = l + 1; k < NCLASS * s->las.nlevels; k++)
+		m += s->las.run_milli[k];
 	return m;
 }
 
@@ -298,24 +298,24 @@ static int64_t below(const sim *s, int l)
 static int visit(sim *s, int l, int32_t j, int preempt)
 {
 	int64_t free_milli = s->cap_milli - s->alloc_milli;
-	int64_t low = preempt ? below(s, l) + (s->jd ? s->jd_milli[l] : 0) : 0;
-	uint32_t *failed = &s->las_failed[(size_t)s->shape[j] * NLIST + (size_t)l];
+	int64_t low = preempt ? below(s, l) + (s->las.jd ? s->las.jd_milli[l] : 0) : 0;
+	uint32_t *failed = &s->las.las_failed[(size_t)s->shape[j] * NLIST + (size_t)l];
 	gp_sim_runinfo ri;
 	int ok;
 
 	if (free_milli + low < s->min_need)
 		return -1;
 	ok = gp_sim_try_place(s, j);
-	if (!ok && preempt && *failed != s->pass_stamp && free_milli + low >= need_milli(&s->jl->jobs[j])) {
+	if (!ok && preempt && *failed != s->las.pass_stamp && free_milli + low >= need_milli(&s->jl->jobs[j])) {
 		ok = gp_sim_preempt_for(s, j, l);
 		/* Later jobs of this shape and queue would fail too: the pass
 		 * only fills the state up. */
 		if (!ok)
-			*failed = s->pass_stamp;
+			*failed = s->las.pass_stamp;
 	}
 	if (ok && gp_sim_job_runinfo(s, j, &ri) == 0)
 		gp_sim_start_job(s, j, &ri);
-	if (s->ndeferred)
+	if (s->pk.ndeferred)
 		gp_sim_flush_requeue(s);
 	return ok;
 }
@@ -332,7 +332,7 @@ static int pass_plain(sim *s, int l, int preempt)
 {
 	int32_t j, nxt;
 
-	for (j = s->lhead[l]; j >= 0 && s->status == GP_OK; j = nxt) {
+	for (j = s->las.lhead[l]; j >= 0 && s->status == GP_OK; j = nxt) {
 		nxt = s->next[j]; /* victims go to later lists */
 		if (visit(s, l, j, preempt) < 0)
 			return -1;
@@ -351,15 +351,15 @@ static int pass_plain(sim *s, int l, int preempt)
 static int pass_shapes(sim *s, int l, int preempt)
 {
 	size_t base = (size_t)l * s->nshapes, nd = 0, i;
-	gp_sim_jheap *h = &s->lsh_heap;
+	gp_sim_jheap *h = &s->las.lsh_heap;
 	uint32_t epoch = s->wait_epoch;
 	int k;
 
 	h->n = 0;
-	for (k = 0; k < s->lsh_distinct[l]; k++)
-		jheap_push(h, s, (gp_sim_qitem){ s->lsh_head[base + (size_t)s->lsh_present[base + (size_t)k]], 0 });
+	for (k = 0; k < s->las.lsh_distinct[l]; k++)
+		jheap_push(h, s, (gp_sim_qitem){ s->las.lsh_head[base + (size_t)s->las.lsh_present[base + (size_t)k]], 0 });
 	while (h->n && s->status == GP_OK) {
-		int32_t j = jheap_pop(h, s).job, nx = s->snext[j];
+		int32_t j = jheap_pop(h, s).job, nx = s->las.snext[j];
 		int r = visit(s, l, j, preempt);
 
 		if (r < 0)
@@ -368,15 +368,15 @@ static int pass_shapes(sim *s, int l, int preempt)
 			if (r)
 				jheap_push(h, s, (gp_sim_qitem){ nx, 0 });
 			else
-				s->lsh_dead[nd++] = nx;
+				s->las.lsh_dead[nd++] = nx;
 		}
 		if (s->wait_epoch != epoch) {
 			epoch = s->wait_epoch;
 			for (i = 0; i < nd; i++) {
-				int32_t c = s->lsh_dead[i];
+				int32_t c = s->las.lsh_dead[i];
 
 				while (c >= 0 && gp_sim_las_before(s, c, j))
-					c = s->snext[c];
+					c = s->las.snext[c];
 				if (c >= 0)
 					jheap_push(h, s, (gp_sim_qitem){ c, 0 });
 			}
@@ -394,11 +394,11 @@ static void las_pass(sim *s)
 		return;
 	s->dirty = 0;
 	s->version++;
-	s->pass_stamp++;
-	for (l = 0; l < NCLASS * s->nlevels && s->status == GP_OK; l++)
-		if ((s->lsh_cnt ? pass_shapes(s, l, preempt) : pass_plain(s, l, preempt)) < 0)
+	s->las.pass_stamp++;
+	for (l = 0; l < NCLASS * s->las.nlevels && s->status == GP_OK; l++)
+		if ((s->las.lsh_cnt ? pass_shapes(s, l, preempt) : pass_plain(s, l, preempt)) < 0)
 			break; /* nothing more can start in this pass */
-	if (s->njd)
+	if (s->las.njd)
 		jd_settle(s);
 	s->dirty = 0; /* its own preemptions were seen by this pass */
 }
@@ -409,10 +409,10 @@ static void las_pass(sim *s)
 static void las_arrival(sim *s, int32_t j)
 {
 	int l = gp_sim_las_list(s, j);
-	int32_t p = gp_sim_ord_pred(s, s->oleft, s->oright, s->lroot[l], j);
+	int32_t p = gp_sim_ord_pred(s, s->las.oleft, s->las.oright, s->las.lroot[l], j);
 
-	gp_sim_list_link_after(s, &s->lhead[l], &s->ltail[l], p, j);
-	s->lroot[l] = gp_sim_ord_insert(s, s->oleft, s->oright, s->lroot[l], j);
+	gp_sim_list_link_after(s, &s->las.lhead[l], &s->las.ltail[l], p, j);
+	s->las.lroot[l] = gp_sim_ord_insert(s, s->las.oleft, s->las.oright, s->las.lroot[l], j);
 	shape_count(s, l, j, 1);
 }
 
@@ -420,8 +420,8 @@ static void las_leave(sim *s, int32_t j)
 {
 	int l = gp_sim_las_list(s, j);
 
-	gp_sim_list_unlink(s, &s->lhead[l], &s->ltail[l], j);
-	s->lroot[l] = gp_sim_ord_erase(s, s->oleft, s->oright, s->lroot[l], j);
+	gp_sim_list_unlink(s, &s->las.lhead[l], &s->las.ltail[l], j);
+	s->las.lroot[l] = gp_sim_ord_erase(s, s->las.oleft, s->las.oright, s->las.lroot[l], j);
 	shape_count(s, l, j, -1);
 }
 
@@ -429,41 +429,41 @@ static int32_t las_head(const sim *s, int k)
 {
 	int l;
 
-	for (l = k * s->nlevels; l < (k + 1) * s->nlevels; l++)
-		if (s->lhead[l] >= 0)
-			return s->lhead[l];
+	for (l = k * s->las.nlevels; l < (k + 1) * s->las.nlevels; l++)
+		if (s->las.lhead[l] >= 0)
+			return s->las.lhead[l];
 	return -1;
 }
 
 static void las_teardown(sim *s)
 {
-	free(s->level);
-	free(s->att);
-	free(s->att_t);
-	free(s->exec);
-	free(s->lvl_t);
-	free(s->lfront);
-	free(s->pre_t);
-	free(s->jd);
-	free(s->jd_list);
-	free(s->ovh_end);
-	free(s->wait_acc);
-	free(s->wait_t);
-	free(s->las_failed);
-	free(s->lsh_cnt);
-	free(s->lsh_head);
-	free(s->lsh_tail);
-	free(s->sprev);
-	free(s->snext);
-	free(s->lsh_present);
-	free(s->lsh_ppos);
-	free(s->lsh_heap.v);
-	free(s->lsh_root);
-	free(s->sleft);
-	free(s->sright);
-	free(s->oleft);
-	free(s->oright);
-	free(s->lsh_dead);
+	free(s->las.level);
+	free(s->las.att);
+	free(s->las.att_t);
+	free(s->las.exec);
+	free(s->las.lvl_t);
+	free(s->las.lfront);
+	free(s->las.pre_t);
+	free(s->las.jd);
+	free(s->las.jd_list);
+	free(s->las.ovh_end);
+	free(s->las.wait_acc);
+	free(s->las.wait_t);
+	free(s->las.las_failed);
+	free(s->las.lsh_cnt);
+	free(s->las.lsh_head);
+	free(s->las.lsh_tail);
+	free(s->las.sprev);
+	free(s->las.snext);
+	free(s->las.lsh_present);
+	free(s->las.lsh_ppos);
+	free(s->las.lsh_heap.v);
+	free(s->las.lsh_root);
+	free(s->las.sleft);
+	free(s->las.sright);
+	free(s->las.oleft);
+	free(s->las.oright);
+	free(s->las.lsh_dead);
 }
 
 const gp_sim_discipline gp_sim_disc_las = {

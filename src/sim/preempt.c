@@ -92,14 +92,14 @@ static int node_fits(const sim *s, int node, const gp_job *job)
 static void release(sim *s, int32_t j)
 {
 	gp_placement_undo(&s->alloc, place_of(s, j));
-	s->released_flag[j] = 1;
+	s->pk.released_flag[j] = 1;
 }
 
 static int restore(sim *s, int32_t j)
 {
 	if (gp_placement_apply(&s->alloc, place_of(s, j)) != 0)
 		return -1;
-	s->released_flag[j] = 0;
+	s->pk.released_flag[j] = 0;
 	return 0;
 }
 
@@ -108,7 +108,7 @@ static void restore_all(sim *s, size_t nv)
 	size_t i;
 
 	for (i = nv; i-- > 0;)
-		if (s->released_flag[s->victims[i]] && restore(s, s->victims[i]) != 0)
+		if (s->pk.released_flag[s->pk.victims[i]] && restore(s, s->pk.victims[i]) != 0)
 			s->status = gp_error_set(s->err, GP_EIO, NULL, 0, 0,
 						 "internal error: cannot restore a running job");
 }
@@ -125,26 +125,26 @@ static int commit(sim *s, size_t nv)
 		return 0;
 	}
 	for (i = nv; i-- > 0;)
-		restore(s, s->victims[i]);
+		restore(s, s->pk.victims[i]);
 	gp_placement_undo(&s->alloc, &s->scratch);
 	gp_sim_interrupt_init(&r);
-	s->defer = 1; /* the caller starts the preemptor, then requeues */
+	s->pk.defer = 1; /* the caller starts the preemptor, then requeues */
 	r.cause = GP_SIM_CAUSE_PREEMPT;
 	r.overhead_s = s->cfg->preempt_cost;
 	for (i = 0; i < nv && s->status == GP_OK; i++)
-		if (s->released_flag[s->victims[i]]) {
-			s->released_flag[s->victims[i]] = 0;
-			r.lose = gp_sim_ix_tau(s, s->victims[i]) > 0 ? GP_SIM_LOSE_CHECKPOINT
+		if (s->pk.released_flag[s->pk.victims[i]]) {
+			s->pk.released_flag[s->pk.victims[i]] = 0;
+			r.lose = gp_sim_ix_tau(s, s->pk.victims[i]) > 0 ? GP_SIM_LOSE_CHECKPOINT
 								   : GP_SIM_LOSE_NOTHING;
 			/* Tiresias: a job preempted right after its demotion
 			 * stays behind its new queue's waiting jobs. */
-			if (s->lfront && !(s->jd && s->jd[s->victims[i]])) {
-				s->lfront[s->victims[i]] = 1;
-				s->pre_t[s->victims[i]] = s->last_t;
+			if (s->las.lfront && !(s->las.jd && s->las.jd[s->pk.victims[i]])) {
+				s->las.lfront[s->pk.victims[i]] = 1;
+				s->las.pre_t[s->pk.victims[i]] = s->last_t;
 			}
-			gp_sim_ix_interrupt(s, s->victims[i], &r, 1);
+			gp_sim_ix_interrupt(s, s->pk.victims[i], &r, 1);
 		}
-	s->defer = 0;
+	s->pk.defer = 0;
 	return s->status == GP_OK;
 }
 
@@ -189,14 +189,14 @@ static victim_heap rest_heap(sim *s, victim *v, size_t nc, const victim *top)
 	victim_heap h = { 0 };
 	size_t i, n = 0;
 
-	if (++s->pk_stamp == 0) {
-		memset(s->pk_mark, 0, (s->n ? s->n : 1) * sizeof(*s->pk_mark));
-		s->pk_stamp = 1;
+	if (++s->pk.stamp == 0) {
+		memset(s->pk.mark, 0, (s->n ? s->n : 1) * sizeof(*s->pk.mark));
+		s->pk.stamp = 1;
 	}
 	for (i = 0; i < TOPK; i++)
-		s->pk_mark[top[i].job] = s->pk_stamp;
+		s->pk.mark[top[i].job] = s->pk.stamp;
 	for (i = 0; i < nc; i++)
-		if (s->pk_mark[v[i].job] != s->pk_stamp)
+		if (s->pk.mark[v[i].job] != s->pk.stamp)
 			v[n++] = v[i];
 	h.v = v;
 	h.n = h.cap = n;
@@ -221,7 +221,7 @@ static int spread(sim *s, const gp_job *job, victim *v, size_t nc)
 				rest = rest_heap(s, v, nc, top);
 			x = victim_heap_pop(&rest, s);
 		}
-		s->victims[i] = x.job;
+		s->pk.victims[i] = x.job;
 		release(s, x.job);
 		free_milli += x.held;
 		if (free_milli >= need_milli(job) && place_now(s, job))
@@ -232,30 +232,30 @@ static int spread(sim *s, const gp_job *job, victim *v, size_t nc)
 }
 
 /* The candidates of threshold thr on node, in victim order, into
- * s->pk_nv; *cap = the node's whole free GPUs plus theirs. */
+ * s->pk.nv; *cap = the node's whole free GPUs plus theirs. */
 static size_t node_cands(sim *s, int node, int thr, int *cap)
 {
 	size_t n = 0, i;
 	int32_t e;
 
 	*cap = s->alloc.node_free_whole[node];
-	for (e = s->nodes.head[node]; e >= 0; e = s->nodes.e[e].next) {
-		int32_t j = s->nodes.e[e].job;
+	for (e = s->ix.nodes.head[node]; e >= 0; e = s->ix.nodes.e[e].next) {
+		int32_t j = s->ix.nodes.e[e].job;
 		victim c;
 
-		if (s->pk_rank[j] <= thr)
+		if (s->pk.rank[j] <= thr)
 			continue;
-		GP_GROW(s->pk_nv, s->pk_nv_cap, n + 1);
+		GP_GROW(s->pk.nv, s->pk.nv_cap, n + 1);
 		c.job = j;
 		c.node = node;
-		c.ngpus = s->nodes.e[e].ngpus;
-		c.held = s->held[j];
-		c.start = s->seg_t[j];
-		c.lost = s->pk_ck ? gp_sim_ix_peek_lost(s, j) : 0;
+		c.ngpus = s->ix.nodes.e[e].ngpus;
+		c.held = s->ix.held[j];
+		c.start = s->ix.seg_t[j];
+		c.lost = s->pk.ck ? gp_sim_ix_peek_lost(s, j) : 0;
 		*cap += c.ngpus;
-		for (i = n++; i > 0 && victim_cmp(&c, &s->pk_nv[i - 1]) < 0; i--)
-			s->pk_nv[i] = s->pk_nv[i - 1];
-		s->pk_nv[i] = c;
+		for (i = n++; i > 0 && victim_cmp(&c, &s->pk.nv[i - 1]) < 0; i--)
+			s->pk.nv[i] = s->pk.nv[i - 1];
+		s->pk.nv[i] = c;
 	}
 	return n;
 }
@@ -267,8 +267,8 @@ static int trial_fits(sim *s, const gp_job *job, const victim *c, const int32_t 
 {
 	const gp_alloc *a = &s->alloc;
 	const gp_node *nd = &s->cl->nodes[node];
-	int *milli = s->pk_gmilli;
-	int64_t *mem = s->pk_gmem, cpu = a->node_free_cpu_milli[node], hmem = a->node_free_mem_mib[node];
+	int *milli = s->pk.gmilli;
+	int64_t *mem = s->pk.gmem, cpu = a->node_free_cpu_milli[node], hmem = a->node_free_mem_mib[node];
 	size_t i;
 	int g, cnt = 0;
 
@@ -311,7 +311,7 @@ static int smaller(const victim *a, const victim *b)
 }
 
 /* The victims on node for job, as indexes into its candidates c[0..n)
- * (in victim order) in s->pk_sel; t->count = 0 when none make room.
+ * (in victim order) in s->pk.sel; t->count = 0 when none make room.
  * The shortest prefix of c gives the fewest jobs; then each of them, the
  * largest first, is swapped for the smallest other candidate (share held,
  * work lost, latest start) that still leaves room: a 1-GPU job takes a
@@ -329,9 +329,9 @@ static void node_trial(sim *s, const gp_job *job, const victim *c, size_t n, int
 	t->latest = -INFINITY;
 	if (!gp_node_eligible(&s->ctx, node, job))
 		return;
-	GP_GROW(s->pk_sel, s->pk_sel_cap, n + 1);
-	GP_GROW(s->pk_in, s->pk_in_cap, n + 1);
-	sel = s->pk_sel;
+	GP_GROW(s->pk.sel, s->pk.sel_cap, n + 1);
+	GP_GROW(s->pk.in, s->pk.in_cap, n + 1);
+	sel = s->pk.sel;
 	while (k < n && !fits) {
 		sel[k] = (int32_t)k;
 		k++;
@@ -339,14 +339,14 @@ static void node_trial(sim *s, const gp_job *job, const victim *c, size_t n, int
 	}
 	if (!fits)
 		return;
-	memset(s->pk_in, 0, n);
+	memset(s->pk.in, 0, n);
 	for (i = 0; i < k; i++)
-		s->pk_in[i] = 1;
+		s->pk.in[i] = 1;
 	for (p = 0; p < k; p++) {
 		int32_t was = sel[p], best = -1;
 
 		for (q = k; q < n; q++) {
-			if (s->pk_in[q] || !smaller(&c[q], &c[was]) ||
+			if (s->pk.in[q] || !smaller(&c[q], &c[was]) ||
 			    (best >= 0 && !smaller(&c[q], &c[best])))
 				continue;
 			sel[p] = (int32_t)q;
@@ -356,8 +356,8 @@ static void node_trial(sim *s, const gp_job *job, const victim *c, size_t n, int
 		}
 		if (best >= 0) {
 			sel[p] = best;
-			s->pk_in[was] = 0;
-			s->pk_in[best] = 1;
+			s->pk.in[was] = 0;
+			s->pk.in[best] = 1;
 		}
 	}
 	t->count = (int)k;
@@ -371,7 +371,7 @@ static void node_trial(sim *s, const gp_job *job, const victim *c, size_t n, int
 	}
 }
 
-/* The victims of node_trial, released into s->victims; t->count = 0 when
+/* The victims of node_trial, released into s->pk.victims; t->count = 0 when
  * they do not make room after all. */
 static size_t node_victims(sim *s, const gp_job *job, const victim *c, size_t n, int node, node_try *t)
 {
@@ -379,8 +379,8 @@ static size_t node_victims(sim *s, const gp_job *job, const victim *c, size_t n,
 
 	node_trial(s, job, c, n, node, t);
 	for (i = 0; i < (size_t)t->count; i++) {
-		s->victims[nv++] = c[s->pk_sel[i]].job;
-		release(s, c[s->pk_sel[i]].job);
+		s->pk.victims[nv++] = c[s->pk.sel[i]].job;
+		release(s, c[s->pk.sel[i]].job);
 	}
 	if (t->count && !node_fits(s, node, job))
 		t->count = 0;
@@ -397,13 +397,13 @@ static void try_node(sim *s, const gp_job *job, int thr, int node, size_t *ntrie
 	n = node_cands(s, node, thr, &cap);
 	if (!n || (job->gpu_milli >= GP_MILLI && cap < job->gpus))
 		return; /* no room even with all its candidates gone */
-	node_trial(s, job, s->pk_nv, n, node, &t);
+	node_trial(s, job, s->pk.nv, n, node, &t);
 	if (!t.count)
 		return;
-	s->tries[*ntries] = t;
-	if (*ntries && try_cmp(&t, &s->tries[0]) < 0) {
-		s->tries[*ntries] = s->tries[0];
-		s->tries[0] = t;
+	s->pk.tries[*ntries] = t;
+	if (*ntries && try_cmp(&t, &s->pk.tries[0]) < 0) {
+		s->pk.tries[*ntries] = s->pk.tries[0];
+		s->pk.tries[0] = t;
 	}
 	++*ntries;
 }
@@ -415,7 +415,7 @@ static int64_t held_bound(const sim *s, const gp_job *job)
 {
 	int best = 0, k;
 
-	if (!s->pk_whole)
+	if (!s->pk.whole)
 		return 0;
 	for (k = 0; k < s->cl->nnodes; k++)
 		if (s->alloc.node_free_whole[k] > best)
@@ -438,12 +438,12 @@ static int one_node(sim *s, const gp_job *job, int thr)
 	int64_t lb;
 	int ok = 0, cap;
 
-	GP_GROW(s->tries, s->tries_cap, (size_t)s->cl->nnodes + 1);
-	tries = s->tries;
+	GP_GROW(s->pk.tries, s->pk.tries_cap, (size_t)s->cl->nnodes + 1);
+	tries = s->pk.tries;
 	lb = held_bound(s, job);
-	for (node = s->pk_mru; node >= 0; node = s->pk_mru_next[node]) {
+	for (node = s->pk.mru; node >= 0; node = s->pk.mru_next[node]) {
 		if (ntries) {
-			node_try b = { -1, 1, lb, 0, s->pk_nlast[node] };
+			node_try b = { -1, 1, lb, 0, s->pk.nlast[node] };
 
 			if (try_cmp(&tries[0], &b) < 0)
 				break;
@@ -454,14 +454,14 @@ static int one_node(sim *s, const gp_job *job, int thr)
 		node_try t;
 
 		if (i == 1) { /* the first was refused: all the others, in order */
-			for (; node >= 0; node = s->pk_mru_next[node])
+			for (; node >= 0; node = s->pk.mru_next[node])
 				try_node(s, job, thr, node, &ntries);
 			qsort(tries + 1, ntries - 1, sizeof(*tries), try_cmp);
 		}
 		if (i >= ntries)
 			break;
 		n = node_cands(s, tries[i].node, thr, &cap);
-		nv = node_victims(s, job, s->pk_nv, n, tries[i].node, &t);
+		nv = node_victims(s, job, s->pk.nv, n, tries[i].node, &t);
 		if (t.count && place_now(s, job))
 			ok = commit(s, nv);
 		else
@@ -477,8 +477,8 @@ __attribute__((noinline)) static size_t candidates(sim *s, int thr)
 	int r;
 
 	for (r = gp_sim_pk_next_rank(s, thr + 1); r >= 0; r = gp_sim_pk_next_rank(s, r + 1)) {
-		memcpy(s->vict + nc, s->pk_arr[r], s->pk_count[r] * sizeof(*s->vict));
-		nc += s->pk_count[r];
+		memcpy(s->pk.vict + nc, s->pk.arr[r], s->pk.count[r] * sizeof(*s->pk.vict));
+		nc += s->pk.count[r];
 	}
 	return nc;
 }
@@ -491,20 +491,20 @@ static int search(sim *s, const gp_job *job, int thr)
 	int r;
 
 	for (r = gp_sim_pk_next_rank(s, thr + 1); r >= 0; r = gp_sim_pk_next_rank(s, r + 1)) {
-		nc += s->pk_count[r];
-		cand_milli += s->pk_milli[r];
+		nc += s->pk.count[r];
+		cand_milli += s->pk.milli[r];
 	}
 	if (!nc || s->cap_milli - s->alloc_milli + cand_milli < need_milli(job))
 		return 0;
-	GP_GROW(s->victims, s->victims_cap, nc + 1);
+	GP_GROW(s->pk.victims, s->pk.victims_cap, nc + 1);
 	if (job->type != GP_JOB_RING_ALLREDUCE && job->type != GP_JOB_PS_WORKER &&
 	    job->type != GP_JOB_LLM)
 		return one_node(s, job, thr);
-	GP_GROW(s->vict, s->vict_cap, nc + 1);
+	GP_GROW(s->pk.vict, s->pk.vict_cap, nc + 1);
 	nc = candidates(s, thr);
 	for (i = 0; i < nc; i++)
-		s->vict[i].lost = s->pk_ck ? gp_sim_ix_peek_lost(s, s->vict[i].job) : 0;
-	return spread(s, job, s->vict, nc);
+		s->pk.vict[i].lost = s->pk.ck ? gp_sim_ix_peek_lost(s, s->pk.vict[i].job) : 0;
+	return spread(s, job, s->pk.vict, nc);
 }
 
 /* A failed search fails again until something is freed (wait_epoch) or
@@ -518,10 +518,10 @@ int gp_sim_preempt_for(sim *s, int32_t head, int level)
 	uint32_t ver;
 	int thr, ok;
 
-	if (!s->ix || !s->pk_rank || s->status != GP_OK)
+	if (!s->ix.on || !s->pk.rank || s->status != GP_OK)
 		return 0;
 	thr = gp_sim_pk_threshold(s, head, level);
-	m = &s->pk_memo[head];
+	m = &s->pk.memo[head];
 	ver = gp_sim_pk_version(s, thr);
 	if (m->thr == thr + 1 && m->epoch == s->wait_epoch && m->ver == ver)
 		return 0;

@@ -27,7 +27,7 @@ static void skip_pass(sim *s)
 				continue;
 			if (gp_sim_job_runinfo(s, j, &ri) == 0)
 				gp_sim_start_job(s, j, &ri);
-			if (s->ix && s->ndeferred) {
+			if (s->ix.on && s->pk.ndeferred) {
 				gp_sim_flush_requeue(s);
 				k = -1; /* victims are back: start over */
 				break;

@@ -22,7 +22,7 @@ void gp_sim_timeline_row(sim *s, double t)
 	row->queued_ls = (int32_t)s->qlen[0];
 	row->queued_be = (int32_t)s->qlen[1];
 	row->running = (int32_t)s->running;
-	row->preempted = (int32_t)s->nrequeued;
+	row->preempted = (int32_t)s->ix.nrequeued;
 	s->tick_t = t;
 	s->tick_integral = s->integral;
 }
