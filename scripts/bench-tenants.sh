@@ -5,10 +5,10 @@
 # 1.06), spread over 50 tenants (by job number) in 10 cohorts of 5, each
 # with a quota of 16,384 / 50 GPUs (327, the last 16,384 - 49 x 327),
 # borrowing within its cohort, half of them with a lending limit of 100
-# GPUs.  fifo-skip with and without the tenants file (budget: under 60 s
-# and 2 GiB, at most 1.5x the run without tenants).  Fair share and
-# reclaim by preemption are not in the engine yet: this measures quota
-# admission and its accounting.
+# GPUs.  fifo-skip with and without the tenants file, and the tenants file
+# with reclaim off, and with queue fairshare (budget: under 60 s and 2 GiB,
+# at most 1.5x the run without tenants).  Reclaim is on whenever tenants
+# have a cohort.
 set -e
 cd "$(dirname "$0")/.."
 N=${1:-1000000}
@@ -36,3 +36,10 @@ sed -n 's/^\(JCT  .*\)/    \1/p' "$T/out"
 measure "the same, 50 tenants in 10 cohorts" \
 	$G simulate -c "$T/c16k.yaml" "$T/tenants.csv" --queue fifo-skip --tenants "$T/tenants.yaml" --quiet
 sed -n 's/^\(JCT  .*\)/    \1/p' "$T/out"
+measure "the same, reclaim off" \
+	$G simulate -c "$T/c16k.yaml" "$T/tenants.csv" --queue fifo-skip --tenants "$T/tenants.yaml" --reclaim off --quiet
+measure "the same, reclaim on, fairshare" \
+	$G simulate -c "$T/c16k.yaml" "$T/tenants.csv" --queue fairshare --tenants "$T/tenants.yaml" --quiet
+sed -n 's/^\(JCT  .*\)/    \1/p' "$T/out"
+measure "without tenants, fairshare" \
+	$G simulate -c "$T/c16k.yaml" "$T/tenants.csv" --queue fairshare --quiet

@@ -22,6 +22,7 @@
 #include "gpuplan/io/trace.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/model/memory.h"
+#include "gpuplan/report/tenants_report.h"
 #include "gpuplan/run/scale.h"
 
 /* ---- shared with compare ---- */
@@ -105,6 +106,20 @@ const gp_opt gp_sim_engine_opts[] = {
 	{ .name = "default-tenant", .key = GP_OPT_DEFAULT_TENANT, .type = GP_OT_STR, .arg = "NAME",
 	  .help = "the tenant of jobs that name none or one the\n"
 		  "file lacks (default: such jobs are an error)" },
+	{ .name = "tenant-column", .key = GP_OPT_TENANT_COLUMN, .type = GP_OT_STR,
+	  .arg = "tenant|vc|account|partition",
+	  .help = "the trace column naming a job's tenant (default\n"
+		  "tenant: the tenant, VC or environment column)" },
+	{ .name = "reclaim", .key = GP_OPT_RECLAIM, .type = GP_OT_STR, .arg = "on|off",
+	  .help = "a tenant within its quota preempts the jobs its\n"
+		  "cohort runs on GPUs it lent (default on)" },
+	TIME_OPT("fairshare-halflife", GP_OPT_FS_HALFLIFE, "S",
+		 "fairshare: half-life of past GPU usage (default\n604800: 7 days)"),
+	{ .name = "priority-weights", .key = GP_OPT_PRIO_WEIGHTS, .type = GP_OT_STR,
+	  .arg = "LIST", .help = "fairshare: age=W,fairshare=W,jobsize=W,qos=W, the\n"
+				 "factors' weights (default fairshare=1, others 0)" },
+	TIME_OPT("priority-interval", GP_OPT_PRIO_INTERVAL, "S",
+		 "fairshare: priorities recomputed every S seconds\n(default 300)"),
 	{ 0 },
 };
 
@@ -162,6 +177,27 @@ int gp_cli_sim_engine_opt(gp_opt_state *s, gp_run_desc *e)
 		return 0;
 	case GP_OPT_TENANTS: e->tenants = arg; return 0;
 	case GP_OPT_DEFAULT_TENANT: e->default_tenant = arg; return 0;
+	case GP_OPT_TENANT_COLUMN:
+		e->tenant_key = gp_sim_tenant_key_parse(arg);
+		if (e->tenant_key < 0)
+			return gp_opt_bad(s, "unknown --tenant-column '%s' (tenant, vc, account, partition)", arg);
+		return 0;
+	case GP_OPT_RECLAIM:
+		if (strcmp(arg, "on") && strcmp(arg, "off"))
+			return gp_opt_bad(s, "unknown --reclaim '%s' (on, off)", arg);
+		e->reclaim_off = !strcmp(arg, "off");
+		return 0;
+	case GP_OPT_PRIO_WEIGHTS:
+		if (gp_run_parse_weights(arg, e))
+			return gp_opt_bad(s, "--priority-weights wants age=W,fairshare=W,jobsize=W,qos=W "
+					  "(W >= 0, any of them), got '%s'", arg);
+		return 0;
+	case GP_OPT_FS_HALFLIFE:
+	case GP_OPT_PRIO_INTERVAL:
+		if (!(s->v > 0))
+			return gp_opt_bad(s, "--%s wants seconds > 0", s->cur->name);
+		*(s->cur->key == GP_OPT_FS_HALFLIFE ? &e->fs_halflife : &e->fs_interval) = s->v;
+		return 0;
 	case GP_OPT_PREEMPT_COST: e->preempt_cost = s->v; return 0;
 	case GP_OPT_CKPT_INTERVAL: e->checkpoint_interval = s->v; return 0;
 	case GP_OPT_CKPT_COST: e->checkpoint_cost = s->v; return 0;
@@ -233,7 +269,8 @@ static const gp_opt sim_opts[] = {
 	{ .name = "queue", .key = O_QUEUE, .type = GP_OT_STR, .arg = "Q",
 	  .help = "fifo (default), sjf, backfill (EASY), priority (higher\n"
 		  "job priority first), las (Tiresias' discretized\n"
-		  "2D least-attained-service, preemptive) or fifo-skip" },
+		  "2D least-attained-service, preemptive), fifo-skip or\n"
+		  "fairshare (Slurm's multifactor priority)" },
 	GP_OPT_SEED(O_SEED, "seed of the policy's random stream (default 1)"),
 	{ .name = "tick", .key = O_TICK, .type = GP_OT_DURATION, .arg = "S", .min = 1e-3,
 	  .max = 1e12, .unit = "s", .help = "timeline interval in seconds (default: about 500 rows)" },
@@ -253,10 +290,12 @@ static const gp_opt sim_opts[] = {
 	{ .name = "json", .key = O_JSON, .type = GP_OT_STR, .arg = "FILE",
 	  .help = "write the summary as JSON ('-' for standard output)" },
 	{ .name = "csv", .key = O_CSV, .type = GP_OT_STR, .arg = "DIR",
-	  .help = "write DIR/jobs.csv and DIR/timeline.csv" },
+	  .help = "write DIR/jobs.csv and DIR/timeline.csv (and with\n"
+		  "tenants DIR/tenants.csv)" },
 	{ .name = "svg", .key = O_SVG, .type = GP_OT_STR, .arg = "DIR",
 	  .help = "write DIR/utilization.svg, DIR/queue.svg, DIR/jct-cdf.svg,\n"
-		  "DIR/queue-delay-cdf.svg" },
+		  "DIR/queue-delay-cdf.svg (and with tenants\n"
+		  "DIR/tenants-queue-delay-cdf.svg)" },
 	{ .name = "html", .key = O_HTML, .type = GP_OT_STR, .arg = "FILE",
 	  .help = "write one page with the summary, tables and charts" },
 	{ .name = "progress", .key = O_PROGRESS, .type = GP_OT_FLAG,
@@ -283,13 +322,15 @@ static const gp_cmd_desc *const sim_subs[] = {
 const gp_cmd_desc gp_desc_simulate = {
 	.name = "simulate",
 	.synopsis = "[-c CLUSTER] TRACE [--format F] [--policy P]\n"
-		    "  [--queue fifo|sjf|backfill|priority|las|fifo-skip]\n"
+		    "  [--queue fifo|sjf|backfill|priority|las|fifo-skip|fairshare]\n"
 		    "  [--backfill-depth N] [--seed N] [--tick S]\n"
 		    "  [--preempt off|class|priority] [--preempt-cost S]\n"
 		    "  [--checkpoint-interval S] [--checkpoint-cost S] [--sched-interval S]\n"
 		    "  [--las-thresholds LIST] [--las-starvation K]\n"
 		    "  [--las-preempted entry|first] [--las-demoted keep|yield]\n"
 		    "  [--las-tiresias] [--tenants FILE] [--default-tenant NAME]\n"
+		    "  [--tenant-column C] [--reclaim on|off] [--fairshare-halflife S]\n"
+		    "  [--priority-weights LIST] [--priority-interval S]\n"
 		    "  [--failures FILE] [--mtbf-node H] [--mtbf-gpu H]\n"
 		    "  [--weibull-shape K] [--failure-model FILE] [--failure-start S]\n"
 		    "  [--repair H] [--failure-seed N] [--heartbeat-period S]\n"
@@ -349,7 +390,7 @@ static int sim_opt(sim_args *a, gp_opt_state *o, int c, int *mode)
 	case O_QUEUE:
 		d->queue = gp_sim_queue_parse(o->arg);
 		if (d->queue < 0)
-			return gp_opt_bad(o, "unknown queue '%s' (fifo, sjf, backfill, priority, las, fifo-skip)",
+			return gp_opt_bad(o, "unknown queue '%s' (fifo, sjf, backfill, priority, las, fifo-skip, fairshare)",
 					  o->arg);
 		return 0;
 	case O_SEED: d->seed = (uint64_t)o->l; return 0;
@@ -486,6 +527,11 @@ static int write_outputs(const gp_run *r, const gp_report_ident *id)
 		gp_sbuf_init(&sb);
 		gp_report_sim_timeline_csv(res, &sb);
 		take_in(&out, d->csv_dir, "timeline.csv", &sb);
+		if (res->tenant_use) {
+			gp_sbuf_init(&sb);
+			gp_report_tenants_csv(r->jobs, res, &sb);
+			take_in(&out, d->csv_dir, "tenants.csv", &sb);
+		}
 	}
 	if (rc == GP_OK && d->svg_dir) {
 		size_t nt;
@@ -508,6 +554,11 @@ static int write_outputs(const gp_run *r, const gp_report_ident *id)
 			gp_sbuf_init(&sb);
 			gp_report_hist_svg(id, r->jobs, res, &sb);
 			take_in(&out, d->svg_dir, "queue-delay-recorded.svg", &sb);
+		}
+		if (res->tenant_use) {
+			gp_sbuf_init(&sb);
+			gp_report_tenants_svg(id, r->jobs, res, &sb);
+			take_in(&out, d->svg_dir, "tenants-queue-delay-cdf.svg", &sb);
 		}
 	}
 	if (rc == GP_OK && d->html) {

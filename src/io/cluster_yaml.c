@@ -545,7 +545,7 @@ static int finish_nodes(streamer *S, const gp_yaml_node *root, const gp_yaml_nod
 }
 
 static const char *const top_keys[] = {
-	"name", "description", "gpu_models", "node_types", "fabric", "nodes", NULL
+	"name", "description", "gpu_models", "node_types", "fabric", "nodes", "tenants", NULL
 };
 
 /* own: the caller's copy of src's text, freed once parsed (memory: the
@@ -587,6 +587,7 @@ static int cluster_parse(const source *src, char **own, const char *filename, gp
 	}
 	if (gp_yaml_check_keys(&L.doc, root, "the cluster file", top_keys, err))
 		goto out;
+	c->has_tenants = gp_yaml_get(root, "tenants") != NULL;
 	x = gp_yaml_get(root, "name");
 	if (x) {
 		const char *s;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gpuplan/place/place.h"
+#include "gpuplan/report/tenants_report.h"
 #include "gpuplan/report/hist_report.h"
 #include "gpuplan/report/html.h"
 #include "gpuplan/report/report.h"
@@ -225,6 +226,9 @@ static json_t *tenants_json(const gp_joblist *jobs, const gp_sim_result *r)
 		json_object_set_new(o, "lent_gpu_hours", real(u->lent_gpu_s / 3600, 6));
 		json_object_set_new(o, "peak_gpus", real((double)u->peak_milli / 1000, 3));
 		json_object_set_new(o, "quota_waits", json_integer((json_int_t)u->quota_waits));
+		json_object_set_new(o, "reclaims", json_integer((json_int_t)u->reclaims));
+		json_object_set_new(o, "reclaimed", json_integer((json_int_t)u->reclaimed));
+		json_object_set_new(o, "over_fair_share", real(gp_report_tenant_over_fair(r, t), 6));
 		json_array_append_new(a, o);
 	}
 	return a;

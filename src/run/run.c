@@ -55,6 +55,16 @@ void gp_run_desc_engine(const gp_run_desc *d, gp_sim_config *cfg)
 	cfg->las_preempted_first = d->las_preempted_first;
 	cfg->las_demoted_yield = d->las_demoted_yield;
 	cfg->las_nthresholds = d->las_nthresholds;
+	if (d->fs_halflife > 0)
+		cfg->fs_halflife = d->fs_halflife;
+	if (d->fs_interval > 0)
+		cfg->fs_interval = d->fs_interval;
+	if (d->fs_w_set) {
+		cfg->fs_w_age = d->fs_w[0];
+		cfg->fs_w_fairshare = d->fs_w[1];
+		cfg->fs_w_jobsize = d->fs_w[2];
+		cfg->fs_w_qos = d->fs_w[3];
+	}
 	for (i = 0; i < d->las_nthresholds; i++)
 		cfg->las_thresholds[i] = d->las_thresholds[i];
 	/* las has its own order of who preempts whom; preempt off turns it
@@ -65,6 +75,35 @@ void gp_run_desc_engine(const gp_run_desc *d, gp_sim_config *cfg)
 	} else {
 		cfg->preempt = d->preempt > 0 ? d->preempt : GP_SIM_PREEMPT_OFF;
 	}
+}
+
+int gp_run_parse_weights(const char *s, gp_run_desc *d)
+{
+	static const char *const names[] = { "age", "fairshare", "jobsize", "qos" };
+	double w[4] = { 0, 0, 0, 0 };
+	char *copy = gp_xstrdup(s), *tok, *save = NULL;
+	int rc = 0, k, seen = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+
+		rc = -1;
+		if (!eq)
+			break;
+		*eq = 0;
+		for (k = 0; k < 4; k++)
+			if (!strcmp(tok, names[k]) && !(seen & (1 << k)) &&
+			    !gp_parse_double(eq + 1, 0, 1e9, &w[k])) {
+				seen |= 1 << k;
+				rc = 0;
+			}
+	}
+	free(copy);
+	if (rc || !seen)
+		return -1;
+	memcpy(d->fs_w, w, sizeof(w));
+	d->fs_w_set = 1;
+	return 0;
 }
 
 const char *gp_run_preempt_name(const gp_run *r)
@@ -359,11 +398,14 @@ int gp_run_prepare(gp_run *r, const gp_run_desc *d, const gp_cluster *c, gp_jobl
 	if ((st = setup_failures(r, err)))
 		return st;
 	gp_run_desc_engine(d, &r->cfg);
-	if (d->tenants) {
-		if ((st = gp_tenants_load(d->tenants, &r->tenants, err)))
+	if (d->tenants || (c->has_tenants && c->path)) {
+		/* --tenants, else the cluster file's own tenants: section */
+		if ((st = gp_tenants_load(d->tenants ? d->tenants : c->path, &r->tenants, err)))
 			return st;
 		r->cfg.tenants = &r->tenants;
 		r->cfg.default_tenant = d->default_tenant;
+		r->cfg.reclaim_off = d->reclaim_off;
+		r->cfg.tenant_key = d->tenant_key;
 	}
 	r->perf = perf;
 	if (!r->perf) {

@@ -57,6 +57,9 @@ void gp_sim_config_init(gp_sim_config *c)
 	memset(c, 0, sizeof(*c));
 	c->queue = GP_SIM_FIFO;
 	c->las_preempt = 1;
+	c->fs_halflife = 7 * 86400.0;
+	c->fs_interval = 300;
+	c->fs_w_fairshare = 1;
 }
 
 void gp_sim_result_init(gp_sim_result *r)
@@ -253,9 +256,13 @@ int gp_sim_start_job(sim *s, int32_t j, const gp_sim_runinfo *ri)
 		gp_sim_heap_push(s, rec->finish, j);
 		gp_sim_ix_started(s, j);
 		s->alloc_milli += s->ix.held[j];
+		if (s->fs)
+			gp_sim_fs_change(s, j, s->ix.held[j], 1);
 		return GP_OK;
 	}
 	s->alloc_milli += need_milli(job);
+	if (s->fs)
+		gp_sim_fs_change(s, j, need_milli(job), 1);
 	gp_sim_heap_push(s, rec->finish, j);
 	return GP_OK;
 }
@@ -266,6 +273,8 @@ static void finish_job(sim *s, int32_t j)
 
 	if (s->cfg->tenants)
 		gp_sim_quota_change(s, j, &s->pool[slot], -1);
+	if (s->fs)
+		gp_sim_fs_change(s, j, s->ix.on ? s->ix.held[j] : need_milli(&s->jl->jobs[j]), -1);
 	gp_placement_undo(&s->alloc, &s->pool[slot]);
 	if (s->ix.on) {
 		gp_sim_ix_finished(s, j);
@@ -296,6 +305,7 @@ int gp_sim_try_place(sim *s, int32_t j)
 		return 0;
 	if (s->shape_waited[s->shape[j]] == s->wait_epoch)
 		return 0;
+	s->q_refused = -1;
 	if (s->cfg->tenants && !gp_sim_quota_precheck(s, j))
 		return 0;
 	s->res->policy_calls++;
@@ -350,7 +360,8 @@ static void schedule(sim *s)
 	for (k = 0; k < NCLASS; k++) {
 		while ((j = gp_sim_queue_head(s, k)) >= 0 && s->status == GP_OK) {
 			if (!gp_sim_try_place(s, j) &&
-			    !(s->cfg->preempt && gp_sim_preempt_for(s, j, -1))) {
+			    !(s->cfg->preempt && gp_sim_preempt_for(s, j, -1)) &&
+			    !(gp_sim_quota_may_reclaim(s, j) && gp_sim_quota_reclaim(s, j))) {
 				s->last_head = j;
 				goto blocked;
 			}
@@ -451,7 +462,11 @@ static int setup(sim *s)
 	if (s->min_need == INT64_MAX)
 		s->min_need = 0;
 	assign_shapes(s);
-	if (s->cfg->preempt || (s->disc->flags & GP_SIM_DISC_INTERRUPTS) || s->cfg->hooks[0])
+	if (s->cfg->tenants && !s->cfg->reclaim_off)
+		for (i = 0; i < s->cfg->tenants->n && !s->q_reclaim; i++)
+			s->q_reclaim = s->cfg->tenants->t[i].cohort >= 0;
+	if (s->cfg->preempt || (s->disc->flags & GP_SIM_DISC_INTERRUPTS) || s->cfg->hooks[0] ||
+	    s->q_reclaim)
 		gp_sim_ix_setup(s);
 	if (s->disc->setup && (st = s->disc->setup(s)) != GP_OK)
 		return st;
@@ -549,7 +564,10 @@ static int config_ok(const gp_sim_config *cfg)
 	    !isfinite(cfg->checkpoint_cost) || !(cfg->las_starvation >= 0) ||
 	    !isfinite(cfg->las_starvation) || cfg->las_nthresholds < 0 ||
 	    cfg->las_nthresholds >= GP_SIM_LAS_MAX_QUEUES || !(cfg->sched_interval >= 0) ||
-	    !isfinite(cfg->sched_interval))
+	    !isfinite(cfg->sched_interval) || !(cfg->fs_halflife > 0) || !(cfg->fs_interval > 0) ||
+	    !isfinite(cfg->fs_interval) || !(cfg->fs_w_age >= 0) || !(cfg->fs_w_fairshare >= 0) ||
+	    !(cfg->fs_w_jobsize >= 0) || !(cfg->fs_w_qos >= 0) || cfg->tenant_key < 0 ||
+	    cfg->tenant_key >= GP_SIM_TENANT_KEYS)
 		return 0;
 	for (i = 0; i < cfg->las_nthresholds; i++)
 		if (!(cfg->las_thresholds[i] > 0) || !isfinite(cfg->las_thresholds[i]) ||
@@ -671,6 +689,19 @@ static int hooks_call(sim *s, int end)
 	return s->status;
 }
 
+/* An interruption source other than failures (whose stops and moves keep
+ * the quota accounts through the interrupt mechanism; QoS changes shares
+ * the quota does not follow). */
+static int other_hooks(const gp_sim_config *cfg)
+{
+	int k;
+
+	for (k = 0; k < GP_SIM_MAX_HOOKS && cfg->hooks[k]; k++)
+		if (!cfg->hooks[k]->name || strcmp(cfg->hooks[k]->name, "failures"))
+			return 1;
+	return 0;
+}
+
 int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 	       gp_sim_result *out, gp_error *err)
 {
@@ -682,10 +713,10 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 	if (!config_ok(cfg))
 		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0, "bad simulator configuration");
 	if (cfg->tenants && ((gp_sim_discipline_of(cfg->queue)->flags & GP_SIM_DISC_NO_TENANTS) ||
-			     cfg->preempt || cfg->hooks[0]))
+			     cfg->preempt || other_hooks(cfg)))
 		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0,
-				    "tenants work with the queues fifo, sjf, priority and fifo-skip, "
-				    "without preemption, failures or QoS");
+				    "tenants work with the queues fifo, sjf, priority, fifo-skip and "
+				    "fairshare, with failures, without preemption or QoS");
 	memset(&s, 0, sizeof(s));
 	s.cfg = cfg;
 	s.disc = gp_sim_discipline_of(cfg->queue);
@@ -725,6 +756,8 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 			t = s.next_pass;
 		if (t == INFINITY)
 			break;
+		if (s.fs && t >= s.fs_next)
+			gp_sim_fs_recompute(&s, t);
 		advance(&s, t);
 		ticked = take_events(&s, t);
 		if (s.status != GP_OK)

@@ -545,6 +545,10 @@ int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int releas
 	s->res->interruptions[cause]++;
 	if (!released)
 		gp_placement_undo(&s->alloc, old);
+	if (s->cfg->tenants)
+		gp_sim_quota_change(s, j, old, -1);
+	if (s->fs)
+		gp_sim_fs_change(s, j, s->ix.held[j], -1);
 	if (s->ix.ngpu_pending)
 		take_pending_gpus(s, old);
 	s->alloc_milli -= s->ix.held[j];
@@ -553,10 +557,15 @@ int gp_sim_ix_interrupt(sim *s, int32_t j, const gp_sim_interrupt *r, int releas
 	s->freed = 1;
 	s->dirty = 1;
 	notify_stopped(s, j);
-	if (r->action == GP_SIM_MOVE)
+	if (r->action == GP_SIM_MOVE) {
 		lost_gpu += move_finish(s, j, r, full);
-	else
+		if (s->cfg->tenants)
+			gp_sim_quota_change(s, j, old, 1);
+		if (s->fs)
+			gp_sim_fs_change(s, j, s->ix.held[j], 1);
+	} else {
 		lost_gpu += stop_finish(s, j, r, gpus);
+	}
 	rec->lost_gpu_s += lost_gpu;
 	s->res->lost_gpu_seconds[cause] += lost_gpu;
 	return GP_OK;

@@ -33,6 +33,98 @@ static int64_t guaranteed(const gp_tenant *t, int r)
 	return g > 0 ? g : 0;
 }
 
+/* Each cohort's members (q_co_mem[q_co_off[c] .. q_co_off[c + 1])), what
+ * it can lend per key (sum of quota less guaranteed quota), the time
+ * each tenant and cohort was integrated to. */
+static void cohort_setup(sim *s)
+{
+	const gp_tenants *T = s->cfg->tenants;
+	size_t k, nt = T->n ? T->n : 1, nc = (size_t)T->ncohorts + 1;
+	int c, r;
+	double wsum;
+
+	s->q_co_off = gp_xcalloc(nc, sizeof(*s->q_co_off));
+	s->q_co_mem = gp_xmalloc(nt * sizeof(*s->q_co_mem));
+	s->q_co_pool = gp_xcalloc(nc * GP_TENANTS_MAX_RES, sizeof(*s->q_co_pool));
+	s->q_co_drawn = gp_xcalloc(nc * GP_TENANTS_MAX_RES, sizeof(*s->q_co_drawn));
+	s->q_gver = gp_xcalloc(nc + nt, sizeof(*s->q_gver));
+	s->q_fail_need = gp_xcalloc(nt, sizeof(*s->q_fail_need));
+	s->q_fail_ver = gp_xcalloc(nt, sizeof(*s->q_fail_ver));
+	s->q_tt = gp_xmalloc(nt * sizeof(*s->q_tt));
+	s->q_ct = gp_xmalloc(nc * sizeof(*s->q_ct));
+	s->q_fair = gp_xmalloc(nt * sizeof(*s->q_fair));
+	for (k = 0, wsum = 0; k < T->n; k++)
+		wsum += T->t[k].weight;
+	for (k = 0; k < nt; k++) {
+		s->q_tt[k] = s->res->first_submit;
+		s->q_fair[k] = k < T->n ? (double)s->cap_milli * T->t[k].weight / wsum : 0;
+	}
+	for (k = 0; k < nc + nt; k++)
+		s->q_gver[k] = 1; /* a refusal's version is never 0 */
+	for (k = 0; k < nc; k++)
+		s->q_ct[k] = s->res->first_submit;
+	for (k = 0; k < T->n; k++)
+		if (T->t[k].cohort >= 0) {
+			s->q_co_off[T->t[k].cohort + 1]++;
+			for (r = 0; r < T->nres; r++)
+				s->q_co_pool[(size_t)T->t[k].cohort * GP_TENANTS_MAX_RES + r] +=
+					T->t[k].nominal[r] - guaranteed(&T->t[k], r);
+		}
+	for (c = 0; c < T->ncohorts; c++)
+		s->q_co_off[c + 1] += s->q_co_off[c];
+	for (k = 0, c = 0; c < T->ncohorts; c++) {
+		size_t at = (size_t)s->q_co_off[c], i;
+
+		for (i = 0; i < T->n; i++)
+			if (T->t[i].cohort == c)
+				s->q_co_mem[at++] = (int32_t)i;
+	}
+}
+
+/* The running-job lists of reclaim. */
+static void reclaim_setup(sim *s)
+{
+	const gp_tenants *T = s->cfg->tenants;
+	size_t nt = T->n ? T->n : 1, n = s->n ? s->n : 1, k;
+
+	s->q_rhead = gp_xmalloc(nt * sizeof(*s->q_rhead));
+	memset(s->q_rhead, 0xff, nt * sizeof(*s->q_rhead));
+	s->q_rprev = gp_xmalloc(n * sizeof(*s->q_rprev));
+	s->q_rnext = gp_xmalloc(n * sizeof(*s->q_rnext));
+	s->q_seq = gp_xcalloc(n, sizeof(*s->q_seq));
+	s->q_released = gp_xcalloc(n, sizeof(*s->q_released));
+	s->q_one_prio = 1;
+	for (k = 1; k < s->n && s->q_one_prio; k++)
+		s->q_one_prio = s->jl->jobs[k].priority == s->jl->jobs[0].priority;
+	s->q_rc_ver = gp_xcalloc(nt, sizeof(*s->q_rc_ver));
+	s->q_rc_need = gp_xcalloc(nt, sizeof(*s->q_rc_need));
+	s->q_rc_free = gp_xcalloc(nt, sizeof(*s->q_rc_free));
+}
+
+int gp_sim_tenant_key_parse(const char *s)
+{
+	if (!strcmp(s, "tenant") || !strcmp(s, "vc"))
+		return GP_SIM_TENANT_COLUMN;
+	if (!strcmp(s, "account"))
+		return GP_SIM_TENANT_ACCOUNT;
+	if (!strcmp(s, "partition"))
+		return GP_SIM_TENANT_PARTITION;
+	return -1;
+}
+
+/* The name of job's tenant by the configured column; NULL none. */
+static const char *tenant_name(const sim *s, const gp_job *job)
+{
+	switch (s->cfg->tenant_key) {
+	case GP_SIM_TENANT_ACCOUNT:
+		return job->hist ? job->hist->account : NULL;
+	case GP_SIM_TENANT_PARTITION:
+		return job->hist ? job->hist->partition : NULL;
+	default:
+		return job->environment;
+	}
+}
+
 int gp_sim_quota_setup(sim *s)
 {
 	const gp_tenants *T = s->cfg->tenants;
@@ -49,17 +141,18 @@ int gp_sim_quota_setup(sim *s)
 	s->res->job_tenant = gp_xmalloc((s->n ? s->n : 1) * sizeof(*s->res->job_tenant));
 	for (i = 0; i < s->n; i++) {
 		const gp_job *job = &s->jl->jobs[i];
-		int t = job->environment && *job->environment ? gp_tenants_find(T, job->environment) : -1;
+		const char *name = tenant_name(s, job);
+		int t = name && *name ? gp_tenants_find(T, name) : -1;
 
 		if (t < 0)
 			t = dflt;
 		if (t < 0)
 			return gp_error_set(s->err, GP_EINPUT, s->jl->source, (int)job->line, 0,
-					    job->environment && *job->environment
+					    name && *name
 						    ? "job '%.64s': tenant '%.64s' is not in %s (or give a default tenant)"
 						    : "job '%.64s' has no tenant%.0s (name one, or give a default tenant; "
 						      "tenants: %s)",
-					    job->id ? job->id : "?", job->environment ? job->environment : "",
+					    job->id ? job->id : "?", name ? name : "",
 					    T->path ? T->path : "the tenants file");
 		s->res->job_tenant[i] = t;
 	}
@@ -80,7 +173,10 @@ int gp_sim_quota_setup(sim *s)
 			if (!strcmp(T->res[r], m->name))
 				s->q_node_res[i] = r;
 	}
-	s->q_t = s->res->first_submit;
+	cohort_setup(s);
+	s->q_refused = -1;
+	if (s->q_reclaim)
+		reclaim_setup(s);
 	return GP_OK;
 }
 
@@ -88,9 +184,35 @@ void gp_sim_quota_teardown(sim *s)
 {
 	free(s->q_use);
 	free(s->q_node_res);
+	free(s->q_rhead);
+	free(s->q_rprev);
+	free(s->q_rnext);
+	free(s->q_co_off);
+	free(s->q_co_mem);
+	free(s->q_co_pool);
+	free(s->q_co_drawn);
+	free(s->q_gver);
+	free(s->q_fail_need);
+	free(s->q_fail_ver);
+	free(s->q_tt);
+	free(s->q_fair);
+	free(s->q_ct);
+	free(s->q_vict);
+	free(s->q_seq);
+	free(s->q_released);
+	free(s->q_rc_ver);
+	free(s->q_rc_need);
+	free(s->q_rc_free);
 }
 
-/* Does tenant t's quota (and its cohort's) admit a use of d more? */
+static int64_t over(int64_t u, int64_t g)
+{
+	return u > g ? u - g : 0;
+}
+
+/* Does tenant t's quota (and its cohort's) admit a use of d more?  The
+ * cohort's draw on what it lends, sum of max(0, use - guaranteed), is
+ * kept per key (q_co_drawn): only t's term changes. */
 static int admits(const sim *s, int t, const int64_t *d)
 {
 	const gp_tenants *T = s->cfg->tenants;
@@ -98,8 +220,8 @@ static int admits(const sim *s, int t, const int64_t *d)
 	int r;
 
 	for (r = 0; r < T->nres; r++) {
-		int64_t u = s->q_use[(size_t)t * GP_TENANTS_MAX_RES + r] + d[r], pool = 0, drawn = 0;
-		size_t k;
+		int64_t u0 = s->q_use[(size_t)t * GP_TENANTS_MAX_RES + r], u = u0 + d[r], g;
+		size_t at;
 
 		if (!d[r] || u <= x->nominal[r])
 			continue;
@@ -107,21 +229,41 @@ static int admits(const sim *s, int t, const int64_t *d)
 			return 0;
 		if (x->borrow_limit >= 0 && u - x->nominal[r] > x->borrow_limit)
 			return 0;
-		for (k = 0; k < T->n; k++) {
-			const gp_tenant *y = &T->t[k];
-			int64_t g, uy;
-
-			if (y->cohort != x->cohort)
-				continue;
-			g = guaranteed(y, r);
-			uy = s->q_use[k * GP_TENANTS_MAX_RES + r] + ((int)k == t ? d[r] : 0);
-			pool += y->nominal[r] - g;
-			drawn += uy > g ? uy - g : 0;
-		}
-		if (drawn > pool)
+		g = guaranteed(x, r);
+		at = (size_t)x->cohort * GP_TENANTS_MAX_RES + r;
+		if (s->q_co_drawn[at] - over(u0, g) + over(u, g) > s->q_co_pool[at])
 			return 0;
 	}
 	return 1;
+}
+
+/* The version of t's usage group (its cohort, or itself alone). */
+static uint32_t *group_ver(const sim *s, int t)
+{
+	const gp_tenants *T = s->cfg->tenants;
+
+	return &s->q_gver[T->t[t].cohort >= 0 ? (size_t)T->t[t].cohort : (size_t)T->ncohorts + 1 + (size_t)t];
+}
+
+/* Tenant t's use changes by sign x d (every change goes through here). */
+static void use_delta(sim *s, int t, const int64_t *d, int sign)
+{
+	const gp_tenants *T = s->cfg->tenants;
+	const gp_tenant *x = &T->t[t];
+	int64_t *use = &s->q_use[(size_t)t * GP_TENANTS_MAX_RES];
+	int r;
+
+	for (r = 0; r < T->nres; r++) {
+		int64_t u = use[r] + sign * d[r];
+
+		if (x->cohort >= 0) {
+			int64_t g = guaranteed(x, r);
+
+			s->q_co_drawn[(size_t)x->cohort * GP_TENANTS_MAX_RES + r] += over(u, g) - over(use[r], g);
+		}
+		use[r] = u;
+	}
+	++*group_ver(s, t);
 }
 
 int gp_sim_quota_precheck(sim *s, int32_t j)
@@ -129,13 +271,25 @@ int gp_sim_quota_precheck(sim *s, int32_t j)
 	int64_t d[GP_TENANTS_MAX_RES];
 	int t = s->res->job_tenant[j];
 
+	uint32_t ver;
+
 	if (s->q_all < 0)
 		return 1;
 	memset(d, 0, sizeof(d));
 	d[s->q_all] = need_milli(&s->jl->jobs[j]);
-	if (admits(s, t, d))
-		return 1;
+	/* Admission only gets harder with a larger need: a need at least as
+	 * large as one refused since the group's use last changed is
+	 * refused too (a pass over a long queue stays cheap). */
+	ver = *group_ver(s, t);
+	if (!(s->q_fail_ver[t] == ver && d[s->q_all] >= s->q_fail_need[t])) {
+		if (admits(s, t, d))
+			return 1;
+		if (s->q_fail_ver[t] != ver || d[s->q_all] < s->q_fail_need[t])
+			s->q_fail_need[t] = d[s->q_all];
+		s->q_fail_ver[t] = ver;
+	}
 	s->res->tenant_use[t].quota_waits++;
+	s->q_refused = j;
 	return 0;
 }
 
@@ -151,67 +305,368 @@ int gp_sim_quota_admit(sim *s, int32_t j, const gp_placement *p)
 	return 0;
 }
 
-/* Integrate usage, borrowing and lending (first quota key) up to now. */
-static void integrate(sim *s)
+/* Integrate tenant k's usage and borrowing (first quota key) up to now. */
+static void integrate_tenant(sim *s, size_t k)
 {
-	const gp_tenants *T = s->cfg->tenants;
-	double dt = s->last_t - s->q_t;
-	size_t k, c;
+	const gp_tenant *x = &s->cfg->tenants->t[k];
+	double dt = s->last_t - s->q_tt[k];
+	int64_t u = s->q_use[k * GP_TENANTS_MAX_RES];
 
 	if (!(dt > 0))
 		return;
-	s->q_t = s->last_t;
-	for (c = 0; c < (size_t)T->ncohorts + 1; c++) {
-		double borrowed = 0, idle = 0;
+	s->q_tt[k] = s->last_t;
+	s->res->tenant_use[k].gpu_s += dt * (double)u / GP_MILLI;
+	if ((double)u > s->q_fair[k])
+		s->res->tenant_use[k].over_fair_s += dt;
+	if (u > x->nominal[0])
+		s->res->tenant_use[k].borrowed_gpu_s += dt * (double)(u - x->nominal[0]) / GP_MILLI;
+}
 
-		for (k = 0; k < T->n; k++) {
-			const gp_tenant *x = &T->t[k];
-			int64_t u = s->q_use[k * GP_TENANTS_MAX_RES];
+/* Integrate what cohort c's tenants lend (first quota key) up to now:
+ * what the cohort borrows comes from its idle quota, shared out by how
+ * much each has idle. */
+static void integrate_cohort(sim *s, int c)
+{
+	const gp_tenants *T = s->cfg->tenants;
+	double dt = s->last_t - s->q_ct[c], borrowed = 0, idle = 0;
+	int i;
 
-			if (c == 0) {
-				s->res->tenant_use[k].gpu_s += dt * (double)u / GP_MILLI;
-				if (u > x->nominal[0])
-					s->res->tenant_use[k].borrowed_gpu_s +=
-						dt * (double)(u - x->nominal[0]) / GP_MILLI;
-			}
-			if (x->cohort != (int)c - 1 || c == 0)
-				continue;
-			if (u > x->nominal[0])
-				borrowed += (double)(u - x->nominal[0]);
-			else
-				idle += (double)(x->nominal[0] - u);
-		}
-		if (c == 0 || !(borrowed > 0) || !(idle > 0))
-			continue;
-		/* What the cohort borrows comes from its idle quota, shared
-		 * out by how much each has idle. */
-		for (k = 0; k < T->n; k++) {
-			const gp_tenant *x = &T->t[k];
-			int64_t u = s->q_use[k * GP_TENANTS_MAX_RES];
+	if (!(dt > 0))
+		return;
+	s->q_ct[c] = s->last_t;
+	for (i = s->q_co_off[c]; i < s->q_co_off[c + 1]; i++) {
+		int k = s->q_co_mem[i];
+		int64_t u = s->q_use[(size_t)k * GP_TENANTS_MAX_RES], n = T->t[k].nominal[0];
 
-			if (x->cohort == (int)c - 1 && u < x->nominal[0])
-				s->res->tenant_use[k].lent_gpu_s +=
-					dt * borrowed * (double)(x->nominal[0] - u) / idle / GP_MILLI;
-		}
+		if (u > n)
+			borrowed += (double)(u - n);
+		else
+			idle += (double)(n - u);
 	}
+	if (!(borrowed > 0) || !(idle > 0))
+		return;
+	for (i = s->q_co_off[c]; i < s->q_co_off[c + 1]; i++) {
+		int k = s->q_co_mem[i];
+		int64_t u = s->q_use[(size_t)k * GP_TENANTS_MAX_RES], n = T->t[k].nominal[0];
+
+		if (u < n)
+			s->res->tenant_use[k].lent_gpu_s += dt * borrowed * (double)(n - u) / idle / GP_MILLI;
+	}
+}
+
+/* Before tenant t's use changes: it and its cohort up to now. */
+static void integrate(sim *s, int t)
+{
+	int c = s->cfg->tenants->t[t].cohort;
+
+	integrate_tenant(s, (size_t)t);
+	if (c >= 0)
+		integrate_cohort(s, c);
 }
 
 void gp_sim_quota_change(sim *s, int32_t j, const gp_placement *p, int sign)
 {
 	int64_t d[GP_TENANTS_MAX_RES];
-	int t = s->res->job_tenant[j], r;
+	int t = s->res->job_tenant[j];
 	struct gp_sim_tenant_use *u = &s->res->tenant_use[t];
 	int64_t *use = &s->q_use[(size_t)t * GP_TENANTS_MAX_RES];
 
-	integrate(s);
+	integrate(s, t);
 	demand(s, p, d);
-	for (r = 0; r < s->cfg->tenants->nres; r++)
-		use[r] += sign * d[r];
+	use_delta(s, t, d, sign);
 	if (use[0] > u->peak_milli)
 		u->peak_milli = use[0];
+	if (!s->q_reclaim)
+		return;
+	if (sign > 0) {
+		s->q_seq[j] = ++s->q_seq_next;
+		s->q_rprev[j] = -1;
+		s->q_rnext[j] = s->q_rhead[t];
+		if (s->q_rhead[t] >= 0)
+			s->q_rprev[s->q_rhead[t]] = j;
+		s->q_rhead[t] = j;
+	} else {
+		if (s->q_rprev[j] >= 0)
+			s->q_rnext[s->q_rprev[j]] = s->q_rnext[j];
+		else
+			s->q_rhead[t] = s->q_rnext[j];
+		if (s->q_rnext[j] >= 0)
+			s->q_rprev[s->q_rnext[j]] = s->q_rprev[j];
+	}
+}
+
+/* ---- reclaim ----
+ * Kueue's reclaimWithinCohort (Any), rule by rule:
+ *  1. Only a job whose tenant stays within its nominal quota with it may
+ *     reclaim (Kueue: the incoming workload fits its ClusterQueue's
+ *     nominal quota); a job that would borrow waits.
+ *  2. Candidates are the running jobs of the other tenants of its cohort
+ *     that borrow: use more than their nominal quota of a key the job
+ *     draws on (`gpus`, or without it any GPU model key).
+ *  3. Candidates in order: lowest priority first, then the most recently
+ *     (re)started (of jobs started at one instant, the last to start)
+ *     (Kueue: priority, then the most recently admitted).
+ *  4. They are taken in that order, passing over those whose tenant no
+ *     longer borrows once the earlier ones are gone, until the job's
+ *     quota admits it and the placement policy places it (Kueue:
+ *     minimalPreemptions).
+ *  5. Then those taken are put back, the last first, wherever the
+ *     placement and the quota still hold with them back (Kueue: fill
+ *     back); the rest are preempted through the interrupt mechanism:
+ *     they requeue with their progress (less the work since their last
+ *     checkpoint) and pay --preempt-cost when they run again.
+ *  6. No set of candidates makes room: nothing is preempted, the job
+ *     waits; no job of its tenant needing as much or more searches again
+ *     while its cohort runs the same jobs and no more GPU share is free. */
+
+typedef struct cand {
+	int prio;
+	uint64_t seq;
+	int32_t job;
+} cand;
+
+static int cand_cmp(const void *x, const void *y)
+{
+	const cand *a = x, *b = y;
+
+	if (a->prio != b->prio)
+		return a->prio < b->prio ? -1 : 1;
+	return a->seq > b->seq ? -1 : a->seq < b->seq;
+}
+
+/* Does tenant y use more than its nominal quota of a key in mask? */
+static int borrowing(const sim *s, int y, const int64_t *mask)
+{
+	const gp_tenants *T = s->cfg->tenants;
+	int r;
+
+	for (r = 0; r < T->nres; r++)
+		if (mask[r] && s->q_use[(size_t)y * GP_TENANTS_MAX_RES + r] > T->t[y].nominal[r])
+			return 1;
+	return 0;
+}
+
+/* Within tenant t's nominal quota with d more (rule 1)? */
+static int within(const sim *s, int t, const int64_t *d)
+{
+	const gp_tenants *T = s->cfg->tenants;
+	int r;
+
+	for (r = 0; r < T->nres; r++)
+		if (d[r] && s->q_use[(size_t)t * GP_TENANTS_MAX_RES + r] + d[r] > T->t[t].nominal[r])
+			return 0;
+	return 1;
+}
+
+static void use_add(sim *s, int32_t v, int sign)
+{
+	int64_t d[GP_TENANTS_MAX_RES];
+
+	demand(s, &s->pool[s->slot[v]], d);
+	use_delta(s, s->res->job_tenant[v], d, sign);
+}
+
+/* Release v's GPUs and quota for the trial. */
+static void take(sim *s, int32_t v)
+{
+	gp_placement_undo(&s->alloc, &s->pool[s->slot[v]]);
+	use_add(s, v, -1);
+	s->q_released[v] = 1;
+}
+
+static int give_back(sim *s, int32_t v)
+{
+	if (gp_placement_apply(&s->alloc, &s->pool[s->slot[v]]) != 0)
+		return -1;
+	use_add(s, v, 1);
+	s->q_released[v] = 0;
+	return 0;
+}
+
+/* Candidates of rule 2 in the order of rule 3, one at a time.  Each
+ * tenant's running jobs are listed the last started first: with one
+ * priority in the trace the order is a merge of the borrowing tenants'
+ * lists, taken lazily (a search rarely needs many); otherwise they are
+ * gathered and sorted. */
+typedef struct cand_walk {
+	cand *c;                /* sorted (several priorities) */
+	size_t nc, i;
+	int32_t *at;            /* merge: each borrowing tenant's next job */
+	int nat;
+} cand_walk;
+
+static void walk_init(sim *s, int t, const int64_t *mask, cand_walk *w)
+{
+	const gp_tenants *T = s->cfg->tenants;
+	int co = T->t[t].cohort, i;
+	size_t cap = 0;
+
+	memset(w, 0, sizeof(*w));
+	if (s->q_one_prio)
+		w->at = gp_xmalloc((size_t)(s->q_co_off[co + 1] - s->q_co_off[co]) * sizeof(*w->at));
+	for (i = s->q_co_off[co]; i < s->q_co_off[co + 1]; i++) {
+		int y = s->q_co_mem[i];
+		int32_t v;
+
+		if (y == t || !borrowing(s, y, mask) || s->q_rhead[y] < 0)
+			continue;
+		if (s->q_one_prio) {
+			w->at[w->nat++] = s->q_rhead[y];
+			continue;
+		}
+		for (v = s->q_rhead[y]; v >= 0; v = s->q_rnext[v]) {
+			GP_GROW(w->c, cap, w->nc + 1);
+			w->c[w->nc].prio = s->jl->jobs[v].priority;
+			w->c[w->nc].seq = s->q_seq[v];
+			w->c[w->nc].job = v;
+			w->nc++;
+		}
+	}
+	if (w->nc > 1)
+		qsort(w->c, w->nc, sizeof(*w->c), cand_cmp);
+}
+
+/* The next candidate, -1 when none is left. */
+static int32_t walk_next(sim *s, cand_walk *w)
+{
+	int k, best = -1;
+	int32_t v;
+
+	if (!s->q_one_prio)
+		return w->i < w->nc ? w->c[w->i++].job : -1;
+	for (k = 0; k < w->nat; k++)
+		if (w->at[k] >= 0 && (best < 0 || s->q_seq[w->at[k]] > s->q_seq[w->at[best]]))
+			best = k;
+	if (best < 0)
+		return -1;
+	v = w->at[best];
+	w->at[best] = s->q_rnext[v];
+	return v;
+}
+
+static void walk_release(cand_walk *w)
+{
+	free(w->c);
+	free(w->at);
+}
+
+/* Whether j fits now with what was taken (rule 4): its quota and the
+ * policy's placement (into s->scratch). */
+static int fits_now(sim *s, int32_t j, int t, int64_t freed)
+{
+	const gp_job *job = &s->jl->jobs[j];
+	int64_t d[GP_TENANTS_MAX_RES];
+
+	if (need_milli(job) > s->cap_milli - s->alloc_milli + freed)
+		return 0;
+	if (s->q_all >= 0) {
+		memset(d, 0, sizeof(d));
+		d[s->q_all] = need_milli(job);
+		if (!admits(s, t, d))
+			return 0;
+	}
+	s->res->policy_calls++;
+	if (s->cfg->policy->place(&s->ctx, job, &s->scratch) != GP_PLACED)
+		return 0;
+	demand(s, &s->scratch, d);
+	return within(s, t, d) && admits(s, t, d);
+}
+
+int gp_sim_quota_reclaim(sim *s, int32_t j)
+{
+	const gp_tenants *T = s->cfg->tenants;
+	const gp_job *job = &s->jl->jobs[j];
+	int t = s->res->job_tenant[j], r, ok = 0;
+	int64_t mask[GP_TENANTS_MAX_RES], d[GP_TENANTS_MAX_RES], freed = 0;
+	size_t nv = 0, i;
+	cand_walk w;
+	int32_t v;
+	gp_sim_interrupt ir;
+
+	if (!s->q_reclaim || T->t[t].cohort < 0)
+		return 0;
+	/* rule 1 on `gpus` first: most calls end here */
+	if (s->q_all >= 0 && s->q_use[(size_t)t * GP_TENANTS_MAX_RES + s->q_all] + need_milli(job) >
+				     T->t[t].nominal[s->q_all])
+		return 0;
+	/* rule 6: a search like one that failed fails again */
+	if (s->q_rc_ver[t] == *group_ver(s, t) && need_milli(job) >= s->q_rc_need[t] &&
+	    s->cap_milli - s->alloc_milli <= s->q_rc_free[t])
+		return 0;
+	memset(mask, 0, sizeof(mask));
+	if (s->q_all >= 0) {
+		mask[s->q_all] = need_milli(job);
+		if (!within(s, t, mask)) /* rule 1, before the placement */
+			return 0;
+	} else {
+		for (r = 0; r < T->nres; r++)
+			mask[r] = 1;
+	}
+	/* the trial changes usage at this instant only: the cohort, whose
+	 * tenants are the only ones it touches, is integrated to now */
+	for (i = (size_t)s->q_co_off[T->t[t].cohort]; i < (size_t)s->q_co_off[T->t[t].cohort + 1]; i++)
+		integrate_tenant(s, (size_t)s->q_co_mem[i]);
+	integrate_cohort(s, T->t[t].cohort);
+	walk_init(s, t, mask, &w);
+	while (!ok && (v = walk_next(s, &w)) >= 0) {
+		if (!borrowing(s, s->res->job_tenant[v], mask))
+			continue;
+		take(s, v);
+		freed += s->ix.held[v];
+		GP_GROW(s->q_vict, s->q_vict_cap, nv + 1);
+		s->q_vict[nv++] = v;
+		ok = fits_now(s, j, t, freed);
+	}
+	walk_release(&w);
+	if (!ok) {
+		for (i = nv; i-- > 0;)
+			if (give_back(s, s->q_vict[i]) != 0)
+				s->status = gp_error_set(s->err, GP_EIO, NULL, 0, 0,
+							 "internal error: cannot restore a running job");
+		s->q_rc_ver[t] = *group_ver(s, t);
+		s->q_rc_need[t] = need_milli(job);
+		s->q_rc_free[t] = s->cap_milli - s->alloc_milli;
+		return 0;
+	}
+	/* rule 5: fill back */
+	demand(s, &s->scratch, d);
+	if (gp_placement_apply(&s->alloc, &s->scratch) != 0) {
+		for (i = nv; i-- > 0;)
+			give_back(s, s->q_vict[i]);
+		return 0;
+	}
+	for (i = nv; i-- > 0;) {
+		v = s->q_vict[i];
+		if (give_back(s, v) == 0 && !(within(s, t, d) && admits(s, t, d)))
+			take(s, v);
+	}
+	gp_placement_undo(&s->alloc, &s->scratch);
+	gp_sim_interrupt_init(&ir);
+	ir.cause = GP_SIM_CAUSE_PREEMPT;
+	ir.overhead_s = s->cfg->preempt_cost;
+	s->pk.defer = 1; /* the caller starts j, then requeues them */
+	for (i = 0; i < nv && s->status == GP_OK; i++) {
+		v = s->q_vict[i];
+		if (!s->q_released[v])
+			continue;
+		s->q_released[v] = 0;
+		use_add(s, v, 1); /* gp_sim_ix_interrupt takes it off again */
+		ir.lose = gp_sim_ix_tau(s, v) > 0 ? GP_SIM_LOSE_CHECKPOINT : GP_SIM_LOSE_NOTHING;
+		s->res->tenant_use[t].reclaims++;
+		s->res->tenant_use[s->res->job_tenant[v]].reclaimed++;
+		gp_sim_ix_interrupt(s, v, &ir, 1);
+	}
+	s->pk.defer = 0;
+	return s->status == GP_OK;
 }
 
 void gp_sim_quota_end(sim *s)
 {
-	integrate(s);
+	int c;
+	size_t k;
+
+	for (k = 0; k < s->cfg->tenants->n; k++)
+		integrate_tenant(s, k);
+	for (c = 0; c < s->cfg->tenants->ncohorts; c++)
+		integrate_cohort(s, c);
 }

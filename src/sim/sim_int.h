@@ -134,7 +134,42 @@ struct gp_sim {
 	int64_t *q_use;
 	int32_t *q_node_res;
 	int q_all;
-	double q_t;
+	/* per cohort and key: what it lends, what is drawn on it; the time
+	 * each tenant and cohort was integrated to; a version per usage group
+	 * (cohort, or tenant alone) and each tenant's smallest need refused
+	 * at that version */
+	int64_t *q_co_pool, *q_co_drawn;
+	double *q_tt, *q_ct;
+	double *q_fair;         /* per tenant: its fair share, milli-GPU */
+	uint32_t *q_gver, *q_fail_ver;
+	int64_t *q_fail_need;
+	int32_t q_refused;      /* the last job the `gpus` key refused: over
+				 * its quota, so it cannot reclaim either */
+	/* Reclaim (quota.c): on when a cohort lends and it is not turned
+	 * off; each tenant's running jobs (a list), each cohort's members,
+	 * the trial's victims and a job's last failed reclaim. */
+	int q_reclaim;
+	int32_t *q_rhead, *q_rprev, *q_rnext;
+	int32_t *q_co_off, *q_co_mem;
+	int32_t *q_vict;
+	size_t q_vict_cap;
+	uint64_t *q_seq, q_seq_next; /* job -> order of its last start */
+	uint8_t *q_released;    /* job -> taken in the current trial */
+	int q_one_prio;         /* every job has the same priority */
+	uint32_t *q_rc_ver;     /* per tenant, its last failed reclaim: the */
+	int64_t *q_rc_need, *q_rc_free; /* group version, need, free share */
+
+	/* fairshare (fairshare.c): each queued job's priority; per tenant
+	 * its decayed usage (GPU-seconds), the GPU-seconds since fs_tt not
+	 * yet added, the milli-GPU it holds, its factor and normalised
+	 * share; the last recomputation and the next. */
+	int fs;
+	double *fs_prio;
+	double *fs_usage, *fs_acc, *fs_tt, *fs_factor, *fs_share;
+	int64_t *fs_run;
+	size_t fs_nt;
+	double fs_grid, fs_next;
+	int fs_max_prio;
 
 	gp_error *err;
 	int status;
@@ -307,7 +342,30 @@ int gp_sim_quota_admit(sim *s, int32_t j, const gp_placement *p);
 int gp_sim_quota_precheck(sim *s, int32_t j);
 /* j starts (sign +1) or stops (-1) holding placement p. */
 void gp_sim_quota_change(sim *s, int32_t j, const gp_placement *p, int sign);
+/* May j start by reclaiming GPUs its cohort borrowed from its tenant?  On
+ * success its placement is in s->scratch and the victims are deferred
+ * (the caller starts j, then gp_sim_flush_requeue). */
+int gp_sim_quota_reclaim(sim *s, int32_t j);
 void gp_sim_quota_end(sim *s);
+
+/* Whether j may try to reclaim (rule 1 on the `gpus` key, inline: a pass
+ * asks it of every queued job that does not start). */
+static inline int gp_sim_quota_may_reclaim(const sim *s, int32_t j)
+{
+	int t;
+
+	if (!s->q_reclaim || s->q_refused == j)
+		return 0;
+	t = s->res->job_tenant[j];
+	return s->q_all < 0 || s->q_use[(size_t)t * GP_TENANTS_MAX_RES + s->q_all] + need_milli(&s->jl->jobs[j]) <=
+				       s->cfg->tenants->t[t].nominal[s->q_all];
+}
+
+/* fairshare.c (the discipline gp_sim_disc_fairshare): j starts (+1) or
+ * stops (-1) holding milli; the priorities at the last recomputation
+ * time <= t (when one is due). */
+void gp_sim_fs_change(sim *s, int32_t j, int64_t milli, int sign);
+void gp_sim_fs_recompute(sim *s, double t);
 
 /* timeline.c */
 void gp_sim_timeline_row(sim *s, double t);

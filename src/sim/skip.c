@@ -23,7 +23,8 @@ static void skip_pass(sim *s)
 		for (j = s->qhead[k]; j >= 0 && s->status == GP_OK; j = next) {
 			next = s->next[j];
 			if (!gp_sim_try_place(s, j) &&
-			    !(s->cfg->preempt && j == s->qhead[k] && gp_sim_preempt_for(s, j, -1)))
+			    !(s->cfg->preempt && j == s->qhead[k] && gp_sim_preempt_for(s, j, -1)) &&
+			    !(gp_sim_quota_may_reclaim(s, j) && gp_sim_quota_reclaim(s, j)))
 				continue;
 			if (gp_sim_job_runinfo(s, j, &ri) == 0)
 				gp_sim_start_job(s, j, &ri);

@@ -444,6 +444,16 @@ static void run_more(const gp_run_desc *r, gp_sbuf *sb)
 		if (hash_file(r->tenants, hash, &e))
 			snprintf(hash, sizeof(hash), "unreadable");
 		gp_sbuf_addf(sb, "|tenants %s,%s", hash, r->default_tenant ? r->default_tenant : "-");
+		if (r->reclaim_off)
+			gp_sbuf_addf(sb, ",reclaim-off");
+		if (r->tenant_key)
+			gp_sbuf_addf(sb, ",column %d", r->tenant_key);
+	}
+	if (r->fs_halflife > 0 || r->fs_interval > 0 || r->fs_w_set) {
+		gp_sbuf_addf(sb, "|fairshare %.17g,%.17g", r->fs_halflife, r->fs_interval);
+		if (r->fs_w_set)
+			gp_sbuf_addf(sb, ",%.17g,%.17g,%.17g,%.17g", r->fs_w[0], r->fs_w[1], r->fs_w[2],
+				     r->fs_w[3]);
 	}
 }
 

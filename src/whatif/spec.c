@@ -217,6 +217,22 @@ static int opt_str(loader *L, const gp_yaml_node *map, const char *key, const ch
 	return GP_OK;
 }
 
+/* A top-level key that is one of two words: *out = 1 for the second. */
+static int opt_choice(loader *L, const char *key, const char *a, const char *b, int *out)
+{
+	const gp_yaml_node *x = gp_yaml_get(L->doc.root, key);
+	const char *v;
+
+	if (!x)
+		return GP_OK;
+	if (gp_yaml_str(&L->doc, x, key, &v, L->err))
+		return GP_EINPUT;
+	if (strcmp(v, a) && strcmp(v, b))
+		return gp_yaml_error(&L->doc, x, L->err, "'%s' is %s or %s, not '%.40s'", key, a, b, v);
+	*out = !strcmp(v, b);
+	return GP_OK;
+}
+
 static const char *const nodes_keys[] = { "type", "switch", "name", "counts", NULL };
 
 static int load_nodes_axis(loader *L, const gp_yaml_node *n, int add, gp_whatif_nodes *out)
@@ -428,7 +444,8 @@ static const char *const top_keys[] = {
 	"skip_bad", "queue", "policy", "seeds", "backfill_depth", "scale_durations",
 	"mtbf_node", "recovery", "mtbf_gpu", "weibull_shape", "repair", "restart_cost",
 	"preempt", "preempt_cost", "checkpoint_interval", "checkpoint_cost", "axes", "slo", "cost",
-	"las_thresholds", "las_starvation", "las_preempted", "las_demoted", "tenants", "default_tenant",
+	"las_thresholds", "las_starvation", "las_preempted", "las_demoted", "tenants", "default_tenant", "reclaim", "tenant_column",
+	"fairshare_halflife", "priority_interval", "priority_weights",
 	"heartbeat_period", "heartbeat_misses", "failures",
 	"failure_model", "failure_seed", "failure_start", "memory_margin", "qos", NULL
 };
@@ -554,7 +571,7 @@ typedef struct name_axis {
 } name_axis;
 
 static const name_axis queue_axis = {
-	"queue", GP_AX_QUEUE, queue_known, " (fifo, sjf, backfill, priority, las, fifo-skip)", "fifo"
+	"queue", GP_AX_QUEUE, queue_known, " (fifo, sjf, backfill, priority, las, fifo-skip, fairshare)", "fifo"
 };
 static const name_axis policy_axis = { "policy", GP_AX_POLICY, policy_known, "", "bestfit" };
 static const name_axis recovery_axis = {
@@ -730,24 +747,9 @@ static int load_las(loader *L)
 	if ((x = gp_yaml_get(L->doc.root, "las_starvation")) &&
 	    gp_yaml_double(&L->doc, x, "'las_starvation'", 0, 1e12, &d->las_starvation, L->err))
 		return GP_EINPUT;
-	if ((x = gp_yaml_get(L->doc.root, "las_preempted"))) {
-		const char *v;
-
-		if (gp_yaml_str(&L->doc, x, "'las_preempted'", &v, L->err))
-			return GP_EINPUT;
-		if (strcmp(v, "entry") && strcmp(v, "first"))
-			return gp_yaml_error(&L->doc, x, L->err, "'las_preempted' is entry or first, not '%.40s'", v);
-		d->las_preempted_first = !strcmp(v, "first");
-	}
-	if ((x = gp_yaml_get(L->doc.root, "las_demoted"))) {
-		const char *v;
-
-		if (gp_yaml_str(&L->doc, x, "'las_demoted'", &v, L->err))
-			return GP_EINPUT;
-		if (strcmp(v, "keep") && strcmp(v, "yield"))
-			return gp_yaml_error(&L->doc, x, L->err, "'las_demoted' is keep or yield, not '%.40s'", v);
-		d->las_demoted_yield = !strcmp(v, "yield");
-	}
+	if (opt_choice(L, "las_preempted", "entry", "first", &d->las_preempted_first) ||
+	    opt_choice(L, "las_demoted", "keep", "yield", &d->las_demoted_yield))
+		return GP_EINPUT;
 	{
 		char *dt = NULL;
 
@@ -756,6 +758,40 @@ static int load_las(loader *L)
 			return GP_EINPUT;
 		if (dt)
 			d->default_tenant = dt;
+	}
+	if (opt_choice(L, "reclaim", "on", "off", &d->reclaim_off))
+		return GP_EINPUT;
+	if ((x = gp_yaml_get(L->doc.root, "tenant_column"))) {
+		const char *v;
+
+		if (gp_yaml_str(&L->doc, x, "'tenant_column'", &v, L->err))
+			return GP_EINPUT;
+		d->tenant_key = gp_sim_tenant_key_parse(v);
+		if (d->tenant_key < 0)
+			return gp_yaml_error(&L->doc, x, L->err,
+					     "'tenant_column' is tenant, vc, account or partition, not '%.40s'", v);
+	}
+	if ((x = gp_yaml_get(L->doc.root, "fairshare_halflife")) &&
+	    gp_yaml_double(&L->doc, x, "'fairshare_halflife' (seconds)", 1e-3, 1e12, &d->fs_halflife, L->err))
+		return GP_EINPUT;
+	if ((x = gp_yaml_get(L->doc.root, "priority_interval")) &&
+	    gp_yaml_double(&L->doc, x, "'priority_interval' (seconds)", 1e-3, 1e12, &d->fs_interval, L->err))
+		return GP_EINPUT;
+	if ((x = gp_yaml_get(L->doc.root, "priority_weights"))) {
+		static const char *const wk[] = { "age", "fairshare", "jobsize", "qos", NULL };
+		size_t w_i;
+
+		if (gp_yaml_expect(&L->doc, x, GP_YAML_MAP, "'priority_weights' (a mapping)", L->err) ||
+		    gp_yaml_check_keys(&L->doc, x, "'priority_weights'", wk, L->err))
+			return GP_EINPUT;
+		memset(d->fs_w, 0, sizeof(d->fs_w));
+		for (w_i = 0; wk[w_i]; w_i++) {
+			const gp_yaml_node *w = gp_yaml_get(x, wk[w_i]);
+
+			if (w && gp_yaml_double(&L->doc, w, "a priority weight", 0, 1e9, &d->fs_w[w_i], L->err))
+				return GP_EINPUT;
+		}
+		d->fs_w_set = 1;
 	}
 	return GP_OK;
 }

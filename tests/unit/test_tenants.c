@@ -28,6 +28,11 @@ static void add(gp_joblist *l, const char *id, const char *tenant, double submit
 	j->line = (int)l->n + 1;
 }
 
+static double preempt_cost;
+static int reclaim_off;
+static int queue = GP_SIM_FIFO_SKIP;
+static double halflife, w_age, w_qos, w_fs = 1;
+
 static int run(const gp_tenants *t, const char *dflt, gp_joblist *l, gp_sim_result *r, gp_error *err)
 {
 	gp_sim_config cfg;
@@ -35,11 +40,19 @@ static int run(const gp_tenants *t, const char *dflt, gp_joblist *l, gp_sim_resu
 	gp_sim_config_init(&cfg);
 	cfg.cluster = &cl;
 	cfg.policy = gp_policy_find("first-fit");
-	cfg.queue = GP_SIM_FIFO_SKIP;
+	cfg.queue = queue;
+	cfg.fs_interval = 10;
+	if (halflife > 0)
+		cfg.fs_halflife = halflife;
+	cfg.fs_w_age = w_age;
+	cfg.fs_w_qos = w_qos;
+	cfg.fs_w_fairshare = w_fs;
 	cfg.seed = 7;
 	cfg.tick = 50;
 	cfg.tenants = t;
 	cfg.default_tenant = dflt;
+	cfg.preempt_cost = preempt_cost;
+	cfg.reclaim_off = reclaim_off;
 	return gp_sim_run(&cfg, l, r, err);
 }
 
@@ -224,6 +237,191 @@ static void test_unknown_tenant(void)
 	gp_joblist_release(&l);
 }
 
+/* Reclaim, one 8-GPU node, a and b 4 GPUs of quota each in cohort c.
+ *   b1 (b, 4 GPUs, 100 s) at 0; b2 (b, 4, 100 s) at 1 borrows a's idle 4;
+ *   a1 (a, 2, 50 s) at 10, within a's quota, finds the node full.
+ * Candidates: b's jobs, the most recently started first: b2.  Taking it
+ * frees 4 GPUs, a1 takes 2 of them: b2 cannot come back (its GPUs are
+ * partly a1's) and is preempted at 10 with 91 s of work left.  a1 runs
+ * 10-60.  b2 would make b use 8 while the cohort has 8 - 2 = 6 left to
+ * it, and only 2 GPUs are free: it waits until a1 ends, then pays the
+ * 5 s restore cost: 60 + 5 + 91 = 156.
+ * --reclaim off: a1 waits for b1's end: 100-150; b2 runs 1-101. */
+static void test_reclaim(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	cl = *gp_test_pix_cluster(1, 8);
+	gp_joblist_init(&l);
+	add(&l, "b1", "b", 0, 4, 100);
+	add(&l, "b2", "b", 1, 4, 100);
+	add(&l, "a1", "a", 10, 2, 50);
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 4}, cohort: c}\n"
+				    "  - {name: b, quota: {gpus: 4}, cohort: c}\n", &t, &err), GP_OK);
+	preempt_cost = 5;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 100);
+	CHECK_JOB(r, 1, 1, 156);
+	CHECK_JOB(r, 2, 10, 60);
+	CU_ASSERT_EQUAL(r.jobs[1].preemptions, 1);
+	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 0);
+	CU_ASSERT_EQUAL(r.tenant_use[0].reclaims, 1);
+	CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed, 1);
+	/* b borrowed 4 GPUs from 1 to 10, and again from 60 (b2 placed) to 100 */
+	CU_ASSERT_DOUBLE_EQUAL(r.tenant_use[1].borrowed_gpu_s, 4 * 9 + 4 * 40, 1e-9);
+	gp_sim_result_release(&r);
+
+	reclaim_off = 1;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 1, 1, 101);
+	CHECK_JOB(r, 2, 100, 150);
+	CU_ASSERT_EQUAL(r.tenant_use[0].reclaims, 0);
+	gp_sim_result_release(&r);
+	reclaim_off = 0;
+	preempt_cost = 0;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
+/* Reclaim's order, passing over and fill back: a 4, b 2, c 2 GPUs of
+ * quota, one cohort, one 8-GPU node (first-fit: lowest GPUs first).
+ *   b1 (b, 4 GPUs, 100 s) at 0: GPUs 0-3, b borrows 2;
+ *   c1 (c, 2, 100 s) at 1: GPUs 4-5; c2 (c, 2, 100 s) at 2: GPUs 6-7, c
+ *   borrows 2; a1 (a, 4, 50 s) at 10 finds the node full.
+ * Candidates, the most recently started first: c2, c1, b1.  Taking c2
+ * leaves c at its quota: c1 is passed over; taking b1 frees 6 GPUs and
+ * a1 is placed on 0-3.  Fill back, the last taken first: b1 conflicts
+ * with a1 and stays out; c2 comes back (GPUs 6-7 are free, and a, b, c
+ * then draw 4 + 0 + 4 = 8 of the cohort's 8).  Only b1 is preempted.
+ * a1 10-60; b1 (90 s left) resumes at 60 when a1 ends: 60-150. */
+static void test_reclaim_order(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	cl = *gp_test_pix_cluster(1, 8);
+	gp_joblist_init(&l);
+	add(&l, "b1", "b", 0, 4, 100);
+	add(&l, "c1", "c", 1, 2, 100);
+	add(&l, "c2", "c", 2, 2, 100);
+	add(&l, "a1", "a", 10, 4, 50);
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 4}, cohort: x}\n"
+				    "  - {name: b, quota: {gpus: 2}, cohort: x}\n"
+				    "  - {name: c, quota: {gpus: 2}, cohort: x}\n", &t, &err), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 150);
+	CHECK_JOB(r, 1, 1, 101);
+	CHECK_JOB(r, 2, 2, 102);
+	CHECK_JOB(r, 3, 10, 60);
+	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 1);
+	CU_ASSERT_EQUAL(r.jobs[2].preemptions, 0);
+	CU_ASSERT_EQUAL(r.tenant_use[0].reclaims, 1);
+	CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed, 1);
+	CU_ASSERT_EQUAL(r.tenant_use[2].reclaimed, 0);
+	gp_sim_result_release(&r);
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
+/* fairshare order, one 8-GPU node, tenants a and b of equal weight,
+ * priorities recomputed every 10 s:
+ *   a1 (a, 8 GPUs, 100 s) at 0; a2 (a, 8, 10 s) at 50; b1 (b, 8, 10 s,
+ *   priority 5) at 60.
+ * At 100 a used 800 GPU-seconds (decay over 100 s of a 7-day half-life
+ * is 1e-4 of it) and b none: a's factor 2^(-1 / 0.5) = 0.25, b's 1, so
+ * b1 runs first: 100-110, a2 110-120 (fifo: a2 100-110, b1 110-120).
+ * Weights age=1 alone: a2 waited longer: a2 first.  qos=1 alone: b1's
+ * priority 5 is the trace's largest (factor 1), a2's 0: b1 first. */
+static void test_fairshare_order(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	cl = *gp_test_pix_cluster(1, 8);
+	gp_joblist_init(&l);
+	add(&l, "a1", "a", 0, 8, 100);
+	add(&l, "a2", "a", 50, 8, 10);
+	add(&l, "b1", "b", 60, 8, 10);
+	l.jobs[2].priority = 5;
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 8}}\n"
+				    "  - {name: b, quota: {gpus: 8}}\n", &t, &err), GP_OK);
+	queue = GP_SIM_FAIRSHARE;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 2, 100, 110);
+	CHECK_JOB(r, 1, 110, 120);
+	gp_sim_result_release(&r);
+	w_fs = 0;
+	w_age = 1;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 1, 100, 110);
+	CHECK_JOB(r, 2, 110, 120);
+	gp_sim_result_release(&r);
+	w_age = 0;
+	w_qos = 1;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 2, 100, 110);
+	gp_sim_result_release(&r);
+	w_qos = 0;
+	w_fs = 1;
+	queue = GP_SIM_FIFO;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 1, 100, 110);
+	CHECK_JOB(r, 2, 110, 120);
+	gp_sim_result_release(&r);
+	queue = GP_SIM_FIFO_SKIP;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
+/* fairshare decay, as above, recomputed every 10 s:
+ *   a1 (a, 8 GPUs, 100 s) at 0; b1 (b, 8, 50 s) at 1000; a2 (a, 8, 10 s)
+ *   at 1010; b2 (b, 8, 10 s) at 1020; both wait for b1's end at 1050.
+ * Usage grows by 80 GPU-seconds an interval and decays by d = 2^(-10/H)
+ * an interval: at 1050 a has 80 d^95 (1 + d + ... + d^9) (used at 0-100)
+ * and b 80 (1 + d + ... + d^4) (used at 1000-1050).  They are equal at
+ * H = 974.78 s (bisection on that equation); with a shorter half-life a's
+ * old usage is the smaller and a2 goes first (1050-1060, b2 1060-1070),
+ * with a longer one b2 goes first.  H = 965 s: a 391.6, b 394.3; H = 985
+ * s: a 397.1, b 394.4. */
+static void test_fairshare_decay(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	cl = *gp_test_pix_cluster(1, 8);
+	gp_joblist_init(&l);
+	add(&l, "a1", "a", 0, 8, 100);
+	add(&l, "b1", "b", 1000, 8, 50);
+	add(&l, "a2", "a", 1010, 8, 10);
+	add(&l, "b2", "b", 1020, 8, 10);
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 8}}\n"
+				    "  - {name: b, quota: {gpus: 8}}\n", &t, &err), GP_OK);
+	queue = GP_SIM_FAIRSHARE;
+	halflife = 965;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 2, 1050, 1060);
+	CHECK_JOB(r, 3, 1060, 1070);
+	gp_sim_result_release(&r);
+	halflife = 985;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 3, 1050, 1060);
+	CHECK_JOB(r, 2, 1060, 1070);
+	gp_sim_result_release(&r);
+	halflife = 0;
+	queue = GP_SIM_FIFO_SKIP;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("tenants");
@@ -232,6 +430,10 @@ static void register_tests(void)
 	gp_test_add(s, "quota_and_borrowing", test_quota_and_borrowing);
 	gp_test_add(s, "lending_limit", test_lending_limit);
 	gp_test_add(s, "unknown_tenant", test_unknown_tenant);
+	gp_test_add(s, "reclaim", test_reclaim);
+	gp_test_add(s, "reclaim_order", test_reclaim_order);
+	gp_test_add(s, "fairshare_order", test_fairshare_order);
+	gp_test_add(s, "fairshare_decay", test_fairshare_decay);
 }
 
 int main(int argc, char **argv)

@@ -101,6 +101,8 @@ typedef struct gp_cluster {
 	int ngpus;             /* total over all nodes */
 	/* Derived by gp_cluster_finish. */
 	char *name;            /* `name:` of the file, NULL when absent */
+	int has_tenants;       /* the file has a tenants: section (read by
+				 * the simulator's tenants reader) */
 	int nnics;             /* total over all nodes */
 	int max_depth;         /* deepest switch depth */
 	int *node_order;       /* attached nodes in switch-tree DFS order

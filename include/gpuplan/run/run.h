@@ -88,6 +88,13 @@ typedef struct gp_run_desc {
 	 * file lacks (NULL: such jobs are an input error). */
 	const char *tenants;
 	const char *default_tenant;
+	int reclaim_off;        /* no reclaim of lent quota by preemption */
+	int tenant_key;         /* enum gp_sim_tenant_key */
+	/* fairshare: half-life and interval (0 = the defaults), weights of
+	 * age, fair share, job size, QOS (used when fs_w_set) */
+	double fs_halflife, fs_interval;
+	double fs_w[4];
+	int fs_w_set;
 	/* Outputs (written by the command; here so a description is whole). */
 	const char *json, *csv_dir, *svg_dir, *html, *events;
 	gp_sim_progress_fn progress;
@@ -104,6 +111,9 @@ int gp_run_failures_on(const gp_run_failures *f);
 /* The engine settings of d into cfg (queue, seed, tick, backfill,
  * preemption and las); cfg's cluster, policy and durations are left. */
 void gp_run_desc_engine(const gp_run_desc *d, gp_sim_config *cfg);
+/* "age=W,fairshare=W,jobsize=W,qos=W" (any of them, W >= 0) into d's
+ * fairshare weights (the others 0); -1 when malformed. */
+int gp_run_parse_weights(const char *s, gp_run_desc *d);
 
 /* One run, prepared and run. */
 typedef struct gp_run {

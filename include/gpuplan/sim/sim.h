@@ -70,9 +70,18 @@
 #include "gpuplan/sim/tenants.h"
 
 enum gp_sim_queue { GP_SIM_FIFO = 0, GP_SIM_SJF, GP_SIM_BACKFILL, GP_SIM_PRIORITY, GP_SIM_LAS,
-		   GP_SIM_FIFO_SKIP, GP_SIM_QUEUES };
+		   GP_SIM_FIFO_SKIP, GP_SIM_FAIRSHARE, GP_SIM_QUEUES };
 const char *gp_sim_queue_name(int q);
 int gp_sim_queue_parse(const char *s); /* -1 when unknown */
+
+/* The trace column that names a job's tenant: its tenant (or
+ * environment, or Philly's VC) column, or a history trace's account or
+ * partition. */
+enum gp_sim_tenant_key { GP_SIM_TENANT_COLUMN = 0, GP_SIM_TENANT_ACCOUNT, GP_SIM_TENANT_PARTITION,
+			 GP_SIM_TENANT_KEYS };
+/* "tenant" and "vc" -> GP_SIM_TENANT_COLUMN, "account", "partition"; -1
+ * when unknown. */
+int gp_sim_tenant_key_parse(const char *s);
 
 enum gp_sim_state {
 	GP_SIM_PENDING = 0,     /* not decided (only while running) */
@@ -193,6 +202,16 @@ typedef struct gp_sim_config {
 	 * fifo, sjf, priority and fifo-skip, without preemption or hooks. */
 	const gp_tenants *tenants;
 	const char *default_tenant;
+	int tenant_key;              /* enum gp_sim_tenant_key: the trace column
+				      * naming a job's tenant */
+	int reclaim_off;             /* no reclaim of lent quota by preemption
+				      * (0: reclaim whenever a cohort lends) */
+	/* fairshare (Slurm's multifactor priority, fairshare.c): usage
+	 * half-life and recomputation interval, seconds (> 0), and the
+	 * weights of the age, fair-share, job size and QOS factors
+	 * (gp_sim_config_init: 7 days, 300 s, 0, 1, 0, 0). */
+	double fs_halflife, fs_interval;
+	double fs_w_age, fs_w_fairshare, fs_w_jobsize, fs_w_qos;
 	/* Interruption sources (failures, QoS): NULL-terminated. */
 	const gp_sim_hooks *hooks[GP_SIM_MAX_HOOKS + 1];
 } gp_sim_config;
@@ -268,6 +287,12 @@ typedef struct gp_sim_result {
 		double gpu_s, borrowed_gpu_s, lent_gpu_s;
 		int64_t peak_milli;
 		size_t quota_waits;     /* times a job of it found no quota */
+		size_t reclaims;        /* jobs of others it preempted to get
+					 * its lent quota back */
+		size_t reclaimed;       /* its jobs preempted so */
+		double over_fair_s;     /* seconds it held more GPUs than its
+					 * fair share: the cluster's GPUs times
+					 * its weight over all tenants' */
 	} *tenant_use;
 	/* engine counters, for benchmarks: events taken (arrivals and heap
 	 * events), batches, policy calls (placements, probes) */
