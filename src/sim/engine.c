@@ -301,11 +301,11 @@ int gp_sim_try_place(sim *s, int32_t j)
 {
 	const gp_job *job = &s->jl->jobs[j];
 
+	s->q_refused = -1; /* set again below when the quota refuses j */
 	if (need_milli(job) > s->cap_milli - s->alloc_milli)
 		return 0;
 	if (s->shape_waited[s->shape[j]] == s->wait_epoch)
 		return 0;
-	s->q_refused = -1;
 	if (s->cfg->tenants && !gp_sim_quota_precheck(s, j))
 		return 0;
 	s->res->policy_calls++;
