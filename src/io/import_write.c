@@ -56,9 +56,9 @@ static const struct {
 } known[] = {
 	{ "A100-SXM4", "DGX A100", "a100-sxm4-40gb-8gpu-3nic-4socket-fastdeploy.txt", 8 },
 	{ "A100-SXM4", "HGX A100 4-GPU", "a100-sxm-4gpu-nv4-4nic-pxb-rst-indented-locuaz.txt", 4 },
-	{ "H100-SXM5", "DGX/HGX H100", "h100-dell-8gpu-12nic-nv18-cpuset-mooncake-2039.txt", 8 },
-	{ "H800-SXM5", "HGX H800", "h100-dell-8gpu-12nic-nv18-cpuset-mooncake-2039.txt", 8 },
-	{ "H200", "HGX H200", "h100-dell-8gpu-12nic-nv18-cpuset-mooncake-2039.txt", 8 },
+	{ "H100-SXM5", "DGX/HGX H100", "h100-dgx-8gpu-13nic-8rail-ndr-penny-worklog.txt", 8 },
+	{ "H800-SXM5", "HGX H800", "h100-dgx-8gpu-13nic-8rail-ndr-penny-worklog.txt", 8 },
+	{ "H200", "HGX H200", "h100-dgx-8gpu-13nic-8rail-ndr-penny-worklog.txt", 8 },
 	{ "H100-SXM5", "HGX H100 4-GPU", "h100-hgx-4gpu-nv6-4nic-pix-nps-cpuset-nccl-1617-TRUNCATED-legend.txt", 4 },
 	{ "V100-SXM2", "DGX-1 V100", "dgx1-v100-8gpu-4nic-pytorch-ddp-readme.txt", 8 },
 };
