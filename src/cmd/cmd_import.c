@@ -37,8 +37,11 @@ const char gp_usage_import[] =
 	"                         type, product or catalog model is KEY, or whose names\n"
 	"                         the hostlist KEY covers (repeatable)\n"
 	"  --fabric FILE          the network fabric: Slurm's topology.conf (tree or\n"
-	"                         block), scontrol show topology, or ibnetdiscover\n"
-	"                         output (also recognised among the FILEs)\n"
+	"                         block), topology.yaml, scontrol show topology,\n"
+	"                         ibnetdiscover output, or a Kueue Topology whose\n"
+	"                         levels name the node labels (also recognised among\n"
+	"                         the FILEs); Kubernetes nodes' topology labels (GKE,\n"
+	"                         AWS, OCI) are read without it\n"
 	"  --fabric-tech T        the fabric's technology (ib-ndr, ib-hdr, roce-400, ...)\n"
 	"                         when the file does not say\n"
 	"  --name NAME            cluster name (default: imported)\n"
@@ -297,6 +300,19 @@ static int read_inputs(import_args *a, gp_inventory *inv, int family, char **fil
 				err.status = GP_EINPUT;
 			free(text);
 			return gp_cli_report(&err);
+		}
+		/* Kubernetes nodes carry their fabric in labels, unless a
+		 * fabric file named the switches already */
+		if (family == 2 && a->fabric.nsw == 0 && gp_import_sniff(text, len) == GP_IMPORT_K8S_NODES) {
+			int found = 0;
+
+			if (gp_fabric_read_labels(&a->fabric, strcmp(files[i], "-") ? files[i] : "<stdin>",
+						  text, len, &found, &err)) {
+				free(text);
+				return gp_cli_report(&err);
+			}
+			if (found)
+				a->has_fabric = 1;
 		}
 		free(text);
 	}

@@ -7,187 +7,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fabric_int.h"
 #include "gpuplan/io/fabric_import.h"
 #include "gpuplan/util/hostlist.h"
 #include "gpuplan/util/util.h"
 
-/* ---- names -> indices ---- */
-
-typedef struct smap {
-	const char **key;
-	int *val;
-	size_t cap, n;
-} smap;
-
-static int smap_get(const smap *m, const char *k)
-{
-	size_t h;
-
-	if (!m->cap)
-		return -1;
-	for (h = gp_hash_str(k) & (m->cap - 1); m->key[h]; h = (h + 1) & (m->cap - 1))
-		if (!strcmp(m->key[h], k))
-			return m->val[h];
-	return -1;
-}
-
-static void smap_put(smap *m, const char *k, int v)
-{
-	size_t h, i;
-
-	if (2 * (m->n + 1) > m->cap) {
-		smap o = *m;
-
-		m->cap = o.cap ? o.cap * 2 : 64;
-		m->key = gp_xcalloc(m->cap, sizeof(*m->key));
-		m->val = gp_xcalloc(m->cap, sizeof(*m->val));
-		m->n = 0;
-		for (i = 0; i < o.cap; i++)
-			if (o.key[i])
-				smap_put(m, o.key[i], o.val[i]);
-		free(o.key);
-		free(o.val);
-	}
-	for (h = gp_hash_str(k) & (m->cap - 1); m->key[h]; h = (h + 1) & (m->cap - 1))
-		if (!strcmp(m->key[h], k)) {
-			m->val[h] = v;
-			return;
-		}
-	m->key[h] = k;
-	m->val[h] = v;
-	m->n++;
-}
-
-typedef struct fidx {
-	smap sw, node;
-} fidx;
-
-void gp_fabric_init(gp_fabric *f)
-{
-	memset(f, 0, sizeof(*f));
-	f->index = gp_xcalloc(1, sizeof(fidx));
-}
-
-void gp_fabric_release(gp_fabric *f)
-{
-	fidx *x;
-	size_t i;
-
-	if (!f)
-		return;
-	x = f->index;
-	for (i = 0; i < f->nsw; i++)
-		free(f->sw[i].name);
-	free(f->sw);
-	for (i = 0; i < f->nnode; i++)
-		free(f->node[i]);
-	free(f->node);
-	free(f->node_sw);
-	free(f->node_line);
-	for (i = 0; i < f->nwarn; i++)
-		free(f->warnings[i]);
-	free(f->warnings);
-	free(f->tech);
-	free(f->form);
-	if (x) {
-		free(x->sw.key);
-		free(x->sw.val);
-		free(x->node.key);
-		free(x->node.val);
-	}
-	free(x);
-	memset(f, 0, sizeof(*f));
-}
-
-static void warn(gp_fabric *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(gp_fabric *f, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	if (!s)
-		return;
-	GP_GROW(f->warnings, f->capwarn, f->nwarn + 1);
-	f->warnings[f->nwarn++] = gp_xstrdup(s);
-	free(s);
-}
-
-/* The switch named name (made when new); -1 past the cap. */
-static int sw_of(gp_fabric *f, const char *name, int line)
-{
-	fidx *x = f->index;
-	int i = smap_get(&x->sw, name);
-
-	if (i >= 0)
-		return i;
-	if (f->nsw >= GP_FABRIC_MAX_SWITCHES)
-		return -1;
-	GP_GROW(f->sw, f->capsw, f->nsw + 1);
-	f->sw[f->nsw].name = gp_xstrdup(name);
-	f->sw[f->nsw].parent = -1;
-	f->sw[f->nsw].line = line;
-	smap_put(&x->sw, f->sw[f->nsw].name, (int)f->nsw);
-	return (int)f->nsw++;
-}
-
-int gp_fabric_node_switch(const gp_fabric *f, const char *node)
-{
-	const fidx *x = f->index;
-	int i = smap_get(&x->node, node);
-
-	return i >= 0 ? f->node_sw[i] : -1;
-}
-
-/* node under leaf s; a second leaf is warned and ignored. */
-static int attach(gp_fabric *f, const char *file, int line, const char *node, int s)
-{
-	fidx *x = f->index;
-	int i = smap_get(&x->node, node);
-
-	if (i >= 0) {
-		if (f->node_sw[i] != s)
-			warn(f, "%s:%d: node '%s' is under '%s' (line %d) and '%s': kept under '%s'",
-			     file, line, node, f->sw[f->node_sw[i]].name, f->node_line[i], f->sw[s].name,
-			     f->sw[f->node_sw[i]].name);
-		return GP_OK;
-	}
-	if (f->nnode >= GP_FABRIC_MAX_NODES)
-		return -1;
-	if (f->nnode == f->capnode) {
-		f->capnode = f->capnode ? 2 * f->capnode : 256;
-		f->node = gp_xrealloc(f->node, f->capnode * sizeof(*f->node));
-		f->node_sw = gp_xrealloc(f->node_sw, f->capnode * sizeof(*f->node_sw));
-		f->node_line = gp_xrealloc(f->node_line, f->capnode * sizeof(*f->node_line));
-	}
-	f->node[f->nnode] = gp_xstrdup(node);
-	f->node_sw[f->nnode] = s;
-	f->node_line[f->nnode] = line;
-	smap_put(&x->node, f->node[f->nnode], (int)f->nnode);
-	f->nnode++;
-	return GP_OK;
-}
-
-/* child's parent is p, unless it has one already. */
-static void link_up(gp_fabric *f, const char *file, int line, int child, int p)
-{
-	if (child == p) {
-		warn(f, "%s:%d: switch '%s' lists itself among its switches: ignored", file, line,
-		     f->sw[p].name);
-		return;
-	}
-	if (f->sw[child].parent >= 0) {
-		if (f->sw[child].parent != p)
-			warn(f, "%s:%d: switch '%s' is under '%s' and '%s': kept under '%s'", file, line,
-			     f->sw[child].name, f->sw[f->sw[child].parent].name, f->sw[p].name,
-			     f->sw[f->sw[child].parent].name);
-		return;
-	}
-	f->sw[child].parent = p;
-}
 
 /* ---- topology.conf and scontrol show topology ---- */
 
@@ -229,20 +53,20 @@ static int conf_line(gp_fabric *f, const char *file, int line, char *l, int *blo
 		return GP_OK;
 	if (!*nm)
 		return gp_error_set(err, GP_EINPUT, file, line, cols[0], "empty switch name");
-	s = sw_of(f, nm, line);
+	s = gp_fabric_sw(f, nm, line);
 	if (s < 0)
 		return gp_error_set(err, GP_EINPUT, file, line, cols[0], "more than %d switches",
 				    GP_FABRIC_MAX_SWITCHES);
 	if (bname) {
 		if (*block_root < 0)
-			*block_root = sw_of(f, "block-root", line);
+			*block_root = gp_fabric_sw(f, "block-root", line);
 		if (*block_root < 0)
 			return gp_error_set(err, GP_EINPUT, file, line, cols[0], "more than %d switches",
 					    GP_FABRIC_MAX_SWITCHES);
-		link_up(f, file, line, s, *block_root);
+		gp_fabric_link(f, file, line, s, *block_root);
 	}
 	if (nodes && switches) {
-		warn(f, "%s:%d: switch '%s' has both Nodes and Switches: its Switches are ignored, as "
+		gp_fabric_warn(f, "%s:%d: switch '%s' has both Nodes and Switches: its Switches are ignored, as "
 		     "Slurm does", file, line, f->sw[s].name);
 		switches = NULL;
 	}
@@ -254,7 +78,7 @@ static int conf_line(gp_fabric *f, const char *file, int line, char *l, int *blo
 		gp_hostlist_init(&hl);
 		rc = gp_hostlist_expand(nodes, strlen(nodes), &hl, file, line, cols[1], err);
 		for (i = 0; !rc && i < hl.n; i++)
-			if (attach(f, file, line, hl.names[i], s))
+			if (gp_fabric_attach(f, file, line, hl.names[i], s))
 				rc = gp_error_set(err, GP_EINPUT, file, line, cols[1], "more than %d nodes",
 						  GP_FABRIC_MAX_NODES);
 		gp_hostlist_release(&hl);
@@ -269,12 +93,12 @@ static int conf_line(gp_fabric *f, const char *file, int line, char *l, int *blo
 		gp_hostlist_init(&hl);
 		rc = gp_hostlist_expand(switches, strlen(switches), &hl, file, line, cols[2], err);
 		for (i = 0; !rc && i < hl.n; i++) {
-			c = sw_of(f, hl.names[i], line);
+			c = gp_fabric_sw(f, hl.names[i], line);
 			if (c < 0)
 				rc = gp_error_set(err, GP_EINPUT, file, line, cols[2],
 						  "more than %d switches", GP_FABRIC_MAX_SWITCHES);
 			else
-				link_up(f, file, line, c, s);
+				gp_fabric_link(f, file, line, c, s);
 		}
 		gp_hostlist_release(&hl);
 		if (rc)
@@ -377,7 +201,7 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 	ib_node *nodes = NULL;
 	ib_link *links = NULL;
 	size_t nn = 0, capn = 0, nl = 0, capl = 0, i, k;
-	smap ids = { 0 };
+	gp_fsmap ids = { 0 };
 	char *l = text, *next, buf[256];
 	int line = 0, cur = -1, rc = GP_OK, nspeed[9] = { 0 };
 	static const char *const speed_names[] = { "SDR", "DDR", "QDR", "FDR10", "FDR", "EDR", "HDR",
@@ -412,8 +236,8 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 			if (after && quoted(after, desc, sizeof(desc)))
 				nodes[nn].desc = gp_xstrdup(desc);
 			/* ids are unique in a dump; a repeat keeps the first */
-			if (smap_get(&ids, nodes[nn].id) < 0)
-				smap_put(&ids, nodes[nn].id, (int)nn);
+			if (gp_fsmap_get(&ids, nodes[nn].id) < 0)
+				gp_fsmap_put(&ids, nodes[nn].id, (int)nn);
 			cur = nodes[nn].is_switch ? (int)nn : -1;
 			nn++;
 			if (nn > GP_FABRIC_MAX_SWITCHES * 10) {
@@ -446,7 +270,7 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 		}
 	}
 	for (k = 0; k < nl; k++)
-		links[k].b = smap_get(&ids, links[k].peer);
+		links[k].b = gp_fsmap_get(&ids, links[k].peer);
 	if (rc)
 		goto out;
 	/* leaves: switches with a host; hosts under the leaves of their HCAs */
@@ -472,7 +296,7 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 		size_t *lstart = gp_xcalloc(nn + 1, sizeof(*lstart));
 		size_t *lidx = gp_xmalloc((nl ? nl : 1) * sizeof(*lidx));
 		size_t *fill = gp_xmalloc((nn ? nn : 1) * sizeof(*fill));
-		smap bysig = { 0 };
+		gp_fsmap bysig = { 0 };
 
 		for (k = 0; k < nl; k++)
 			lstart[links[k].a + 1]++;
@@ -511,15 +335,15 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 			if (level[i] != 0 || !sig[i])
 				continue;
 			/* the first leaf of that signature */
-			j = smap_get(&bysig, sig[i]);
+			j = gp_fsmap_get(&bysig, sig[i]);
 			if (j < 0) {
-				smap_put(&bysig, sig[i], (int)i);
+				gp_fsmap_put(&bysig, sig[i], (int)i);
 				continue;
 			}
 			merged[i] = j;
 			ib_switch_name(&nodes[j], a, sizeof(a));
 			ib_switch_name(&nodes[i], b, sizeof(b));
-			warn(f, "%s:%d: leaf '%s' serves the same nodes as '%s' (a rail): one "
+			gp_fabric_warn(f, "%s:%d: leaf '%s' serves the same nodes as '%s' (a rail): one "
 			     "logical leaf '%s'", file, nodes[i].line, b, a, a);
 		}
 		for (i = 0; i < nn; i++)
@@ -558,7 +382,7 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 		if (!nodes[i].is_switch || level[i] < 0 || merged[i] != (int)i || nodes[i].line < 0)
 			continue;
 		ib_switch_name(&nodes[i], name, sizeof(name));
-		s = sw_of(f, name, nodes[i].line);
+		s = gp_fabric_sw(f, name, nodes[i].line);
 		if (s < 0) {
 			rc = gp_error_set(err, GP_EINPUT, file, nodes[i].line, 1, "more than %d switches",
 					  GP_FABRIC_MAX_SWITCHES);
@@ -583,8 +407,8 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 		ib_switch_name(&nodes[lo], na, sizeof(na));
 		ib_switch_name(&nodes[hi], nb, sizeof(nb));
 		{
-			fidx *x = f->index;
-			int c = smap_get(&x->sw, na), p = smap_get(&x->sw, nb);
+			gp_fidx *x = f->index;
+			int c = gp_fsmap_get(&x->sw, na), p = gp_fsmap_get(&x->sw, nb);
 
 			/* both ends list a link: only a new parent is news */
 			if (c >= 0 && p >= 0 && f->sw[c].parent != p && f->sw[c].parent < 0)
@@ -595,14 +419,14 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 	for (k = 0; k < nl; k++) {
 		int a = links[k].a, b = links[k].b;
 		char name[128];
-		fidx *x = f->index;
+		gp_fidx *x = f->index;
 		int s;
 
 		if (b < 0 || !host[b] || level[a] != 0)
 			continue;
 		ib_switch_name(&nodes[merged[a]], name, sizeof(name));
-		s = smap_get(&x->sw, name);
-		if (s >= 0 && attach(f, file, nodes[b].line > 0 ? nodes[b].line : nodes[a].line,
+		s = gp_fsmap_get(&x->sw, name);
+		if (s >= 0 && gp_fabric_attach(f, file, nodes[b].line > 0 ? nodes[b].line : nodes[a].line,
 				     host[b], s)) {
 			rc = gp_error_set(err, GP_EINPUT, file, nodes[a].line, 1, "more than %d nodes",
 					  GP_FABRIC_MAX_NODES);
@@ -641,45 +465,6 @@ out:
 	return rc;
 }
 
-/* ---- after a file: cycles and roots ---- */
-
-static void resolve(gp_fabric *f, const char *file)
-{
-	size_t i, roots = 0;
-
-	for (i = 0; i < f->nsw; i++) {
-		size_t steps = 0;
-		int s = (int)i;
-
-		while (f->sw[s].parent >= 0 && steps <= f->nsw) {
-			s = f->sw[s].parent;
-			steps++;
-		}
-		if (steps > f->nsw) {
-			/* a cycle through i's ancestors: cut at the switch that closes it */
-			int a = (int)i, b;
-
-			for (steps = 0; steps < f->nsw; steps++)
-				a = f->sw[a].parent;
-			b = a;
-			warn(f, "%s:%d: the switches above '%s' form a cycle: its link to '%s' is "
-			     "dropped", file, f->sw[b].line, f->sw[b].name, f->sw[f->sw[b].parent].name);
-			f->sw[b].parent = -1;
-		}
-	}
-	for (i = 0; i < f->nsw; i++)
-		roots += f->sw[i].parent < 0;
-	if (roots > 1) {
-		int r0 = -1;
-
-		for (i = 0; i < f->nsw && r0 < 0; i++)
-			if (f->sw[i].parent < 0)
-				r0 = (int)i;
-		warn(f, "%s: %zu switches have no parent ('%s' and others): %zu separate trees, and no "
-		     "job spans two of them", file, roots, f->sw[r0].name, roots);
-	}
-}
-
 int gp_fabric_sniff(const char *text, size_t len)
 {
 	size_t lim = len < 65536 ? len : 65536;
@@ -690,6 +475,12 @@ int gp_fabric_sniff(const char *text, size_t len)
 	if (memmem(text, lim, "SwitchName=", 11) || memmem(text, lim, "switchname=", 11) ||
 	    memmem(text, lim, "BlockName=", 10) || memmem(text, lim, "BlockSizes=", 11))
 		return 1;
+	if (memmem(text, lim, "topology:", 9) &&
+	    (memmem(text, lim, "tree:", 5) || memmem(text, lim, "block:", 6) || memmem(text, lim, "flat:", 5)))
+		return 3;
+	if ((memmem(text, lim, "kind: Topology", 14) || memmem(text, lim, "\"kind\": \"Topology\"", 18)) &&
+	    memmem(text, lim, "nodeLabel", 9))
+		return 4;
 	return 0;
 }
 
@@ -711,12 +502,17 @@ int gp_fabric_read(gp_fabric *f, const char *name, const char *text, size_t len,
 		rc = read_ibnet(f, name, copy, err);
 	else if (kind == 1)
 		rc = read_conf(f, name, copy, err);
+	else if (kind == 3 || kind == 4 || memmem(copy, len < 65536 ? len : 65536, "NodeList", 8) ||
+		 memmem(copy, len < 65536 ? len : 65536, "\"Node\"", 6) ||
+		 memmem(copy, len < 65536 ? len : 65536, "kind: Node", 10))
+		rc = gp_fabric_read_yaml(f, name, copy, len, err);
 	else
 		rc = gp_error_set(err, GP_EINPUT, name, 1, 1,
 				  "not a fabric: expected topology.conf (SwitchName= or BlockName= "
-				  "lines), scontrol show topology or ibnetdiscover output");
+				  "lines), topology.yaml, scontrol show topology, ibnetdiscover output, "
+				  "a Kueue Topology or Kubernetes nodes with topology labels");
 	if (!rc)
-		resolve(f, name);
+		gp_fabric_resolve(f, name);
 	free(copy);
 	return rc;
 }

@@ -1,7 +1,8 @@
 /* The network fabric of an imported cluster, from what sites keep:
  * Slurm's topology.conf (tree: SwitchName/Switches/Nodes; block:
- * BlockName/BlockSizes) and `scontrol show topology`, and InfiniBand's
- * `ibnetdiscover` dump.  The result is a forest of switches (name and
+ * BlockName/BlockSizes), topology.yaml (tree, block; Slurm 25.05) and
+ * `scontrol show topology`, InfiniBand's `ibnetdiscover` dump, and
+ * Kubernetes node labels (GKE, AWS, OCI, or a Kueue Topology's levels).  The result is a forest of switches (name and
  * parent) and the leaf switch of each node, with every oddity of the file
  * resolved and warned (man gpuplan, IMPORT, "Fabric").
  *
@@ -41,6 +42,9 @@ typedef struct gp_fabric {
 	size_t nwarn, capwarn;
 	char *tech;             /* from the file (ibnetdiscover speeds), NULL unknown */
 	char *form;             /* "topology.conf (tree)", "ibnetdiscover", ... */
+	char **levels;          /* a Kueue Topology's node labels, coarsest
+				   first (for node lists read after it) */
+	size_t nlevels;
 	void *index;            /* private */
 } gp_fabric;
 
@@ -48,11 +52,25 @@ void gp_fabric_init(gp_fabric *f);
 void gp_fabric_release(gp_fabric *f);
 
 /* What text is: 1 topology.conf or scontrol show topology, 2
- * ibnetdiscover, 0 neither. */
+ * ibnetdiscover, 3 Slurm's topology.yaml, 4 a Kueue Topology object, 0
+ * none of them (a Kubernetes node list is an import input first: its
+ * labels are read with gp_fabric_read_labels). */
 int gp_fabric_sniff(const char *text, size_t len);
 
 /* Read one file (text[len] = '\0').  GP_EINPUT located at FILE:LINE:COL. */
 int gp_fabric_read(gp_fabric *f, const char *name, const char *text, size_t len, gp_error *err);
+
+/* The switches a Kubernetes node list's labels name (`kubectl get nodes
+ * -o json|yaml`): the levels of a Kueue Topology read before, else the
+ * first family of known labels the nodes carry (GKE
+ * cloud.google.com/gce-topology-block and -subblock; AWS
+ * topology.k8s.aws/network-node-layer-1..4; OCI
+ * oci.oraclecloud.com/rdma.hpc_island_id, rdma.network_block_id,
+ * rdma.local_block_id), coarsest first, each value a switch under the
+ * previous level's, the node under its finest.  *found: the nodes placed
+ * (0: the file names no fabric, and f is unchanged). */
+int gp_fabric_read_labels(gp_fabric *f, const char *file, const char *text, size_t len, int *found,
+			  gp_error *err);
 
 /* The leaf switch of node (its index in f->sw), -1 when none. */
 int gp_fabric_node_switch(const gp_fabric *f, const char *node);

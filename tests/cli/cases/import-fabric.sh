@@ -26,3 +26,20 @@ run import slurm $F/slurm-dev.conf --fabric $TMP/bad.conf -o $TMP/x.yaml
 printf 'SwitchName=s0 Nodes\n' >$TMP/bad2.conf
 run import slurm $F/slurm-dev.conf --fabric $TMP/bad2.conf -o $TMP/x.yaml
 run import slurm $F/slurm-dev.conf --fabric $F/slurm-dev.conf -o $TMP/x.yaml
+echo "== topology.yaml: the cluster_default topology (Slurm's man page, Slinky's docs)"
+run import slurm $F/slurm-node16.conf $F/topology-yaml-slurm-man.yaml --fabric-tech ib-hdr -o $TMP/ty1.yaml
+sed -n '/^fabric:/,$p' $TMP/ty1.yaml
+run import slurm $F/slurm-node4.conf --fabric $F/topology-yaml-slinky.yaml -o $TMP/ty2.yaml -q
+sed -n '/^fabric:/,$p' $TMP/ty2.yaml
+run import slurm $F/slurm-dev.conf $F/messy-topology.yaml -o $TMP/ty3.yaml
+sed -n '/^fabric:/,$p' $TMP/ty3.yaml
+echo "== Kubernetes node labels: AWS, GKE, and GKE through a Kueue Topology"
+run import k8s $F/k8s-nodes-aws-labels.json -o $TMP/aws.yaml
+sed -n '/^fabric:/,$p' $TMP/aws.yaml
+run import k8s $F/k8s-nodes-gke-labels.yaml -o $TMP/gke.yaml 2>&1 | grep -v "catalog model\|default topology\|affinity"
+sed -n '/^fabric:/,$p' $TMP/gke.yaml
+run import k8s $F/k8s-nodes-gke-labels.yaml --fabric $F/kueue-topology-gke.yaml -o $TMP/kueue.yaml -q
+sed -n '/^fabric:/,$p' $TMP/kueue.yaml
+echo "== a 16-GPU job on the labelled AWS nodes: the two under one layer-1 node"
+printf 'name: two\ntype: ring-allreduce\ngpus: 16\ngpu_memory_gib: 40\n' >$TMP/two.yaml
+run place -c $TMP/aws.yaml $TMP/two.yaml | sed -n '3,5p'
