@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/io/fabric_import.h"
 #include "gpuplan/io/import.h"
 #include "gpuplan/io/state.h"
 #include "gpuplan/model/alloc.h"
@@ -509,6 +510,72 @@ static void test_gres_used_past_gpus(void)
 	}
 }
 
+/* The name of the parent of switch s, "" for a root. */
+static const char *parent_of(const gp_fabric *f, int s)
+{
+	return s >= 0 && f->sw[s].parent >= 0 ? f->sw[f->sw[s].parent].name : "";
+}
+
+static int sw_named(const gp_fabric *f, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < f->nsw; i++)
+		if (!strcmp(f->sw[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Fabrics from YAML, worked out from the files: Slinky's topology.yaml
+ * (the cluster_default tree: node3 under s2 under sw_root; the block and
+ * flat topologies unread) and AWS' labels (layer-3 the leaf, layer-1 the
+ * top, the tops under one root; the two us-west-2b nodes meet at
+ * nn-4444...). */
+static void test_fabric_yaml(void)
+{
+	gp_fabric f;
+	gp_error err = GP_ERROR_INIT;
+	char *text = NULL;
+	size_t len;
+	int found = 0, s;
+
+	gp_fabric_init(&f);
+	CU_ASSERT_EQUAL_FATAL(gp_read_file(gp_test_path("tests/data/fabric/topology-yaml-slinky.yaml"),
+					   1 << 20, &text, &len, &err), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(gp_fabric_read(&f, "slinky.yaml", text, len, &err), GP_OK);
+	free(text);
+	CU_ASSERT_EQUAL(f.nsw, 3);
+	CU_ASSERT_EQUAL(f.nnode, 4);
+	s = gp_fabric_node_switch(&f, "node3");
+	CU_ASSERT_FATAL(s >= 0);
+	CU_ASSERT_STRING_EQUAL(f.sw[s].name, "s2");
+	CU_ASSERT_STRING_EQUAL(parent_of(&f, s), "sw_root");
+	CU_ASSERT_EQUAL(sw_named(&f, "b1"), -1);
+	CU_ASSERT_STRING_EQUAL(f.form, "topology.yaml (tree)");
+	gp_fabric_release(&f);
+
+	gp_fabric_init(&f);
+	CU_ASSERT_EQUAL_FATAL(gp_read_file(gp_test_path("tests/data/fabric/k8s-nodes-aws-labels.json"),
+					   1 << 20, &text, &len, &err), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(gp_fabric_read_labels(&f, "aws.json", text, len, &found, &err), GP_OK);
+	free(text);
+	CU_ASSERT_EQUAL(found, 3);
+	CU_ASSERT_EQUAL(f.nsw, 9);  /* 8 network nodes and the root */
+	s = gp_fabric_node_switch(&f, "ip-192-168-51-1.us-west-2.compute.internal");
+	CU_ASSERT_FATAL(s >= 0);
+	CU_ASSERT_STRING_EQUAL(f.sw[s].name, "nn-8888888888example");
+	CU_ASSERT_STRING_EQUAL(parent_of(&f, s), "nn-7777777777example");
+	CU_ASSERT_STRING_EQUAL(parent_of(&f, f.sw[s].parent), "nn-4444444444example");
+	s = gp_fabric_node_switch(&f, "ip-192-168-50-1.us-west-2.compute.internal");
+	CU_ASSERT_FATAL(s >= 0);
+	CU_ASSERT_STRING_EQUAL(f.sw[s].name, "nn-6666666666example");
+	CU_ASSERT_STRING_EQUAL(parent_of(&f, sw_named(&f, "nn-5555555555example")), "nn-4444444444example");
+	CU_ASSERT_STRING_EQUAL(parent_of(&f, sw_named(&f, "nn-4444444444example")), "label-root");
+	CU_ASSERT_STRING_EQUAL(parent_of(&f, sw_named(&f, "nn-1111111111example")), "label-root");
+	CU_ASSERT_EQUAL(f.nwarn, 0);    /* layer-4 is on no node: no warning */
+	gp_fabric_release(&f);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("import");
@@ -522,6 +589,7 @@ static void register_tests(void)
 	gp_test_add(s, "node_cap", test_node_cap);
 	gp_test_add(s, "written_loads", test_written_loads);
 	gp_test_add(s, "gres_used_past_gpus", test_gres_used_past_gpus);
+	gp_test_add(s, "fabric from YAML and labels", test_fabric_yaml);
 }
 
 int main(int argc, char **argv)
