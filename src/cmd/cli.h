@@ -90,9 +90,11 @@ int gp_fgd_cli_load(const char *nodes_path, const char *pods_path,
 /* `topo show` lives in its own file (cmd_topo_show.c). */
 int gp_cmd_topo_show(int argc, char **argv);
 
-extern const char gp_usage_topo[], gp_usage_validate[], gp_usage_perf[];
+extern const char gp_usage_topo[], gp_usage_validate[];
+extern const gp_cmd_desc gp_desc_perf;
 
-extern const char gp_usage_predict[];
+extern const gp_cmd_desc gp_desc_predict, gp_desc_predict_train, gp_desc_predict_eval,
+	gp_desc_predict_dataset;
 extern const char gp_usage_import[];
 
 /* Print "gpuplan: FILE:LINE:COL: msg" to stderr; returns err->status

@@ -1,6 +1,5 @@
 /* gpuplan perf: one collective on a set of GPUs, or a job's iteration
  * time on a placement plus its best and worst placements. */
-#include <getopt.h>
 #include <gsl/gsl_errno.h>
 #include <jansson.h>
 #include <math.h>
@@ -19,38 +18,56 @@
 #include "gpuplan/util/hostlist.h"
 #include "gpuplan/util/util.h"
 
-const char gp_usage_perf[] =
-	"usage: gpuplan perf [-c CLUSTER] --collective OP --size BYTES --on NODE:GPUS[,...]\n"
-	"                    [--algo ALGO] [--json]\n"
-	"       gpuplan perf [-c CLUSTER] --collective OP --sweep MIN:MAX[:FACTOR]\n"
-	"                    --on NODE:GPUS[,...] [--algo ALGO] [--json]\n"
-	"                    [--format gpuplan|nccl-tests]\n"
-	"       gpuplan perf [-c CLUSTER] JOB.yaml [--on NODE:GPUS[,...] | --policy P]\n"
-	"                    [--seed N] [--gemm-efficiency F] [--json]\n"
-	"       (each form also takes --html FILE)\n"
-	"\n"
-	"Model the time of one collective on the GPUs given, or the iteration time\n"
-	"of a job (compute, communication, exposed communication) on a placement,\n"
-	"with its best and worst placements on the idle cluster.\n"
-	"\n"
-	"  -c, --cluster FILE   cluster YAML (default: the bundled example)\n"
-	"  --collective OP      allreduce, allgather, reducescatter, broadcast,\n"
-	"                       alltoall or sendrecv\n"
-	"  --size BYTES         message size as nccl-tests counts it: 1GiB, 256MB, 4096\n"
-	"  --sweep MIN:MAX[:F]  the nccl-tests table from MIN to MAX bytes, times F\n"
-	"                       (default 2) per row: 8B:8GiB\n"
-	"  --on SPEC            GPUs: NODE:0-7, NODE:0,2,4, several joined by ','\n"
-	"                       (a bare NODE means all its GPUs)\n"
-	"  --algo ALGO          auto (what NCCL picks), ring, tree, nvls, nvlstree,\n"
-	"                       collnet, hierarchical, ps (as NCCL_ALGO forces one)\n"
-	"  --policy P           place the job with policy P on the idle cluster\n"
-	"  --seed N             seed for randomised policies (default 1)\n"
-	"  --gemm-efficiency F  llm jobs: achieved / peak FLOP/s of the GEMMs instead\n"
-	"                       of the fitted value of the GPU (a what-if)\n"
-	"  --json               machine-readable output\n"
-	"  --format F           --sweep's table: gpuplan (default) or nccl-tests (its\n"
-	"                       own columns and 'Avg bus bandwidth' line, to diff)\n"
-	"  --html FILE          also write one page with the answer, tables and chart\n";
+enum { O_COLL = 1, O_SIZE, O_SWEEP, O_ON, O_ALGO, O_POLICY, O_SEED, O_JSON, O_FORMAT, O_HTML,
+       O_GEMM };
+
+static const gp_opt perf_opts[] = {
+	GP_OPT_CLUSTER('c'),
+	{ .name = "collective", .key = O_COLL, .type = GP_OT_STR, .arg = "OP",
+	  .help = "allreduce, allgather, reducescatter, broadcast,\nalltoall or sendrecv" },
+	{ .name = "size", .key = O_SIZE, .type = GP_OT_STR, .arg = "BYTES",
+	  .help = "message size as nccl-tests counts it: 1GiB, 256MB, 4096" },
+	{ .name = "sweep", .key = O_SWEEP, .type = GP_OT_STR, .arg = "MIN:MAX[:F]",
+	  .help = "the nccl-tests table from MIN to MAX bytes, times F\n"
+		  "(default 2) per row: 8B:8GiB" },
+	{ .name = "on", .key = O_ON, .type = GP_OT_STR, .arg = "SPEC",
+	  .help = "GPUs: NODE:0-7, NODE:0,2,4, several joined by ','\n"
+		  "(a bare NODE means all its GPUs)" },
+	{ .name = "algo", .key = O_ALGO, .type = GP_OT_STR, .arg = "ALGO",
+	  .help = "auto (what NCCL picks), ring, tree, nvls, nvlstree,\n"
+		  "collnet, hierarchical, ps (as NCCL_ALGO forces one)" },
+	{ .name = "policy", .key = O_POLICY, .type = GP_OT_STR, .arg = "P",
+	  .help = "place the job with policy P on the idle cluster" },
+	GP_OPT_SEED(O_SEED, "seed for randomised policies (default 1)"),
+	{ .name = "gemm-efficiency", .key = O_GEMM, .type = GP_OT_DOUBLE, .arg = "F", .min = 0.01,
+	  .max = 1, .what = "a fraction",
+	  .help = "llm jobs: achieved / peak FLOP/s of the GEMMs instead\n"
+		  "of the fitted value of the GPU (a what-if)" },
+	{ .name = "json", .sc = 'j', .key = O_JSON, .type = GP_OT_FLAG, .help = "machine-readable output" },
+	{ .name = "format", .key = O_FORMAT, .type = GP_OT_STR, .arg = "F",
+	  .help = "--sweep's table: gpuplan (default) or nccl-tests (its\n"
+		  "own columns and 'Avg bus bandwidth' line, to diff)" },
+	{ .name = "html", .key = O_HTML, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "also write one page with the answer, tables and chart" },
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_perf = {
+	.name = "perf",
+	.synopsis = "[-c CLUSTER] --collective OP --size BYTES --on NODE:GPUS[,...]\n"
+		    "  [--algo ALGO] [--json]\n"
+		    "[-c CLUSTER] --collective OP --sweep MIN:MAX[:FACTOR]\n"
+		    "  --on NODE:GPUS[,...] [--algo ALGO] [--json]\n"
+		    "  [--format gpuplan|nccl-tests]\n"
+		    "[-c CLUSTER] JOB.yaml [--on NODE:GPUS[,...] | --policy P]\n"
+		    "  [--seed N] [--gemm-efficiency F] [--json]\n"
+		    "(each form also takes --html FILE)",
+	.min_args = 0, .max_args = -1,
+	.about = "Model the time of one collective on the GPUs given, or the iteration time\n"
+		 "of a job (compute, communication, exposed communication) on a placement,\n"
+		 "with its best and worst placements on the idle cluster.\n",
+	.opts = perf_opts,
+};
 
 #define CMD "perf"
 
@@ -933,96 +950,95 @@ out:
 	return st;
 }
 
+/* perf's command line. */
+typedef struct perf_args {
+	const char *cluster_path, *on, *policy, *size, *sweep, *format;
+	int coll, algo, json, nccl;
+	long seed;
+	double eta;
+} perf_args;
+
+/* The current option of o into a; 0 or the usage error's exit code. */
+static int perf_opt(perf_args *a, perf_page *pg, gp_opt_state *o, int c)
+{
+	const char *arg = o->arg;
+
+	switch (c) {
+	case 'c': a->cluster_path = arg; return 0;
+	case O_COLL:
+		a->coll = gp_coll_parse(arg);
+		if (a->coll < 0)
+			return gp_opt_bad(o, "unknown collective '%s' (allreduce, allgather, reducescatter, broadcast, alltoall, sendrecv)", arg);
+		return 0;
+	case O_SIZE: a->size = arg; return 0;
+	case O_SWEEP: a->sweep = arg; return 0;
+	case O_ON: a->on = arg; return 0;
+	case O_ALGO:
+		a->algo = gp_algo_parse(arg);
+		if (a->algo < 0)
+			return gp_opt_bad(o, "unknown algorithm '%s' (auto, ring, tree, nvls, nvlstree, collnet, hierarchical, ps)", arg);
+		return 0;
+	case O_POLICY: a->policy = arg; return 0;
+	case O_SEED: a->seed = o->l; return 0;
+	case O_JSON: a->json = 1; return 0;
+	case O_FORMAT:
+		a->format = arg;
+		if (!strcmp(arg, "nccl-tests"))
+			a->nccl = 1;
+		else if (strcmp(arg, "gpuplan"))
+			return gp_opt_bad(o, "unknown --format '%s' (gpuplan, nccl-tests)", arg);
+		return 0;
+	case O_HTML: pg->path = arg; return 0;
+	case O_GEMM: a->eta = o->v; return 0;
+	}
+	return 0;
+}
+
 int cmd_perf(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "cluster", required_argument, NULL, 'c' },
-		{ "collective", required_argument, NULL, 'C' },
-		{ "size", required_argument, NULL, 's' },
-		{ "sweep", required_argument, NULL, 'w' },
-		{ "on", required_argument, NULL, 'o' },
-		{ "algo", required_argument, NULL, 'a' },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "seed", required_argument, NULL, 'S' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "html", required_argument, NULL, 'H' },
-		{ "gemm-efficiency", required_argument, NULL, 'E' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *cluster_path = NULL, *on = NULL, *policy = NULL, *size = NULL;
-	const char *sweep = NULL, *format = NULL;
+	perf_args a = { .coll = -1, .algo = GP_ALGO_AUTO, .seed = 1 };
+	const char *cluster_path, *on, *policy, *size, *sweep, *format, *job = NULL;
 	double lo = 0, hi = 0, factor = 2;
-	int coll = -1, algo = GP_ALGO_AUTO, json = 0, c, st, nccl = 0;
+	int coll, algo, json, c = 0, st = GP_OK, nccl, nargs;
 	perf_page pg;
-	long seed = 1;
-	double bytes = 0, eta = 0;
+	long seed;
+	double bytes = 0, eta;
 	gp_cluster cl;
 	gp_error err = GP_ERROR_INIT;
+	gp_opt_state o;
 
 	gsl_set_error_handler_off();
 	memset(&pg, 0, sizeof(pg));
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:j", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			cluster_path = optarg;
-			break;
-		case 'C':
-			coll = gp_coll_parse(optarg);
-			if (coll < 0)
-				return gp_cli_usage_error(CMD, "unknown collective '%s' (allreduce, allgather, reducescatter, broadcast, alltoall, sendrecv)", optarg);
-			break;
-		case 's':
-			size = optarg;
-			break;
-		case 'w':
-			sweep = optarg;
-			break;
-		case 'o':
-			on = optarg;
-			break;
-		case 'a':
-			algo = gp_algo_parse(optarg);
-			if (algo < 0)
-				return gp_cli_usage_error(CMD, "unknown algorithm '%s' (auto, ring, tree, nvls, nvlstree, collnet, hierarchical, ps)", optarg);
-			break;
-		case 'p':
-			policy = optarg;
-			break;
-		case 'S':
-			if (gp_parse_long(optarg, 0, 0x7fffffffL, &seed))
-				return gp_cli_usage_error(CMD, "bad --seed '%s'", optarg);
-			break;
-		case 'j':
-			json = 1;
-			break;
-		case 'F':
-			format = optarg;
-			if (!strcmp(optarg, "nccl-tests"))
-				nccl = 1;
-			else if (strcmp(optarg, "gpuplan"))
-				return gp_cli_usage_error(CMD, "unknown --format '%s' (gpuplan, nccl-tests)", optarg);
-			break;
-		case 'H':
-			pg.path = optarg;
-			break;
-		case 'E':
-			if (gp_parse_double(optarg, 0.01, 1, &eta))
-				return gp_cli_usage_error(CMD, "--gemm-efficiency wants a fraction in [0.01, 1], not '%s'", optarg);
-			break;
-		default:
-			return gp_cli_usage_error(CMD, "unknown or incomplete option '%s'", argv[optind - 1]);
-		}
-	}
+	gp_opt_begin(&o, &gp_desc_perf, argc, argv);
+	while (st == GP_OK && (c = gp_opt_next(&o)) > 0)
+		st = perf_opt(&a, &pg, &o, c);
+	if (st == GP_OK && c < 0)
+		st = o.status;
+	nargs = o.nargs;
+	if (nargs)
+		job = o.args[0];
+	gp_opt_end(&o);
+	if (st)
+		return st;
+	cluster_path = a.cluster_path;
+	on = a.on;
+	policy = a.policy;
+	size = a.size;
+	sweep = a.sweep;
+	format = a.format;
+	coll = a.coll;
+	algo = a.algo;
+	json = a.json;
+	nccl = a.nccl;
+	seed = a.seed;
+	eta = a.eta;
 	if (format && !sweep)
 		return gp_cli_usage_error(CMD, "--format is for --sweep's table");
 	if (nccl && json)
 		return gp_cli_usage_error(CMD, "--format nccl-tests and --json exclude each other");
 	if (coll >= 0) {
-		if (optind < argc)
-			return gp_cli_usage_error(CMD, "--collective takes no job file ('%s')", argv[optind]);
+		if (nargs)
+			return gp_cli_usage_error(CMD, "--collective takes no job file ('%s')", job);
 		if (size && sweep)
 			return gp_cli_usage_error(CMD, "--size and --sweep exclude each other");
 		if ((!size && !sweep) || !on)
@@ -1034,7 +1050,7 @@ int cmd_perf(int argc, char **argv)
 		if (sweep && parse_sweep(sweep, &lo, &hi, &factor))
 			return gp_cli_usage_error(CMD, "bad --sweep '%s' (MIN:MAX[:FACTOR], e.g. 8B:8GiB, at most 400 rows)", sweep);
 	} else {
-		if (optind + 1 != argc)
+		if (nargs != 1)
 			return gp_cli_usage_error(CMD, "give --collective, or one JOB.yaml");
 		if (on && policy)
 			return gp_cli_usage_error(CMD, "--on and --policy exclude each other");
@@ -1059,7 +1075,7 @@ int cmd_perf(int argc, char **argv)
 			st = run_collective(&cl, coll, algo, bytes, &p, json, &pg);
 		gp_placement_release(&p);
 	} else {
-		st = run_job(&cl, argv[optind], on, policy, seed, eta, json, &pg);
+		st = run_job(&cl, job, on, policy, seed, eta, json, &pg);
 	}
 	gp_sbuf_release(&pg.text);
 	gp_cluster_release(&cl);

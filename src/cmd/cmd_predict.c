@@ -1,6 +1,5 @@
 /* gpuplan predict: train, evaluate and apply the utilization, memory and
  * execution-time predictors (predict.h). */
-#include <getopt.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,23 +13,99 @@
 #include "gpuplan/predict/predict.h"
 #include "gpuplan/util/util.h"
 
-const char gp_usage_predict[] =
-	"usage: gpuplan predict train DATA.csv... --target util|memory|time -o MODEL.json\n"
-	"                        [--hidden 64,32] [--epochs N] [--seed N] [--holdout F]\n"
-	"                        [--split random|depth|width|gpu[:NAME,...]] [--json]\n"
-	"       gpuplan predict eval MODEL.json DATA.csv... [--json]\n"
-	"       gpuplan predict dataset [--gavel JSON] [--sia DIR] -o OUT.csv\n"
-	"       gpuplan predict JOB.yaml [--model PATH]... [--json]\n"
-	"\n"
-	"train fits a multilayer perceptron (FANN, RPROP) to a GPUMemNet CSV or a\n"
-	"gpuplan predictor CSV; F of the rows (default 0.2) are held out and only\n"
-	"measured: at random, the deepest or widest networks (--split depth|width),\n"
-	"or every row of one GPU type (--split gpu:NAME; --split gpu = each GPU type\n"
-	"in turn, then the model on all rows).  eval prints n, mae, mape and r2.\n"
-	"dataset builds the execution-time CSV from Gavel's throughputs and Sia's\n"
-	"profiles.  JOB.yaml: predicted utilization, memory and iteration time on\n"
-	"every GPU model of the catalog, with the bundled models or --model (a model\n"
-	"file, or a directory with util.json, memory.json, time.json).\n";
+enum { O_TARGET = 1, O_OUTPUT, O_HIDDEN, O_EPOCHS, O_SEED, O_HOLDOUT, O_SPLIT, O_JSON, O_GAVEL,
+       O_SIA, O_MODEL, O_BENCH };
+
+#define JSON_OPT { .name = "json", .sc = 'j', .key = O_JSON, .type = GP_OT_FLAG, \
+		   .help = "machine-readable output" }
+
+static const gp_opt train_opts[] = {
+	{ .name = "target", .sc = 't', .key = O_TARGET, .type = GP_OT_STR, .arg = "T",
+	  .help = "util, memory or time (required)" },
+	{ .name = "output", .sc = 'o', .key = O_OUTPUT, .type = GP_OT_STR, .arg = "MODEL.json",
+	  .help = "the model to write (required)" },
+	{ .name = "hidden", .sc = 'H', .key = O_HIDDEN, .type = GP_OT_STR, .arg = "LIST",
+	  .help = "hidden layer sizes (default 64,32)" },
+	{ .name = "epochs", .sc = 'e', .key = O_EPOCHS, .type = GP_OT_LONG, .arg = "N", .min = 1,
+	  .max = 100000, .help = "training epochs (default 200; time: 100)" },
+	{ .name = "seed", .sc = 's', .key = O_SEED, .type = GP_OT_LONG, .arg = "N", .min = 0,
+	  .max = 2147483647, .help = "seed of the split and the initial weights (default 42)" },
+	{ .name = "holdout", .sc = 'h', .key = O_HOLDOUT, .type = GP_OT_DOUBLE, .arg = "F",
+	  .min = 0, .max = 0.9, .what = "a fraction", .help = "rows held out and only measured (default 0.2)" },
+	{ .name = "split", .sc = 'S', .key = O_SPLIT, .type = GP_OT_STR, .arg = "HOW",
+	  .help = "random (default), depth, width, gpu or gpu:NAME[,...]" },
+	JSON_OPT,
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_predict_train = {
+	.name = "predict train", .cmd = "predict",
+	.synopsis = "DATA.csv... --target util|memory|time -o MODEL.json\n"
+		    "  [--hidden 64,32] [--epochs N] [--seed N] [--holdout F]\n"
+		    "  [--split random|depth|width|gpu[:NAME,...]] [--json]",
+	.min_args = 1, .max_args = -1, .operands = "train needs a DATA.csv",
+	.about = "Fit a multilayer perceptron (FANN, RPROP) to a GPUMemNet CSV or a gpuplan\n"
+		 "predictor CSV; F of the rows (default 0.2) are held out and only measured: at\n"
+		 "random, the deepest or widest networks (--split depth|width), or every row of\n"
+		 "one GPU type (--split gpu:NAME; --split gpu = each GPU type in turn, then the\n"
+		 "model on all rows).\n",
+	.opts = train_opts,
+};
+
+static const gp_opt eval_opts[] = { JSON_OPT, { 0 } };
+
+const gp_cmd_desc gp_desc_predict_eval = {
+	.name = "predict eval", .cmd = "predict",
+	.synopsis = "MODEL.json DATA.csv... [--json]",
+	.min_args = 2, .max_args = -1, .operands = "eval needs MODEL.json and DATA.csv",
+	.about = "Measure a model on data: n, mae, mape and r2.\n",
+	.opts = eval_opts,
+};
+
+static const gp_opt dataset_opts[] = {
+	{ .name = "gavel", .sc = 'g', .key = O_GAVEL, .type = GP_OT_STR, .arg = "JSON",
+	  .help = "Gavel's measured throughputs" },
+	{ .name = "sia", .sc = 's', .key = O_SIA, .type = GP_OT_STR, .arg = "DIR",
+	  .help = "Sia's profiles" },
+	{ .name = "output", .sc = 'o', .key = O_OUTPUT, .type = GP_OT_STR, .arg = "OUT.csv",
+	  .help = "the CSV to write (required)" },
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_predict_dataset = {
+	.name = "predict dataset", .cmd = "predict",
+	.synopsis = "[--gavel JSON] [--sia DIR] -o OUT.csv",
+	.min_args = 0, .max_args = 0,
+	.about = "Build the execution-time CSV from Gavel's throughputs and Sia's profiles.\n",
+	.opts = dataset_opts,
+};
+
+static const gp_opt job_opts[] = {
+	{ .name = "model", .sc = 'm', .key = O_MODEL, .type = GP_OT_STR, .arg = "PATH",
+	  .help = "a model file, or a directory with util.json, memory.json,\n"
+		  "time.json (repeatable; default: the bundled models)" },
+	JSON_OPT,
+	{ .name = "bench", .sc = 'b', .key = O_BENCH, .type = GP_OT_LONG, .arg = "N", .min = 1,
+	  .max = 100000000, .hidden = 1 },  /* time N predictions */
+	{ 0 },
+};
+
+static const gp_cmd_desc *const predict_subs[] = {
+	&gp_desc_predict_train, &gp_desc_predict_eval, &gp_desc_predict_dataset, NULL,
+};
+
+const gp_cmd_desc gp_desc_predict = {
+	.name = "predict",
+	.synopsis = "JOB.yaml [--model PATH]... [--json]\n"
+		    "train ...\n"
+		    "eval ...\n"
+		    "dataset ...",
+	.min_args = 1, .max_args = 1, .operands = "want one JOB.yaml",
+	.about = "The predicted utilization, memory and iteration time of a job on every GPU\n"
+		 "model of the catalog, with the bundled models or --model.\n",
+	.opts = job_opts,
+	.subs = predict_subs,
+};
 
 static int parse_hidden(const char *s, gp_pred_train_opts *o)
 {
@@ -128,68 +203,43 @@ static int parse_split(const char *arg, train_args *a)
 	return GP_OK;
 }
 
-/* The options into a; optind is then the first DATA.csv. */
-static int parse_train_args(int argc, char **argv, train_args *a)
+/* The options of o (begun by the caller, whose operands are then the
+ * DATA.csv files) into a. */
+static int parse_train_args(gp_opt_state *op, train_args *a)
 {
-	static const struct option opts[] = {
-		{ "target", required_argument, NULL, 't' }, { "output", required_argument, NULL, 'o' },
-		{ "hidden", required_argument, NULL, 'H' }, { "epochs", required_argument, NULL, 'e' },
-		{ "seed", required_argument, NULL, 's' }, { "holdout", required_argument, NULL, 'h' },
-		{ "split", required_argument, NULL, 'S' }, { "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, rc, have_target = 0, have_epochs = 0;
-	long v;
+	gp_opt_state o = *op;
+	int c = 0, rc = GP_OK, have_target = 0, have_epochs = 0;
 
 	memset(a, 0, sizeof(*a));
 	gp_pred_train_opts_init(&a->o);
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:o:H:e:s:h:S:j", opts, NULL)) != -1) {
+	while (rc == GP_OK && (c = gp_opt_next(&o)) > 0) {
 		switch (c) {
-		case 't':
-			if ((a->o.target = gp_pred_target_parse(optarg)) < 0)
-				return gp_cli_usage_error("predict", "--target must be util, memory or time");
+		case O_TARGET:
+			if ((a->o.target = gp_pred_target_parse(o.arg)) < 0)
+				rc = gp_opt_bad(&o, "--target must be util, memory or time");
 			have_target = 1;
 			break;
-		case 'o':
-			a->out = optarg;
+		case O_OUTPUT: a->out = o.arg; break;
+		case O_HIDDEN:
+			if (parse_hidden(o.arg, &a->o))
+				rc = gp_opt_bad(&o, "--hidden wants 1 to %d sizes in [1, 4096], e.g. 64,32",
+						GP_PRED_MAX_HIDDEN);
 			break;
-		case 'H':
-			if (parse_hidden(optarg, &a->o))
-				return gp_cli_usage_error("predict",
-							  "--hidden wants 1 to %d sizes in [1, 4096], e.g. 64,32",
-							  GP_PRED_MAX_HIDDEN);
-			break;
-		case 'e':
-			if (gp_parse_long(optarg, 1, 100000, &v))
-				return gp_cli_usage_error("predict", "--epochs must be in [1, 100000]");
-			a->o.epochs = (int)v;
+		case O_EPOCHS:
+			a->o.epochs = (int)o.l;
 			have_epochs = 1;
 			break;
-		case 's':
-			if (gp_parse_long(optarg, 0, 2147483647L, &v))
-				return gp_cli_usage_error("predict", "--seed must be a number >= 0");
-			a->o.seed = (uint64_t)v;
-			break;
-		case 'h':
-			if (gp_parse_double(optarg, 0, 0.9, &a->o.holdout))
-				return gp_cli_usage_error("predict", "--holdout must be in [0, 0.9]");
-			break;
-		case 'S':
-			if ((rc = parse_split(optarg, a)))
-				return rc;
-			break;
-		case 'j':
-			a->json = 1;
-			break;
-		default:
-			return gp_cli_usage_error("predict", "unknown or incomplete option '%s'",
-						  argv[optind - 1]);
+		case O_SEED: a->o.seed = (uint64_t)o.l; break;
+		case O_HOLDOUT: a->o.holdout = o.v; break;
+		case O_SPLIT: rc = parse_split(o.arg, a); break;
+		case O_JSON: a->json = 1; break;
 		}
 	}
-	if (optind >= argc)
-		return gp_cli_usage_error("predict", "train needs a DATA.csv");
+	if (rc == GP_OK && c < 0)
+		rc = o.status;
+	*op = o;
+	if (rc)
+		return rc;
 	if (!have_target)
 		return gp_cli_usage_error("predict", "train needs --target util|memory|time");
 	if (!a->out)
@@ -289,16 +339,21 @@ static int cmd_train(int argc, char **argv)
 	gp_predictor *p = NULL;
 	gp_catalog cat;
 	gp_error err = GP_ERROR_INIT;
+	gp_opt_state o;
 	int rc;
 	double t0, secs;
 	json_t *folds = NULL;
 	struct timespec ts;
 
-	if ((rc = parse_train_args(argc, argv, &a)))
+	gp_opt_begin(&o, &gp_desc_predict_train, argc, argv);
+	if ((rc = parse_train_args(&o, &a))) {
+		gp_opt_end(&o);
 		return rc;
+	}
 	gp_catalog_init_builtin(&cat);
 	gp_pred_data_init(&d);
-	rc = load_data(argv + optind, argc - optind, &cat, &d);
+	rc = load_data(o.args, o.nargs, &cat, &d);
+	gp_opt_end(&o);
 	gp_catalog_release(&cat);
 	if (rc != GP_OK) {
 		gp_pred_data_release(&d);
@@ -326,41 +381,39 @@ static int cmd_train(int argc, char **argv)
 	rc = print_trained(&a, &d, &rep, folds, secs);
 	gp_predictor_free(p);
 	gp_pred_data_release(&d);
+	gp_opt_end(&o);
 	return rc;
 }
 
 static int cmd_eval(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' }, { NULL, 0, NULL, 0 },
-	};
 	gp_predictor *p;
 	gp_pred_data d;
 	gp_pred_metrics m;
 	gp_catalog cat;
 	gp_error err = GP_ERROR_INIT;
+	gp_opt_state o;
 	int c, json = 0, rc;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "j", opts, NULL)) != -1) {
-		if (c != 'j')
-			return gp_cli_usage_error("predict", "unknown or incomplete option '%s'",
-						  argv[optind - 1]);
+	gp_opt_begin(&o, &gp_desc_predict_eval, argc, argv);
+	while ((c = gp_opt_next(&o)) > 0)
 		json = 1;
+	if (c < 0) {
+		gp_opt_end(&o);
+		return o.status;
 	}
-	if (argc - optind < 2)
-		return gp_cli_usage_error("predict", "eval needs MODEL.json and DATA.csv");
-	if (gp_predictor_load(argv[optind], &p, &err) != GP_OK)
+	if (gp_predictor_load(o.args[0], &p, &err) != GP_OK) {
+		gp_opt_end(&o);
 		return gp_cli_report(&err);
+	}
 	gp_catalog_init_builtin(&cat);
 	gp_pred_data_init(&d);
-	rc = load_data(argv + optind + 1, argc - optind - 1, &cat, &d);
+	rc = load_data(o.args + 1, o.nargs - 1, &cat, &d);
 	gp_catalog_release(&cat);
 	if (rc == GP_OK) {
 		gp_predictor_eval(p, &d, NULL, 0, &m);
 		if (!m.n)
-			rc = gp_cli_fail(GP_EINPUT, "%s: no row carries the %s target", argv[optind + 1],
+			rc = gp_cli_fail(GP_EINPUT, "%s: no row carries the %s target", o.args[1],
 					 gp_pred_target_name(gp_predictor_target(p)));
 		else if (json)
 			rc = dump(metrics_json(&m));
@@ -370,37 +423,32 @@ static int cmd_eval(int argc, char **argv)
 	}
 	gp_predictor_free(p);
 	gp_pred_data_release(&d);
+	gp_opt_end(&o);
 	return rc;
 }
 
 static int cmd_dataset(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "gavel", required_argument, NULL, 'g' }, { "sia", required_argument, NULL, 's' },
-		{ "output", required_argument, NULL, 'o' }, { NULL, 0, NULL, 0 },
-	};
 	const char *gavel = NULL, *sia = NULL, *out = NULL;
 	gp_error err = GP_ERROR_INIT;
+	gp_opt_state o;
 	gp_sbuf sb;
 	size_t n = 0;
 	int c, rc;
 	char *paths[1], *data[1];
 	size_t len[1];
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "g:s:o:", opts, NULL)) != -1) {
+	gp_opt_begin(&o, &gp_desc_predict_dataset, argc, argv);
+	while ((c = gp_opt_next(&o)) > 0) {
 		switch (c) {
-		case 'g': gavel = optarg; break;
-		case 's': sia = optarg; break;
-		case 'o': out = optarg; break;
-		default:
-			return gp_cli_usage_error("predict", "unknown or incomplete option '%s'",
-						  argv[optind - 1]);
+		case O_GAVEL: gavel = o.arg; break;
+		case O_SIA: sia = o.arg; break;
+		case O_OUTPUT: out = o.arg; break;
 		}
 	}
-	if (optind < argc)
-		return gp_cli_usage_error("predict", "unexpected argument '%s'", argv[optind]);
+	gp_opt_end(&o);
+	if (c < 0)
+		return o.status;
 	if (!out || (!gavel && !sia))
 		return gp_cli_usage_error("predict", "dataset needs --gavel and/or --sia, and -o OUT.csv");
 	gp_sbuf_init(&sb);
@@ -538,45 +586,37 @@ static int predict_on_gpus(const gp_pred_models *models, const gp_job *job,
 
 static int cmd_job(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "model", required_argument, NULL, 'm' }, { "json", no_argument, NULL, 'j' },
-		{ "bench", required_argument, NULL, 'b' }, /* hidden: time N predictions */
-		{ NULL, 0, NULL, 0 },
-	};
 	long bench = 0;
 	gp_pred_models models;
 	gp_pred_ops ops;
 	gp_catalog cat;
 	gp_job job;
 	gp_error err = GP_ERROR_INIT;
-	const char *mpaths[8];
-	int c, json = 0, nm = 0, rc;
+	gp_opt_state o;
+	const char *mpaths[8], *path;
+	int c, json = 0, nm = 0, rc = GP_OK;
 
-	opterr = 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:jb:", opts, NULL)) != -1) {
+	gp_opt_begin(&o, &gp_desc_predict, argc, argv);
+	while (rc == GP_OK && (c = gp_opt_next(&o)) > 0) {
 		switch (c) {
-		case 'b':
-			if (gp_parse_long(optarg, 1, 100000000L, &bench))
-				return gp_cli_usage_error("predict", "--bench wants a count >= 1");
-			break;
-		case 'm':
+		case O_BENCH: bench = o.l; break;
+		case O_MODEL:
 			if (nm == 8)
-				return gp_cli_usage_error("predict", "at most 8 --model options");
-			mpaths[nm++] = optarg;
+				rc = gp_opt_bad(&o, "at most 8 --model options");
+			else
+				mpaths[nm++] = o.arg;
 			break;
-		case 'j':
-			json = 1;
-			break;
-		default:
-			return gp_cli_usage_error("predict", "unknown or incomplete option '%s'",
-						  argv[optind - 1]);
+		case O_JSON: json = 1; break;
 		}
 	}
-	if (argc - optind != 1)
-		return gp_cli_usage_error("predict", "want one JOB.yaml");
+	if (rc == GP_OK && c < 0)
+		rc = o.status;
+	path = o.nargs ? o.args[0] : NULL;
+	gp_opt_end(&o);
+	if (rc)
+		return rc;
 	gp_job_init(&job);
-	if (gp_jobspec_load(argv[optind], &job, &err) != GP_OK) {
+	if (gp_jobspec_load(path, &job, &err) != GP_OK) {
 		gp_job_release(&job);
 		return gp_cli_report(&err);
 	}
@@ -590,7 +630,7 @@ static int cmd_job(int argc, char **argv)
 		gp_pred_models_release(&models);
 		gp_job_release(&job);
 		return gp_cli_fail(GP_EINPUT, "%s: the job's model ('%s') has no operator profile: "
-				   "name a catalog model or give params and layers", argv[optind],
+				   "name a catalog model or give params and layers", path,
 				   job.more->model.name[0] ? job.more->model.name : "explicit");
 	}
 	gp_catalog_init_builtin(&cat);

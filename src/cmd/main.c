@@ -15,9 +15,9 @@ static const gp_command commands[] = {
 	{ "estimate", cmd_estimate, "estimate the GPU memory a training job needs", NULL, &gp_desc_estimate },
 	{ "failures", cmd_failures, "fit failure models to real lifetimes (Weibull, censored)", NULL, &gp_desc_failures_fit },
 	{ "import", cmd_import, "build a cluster and today's state from Slurm or Kubernetes output", gp_usage_import, NULL },
-	{ "perf", cmd_perf, "model collective and iteration time on a placement", gp_usage_perf, NULL },
+	{ "perf", cmd_perf, "model collective and iteration time on a placement", NULL, &gp_desc_perf },
 	{ "place", cmd_place, "choose nodes, GPUs, CPUs and NIC for a job, and explain", NULL, &gp_desc_place },
-	{ "predict", cmd_predict, "train and apply utilization, memory and run-time predictors", gp_usage_predict, NULL },
+	{ "predict", cmd_predict, "train and apply utilization, memory and run-time predictors", NULL, &gp_desc_predict },
 	{ "release", cmd_release, "give a job's allocation back to the state", NULL, &gp_desc_release },
 	{ "replace", cmd_replace, "replace a failed member of a running job (worker replacement)", NULL, &gp_desc_replace },
 	{ "simulate", cmd_simulate, "replay a job trace on a cluster (discrete events)", NULL, &gp_desc_simulate },
@@ -81,7 +81,11 @@ static int cmd_help(int argc, char **argv)
 	cmd = find_command(argv[1]);
 	if (!cmd)
 		return not_a_command(argv[1]);
-	fputs(gp_cli_usage_text(cmd), stdout);
+	/* `help simulate inflate`: the subcommand's usage alone */
+	if (argc > 2 && cmd->desc && gp_opt_sub_desc(cmd->desc, argv[2]))
+		gp_opt_usage(gp_opt_sub_desc(cmd->desc, argv[2]), stdout);
+	else
+		fputs(gp_cli_usage_text(cmd), stdout);
 	return GP_OK;
 }
 
@@ -116,13 +120,19 @@ int main(int argc, char **argv)
 	cmd = find_command(argv[1]);
 	if (!cmd)
 		return not_a_command(argv[1]);
-	for (i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(gp_cli_usage_text(cmd), stdout);
+	if (cmd->desc) {
+		const gp_cmd_desc *h = gp_opt_help_for(cmd->desc, argc - 1, argv + 1);
+
+		if (h) {
+			gp_opt_usage(h, stdout);
 			return finish(GP_OK);
 		}
+	} else {
+		for (i = 2; i < argc && strcmp(argv[i], "--"); i++)
+			if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+				fputs(gp_cli_usage_text(cmd), stdout);
+				return finish(GP_OK);
+			}
 	}
 	return finish(cmd->fn(argc - 1, argv + 1));
 }

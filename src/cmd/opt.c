@@ -298,6 +298,53 @@ int gp_opt_next(gp_opt_state *s)
 	return 0;
 }
 
+const gp_cmd_desc *gp_opt_sub_desc(const gp_cmd_desc *d, const char *word)
+{
+	size_t n = strlen(d->name);
+	int i;
+
+	for (i = 0; d->subs && d->subs[i]; i++)
+		if (!strncmp(d->subs[i]->name, d->name, n) && d->subs[i]->name[n] == ' ' &&
+		    !strcmp(d->subs[i]->name + n + 1, word))
+			return d->subs[i];
+	return NULL;
+}
+
+const gp_cmd_desc *gp_opt_help_for(const gp_cmd_desc *d, int argc, char **argv)
+{
+	const gp_cmd_desc *show = argc > 1 ? gp_opt_sub_desc(d, argv[1]) : NULL;
+	int i;
+
+	/* `CMD SUB --help`: the subcommand's own usage */
+	if (!show)
+		show = d;
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (!strcmp(argv[i], "--help"))
+			return show;
+		/* -h is help unless the command takes it as an option */
+		if (!strcmp(argv[i], "-h") && !find_short(show, 'h'))
+			return show;
+	}
+	return NULL;
+}
+
+int gp_opt_takes_value(const gp_cmd_desc *d, const char *word)
+{
+	const gp_opt *o;
+	int amb;
+
+	if (word[0] != '-' || !word[1])
+		return 0;
+	if (word[1] == '-') {
+		if (strchr(word, '='))
+			return 0;
+		o = find_long(d, word + 2, strlen(word + 2), &amb);
+	} else {
+		o = word[2] ? NULL : find_short(d, (unsigned char)word[1]);
+	}
+	return o && o->type != GP_OT_FLAG;
+}
+
 /* Help text from column col of the current line: its first line there
  * (after padding to ind, or two spaces past a long head), the others at
  * ind. */

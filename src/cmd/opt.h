@@ -94,6 +94,17 @@ void gp_opt_end(gp_opt_state *s);
  * returns the usage exit code, to be returned by the command. */
 int gp_opt_bad(gp_opt_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Whether argv (a command's, argv[0] its name) asks for help: --help, or
+ * -h where the command takes no -h, before any "--".  The description
+ * whose usage answers: d's, or its subcommand's when argv[1] names one;
+ * NULL when no help is asked for. */
+const gp_cmd_desc *gp_opt_help_for(const gp_cmd_desc *d, int argc, char **argv);
+/* The subcommand of d named word ("inflate" of "simulate"), or NULL. */
+const gp_cmd_desc *gp_opt_sub_desc(const gp_cmd_desc *d, const char *word);
+/* Whether word is an option of d that takes its value from the next
+ * word ("-o", "--output", not "--output=x" or a flag). */
+int gp_opt_takes_value(const gp_cmd_desc *d, const char *word);
+
 /* The usage text of d (what `gpuplan help NAME` prints). */
 void gp_opt_usage(const gp_cmd_desc *d, FILE *fp);
 
