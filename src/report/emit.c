@@ -453,6 +453,7 @@ static void render_jobset(const gp_cluster *c, const gp_job *j, const gp_placeme
 			  gp_sbuf *sb)
 {
 	int k, g, world = 0;
+	char *master;
 
 	for (k = 0; k < p->nparts; k++)
 		world += p->parts[k].ngpus;
@@ -461,10 +462,13 @@ static void render_jobset(const gp_cluster *c, const gp_job *j, const gp_placeme
 			 "--nproc-per-node=$NPROC_PER_NODE\n"
 			 "#   --master-addr=$MASTER_ADDR --master-port=$MASTER_PORT TRAIN.py\n",
 		     p->nparts, p->nparts == 1 ? "" : "s", world, world == 1 ? "" : "s");
-	gp_sbuf_addf(sb, "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n"
-			 "  name: %s\n  labels: {gpuplan.job: \"%s\"}\nspec:\n"
-			 "  network: {enableDNSHostnames: true}\n"
-			 "  failurePolicy: {maxRestarts: 0}\n  replicatedJobs:\n", j->id, j->id);
+	gp_sbuf_adds(sb, "apiVersion: jobset.x-k8s.io/v1alpha2\nkind: JobSet\nmetadata:\n  name: ");
+	gp_yaml_put_scalar(sb, j->id);
+	gp_sbuf_adds(sb, "\n  labels: {gpuplan.job: ");
+	gp_yaml_quote(sb, j->id);
+	gp_sbuf_adds(sb, "}\nspec:\n  network: {enableDNSHostnames: true}\n"
+			 "  failurePolicy: {maxRestarts: 0}\n  replicatedJobs:\n");
+	master = gp_xasprintf("%s-part-0-0-0.%s", j->id, j->id);
 	for (k = 0; k < p->nparts; k++) {
 		const gp_place_part *part = &p->parts[k];
 		const char *node = c->nodes[part->node].name;
@@ -472,25 +476,32 @@ static void render_jobset(const gp_cluster *c, const gp_job *j, const gp_placeme
 
 		gp_sbuf_init(&hca);
 		emit_ib_hca(c, part, &hca);
-		gp_sbuf_addf(sb, "  - name: part-%d     # %s, GPUs ", k, node);
+		gp_sbuf_addf(sb, "  - name: part-%d     # ", k);
+		gp_sbuf_add_printable(sb, node);
+		gp_sbuf_adds(sb, ", GPUs ");
 		for (g = 0; g < part->ngpus; g++)
 			gp_sbuf_addf(sb, "%s%d", g ? "," : "", part->gpus[g]);
-		gp_sbuf_addf(sb, "\n    replicas: 1\n    template:\n      spec:\n"
+		gp_sbuf_adds(sb, "\n    replicas: 1\n    template:\n      spec:\n"
 				 "        parallelism: 1\n        completions: 1\n        backoffLimit: 0\n"
 				 "        template:\n          spec:\n            restartPolicy: Never\n"
-				 "            nodeSelector: {kubernetes.io/hostname: \"%s\"}\n"
-				 "            containers:\n            - name: %s\n              image: IMAGE\n",
-			     node, part->role == 1 ? "ps" : "worker");
-		gp_sbuf_addf(sb, "              env:\n"
-				 "              - {name: MASTER_ADDR, value: \"%s-part-0-0-0.%s\"}\n"
+				 "            nodeSelector: {kubernetes.io/hostname: ");
+		gp_yaml_quote(sb, node);
+		gp_sbuf_addf(sb, "}\n            containers:\n            - name: %s\n"
+				 "              image: IMAGE\n", part->role == 1 ? "ps" : "worker");
+		gp_sbuf_adds(sb, "              env:\n              - {name: MASTER_ADDR, value: ");
+		gp_yaml_quote(sb, master);
+		gp_sbuf_addf(sb, "}\n"
 				 "              - {name: MASTER_PORT, value: \"%d\"}\n"
 				 "              - {name: NNODES, value: \"%d\"}\n"
 				 "              - {name: NODE_RANK, value: \"%d\"}\n"
 				 "              - {name: NPROC_PER_NODE, value: \"%d\"}\n"
 				 "              - {name: WORLD_SIZE, value: \"%d\"}\n",
-			     j->id, j->id, RDZV_PORT, p->nparts, k, part->ngpus, world);
-		if (hca.len)
-			gp_sbuf_addf(sb, "              - {name: NCCL_IB_HCA, value: \"%s\"}\n", hca.buf);
+			     RDZV_PORT, p->nparts, k, part->ngpus, world);
+		if (hca.len) {
+			gp_sbuf_adds(sb, "              - {name: NCCL_IB_HCA, value: ");
+			gp_yaml_quote(sb, hca.buf);
+			gp_sbuf_adds(sb, "}\n");
+		}
 		gp_sbuf_addf(sb, "              resources:\n                limits: {nvidia.com/gpu: %d",
 			     part->ngpus);
 		if (part->ncpus > 0)
@@ -504,6 +515,7 @@ static void render_jobset(const gp_cluster *c, const gp_job *j, const gp_placeme
 			gp_sbuf_adds(sb, "              securityContext: {capabilities: {add: [IPC_LOCK]}}\n");
 		gp_sbuf_release(&hca);
 	}
+	free(master);
 }
 
 void gp_emit_render(int kind, const gp_cluster *c, const gp_job *j, const gp_placement *p,

@@ -391,7 +391,7 @@ void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
 	int hist = gp_hist_check_has(jobs);
 
 	gp_sbuf_adds(out, "job,submit,start,finish,gpus,nodes,class,state,queue_delay,jct,"
-		     "first_node,iteration_s,slowdown,preemptions");
+		     "first_node,iteration_s,slowdown,preemptions,first_start_delay");
 	gp_sbuf_adds(out, x && x->header ? x->header : "");
 	gp_sbuf_adds(out, ",reason,environment,node_list");
 	/* the record beside the replay, when the trace has one */
@@ -433,6 +433,12 @@ void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
 		else
 			gp_sbuf_adds(out, ",");
 		gp_sbuf_addf(out, ",%d", (int)rec->preemptions);
+		/* the wait before the first start alone; queue_delay counts
+		 * every wait (after preemptions and restarts too) */
+		if (ran)
+			csv_num(out, rec->start - j->submit, 3);
+		else
+			gp_sbuf_adds(out, ",");
 		if (x && x->row)
 			x->row(x->ud, i, out);
 		jobs_csv_tail(c, j, r, rec, out);

@@ -1,8 +1,10 @@
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/model/alloc.h"
+#include "gpuplan/io/yaml.h"
 #include "gpuplan/model/job.h"
 #include "gpuplan/place/policy.h"
 #include "gpuplan/report/emit.h"
@@ -212,6 +214,87 @@ static void test_emit_dgx_h100(void)
 	gp_cluster_release(&c);
 }
 
+/* The scalar at a path of keys and list indices ("spec", "#0", ...). */
+static const char *yaml_at(const gp_yaml_node *n, const char *const *path)
+{
+	for (; n && *path; path++) {
+		if (**path == '#') {
+			size_t i = (size_t)(path[0][1] - '0');
+
+			n = n->type == GP_YAML_SEQ && i < n->n ? n->items[i] : NULL;
+		} else {
+			n = n->type == GP_YAML_MAP ? gp_yaml_get(n, *path) : NULL;
+		}
+	}
+	return n && n->type == GP_YAML_SCALAR ? n->scalar : NULL;
+}
+
+/* The JobSet form with a job and a node named to break out of their
+ * scalars: the text parses as YAML with the same keys as for plain
+ * names, and every name reads back as it was given. */
+static void test_emit_jobset_hostile(void)
+{
+	static const int one[] = { 0 };
+	static const char *const id = "x\"}, {name: EVIL, value: 1}\nkind: Secret\n# ";
+	static const char *const host = "n'0\" }\nevil: [";
+	static const char *const name[] = { "metadata", "name", NULL };
+	static const char *const label[] = { "metadata", "labels", "gpuplan.job", NULL };
+	static const char *const kind[] = { "kind", NULL };
+	static const char *const sel[] = { "spec", "replicatedJobs", "#0", "template", "spec",
+		"template", "spec", "nodeSelector", "kubernetes.io/hostname", NULL };
+	static const char *const master[] = { "spec", "replicatedJobs", "#0", "template", "spec",
+		"template", "spec", "containers", "#0", "env", "#0", "value", NULL };
+	static const char *const hca[] = { "spec", "replicatedJobs", "#0", "template", "spec",
+		"template", "spec", "containers", "#0", "env", "#6", "value", NULL };
+	gp_cluster c;
+	gp_error err = GP_ERROR_INIT;
+	gp_placement p;
+	gp_yaml_doc doc;
+	gp_sbuf sb;
+	gp_job j;
+	char *saved, *want;
+	const char *v;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_parse(cluster_text, sizeof(cluster_text) - 1, "e.yaml", &c,
+					       &err), GP_OK);
+	saved = c.nodes[0].name;
+	c.nodes[0].name = (char *)host;
+	memset(&j, 0, sizeof(j));
+	j.id = (char *)id;
+	gp_placement_init(&p);
+	part(&p, 0, 1, one, cpus_b, 1);
+	gp_sbuf_init(&sb);
+	gp_emit_render(GP_EMIT_JOBSET, &c, &j, &p, &sb);
+	gp_yaml_doc_init(&doc);
+	CU_ASSERT_EQUAL_FATAL(gp_yaml_parse(sb.buf, sb.len, "jobset.yaml", 32, &doc, &err), GP_OK);
+	CU_ASSERT_EQUAL(doc.root->type, GP_YAML_MAP);
+	CU_ASSERT_EQUAL(doc.root->n, 4);   /* apiVersion, kind, metadata, spec */
+	v = yaml_at(doc.root, kind);
+	CU_ASSERT(v && !strcmp(v, "JobSet"));
+	v = yaml_at(doc.root, name);
+	CU_ASSERT(v && !strcmp(v, id));
+	v = yaml_at(doc.root, label);
+	CU_ASSERT(v && !strcmp(v, id));
+	v = yaml_at(doc.root, sel);
+	CU_ASSERT(v && !strcmp(v, host));
+	want = gp_xasprintf("%s-part-0-0-0.%s", id, id);
+	v = yaml_at(doc.root, master);
+	CU_ASSERT(v && !strcmp(v, want));
+	free(want);
+	/* env: MASTER_ADDR, MASTER_PORT, NNODES, NODE_RANK, NPROC_PER_NODE,
+	 * WORLD_SIZE, then NCCL_IB_HCA (GPU0's NIC, mlx5_0) */
+	v = yaml_at(doc.root, hca);
+	CU_ASSERT(v && !strcmp(v, "=mlx5_0"));
+	/* the node in the comment line stays on that line */
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "# n'0\" }\\x0aevil: [, GPUs 0\n"));
+	gp_yaml_doc_release(&doc);
+	gp_sbuf_release(&sb);
+	c.nodes[0].name = saved;
+	gp_placement_release(&p);
+	gp_cluster_release(&c);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("emit");
@@ -219,6 +302,7 @@ static void register_tests(void)
 	gp_test_add(s, "emit", test_emit);
 	gp_test_add(s, "hostile names", test_emit_hostile);
 	gp_test_add(s, "bundled DGX H100: cores of each GPU's NUMA node", test_emit_dgx_h100);
+	gp_test_add(s, "hostile names in a JobSet", test_emit_jobset_hostile);
 }
 
 int main(int argc, char **argv)
