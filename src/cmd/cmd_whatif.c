@@ -144,9 +144,9 @@ static int write_slurm(const char *spec_path, const gp_whatif_spec *s, const cha
 				   errno == EEXIST ? "a file is in the way" : strerror(errno));
 	}
 	if (slices <= 0)
-		slices = s->nruns < 64 ? (long)s->nruns : 64;
-	if (slices > (long)s->nruns)
-		slices = (long)s->nruns;
+		slices = s->nruns_needed < 64 ? (long)s->nruns_needed : 64;
+	if (slices > (long)s->nruns_needed)
+		slices = (long)s->nruns_needed;
 	spec_abs = abs_path(spec_path);
 	dir_abs = abs_path(dir);
 	gp_sbuf_init(&sb);
@@ -163,7 +163,7 @@ static int write_slurm(const char *spec_path, const gp_whatif_spec *s, const cha
 		     "# Then:    gpuplan whatif merge %s/part-*.sqlite -o all.sqlite\n"
 		     "#          gpuplan whatif %s --db all.sqlite\n"
 		     "set -eu\n",
-		     s->nruns, spec_abs, slices, dir_abs, dir_abs, spec_abs);
+		     s->nruns_needed, spec_abs, slices, dir_abs, dir_abs, spec_abs);
 	gp_sbuf_adds(&sb, "exec ");
 	sh_quote(&sb, exe ? exe : "gpuplan");
 	gp_sbuf_adds(&sb, " whatif ");
@@ -188,7 +188,7 @@ static int write_slurm(const char *spec_path, const gp_whatif_spec *s, const cha
 		       "submit:  sbatch %s\n"
 		       "then:    gpuplan whatif merge %s/part-*.sqlite -o all.sqlite\n"
 		       "         gpuplan whatif %s --db all.sqlite\n",
-		       path, slices, s->nruns, path, dir, spec_path);
+		       path, slices, s->nruns_needed, path, dir, spec_path);
 	}
 	free(path);
 	gp_sbuf_release(&sb);
@@ -278,7 +278,8 @@ static int run_search(sweep *w, gp_whatif_pool *pool, int axis, size_t max_runs,
 {
 	const gp_whatif_spec *s = w->spec;
 	gp_whatif_search se;
-	size_t n = s->nvalues[axis], nlines = s->nconfigs / n / s->ntraces, cap, np, i, k, t;
+	size_t nsc = gp_whatif_nscenarios(s);
+	size_t n = s->nvalues[axis], nlines = s->nconfigs / n / nsc, cap, np, i, k, t;
 	size_t *line, *idx, *runs;
 	size_t workers = (size_t)gp_whatif_pool_workers(pool), nrun;
 	int rc = GP_OK;
@@ -286,7 +287,7 @@ static int run_search(sweep *w, gp_whatif_pool *pool, int axis, size_t max_runs,
 	gp_whatif_search_init(&se, nlines, n, gp_whatif_search_up(s, axis));
 	line = gp_xmalloc(nlines * workers * sizeof(size_t) + sizeof(size_t));
 	idx = gp_xmalloc(nlines * workers * sizeof(size_t) + sizeof(size_t));
-	runs = gp_xmalloc(nlines * workers * s->ntraces * s->nseeds * sizeof(size_t) + sizeof(size_t));
+	runs = gp_xmalloc(nlines * workers * nsc * s->nseeds * sizeof(size_t) + sizeof(size_t));
 	*probed = 0;
 	for (;;) {
 		size_t active = 0, per_line;
@@ -295,7 +296,7 @@ static int run_search(sweep *w, gp_whatif_pool *pool, int axis, size_t max_runs,
 			active += se.hi[i] - se.lo[i] > 1;
 		if (!active)
 			break;
-		per_line = workers / (active * s->nseeds * s->ntraces);
+		per_line = workers / (active * s->nseeds * nsc);
 		if (per_line < 1)
 			per_line = 1;
 		cap = nlines * (per_line < workers ? per_line : workers);
@@ -304,11 +305,11 @@ static int run_search(sweep *w, gp_whatif_pool *pool, int axis, size_t max_runs,
 			break;
 		nrun = 0;
 		for (i = 0; i < np; i++)
-			for (t = 0; t < s->ntraces; t++) {
-				size_t cfg = gp_whatif_with_trace(s, gp_whatif_search_line_config(s, axis, line[i],
-												  idx[i]), t);
+			for (t = 0; t < nsc; t++) {
+				size_t cfg = gp_whatif_scenario_config(s, gp_whatif_search_line_config(s, axis,
+											line[i], idx[i]), t);
 
-				for (k = 0; k < s->nseeds; k++)
+				for (k = 0; k < gp_whatif_seeds_of(s, cfg); k++)
 					if (!gp_whatif_results_get(&w->rs, cfg * s->nseeds + k))
 						runs[nrun++] = cfg * s->nseeds + k;
 			}
@@ -484,7 +485,7 @@ static int run_sweep(const wopts *o, const gp_whatif_spec *spec, sweep *w, wstat
 		for (i = nrun = 0; i < spec->nruns; i++) {
 			if (o->slice_n && (long)(i % (size_t)o->slice_n) != o->slice_i - 1)
 				continue;
-			if (!gp_whatif_results_get(&w->rs, i))
+			if (gp_whatif_run_needed(spec, i) && !gp_whatif_results_get(&w->rs, i))
 				runs[nrun++] = i;
 		}
 		if (o->max_runs && nrun > o->max_runs) {
@@ -529,8 +530,8 @@ static int run_sweep(const wopts *o, const gp_whatif_spec *spec, sweep *w, wstat
 static void html_page(const wopts *o, const gp_whatif_spec *spec, const sweep *w,
 		      const gp_cluster *base, long best, gp_sbuf *out)
 {
-	const char *names[5];
-	char *v[5], *title, vb[64];
+	const char *names[7];
+	char *v[7], *title, vb[64];
 	gp_sbuf tr;
 	size_t n = 0, t;
 	const char *b = strrchr(o->spec, '/');
@@ -551,9 +552,26 @@ static void html_page(const wopts *o, const gp_whatif_spec *spec, const sweep *w
 				      gp_whatif_fmt(vb, sizeof(vb), spec->slo_metric, spec->slo_bound),
 				      spec->nseeds > 1 ? " in every seed" : "");
 	}
+	if (spec->scenario_named) {
+		int a;
+
+		gp_sbuf_init(&tr);
+		for (a = 0; a < GP_AX_COUNT; a++)
+			if (spec->scenario[a] && spec->nvalues[a] > 1)
+				gp_sbuf_addf(&tr, "%s%s", tr.len ? ", " : "", gp_whatif_axis_names[a]);
+		gp_sbuf_adds(&tr, " (the SLO must hold at every value)");
+		names[n] = "scenario";
+		v[n++] = gp_sbuf_detach(&tr);
+	}
 	names[n] = "runs";
-	v[n++] = gp_xasprintf("%zu configuration%s x %zu seed%s", spec->nconfigs,
-			      spec->nconfigs == 1 ? "" : "s", spec->nseeds, spec->nseeds == 1 ? "" : "s");
+	if (spec->nruns_needed < spec->nruns)
+		v[n++] = gp_xasprintf("%zu configurations x %zu seeds; %zu without randomness run "
+				      "once: %zu runs", spec->nconfigs, spec->nseeds,
+				      spec->nconfigs - spec->nrandom, spec->nruns_needed);
+	else
+		v[n++] = gp_xasprintf("%zu configuration%s x %zu seed%s", spec->nconfigs,
+				      spec->nconfigs == 1 ? "" : "s", spec->nseeds,
+				      spec->nseeds == 1 ? "" : "s");
 	title = gp_xasprintf("gpuplan whatif: %s", b && b[1] ? b + 1 : o->spec);
 	gp_whatif_answer_html(&w->rs, base, best, o->metric, title, names, (const char *const *)v, n, out);
 	free(title);
@@ -597,7 +615,8 @@ static void print_json(const wopts *o, const gp_whatif_spec *spec, const sweep *
 
 	json_object_set_new(sw, "configurations", json_integer((json_int_t)spec->nconfigs));
 	json_object_set_new(sw, "seeds", json_integer((json_int_t)spec->nseeds));
-	json_object_set_new(sw, "runs_total", json_integer((json_int_t)spec->nruns));
+	json_object_set_new(sw, "runs_total", json_integer((json_int_t)spec->nruns_needed));
+	json_object_set_new(sw, "configurations_random", json_integer((json_int_t)spec->nrandom));
 	json_object_set_new(sw, "runs_now", json_integer((json_int_t)w->done));
 	json_object_set_new(sw, "runs_from_db", json_integer((json_int_t)st->found));
 	json_object_set_new(sw, "complete", json_boolean(!st->stopped));
@@ -630,13 +649,27 @@ static void print_text(const wopts *o, const gp_whatif_spec *spec, const sweep *
 		       gp_whatif_fmt(v, sizeof(v), spec->slo_metric, spec->slo_bound),
 		       spec->nseeds > 1 ? " in every seed" : "");
 	}
-	printf("runs     %zu configuration%s x %zu seed%s: %zu run now, %zu from the database\n",
-	       spec->nconfigs, spec->nconfigs == 1 ? "" : "s", spec->nseeds, spec->nseeds == 1 ? "" : "s",
-	       w->done, st->found);
+	printf("runs     %zu configuration%s x %zu seed%s", spec->nconfigs, spec->nconfigs == 1 ? "" : "s",
+	       spec->nseeds, spec->nseeds == 1 ? "" : "s");
+	if (spec->nruns_needed < spec->nruns)
+		printf(" (%zu without randomness run once: %zu runs)", spec->nconfigs - spec->nrandom,
+		       spec->nruns_needed);
+	printf(": %zu run now, %zu from the database\n", w->done, st->found);
+	if (spec->scenario_named) {
+		int a, first = 1;
+
+		printf("scenario ");
+		for (a = 0; a < GP_AX_COUNT; a++)
+			if (spec->scenario[a] && spec->nvalues[a] > 1) {
+				printf("%s%s", first ? "" : ", ", gp_whatif_axis_names[a]);
+				first = 0;
+			}
+		printf(": the SLO must hold at every value (a robust choice)\n");
+	}
 	if (o->search)
 		printf("search   %s by bisection: %zu of %zu counts probed per line\n",
 		       gp_whatif_axis_names[st->axis],
-		       st->probed / (spec->nconfigs / spec->nvalues[st->axis] / spec->ntraces),
+		       st->probed / (spec->nconfigs / spec->nvalues[st->axis] / gp_whatif_nscenarios(spec)),
 		       spec->nvalues[st->axis]);
 	if (st->other)
 		printf("database %zu runs of other inputs ignored (another spec, cluster or trace "
@@ -741,6 +774,17 @@ int cmd_whatif(int argc, char **argv)
 	}
 	memset(&st, 0, sizeof(st));
 	st.axis = -1;
+	/* Seeds that change nothing would multiply the runs for nothing. */
+	if (spec.nruns_needed < spec.nruns && !spec.nrandom)
+		fprintf(stderr, "gpuplan: whatif: no configuration draws a random number (no random "
+			"policy, no failures drawn without failure_seed, no QoS errors): the seeds change "
+			"nothing, each runs once (%zu runs instead of %zu)\n", spec.nruns_needed,
+			spec.nruns);
+	else if (spec.nruns_needed < spec.nruns)
+		fprintf(stderr, "gpuplan: whatif: %zu of %zu configurations draw no random number (no "
+			"random policy, no failures drawn without failure_seed, no QoS errors): they run "
+			"their first seed only (%zu runs instead of %zu)\n",
+			spec.nconfigs - spec.nrandom, spec.nconfigs, spec.nruns_needed, spec.nruns);
 	if (gp_whatif_spec_check(&spec, &base, &err)) {
 		rc = gp_cli_report(&err);
 	} else if (o.slurm_dir) {

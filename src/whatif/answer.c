@@ -98,16 +98,53 @@ static void text_row(const gp_whatif_results *rs, const gp_cluster *base, long b
 		gp_table_set(t, row, k++, "%s", gp_whatif_fmt(vb, sizeof(vb), cols[a], m.m[cols[a]]));
 	meets = gp_whatif_meets(rs, i);
 	if (s->slo_metric >= 0) {
-		size_t ok = 0, ns;
+		size_t ok = 0, ns, need = gp_whatif_seeds_of(s, i);
 
-		for (ns = 0; ns < s->nseeds; ns++)
+		for (ns = 0; ns < need; ns++)
 			ok += gp_whatif_meets_run(s, gp_whatif_results_get(rs, i * s->nseeds + ns)) == 1;
-		if (s->nseeds > 1 && !meets)
-			gp_table_set(t, row, k++, "no (%zu/%zu)", ok, s->nseeds);
+		if (need > 1 && !meets)
+			gp_table_set(t, row, k++, "no (%zu/%zu)", ok, need);
 		else
 			gp_table_set(t, row, k++, "%s%s", meets ? "yes" : "no",
-				     best >= 0 && gp_whatif_with_trace(s, i, 0) == (size_t)best ? " *" : "");
+				     best >= 0 && gp_whatif_choice_of(s, i) == (size_t)best ? " *" : "");
 	}
+}
+
+/* The scenario axes with several values, "trace, mtbf_node". */
+static const char *scenario_list(const gp_whatif_spec *s, char *buf, size_t size)
+{
+	size_t len = 0;
+	int a;
+
+	buf[0] = 0;
+	for (a = 0; a < GP_AX_COUNT; a++)
+		if (s->scenario[a] && s->nvalues[a] > 1 && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "",
+						gp_whatif_axis_names[a]);
+	return buf;
+}
+
+/* The scenario of choice cfg where its SLO metric is worst (the first
+ * such in grid order). */
+static size_t worst_scenario(const gp_whatif_results *rs, size_t cfg)
+{
+	const gp_whatif_spec *s = rs->spec;
+	size_t k, n = gp_whatif_nscenarios(s), worst = cfg;
+	double wv = 0;
+
+	for (k = 0; k < n; k++) {
+		size_t c = gp_whatif_scenario_config(s, cfg, k);
+		gp_whatif_result m;
+		double v;
+
+		gp_whatif_mean(rs, c, &m);
+		v = m.m[s->slo_metric];
+		if (!k || (s->slo_max ? v > wv : v < wv)) {
+			worst = c;
+			wv = v;
+		}
+	}
+	return worst;
 }
 
 /* What the best configuration is, after "best     " (no newline). */
@@ -128,23 +165,30 @@ static void best_text(const gp_whatif_results *rs, const gp_cluster *base, long 
 	if (best < 0) {
 		gp_sbuf_addf(out, "none: no configuration meets %s%s",
 			     bound_text(s, buf, sizeof(buf)), s->nseeds > 1 ? " in every seed" : "");
+		if (s->scenario_named)
+			gp_sbuf_addf(out, " at every value of %s", scenario_list(s, buf, sizeof(buf)));
 		return;
 	}
 	gp_whatif_config_of(s, (size_t)best, &c);
 	gp_whatif_shape_of(s, base, &c, &sh);
-	gp_whatif_mean(rs, (size_t)best, &m);
+	gp_whatif_mean(rs, s->scenario_named ? worst_scenario(rs, (size_t)best) : (size_t)best, &m);
 	for (a = 0; a < GP_AX_COUNT; a++)
-		if (shown(s, a) && a != GP_AX_TRACE) {
+		if (shown(s, a) && !s->scenario[a]) {
 			gp_sbuf_addf(out, "%s%s=%s", first ? "" : ", ", gp_whatif_axis_names[a],
 				     gp_whatif_value(s, &c, a, buf, sizeof(buf)));
 			first = 0;
 		}
 	if (first)
 		gp_sbuf_adds(out, "the base configuration");
-	gp_sbuf_addf(out, ": %d nodes, %d GPUs, cost %s; %s %s%s", m.nodes, m.gpus,
+	gp_sbuf_addf(out, ": %d nodes, %d GPUs, cost %s; %s %s", s->scenario_named ? sh.nodes : m.nodes,
+		     s->scenario_named ? sh.gpus : m.gpus,
 		     gp_report_num(buf, sizeof(buf), sh.cost, 3), gp_metrics[s->slo_metric].path,
-		     gp_whatif_fmt(vb, sizeof(vb), s->slo_metric, m.m[s->slo_metric]),
-		     s->ntraces > 1 ? " (first trace; it meets the SLO on every trace)" : "");
+		     gp_whatif_fmt(vb, sizeof(vb), s->slo_metric, m.m[s->slo_metric]));
+	if (s->scenario_named)
+		gp_sbuf_addf(out, " at worst over %s (it meets the SLO at every value)",
+			     scenario_list(s, buf, sizeof(buf)));
+	else if (s->ntraces > 1)
+		gp_sbuf_adds(out, " (first trace; it meets the SLO on every trace)");
 }
 
 /* The line under the table that names the best configuration. */
@@ -212,7 +256,8 @@ void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, 
 
 	answer_table(rs, base, best, metric, &t, &shown_rows, &incomplete);
 	if (s->nseeds > 1)
-		gp_sbuf_addf(out, "(means over %zu seeds; meets = in every seed)\n", s->nseeds);
+		gp_sbuf_addf(out, "(means over %zu seeds%s; meets = in every seed)\n", s->nseeds,
+			     s->nruns_needed < s->nruns ? ", one run where nothing is random" : "");
 	gp_table_render(&t, "", out);
 	gp_table_release(&t);
 	if (incomplete)
@@ -261,14 +306,16 @@ static json_t *metrics_json(const gp_whatif_result *r)
 	return o;
 }
 
-static json_t *axes_json(const gp_whatif_spec *s, const gp_whatif_config *c, int with_trace)
+/* The axes of c; which: 1 all, 0 the choice (no scenario axis), -1 the
+ * scenario axes only. */
+static json_t *axes_json(const gp_whatif_spec *s, const gp_whatif_config *c, int which)
 {
 	json_t *o = json_object();
 	char buf[512];
 	int a;
 
 	for (a = 0; a < GP_AX_COUNT; a++) {
-		if (!shown(s, a) || (a == GP_AX_TRACE && !with_trace))
+		if (!shown(s, a) || (which == 0 && s->scenario[a]) || (which < 0 && !s->scenario[a]))
 			continue;
 		if (a == GP_AX_ADD || a == GP_AX_REMOVE)
 			json_object_set_new(o, gp_whatif_axis_names[a],
@@ -299,7 +346,7 @@ json_t *gp_whatif_answer_json(const gp_whatif_results *rs, const gp_cluster *bas
 		met += gp_whatif_meets(rs, i) == 1;
 		gp_whatif_config_of(s, i, &c);
 		gp_whatif_shape_of(s, base, &c, &sh);
-		for (k = 0; k < s->nseeds; k++) {
+		for (k = 0; k < gp_whatif_seeds_of(s, i); k++) {
 			const gp_whatif_result *r = gp_whatif_results_get(rs, i * s->nseeds + k);
 			json_t *e = json_object();
 			int m = gp_whatif_meets_run(s, r);
@@ -315,6 +362,15 @@ json_t *gp_whatif_answer_json(const gp_whatif_results *rs, const gp_cluster *bas
 		}
 	}
 	json_object_set_new(o, "runs", runs);
+	if (s->scenario_named) {
+		json_t *sc = json_array();
+		int a;
+
+		for (a = 0; a < GP_AX_COUNT; a++)
+			if (s->scenario[a] && s->nvalues[a] > 1)
+				json_array_append_new(sc, json_string(gp_whatif_axis_names[a]));
+		json_object_set_new(o, "scenario", sc);
+	}
 	if (best >= 0) {
 		gp_whatif_config c;
 		gp_whatif_shape sh;
@@ -329,7 +385,17 @@ json_t *gp_whatif_answer_json(const gp_whatif_results *rs, const gp_cluster *bas
 		json_object_set_new(b, "nodes", json_integer(m.nodes));
 		json_object_set_new(b, "gpus", json_integer(m.gpus));
 		json_object_set_new(b, "cost", json_real(gp_report_round(sh.cost, 6)));
-		json_object_set_new(b, "seeds", json_integer((json_int_t)s->nseeds));
+		json_object_set_new(b, "seeds", json_integer((json_int_t)gp_whatif_seeds_of(s, (size_t)best)));
+		if (s->scenario_named) {
+			json_t *w = json_object();
+			size_t wc = worst_scenario(rs, (size_t)best);
+
+			gp_whatif_config_of(s, wc, &c);
+			gp_whatif_mean(rs, wc, &m);
+			json_object_set_new(w, "axes", axes_json(s, &c, -1));
+			json_object_set_new(w, "metrics", metrics_json(&m));
+			json_object_set_new(b, "worst_scenario", w);
+		}
 		json_object_set_new(o, "best", b);
 	} else {
 		json_object_set_new(o, "best", json_null());
@@ -363,7 +429,7 @@ void gp_whatif_answer_csv(const gp_whatif_results *rs, const gp_cluster *base, g
 	for (m = 0; m < GP_M_SWEPT; m++)
 		gp_sbuf_addf(out, ",%s%s", gp_metrics[m].column,
 			     gp_metrics[m].kind == GP_MK_SECONDS ? "_s" : "");
-	gp_sbuf_adds(out, ",meets_slo\n");
+	gp_sbuf_adds(out, s->scenario_named ? ",meets_slo,choice_meets_slo\n" : ",meets_slo\n");
 	for (i = 0; i < s->nconfigs; i++) {
 		gp_whatif_config c;
 		gp_whatif_shape sh;
@@ -372,7 +438,7 @@ void gp_whatif_answer_csv(const gp_whatif_results *rs, const gp_cluster *base, g
 			continue;
 		gp_whatif_config_of(s, i, &c);
 		gp_whatif_shape_of(s, base, &c, &sh);
-		for (k = 0; k < s->nseeds; k++) {
+		for (k = 0; k < gp_whatif_seeds_of(s, i); k++) {
 			const gp_whatif_result *r = gp_whatif_results_get(rs, i * s->nseeds + k);
 			int ok = gp_whatif_meets_run(s, r);
 
@@ -384,7 +450,14 @@ void gp_whatif_answer_csv(const gp_whatif_results *rs, const gp_cluster *base, g
 				     r->gpus, gp_report_num(buf, sizeof(buf), sh.cost, 6));
 			for (m = 0; m < GP_M_SWEPT; m++)
 				gp_sbuf_addf(out, ",%s", gp_report_num(buf, sizeof(buf), r->m[m], decimals(m)));
-			gp_sbuf_addf(out, ",%s\n", ok < 0 ? "" : ok ? "yes" : "no");
+			gp_sbuf_addf(out, ",%s", ok < 0 ? "" : ok ? "yes" : "no");
+			if (s->scenario_named) {
+				/* the choice this run is a scenario of, over every scenario */
+				int all = gp_whatif_meets_all(rs, i);
+
+				gp_sbuf_addf(out, ",%s", all < 0 ? "" : all ? "yes" : "no");
+			}
+			gp_sbuf_adds(out, "\n");
 		}
 	}
 }
@@ -593,8 +666,11 @@ void gp_whatif_answer_html(const gp_whatif_results *rs, const gp_cluster *base, 
 	gp_html_inputs(&h, names, values, n);
 	gp_sbuf_init(&sb);
 	if (s->slo_metric >= 0) {
-		gp_sbuf_addf(&sb, "The cheapest configuration that meets %s%s: ", bound_text(s, buf, sizeof(buf)),
+		gp_sbuf_addf(&sb, "The cheapest configuration that meets %s%s", bound_text(s, buf, sizeof(buf)),
 			     s->nseeds > 1 ? " in every seed" : "");
+		if (s->scenario_named)
+			gp_sbuf_addf(&sb, " at every value of %s", scenario_list(s, buf, sizeof(buf)));
+		gp_sbuf_adds(&sb, ": ");
 		best_text(rs, base, best, &sb);
 		gp_sbuf_adds(&sb, ".");
 	} else {
@@ -608,6 +684,20 @@ void gp_whatif_answer_html(const gp_whatif_results *rs, const gp_cluster *base, 
 	gp_whatif_answer_svg(rs, best, metric, &sb);
 	gp_html_svg(&h, sb.buf, sb.len);
 	gp_sbuf_release(&sb);
+	if (s->scenario_named) {
+		gp_sbuf_init(&sb);
+		gp_sbuf_addf(&sb, "Scenario axes (%s): conditions the operator does not control. A "
+			     "configuration is chosen only when it meets the SLO at every one of "
+			     "their values; the chosen point sits on the first value's line, the "
+			     "headline gives its worst value.", scenario_list(s, buf, sizeof(buf)));
+		gp_html_para(&h, sb.buf);
+		gp_sbuf_release(&sb);
+	}
+	if (s->nruns_needed < s->nruns) {
+		snprintf(buf, sizeof(buf), "%zu of %zu configurations draw no random number: each ran "
+			 "its first seed only.", s->nconfigs - s->nrandom, s->nconfigs);
+		gp_html_para(&h, buf);
+	}
 	gp_html_section(&h, "Configurations");
 	answer_table(rs, base, best, metric, &t, &shown_rows, &incomplete);
 	gp_html_table(&h, &t, s->nseeds > 1 ? "Means over the seeds; meets = in every seed; * the chosen one" :

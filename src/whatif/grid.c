@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/place/policy.h"
 #include "gpuplan/sim/failsim.h"
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
@@ -73,6 +74,77 @@ const char *gp_whatif_value(const gp_whatif_spec *s, const gp_whatif_config *c, 
 int gp_whatif_failures_on(const gp_whatif_spec *s, const gp_whatif_config *c)
 {
 	return s->mtbf_node[c->v[GP_AX_MTBF]] > 0 || gp_run_failures_on(&s->run.fail);
+}
+
+/* What draws from the run's seed: a seeded policy, failures generated
+ * (or detected) without a fixed failure_seed, classes drawn by
+ * ls_fraction, and the QoS monitor's utilization and time errors. */
+int gp_whatif_config_random(const gp_whatif_spec *s, const gp_whatif_config *c)
+{
+	const gp_policy *p = gp_policy_find(s->policies[c->v[GP_AX_POLICY]]);
+	const gp_run_qos *q = &s->run.qos;
+	unsigned flags = p ? p->flags : 0;
+
+	if (flags & GP_POLICY_SEEDED)
+		return 1;
+	if (gp_whatif_failures_on(s, c) && !s->run.fail.seed_set)
+		return 1;
+	if (q->ls_fraction >= 0)
+		return 1;
+	return (q->on || (flags & GP_POLICY_PREDICTED)) &&
+	       (q->cfg.util_error > 0 || q->cfg.time_error > 0);
+}
+
+size_t gp_whatif_seeds_of(const gp_whatif_spec *s, size_t cfg)
+{
+	gp_whatif_config c;
+
+	if (s->nseeds <= 1)
+		return s->nseeds;
+	gp_whatif_config_of(s, cfg, &c);
+	return gp_whatif_config_random(s, &c) ? s->nseeds : 1;
+}
+
+int gp_whatif_run_needed(const gp_whatif_spec *s, size_t run)
+{
+	return run % s->nseeds < gp_whatif_seeds_of(s, run / s->nseeds);
+}
+
+size_t gp_whatif_choice_of(const gp_whatif_spec *s, size_t cfg)
+{
+	gp_whatif_config c;
+	int a;
+
+	gp_whatif_config_of(s, cfg, &c);
+	for (a = 0; a < GP_AX_COUNT; a++)
+		if (s->scenario[a])
+			c.v[a] = 0;
+	return gp_whatif_config_index(s, &c);
+}
+
+size_t gp_whatif_nscenarios(const gp_whatif_spec *s)
+{
+	size_t n = 1;
+	int a;
+
+	for (a = 0; a < GP_AX_COUNT; a++)
+		if (s->scenario[a])
+			n *= s->nvalues[a];
+	return n;
+}
+
+size_t gp_whatif_scenario_config(const gp_whatif_spec *s, size_t cfg, size_t k)
+{
+	gp_whatif_config c;
+	int a;
+
+	gp_whatif_config_of(s, cfg, &c);
+	for (a = GP_AX_COUNT - 1; a >= 0; a--)
+		if (s->scenario[a]) {
+			c.v[a] = k % s->nvalues[a];
+			k /= s->nvalues[a];
+		}
+	return gp_whatif_config_index(s, &c);
 }
 
 void gp_whatif_run_desc(const gp_whatif_spec *s, size_t run, gp_run_desc *d)

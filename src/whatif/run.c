@@ -187,9 +187,9 @@ const gp_whatif_result *gp_whatif_results_get(const gp_whatif_results *rs, size_
 
 int gp_whatif_results_complete(const gp_whatif_results *rs, size_t cfg)
 {
-	size_t k, ns = rs->spec->nseeds;
+	size_t k, ns = rs->spec->nseeds, need = gp_whatif_seeds_of(rs->spec, cfg);
 
-	for (k = 0; k < ns; k++)
+	for (k = 0; k < need; k++)
 		if (rs->slot[cfg * ns + k] < 0)
 			return 0;
 	return 1;
@@ -207,11 +207,11 @@ int gp_whatif_meets_run(const gp_whatif_spec *s, const gp_whatif_result *r)
 
 int gp_whatif_meets(const gp_whatif_results *rs, size_t cfg)
 {
-	size_t k, ns = rs->spec->nseeds;
+	size_t k, ns = rs->spec->nseeds, need = gp_whatif_seeds_of(rs->spec, cfg);
 
 	if (rs->spec->slo_metric < 0 || !gp_whatif_results_complete(rs, cfg))
 		return -1;
-	for (k = 0; k < ns; k++)
+	for (k = 0; k < need; k++)
 		if (!gp_whatif_meets_run(rs->spec, gp_whatif_results_get(rs, cfg * ns + k)))
 			return 0;
 	return 1;
@@ -228,11 +228,11 @@ size_t gp_whatif_with_trace(const gp_whatif_spec *s, size_t cfg, size_t t)
 
 int gp_whatif_meets_all(const gp_whatif_results *rs, size_t cfg)
 {
-	size_t t;
+	size_t k, n = gp_whatif_nscenarios(rs->spec);
 	int all = 1;
 
-	for (t = 0; t < rs->spec->ntraces; t++) {
-		int m = gp_whatif_meets(rs, gp_whatif_with_trace(rs->spec, cfg, t));
+	for (k = 0; k < n; k++) {
+		int m = gp_whatif_meets(rs, gp_whatif_scenario_config(rs->spec, cfg, k));
 
 		if (m < 0)
 			return -1;
@@ -243,17 +243,17 @@ int gp_whatif_meets_all(const gp_whatif_results *rs, size_t cfg)
 
 void gp_whatif_mean(const gp_whatif_results *rs, size_t cfg, gp_whatif_result *out)
 {
-	size_t k, ns = rs->spec->nseeds;
+	size_t k, ns = rs->spec->nseeds, need = gp_whatif_seeds_of(rs->spec, cfg);
 	int i;
 
 	memset(out, 0, sizeof(*out));
-	for (k = 0; k < ns; k++) {
+	for (k = 0; k < need; k++) {
 		const gp_whatif_result *r = gp_whatif_results_get(rs, cfg * ns + k);
 
 		if (!r)
 			continue;
 		for (i = 0; i < GP_M_COUNT; i++)
-			out->m[i] += r->m[i] / (double)ns;
+			out->m[i] += r->m[i] / (double)need;
 		out->nodes = r->nodes;
 		out->gpus = r->gpus;
 	}
@@ -267,7 +267,7 @@ int gp_whatif_search_axis(const gp_whatif_spec *s)
 		return -1;
 	if (s->add.n > 1)
 		return GP_AX_ADD;
-	if (s->remove.n > 1)
+	if (s->remove.n > 1 && !s->scenario[GP_AX_REMOVE])
 		return GP_AX_REMOVE;
 	return -1;
 }
@@ -371,12 +371,13 @@ size_t gp_whatif_search_line_config(const gp_whatif_spec *s, int axis, size_t li
 	int a;
 
 	for (a = GP_AX_COUNT - 1; a >= 0; a--) {
-		if (a == axis || a == GP_AX_TRACE)
+		if (a == axis || s->scenario[a]) {
+			c.v[a] = 0;
 			continue;
+		}
 		c.v[a] = rest % s->nvalues[a];
 		rest /= s->nvalues[a];
 	}
-	c.v[GP_AX_TRACE] = 0;
 	c.v[axis] = index;
 	return gp_whatif_config_index(s, &c);
 }
@@ -412,7 +413,7 @@ long gp_whatif_best(const gp_whatif_results *rs, const gp_cluster *base)
 		gp_whatif_shape sh;
 
 		gp_whatif_config_of(s, i, &c);
-		if (c.v[GP_AX_TRACE] != 0 || gp_whatif_meets_all(rs, i) != 1)
+		if (gp_whatif_choice_of(s, i) != i || gp_whatif_meets_all(rs, i) != 1)
 			continue;
 		gp_whatif_shape_of(s, base, &c, &sh);
 		if (best < 0 || sh.cost < best_cost) {

@@ -447,7 +447,7 @@ static const char *const top_keys[] = {
 	"las_thresholds", "las_starvation", "las_preempted", "las_demoted", "tenants", "default_tenant", "reclaim", "tenant_column",
 	"fairshare_halflife", "priority_interval", "priority_weights",
 	"heartbeat_period", "heartbeat_misses", "failures",
-	"failure_model", "failure_seed", "failure_start", "memory_margin", "qos", NULL
+	"failure_model", "failure_seed", "failure_start", "memory_margin", "qos", "scenario", NULL
 };
 static const char *const axes_keys[] = {
 	"trace", "add_nodes", "remove_nodes", "fabric", "queue", "policy", "mtbf_node", "recovery",
@@ -949,7 +949,7 @@ static int load_rest(loader *L, const gp_yaml_node *axes)
 static int grid_size(loader *L)
 {
 	gp_whatif_spec *s = L->s;
-	size_t i;
+	size_t i, p, m;
 
 	s->nvalues[GP_AX_TRACE] = s->ntraces;
 	s->nvalues[GP_AX_ADD] = s->add.n ? s->add.n : 1;
@@ -971,7 +971,61 @@ static int grid_size(loader *L)
 				     "the grid has more than %d runs (configurations x seeds)",
 				     GP_WHATIF_MAX_RUNS);
 	s->nruns = s->nconfigs * s->nseeds;
+	/* Randomness depends on the policy and the node MTBF only. */
+	s->nrandom = 0;
+	for (p = 0; p < s->npolicies; p++)
+		for (m = 0; m < s->nmtbf; m++) {
+			gp_whatif_config c;
+
+			memset(&c, 0, sizeof(c));
+			c.v[GP_AX_POLICY] = p;
+			c.v[GP_AX_MTBF] = m;
+			if (gp_whatif_config_random(s, &c))
+				s->nrandom += s->nconfigs / (s->npolicies * s->nmtbf);
+		}
+	s->nruns_needed = s->nrandom * s->nseeds + (s->nconfigs - s->nrandom);
 	return GP_OK;
+}
+
+/* scenario: an axis name or a list of them. */
+static int load_scenario(loader *L)
+{
+	gp_whatif_spec *s = L->s;
+	const gp_yaml_node *x = gp_yaml_get(L->doc.root, "scenario");
+	char **names = NULL;
+	size_t n = 0, i;
+	int dummy = 0, st = GP_OK, a;
+
+	s->scenario[GP_AX_TRACE] = 1;
+	if (!x || is_null(x))
+		return GP_OK;
+	if (str_list(L, x, "'scenario'", &names, &n, &dummy))
+		st = GP_EINPUT;
+	for (i = 0; i < n && st == GP_OK; i++) {
+		const gp_yaml_node *at = x->type == GP_YAML_SEQ ? x->items[i] : x;
+
+		for (a = 0; a < GP_AX_COUNT && strcmp(names[i], gp_whatif_axis_names[a]); a++)
+			;
+		if (a == GP_AX_COUNT)
+			st = gp_yaml_error(&L->doc, at, L->err,
+					   "'scenario': unknown axis '%.40s' (trace, remove_nodes, fabric, "
+					   "queue, policy, mtbf_node, recovery)", names[i]);
+		else if (a == GP_AX_ADD)
+			st = gp_yaml_error(&L->doc, at, L->err,
+					   "'scenario': add_nodes is what the answer chooses (the nodes to "
+					   "buy), not a condition to withstand");
+		else if (s->nvalues[a] < 2)
+			st = gp_yaml_error(&L->doc, at, L->err,
+					   "'scenario': '%s' has one value; a scenario axis lists the values "
+					   "the answer must withstand (under 'axes' or at the top)",
+					   gp_whatif_axis_names[a]);
+		else {
+			s->scenario[a] = 1;
+			s->scenario_named = 1;
+		}
+	}
+	free_strv(names, n);
+	return st;
 }
 
 static int load_root(loader *L)
@@ -987,7 +1041,9 @@ static int load_root(loader *L)
 	    (st = load_failure_opts(L)) || (st = load_run_more(L)) ||
 	    (st = load_rest(L, axes)))
 		return st;
-	return grid_size(L);
+	if ((st = grid_size(L)))
+		return st;
+	return load_scenario(L);
 }
 
 int gp_whatif_spec_load(const char *path, gp_whatif_spec *s, gp_error *err)

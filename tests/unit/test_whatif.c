@@ -67,6 +67,87 @@ static void test_grid(void)
 	gp_whatif_spec_release(&s);
 }
 
+/* Scenario axes and configurations without randomness, on results put
+ * by hand: queue (fifo, sjf) and policy (bestfit, random) are choices,
+ * node MTBF (0, 100 h) a scenario; 2 seeds.  Configuration i is
+ * (queue x 2 + policy) x 2 + mtbf. */
+static void put_p90(gp_whatif_results *rs, size_t run, double p90)
+{
+	gp_whatif_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.m[GP_M_QD_P90] = p90;
+	gp_whatif_results_put(rs, run, &r);
+}
+
+static void test_scenario_and_seeds(void)
+{
+	char cwd[4096], path[] = "/tmp/gp-whatif-scenario-XXXXXX";
+	gp_whatif_spec s;
+	gp_whatif_results rs;
+	gp_error err = GP_ERROR_INIT;
+	gp_cluster base;
+	FILE *fp;
+	int fd;
+
+	CU_ASSERT_FATAL(getcwd(cwd, sizeof(cwd)) != NULL);
+	fd = mkstemp(path);
+	CU_ASSERT_FATAL(fd >= 0);
+	fp = fdopen(fd, "w");
+	fprintf(fp, "cluster: %s/topologies/example-cluster.yaml\n"
+		    "trace: %s/workloads/philly-2017-11-29.csv\n"
+		    "seeds: 2\nqueue: [fifo, sjf]\npolicy: [bestfit, random]\n"
+		    "mtbf_node: [0, 100]\nscenario: mtbf_node\n"
+		    "slo: {metric: queue_delay.p90, max: 100}\n", cwd, cwd);
+	fclose(fp);
+	CU_ASSERT_FATAL(gp_whatif_spec_load(path, &s, &err) == GP_OK);
+	unlink(path);
+	CU_ASSERT_EQUAL(s.nconfigs, 8);
+	CU_ASSERT_TRUE(s.scenario[GP_AX_MTBF] && s.scenario[GP_AX_TRACE] && s.scenario_named);
+	/* only bestfit without failures is free of randomness: 2 of 8 */
+	CU_ASSERT_EQUAL(s.nrandom, 6);
+	CU_ASSERT_EQUAL(s.nruns_needed, 6 * 2 + 2);
+	CU_ASSERT_EQUAL(gp_whatif_seeds_of(&s, 0), 1);   /* fifo, bestfit, 0 h */
+	CU_ASSERT_EQUAL(gp_whatif_seeds_of(&s, 1), 2);   /* fifo, bestfit, 100 h */
+	CU_ASSERT_EQUAL(gp_whatif_seeds_of(&s, 2), 2);   /* fifo, random, 0 h */
+	CU_ASSERT_FALSE(gp_whatif_run_needed(&s, 1));    /* config 0, seed 2 */
+	CU_ASSERT_TRUE(gp_whatif_run_needed(&s, 3));     /* config 1, seed 2 */
+	CU_ASSERT_EQUAL(gp_whatif_nscenarios(&s), 2);
+	CU_ASSERT_EQUAL(gp_whatif_choice_of(&s, 3), 2);
+	CU_ASSERT_EQUAL(gp_whatif_scenario_config(&s, 6, 1), 7);
+	gp_whatif_results_init(&rs, &s);
+	/* fifo/bestfit: 50 at 0 h (one run), 50 and 150 at 100 h: fails there */
+	put_p90(&rs, 0, 50);
+	put_p90(&rs, 2, 50);
+	put_p90(&rs, 3, 150);
+	/* fifo/random: 80, 90 at 0 h; 90 and (later) 99 at 100 h */
+	put_p90(&rs, 4, 80);
+	put_p90(&rs, 5, 90);
+	put_p90(&rs, 6, 90);
+	CU_ASSERT_TRUE(gp_whatif_results_complete(&rs, 0));
+	CU_ASSERT_EQUAL(gp_whatif_meets(&rs, 1), 0);
+	CU_ASSERT_EQUAL(gp_whatif_meets_all(&rs, 0), 0);
+	CU_ASSERT_EQUAL(gp_whatif_meets_all(&rs, 2), -1);  /* a seed missing */
+	put_p90(&rs, 7, 99);
+	CU_ASSERT_EQUAL(gp_whatif_meets_all(&rs, 2), 1);
+	CU_ASSERT_EQUAL(gp_whatif_meets_all(&rs, 3), 1);   /* judged as its choice */
+	{
+		gp_whatif_result m;
+
+		gp_whatif_mean(&rs, 0, &m);                /* one run, not halved */
+		CU_ASSERT_DOUBLE_EQUAL(m.m[GP_M_QD_P90], 50, 1e-9);
+		gp_whatif_mean(&rs, 3, &m);
+		CU_ASSERT_DOUBLE_EQUAL(m.m[GP_M_QD_P90], 94.5, 1e-9);
+	}
+	gp_cluster_init(&base);
+	CU_ASSERT_FATAL(gp_cluster_load(s.cluster, &base, &err) == GP_OK);
+	/* every configuration costs the same: the first robust choice */
+	CU_ASSERT_EQUAL(gp_whatif_best(&rs, &base), 2);
+	gp_cluster_release(&base);
+	gp_whatif_results_release(&rs);
+	gp_whatif_spec_release(&s);
+}
+
 /* Ranges, and errors located in the spec. */
 static void test_spec_errors(void)
 {
@@ -589,6 +670,7 @@ static void register_tests(void)
 
 	gp_test_add(s, "grid expansion and keys", test_grid);
 	gp_test_add(s, "spec errors and ranges", test_spec_errors);
+	gp_test_add(s, "scenario axes, runs without randomness", test_scenario_and_seeds);
 	gp_test_add(s, "shapes, costs and built clusters", test_shape_and_cluster);
 	gp_test_add(s, "bisection on a monotone case", test_bisection);
 	gp_test_add(s, "utilization while jobs wait", test_util_queued);

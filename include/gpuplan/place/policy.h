@@ -37,6 +37,8 @@ enum {
 	/* Jobs' shares and memory come from the predictors (the bundled
 	 * operator-profile models), not from their requests. */
 	GP_POLICY_PREDICTED = 1 << 0,
+	/* Draws from ctx->rng: placements depend on the seed. */
+	GP_POLICY_SEEDED = 1 << 1,
 };
 
 typedef struct gp_policy {

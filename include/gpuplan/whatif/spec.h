@@ -15,6 +15,7 @@
  *     fabric: {switch: ib-spine, techs: [eth-10, ib-hdr]}
  *     mtbf_node: [0, 2000, 500]                # hours; 0 = no failures
  *     recovery: [restart, replace]
+ *   scenario: [mtbf_node]                      # axes whose every value must meet
  *   slo: {metric: queue_delay.p90, max: 3600}
  *   cost: {hgx-h100: 1.0, dgx-a100: 0.6}
  *
@@ -92,6 +93,13 @@ typedef struct gp_whatif_spec {
 	int *recoveries;               /* enum gp_recovery; none given: restart */
 	size_t nrecoveries;
 	int declared[GP_AX_COUNT];     /* given as a list (shown in reports) */
+	/* Scenario axes (`scenario:`): conditions the operator does not
+	 * control, such as a failure rate; a configuration is a choice of the
+	 * other axes and meets the SLO only when it meets at every value of
+	 * these (a robust choice).  The trace axis always is one: traces are
+	 * workloads to serve, not alternatives.  named: listed in the spec. */
+	int scenario[GP_AX_COUNT];
+	int scenario_named;
 	/* The question. */
 	int slo_metric;         /* enum gp_metric, -1 when no SLO */
 	int slo_max;            /* 1: metric <= bound; 0: metric >= bound */
@@ -102,6 +110,12 @@ typedef struct gp_whatif_spec {
 	size_t nvalues[GP_AX_COUNT];
 	size_t nconfigs;        /* product of nvalues */
 	size_t nruns;           /* nconfigs x nseeds */
+	/* A configuration whose runs draw no random number (no random
+	 * policy, no generated failures without failure_seed, no QoS errors,
+	 * no sampled classes) gives the same result for every seed: only its
+	 * first seed runs. */
+	size_t nrandom;         /* configurations whose result depends on the seed */
+	size_t nruns_needed;    /* nrandom x nseeds + the others once */
 } gp_whatif_spec;
 
 void gp_whatif_spec_init(gp_whatif_spec *s);
@@ -124,6 +138,20 @@ size_t gp_whatif_config_index(const gp_whatif_spec *s, const gp_whatif_config *c
 /* Whether configuration c injects failures (a node MTBF > 0, mtbf_gpu, a
  * failure list or model). */
 int gp_whatif_failures_on(const gp_whatif_spec *s, const gp_whatif_config *c);
+/* Whether configuration c's result depends on the seed. */
+int gp_whatif_config_random(const gp_whatif_spec *s, const gp_whatif_config *c);
+/* Seeds configuration number cfg runs: nseeds, or 1 without randomness. */
+size_t gp_whatif_seeds_of(const gp_whatif_spec *s, size_t cfg);
+/* Whether run number `run` is one to run (its seed is among its
+ * configuration's seeds). */
+int gp_whatif_run_needed(const gp_whatif_spec *s, size_t run);
+/* The choice configuration cfg belongs to: cfg with every scenario axis
+ * at its first value. */
+size_t gp_whatif_choice_of(const gp_whatif_spec *s, size_t cfg);
+/* Scenario combinations (the product of the scenario axes' values) and
+ * combination k of the choice cfg. */
+size_t gp_whatif_nscenarios(const gp_whatif_spec *s);
+size_t gp_whatif_scenario_config(const gp_whatif_spec *s, size_t cfg, size_t k);
 /* The description of run number `run` (0 <= run < nruns): the spec's
  * fixed settings with the configuration's axes and seed.  Its strings
  * point into s. */

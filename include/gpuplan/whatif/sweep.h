@@ -69,12 +69,13 @@ int gp_whatif_results_complete(const gp_whatif_results *rs, size_t cfg);
  * yes, 0 no, -1 unknown (or no SLO). */
 int gp_whatif_meets_run(const gp_whatif_spec *s, const gp_whatif_result *r);
 int gp_whatif_meets(const gp_whatif_results *rs, size_t cfg);
-/* The same over every trace: the traces are workloads the configuration
- * must serve, not alternatives (cfg's own trace value is ignored). */
+/* The same at every scenario: every trace (workloads the configuration
+ * must serve, not alternatives) and every value of the scenario axes
+ * (cfg's own scenario values are ignored). */
 int gp_whatif_meets_all(const gp_whatif_results *rs, size_t cfg);
 /* cfg with its trace value set to t. */
 size_t gp_whatif_with_trace(const gp_whatif_spec *s, size_t cfg, size_t t);
-/* Mean over the seeds of configuration cfg (all must be known). */
+/* Mean over the seeds of configuration cfg (all it runs must be known). */
 void gp_whatif_mean(const gp_whatif_results *rs, size_t cfg, gp_whatif_result *out);
 
 /* ---- bisection along a monotone count axis ---- */
@@ -113,16 +114,17 @@ int gp_whatif_search_up(const gp_whatif_spec *s, int axis);
 /* Configuration of (line, index) along axis: lines enumerate the other
  * axes in grid order (nconfigs / nvalues[axis] of them). */
 size_t gp_whatif_search_config(const gp_whatif_spec *s, int axis, size_t line, size_t index);
-/* The same for the search, whose lines leave out the trace axis too (a
- * point is judged over every trace; nconfigs / (nvalues[axis] x traces)
- * lines); the configuration of the first trace. */
+/* The same for the search, whose lines leave out the scenario axes too
+ * (a point is judged at every scenario; nconfigs / (nvalues[axis] x
+ * scenarios) lines); the configuration of the first scenario. */
 size_t gp_whatif_search_line_config(const gp_whatif_spec *s, int axis, size_t line, size_t index);
 
 /* ---- the answer ---- */
 
-/* The cheapest configuration that meets the SLO in every seed and on every
- * trace among the complete ones (ties: the earlier in grid order); its
- * index is that of the first trace; -1 when none. */
+/* The cheapest configuration that meets the SLO in every seed and at
+ * every scenario (every trace, every value of the scenario axes) among the
+ * complete ones (ties: the earlier in grid order); its index is that of
+ * the first scenario; -1 when none. */
 long gp_whatif_best(const gp_whatif_results *rs, const gp_cluster *base);
 
 #endif
