@@ -13,6 +13,9 @@
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/envs.h"
 #include "gpuplan/io/failures.h"
+#include "gpuplan/io/fabric_import.h"
+#include "gpuplan/io/import.h"
+#include "gpuplan/io/sacct.h"
 #include "gpuplan/io/state.h"
 #include "gpuplan/model/alloc.h"
 #include "gpuplan/model/cluster.h"
@@ -24,6 +27,7 @@
 #include "gpuplan/model/topo.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/io/yaml.h"
+#include "gpuplan/sim/tenants.h"
 #include "gpuplan/whatif/spec.h"
 
 const char gp_usage_validate[] =
@@ -36,16 +40,20 @@ const char gp_usage_validate[] =
 	"allocation state, 'environments' an environments file, 'failure_model' a\n"
 	"failure model, 'axes' or 'slo' a what-if spec, any other mapping a job; an\n"
 	"Alibaba openb node list (first line 'sn,cpu_milli,...') is a cluster, a\n"
-	"'nvidia-smi topo -m' matrix a snapshot, rows with a 'time_s' and a 'node'\n"
-	"column a failure list, other comma- or tab-separated rows a trace (any\n"
-	"dialect 'simulate' reads).  Each kind has its own size limit.  A state,\n"
+	"'nvidia-smi topo -m' matrix a snapshot, a sacct, scontrol or pod-list\n"
+	"record a job history (as 'import sacct' reads it), topology.conf or\n"
+	"ibnetdiscover text a fabric, 'tenants' a tenants file, rows with a\n"
+	"'time_s' and a 'node' column a failure list, other comma- or\n"
+	"tab-separated rows a trace (any dialect 'simulate' reads).  Each kind\n"
+	"has its own size limit.  A state,\n"
 	"environments or failure list is checked against CLUSTER (default: the\n"
 	"bundled example).  FILE '-' is standard input.  Exit 0 when valid, 3 with\n"
 	"FILE:LINE:COL when not.\n"
 	"\n"
 	"  --type KIND   cluster, node-type, job, jobs, trace, snapshot, state,\n"
-	"                environments, failures, failure-model, whatif (tenants,\n"
-	"                sacct and topology are named but not read yet)\n"
+	"                environments, failures, failure-model, whatif, tenants,\n"
+	"                sacct (a job history import sacct reads), topology (a\n"
+	"                fabric import --fabric reads)\n"
 	"  -c CLUSTER    the cluster a state, environments or failure list names\n";
 
 enum kind { K_AUTO, K_CLUSTER, K_JOB, K_JOBLIST, K_SNAPSHOT, K_NODETYPE, K_TRACE, K_STATE,
@@ -320,25 +328,51 @@ static int looks_like_failures(const char *text)
 	return strstr(line, "time_s") && strstr(line, "node") && strchr(line, ',');
 }
 
-/* sacct --parsable2 output: a header of '|'-separated fields naming JobID. */
-static int looks_like_sacct(const char *text)
+/* A job history `import sacct` reads: sacct text (a header naming JobID
+ * and no comma: a comma-separated header is a trace's), sacct or
+ * slurmdb JSON (with job ids), a Kubernetes pod list, scontrol's
+ * Key=Value records. */
+static int looks_like_sacct(const char *text, size_t len)
 {
 	size_t n = strcspn(text, "\n");
 
-	return n > 6 && !strncmp(text, "JobID", 5) && memchr(text, '|', n) != NULL;
+	switch (gp_sacct_sniff(text, len)) {
+	case 1:
+		return memchr(text, ',', n) == NULL;
+	case 2:
+		return memmem(text, len < 65536 ? len : 65536, "\"job_id\"", 8) != NULL;
+	case 3:
+	case 4:
+		return 1;
+	default:
+		return 0;
+	}
 }
 
-/* Slurm's topology.conf: a line that starts with SwitchName=. */
-static int looks_like_topology(const char *text)
+/* A network fabric: Slurm's topology.conf (tree or block), `scontrol show
+ * topology`, an ibnetdiscover dump; the text must not be YAML that merely
+ * mentions one (its first significant line has no 'key:' form). */
+static int looks_like_topology(const char *text, size_t len)
 {
 	const char *p = text;
 
+	if (!gp_fabric_sniff(text, len))
+		return 0;
 	for (; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		size_t n;
+
 		p += strspn(p, " \t");
-		if (!strncmp(p, "SwitchName=", 11))
-			return 1;
-		if (*p != '#' && *p != '\n' && *p != '\r')
-			return 0;
+		if (*p == '#' || *p == '\n' || *p == '\r')
+			continue;
+		n = strcspn(p, "\n");
+		/* "key: value" or "key:" opens a YAML mapping */
+		for (size_t i = 0; i < n; i++) {
+			if (p[i] == '=' || p[i] == ' ' || p[i] == '\t')
+				break;
+			if (p[i] == ':' && (i + 1 == n || p[i + 1] == ' ' || p[i + 1] == '\r'))
+				return 0;
+		}
+		return 1;
 	}
 	return 0;
 }
@@ -350,9 +384,9 @@ static enum kind kind_of_head(const char *text, size_t len)
 		return K_CLUSTER;
 	if (looks_like_snapshot(text))
 		return K_SNAPSHOT;
-	if (looks_like_sacct(text))
+	if (looks_like_sacct(text, len))
 		return K_SACCT;
-	if (looks_like_topology(text))
+	if (looks_like_topology(text, len))
 		return K_TOPOLOGY;
 	if (looks_like_failures(text))
 		return K_FAILURES;
@@ -463,8 +497,9 @@ static enum kind detect(const char *path, gp_error *err)
 			k = K_ENVS;
 		else if (gp_yaml_get(r, "failure_model"))
 			k = K_FAILMODEL;
-		else if (gp_yaml_get(r, "tenants"))
-			k = K_TENANTS;
+		else if (gp_yaml_get(r, "tenants") && gp_yaml_get(r, "tenants")->type == GP_YAML_SEQ &&
+			 !gp_yaml_get(r, "trace"))
+			k = K_TENANTS;   /* a what-if spec names a tenants file */
 		else if (gp_yaml_get(r, "axes") || gp_yaml_get(r, "slo") || gp_yaml_get(r, "traces") ||
 			 (gp_yaml_get(r, "cluster") && gp_yaml_get(r, "trace")))
 			k = K_WHATIF;
@@ -600,21 +635,105 @@ static int validate_whatif(const char *path)
 	if (gp_whatif_spec_check(&s, &base, &err))
 		rc = gp_cli_report(&err);
 	else
-		printf("%s: what-if spec: %zu configuration%s x %zu seed%s = %zu runs on %s (%d nodes)\n",
+		printf("%s: what-if spec: %zu configuration%s x %zu seed%s = %zu runs%s on %s (%d nodes)\n",
 		       path, s.nconfigs, s.nconfigs == 1 ? "" : "s", s.nseeds, s.nseeds == 1 ? "" : "s",
-		       s.nruns, s.cluster, base.nnodes);
+		       s.nruns_needed, s.nruns_needed < s.nruns ?
+		       " (configurations without randomness run once)" : "", s.cluster, base.nnodes);
 	gp_cluster_release(&base);
 	gp_whatif_spec_release(&s);
 	return rc;
 }
 
-/* Kinds named here whose readers this build does not have yet: tenants
- * files, sacct histories and Slurm topology.conf.  Their loaders plug in
- * here. */
-static int validate_unread(const char *path, enum kind k)
+/* A tenants file, read as simulate --tenants reads it. */
+static int validate_tenants(const char *path)
 {
-	return gp_cli_fail(GP_EUSAGE, "%s: a %s file: this gpuplan does not read %s files yet", path,
-			   kind_names[k - K_CLUSTER], kind_names[k - K_CLUSTER]);
+	gp_tenants t;
+	gp_error err = GP_ERROR_INIT;
+	int rc = GP_OK, i;
+
+	gp_tenants_init(&t);
+	if (gp_tenants_load(path, &t, &err)) {
+		rc = gp_cli_report(&err);
+	} else {
+		printf("%s: tenants: %zu tenant%s, quotas in ", path, t.n, t.n == 1 ? "" : "s");
+		for (i = 0; i < t.nres; i++)
+			printf("%s%s", i ? ", " : "", t.res[i]);
+		printf("%s, %d cohort%s\n", t.nres ? "" : "nothing", t.ncohorts,
+		       t.ncohorts == 1 ? "" : "s");
+	}
+	gp_tenants_release(&t);
+	return rc;
+}
+
+/* A job history, read as `import sacct` reads it (its warnings too). */
+static int validate_sacct(const char *path)
+{
+	gp_sacct h;
+	gp_sacct_opts o;
+	gp_error err = GP_ERROR_INIT;
+	gp_sbuf sb;
+	size_t w;
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	gp_sacct_init(&h);
+	rc = gp_sacct_read_file(&h, path, &o, &err);
+	if (!rc)
+		rc = gp_sacct_finish(&h, &o, &err);
+	for (w = 0; w < h.nwarn; w++)
+		fprintf(stderr, "gpuplan: warning: %s\n", h.warnings[w]);
+	if (h.warn_total > h.nwarn)
+		fprintf(stderr, "gpuplan: warning: %zu more warning(s) like these\n",
+			h.warn_total - h.nwarn);
+	if (rc) {
+		rc = gp_cli_report(&err);
+	} else {
+		gp_sbuf_init(&sb);
+		gp_sacct_summary(&h, &sb);
+		printf("%s: job history: %s\n", path, sb.buf ? sb.buf : "");
+		gp_sbuf_release(&sb);
+	}
+	gp_sacct_release(&h);
+	return rc;
+}
+
+/* A network fabric, read as `import --fabric` reads it. */
+static int validate_topology(const char *path)
+{
+	gp_fabric f;
+	gp_error err = GP_ERROR_INIT;
+	char *text = NULL;
+	size_t len, i, roots = 0, leaves = 0, w;
+	int rc = GP_OK;
+
+	if (gp_read_file(path, GP_IMPORT_MAX_FILE, &text, &len, &err))
+		return gp_cli_report(&err);
+	gp_fabric_init(&f);
+	if (gp_fabric_read(&f, path, text, len, &err)) {
+		if (err.status == GP_OK)
+			err.status = GP_EINPUT;
+		rc = gp_cli_report(&err);
+	} else {
+		unsigned char *leaf = gp_xcalloc(f.nsw + 1, 1);
+
+		for (w = 0; w < f.nwarn; w++)
+			fprintf(stderr, "gpuplan: warning: %s\n", f.warnings[w]);
+		for (i = 0; i < f.nsw; i++)
+			roots += f.sw[i].parent < 0;
+		for (i = 0; i < f.nnode; i++)
+			if (f.node_sw[i] >= 0 && !leaf[f.node_sw[i]]) {
+				leaf[f.node_sw[i]] = 1;
+				leaves++;
+			}
+		free(leaf);
+		printf("%s: fabric (%s): %zu switch%s, %zu node%s under %zu leaf switch%s, %zu tree%s%s%s\n",
+		       path, f.form ? f.form : "?", f.nsw, f.nsw == 1 ? "" : "es", f.nnode,
+		       f.nnode == 1 ? "" : "s", leaves, leaves == 1 ? "" : "es", roots,
+		       roots == 1 ? "" : "s", f.tech ? ", " : "", f.tech ? f.tech : "");
+	}
+	gp_fabric_release(&f);
+	free(text);
+	return rc;
 }
 
 static int rewind_stdin(gp_error *err)
@@ -640,11 +759,13 @@ static int spool_stdin(gp_error *err)
 				    strerror(errno));
 	while ((got = fread(buf, 1, sizeof(buf), stdin)) > 0) {
 		total += got;
-		if (total > GP_TRACE_MAX_BYTES) {
+		/* the largest kind's limit (job histories); the kind's loader
+		 * then applies its own */
+		if (total > GP_SACCT_MAX_FILE) {
 			fclose(tmp);
 			return gp_error_set(err, GP_EINPUT, "-", 0, 0,
 					    "input is larger than the %zu-byte limit",
-					    (size_t)GP_TRACE_MAX_BYTES);
+					    (size_t)GP_SACCT_MAX_FILE);
 		}
 		if (fwrite(buf, 1, got, tmp) != got)
 			break;
@@ -724,9 +845,11 @@ int cmd_validate(int argc, char **argv)
 	case K_WHATIF:
 		return validate_whatif(path);
 	case K_TENANTS:
+		return validate_tenants(path);
 	case K_SACCT:
+		return validate_sacct(path);
 	case K_TOPOLOGY:
-		return validate_unread(path, k);
+		return validate_topology(path);
 	default:
 		return validate_cluster(path);
 	}

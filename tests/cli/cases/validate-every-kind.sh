@@ -20,11 +20,22 @@ run validate $TMP/w.yaml 2>&1 | sed "s#$ROOT#\$ROOT#g"
 # kind has its own limit (blank lines make the size cheaply)
 { head -n 3 tests/data/sim/backfill.csv; head -c 17000000 /dev/zero | tr '\0' '\n'; } >$TMP/big.csv
 run validate $TMP/big.csv
-# kinds named whose readers are not in this build yet
+# tenants files, job histories and fabrics, read by their own readers
+# (simulate --tenants, import sacct, import --fabric), errors located
+run validate tests/data/tenants/two-teams.yaml
+run validate tests/data/whatif/tenants.yaml
 printf 'tenants:\n  - {name: a, quota: 8}\n' >$TMP/t.yaml
 run validate $TMP/t.yaml
+run validate tests/data/sacct/rules.json
+run validate tests/data/sacct/rules.P.txt
+run validate - <tests/data/sacct/scontrol-show-job.txt
 printf 'JobID|JobName|Partition|AllocTRES\n1|a|gpu|gres/gpu=8\n' >$TMP/sacct.txt
 run validate $TMP/sacct.txt
-printf '# fabric\nSwitchName=s1 Nodes=n[1-4]\n' >$TMP/topology.conf
+run validate tests/data/fabric/slurm-man-tree.conf
+run validate tests/data/fabric/messy.conf
+run validate tests/data/fabric/ibnetdiscover-rails.txt
+printf '# fabric\nSwitchName=s1 Nodes=n[1-4\n' >$TMP/topology.conf
 run validate $TMP/topology.conf
+run validate --type topology tests/data/sacct/rules.json
+run validate --type sacct tests/data/fabric/slurm-man-tree.conf
 run validate --type tenant $TMP/t.yaml
