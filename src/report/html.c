@@ -24,7 +24,8 @@ static const char style[] =
 	"th,td{padding:.25em .7em;border-bottom:1px solid #ddd;text-align:right;"
 	"white-space:nowrap}\n"
 	"th:first-child,td:first-child{text-align:left}\n"
-	"thead th{border-bottom:2px solid #888;background:#f7f7f7}\n"
+	"thead th{border-bottom:2px solid #888;background:#f7f7f7;white-space:normal;"
+	"vertical-align:bottom}\n"
 	"pre{font-size:.85em;background:#f7f7f7;padding:.6em;overflow-x:auto;max-width:100%;"
 	"box-sizing:border-box}\n"
 	"figure{margin:1em 0}figure svg{display:block;max-width:100%;height:auto;margin:0 auto}\n"
@@ -55,6 +56,23 @@ static void esc(gp_sbuf *out, const char *s)
 {
 	if (s)
 		gp_html_escape(out, s, strlen(s));
+}
+
+/* A column heading: may break after '_' and '.' (metric paths such as
+ * gpu_utilization_queued would otherwise make a table wider than the
+ * page). */
+static void esc_heading(gp_sbuf *out, const char *s)
+{
+	size_t i, from = 0;
+
+	for (i = 0; s && s[i]; i++)
+		if ((s[i] == '_' || s[i] == '.') && s[i + 1] && i > 0) {
+			gp_html_escape(out, s + from, i + 1 - from);
+			gp_sbuf_adds(out, "<wbr>");
+			from = i + 1;
+		}
+	if (s)
+		gp_html_escape(out, s + from, i - from);
 }
 
 void gp_html_begin(gp_html *h, gp_sbuf *out, const char *title)
@@ -139,7 +157,10 @@ void gp_html_table(gp_html *h, const gp_table *t, const char *caption)
 			const char *s = t->cells[r * (size_t)t->ncols + (size_t)c];
 
 			gp_sbuf_addf(h->out, "<%s>", r && c == 0 ? "th" : cell);
-			esc(h->out, s);
+			if (r)
+				esc(h->out, s);
+			else
+				esc_heading(h->out, s);
 			gp_sbuf_addf(h->out, "</%s>", r && c == 0 ? "th" : cell);
 		}
 		gp_sbuf_adds(h->out, "</tr>\n");

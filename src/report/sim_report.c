@@ -587,8 +587,8 @@ void gp_report_sim_svg_queue(const gp_report_ident *id, const gp_sim_result *r, 
  * least floor (the log axis has no zero), one per job (the SVG writer
  * thins them to what can be seen); returns the count and in *at_floor how
  * many values were raised to it.  x and y hold r->njobs values. */
-static size_t sim_cdf(const gp_joblist *jobs, const gp_sim_result *r, int k, int delay,
-		      double floor, double *x, double *y, size_t *at_floor)
+static size_t sim_cdf(const gp_joblist *jobs, const gp_sim_result *r, int k, int tenant,
+		      int delay, double floor, double *x, double *y, size_t *at_floor)
 {
 	size_t i, n = 0;
 
@@ -599,6 +599,8 @@ static size_t sim_cdf(const gp_joblist *jobs, const gp_sim_result *r, int k, int
 		if (r->jobs[i].state != GP_SIM_DONE)
 			continue;
 		if (k >= 0 && (j->klass == GP_CLASS_LS ? 0 : 1) != k)
+			continue;
+		if (tenant >= 0 && r->job_tenant[i] != tenant)
 			continue;
 		x[n] = delay ? gp_sim_job_wait(j, &r->jobs[i]) : r->jobs[i].finish - j->submit;
 		if (x[n] < floor) {
@@ -628,10 +630,10 @@ static void sim_svg_cdf(const gp_report_ident *id, const gp_joblist *jobs, const
 		y[k] = gp_xmalloc((r->njobs ? r->njobs : 1) * sizeof(*y[k]));
 	}
 	/* JCT: a zero shows at 1 ms; queue delay: under a second at 1 s. */
-	nall = sim_cdf(jobs, r, -1, delay, delay ? 1 : 1e-3, x[0], y[0], &low);
+	nall = sim_cdf(jobs, r, -1, -1, delay, delay ? 1 : 1e-3, x[0], y[0], &low);
 	se[ns++] = (gp_svg_series){ "all completed jobs", x[0], y[0], nall, 1 };
 	for (k = 0; k < 2; k++)
-		ncls[k] = sim_cdf(jobs, r, k, delay, delay ? 1 : 1e-3, x[k + 1], y[k + 1], &ignore);
+		ncls[k] = sim_cdf(jobs, r, k, -1, delay, delay ? 1 : 1e-3, x[k + 1], y[k + 1], &ignore);
 	if (ncls[0] && ncls[1])
 		for (k = 0; k < 2; k++)
 			se[ns++] = (gp_svg_series){ k ? "BE jobs" : "LS jobs", x[k + 1], y[k + 1],
@@ -718,7 +720,8 @@ static void html_dists(gp_html *h, const gp_sim_summary *s, const char *caption)
 	gp_table_release(&t);
 }
 
-static void html_headline(gp_html *h, const gp_sim_summary *all, const gp_sim_result *r)
+static void html_headline(gp_html *h, const gp_joblist *jobs, const gp_sim_summary *all,
+			  const gp_sim_result *r)
 {
 	char b[4][32];
 	char *s;
@@ -746,8 +749,242 @@ static void html_headline(gp_html *h, const gp_sim_summary *all, const gp_sim_re
 				 gp_report_duration(b[3], sizeof(b[3]), r->makespan),
 				 100 * r->gpu_utilization);
 	}
+	if (r->tenant_use && r->tenants && r->ntenants > 1 && all->completed) {
+		/* the tenant whose jobs waited longest (p90 of queue delay) */
+		size_t t, worst = 0;
+		double wv = -1;
+		char *more;
+
+		for (t = 0; t < r->ntenants; t++) {
+			gp_sim_summary ts;
+
+			gp_sim_summarize_tenant(jobs, r, (int)t, &ts);
+			if (ts.completed && ts.queue_delay.p90 > wv) {
+				wv = ts.queue_delay.p90;
+				worst = t;
+			}
+		}
+		more = gp_xasprintf("%s Of %zu tenants, %s waited longest: queue delay p90 %s.", s,
+				    r->ntenants, r->tenants->t[worst].name,
+				    gp_report_duration(b[0], sizeof(b[0]), wv));
+		free(s);
+		s = more;
+	}
 	gp_html_headline(h, s);
 	free(s);
+}
+
+/* ---- HTML: tenants ---- */
+
+#define HTML_TENANT_ROWS 200      /* rows of the tenants' tables */
+#define HTML_TENANT_SECTIONS 12   /* tenants with a section of their own */
+#define HTML_TENANT_LINES 20      /* lines of the per-tenant chart */
+
+/* Tenant order for the page: most GPU-hours used first, then file order. */
+typedef struct tenant_use_key {
+	double gpu_s;
+	size_t t;
+} tenant_use_key;
+
+static int by_use(const void *a, const void *b)
+{
+	const tenant_use_key *x = a, *y = b;
+
+	if (x->gpu_s != y->gpu_s)
+		return x->gpu_s > y->gpu_s ? -1 : 1;
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+static size_t *tenants_by_use(const gp_sim_result *r)
+{
+	size_t n = r->ntenants ? r->ntenants : 1, t;
+	tenant_use_key *k = gp_xmalloc(n * sizeof(*k));
+	size_t *o = gp_xmalloc(n * sizeof(*o));
+
+	for (t = 0; t < r->ntenants; t++) {
+		k[t].gpu_s = r->tenant_use[t].gpu_s;
+		k[t].t = t;
+	}
+	qsort(k, r->ntenants, sizeof(*k), by_use);
+	for (t = 0; t < r->ntenants; t++)
+		o[t] = k[t].t;
+	free(k);
+	return o;
+}
+
+/* "gpus 8, A100-SXM4-80GB 4", "none" without a quota. */
+static void quota_text(const gp_tenants *ts, const gp_tenant *t, char *buf, size_t size)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < ts->nres && len < size; i++)
+		if (t->nominal[i])
+			len += (size_t)snprintf(buf + len, size - len, "%s%s %g", len ? ", " : "",
+						ts->res[i], (double)t->nominal[i] / 1000);
+	if (!len)
+		snprintf(buf, size, "none");
+}
+
+/* Jobs and waits per tenant, then quota and use. */
+static void html_tenant_tables(gp_html *h, const gp_joblist *jobs, const gp_sim_result *r,
+			       const size_t *order, size_t n)
+{
+	gp_table a, b;
+	size_t i, row;
+	char v[8][64];
+
+	gp_table_init(&a, 8);
+	gp_table_init(&b, 7);
+	row = gp_table_row(&a);
+	gp_table_set(&a, row, 0, "tenant");
+	gp_table_set(&a, row, 1, "jobs");
+	gp_table_set(&a, row, 2, "completed");
+	gp_table_set(&a, row, 3, "not run");
+	gp_table_set(&a, row, 4, "queue delay mean");
+	gp_table_set(&a, row, 5, "queue delay p90");
+	gp_table_set(&a, row, 6, "first-start p90");
+	gp_table_set(&a, row, 7, "JCT mean");
+	row = gp_table_row(&b);
+	gp_table_set(&b, row, 0, "tenant");
+	gp_table_set(&b, row, 1, "cohort");
+	gp_table_set(&b, row, 2, "quota (GPUs)");
+	gp_table_set(&b, row, 3, "GPU-hours");
+	gp_table_set(&b, row, 4, "borrowed");
+	gp_table_set(&b, row, 5, "lent");
+	gp_table_set(&b, row, 6, "peak GPUs");
+	for (i = 0; i < n; i++) {
+		const gp_tenant *t = &r->tenants->t[order[i]];
+		const struct gp_sim_tenant_use *u = &r->tenant_use[order[i]];
+		gp_sim_summary s;
+
+		gp_sim_summarize_tenant(jobs, r, (int)order[i], &s);
+		row = gp_table_row(&a);
+		gp_table_set(&a, row, 0, "%s", t->name);
+		gp_table_set(&a, row, 1, "%zu", s.total);
+		gp_table_set(&a, row, 2, "%zu", s.completed);
+		gp_table_set(&a, row, 3, "%zu", s.failed + s.never_placed);
+		gp_table_set(&a, row, 4, "%s", s.completed ? gp_report_duration(v[0], 64, s.queue_delay.mean) : "-");
+		gp_table_set(&a, row, 5, "%s", s.completed ? gp_report_duration(v[1], 64, s.queue_delay.p90) : "-");
+		gp_table_set(&a, row, 6, "%s", s.completed ? gp_report_duration(v[2], 64, s.first_start.p90) : "-");
+		gp_table_set(&a, row, 7, "%s", s.completed ? gp_report_duration(v[3], 64, s.jct.mean) : "-");
+		row = gp_table_row(&b);
+		quota_text(r->tenants, t, v[4], sizeof(v[4]));
+		gp_table_set(&b, row, 0, "%s", t->name);
+		gp_table_set(&b, row, 1, "%s", t->cohort >= 0 ? r->tenants->cohorts[t->cohort] : "-");
+		gp_table_set(&b, row, 2, "%s", v[4]);
+		gp_table_set(&b, row, 3, "%s", gp_report_num(v[5], 64, u->gpu_s / 3600, 3));
+		gp_table_set(&b, row, 4, "%s", gp_report_num(v[6], 64, u->borrowed_gpu_s / 3600, 3));
+		gp_table_set(&b, row, 5, "%s", gp_report_num(v[7], 64, u->lent_gpu_s / 3600, 3));
+		gp_table_set(&b, row, 6, "%s", gp_report_num(v[0], 64, (double)u->peak_milli / 1000, 1));
+	}
+	gp_html_table(h, &a, "Jobs and waits per tenant (queue delay counts every wait)");
+	gp_html_table(h, &b, "Quota and use per tenant, GPU-hours borrowed beyond the quota and lent "
+			     "to the cohort");
+	gp_table_release(&a);
+	gp_table_release(&b);
+}
+
+/* Queue delay CDF, one line per tenant (those that used most). */
+static void html_tenant_cdf(gp_html *h, const gp_joblist *jobs, const gp_sim_result *r,
+			    const size_t *order, size_t n)
+{
+	gp_svg_series se[HTML_TENANT_LINES];
+	double *x[HTML_TENANT_LINES], *y[HTML_TENANT_LINES];
+	gp_svg_chart c;
+	gp_sbuf sb;
+	size_t i, low;
+	int ns = 0;
+
+	for (i = 0; i < n && i < HTML_TENANT_LINES; i++) {
+		x[i] = gp_xmalloc((r->njobs ? r->njobs : 1) * sizeof(double));
+		y[i] = gp_xmalloc((r->njobs ? r->njobs : 1) * sizeof(double));
+		se[ns] = (gp_svg_series){ r->tenants->t[order[i]].name, x[i], y[i], 0, 1 };
+		se[ns].n = sim_cdf(jobs, r, -1, (int)order[i], 1, 1, x[i], y[i], &low);
+		ns += se[ns].n > 0;
+	}
+	memset(&c, 0, sizeof(c));
+	c.title = "Queue delay CDF per tenant";
+	c.subtitle = n > HTML_TENANT_LINES ? "the 20 tenants that used the most GPU-hours" :
+		     "waits under 1 s drawn at 1 s";
+	c.x_title = "queue delay: before the first start and after every stop (log scale)";
+	c.y_title = "share of the tenant's jobs started within x";
+	c.x_log = 1;
+	c.x_log_time = 1;
+	c.y_percent = 1;
+	c.set_y = 1;
+	c.y_min = 0;
+	c.y_max = 1;
+	c.legend = GP_LEGEND_BOTTOM_RIGHT;
+	c.series = se;
+	c.nseries = ns;
+	gp_sbuf_init(&sb);
+	if (ns)
+		gp_svg_line_chart(&c, &sb);
+	if (sb.len)
+		gp_html_svg(h, sb.buf, sb.len);
+	gp_sbuf_release(&sb);
+	for (i = 0; i < n && i < HTML_TENANT_LINES; i++) {
+		free(x[i]);
+		free(y[i]);
+	}
+}
+
+/* The tenants' tables and chart, and a section for each of those that
+ * used the most. */
+static void html_tenants(gp_html *h, const gp_joblist *jobs, const gp_sim_result *r)
+{
+	size_t *order, n, i;
+	char *text;
+
+	if (!r->tenant_use || !r->tenants || !r->ntenants)
+		return;
+	order = tenants_by_use(r);
+	n = r->ntenants < HTML_TENANT_ROWS ? r->ntenants : HTML_TENANT_ROWS;
+	gp_html_section(h, "Tenants");
+	text = gp_xasprintf("%zu tenant%s%s%s, most GPU-hours used first.", r->ntenants,
+			    r->ntenants == 1 ? "" : "s", r->tenants->path ? " of " : "",
+			    r->tenants->path ? r->tenants->path : "");
+	gp_html_para(h, text);
+	free(text);
+	html_tenant_tables(h, jobs, r, order, n);
+	if (r->ntenants > n) {
+		text = gp_xasprintf("%zu more tenants are in the JSON report (--json).", r->ntenants - n);
+		gp_html_para(h, text);
+		free(text);
+	}
+	html_tenant_cdf(h, jobs, r, order, r->ntenants);
+	for (i = 0; i < r->ntenants && i < HTML_TENANT_SECTIONS; i++) {
+		const gp_tenant *t = &r->tenants->t[order[i]];
+		const struct gp_sim_tenant_use *u = &r->tenant_use[order[i]];
+		gp_sim_summary s;
+		char q[128], b[4][32];
+
+		gp_sim_summarize_tenant(jobs, r, (int)order[i], &s);
+		text = gp_xasprintf("Tenant %s", t->name);
+		gp_html_section(h, text);
+		free(text);
+		quota_text(r->tenants, t, q, sizeof(q));
+		text = gp_xasprintf("%zu job%s, %zu completed, %zu failed, %zu never placed; quota %s%s%s; "
+				    "%s GPU-hours used, %s borrowed beyond the quota, %s lent; at most "
+				    "%s GPUs at once; %zu time%s a job found no quota.", s.total,
+				    s.total == 1 ? "" : "s", s.completed, s.failed, s.never_placed, q,
+				    t->cohort >= 0 ? " in cohort " : "",
+				    t->cohort >= 0 ? r->tenants->cohorts[t->cohort] : "",
+				    gp_report_num(b[0], sizeof(b[0]), u->gpu_s / 3600, 3),
+				    gp_report_num(b[1], sizeof(b[1]), u->borrowed_gpu_s / 3600, 3),
+				    gp_report_num(b[2], sizeof(b[2]), u->lent_gpu_s / 3600, 3),
+				    gp_report_num(b[3], sizeof(b[3]), (double)u->peak_milli / 1000, 1),
+				    u->quota_waits, u->quota_waits == 1 ? "" : "s");
+		gp_html_para(h, text);
+		free(text);
+		if (s.completed)
+			html_dists(h, &s, "Queue delay, first-start delay and JCT of the completed jobs");
+		else
+			gp_html_para(h, "None of these jobs completed.");
+	}
+	free(order);
 }
 
 void gp_report_sim_html(const gp_report_ident *id, const gp_joblist *jobs, const gp_sim_result *r,
@@ -758,8 +995,8 @@ void gp_report_sim_html(const gp_report_ident *id, const gp_joblist *jobs, const
 	gp_html h;
 	gp_sbuf sb;
 	gp_table t;
-	char b[4][96], *title, *v[6];
-	const char *names[6], *tb = id->trace ? strrchr(id->trace, '/') : NULL;
+	char b[4][96], *title, *v[7];
+	const char *names[7], *tb = id->trace ? strrchr(id->trace, '/') : NULL;
 	size_t i, n = 0, row;
 	int k;
 
@@ -781,10 +1018,15 @@ void gp_report_sim_html(const gp_report_ident *id, const gp_joblist *jobs, const
 			      id->preempt ? ", preempt " : "", id->preempt ? id->preempt : "");
 	names[n] = "seed";
 	v[n++] = gp_xasprintf("%llu", id->seed);
+	if (r->tenant_use && r->tenants) {
+		names[n] = "tenants";
+		v[n++] = gp_xasprintf("%s (%zu tenant%s)", r->tenants->path ? r->tenants->path : "cluster file",
+				      r->ntenants, r->ntenants == 1 ? "" : "s");
+	}
 	gp_html_inputs(&h, names, (const char *const *)v, n);
 	for (i = 0; i < n; i++)
 		free(v[i]);
-	html_headline(&h, &all, r);
+	html_headline(&h, jobs, &all, r);
 
 	gp_html_section(&h, "Summary");
 	html_counts(&h, "all", &all, cls, 2, "Jobs");
@@ -850,5 +1092,6 @@ void gp_report_sim_html(const gp_report_ident *id, const gp_joblist *jobs, const
 		else
 			gp_html_para(&h, "None of these jobs completed.");
 	}
+	html_tenants(&h, jobs, r);
 	gp_html_end(&h);
 }

@@ -599,18 +599,22 @@ void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp
 		ch.hline_label = slo;
 	}
 	if (best >= 0) {
+		/* with scenario axes: the choice where it is worst, the point
+		 * the headline gives */
+		size_t at = s->scenario_named ? worst_scenario(rs, (size_t)best) : (size_t)best;
 		gp_whatif_config c;
 		gp_whatif_result m;
 
-		gp_whatif_config_of(s, (size_t)best, &c);
-		gp_whatif_mean(rs, (size_t)best, &m);
+		gp_whatif_config_of(s, at, &c);
+		gp_whatif_mean(rs, at, &m);
 		ch.point_x = xa == GP_AX_ADD ? (double)s->add.counts[c.v[xa]] :
 			     xa == GP_AX_REMOVE ? (double)s->remove.counts[c.v[xa]] :
 			     xa >= 0 ? (double)(c.v[xa] + 1) : xmin;
 		ch.point_y = m.m[metric] / div;
 		if (log_time && ch.point_y < 1)
 			ch.point_y = 1;
-		ch.point_label = "chosen: the cheapest that meets the SLO";
+		ch.point_label = s->scenario_named ? "chosen: the cheapest that meets the SLO, at its "
+						     "worst scenario" : "chosen: the cheapest that meets the SLO";
 	}
 	snprintf(ytitle, sizeof(ytitle), "%s%s", gp_metrics[metric].path, log_time ? " (log scale)" : "");
 	if (floored)
@@ -632,7 +636,7 @@ void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp
 	ch.y_percent = gp_metrics[metric].kind == GP_MK_RATIO;
 	ch.y_log = log_time;
 	ch.y_log_time = log_time ? 1 : 0;
-	ch.x_integer = xa == GP_AX_ADD || xa == GP_AX_REMOVE;
+	ch.x_integer = xa >= 0;   /* node counts, or values numbered 1..n */
 	ch.y_integer = gp_metrics[metric].kind == GP_MK_COUNT;
 	ch.series = ser;
 	ch.nseries = (int)ns;
@@ -688,8 +692,8 @@ void gp_whatif_answer_html(const gp_whatif_results *rs, const gp_cluster *base, 
 		gp_sbuf_init(&sb);
 		gp_sbuf_addf(&sb, "Scenario axes (%s): conditions the operator does not control. A "
 			     "configuration is chosen only when it meets the SLO at every one of "
-			     "their values; the chosen point sits on the first value's line, the "
-			     "headline gives its worst value.", scenario_list(s, buf, sizeof(buf)));
+			     "their values; the chosen point is ringed where it does worst, the "
+			     "value the headline gives.", scenario_list(s, buf, sizeof(buf)));
 		gp_html_para(&h, sb.buf);
 		gp_sbuf_release(&sb);
 	}

@@ -33,7 +33,10 @@ browse() {
 	--html "$T/simulate.html" >/dev/null
 "$G" compare $W --queues fifo,sjf,backfill,las --policies bestfit,first-fit --quiet -j 2 \
 	--html "$T/compare.html" >/dev/null
+"$G" simulate $W --tenants tests/data/tenants/philly-vcs-example.yaml --queue fifo-skip --quiet \
+	--html "$T/simulate-tenants.html" >/dev/null 2>&1
 "$G" whatif workloads/whatif-remove-a100.yaml --quiet -j 2 --html "$T/whatif.html" >/dev/null
+"$G" whatif tests/data/whatif/robust.yaml --quiet -j 2 --html "$T/whatif-robust.html" >/dev/null 2>&1
 "$G" perf --collective allreduce --sweep 8B:8GiB --on h100-r4-0,h100-r4-1 \
 	--html "$T/perf-sweep.html" >/dev/null
 "$G" perf -c tests/data/perf/cluster.yaml tests/data/perf/gpt-1b-8.yaml --on a:0-3,c:0-3 \
