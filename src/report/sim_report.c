@@ -812,7 +812,7 @@ static size_t *tenants_by_use(const gp_sim_result *r)
 	return o;
 }
 
-/* "gpus 8, A100-SXM4-80GB 4", "none" without a quota. */
+/* "8 GPUs, 4 A100-SXM4-80GB", "none" without a quota. */
 static void quota_text(const gp_tenants *ts, const gp_tenant *t, char *buf, size_t size)
 {
 	size_t len = 0;
@@ -821,8 +821,9 @@ static void quota_text(const gp_tenants *ts, const gp_tenant *t, char *buf, size
 	buf[0] = 0;
 	for (i = 0; i < ts->nres && len < size; i++)
 		if (t->nominal[i])
-			len += (size_t)snprintf(buf + len, size - len, "%s%s %g", len ? ", " : "",
-						ts->res[i], (double)t->nominal[i] / 1000);
+			len += (size_t)snprintf(buf + len, size - len, "%s%g %s", len ? ", " : "",
+						(double)t->nominal[i] / 1000,
+						strcmp(ts->res[i], "gpus") ? ts->res[i] : "GPUs");
 	if (!len)
 		snprintf(buf, size, "none");
 }
@@ -849,7 +850,7 @@ static void html_tenant_tables(gp_html *h, const gp_joblist *jobs, const gp_sim_
 	row = gp_table_row(&b);
 	gp_table_set(&b, row, 0, "tenant");
 	gp_table_set(&b, row, 1, "cohort");
-	gp_table_set(&b, row, 2, "quota (GPUs)");
+	gp_table_set(&b, row, 2, "quota");
 	gp_table_set(&b, row, 3, "GPU-hours");
 	gp_table_set(&b, row, 4, "borrowed");
 	gp_table_set(&b, row, 5, "lent");
