@@ -101,11 +101,20 @@ void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
 		     gp_placement *out, int nic_class);
 /* Several nodes: the group of nodes under one switch with the best (lowest)
  * seed communication weight, then the least remaining free GPUs; inside
- * it the fewest nodes, best fit for the last.  fit[node] = fitting GPUs
- * (0 when ineligible); groups per part chosen by kind inside allow[node]
- * (NULL: all fitting GPUs).  Returns GP_PLACED or GP_WAIT (reason set). */
+ * it, best_fit: the combination of nodes with the fewest fitting GPUs
+ * left over, then the fewest nodes (gp_place_span_combo); else the fewest
+ * nodes, best fit for the last.  fit[node] = fitting GPUs (0 when
+ * ineligible); groups per part chosen by kind inside allow[node] (NULL:
+ * all fitting GPUs).  Returns GP_PLACED or GP_WAIT (reason set). */
 int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
-		  const int *fit, const uint64_t *allow, int kind, gp_placement *out);
+		  const int *fit, const uint64_t *allow, int kind, int best_fit, gp_placement *out);
+/* Of hist[v] nodes with v fitting GPUs (v = 1..GP_TOPO_MAX_GPUS), how many
+ * of each to take (take[v]) so that they hold need GPUs with the fewest
+ * left over, then the fewest nodes, then the most of the larger fits;
+ * returns the number of nodes, -1 when need is above the search's bound
+ * (8,192 GPUs), nothing holds it, or it takes more than
+ * GP_PLACE_MAX_PARTS nodes. */
+int gp_place_span_combo(const int *hist, int need, int *take);
 /* The same answer through the allocation index, for a policy whose
  * fit[node] is the node's fitting GPUs (gp_place_fit_mask; 0 when its
  * host cannot take min(fit, gpus) of them) and allow[node] that mask:
@@ -113,7 +122,7 @@ int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *jo
  * -1 when the index cannot answer (gp_place_ix NULL, or the job asks for
  * host CPU or memory): scan and call gp_place_span. */
 int gp_place_span_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, int kind,
-		     gp_placement *out);
+		     int best_fit, gp_placement *out);
 /* gp_place_span_ix walks the nodes under the chosen switch when it has at
  * most this many, else takes them per free-GPU mask (tests vary it). */
 extern int gp_place_span_walk_max;

@@ -104,10 +104,10 @@ static int span_switch(const gp_policy_ctx *ctx, gp_place_cache *pc, int need, i
  * node's fit GPUs (a best group of allow when it gives fewer). */
 static int span_parts(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, int best,
 		      const int *chosen, int nchosen, int last, const int *fit, const uint64_t *allow,
-		      int kind, gp_placement *out)
+		      int kind, int combo, gp_placement *out)
 {
 	const gp_cluster *c = ctx->cluster;
-	int need = job->gpus, got = 0, i;
+	int need = job->gpus, got = 0, left = 0, i;
 
 	for (i = 0; i < nchosen; i++) {
 		int node = chosen[i], take = need - got < fit[node] ? need - got : fit[node];
@@ -116,8 +116,15 @@ static int span_parts(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job
 
 		gp_place_add_part(out, node, mask, job);
 		got += take;
+		left += fit[node] - take;
 	}
-	if (ctx->explain) {
+	if (ctx->explain && combo) {
+		gp_explain_add(ctx->explain, "several nodes: under switch %s (seed weight %d, %lld fitting GPUs, "
+			       "best fit among groups of equal weight): %d node(s), best fit over node "
+			       "combinations (%d fitting GPU(s) left on them)",
+			       c->switches[best].name, pc->sw_rate[best], (long long)pc->sw_free[best],
+			       nchosen, left);
+	} else if (ctx->explain) {
 		gp_explain_add(ctx->explain, "several nodes: under switch %s (seed weight %d, %lld fitting GPUs, "
 			       "best fit among groups of equal weight): %d node(s), the last (%s) chosen by best fit",
 			       c->switches[best].name, pc->sw_rate[best], (long long)pc->sw_free[best],
@@ -161,21 +168,121 @@ static int span_threshold(const int *hist, int need, int *take_thr)
 	return thr;
 }
 
+/* Best fit over node combinations: how many nodes of each fitting-GPU
+ * count v (hist[v] of them) to take so that they hold need GPUs with the
+ * fewest left over, then the fewest nodes; take[v] out, the number of
+ * nodes returned.  -1 when the search is out of its bounds (the caller
+ * keeps fewest-nodes-first): more than GP_SPAN_COMBO_MAX GPUs, or more
+ * nodes than a job may span.  A bounded knapsack per exact total t <
+ * need + the largest fit (a set holding more than that keeps need
+ * without one of its nodes): per value, a sliding minimum over the
+ * totals of one residue class, O(values x t). */
+#define GP_SPAN_COMBO_MAX 8192
+
+int gp_place_span_combo(const int *hist, int need, int *take)
+{
+	int vmax = 0, v, t, T, nv = 0, *nodes, *win, *cnt, *tmp, r = -1, hit = -1;
+	int vals[GP_TOPO_MAX_GPUS + 1];
+	const int inf = INT_MAX / 4;
+
+	for (v = GP_TOPO_MAX_GPUS; v > 0; v--)
+		if (hist[v] > 0) {
+			vals[nv++] = v; /* largest first */
+			if (v > vmax)
+				vmax = v;
+		}
+	for (v = 0; v <= GP_TOPO_MAX_GPUS; v++)
+		take[v] = 0;
+	if (need <= 0 || nv == 0 || need > GP_SPAN_COMBO_MAX)
+		return -1;
+	T = need + vmax - 1;
+	nodes = gp_xcalloc((size_t)(T + 1), sizeof(*nodes));
+	tmp = gp_xcalloc((size_t)(T + 1), sizeof(*tmp));
+	win = gp_xcalloc((size_t)(T + 1), sizeof(*win));
+	cnt = gp_xcalloc((size_t)nv * (size_t)(T + 1), sizeof(*cnt));
+	for (t = 1; t <= T; t++)
+		nodes[t] = inf;
+	for (int i = 0; i < nv; i++) {
+		int h = hist[vals[i]], *c = cnt + (size_t)i * (size_t)(T + 1);
+
+		v = vals[i];
+		for (int res = 0; res < v && res <= T; res++) {
+			/* x_j = nodes[res + j v] - j; new = j + min of x over
+			 * [j - h, j]; win holds j's of increasing x (ties: the
+			 * later j, fewer nodes of this value). */
+			int head = 0, tail = 0, j;
+
+			for (j = 0, t = res; t <= T; j++, t += v) {
+				int xj = nodes[t] >= inf ? inf : nodes[t] - j, xi;
+
+				while (tail > head) {
+					int b = win[tail - 1];
+
+					xi = nodes[res + b * v] >= inf ? inf : nodes[res + b * v] - b;
+					if (xi < xj)
+						break;
+					tail--;
+				}
+				win[tail++] = j;
+				while (win[head] < j - h)
+					head++;
+				xi = nodes[res + win[head] * v];
+				if (xi >= inf) {
+					tmp[t] = inf;
+					c[t] = 0;
+				} else {
+					tmp[t] = xi - win[head] + j;
+					c[t] = j - win[head];
+				}
+			}
+		}
+		memcpy(nodes, tmp, (size_t)(T + 1) * sizeof(*nodes));
+	}
+	for (t = need; t <= T && hit < 0; t++)
+		if (nodes[t] < inf)
+			hit = t;
+	if (hit >= 0 && nodes[hit] <= GP_PLACE_MAX_PARTS) {
+		r = nodes[hit];
+		for (int i = nv - 1; i >= 0; i--) {
+			int k = cnt[(size_t)i * (size_t)(T + 1) + (size_t)hit];
+
+			take[vals[i]] = k;
+			hit -= k * vals[i];
+		}
+	}
+	free(nodes);
+	free(tmp);
+	free(win);
+	free(cnt);
+	return r;
+}
+
 /* The nodes of a multi-node job under switch best: cand[0..m) are the
  * nodes under it with fitting GPUs, ascending.  Fewest nodes first
  * (largest fit), the last one by best fit. */
 static int span_nodes(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, int best,
 		      const int *cand, int m, const int *fit, const uint64_t *allow, int kind,
-		      gp_placement *out)
+		      int best_fit, gp_placement *out)
 {
 	int need = job->gpus, i, nchosen = 0, got, last = -1;
 	int *chosen = gp_place_scratch_nodes(pc, 2);
-	int hist[GP_TOPO_MAX_GPUS + 1];
+	int hist[GP_TOPO_MAX_GPUS + 1], take[GP_TOPO_MAX_GPUS + 1];
 	int thr, take_thr, chosen_max = GP_PLACE_MAX_PARTS;
 
 	memset(hist, 0, sizeof(hist));
 	for (i = 0; i < m; i++)
 		hist[fit[cand[i]] > GP_TOPO_MAX_GPUS ? GP_TOPO_MAX_GPUS : fit[cand[i]]]++;
+	if (best_fit && gp_place_span_combo(hist, need, take) > 0) {
+		/* The lowest nodes of each fit the combination takes. */
+		for (i = 0; i < m; i++)
+			if (take[fit[cand[i]]] > 0) {
+				take[fit[cand[i]]]--;
+				chosen[nchosen++] = cand[i];
+			}
+		span_order(chosen, nchosen, fit);
+		return span_parts(ctx, pc, job, best, chosen, nchosen, chosen[nchosen - 1], fit, allow,
+				  kind, 1, out);
+	}
 	/* Nodes with fit > thr all go; of those with fit == thr, the first few. */
 	thr = span_threshold(hist, need, &take_thr);
 	for (i = 0; i < m; i++) {
@@ -211,11 +318,11 @@ static int span_nodes(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job
 		chosen[nchosen - 1] = bestn;
 		last = bestn;
 	}
-	return span_parts(ctx, pc, job, best, chosen, nchosen, last, fit, allow, kind, out);
+	return span_parts(ctx, pc, job, best, chosen, nchosen, last, fit, allow, kind, 0, out);
 }
 
 int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job,
-		  const int *fit, const uint64_t *allow, int kind, gp_placement *out)
+		  const int *fit, const uint64_t *allow, int kind, int best_fit, gp_placement *out)
 {
 	const gp_cluster *c = ctx->cluster;
 	int i, s, best, m = 0;
@@ -241,7 +348,7 @@ int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *jo
 		if (s == best)
 			cand[m++] = i;
 	}
-	return span_nodes(ctx, pc, job, best, cand, m, fit, allow, kind, out);
+	return span_nodes(ctx, pc, job, best, cand, m, fit, allow, kind, best_fit, out);
 }
 
 /* A node's fitting GPUs for gp_place_span_ix (its fit[] rule); via the
@@ -351,15 +458,15 @@ static int span_with(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
  * per fitting GPUs come from the index's per-switch histograms, and only
  * the nodes that are taken (or may be) are looked up, per mask. */
 static int span_big(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, int best, int kind,
-		    gp_placement *out)
+		    int best_fit, gp_placement *out)
 {
 	const gp_cluster *c = ctx->cluster;
 	const gp_alloc_index *ix = ctx->alloc->ix;
 	int *fit = gp_place_scratch_nodes(pc, 0), *oddn = gp_place_scratch_nodes(pc, 1);
 	int *chosen = gp_place_scratch_nodes(pc, 2);
 	uint64_t *allow = gp_place_scratch_masks(pc);
-	int hist[GP_TOPO_MAX_GPUS + 1], need = job->gpus, nodd = 0, ti, r, w, thr, take_thr;
-	int nchosen = 0, i, got, extra;
+	int hist[GP_TOPO_MAX_GPUS + 1], take[GP_TOPO_MAX_GPUS + 1], need = job->gpus, nodd = 0, ti, r, w;
+	int nchosen = 0, i, got, extra, thr, take_thr;
 
 	memset(hist, 0, sizeof(hist));
 	for (ti = 0; ti < ix->ntypes; ti++) {
@@ -381,6 +488,19 @@ static int span_big(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *
 				hist[fit[node] > GP_TOPO_MAX_GPUS ? GP_TOPO_MAX_GPUS : fit[node]]++;
 			}
 		}
+	}
+	if (best_fit && gp_place_span_combo(hist, need, take) > 0) {
+		for (w = GP_TOPO_MAX_GPUS; w > 0; w--)
+			if (take[w] > 0)
+				nchosen += span_with(ctx, pc, job, best, w, take[w], NULL, 0, oddn, nodd, fit,
+						     chosen + nchosen);
+		for (i = 0; i < nchosen; i++)
+			if (!under(c, pc, chosen[i], best) ||
+			    !(fit[chosen[i]] = span_fit(ctx, pc, job, chosen[i], &allow[chosen[i]])))
+				return -1; /* cannot happen: the index and the scan disagree */
+		span_order(chosen, nchosen, fit);
+		return span_parts(ctx, pc, job, best, chosen, nchosen, chosen[nchosen - 1], fit, allow,
+				  kind, 1, out);
 	}
 	thr = span_threshold(hist, need, &take_thr);
 	for (w = thr + 1; w <= GP_TOPO_MAX_GPUS; w++)
@@ -414,11 +534,11 @@ static int span_big(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *
 			}
 	}
 	return span_parts(ctx, pc, job, best, chosen, nchosen, nchosen ? chosen[nchosen - 1] : -1, fit,
-			  allow, kind, out);
+			  allow, kind, 0, out);
 }
 
 int gp_place_span_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, int kind,
-		     gp_placement *out)
+		     int best_fit, gp_placement *out)
 {
 	const gp_cluster *c = ctx->cluster;
 	const gp_alloc_index *ix = gp_place_ix(ctx, job);
@@ -450,7 +570,7 @@ int gp_place_span_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
 	if ((best = span_switch(ctx, pc, job->gpus, 0)) < 0)
 		return GP_WAIT;
 	if (c->switches[best].count > gp_place_span_walk_max)
-		return span_big(ctx, pc, job, best, kind, out);
+		return span_big(ctx, pc, job, best, kind, best_fit, out);
 	for (k = 0; k < c->switches[best].count; k++) {
 		int node = c->node_order[c->switches[best].first + k];
 
@@ -459,5 +579,5 @@ int gp_place_span_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
 			cand[m++] = node;
 	}
 	qsort(cand, (size_t)m, sizeof(*cand), gp_cmp_int);
-	return span_nodes(ctx, pc, job, best, cand, m, fit, allow, kind, out);
+	return span_nodes(ctx, pc, job, best, cand, m, fit, allow, kind, best_fit, out);
 }

@@ -352,6 +352,73 @@ static void test_bestfit_ring_several_nodes(void)
 	fx_close(&f);
 }
 
+/* Best fit over node combinations (US 12386666): among the nodes of the
+ * lowest communication weight, the set holding the job with the least
+ * left over, then the fewest nodes. */
+static void test_bestfit_combinations(void)
+{
+	int hist[GP_TOPO_MAX_GPUS + 1], take[GP_TOPO_MAX_GPUS + 1], round;
+	fixture f;
+	gp_job j;
+
+	memset(hist, 0, sizeof(hist));
+	/* 8, 6, 6 for 12: 6 + 6 leaves 0; 8 + 6 would leave 2. */
+	hist[8] = 1;
+	hist[6] = 2;
+	CU_ASSERT_EQUAL(gp_place_span_combo(hist, 12, take), 2);
+	CU_ASSERT_EQUAL(take[6], 2);
+	CU_ASSERT_EQUAL(take[8], 0);
+	/* 14: 8 + 6 exact (2 nodes), not 6 + 6 + 8 (3 nodes, 6 left). */
+	CU_ASSERT_EQUAL(gp_place_span_combo(hist, 14, take), 2);
+	CU_ASSERT_EQUAL(take[8], 1);
+	CU_ASSERT_EQUAL(take[6], 1);
+	/* 15: pairs hold 12 or 14, so all three (20, 5 left). */
+	CU_ASSERT_EQUAL(gp_place_span_combo(hist, 15, take), 3);
+	/* 21: more than the 20 there are. */
+	CU_ASSERT_EQUAL(gp_place_span_combo(hist, 21, take), -1);
+	/* Equal left over: fewer nodes.  4, 4, 8 for 8 -> the 8 alone. */
+	memset(hist, 0, sizeof(hist));
+	hist[4] = 2;
+	hist[8] = 1;
+	CU_ASSERT_EQUAL(gp_place_span_combo(hist, 8, take), 1);
+	CU_ASSERT_EQUAL(take[8], 1);
+	/* Many small ones: 100 nodes of 1 and 3 of 8 for 19: 8 + 8 + 1 x 3
+	 * (exact, 5 nodes) beats 8 x 3 (5 left). */
+	memset(hist, 0, sizeof(hist));
+	hist[1] = 100;
+	hist[8] = 3;
+	CU_ASSERT_EQUAL(gp_place_span_combo(hist, 19, take), 5);
+	CU_ASSERT_EQUAL(take[8], 2);
+	CU_ASSERT_EQUAL(take[1], 3);
+
+	/* One leaf of four DGX-1: a wholly free, b and c free {2..7}, d
+	 * full.  A 12-GPU ring fits no node: fewest nodes first would take a
+	 * (8) and b (the smallest covering 4), leaving 2 on b and breaking
+	 * up a free node; b + c hold exactly 12. Both the walk over the
+	 * leaf's nodes and the per-mask lookup (walk max 0) agree. */
+	for (round = 0; round < 2; round++) {
+		gp_place_span_walk_max = round ? 0 : 256;
+		fx_open(&f, "dgx1-leaf.yaml");
+		busy(&f, "dgx1-b", 0, 1, -1);
+		busy(&f, "dgx1-c", 0, 1, -1);
+		busy(&f, "dgx1-d", 0, 1, 2, 3, 4, 5, 6, 7, -1);
+		job_of(&j, GP_JOB_RING_ALLREDUCE, 12);
+		CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+		CU_ASSERT_EQUAL(f.p.nparts, 2);
+		CU_ASSERT(part_is(&f, 0, "dgx1-b", 2, 3, 4, 5, 6, 7, -1));
+		CU_ASSERT(part_is(&f, 1, "dgx1-c", 2, 3, 4, 5, 6, 7, -1));
+		CU_ASSERT(explained(&f, "best fit over node combinations (0 fitting GPU(s) left"));
+		/* 14: a + b exact (8 + 6) over b + c + a. */
+		job_of(&j, GP_JOB_RING_ALLREDUCE, 14);
+		CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+		CU_ASSERT_EQUAL(f.p.nparts, 2);
+		CU_ASSERT(part_is(&f, 0, "dgx1-a", 0, 1, 2, 3, 4, 5, 6, 7, -1));
+		CU_ASSERT(part_is(&f, 1, "dgx1-b", 2, 3, 4, 5, 6, 7, -1));
+		fx_close(&f);
+	}
+	gp_place_span_walk_max = 256;
+}
+
 /* ---- bestfit: PS-Worker ---- */
 
 static void test_bestfit_ps_worker(void)
@@ -1148,6 +1215,7 @@ static void register_tests(void)
 	gp_test_add(s, "bestfit single card", test_bestfit_single_card);
 	gp_test_add(s, "bestfit ring on one node", test_bestfit_ring_one_node);
 	gp_test_add(s, "bestfit ring on several nodes", test_bestfit_ring_several_nodes);
+	gp_test_add(s, "bestfit over node combinations", test_bestfit_combinations);
 	gp_test_add(s, "bestfit PS-Worker", test_bestfit_ps_worker);
 	gp_test_add(s, "bestfit PCIe and NVSwitch boxes", test_bestfit_pcie_and_nvswitch);
 	gp_test_add(s, "bottleneck from the perf model, rails, PS split", test_summary_rails);

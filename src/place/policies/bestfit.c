@@ -15,8 +15,11 @@
  *                    one node; else several nodes.
  *   several nodes    the group of nodes under one switch with the same,
  *                    best seed communication weight (fewest switch levels,
- *                    IB before Ethernet), best fit among equal groups
- *                    (gp_place_span).
+ *                    IB before Ethernet), best fit among equal groups;
+ *                    inside it the combination of nodes with the fewest
+ *                    fitting GPUs left over (an exact fit over partly used
+ *                    nodes before breaking up a free one), then the fewest
+ *                    nodes (gp_place_span).
  * Then the CPU cores nearest to the GPUs and the closest NIC with a VF
  * (gp_place_finish).  Nothing fits: WAIT ("wait for the next dispatch"). */
 #include <limits.h>
@@ -394,7 +397,7 @@ static int several_nodes(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_
 	const gp_cluster *c = ctx->cluster;
 	int *fit = gp_place_scratch_nodes(pc, 0);
 	uint64_t *allow = gp_place_scratch_masks(pc);
-	int node, r = gp_place_span_ix(ctx, pc, job, kind, out);
+	int node, r = gp_place_span_ix(ctx, pc, job, kind, 1, out);
 
 	if (r >= 0)
 		return r;
@@ -406,7 +409,7 @@ static int several_nodes(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_
 		if (n && !gp_place_host_fits(ctx, node, job, n < job->gpus ? n : job->gpus))
 			fit[node] = 0;
 	}
-	return gp_place_span(ctx, pc, job, fit, allow, kind, out);
+	return gp_place_span(ctx, pc, job, fit, allow, kind, 1, out);
 }
 
 static int run(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, gp_placement *out)

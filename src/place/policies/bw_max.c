@@ -58,7 +58,7 @@ int gp_policy_bw_max(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 	}
 	if (best == -1 && !gp_place_may_span(job))
 		return gp_place_end(ctx, pc, tmp, job, out, GP_WAIT, -1); /* no explanation wanted */
-	if (best == -1 && (r = gp_place_span_ix(ctx, pc, job, GP_GROUP_RING, out)) >= 0)
+	if (best == -1 && (r = gp_place_span_ix(ctx, pc, job, GP_GROUP_RING, 0, out)) >= 0)
 		return gp_place_end(ctx, pc, tmp, job, out, r, -1);
 	r = GP_PLACED;
 	best = -1;
@@ -96,7 +96,7 @@ int gp_policy_bw_max(const gp_policy_ctx *ctx, const gp_job *job, gp_placement *
 	} else if (!gp_place_may_span(job)) {
 		r = gp_explain_wait(ctx->explain, "no node has %d free GPU(s) that fit", k);
 	} else {
-		r = gp_place_span(ctx, pc, job, fit, allow, GP_GROUP_RING, out);
+		r = gp_place_span(ctx, pc, job, fit, allow, GP_GROUP_RING, 0, out);
 	}
 	return gp_place_end(ctx, pc, tmp, job, out, r, -1);
 }

@@ -205,7 +205,7 @@ static int place_in_class(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp
 	}
 	gp_explain_add(ctx->explain, "one node: no node has %d fitting GPUs of class %s; trying several nodes",
 		       k, gp_place_class_name(pc, cls));
-	return gp_place_span(ctx, pc, job, fit, allow, kind, out);
+	return gp_place_span(ctx, pc, job, fit, allow, kind, 0, out);
 }
 
 static int run(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, gp_placement *out)
