@@ -526,8 +526,8 @@ static void print_job_head(const gp_job *job, const gp_pred_ops *ops)
 	if (!gp_pred_ops_in_domain(ops))
 		printf("note: outside the util/memory training data (MLPs); memory is the larger "
 		       "of the predictor and the analytic estimate\n");
-	printf("%-18s %8s %11s %12s %14s\n", "GPU", "util %", "memory MiB", "iter s",
-	       job->iterations > 0 ? "time s" : "time s (n/a)");
+	printf("%-18s %8s %11s %12s %14s  %s\n", "GPU", "util %", "memory MiB", "iter s",
+	       job->iterations > 0 ? "time s" : "time s (n/a)", "iter from");
 }
 
 static json_t *gpu_json(const gp_pred_models *models, const gp_job *job, const gp_gpu_model *m,
@@ -541,6 +541,9 @@ static json_t *gpu_json(const gp_pred_models *models, const gp_job *job, const g
 	json_object_set_new(g, "iter_s", models->time ? json_real(pj->iter_s) : json_null());
 	json_object_set_new(g, "time_s", models->time && job->iterations > 0 ?
 			    json_real(pj->time_s) : json_null());
+	json_object_set_new(g, "iter_source", json_string(gp_pred_time_source_name(pj->time_source)));
+	json_object_set_new(g, "predictor_iter_s", pj->net_iter_s > 0 ? json_real(pj->net_iter_s) : json_null());
+	json_object_set_new(g, "perf_iter_s", pj->perf_iter_s > 0 ? json_real(pj->perf_iter_s) : json_null());
 	json_object_set_new(g, "fits_memory",
 			    json_boolean(!models->mem || pj->mem_mib <= m->mem_gib * 1024));
 	json_object_set_new(g, "memory_source",
@@ -567,8 +570,8 @@ static int predict_on_gpus(const gp_pred_models *models, const gp_job *job,
 		if (json)
 			json_array_append_new(arr, gpu_json(models, job, &cat->models[i], &pj));
 		else
-			printf("%-18s %8.1f %11.0f %12.4g %14.6g%s\n", cat->models[i].name, pj.util,
-			       pj.mem_mib, pj.iter_s, pj.time_s,
+			printf("%-18s %8.1f %11.0f %12.4g %14.6g  %s%s\n", cat->models[i].name, pj.util,
+			       pj.mem_mib, pj.iter_s, pj.time_s, gp_pred_time_source_name(pj.time_source),
 			       models->mem && pj.mem_mib > cat->models[i].mem_gib * 1024 ?
 			       "  (does not fit)" : "");
 	}

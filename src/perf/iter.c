@@ -277,11 +277,69 @@ static int llm_iteration(const gp_cluster *c, const gp_job *j, const gp_placemen
 	return GP_OK;
 }
 
+/* Compute and synchronisation once x (fabric, GPU model, calibration)
+ * is set: Gavel's measurement, a profile of this DL model on this GPU,
+ * or the estimate; then the gradient exchange when the job has peers. */
+static int iter_core(iter_est *x, int workers, int servers)
+{
+	const gp_job *j = x->j;
+	gp_perf_iter *out = x->out;
+	int st, done = 0;
+
+	out->gpus = x->f.n;
+	out->nodes = x->f.nodes;
+	if (!(x->flags & GP_PERF_NO_GAVEL)) {
+		/* Gavel measured exactly this job type, batch, GPU count and
+		 * GPU: its time is the answer (all of it counted as compute). */
+		double t = gavel_iter_s(j, x->m, &x->f, 0, &out->gavel);
+
+		if (t > 0) {
+			out->compute_s = out->iter_s = t;
+			out->overlap = 0;
+			out->algo = GP_ALGO_RING;
+			out->grad_bytes = j->more->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
+			return GP_OK;
+		}
+	}
+	out->profile = x->m ? gp_perf_profile_find(j->more->model.name, x->m->name) : NULL;
+	if (out->profile) {
+		/* The profile was measured with this DL model on this GPU: its
+		 * compute (with the contention of k GPUs on a node) and overlap
+		 * stand; its fitted communication belongs to the machines Sia
+		 * measured, so the collective is recomputed over this
+		 * placement's links (GP_PERF_PROFILE_COMM keeps the fit). */
+		out->iter_s = gp_perf_profile_eval(out->profile, x->f.n, x->f.nodes, x->f.per_node, x->bsz,
+						   &out->compute_s, &out->comm_s, &out->exposed_s);
+		out->profile_comm_s = out->comm_s;
+		out->overlap = out->profile->p[GP_PP_OVERLAP];
+		if (j->precision != GP_PREC_FP32 && has_tensor_cores(x->m)) {
+			/* A mixed-precision job on a profile measured in FP32. */
+			out->compute_s /= profile_amp_speedup(out->profile);
+			out->exposed_s = gp_perf_exposed(out->compute_s, out->comm_s, out->overlap);
+			out->iter_s = out->compute_s + out->exposed_s;
+		}
+		out->algo = GP_ALGO_RING;
+		out->grad_bytes = j->more->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
+		if (x->flags & GP_PERF_PROFILE_COMM)
+			return GP_OK;
+	} else if ((st = compute_estimate(x, &done)) || done) {
+		return st;
+	}
+	if (x->f.n <= 1 && !x->c) {
+		/* One GPU alone (gp_perf_single_gpu): nothing to exchange. */
+		out->comm_s = out->exposed_s = 0;
+		out->iter_s = out->compute_s;
+		return GP_OK;
+	}
+	add_comm(x, workers, servers);
+	return GP_OK;
+}
+
 int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placement *p,
 			   unsigned flags, gp_perf_iter *out, gp_error *err)
 {
 	iter_est x;
-	int st, i, workers = 0, servers = 0, done = 0;
+	int st, i, workers = 0, servers = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (j->type == GP_JOB_LLM)
@@ -306,49 +364,30 @@ int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placem
 		else
 			workers += p->parts[i].ngpus;
 	}
-	out->gpus = x.f.n;
-	out->nodes = x.f.nodes;
 	x.m = gp_cluster_node_model(c, x.node);
 	x.cal = x.m ? gp_perf_gpu_calib_find(x.m->name) : NULL;
-	if (!(flags & GP_PERF_NO_GAVEL)) {
-		/* Gavel measured exactly this job type, batch, GPU count and
-		 * GPU: its time is the answer (all of it counted as compute). */
-		double t = gavel_iter_s(j, x.m, &x.f, 0, &out->gavel);
+	return iter_core(&x, workers, servers);
+}
 
-		if (t > 0) {
-			out->compute_s = out->iter_s = t;
-			out->overlap = 0;
-			out->algo = GP_ALGO_RING;
-			out->grad_bytes = j->more->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
-			return GP_OK;
-		}
-	}
-	out->profile = x.m ? gp_perf_profile_find(j->more->model.name, x.m->name) : NULL;
-	if (out->profile) {
-		/* The profile was measured with this DL model on this GPU: its
-		 * compute (with the contention of k GPUs on a node) and overlap
-		 * stand; its fitted communication belongs to the machines Sia
-		 * measured, so the collective is recomputed over this
-		 * placement's links (GP_PERF_PROFILE_COMM keeps the fit). */
-		out->iter_s = gp_perf_profile_eval(out->profile, x.f.n, x.f.nodes, x.f.per_node, x.bsz,
-						   &out->compute_s, &out->comm_s, &out->exposed_s);
-		out->profile_comm_s = out->comm_s;
-		out->overlap = out->profile->p[GP_PP_OVERLAP];
-		if (j->precision != GP_PREC_FP32 && has_tensor_cores(x.m)) {
-			/* A mixed-precision job on a profile measured in FP32. */
-			out->compute_s /= profile_amp_speedup(out->profile);
-			out->exposed_s = gp_perf_exposed(out->compute_s, out->comm_s, out->overlap);
-			out->iter_s = out->compute_s + out->exposed_s;
-		}
-		out->algo = GP_ALGO_RING;
-		out->grad_bytes = j->more->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
-		if (flags & GP_PERF_PROFILE_COMM)
-			return GP_OK;
-	} else if ((st = compute_estimate(&x, &done)) || done) {
-		return st;
-	}
-	add_comm(&x, workers, servers);
-	return GP_OK;
+int gp_perf_single_gpu(const gp_gpu_model *m, const gp_job *j, gp_perf_iter *out, gp_error *err)
+{
+	iter_est x;
+
+	memset(out, 0, sizeof(*out));
+	if (!m)
+		return gp_error_set(err, GP_EINPUT, NULL, 0, 0, "no GPU model for the compute estimate");
+	if (j->type == GP_JOB_LLM)
+		return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+				    "a large-model job has no one-GPU estimate");
+	memset(&x, 0, sizeof(x));
+	x.j = j;
+	x.out = out;
+	x.err = err;
+	x.bsz = j->batch_size > 0 ? j->batch_size : 32;
+	x.f.n = x.f.nodes = x.f.per_node = 1;
+	x.m = m;
+	x.cal = gp_perf_gpu_calib_find(m->name);
+	return iter_core(&x, 1, 0);
 }
 
 double gp_perf_iteration_time(const gp_cluster *c, const gp_job *j, const gp_placement *p)

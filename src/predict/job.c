@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "gpuplan/model/memory.h"
+#include "gpuplan/perf/perf.h"
 #include "gpuplan/predict/predict.h"
 #include "gpuplan/util/util.h"
 
@@ -18,8 +19,10 @@ void gp_pred_models_init(gp_pred_models *m)
 	memset(m, 0, sizeof(*m));
 	gp_catalog_init_builtin(&cat);
 	g = gp_catalog_find(&cat, GP_PRED_UTIL_GPU);
-	if (g)
+	if (g) {
 		gp_pred_hw_of(g, &m->ref);
+		m->ref_gpu = *g;
+	}
 	gp_catalog_release(&cat);
 }
 
@@ -98,6 +101,35 @@ static double analytic_mib(const gp_job *j, const gp_pred_ops *ops)
 	return e.total / 1048576.0 + GP_PRED_CONTEXT_MIB;
 }
 
+const char *gp_pred_time_source_name(int s)
+{
+	return s == GP_PRED_TIME_NET ? "predictor" : s == GP_PRED_TIME_PERF ? "perf-model" : "none";
+}
+
+/* The iteration time: the predictor's, unless it leaves the perf model's
+ * band (GP_PRED_PERF_BAND); the perf model's when there is no predictor. */
+static void time_on(const gp_pred_models *m, const gp_job *j, const gp_gpu_model *gpu,
+		    const double *x, gp_pred_job *out)
+{
+	gp_perf_iter it;
+
+	if (m->time)
+		out->net_iter_s = gp_predictor_run(m->time, x);
+	if (gp_perf_single_gpu(gpu, j, &it, NULL) == GP_OK && it.iter_s > 0 && isfinite(it.iter_s))
+		out->perf_iter_s = it.iter_s;
+	if (out->net_iter_s > 0 && (!(out->perf_iter_s > 0) ||
+	    (out->net_iter_s <= out->perf_iter_s * GP_PRED_PERF_BAND &&
+	     out->net_iter_s * GP_PRED_PERF_BAND >= out->perf_iter_s))) {
+		out->iter_s = out->net_iter_s;
+		out->time_source = GP_PRED_TIME_NET;
+	} else if (out->perf_iter_s > 0) {
+		out->iter_s = out->perf_iter_s;
+		out->time_source = GP_PRED_TIME_PERF;
+	}
+	if (j->iterations > 0)
+		out->time_s = out->iter_s * (double)j->iterations;
+}
+
 int gp_pred_job_on(const gp_pred_models *m, const gp_job *j, const gp_pred_ops *ops,
 		   const gp_gpu_model *gpu, gp_pred_job *out)
 {
@@ -110,11 +142,7 @@ int gp_pred_job_on(const gp_pred_models *m, const gp_job *j, const gp_pred_ops *
 	gp_pred_hw_of(gpu, &hw);
 	gp_pred_features(ops, j->batch_size, &hw, x);
 	out->ok = 1;
-	if (m->time) {
-		out->iter_s = gp_predictor_run(m->time, x);
-		if (j->iterations > 0)
-			out->time_s = out->iter_s * (double)j->iterations;
-	}
+	time_on(m, j, gpu, x, out);
 	gp_pred_features(ops, j->batch_size, &m->ref, xr);
 	out->in_domain = gp_pred_ops_in_domain(ops);
 	if (m->mem) {
@@ -132,8 +160,14 @@ int gp_pred_job_on(const gp_pred_models *m, const gp_job *j, const gp_pred_ops *
 		double u;
 
 		u = gp_predictor_run(m->util, xr) / 100;
-		if (m->time && m->ref.sms > 0) {
-			double k = out->iter_s / gp_predictor_run(m->time, xr);
+		if (out->iter_s > 0 && m->ref.sms > 0 && m->ref_gpu.name[0]) {
+			/* The reference time from the same rule as iter_s. */
+			gp_pred_job rt;
+			double k;
+
+			memset(&rt, 0, sizeof(rt));
+			time_on(m, j, &m->ref_gpu, xr, &rt);
+			k = rt.iter_s > 0 ? out->iter_s / rt.iter_s : 0;
 
 			if (k > 0 && isfinite(k))
 				u = k * u / (k * u + 1 - u);

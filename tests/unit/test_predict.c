@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gpuplan/io/jobspec.h"
 #include "gpuplan/model/dlmodels.h"
 #include "gpuplan/predict/predict.h"
 #include "gpuplan/util/util.h"
@@ -199,6 +200,59 @@ static void test_train_roundtrip(void)
 	gp_catalog_release(&cat);
 }
 
+/* The time predictor outside its data: VGG-16 (no VGG in the time data)
+ * at batch 32, FP32.  Training FLOPs per sample 3 x 30.94 G = 92.82 G,
+ * 2.970 TFLOP per iteration: at least 2.970 / 4.37 = 0.68 s on a K80
+ * (FP32 peak 4.37 TFLOPS), and a sane step keeps at least a few percent
+ * of the peak (under 20 s; the network alone says minutes).  An H100
+ * (67 FP32, 989 tensor TFLOPS) beats an RTX 2070 (6.5 FP32), which
+ * beats the K80.  Where the predictor's answer stands, it is within
+ * the perf model's band (a factor of GP_PRED_PERF_BAND either way). */
+static void test_time_outside_data(void)
+{
+	static const char *const gpus[] = { "K80", "RTX-2070", "H100-SXM5-80GB" };
+	gp_pred_models m;
+	gp_pred_ops ops;
+	gp_pred_job pj[3];
+	gp_catalog cat;
+	gp_job job;
+	gp_error err = GP_ERROR_INIT;
+	int i;
+
+	gp_pred_models_init(&m);
+	CU_ASSERT_FATAL(gp_pred_models_load(&m, gp_test_path("topologies/models"), &err) == GP_OK);
+	gp_job_init(&job);
+	CU_ASSERT_FATAL(gp_jobspec_load(gp_test_path("tests/data/jobs/good-vgg16.yaml"), &job, &err) == GP_OK);
+	CU_ASSERT_FATAL(gp_pred_ops_of_desc(&job.more->model, &ops) == 0);
+	gp_catalog_init_builtin(&cat);
+	for (i = 0; i < 3; i++) {
+		const gp_gpu_model *g = gp_catalog_find(&cat, gpus[i]);
+
+		CU_ASSERT_FATAL(g != NULL);
+		CU_ASSERT_EQUAL(gp_pred_job_on(&m, &job, &ops, g, &pj[i]), 0);
+		CU_ASSERT(pj[i].iter_s > 0);
+		CU_ASSERT(pj[i].net_iter_s > 0 && pj[i].perf_iter_s > 0);
+		if (pj[i].time_source == GP_PRED_TIME_NET) {
+			CU_ASSERT_DOUBLE_EQUAL(pj[i].iter_s, pj[i].net_iter_s, 0);
+			CU_ASSERT(pj[i].net_iter_s <= GP_PRED_PERF_BAND * pj[i].perf_iter_s);
+			CU_ASSERT(pj[i].net_iter_s * GP_PRED_PERF_BAND >= pj[i].perf_iter_s);
+		} else {
+			CU_ASSERT_EQUAL(pj[i].time_source, GP_PRED_TIME_PERF);
+			CU_ASSERT_DOUBLE_EQUAL(pj[i].iter_s, pj[i].perf_iter_s, 0);
+			CU_ASSERT(pj[i].net_iter_s > GP_PRED_PERF_BAND * pj[i].perf_iter_s ||
+				  pj[i].net_iter_s * GP_PRED_PERF_BAND < pj[i].perf_iter_s);
+		}
+	}
+	CU_ASSERT(pj[0].iter_s > 0.68 && pj[0].iter_s < 20);
+	CU_ASSERT(pj[2].iter_s < pj[1].iter_s);
+	CU_ASSERT(pj[1].iter_s < pj[0].iter_s);
+	CU_ASSERT_STRING_EQUAL(gp_pred_time_source_name(GP_PRED_TIME_PERF), "perf-model");
+	CU_ASSERT_STRING_EQUAL(gp_pred_time_source_name(GP_PRED_TIME_NET), "predictor");
+	gp_catalog_release(&cat);
+	gp_job_release(&job);
+	gp_pred_models_release(&m);
+}
+
 static void test_bad_model_file(void)
 {
 	gp_predictor *p = NULL;
@@ -228,6 +282,7 @@ static void register_tests(void)
 	gp_test_add(s, "depth split", test_depth_split);
 	gp_test_add(s, "train and round trip", test_train_roundtrip);
 	gp_test_add(s, "bad model file", test_bad_model_file);
+	gp_test_add(s, "iteration time outside the predictor's data", test_time_outside_data);
 }
 
 int main(int argc, char **argv)

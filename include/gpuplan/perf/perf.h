@@ -450,5 +450,10 @@ extern const int gp_perf_ngavel_speeds;
 int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j,
 			   const gp_placement *p, unsigned flags,
 			   gp_perf_iter *out, gp_error *err);
+/* The job on one GPU of model m alone (no cluster, no synchronisation):
+ * Gavel's measurement, a profile of its DL model, or the estimate, as
+ * gp_perf_iteration does on a one-GPU placement.  Not for large-model
+ * jobs (GP_EINPUT). */
+int gp_perf_single_gpu(const gp_gpu_model *m, const gp_job *j, gp_perf_iter *out, gp_error *err);
 
 #endif

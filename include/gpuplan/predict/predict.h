@@ -201,6 +201,7 @@ int gp_predictor_load(const char *path, gp_predictor **out, gp_error *err);
 typedef struct gp_pred_models {
 	gp_predictor *util, *mem, *time;
 	gp_pred_hw ref;         /* the GPU the utilization was measured on */
+	gp_gpu_model ref_gpu;   /* the same from the catalog (name "" none) */
 } gp_pred_models;
 
 #define GP_PRED_UTIL_GPU "A100-SXM4-40GB" /* GPUMemNet's GPU */
@@ -222,7 +223,27 @@ typedef struct gp_pred_job {
 	double mem_mib;         /* peak GPU memory per GPU */
 	double iter_s;          /* seconds per iteration */
 	double time_s;          /* iterations x iter_s; 0 when iterations unknown */
+	double net_iter_s;      /* the time predictor's own answer, 0 none */
+	double perf_iter_s;     /* the perf model's one-GPU time, 0 none */
+	int time_source;        /* enum gp_pred_time_source: who gave iter_s */
 } gp_pred_job;
+
+/* Who decided a job's predicted iteration time on a GPU model. */
+enum gp_pred_time_source {
+	GP_PRED_TIME_NONE = 0,  /* no time predictor, no perf model */
+	GP_PRED_TIME_NET,       /* the time predictor, within the perf model's band */
+	GP_PRED_TIME_PERF,      /* the perf model: the predictor left the band */
+};
+const char *gp_pred_time_source_name(int s); /* "none", "predictor", "perf-model" */
+/* The time predictor extrapolates badly outside its data (a DL model or
+ * GPU it never saw: K80 at minutes per VGG-16 step, an RTX 2070 ahead of
+ * an H100).  Its answer stands when within this factor of the perf
+ * model's one-GPU time (gp_perf_single_gpu), either way; outside it the
+ * perf model decides, so the ranking of GPU models follows their peaks
+ * and measured profiles.  The factor is the perf model's own spread
+ * against published single-GPU times (its iteration-time errors stay
+ * well under 2x, validate-perf). */
+#define GP_PRED_PERF_BAND 2.0
 
 /* The util and memory data (GPUMemNet) hold MLPs only: a model with
  * convolutions, attention, recurrent layers or embeddings is outside
