@@ -24,6 +24,7 @@ void gp_pred_plan_release(gp_pred_plan *pl)
 	free(pl->req_mem);
 	free(pl->has);
 	free((void *)pl->iter);
+	free((void *)pl->milli);
 	free(pl->rows);
 	gp_pred_plan_init(pl);
 }
@@ -42,6 +43,19 @@ static int same(const gp_job *a, const gp_job *b)
 	       x->input_h == y->input_h && x->input_w == y->input_w &&
 	       x->seq_len == y->seq_len && x->params == y->params &&
 	       x->layers == y->layers;
+}
+
+/* A row per distinct job: ncat iteration times, the reference model's
+ * utilization, memory, a flag, then ncat shares. */
+#define ROW(pl) ((size_t)(2 * (pl)->ncat + 3))
+
+/* The share a predicted utilization u (percent) asks for: ceil to 10
+ * milli, within 10..1000. */
+static double share_of(double u)
+{
+	int k = (int)ceil(u - 1e-9) * 10;
+
+	return k < 10 ? 10 : k > GP_MILLI ? GP_MILLI : k;
 }
 
 int gp_pred_plan_build(gp_pred_plan *pl, const gp_pred_models *m, const gp_cluster *c,
@@ -69,6 +83,7 @@ int gp_pred_plan_build(gp_pred_plan *pl, const gp_pred_models *m, const gp_clust
 	pl->req_mem = gp_xcalloc(n ? n : 1, sizeof(*pl->req_mem));
 	pl->has = gp_xcalloc(n ? n : 1, 1);
 	pl->iter = gp_xcalloc(n ? n : 1, sizeof(*pl->iter));
+	pl->milli = gp_xcalloc(n ? n : 1, sizeof(*pl->milli));
 	job_row = gp_xcalloc(n ? n : 1, sizeof(*job_row));
 	for (i = 0; i < n; i++) {
 		const gp_job *j = &jobs->jobs[i];
@@ -94,13 +109,14 @@ int gp_pred_plan_build(gp_pred_plan *pl, const gp_pred_models *m, const gp_clust
 			GP_GROW(keys, kcap, nkeys + 1);
 			keys[nkeys].j = j;
 			keys[nkeys].row = pl->nrows;
-			GP_GROW(pl->rows, rcap, (pl->nrows + 1) * (size_t)(pl->ncat + 3));
+			GP_GROW(pl->rows, rcap, (pl->nrows + 1) * ROW(pl));
 			{
-				double *row = pl->rows + pl->nrows * (size_t)(pl->ncat + 3);
+				double *row = pl->rows + pl->nrows * ROW(pl);
 
 				for (k = 0; k < pl->ncat; k++) {
 					gp_pred_job_on(m, j, &ops, &c->catalog.models[k], &pj);
 					row[k] = pj.iter_s;
+					row[pl->ncat + 3 + k] = share_of(pj.util);
 				}
 				gp_pred_job_on(m, j, &ops, &c->catalog.models[best], &pj);
 				row[pl->ncat] = pj.util;
@@ -119,14 +135,14 @@ int gp_pred_plan_build(gp_pred_plan *pl, const gp_pred_models *m, const gp_clust
 
 		if (job_row[i] == (size_t)-1)
 			continue;
-		row = pl->rows + job_row[i] * (size_t)(pl->ncat + 3);
+		row = pl->rows + job_row[i] * ROW(pl);
 		u = row[pl->ncat];
 		pl->has[i] = 1;
 		pl->with_profile++;
 		pl->iter[i] = m->time ? row : NULL;
+		pl->milli[i] = row + pl->ncat + 3;
 		pl->pred_util[i] = u;
-		k = (int)ceil(u - 1e-9) * 10;
-		pl->pred_milli[i] = k < 10 ? 10 : k > GP_MILLI ? GP_MILLI : k;
+		pl->pred_milli[i] = (int)share_of(u);
 		pl->pred_mem[i] = (int64_t)ceil(row[pl->ncat + 1]);
 	}
 	free(job_row);
@@ -147,5 +163,6 @@ void gp_pred_plan_apply(const gp_pred_plan *pl, gp_joblist *jobs)
 		j->gpu_milli = pl->pred_milli[i];
 		j->gpu_mem_mib = pl->pred_mem[i];
 		j->pred_iter_s = pl->iter[i];
+		j->pred_milli = pl->milli[i];
 	}
 }

@@ -184,6 +184,66 @@ static void test_best_gpu_share(void)
 	gp_job_release(&j);
 }
 
+/* The share comes from the chosen GPU model's own prediction.  Two 4-GPU
+ * nodes, n0 of K80s, n1 of A100s; every GPU has 500 free.  An LS job of
+ * 1 GPU asks 600 milli (its prediction on the reference model) but is
+ * predicted 400 on the K80 and 450 on the A100: both nodes hold it
+ * (500 >= 400, 500 >= 450; with 600 neither would), equal remaining
+ * resource, so the lower index n0, GPU0, at 400 milli.  A BE job
+ * predicted faster on the A100 goes to n1 at 450.  With the prediction
+ * on the A100 at 550 only n0 holds it. */
+static void test_share_per_model(void)
+{
+	static const char *const models[] = { "K80", "A100-SXM4-40GB" };
+	gp_alloc a;
+	gp_rng rng;
+	gp_job j;
+	gp_placement p;
+	double times[64] = { 0 }, shares[64] = { 0 };
+	gp_policy_ctx ctx;
+	int g;
+
+	build_cluster(2, 4, models, 2);
+	CU_ASSERT_FATAL(gp_alloc_init(&a, &cl) == GP_OK);
+	for (g = 0; g < 8; g++)
+		CU_ASSERT_FATAL(gp_alloc_take_gpu(&a, g, 500, 0) == 0);
+	gp_rng_seed(&rng, 1);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.cluster = &cl;
+	ctx.alloc = &a;
+	ctx.rng = &rng;
+	gp_placement_init(&p);
+	gp_job_init(&j);
+	j.gpus = 1;
+	j.gpu_milli = 600;
+	j.type = GP_JOB_SINGLE_CARD;
+	j.klass = GP_CLASS_LS;
+	CU_ASSERT_EQUAL(gp_policy_predicted_share(&ctx, &j, &p), GP_WAIT);
+	shares[ntypes[0].gpu_model] = 400;
+	shares[ntypes[1].gpu_model] = 450;
+	j.pred_milli = shares;
+	CU_ASSERT_EQUAL_FATAL(gp_policy_predicted_share(&ctx, &j, &p), GP_PLACED);
+	CU_ASSERT_EQUAL(p.parts[0].node, 0);
+	CU_ASSERT_EQUAL(mask_of(&p.parts[0]), 0x1u);
+	CU_ASSERT_EQUAL(p.parts[0].milli, 400);
+	j.klass = GP_CLASS_BE;
+	times[ntypes[0].gpu_model] = 0.5;
+	times[ntypes[1].gpu_model] = 0.1;
+	j.pred_iter_s = times;
+	CU_ASSERT_EQUAL_FATAL(gp_policy_predicted_share(&ctx, &j, &p), GP_PLACED);
+	CU_ASSERT_EQUAL(p.parts[0].node, 1);
+	CU_ASSERT_EQUAL(p.parts[0].milli, 450);
+	shares[ntypes[1].gpu_model] = 550;
+	CU_ASSERT_EQUAL_FATAL(gp_policy_predicted_share(&ctx, &j, &p), GP_PLACED);
+	CU_ASSERT_EQUAL(p.parts[0].node, 0);
+	CU_ASSERT_EQUAL(p.parts[0].milli, 400);
+	gp_placement_release(&p);
+	gp_alloc_release(&a);
+	j.pred_iter_s = NULL;
+	j.pred_milli = NULL;
+	gp_job_release(&j);
+}
+
 /* One GPU.  BE job A: share 900, true utilization 90 %, 10,000 s; LS job B:
  * share 100 (10 %), true 40 %, 1,000 s, deadline 1,500 s; both at 0.  A
  * gets 900 of the GPU, B 100: B runs at 100/400 = 0.25.  QoS every 100 s,
@@ -265,6 +325,7 @@ static void register_tests(void)
 	CU_pSuite s = gp_test_suite("qos");
 
 	gp_test_add(s, "predicted-share levels", test_levels);
+	gp_test_add(s, "predicted-share: the share of the chosen GPU model", test_share_per_model);
 	gp_test_add(s, "best GPU's remaining share", test_best_gpu_share);
 	gp_test_add(s, "qos episode", test_episode);
 }

@@ -80,6 +80,10 @@ typedef struct gp_job {
 	/* predicted-share: predicted seconds per iteration on each model of
 	 * the cluster's GPU catalog (by index); not owned, NULL = none. */
 	const double *pred_iter_s;
+	/* predicted-share: predicted share (milli-GPU, 10..1000) on each model
+	 * of the catalog, from that model's utilization; not owned, NULL =
+	 * none (gpu_milli then holds on every model). */
+	const double *pred_milli;
 	double submit;          /* seconds from trace start */
 	double duration;        /* seconds of run time; < 0 when iteration-based */
 	int64_t iterations;     /* training iterations, 0 = unknown; the run

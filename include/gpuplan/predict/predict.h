@@ -278,6 +278,8 @@ typedef struct gp_pred_plan {
 	int64_t *req_mem;
 	uint8_t *has;           /* 1: predicted from an operator profile */
 	const double **iter;    /* per job: ncat predicted seconds, or NULL */
+	const double **milli;   /* per job: ncat predicted shares (milli-GPU,
+				 * from each model's utilization), or NULL */
 	double *rows;           /* storage of the distinct iter rows */
 	size_t nrows;
 	int ncat;
@@ -288,8 +290,9 @@ typedef struct gp_pred_plan {
 void gp_pred_plan_init(gp_pred_plan *pl);
 int gp_pred_plan_build(gp_pred_plan *pl, const gp_pred_models *m, const gp_cluster *c,
 		       const gp_joblist *jobs, gp_error *err);
-/* gpu_milli, gpu_mem_mib := the predictions; pred_iter_s set (the plan
- * must outlive the jobs' use of it). */
+/* gpu_milli, gpu_mem_mib := the predictions (the share on the reference
+ * model); pred_iter_s and pred_milli set (the plan must outlive the
+ * jobs' use of them). */
 void gp_pred_plan_apply(const gp_pred_plan *pl, gp_joblist *jobs);
 void gp_pred_plan_release(gp_pred_plan *pl);
 

@@ -40,6 +40,40 @@ static double pred_time(const gp_policy_ctx *ctx, const gp_job *job, int node)
 	return m && m->fp32_tflops > 0 ? 1.0 / m->fp32_tflops : 1.0;
 }
 
+/* The job as it lands on the node: its share the one predicted for the
+ * node's GPU model (gp_job.pred_milli), else as given; tmp holds the
+ * copy when the share differs. */
+static const gp_job *job_on(const gp_policy_ctx *ctx, const gp_job *job, int node, gp_job *tmp)
+{
+	int idx = ctx->cluster->types[ctx->cluster->nodes[node].type].gpu_model;
+	int v;
+
+	if (!job->pred_milli || idx < 0 || !(job->pred_milli[idx] > 0))
+		return job;
+	v = (int)job->pred_milli[idx];
+	if (v == job->gpu_milli)
+		return job;
+	*tmp = *job;
+	tmp->gpu_milli = v;
+	return tmp;
+}
+
+/* Whether the job's share differs on some node type (the index, which
+ * asks with one share, cannot answer then). */
+static int shares_differ(const gp_policy_ctx *ctx, const gp_job *job)
+{
+	const gp_cluster *c = ctx->cluster;
+	int t;
+
+	for (t = 0; job->pred_milli && t < c->ntypes; t++) {
+		int idx = c->types[t].gpu_model;
+
+		if (idx >= 0 && job->pred_milli[idx] > 0 && (int)job->pred_milli[idx] != job->gpu_milli)
+			return 1;
+	}
+	return 0;
+}
+
 /* The remaining share of the node's best GPU (the document's examples
  * rank nodes by it: a node with one idle GPU beats one with two half-used
  * GPUs). */
@@ -180,7 +214,8 @@ int gp_policy_predicted_share(const gp_policy_ctx *ctx, const gp_job *job, gp_pl
 		tcache[m] = -1;
 	fit = gp_place_scratch_nodes(pc, 0);
 	allow = gp_place_scratch_masks(pc);
-	best = ps_ix(ctx, pc, job, be);
+	/* Per-model shares: the index asks with one share, so scan. */
+	best = shares_differ(ctx, job) ? -2 : ps_ix(ctx, pc, job, be);
 	if (best >= 0) {
 		int n;
 
@@ -192,11 +227,13 @@ int gp_policy_predicted_share(const gp_policy_ctx *ctx, const gp_job *job, gp_pl
 	/* BE: the GPU model with the shortest predicted time among the nodes
 	 * that hold the job (one evaluation per model). */
 	for (node = 0; scan && node < c->nnodes; node++) {
+		gp_job tj;
+		const gp_job *jn = job_on(ctx, job, node, &tj);
 		int n;
 
-		allow[node] = gp_place_fit_mask(ctx, node, job, &n);
-		fit[node] = gp_place_host_max(ctx, node, job, n);
-		if (fit[node] < k || !gp_place_host_fits(ctx, node, job, k))
+		allow[node] = gp_place_fit_mask(ctx, node, jn, &n);
+		fit[node] = gp_place_host_max(ctx, node, jn, n);
+		if (fit[node] < k || !gp_place_host_fits(ctx, node, jn, k))
 			continue;
 		nfit++;
 		m = c->types[c->nodes[node].type].gpu_model;
@@ -221,11 +258,24 @@ int gp_policy_predicted_share(const gp_policy_ctx *ctx, const gp_job *job, gp_pl
 			best = node;
 	}
 	if (best >= 0) {
+		gp_job tj;
+		const gp_job *jb = job_on(ctx, job, best, &tj);
+
 		gp_place_add_part(out, best, gp_place_by_share(a, c->nodes[best].first_gpu,
-							      allow[best], k, 1), job);
-		gp_explain_add(ctx->explain, "predicted-share: control level: %d node(s) hold %d GPU(s) "
-			       "of %d milli-GPU and %lld MiB (the predicted use)", nfit, k, job->gpu_milli,
-			       (long long)job->gpu_mem_mib);
+							      allow[best], k, 1), jb);
+		if (job->pred_milli)
+			gp_explain_add(ctx->explain, "predicted-share: control level: %d node(s) hold %d GPU(s) "
+				       "at the share predicted for their GPU model and %lld MiB",
+				       nfit, k, (long long)job->gpu_mem_mib);
+		else
+			gp_explain_add(ctx->explain, "predicted-share: control level: %d node(s) hold %d GPU(s) "
+				       "of %d milli-GPU and %lld MiB (the predicted use)", nfit, k, job->gpu_milli,
+				       (long long)job->gpu_mem_mib);
+		if (jb != job)
+			gp_explain_add(ctx->explain, "predicted-share: on %s the predicted share is %d milli-GPU "
+				       "(that model's own utilization prediction)",
+				       gp_cluster_node_model(c, best) ? gp_cluster_node_model(c, best)->name : "?",
+				       jb->gpu_milli);
 		if (be)
 			gp_explain_add(ctx->explain, "predicted-share: BE: shortest predicted time on %s, "
 				       "then the most remaining GPU resource: %s (%.2f GPUs free)",
@@ -245,6 +295,7 @@ int gp_policy_predicted_share(const gp_policy_ctx *ctx, const gp_job *job, gp_pl
 		int got = 0;
 
 		while (got < k && out->nparts < GP_PLACE_MAX_PARTS) {
+			gp_job tj;
 			int pick = -1, t;
 
 			for (node = 0; node < c->nnodes; node++)
@@ -254,7 +305,7 @@ int gp_policy_predicted_share(const gp_policy_ctx *ctx, const gp_job *job, gp_pl
 				break;
 			t = fit[pick] < k - got ? fit[pick] : k - got;
 			gp_place_add_part(out, pick, gp_place_by_share(a, c->nodes[pick].first_gpu,
-								      allow[pick], t, 1), job);
+								      allow[pick], t, 1), job_on(ctx, job, pick, &tj));
 			fit[pick] = 0;
 			got += t;
 		}
