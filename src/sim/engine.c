@@ -118,7 +118,8 @@ static int shape_eq(const gp_job *a, const gp_job *b)
 	       a->gpu_mem_mib == b->gpu_mem_mib && a->cpu_milli == b->cpu_milli &&
 	       a->mem_mib == b->mem_mib && a->type == b->type && a->ps == b->ps &&
 	       a->workers == b->workers && str_eq(a->gpu_models, b->gpu_models) &&
-	       str_eq(a->environment, b->environment);
+	       str_eq(a->environment, b->environment) &&
+	       a->pred_milli == b->pred_milli; /* per-model shares: one row per prediction */
 }
 
 static void assign_shapes(sim *s)
