@@ -55,7 +55,7 @@ const gp_cmd_desc gp_desc_env = {
 	.synopsis = "bind      -c CLUSTER --envs ENVS.yaml --state STATE --env E --task T\n"
 		    "              [--gpus N] [--memory SIZE] [--at TIME] [--json] [--commit]\n"
 		    "release   -c CLUSTER --envs ENVS.yaml --state STATE --task T [--json] [--commit]\n"
-		    "heartbeat -c CLUSTER --envs ENVS.yaml --state STATE --env E --at TIME\n"
+		    "heartbeat -c CLUSTER --envs ENVS.yaml --state STATE --env E|--task T --at TIME\n"
 		    "              [--json] [--commit]\n"
 		    "reclaim   -c CLUSTER --envs ENVS.yaml --state STATE --now TIME\n"
 		    "              [--heartbeat-timeout S] [--json] [--commit]\n"
@@ -64,8 +64,9 @@ const gp_cmd_desc gp_desc_env = {
 	.about = "Development environments hold a GPU quota (count and memory), not GPUs: a GPU\n"
 		 "is bound when a task starts (a new one below the task threshold while under\n"
 		 "quota, else the environment's least-loaded GPU), and given back when the task\n"
-		 "ends or the environment's heartbeats stop.  STATE records bound tasks and last\n"
-		 "heartbeats; it is created on first --commit.  Exit 1 when a task cannot be\n"
+		 "ends or its heartbeats stop (a task's own, or its environment's for all its\n"
+		 "tasks).  STATE records bound tasks and last heartbeats; it is created on first\n"
+		 "--commit.  Exit 1 when a task cannot be\n"
 		 "bound (the reason is printed), 3 for a bad file.\n",
 	.opts = env_opts,
 };
@@ -274,6 +275,7 @@ static int do_bind(envctx *x)
 	t->ngpus = x->gpus;
 	t->mem_mib = x->mem_mib;
 	t->at = x->have_at ? x->at : -1;
+	t->hb = -1;
 	t->gpus = gp_xcalloc((size_t)x->gpus, sizeof(*t->gpus));
 	for (k = 0; k < x->gpus; k++)
 		gpu_where(&x->cluster, g[k], &t->gpus[k].node, &t->gpus[k].gpu);
@@ -320,11 +322,49 @@ static int do_release(envctx *x)
 	return commit(x);
 }
 
+/* A task's own heartbeat (--task): it keeps that task alone bound. */
+static int task_heartbeat(envctx *x)
+{
+	long i = gp_envstate_find_task(&x->st, x->task);
+	gp_envstate_task *t;
+	const char *env;
+
+	if (i < 0)
+		return gp_cli_fail(GP_NO, "task '%s' is not bound in %s", x->task, x->state_path);
+	t = &x->st.tasks[i];
+	env = x->set.envs[t->env].name;
+	if (x->env_name && strcmp(x->env_name, env))
+		return gp_cli_fail(GP_EUSAGE, "task '%s' belongs to environment '%s', not '%s'", x->task, env,
+				   x->env_name);
+	if (x->at > t->hb)
+		t->hb = x->at;
+	if (x->json) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "status", json_string("recorded"));
+		json_object_set_new(o, "env", json_string(env));
+		json_object_set_new(o, "task", json_string(t->task));
+		json_object_set_new(o, "at", json_real(x->at));
+		json_object_set_new(o, "last_heartbeat", json_real(t->hb));
+		json_object_set_new(o, "committed", json_boolean(x->commit));
+		put_json(x->out, o);
+	} else {
+		char b[64];
+
+		fprintf(x->out, "heartbeat of task '%s' of '%s' at %s%s\n", t->task, env,
+			gp_report_num(b, sizeof(b), t->hb, 6), x->commit ? "" : " (not committed)");
+	}
+	return commit(x);
+}
+
 static int do_heartbeat(envctx *x)
 {
-	int env = gp_env_set_find(&x->set, x->env_name);
+	int env;
 	gp_envstate_hb *hb;
 
+	if (x->task)
+		return task_heartbeat(x);
+	env = gp_env_set_find(&x->set, x->env_name);
 	if (env < 0)
 		return gp_cli_fail(GP_EUSAGE, "unknown environment '%s' (not in %s)", x->env_name, x->envs_path);
 	set_heartbeat(x, env, x->at);
@@ -347,7 +387,8 @@ static int do_heartbeat(envctx *x)
 	return commit(x);
 }
 
-/* Last sign of life of env: its heartbeat, else its latest bind time. */
+/* Last sign of life of env (status): its heartbeat or the latest of its
+ * tasks' (gp_envstate_task_seen). */
 static double last_seen(envctx *x, int env)
 {
 	gp_envstate_hb *hb = gp_envstate_hb_of(&x->st, env);
@@ -355,8 +396,8 @@ static double last_seen(envctx *x, int env)
 	size_t i;
 
 	for (i = 0; i < x->st.ntasks; i++)
-		if (x->st.tasks[i].env == env && x->st.tasks[i].at > t)
-			t = x->st.tasks[i].at;
+		if (x->st.tasks[i].env == env && gp_envstate_task_seen(&x->st, i) > t)
+			t = gp_envstate_task_seen(&x->st, i);
 	return t;
 }
 
@@ -368,30 +409,42 @@ static int do_reclaim(envctx *x)
 	char b[64];
 
 	for (e = 0; e < x->set.n; e++) {
-		double last;
+		double last = -1;
 		json_t *r, *tasks;
-		int ng = gp_envbind_env_nbound(x->b, (int)e);
+		int ng = gp_envbind_env_nbound(x->b, (int)e), unknown = 0;
 
 		if (!ng)
 			continue;
-		last = last_seen(x, (int)e);
-		if (last < 0) {
-			nunknown++;
-			continue;
+		/* Heartbeats are per task: each task whose last sign is older
+		 * than the timeout goes, the others stay. */
+		for (i = 0; i < x->st.ntasks; i++) {
+			double seen;
+
+			if (x->st.tasks[i].env != (int)e)
+				continue;
+			seen = gp_envstate_task_seen(&x->st, i);
+			if (seen < 0)
+				unknown = 1;
+			else if (gp_envbind_reclaim_due(seen, x->timeout, x->now) && seen > last)
+				last = seen;
 		}
-		if (!gp_envbind_reclaim_due(last, x->timeout, x->now))
+		nunknown += unknown;
+		if (last < 0)
 			continue;
 		r = json_object();
 		tasks = json_array();
 		json_object_set_new(r, "env", json_string(x->set.envs[e].name));
 		json_object_set_new(r, "last_heartbeat", json_real(last));
 		json_object_set_new(r, "silent_s", json_real(x->now - last));
-		json_object_set_new(r, "gpus", json_integer(ng));
 		for (i = x->st.ntasks; i-- > 0;) {
 			const gp_envstate_task *t = &x->st.tasks[i];
+			double seen;
 			int *g, k;
 
 			if (t->env != (int)e)
+				continue;
+			seen = gp_envstate_task_seen(&x->st, i);
+			if (seen < 0 || !gp_envbind_reclaim_due(seen, x->timeout, x->now))
 				continue;
 			g = gp_xmalloc((size_t)t->ngpus * sizeof(int));
 			for (k = 0; k < t->ngpus; k++)
@@ -401,7 +454,10 @@ static int do_reclaim(envctx *x)
 			json_array_insert_new(tasks, 0, json_string(t->task));
 			gp_envstate_remove_task(&x->st, i);
 		}
+		/* GPUs freed: bound before less bound now (tasks share GPUs). */
+		ng -= gp_envbind_env_nbound(x->b, (int)e);
 		json_object_set_new(r, "tasks", tasks);
+		json_object_set_new(r, "gpus", json_integer(ng));
 		json_array_append_new(arr, r);
 		if (!x->json)
 			fprintf(x->out, "reclaimed %d GPU(s) of '%s' (%zu task(s)): last heartbeat %s s ago\n", ng,
@@ -585,8 +641,8 @@ static int check_args(const envctx *x, int si, const char *sub)
 		return gp_cli_usage_error("env", "bind needs --env E and --task T");
 	if (si == 1 && !x->task)
 		return gp_cli_usage_error("env", "release needs --task T");
-	if (si == 2 && (!x->env_name || !x->have_at))
-		return gp_cli_usage_error("env", "heartbeat needs --env E and --at TIME");
+	if (si == 2 && ((!x->env_name && !x->task) || !x->have_at))
+		return gp_cli_usage_error("env", "heartbeat needs --env E or --task T, and --at TIME");
 	if (si == 3 && !x->have_now)
 		return gp_cli_usage_error("env", "reclaim needs --now TIME");
 	if (si == 4 && x->commit)

@@ -226,7 +226,7 @@ int gp_env_trace_from_jobs(const gp_joblist *jobs, gp_env_trace *out, gp_error *
 /* ---- state file ---- */
 
 static const char *const st_top_keys[] = { "tasks", "heartbeats", NULL };
-static const char *const st_task_keys[] = { "env", "task", "gpus", "memory_mib", "at", NULL };
+static const char *const st_task_keys[] = { "env", "task", "gpus", "memory_mib", "at", "heartbeat", NULL };
 static const char *const st_gpu_keys[] = { "node", "gpu", NULL };
 static const char *const st_hb_keys[] = { "env", "at", NULL };
 
@@ -249,6 +249,18 @@ void gp_envstate_release(gp_envstate *s)
 	free(s->hbs);
 	free(s->path);
 	memset(s, 0, sizeof(*s));
+}
+
+double gp_envstate_task_seen(const gp_envstate *s, size_t i)
+{
+	const gp_envstate_task *t = &s->tasks[i];
+	double seen = t->hb > t->at ? t->hb : t->at;
+	size_t k;
+
+	for (k = 0; k < s->nhbs; k++)
+		if (s->hbs[k].env == t->env && s->hbs[k].at > seen)
+			seen = s->hbs[k].at;
+	return seen;
 }
 
 long gp_envstate_find_task(const gp_envstate *s, const char *task)
@@ -350,6 +362,7 @@ static int st_task(st_parse *px, const gp_yaml_doc *doc, const gp_yaml_node *m, 
 	t = &s->tasks[s->ntasks];
 	memset(t, 0, sizeof(*t));
 	t->at = -1;
+	t->hb = -1;
 	t->line = m->line;
 	t->col = m->col;
 	if (st_env(doc, m, envs, &t->env, err))
@@ -368,6 +381,9 @@ static int st_task(st_parse *px, const gp_yaml_doc *doc, const gp_yaml_node *m, 
 		t->mem_mib = llround(x);
 	}
 	if ((v = gp_yaml_get(m, "at")) && gp_yaml_double(doc, v, "at (seconds)", 0, 1e15, &t->at, err))
+		return GP_EINPUT;
+	if ((v = gp_yaml_get(m, "heartbeat")) &&
+	    gp_yaml_double(doc, v, "heartbeat (seconds)", 0, 1e15, &t->hb, err))
 		return GP_EINPUT;
 	if (!(g = gp_yaml_get(m, "gpus")) || g->type != GP_YAML_SEQ || !g->n)
 		return gp_yaml_error(doc, g ? g : m, err, "task needs 'gpus': a non-empty list of {node, gpu}");
@@ -577,6 +593,8 @@ static int write_envstate(FILE *fp, void *ud)
 		fprintf(fp, ", memory_mib: %lld", (long long)t->mem_mib);
 		if (t->at >= 0)
 			fprintf(fp, ", at: %.17g", t->at);
+		if (t->hb >= 0)
+			fprintf(fp, ", heartbeat: %.17g", t->hb);
 		fputs(", gpus: [", fp);
 		for (g = 0; g < t->ngpus; g++) {
 			fputs(g ? ", {node: " : "{node: ", fp);

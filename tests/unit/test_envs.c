@@ -50,6 +50,38 @@ static void test_envs_file(void)
 	CU_ASSERT_EQUAL(envs.pools[envs.envs[env("erin")].pool].nodes[0], gp_cluster_find_node(&cluster, "n1"));
 }
 
+/* Heartbeats per task: the last sign of a task is the latest of its own
+ * heartbeat, its bind time and its environment's heartbeat.  alice's
+ * client beat at 101; t1 bound at 100 beat itself at 107 (107); t2 bound
+ * at 90 has only the client's (101); dora's d1, bound at 50, has no
+ * environment heartbeat (50); d2 has nothing (-1). */
+static void test_task_heartbeats(void)
+{
+	static const char text[] =
+		"heartbeats:\n"
+		"  - {env: alice, at: 101}\n"
+		"tasks:\n"
+		"  - {env: alice, task: t1, at: 100, heartbeat: 107, gpus: [{node: h0, gpu: 0}]}\n"
+		"  - {env: alice, task: t2, at: 90, gpus: [{node: h0, gpu: 1}]}\n"
+		"  - {env: dora, task: d1, at: 50, gpus: [{node: n0, gpu: 0}]}\n"
+		"  - {env: dora, task: d2, gpus: [{node: n0, gpu: 1}]}\n";
+	gp_envstate st;
+	gp_error err = GP_ERROR_INIT;
+
+	load();
+	gp_envstate_init(&st);
+	CU_ASSERT_EQUAL_FATAL(gp_envstate_parse(text, sizeof(text) - 1, "st.yaml", &cluster, &envs, &st, &err),
+			      GP_OK);
+	CU_ASSERT_EQUAL_FATAL(st.ntasks, 4);
+	CU_ASSERT_DOUBLE_EQUAL(st.tasks[0].hb, 107, 0);
+	CU_ASSERT_DOUBLE_EQUAL(st.tasks[1].hb, -1, 0);
+	CU_ASSERT_DOUBLE_EQUAL(gp_envstate_task_seen(&st, 0), 107, 0);
+	CU_ASSERT_DOUBLE_EQUAL(gp_envstate_task_seen(&st, 1), 101, 0);
+	CU_ASSERT_DOUBLE_EQUAL(gp_envstate_task_seen(&st, 2), 50, 0);
+	CU_ASSERT(gp_envstate_task_seen(&st, 3) < 0);
+	gp_envstate_release(&st);
+}
+
 /* Under quota: a new GPU, fewest tasks, then most free memory (the 80 GB
  * H100s), then lowest id.  At quota: the environment's own GPUs, least
  * loaded first. */
@@ -453,6 +485,7 @@ static void register_tests(void)
 	CU_pSuite s = gp_test_suite("envs");
 
 	gp_test_add(s, "environments file", test_envs_file);
+	gp_test_add(s, "heartbeats per task", test_task_heartbeats);
 	gp_test_add(s, "the heartbeat reclaim rule", test_reclaim_rule);
 	gp_test_add(s, "under quota: new GPU; at quota: reuse", test_under_quota_then_reuse);
 	gp_test_add(s, "memory quota and quota count refusals", test_memory_quota);

@@ -58,6 +58,7 @@ typedef struct gp_envstate_task {
 	gp_envstate_gpu *gpus;
 	int64_t mem_mib;        /* total over its GPUs */
 	double at;              /* when it was bound, < 0 unknown */
+	double hb;              /* its own last heartbeat, < 0 none */
 	int line, col;
 } gp_envstate_task;
 
@@ -96,6 +97,11 @@ int gp_envstate_commit(gp_txn *t, const gp_cluster *c, const gp_env_set *envs,
 		       const gp_envstate *s, gp_error *err);
 /* Heartbeat of env, NULL when none recorded. */
 gp_envstate_hb *gp_envstate_hb_of(gp_envstate *s, int env);
+/* The last sign of life of task i: the latest of its own heartbeat, its
+ * bind time and its environment's heartbeat (the client's, for every
+ * task it runs); < 0 when none is known.  A task whose sign is older
+ * than the timeout is reclaimed alone: heartbeats are per task. */
+double gp_envstate_task_seen(const gp_envstate *s, size_t i);
 /* Index of task, -1 when absent. */
 long gp_envstate_find_task(const gp_envstate *s, const char *task);
 void gp_envstate_remove_task(gp_envstate *s, size_t i);
