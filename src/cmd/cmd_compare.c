@@ -71,7 +71,7 @@ const gp_cmd_desc gp_desc_compare = {
 		    "  [--scale-durations REF [--scale-model M]] [--format F]\n"
 		    "  [--limit N] [--start T] [--end T] [--skip-bad]\n"
 		    "  [--preempt M] [--preempt-cost S] [--checkpoint-interval S]\n"
-		    "  [--checkpoint-cost S] [--sched-interval S]\n"
+		    "  [--checkpoint-cost S] [--sched-interval S] [--backfill easy|slurm]\n"
 		    "  [--las-thresholds LIST] [--las-starvation K]\n"
 		    "  [--las-preempted entry|first] [--las-demoted keep|yield]\n"
 		    "  [--las-tiresias] [--tenants FILE] [--default-tenant NAME]\n"

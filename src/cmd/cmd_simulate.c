@@ -86,6 +86,11 @@ const gp_opt gp_sim_engine_opts[] = {
 	{ .name = "las-starvation", .key = GP_OPT_LAS_STARVATION, .type = GP_OT_DOUBLE, .arg = "K",
 	  .min = 0, .max = 1e12, .help = "las: promote a job to the first queue once it waited\n"
 					  "K times as long as it ran (default 0: never)" },
+	{ .name = "backfill", .key = GP_OPT_BACKFILL, .type = GP_OT_STR, .arg = "easy|slurm",
+	  .help = "the backfill queue's rules: easy (default: EASY, one\n"
+		  "reservation, the blocked head's GPUs) or slurm\n"
+		  "(Slurm's sched/backfill: a reservation of whole nodes\n"
+		  "for every waiting job)" },
 	TIME_OPT("sched-interval", GP_OPT_SCHED_INTERVAL, "S",
 		 "jobs start only at scheduling passes every S seconds,\n"
 		 "as Slurm's (default 0: whenever GPUs free up or a job\n"
@@ -203,6 +208,11 @@ int gp_cli_sim_engine_opt(gp_opt_state *s, gp_run_desc *e)
 	case GP_OPT_CKPT_COST: e->checkpoint_cost = s->v; return 0;
 	case GP_OPT_LAS_STARVATION: e->las_starvation = s->v; return 0;
 	case GP_OPT_SCHED_INTERVAL: e->sched_interval = s->v; return 0;
+	case GP_OPT_BACKFILL:
+		e->backfill_mode = gp_sim_backfill_parse(arg);
+		if (e->backfill_mode < 0)
+			return gp_opt_bad(s, "unknown --backfill '%s' (easy, slurm)", arg);
+		return 0;
 	default: return -1;
 	}
 }
@@ -323,7 +333,7 @@ const gp_cmd_desc gp_desc_simulate = {
 	.name = "simulate",
 	.synopsis = "[-c CLUSTER] TRACE [--format F] [--policy P]\n"
 		    "  [--queue fifo|sjf|backfill|priority|las|fifo-skip|fairshare]\n"
-		    "  [--backfill-depth N] [--seed N] [--tick S]\n"
+		    "  [--backfill easy|slurm] [--backfill-depth N] [--seed N] [--tick S]\n"
 		    "  [--preempt off|class|priority] [--preempt-cost S]\n"
 		    "  [--checkpoint-interval S] [--checkpoint-cost S] [--sched-interval S]\n"
 		    "  [--las-thresholds LIST] [--las-starvation K]\n"
@@ -448,6 +458,9 @@ static int check_args(sim_args *a)
 		return gp_cli_usage_error("simulate", "--qos-tick does not go with --queue las");
 	if (d->scale_model && !d->scale_ref)
 		return gp_cli_usage_error("simulate", "--scale-model goes with --scale-durations");
+	if (d->backfill_mode != GP_SIM_BF_EASY && d->queue != GP_SIM_BACKFILL)
+		return gp_cli_usage_error("simulate", "--backfill %s goes with --queue backfill",
+					  gp_sim_backfill_name(d->backfill_mode));
 	if (!d->qos.models_dir)
 		d->qos.models_dir = gp_cli_models_dir();
 	if (a->show_progress < 0)

@@ -47,6 +47,8 @@ void gp_run_desc_engine(const gp_run_desc *d, gp_sim_config *cfg)
 	cfg->seed = d->seed;
 	cfg->tick = d->tick;
 	cfg->backfill_depth = d->backfill_depth;
+	/* the backfill queue's rules; the other queues have none */
+	cfg->backfill_mode = d->queue == GP_SIM_BACKFILL ? d->backfill_mode : GP_SIM_BF_EASY;
 	cfg->preempt_cost = d->preempt_cost;
 	cfg->checkpoint_interval = d->checkpoint_interval;
 	cfg->checkpoint_cost = d->checkpoint_cost;

@@ -92,51 +92,6 @@ static void bf_dequeue(sim *s, int32_t j, int k)
 	}
 }
 
-/* A job's run time as backfill plans it: its time limit when the trace
- * gives one (Slurm's estimate), else its duration. */
-static double planned_run(const sim *s, int32_t j, double duration)
-{
-	const gp_job *job = &s->jl->jobs[j];
-
-	return s->bf.limits && job->hist && job->hist->time_limit > 0 ? job->hist->time_limit : duration;
-}
-
-static int by_end(const void *a, const void *b)
-{
-	const gp_sim_lim_end *x = a, *y = b;
-
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	return (x->job > y->job) - (x->job < y->job);
-}
-
-/* The running jobs by the end backfill expects of them: start + time
- * limit (never before now), or their finish when they have no limit. */
-static size_t expected_ends(sim *s)
-{
-	size_t i, n = 0;
-
-	GP_GROW(s->bf.lim_end, s->bf.lim_end_cap, s->heap.n + 1);
-	for (i = 0; i < s->heap.n; i++) {
-		const ev *e = &s->heap.v[i];
-		const gp_sim_job *rec;
-		double t;
-
-		if (e->job < 0 || (s->ix.on && gp_sim_ix_stale(s, e)) || s->slot[e->job] < 0)
-			continue;
-		rec = &s->res->jobs[e->job];
-		t = e->t;
-		if (rec->interruptions == 0)
-			t = rec->start + planned_run(s, e->job, e->t - rec->start);
-		if (t < s->last_t)
-			t = s->last_t;
-		s->bf.lim_end[n].t = t;
-		s->bf.lim_end[n++].job = e->job;
-	}
-	qsort(s->bf.lim_end, n, sizeof(*s->bf.lim_end), by_end);
-	return n;
-}
-
 static void reserve(sim *s, int32_t head)
 {
 	const gp_job *job = &s->jl->jobs[head];
@@ -168,7 +123,7 @@ static void reserve(sim *s, int32_t head)
 	if (s->heap.n && earliest < INFINITY)
 		s->walk[nwalk++] = 0;
 	if (s->bf.limits)
-		nlim = expected_ends(s);
+		nlim = gp_sim_expected_ends(s);
 	s->probe.ctx.alloc = &s->alloc;
 	for (;;) {
 		long e;
@@ -273,7 +228,7 @@ static void backfill_one(sim *s, int32_t j)
 		return;
 	if (!gp_sim_try_place(s, j) || gp_sim_job_runinfo(s, j, &ri) != 0)
 		return;
-	if (!respects_reservation(s, s->last_t + planned_run(s, j, ri.duration))) {
+	if (!respects_reservation(s, s->last_t + gp_sim_planned_run(s, j, ri.duration))) {
 		s->shape_conflict[sh] = s->version;
 		return;
 	}
@@ -434,6 +389,7 @@ static void bf_teardown(sim *s)
 {
 	int k;
 
+	gp_sim_sbf_free(s);
 	free(s->bf.grp);
 	free(s->bf.grp_pos);
 	free(s->bf.grp_jobs);
@@ -457,11 +413,16 @@ static void bf_teardown(sim *s)
 	free(s->bf.spare_mem);
 }
 
-/* The head is blocked: reserve its start and backfill behind it. */
+/* The head is blocked: reserve its start and backfill behind it (EASY),
+ * or plan every waiting job as Slurm does (backfill_slurm.c). */
 static void backfill(sim *s, int32_t head)
 {
 	int hk;
 
+	if (s->cfg->backfill_mode == GP_SIM_BF_SLURM) {
+		gp_sim_backfill_slurm(s, head);
+		return;
+	}
 	reserve(s, head);
 	if (s->status != GP_OK)
 		return;
@@ -484,7 +445,7 @@ static int bf_disc_setup(sim *s)
 	s->bf.node_mark = gp_xcalloc(nn, sizeof(*s->bf.node_mark));
 	s->bf.spare_cpu = gp_xcalloc(nn, sizeof(*s->bf.spare_cpu));
 	s->bf.spare_mem = gp_xcalloc(nn, sizeof(*s->bf.spare_mem));
-	if (!s->cfg->backfill_depth)
+	if (!s->cfg->backfill_depth && s->cfg->backfill_mode != GP_SIM_BF_SLURM)
 		bf_setup(s);
 	for (i = 0; i < s->n && !s->bf.limits; i++)
 		s->bf.limits = s->jl->jobs[i].hist && s->jl->jobs[i].hist->time_limit > 0;

@@ -29,6 +29,7 @@ typedef struct gp_sim_bf {
 	int64_t *spare_cpu, *spare_mem;
 	int32_t *released;
 	size_t nreleased;
+	struct gp_sim_sbf *sbf; /* Slurm's backfill plan (backfill_slurm.c) */
 
 	/* Exact backfill scan index (see bf_scan): queued jobs grouped by
 	 * (shape, class), each group in arrival order with a min-tree over

@@ -568,7 +568,8 @@ static int config_ok(const gp_sim_config *cfg)
 	    !isfinite(cfg->sched_interval) || !(cfg->fs_halflife > 0) || !(cfg->fs_interval > 0) ||
 	    !isfinite(cfg->fs_interval) || !(cfg->fs_w_age >= 0) || !(cfg->fs_w_fairshare >= 0) ||
 	    !(cfg->fs_w_jobsize >= 0) || !(cfg->fs_w_qos >= 0) || cfg->tenant_key < 0 ||
-	    cfg->tenant_key >= GP_SIM_TENANT_KEYS)
+	    cfg->tenant_key >= GP_SIM_TENANT_KEYS || cfg->backfill_mode < 0 ||
+	    cfg->backfill_mode >= GP_SIM_BF_MODES)
 		return 0;
 	for (i = 0; i < cfg->las_nthresholds; i++)
 		if (!(cfg->las_thresholds[i] > 0) || !isfinite(cfg->las_thresholds[i]) ||

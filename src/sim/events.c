@@ -1,5 +1,7 @@
-/* A best-first walk over the event heap for the backfill reservation
- * (pushes and pops: sim_int.h). */
+/* A best-first walk over the event heap for the backfill reservation,
+ * and the running jobs by the end backfill expects of them (pushes and
+ * pops: sim_int.h). */
+#include <stdlib.h>
 
 #include "sim_int.h"
 
@@ -48,4 +50,49 @@ long gp_sim_walk_next(sim *s, size_t *nwalk)
 			return (long)i;
 	}
 	return -1;
+}
+
+/* A job's run time as backfill plans it: its time limit when the trace
+ * gives one (Slurm's estimate), else its duration. */
+double gp_sim_planned_run(const sim *s, int32_t j, double duration)
+{
+	const gp_job *job = &s->jl->jobs[j];
+
+	return s->bf.limits && job->hist && job->hist->time_limit > 0 ? job->hist->time_limit : duration;
+}
+
+static int by_end(const void *a, const void *b)
+{
+	const gp_sim_lim_end *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return (x->job > y->job) - (x->job < y->job);
+}
+
+/* The running jobs by the end backfill expects of them: start + time
+ * limit (never before now), or their finish when they have no limit. */
+size_t gp_sim_expected_ends(sim *s)
+{
+	size_t i, n = 0;
+
+	GP_GROW(s->bf.lim_end, s->bf.lim_end_cap, s->heap.n + 1);
+	for (i = 0; i < s->heap.n; i++) {
+		const ev *e = &s->heap.v[i];
+		const gp_sim_job *rec;
+		double t;
+
+		if (e->job < 0 || (s->ix.on && gp_sim_ix_stale(s, e)) || s->slot[e->job] < 0)
+			continue;
+		rec = &s->res->jobs[e->job];
+		t = e->t;
+		if (rec->interruptions == 0)
+			t = rec->start + gp_sim_planned_run(s, e->job, e->t - rec->start);
+		if (t < s->last_t)
+			t = s->last_t;
+		s->bf.lim_end[n].t = t;
+		s->bf.lim_end[n++].job = e->job;
+	}
+	qsort(s->bf.lim_end, n, sizeof(*s->bf.lim_end), by_end);
+	return n;
 }

@@ -13,7 +13,8 @@
  * (discipline.h, disciplines.c):
  *   queues.c    fifo (linked lists), sjf and priority (binary heaps)
  *   backfill.c  EASY: the head's reservation, the backfill scans and
- *               their index
+ *               their index; Slurm's rules (backfill_mode) are in
+ *   backfill_slurm.c  a reservation of whole nodes for every waiting job
  *   skip.c      fifo-skip
  *   las.c, order.c  Tiresias' LAS queues and their ordered index
  *
@@ -257,6 +258,17 @@ static inline void gp_sim_settle(sim *s, int32_t j, int state, int why)
 	else
 		s->res->completed++;
 }
+
+/* events.c: a job's run time as backfill plans it (its time limit when
+ * the trace gives one, else duration), and the running jobs by the end
+ * backfill expects of them (s->bf.lim_end, sorted): their number. */
+double gp_sim_planned_run(const sim *s, int32_t j, double duration);
+size_t gp_sim_expected_ends(sim *s);
+
+/* backfill_slurm.c: Slurm's backfill (backfill_mode slurm): the head is
+ * blocked: plan every waiting job; and its plan's memory. */
+void gp_sim_backfill_slurm(sim *s, int32_t head);
+void gp_sim_sbf_free(sim *s);
 
 /* engine.c */
 int gp_sim_try_place(sim *s, int32_t j);

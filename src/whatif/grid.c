@@ -508,6 +508,10 @@ static void run_more(const gp_run_desc *r, gp_sbuf *sb)
 	/* Added only when set: older fingerprints stay valid. */
 	if (r->las_preempted_first || r->las_demoted_yield)
 		gp_sbuf_addf(sb, "|las-rules %d,%d", r->las_preempted_first, r->las_demoted_yield);
+	if (r->sched_interval > 0)
+		gp_sbuf_addf(sb, "|sched %.17g", r->sched_interval);
+	if (r->backfill_mode)
+		gp_sbuf_addf(sb, "|backfill %s", gp_sim_backfill_name(r->backfill_mode));
 	if (r->tenants) {
 		char hash[17] = "-";
 		gp_error e = GP_ERROR_INIT;

@@ -441,7 +441,8 @@ static int load_scale(loader *L, const gp_yaml_node *n)
 
 static const char *const top_keys[] = {
 	"name", "description", "cluster", "trace", "format", "limit", "start", "end",
-	"skip_bad", "queue", "policy", "seeds", "backfill_depth", "scale_durations",
+	"skip_bad", "queue", "policy", "seeds", "backfill_depth", "backfill", "sched_interval",
+	"scale_durations",
 	"mtbf_node", "recovery", "mtbf_gpu", "weibull_shape", "repair", "restart_cost",
 	"preempt", "preempt_cost", "checkpoint_interval", "checkpoint_cost", "axes", "slo", "cost",
 	"las_thresholds", "las_starvation", "las_preempted", "las_demoted", "tenants", "default_tenant", "reclaim", "tenant_column",
@@ -542,6 +543,16 @@ static int load_inputs(loader *L, const gp_yaml_node *axes)
 			return GP_EINPUT;
 		s->run.backfill_depth = (size_t)l;
 	}
+	if ((x = gp_yaml_get(root, "backfill"))) {
+		if (gp_yaml_str(&L->doc, x, "'backfill'", &v, L->err))
+			return GP_EINPUT;
+		if ((s->run.backfill_mode = gp_sim_backfill_parse(v)) < 0)
+			return gp_yaml_error(&L->doc, x, L->err, "unknown backfill '%s' (easy, slurm)", v);
+	}
+	if ((x = gp_yaml_get(root, "sched_interval")) &&
+	    gp_yaml_double(&L->doc, x, "'sched_interval' (seconds between scheduling passes)", 0, 1e12,
+			   &s->run.sched_interval, L->err))
+		return GP_EINPUT;
 	return GP_OK;
 }
 

@@ -258,6 +258,107 @@ static void test_backfill_arrival_rescans(void)
 	gp_joblist_release(&l);
 }
 
+static int run_bf(gp_joblist *l, int mode, gp_sim_result *r)
+{
+	gp_sim_config cfg;
+	gp_error err = GP_ERROR_INIT;
+
+	gp_sim_config_init(&cfg);
+	cfg.cluster = &cl;
+	cfg.policy = gp_policy_find("first-fit");
+	cfg.queue = GP_SIM_BACKFILL;
+	cfg.backfill_mode = mode;
+	cfg.seed = 7;
+	cfg.tick = 5;
+	return gp_sim_run(&cfg, l, r, &err);
+}
+
+/* Slurm reserves whole nodes.  Two nodes of 4 GPUs: A(4, 0-100) fills n0,
+ * B(3, 0-50) takes n1 GPUs 0-2.  H(2 GPUs, 10 s) arrives at 1 and waits;
+ * its start is 50 on n1.  C(1 GPU, 100 s) arrives at 2.
+ *   easy: H holds n1 GPUs 0-1 from 50; C takes the free GPU 3, which H
+ *   does not need: C 2-102 (backfilled), H 50-60.
+ *   slurm: H holds all of n1 over [50, 60); C would run over it, so it
+ *   waits beside the free GPU (its own plan: n1 from 60).  At 50 B ends,
+ *   H starts 50-60 on GPUs 0-1 and C, now first in the queue, GPU 2:
+ *   C 50-150, nothing backfilled. */
+static void test_backfill_slurm_whole_nodes(void)
+{
+	gp_joblist l;
+	gp_sim_result r;
+
+	build_cluster(2, 4);
+	gp_joblist_init(&l);
+	add(&l, "A", 0, 4, 100, GP_CLASS_BE);
+	add(&l, "B", 0, 3, 50, GP_CLASS_BE);
+	add(&l, "H", 1, 2, 10, GP_CLASS_BE);
+	add(&l, "C", 2, 1, 100, GP_CLASS_BE);
+	CU_ASSERT_EQUAL_FATAL(run_bf(&l, GP_SIM_BF_EASY, &r), GP_OK);
+	CHECK_JOB(r, 2, 50, 60);
+	CHECK_JOB(r, 3, 2, 102);
+	CU_ASSERT_EQUAL(r.backfilled, 1);
+	gp_sim_result_release(&r);
+	CU_ASSERT_EQUAL_FATAL(run_bf(&l, GP_SIM_BF_SLURM, &r), GP_OK);
+	CHECK_JOB(r, 2, 50, 60);
+	CHECK_JOB(r, 3, 50, 150);
+	CU_ASSERT_EQUAL(r.jobs[3].first_node, 1);
+	CU_ASSERT_EQUAL(r.backfilled, 0);
+	gp_sim_result_release(&r);
+	gp_joblist_release(&l);
+}
+
+/* Slurm reserves for every waiting job, not only the first.  Three nodes
+ * of 2 GPUs: A(2, 0-100) on n0, B(2, 0-20) on n1, C(1, 0-40) on n2 GPU 0.
+ * H(2, 30 s) at 1 waits for n1 (from 20); W(2, 30 s) at 2 waits too;
+ * X(1 GPU, 100 s) at 3 could take n2 GPU 1 at once.
+ *   easy: only H has a reservation (n1 GPUs at 20); X takes n2 GPU 1
+ *   (3-103, backfilled).  At 20 H starts (20-50); W needs a whole node:
+ *   n2 holds X until 103, so W gets n1 when H ends: W 50-80.
+ *   slurm: H holds n1 over [20, 50); W's plan is n2 from 40 (C's end) to
+ *   70; X over [3, 103) would cross W's hold of n2, so X waits (its plan:
+ *   n1 from 50).  At 20 H starts; at 40 W starts on n2 (40-70); at 50 X
+ *   takes n1 (50-150).  W waits 38 s instead of 48. */
+static void test_backfill_slurm_every_job(void)
+{
+	gp_joblist l;
+	gp_sim_result r;
+
+	build_cluster(3, 2);
+	gp_joblist_init(&l);
+	add(&l, "A", 0, 2, 100, GP_CLASS_BE);
+	add(&l, "B", 0, 2, 20, GP_CLASS_BE);
+	add(&l, "C", 0, 1, 40, GP_CLASS_BE);
+	add(&l, "H", 1, 2, 30, GP_CLASS_BE);
+	add(&l, "W", 2, 2, 30, GP_CLASS_BE);
+	add(&l, "X", 3, 1, 100, GP_CLASS_BE);
+	CU_ASSERT_EQUAL_FATAL(run_bf(&l, GP_SIM_BF_EASY, &r), GP_OK);
+	CHECK_JOB(r, 3, 20, 50);
+	CHECK_JOB(r, 4, 50, 80);
+	CHECK_JOB(r, 5, 3, 103);
+	CU_ASSERT_EQUAL(r.jobs[5].first_node, 2);
+	CU_ASSERT_EQUAL(r.backfilled, 1);
+	gp_sim_result_release(&r);
+	CU_ASSERT_EQUAL_FATAL(run_bf(&l, GP_SIM_BF_SLURM, &r), GP_OK);
+	CHECK_JOB(r, 3, 20, 50);
+	CHECK_JOB(r, 4, 40, 70);
+	CU_ASSERT_EQUAL(r.jobs[4].first_node, 2);
+	CHECK_JOB(r, 5, 50, 150);
+	CU_ASSERT_EQUAL(r.jobs[5].first_node, 1);
+	CU_ASSERT_EQUAL(r.backfilled, 0);
+	gp_sim_result_release(&r);
+	gp_joblist_release(&l);
+}
+
+/* --backfill's names, both ways. */
+static void test_backfill_slurm_names(void)
+{
+	CU_ASSERT_STRING_EQUAL(gp_sim_backfill_name(GP_SIM_BF_EASY), "easy");
+	CU_ASSERT_STRING_EQUAL(gp_sim_backfill_name(GP_SIM_BF_SLURM), "slurm");
+	CU_ASSERT_EQUAL(gp_sim_backfill_parse("slurm"), GP_SIM_BF_SLURM);
+	CU_ASSERT_EQUAL(gp_sim_backfill_parse("easy"), GP_SIM_BF_EASY);
+	CU_ASSERT_EQUAL(gp_sim_backfill_parse("conservative"), -1);
+}
+
 /* One node, 2 GPUs.  A (BE) holds both until 10.  B (BE, 1 GPU) came
  * first, but LS jobs C (2 GPUs) and D (1 GPU) go before it: C 10-15, then
  * D and B together at 15. */
@@ -1233,6 +1334,9 @@ static void register_tests(void)
 	gp_test_add(s, "fifo_head_of_line", test_fifo_head_of_line);
 	gp_test_add(s, "fifo_skip", test_fifo_skip);
 	gp_test_add(s, "sjf_order_and_ties", test_sjf_order_and_ties);
+	gp_test_add(s, "slurm backfill: whole nodes", test_backfill_slurm_whole_nodes);
+	gp_test_add(s, "slurm backfill: a plan for every job", test_backfill_slurm_every_job);
+	gp_test_add(s, "slurm backfill: mode names", test_backfill_slurm_names);
 	gp_test_add(s, "backfill", test_backfill);
 	gp_test_add(s, "backfill_extra_gpus", test_backfill_extra_gpus);
 	gp_test_add(s, "backfill_arrival_rescans", test_backfill_arrival_rescans);

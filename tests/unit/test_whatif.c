@@ -166,6 +166,9 @@ static void test_spec_errors(void)
 		{ "cluster: a.yaml\ntrace: t.csv\naxes:\n  recovery: [restart, pray]\n",
 		  "unknown recovery 'pray'", 4 },
 		{ "cluster: a.yaml\ntrace: t.csv\nmtbf_node: [100, -1]\n", "mtbf_node", 3 },
+		{ "cluster: a.yaml\ntrace: t.csv\nbackfill: conservative\n",
+		  "unknown backfill 'conservative' (easy, slurm)", 3 },
+		{ "cluster: a.yaml\ntrace: t.csv\nsched_interval: -5\n", "sched_interval", 3 },
 	};
 	char path[] = "/tmp/gp-whatif-spec-XXXXXX";
 	size_t i;
@@ -198,6 +201,36 @@ static void test_spec_errors(void)
 		CU_ASSERT_EQUAL(s.remove.counts[2], 8);
 		CU_ASSERT_DOUBLE_EQUAL(s.slo_bound, 0.8, 1e-12);
 		CU_ASSERT_FALSE(s.slo_max);
+		/* Slurm's rules unset: a pass after every event, EASY */
+		CU_ASSERT_DOUBLE_EQUAL(s.run.sched_interval, 0, 0);
+		CU_ASSERT_EQUAL(s.run.backfill_mode, GP_SIM_BF_EASY);
+		gp_whatif_spec_release(&s);
+		unlink(path);
+		strcpy(path + strlen(path) - 6, "XXXXXX");
+	}
+	{
+		/* Slurm's rules from the spec reach the run (and the engine). */
+		gp_whatif_spec s;
+		gp_error err = GP_ERROR_INIT;
+		gp_sim_config cfg;
+		int fd = mkstemp(path);
+		FILE *fp = fdopen(fd, "w");
+
+		fputs("cluster: a.yaml\ntrace: t.csv\nqueue: backfill\nbackfill: slurm\nsched_interval: 30\n",
+		      fp);
+		fclose(fp);
+		CU_ASSERT_EQUAL_FATAL(gp_whatif_spec_load(path, &s, &err), GP_OK);
+		CU_ASSERT_EQUAL(s.run.backfill_mode, GP_SIM_BF_SLURM);
+		/* a run of the backfill queue follows Slurm's rules; other
+		 * queues have none */
+		s.run.queue = GP_SIM_BACKFILL;
+		gp_sim_config_init(&cfg);
+		gp_run_desc_engine(&s.run, &cfg);
+		CU_ASSERT_DOUBLE_EQUAL(cfg.sched_interval, 30, 0);
+		CU_ASSERT_EQUAL(cfg.backfill_mode, GP_SIM_BF_SLURM);
+		s.run.queue = GP_SIM_FIFO;
+		gp_run_desc_engine(&s.run, &cfg);
+		CU_ASSERT_EQUAL(cfg.backfill_mode, GP_SIM_BF_EASY);
 		gp_whatif_spec_release(&s);
 		unlink(path);
 	}

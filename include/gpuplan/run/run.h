@@ -67,6 +67,7 @@ typedef struct gp_run_desc {
 	uint64_t seed;
 	double tick;            /* timeline interval, 0 = about 500 rows */
 	size_t backfill_depth;
+	int backfill_mode;      /* enum gp_sim_backfill_mode (easy: 0) */
 	/* Preemption and las. */
 	int preempt;            /* enum gp_sim_preempt; -1 = not given (off;
 				 * las preempts by its own order) */

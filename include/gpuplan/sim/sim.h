@@ -140,6 +140,17 @@ int gp_sim_preempt_parse(const char *s); /* -1 when unknown */
 
 #define GP_SIM_LAS_MAX_QUEUES 16
 
+/* Backfill (--backfill): whose rules the backfill queue follows.
+ *   easy   EASY backfill (the default): the blocked head alone gets a
+ *          reservation, of the GPUs it needs
+ *   slurm  Slurm 22.05's sched/backfill: every waiting job, in queue
+ *          order (up to bf_max_job_test = 500, or backfill_depth), starts
+ *          now or gets a reservation, and a reservation holds whole nodes
+ *          from its expected start to start + time limit */
+enum gp_sim_backfill_mode { GP_SIM_BF_EASY = 0, GP_SIM_BF_SLURM, GP_SIM_BF_MODES };
+const char *gp_sim_backfill_name(int mode);
+int gp_sim_backfill_parse(const char *s); /* -1 when unknown */
+
 /* Why a job was interrupted (counters per cause in gp_sim_result). */
 enum gp_sim_cause { GP_SIM_CAUSE_PREEMPT = 0, GP_SIM_CAUSE_FAILURE, GP_SIM_CAUSE_QOS,
 		    GP_SIM_CAUSE_OTHER, GP_SIM_CAUSES };
@@ -160,6 +171,9 @@ typedef struct gp_sim_config {
 	int backfill_scan;           /* exact EASY scan: GP_SIM_SCAN_AUTO, or
 				      * force the plain walk or the index
 				      * (same answers; for tests and benchmarks) */
+	int backfill_mode;           /* enum gp_sim_backfill_mode: EASY (one
+				      * reservation, the head's GPUs) or
+				      * Slurm's (backfill_slurm.c) */
 	gp_sim_duration_fn duration; /* NULL = gp_sim_fixed_duration */
 	void *duration_ud;
 	gp_sim_progress_fn progress; /* NULL = none */
