@@ -72,6 +72,7 @@ const gp_cmd_desc gp_desc_compare = {
 		    "  [--limit N] [--start T] [--end T] [--skip-bad]\n"
 		    "  [--preempt M] [--preempt-cost S] [--checkpoint-interval S]\n"
 		    "  [--checkpoint-cost S] [--sched-interval S] [--backfill easy|slurm]\n"
+		    "  [--bf-interval S]\n"
 		    "  [--las-thresholds LIST] [--las-starvation K]\n"
 		    "  [--las-preempted entry|first] [--las-demoted keep|yield]\n"
 		    "  [--las-tiresias] [--tenants FILE] [--default-tenant NAME]\n"

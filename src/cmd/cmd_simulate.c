@@ -91,6 +91,10 @@ const gp_opt gp_sim_engine_opts[] = {
 		  "reservation, the blocked head's GPUs) or slurm\n"
 		  "(Slurm's sched/backfill: a reservation of whole nodes\n"
 		  "for every waiting job)" },
+	TIME_OPT("bf-interval", GP_OPT_BF_INTERVAL, "S",
+		 "--backfill slurm: backfill only at cycles every S\n"
+		 "seconds, as Slurm's bf_interval (30 s there; default\n"
+		 "0: at every scheduling pass)"),
 	TIME_OPT("sched-interval", GP_OPT_SCHED_INTERVAL, "S",
 		 "jobs start only at scheduling passes every S seconds,\n"
 		 "as Slurm's (default 0: whenever GPUs free up or a job\n"
@@ -208,6 +212,7 @@ int gp_cli_sim_engine_opt(gp_opt_state *s, gp_run_desc *e)
 	case GP_OPT_CKPT_COST: e->checkpoint_cost = s->v; return 0;
 	case GP_OPT_LAS_STARVATION: e->las_starvation = s->v; return 0;
 	case GP_OPT_SCHED_INTERVAL: e->sched_interval = s->v; return 0;
+	case GP_OPT_BF_INTERVAL: e->bf_interval = s->v; return 0;
 	case GP_OPT_BACKFILL:
 		e->backfill_mode = gp_sim_backfill_parse(arg);
 		if (e->backfill_mode < 0)
@@ -333,7 +338,8 @@ const gp_cmd_desc gp_desc_simulate = {
 	.name = "simulate",
 	.synopsis = "[-c CLUSTER] TRACE [--format F] [--policy P]\n"
 		    "  [--queue fifo|sjf|backfill|priority|las|fifo-skip|fairshare]\n"
-		    "  [--backfill easy|slurm] [--backfill-depth N] [--seed N] [--tick S]\n"
+		    "  [--backfill easy|slurm [--bf-interval S]] [--backfill-depth N]\n"
+		    "  [--seed N] [--tick S]\n"
 		    "  [--preempt off|class|priority] [--preempt-cost S]\n"
 		    "  [--checkpoint-interval S] [--checkpoint-cost S] [--sched-interval S]\n"
 		    "  [--las-thresholds LIST] [--las-starvation K]\n"
@@ -458,6 +464,8 @@ static int check_args(sim_args *a)
 		return gp_cli_usage_error("simulate", "--qos-tick does not go with --queue las");
 	if (d->scale_model && !d->scale_ref)
 		return gp_cli_usage_error("simulate", "--scale-model goes with --scale-durations");
+	if (d->bf_interval > 0 && d->backfill_mode != GP_SIM_BF_SLURM)
+		return gp_cli_usage_error("simulate", "--bf-interval goes with --backfill slurm");
 	if (d->backfill_mode != GP_SIM_BF_EASY && d->queue != GP_SIM_BACKFILL)
 		return gp_cli_usage_error("simulate", "--backfill %s goes with --queue backfill",
 					  gp_sim_backfill_name(d->backfill_mode));

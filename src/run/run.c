@@ -54,6 +54,8 @@ void gp_run_desc_engine(const gp_run_desc *d, gp_sim_config *cfg)
 	cfg->checkpoint_cost = d->checkpoint_cost;
 	cfg->las_starvation = d->las_starvation;
 	cfg->sched_interval = d->sched_interval;
+	cfg->bf_interval = d->queue == GP_SIM_BACKFILL && d->backfill_mode == GP_SIM_BF_SLURM
+				   ? d->bf_interval : 0;
 	cfg->las_preempted_first = d->las_preempted_first;
 	cfg->las_demoted_yield = d->las_demoted_yield;
 	cfg->las_nthresholds = d->las_nthresholds;

@@ -420,7 +420,9 @@ static void backfill(sim *s, int32_t head)
 	int hk;
 
 	if (s->cfg->backfill_mode == GP_SIM_BF_SLURM) {
-		gp_sim_backfill_slurm(s, head);
+		/* only at Slurm's backfill cycles, when they are given */
+		if (s->cfg->bf_interval <= 0 || s->bf_due)
+			gp_sim_backfill_slurm(s, head);
 		return;
 	}
 	reserve(s, head);

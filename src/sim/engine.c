@@ -347,7 +347,7 @@ static void schedule(sim *s)
 	}
 	head = gp_sim_combined_head(s);
 	s->version++;
-	if (!s->freed && head == s->last_head && head >= 0 &&
+	if (!s->freed && head == s->last_head && head >= 0 && !s->bf_due &&
 	    (!(s->disc->flags & GP_SIM_DISC_ARRIVALS) || !s->narrived)) {
 		/* Nothing was freed and the blocked head is the same: it
 		 * still cannot start, nor (fifo, sjf) can anything behind it;
@@ -478,6 +478,7 @@ static int setup(sim *s)
 	s->cap_milli = (int64_t)s->cl->ngpus * GP_MILLI;
 	s->last_t = s->tick_t = s->res->first_submit;
 	s->next_pass = s->res->first_submit;
+	s->next_bf = s->res->first_submit;
 	if (s->cfg->tick > 0)
 		s->res->tick = s->cfg->tick;
 	else
@@ -568,7 +569,8 @@ static int config_ok(const gp_sim_config *cfg)
 	    !isfinite(cfg->sched_interval) || !(cfg->fs_halflife > 0) || !(cfg->fs_interval > 0) ||
 	    !isfinite(cfg->fs_interval) || !(cfg->fs_w_age >= 0) || !(cfg->fs_w_fairshare >= 0) ||
 	    !(cfg->fs_w_jobsize >= 0) || !(cfg->fs_w_qos >= 0) || cfg->tenant_key < 0 ||
-	    cfg->tenant_key >= GP_SIM_TENANT_KEYS || cfg->backfill_mode < 0 ||
+	    cfg->tenant_key >= GP_SIM_TENANT_KEYS || !(cfg->bf_interval >= 0) ||
+	    !isfinite(cfg->bf_interval) || cfg->backfill_mode < 0 ||
 	    cfg->backfill_mode >= GP_SIM_BF_MODES)
 		return 0;
 	for (i = 0; i < cfg->las_nthresholds; i++)
@@ -756,6 +758,9 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 		/* queued jobs wait for the next pass, if nothing comes before */
 		if (cfg->sched_interval > 0 && s.qlen[0] + s.qlen[1] > 0 && s.next_pass < t)
 			t = s.next_pass;
+		/* and for the next backfill cycle */
+		if (cfg->bf_interval > 0 && s.qlen[0] + s.qlen[1] > 0 && s.next_bf < t)
+			t = s.next_bf;
 		if (t == INFINITY)
 			break;
 		if (s.fs && t >= s.fs_next)
@@ -764,7 +769,13 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 		ticked = take_events(&s, t);
 		if (s.status != GP_OK)
 			break;
-		if (cfg->sched_interval <= 0) {
+		if (cfg->bf_interval > 0 && t >= s.next_bf) {
+			double k = floor((t - out->first_submit) / cfg->bf_interval + 1e-9) + 1;
+
+			s.bf_due = 1;
+			s.next_bf = out->first_submit + k * cfg->bf_interval;
+		}
+		if (cfg->sched_interval <= 0 || (s.bf_due && t < s.next_pass)) {
 			schedule(&s);
 			drain_stuck(&s);
 		} else if (t >= s.next_pass) {
@@ -774,6 +785,7 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 			drain_stuck(&s);
 			s.next_pass = out->first_submit + k * cfg->sched_interval;
 		}
+		s.bf_due = 0;
 		out->batches++;
 		if (s.qlen[0] + s.qlen[1] > out->peak_queued)
 			out->peak_queued = s.qlen[0] + s.qlen[1];

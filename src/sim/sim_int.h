@@ -123,6 +123,8 @@ struct gp_sim {
 
 	int dirty;              /* something changed since the last pass */
 	double next_pass;       /* sched_interval: the next scheduling pass */
+	double next_bf;         /* bf_interval: the next backfill cycle */
+	int bf_due;             /* this pass is a backfill cycle */
 	int32_t *rank;          /* job -> position in arrival order */
 
 	/* per concern, each owned by its file (see its header) */

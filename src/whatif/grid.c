@@ -512,6 +512,8 @@ static void run_more(const gp_run_desc *r, gp_sbuf *sb)
 		gp_sbuf_addf(sb, "|sched %.17g", r->sched_interval);
 	if (r->backfill_mode)
 		gp_sbuf_addf(sb, "|backfill %s", gp_sim_backfill_name(r->backfill_mode));
+	if (r->bf_interval > 0)
+		gp_sbuf_addf(sb, "|bf %.17g", r->bf_interval);
 	if (r->tenants) {
 		char hash[17] = "-";
 		gp_error e = GP_ERROR_INIT;

@@ -442,6 +442,7 @@ static int load_scale(loader *L, const gp_yaml_node *n)
 static const char *const top_keys[] = {
 	"name", "description", "cluster", "trace", "format", "limit", "start", "end",
 	"skip_bad", "queue", "policy", "seeds", "backfill_depth", "backfill", "sched_interval",
+	"bf_interval",
 	"scale_durations",
 	"mtbf_node", "recovery", "mtbf_gpu", "weibull_shape", "repair", "restart_cost",
 	"preempt", "preempt_cost", "checkpoint_interval", "checkpoint_cost", "axes", "slo", "cost",
@@ -549,6 +550,10 @@ static int load_inputs(loader *L, const gp_yaml_node *axes)
 		if ((s->run.backfill_mode = gp_sim_backfill_parse(v)) < 0)
 			return gp_yaml_error(&L->doc, x, L->err, "unknown backfill '%s' (easy, slurm)", v);
 	}
+	if ((x = gp_yaml_get(root, "bf_interval")) &&
+	    gp_yaml_double(&L->doc, x, "'bf_interval' (seconds between backfill cycles)", 0, 1e12,
+			   &s->run.bf_interval, L->err))
+		return GP_EINPUT;
 	if ((x = gp_yaml_get(root, "sched_interval")) &&
 	    gp_yaml_double(&L->doc, x, "'sched_interval' (seconds between scheduling passes)", 0, 1e12,
 			   &s->run.sched_interval, L->err))

@@ -349,6 +349,48 @@ static void test_backfill_slurm_every_job(void)
 	gp_joblist_release(&l);
 }
 
+/* Slurm's backfill cycles (bf_interval).  One node of 4 GPUs: A(2, 0-10),
+ * B(1, 0-100); C(3 GPUs, 5 s) at 1 waits for A: it holds the node over
+ * [10, 15).  D(1 GPU, 5 s) at 2 ends before that: at every pass it
+ * backfills at once (2-7); with cycles every 30 s from 0 the pass at 2 is
+ * FIFO only, so D waits behind C: C 10-15, D 15-20.  E(1 GPU, 50 s) at 8
+ * would cross C's hold either way: E 15-65. */
+static void test_backfill_slurm_cycles(void)
+{
+	gp_joblist l;
+	gp_sim_result r;
+	gp_sim_config cfg;
+	gp_error err = GP_ERROR_INIT;
+	int k;
+
+	build_cluster(1, 4);
+	gp_joblist_init(&l);
+	add(&l, "A", 0, 2, 10, GP_CLASS_BE);
+	add(&l, "B", 0, 1, 100, GP_CLASS_BE);
+	add(&l, "C", 1, 3, 5, GP_CLASS_BE);
+	add(&l, "D", 2, 1, 5, GP_CLASS_BE);
+	add(&l, "E", 8, 1, 50, GP_CLASS_BE);
+	for (k = 0; k < 2; k++) {
+		gp_sim_config_init(&cfg);
+		cfg.cluster = &cl;
+		cfg.policy = gp_policy_find("first-fit");
+		cfg.queue = GP_SIM_BACKFILL;
+		cfg.backfill_mode = GP_SIM_BF_SLURM;
+		cfg.bf_interval = k ? 30 : 0;
+		cfg.seed = 7;
+		cfg.tick = 5;
+		CU_ASSERT_EQUAL_FATAL(gp_sim_run(&cfg, &l, &r, &err), GP_OK);
+		CHECK_JOB(r, 2, 10, 15);
+		if (k)
+			CHECK_JOB(r, 3, 15, 20);
+		else
+			CHECK_JOB(r, 3, 2, 7);
+		CHECK_JOB(r, 4, 15, 65);
+		gp_sim_result_release(&r);
+	}
+	gp_joblist_release(&l);
+}
+
 /* --backfill's names, both ways. */
 static void test_backfill_slurm_names(void)
 {
@@ -1337,6 +1379,7 @@ static void register_tests(void)
 	gp_test_add(s, "slurm backfill: whole nodes", test_backfill_slurm_whole_nodes);
 	gp_test_add(s, "slurm backfill: a plan for every job", test_backfill_slurm_every_job);
 	gp_test_add(s, "slurm backfill: mode names", test_backfill_slurm_names);
+	gp_test_add(s, "slurm backfill: cycles", test_backfill_slurm_cycles);
 	gp_test_add(s, "backfill", test_backfill);
 	gp_test_add(s, "backfill_extra_gpus", test_backfill_extra_gpus);
 	gp_test_add(s, "backfill_arrival_rescans", test_backfill_arrival_rescans);

@@ -216,8 +216,8 @@ static void test_spec_errors(void)
 		int fd = mkstemp(path);
 		FILE *fp = fdopen(fd, "w");
 
-		fputs("cluster: a.yaml\ntrace: t.csv\nqueue: backfill\nbackfill: slurm\nsched_interval: 30\n",
-		      fp);
+		fputs("cluster: a.yaml\ntrace: t.csv\nqueue: backfill\nbackfill: slurm\nsched_interval: 3\n"
+		      "bf_interval: 30\n", fp);
 		fclose(fp);
 		CU_ASSERT_EQUAL_FATAL(gp_whatif_spec_load(path, &s, &err), GP_OK);
 		CU_ASSERT_EQUAL(s.run.backfill_mode, GP_SIM_BF_SLURM);
@@ -226,11 +226,13 @@ static void test_spec_errors(void)
 		s.run.queue = GP_SIM_BACKFILL;
 		gp_sim_config_init(&cfg);
 		gp_run_desc_engine(&s.run, &cfg);
-		CU_ASSERT_DOUBLE_EQUAL(cfg.sched_interval, 30, 0);
+		CU_ASSERT_DOUBLE_EQUAL(cfg.sched_interval, 3, 0);
+		CU_ASSERT_DOUBLE_EQUAL(cfg.bf_interval, 30, 0);
 		CU_ASSERT_EQUAL(cfg.backfill_mode, GP_SIM_BF_SLURM);
 		s.run.queue = GP_SIM_FIFO;
 		gp_run_desc_engine(&s.run, &cfg);
 		CU_ASSERT_EQUAL(cfg.backfill_mode, GP_SIM_BF_EASY);
+		CU_ASSERT_DOUBLE_EQUAL(cfg.bf_interval, 0, 0);
 		gp_whatif_spec_release(&s);
 		unlink(path);
 	}

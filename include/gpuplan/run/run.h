@@ -77,6 +77,7 @@ typedef struct gp_run_desc {
 	double las_starvation;
 	double sched_interval;  /* scheduling passes every S seconds; 0 = after
 				 * every event (gp_sim_config.sched_interval) */
+	double bf_interval;     /* Slurm's backfill cycles (gp_sim_config) */
 	int las_preempted_first, las_demoted_yield; /* Tiresias' las rules */
 	/* Durations: recorded ones scaled from a reference (NULL = the perf
 	 * model), and GPU memory estimated with a margin (< 0 = off). */

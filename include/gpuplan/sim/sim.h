@@ -199,6 +199,11 @@ typedef struct gp_sim_config {
 	 * sched_interval seconds from the first submit, not the moment GPUs
 	 * free up or a job arrives; 0 = a pass after every batch of events. */
 	double sched_interval;
+	/* Slurm's backfill cycles (backfill_mode slurm): with bf_interval > 0
+	 * backfill starts jobs and plans only at cycles every bf_interval
+	 * seconds from the first submit (Slurm's bf_interval, 30 s by
+	 * default); the passes in between are FIFO.  0 = at every pass. */
+	double bf_interval;
 	/* las rules of Tiresias' simulator where gpuplan's differ (both 0
 	 * by default): */
 	int las_preempted_first;     /* a preempted job waits ahead of the
