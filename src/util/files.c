@@ -391,11 +391,7 @@ int gp_lock_read(const gp_lock *lk, const char *path, size_t max_bytes, char **d
 		}
 	}
 	buf[n] = '\0';
-	if (gp_text_bom(buf, n)) {
-		n -= 3;
-		memmove(buf, buf + 3, n + 1);
-	}
-	if (gp_text_check(buf, n, path, 1, err)) {
+	if (gp_text_take(buf, &n, path, err)) {
 		free(buf);
 		return GP_EINPUT;
 	}

@@ -271,11 +271,7 @@ int gp_read_file(const char *path, size_t max_bytes, char **data, size_t *len,
 	if (!is_stdin)
 		fclose(fp);
 	buf[n] = '\0';
-	if (gp_text_bom(buf, n)) {
-		n -= 3;
-		memmove(buf, buf + 3, n + 1);
-	}
-	if (gp_text_check(buf, n, path, 1, err)) {
+	if (gp_text_take(buf, &n, path, err)) {
 		free(buf);
 		return GP_EINPUT;
 	}
@@ -322,6 +318,17 @@ int gp_text_check(const char *text, size_t n, const char *file, int line0, gp_er
 size_t gp_text_bom(const char *text, size_t n)
 {
 	return n >= 3 && !memcmp(text, "\xef\xbb\xbf", 3) ? 3 : 0;
+}
+
+int gp_text_take(char *buf, size_t *n, const char *file, gp_error *err)
+{
+	size_t bom = gp_text_bom(buf, *n);
+
+	if (bom) {
+		*n -= bom;
+		memmove(buf, buf + bom, *n + 1);
+	}
+	return gp_text_check(buf, *n, file, 1, err);
 }
 
 size_t gp_hash_str(const char *s)

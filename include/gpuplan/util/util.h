@@ -76,6 +76,10 @@ size_t gp_text_bad_byte(const char *s, size_t n);
 int gp_text_check(const char *text, size_t n, const char *file, int line0, gp_error *err);
 int gp_text_byte_error(gp_error *err, const char *file, int line, int col, unsigned char c);
 size_t gp_text_bom(const char *text, size_t n);
+/* A whole file read into buf[0..*n] (NUL-terminated) made text as every
+ * reader takes it: its byte order mark dropped in place (*n shrinks), then
+ * gp_text_check from line 1. */
+int gp_text_take(char *buf, size_t *n, const char *file, gp_error *err);
 
 /* Resolve rel against the directory of base (unless rel is absolute). */
 char *gp_path_relative_to(const char *base, const char *rel);
