@@ -163,24 +163,10 @@ json_t *gp_report_hist_json(const gp_joblist *jobs, const gp_sim_result *r)
 	return o;
 }
 
-/* CDF points of v (sorted), delays under a second drawn at 1 s. */
-static size_t cdf(double *v, size_t n, double *x, double *y)
-{
-	size_t i;
-
-	gp_sort_doubles(v, n);
-	for (i = 0; i < n; i++) {
-		x[i] = v[i] < 1 ? 1 : v[i];
-		y[i] = (double)(i + 1) / (double)n;
-	}
-	return n;
-}
-
 void gp_report_hist_svg(const struct gp_report_ident *id, const gp_joblist *jobs,
 			const gp_sim_result *r, gp_sbuf *out)
 {
 	size_t i, n = 0, cap = jobs->n ? jobs->n : 1;
-	double *rec = gp_xmalloc(cap * sizeof(*rec)), *sim = gp_xmalloc(cap * sizeof(*sim));
 	double *x[2], *y[2];
 	gp_svg_series se[2];
 	gp_svg_chart c;
@@ -188,21 +174,23 @@ void gp_report_hist_svg(const struct gp_report_ident *id, const gp_joblist *jobs
 	char *sub;
 	int k;
 
+	for (k = 0; k < 2; k++) {
+		x[k] = gp_xmalloc(cap * sizeof(*x[k]));
+		y[k] = gp_xmalloc(cap * sizeof(*y[k]));
+	}
 	for (i = 0; i < jobs->n && i < r->njobs; i++) {
 		const gp_job *j = &jobs->jobs[i];
 
 		if (!j->hist || j->hist->recorded_start < 0 || r->jobs[i].start < 0)
 			continue;
-		rec[n] = j->hist->recorded_start - j->submit;
-		sim[n] = r->jobs[i].start - j->submit;
+		x[0][n] = j->hist->recorded_start - j->submit;
+		x[1][n] = r->jobs[i].start - j->submit;
 		n++;
 	}
-	for (k = 0; k < 2; k++) {
-		x[k] = gp_xmalloc(cap * sizeof(*x[k]));
-		y[k] = gp_xmalloc(cap * sizeof(*y[k]));
-	}
-	se[0] = (gp_svg_series){ "recorded", x[0], y[0], cdf(rec, n, x[0], y[0]), 1 };
-	se[1] = (gp_svg_series){ "simulated", x[1], y[1], cdf(sim, n, x[1], y[1]), 1 };
+	for (k = 0; k < 2; k++)
+		gp_svg_cdf_points(x[k], y[k], n, 1);
+	se[0] = (gp_svg_series){ "recorded", x[0], y[0], n, 1 };
+	se[1] = (gp_svg_series){ "simulated", x[1], y[1], n, 1 };
 	gp_hist_check_run(jobs, r, 0, NULL, &hc);
 	sub = gp_xasprintf("%s, %zu jobs; KS distance %.3f; delays under 1 s drawn at 1 s",
 			   id && id->trace ? id->trace : "trace", n, hc.ks);
@@ -211,20 +199,11 @@ void gp_report_hist_svg(const struct gp_report_ident *id, const gp_joblist *jobs
 	c.subtitle = sub;
 	c.x_title = "queue delay, submit to start (seconds, log scale)";
 	c.y_title = "share of jobs started within x";
-	c.x_log = 1;
-	c.y_percent = 1;
-	c.set_y = 1;
-	c.y_min = 0;
-	c.y_max = 1;
-	c.legend = GP_LEGEND_BOTTOM_RIGHT;
-	c.series = se;
-	c.nseries = 2;
+	gp_svg_cdf_axes(&c, se, 2, 0);
 	gp_svg_line_chart(&c, out);
 	free(sub);
 	for (k = 0; k < 2; k++) {
 		free(x[k]);
 		free(y[k]);
 	}
-	free(rec);
-	free(sim);
 }

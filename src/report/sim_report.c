@@ -592,7 +592,6 @@ static size_t sim_cdf(const gp_joblist *jobs, const gp_sim_result *r, int k, int
 {
 	size_t i, n = 0;
 
-	*at_floor = 0;
 	for (i = 0; i < r->njobs; i++) {
 		const gp_job *j = &jobs->jobs[i];
 
@@ -602,31 +601,10 @@ static size_t sim_cdf(const gp_joblist *jobs, const gp_sim_result *r, int k, int
 			continue;
 		if (tenant >= 0 && r->job_tenant[i] != tenant)
 			continue;
-		x[n] = delay ? gp_sim_job_wait(j, &r->jobs[i]) : r->jobs[i].finish - j->submit;
-		if (x[n] < floor) {
-			x[n] = floor;
-			(*at_floor)++;
-		}
-		n++;
+		x[n++] = delay ? gp_sim_job_wait(j, &r->jobs[i]) : r->jobs[i].finish - j->submit;
 	}
-	gp_sort_doubles(x, n);
-	for (i = 0; i < n; i++)
-		y[i] = (double)(i + 1) / (double)n;
+	*at_floor = gp_svg_cdf_points(x, y, n, floor);
 	return n;
-}
-
-/* A CDF's axes: log time across, 0..100 % up, the legend bottom right. */
-static void cdf_axes(gp_svg_chart *c, gp_svg_series *se, int ns)
-{
-	c->x_log = 1;
-	c->x_log_time = 1;
-	c->y_percent = 1;
-	c->set_y = 1;
-	c->y_min = 0;
-	c->y_max = 1;
-	c->legend = GP_LEGEND_BOTTOM_RIGHT;
-	c->series = se;
-	c->nseries = ns;
 }
 
 static void sim_svg_cdf(const gp_report_ident *id, const gp_joblist *jobs, const gp_sim_result *r,
@@ -668,7 +646,7 @@ static void sim_svg_cdf(const gp_report_ident *id, const gp_joblist *jobs, const
 	c.x_title = delay ? "queue delay: before the first start and after every stop (log scale)" :
 		    "job completion time, submit to finish (log scale)";
 	c.y_title = delay ? "share of jobs started within x" : "share of jobs finished within x";
-	cdf_axes(&c, se, ns);
+	gp_svg_cdf_axes(&c, se, ns, 1);
 	gp_svg_line_chart(&c, out);
 	free(sub);
 	free(sub2);
@@ -917,7 +895,7 @@ static void html_tenant_cdf(gp_html *h, const gp_joblist *jobs, const gp_sim_res
 		     "waits under 1 s drawn at 1 s";
 	c.x_title = "queue delay: before the first start and after every stop (log scale)";
 	c.y_title = "share of the tenant's jobs started within x";
-	cdf_axes(&c, se, ns);
+	gp_svg_cdf_axes(&c, se, ns, 1);
 	gp_sbuf_init(&sb);
 	if (ns)
 		gp_svg_line_chart(&c, &sb);

@@ -840,3 +840,31 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out)
 		chart_legend(c, &lg, out);
 	gp_sbuf_adds(out, "</svg>\n");
 }
+
+size_t gp_svg_cdf_points(double *x, double *y, size_t n, double floor)
+{
+	size_t i, raised = 0;
+
+	gp_sort_doubles(x, n);
+	for (i = 0; i < n; i++) {
+		if (x[i] < floor) {
+			x[i] = floor;
+			raised++;
+		}
+		y[i] = (double)(i + 1) / (double)n;
+	}
+	return raised;
+}
+
+void gp_svg_cdf_axes(gp_svg_chart *c, const gp_svg_series *se, int nseries, double x_log_time)
+{
+	c->x_log = 1;
+	c->x_log_time = x_log_time;
+	c->y_percent = 1;
+	c->set_y = 1;
+	c->y_min = 0;
+	c->y_max = 1;
+	c->legend = GP_LEGEND_BOTTOM_RIGHT;
+	c->series = se;
+	c->nseries = nseries;
+}

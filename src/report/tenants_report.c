@@ -109,16 +109,11 @@ void gp_report_tenants_svg(const struct gp_report_ident *id, const gp_joblist *j
 		size_t t = tc[k].t, n = 0;
 
 		for (i = 0; i < r->njobs; i++) {
-			double w;
-
 			if (r->jobs[i].state != GP_SIM_DONE || (size_t)r->job_tenant[i] != t)
 				continue;
-			w = gp_sim_job_wait(&jobs->jobs[i], &r->jobs[i]);
-			x[k][n++] = w < 1 ? 1 : w;
+			x[k][n++] = gp_sim_job_wait(&jobs->jobs[i], &r->jobs[i]);
 		}
-		gp_sort_doubles(x[k], n);
-		for (i = 0; i < n; i++)
-			y[k][i] = (double)(i + 1) / (double)n;
+		gp_svg_cdf_points(x[k], y[k], n, 1);
 		se[k] = (gp_svg_series){ r->tenants->t[t].name, x[k], y[k], n, 1 };
 	}
 	sub = gp_xasprintf("%s, %s/%s; %zu of %zu tenants (most jobs first); under 1 s drawn at 1 s",
@@ -128,15 +123,7 @@ void gp_report_tenants_svg(const struct gp_report_ident *id, const gp_joblist *j
 	c.subtitle = sub;
 	c.x_title = "queue delay: before the first start and after every stop (log scale)";
 	c.y_title = "share of the tenant's jobs started within x";
-	c.x_log = 1;
-	c.x_log_time = 1;
-	c.y_percent = 1;
-	c.set_y = 1;
-	c.y_min = 0;
-	c.y_max = 1;
-	c.legend = GP_LEGEND_BOTTOM_RIGHT;
-	c.series = se;
-	c.nseries = (int)ndraw;
+	gp_svg_cdf_axes(&c, se, (int)ndraw, 1);
 	gp_svg_line_chart(&c, out);
 	for (k = 0; k < ndraw; k++) {
 		free(x[k]);

@@ -112,6 +112,15 @@ enum gp_svg_legend {
  * points per series keep the file small: reduce long series first. */
 void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out);
 
+/* The points of a distribution (CDF): sorts x[0..n), raises values under
+ * floor to it (a log axis has no zero) and fills y with F(x).  Returns how
+ * many values were raised. */
+size_t gp_svg_cdf_points(double *x, double *y, size_t n, double floor);
+
+/* A CDF chart's axes: log x, 0..100 % up, the legend bottom right;
+ * x_log_time as in gp_svg_chart (0: plain powers of ten). */
+void gp_svg_cdf_axes(gp_svg_chart *c, const gp_svg_series *se, int nseries, double x_log_time);
+
 /* ---- simulation reports ---- */
 
 /* Where the run's inputs came from, for headers and JSON. */
