@@ -42,7 +42,7 @@ json_num() {
 
 out=$tmp/rows
 : >"$out"
-grep -v '^#' "$CASES" | while IFS='	' read -r id class split cluster what algo size on metric measured source; do
+grep -v '^#' "$CASES" | while IFS='	' read -r id class split cluster what algo size on gpp metric measured source; do
 	[ -n "$id" ] || continue
 	spec=$(expand_on "$on")
 	cl=$DIR/clusters/$cluster.yaml
@@ -54,6 +54,7 @@ grep -v '^#' "$CASES" | while IFS='	' read -r id class split cluster what algo s
 	else
 		set -- --collective "$what" --size "$size" --on "$spec"
 		[ "$algo" = auto ] || set -- "$@" --algo "$algo"
+		[ "$gpp" = 1 ] || set -- "$@" --gpus-per-process "$gpp"
 		"$GPUPLAN" perf -c "$cl" "$@" --json >"$tmp/o" 2>"$tmp/e" || {
 			echo "validate-perf: case $id failed:" >&2; cat "$tmp/e" >&2; exit 1; }
 		bytes=$(json_num bytes <"$tmp/o")

@@ -19,7 +19,7 @@
 #include "gpuplan/util/util.h"
 
 enum { O_COLL = 1, O_SIZE, O_SWEEP, O_ON, O_ALGO, O_POLICY, O_SEED, O_JSON, O_FORMAT, O_HTML,
-       O_GEMM };
+       O_GEMM, O_GPP };
 
 static const gp_opt perf_opts[] = {
 	GP_OPT_CLUSTER('c'),
@@ -36,6 +36,10 @@ static const gp_opt perf_opts[] = {
 	{ .name = "algo", .key = O_ALGO, .type = GP_OT_STR, .arg = "ALGO",
 	  .help = "auto (what NCCL picks), ring, tree, nvls, nvlstree,\n"
 		  "collnet, hierarchical, ps (as NCCL_ALGO forces one)" },
+	{ .name = "gpus-per-process", .key = O_GPP, .type = GP_OT_LONG, .arg = "G", .min = 1,
+	  .max = GP_TOPO_MAX_GPUS,
+	  .help = "one process drives G GPUs (nccl-tests -g G): its\n"
+		  "kernel launches, one per GPU, add to the latency" },
 	{ .name = "policy", .key = O_POLICY, .type = GP_OT_STR, .arg = "P",
 	  .help = "place the job with policy P on the idle cluster" },
 	GP_OPT_SEED(O_SEED, "seed for randomised policies (default 1)"),
@@ -55,9 +59,9 @@ static const gp_opt perf_opts[] = {
 const gp_cmd_desc gp_desc_perf = {
 	.name = "perf",
 	.synopsis = "[-c CLUSTER] --collective OP --size BYTES --on NODE:GPUS[,...]\n"
-		    "  [--algo ALGO] [--json]\n"
+		    "  [--algo ALGO] [--gpus-per-process G] [--json]\n"
 		    "[-c CLUSTER] --collective OP --sweep MIN:MAX[:FACTOR]\n"
-		    "  --on NODE:GPUS[,...] [--algo ALGO] [--json]\n"
+		    "  --on NODE:GPUS[,...] [--algo ALGO] [--gpus-per-process G] [--json]\n"
 		    "  [--format gpuplan|nccl-tests]\n"
 		    "[-c CLUSTER] JOB.yaml [--on NODE:GPUS[,...] | --policy P]\n"
 		    "  [--seed N] [--gemm-efficiency F] [--json]\n"
@@ -436,7 +440,7 @@ static void sweep_body(gp_html *h, void *ud)
 
 /* The table of a sweep: one row per size from lo to hi, times factor;
  * gpuplan's own columns or nccl-tests' (nccl). */
-static int run_sweep(const gp_cluster *c, int coll, int algo, double lo, double hi,
+static int run_sweep(const gp_cluster *c, int coll, int algo, int per_proc, double lo, double hi,
 		     double factor, const gp_placement *p, int json, int nccl, perf_page *pg)
 {
 	gp_perf_fabric f;
@@ -458,6 +462,7 @@ static int run_sweep(const gp_cluster *c, int coll, int algo, double lo, double 
 		memset(&tab[ntab], 0, sizeof(tab[ntab]));
 		tab[ntab].bytes = bytes;
 		gp_perf_coll_eval(coll, algo, &f, bytes, &tab[ntab].r);
+		gp_perf_coll_add_launch(&tab[ntab].r, coll, n, bytes, per_proc);
 		ntab++;
 		if (factor <= 1)
 			break;
@@ -585,7 +590,7 @@ static int parse_sweep(const char *s, double *lo, double *hi, double *factor)
 	return 0;
 }
 
-static int run_collective(const gp_cluster *c, int coll, int algo, double bytes,
+static int run_collective(const gp_cluster *c, int coll, int algo, int per_proc, double bytes,
 			  const gp_placement *p, int json, perf_page *pg)
 {
 	gp_perf_coll_result r;
@@ -597,6 +602,7 @@ static int run_collective(const gp_cluster *c, int coll, int algo, double bytes,
 
 	if (gp_perf_placement_collective(c, p, coll, algo, bytes, &r, &err))
 		return gp_cli_report(&err);
+	gp_perf_coll_add_launch(&r, coll, n, bytes, per_proc);
 	o = open_memstream(&txt, &txtlen);
 	if (!o)
 		return gp_cli_fail(GP_EIO, "out of memory");
@@ -954,7 +960,7 @@ out:
 typedef struct perf_args {
 	const char *cluster_path, *on, *policy, *size, *sweep, *format;
 	int coll, algo, json, nccl;
-	long seed;
+	long seed, per_proc;
 	double eta;
 } perf_args;
 
@@ -990,13 +996,14 @@ static int perf_opt(perf_args *a, perf_page *pg, gp_opt_state *o, int c)
 		return 0;
 	case O_HTML: pg->path = arg; return 0;
 	case O_GEMM: a->eta = o->v; return 0;
+	case O_GPP: a->per_proc = o->l; return 0;
 	}
 	return 0;
 }
 
 int cmd_perf(int argc, char **argv)
 {
-	perf_args a = { .coll = -1, .algo = GP_ALGO_AUTO, .seed = 1 };
+	perf_args a = { .coll = -1, .algo = GP_ALGO_AUTO, .seed = 1, .per_proc = 1 };
 	const char *cluster_path, *on, *policy, *size, *sweep, *format, *job = NULL;
 	double lo = 0, hi = 0, factor = 2;
 	int coll, algo, json, c = 0, st = GP_OK, nccl, nargs;
@@ -1070,9 +1077,9 @@ int cmd_perf(int argc, char **argv)
 		gp_placement_init(&p);
 		st = parse_on(&cl, on, &p);
 		if (!st && sweep)
-			st = run_sweep(&cl, coll, algo, lo, hi, factor, &p, json, nccl, &pg);
+			st = run_sweep(&cl, coll, algo, (int)a.per_proc, lo, hi, factor, &p, json, nccl, &pg);
 		else if (!st)
-			st = run_collective(&cl, coll, algo, bytes, &p, json, &pg);
+			st = run_collective(&cl, coll, algo, (int)a.per_proc, bytes, &p, json, &pg);
 		gp_placement_release(&p);
 	} else {
 		st = run_job(&cl, job, on, policy, seed, eta, json, &pg);

@@ -200,10 +200,14 @@ double gp_perf_busbw_factor(int coll, int n)
  * Latencies in microseconds, [tree, ring][LL, LL128, Simple]. */
 enum { T_TREE = 0, T_RING };
 static const double base_lat[2][GP_PROTO_COUNT] = { { 6.8, 14.0, 8.4 }, { 6.6, 14.0, 8.4 } };
-static const double hw_lat[3][2][GP_PROTO_COUNT] = {
+static const double hw_lat[4][2][GP_PROTO_COUNT] = {
 	/* NVLink */ { { 0.6, 1.25, 4.0 }, { 0.6, 1.9, 3.4 } },
 	/* PCIe */   { { 1.0, 1.9, 4.0 }, { 1.0, 2.5, 5.7 } },
 	/* NET */    { { 5.0, 8.5, 14.0 }, { 2.7, 4.0, 14.0 } },
+	/* SHM: the PCIe row x GP_PERF_SHM_HOP_RATIO (a hop through host
+	 * memory: written over PCIe, polled over PCIe) */
+	{ { 1.0 * GP_PERF_SHM_HOP_RATIO, 1.9 * GP_PERF_SHM_HOP_RATIO, 4.0 * GP_PERF_SHM_HOP_RATIO },
+	  { 1.0 * GP_PERF_SHM_HOP_RATIO, 2.5 * GP_PERF_SHM_HOP_RATIO, 5.7 * GP_PERF_SHM_HOP_RATIO } },
 };
 #define NVLS_NET_US 18.0
 #define NVLSTREE_NET_US 20.9
@@ -232,10 +236,12 @@ static int arch_row(const gp_perf_fabric *f)
 }
 
 /* Rows of hw_lat. */
-enum { HW_NVLINK = 0, HW_PCI, HW_NET };
+enum { HW_NVLINK = 0, HW_PCI, HW_NET, HW_SHM };
 
 static int intra_hw(const gp_perf_fabric *f)
 {
+	if (f->intra_shm)
+		return HW_SHM;
 	if (f->intra_hw == GP_PERF_HW_PCI)
 		return HW_PCI;
 	if (f->intra_hw == GP_PERF_HW_NVLINK)
@@ -662,6 +668,18 @@ void gp_perf_coll_eval(int coll, int algo, const gp_perf_fabric *f, double bytes
 		out->bw_gbps = fmin(f->bw_intra, f->bw_node_net);
 	out->algbw_gbps = t > 0 ? bytes / t / 1e9 : 0.0;
 	out->busbw_gbps = out->algbw_gbps * gp_perf_busbw_factor(coll, f->n);
+}
+
+void gp_perf_coll_add_launch(gp_perf_coll_result *out, int coll, int n, double bytes, int g)
+{
+	double extra = g > 1 ? (g - 1) * GP_PERF_LAUNCH_S : 0;
+
+	if (extra <= 0)
+		return;
+	out->time_s += extra;
+	out->lat_s += extra;
+	out->algbw_gbps = out->time_s > 0 ? bytes / out->time_s / 1e9 : 0.0;
+	out->busbw_gbps = out->algbw_gbps * gp_perf_busbw_factor(coll, n);
 }
 
 /* ---- rings within one node ---- */

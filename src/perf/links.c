@@ -200,6 +200,8 @@ static void part_intra(const gp_cluster *c, const gp_place_part *pp, gp_perf_fab
 	if (pp->ngpus > 1) {
 		if (gp_perf_link_alpha(hop) > f->alpha_intra)
 			f->alpha_intra = gp_perf_link_alpha(hop);
+		if (ha >= 0 && hb >= 0 && !gp_perf_p2p_ok(t, m, ha, hb))
+			f->intra_shm = 1;
 		if (hop.level != GP_LINK_NV)
 			a->pcie = 1;
 		if (!on_nvswitch(t, m))

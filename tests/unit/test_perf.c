@@ -621,6 +621,43 @@ static void test_cluster_paths(void)
 	gp_cluster_release(&c);
 }
 
+/* Host-memory hops and launch cost.  Eight RTX 4090 whose pairs are all
+ * SYS (tests/data/clusters/rtx4090.yaml): consumer boards, no peer
+ * access, so NCCL goes through host memory (SHM).  An 8-byte all-reduce
+ * takes the ring with LL: 6.6 us + 2 x 7 hops x 1.0 us (PCIe) x 1.8
+ * (a host-memory hop) = 31.8 us, where a P2P ring would take 20.6 us.
+ * One process driving all eight (nccl-tests -g 8) launches seven more
+ * kernels first: + 7 x 2 us = 45.8 us. */
+static void test_shm_latency(void)
+{
+	gp_cluster c;
+	gp_error err = GP_ERROR_INIT;
+	gp_placement p;
+	gp_place_part *pp;
+	gp_perf_coll_result r;
+	int i;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_load(gp_test_path("tests/data/clusters/rtx4090.yaml"), &c, &err),
+			      GP_OK);
+	gp_placement_init(&p);
+	pp = gp_placement_add(&p, 0);
+	for (i = 0; i < 8; i++)
+		pp->gpus[pp->ngpus++] = i;
+	CU_ASSERT_EQUAL_FATAL(gp_perf_placement_collective(&c, &p, GP_COLL_ALLREDUCE, GP_ALGO_RING,
+							   8, &r, &err), GP_OK);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_LL);
+	CU_ASSERT_DOUBLE_EQUAL(r.lat_s, 31.8e-6, 1e-12);
+	gp_perf_coll_add_launch(&r, GP_COLL_ALLREDUCE, 8, 8, 8);
+	CU_ASSERT_DOUBLE_EQUAL(r.lat_s, 45.8e-6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.algbw_gbps, 8 / r.time_s / 1e9, 1e-15);
+	/* One GPU per process: nothing added. */
+	gp_perf_coll_add_launch(&r, GP_COLL_ALLREDUCE, 8, 8, 1);
+	CU_ASSERT_DOUBLE_EQUAL(r.lat_s, 45.8e-6, 1e-12);
+	gp_placement_release(&p);
+	gp_cluster_release(&c);
+}
+
 /* Gavel's throughput matrix, the isolated figures of
  * tests/data/gavel/simulation_throughputs-isolated.json (values below
  * read from that file with jq). */
@@ -1004,6 +1041,7 @@ static void register_tests(void)
 	gp_test_add(s, "ring cube mesh", test_ring_cube_mesh);
 	gp_test_add(s, "two nodes", test_two_nodes);
 	gp_test_add(s, "two-node tree cap", test_two_node_tree_cap);
+	gp_test_add(s, "host-memory hops and launch cost", test_shm_latency);
 	gp_test_add(s, "profile precision", test_profile_precision);
 	gp_test_add(s, "parameter server", test_ps);
 	gp_test_add(s, "profile step", test_profile_step);

@@ -44,6 +44,11 @@ typedef struct gp_perf_profile gp_perf_profile;
 #define GP_PERF_TREE_2NODE_NET 0.6   /* two-node tree: algbw per NIC GB/s
 					* (busbw about 1.2 x the NICs) */
 #define GP_PERF_CHUNK_BYTES 524288.0 /* NCCL_BUFFSIZE 4 MiB / NCCL_STEPS 8 */
+#define GP_PERF_SHM_HOP_RATIO 1.8    /* a host-memory (SHM) hop's latency over
+					* a PCIe P2P hop's (1.8 us against
+					* NCCL's 1.0 for LL) */
+#define GP_PERF_LAUNCH_S 2.0e-6      /* host cost of one more kernel launch
+					* when one process drives several GPUs */
 #define GP_PERF_DEFAULT_EFFICIENCY 0.40 /* achieved/peak FLOPS when uncalibrated */
 #define GP_PERF_DEFAULT_OVERLAP 0.5    /* share of compute that hides comm */
 
@@ -141,6 +146,8 @@ typedef struct gp_perf_fabric {
 			      * PCIe path, or one NIC port (pipeline fill) */
 	int sharp;           /* in-network reduction across the nodes */
 	int net_ib;          /* InfiniBand between the nodes */
+	int intra_shm;       /* the ring's weakest hop inside a node has no
+			      * peer access: host memory (NCCL's SHM) */
 } gp_perf_fabric;
 
 typedef struct gp_perf_coll_result {
@@ -167,6 +174,11 @@ double gp_perf_coll_time(int coll, int algo, const gp_perf_fabric *f,
  * was. */
 void gp_perf_coll_eval(int coll, int algo, const gp_perf_fabric *f,
 		       double bytes, gp_perf_coll_result *out);
+/* One process driving g GPUs (nccl-tests -g g): it launches the
+ * collective's kernels one GPU after the other, so the last starts
+ * (g - 1) launches later (GP_PERF_LAUNCH_S each); adds that to out's
+ * time and latency and recomputes its bandwidths. */
+void gp_perf_coll_add_launch(gp_perf_coll_result *out, int coll, int n, double bytes, int g);
 
 /* ---- within one node: rings over a GPU set ---- */
 

@@ -19,3 +19,9 @@ run perf -c $C --collective alltoall --size 1GiB --on a
 run perf -c $C --collective allreduce --on a
 run perf -c $C --collective allreduce --size 1GiB --on a --algo magic
 run perf -c $TMP/none.yaml --collective allreduce --size 1GiB --on a
+# One process driving eight RTX 4090 without peer access (nccl-tests -g 8):
+# 7 more kernel launches of 2 us on top of the host-memory ring.
+R=tests/data/clusters/rtx4090.yaml
+run perf -c $R --collective allreduce --size 8 --on r4090 --algo ring
+run perf -c $R --collective allreduce --size 8 --on r4090 --algo ring --gpus-per-process 8
+run perf -c $C --collective allreduce --size 8 --on a --gpus-per-process 0
