@@ -27,8 +27,7 @@ typedef struct gp_command {
 	const char *name;
 	gp_cmd_fn fn;
 	const char *summary;
-	const char *usage;      /* full usage text for `gpuplan help NAME`, or */
-	const struct gp_cmd_desc *desc; /* the description it is made from (opt.h) */
+	const struct gp_cmd_desc *desc; /* its arguments and options, its usage (opt.h) */
 } gp_command;
 /* The usage text of a command (made from its description once). */
 const char *gp_cli_usage_text(const gp_command *c);
@@ -37,7 +36,7 @@ int cmd_topo(int argc, char **argv);
 extern const struct gp_cmd_desc gp_desc_estimate, gp_desc_release, gp_desc_replace,
 	gp_desc_failures_fit, gp_desc_place, gp_desc_env, gp_desc_calibrate;
 /* `gpuplan completion bash|zsh` from the command table (cmd_completion.c). */
-extern const char gp_usage_completion[];
+extern const gp_cmd_desc gp_desc_completion;
 int gp_cli_completion(int argc, char **argv, const gp_command *cmds, int n);
 /* Allocator settings for big inputs (peak memory); first thing in main. */
 void gp_cli_memory_setup(void);
@@ -90,12 +89,13 @@ int gp_fgd_cli_load(const char *nodes_path, const char *pods_path,
 /* `topo show` lives in its own file (cmd_topo_show.c). */
 int gp_cmd_topo_show(int argc, char **argv);
 
-extern const char gp_usage_topo[], gp_usage_validate[];
+extern const gp_cmd_desc gp_desc_validate;
+extern const gp_cmd_desc gp_desc_topo, gp_desc_topo_import, gp_desc_topo_show;
 extern const gp_cmd_desc gp_desc_perf;
 
 extern const gp_cmd_desc gp_desc_predict, gp_desc_predict_train, gp_desc_predict_eval,
 	gp_desc_predict_dataset;
-extern const char gp_usage_import[];
+extern const gp_cmd_desc gp_desc_import, gp_desc_import_sacct;
 
 /* Print "gpuplan: FILE:LINE:COL: msg" to stderr; returns err->status
  * (GP_EIO when unset). */

@@ -10,14 +10,16 @@
 #include "cli.h"
 #include "gpuplan/util/util.h"
 
-const char gp_usage_completion[] =
-	"usage: gpuplan completion bash|zsh\n"
-	"\n"
-	"Print a completion script for the shell, generated from the command\n"
-	"table: commands, their sub-commands and options, files otherwise.\n"
-	"`make install` installs both; by hand:\n"
-	"  gpuplan completion bash >~/.local/share/bash-completion/completions/gpuplan\n"
-	"  gpuplan completion zsh >\"${fpath[1]}/_gpuplan\"\n";
+const gp_cmd_desc gp_desc_completion = {
+	.name = "completion",
+	.synopsis = "bash|zsh",
+	.min_args = 1, .max_args = 1, .operands = "expected one shell: bash or zsh",
+	.about = "Print a completion script for the shell, generated from the command\n"
+		 "table: commands, their sub-commands and options, files otherwise.\n"
+		 "`make install` installs both; by hand:\n"
+		 "  gpuplan completion bash >~/.local/share/bash-completion/completions/gpuplan\n"
+		 "  gpuplan completion zsh >\"${fpath[1]}/_gpuplan\"\n",
+};
 
 #define MAX_WORDS 128
 
@@ -212,17 +214,21 @@ static void emit_zsh(const gp_command *cmds, int n)
 
 int gp_cli_completion(int argc, char **argv, const gp_command *cmds, int n)
 {
-	if (argc == 2 && !strcmp(argv[1], "--help")) {
-		fputs(gp_usage_completion, stdout);
-		return GP_OK;
-	}
-	if (argc != 2)
-		return gp_cli_usage_error("completion", "expected one shell: bash or zsh");
-	if (!strcmp(argv[1], "bash"))
+	gp_opt_state o;
+	const char *shell;
+	int c;
+
+	gp_opt_begin(&o, &gp_desc_completion, argc, argv);
+	c = gp_opt_next(&o);
+	shell = o.nargs ? o.args[0] : "";
+	gp_opt_end(&o);
+	if (c < 0)
+		return o.status;
+	if (!strcmp(shell, "bash"))
 		emit_bash(cmds, n);
-	else if (!strcmp(argv[1], "zsh"))
+	else if (!strcmp(shell, "zsh"))
 		emit_zsh(cmds, n);
 	else
-		return gp_cli_usage_error("completion", "unknown shell '%s' (bash or zsh)", argv[1]);
+		return gp_cli_usage_error("completion", "unknown shell '%s' (bash or zsh)", shell);
 	return GP_OK;
 }

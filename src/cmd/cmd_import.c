@@ -1,6 +1,5 @@
 /* gpuplan import slurm|k8s: read the text a scheduler prints (or its
  * configuration) into a cluster YAML and an allocation state. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,35 +16,54 @@
 
 #define CMD "import"
 
-const char gp_usage_import[] =
-	"usage: gpuplan import slurm|k8s FILE... -o CLUSTER.yaml [--state-out STATE.yaml]\n"
-	"       gpuplan import sacct FILE... -o TRACE.csv (the job history: import sacct --help)\n"
-	"                      [--topology KEY=FILE]... [--name NAME] [--quiet]\n"
-	"\n"
-	"Build a cluster YAML (and the allocation state of today) from scheduler text;\n"
-	"'-' reads standard input.  The kind of each file is recognised from its content.\n"
-	"\n"
-	"  slurm: scontrol show node (multi-line, -o, --details), scontrol show job -d,\n"
-	"         slurm.conf (NodeName/PartitionName lines), gres.conf, sinfo with a\n"
-	"         header and GRES/GRES_USED columns\n"
-	"  k8s:   kubectl get nodes -o json|yaml, kubectl get pods -A -o json|yaml\n"
-	"\n"
-	"  -o, --output FILE      the cluster YAML to write\n"
-	"  --state-out FILE       the allocation state to write (running jobs, pods, or\n"
-	"                         per-node use, with GPU indices)\n"
-	"  --topology KEY=FILE    an 'nvidia-smi topo -m' snapshot for the nodes whose GPU\n"
-	"                         type, product or catalog model is KEY, or whose names\n"
-	"                         the hostlist KEY covers (repeatable)\n"
-	"  --fabric FILE          the network fabric: Slurm's topology.conf (tree or\n"
-	"                         block), topology.yaml, scontrol show topology,\n"
-	"                         ibnetdiscover output, or a Kueue Topology whose\n"
-	"                         levels name the node labels (also recognised among\n"
-	"                         the FILEs); Kubernetes nodes' topology labels (GKE,\n"
-	"                         AWS, OCI) are read without it\n"
-	"  --fabric-tech T        the fabric's technology (ib-ndr, ib-hdr, roce-400, ...)\n"
-	"                         when the file does not say\n"
-	"  --name NAME            cluster name (default: imported)\n"
-	"  -q, --quiet            no warnings on standard error\n";
+enum { O_OUTPUT = 1, O_STATE_OUT, O_TOPOLOGY, O_NAME, O_FABRIC, O_FABRIC_TECH, O_QUIET };
+
+static const gp_opt import_opts[] = {
+	{ .name = "output", .sc = 'o', .key = O_OUTPUT, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "the cluster YAML to write" },
+	{ .name = "state-out", .key = O_STATE_OUT, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "the allocation state to write (running jobs, pods, or\n"
+		  "per-node use, with GPU indices)" },
+	{ .name = "topology", .key = O_TOPOLOGY, .type = GP_OT_STR, .arg = "KEY=FILE",
+	  .help = "an 'nvidia-smi topo -m' snapshot for the nodes whose GPU\n"
+		  "type, product or catalog model is KEY, or whose names\n"
+		  "the hostlist KEY covers (repeatable)" },
+	{ .name = "fabric", .key = O_FABRIC, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "the network fabric: Slurm's topology.conf (tree or\n"
+		  "block), topology.yaml, scontrol show topology,\n"
+		  "ibnetdiscover output, or a Kueue Topology whose\n"
+		  "levels name the node labels (also recognised among\n"
+		  "the FILEs); Kubernetes nodes' topology labels (GKE,\n"
+		  "AWS, OCI) are read without it" },
+	{ .name = "fabric-tech", .key = O_FABRIC_TECH, .type = GP_OT_STR, .arg = "T",
+	  .help = "the fabric's technology (ib-ndr, ib-hdr, roce-400, ...)\n"
+		  "when the file does not say" },
+	{ .name = "name", .key = O_NAME, .type = GP_OT_STR, .arg = "NAME",
+	  .help = "cluster name (default: imported)" },
+	{ .name = "quiet", .sc = 'q', .key = O_QUIET, .type = GP_OT_FLAG,
+	  .help = "no warnings on standard error" },
+	{ 0 },
+};
+
+static const gp_cmd_desc *const import_subs[] = { &gp_desc_import_sacct, NULL };
+
+const gp_cmd_desc gp_desc_import = {
+	.name = "import",
+	.synopsis = "slurm|k8s FILE... -o CLUSTER.yaml [--state-out STATE.yaml]\n"
+		    "  [--topology KEY=FILE]... [--fabric FILE] [--fabric-tech T]\n"
+		    "  [--name NAME] [--quiet]\n"
+		    "sacct FILE... -o TRACE.csv ...",
+	.min_args = 0, .max_args = -1,
+	.about = "Build a cluster YAML (and the allocation state of today) from scheduler text;\n"
+		 "'-' reads standard input.  The kind of each file is recognised from its content.\n"
+		 "\n"
+		 "  slurm: scontrol show node (multi-line, -o, --details), scontrol show job -d,\n"
+		 "         slurm.conf (NodeName/PartitionName lines), gres.conf, sinfo with a\n"
+		 "         header and GRES/GRES_USED columns\n"
+		 "  k8s:   kubectl get nodes -o json|yaml, kubectl get pods -A -o json|yaml\n",
+	.opts = import_opts,
+	.subs = import_subs,
+};
 
 typedef struct topo_cache {
 	char *file[16];
@@ -163,7 +181,7 @@ typedef struct import_args {
 	const char *out, *state_out, *name;
 	gp_import_topo *topos;          /* --topology KEY=FILE, loaded */
 	gp_topo *tstore;
-	int ntopos, quiet, family, help;
+	int ntopos, quiet, family;
 	const char *fabric_path, *fabric_tech;
 	gp_fabric fabric;
 	int has_fabric;
@@ -190,62 +208,43 @@ static int add_topology(import_args *a, char *arg)
 	return GP_OK;
 }
 
-/* The options, then slurm|k8s (a->family 1 or 2); optind is then the
- * first input file. */
-static int parse_args(int argc, char **argv, import_args *a)
+/* The options into a, then slurm|k8s (a->family 1 or 2): o's operands
+ * after the first are the input files. */
+static int parse_args(gp_opt_state *o, import_args *a)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "state-out", required_argument, NULL, 's' },
-		{ "topology", required_argument, NULL, 't' },
-		{ "name", required_argument, NULL, 'n' },
-		{ "fabric", required_argument, NULL, 'F' },
-		{ "fabric-tech", required_argument, NULL, 'T' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, i, rc;
+	int c = 0, i, n, rc = GP_OK;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+	while (rc == GP_OK && (c = gp_opt_next(o)) > 0) {
 		switch (c) {
-		case 'o': a->out = optarg; break;
-		case 's': a->state_out = optarg; break;
-		case 'n': a->name = optarg; break;
-		case 'F': a->fabric_path = optarg; break;
-		case 'T': a->fabric_tech = optarg; break;
-		case 'q': a->quiet = 1; break;
-		case 't':
-			if ((rc = add_topology(a, optarg)))
-				return rc;
-			break;
-		case 'h':
-			a->help = 1;
-			return GP_OK;
-		default:
-			return gp_cli_usage_error(CMD, "unknown option or missing value: '%s'",
-						  argv[optind - 1]);
+		case O_OUTPUT: a->out = o->arg; break;
+		case O_STATE_OUT: a->state_out = o->arg; break;
+		case O_NAME: a->name = o->arg; break;
+		case O_FABRIC: a->fabric_path = o->arg; break;
+		case O_FABRIC_TECH: a->fabric_tech = o->arg; break;
+		case O_QUIET: a->quiet = 1; break;
+		case O_TOPOLOGY: rc = add_topology(a, (char *)o->arg); break;
 		}
 	}
-	if (optind >= argc)
+	if (rc != GP_OK)
+		return rc;
+	if (c < 0)
+		return o->status;
+	if (o->nargs < 1)
 		return gp_cli_usage_error(CMD, "expected 'slurm' or 'k8s' and at least one FILE");
-	if (!strcmp(argv[optind], "slurm"))
+	if (!strcmp(o->args[0], "slurm"))
 		a->family = 1;
-	else if (!strcmp(argv[optind], "k8s") || !strcmp(argv[optind], "kubernetes"))
+	else if (!strcmp(o->args[0], "k8s") || !strcmp(o->args[0], "kubernetes"))
 		a->family = 2;
 	else
-		return gp_cli_usage_error(CMD, "'%s': expected 'slurm', 'k8s' or 'sacct'", argv[optind]);
-	optind++;
-	if (optind >= argc)
+		return gp_cli_usage_error(CMD, "'%s': expected 'slurm', 'k8s' or 'sacct'", o->args[0]);
+	if (o->nargs < 2)
 		return gp_cli_usage_error(CMD, "no input FILE ('-' reads standard input)");
 	if (!a->out)
 		return gp_cli_usage_error(CMD, "-o CLUSTER.yaml is required");
 	if (a->state_out && !strcmp(a->out, "-") && !strcmp(a->state_out, "-"))
 		return gp_cli_usage_error(CMD, "-o and --state-out cannot both be standard output");
-	for (i = optind, c = 0; i < argc; i++)
-		if (!strcmp(argv[i], "-") && c++)
+	for (i = 1, n = 0; i < o->nargs; i++)
+		if (!strcmp(o->args[i], "-") && n++)
 			return gp_cli_usage_error(CMD, "'-' given twice");
 	return GP_OK;
 }
@@ -388,37 +387,50 @@ static int write_cluster(const import_args *a, gp_inventory *inv, int nfiles)
 	return rc;
 }
 
+/* The first operand of argv, options of import and import sacct skipped
+ * with their values; NULL when none. */
+static const char *first_operand(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return i + 1 < argc ? argv[i + 1] : NULL;
+		if (argv[i][0] != '-' || !argv[i][1])
+			return argv[i];
+		if (gp_opt_takes_value(&gp_desc_import, argv[i]) ||
+		    gp_opt_takes_value(&gp_desc_import_sacct, argv[i]))
+			i++;
+	}
+	return NULL;
+}
+
 int cmd_import(int argc, char **argv)
 {
 	import_args a;
 	gp_inventory inv;
+	gp_opt_state o;
+	const char *first = first_operand(argc, argv);
 	int rc, i;
 
 	/* import sacct: the job history, a command of its own */
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++)
-		if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--output") ||
-		     !strcmp(argv[i], "--state-out") || !strcmp(argv[i], "--topology") ||
-		     !strcmp(argv[i], "--name") || !strcmp(argv[i], "--fields") ||
-		     !strcmp(argv[i], "--delimiter") || !strcmp(argv[i], "--fabric") ||
-		     !strcmp(argv[i], "--fabric-tech")) && i + 1 < argc)
-			i++;
-	if (i < argc && !strcmp(argv[i], "sacct"))
+	if (first && !strcmp(first, "sacct"))
 		return gp_cmd_import_sacct(argc, argv);
 	memset(&a, 0, sizeof(a));
 	a.tstore = gp_xcalloc((size_t)argc + 1, sizeof(*a.tstore));
 	a.topos = gp_xcalloc((size_t)argc + 1, sizeof(*a.topos));
-	rc = parse_args(argc, argv, &a);
-	if (rc == GP_OK && a.help)
-		fputs(gp_usage_import, stdout);
-	else if (rc == GP_OK) {
+	gp_opt_begin(&o, &gp_desc_import, argc, argv);
+	rc = parse_args(&o, &a);
+	if (rc == GP_OK) {
 		gp_inventory_init(&inv);
 		gp_fabric_init(&a.fabric);
-		rc = read_inputs(&a, &inv, a.family, argv + optind, argc - optind);
+		rc = read_inputs(&a, &inv, a.family, o.args + 1, o.nargs - 1);
 		if (rc == GP_OK)
-			rc = write_cluster(&a, &inv, argc - optind);
+			rc = write_cluster(&a, &inv, o.nargs - 1);
 		gp_inventory_release(&inv);
 		gp_fabric_release(&a.fabric);
 	}
+	gp_opt_end(&o);
 	for (i = 0; i < a.ntopos; i++)
 		gp_topo_release(&a.tstore[i]);
 	free(a.tstore);

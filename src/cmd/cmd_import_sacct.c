@@ -1,7 +1,6 @@
 /* gpuplan import sacct: a cluster's job history (sacct, or Kubernetes
  * pods) into gpuplan's trace CSV, with the recorded start and end of each
  * job beside it (sacct.h says the rules). */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,76 +11,80 @@
 
 #define CMD "import"
 
-const char gp_usage_import_sacct[] =
-	"usage: gpuplan import sacct FILE... -o TRACE.csv [--fields LIST] [--delimiter C]\n"
-	"                            [--all-jobs] [--quiet]\n"
-	"\n"
-	"Turn a cluster's job history into a trace to replay: 'sacct' output (-P or -p\n"
-	"with any --delimiter, with or without a header; the default fixed-width table;\n"
-	"--json) or 'kubectl get pods -A -o json'.  '-' reads standard input.\n"
-	"Steps fold into their jobs; array tasks and het-job parts are jobs; a job\n"
-	"printed twice is kept once (the later record); jobs that never started are\n"
-	"left out; jobs still running hold their GPUs to the end of the record.\n"
-	"\n"
-	"  -o, --output FILE      the trace CSV to write (id, submit, gpus, duration,\n"
-	"                         state, recorded_start, recorded_end, time_limit, ...)\n"
-	"  --fields LIST          the --format list of a dump printed without header (-n)\n"
-	"  --delimiter C          sacct's --delimiter (default: read from the header, '|')\n"
-	"  --all-jobs             keep jobs without GPUs (as CPU jobs)\n"
-	"  -q, --quiet            no warnings on standard error\n";
+enum { O_OUTPUT = 1, O_FIELDS, O_DELIM, O_ALL, O_QUIET };
+
+static const gp_opt sacct_opts[] = {
+	{ .name = "output", .sc = 'o', .key = O_OUTPUT, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "the trace CSV to write (id, submit, gpus, duration,\n"
+		  "state, recorded_start, recorded_end, time_limit, ...)" },
+	{ .name = "fields", .key = O_FIELDS, .type = GP_OT_STR, .arg = "LIST",
+	  .help = "the --format list of a dump printed without header (-n)" },
+	{ .name = "delimiter", .key = O_DELIM, .type = GP_OT_STR, .arg = "C",
+	  .help = "sacct's --delimiter (default: read from the header, '|')" },
+	{ .name = "all-jobs", .key = O_ALL, .type = GP_OT_FLAG,
+	  .help = "keep jobs without GPUs (as CPU jobs)" },
+	{ .name = "quiet", .sc = 'q', .key = O_QUIET, .type = GP_OT_FLAG,
+	  .help = "no warnings on standard error" },
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_import_sacct = {
+	.name = "import sacct", .cmd = "import",
+	.synopsis = "FILE... -o TRACE.csv [--fields LIST] [--delimiter C]\n"
+		    "  [--all-jobs] [--quiet]",
+	.min_args = 0, .max_args = -1,
+	.about = "Turn a cluster's job history into a trace to replay: 'sacct' output (-P or -p\n"
+		 "with any --delimiter, with or without a header; the default fixed-width table;\n"
+		 "--json) or 'kubectl get pods -A -o json'.  '-' reads standard input.\n"
+		 "Steps fold into their jobs; array tasks and het-job parts are jobs; a job\n"
+		 "printed twice is kept once (the later record); jobs that never started are\n"
+		 "left out; jobs still running hold their GPUs to the end of the record.\n",
+	.opts = sacct_opts,
+};
 
 int gp_cmd_import_sacct(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "fields", required_argument, NULL, 'f' },
-		{ "delimiter", required_argument, NULL, 'd' },
-		{ "all-jobs", no_argument, NULL, 'a' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	gp_opt_state op;
 	gp_sacct_opts o;
 	const char *out = NULL;
 	gp_error err = GP_ERROR_INIT;
 	gp_atomic_file af;
 	gp_sacct h;
 	gp_sbuf sb;
-	int c, i, quiet = 0, rc = GP_OK, stdin_seen = 0, nfiles = 0;
+	int c = 0, i, quiet = 0, rc = GP_OK, stdin_seen = 0, nfiles = 0;
 	char **files;
 	size_t w;
 
 	memset(&o, 0, sizeof(o));
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
+	gp_opt_begin(&op, &gp_desc_import_sacct, argc, argv);
+	while (rc == GP_OK && (c = gp_opt_next(&op)) > 0) {
 		switch (c) {
-		case 'o': out = optarg; break;
-		case 'f': o.fields = optarg; break;
-		case 'd':
-			if (!*optarg || strlen(optarg) > 15)
-				return gp_cli_usage_error(CMD, "--delimiter takes 1 to 15 bytes");
-			o.delimiter = optarg;
+		case O_OUTPUT: out = op.arg; break;
+		case O_FIELDS: o.fields = op.arg; break;
+		case O_DELIM:
+			if (!*op.arg || strlen(op.arg) > 15)
+				rc = gp_opt_bad(&op, "--delimiter takes 1 to 15 bytes");
+			o.delimiter = op.arg;
 			break;
-		case 'a': o.all_jobs = 1; break;
-		case 'q': quiet = 1; break;
-		case 'h':
-			fputs(gp_usage_import_sacct, stdout);
-			return GP_OK;
-		default:
-			return gp_cli_usage_error(CMD, "unknown option or missing value: '%s'",
-						  argv[optind - 1]);
+		case O_ALL: o.all_jobs = 1; break;
+		case O_QUIET: quiet = 1; break;
 		}
 	}
+	if (rc == GP_OK && c < 0)
+		rc = op.status;
 	files = gp_xcalloc((size_t)argc + 1, sizeof(*files));
-	for (i = optind; i < argc; i++) {
-		if (!strcmp(argv[i], "sacct") && !nfiles && i == optind)
+	/* the operands after the word "sacct" */
+	for (i = 0; rc == GP_OK && i < op.nargs; i++) {
+		if (!strcmp(op.args[i], "sacct") && !nfiles && !i)
 			continue;
-		if (!strcmp(argv[i], "-") && stdin_seen++) {
-			free(files);
-			return gp_cli_usage_error(CMD, "'-' given twice");
-		}
-		files[nfiles++] = argv[i];
+		if (!strcmp(op.args[i], "-") && stdin_seen++)
+			rc = gp_cli_usage_error(CMD, "'-' given twice");
+		files[nfiles++] = op.args[i];
+	}
+	gp_opt_end(&op);
+	if (rc) {
+		free(files);
+		return rc;
 	}
 	if (!nfiles) {
 		free(files);

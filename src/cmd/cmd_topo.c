@@ -12,19 +12,46 @@
 #include "gpuplan/model/topo.h"
 #include "gpuplan/util/util.h"
 
-const char gp_usage_topo[] =
-	"usage: gpuplan topo import SNAPSHOT [-o FILE] [--name NAME] [--gpu-model MODEL] [--json]\n"
-	"                          [--strict]\n"
-	"       gpuplan topo show [-c CLUSTER] [--node NAME] [--models] [--json]\n"
-	"\n"
-	"import reads `nvidia-smi topo -m` (or -mp) text and writes a node type\n"
-	"(YAML, or JSON with --json) to standard output or, atomically, to FILE.\n"
-	"A matrix cut off after a complete row imports as a partial view (only\n"
-	"the devices with a row, with a warning); --strict refuses it.  A\n"
-	"--gpu-model outside the built-in catalog is kept with a warning: a\n"
-	"cluster using the node type must define it under gpu_models.\n"
-	"\n"
-	"show prints the cluster (or one --node), --models the GPU catalog.\n";
+enum { O_OUTPUT = 1, O_NAME, O_MODEL, O_JSON, O_STRICT };
+
+static const gp_opt import_opts[] = {
+	{ .name = "output", .sc = 'o', .key = O_OUTPUT, .type = GP_OT_STR, .arg = "FILE",
+	  .help = "write the node type to FILE, atomically\n(default: standard output)" },
+	{ .name = "name", .key = O_NAME, .type = GP_OT_STR, .arg = "NAME",
+	  .help = "the node type's name (default: the snapshot's file name)" },
+	{ .name = "gpu-model", .key = O_MODEL, .type = GP_OT_STR, .arg = "MODEL",
+	  .help = "the GPU model of its GPUs" },
+	{ .name = "json", .key = O_JSON, .type = GP_OT_FLAG, .help = "JSON instead of YAML" },
+	{ .name = "strict", .key = O_STRICT, .type = GP_OT_FLAG,
+	  .help = "refuse a matrix cut off after a complete row" },
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_topo_import = {
+	.name = "topo import", .cmd = "topo",
+	.synopsis = "SNAPSHOT [-o FILE] [--name NAME] [--gpu-model MODEL] [--json]\n"
+		    "  [--strict]",
+	.min_args = 0, .max_args = -1,
+	.about = "Read `nvidia-smi topo -m` (or -mp) text and write a node type (YAML, or\n"
+		 "JSON with --json) to standard output or, atomically, to FILE.  A matrix cut\n"
+		 "off after a complete row imports as a partial view (only the devices with a\n"
+		 "row, with a warning); --strict refuses it.  A --gpu-model outside the\n"
+		 "built-in catalog is kept with a warning: a cluster using the node type must\n"
+		 "define it under gpu_models.\n",
+	.opts = import_opts,
+};
+
+static const gp_cmd_desc *const topo_subs[] = { &gp_desc_topo_import, &gp_desc_topo_show, NULL };
+
+const gp_cmd_desc gp_desc_topo = {
+	.name = "topo",
+	.synopsis = "import SNAPSHOT ...\n"
+		    "show ...",
+	.min_args = 0, .max_args = 0,
+	.about = "import reads an `nvidia-smi topo -m` snapshot into a node type; show prints\n"
+		 "the cluster's topology.\n",
+	.subs = topo_subs,
+};
 
 /* Default node-type name: the snapshot's file name without directory and
  * .txt suffix. */
@@ -161,42 +188,28 @@ static int render_json(gp_sbuf *sb, const gp_topo *t, const char *name,
 static int topo_import(int argc, char **argv)
 {
 	const char *snap = NULL, *out = NULL, *name = NULL, *model = NULL;
-	int json = 0, strict = 0, i, rc;
+	int json = 0, strict = 0, c, rc;
 	gp_topo t;
 	gp_error err = GP_ERROR_INIT;
+	gp_opt_state o;
 	gp_sbuf sb;
 	char *dname;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--json")) {
-			json = 1;
-		} else if (!strcmp(a, "--strict")) {
-			strict = 1;
-		} else if (!strcmp(a, "-o") || !strcmp(a, "--output") ||
-			   !strcmp(a, "--name") || !strcmp(a, "--gpu-model")) {
-			if (i + 1 >= argc)
-				return gp_cli_usage_error("topo", "option '%s' needs a value", a);
-			if (a[1] == 'o' || a[2] == 'o')
-				out = argv[++i];
-			else if (a[2] == 'n')
-				name = argv[++i];
-			else
-				model = argv[++i];
-		} else if (!strcmp(a, "--")) {
-			if (i + 1 < argc && !snap)
-				snap = argv[++i];
-			if (i + 1 < argc)
-				return gp_cli_usage_error("topo", "too many arguments");
-		} else if (a[0] == '-' && a[1]) {
-			return gp_cli_usage_error("topo", "unknown option '%s'", a);
-		} else if (!snap) {
-			snap = a;
-		} else {
-			return gp_cli_usage_error("topo", "too many arguments");
+	gp_opt_begin(&o, &gp_desc_topo_import, argc, argv);
+	while ((c = gp_opt_next(&o)) > 0) {
+		switch (c) {
+		case O_JSON: json = 1; break;
+		case O_STRICT: strict = 1; break;
+		case O_OUTPUT: out = o.arg; break;
+		case O_NAME: name = o.arg; break;
+		case O_MODEL: model = o.arg; break;
 		}
 	}
+	snap = o.nargs ? o.args[0] : NULL;
+	rc = c < 0 ? o.status : o.nargs > 1 ? gp_opt_bad(&o, "too many arguments") : GP_OK;
+	gp_opt_end(&o);
+	if (rc)
+		return rc;
 	if (!snap)
 		return gp_cli_usage_error("topo", "import needs a SNAPSHOT file");
 	if (name && !*name)
@@ -253,11 +266,13 @@ static int topo_import(int argc, char **argv)
 
 int cmd_topo(int argc, char **argv)
 {
+	static const char *const subs[] = { "import", "show" };
+
 	if (argc < 2)
 		return gp_cli_usage_error("topo", "missing subcommand (import or show)");
-	if (!strcmp(argv[1], "import"))
-		return topo_import(argc - 1, argv + 1);
-	if (!strcmp(argv[1], "show"))
-		return gp_cmd_topo_show(argc - 1, argv + 1);
-	return gp_cli_usage_error("topo", "unknown subcommand '%s'", argv[1]);
+	switch (gp_opt_subcommand("topo", argv[1], subs, 2)) {
+	case 0: return topo_import(argc - 1, argv + 1);
+	case 1: return gp_cmd_topo_show(argc - 1, argv + 1);
+	default: return GP_EUSAGE;
+	}
 }

@@ -526,26 +526,45 @@ static json_t *cluster_json(const gp_cluster *c, const cluster_view *v)
 	return root;
 }
 
+enum { O_NODE = 1, O_MODELS, O_JSON };
+
+static const gp_opt show_opts[] = {
+	GP_OPT_CLUSTER('c'),
+	{ .name = "node", .key = O_NODE, .type = GP_OT_STR, .arg = "NAME",
+	  .help = "one node: its GPUs, links, NICs and CPUs" },
+	{ .name = "models", .key = O_MODELS, .type = GP_OT_FLAG, .help = "the GPU catalog" },
+	{ .name = "json", .key = O_JSON, .type = GP_OT_FLAG, .help = "machine-readable output" },
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_topo_show = {
+	.name = "topo show", .cmd = "topo",
+	.synopsis = "[-c CLUSTER] [--node NAME] [--models] [--json]",
+	.min_args = 0, .max_args = 0,
+	.about = "Print the cluster (or one --node), --models the GPU catalog.\n",
+	.opts = show_opts,
+};
+
 int gp_cmd_topo_show(int argc, char **argv)
 {
 	const char *path = NULL, *node = NULL;
-	int json = 0, models = 0, i, k, st;
+	int json = 0, models = 0, oc, k, st;
 	gp_cluster c;
 	gp_error err = GP_ERROR_INIT;
+	gp_opt_state o;
 
-	for (i = 1; i < argc; i++) {
-		if ((!strcmp(argv[i], "-c") || !strcmp(argv[i], "--cluster")) && i + 1 < argc)
-			path = argv[++i];
-		else if (!strcmp(argv[i], "--node") && i + 1 < argc)
-			node = argv[++i];
-		else if (!strcmp(argv[i], "--json"))
-			json = 1;
-		else if (!strcmp(argv[i], "--models"))
-			models = 1;
-		else
-			return gp_cli_usage_error("topo", "topo show: unexpected argument '%s'",
-						  argv[i]);
+	gp_opt_begin(&o, &gp_desc_topo_show, argc, argv);
+	while ((oc = gp_opt_next(&o)) > 0) {
+		switch (oc) {
+		case 'c': path = o.arg; break;
+		case O_NODE: node = o.arg; break;
+		case O_JSON: json = 1; break;
+		case O_MODELS: models = 1; break;
+		}
 	}
+	gp_opt_end(&o);
+	if (oc < 0)
+		return o.status;
 	if (!path)
 		path = gp_cli_default_cluster();
 	if (gp_cluster_load(path, &c, &err))

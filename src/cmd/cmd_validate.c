@@ -30,31 +30,41 @@
 #include "gpuplan/sim/tenants.h"
 #include "gpuplan/whatif/spec.h"
 
-const char gp_usage_validate[] =
-	"usage: gpuplan validate [--type KIND] [-c CLUSTER] FILE\n"
-	"\n"
-	"Check FILE and print a one-line summary.  The kind is detected from the\n"
-	"content: a YAML mapping with 'node_types' or 'nodes' is a cluster, one\n"
-	"with 'jobs' or a list of mappings a job list, one with 'gpus' and 'links'\n"
-	"a node type (as 'topo import' writes it), 'allocations' or 'down' an\n"
-	"allocation state, 'environments' an environments file, 'failure_model' a\n"
-	"failure model, 'axes' or 'slo' a what-if spec, any other mapping a job; an\n"
-	"Alibaba openb node list (first line 'sn,cpu_milli,...') is a cluster, a\n"
-	"'nvidia-smi topo -m' matrix a snapshot, a sacct, scontrol or pod-list\n"
-	"record a job history (as 'import sacct' reads it), topology.conf or\n"
-	"ibnetdiscover text a fabric, 'tenants' a tenants file, rows with a\n"
-	"'time_s' and a 'node' column a failure list, other comma- or\n"
-	"tab-separated rows a trace (any dialect 'simulate' reads).  Each kind\n"
-	"has its own size limit.  A state,\n"
-	"environments or failure list is checked against CLUSTER (default: the\n"
-	"bundled example).  FILE '-' is standard input.  Exit 0 when valid, 3 with\n"
-	"FILE:LINE:COL when not.\n"
-	"\n"
-	"  --type KIND   cluster, node-type, job, jobs, trace, snapshot, state,\n"
-	"                environments, failures, failure-model, whatif, tenants,\n"
-	"                sacct (a job history import sacct reads), topology (a\n"
-	"                fabric import --fabric reads)\n"
-	"  -c CLUSTER    the cluster a state, environments or failure list names\n";
+enum { O_TYPE = 1 };
+
+static const gp_opt validate_opts[] = {
+	{ .name = "type", .key = O_TYPE, .type = GP_OT_STR, .arg = "KIND",
+	  .help = "cluster, node-type, job, jobs, trace, snapshot, state,\n"
+		  "environments, failures, failure-model, whatif, tenants,\n"
+		  "sacct (a job history import sacct reads), topology (a\n"
+		  "fabric import --fabric reads)" },
+	{ .name = "cluster", .sc = 'c', .key = 'c', .type = GP_OT_STR, .arg = "CLUSTER",
+	  .help = "the cluster a state, environments or failure list names" },
+	{ 0 },
+};
+
+const gp_cmd_desc gp_desc_validate = {
+	.name = "validate",
+	.synopsis = "[--type KIND] [-c CLUSTER] FILE",
+	.min_args = 0, .max_args = -1,
+	.about = "Check FILE and print a one-line summary.  The kind is detected from the\n"
+		 "content: a YAML mapping with 'node_types' or 'nodes' is a cluster, one\n"
+		 "with 'jobs' or a list of mappings a job list, one with 'gpus' and 'links'\n"
+		 "a node type (as 'topo import' writes it), 'allocations' or 'down' an\n"
+		 "allocation state, 'environments' an environments file, 'failure_model' a\n"
+		 "failure model, 'axes' or 'slo' a what-if spec, any other mapping a job; an\n"
+		 "Alibaba openb node list (first line 'sn,cpu_milli,...') is a cluster, a\n"
+		 "'nvidia-smi topo -m' matrix a snapshot, a sacct, scontrol or pod-list\n"
+		 "record a job history (as 'import sacct' reads it), topology.conf or\n"
+		 "ibnetdiscover text a fabric, 'tenants' a tenants file, rows with a\n"
+		 "'time_s' and a 'node' column a failure list, other comma- or\n"
+		 "tab-separated rows a trace (any dialect 'simulate' reads).  Each kind\n"
+		 "has its own size limit.  A state,\n"
+		 "environments or failure list is checked against CLUSTER (default: the\n"
+		 "bundled example).  FILE '-' is standard input.  Exit 0 when valid, 3 with\n"
+		 "FILE:LINE:COL when not.\n",
+	.opts = validate_opts,
+};
 
 enum kind { K_AUTO, K_CLUSTER, K_JOB, K_JOBLIST, K_SNAPSHOT, K_NODETYPE, K_TRACE, K_STATE,
 	    K_ENVS, K_FAILURES, K_FAILMODEL, K_WHATIF, K_TENANTS, K_SACCT, K_TOPOLOGY };
@@ -786,32 +796,31 @@ int cmd_validate(int argc, char **argv)
 	const char *path = NULL, *cpath = NULL;
 	enum kind k = K_AUTO;
 	gp_error err = GP_ERROR_INIT;
-	int i, t;
+	gp_opt_state o;
+	int c, t, rc = GP_OK;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--type") && i + 1 < argc) {
-			const char *name = argv[++i];
-
-			for (t = 0; kind_names[t] && strcmp(kind_names[t], name); t++)
-				;
-			if (!kind_names[t])
-				return gp_cli_usage_error("validate", "unknown --type '%s' (cluster, node-type, "
-							  "job, jobs, trace, snapshot, state, environments, "
-							  "failures, failure-model, whatif, tenants, sacct, "
-							  "topology)", name);
-			k = (enum kind)(K_CLUSTER + t);
-		} else if ((!strcmp(argv[i], "-c") || !strcmp(argv[i], "--cluster")) && i + 1 < argc) {
-			cpath = argv[++i];
-		} else if (!strcmp(argv[i], "--") && i + 1 < argc && !path) {
-			path = argv[++i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return gp_cli_usage_error("validate", "unknown option '%s'", argv[i]);
-		} else if (!path) {
-			path = argv[i];
-		} else {
-			return gp_cli_usage_error("validate", "more than one FILE");
+	gp_opt_begin(&o, &gp_desc_validate, argc, argv);
+	while (rc == GP_OK && (c = gp_opt_next(&o)) > 0) {
+		if (c == 'c') {
+			cpath = o.arg;
+			continue;
 		}
+		for (t = 0; kind_names[t] && strcmp(kind_names[t], o.arg); t++)
+			;
+		if (!kind_names[t])
+			rc = gp_opt_bad(&o, "unknown --type '%s' (cluster, node-type, job, jobs, trace, "
+					"snapshot, state, environments, failures, failure-model, whatif, "
+					"tenants, sacct, topology)", o.arg);
+		k = (enum kind)(K_CLUSTER + t);
 	}
+	if (rc == GP_OK && c < 0)
+		rc = o.status;
+	if (rc == GP_OK && o.nargs > 1)
+		rc = gp_opt_bad(&o, "more than one FILE");
+	path = o.nargs ? o.args[0] : NULL;
+	gp_opt_end(&o);
+	if (rc)
+		return rc;
 	if (!path)
 		return gp_cli_usage_error("validate", "missing FILE");
 	if (k == K_AUTO) {

@@ -8,22 +8,22 @@
 static int cmd_completion(int argc, char **argv);
 
 static const gp_command commands[] = {
-	{ "calibrate", cmd_calibrate, "fit the iteration-time model to measured profiles", NULL, &gp_desc_calibrate },
-	{ "compare", cmd_compare, "run several policies/seeds on one trace, side by side", NULL, &gp_desc_compare },
-	{ "completion", cmd_completion, "print a bash or zsh completion script", gp_usage_completion, NULL },
-	{ "env", cmd_env, "bind development environments' GPUs by quota; heartbeats, reclaim", NULL, &gp_desc_env },
-	{ "estimate", cmd_estimate, "estimate the GPU memory a training job needs", NULL, &gp_desc_estimate },
-	{ "failures", cmd_failures, "fit failure models to real lifetimes (Weibull, censored)", NULL, &gp_desc_failures_fit },
-	{ "import", cmd_import, "build a cluster and today's state from Slurm or Kubernetes output", gp_usage_import, NULL },
-	{ "perf", cmd_perf, "model collective and iteration time on a placement", NULL, &gp_desc_perf },
-	{ "place", cmd_place, "choose nodes, GPUs, CPUs and NIC for a job, and explain", NULL, &gp_desc_place },
-	{ "predict", cmd_predict, "train and apply utilization, memory and run-time predictors", NULL, &gp_desc_predict },
-	{ "release", cmd_release, "give a job's allocation back to the state", NULL, &gp_desc_release },
-	{ "replace", cmd_replace, "replace a failed member of a running job (worker replacement)", NULL, &gp_desc_replace },
-	{ "simulate", cmd_simulate, "replay a job trace on a cluster (discrete events)", NULL, &gp_desc_simulate },
-	{ "topo", cmd_topo, "import nvidia-smi snapshots; show node and fabric topology", gp_usage_topo, NULL },
-	{ "validate", cmd_validate, "check a cluster, job or snapshot file", gp_usage_validate, NULL },
-	{ "whatif", cmd_whatif, "capacity what-if sweeps: cheapest cluster that meets an SLO", NULL, &gp_desc_whatif },
+	{ "calibrate", cmd_calibrate, "fit the iteration-time model to measured profiles", &gp_desc_calibrate },
+	{ "compare", cmd_compare, "run several policies/seeds on one trace, side by side", &gp_desc_compare },
+	{ "completion", cmd_completion, "print a bash or zsh completion script", &gp_desc_completion },
+	{ "env", cmd_env, "bind development environments' GPUs by quota; heartbeats, reclaim", &gp_desc_env },
+	{ "estimate", cmd_estimate, "estimate the GPU memory a training job needs", &gp_desc_estimate },
+	{ "failures", cmd_failures, "fit failure models to real lifetimes (Weibull, censored)", &gp_desc_failures_fit },
+	{ "import", cmd_import, "build a cluster and today's state from Slurm or Kubernetes output", &gp_desc_import },
+	{ "perf", cmd_perf, "model collective and iteration time on a placement", &gp_desc_perf },
+	{ "place", cmd_place, "choose nodes, GPUs, CPUs and NIC for a job, and explain", &gp_desc_place },
+	{ "predict", cmd_predict, "train and apply utilization, memory and run-time predictors", &gp_desc_predict },
+	{ "release", cmd_release, "give a job's allocation back to the state", &gp_desc_release },
+	{ "replace", cmd_replace, "replace a failed member of a running job (worker replacement)", &gp_desc_replace },
+	{ "simulate", cmd_simulate, "replay a job trace on a cluster (discrete events)", &gp_desc_simulate },
+	{ "topo", cmd_topo, "import nvidia-smi snapshots; show node and fabric topology", &gp_desc_topo },
+	{ "validate", cmd_validate, "check a cluster, job or snapshot file", &gp_desc_validate },
+	{ "whatif", cmd_whatif, "capacity what-if sweeps: cheapest cluster that meets an SLO", &gp_desc_whatif },
 };
 
 static int cmd_completion(int argc, char **argv)
@@ -82,7 +82,7 @@ static int cmd_help(int argc, char **argv)
 	if (!cmd)
 		return not_a_command(argv[1]);
 	/* `help simulate inflate`: the subcommand's usage alone */
-	if (argc > 2 && cmd->desc && gp_opt_sub_desc(cmd->desc, argv[2]))
+	if (argc > 2 && gp_opt_sub_desc(cmd->desc, argv[2]))
 		gp_opt_usage(gp_opt_sub_desc(cmd->desc, argv[2]), stdout);
 	else
 		fputs(gp_cli_usage_text(cmd), stdout);
@@ -102,7 +102,7 @@ static int finish(int status)
 int main(int argc, char **argv)
 {
 	const gp_command *cmd;
-	int i;
+	const gp_cmd_desc *help;
 
 	gp_cli_memory_setup();
 	if (argc < 2) {
@@ -120,19 +120,10 @@ int main(int argc, char **argv)
 	cmd = find_command(argv[1]);
 	if (!cmd)
 		return not_a_command(argv[1]);
-	if (cmd->desc) {
-		const gp_cmd_desc *h = gp_opt_help_for(cmd->desc, argc - 1, argv + 1);
-
-		if (h) {
-			gp_opt_usage(h, stdout);
-			return finish(GP_OK);
-		}
-	} else {
-		for (i = 2; i < argc && strcmp(argv[i], "--"); i++)
-			if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-				fputs(gp_cli_usage_text(cmd), stdout);
-				return finish(GP_OK);
-			}
+	help = gp_opt_help_for(cmd->desc, argc - 1, argv + 1);
+	if (help) {
+		gp_opt_usage(help, stdout);
+		return finish(GP_OK);
 	}
 	return finish(cmd->fn(argc - 1, argv + 1));
 }

@@ -431,8 +431,6 @@ const char *gp_cli_usage_text(const gp_command *c)
 	size_t i, len;
 	FILE *fp;
 
-	if (!c->desc)
-		return c->usage;
 	for (i = 0; i < GP_ARRAY_SIZE(made) && made[i].c; i++)
 		if (made[i].c == c)
 			return made[i].text;

@@ -11,8 +11,9 @@ topics() { # CMD -> title prefixes of the topic subsections its options live in
 	whatif) echo "What-if specs" ;;
 	esac
 }
-# Subsections whose options live in a usage of their own, not `help CMD`.
-SEPARATE="gpuplan import sacct"
+# Subsections whose options live in a usage of their own, not `help CMD`
+# (none: a command's help lists its subcommands' options too).
+SEPARATE=""
 part() { # CMD own|all: the man text of its subsections
 	awk -v sep="$SEPARATE" -v cmd="gpuplan $1" -v more="$(if [ "$2" = all ]; then topics "$1"; fi)" '
 		BEGIN { n = split(more, w, "|") }
