@@ -158,6 +158,16 @@ static void reserve(sim *s, int32_t head)
 		freed_milli += need_milli(&s->jl->jobs[ej]);
 	}
 	s->probe.ctx.alloc = &s->probe.alloc;
+	/* With tenants the reservation holds the head's quota from its
+	 * start; a placement there the quota refuses (GPU-model keys) holds
+	 * nothing. */
+	if (s->cfg->tenants) {
+		gp_sim_quota_plan_reset(s);
+		if (found && gp_sim_quota_plan_admits(s, head, &s->probe.place, group_t, INFINITY))
+			gp_sim_quota_plan_hold(s, head, &s->probe.place, group_t, INFINITY);
+		else
+			found = 0;
+	}
 	if (found) {
 		s->bf.resv_t = group_t;
 		for (i = 0; i < s->probe.place.nparts; i++) {
@@ -221,6 +231,7 @@ static void backfill_one(sim *s, int32_t j)
 {
 	gp_sim_runinfo ri;
 	int32_t sh = s->shape[j];
+	double end;
 
 	/* The state has not changed since this shape was placed on the
 	 * reservation: the policy would do it again for a job this long. */
@@ -228,7 +239,12 @@ static void backfill_one(sim *s, int32_t j)
 		return;
 	if (!gp_sim_try_place(s, j) || gp_sim_job_runinfo(s, j, &ri) != 0)
 		return;
-	if (!respects_reservation(s, s->last_t + gp_sim_planned_run(s, j, ri.duration))) {
+	end = s->last_t + gp_sim_planned_run(s, j, ri.duration);
+	/* still running when the reservation starts: its quota too */
+	if (s->cfg->tenants && end > s->bf.resv_t &&
+	    !gp_sim_quota_plan_admits(s, j, &s->scratch, s->last_t, end))
+		return;
+	if (!respects_reservation(s, end)) {
 		s->shape_conflict[sh] = s->version;
 		return;
 	}
@@ -413,6 +429,35 @@ static void bf_teardown(sim *s)
 	free(s->bf.spare_mem);
 }
 
+/* With tenants the reservation goes to the first waiting job its quota
+ * admits (Slurm's default, assoc_limit_continue: a job held by its
+ * association's limits neither reserves nor blocks).  Jobs before it
+ * that the quota refuses are passed over; one that the quota admits and
+ * that fits starts, as it would at the head.  -1: none is left. */
+static int32_t quota_holder(sim *s, int32_t head)
+{
+	int32_t j = head, nxt;
+	int k = job_class(&s->jl->jobs[head]);
+	gp_sim_runinfo ri;
+
+	for (; k < NCLASS && s->status == GP_OK; k++)
+		for (j = j == head ? head : s->qhead[k]; j >= 0 && s->status == GP_OK; j = nxt) {
+			nxt = s->next[j];
+			/* the head was tried by the pass */
+			if (!gp_sim_quota_plan_admits(s, j, NULL, -INFINITY, -INFINITY) ||
+			    (j == head && gp_sim_quota_refused(s, j)))
+				continue;
+			if (j == head || !gp_sim_try_place(s, j)) {
+				if (j == head || !gp_sim_quota_refused(s, j))
+					return j;
+				continue;
+			}
+			if (gp_sim_job_runinfo(s, j, &ri) == 0)
+				gp_sim_start_job(s, j, &ri);
+		}
+	return -1;
+}
+
 /* The head is blocked: reserve its start and backfill behind it (EASY),
  * or plan every waiting job as Slurm does (backfill_slurm.c). */
 static void backfill(sim *s, int32_t head)
@@ -425,6 +470,8 @@ static void backfill(sim *s, int32_t head)
 			gp_sim_backfill_slurm(s, head);
 		return;
 	}
+	if (s->cfg->tenants && (head = quota_holder(s, head)) < 0)
+		return;
 	reserve(s, head);
 	if (s->status != GP_OK)
 		return;
@@ -481,7 +528,7 @@ static void bf_leave(sim *s, int32_t j)
 
 const gp_sim_discipline gp_sim_disc_backfill = {
 	.name = "backfill",
-	.flags = GP_SIM_DISC_ARRIVALS | GP_SIM_DISC_NO_TENANTS,
+	.flags = GP_SIM_DISC_ARRIVALS,
 	.setup = bf_disc_setup,
 	.teardown = bf_teardown,
 	.on_arrival = bf_arrival,

@@ -204,6 +204,8 @@ void gp_sim_backfill_slurm(sim *s, int32_t head)
 	int k;
 
 	b->nresv = b->nnodes = 0;
+	if (s->cfg->tenants)
+		gp_sim_quota_plan_reset(s);
 	for (k = job_class(&s->jl->jobs[head]); k < NCLASS && s->status == GP_OK; k++)
 		for (j = k == job_class(&s->jl->jobs[head]) ? head : s->qhead[k];
 		     j >= 0 && s->status == GP_OK; j = nxt) {
@@ -214,9 +216,15 @@ void gp_sim_backfill_slurm(sim *s, int32_t head)
 			nxt = s->next[j];
 			if (++examined > limit)
 				return;
+			/* tenants: refused by its quota now (no reservation
+			 * counted), it neither starts nor reserves */
+			if (s->cfg->tenants && !gp_sim_quota_plan_admits(s, j, NULL, -INFINITY, -INFINITY))
+				continue;
 			/* the head could not start in this pass's FIFO part */
 			if (j != head && need_milli(job) <= s->cap_milli - s->alloc_milli &&
-			    probe(s, b, &s->ctx, j, s->last_t, s->est[j], &s->scratch)) {
+			    probe(s, b, &s->ctx, j, s->last_t, s->est[j], &s->scratch) &&
+			    (!s->cfg->tenants ||
+			     gp_sim_quota_plan_admits(s, j, &s->scratch, s->last_t, s->last_t + s->est[j]))) {
 				if (gp_sim_job_runinfo(s, j, &ri) == 0 && gp_sim_start_job(s, j, &ri) == GP_OK) {
 					s->res->backfilled++;
 					nlim = gp_sim_expected_ends(s);
@@ -224,7 +232,11 @@ void gp_sim_backfill_slurm(sim *s, int32_t head)
 				continue;
 			}
 			t = expected_start(s, b, j, nlim);
-			if (isfinite(t))
-				add_reservation(b, &s->probe.place, t, t + s->est[j]);
+			if (!isfinite(t) || (s->cfg->tenants && !gp_sim_quota_plan_admits(s, j, &s->probe.place, t,
+											 t + s->est[j])))
+				continue;
+			add_reservation(b, &s->probe.place, t, t + s->est[j]);
+			if (s->cfg->tenants)
+				gp_sim_quota_plan_hold(s, j, &s->probe.place, t, t + s->est[j]);
 		}
 }

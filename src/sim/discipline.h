@@ -39,7 +39,6 @@ enum {
 	GP_SIM_DISC_FIXED_SHARES = 2,   /* running jobs' shares never change */
 	GP_SIM_DISC_ARRIVALS = 4,       /* head-first pass: arrivals may start
 					 * jobs behind a blocked head */
-	GP_SIM_DISC_NO_TENANTS = 8,     /* does not go with tenants' quotas */
 };
 
 typedef struct gp_sim_discipline {

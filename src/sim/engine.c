@@ -303,6 +303,7 @@ int gp_sim_try_place(sim *s, int32_t j)
 	const gp_job *job = &s->jl->jobs[j];
 
 	s->q_refused = -1; /* set again below when the quota refuses j */
+	s->q_said_no = -1;
 	if (need_milli(job) > s->cap_milli - s->alloc_milli)
 		return 0;
 	if (s->shape_waited[s->shape[j]] == s->wait_epoch)
@@ -693,19 +694,6 @@ static int hooks_call(sim *s, int end)
 	return s->status;
 }
 
-/* An interruption source other than failures (whose stops and moves keep
- * the quota accounts through the interrupt mechanism; QoS changes shares
- * the quota does not follow). */
-static int other_hooks(const gp_sim_config *cfg)
-{
-	int k;
-
-	for (k = 0; k < GP_SIM_MAX_HOOKS && cfg->hooks[k]; k++)
-		if (!cfg->hooks[k]->name || strcmp(cfg->hooks[k]->name, "failures"))
-			return 1;
-	return 0;
-}
-
 int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 	       gp_sim_result *out, gp_error *err)
 {
@@ -716,11 +704,6 @@ int gp_sim_run(const gp_sim_config *cfg, const gp_joblist *jobs,
 	gp_sim_result_init(out);
 	if (!config_ok(cfg))
 		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0, "bad simulator configuration");
-	if (cfg->tenants && ((gp_sim_discipline_of(cfg->queue)->flags & GP_SIM_DISC_NO_TENANTS) ||
-			     cfg->preempt || other_hooks(cfg)))
-		return gp_error_set(err, GP_EUSAGE, NULL, 0, 0,
-				    "tenants work with the queues fifo, sjf, priority, fifo-skip and "
-				    "fairshare, with failures, without preemption or QoS");
 	memset(&s, 0, sizeof(s));
 	s.cfg = cfg;
 	s.disc = gp_sim_discipline_of(cfg->queue);

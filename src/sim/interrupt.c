@@ -649,6 +649,8 @@ int gp_sim_set_share(gp_sim *s, int32_t job, int milli)
 			if (milli - p->parts[i].milli > s->alloc.gpu_free_milli[first + p->parts[i].gpus[g]])
 				return GP_NO;
 	}
+	if (s->cfg->tenants && !gp_sim_quota_reshare(s, job, p, milli))
+		return GP_NO;
 	/* GPU-seconds of the segment so far at the old share. */
 	s->ix.past_gpu_s[job] += (double)s->ix.held[job] / GP_MILLI * (s->last_t - s->ix.seg_t[job]);
 	s->res->jobs[job].ran_s += s->last_t - s->ix.seg_t[job];

@@ -73,7 +73,9 @@ static int las_setup(sim *s)
 	s->las.oright = gp_xmalloc(n * sizeof(*s->las.oright));
 	for (k = 0; k < NLIST; k++)
 		s->las.lhead[k] = s->las.ltail[k] = s->las.lroot[k] = -1;
-	if (s->nshapes <= LSH_MAX_SHAPES) {
+	/* (with quotas a job that waits says nothing of the next of its
+	 * shape: another tenant's may start) */
+	if (s->nshapes <= LSH_MAX_SHAPES && !s->cfg->tenants) {
 		size_t keys = (s->nshapes ? s->nshapes : 1) * NLIST;
 
 		s->las.lsh_cnt = gp_xcalloc(keys, sizeof(*s->las.lsh_cnt));
@@ -310,7 +312,7 @@ static int visit(sim *s, int l, int32_t j, int preempt)
 		ok = gp_sim_preempt_for(s, j, l);
 		/* Later jobs of this shape and queue would fail too: the pass
 		 * only fills the state up. */
-		if (!ok)
+		if (!ok && !s->cfg->tenants)
 			*failed = s->las.pass_stamp;
 	}
 	if (ok && gp_sim_job_runinfo(s, j, &ri) == 0)
@@ -468,7 +470,7 @@ static void las_teardown(sim *s)
 
 const gp_sim_discipline gp_sim_disc_las = {
 	.name = "las",
-	.flags = GP_SIM_DISC_INTERRUPTS | GP_SIM_DISC_FIXED_SHARES | GP_SIM_DISC_NO_TENANTS,
+	.flags = GP_SIM_DISC_INTERRUPTS | GP_SIM_DISC_FIXED_SHARES,
 	.setup = las_setup,
 	.teardown = las_teardown,
 	.on_arrival = las_arrival,

@@ -89,9 +89,12 @@ static int node_fits(const sim *s, int node, const gp_job *job)
 	       a->node_free_mem_mib[node] >= job->mem_mib;
 }
 
+/* A victim on trial gives up its GPUs and, with tenants, its quota. */
 static void release(sim *s, int32_t j)
 {
 	gp_placement_undo(&s->alloc, place_of(s, j));
+	if (s->cfg->tenants)
+		gp_sim_quota_trial(s, j, -1);
 	s->pk.released_flag[j] = 1;
 }
 
@@ -99,6 +102,8 @@ static int restore(sim *s, int32_t j)
 {
 	if (gp_placement_apply(&s->alloc, place_of(s, j)) != 0)
 		return -1;
+	if (s->cfg->tenants)
+		gp_sim_quota_trial(s, j, 1);
 	s->pk.released_flag[j] = 0;
 	return 0;
 }
@@ -125,7 +130,9 @@ static int commit(sim *s, size_t nv)
 		return 0;
 	}
 	for (i = nv; i-- > 0;)
-		restore(s, s->pk.victims[i]);
+		if (restore(s, s->pk.victims[i]) == 0 && s->cfg->tenants &&
+		    !gp_sim_quota_admits(s, s->pk.preemptor, &s->scratch))
+			release(s, s->pk.victims[i]); /* the preemptor's quota needs it gone */
 	gp_placement_undo(&s->alloc, &s->scratch);
 	gp_sim_interrupt_init(&r);
 	s->pk.defer = 1; /* the caller starts the preemptor, then requeues */
@@ -134,6 +141,8 @@ static int commit(sim *s, size_t nv)
 	for (i = 0; i < nv && s->status == GP_OK; i++)
 		if (s->pk.released_flag[s->pk.victims[i]]) {
 			s->pk.released_flag[s->pk.victims[i]] = 0;
+			if (s->cfg->tenants) /* the interruption gives it back */
+				gp_sim_quota_trial(s, s->pk.victims[i], 1);
 			r.lose = gp_sim_ix_tau(s, s->pk.victims[i]) > 0 ? GP_SIM_LOSE_CHECKPOINT
 								   : GP_SIM_LOSE_NOTHING;
 			/* Tiresias: a job preempted right after its demotion
@@ -148,10 +157,20 @@ static int commit(sim *s, size_t nv)
 	return s->status == GP_OK;
 }
 
+/* May j be a victim of this search?  A preemptor its quota refuses
+ * takes only its own tenant's jobs (pk.own). */
+static inline int own(const sim *s, int32_t j)
+{
+	return s->pk.own < 0 || s->res->job_tenant[j] == s->pk.own;
+}
+
+/* The policy places the preemptor and, with tenants, its quota admits
+ * it with the victims' use given back. */
 static int place_now(sim *s, const gp_job *job)
 {
 	s->res->policy_calls++;
-	return s->cfg->policy->place(&s->ctx, job, &s->scratch) == GP_PLACED;
+	return s->cfg->policy->place(&s->ctx, job, &s->scratch) == GP_PLACED &&
+	       (!s->cfg->tenants || gp_sim_quota_admits(s, s->pk.preemptor, &s->scratch));
 }
 
 /* Victim order as a binary heap (first victim on top): a search takes
@@ -243,7 +262,7 @@ static size_t node_cands(sim *s, int node, int thr, int *cap)
 		int32_t j = s->ix.nodes.e[e].job;
 		victim c;
 
-		if (s->pk.rank[j] <= thr)
+		if (s->pk.rank[j] <= thr || !own(s, j))
 			continue;
 		GP_GROW(s->pk.nv, s->pk.nv_cap, n + 1);
 		c.job = j;
@@ -480,6 +499,14 @@ __attribute__((noinline)) static size_t candidates(sim *s, int thr)
 		memcpy(s->pk.vict + nc, s->pk.arr[r], s->pk.count[r] * sizeof(*s->pk.vict));
 		nc += s->pk.count[r];
 	}
+	if (s->pk.own >= 0) {
+		size_t i, k = 0;
+
+		for (i = 0; i < nc; i++)
+			if (own(s, s->pk.vict[i].job))
+				s->pk.vict[k++] = s->pk.vict[i];
+		nc = k;
+	}
 	return nc;
 }
 
@@ -525,6 +552,11 @@ int gp_sim_preempt_for(sim *s, int32_t head, int level)
 	ver = gp_sim_pk_version(s, thr);
 	if (m->thr == thr + 1 && m->epoch == s->wait_epoch && m->ver == ver)
 		return 0;
+	s->pk.preemptor = head;
+	/* Kueue: a workload its quota refuses preempts only lower-priority
+	 * workloads of its own ClusterQueue (withinClusterQueue) */
+	s->pk.own = s->cfg->tenants && !gp_sim_quota_plan_admits(s, head, NULL, -INFINITY, -INFINITY)
+			    ? s->res->job_tenant[head] : -1;
 	ok = search(s, &s->jl->jobs[head], thr);
 	if (!ok && s->status == GP_OK) {
 		m->thr = thr + 1;

@@ -39,6 +39,8 @@ typedef struct gp_sim_pk {
 	int32_t *victims;
 	size_t victims_cap;
 	uint8_t *released_flag;
+	int32_t preemptor;      /* the job a search runs for */
+	int own;                /* tenants: victims only of this tenant, -1 any */
 	int defer;              /* requeue victims only after the preemptor
 				 * left its queue (a victim may sort first) */
 	int32_t *deferred;

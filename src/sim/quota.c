@@ -9,21 +9,27 @@
 
 #include "sim_int.h"
 
-/* The quota keys a placement draws on: milli-GPU per key into d. */
-static void demand(const sim *s, const gp_placement *p, int64_t *d)
+/* The quota keys a placement draws on: milli-GPU per key into d, with
+ * a share of milli on each of its GPUs (its own shares when < 0). */
+static void demand_at(const sim *s, const gp_placement *p, int milli, int64_t *d)
 {
 	int k;
 
 	memset(d, 0, sizeof(*d) * GP_TENANTS_MAX_RES);
 	for (k = 0; k < p->nparts; k++) {
 		const gp_place_part *part = &p->parts[k];
-		int64_t m = (int64_t)part->ngpus * part->milli;
+		int64_t m = (int64_t)part->ngpus * (milli < 0 ? part->milli : milli);
 
 		if (s->q_all >= 0)
 			d[s->q_all] += m;
 		if (s->q_node_res[part->node] >= 0)
 			d[s->q_node_res[part->node]] += m;
 	}
+}
+
+static void demand(const sim *s, const gp_placement *p, int64_t *d)
+{
+	demand_at(s, p, -1, d);
 }
 
 static int64_t guaranteed(const gp_tenant *t, int r)
@@ -175,6 +181,7 @@ int gp_sim_quota_setup(sim *s)
 	}
 	cohort_setup(s);
 	s->q_refused = -1;
+	s->q_said_no = -1;
 	if (s->q_reclaim)
 		reclaim_setup(s);
 	return GP_OK;
@@ -203,6 +210,7 @@ void gp_sim_quota_teardown(sim *s)
 	free(s->q_rc_ver);
 	free(s->q_rc_need);
 	free(s->q_rc_free);
+	free(s->q_hold);
 }
 
 static int64_t over(int64_t u, int64_t g)
@@ -290,6 +298,7 @@ int gp_sim_quota_precheck(sim *s, int32_t j)
 	}
 	s->res->tenant_use[t].quota_waits++;
 	s->q_refused = j;
+	s->q_said_no = j;
 	return 0;
 }
 
@@ -302,7 +311,16 @@ int gp_sim_quota_admit(sim *s, int32_t j, const gp_placement *p)
 	if (admits(s, t, d))
 		return 1;
 	s->res->tenant_use[t].quota_waits++;
+	s->q_said_no = j;
 	return 0;
+}
+
+int gp_sim_quota_admits(sim *s, int32_t j, const gp_placement *p)
+{
+	int64_t d[GP_TENANTS_MAX_RES];
+
+	demand(s, p, d);
+	return admits(s, s->res->job_tenant[j], d);
 }
 
 /* Integrate tenant k's usage and borrowing (first quota key) up to now. */
@@ -658,6 +676,96 @@ int gp_sim_quota_reclaim(sim *s, int32_t j)
 	}
 	s->pk.defer = 0;
 	return s->status == GP_OK;
+}
+
+void gp_sim_quota_trial(sim *s, int32_t j, int sign)
+{
+	use_add(s, j, sign);
+}
+
+int gp_sim_quota_reshare(sim *s, int32_t j, const gp_placement *p, int milli)
+{
+	int64_t d0[GP_TENANTS_MAX_RES], d1[GP_TENANTS_MAX_RES];
+	int t = s->res->job_tenant[j], r, up = 0;
+	struct gp_sim_tenant_use *u = &s->res->tenant_use[t];
+
+	demand(s, p, d0);
+	demand_at(s, p, milli, d1);
+	for (r = 0; r < GP_TENANTS_MAX_RES; r++) {
+		d1[r] -= d0[r];
+		up |= d1[r] > 0;
+	}
+	/* Kueue admits a workload's whole request: a larger share is a new
+	 * admission of the difference. */
+	if (up && !admits(s, t, d1))
+		return 0;
+	integrate(s, t);
+	use_delta(s, t, d1, 1);
+	if (s->q_use[(size_t)t * GP_TENANTS_MAX_RES] > u->peak_milli)
+		u->peak_milli = s->q_use[(size_t)t * GP_TENANTS_MAX_RES];
+	return 1;
+}
+
+/* ---- plans ----
+ * Backfill's reservations hold quota: the reserved job's use from its
+ * planned start to its planned end.  A hold is counted into the usage
+ * only while a question is asked (and taken off at once, at the same
+ * instant: nothing is integrated meanwhile). */
+struct gp_sim_qhold {
+	int32_t job;
+	double t0, t1;
+	int64_t d[GP_TENANTS_MAX_RES];
+};
+
+/* j's use of p, or with p NULL its whole share on `gpus`. */
+static void plan_demand(const sim *s, int32_t j, const gp_placement *p, int64_t *d)
+{
+	if (p) {
+		demand(s, p, d);
+		return;
+	}
+	memset(d, 0, sizeof(*d) * GP_TENANTS_MAX_RES);
+	if (s->q_all >= 0)
+		d[s->q_all] = need_milli(&s->jl->jobs[j]);
+}
+
+void gp_sim_quota_plan_reset(sim *s)
+{
+	s->q_nhold = 0;
+}
+
+void gp_sim_quota_plan_hold(sim *s, int32_t j, const gp_placement *p, double t0, double t1)
+{
+	struct gp_sim_qhold *h;
+
+	GP_GROW(s->q_hold, s->q_hold_cap, s->q_nhold + 1);
+	h = &s->q_hold[s->q_nhold++];
+	h->job = j;
+	h->t0 = t0;
+	h->t1 = t1;
+	plan_demand(s, j, p, h->d);
+}
+
+/* Count (+1) or take off (-1) the holds overlapping [t0, t1). */
+static void holds(sim *s, double t0, double t1, int sign)
+{
+	size_t i;
+
+	for (i = 0; i < s->q_nhold; i++)
+		if (s->q_hold[i].t0 < t1 && t0 < s->q_hold[i].t1)
+			use_delta(s, s->res->job_tenant[s->q_hold[i].job], s->q_hold[i].d, sign);
+}
+
+int gp_sim_quota_plan_admits(sim *s, int32_t j, const gp_placement *p, double t0, double t1)
+{
+	int64_t d[GP_TENANTS_MAX_RES];
+	int ok;
+
+	plan_demand(s, j, p, d);
+	holds(s, t0, t1, 1);
+	ok = admits(s, s->res->job_tenant[j], d);
+	holds(s, t0, t1, -1);
+	return ok;
 }
 
 void gp_sim_quota_end(sim *s)

@@ -161,6 +161,9 @@ struct gp_sim {
 	int q_one_prio;         /* every job has the same priority */
 	uint32_t *q_rc_ver;     /* per tenant, its last failed reclaim: the */
 	int64_t *q_rc_need, *q_rc_free; /* group version, need, free share */
+	int32_t q_said_no;      /* the last job whose try the quota refused */
+	struct gp_sim_qhold *q_hold; /* quota held by backfill's reservations */
+	size_t q_nhold, q_hold_cap;
 
 	/* fairshare (fairshare.c): each queued job's priority; per tenant
 	 * its decayed usage (GPU-seconds), the GPU-seconds since fs_tt not
@@ -361,6 +364,27 @@ void gp_sim_quota_change(sim *s, int32_t j, const gp_placement *p, int sign);
  * (the caller starts j, then gp_sim_flush_requeue). */
 int gp_sim_quota_reclaim(sim *s, int32_t j);
 void gp_sim_quota_end(sim *s);
+
+/* Did the quota refuse j at its last try (gp_sim_try_place)? */
+static inline int gp_sim_quota_refused(const sim *s, int32_t j)
+{
+	return s->cfg->tenants && s->q_said_no == j;
+}
+/* Would j's quota admit placement p now (nothing counted)? */
+int gp_sim_quota_admits(sim *s, int32_t j, const gp_placement *p);
+/* A trial at this instant (preemption): j's use is taken off (-1) or
+ * put back (+1) with its GPUs. */
+void gp_sim_quota_trial(sim *s, int32_t j, int sign);
+/* j's share on every GPU of its placement p becomes milli: 1 and its use
+ * follows, or 0 (nothing changed) when a raise is beyond its quota. */
+int gp_sim_quota_reshare(sim *s, int32_t j, const gp_placement *p, int milli);
+/* Quota held by a backfill plan: a reservation holds its job's use of
+ * placement p from t0 to t1 (p NULL: its whole share on `gpus`).
+ * plan_admits: would j's quota admit p (NULL: its share on `gpus`) with
+ * the use held by the reservations overlapping [t0, t1) counted in? */
+void gp_sim_quota_plan_reset(sim *s);
+void gp_sim_quota_plan_hold(sim *s, int32_t j, const gp_placement *p, double t0, double t1);
+int gp_sim_quota_plan_admits(sim *s, int32_t j, const gp_placement *p, double t0, double t1);
 
 /* Whether j may try to reclaim (rule 1 on the `gpus` key, inline: a pass
  * asks it of every queued job that does not start). */

@@ -32,6 +32,8 @@ static double preempt_cost;
 static int reclaim_off;
 static int queue = GP_SIM_FIFO_SKIP;
 static double halflife, w_age, w_qos, w_fs = 1;
+static int bf_mode, preempt_mode, las_threshold;
+static const gp_sim_hooks *hook;
 
 static int run(const gp_tenants *t, const char *dflt, gp_joblist *l, gp_sim_result *r, gp_error *err)
 {
@@ -53,6 +55,13 @@ static int run(const gp_tenants *t, const char *dflt, gp_joblist *l, gp_sim_resu
 	cfg.default_tenant = dflt;
 	cfg.preempt_cost = preempt_cost;
 	cfg.reclaim_off = reclaim_off;
+	cfg.backfill_mode = bf_mode;
+	cfg.preempt = preempt_mode;
+	if (las_threshold > 0) {
+		cfg.las_thresholds[0] = las_threshold;
+		cfg.las_nthresholds = 1;
+	}
+	cfg.hooks[0] = hook;
 	return gp_sim_run(&cfg, l, r, err);
 }
 
@@ -422,6 +431,213 @@ static void test_fairshare_decay(void)
 	gp_joblist_release(&l);
 }
 
+/* Backfill with quotas, two 4-GPU nodes (first-fit: n0 first), a and b 4
+ * GPUs of quota, c 8, no cohort.
+ *   c1 (c, 4 GPUs, 50 s) at 0: n0, 0-50; a1 (a, 2, 100 s) at 0: n1 GPUs
+ *   0-1, 0-100.  a2 (a, 4, 10 s) at 1: a would use 6 > 4: refused by its
+ *   quota, it neither reserves nor blocks.  b2 (b, 4, 100 s) at 2: its
+ *   quota admits it, 2 GPUs are free: it gets the reservation, n0 at 50,
+ *   and holds b's 4 GPUs of quota from then.  b3 (b, 2, 100 s) at 3 fits
+ *   n1's free GPUs 2-3 (not reserved), its quota admits it now, but it
+ *   would still run at 50 and b would then use 4 + 2 > 4: it may not
+ *   take the quota b2 counts on, and waits.  a3 (a, 2, 20 s) at 4 ends
+ *   before 50, a uses 4: backfilled on n1, 4-24.
+ *   At 50 b2 starts (50-150); b3 is refused (b uses 4).  At 100 a1 ends:
+ *   a2 starts on n1, 100-110.  At 150 b3 starts: 150-250.
+ * EASY and Slurm's plan (whole nodes reserved: n0 from 50 to 150) agree
+ * here (the holds count the use now: b3 would wait as well if b's use
+ * dropped by 50, a conservative rule); without the quota rule b3 would run from 3 and b2 would find no
+ * quota at 50. */
+static void test_backfill(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+	int mode;
+
+	cl = *gp_test_pix_cluster(2, 4);
+	gp_joblist_init(&l);
+	add(&l, "c1", "c", 0, 4, 50);
+	add(&l, "a1", "a", 0, 2, 100);
+	add(&l, "a2", "a", 1, 4, 10);
+	add(&l, "b2", "b", 2, 4, 100);
+	add(&l, "b3", "b", 3, 2, 100);
+	add(&l, "a3", "a", 4, 2, 20);
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 4}}\n  - {name: b, quota: {gpus: 4}}\n"
+				    "  - {name: c, quota: {gpus: 8}}\n", &t, &err), GP_OK);
+	queue = GP_SIM_BACKFILL;
+	for (mode = GP_SIM_BF_EASY; mode <= GP_SIM_BF_SLURM; mode++) {
+		bf_mode = mode;
+		CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+		CHECK_JOB(r, 0, 0, 50);
+		CHECK_JOB(r, 1, 0, 100);
+		CHECK_JOB(r, 2, 100, 110);
+		CHECK_JOB(r, 3, 50, 150);
+		CHECK_JOB(r, 4, 150, 250);
+		CHECK_JOB(r, 5, 4, 24);
+		/* a3; Slurm's plan also counts b2, started behind a2 */
+		CU_ASSERT_EQUAL(r.backfilled, mode == GP_SIM_BF_EASY ? 1 : 2);
+		/* nobody ever beyond its quota */
+		CU_ASSERT_EQUAL(r.tenant_use[0].peak_milli, 4000);
+		CU_ASSERT_EQUAL(r.tenant_use[1].peak_milli, 4000);
+		gp_sim_result_release(&r);
+	}
+	bf_mode = GP_SIM_BF_EASY;
+	queue = GP_SIM_FIFO_SKIP;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
+/* --preempt priority with quotas, one 8-GPU node, queue fifo.
+ *   a1 (a, 4 GPUs, 100 s) at 0: GPUs 0-3; b1 (b, 4, 100 s) at 1: 4-7.
+ *   a2 (a, 2, 50 s, priority 5) at 10 finds the node full.
+ * a and b 4 GPUs of quota: a2 would take a to 6 > 4, so it may preempt
+ * only a's own lower-priority jobs (Kueue: within its ClusterQueue): a1,
+ * whose release gives a's quota back (a uses 0 + 2).  a2 runs 10-60 on
+ * GPUs 0-1; a1 (90 s left, nothing lost without checkpoints) waits for
+ * 4 GPUs and a's quota: 60-150.  b1 runs 1-101 untouched; a never holds
+ * more than 4 GPUs.  (By the victim rule alone b1, the later start,
+ * would go and a would hold 6.)
+ * a with 8 GPUs of quota: a2 is admitted as it is and preempts by the
+ * victim rule: b1 (started later), with 91 s left; a2 10-60 on GPUs 4-5,
+ * b1 waits for 4 GPUs: 60-151. */
+static void test_preempt(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	cl = *gp_test_pix_cluster(1, 8);
+	gp_joblist_init(&l);
+	add(&l, "a1", "a", 0, 4, 100);
+	add(&l, "b1", "b", 1, 4, 100);
+	add(&l, "a2", "a", 10, 2, 50);
+	l.jobs[2].priority = 5;
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 4}}\n  - {name: b, quota: {gpus: 4}}\n",
+				    &t, &err), GP_OK);
+	queue = GP_SIM_FIFO;
+	preempt_mode = GP_SIM_PREEMPT_PRIORITY;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 150);
+	CHECK_JOB(r, 1, 1, 101);
+	CHECK_JOB(r, 2, 10, 60);
+	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 1);
+	CU_ASSERT_EQUAL(r.jobs[1].preemptions, 0);
+	CU_ASSERT_EQUAL(r.tenant_use[0].peak_milli, 4000);
+	/* a: 4 GPUs 0-10, 2 GPUs 10-60, 4 GPUs 60-150 */
+	CU_ASSERT_DOUBLE_EQUAL(r.tenant_use[0].gpu_s, 40 + 100 + 360, 1e-9);
+	gp_sim_result_release(&r);
+	gp_tenants_release(&t);
+
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 8}}\n  - {name: b, quota: {gpus: 4}}\n",
+				    &t, &err), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 100);
+	CHECK_JOB(r, 1, 1, 151);
+	CHECK_JOB(r, 2, 10, 60);
+	CU_ASSERT_EQUAL(r.jobs[1].preemptions, 1);
+	CU_ASSERT_EQUAL(r.tenant_use[0].peak_milli, 6000);
+	gp_sim_result_release(&r);
+	preempt_mode = GP_SIM_PREEMPT_OFF;
+	queue = GP_SIM_FIFO_SKIP;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
+/* las with quotas (one threshold, 100 GPU-seconds), one 8-GPU node, a
+ * and b 4 GPUs of quota.
+ *   a1 (a, 4 GPUs, 100 s) at 0: GPUs 0-3; b1 (b, 4, 100 s) at 0: 4-7;
+ *   both reach 100 GPU-seconds at 25 and drop to the second queue.
+ *   a2 (a, 2, 10 s) at 30, first queue, finds the node full; its quota
+ *   refuses it (a 6 > 4): it preempts a's own job a1, not b1 (which the
+ *   victim rule alone takes: the later in the trace).  a2 30-40; a1 (70 s
+ *   left) waits for 4 GPUs: 40-110; b1 0-100. */
+static void test_las(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	cl = *gp_test_pix_cluster(1, 8);
+	gp_joblist_init(&l);
+	add(&l, "a1", "a", 0, 4, 100);
+	add(&l, "b1", "b", 0, 4, 100);
+	add(&l, "a2", "a", 30, 2, 10);
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 4}}\n  - {name: b, quota: {gpus: 4}}\n",
+				    &t, &err), GP_OK);
+	queue = GP_SIM_LAS;
+	las_threshold = 100;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 110);
+	CHECK_JOB(r, 1, 0, 100);
+	CHECK_JOB(r, 2, 30, 40);
+	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 1);
+	CU_ASSERT_EQUAL(r.jobs[1].preemptions, 0);
+	CU_ASSERT_EQUAL(r.tenant_use[0].peak_milli, 4000);
+	gp_sim_result_release(&r);
+	las_threshold = 0;
+	queue = GP_SIM_FIFO_SKIP;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
+/* A share change (the QoS monitor's raise and cut) is an admission of
+ * the difference.  a has 2 GPUs of quota; on one 8-GPU node first-fit
+ * puts a1 (500 milli) on GPU 0, a2 (600) on GPU 1, a3 (700) on GPU 2: a
+ * uses 1800 milli.  At 10 raising a1 to 1000 would make 2300: refused
+ * although GPU 0 has room.  At 20 a3 drops to 200 (1300); at 30 a1's
+ * raise fits (1800).  a used 1.8 x 20 + 1.3 x 10 + 1.8 x 70 = 175
+ * GPU-seconds; its peak 1800 milli. */
+static int share_rc[3];
+
+static int share_begin(void *ud, gp_sim *s)
+{
+	(void)ud;
+	return gp_sim_at(s, hook, 10, 0, 0) || gp_sim_at(s, hook, 20, 1, 0) || gp_sim_at(s, hook, 30, 2, 0);
+}
+
+static int share_event(void *ud, gp_sim *s, int64_t arg)
+{
+	(void)ud;
+	share_rc[arg] = gp_sim_set_share(s, arg == 1 ? 2 : 0, arg == 1 ? 200 : 1000);
+	return GP_OK;
+}
+
+static void test_share_change(void)
+{
+	static const gp_sim_hooks h = { .name = "shares", .begin = share_begin, .event = share_event };
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	cl = *gp_test_pix_cluster(1, 8);
+	gp_joblist_init(&l);
+	add(&l, "a1", "a", 0, 1, 100);
+	add(&l, "a2", "a", 0, 1, 100);
+	add(&l, "a3", "a", 0, 1, 100);
+	l.jobs[0].gpu_milli = 500;
+	l.jobs[1].gpu_milli = 600;
+	l.jobs[2].gpu_milli = 700;
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 2}}\n", &t, &err), GP_OK);
+	queue = GP_SIM_FIFO;
+	hook = &h;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CU_ASSERT_EQUAL(share_rc[0], GP_NO);
+	CU_ASSERT_EQUAL(share_rc[1], GP_OK);
+	CU_ASSERT_EQUAL(share_rc[2], GP_OK);
+	CU_ASSERT_EQUAL(r.tenant_use[0].peak_milli, 1800);
+	CU_ASSERT_DOUBLE_EQUAL(r.tenant_use[0].gpu_s, 175, 1e-9);
+	gp_sim_result_release(&r);
+	hook = NULL;
+	queue = GP_SIM_FIFO_SKIP;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("tenants");
@@ -434,6 +650,10 @@ static void register_tests(void)
 	gp_test_add(s, "reclaim_order", test_reclaim_order);
 	gp_test_add(s, "fairshare_order", test_fairshare_order);
 	gp_test_add(s, "fairshare_decay", test_fairshare_decay);
+	gp_test_add(s, "backfill", test_backfill);
+	gp_test_add(s, "preempt", test_preempt);
+	gp_test_add(s, "las", test_las);
+	gp_test_add(s, "share_change", test_share_change);
 }
 
 int main(int argc, char **argv)

@@ -26,5 +26,6 @@ run simulate -c tests/data/sim/small-cluster.yaml tests/data/tenants/two-teams.c
 	--default-tenant z --quiet
 printf 'tenants:\n  - {name: a, quota: {gpus: many}}\n' >"$TMP/bad.yaml"
 run simulate -c tests/data/sim/small-cluster.yaml tests/data/tenants/two-teams.csv --tenants "$TMP/bad.yaml"
+echo "== backfill with tenants (as under fifo-skip: nothing waits on GPUs)"
 run simulate -c tests/data/sim/small-cluster.yaml tests/data/tenants/two-teams.csv \
-	--tenants tests/data/tenants/two-teams.yaml --queue backfill
+	--tenants tests/data/tenants/two-teams.yaml --queue backfill | tail -4

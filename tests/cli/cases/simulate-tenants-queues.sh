@@ -1,0 +1,26 @@
+# Tenants with backfill, --preempt, las and QoS on two 4-GPU nodes
+# (tests/data/tenants/queues.*): a and b 4 GPUs of quota, c 8, no cohort.
+# By hand, backfill (EASY and Slurm's plan alike): c1 (c, 4) 0-50 fills
+# n-0; a1 (a, 2) 0-100 on n-1.  a2 (a, 4) at 1 would take a to 6: its
+# quota refuses it, it neither reserves nor blocks.  b2 (b, 4) at 2 gets
+# the reservation, n-0 at 50, and holds b's 4 GPUs of quota from then;
+# b3 (b, 2) at 3 fits n-1 but would still run at 50 with b at 4 + 2: it
+# waits; a3 (a, 2, 20 s) at 4 ends before 50: backfilled 4-24.  b2 50-150,
+# a2 100-110 (a1 gone), b3 150-250.
+# --preempt priority under fifo: a2 (priority 5) at 1 finds no quota, so
+# it may preempt only a's own jobs: a1 (1 s done), whose quota it then
+# takes: a2 1-11, a1 11-110; b2 waits for n-0 (50-150) and holds the fifo
+# queue; b3 has no quota until b2 ends: 150-250, a3 behind it 150-170.
+# No tenant ever holds more than its quota (peak GPUs).
+Q="tests/data/tenants/queues.csv --tenants tests/data/tenants/queues.yaml"
+for q in "--queue backfill" "--queue backfill --backfill slurm" "--queue fifo --preempt priority" \
+	"--queue las --las-thresholds 100"; do
+	echo "== $q"
+	run simulate -c tests/data/sim/small-cluster.yaml $Q $q --csv "$TMP/q" | tail -5
+	cut -d, -f1-4,14 "$TMP/q/jobs.csv"
+done
+echo "== QoS monitor, one tenant of 6 GPUs: the 8-GPU jobs never start"
+printf 'tenants:\n  - {name: all, quota: {gpus: 6}}\n' >"$TMP/six.yaml"
+run simulate tests/data/traces/gavel-msr-23dbec.trace -c tests/data/sim/small-cluster.yaml --tick 3600 \
+	--policy predicted-share --qos-tick 60 --ls-fraction 0.3 --util-error 20 \
+	--tenants "$TMP/six.yaml" --default-tenant all | grep -E '^(all |jobs|tenant|  actions|\[exit)'
