@@ -217,15 +217,6 @@ int gp_whatif_meets(const gp_whatif_results *rs, size_t cfg)
 	return 1;
 }
 
-size_t gp_whatif_with_trace(const gp_whatif_spec *s, size_t cfg, size_t t)
-{
-	gp_whatif_config c;
-
-	gp_whatif_config_of(s, cfg, &c);
-	c.v[GP_AX_TRACE] = t;
-	return gp_whatif_config_index(s, &c);
-}
-
 int gp_whatif_meets_all(const gp_whatif_results *rs, size_t cfg)
 {
 	size_t k, n = gp_whatif_nscenarios(rs->spec);

@@ -73,8 +73,6 @@ int gp_whatif_meets(const gp_whatif_results *rs, size_t cfg);
  * must serve, not alternatives) and every value of the scenario axes
  * (cfg's own scenario values are ignored). */
 int gp_whatif_meets_all(const gp_whatif_results *rs, size_t cfg);
-/* cfg with its trace value set to t. */
-size_t gp_whatif_with_trace(const gp_whatif_spec *s, size_t cfg, size_t t);
 /* Mean over the seeds of configuration cfg (all it runs must be known). */
 void gp_whatif_mean(const gp_whatif_results *rs, size_t cfg, gp_whatif_result *out);
 
