@@ -195,6 +195,15 @@ int gp_place_span_combo(const int *hist, int need, int *take)
 		take[v] = 0;
 	if (need <= 0 || nv == 0 || need > GP_SPAN_COMBO_MAX)
 		return -1;
+	if (nv == 1) {
+		/* One fit among the nodes (often: all idle): the fewest of them. */
+		int k = (need + vmax - 1) / vmax;
+
+		if (k > hist[vmax] || k > GP_PLACE_MAX_PARTS)
+			return -1;
+		take[vmax] = k;
+		return k;
+	}
 	T = need + vmax - 1;
 	nodes = gp_xcalloc((size_t)(T + 1), sizeof(*nodes));
 	tmp = gp_xcalloc((size_t)(T + 1), sizeof(*tmp));
