@@ -43,18 +43,26 @@ double gp_perf_node_net_gbs(const gp_cluster *c, int node, const int *gpus, int 
 		return gp_perf_nic_gbs(sw_gbit);
 	}
 	/* GPUDirect RDMA reaches the NICs at PIX/PXB of a GPU (NCCL's
-	 * default NCCL_NET_GDR_LEVEL); PXN lets the job's other GPUs use
-	 * them over NVLink. */
-	for (k = 0; k < t->nnics && !t->no_gdr; k++)
-		for (i = 0; i < ngpus; i++) {
+	 * default NCCL_NET_GDR_LEVEL), and a GPU takes its nearest ones
+	 * only: a NIC at PIX of it before those at PXB, which are the
+	 * rails of its neighbours (one NDR NIC per GPU on a DGX H100, a
+	 * PCIe switch shared by two GPUs and two NICs on a DGX A100).  PXN
+	 * lets the job's other GPUs use theirs over NVLink. */
+	for (i = 0; i < ngpus && !t->no_gdr; i++) {
+		int near = GP_LINK_LEVELS;
+
+		for (k = 0; k < t->nnics; k++) {
 			int lv = gp_topo_link(t, gpus[i], ng + k).level;
 
-			if (lv == GP_LINK_PIX || lv == GP_LINK_PXB) {
+			if ((lv == GP_LINK_PIX || lv == GP_LINK_PXB) && lv < near)
+				near = lv;
+		}
+		for (k = 0; k < t->nnics && near < GP_LINK_LEVELS; k++)
+			if (!use[k] && gp_topo_link(t, gpus[i], ng + k).level == near) {
 				use[k] = 1;
 				used++;
-				break;
 			}
-		}
+	}
 	if (used) {
 		for (k = 0; k < t->nnics; k++)
 			card_sum[k] = 0, card_cap[k] = 0;

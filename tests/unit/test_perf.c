@@ -1006,6 +1006,34 @@ static void test_nic_ports(void)
 	gp_cluster_release(&c);
 }
 
+/* A GPU takes its nearest NICs.  The bundled DGX H100 snapshot
+ * (topologies/h100-dgx-8gpu-13nic-8rail-ndr-penny-worklog.txt, node
+ * h100-r4-0 of the example cluster) has one NDR NIC at PIX of each GPU
+ * and the next GPU's at PXB: GPU0 alone uses its own rail, 48.5 GB/s
+ * capped by the NIC's PCIe Gen5 x16 at 48; GPU0 and GPU1 both rails;
+ * the eight GPUs the eight rails, never the five NICs (storage,
+ * front end) that are NODE or SYS to every GPU. */
+static void test_nearest_nics(void)
+{
+	static const int g0[1] = { 0 }, g01[2] = { 0, 1 }, all[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+	gp_cluster c;
+	gp_error err = GP_ERROR_INIT;
+	int nics, node;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_load(gp_test_path("topologies/example-cluster.yaml"), &c,
+					      &err), GP_OK);
+	node = gp_cluster_find_node(&c, "h100-r4-0");
+	CU_ASSERT_FATAL(node >= 0);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_node_net_gbs(&c, node, g0, 1, &nics), 48.0, 1e-9);
+	CU_ASSERT_EQUAL(nics, 1);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_node_net_gbs(&c, node, g01, 2, &nics), 96.0, 1e-9);
+	CU_ASSERT_EQUAL(nics, 2);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_node_net_gbs(&c, node, all, 8, &nics), 384.0, 1e-9);
+	CU_ASSERT_EQUAL(nics, 8);
+	gp_cluster_release(&c);
+}
+
 /* `nvidia-smi topo -p2p r`: a real CNS matrix turns a PIX pair into a
  * host-staged one; unknown statuses and wrong sizes are errors. */
 static void test_p2p_file(void)
@@ -1042,6 +1070,7 @@ static void register_tests(void)
 	gp_test_add(s, "two nodes", test_two_nodes);
 	gp_test_add(s, "two-node tree cap", test_two_node_tree_cap);
 	gp_test_add(s, "host-memory hops and launch cost", test_shm_latency);
+	gp_test_add(s, "nearest NICs", test_nearest_nics);
 	gp_test_add(s, "profile precision", test_profile_precision);
 	gp_test_add(s, "parameter server", test_ps);
 	gp_test_add(s, "profile step", test_profile_step);
