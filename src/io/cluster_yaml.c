@@ -95,8 +95,41 @@ int gp_cy_unit_key(loader *L, const gp_yaml_node *map, const char *key, const ch
 static const char *const type_keys[] = {
 	"topology", "gpu_model", "cpus", "memory_gib", "subnets",
 	"name", "source", "quirks", "gpus", "nics", "devices", "links",
-	"p2p", "gdr", "nic_gbps", "nic_gbit_s", "nic_cards", NULL
+	"p2p", "gdr", "nic_gbps", "nic_gbit_s", "nic_cards", "socket_gbs", NULL
 };
+
+/* The link between CPU sockets by CPU family, GB/s per direction as
+ * NCCL's topology rates it (src/graph/topo.h: BDW_QPI_BW, SKL_QPI_BW,
+ * SRP_QPI_BW, ERP_QPI_BW, AMD_BW, P9_BW, ARM_BW, ZPI_BW). */
+static const struct {
+	const char *name;
+	double gbs;
+} socket_links[] = {
+	{ "broadwell", 6.0 },      { "skylake", 10.0 }, { "sapphire-rapids", 22.0 },
+	{ "emerald-rapids", 40.0 }, { "amd", 16.0 },     { "power9", 32.0 },
+	{ "arm", 6.0 },            { "zhaoxin", 6.0 },
+};
+
+/* socket_gbs: GB/s, or a CPU family of socket_links. */
+static int load_socket_gbs(loader *L, const gp_yaml_node *x, const char *owner, gp_topo *topo)
+{
+	size_t i;
+
+	if (x->type == GP_YAML_SCALAR)
+		for (i = 0; i < GP_ARRAY_SIZE(socket_links); i++)
+			if (!strcmp(x->scalar, socket_links[i].name)) {
+				topo->socket_gbs = socket_links[i].gbs;
+				return GP_OK;
+			}
+	if (x->type == GP_YAML_SCALAR && x->scalar[0] && !strchr("0123456789.+-", x->scalar[0]))
+		return gp_yaml_error(&L->doc, x, L->err,
+				     "%s: 'socket_gbs' wants GB/s or a CPU family (broadwell, skylake, "
+				     "sapphire-rapids, emerald-rapids, amd, power9, arm, zhaoxin), not '%.40s'",
+				     owner, x->scalar);
+	return gp_yaml_double(&L->doc, x, gp_cy_what(L, "%s 'socket_gbs'", owner), 0.1, 1000.0,
+			      &topo->socket_gbs, L->err);
+}
+
 /* NIC by id ("NIC0") or device name ("mlx5_0"); -1 when absent. */
 static int find_nic(const gp_topo *t, const char *name)
 {
@@ -128,8 +161,9 @@ static int set_subnet(loader *L, gp_node_type *t, int nic,
 
 /* The perf model's node-type keys: p2p (on, off, default or
  * an `nvidia-smi topo -p2p r` file), gdr, nic_gbps (one rate for every
- * NIC, or a map by NIC id or device) and nic_cards (lists of the NICs
- * that are ports of one card). */
+ * NIC, or a map by NIC id or device), nic_cards (lists of the NICs
+ * that are ports of one card) and socket_gbs (the link between the CPU
+ * sockets). */
 static int load_type_perf(loader *L, const gp_yaml_node *v, const char *owner,
 			  gp_node_type *t)
 {
@@ -164,6 +198,9 @@ static int load_type_perf(loader *L, const gp_yaml_node *v, const char *owner,
 			}
 		}
 	}
+	x = gp_yaml_get(v, "socket_gbs");
+	if (x && load_socket_gbs(L, x, owner, topo))
+		return GP_EINPUT;
 	x = gp_yaml_get(v, "gdr");
 	if (x) {
 		if (gp_yaml_bool(&L->doc, x, gp_cy_what(L, "%s 'gdr'", owner), &b, L->err))

@@ -90,7 +90,17 @@ double gp_perf_pcie_gbs(int gen, int lanes)
 	return GP_PERF_PCI_GEN3_X16_GBS * ldexp(1.0, gen - 3) * lanes / 16.0;
 }
 
+double gp_perf_socket_gbs(const gp_topo *t)
+{
+	return t && t->socket_gbs > 0 ? t->socket_gbs : GP_PERF_SOCKET_GBS;
+}
+
 double gp_perf_pair_gbs(const gp_gpu_model *m, gp_link l, int p2p)
+{
+	return gp_perf_pair_gbs_socket(m, l, p2p, GP_PERF_SOCKET_GBS);
+}
+
+double gp_perf_pair_gbs_socket(const gp_gpu_model *m, gp_link l, int p2p, double socket_gbs)
 {
 	double pcie = gp_perf_pcie_gbs(m ? m->pcie_gen : 3, m ? m->pcie_lanes : 16);
 
@@ -105,7 +115,8 @@ double gp_perf_pair_gbs(const gp_gpu_model *m, gp_link l, int p2p)
 	case GP_LINK_NODE:
 		return p2p ? pcie : GP_PERF_HOST_STAGING * pcie;
 	default: /* SYS */
-		return fmin(p2p ? pcie : GP_PERF_HOST_STAGING * pcie, GP_PERF_SOCKET_GBS);
+		return fmin(p2p ? pcie : GP_PERF_HOST_STAGING * pcie,
+			    socket_gbs > 0 ? socket_gbs : GP_PERF_SOCKET_GBS);
 	}
 }
 
@@ -735,8 +746,9 @@ double gp_perf_ring_gbs(const gp_topo *t, const gp_gpu_model *m, const int *gpus
 	for (i = 0; i < ngpus; i++)
 		for (j = 0; j < ngpus; j++) {
 			w[i][j] = i == j ? 0
-					 : gp_perf_pair_gbs(m, gp_topo_link(t, gpus[i], gpus[j]),
-							    gp_perf_p2p_ok(t, m, gpus[i], gpus[j]));
+					 : gp_perf_pair_gbs_socket(m, gp_topo_link(t, gpus[i], gpus[j]),
+								   gp_perf_p2p_ok(t, m, gpus[i], gpus[j]),
+								   gp_perf_socket_gbs(t));
 			if (i < j)
 				levels[nlev++] = w[i][j];
 		}

@@ -90,7 +90,8 @@ double gp_perf_node_net_gbs(const gp_cluster *c, int node, const int *gpus, int 
 	}
 	/* No NIC within reach: each GPU's nearest NIC through host memory,
 	 * never a front-end NIC that is SYS to every GPU while another is
-	 * nearer. */
+	 * nearer; a NIC at SYS is reached over the link between the CPU
+	 * sockets as well. */
 	for (i = 0; i < ngpus; i++) {
 		int best = -1, bl = GP_LINK_LEVELS;
 
@@ -102,10 +103,13 @@ double gp_perf_node_net_gbs(const gp_cluster *c, int node, const int *gpus, int 
 		}
 		if (best >= 0 && !use[best]) {
 			double gbit = t->nics[best].gbps > 0 ? t->nics[best].gbps : sw_gbit;
+			double cap = GP_PERF_NIC_NOGDR_GBS;
 
+			if (bl >= GP_LINK_SYS)
+				cap = fmin(cap, gp_perf_socket_gbs(t));
 			use[best] = 1;
 			used++;
-			total += fmin(gp_perf_nic_gbs(gbit), GP_PERF_NIC_NOGDR_GBS);
+			total += fmin(gp_perf_nic_gbs(gbit), cap);
 		}
 	}
 	if (nics)
@@ -217,8 +221,10 @@ static void part_intra(const gp_cluster *c, const gp_place_part *pp, gp_perf_fab
 		for (k = 0; k + 1 < pp->ngpus; k++) {
 			int x = pp->gpus[k], y = pp->gpus[k + 1];
 
-			a->bw_p2p = fmin(a->bw_p2p, gp_perf_pair_gbs(m, gp_topo_link(t, x, y),
-								     gp_perf_p2p_ok(t, m, x, y)));
+			a->bw_p2p = fmin(a->bw_p2p,
+					 gp_perf_pair_gbs_socket(m, gp_topo_link(t, x, y),
+								 gp_perf_p2p_ok(t, m, x, y),
+								 gp_perf_socket_gbs(t)));
 		}
 	}
 	if (m && m->nvlink_links > 0)

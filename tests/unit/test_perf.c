@@ -1034,6 +1034,76 @@ static void test_nearest_nics(void)
 	gp_cluster_release(&c);
 }
 
+/* The link between the CPU sockets caps SYS hops: 16 GB/s by default
+ * (NCCL's AMD figure), a node type's socket_gbs (a CPU family from
+ * NCCL's table, or GB/s) otherwise.  Two A100 PCIe boards on two
+ * sockets (no P2P across them): 0.8 x 24 = 19.2 staged, capped at 16
+ * by default, at 10 on Skylake, kept at 19.2 on Sapphire Rapids (22).
+ * A NIC at SYS without GPUDirect reach: min(23.5, 16) by default, 6 on
+ * Broadwell, whose socket link is slower than the host path. */
+static void test_socket_link(void)
+{
+	static const char fmt[] =
+		"node_types:\n"
+		"  t:\n"
+		"    gpu_model: A100-PCIE-40GB\n"
+		"%s"
+		"    gpus: [{id: GPU0}, {id: GPU1}]\n"
+		"    nics: [{id: NIC0, device: mlx5_0}]\n"
+		"    links:\n"
+		"      - [X, SYS, NODE]\n"
+		"      - [SYS, X, SYS]\n"
+		"      - [NODE, SYS, X]\n"
+		"fabric:\n"
+		"  - {name: ib, tech: ib-hdr}\n"
+		"nodes:\n"
+		"  - {name: n, type: t, switch: ib}\n";
+	static const struct {
+		const char *key;
+		double ring, nic;
+	} cases[] = {
+		{ "", 16.0, 16.0 },
+		{ "    socket_gbs: skylake\n", 10.0, 10.0 },
+		{ "    socket_gbs: sapphire-rapids\n", 19.2, 16.0 },
+		{ "    socket_gbs: broadwell\n", 6.0, 6.0 },
+		{ "    socket_gbs: 12.5\n", 12.5, 12.5 },
+	};
+	static const int both[2] = { 0, 1 }, second[1] = { 1 };
+	char yaml[1024];
+	size_t i;
+
+	for (i = 0; i < GP_ARRAY_SIZE(cases); i++) {
+		gp_cluster c;
+		gp_error err = GP_ERROR_INIT;
+		const gp_topo *t;
+		int n;
+
+		snprintf(yaml, sizeof(yaml), fmt, cases[i].key);
+		gp_cluster_init(&c);
+		CU_ASSERT_EQUAL_FATAL(gp_cluster_parse(yaml, strlen(yaml), "sock.yaml", &c, &err), GP_OK);
+		t = &c.types[0].topo;
+		CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs(t, gp_cluster_node_model(&c, 0), both, 2, NULL,
+							NULL, NULL), cases[i].ring, 1e-9);
+		/* GPU1 reaches NIC0 only across the sockets, through host memory. */
+		CU_ASSERT_DOUBLE_EQUAL(gp_perf_node_net_gbs(&c, 0, second, 1, &n), cases[i].nic, 1e-9);
+		CU_ASSERT_EQUAL(n, 1);
+		gp_cluster_release(&c);
+	}
+	/* A family the table does not have, and a rate out of range. */
+	for (i = 0; i < 2; i++) {
+		gp_cluster c;
+		gp_error err = GP_ERROR_INIT;
+
+		snprintf(yaml, sizeof(yaml), fmt, i ? "    socket_gbs: 0\n" : "    socket_gbs: icelake\n");
+		gp_cluster_init(&c);
+		CU_ASSERT_EQUAL(gp_cluster_parse(yaml, strlen(yaml), "sock.yaml", &c, &err), GP_EINPUT);
+		CU_ASSERT_EQUAL(err.line, 4);
+		CU_ASSERT(strstr(err.msg, "socket_gbs") != NULL);
+		CU_ASSERT(i || strstr(err.msg, "'icelake'") != NULL);
+		gp_cluster_release(&c);
+	}
+}
+
 /* `nvidia-smi topo -p2p r`: a real CNS matrix turns a PIX pair into a
  * host-staged one; unknown statuses and wrong sizes are errors. */
 static void test_p2p_file(void)
@@ -1071,6 +1141,7 @@ static void register_tests(void)
 	gp_test_add(s, "two-node tree cap", test_two_node_tree_cap);
 	gp_test_add(s, "host-memory hops and launch cost", test_shm_latency);
 	gp_test_add(s, "nearest NICs", test_nearest_nics);
+	gp_test_add(s, "socket link", test_socket_link);
 	gp_test_add(s, "profile precision", test_profile_precision);
 	gp_test_add(s, "parameter server", test_ps);
 	gp_test_add(s, "profile step", test_profile_step);

@@ -84,6 +84,9 @@ typedef struct gp_topo {
 			  * 0 = not supported; NULL = p2p_mode's rule */
 	int no_gdr;      /* GPUDirect RDMA unavailable: NICs read GPU memory
 			  * through host memory */
+	double socket_gbs; /* GB/s of the link between the CPU sockets as
+			    * NCCL rates it (SYS hops); 0 = the perf
+			    * model's default */
 } gp_topo;
 
 enum {

@@ -32,7 +32,8 @@ typedef struct gp_perf_profile gp_perf_profile;
 #define GP_PERF_SWITCH_S 0.5e-6        /* per switch traversal beyond the first */
 #define GP_PERF_PCI_GEN3_X16_GBS 12.0  /* NCCL PCI_BW; doubles per generation */
 #define GP_PERF_HOST_STAGING 0.8       /* no P2P: staged through host memory */
-#define GP_PERF_SOCKET_GBS 16.0        /* inter-socket link for SYS (AMD_BW) */
+#define GP_PERF_SOCKET_GBS 16.0        /* inter-socket link for SYS (AMD_BW)
+					* unless the node type's socket_gbs */
 #define GP_PERF_NIC_EFFICIENCY 0.94    /* HDR 25 -> 23.5 GB/s (SimAI CX6) */
 #define GP_PERF_NIC_EFFICIENCY_400 0.97 /* NDR 50 -> 48.5 GB/s (SimAI CX7) */
 #define GP_PERF_NIC_NOGDR_GBS 16.0     /* a NIC without GPUDirect RDMA reach
@@ -99,6 +100,11 @@ double gp_perf_link_gbs(const gp_gpu_model *m, gp_link l);
 /* The same for a pair that may (p2p != 0) or may not use direct peer
  * access: without it PCIe pairs are staged through host memory. */
 double gp_perf_pair_gbs(const gp_gpu_model *m, gp_link l, int p2p);
+/* The same with socket_gbs GB/s as the cap of a SYS pair (the link
+ * between the CPU sockets; <= 0 means GP_PERF_SOCKET_GBS). */
+double gp_perf_pair_gbs_socket(const gp_gpu_model *m, gp_link l, int p2p, double socket_gbs);
+/* The cap of SYS hops on topo t: its socket_gbs, else GP_PERF_SOCKET_GBS. */
+double gp_perf_socket_gbs(const gp_topo *t);
 /* Whether GPUs a and b of topo t (model m) use direct peer access: NVLink
  * always; PCIe by t->p2p (a `topo -p2p` matrix), else t->p2p_mode, else
  * up to PXB except on consumer (GeForce) cards. */

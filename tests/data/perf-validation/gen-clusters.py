@@ -134,7 +134,8 @@ h100_pcie = node_type("h100-pcie-pair", "H100-PCIE-80GB", 2, 0,
 # consumer boxes: two sockets, GPUs 0-3 / 4-7, NODE inside a socket, SYS across
 def l_consumer(i, j):
     return "NODE" if (i < 4) == (j < 4) else "SYS"
-rtx5090 = node_type("rtx5090x8", "RTX-5090", 8, 0, l_consumer, sock8, cpus8)
+rtx5090 = node_type("rtx5090x8", "RTX-5090", 8, 0, l_consumer, sock8, cpus8,
+                    "    socket_gbs: sapphire-rapids  # two Xeon 8480+ (NVIDIA/nccl#1639)")
 rtx4090 = node_type("rtx4090x8", "RTX-4090", 8, 0, l_consumer, sock8, cpus8)
 # tinygrad/open-gpu-kernel-modules#36: 4 x 4090 on one socket, P2P driver
 rtx4090p2p = node_type("rtx4090x4-p2p", "RTX-4090", 4, 0, lambda i, j: "PXB",
