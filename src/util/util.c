@@ -373,33 +373,47 @@ size_t gp_utf8_seq(const char *s, size_t n)
 
 int gp_edit_distance(const char *a, const char *b, int ignore_case)
 {
+	/* row k of the table in rows[(k + 1) % 3]: rows i - 2, i - 1, i */
+	int rows[3][64], *pp, *p, *r;
 	size_t la = strlen(a), lb = strlen(b), i, j;
-	int row[64], prev, cur;
 
-	if (la >= GP_ARRAY_SIZE(row) || lb >= GP_ARRAY_SIZE(row))
+	if (la >= GP_ARRAY_SIZE(rows[0]) || lb >= GP_ARRAY_SIZE(rows[0]))
 		return 99;
 	for (j = 0; j <= lb; j++)
-		row[j] = (int)j;
+		rows[1][j] = (int)j;
 	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = (int)i;
+		pp = rows[(i + 2) % 3];
+		p = rows[i % 3];
+		r = rows[(i + 1) % 3];
+		r[0] = (int)i;
 		for (j = 1; j <= lb; j++) {
 			int ca = (unsigned char)a[i - 1], cb = (unsigned char)b[j - 1];
+			int best;
 
 			if (ignore_case) {
 				ca = tolower(ca);
 				cb = tolower(cb);
 			}
-			cur = row[j];
-			row[j] = prev + (ca != cb);
-			if (row[j - 1] + 1 < row[j])
-				row[j] = row[j - 1] + 1;
-			if (cur + 1 < row[j])
-				row[j] = cur + 1;
-			prev = cur;
+			best = p[j - 1] + (ca != cb);
+			if (p[j] + 1 < best)
+				best = p[j] + 1;
+			if (r[j - 1] + 1 < best)
+				best = r[j - 1] + 1;
+			/* two neighbours swapped ("jsno" for "json"): one edit */
+			if (i > 1 && j > 1 && ca != cb) {
+				int pa = (unsigned char)a[i - 2], pb = (unsigned char)b[j - 2];
+
+				if (ignore_case) {
+					pa = tolower(pa);
+					pb = tolower(pb);
+				}
+				if (ca == pb && pa == cb && pp[j - 2] + 1 < best)
+					best = pp[j - 2] + 1;
+			}
+			r[j] = best;
 		}
 	}
-	return row[lb];
+	return rows[(la + 1) % 3][lb];
 }
 
 char *gp_path_relative_to(const char *base, const char *rel)

@@ -239,7 +239,19 @@ static void test_edit_distance(void)
 	char longer[65];
 
 	CU_ASSERT_EQUAL(gp_edit_distance("gpus", "gpus", 0), 0);
-	CU_ASSERT_EQUAL(gp_edit_distance("gpsu", "gpus", 0), 2);
+	/* a swap of two neighbours is one edit */
+	CU_ASSERT_EQUAL(gp_edit_distance("gpsu", "gpus", 0), 1);
+	CU_ASSERT_EQUAL(gp_edit_distance("jsno", "json", 0), 1);
+	CU_ASSERT_EQUAL(gp_edit_distance("JSno", "json", 1), 1);
+	CU_ASSERT_EQUAL(gp_edit_distance("sjon", "json", 0), 1);
+	/* two swaps; a swap and a substitution */
+	CU_ASSERT_EQUAL(gp_edit_distance("badc", "abcd", 0), 2);
+	CU_ASSERT_EQUAL(gp_edit_distance("jsnx", "json", 0), 2);
+	/* no character is edited twice: "ca" to "abc" is not a swap then an
+	 * insertion between the swapped pair (that would be 2) */
+	CU_ASSERT_EQUAL(gp_edit_distance("ca", "abc", 0), 3);
+	/* equal neighbours swapped are no edit at all */
+	CU_ASSERT_EQUAL(gp_edit_distance("aa", "aa", 0), 0);
 	CU_ASSERT_EQUAL(gp_edit_distance("kitten", "sitting", 0), 3);
 	CU_ASSERT_EQUAL(gp_edit_distance("", "abc", 0), 3);
 	CU_ASSERT_EQUAL(gp_edit_distance("A100", "a100", 0), 1);

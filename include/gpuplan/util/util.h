@@ -97,8 +97,11 @@ size_t gp_utf8_seq(const char *s, size_t n);
  * [min, max]; -1 when it is none. */
 int gp_parse_duration(const char *arg, const char *unit, double min, double max, double *out);
 
-/* Levenshtein distance of a and b (ASCII case ignored when ignore_case),
- * for "did you mean" hints; 99 when either has 64 characters or more. */
+/* Edit distance of a and b for "did you mean" hints: an insertion, a
+ * deletion, a substitution or a swap of two neighbours ("jsno" for
+ * "json") is one edit, each character edited at most once (optimal
+ * string alignment); ASCII case ignored when ignore_case; 99 when either
+ * has 64 characters or more. */
 int gp_edit_distance(const char *a, const char *b, int ignore_case);
 
 /* Safe output (files.c).  A regular file (or a new one) is written to a

@@ -19,6 +19,9 @@ run validate tests/data/sim/small-cluster.yaml --type=cluster
 run perf --collective=allreduce --size=1MiB --on=h100-r4-0 | head -n 1
 echo "== did you mean"
 run topo show --jsn
+echo "== a swap of two neighbours is one edit"
+run topo show --jsno
+run validate --tpye cluster tests/data/sim/small-cluster.yaml
 run topo sho
 run validate --typr cluster tests/data/sim/small-cluster.yaml
 run import slurm x --outptu y
