@@ -69,11 +69,30 @@ const gp_cmd_desc gp_desc_validate = {
 enum kind { K_AUTO, K_CLUSTER, K_JOB, K_JOBLIST, K_SNAPSHOT, K_NODETYPE, K_TRACE, K_STATE,
 	    K_ENVS, K_FAILURES, K_FAILMODEL, K_WHATIF, K_TENANTS, K_SACCT, K_TOPOLOGY };
 
-/* --type's names, in enum order from K_CLUSTER. */
-static const char *const kind_names[] = {
-	"cluster", "job", "jobs", "snapshot", "node-type", "trace", "state", "environments",
-	"failures", "failure-model", "whatif", "tenants", "sacct", "topology", NULL,
-};
+/* What a kind's reader loaded. */
+typedef union loaded {
+	gp_cluster cluster;
+	gp_topo topo;
+	gp_job job;
+	gp_joblist list;
+	struct {
+		gp_alloc a;
+		gp_state s;
+	} state;
+	gp_env_set envs;
+	gp_fail_list fails;
+	gp_fail_model model;
+	struct {
+		gp_whatif_spec s;
+		gp_cluster base;
+	} whatif;
+	gp_tenants tenants;
+	gp_sacct hist;
+	struct {
+		gp_fabric f;
+		char *text;
+	} fabric;
+} loaded;
 
 /* "GPUs (256 A100-SXM4-40GB, 64 H100-SXM5-80GB)", most GPUs first. */
 static void print_gpus(const gp_cluster *c)
@@ -98,44 +117,6 @@ static void print_gpus(const gp_cluster *c)
 	free(counts);
 }
 
-static int validate_cluster(const char *path)
-{
-	gp_cluster c;
-	gp_error err = GP_ERROR_INIT;
-
-	if (gp_cluster_load(path, &c, &err))
-		return gp_cli_report(&err);
-	printf("%s: cluster", path);
-	if (c.name)
-		printf(" '%s'", c.name);
-	printf(": %d node%s, ", c.nnodes, c.nnodes == 1 ? "" : "s");
-	print_gpus(&c);
-	printf(", %d NIC%s, %d switch%s, %d node type%s\n", c.nnics, c.nnics == 1 ? "" : "s",
-	       c.nswitches, c.nswitches == 1 ? "" : "es", c.ntypes, c.ntypes == 1 ? "" : "s");
-	gp_cluster_release(&c);
-	return GP_OK;
-}
-
-static int validate_snapshot(const char *path)
-{
-	gp_topo t;
-	gp_error err = GP_ERROR_INIT;
-	unsigned i;
-	int n = 0;
-
-	gp_topo_init(&t);
-	if (gp_topo_load(path, &t, &err))
-		return gp_cli_report(&err);
-	printf("%s: snapshot: %d GPU%s, %d NIC%s", path, t.ngpus, t.ngpus == 1 ? "" : "s",
-	       t.nnics, t.nnics == 1 ? "" : "s");
-	for (i = 0; i < GP_TOPO_F_COUNT; i++)
-		if (t.flags & (1u << i))
-			printf("%s%s", n++ ? ", " : " (quirks: ", gp_topo_flag_name(1u << i));
-	printf("%s\n", n ? ")" : "");
-	gp_topo_release(&t);
-	return GP_OK;
-}
-
 /* A gpu_model the built-in catalog does not know is most likely misspelt;
  * a cluster may still define it under gpu_models, so it is a warning here
  * (place and simulate refuse it against a cluster that lacks it). */
@@ -151,113 +132,6 @@ static void warn_models(const gp_job *j, const char *path)
 			path, (long long)j->line, j->id, bad, hint[0] ? " (did you mean '" : "",
 			hint[0] ? hint : "", hint[0] ? "'?)" : "");
 	gp_catalog_release(&cat);
-}
-
-static int validate_job(const char *path)
-{
-	gp_job job;
-	gp_error err = GP_ERROR_INIT;
-
-	if (gp_jobspec_load(path, &job, &err))
-		return gp_cli_report(&err);
-	printf("%s: job '%s': %s, %d GPU%s", path, job.id ? job.id : "-",
-	       gp_job_type_name(job.type), job.gpus, job.gpus == 1 ? "" : "s");
-	if (job.gpu_milli < 1000)
-		printf(" at %d/1000 each", job.gpu_milli);
-	if (job.more->model.name[0])
-		printf(", model %s", job.more->model.name);
-	printf("\n");
-	warn_models(&job, path);
-	gp_job_release(&job);
-	return GP_OK;
-}
-
-static int validate_joblist(const char *path)
-{
-	gp_joblist list;
-	gp_error err = GP_ERROR_INIT;
-	long gpus = 0;
-	size_t i;
-
-	if (gp_jobspec_load_list(path, &list, &err))
-		return gp_cli_report(&err);
-	for (i = 0; i < list.n; i++)
-		gpus += list.jobs[i].gpus;
-	printf("%s: job list: %zu job%s, %ld GPUs requested\n", path, list.n,
-	       list.n == 1 ? "" : "s", gpus);
-	gp_joblist_release(&list);
-	return GP_OK;
-}
-
-/* A trace: every row read, every job checked (no --skip-bad). */
-static int validate_trace(const char *path)
-{
-	gp_joblist l;
-	gp_trace_opts o;
-	gp_error err = GP_ERROR_INIT;
-	double first = 0, last = 0;
-	long gpus = 0;
-	size_t i;
-
-	gp_joblist_init(&l);
-	gp_trace_opts_init(&o);
-	if (gp_trace_load(path, &o, &l, &err))
-		return gp_cli_report(&err);
-	for (i = 0; i < l.n; i++) {
-		gpus += l.jobs[i].gpus;
-		if (i == 0 || l.jobs[i].submit < first)
-			first = l.jobs[i].submit;
-		if (i == 0 || l.jobs[i].submit > last)
-			last = l.jobs[i].submit;
-	}
-	printf("%s: trace (%s): %zu job%s, %ld GPUs requested, submits over %.0f s", path,
-	       l.format ? l.format : "?", l.n, l.n == 1 ? "" : "s", gpus, last - first);
-	if (l.left_out)
-		printf(", %zu row%s left out (%s)", l.left_out, l.left_out == 1 ? "" : "s",
-		       l.left_out_note ? l.left_out_note : "not replayable");
-	printf("\n");
-	gp_joblist_release(&l);
-	return GP_OK;
-}
-
-/* A node-type file as 'topo import' writes it: loaded as the topology of
- * a one-node cluster, so that errors point into the file itself. */
-static int validate_node_type(const char *path)
-{
-	gp_cluster c;
-	gp_error err = GP_ERROR_INIT;
-	char *abs = realpath(path, NULL), *text;
-	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-	const gp_node_type *t;
-	char name[64];
-	gp_sbuf sb;
-
-	if (!abs)
-		return gp_cli_fail(GP_EIO, "%s: cannot open", path);
-	/* The type is named after the file, as messages quote it. */
-	snprintf(name, sizeof(name), "%.*s", (int)strcspn(base, "."), base);
-	gp_sbuf_init(&sb);
-	gp_sbuf_adds(&sb, "node_types:\n  ");
-	gp_yaml_quote(&sb, name[0] ? name : "t");
-	gp_sbuf_adds(&sb, ": {topology: ");
-	gp_yaml_quote(&sb, abs);
-	gp_sbuf_adds(&sb, "}\nnodes:\n  - {name: n, type: ");
-	gp_yaml_quote(&sb, name[0] ? name : "t");
-	gp_sbuf_adds(&sb, "}\n");
-	text = gp_sbuf_detach(&sb);
-	free(abs);
-	if (gp_cluster_parse(text, strlen(text), "(node type)", &c, &err)) {
-		free(text);
-		return gp_cli_report(&err);
-	}
-	free(text);
-	t = &c.types[0];
-	printf("%s: node type: %d GPU%s (%s), %d NIC%s\n", path, t->topo.ngpus,
-	       t->topo.ngpus == 1 ? "" : "s",
-	       t->gpu_model >= 0 ? c.catalog.models[t->gpu_model].name : "no gpu_model",
-	       t->topo.nnics, t->topo.nnics == 1 ? "" : "s");
-	gp_cluster_release(&c);
-	return GP_OK;
 }
 
 /* Rows of comma- or tab-separated fields: the first line that is not
@@ -530,222 +404,513 @@ static enum kind detect(const char *path, gp_error *err)
 	return k;
 }
 
-/* The cluster a state, environments or failure list is checked against:
- * -c, else the bundled one (gp_cli_default_cluster says so). */
-static int load_against(const char *cpath, gp_cluster *c)
+/* ---- the kinds: read, say, release ----
+ *
+ * read loads path (a state, environments or failure list against the
+ * cluster c) into v and returns GP_OK, or reports its error and returns
+ * the exit code with nothing left to release; say prints the one-line
+ * summary; release frees what read loaded. */
+
+static int read_cluster(const char *path, const gp_cluster *c, loaded *v)
 {
 	gp_error err = GP_ERROR_INIT;
 
-	if (gp_cluster_load(cpath ? cpath : gp_cli_default_cluster(), c, &err))
+	(void)c;
+	if (gp_cluster_load(path, &v->cluster, &err))
 		return gp_cli_report(&err);
 	return GP_OK;
 }
 
-static int validate_state(const char *path, const char *cpath)
+static void say_cluster(const char *path, const loaded *v)
 {
-	gp_cluster c;
-	gp_alloc a;
-	gp_state s;
-	gp_error err = GP_ERROR_INIT;
-	int rc;
+	const gp_cluster *c = &v->cluster;
 
-	if ((rc = load_against(cpath, &c)))
-		return rc;
-	if (gp_alloc_init(&a, &c)) {
-		gp_cluster_release(&c);
-		return gp_cli_fail(GP_EIO, "cannot set up the allocation state");
-	}
-	gp_state_init(&s);
-	rc = gp_state_load(path, &c, &a, &s, &err);
-	if (rc)
-		rc = gp_cli_report(&err);
-	else
-		printf("%s: allocation state: %zu allocation%s, %zu node%s down, %zu draining\n", path,
-		       s.n, s.n == 1 ? "" : "s", s.ndown, s.ndown == 1 ? "" : "s", s.ndraining);
-	gp_state_release(&s);
-	gp_alloc_release(&a);
-	gp_cluster_release(&c);
-	return rc;
+	printf("%s: cluster", path);
+	if (c->name)
+		printf(" '%s'", c->name);
+	printf(": %d node%s, ", c->nnodes, c->nnodes == 1 ? "" : "s");
+	print_gpus(c);
+	printf(", %d NIC%s, %d switch%s, %d node type%s\n", c->nnics, c->nnics == 1 ? "" : "s",
+	       c->nswitches, c->nswitches == 1 ? "" : "es", c->ntypes, c->ntypes == 1 ? "" : "s");
 }
 
-static int validate_envs(const char *path, const char *cpath)
+static void release_cluster(loaded *v)
 {
-	gp_cluster c;
-	gp_env_set set;
+	gp_cluster_release(&v->cluster);
+}
+
+static int read_snapshot(const char *path, const gp_cluster *c, loaded *v)
+{
 	gp_error err = GP_ERROR_INIT;
+
+	(void)c;
+	gp_topo_init(&v->topo);
+	if (gp_topo_load(path, &v->topo, &err))
+		return gp_cli_report(&err);
+	return GP_OK;
+}
+
+static void say_snapshot(const char *path, const loaded *v)
+{
+	const gp_topo *t = &v->topo;
+	unsigned i;
+	int n = 0;
+
+	printf("%s: snapshot: %d GPU%s, %d NIC%s", path, t->ngpus, t->ngpus == 1 ? "" : "s",
+	       t->nnics, t->nnics == 1 ? "" : "s");
+	for (i = 0; i < GP_TOPO_F_COUNT; i++)
+		if (t->flags & (1u << i))
+			printf("%s%s", n++ ? ", " : " (quirks: ", gp_topo_flag_name(1u << i));
+	printf("%s\n", n ? ")" : "");
+}
+
+static void release_snapshot(loaded *v)
+{
+	gp_topo_release(&v->topo);
+}
+
+static int read_job(const char *path, const gp_cluster *c, loaded *v)
+{
+	gp_error err = GP_ERROR_INIT;
+
+	(void)c;
+	if (gp_jobspec_load(path, &v->job, &err))
+		return gp_cli_report(&err);
+	return GP_OK;
+}
+
+static void say_job(const char *path, const loaded *v)
+{
+	const gp_job *j = &v->job;
+
+	printf("%s: job '%s': %s, %d GPU%s", path, j->id ? j->id : "-",
+	       gp_job_type_name(j->type), j->gpus, j->gpus == 1 ? "" : "s");
+	if (j->gpu_milli < 1000)
+		printf(" at %d/1000 each", j->gpu_milli);
+	if (j->more->model.name[0])
+		printf(", model %s", j->more->model.name);
+	printf("\n");
+	warn_models(j, path);
+}
+
+static void release_job(loaded *v)
+{
+	gp_job_release(&v->job);
+}
+
+static int read_joblist(const char *path, const gp_cluster *c, loaded *v)
+{
+	gp_error err = GP_ERROR_INIT;
+
+	(void)c;
+	if (gp_jobspec_load_list(path, &v->list, &err))
+		return gp_cli_report(&err);
+	return GP_OK;
+}
+
+static void say_joblist(const char *path, const loaded *v)
+{
 	long gpus = 0;
 	size_t i;
-	int rc;
 
-	if ((rc = load_against(cpath, &c)))
-		return rc;
-	gp_env_set_init(&set);
-	rc = gp_envs_load(path, &c, &set, &err);
-	if (rc) {
-		rc = gp_cli_report(&err);
-	} else {
-		for (i = 0; i < set.n; i++)
-			gpus += set.envs[i].quota_gpus;
-		printf("%s: environments: %zu environment%s, %ld GPUs of quota, %d pool%s\n", path,
-		       set.n, set.n == 1 ? "" : "s", gpus, set.npools, set.npools == 1 ? "" : "s");
-	}
-	gp_env_set_release(&set);
-	gp_cluster_release(&c);
-	return rc;
+	for (i = 0; i < v->list.n; i++)
+		gpus += v->list.jobs[i].gpus;
+	printf("%s: job list: %zu job%s, %ld GPUs requested\n", path, v->list.n,
+	       v->list.n == 1 ? "" : "s", gpus);
 }
 
-static int validate_failures(const char *path, const char *cpath)
+static void release_list(loaded *v)
 {
-	gp_cluster c;
-	gp_fail_list l;
-	gp_error err = GP_ERROR_INIT;
-	int rc;
-
-	if ((rc = load_against(cpath, &c)))
-		return rc;
-	gp_fail_list_init(&l);
-	rc = gp_fail_csv_load(path, &c, &l, &err);
-	if (rc)
-		rc = gp_cli_report(&err);
-	else
-		printf("%s: failure list: %zu failure%s, %.0f s to %.0f s\n", path, l.n,
-		       l.n == 1 ? "" : "s", l.n ? l.ev[0].time : 0.0, l.n ? l.ev[l.n - 1].time : 0.0);
-	gp_fail_list_release(&l);
-	gp_cluster_release(&c);
-	return rc;
+	gp_joblist_release(&v->list);
 }
 
-static int validate_failmodel(const char *path)
+/* A trace: every row read, every job checked (no --skip-bad). */
+static int read_trace(const char *path, const gp_cluster *c, loaded *v)
 {
-	gp_fail_model m;
+	gp_trace_opts o;
 	gp_error err = GP_ERROR_INIT;
 
-	memset(&m, 0, sizeof(m));
-	if (gp_fail_model_load(path, &m, &err))
+	(void)c;
+	gp_joblist_init(&v->list);
+	gp_trace_opts_init(&o);
+	if (gp_trace_load(path, &o, &v->list, &err))
 		return gp_cli_report(&err);
-	printf("%s: failure model: per %s, Weibull shape %g, MTBF %g hours\n", path,
-	       m.unit == GP_FAIL_GPU ? "GPU" : "node", m.shape, m.mtbf_h);
 	return GP_OK;
+}
+
+static void say_trace(const char *path, const loaded *v)
+{
+	const gp_joblist *l = &v->list;
+	double first = 0, last = 0;
+	long gpus = 0;
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		gpus += l->jobs[i].gpus;
+		if (i == 0 || l->jobs[i].submit < first)
+			first = l->jobs[i].submit;
+		if (i == 0 || l->jobs[i].submit > last)
+			last = l->jobs[i].submit;
+	}
+	printf("%s: trace (%s): %zu job%s, %ld GPUs requested, submits over %.0f s", path,
+	       l->format ? l->format : "?", l->n, l->n == 1 ? "" : "s", gpus, last - first);
+	if (l->left_out)
+		printf(", %zu row%s left out (%s)", l->left_out, l->left_out == 1 ? "" : "s",
+		       l->left_out_note ? l->left_out_note : "not replayable");
+	printf("\n");
+}
+
+/* A node-type file as 'topo import' writes it: loaded as the topology of
+ * a one-node cluster, so that errors point into the file itself. */
+static int read_node_type(const char *path, const gp_cluster *c, loaded *v)
+{
+	gp_error err = GP_ERROR_INIT;
+	char *abs = realpath(path, NULL), *text;
+	const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	char name[64];
+	gp_sbuf sb;
+
+	(void)c;
+	if (!abs)
+		return gp_cli_fail(GP_EIO, "%s: cannot open", path);
+	/* The type is named after the file, as messages quote it. */
+	snprintf(name, sizeof(name), "%.*s", (int)strcspn(base, "."), base);
+	gp_sbuf_init(&sb);
+	gp_sbuf_adds(&sb, "node_types:\n  ");
+	gp_yaml_quote(&sb, name[0] ? name : "t");
+	gp_sbuf_adds(&sb, ": {topology: ");
+	gp_yaml_quote(&sb, abs);
+	gp_sbuf_adds(&sb, "}\nnodes:\n  - {name: n, type: ");
+	gp_yaml_quote(&sb, name[0] ? name : "t");
+	gp_sbuf_adds(&sb, "}\n");
+	text = gp_sbuf_detach(&sb);
+	free(abs);
+	if (gp_cluster_parse(text, strlen(text), "(node type)", &v->cluster, &err)) {
+		free(text);
+		return gp_cli_report(&err);
+	}
+	free(text);
+	return GP_OK;
+}
+
+static void say_node_type(const char *path, const loaded *v)
+{
+	const gp_node_type *t = &v->cluster.types[0];
+
+	printf("%s: node type: %d GPU%s (%s), %d NIC%s\n", path, t->topo.ngpus,
+	       t->topo.ngpus == 1 ? "" : "s",
+	       t->gpu_model >= 0 ? v->cluster.catalog.models[t->gpu_model].name : "no gpu_model",
+	       t->topo.nnics, t->topo.nnics == 1 ? "" : "s");
+}
+
+static int read_state(const char *path, const gp_cluster *c, loaded *v)
+{
+	gp_error err = GP_ERROR_INIT;
+
+	if (gp_alloc_init(&v->state.a, c))
+		return gp_cli_fail(GP_EIO, "cannot set up the allocation state");
+	gp_state_init(&v->state.s);
+	if (gp_state_load(path, c, &v->state.a, &v->state.s, &err)) {
+		gp_state_release(&v->state.s);
+		gp_alloc_release(&v->state.a);
+		return gp_cli_report(&err);
+	}
+	return GP_OK;
+}
+
+static void say_state(const char *path, const loaded *v)
+{
+	const gp_state *s = &v->state.s;
+
+	printf("%s: allocation state: %zu allocation%s, %zu node%s down, %zu draining\n", path,
+	       s->n, s->n == 1 ? "" : "s", s->ndown, s->ndown == 1 ? "" : "s", s->ndraining);
+}
+
+static void release_state(loaded *v)
+{
+	gp_state_release(&v->state.s);
+	gp_alloc_release(&v->state.a);
+}
+
+static int read_envs(const char *path, const gp_cluster *c, loaded *v)
+{
+	gp_error err = GP_ERROR_INIT;
+
+	gp_env_set_init(&v->envs);
+	if (gp_envs_load(path, c, &v->envs, &err)) {
+		gp_env_set_release(&v->envs);
+		return gp_cli_report(&err);
+	}
+	return GP_OK;
+}
+
+static void say_envs(const char *path, const loaded *v)
+{
+	const gp_env_set *set = &v->envs;
+	long gpus = 0;
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		gpus += set->envs[i].quota_gpus;
+	printf("%s: environments: %zu environment%s, %ld GPUs of quota, %d pool%s\n", path,
+	       set->n, set->n == 1 ? "" : "s", gpus, set->npools, set->npools == 1 ? "" : "s");
+}
+
+static void release_envs(loaded *v)
+{
+	gp_env_set_release(&v->envs);
+}
+
+static int read_failures(const char *path, const gp_cluster *c, loaded *v)
+{
+	gp_error err = GP_ERROR_INIT;
+
+	gp_fail_list_init(&v->fails);
+	if (gp_fail_csv_load(path, c, &v->fails, &err)) {
+		gp_fail_list_release(&v->fails);
+		return gp_cli_report(&err);
+	}
+	return GP_OK;
+}
+
+static void say_failures(const char *path, const loaded *v)
+{
+	const gp_fail_list *l = &v->fails;
+
+	printf("%s: failure list: %zu failure%s, %.0f s to %.0f s\n", path, l->n,
+	       l->n == 1 ? "" : "s", l->n ? l->ev[0].time : 0.0, l->n ? l->ev[l->n - 1].time : 0.0);
+}
+
+static void release_failures(loaded *v)
+{
+	gp_fail_list_release(&v->fails);
+}
+
+static int read_failmodel(const char *path, const gp_cluster *c, loaded *v)
+{
+	gp_error err = GP_ERROR_INIT;
+
+	(void)c;
+	memset(&v->model, 0, sizeof(v->model));
+	if (gp_fail_model_load(path, &v->model, &err))
+		return gp_cli_report(&err);
+	return GP_OK;
+}
+
+static void say_failmodel(const char *path, const loaded *v)
+{
+	printf("%s: failure model: per %s, Weibull shape %g, MTBF %g hours\n", path,
+	       v->model.unit == GP_FAIL_GPU ? "GPU" : "node", v->model.shape, v->model.mtbf_h);
 }
 
 /* A what-if spec: loaded and checked against its own base cluster. */
-static int validate_whatif(const char *path)
+static int read_whatif(const char *path, const gp_cluster *c, loaded *v)
 {
-	gp_whatif_spec s;
-	gp_cluster base;
 	gp_error err = GP_ERROR_INIT;
-	int rc = GP_OK;
 
-	if (gp_whatif_spec_load(path, &s, &err))
+	(void)c;
+	if (gp_whatif_spec_load(path, &v->whatif.s, &err))
 		return gp_cli_report(&err);
-	if (gp_cluster_load(s.cluster, &base, &err)) {
-		gp_whatif_spec_release(&s);
+	if (gp_cluster_load(v->whatif.s.cluster, &v->whatif.base, &err)) {
+		gp_whatif_spec_release(&v->whatif.s);
 		return gp_cli_report(&err);
 	}
-	if (gp_whatif_spec_check(&s, &base, &err))
-		rc = gp_cli_report(&err);
-	else
-		printf("%s: what-if spec: %zu configuration%s x %zu seed%s = %zu runs%s on %s (%d nodes)\n",
-		       path, s.nconfigs, s.nconfigs == 1 ? "" : "s", s.nseeds, s.nseeds == 1 ? "" : "s",
-		       s.nruns_needed, s.nruns_needed < s.nruns ?
-		       " (configurations without randomness run once)" : "", s.cluster, base.nnodes);
-	gp_cluster_release(&base);
-	gp_whatif_spec_release(&s);
-	return rc;
+	if (gp_whatif_spec_check(&v->whatif.s, &v->whatif.base, &err)) {
+		int rc = gp_cli_report(&err);
+
+		gp_cluster_release(&v->whatif.base);
+		gp_whatif_spec_release(&v->whatif.s);
+		return rc;
+	}
+	return GP_OK;
+}
+
+static void say_whatif(const char *path, const loaded *v)
+{
+	const gp_whatif_spec *s = &v->whatif.s;
+
+	printf("%s: what-if spec: %zu configuration%s x %zu seed%s = %zu runs%s on %s (%d nodes)\n",
+	       path, s->nconfigs, s->nconfigs == 1 ? "" : "s", s->nseeds, s->nseeds == 1 ? "" : "s",
+	       s->nruns_needed, s->nruns_needed < s->nruns ?
+	       " (configurations without randomness run once)" : "", s->cluster,
+	       v->whatif.base.nnodes);
+}
+
+static void release_whatif(loaded *v)
+{
+	gp_cluster_release(&v->whatif.base);
+	gp_whatif_spec_release(&v->whatif.s);
 }
 
 /* A tenants file, read as simulate --tenants reads it. */
-static int validate_tenants(const char *path)
+static int read_tenants(const char *path, const gp_cluster *c, loaded *v)
 {
-	gp_tenants t;
 	gp_error err = GP_ERROR_INIT;
-	int rc = GP_OK, i;
 
-	gp_tenants_init(&t);
-	if (gp_tenants_load(path, &t, &err)) {
-		rc = gp_cli_report(&err);
-	} else {
-		printf("%s: tenants: %zu tenant%s, quotas in ", path, t.n, t.n == 1 ? "" : "s");
-		for (i = 0; i < t.nres; i++)
-			printf("%s%s", i ? ", " : "", t.res[i]);
-		printf("%s, %d cohort%s\n", t.nres ? "" : "nothing", t.ncohorts,
-		       t.ncohorts == 1 ? "" : "s");
+	(void)c;
+	gp_tenants_init(&v->tenants);
+	if (gp_tenants_load(path, &v->tenants, &err)) {
+		gp_tenants_release(&v->tenants);
+		return gp_cli_report(&err);
 	}
-	gp_tenants_release(&t);
-	return rc;
+	return GP_OK;
+}
+
+static void say_tenants(const char *path, const loaded *v)
+{
+	const gp_tenants *t = &v->tenants;
+	int i;
+
+	printf("%s: tenants: %zu tenant%s, quotas in ", path, t->n, t->n == 1 ? "" : "s");
+	for (i = 0; i < t->nres; i++)
+		printf("%s%s", i ? ", " : "", t->res[i]);
+	printf("%s, %d cohort%s\n", t->nres ? "" : "nothing", t->ncohorts,
+	       t->ncohorts == 1 ? "" : "s");
+}
+
+static void release_tenants(loaded *v)
+{
+	gp_tenants_release(&v->tenants);
 }
 
 /* A job history, read as `import sacct` reads it (its warnings too). */
-static int validate_sacct(const char *path)
+static int read_sacct(const char *path, const gp_cluster *c, loaded *v)
 {
-	gp_sacct h;
+	gp_sacct *h = &v->hist;
 	gp_sacct_opts o;
 	gp_error err = GP_ERROR_INIT;
-	gp_sbuf sb;
 	size_t w;
 	int rc;
 
+	(void)c;
 	memset(&o, 0, sizeof(o));
-	gp_sacct_init(&h);
-	rc = gp_sacct_read_file(&h, path, &o, &err);
+	gp_sacct_init(h);
+	rc = gp_sacct_read_file(h, path, &o, &err);
 	if (!rc)
-		rc = gp_sacct_finish(&h, &o, &err);
-	for (w = 0; w < h.nwarn; w++)
-		fprintf(stderr, "gpuplan: warning: %s\n", h.warnings[w]);
-	if (h.warn_total > h.nwarn)
+		rc = gp_sacct_finish(h, &o, &err);
+	for (w = 0; w < h->nwarn; w++)
+		fprintf(stderr, "gpuplan: warning: %s\n", h->warnings[w]);
+	if (h->warn_total > h->nwarn)
 		fprintf(stderr, "gpuplan: warning: %zu more warning(s) like these\n",
-			h.warn_total - h.nwarn);
+			h->warn_total - h->nwarn);
 	if (rc) {
 		rc = gp_cli_report(&err);
-	} else {
-		gp_sbuf_init(&sb);
-		gp_sacct_summary(&h, &sb);
-		printf("%s: job history: %s\n", path, sb.buf ? sb.buf : "");
-		gp_sbuf_release(&sb);
+		gp_sacct_release(h);
 	}
-	gp_sacct_release(&h);
 	return rc;
+}
+
+static void say_sacct(const char *path, const loaded *v)
+{
+	gp_sbuf sb;
+
+	gp_sbuf_init(&sb);
+	gp_sacct_summary(&v->hist, &sb);
+	printf("%s: job history: %s\n", path, sb.buf ? sb.buf : "");
+	gp_sbuf_release(&sb);
+}
+
+static void release_sacct(loaded *v)
+{
+	gp_sacct_release(&v->hist);
 }
 
 /* A network fabric, read as `import --fabric` reads it. */
-static int validate_topology(const char *path)
+static int read_topology(const char *path, const gp_cluster *c, loaded *v)
 {
-	gp_fabric f;
 	gp_error err = GP_ERROR_INIT;
-	char *text = NULL;
-	size_t len, i, roots = 0, leaves = 0, w;
-	int rc = GP_OK;
+	size_t len;
 
-	if (gp_read_file(path, GP_IMPORT_MAX_FILE, &text, &len, &err))
+	(void)c;
+	v->fabric.text = NULL;
+	if (gp_read_file(path, GP_IMPORT_MAX_FILE, &v->fabric.text, &len, &err))
 		return gp_cli_report(&err);
-	gp_fabric_init(&f);
-	if (gp_fabric_read(&f, path, text, len, &err)) {
+	gp_fabric_init(&v->fabric.f);
+	if (gp_fabric_read(&v->fabric.f, path, v->fabric.text, len, &err)) {
 		if (err.status == GP_OK)
 			err.status = GP_EINPUT;
-		rc = gp_cli_report(&err);
-	} else {
-		unsigned char *leaf = gp_xcalloc(f.nsw + 1, 1);
-
-		for (w = 0; w < f.nwarn; w++)
-			fprintf(stderr, "gpuplan: warning: %s\n", f.warnings[w]);
-		for (i = 0; i < f.nsw; i++)
-			roots += f.sw[i].parent < 0;
-		for (i = 0; i < f.nnode; i++)
-			if (f.node_sw[i] >= 0 && !leaf[f.node_sw[i]]) {
-				leaf[f.node_sw[i]] = 1;
-				leaves++;
-			}
-		free(leaf);
-		printf("%s: fabric (%s): %zu switch%s, %zu node%s under %zu leaf switch%s, %zu tree%s%s%s\n",
-		       path, f.form ? f.form : "?", f.nsw, f.nsw == 1 ? "" : "es", f.nnode,
-		       f.nnode == 1 ? "" : "s", leaves, leaves == 1 ? "" : "es", roots,
-		       roots == 1 ? "" : "s", f.tech ? ", " : "", f.tech ? f.tech : "");
+		gp_fabric_release(&v->fabric.f);
+		free(v->fabric.text);
+		return gp_cli_report(&err);
 	}
-	gp_fabric_release(&f);
-	free(text);
-	return rc;
+	return GP_OK;
 }
 
+static void say_topology(const char *path, const loaded *v)
+{
+	const gp_fabric *f = &v->fabric.f;
+	unsigned char *leaf = gp_xcalloc(f->nsw + 1, 1);
+	size_t i, roots = 0, leaves = 0, w;
+
+	for (w = 0; w < f->nwarn; w++)
+		fprintf(stderr, "gpuplan: warning: %s\n", f->warnings[w]);
+	for (i = 0; i < f->nsw; i++)
+		roots += f->sw[i].parent < 0;
+	for (i = 0; i < f->nnode; i++)
+		if (f->node_sw[i] >= 0 && !leaf[f->node_sw[i]]) {
+			leaf[f->node_sw[i]] = 1;
+			leaves++;
+		}
+	free(leaf);
+	printf("%s: fabric (%s): %zu switch%s, %zu node%s under %zu leaf switch%s, %zu tree%s%s%s\n",
+	       path, f->form ? f->form : "?", f->nsw, f->nsw == 1 ? "" : "es", f->nnode,
+	       f->nnode == 1 ? "" : "s", leaves, leaves == 1 ? "" : "es", roots,
+	       roots == 1 ? "" : "s", f->tech ? ", " : "", f->tech ? f->tech : "");
+}
+
+static void release_topology(loaded *v)
+{
+	gp_fabric_release(&v->fabric.f);
+	free(v->fabric.text);
+}
+
+/* Every kind: its --type name, whether it is read against a cluster (-c,
+ * else the bundled one), its reader. */
+typedef struct kind_reader {
+	const char *name;
+	int against;
+	int (*read)(const char *path, const gp_cluster *c, loaded *v);
+	void (*say)(const char *path, const loaded *v);
+	void (*release)(loaded *v);     /* NULL: nothing to free */
+} kind_reader;
+
+static const kind_reader readers[] = {
+	[K_CLUSTER] = { "cluster", 0, read_cluster, say_cluster, release_cluster },
+	[K_JOB] = { "job", 0, read_job, say_job, release_job },
+	[K_JOBLIST] = { "jobs", 0, read_joblist, say_joblist, release_list },
+	[K_SNAPSHOT] = { "snapshot", 0, read_snapshot, say_snapshot, release_snapshot },
+	[K_NODETYPE] = { "node-type", 0, read_node_type, say_node_type, release_cluster },
+	[K_TRACE] = { "trace", 0, read_trace, say_trace, release_list },
+	[K_STATE] = { "state", 1, read_state, say_state, release_state },
+	[K_ENVS] = { "environments", 1, read_envs, say_envs, release_envs },
+	[K_FAILURES] = { "failures", 1, read_failures, say_failures, release_failures },
+	[K_FAILMODEL] = { "failure-model", 0, read_failmodel, say_failmodel, NULL },
+	[K_WHATIF] = { "whatif", 0, read_whatif, say_whatif, release_whatif },
+	[K_TENANTS] = { "tenants", 0, read_tenants, say_tenants, release_tenants },
+	[K_SACCT] = { "sacct", 0, read_sacct, say_sacct, release_sacct },
+	[K_TOPOLOGY] = { "topology", 0, read_topology, say_topology, release_topology },
+};
+
+/* The one driver: the cluster to check against, the file, its summary. */
+static int validate_kind(const kind_reader *r, const char *path, const char *cpath)
+{
+	gp_cluster c;
+	gp_error err = GP_ERROR_INIT;
+	loaded v;
+	int rc;
+
+	if (r->against && gp_cluster_load(cpath ? cpath : gp_cli_default_cluster(), &c, &err))
+		return gp_cli_report(&err);
+	rc = r->read(path, r->against ? &c : NULL, &v);
+	if (rc == GP_OK) {
+		r->say(path, &v);
+		if (r->release)
+			r->release(&v);
+	}
+	if (r->against)
+		gp_cluster_release(&c);
+	return rc;
+}
 static int rewind_stdin(gp_error *err)
 {
 	clearerr(stdin);
@@ -805,13 +970,13 @@ int cmd_validate(int argc, char **argv)
 			cpath = o.arg;
 			continue;
 		}
-		for (t = 0; kind_names[t] && strcmp(kind_names[t], o.arg); t++)
+		for (t = K_CLUSTER; t <= K_TOPOLOGY && strcmp(readers[t].name, o.arg); t++)
 			;
-		if (!kind_names[t])
+		if (t > K_TOPOLOGY)
 			rc = gp_opt_bad(&o, "unknown --type '%s' (cluster, node-type, job, jobs, trace, "
 					"snapshot, state, environments, failures, failure-model, whatif, "
 					"tenants, sacct, topology)", o.arg);
-		k = (enum kind)(K_CLUSTER + t);
+		k = (enum kind)t;
 	}
 	if (rc == GP_OK && c < 0)
 		rc = o.status;
@@ -832,34 +997,5 @@ int cmd_validate(int argc, char **argv)
 		if (k == K_AUTO || (from_stdin && rewind_stdin(&err)))
 			return gp_cli_report(&err);
 	}
-	switch (k) {
-	case K_SNAPSHOT:
-		return validate_snapshot(path);
-	case K_JOB:
-		return validate_job(path);
-	case K_JOBLIST:
-		return validate_joblist(path);
-	case K_NODETYPE:
-		return validate_node_type(path);
-	case K_TRACE:
-		return validate_trace(path);
-	case K_STATE:
-		return validate_state(path, cpath);
-	case K_ENVS:
-		return validate_envs(path, cpath);
-	case K_FAILURES:
-		return validate_failures(path, cpath);
-	case K_FAILMODEL:
-		return validate_failmodel(path);
-	case K_WHATIF:
-		return validate_whatif(path);
-	case K_TENANTS:
-		return validate_tenants(path);
-	case K_SACCT:
-		return validate_sacct(path);
-	case K_TOPOLOGY:
-		return validate_topology(path);
-	default:
-		return validate_cluster(path);
-	}
+	return validate_kind(&readers[k], path, cpath);
 }
