@@ -224,13 +224,15 @@ fuzz: $(FUZZ_NAMES:%=build-fuzz/fuzz_%)
 # Concurrent and killed committers (tests/stress; bigger runs:
 # sh tests/stress/commit-race.sh ./gpuplan 100 100,
 # sh tests/stress/commit-mixed.sh ./gpuplan 100 5; what-if sweeps into
-# one database: tests/stress/whatif-db.sh).
+# one database: tests/stress/whatif-db.sh; output sets killed at random:
+# sh tests/stress/output-kill.sh ./gpuplan 500).
 stress: gpuplan
 	@sh tests/stress/commit-race.sh $(CURDIR)/gpuplan 20 2
 	@sh tests/stress/commit-mixed.sh $(CURDIR)/gpuplan 20 1 | tail -1
 	@sh tests/stress/whatif-db.sh $(CURDIR)/gpuplan 8 1 | tail -1
 	@sh tests/stress/commit-kill.sh $(CURDIR)/gpuplan 10
 	@sh tests/stress/output-enospc.sh $(CURDIR)/gpuplan
+	@sh tests/stress/output-kill.sh $(CURDIR)/gpuplan 10
 
 fuzz-replay: $(FUZZ_NAMES:%=build-san/replay_%)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -201,7 +201,8 @@ int gp_cli_sim_load(const char *cluster_path, const char *trace_path,
 		    const struct gp_trace_opts *o, struct gp_cluster *c,
 		    struct gp_joblist *jobs);
 /* Write n buffers to n files atomically: all are complete or none is
- * left behind.  Returns an exit code (message printed on failure). */
+ * left behind, also under kill -9 (gp_atomic_commit_set).  Returns an
+ * exit code (message printed on failure). */
 int gp_cli_write_files(char *const *paths, char *const *data,
 		       const size_t *len, int n);
 

@@ -133,15 +133,13 @@ static int write_slurm(const char *spec_path, const gp_whatif_spec *s, const cha
 {
 	char *exe = realpath("/proc/self/exe", NULL), *spec_abs, *dir_abs, *path;
 	gp_sbuf sb;
-	gp_error err = GP_ERROR_INIT;
-	gp_atomic_file af;
-	struct stat st;
 	int i, rc;
 
-	if (mkdir(dir, 0777) && !(errno == EEXIST && stat(dir, &st) == 0 && S_ISDIR(st.st_mode))) {
+	/* a folder this run made is removed again when the script cannot
+	 * be written */
+	if (gp_cli_make_dirs(dir)) {
 		free(exe);
-		return gp_cli_fail(GP_EIO, "%s: cannot create directory: %s", dir,
-				   errno == EEXIST ? "a file is in the way" : strerror(errno));
+		return GP_EIO;
 	}
 	if (slices <= 0)
 		slices = s->nruns_needed < 64 ? (long)s->nruns_needed : 64;
@@ -173,15 +171,7 @@ static int write_slurm(const char *spec_path, const gp_whatif_spec *s, const cha
 	sh_quote(&sb, dir_abs);
 	gp_sbuf_adds(&sb, "\"/part-${SLURM_ARRAY_TASK_ID}.sqlite\"\n");
 	path = gp_xasprintf("%s/whatif.sbatch", dir);
-	rc = GP_OK;
-	if (gp_atomic_open(&af, path, &err)) {
-		rc = gp_cli_report(&err);
-	} else if (fwrite(sb.buf, 1, sb.len, af.fp) != sb.len) {
-		gp_atomic_abort(&af);
-		rc = gp_cli_fail(GP_EIO, "%s: cannot write", path);
-	} else if (gp_atomic_commit(&af, &err)) {
-		rc = gp_cli_report(&err);
-	}
+	rc = gp_cli_write_files(&path, &sb.buf, &sb.len, 1);
 	if (rc == GP_OK) {
 		chmod(path, 0755);
 		printf("wrote %s: a job array of %ld tasks over %zu runs\n"

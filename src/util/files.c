@@ -17,6 +17,7 @@
 enum { MODE_RENAME = 0, MODE_STDOUT, MODE_IN_PLACE };
 
 #define TMP_TAG ".gptmp-"
+#define SET_TAG ".gpuplan-set-"
 
 /* Paths naming an already open descriptor: written through, never
  * replaced (their "target" is a pipe, a terminal or the caller's file). */
@@ -75,35 +76,84 @@ static char *dir_of(const char *path)
 	return gp_xstrndup(path, (size_t)(slash - path));
 }
 
-/* Remove temporary files that killed writers left beside base: named
- * ".BASE.gptmp-PID-XXXXXX", PID no longer running on this host.  A live
- * writer's file (or one of another user's process) is left alone. */
-static void clean_stale(const char *dir, const char *base)
+/* A process id that no longer runs on this host (a live process, or one
+ * of another user, counts as running). */
+static int pid_gone(long pid)
+{
+	return pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* The writer's process id in a name "PREFIX<pid>-..." or 0. */
+static long name_pid(const char *n, const char *prefix)
+{
+	size_t pl = strlen(prefix);
+	char *end;
+	long pid;
+
+	if (strncmp(n, prefix, pl))
+		return 0;
+	errno = 0;
+	pid = strtol(n + pl, &end, 10);
+	return errno || pid <= 0 || *end != '-' ? 0 : pid;
+}
+
+/* A regular file of this user (never another user's file, nor one
+ * through a link: a shared folder holds what anyone puts there). */
+static int own_file(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid();
+}
+
+static void set_recover(const char *path);
+
+/* Tidy dir before a write into it: first complete the output sets
+ * killed writers left (their journals ".gpuplan-set-PID-TAG", see
+ * gp_atomic_commit_set; a ".part" one was never in place), then remove
+ * their temporary files ".NAME.gptmp-PID-XXXXXX".  Only files of this
+ * user whose PID no longer runs on this host: a live writer's file, or
+ * one of another user, is left alone. */
+static void clean_stale(const char *dir)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	size_t bl = strlen(base);
+	char **found = NULL;
+	int i, n = 0, njournals = 0;
 
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		const char *n = e->d_name;
-		char *end, *full;
-		long pid;
+		const char *nm = e->d_name, *tag = strstr(nm, TMP_TAG), *end = NULL;
+		long pid = name_pid(nm, SET_TAG);
+		int journal = pid != 0;
 
-		if (n[0] != '.' || strncmp(n + 1, base, bl) || strncmp(n + 1 + bl, TMP_TAG, 7))
+		if (!journal && nm[0] == '.' && tag && tag != nm + 1 && (pid = name_pid(tag, TMP_TAG)))
+			end = strchr(tag + 7, '-');
+		if (!pid || (!journal && (!end || strlen(end + 1) != 6)) || !pid_gone(pid))
 			continue;
-		errno = 0;
-		pid = strtol(n + 1 + bl + 7, &end, 10);
-		if (errno || pid <= 0 || *end != '-' || strlen(end + 1) != 6)
-			continue;
-		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
-			continue;
-		full = gp_xasprintf("%s/%s", dir, n);
-		unlink(full);
-		free(full);
+		found = gp_xrealloc(found, (size_t)(n + 1) * sizeof(*found));
+		/* journals first */
+		if (journal) {
+			if (njournals < n)
+				found[n] = found[njournals];
+			found[njournals++] = gp_xasprintf("%s/%s", dir, nm);
+		} else {
+			found[n] = gp_xasprintf("%s/%s", dir, nm);
+		}
+		n++;
 	}
 	closedir(d);
+	for (i = 0; i < n; i++) {
+		size_t l = strlen(found[i]);
+
+		if (i < njournals && !(l > 5 && !strcmp(found[i] + l - 5, ".part")))
+			set_recover(found[i]);
+		else if (own_file(found[i]))
+			unlink(found[i]);
+		free(found[i]);
+	}
+	free(found);
 }
 
 static int open_fail(gp_atomic_file *af, const char *path, const char *what, int e,
@@ -165,7 +215,7 @@ int gp_atomic_open(gp_atomic_file *af, const char *path, gp_error *err)
 	}
 	dir = dir_of(af->target);
 	base = strrchr(af->target, '/') ? strrchr(af->target, '/') + 1 : af->target;
-	clean_stale(dir, base);
+	clean_stale(dir);
 	af->tmp_path = gp_xasprintf("%s/.%s" TMP_TAG "%ld-XXXXXX", dir, base, (long)getpid());
 	free(dir);
 	fd = mkstemp(af->tmp_path);
@@ -313,6 +363,383 @@ void gp_atomic_abort(gp_atomic_file *af)
 	if (af->mode == MODE_RENAME && af->tmp_path)
 		unlink(af->tmp_path);
 	atomic_free(af);
+}
+
+/* ---- output sets ----
+ *
+ * A set of files replaced all or nothing, also under kill -9, when its
+ * files lie in several folders (--json FILE, --csv DIR, ...).  Every
+ * temporary file is complete and synced before anything is renamed, so
+ * a set can always be rolled forward.  The journal lists every
+ * (temporary, final) pair and every copy of itself; a copy goes into
+ * each folder that holds a temporary file of the set, as
+ * ".gpuplan-set-PID-TAG" (written as "....part", synced, renamed), the
+ * first folder's copy last: its appearance is the commit point.  Then
+ * the renames, then the copies are removed, the first folder's last.
+ *
+ * Recovery (clean_stale, on every gp_atomic_open in a folder) finds a
+ * copy of a writer that no longer runs: when the first folder's copy
+ * exists, the set was committed and is rolled forward (every temporary
+ * file still there is renamed over its final name); when it does not,
+ * no rename had begun and the copy is dropped (its temporary files then
+ * go as any killed writer's).  Any folder with a temporary file of the
+ * set has a copy once the set is committed, so a temporary file is
+ * never removed while a journal still needs it. */
+
+#define SET_MAGIC "gpuplan output set 1"
+#define SET_MAX_BYTES (64u << 20)
+
+void (*gp_atomic_set_step)(void);
+
+static void set_step(void)
+{
+	if (gp_atomic_set_step)
+		gp_atomic_set_step();
+}
+
+/* A journal: NUL-terminated fields: magic, the first folder's copy,
+ * then "J" copy ... and "R" temporary final ..., then "end". */
+typedef struct set_journal {
+	char *buf;
+	char *first;
+	char **copies, **tmp, **final;
+	int ncopies, npairs;
+} set_journal;
+
+static void journal_release(set_journal *j)
+{
+	free(j->buf);
+	free(j->copies);
+	free(j->tmp);
+	free(j->final);
+	memset(j, 0, sizeof(*j));
+}
+
+/* path names a journal copy: ".../.gpuplan-set-PID-TAG" */
+static int is_copy_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b && name_pid(b + 1, SET_TAG) && !strchr(b + 1, '/');
+}
+
+/* tmp is a temporary file of final: "DIR/.BASE.gptmp-..." for final
+ * "DIR/BASE", both absolute */
+static int is_tmp_of(const char *tmp, const char *final)
+{
+	const char *fb = strrchr(final, '/');
+	size_t dl, bl;
+
+	if (tmp[0] != '/' || !fb)
+		return 0;
+	dl = (size_t)(fb - final) + 1;
+	bl = strlen(fb + 1);
+	return bl && !strncmp(tmp, final, dl) && tmp[dl] == '.' && !strncmp(tmp + dl + 1, fb + 1, bl) &&
+	       !strncmp(tmp + dl + 1 + bl, TMP_TAG, 7) && !strchr(tmp + dl, '/');
+}
+
+/* The NUL-terminated field at *at of buf, or NULL past the end. */
+static char *field(char *buf, size_t len, size_t *at)
+{
+	char *f = buf + *at;
+
+	if (*at >= len || !memchr(f, 0, len - *at))
+		return NULL;
+	*at += strlen(f) + 1;
+	return f;
+}
+
+static void push(char ***v, int n, char *s)
+{
+	*v = gp_xrealloc(*v, (size_t)(n + 1) * sizeof(**v));
+	(*v)[n] = s;
+}
+
+/* Parse a journal read whole into j (which then owns buf); -1 when it
+ * is not one. */
+static int journal_parse(set_journal *j, char *buf, size_t len)
+{
+	size_t at = 0;
+	char *f;
+
+	memset(j, 0, sizeof(*j));
+	j->buf = buf;
+	f = field(buf, len, &at);
+	if (!f || strcmp(f, SET_MAGIC) || !(j->first = field(buf, len, &at)) ||
+	    !is_copy_name(j->first))
+		return -1;
+	while ((f = field(buf, len, &at)) && strcmp(f, "end")) {
+		char *a = field(buf, len, &at), *b;
+
+		if (!a)
+			return -1;
+		if (!strcmp(f, "J") && is_copy_name(a)) {
+			push(&j->copies, j->ncopies++, a);
+			continue;
+		}
+		b = field(buf, len, &at);
+		if (strcmp(f, "R") || !b || !is_tmp_of(a, b))
+			return -1;
+		push(&j->tmp, j->npairs, a);
+		push(&j->final, j->npairs++, b);
+	}
+	return f && at == len ? 0 : -1;
+}
+
+/* A journal's bytes: only this user's own (one planted in a shared
+ * folder by another user must not rename anything). */
+static char *read_journal(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	char *buf = NULL;
+	struct stat st;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() &&
+	    st.st_size > 0 && (size_t)st.st_size <= SET_MAX_BYTES) {
+		*len = (size_t)st.st_size;
+		buf = gp_xmalloc(*len);
+		if (gp_read_all(fd, buf, *len)) {
+			free(buf);
+			buf = NULL;
+		}
+	}
+	close(fd);
+	return buf;
+}
+
+/* Roll forward (or drop) the journal at path of a writer that is gone. */
+static void set_recover(const char *path)
+{
+	set_journal j;
+	size_t len;
+	char *buf = read_journal(path, &len);
+	int i, failed = 0;
+
+	if (!buf)
+		return;
+	if (journal_parse(&j, buf, len)) {
+		journal_release(&j);
+		return;
+	}
+	if (access(j.first, F_OK) != 0 && errno == ENOENT) {
+		/* not committed: no rename had begun, and none will */
+		unlink(path);
+		journal_release(&j);
+		return;
+	}
+	for (i = 0; i < j.npairs; i++)
+		if (own_file(j.tmp[i]) && rename(j.tmp[i], j.final[i]) != 0 && errno != ENOENT)
+			failed = 1;
+	for (i = 0; i < j.npairs; i++)
+		sync_dir(j.final[i]);
+	if (!failed) {
+		/* the first folder's copy last: while it exists, the set
+		 * counts as committed */
+		for (i = 0; i < j.ncopies; i++)
+			if (strcmp(j.copies[i], j.first))
+				unlink(j.copies[i]);
+		unlink(j.first);
+	}
+	journal_release(&j);
+}
+
+/* The absolute form of a file's folder and its name, for a journal that
+ * a process with another working directory may read. */
+static char *abs_in_dir(const char *absdir, const char *file)
+{
+	const char *slash = strrchr(file, '/');
+
+	return gp_xasprintf("%s/%s", strcmp(absdir, "/") ? absdir : "", slash ? slash + 1 : file);
+}
+
+static void add_field(gp_sbuf *sb, const char *s)
+{
+	gp_sbuf_add(sb, s, strlen(s) + 1);
+}
+
+/* Write journal body into every folder's copy (the first folder's last);
+ * on failure the copies made are removed and errno says why. */
+static int journal_write(const gp_sbuf *body, char *const *copies, int ncopies)
+{
+	int i, k;
+
+	for (k = 0; k < ncopies; k++) {
+		const char *c = copies[(k + 1) % ncopies]; /* copies[0] last */
+		char *part = gp_xasprintf("%s.part", c);
+		int fd = open(part, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		int e = 0;
+
+		if (fd < 0)
+			e = errno;
+		else if (gp_write_all(fd, body->buf, body->len) || fsync(fd))
+			e = errno ? errno : EIO;
+		if (fd >= 0 && close(fd) && !e)
+			e = errno;
+		if (!e) {
+			set_step();
+			if (rename(part, c) || sync_dir(c))
+				e = errno;
+		}
+		if (e) {
+			unlink(part);
+			free(part);
+			for (i = 0; i < k; i++)
+				unlink(copies[(i + 1) % ncopies]);
+			errno = e;
+			return -1;
+		}
+		free(part);
+	}
+	return 0;
+}
+
+/* Every file of the set settled: after a failure before the commit
+ * point all are aborted (their temporary files removed); after the
+ * commit point the renamed ones are done, and a temporary file that
+ * could not be renamed stays for the journal. */
+static int set_finish(gp_atomic_file *af, int n, int rc, int committed, gp_error *err)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!af[i].path)
+			continue;
+		if (af[i].mode == MODE_RENAME && committed)
+			atomic_free(&af[i]);
+		else if (rc == GP_OK && af[i].mode != MODE_RENAME)
+			rc = gp_atomic_commit(&af[i], err); /* stdout or in place */
+		else
+			gp_atomic_abort(&af[i]);
+	}
+	return rc;
+}
+
+int gp_atomic_commit_set(gp_atomic_file *af, int n, gp_error *err)
+{
+	char **dirs = NULL, **copies = NULL, tag[48];
+	int *ix = gp_xcalloc((size_t)(n ? n : 1), sizeof(*ix));
+	int i, k, ndirs = 0, renames = 0, rc = GP_OK, e = 0;
+	const char *bad = NULL;
+	struct timespec now;
+	gp_sbuf body;
+
+	for (i = 0; i < n; i++)
+		renames += af[i].mode == MODE_RENAME;
+	for (i = 0; i < n && rc == GP_OK; i++)
+		if (gp_atomic_flush(&af[i], err))
+			rc = GP_EIO;
+	if (renames < 2 || rc != GP_OK) {
+		/* one rename is all or nothing by itself */
+		free(ix);
+		for (i = 0; i < n; i++) {
+			if (rc == GP_OK && gp_atomic_commit(&af[i], err))
+				rc = GP_EIO;
+			else if (rc != GP_OK)
+				gp_atomic_abort(&af[i]);
+		}
+		return rc;
+	}
+	/* every folder of the set once, absolute, in order of first use */
+	for (i = 0; i < n && rc == GP_OK; i++) {
+		char *d, *r;
+
+		if (af[i].mode != MODE_RENAME)
+			continue;
+		d = dir_of(af[i].tmp_path);
+		r = realpath(d, NULL);
+		free(d);
+		if (!r) {
+			rc = gp_error_set(err, GP_EIO, af[i].path, 0, 0, "cannot resolve its folder: %s",
+					  strerror(errno));
+			break;
+		}
+		for (k = 0; k < ndirs && strcmp(dirs[k], r); k++)
+			;
+		ix[i] = k;
+		if (k < ndirs) {
+			free(r);
+			continue;
+		}
+		dirs = gp_xrealloc(dirs, (size_t)(ndirs + 1) * sizeof(*dirs));
+		dirs[ndirs++] = r;
+	}
+	if (rc != GP_OK)
+		goto out;
+	clock_gettime(CLOCK_REALTIME, &now);
+	snprintf(tag, sizeof(tag), SET_TAG "%ld-%lx%09ld", (long)getpid(), (unsigned long)now.tv_sec,
+		 (long)now.tv_nsec);
+	copies = gp_xcalloc((size_t)ndirs, sizeof(*copies));
+	for (k = 0; k < ndirs; k++)
+		copies[k] = abs_in_dir(dirs[k], tag);
+	gp_sbuf_init(&body);
+	add_field(&body, SET_MAGIC);
+	add_field(&body, copies[0]);
+	for (k = 0; k < ndirs; k++) {
+		add_field(&body, "J");
+		add_field(&body, copies[k]);
+	}
+	for (i = 0; i < n; i++) {
+		char *t, *f;
+
+		if (af[i].mode != MODE_RENAME)
+			continue;
+		t = abs_in_dir(dirs[ix[i]], af[i].tmp_path);
+		f = abs_in_dir(dirs[ix[i]], af[i].target);
+		add_field(&body, "R");
+		add_field(&body, t);
+		add_field(&body, f);
+		free(t);
+		free(f);
+	}
+	add_field(&body, "end");
+	k = journal_write(&body, copies, ndirs);
+	gp_sbuf_release(&body);
+	if (k) {
+		rc = gp_write_error(err, af[0].path, errno);
+		goto out;
+	}
+	/* committed: from here on the set is rolled forward, by this
+	 * process or by the next writer into one of its folders */
+	for (i = 0; i < n; i++) {
+		if (af[i].mode != MODE_RENAME)
+			continue;
+		set_step();
+		if (rename(af[i].tmp_path, af[i].target) && !e) {
+			e = errno;
+			bad = af[i].path;
+		}
+	}
+	for (k = 0; k < ndirs && !e; k++)
+		if (sync_dir(copies[k]))
+			e = errno;
+	if (e) {
+		/* the journals stay: a later writer completes the set */
+		rc = gp_error_set(err, GP_EIO, bad ? bad : af[0].path, 0, 0,
+				  "cannot replace: %s; the rest of the output set is written by the "
+				  "next gpuplan that writes into its folder", strerror(e));
+	} else {
+		/* the first folder's copy last, as in recovery */
+		for (k = 1; k <= ndirs; k++) {
+			set_step();
+			unlink(copies[k % ndirs]);
+		}
+	}
+	rc = set_finish(af, n, rc, 1, err);
+	goto done;
+out:
+	rc = set_finish(af, n, rc, 0, err);
+done:
+	for (k = 0; k < ndirs; k++) {
+		free(dirs[k]);
+		if (copies)
+			free(copies[k]);
+	}
+	free(dirs);
+	free(copies);
+	free(ix);
+	return rc;
 }
 
 /* ---- locks ---- */

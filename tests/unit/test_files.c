@@ -1,4 +1,5 @@
 /* Safe output files and state locks (util/files.c). */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -289,6 +290,144 @@ out:
 	free(made);
 }
 
+/* An output set in two folders (d1/a; d2/b, d2/c) whose writer dies at
+ * step `stop` of its commit: d2's journal copy put in place (0), d1's,
+ * the commit point (1), the renames (2-4), the copies removed (5-6).
+ * Stopped before step 1 nothing was replaced; from step 2 on a later
+ * write into either folder completes the set first. */
+static int set_stop = -1, set_steps;
+
+static void set_die(void)
+{
+	if (set_steps++ == set_stop)
+		_exit(9);
+}
+
+static int hidden_files(const char *d)
+{
+	DIR *dp = opendir(d);
+	struct dirent *e;
+	int n = 0;
+
+	while (dp && (e = readdir(dp)))
+		n += e->d_name[0] == '.' && strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	if (dp)
+		closedir(dp);
+	return n;
+}
+
+static void test_set_killed(void)
+{
+	char *d1 = in_dir("d1"), *d2 = in_dir("d2"), *p[3], *later;
+	int stop, i;
+
+	mkdir(d1, 0777);
+	mkdir(d2, 0777);
+	p[0] = gp_xasprintf("%s/a", d1);
+	p[1] = gp_xasprintf("%s/b", d2);
+	p[2] = gp_xasprintf("%s/c", d2);
+	for (stop = 0; stop <= 7; stop++) {
+		const char *want = stop < 2 ? "old" : "new";
+		pid_t pid;
+		int st = 0;
+
+		for (i = 0; i < 3; i++)
+			put(p[i], "old");
+		pid = fork();
+		CU_ASSERT_FATAL(pid >= 0);
+		if (pid == 0) {
+			gp_atomic_file af[3];
+			gp_error err = GP_ERROR_INIT;
+
+			set_stop = stop;
+			gp_atomic_set_step = set_die;
+			for (i = 0; i < 3; i++) {
+				if (gp_atomic_open(&af[i], p[i], &err))
+					_exit(1);
+				fputs("new", af[i].fp);
+			}
+			_exit(gp_atomic_commit_set(af, 3, &err) ? 1 : 0);
+		}
+		waitpid(pid, &st, 0);
+		CU_ASSERT_EQUAL(WEXITSTATUS(st), stop < 7 ? 9 : 0);
+		/* a later write into one folder, the other in turn */
+		later = gp_xasprintf("%s/later", stop % 2 ? d1 : d2);
+		CU_ASSERT_EQUAL(write_all(later, "x"), GP_OK);
+		unlink(later);
+		for (i = 0; i < 3; i++)
+			CU_ASSERT(holds(p[i], want));
+		CU_ASSERT_EQUAL(hidden_files(stop % 2 ? d1 : d2), 0);
+		free(later);
+		/* the other folder tidied too when written into */
+		later = gp_xasprintf("%s/later", stop % 2 ? d2 : d1);
+		CU_ASSERT_EQUAL(write_all(later, "x"), GP_OK);
+		unlink(later);
+		free(later);
+		CU_ASSERT_EQUAL(hidden_files(d1) + hidden_files(d2), 0);
+	}
+	for (i = 0; i < 3; i++) {
+		unlink(p[i]);
+		free(p[i]);
+	}
+	rmdir(d1);
+	rmdir(d2);
+	free(d1);
+	free(d2);
+}
+
+/* A journal planted by another user (or one that is not a journal)
+ * renames nothing: a root run writing into a shared folder must not
+ * move a file of theirs over one of its own. */
+static void test_set_foreign_journal(void)
+{
+	char *victim = in_dir("victim"), *tmp, *journal, *later = in_dir("later");
+	char body[1024];
+	size_t n = 0;
+	pid_t pid = fork();
+	FILE *fp;
+
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0); /* a writer that is gone */
+	tmp = gp_xasprintf("%s/.victim.gptmp-%ld-abcdef", dir, (long)pid);
+	journal = gp_xasprintf("%s/.gpuplan-set-%ld-1", dir, (long)pid);
+	put(victim, "mine");
+	put(tmp, "theirs");
+#define F(s) (memcpy(body + n, s, strlen(s) + 1), n += strlen(s) + 1)
+	F("gpuplan output set 1");
+	F(journal);
+	F("J");
+	F(journal);
+	F("R");
+	F(tmp);
+	F(victim);
+	F("end");
+#undef F
+	fp = fopen(journal, "w");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	fwrite(body, 1, n, fp);
+	fclose(fp);
+	if (geteuid() == 0 && chown(journal, 4242, 4242) == 0 && chown(tmp, 4242, 4242) == 0) {
+		CU_ASSERT_EQUAL(write_all(later, "x"), GP_OK);
+		CU_ASSERT(holds(victim, "mine"));
+		CU_ASSERT_EQUAL(access(journal, F_OK), 0);
+		CU_ASSERT_EQUAL(access(tmp, F_OK), 0);
+	}
+	/* the same journal of the user's own is rolled forward */
+	CU_ASSERT_EQUAL(chown(journal, geteuid(), getegid()), 0);
+	CU_ASSERT_EQUAL(chown(tmp, geteuid(), getegid()), 0);
+	CU_ASSERT_EQUAL(write_all(later, "x"), GP_OK);
+	CU_ASSERT(holds(victim, "theirs"));
+	CU_ASSERT_NOT_EQUAL(access(journal, F_OK), 0);
+	unlink(later);
+	unlink(victim);
+	free(victim);
+	free(tmp);
+	free(journal);
+	free(later);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("files");
@@ -304,6 +443,8 @@ static void register_tests(void)
 	gp_test_add(s, "lock", test_lock_excludes);
 	gp_test_add(s, "text_bytes", test_text_bytes);
 	gp_test_add(s, "foreign_symlink", test_foreign_symlink_refused);
+	gp_test_add(s, "set_killed", test_set_killed);
+	gp_test_add(s, "set_foreign_journal", test_set_foreign_journal);
 }
 
 int main(int argc, char **argv)

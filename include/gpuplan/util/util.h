@@ -111,7 +111,8 @@ int gp_edit_distance(const char *a, const char *b, int ignore_case);
  * are followed (the link stays, its target is replaced); the replaced
  * file's mode, group and (when allowed) owner are kept.  "-" is stdout;
  * devices, FIFOs, sockets and /dev/stdout-like paths are written in place.
- * Temporary files of killed writers (PID gone) are removed on open. */
+ * Temporary files of killed writers (PID gone) are removed on open, after
+ * the output sets they left are completed (gp_atomic_commit_set). */
 typedef struct gp_atomic_file {
 	FILE *fp;
 	char *path, *tmp_path;
@@ -126,6 +127,19 @@ int gp_atomic_open(gp_atomic_file *af, const char *path, gp_error *err);
 int gp_atomic_flush(gp_atomic_file *af, gp_error *err);
 int gp_atomic_commit(gp_atomic_file *af, gp_error *err);
 void gp_atomic_abort(gp_atomic_file *af);
+/* A set of n open files (possibly in several folders) committed all or
+ * nothing, also when the process is killed: each is written out and
+ * synced (gp_atomic_flush), then a journal listing every (temporary,
+ * final) pair goes into each folder of the set, then the renames, then
+ * the journals are removed.  A writer killed after the journals leaves
+ * them, and the next gp_atomic_open in one of those folders (any later
+ * gpuplan writing there) completes the set first; one killed before
+ * replaced nothing.  On failure before the renames every file is
+ * aborted.  af's files are released either way. */
+int gp_atomic_commit_set(gp_atomic_file *af, int n, gp_error *err);
+/* Tests only: called at each step of gp_atomic_commit_set (each journal
+ * copy put in place, each rename, each journal removed). */
+extern void (*gp_atomic_set_step)(void);
 /* The error of a failed write of path (errno e): a full file system
  * (ENOSPC, EDQUOT) said in words. */
 int gp_write_error(gp_error *err, const char *path, int e);
