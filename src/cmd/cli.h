@@ -165,6 +165,11 @@ extern const gp_opt gp_sim_engine_opts[];
 
 #include "gpuplan/run/run.h"
 int gp_cli_sim_engine_opt(gp_opt_state *s, gp_run_desc *d);
+/* The rules a run's queue followed, for its report: backfill's when
+ * backfill is nonzero (d's queue, or one queue of a sweep); estimates is
+ * a GP_REPORT_EST_* of gpuplan/report/sched.h. */
+struct gp_report_sched;
+void gp_cli_sched_of(const gp_run_desc *d, int backfill, int estimates, struct gp_report_sched *s);
 
 /* ---- predicted sharing, interference, QoS (cmd_simulate_qos.c) ---- */
 enum {

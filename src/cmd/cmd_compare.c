@@ -261,6 +261,8 @@ static char *run_json(const cmp *c, const gp_run *run, int q, long s)
 	id.queue = c->que[q];
 	id.seed = c->seeds[s];
 	id.preempt = gp_run_preempt_name(run);
+	gp_cli_sched_of(&c->base, gp_sim_queue_parse(c->que[q]) == GP_SIM_BACKFILL,
+			gp_report_sched_estimates(&c->jobs), &id.sched);
 	o = gp_report_sim_json(&id, &c->jobs, &run->res);
 	json_object_del(o, "trace");
 	json_object_del(o, "cluster");

@@ -332,6 +332,13 @@ static json_t *config_json(cmp *c, int ci, int p, int q)
 		json_object_set_new(run, "cluster", json_string(c->cpaths[ci] ? c->cpaths[ci] : ""));
 	json_object_set_new(run, "policy", json_string(c->pol[p]));
 	json_object_set_new(run, "queue", json_string(c->que[q]));
+	{
+		gp_report_sched sd;
+
+		gp_cli_sched_of(&c->base, gp_sim_queue_parse(c->que[q]) == GP_SIM_BACKFILL,
+				gp_report_sched_estimates(&c->jobs), &sd);
+		gp_report_sched_json(&sd, run);
+	}
 	for (k = 0; k < M_COUNT; k++) {
 		gp_stats sp = gp_stats_of(&c->values[(cfgi * M_COUNT + (size_t)k) * (size_t)c->nseeds],
 					  (size_t)c->nseeds);
@@ -393,6 +400,23 @@ void cmp_print_json(cmp *c)
 	json_decref(o);
 }
 
+/* The backfill rules (when a backfill queue is compared) and the pass
+ * interval: the "sched" line of the head. */
+static void sched_line(const cmp *c)
+{
+	gp_report_sched sd;
+	gp_sbuf sb;
+	int q, bf = 0;
+
+	for (q = 0; q < c->nq; q++)
+		bf |= gp_sim_queue_parse(c->que[q]) == GP_SIM_BACKFILL;
+	gp_cli_sched_of(&c->base, bf, gp_report_sched_estimates(&c->jobs), &sd);
+	gp_sbuf_init(&sb);
+	gp_report_sched_line(&sd, &sb);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	gp_sbuf_release(&sb);
+}
+
 static void print_head(const cmp *c)
 {
 	int ci;
@@ -413,7 +437,9 @@ static void print_head(const cmp *c)
 	if (c->scale_ref)
 		printf("scale    durations as measured on %s (model %s for jobs without one)\n",
 		       c->scale_ref, c->scale_model ? c->scale_model : GP_SCALE_DEFAULT_MODEL);
-	printf("seeds    %s (%ld run%s each)\n\n", c->seeds_arg, c->nseeds, c->nseeds == 1 ? "" : "s");
+	printf("seeds    %s (%ld run%s each)\n", c->seeds_arg, c->nseeds, c->nseeds == 1 ? "" : "s");
+	sched_line(c);
+	printf("\n");
 }
 
 /* One column per configuration (from..to-1), one row per metric. */

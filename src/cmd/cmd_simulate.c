@@ -278,6 +278,7 @@ static void run_ident(const gp_run *r, gp_report_ident *id)
 	id->queue = gp_sim_queue_name(d->queue);
 	id->seed = d->seed;
 	id->preempt = gp_run_preempt_name(r);
+	gp_cli_sched_of(d, d->queue == GP_SIM_BACKFILL, gp_report_sched_estimates(r->jobs), &id->sched);
 }
 
 /* The run as JSON, with the QoS and failure parts. */

@@ -598,10 +598,23 @@ static int write_files(const wopts *o, const gp_whatif_spec *spec, const sweep *
 	return gp_cli_outset_commit(&outs);
 }
 
+/* The backfill rules (when a backfill queue is swept) and the pass
+ * interval of every run; the traces decide backfill's estimates. */
+static void spec_sched(const gp_whatif_spec *spec, gp_report_sched *sd)
+{
+	size_t q;
+	int bf = 0;
+
+	for (q = 0; q < spec->nqueues; q++)
+		bf |= gp_sim_queue_parse(spec->queues[q]) == GP_SIM_BACKFILL;
+	gp_cli_sched_of(&spec->run, bf, GP_REPORT_EST_PER_TRACE, sd);
+}
+
 static void print_json(const wopts *o, const gp_whatif_spec *spec, const sweep *w,
 		       const gp_cluster *base, long best, const wstate *st)
 {
 	json_t *j = gp_whatif_answer_json(&w->rs, base, best), *sw = json_object();
+	gp_report_sched sd;
 
 	json_object_set_new(sw, "configurations", json_integer((json_int_t)spec->nconfigs));
 	json_object_set_new(sw, "seeds", json_integer((json_int_t)spec->nseeds));
@@ -613,6 +626,8 @@ static void print_json(const wopts *o, const gp_whatif_spec *spec, const sweep *
 	json_object_set_new(sw, "search", o->search ? json_string(gp_whatif_axis_names[st->axis]) :
 						       json_null());
 	json_object_set_new(j, "sweep", sw);
+	spec_sched(spec, &sd);
+	gp_report_sched_json(&sd, j);
 	json_dumpf(j, stdout, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(15));
 	fputs("\n", stdout);
 	json_decref(j);
@@ -621,6 +636,7 @@ static void print_json(const wopts *o, const gp_whatif_spec *spec, const sweep *
 static void print_text(const wopts *o, const gp_whatif_spec *spec, const sweep *w,
 		       const gp_cluster *base, long best, const wstate *st)
 {
+	gp_report_sched sd;
 	gp_sbuf sb;
 	size_t t;
 
@@ -631,6 +647,11 @@ static void print_text(const wopts *o, const gp_whatif_spec *spec, const sweep *
 	if (spec->run.scale_ref)
 		printf("scale    durations as measured on %s (model %s for jobs without one)\n",
 		       spec->run.scale_ref, spec->run.scale_model ? spec->run.scale_model : "resnet50");
+	spec_sched(spec, &sd);
+	gp_sbuf_init(&sb);
+	gp_report_sched_line(&sd, &sb);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	gp_sbuf_release(&sb);
 	if (spec->slo_metric >= 0) {
 		char v[64];
 

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/trace.h"
+#include "gpuplan/report/sched.h"
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
 
@@ -210,6 +211,18 @@ int gp_cli_sim_engine_opt(gp_opt_state *s, gp_run_desc *e)
 int gp_cli_run_error(const char *cmd, const gp_error *err)
 {
 	return err->status == GP_EUSAGE ? gp_cli_usage_error(cmd, "%s", err->msg) : gp_cli_report(err);
+}
+
+void gp_cli_sched_of(const gp_run_desc *d, int backfill, int estimates, gp_report_sched *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->sched_interval = d->sched_interval;
+	if (backfill) {
+		s->backfill = gp_sim_backfill_name(d->backfill_mode);
+		s->depth = d->backfill_depth;
+		s->bf_interval = d->backfill_mode == GP_SIM_BF_SLURM ? d->bf_interval : 0;
+		s->estimates = estimates;
+	}
 }
 
 int gp_cli_sim_load(const char *cluster_path, const char *trace_path,

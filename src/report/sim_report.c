@@ -125,7 +125,9 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 	gp_sbuf_addf(out, "policy   %s, queue %s, seed %llu", id->policy, id->queue, id->seed);
 	if (id->preempt)
 		gp_sbuf_addf(out, ", preempt %s", id->preempt);
-	gp_sbuf_adds(out, "\n\n");
+	gp_sbuf_adds(out, "\n");
+	gp_report_sched_line(&id->sched, out);
+	gp_sbuf_adds(out, "\n");
 
 	counts_head(&t);
 	count_row(&t, "all", &all);
@@ -245,6 +247,7 @@ json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 	json_object_set_new(o, "seed", json_integer((json_int_t)id->seed));
 	json_object_set_new(o, "policy", json_string(id->policy));
 	json_object_set_new(o, "queue", json_string(id->queue));
+	gp_report_sched_json(&id->sched, o);
 	json_object_set_new(o, "jobs", counts_json(&all));
 	json_object_set_new(o, "queue_delay", dist_json(&all.queue_delay, all.completed));
 	json_object_set_new(o, "first_start_delay", dist_json(&all.first_start, all.completed));
@@ -993,6 +996,8 @@ void gp_report_sim_html(const gp_report_ident *id, const gp_joblist *jobs, const
 	names[n] = "policy";
 	v[n++] = gp_xasprintf("%s, queue %s%s%s", id->policy, id->queue,
 			      id->preempt ? ", preempt " : "", id->preempt ? id->preempt : "");
+	if ((v[n] = gp_report_sched_text(&id->sched)))
+		names[n++] = "sched";
 	names[n] = "seed";
 	v[n++] = gp_xasprintf("%llu", id->seed);
 	if (r->tenant_use && r->tenants) {

@@ -317,6 +317,64 @@ static void test_svg_time_axis(void)
 	gp_sbuf_release(&sb);
 }
 
+/* The "sched" line and keys: nothing for a plain queue passing after
+ * every event; the rules, cycle, depth, estimates and passes otherwise. */
+static void test_sched(void)
+{
+	gp_report_sched sd = { 0 };
+	gp_job jobs[2];
+	gp_job_hist h = { .time_limit = 60 };
+	gp_joblist jl;
+	json_t *o = json_object(), *b;
+	gp_sbuf sb;
+	char *t;
+
+	gp_sbuf_init(&sb);
+	gp_report_sched_line(&sd, &sb);
+	CU_ASSERT_EQUAL(sb.len, 0);
+	CU_ASSERT_PTR_NULL(gp_report_sched_text(&sd));
+	gp_report_sched_json(&sd, o);
+	CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(o, "sched_interval")), 0, 0);
+	CU_ASSERT_PTR_NULL(json_object_get(o, "backfill"));
+
+	sd.sched_interval = 3;
+	gp_report_sched_line(&sd, &sb);
+	CU_ASSERT_STRING_EQUAL(sb.buf, "sched    scheduling passes every 3 s\n");
+
+	sd = (gp_report_sched){ .backfill = "slurm", .bf_interval = 30, .estimates = GP_REPORT_EST_LIMITS };
+	t = gp_report_sched_text(&sd);
+	CU_ASSERT_STRING_EQUAL(t, "Slurm's backfill (whole nodes reserved for every waiting job) in cycles "
+			       "every 30 s, run-time estimates from time limits; a scheduling pass after every event");
+	free(t);
+	gp_report_sched_json(&sd, o);
+	b = json_object_get(o, "backfill");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(b, "rules")), "slurm");
+	CU_ASSERT_STRING_EQUAL(json_string_value(json_object_get(b, "estimates")), "time_limits");
+	CU_ASSERT_DOUBLE_EQUAL(json_real_value(json_object_get(b, "bf_interval")), 30, 0);
+
+	/* EASY has no cycles: no bf_interval key even when one is set */
+	sd = (gp_report_sched){ .backfill = "easy", .depth = 4, .bf_interval = 30, .sched_interval = 1.5 };
+	t = gp_report_sched_text(&sd);
+	CU_ASSERT_STRING_EQUAL(t, "EASY backfill (a reservation for the first waiting job, examining the first "
+			       "4 waiting jobs), run-time estimates from durations; scheduling passes every 1.5 s");
+	free(t);
+	gp_report_sched_json(&sd, o);
+	b = json_object_get(o, "backfill");
+	CU_ASSERT_PTR_NULL(json_object_get(b, "bf_interval"));
+	CU_ASSERT_EQUAL(json_integer_value(json_object_get(b, "depth")), 4);
+	json_decref(o);
+	gp_sbuf_release(&sb);
+
+	/* estimates: one job with a time limit is enough */
+	memset(jobs, 0, sizeof(jobs));
+	memset(&jl, 0, sizeof(jl));
+	jl.jobs = jobs;
+	jl.n = 2;
+	CU_ASSERT_EQUAL(gp_report_sched_estimates(&jl), GP_REPORT_EST_DURATIONS);
+	jobs[1].hist = &h;
+	CU_ASSERT_EQUAL(gp_report_sched_estimates(&jl), GP_REPORT_EST_LIMITS);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("report");
@@ -329,6 +387,7 @@ static void register_tests(void)
 	gp_test_add(s, "svg_thinning", test_svg_thinning);
 	gp_test_add(s, "svg_series_marks", test_svg_series_marks);
 	gp_test_add(s, "svg_time_axis", test_svg_time_axis);
+	gp_test_add(s, "sched", test_sched);
 }
 
 int main(int argc, char **argv)

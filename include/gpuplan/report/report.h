@@ -10,6 +10,7 @@
 
 #include "gpuplan/model/cluster.h"
 #include "gpuplan/model/job.h"
+#include "gpuplan/report/sched.h"
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
 
@@ -133,6 +134,7 @@ typedef struct gp_report_ident {
 	const char *policy, *queue;
 	unsigned long long seed;
 	const char *preempt;        /* "class", "priority", "las"; NULL: off */
+	gp_report_sched sched;      /* backfill rules and intervals (sched.h) */
 } gp_report_ident;
 
 /* The terminal summary: counts, queue delay and JCT distributions (all

@@ -10,9 +10,16 @@
 S=tests/data/sim
 for m in easy slurm; do
 	run simulate -c $S/small-cluster.yaml $S/whole-nodes.csv --queue backfill --backfill $m \
-		--csv $TMP/$m --quiet | sed -n '3p'
+		--csv $TMP/$m --quiet | sed -n '3,4p'
 	cut -d, -f1-4,9 $TMP/$m/jobs.csv
 done
+echo "== the report says which rules ran, their cycle and the passes"
+run simulate -c $S/small-cluster.yaml $S/whole-nodes.csv --queue backfill --backfill slurm \
+	--bf-interval 30 --sched-interval 2.5 --json - | sed -n '/"backfill": {/,/}/p;/"sched_interval"/p'
+run simulate -c $S/small-cluster.yaml $S/whole-nodes.csv --sched-interval 3 --quiet | sed -n '3,4p'
+run simulate -c $S/small-cluster.yaml $S/whole-nodes.csv --quiet | sed -n '3,4p'
+# a record with time limits: backfill takes them as run-time estimates
+run simulate tests/data/sacct/rules.P.txt --queue backfill --backfill-depth 8 --quiet | sed -n '3,4p'
 echo "== slurm's rules belong to the backfill queue"
 run simulate -c $S/small-cluster.yaml $S/whole-nodes.csv --backfill slurm
 run simulate -c $S/small-cluster.yaml $S/whole-nodes.csv --queue backfill --backfill conservative

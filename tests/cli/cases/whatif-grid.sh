@@ -5,7 +5,7 @@
 # durations; with --scale-durations (scaled.yaml) eth-10 is slower.  Then
 # the answer as JSON (best only), and the CSV's header and row count.
 run whatif tests/data/whatif/grid.yaml -j 2
-run whatif tests/data/whatif/scaled.yaml -j 2 | sed -n '4p;8,12p'
+run whatif tests/data/whatif/scaled.yaml -j 2 | sed -n '4p;9,13p'
 run whatif tests/data/whatif/grid.yaml -j 1 --json --csv $TMP/runs.csv >$TMP/out.json
 sed -n '/"best"/,/^  "runs"/p' $TMP/out.json | head -20
 grep -c '"seed"' $TMP/out.json
