@@ -8,7 +8,8 @@
 # kept by MinJobAge) with `gpuplan import sacct`, replay it with the
 # matching options, and check that the simulated starts follow Slurm's:
 # p90 of |simulated - recorded start| within 6 seconds (10 for EASY under
-# sched/backfill) and the start order kept (MIN_ORDER of the jobs).
+# sched/backfill; Slurm's own backfill rules, --backfill slurm with its
+# 30 s cycles, within 6) and the start order kept (MIN_ORDER of the jobs).
 # Prints the figures.  Needs root and Debian's slurmctld, slurmd, munge
 # and slurm-client.
 #   check-slurm-history.sh GPUPLAN [JOBS] [SEED]
@@ -124,11 +125,12 @@ figures() {
 check() {
 	sched=$1 max_err=$2 min_order=$3 queue=$4
 	shift 4
+	opts="$*"
 	st=$dir/$sched
 	"$GPUPLAN" simulate -c "$st/cluster.yaml" "$st/trace.csv" --queue "$queue" "$@" \
 		--json "$st/sim.json" >"$st/sim.txt" || fail "$sched: simulate"
 	set -- $(figures "$st/sim.json")
-	echo "$sched (replayed with --queue $queue): p90 |simulated - recorded start| $1 s, start order kept $2, KS $3"
+	echo "$sched (replayed with --queue $queue $opts): p90 |simulated - recorded start| $1 s, start order kept $2, KS $3"
 	awk -v e="$1" -v o="$2" -v me="$max_err" -v mo="$min_order" \
 		'BEGIN { exit !(e <= me && o >= mo) }' ||
 		{ cat "$st/sim.txt" >&2; fail "$sched: the replay is off Slurm's record"; }
@@ -148,4 +150,8 @@ check builtin 6 "$MIN_ORDER" fifo --sched-interval 4
 # a burst.
 check backfill 6 "$MIN_ORDER" fifo --sched-interval 3
 check backfill 10 "$MIN_ORDER" backfill --sched-interval 3
+# Slurm's own rules: a plan for every waiting job, whole nodes reserved,
+# at backfill cycles every bf_interval (30 s, Slurm's default; the
+# configuration here does not set it).
+check backfill 6 "$MIN_ORDER" backfill --backfill slurm --bf-interval 30 --sched-interval 3
 echo "check-slurm-history: ok ($n jobs a scheduler, Slurm $(sinfo -V 2>/dev/null | cut -d' ' -f2))"
