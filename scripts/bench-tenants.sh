@@ -6,7 +6,7 @@
 # with a quota of 16,384 / 50 GPUs (327, the last 16,384 - 49 x 327),
 # borrowing within its cohort, half of them with a lending limit of 100
 # GPUs.  fifo-skip with and without the tenants file, and the tenants file
-# with reclaim off, and with queue fairshare (budget: under 60 s and 2 GiB,
+# with reclaim off, with queue fairshare, dominant-share and backfill (budget: under 60 s and 2 GiB,
 # at most 1.5x the run without tenants).  Reclaim is on whenever tenants
 # have a cohort.
 set -e
@@ -41,5 +41,12 @@ measure "the same, reclaim off" \
 measure "the same, reclaim on, fairshare" \
 	$G simulate -c "$T/c16k.yaml" "$T/tenants.csv" --queue fairshare --tenants "$T/tenants.yaml" --quiet
 sed -n 's/^\(JCT  .*\)/    \1/p' "$T/out"
+measure "the same, reclaim on, dominant-share" \
+	$G simulate -c "$T/c16k.yaml" "$T/tenants.csv" --queue dominant-share --tenants "$T/tenants.yaml" --quiet
+sed -n 's/^\(JCT  .*\)/    \1/p' "$T/out"
+measure "the same, reclaim on, backfill" \
+	$G simulate -c "$T/c16k.yaml" "$T/tenants.csv" --queue backfill --tenants "$T/tenants.yaml" --quiet
+measure "without tenants, backfill" \
+	$G simulate -c "$T/c16k.yaml" "$T/tenants.csv" --queue backfill --quiet
 measure "without tenants, fairshare" \
 	$G simulate -c "$T/c16k.yaml" "$T/tenants.csv" --queue fairshare --quiet

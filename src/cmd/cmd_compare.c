@@ -25,7 +25,7 @@ static const gp_opt compare_opts[] = {
 	{ .name = "policies", .key = O_POLICIES, .type = GP_OT_STR, .arg = "LIST",
 	  .help = "placement policies, comma-separated (default bestfit)" },
 	{ .name = "queues", .key = O_QUEUES, .type = GP_OT_STR, .arg = "LIST",
-	  .help = "fifo, sjf, backfill, priority, las, fifo-skip, fairshare,\ncomma-separated\n(default fifo)" },
+	  .help = "fifo, sjf, backfill, priority, las, fifo-skip, fairshare,\ndominant-share, comma-separated (default fifo)" },
 	{ .name = "seeds", .key = O_SEEDS, .type = GP_OT_STR, .arg = "LIST",
 	  .help = "seeds: '1-10', '42', '1,5,9' or a mix (default 1)" },
 	{ .name = "json", .key = O_JSON, .type = GP_OT_FLAG,
@@ -217,7 +217,7 @@ static int load_inputs(cmp *c)
 			return gp_cli_usage_error("compare", "unknown policy '%s'", c->pol[p]);
 	for (q = 0; q < c->nq; q++)
 		if (gp_sim_queue_parse(c->que[q]) < 0)
-			return gp_cli_usage_error("compare", "unknown queue '%s' (fifo, sjf, backfill, priority, las, fifo-skip, fairshare)",
+			return gp_cli_usage_error("compare", "unknown queue '%s' (fifo, sjf, backfill, priority, las, fifo-skip, fairshare, dominant-share)",
 						  c->que[q]);
 	if ((long)c->ncl * c->np * c->nq * c->nseeds > MAX_RUNS)
 		return gp_cli_usage_error("compare", "more than %d runs asked for", MAX_RUNS);

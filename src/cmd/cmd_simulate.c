@@ -57,8 +57,9 @@ static const gp_opt sim_opts[] = {
 	{ .name = "queue", .key = O_QUEUE, .type = GP_OT_STR, .arg = "Q",
 	  .help = "fifo (default), sjf, backfill (EASY), priority (higher\n"
 		  "job priority first), las (Tiresias' discretized\n"
-		  "2D least-attained-service, preemptive), fifo-skip or\n"
-		  "fairshare (Slurm's multifactor priority)" },
+		  "2D least-attained-service, preemptive), fifo-skip,\n"
+		  "fairshare (Slurm's multifactor priority) or\n"
+		  "dominant-share (Kueue's fair sharing)" },
 	GP_OPT_SEED(O_SEED, "seed of the policy's random stream (default 1)"),
 	{ .name = "tick", .key = O_TICK, .type = GP_OT_DURATION, .arg = "S", .min = 1e-3,
 	  .max = 1e12, .unit = "s", .help = "timeline interval in seconds (default: about 500 rows)" },
@@ -110,7 +111,8 @@ static const gp_cmd_desc *const sim_subs[] = {
 const gp_cmd_desc gp_desc_simulate = {
 	.name = "simulate",
 	.synopsis = "[-c CLUSTER] TRACE [--format F] [--policy P]\n"
-		    "  [--queue fifo|sjf|backfill|priority|las|fifo-skip|fairshare]\n"
+		    "  [--queue fifo|sjf|backfill|priority|las|fifo-skip|fairshare|\n"
+		    "           dominant-share]\n"
 		    "  [--backfill easy|slurm [--bf-interval S]] [--backfill-depth N]\n"
 		    "  [--seed N] [--tick S]\n"
 		    "  [--preempt off|class|priority] [--preempt-cost S]\n"
@@ -179,7 +181,7 @@ static int sim_opt(sim_args *a, gp_opt_state *o, int c, int *mode)
 	case O_QUEUE:
 		d->queue = gp_sim_queue_parse(o->arg);
 		if (d->queue < 0)
-			return gp_opt_bad(o, "unknown queue '%s' (fifo, sjf, backfill, priority, las, fifo-skip, fairshare)",
+			return gp_opt_bad(o, "unknown queue '%s' (fifo, sjf, backfill, priority, las, fifo-skip, fairshare, dominant-share)",
 					  o->arg);
 		return 0;
 	case O_SEED: d->seed = (uint64_t)o->l; return 0;

@@ -63,6 +63,7 @@ const gp_sim_discipline *gp_sim_discipline_of(int q);
 
 /* The disciplines (one file each). */
 extern const gp_sim_discipline gp_sim_disc_fifo, gp_sim_disc_sjf, gp_sim_disc_priority,
-	gp_sim_disc_backfill, gp_sim_disc_las, gp_sim_disc_fifo_skip, gp_sim_disc_fairshare;
+	gp_sim_disc_backfill, gp_sim_disc_las, gp_sim_disc_fifo_skip, gp_sim_disc_fairshare,
+	gp_sim_disc_drs;
 
 #endif

@@ -12,6 +12,7 @@ static const gp_sim_discipline *const table[GP_SIM_QUEUES] = {
 	[GP_SIM_LAS] = &gp_sim_disc_las,
 	[GP_SIM_FIFO_SKIP] = &gp_sim_disc_fifo_skip,
 	[GP_SIM_FAIRSHARE] = &gp_sim_disc_fairshare,
+	[GP_SIM_DOMINANT_SHARE] = &gp_sim_disc_drs,
 };
 
 const gp_sim_discipline *gp_sim_discipline_of(int q)

@@ -4,6 +4,7 @@
  * the policy proposed (its GPU models decide which keys it draws on); a
  * job that fits but finds no quota waits without marking its shape as
  * waiting, so other tenants' jobs of that shape still try. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -313,6 +314,29 @@ int gp_sim_quota_admit(sim *s, int32_t j, const gp_placement *p)
 	s->res->tenant_use[t].quota_waits++;
 	s->q_said_no = j;
 	return 0;
+}
+
+double gp_sim_quota_share(const sim *s, int t, int32_t j)
+{
+	const gp_tenants *T = s->cfg->tenants;
+	const gp_tenant *x = &T->t[t];
+	double best = 0;
+	int r;
+
+	if (x->cohort < 0)
+		return 0;
+	for (r = 0; r < T->nres; r++) {
+		int64_t u = s->q_use[(size_t)t * GP_TENANTS_MAX_RES + r], pool;
+
+		if (j >= 0 && r == s->q_all)
+			u += need_milli(&s->jl->jobs[j]);
+		pool = s->q_co_pool[(size_t)x->cohort * GP_TENANTS_MAX_RES + r];
+		if (u > x->nominal[r] && pool > 0 && (double)(u - x->nominal[r]) / (double)pool > best)
+			best = (double)(u - x->nominal[r]) / (double)pool;
+	}
+	if (!(best > 0))
+		return 0;
+	return x->weight > 0 ? best / x->weight : INFINITY;
 }
 
 int gp_sim_quota_admits(sim *s, int32_t j, const gp_placement *p)

@@ -162,6 +162,7 @@ struct gp_sim {
 	uint32_t *q_rc_ver;     /* per tenant, its last failed reclaim: the */
 	int64_t *q_rc_need, *q_rc_free; /* group version, need, free share */
 	int32_t q_said_no;      /* the last job whose try the quota refused */
+	struct gp_sim_drs *drs; /* --queue dominant-share (drs.c) */
 	struct gp_sim_qhold *q_hold; /* quota held by backfill's reservations */
 	size_t q_nhold, q_hold_cap;
 
@@ -365,6 +366,9 @@ void gp_sim_quota_change(sim *s, int32_t j, const gp_placement *p, int sign);
 int gp_sim_quota_reclaim(sim *s, int32_t j);
 void gp_sim_quota_end(sim *s);
 
+/* Tenant t's dominant share (Kueue's DRS, drs.c) with job j's request
+ * on `gpus` added (j < 0: as it is). */
+double gp_sim_quota_share(const sim *s, int t, int32_t j);
 /* Did the quota refuse j at its last try (gp_sim_try_place)? */
 static inline int gp_sim_quota_refused(const sim *s, int32_t j)
 {

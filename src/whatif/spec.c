@@ -587,7 +587,7 @@ typedef struct name_axis {
 } name_axis;
 
 static const name_axis queue_axis = {
-	"queue", GP_AX_QUEUE, queue_known, " (fifo, sjf, backfill, priority, las, fifo-skip, fairshare)", "fifo"
+	"queue", GP_AX_QUEUE, queue_known, " (fifo, sjf, backfill, priority, las, fifo-skip, fairshare, dominant-share)", "fifo"
 };
 static const name_axis policy_axis = { "policy", GP_AX_POLICY, policy_known, "", "bestfit" };
 static const name_axis recovery_axis = {

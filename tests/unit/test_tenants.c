@@ -638,6 +638,54 @@ static void test_share_change(void)
 	gp_joblist_release(&l);
 }
 
+/* dominant-share (Kueue's fair sharing at admission), one 8-GPU node, one
+ * cohort of a, b (2 GPUs of quota each) and c (4): it lends 8.
+ *   a1 (a, 4 GPUs, 100 s) and c1 (c, 4, 10 s) at 0 fill the node; a2 (a,
+ *   4, 50 s) at 5 and b1 (b, 4, 50 s) at 6 wait.  At 10 c1 ends and 4
+ *   GPUs are free for one of them.  With it, a would borrow 8 - 2 = 6 of
+ *   the cohort's 8 (share 0.75), b 4 - 2 = 2 (0.25): b1 goes first,
+ *   10-60, then a2 60-110 (fifo-skip: a2 10-60, b1 60-110).
+ *   a with weight 4: its share is 0.75 / 4 = 0.1875 < 0.25: a2 first. */
+static void test_dominant_share(void)
+{
+	static const char *const files[] = {
+		"tenants:\n  - {name: a, quota: {gpus: 2}, cohort: k}\n  - {name: b, quota: {gpus: 2}, cohort: k}\n"
+		"  - {name: c, quota: {gpus: 4}, cohort: k}\n",
+		"tenants:\n  - {name: a, quota: {gpus: 2}, cohort: k, weight: 4}\n"
+		"  - {name: b, quota: {gpus: 2}, cohort: k}\n  - {name: c, quota: {gpus: 4}, cohort: k}\n",
+	};
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+	int f, q;
+
+	cl = *gp_test_pix_cluster(1, 8);
+	gp_joblist_init(&l);
+	add(&l, "a1", "a", 0, 4, 100);
+	add(&l, "c1", "c", 0, 4, 10);
+	add(&l, "a2", "a", 5, 4, 50);
+	add(&l, "b1", "b", 6, 4, 50);
+	for (f = 0; f < 2; f++) {
+		CU_ASSERT_EQUAL_FATAL(parse(files[f], &t, &err), GP_OK);
+		for (q = 0; q < 2; q++) {
+			/* b first only by dominant share with equal weights */
+			int b_first = q == 0 && f == 0;
+
+			queue = q == 0 ? GP_SIM_DOMINANT_SHARE : GP_SIM_FIFO_SKIP;
+			CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+			CHECK_JOB(r, 0, 0, 100);
+			CHECK_JOB(r, 1, 0, 10);
+			CHECK_JOB(r, 2, b_first ? 60 : 10, b_first ? 110 : 60);
+			CHECK_JOB(r, 3, b_first ? 10 : 60, b_first ? 60 : 110);
+			gp_sim_result_release(&r);
+		}
+		gp_tenants_release(&t);
+	}
+	queue = GP_SIM_FIFO_SKIP;
+	gp_joblist_release(&l);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("tenants");
@@ -654,6 +702,7 @@ static void register_tests(void)
 	gp_test_add(s, "preempt", test_preempt);
 	gp_test_add(s, "las", test_las);
 	gp_test_add(s, "share_change", test_share_change);
+	gp_test_add(s, "dominant_share", test_dominant_share);
 }
 
 int main(int argc, char **argv)

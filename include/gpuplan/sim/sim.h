@@ -29,6 +29,8 @@
  *             and later ones start (first fit in arrival order: PAI's
  *             FIFO, Tiresias' fjf); nothing is reserved for it, so a
  *             large job can starve behind a stream of small ones
+ *   dominant-share  Kueue's fair sharing (drs.c): fifo-skip per tenant,
+ *             across tenants the lowest dominant share with the job first
  * With preempt (class or priority) a blocked head may take the resources
  * of running jobs it outranks (preempt.c: the victim rule).
  *
@@ -70,7 +72,7 @@
 #include "gpuplan/sim/tenants.h"
 
 enum gp_sim_queue { GP_SIM_FIFO = 0, GP_SIM_SJF, GP_SIM_BACKFILL, GP_SIM_PRIORITY, GP_SIM_LAS,
-		   GP_SIM_FIFO_SKIP, GP_SIM_FAIRSHARE, GP_SIM_QUEUES };
+		   GP_SIM_FIFO_SKIP, GP_SIM_FAIRSHARE, GP_SIM_DOMINANT_SHARE, GP_SIM_QUEUES };
 const char *gp_sim_queue_name(int q);
 int gp_sim_queue_parse(const char *s); /* -1 when unknown */
 

@@ -24,3 +24,15 @@ printf 'tenants:\n  - {name: all, quota: {gpus: 6}}\n' >"$TMP/six.yaml"
 run simulate tests/data/traces/gavel-msr-23dbec.trace -c tests/data/sim/small-cluster.yaml --tick 3600 \
 	--policy predicted-share --qos-tick 60 --ls-fraction 0.3 --util-error 20 \
 	--tenants "$TMP/six.yaml" --default-tenant all | grep -E '^(all |jobs|tenant|  actions|\[exit)'
+echo "== dominant share: at 10 c's 4 idle GPUs go to b1 (b would borrow 2 of the"
+echo "== cohort's 8, a 6); fifo-skip gives them to a2, the earlier arrival"
+for q in dominant-share fifo-skip; do
+	$GPUPLAN simulate -c tests/data/sim/small-cluster.yaml tests/data/tenants/share.csv \
+		--tenants tests/data/tenants/share.yaml --queue $q --csv "$TMP/s" --quiet >/dev/null
+	cut -d, -f1-4 "$TMP/s/jobs.csv"
+done
+printf 'tenants:\n  - {name: a, quota: {gpus: 2}, cohort: k, weight: 4}\n  - {name: b, quota: {gpus: 2}, cohort: k}\n  - {name: c, quota: {gpus: 4}, cohort: k}\n' >"$TMP/w.yaml"
+echo "== a with weight 4: its share 6/8/4 is below b's 2/8: a2 first"
+$GPUPLAN simulate -c tests/data/sim/small-cluster.yaml tests/data/tenants/share.csv \
+	--tenants "$TMP/w.yaml" --queue dominant-share --csv "$TMP/w" --quiet >/dev/null
+cut -d, -f1-4 "$TMP/w/jobs.csv"
