@@ -168,6 +168,24 @@ static int group_weight(const gp_cluster *c, const groups *g, int a, int b)
 	return gp_cluster_switch_weight(c, g->sw[a], g->sw[b]);
 }
 
+/* The hostlist of the nodes with a rail on switch s into out (empty: no
+ * node has one there). */
+static void rail_hostlist(const gp_cluster *c, int s, gp_sbuf *out)
+{
+	const char **names = gp_xcalloc((size_t)c->nnodes + 1, sizeof(*names));
+	size_t n = 0;
+	int k, r;
+
+	for (k = 0; k < c->nnodes; k++)
+		for (r = 0; r < c->nodes[k].nrails; r++)
+			if (c->nodes[k].rails[r] == s) {
+				names[n++] = c->nodes[k].name;
+				break;
+			}
+	gp_hostlist_compress(names, n, out);
+	free(names);
+}
+
 static void print_tree(const gp_cluster *c, int s, int indent, gp_sbuf *sb)
 {
 	const gp_switch *w = &c->switches[s];
@@ -180,9 +198,13 @@ static void print_tree(const gp_cluster *c, int s, int indent, gp_sbuf *sb)
 	if (w->nodes_direct) {
 		gp_ts_sb_reset(sb);
 		node_range(sb, c, c->node_order + w->first, w->nodes_direct);
-		printf(" (%d here: %s)", w->nodes_direct, sb->buf);
+		printf(" (%d here: %s", w->nodes_direct, sb->buf);
 	}
-	printf("\n");
+	gp_ts_sb_reset(sb);
+	rail_hostlist(c, s, sb);
+	if (sb->len)
+		printf("%sa rail of %s", w->nodes_direct ? "; " : " (", sb->buf);
+	printf("%s\n", w->nodes_direct || sb->len ? ")" : "");
 	/* children in name order (O(children x switches): small next to
 	 * the output) */
 	for (k = 0; k < w->nchildren; k++) {
@@ -485,6 +507,12 @@ static json_t *cluster_fabric_json(const gp_cluster *c)
 			gp_sbuf_init(&hl);
 			gp_hostlist_compress(names, n, &hl);
 			json_object_set_new(so, "node_list", json_string(hl.buf ? hl.buf : ""));
+			gp_sbuf_release(&hl);
+			/* a rail-optimized fabric: the nodes with a rail here */
+			gp_sbuf_init(&hl);
+			rail_hostlist(c, i, &hl);
+			if (hl.len)
+				json_object_set_new(so, "rail_node_list", json_string(hl.buf));
 			gp_sbuf_release(&hl);
 			free(names);
 		}

@@ -150,8 +150,46 @@ int gp_cy_load_fabric(loader *L, const gp_yaml_node *seq)
 /* -- nodes -- */
 
 static const char *const node_keys[] = {
-	"name", "type", "switch", "count", "labels", "state", NULL
+	"name", "type", "switch", "count", "labels", "state", "rails", NULL
 };
+
+/* 'rails' (v): the leaf switch of each rail, rail 0 first; null for a
+ * rail not cabled.  *out is a new array of *n indices (-1 for null). */
+static int load_rails(loader *L, const gp_yaml_node *v, const char *owner, int **out, int *n)
+{
+	size_t i;
+	int *r;
+
+	*out = NULL;
+	*n = 0;
+	if (gp_yaml_expect(&L->doc, v, GP_YAML_SEQ, gp_cy_what(L, "%s 'rails'", owner), L->err))
+		return GP_EINPUT;
+	if (v->n == 0 || v->n > GP_TOPO_MAX_GPUS)
+		return gp_yaml_error(&L->doc, v, L->err, "%s: 'rails' lists 1 to %d leaf switches",
+				     owner, GP_TOPO_MAX_GPUS);
+	r = gp_xmalloc(v->n * sizeof(*r));
+	for (i = 0; i < v->n; i++) {
+		const char *s;
+
+		r[i] = -1;
+		if (gp_cy_is_null(v->items[i]))
+			continue;
+		if (gp_yaml_str(&L->doc, v->items[i], gp_cy_what(L, "%s rail %zu", owner, i), &s,
+				L->err)) {
+			free(r);
+			return GP_EINPUT;
+		}
+		r[i] = gp_cluster_find_switch(L->c, s);
+		if (r[i] < 0) {
+			free(r);
+			return gp_yaml_error(&L->doc, v->items[i], L->err,
+					     "%s: rail %zu's switch '%.60s' is not in 'fabric'", owner, i, s);
+		}
+	}
+	*out = r;
+	*n = (int)v->n;
+	return GP_OK;
+}
 
 static int load_labels(loader *L, const gp_yaml_node *v, gp_label **out,
 		       int *nout)
@@ -196,7 +234,7 @@ int gp_cy_node_item(loader *L, const gp_yaml_node *v, size_t i)
 	const char *name, *s;
 	char owner[200];
 	long count = 1, k;
-	int type, swi = -1, state = 0, expand;
+	int type, swi = -1, state = 0, expand, *rails = NULL, nrails = 0, rc = GP_OK;
 	gp_hostlist hl;
 
 	snprintf(owner, sizeof(owner), "node entry %zu", i + 1);
@@ -271,7 +309,18 @@ int gp_cy_node_item(loader *L, const gp_yaml_node *v, size_t i)
 					     GP_CLUSTER_MAX_NODES);
 		}
 	}
-	for (k = 0; k < count; k++) {
+	x = gp_yaml_get(v, "rails");
+	if (x && !gp_cy_is_null(x)) {
+		if (load_rails(L, x, owner, &rails, &nrails)) {
+			gp_hostlist_release(&hl);
+			return GP_EINPUT;
+		}
+		/* the node's own switch, without one: its first cabled rail's
+		 * leaf (as Slurm sees a rail-optimized node) */
+		for (k = 0; swi < 0 && k < nrails; k++)
+			swi = rails[k];
+	}
+	for (k = 0; k < count && rc == GP_OK; k++) {
 		char *nname = expand ? gp_xasprintf("%s-%ld", name, k) : NULL;
 		int id = gp_cluster_add_node(c, nname ? nname : hl.n ? hl.names[k] : name, type,
 					     swi);
@@ -281,14 +330,18 @@ int gp_cy_node_item(loader *L, const gp_yaml_node *v, size_t i)
 		n->line = nm->line;
 		n->col = nm->col;
 		n->state = state;
-		x = gp_yaml_get(v, "labels");
-		if (x && load_labels(L, x, &n->labels, &n->nlabels)) {
-			gp_hostlist_release(&hl);
-			return GP_EINPUT;
+		if (nrails) {
+			n->rails = gp_xmalloc((size_t)nrails * sizeof(*n->rails));
+			memcpy(n->rails, rails, (size_t)nrails * sizeof(*n->rails));
+			n->nrails = nrails;
 		}
+		x = gp_yaml_get(v, "labels");
+		if (x && load_labels(L, x, &n->labels, &n->nlabels))
+			rc = GP_EINPUT;
 	}
+	free(rails);
 	gp_hostlist_release(&hl);
-	return GP_OK;
+	return rc;
 }
 
 /* 'nodes' from the tree (a list that was not streamed, or no list). */

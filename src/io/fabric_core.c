@@ -65,8 +65,10 @@ void gp_fabric_release(gp_fabric *f)
 	if (!f)
 		return;
 	x = f->index;
-	for (i = 0; i < f->nsw; i++)
+	for (i = 0; i < f->nsw; i++) {
 		free(f->sw[i].name);
+		free(f->sw[i].rails);
+	}
 	free(f->sw);
 	for (i = 0; i < f->nnode; i++)
 		free(f->node[i]);
@@ -82,6 +84,7 @@ void gp_fabric_release(gp_fabric *f)
 		free(f->levels[i]);
 	free(f->levels);
 	if (x) {
+		free(x->pend);
 		free(x->sw.key);
 		free(x->sw.val);
 		free(x->node.key);
@@ -118,6 +121,7 @@ int gp_fabric_sw(gp_fabric *f, const char *name, int line)
 	if (f->nsw >= GP_FABRIC_MAX_SWITCHES)
 		return -1;
 	GP_GROW(f->sw, f->capsw, f->nsw + 1);
+	memset(&f->sw[f->nsw], 0, sizeof(f->sw[f->nsw]));
 	f->sw[f->nsw].name = gp_xstrdup(name);
 	f->sw[f->nsw].parent = -1;
 	f->sw[f->nsw].line = line;
@@ -140,10 +144,14 @@ int gp_fabric_attach(gp_fabric *f, const char *file, int line, const char *node,
 	int i = gp_fsmap_get(&x->node, node);
 
 	if (i >= 0) {
-		if (f->node_sw[i] != s)
+		if (f->node_sw[i] != s) {
+			GP_GROW(x->pend, x->cappend, x->npend + 1);
+			x->pend[x->npend] = (gp_fpend){ i, s, x->npend, f->nwarn };
+			x->npend++;
 			gp_fabric_warn(f, "%s:%d: node '%s' is under '%s' (line %d) and '%s': kept under '%s'",
 			     file, line, node, f->sw[f->node_sw[i]].name, f->node_line[i], f->sw[s].name,
 			     f->sw[f->node_sw[i]].name);
+		}
 		return GP_OK;
 	}
 	if (f->nnode >= GP_FABRIC_MAX_NODES)
@@ -180,11 +188,119 @@ void gp_fabric_link(gp_fabric *f, const char *file, int line, int child, int p)
 	f->sw[child].parent = p;
 }
 
-/* ---- after a file: cycles and roots ---- */
+/* ---- after a file: rails, cycles and roots ---- */
+
+static int cmp_pend(const void *a, const void *b, void *arg)
+{
+	const gp_fabric *f = arg;
+	const gp_fpend *p = a, *q = b;
+	int la = f->node_sw[p->node], lb = f->node_sw[q->node];
+
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	if (p->node != q->node)
+		return p->node < q->node ? -1 : 1;
+	return p->seq < q->seq ? -1 : p->seq > q->seq;
+}
+
+/* The nodes under leaf l0 (m of them) at pend[a..b), sorted by node: each
+ * lists the same other leaves in the same order, which serve no node as
+ * its first and are listed for no other node.  Returns the count of other
+ * leaves (0: not rails). */
+static size_t rail_group(const gp_fpend *pend, size_t a, size_t b, size_t m, const size_t *under,
+			 const size_t *listed)
+{
+	size_t k = 0, i, j, nodes = 0;
+
+	while (a + k < b && pend[a + k].node == pend[a].node)
+		k++;
+	if (k + 1 > 64)
+		return 0;
+	for (i = a; i < b; i += k) {
+		nodes++;
+		for (j = 0; j < k; j++)
+			if (i + j >= b || pend[i + j].node != pend[i].node ||
+			    pend[i + j].leaf != pend[a + j].leaf)
+				return 0;
+		if (i + k < b && pend[i + k].node == pend[i].node)
+			return 0;
+	}
+	if (nodes != m)
+		return 0;
+	for (j = 0; j < k; j++)
+		if (under[pend[a + j].leaf] || listed[pend[a + j].leaf] != m)
+			return 0;
+	for (j = 0; j < k; j++)
+		for (i = j + 1; i < k; i++)
+			if (pend[a + j].leaf == pend[a + i].leaf)
+				return 0;
+	return k;
+}
+
+/* A rail-optimized file lists every node under each of its rails' leaves:
+ * leaves that serve exactly the nodes of another become their rails. */
+static void find_rails(gp_fabric *f, const char *file)
+{
+	gp_fidx *x = f->index;
+	size_t *under, *listed, a, b, i, k, nw, ngroups = 0;
+	unsigned char *drop;
+	int *groups;
+
+	if (!x->npend)
+		return;
+	under = gp_xcalloc(f->nsw + 1, sizeof(*under));
+	listed = gp_xcalloc(f->nsw + 1, sizeof(*listed));
+	drop = gp_xcalloc(f->nwarn + 1, 1);
+	groups = gp_xmalloc(f->nsw * sizeof(*groups) + 1);
+	for (i = 0; i < f->nnode; i++)
+		under[f->node_sw[i]]++;
+	for (i = 0; i < x->npend; i++)
+		listed[x->pend[i].leaf]++;
+	qsort_r(x->pend, x->npend, sizeof(*x->pend), cmp_pend, f);
+	for (a = 0; a < x->npend; a = b) {
+		int l0 = f->node_sw[x->pend[a].node];
+		gp_fabric_switch *g = &f->sw[l0];
+
+		for (b = a; b < x->npend && f->node_sw[x->pend[b].node] == l0; b++)
+			;
+		k = rail_group(x->pend, a, b, under[l0], under, listed);
+		if (!k || g->nrails)
+			continue;
+		g->rails = gp_xmalloc((k + 1) * sizeof(*g->rails));
+		g->rails[g->nrails++] = l0;
+		for (i = 0; i < k; i++)
+			g->rails[g->nrails++] = x->pend[a + i].leaf;
+		for (i = a; i < b; i++)
+			drop[x->pend[i].warn] = 1;
+		groups[ngroups++] = l0;
+	}
+	for (i = nw = 0; i < f->nwarn; i++) {
+		if (drop[i])
+			free(f->warnings[i]);
+		else
+			f->warnings[nw++] = f->warnings[i];
+	}
+	f->nwarn = nw;
+	for (i = 0; i < ngroups; i++)
+		for (k = 1; k < (size_t)f->sw[groups[i]].nrails; k++) {
+			const gp_fabric_switch *g = &f->sw[groups[i]], *e = &f->sw[g->rails[k]];
+
+			gp_fabric_warn(f, "%s:%d: leaf '%s' serves the same nodes as '%s': a rail of "
+			     "those nodes (their switch stays '%s')", file, e->line, e->name, g->name,
+			     g->name);
+		}
+	x->npend = 0;
+	free(groups);
+	free(under);
+	free(listed);
+	free(drop);
+}
 
 void gp_fabric_resolve(gp_fabric *f, const char *file)
 {
 	size_t i, roots = 0;
+
+	find_rails(f, file);
 
 	for (i = 0; i < f->nsw; i++) {
 		size_t steps = 0;

@@ -343,8 +343,8 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 			merged[i] = j;
 			ib_switch_name(&nodes[j], a, sizeof(a));
 			ib_switch_name(&nodes[i], b, sizeof(b));
-			gp_fabric_warn(f, "%s:%d: leaf '%s' serves the same nodes as '%s' (a rail): one "
-			     "logical leaf '%s'", file, nodes[i].line, b, a, a);
+			gp_fabric_warn(f, "%s:%d: leaf '%s' serves the same nodes as '%s': a rail of "
+			     "those nodes (their switch stays '%s')", file, nodes[i].line, b, a, a);
 		}
 		for (i = 0; i < nn; i++)
 			free(sig[i]);
@@ -379,7 +379,7 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 		char name[128];
 		int s;
 
-		if (!nodes[i].is_switch || level[i] < 0 || merged[i] != (int)i || nodes[i].line < 0)
+		if (!nodes[i].is_switch || level[i] < 0 || nodes[i].line < 0)
 			continue;
 		ib_switch_name(&nodes[i], name, sizeof(name));
 		s = gp_fabric_sw(f, name, nodes[i].line);
@@ -396,10 +396,10 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 		if (b < 0 || !nodes[a].is_switch || !nodes[b].is_switch || level[a] < 0 || level[b] < 0)
 			continue;
 		if (level[a] + 1 == level[b]) {
-			lo = merged[a];
+			lo = a;
 			hi = b;
 		} else if (level[b] + 1 == level[a]) {
-			lo = merged[b];
+			lo = b;
 			hi = a;
 		} else {
 			continue;
@@ -415,7 +415,27 @@ static int read_ibnet(gp_fabric *f, const char *file, char *text, gp_error *err)
 				f->sw[c].parent = p;
 		}
 	}
-	/* hosts: under the (merged) leaf of their first HCA */
+	/* rails: each leaf of a group (in file order) on its first leaf */
+	for (i = 0; i < nn; i++) {
+		gp_fidx *x = f->index;
+		char name[128];
+		int g, s;
+
+		if (merged[i] == (int)i || nodes[i].line < 0)
+			continue;
+		ib_switch_name(&nodes[merged[i]], name, sizeof(name));
+		g = gp_fsmap_get(&x->sw, name);
+		ib_switch_name(&nodes[i], name, sizeof(name));
+		s = gp_fsmap_get(&x->sw, name);
+		if (g < 0 || s < 0 || f->sw[g].nrails >= 64)
+			continue;
+		if (!f->sw[g].nrails) {
+			f->sw[g].rails = gp_xmalloc(64 * sizeof(*f->sw[g].rails));
+			f->sw[g].rails[f->sw[g].nrails++] = g;
+		}
+		f->sw[g].rails[f->sw[g].nrails++] = s;
+	}
+	/* hosts: under the first leaf of their rails */
 	for (k = 0; k < nl; k++) {
 		int a = links[k].a, b = links[k].b;
 		char name[128];

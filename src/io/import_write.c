@@ -355,18 +355,25 @@ static const char *state_name(int st)
 
 /* What follows the name of a node entry: type, state, labels. */
 static char *node_rest(const gp_inventory *inv, const gp_inv_node *n, const char *type,
-		       const char *sw)
+		       const gp_fabric *f, int sw)
 {
 	gp_sbuf sb;
-	int first = 1;
+	int first = 1, r;
 
 	(void)inv;
 	gp_sbuf_init(&sb);
 	gp_sbuf_adds(&sb, ", type: ");
 	gp_yaml_quote(&sb, type);
-	if (sw) {
+	if (sw >= 0) {
 		gp_sbuf_adds(&sb, ", switch: ");
-		gp_yaml_quote(&sb, sw);
+		gp_yaml_quote(&sb, f->sw[sw].name);
+		/* a rail-optimized fabric: each rail's leaf */
+		for (r = 0; r < f->sw[sw].nrails; r++) {
+			gp_sbuf_adds(&sb, r ? ", " : ", rails: [");
+			gp_yaml_quote(&sb, f->sw[f->sw[sw].rails[r]].name);
+		}
+		if (f->sw[sw].nrails)
+			gp_sbuf_adds(&sb, "]");
 	}
 	if (n->state != GP_NODE_UP)
 		gp_sbuf_addf(&sb, ", state: %s", state_name(n->state));
@@ -735,8 +742,7 @@ static void put_nodes(const gp_inventory *inv, const gp_import_opts *o, const pl
 
 		int sw = o->fabric ? gp_fabric_node_switch(o->fabric, n->name) : -1;
 
-		rest[i] = node_rest(inv, n, p->types[p->type_of[p->keep[i]]].name,
-				    sw >= 0 ? o->fabric->sw[sw].name : NULL);
+		rest[i] = node_rest(inv, n, p->types[p->type_of[p->keep[i]]].name, o->fabric, sw);
 		names[i] = n->name;
 	}
 	for (r0 = 0; r0 < (size_t)p->nkeep;) {

@@ -34,7 +34,7 @@ static void type_release(gp_node_type *t)
 
 void gp_cluster_release(gp_cluster *c)
 {
-	int i, k;
+	int i;
 
 	if (!c)
 		return;
@@ -44,14 +44,8 @@ void gp_cluster_release(gp_cluster *c)
 		free(c->switches[i].name);
 		free(c->switches[i].stack);
 	}
-	for (i = 0; i < c->nnodes; i++) {
-		for (k = 0; k < c->nodes[i].nlabels; k++) {
-			free(c->nodes[i].labels[k].key);
-			free(c->nodes[i].labels[k].value);
-		}
-		free(c->nodes[i].labels);
-		free(c->nodes[i].name);
-	}
+	for (i = 0; i < c->nnodes; i++)
+		gp_cluster_node_release(&c->nodes[i]);
 	free(c->types);
 	free(c->switches);
 	free(c->nodes);
@@ -248,6 +242,66 @@ const gp_gpu_model *gp_cluster_node_model(const gp_cluster *c, int node)
 double gp_cluster_node_nic_gbps(const gp_cluster *c, int node)
 {
 	return gp_fabric_tech_gbps(c->nodes[node].tech);
+}
+
+void gp_cluster_node_release(gp_node *n)
+{
+	int k;
+
+	for (k = 0; k < n->nlabels; k++) {
+		free(n->labels[k].key);
+		free(n->labels[k].value);
+	}
+	free(n->labels);
+	free(n->name);
+	free(n->rails);
+	n->labels = NULL;
+	n->name = NULL;
+	n->rails = NULL;
+	n->nlabels = n->nrails = 0;
+}
+
+/* The rail NICs of type t into nic[] (at most GP_TOPO_MAX_GPUS). */
+static int type_rail_nics(const gp_cluster *c, int type, int *nic)
+{
+	const gp_node_type *t = &c->types[type];
+	unsigned char seen[GP_TOPO_MAX_DEVICES] = { 0 };
+	int g, n = 0;
+
+	if (!t->derived)
+		return 0;
+	for (g = 0; g < t->topo.ngpus && g < GP_TOPO_MAX_GPUS; g++) {
+		int k = t->derived->gpu_nic[g];
+
+		if (k >= 0 && k < GP_TOPO_MAX_DEVICES && !seen[k]) {
+			seen[k] = 1;
+			nic[n++] = k;
+		}
+	}
+	return n;
+}
+
+int gp_cluster_type_rails(const gp_cluster *c, int type)
+{
+	int nic[GP_TOPO_MAX_GPUS];
+
+	return type_rail_nics(c, type, nic);
+}
+
+int gp_cluster_node_rail_nic(const gp_cluster *c, int node, int r)
+{
+	int nic[GP_TOPO_MAX_GPUS], n = type_rail_nics(c, c->nodes[node].type, nic);
+
+	return r >= 0 && r < n ? nic[r] : -1;
+}
+
+double gp_cluster_node_rail_gbps(const gp_cluster *c, int node, int r)
+{
+	const gp_node *n = &c->nodes[node];
+
+	if (r < 0 || r >= n->nrails || n->rails[r] < 0)
+		return 0;
+	return gp_fabric_tech_gbps(c->switches[n->rails[r]].tech);
 }
 
 void gp_cluster_gpus_by_model(const gp_cluster *c, int *counts)

@@ -3,6 +3,7 @@
  * GPUDirect reach of the job's GPUs), the fabric's behaviour under load,
  * the switch hops. */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,12 +24,37 @@ static double nic_pcie_gbs(double gbit)
 	return gp_perf_pcie_gbs(gbit > 400 ? 6 : gbit > 200 ? 5 : 4, 16);
 }
 
-double gp_perf_node_net_gbs(const gp_cluster *c, int node, const int *gpus, int ngpus,
-			    int *nics)
+/* A node of a rail-optimized fabric: rate[k] the line rate of NIC k when
+ * it is the NIC of a cabled rail in mask, else 0 (the node's other NICs
+ * do not reach the rails).  Returns 0 for a node without rails (every NIC
+ * reaches its switch). */
+static int rail_rates(const gp_cluster *c, int node, uint64_t mask, int nnics, double *rate)
+{
+	const gp_node *n = &c->nodes[node];
+	int r, k;
+
+	if (!n->nrails)
+		return 0;
+	for (k = 0; k < nnics; k++)
+		rate[k] = 0;
+	for (r = 0; r < n->nrails && r < 64; r++) {
+		if (!(mask >> r & 1))
+			continue;
+		k = gp_cluster_node_rail_nic(c, node, r);
+		if (k >= 0 && k < nnics)
+			rate[k] = gp_cluster_node_rail_gbps(c, node, r);
+	}
+	return 1;
+}
+
+/* gp_perf_node_net_gbs over the rails in mask (every rail: all ones). */
+static double node_net_gbs(const gp_cluster *c, int node, const int *gpus, int ngpus,
+			   uint64_t mask, int *nics)
 {
 	const gp_topo *t = &c->types[c->nodes[node].type].topo;
 	double sw_gbit = gp_cluster_node_nic_gbps(c, node), total = 0;
 	double card_sum[GP_TOPO_MAX_DEVICES], card_cap[GP_TOPO_MAX_DEVICES];
+	double rate[GP_TOPO_MAX_DEVICES];
 	unsigned char use[GP_TOPO_MAX_DEVICES] = { 0 };
 	int k, i, used = 0, ng = t->ngpus;
 
@@ -42,6 +68,14 @@ double gp_perf_node_net_gbs(const gp_cluster *c, int node, const int *gpus, int 
 			*nics = 1;
 		return gp_perf_nic_gbs(sw_gbit);
 	}
+	/* Each NIC's line rate: the type's, else its rail leaf's (0: not on
+	 * a cabled rail, unusable), else its switch's. */
+	if (!rail_rates(c, node, mask, t->nnics, rate))
+		for (k = 0; k < t->nnics; k++)
+			rate[k] = sw_gbit;
+	for (k = 0; k < t->nnics; k++)
+		if (rate[k] > 0 && t->nics[k].gbps > 0)
+			rate[k] = t->nics[k].gbps;
 	/* GPUDirect RDMA reaches the NICs at PIX/PXB of a GPU (NCCL's
 	 * default NCCL_NET_GDR_LEVEL), and a GPU takes its nearest ones
 	 * only: a NIC at PIX of it before those at PXB, which are the
@@ -54,11 +88,11 @@ double gp_perf_node_net_gbs(const gp_cluster *c, int node, const int *gpus, int 
 		for (k = 0; k < t->nnics; k++) {
 			int lv = gp_topo_link(t, gpus[i], ng + k).level;
 
-			if ((lv == GP_LINK_PIX || lv == GP_LINK_PXB) && lv < near)
+			if (rate[k] > 0 && (lv == GP_LINK_PIX || lv == GP_LINK_PXB) && lv < near)
 				near = lv;
 		}
 		for (k = 0; k < t->nnics && near < GP_LINK_LEVELS; k++)
-			if (!use[k] && gp_topo_link(t, gpus[i], ng + k).level == near) {
+			if (!use[k] && rate[k] > 0 && gp_topo_link(t, gpus[i], ng + k).level == near) {
 				use[k] = 1;
 				used++;
 			}
@@ -67,7 +101,7 @@ double gp_perf_node_net_gbs(const gp_cluster *c, int node, const int *gpus, int 
 		for (k = 0; k < t->nnics; k++)
 			card_sum[k] = 0, card_cap[k] = 0;
 		for (k = 0; k < t->nnics; k++) {
-			double gbit = t->nics[k].gbps > 0 ? t->nics[k].gbps : sw_gbit;
+			double gbit = rate[k];
 			double r = gp_perf_nic_gbs(gbit);
 			int card = t->nics[k].card >= 0 && t->nics[k].card < t->nnics
 					   ? t->nics[k].card : -1;
@@ -98,11 +132,13 @@ double gp_perf_node_net_gbs(const gp_cluster *c, int node, const int *gpus, int 
 		for (k = 0; k < t->nnics; k++) {
 			int lv = gp_topo_link(t, gpus[i], ng + k).level;
 
+			if (rate[k] <= 0)
+				continue;
 			if (lv < bl || (lv == bl && best >= 0 && use[best] && !use[k]))
 				bl = lv, best = k;
 		}
 		if (best >= 0 && !use[best]) {
-			double gbit = t->nics[best].gbps > 0 ? t->nics[best].gbps : sw_gbit;
+			double gbit = rate[best];
 			double cap = GP_PERF_NIC_NOGDR_GBS;
 
 			if (bl >= GP_LINK_SYS)
@@ -115,6 +151,12 @@ double gp_perf_node_net_gbs(const gp_cluster *c, int node, const int *gpus, int 
 	if (nics)
 		*nics = used;
 	return total;
+}
+
+double gp_perf_node_net_gbs(const gp_cluster *c, int node, const int *gpus, int ngpus,
+			    int *nics)
+{
+	return node_net_gbs(c, node, gpus, ngpus, ~(uint64_t)0, nics);
 }
 
 /* A fabric parameter of switch sw or its nearest ancestor that gives it;
@@ -178,6 +220,8 @@ typedef struct fabric_acc {
 	int intra_node, intra_a, intra_b;   /* slowest ring, -1 none */
 	gp_link intra_hop;
 	int net_node, net_nics;             /* slowest attachment, -1 none */
+	uint64_t rails;                     /* rails every node with rails cables */
+	int rails_lost;                     /* a node cables a rail outside rails */
 } fabric_acc;
 
 static int part_check(const gp_cluster *c, const gp_place_part *pp, gp_error *err)
@@ -249,7 +293,7 @@ static int part_net(const gp_cluster *c, const gp_place_part *pp, fabric_acc *a,
 {
 	const gp_node *node = &c->nodes[pp->node];
 	int nics = 0;
-	double bw = gp_perf_node_net_gbs(c, pp->node, pp->gpus, pp->ngpus, &nics);
+	double bw = node_net_gbs(c, pp->node, pp->gpus, pp->ngpus, a->rails, &nics);
 
 	if (bw > 0 && bw < a->bw_net) {
 		a->bw_net = bw;
@@ -264,7 +308,9 @@ static int part_net(const gp_cluster *c, const gp_place_part *pp, fabric_acc *a,
 		a->all_ib = 0;
 	if (node->sw < 0 || switch_param(c, node->sw, 2) != 1)
 		a->all_sharp = 0;
-	if (a->prev >= 0 && a->prev != pp->node) {
+	/* between two nodes with rails each rail has its own path
+	 * (job_rails counted its levels) */
+	if (a->prev >= 0 && a->prev != pp->node && !(node->nrails && c->nodes[a->prev].nrails)) {
 		int w = gp_cluster_comm_weight(c, a->prev, pp->node);
 
 		if (w < 0)
@@ -275,6 +321,53 @@ static int part_net(const gp_cluster *c, const gp_place_part *pp, fabric_acc *a,
 			a->levels = switch_levels(w);
 	}
 	a->prev = pp->node;
+	return GP_OK;
+}
+
+/* Rail-optimized nodes: the rails every node of the placement with rails
+ * cables, to leaves that connect it with the previous such node (a ring
+ * per rail leaves each node on that rail's NIC), into a->rails, and the
+ * switch levels the longest of those rails crosses.  Rails missing on
+ * one node are lost to the whole job (its rail's ring would cross that
+ * node on another rail's NIC, which then carries two). */
+static int job_rails(const gp_cluster *c, const gp_placement *p, fabric_acc *a, gp_error *err)
+{
+	int i, r, prev = -1, levels = 0;
+	uint64_t mask = ~(uint64_t)0, any = 0;
+
+	for (i = 0; i < p->nparts; i++) {
+		const gp_node *n = &c->nodes[p->parts[i].node];
+		uint64_t own = 0;
+
+		if (p->parts[i].ngpus <= 0 || !n->nrails || p->parts[i].node == prev)
+			continue;
+		for (r = 0; r < n->nrails && r < 64; r++)
+			if (n->rails[r] >= 0)
+				own |= (uint64_t)1 << r;
+		mask &= own;
+		any |= own;
+		for (r = 0; prev >= 0 && r < 64; r++) {
+			const gp_node *m = &c->nodes[prev];
+			int w;
+
+			if (!(mask >> r & 1))
+				continue;
+			w = gp_cluster_switch_weight(c, m->rails[r], n->rails[r]);
+			if (w < 0)
+				mask &= ~((uint64_t)1 << r);
+			else if (switch_levels(w) > levels)
+				levels = switch_levels(w);
+		}
+		if (prev >= 0 && !mask)
+			return gp_error_set(err, GP_EINPUT, NULL, 0, 0,
+					    "nodes '%s' and '%s' share no connected rail",
+					    c->nodes[prev].name, n->name);
+		prev = p->parts[i].node;
+	}
+	a->rails = mask;
+	a->rails_lost = prev >= 0 && (any & ~mask) != 0;
+	if (levels > a->levels)
+		a->levels = levels;
 	return GP_OK;
 }
 
@@ -321,10 +414,17 @@ static void describe(const gp_cluster *c, const gp_perf_fabric *f, const fabric_
 	if (f->nodes > 1 && f->bw_node_net < f->bw_intra) {
 		const gp_node *node = &c->nodes[a->net_node];
 
-		snprintf(desc, sizeof(desc), "network: %d x %s NIC on %s%s (%.1f GB/s)", a->net_nics,
-			 gp_fabric_tech_name(node->tech), node->name,
-			 c->types[node->type].topo.nnics > 0 ? "" : ", assumed: its snapshot lists no NIC",
-			 a->bw_net);
+		if (node->nrails)
+			/* each rail at its own leaf's rate */
+			snprintf(desc, sizeof(desc), "network: %d rail NIC%s on %s%s (%.1f GB/s)",
+				 a->net_nics, a->net_nics == 1 ? "" : "s", node->name,
+				 a->rails_lost ? ", rails not cabled on every node left out" : "",
+				 a->bw_net);
+		else
+			snprintf(desc, sizeof(desc), "network: %d x %s NIC on %s%s (%.1f GB/s)", a->net_nics,
+				 gp_fabric_tech_name(node->tech), node->name,
+				 c->types[node->type].topo.nnics > 0 ? "" : ", assumed: its snapshot lists no NIC",
+				 a->bw_net);
 		if (eff < 1.0 && strlen(desc) + 40 < sizeof(desc))
 			snprintf(desc + strlen(desc), sizeof(desc) - strlen(desc), ", x%.2f fabric load",
 				 eff);
@@ -341,7 +441,7 @@ int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p, gp_perf_fabric
 		      char *bottleneck, size_t bsize, gp_error *err)
 {
 	fabric_acc a = { 1e300, 1e300, 1e300, 1e300, 1e300, 1e300, -1, 0, 1, 1, 99, 1, 0,
-			 -1, 0, 0, { GP_LINK_X, 0 }, -1, 0 };
+			 -1, 0, 0, { GP_LINK_X, 0 }, -1, 0, ~(uint64_t)0, 0 };
 	double eff = 1.0;
 	int i, st;
 
@@ -349,6 +449,11 @@ int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p, gp_perf_fabric
 	f->alpha_intra = GP_PERF_ALPHA_NVLINK_S;
 	f->alpha_inter = GP_PERF_ALPHA_NET_S;
 	f->bw_intra = 5000.0;
+	for (i = 0; i < p->nparts; i++)
+		if (p->parts[i].ngpus > 0 && (st = part_check(c, &p->parts[i], err)) != GP_OK)
+			return st;
+	if ((st = job_rails(c, p, &a, err)) != GP_OK)
+		return st;
 	for (i = 0; i < p->nparts; i++) {
 		const gp_place_part *pp = &p->parts[i];
 

@@ -170,17 +170,8 @@ static int type_ref_cluster(const char *base_path, const char *type, int tech, i
 	if (st)
 		return st;
 	t = gp_cluster_find_type(out, type);
-	for (i = 0; i < out->nnodes; i++) {
-		gp_node *n = &out->nodes[i];
-		int k;
-
-		for (k = 0; k < n->nlabels; k++) {
-			free(n->labels[k].key);
-			free(n->labels[k].value);
-		}
-		free(n->labels);
-		free(n->name);
-	}
+	for (i = 0; i < out->nnodes; i++)
+		gp_cluster_node_release(&out->nodes[i]);
 	out->nnodes = 0;
 	sw = gp_cluster_add_switch(out, "scale-reference-leaf", -1, tech);
 	for (i = 0; i < nodes; i++) {

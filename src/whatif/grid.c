@@ -358,17 +358,6 @@ int gp_whatif_shape_of(const gp_whatif_spec *s, const gp_cluster *base,
 	return GP_OK;
 }
 
-static void node_free(gp_node *n)
-{
-	int k;
-
-	for (k = 0; k < n->nlabels; k++) {
-		free(n->labels[k].key);
-		free(n->labels[k].value);
-	}
-	free(n->labels);
-	free(n->name);
-}
 
 int gp_whatif_cluster_build(const gp_whatif_spec *s, const gp_whatif_config *cfg, gp_cluster *c,
 			    gp_error *err)
@@ -392,7 +381,7 @@ int gp_whatif_cluster_build(const gp_whatif_spec *s, const gp_whatif_config *cfg
 		}
 		for (i = k = 0; i < c->nnodes; i++) {
 			if (gone[i]) {
-				node_free(&c->nodes[i]);
+				gp_cluster_node_release(&c->nodes[i]);
 				continue;
 			}
 			c->nodes[k++] = c->nodes[i];

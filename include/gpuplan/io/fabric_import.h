@@ -7,9 +7,10 @@
  * resolved and warned (man gpuplan, IMPORT, "Fabric").
  *
  * Resolutions:
- *  - a node under two leaves stays under the first (a rail-optimized
- *    dump's leaves that serve the same nodes are merged first: one
- *    logical leaf per group of rails, as Slurm and Kueue see it);
+ *  - a node under two leaves stays under the first, except in a
+ *    rail-optimized dump: leaves that serve the same nodes are the rails
+ *    of those nodes (the first leaf is their switch, as Slurm and Kueue
+ *    see it, and gp_fabric_switch.rails lists every rail's leaf);
  *  - a switch under two parents keeps the first;
  *  - a parent link that closes a cycle is dropped;
  *  - several roots stay several trees (no job spans them, as in Slurm);
@@ -29,6 +30,8 @@ typedef struct gp_fabric_switch {
 	char *name;
 	int parent;             /* index, -1 = a root */
 	int line;               /* where it was defined */
+	int *rails, nrails;     /* the leaf of each rail of the nodes under
+				   it (itself first); 0: no rails */
 } gp_fabric_switch;
 
 typedef struct gp_fabric {

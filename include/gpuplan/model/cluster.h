@@ -85,6 +85,12 @@ typedef struct gp_node {
 	gp_label *labels;
 	int nlabels;
 	int tech;              /* its switch's technology, GP_TECH_NONE if none */
+	/* A rail-optimized fabric: the leaf switch of each rail (rail r: the
+	 * NIC closest to the node's GPUs, r-th in GPU order; see
+	 * gp_cluster_node_rail_nic), -1 for a rail not cabled.  nrails 0:
+	 * every NIC reaches the fabric through sw. */
+	int *rails;
+	int nrails;
 	int state;             /* initial enum gp_node_state (alloc.h): 0 up */
 	int line, col;         /* where it is declared (count: the group) */
 } gp_node;
@@ -138,6 +144,15 @@ int gp_cluster_find_type(const gp_cluster *c, const char *name); /* -1 */
 const gp_gpu_model *gp_cluster_node_model(const gp_cluster *c, int node);
 /* Line rate of each NIC of the node, from its switch (0 when unattached). */
 double gp_cluster_node_nic_gbps(const gp_cluster *c, int node);
+/* Rails: the NIC of rail r of the node (its GPUs' closest NICs, distinct,
+ * in order of the lowest GPU each serves), -1 when the type has fewer;
+ * the count of such NICs; and the line rate of rail r (its leaf's
+ * technology; 0 when the rail is not cabled). */
+int gp_cluster_node_rail_nic(const gp_cluster *c, int node, int r);
+int gp_cluster_type_rails(const gp_cluster *c, int type);
+double gp_cluster_node_rail_gbps(const gp_cluster *c, int node, int r);
+/* Frees what a node owns (name, labels, rails). */
+void gp_cluster_node_release(gp_node *n);
 /* GPUs per catalog model: counts[m] for m < catalog.n, counts[catalog.n]
  * for node types without a model; counts holds catalog.n + 1 ints. */
 void gp_cluster_gpus_by_model(const gp_cluster *c, int *counts);
