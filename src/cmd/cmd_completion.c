@@ -41,35 +41,37 @@ static void add_word(wordset *s, const char *p, size_t len)
 	s->w[s->n++][len] = '\0';
 }
 
-static int opt_char(int c)
+/* The options of one table ("-o" and "--output" both; hidden ones left
+ * out). */
+static void table_options(const gp_opt *t, wordset *opts)
 {
-	return islower(c) || isdigit(c) || c == '-';
+	char w[48];
+	int n;
+
+	for (; t->name; t++) {
+		if (t->hidden)
+			continue;
+		if (t->sc) {
+			snprintf(w, sizeof(w), "-%c", t->sc);
+			add_word(opts, w, 2);
+		}
+		n = snprintf(w, sizeof(w), "--%s", t->name);
+		if (n > 0 && (size_t)n < sizeof(w))
+			add_word(opts, w, (size_t)n);
+	}
 }
 
-/* --long options anywhere; -x only where options are listed ("[-o FILE]",
- * an indented "  -c", "-c, --cluster"), not in prose about other tools. */
-static void scan_options(const char *usage, wordset *opts)
+/* The options of d's own table, its shared groups and its subcommands. */
+static void desc_options(const gp_cmd_desc *d, wordset *opts)
 {
-	const char *p;
+	int i;
 
-	for (p = usage; *p; p++) {
-		size_t n;
-
-		if (p[0] != '-' || (p > usage && (isalnum((unsigned char)p[-1]) || p[-1] == '-')))
-			continue;
-		if (p[1] == '-' && islower((unsigned char)p[2])) {
-			for (n = 2; opt_char((unsigned char)p[n]); n++)
-				;
-			while (n > 2 && p[n - 1] == '-')
-				n--;
-			add_word(opts, p, n);
-			p += n - 1;
-		} else if (isalpha((unsigned char)p[1]) && !isalnum((unsigned char)p[2]) && p[2] != '-' &&
-			   p - usage >= 2 && (p[-1] == '[' || p[-1] == '|' || (p[-1] == ' ' && (p[-2] == ' ' || p[-2] == ',')))) {
-			/* "[-o FILE]", "  -c, --cluster": not "nvidia-smi topo -m" */
-			add_word(opts, p, 2);
-		}
-	}
+	if (d->opts)
+		table_options(d->opts, opts);
+	for (i = 0; d->groups && d->groups[i]; i++)
+		table_options(d->groups[i], opts);
+	for (i = 0; d->subs && d->subs[i]; i++)
+		desc_options(d->subs[i], opts);
 }
 
 /* Lower-case words right after "gpuplan NAME " on a line of the usage. */
@@ -117,7 +119,7 @@ static void print_escaped(const char *s)
 static void scan(const gp_command *c, wordset *opts, wordset *subs)
 {
 	opts->n = subs->n = 0;
-	scan_options(gp_cli_usage_text(c), opts);
+	desc_options(c->desc, opts);
 	add_word(opts, "--help", 6);
 	scan_subcommands(c->name, gp_cli_usage_text(c), subs);
 }

@@ -7,6 +7,10 @@ comp gpuplan topo ""
 comp gpuplan estimate --mem
 comp gpuplan simulate --cs
 comp gpuplan help si
+# the options of the command's description: not words of its prose
+# ("--fabric" in validate's help of --type, "--json" in import's)
+comp gpuplan validate -
+comp gpuplan import --
 "$GPUPLAN" completion zsh >"$TMP/c.zsh"
 head -2 "$TMP/c.zsh"
 grep -c "^	[a-z]*) subs=" "$TMP/c.zsh"
