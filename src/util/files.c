@@ -106,7 +106,7 @@ static int own_file(const char *path)
 	return lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid();
 }
 
-static void set_recover(const char *path);
+static int set_recover(const char *path);
 
 /* Tidy dir before a write into it: first complete the output sets
  * killed writers left (their journals ".gpuplan-set-PID-TAG", see
@@ -119,7 +119,7 @@ static void clean_stale(const char *dir)
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	char **found = NULL;
-	int i, n = 0, njournals = 0;
+	int i, n = 0, njournals = 0, kept = 0;
 
 	if (!d)
 		return;
@@ -147,9 +147,10 @@ static void clean_stale(const char *dir)
 	for (i = 0; i < n; i++) {
 		size_t l = strlen(found[i]);
 
+		/* a set that could not be completed keeps its temporaries */
 		if (i < njournals && !(l > 5 && !strcmp(found[i] + l - 5, ".part")))
-			set_recover(found[i]);
-		else if (own_file(found[i]))
+			kept |= set_recover(found[i]);
+		else if ((i < njournals || !kept) && own_file(found[i]))
 			unlink(found[i]);
 		free(found[i]);
 	}
@@ -509,8 +510,10 @@ static char *read_journal(const char *path, size_t *len)
 	return buf;
 }
 
-/* Roll forward (or drop) the journal at path of a writer that is gone. */
-static void set_recover(const char *path)
+/* Roll forward (or drop) the journal at path of a writer that is gone:
+ * 1 when a committed set could not be completed (its journal and
+ * temporary files stay for the next try), else 0. */
+static int set_recover(const char *path)
 {
 	set_journal j;
 	size_t len;
@@ -518,16 +521,16 @@ static void set_recover(const char *path)
 	int i, failed = 0;
 
 	if (!buf)
-		return;
+		return 0;
 	if (journal_parse(&j, buf, len)) {
 		journal_release(&j);
-		return;
+		return 0;
 	}
 	if (access(j.first, F_OK) != 0 && errno == ENOENT) {
 		/* not committed: no rename had begun, and none will */
 		unlink(path);
 		journal_release(&j);
-		return;
+		return 0;
 	}
 	for (i = 0; i < j.npairs; i++)
 		if (own_file(j.tmp[i]) && rename(j.tmp[i], j.final[i]) != 0 && errno != ENOENT)
@@ -543,6 +546,7 @@ static void set_recover(const char *path)
 		unlink(j.first);
 	}
 	journal_release(&j);
+	return failed;
 }
 
 /* The absolute form of a file's folder and its name, for a journal that

@@ -375,39 +375,72 @@ static void test_set_killed(void)
 	free(d2);
 }
 
+/* A journal of a gone writer at journal: its own copy, one pair. */
+static void put_journal(const char *journal, const char *tmp, const char *final)
+{
+	const char *f[] = { "gpuplan output set 1", journal, "J", journal, "R", tmp, final, "end" };
+	FILE *fp = fopen(journal, "w");
+	size_t i;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
+	for (i = 0; i < sizeof(f) / sizeof(*f); i++)
+		fwrite(f[i], 1, strlen(f[i]) + 1, fp);
+	fclose(fp);
+}
+
+static long gone_pid(void)
+{
+	pid_t pid = fork();
+
+	CU_ASSERT_FATAL(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	waitpid(pid, NULL, 0);
+	return (long)pid;
+}
+
+/* A set that cannot be completed yet (its final name is a folder now)
+ * keeps its journal and temporary file, and is completed by a later
+ * write once it can be. */
+static void test_set_kept(void)
+{
+	long pid = gone_pid();
+	char *final = in_dir("busy"), *later = in_dir("later");
+	char *tmp = gp_xasprintf("%s/.busy.gptmp-%ld-abcdef", dir, pid);
+	char *journal = gp_xasprintf("%s/.gpuplan-set-%ld-1", dir, pid);
+
+	CU_ASSERT_EQUAL(mkdir(final, 0777), 0);
+	put(tmp, "new");
+	put_journal(journal, tmp, final);
+	CU_ASSERT_EQUAL(write_all(later, "x"), GP_OK);
+	CU_ASSERT_EQUAL(access(journal, F_OK), 0);
+	CU_ASSERT_EQUAL(access(tmp, F_OK), 0);
+	rmdir(final);
+	CU_ASSERT_EQUAL(write_all(later, "x"), GP_OK);
+	CU_ASSERT(holds(final, "new"));
+	CU_ASSERT_NOT_EQUAL(access(journal, F_OK), 0);
+	CU_ASSERT_NOT_EQUAL(access(tmp, F_OK), 0);
+	unlink(later);
+	unlink(final);
+	free(final);
+	free(later);
+	free(tmp);
+	free(journal);
+}
+
 /* A journal planted by another user (or one that is not a journal)
  * renames nothing: a root run writing into a shared folder must not
  * move a file of theirs over one of its own. */
 static void test_set_foreign_journal(void)
 {
-	char *victim = in_dir("victim"), *tmp, *journal, *later = in_dir("later");
-	char body[1024];
-	size_t n = 0;
-	pid_t pid = fork();
-	FILE *fp;
+	char *victim = in_dir("victim"), *later = in_dir("later");
+	long pid = gone_pid();
+	char *tmp = gp_xasprintf("%s/.victim.gptmp-%ld-abcdef", dir, pid);
+	char *journal = gp_xasprintf("%s/.gpuplan-set-%ld-1", dir, pid);
 
-	CU_ASSERT_FATAL(pid >= 0);
-	if (pid == 0)
-		_exit(0);
-	waitpid(pid, NULL, 0); /* a writer that is gone */
-	tmp = gp_xasprintf("%s/.victim.gptmp-%ld-abcdef", dir, (long)pid);
-	journal = gp_xasprintf("%s/.gpuplan-set-%ld-1", dir, (long)pid);
 	put(victim, "mine");
 	put(tmp, "theirs");
-#define F(s) (memcpy(body + n, s, strlen(s) + 1), n += strlen(s) + 1)
-	F("gpuplan output set 1");
-	F(journal);
-	F("J");
-	F(journal);
-	F("R");
-	F(tmp);
-	F(victim);
-	F("end");
-#undef F
-	fp = fopen(journal, "w");
-	CU_ASSERT_PTR_NOT_NULL_FATAL(fp);
-	fwrite(body, 1, n, fp);
-	fclose(fp);
+	put_journal(journal, tmp, victim);
 	if (geteuid() == 0 && chown(journal, 4242, 4242) == 0 && chown(tmp, 4242, 4242) == 0) {
 		CU_ASSERT_EQUAL(write_all(later, "x"), GP_OK);
 		CU_ASSERT(holds(victim, "mine"));
@@ -445,6 +478,7 @@ static void register_tests(void)
 	gp_test_add(s, "foreign_symlink", test_foreign_symlink_refused);
 	gp_test_add(s, "set_killed", test_set_killed);
 	gp_test_add(s, "set_foreign_journal", test_set_foreign_journal);
+	gp_test_add(s, "set_kept", test_set_kept);
 }
 
 int main(int argc, char **argv)
