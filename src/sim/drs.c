@@ -109,7 +109,6 @@ static void lists(sim *s, int k)
 static void drs_pass(sim *s)
 {
 	struct gp_sim_drs *d = s->drs;
-	gp_sim_runinfo ri;
 	int k;
 
 	if (!s->freed && !s->narrived)
@@ -123,16 +122,9 @@ static void drs_pass(sim *s)
 			int32_t t = drs_heap_pop(&d->h, s).tenant, j = d->head[t];
 
 			d->head[t] = d->tnext[j];
-			if (gp_sim_try_place(s, j) ||
-			    (s->cfg->preempt && j == s->qhead[k] && gp_sim_preempt_for(s, j, -1)) ||
-			    (gp_sim_quota_may_reclaim(s, j) && gp_sim_quota_reclaim(s, j))) {
-				if (gp_sim_job_runinfo(s, j, &ri) == 0)
-					gp_sim_start_job(s, j, &ri);
-				if (s->ix.on && s->pk.ndeferred) {
-					gp_sim_flush_requeue(s);
-					k = -1; /* victims are back: start over */
-					break;
-				}
+			if (gp_sim_skip_try(s, j, k)) {
+				k = -1; /* victims are back: start over */
+				break;
 			}
 			if (d->head[t] >= 0)
 				push(s, t);

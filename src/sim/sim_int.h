@@ -281,6 +281,12 @@ int gp_sim_try_place(sim *s, int32_t j);
 int gp_sim_job_runinfo(sim *s, int32_t j, gp_sim_runinfo *ri);
 int gp_sim_start_job(sim *s, int32_t j, const gp_sim_runinfo *ri);
 
+/* skip.c: fifo-skip's try of queued job j of class k: place it, else (the
+ * class's head) preempt for it, else reclaim borrowed quota, and start
+ * it.  1 when preemption victims came back to the queue (the pass starts
+ * over), else 0.  dominant-share tries its jobs the same way. */
+int gp_sim_skip_try(sim *s, int32_t j, int k);
+
 /* Seconds of work between j's checkpoints: its own (job spec
  * checkpoint_interval_s) or the run's. */
 static inline double gp_sim_ix_tau(const sim *s, int32_t j)

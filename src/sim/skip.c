@@ -2,6 +2,23 @@
  * fjf) over fifo's queues. */
 #include "sim_int.h"
 
+int gp_sim_skip_try(sim *s, int32_t j, int k)
+{
+	gp_sim_runinfo ri;
+
+	if (!gp_sim_try_place(s, j) &&
+	    !(s->cfg->preempt && j == s->qhead[k] && gp_sim_preempt_for(s, j, -1)) &&
+	    !(gp_sim_quota_may_reclaim(s, j) && gp_sim_quota_reclaim(s, j)))
+		return 0;
+	if (gp_sim_job_runinfo(s, j, &ri) == 0)
+		gp_sim_start_job(s, j, &ri);
+	if (s->ix.on && s->pk.ndeferred) {
+		gp_sim_flush_requeue(s);
+		return 1;
+	}
+	return 0;
+}
+
 /* fifo-skip: every queued job in arrival order (LS before BE) starts
  * when the policy places it; one that does not fit is passed over.  Only
  * a class's head may preempt.  A job whose shape waited since the last
@@ -10,7 +27,6 @@
  * arrived: nothing can start. */
 static void skip_pass(sim *s)
 {
-	gp_sim_runinfo ri;
 	int32_t j, next;
 	int k;
 
@@ -22,14 +38,7 @@ static void skip_pass(sim *s)
 	for (k = 0; k < NCLASS && s->status == GP_OK; k++) {
 		for (j = s->qhead[k]; j >= 0 && s->status == GP_OK; j = next) {
 			next = s->next[j];
-			if (!gp_sim_try_place(s, j) &&
-			    !(s->cfg->preempt && j == s->qhead[k] && gp_sim_preempt_for(s, j, -1)) &&
-			    !(gp_sim_quota_may_reclaim(s, j) && gp_sim_quota_reclaim(s, j)))
-				continue;
-			if (gp_sim_job_runinfo(s, j, &ri) == 0)
-				gp_sim_start_job(s, j, &ri);
-			if (s->ix.on && s->pk.ndeferred) {
-				gp_sim_flush_requeue(s);
+			if (gp_sim_skip_try(s, j, k)) {
 				k = -1; /* victims are back: start over */
 				break;
 			}
