@@ -1,7 +1,8 @@
 /* gpuplan compare: one trace, several policies x queue disciplines x
  * seeds, one table with the metrics side by side (mean and spread over
  * the seeds), or the same as JSON.  The runs go to -j worker processes
- * (run/pool.h); the outputs are in cmd_compare_out.c. */
+ * (the what-if sweep engine, whatif/sweep.h); the outputs are in
+ * cmd_compare_out.c. */
 #include <errno.h>
 #include <jansson.h>
 #include <stdint.h>
@@ -14,7 +15,6 @@
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/place/policy.h"
 #include "gpuplan/report/report.h"
-#include "gpuplan/run/pool.h"
 
 enum { O_POLICIES = 1, O_QUEUES, O_SEEDS, O_JSON, O_TICK, O_PROGRESS, O_QUIET, O_CSV, O_SVG,
        O_SCALE, O_SCALE_MODEL, O_HTML, O_INFLATE };
@@ -250,6 +250,71 @@ static void run_config(const cmp *c, size_t r, int *ci, int *p, int *q, long *s)
 	*ci = (int)(cfgi / ((size_t)c->nq * (size_t)c->np));
 }
 
+/* ---- the runs, on the what-if sweep engine (whatif/sweep.h) ----
+ * Each cluster is a what-if spec built from the options: its policies and
+ * queues are the axes, its seeds the seeds.  compare numbers its runs
+ * cluster x policy x queue x seed (table order); a sweep numbers them
+ * queue before policy; the two maps below go between them. */
+
+/* The sweep's number of compare's run r (on cluster *ci). */
+static size_t sweep_run_of(const cmp *c, size_t r, int *ci)
+{
+	gp_whatif_config cfg;
+	int p, q;
+	long s;
+
+	run_config(c, r, ci, &p, &q, &s);
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.v[GP_AX_POLICY] = (size_t)p;
+	cfg.v[GP_AX_QUEUE] = (size_t)q;
+	return gp_whatif_config_index(&c->spec[*ci], &cfg) * (size_t)c->nseeds + (size_t)s;
+}
+
+/* compare's number of the sweep's run w on cluster ci. */
+static size_t cmp_run_of(const cmp *c, int ci, size_t w)
+{
+	gp_whatif_config cfg;
+	size_t ns = (size_t)c->nseeds;
+
+	gp_whatif_config_of(&c->spec[ci], w / ns, &cfg);
+	return ((((size_t)ci * (size_t)c->np + cfg.v[GP_AX_POLICY]) * (size_t)c->nq +
+		 cfg.v[GP_AX_QUEUE]) * ns) + w % ns;
+}
+
+/* The specs: one per cluster, through the checks of a loaded spec. */
+static int build_specs(cmp *c)
+{
+	gp_whatif_lists l;
+	gp_run_desc run = c->base;
+	gp_error err = GP_ERROR_INIT;
+	uint64_t *seeds = gp_xmalloc((size_t)c->nseeds * sizeof(*seeds));
+	int ci, rc = GP_OK;
+	long k;
+
+	for (k = 0; k < c->nseeds; k++)
+		seeds[k] = c->seeds[k];
+	memset(&l, 0, sizeof(l));
+	l.origin = "compare";
+	l.trace = c->trace;
+	l.policies = (const char *const *)c->pol;
+	l.npolicies = (size_t)c->np;
+	l.queues = (const char *const *)c->que;
+	l.nqueues = (size_t)c->nq;
+	l.seeds = seeds;
+	l.nseeds = (size_t)c->nseeds;
+	run.tick = c->tick;
+	l.run = &run;
+	for (ci = 0; ci < c->ncl && rc == GP_OK; ci++) {
+		l.cluster = c->cpaths[ci] ? c->cpaths[ci] : gp_cli_default_cluster();
+		if (gp_whatif_spec_build(&l, &c->spec[ci], &err))
+			rc = gp_cli_usage_error("compare", "%s", err.msg);
+		else
+			c->nspecs = ci + 1;
+	}
+	free(seeds);
+	return rc;
+}
+
 static char *run_json(const cmp *c, const gp_run *run, int q, long s)
 {
 	gp_report_ident id;
@@ -262,8 +327,8 @@ static char *run_json(const cmp *c, const gp_run *run, int q, long s)
 	id.seed = c->seeds[s];
 	id.preempt = gp_run_preempt_name(run);
 	gp_cli_sched_of(&c->base, gp_sim_queue_parse(c->que[q]) == GP_SIM_BACKFILL,
-			gp_report_sched_estimates(&c->jobs), &id.sched);
-	o = gp_report_sim_json(&id, &c->jobs, &run->res);
+			gp_report_sched_estimates(run->jobs), &id.sched);
+	o = gp_report_sim_json(&id, run->jobs, &run->res);
 	json_object_del(o, "trace");
 	json_object_del(o, "cluster");
 	/* 17 digits: the numbers come back bit for bit */
@@ -272,123 +337,8 @@ static char *run_json(const cmp *c, const gp_run *run, int q, long s)
 	return text;
 }
 
-/* Run r (configurations in table order, seeds within) into out. */
-static void run_one(cmp *c, size_t r, run_out *out)
-{
-	gp_run_desc d = c->base;
-	gp_run run;
-	const gp_sim_result *res = &run.res;
-	double all[GP_M_COUNT];
-	int ci, p, q, k;
-	long s;
-
-	memset(out, 0, sizeof(*out));
-	run_config(c, r, &ci, &p, &q, &s);
-	if (!c->perf[ci])
-		c->perf[ci] = gp_sim_perf_new(&c->cl[ci]);
-	if (c->scale && c->bound != ci) {
-		gp_scale_bind(c->scale, &c->cl[ci]);
-		c->bound = ci;
-	}
-	d.cluster = c->cpaths[ci];
-	d.policy = c->pol[p];
-	d.queue = gp_sim_queue_parse(c->que[q]);
-	d.seed = c->seeds[s];
-	d.tick = c->tick;
-	gp_error_clear(&out->err);
-	if ((out->status = gp_run_prepare(&run, &d, &c->cl[ci], &c->jobs, c->perf[ci], c->scale,
-					  &out->err)) != GP_OK ||
-	    (out->status = gp_run_exec(&run, &out->err)) != GP_OK) {
-		gp_run_release(&run);
-		return;
-	}
-	gp_run_metrics(&run, all);
-	for (k = 0; k < M_COUNT; k++)
-		out->m[k] = all[cmp_metric[k]];
-	if ((c->svg_dir || c->html_path) && s == 0) {
-		cmp_keep_first(&out->first, &c->jobs, res);
-		out->has_first = 1;
-	}
-	if (c->csv_dir) {
-		gp_sbuf row;
-		char nb[64];
-
-		gp_sbuf_init(&row);
-		gp_csv_field(&row, c->cpaths[ci] ? c->cpaths[ci] : GP_BUNDLED_CLUSTER_LABEL);
-		gp_sbuf_addf(&row, ",%s,%s,%llu", c->pol[p], c->que[q], c->seeds[s]);
-		for (k = 0; k < M_COUNT; k++)
-			gp_sbuf_addf(&row, ",%s", gp_report_num(nb, sizeof(nb), out->m[k], k >= M_UTIL ? 6 : 3));
-		gp_sbuf_adds(&row, "\n");
-		out->csv = gp_sbuf_detach(&row);
-	}
-	if (c->json)
-		out->json = run_json(c, &run, q, s);
-	gp_run_release(&run);
-}
-
-static void run_out_release(run_out *o)
-{
-	free(o->csv);
-	free(o->json);
-	if (o->has_first)
-		cmp_first_release(&o->first);
-	memset(o, 0, sizeof(*o));
-}
-
-/* Run r's results into the tables (in run order); takes o's memory. */
-static void take_run(cmp *c, size_t r, run_out *o)
-{
-	size_t cfgi = r / (size_t)c->nseeds, s = r % (size_t)c->nseeds;
-	int k;
-
-	for (k = 0; k < M_COUNT; k++)
-		c->values[(cfgi * M_COUNT + (size_t)k) * (size_t)c->nseeds + s] = o->m[k];
-	if (o->has_first) {
-		c->first[cfgi] = o->first;
-		o->has_first = 0;
-	}
-	if (o->csv)
-		gp_sbuf_adds(&c->csv, o->csv);
-	if (o->json) {
-		json_t *j = json_loads(o->json, 0, NULL);
-
-		json_array_append_new(c->per_seed[cfgi], j ? j : json_null());
-	}
-	run_out_release(o);
-}
-
-static void progress_serial(cmp *c, size_t r)
-{
-	int ci, p, q;
-	long s;
-	char text[256];
-
-	run_config(c, r, &ci, &p, &q, &s);
-	snprintf(text, sizeof(text), "%zu of %zu runs done, next %s%s%s/%s seed %llu", r, c->nruns,
-		 c->ncl > 1 ? c->label[ci] : "", c->ncl > 1 ? "/" : "", c->pol[p], c->que[q],
-		 c->seeds[s]);
-	gp_cli_meter_show(&c->meter, r, c->nruns, text);
-}
-
-static int run_serial(cmp *c)
-{
-	run_out o;
-	size_t r;
-
-	for (r = 0; r < c->nruns; r++) {
-		if (c->show_progress)
-			progress_serial(c, r);
-		run_one(c, r, &o);
-		if (o.status != GP_OK)
-			return gp_cli_report(&o.err);
-		take_run(c, r, &o);
-	}
-	return GP_OK;
-}
-
-/* ---- -j N: worker processes (run/pool.h) ----
- * A run's record: [u64 run][i32 status] then the error (status != 0) or
- * the metrics, the CSV row, the JSON text and the chart data. */
+/* What a run leaves besides its metrics, as bytes: the simulate summary
+ * (--json) and the first seed's distributions (--svg, --html). */
 
 static void put(gp_sbuf *b, const void *p, size_t n)
 {
@@ -408,30 +358,43 @@ static void put_str(gp_sbuf *b, const char *s)
 		put(b, s, strlen(s) + 1);
 }
 
-static void encode(const run_out *o, size_t r, gp_sbuf *b)
+/* The record hook of the sweep (in whichever process ran the run). */
+static int record_run(void *ud, size_t w, const gp_run *run, gp_sbuf *b, gp_error *err)
 {
-	int32_t st = o->status, hf = o->has_first;
+	const cmp_batch *bt = ud;
+	const cmp *c = bt->c;
+	int ci, p, q;
+	long s;
+	int32_t hf;
 
-	put_u64(b, r);
-	put(b, &st, sizeof(st));
-	if (st != GP_OK) {
-		put(b, &o->err, sizeof(o->err));
+	(void)err;
+	run_config(c, cmp_run_of(c, bt->ci, w), &ci, &p, &q, &s);
+	hf = (c->svg_dir || c->html_path) && s == 0;
+	if (c->json) {
+		char *j = run_json(c, run, q, s);
+
+		put_str(b, j);
+		free(j);
 	} else {
-		put(b, o->m, sizeof(o->m));
-		put_str(b, o->csv);
-		put_str(b, o->json);
-		put(b, &hf, sizeof(hf));
-		if (hf) {
-			put_u64(b, o->first.ncdf);
-			put(b, o->first.cdf_x, o->first.ncdf * sizeof(double));
-			put(b, o->first.cdf_y, o->first.ncdf * sizeof(double));
-			put(b, o->first.qd_x, o->first.ncdf * sizeof(double));
-			put_u64(b, o->first.nt);
-			put(b, o->first.t, o->first.nt * sizeof(double));
-			put(b, o->first.queued, o->first.nt * sizeof(double));
-			put(b, o->first.util, o->first.nt * sizeof(double));
-		}
+		put_str(b, NULL);
 	}
+	put(b, &hf, sizeof(hf));
+	if (hf) {
+		first_run f;
+
+		memset(&f, 0, sizeof(f));
+		cmp_keep_first(&f, run->jobs, &run->res);
+		put_u64(b, f.ncdf);
+		put(b, f.cdf_x, f.ncdf * sizeof(double));
+		put(b, f.cdf_y, f.ncdf * sizeof(double));
+		put(b, f.qd_x, f.ncdf * sizeof(double));
+		put_u64(b, f.nt);
+		put(b, f.t, f.nt * sizeof(double));
+		put(b, f.queued, f.nt * sizeof(double));
+		put(b, f.util, f.nt * sizeof(double));
+		cmp_first_release(&f);
+	}
+	return GP_OK;
 }
 
 typedef struct cursor {
@@ -471,20 +434,13 @@ static int get_arr(cursor *k, double **out, size_t n)
 	return get(k, *out, n * sizeof(double));
 }
 
-/* One record's payload into o; 0 when whole and for run r. */
-static int decode(cursor *k, size_t r, run_out *o)
+/* A run's record into o; 0 when whole. */
+static int decode(cursor *k, run_out *o)
 {
-	uint64_t run, n;
-	int32_t st, hf;
+	uint64_t n;
+	int32_t hf;
 
-	memset(o, 0, sizeof(*o));
-	if (get(k, &run, sizeof(run)) || run != r || get(k, &st, sizeof(st)))
-		return -1;
-	o->status = st;
-	if (st != GP_OK)
-		return get(k, &o->err, sizeof(o->err));
-	if (get(k, o->m, sizeof(o->m)) || get_str(k, &o->csv) || get_str(k, &o->json) ||
-	    get(k, &hf, sizeof(hf)))
+	if (get_str(k, &o->json) || get(k, &hf, sizeof(hf)))
 		return -1;
 	if (!hf)
 		return 0;
@@ -500,105 +456,165 @@ static int decode(cursor *k, size_t r, run_out *o)
 	return 0;
 }
 
-static void *pool_open(void *ud, gp_error *err)
+static void run_out_release(run_out *o)
 {
-	(void)err;
-	return ud;
+	free(o->json);
+	if (o->has_first)
+		cmp_first_release(&o->first);
+	memset(o, 0, sizeof(*o));
 }
 
-static void pool_close(void *state)
+/* Run r's runs.csv row from its metrics. */
+static char *csv_row(const cmp *c, size_t r, const double *m)
 {
-	(void)state;
+	gp_sbuf row;
+	char nb[64];
+	int ci, p, q, k;
+	long s;
+
+	run_config(c, r, &ci, &p, &q, &s);
+	gp_sbuf_init(&row);
+	gp_csv_field(&row, c->cpaths[ci] ? c->cpaths[ci] : GP_BUNDLED_CLUSTER_LABEL);
+	gp_sbuf_addf(&row, ",%s,%s,%llu", c->pol[p], c->que[q], c->seeds[s]);
+	for (k = 0; k < M_COUNT; k++)
+		gp_sbuf_addf(&row, ",%s", gp_report_num(nb, sizeof(nb), m[k], k >= M_UTIL ? 6 : 3));
+	gp_sbuf_adds(&row, "\n");
+	return gp_sbuf_detach(&row);
 }
 
-/* In a worker: run r and its record. */
-static int pool_run(void *state, size_t r, gp_sbuf *out, gp_error *err)
+/* Run r's results into the tables (in run order); takes o's memory. */
+static void take_run(cmp *c, size_t r, run_out *o)
 {
-	cmp *c = state;
-	run_out o;
-	int st;
+	size_t cfgi = r / (size_t)c->nseeds, s = r % (size_t)c->nseeds;
+	int k;
 
-	run_one(c, r, &o);
-	st = o.status;
-	if (st != GP_OK && err)
-		*err = o.err;
-	else
-		encode(&o, r, out);
-	run_out_release(&o);
-	return st;
+	for (k = 0; k < M_COUNT; k++)
+		c->values[(cfgi * M_COUNT + (size_t)k) * (size_t)c->nseeds + s] = o->m[k];
+	if (o->has_first) {
+		c->first[cfgi] = o->first;
+		o->has_first = 0;
+	}
+	if (c->csv_dir) {
+		char *row = csv_row(c, r, o->m);
+
+		gp_sbuf_adds(&c->csv, row);
+		free(row);
+	}
+	if (o->json) {
+		json_t *j = json_loads(o->json, 0, NULL);
+
+		json_array_append_new(c->per_seed[cfgi], j ? j : json_null());
+	}
+	run_out_release(o);
 }
 
-/* The records as they come; taken in run order, so that the tables are
- * those of one process doing the runs in order. */
+static void progress_next(cmp *c, size_t r)
+{
+	int ci, p, q;
+	long s;
+	char text[256];
+
+	run_config(c, r, &ci, &p, &q, &s);
+	snprintf(text, sizeof(text), "%zu of %zu runs done, next %s%s%s/%s seed %llu", r, c->nruns,
+		 c->ncl > 1 ? c->label[ci] : "", c->ncl > 1 ? "/" : "", c->pol[p], c->que[q],
+		 c->seeds[s]);
+	gp_cli_meter_show(&c->meter, r, c->nruns, text);
+}
+
+/* The results as they come (completion order); taken in compare's run
+ * order, so that the tables are those of one process doing the runs in
+ * order. */
 typedef struct taker {
 	cmp *c;
-	char **rec;
-	size_t *len;
+	int ci;                 /* the cluster of the batch running */
+	run_out *outs;          /* by compare's run number */
+	unsigned char *have;
 	size_t next, done;
 	int rc;
 } taker;
 
-static void pool_done(void *ud, size_t r, const char *rec, size_t len)
+static void run_done(void *ud, size_t w, const gp_whatif_result *res, const char *rec, size_t len)
 {
 	taker *t = ud;
 	cmp *c = t->c;
+	size_t r = cmp_run_of(c, t->ci, w);
+	cursor k = { rec, len };
+	run_out *o = &t->outs[r];
+	int i;
 
-	t->rec[r] = gp_xmalloc(len + 1);
-	memcpy(t->rec[r], rec, len);
-	t->len[r] = len;
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < M_COUNT; i++)
+		o->m[i] = res->m[cmp_metric[i]];
+	if (decode(&k, o)) {
+		fprintf(stderr, "gpuplan: compare: garbled result of run %zu from a worker process\n",
+			r + 1);
+		t->rc = GP_EIO;
+	}
+	t->have[r] = 1;
 	t->done++;
-	if (c->show_progress) {
+	for (; t->rc == GP_OK && t->next < c->nruns && t->have[t->next]; t->next++)
+		take_run(c, t->next, &t->outs[t->next]);
+	if (!c->show_progress)
+		return;
+	if (c->workers > 1) {
 		char text[96];
 
 		snprintf(text, sizeof(text), "%zu of %zu runs done (%ld processes)", t->done, c->nruns,
 			 c->workers);
 		gp_cli_meter_show(&c->meter, t->done, c->nruns, text);
-	}
-	for (; t->rc == GP_OK && t->next < c->nruns && t->rec[t->next]; t->next++) {
-		cursor k = { t->rec[t->next], t->len[t->next] };
-		run_out o;
-
-		if (decode(&k, t->next, &o)) {
-			fprintf(stderr, "gpuplan: compare: garbled result of run %zu from a worker process\n",
-				t->next + 1);
-			t->rc = GP_EIO;
-		} else {
-			take_run(c, t->next, &o);
-		}
-		run_out_release(&o);
-		free(t->rec[t->next]);
-		t->rec[t->next] = NULL;
+	} else if (t->done < c->nruns) {
+		progress_next(c, t->done);
 	}
 }
 
-static int run_parallel(cmp *c)
+/* The runs of cluster ci: one pool of c->workers processes (or this
+ * process), the runs handed out in compare's order. */
+static int run_batch(cmp *c, taker *t, int ci, size_t from, size_t to)
 {
-	gp_runpool_ops ops = { pool_open, pool_run, pool_close, c };
+	cmp_batch bt = { c, ci };
+	/* the inputs as loaded and checked here; workers share them */
+	gp_whatif_hooks hooks = { &c->cl[ci], &c->jobs, &c->scale, record_run, &bt };
 	gp_error err = GP_ERROR_INIT;
-	taker t = { c, NULL, NULL, 0, 0, GP_OK };
-	gp_runpool *p;
-	size_t *runs, r;
-	int rc;
+	gp_whatif_pool *pool;
+	size_t *runs, r, n = to - from;
+	long workers = c->workers < (long)n ? c->workers : (long)n;
+	int other, rc;
 
-	p = gp_runpool_new(&ops, (int)c->workers, &err);
-	if (!p)
+	pool = gp_whatif_pool_new_with(&c->spec[ci], &hooks, (int)workers, &err);
+	if (!pool)
 		return gp_cli_report(&err);
-	runs = gp_xmalloc(c->nruns * sizeof(*runs));
-	for (r = 0; r < c->nruns; r++)
-		runs[r] = r;
-	t.rec = gp_xcalloc(c->nruns, sizeof(*t.rec));
-	t.len = gp_xcalloc(c->nruns, sizeof(*t.len));
-	rc = gp_runpool_run(p, runs, c->nruns, pool_done, &t, NULL, NULL, &err);
+	runs = gp_xmalloc(n * sizeof(*runs));
+	for (r = from; r < to; r++)
+		runs[r - from] = sweep_run_of(c, r, &other);
+	t->ci = ci;
+	if (c->show_progress && c->workers <= 1)
+		progress_next(c, from);
+	rc = gp_whatif_pool_run_records(pool, runs, n, run_done, t, NULL, NULL, &err);
 	if (rc != GP_OK)
 		rc = gp_cli_report(&err);
 	else
-		rc = t.rc;
-	gp_runpool_free(p);
-	for (r = 0; r < c->nruns; r++)
-		free(t.rec[r]);
-	free(t.rec);
-	free(t.len);
+		rc = t->rc;
+	gp_whatif_pool_free(pool);
 	free(runs);
+	return rc;
+}
+
+static int run_all(cmp *c)
+{
+	taker t;
+	size_t per = c->nruns / (size_t)c->ncl, r;
+	int ci, rc = GP_OK;
+
+	memset(&t, 0, sizeof(t));
+	t.c = c;
+	t.outs = gp_xcalloc(c->nruns, sizeof(*t.outs));
+	t.have = gp_xcalloc(c->nruns, 1);
+	for (ci = 0; ci < c->ncl && rc == GP_OK; ci++)
+		rc = run_batch(c, &t, ci, (size_t)ci * per, (size_t)(ci + 1) * per);
+	for (r = 0; r < c->nruns; r++)
+		run_out_release(&t.outs[r]);
+	free(t.outs);
+	free(t.have);
 	return rc;
 }
 
@@ -649,8 +665,8 @@ static void cmp_release(cmp *c)
 			json_decref(c->per_seed[i]);
 		free(c->per_seed);
 	}
-	for (i = 0; i < MAX_CLUSTERS; i++)
-		gp_sim_perf_free(c->perf[i]);
+	for (i = 0; i < c->nspecs; i++)
+		gp_whatif_spec_release(&c->spec[i]);
 	gp_scale_free(c->scale);
 	gp_sbuf_release(&c->csv);
 	free(c->values);
@@ -678,7 +694,6 @@ int cmd_compare(int argc, char **argv)
 	c->queues_arg = "fifo";
 	c->seeds_arg = "1";
 	c->show_progress = -1;
-	c->bound = -1;
 	gp_sbuf_init(&c->csv);
 	gp_run_desc_init(&c->base);
 	rc = parse_args(c, argc, argv);
@@ -703,7 +718,9 @@ int cmd_compare(int argc, char **argv)
 			c->workers = (long)c->nruns;
 		if (c->show_progress)
 			gp_cli_meter_start(&c->meter, "compare");
-		rc = c->workers > 1 ? run_parallel(c) : run_serial(c);
+		rc = build_specs(c);
+		if (rc == 0)
+			rc = run_all(c);
 		if (c->show_progress && rc == 0 && c->workers <= 1) {
 			char text[64];
 

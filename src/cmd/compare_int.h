@@ -13,6 +13,8 @@
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/run/scale.h"
+#include "gpuplan/whatif/spec.h"
+#include "gpuplan/whatif/sweep.h"
 
 #define MAX_RUNS 10000
 #define MAX_CLUSTERS 16
@@ -44,7 +46,7 @@ typedef struct cmp {
 	const char *csv_dir, *svg_dir, *scale_ref, *scale_model, *trace, *html_path;
 	const char *label[MAX_CLUSTERS];
 	char lbuf[MAX_CLUSTERS][64];
-	int json, show_progress, ncl, np, nq, ncfg, loaded, bound, inflate;
+	int json, show_progress, ncl, np, nq, ncfg, loaded, inflate;
 	long nseeds, workers;
 	size_t nruns;
 	double tick;
@@ -55,7 +57,8 @@ typedef struct cmp {
 	gp_cluster cl[MAX_CLUSTERS];
 	gp_joblist jobs;
 	gp_scale *scale;
-	gp_sim_perf *perf[MAX_CLUSTERS];
+	gp_whatif_spec spec[MAX_CLUSTERS];  /* the runs of each cluster */
+	int nspecs;
 	/* results */
 	double *values;         /* [config][metric][seed] */
 	json_t **per_seed;      /* --json: [config] */
@@ -65,16 +68,19 @@ typedef struct cmp {
 } cmp;
 
 /* What one run leaves: the same bytes whether it ran here or in a worker
- * process. */
+ * process (its runs.csv row is made from m). */
 typedef struct run_out {
-	int status;
-	gp_error err;
 	double m[M_COUNT];
-	char *csv;              /* its runs.csv row */
 	char *json;             /* its simulate summary, compact JSON */
 	int has_first;
 	first_run first;        /* --svg, first seed */
 } run_out;
+
+/* The runs of one cluster, as the sweep's record hook sees them. */
+typedef struct cmp_batch {
+	const cmp *c;
+	int ci;
+} cmp_batch;
 
 /* --csv, --svg and --html: every file or none. */
 int cmp_write_files(const cmp *c);

@@ -160,8 +160,8 @@ void gp_whatif_run_desc(const gp_whatif_spec *s, size_t run, gp_run_desc *d)
 	d->seed = s->seeds[run % s->nseeds];
 	d->fail.mtbf_node = s->mtbf_node[c.v[GP_AX_MTBF]];
 	d->fail.recovery = s->recoveries[c.v[GP_AX_RECOVERY]];
-	/* A coarse timeline: a sweep reads only the summary. */
-	d->tick = 0;
+	/* d->tick is the spec's: 0 (a coarse timeline, a sweep reads only
+	 * the summary) in a loaded spec, compare's --tick in a built one. */
 }
 
 char *gp_whatif_config_key(const gp_whatif_spec *s, const gp_whatif_config *c)

@@ -17,7 +17,8 @@
 
 struct gp_whatif_runner {
 	const gp_whatif_spec *spec;
-	gp_cluster base;
+	gp_cluster own_base;
+	const gp_cluster *base; /* own_base, or the caller's (hooks) */
 	gp_joblist *jobs;       /* per trace, loaded on first use */
 	int *loaded;
 	gp_scale **scale;       /* per trace, with --scale-durations */
@@ -25,21 +26,35 @@ struct gp_whatif_runner {
 	 * configuration's cluster (other queues, policies, seeds) reuse it. */
 	int have;
 	size_t cv[3];           /* add, remove, fabric indices */
-	gp_cluster cluster;
+	gp_cluster cluster;     /* built, when the spec changes the base */
+	const gp_cluster *cl;   /* &cluster, or base when nothing changes it */
 	gp_sim_perf *perf;
+	gp_whatif_hooks hooks;
 };
 
 gp_whatif_runner *gp_whatif_runner_new(const gp_whatif_spec *spec, gp_error *err)
 {
+	return gp_whatif_runner_new_with(spec, NULL, err);
+}
+
+gp_whatif_runner *gp_whatif_runner_new_with(const gp_whatif_spec *spec,
+					    const gp_whatif_hooks *hooks, gp_error *err)
+{
 	gp_whatif_runner *r = gp_xcalloc(1, sizeof(*r));
 
 	r->spec = spec;
-	if (gp_cluster_load(spec->cluster, &r->base, err)) {
+	if (hooks)
+		r->hooks = *hooks;
+	if (r->hooks.cluster) {
+		r->base = r->hooks.cluster;
+	} else if (gp_cluster_load(spec->cluster, &r->own_base, err)) {
 		free(r);
 		return NULL;
+	} else {
+		r->base = &r->own_base;
 	}
-	if (gp_whatif_spec_check(spec, &r->base, err)) {
-		gp_cluster_release(&r->base);
+	if (gp_whatif_spec_check(spec, r->base, err)) {
+		gp_cluster_release(&r->own_base);
 		free(r);
 		return NULL;
 	}
@@ -49,13 +64,28 @@ gp_whatif_runner *gp_whatif_runner_new(const gp_whatif_spec *spec, gp_error *err
 	return r;
 }
 
+/* Whether trace t's jobs are the caller's (hooks). */
+static int lent(const gp_whatif_runner *r, size_t t)
+{
+	(void)t;
+	return r->hooks.jobs != NULL;
+}
+
+/* Trace t's jobs (loaded). */
+static gp_joblist *jobs_of(gp_whatif_runner *r, size_t t)
+{
+	return lent(r, t) ? &r->hooks.jobs[t] : &r->jobs[t];
+}
+
 static void drop_cluster(gp_whatif_runner *r)
 {
 	if (!r->have)
 		return;
 	gp_sim_perf_free(r->perf);
 	r->perf = NULL;
-	gp_cluster_release(&r->cluster);
+	if (r->cl == &r->cluster)
+		gp_cluster_release(&r->cluster);
+	r->cl = NULL;
 	r->have = 0;
 }
 
@@ -67,6 +97,8 @@ void gp_whatif_runner_free(gp_whatif_runner *r)
 		return;
 	drop_cluster(r);
 	for (i = 0; i < r->spec->ntraces; i++) {
+		if (lent(r, i))
+			continue;
 		gp_scale_free(r->scale[i]);
 		if (r->loaded[i])
 			gp_joblist_release(&r->jobs[i]);
@@ -74,7 +106,7 @@ void gp_whatif_runner_free(gp_whatif_runner *r)
 	free(r->scale);
 	free(r->jobs);
 	free(r->loaded);
-	gp_cluster_release(&r->base);
+	gp_cluster_release(&r->own_base);
 	free(r);
 }
 
@@ -85,13 +117,18 @@ static int load_trace(gp_whatif_runner *r, size_t t, gp_error *err)
 
 	if (r->loaded[t])
 		return GP_OK;
+	if (r->hooks.jobs) {
+		r->scale[t] = r->hooks.scale ? r->hooks.scale[t] : NULL;
+		r->loaded[t] = 1;
+		return GP_OK;
+	}
 	gp_joblist_init(&r->jobs[t]);
 	st = gp_trace_load(s->traces[t], &s->run.topts, &r->jobs[t], err);
 	if (st)
 		return st;
 	r->loaded[t] = 1;
 	if (s->run.scale_ref) {
-		r->scale[t] = gp_scale_new(s->run.scale_ref, s->run.scale_model, &r->base, &r->jobs[t], err);
+		r->scale[t] = gp_scale_new(s->run.scale_ref, s->run.scale_model, r->base, &r->jobs[t], err);
 		if (!r->scale[t]) {
 			/* A bad reference is the spec's fault. */
 			if (err && err->status == GP_EUSAGE) {
@@ -107,6 +144,12 @@ static int load_trace(gp_whatif_runner *r, size_t t, gp_error *err)
 }
 
 int gp_whatif_runner_run(gp_whatif_runner *r, size_t run, gp_whatif_result *out, gp_error *err)
+{
+	return gp_whatif_runner_record(r, run, out, NULL, err);
+}
+
+int gp_whatif_runner_record(gp_whatif_runner *r, size_t run, gp_whatif_result *out, gp_sbuf *rec,
+			    gp_error *err)
 {
 	const gp_whatif_spec *s = r->spec;
 	gp_whatif_config c;
@@ -124,29 +167,36 @@ int gp_whatif_runner_run(gp_whatif_runner *r, size_t run, gp_whatif_result *out,
 	if (!r->have || r->cv[0] != c.v[GP_AX_ADD] || r->cv[1] != c.v[GP_AX_REMOVE] ||
 	    r->cv[2] != c.v[GP_AX_FABRIC]) {
 		drop_cluster(r);
-		if ((st = gp_whatif_cluster_build(s, &c, &r->cluster, err)))
+		if (!s->add.n && !s->remove.n && !s->fabric.n) {
+			r->cl = r->base;        /* the base as it is: no copy */
+		} else if ((st = gp_whatif_cluster_build(s, &c, &r->cluster, err))) {
 			return st;
+		} else {
+			r->cl = &r->cluster;
+		}
 		r->have = 1;
 		r->cv[0] = c.v[GP_AX_ADD];
 		r->cv[1] = c.v[GP_AX_REMOVE];
 		r->cv[2] = c.v[GP_AX_FABRIC];
-		r->perf = gp_sim_perf_new(&r->cluster);
+		r->perf = gp_sim_perf_new(r->cl);
 		for (size_t k = 0; k < s->ntraces; k++)
 			if (r->scale[k])
-				gp_scale_bind(r->scale[k], &r->cluster);
+				gp_scale_bind(r->scale[k], r->cl);
 	}
 	gp_whatif_run_desc(s, run, &d);
-	if ((st = gp_run_prepare(&one, &d, &r->cluster, &r->jobs[t], r->perf, r->scale[t], err)) ||
+	if ((st = gp_run_prepare(&one, &d, r->cl, jobs_of(r, t), r->perf, r->scale[t], err)) ||
 	    (st = gp_run_exec(&one, err))) {
 		gp_run_release(&one);
 		return st;
 	}
 	memset(out, 0, sizeof(*out));
 	gp_run_metrics(&one, out->m);
-	out->nodes = r->cluster.nnodes;
-	out->gpus = r->cluster.ngpus;
+	out->nodes = r->cl->nnodes;
+	out->gpus = r->cl->ngpus;
+	if (rec && r->hooks.record)
+		st = r->hooks.record(r->hooks.ud, run, &one, rec, err);
 	gp_run_release(&one);
-	return GP_OK;
+	return st;
 }
 
 /* ---- results ---- */

@@ -964,7 +964,15 @@ static int load_rest(loader *L, const gp_yaml_node *axes)
 /* Values per axis, configurations and runs, within GP_WHATIF_MAX_RUNS. */
 static int grid_size(loader *L)
 {
-	gp_whatif_spec *s = L->s;
+	char why[128];
+
+	if (gp_whatif_spec_grid(L->s, why, sizeof(why)))
+		return gp_yaml_error(&L->doc, L->doc.root, L->err, "%s", why);
+	return GP_OK;
+}
+
+int gp_whatif_spec_grid(gp_whatif_spec *s, char *why, size_t size)
+{
 	size_t i, p, m;
 
 	s->nvalues[GP_AX_TRACE] = s->ntraces;
@@ -977,15 +985,17 @@ static int grid_size(loader *L)
 	s->nvalues[GP_AX_RECOVERY] = s->nrecoveries;
 	s->nconfigs = 1;
 	for (i = 0; i < GP_AX_COUNT; i++) {
-		if (s->nconfigs * s->nvalues[i] > GP_WHATIF_MAX_RUNS)
-			return gp_yaml_error(&L->doc, L->doc.root, L->err,
-					     "the grid has more than %d configurations", GP_WHATIF_MAX_RUNS);
+		if (s->nconfigs * s->nvalues[i] > GP_WHATIF_MAX_RUNS) {
+			snprintf(why, size, "the grid has more than %d configurations", GP_WHATIF_MAX_RUNS);
+			return -1;
+		}
 		s->nconfigs *= s->nvalues[i];
 	}
-	if (s->nconfigs * s->nseeds > GP_WHATIF_MAX_RUNS)
-		return gp_yaml_error(&L->doc, L->doc.root, L->err,
-				     "the grid has more than %d runs (configurations x seeds)",
-				     GP_WHATIF_MAX_RUNS);
+	if (s->nconfigs * s->nseeds > GP_WHATIF_MAX_RUNS) {
+		snprintf(why, size, "the grid has more than %d runs (configurations x seeds)",
+			 GP_WHATIF_MAX_RUNS);
+		return -1;
+	}
 	s->nruns = s->nconfigs * s->nseeds;
 	/* Randomness depends on the policy and the node MTBF only. */
 	s->nrandom = 0;

@@ -127,6 +127,27 @@ void gp_whatif_spec_release(gp_whatif_spec *s);
 /* Load and check a spec (the files it names must exist; their contents
  * are checked when loaded).  Errors GP_EINPUT with FILE:LINE:COL, GP_EIO. */
 int gp_whatif_spec_load(const char *path, gp_whatif_spec *s, gp_error *err);
+/* A spec built in memory rather than read from a file: compare builds one
+ * from its options.  One cluster and one trace; the policies, queues and
+ * seeds are the axes (in their order, duplicates allowed); every other
+ * setting of a run is run's (its failure MTBF and recovery are the one
+ * value of those axes).  Strings are copied. */
+typedef struct gp_whatif_lists {
+	const char *origin;     /* names the spec in messages ("compare") */
+	const char *cluster, *trace;
+	const char *const *policies, *const *queues;
+	size_t npolicies, nqueues;
+	const uint64_t *seeds;
+	size_t nseeds;
+	const gp_run_desc *run; /* NULL: the defaults */
+} gp_whatif_lists;
+/* Build s from l through the checks a loaded spec meets (names, settings
+ * that do not go together, the grid's size).  Errors GP_EUSAGE, s empty. */
+int gp_whatif_spec_build(const gp_whatif_lists *l, gp_whatif_spec *s, gp_error *err);
+/* Values per axis, configurations, runs and the random ones of s from its
+ * lists; -1 with why set when the grid is over GP_WHATIF_MAX_RUNS. */
+int gp_whatif_spec_grid(gp_whatif_spec *s, char *why, size_t size);
+
 /* Check the spec against its base cluster: node types, switches. */
 int gp_whatif_spec_check(const gp_whatif_spec *s, const gp_cluster *base,
 			 gp_error *err);

@@ -14,7 +14,10 @@
 #include <stdint.h>
 
 #include "gpuplan/util/error.h"
+#include "gpuplan/util/util.h"
 #include "gpuplan/run/metrics.h"
+#include "gpuplan/run/run.h"
+#include "gpuplan/run/scale.h"
 #include "gpuplan/whatif/spec.h"
 
 typedef struct gp_whatif_result {
@@ -22,15 +25,49 @@ typedef struct gp_whatif_result {
 	int32_t nodes, gpus;    /* of the configuration's cluster */
 } gp_whatif_result;
 
+/* ---- what a caller adds to a sweep ----
+ * A command that runs a grid of its own on this engine (compare) may lend
+ * the runners inputs it has loaded and checked already, and keep a record
+ * of its own per run besides the metrics (a run's summary, its
+ * distributions).  Every field is optional (NULL). */
+
+/* After run `run` ran, before it is released (one->jobs and one->res
+ * hold the result): the caller's record of it into out, any bytes.  GP_OK,
+ * or a status with err set (the run fails with it). */
+typedef int (*gp_whatif_record_fn)(void *ud, size_t run, const gp_run *one, gp_sbuf *out,
+				   gp_error *err);
+
+typedef struct gp_whatif_hooks {
+	/* The spec's base cluster, loaded (borrowed; NULL: the runner
+	 * loads it). */
+	const gp_cluster *cluster;
+	/* Per trace of the spec ([ntraces]): its jobs, loaded (borrowed: a
+	 * run changes them and puts them back), and their duration scaling
+	 * (borrowed; NULL: none).  jobs NULL: the runner loads the traces
+	 * and makes the scaling the spec asks for. */
+	gp_joblist *jobs;
+	gp_scale **scale;
+	gp_whatif_record_fn record;
+	void *ud;
+} gp_whatif_hooks;
+
 /* ---- one run, in this process ---- */
 
 typedef struct gp_whatif_runner gp_whatif_runner;
 /* Keeps spec by pointer.  Loads the base cluster (checked against the
- * spec); traces are loaded on first use and kept. */
+ * spec); traces are loaded on first use and kept.  A spec that changes
+ * nothing of the base (no node or fabric axis) runs on the base itself. */
 gp_whatif_runner *gp_whatif_runner_new(const gp_whatif_spec *spec, gp_error *err);
+/* The same with hooks (copied; NULL = none). */
+gp_whatif_runner *gp_whatif_runner_new_with(const gp_whatif_spec *spec,
+					    const gp_whatif_hooks *hooks, gp_error *err);
 void gp_whatif_runner_free(gp_whatif_runner *r);
 int gp_whatif_runner_run(gp_whatif_runner *r, size_t run, gp_whatif_result *out,
 			 gp_error *err);
+/* The same, and the hooks' record of the run appended to rec (NULL: none
+ * kept). */
+int gp_whatif_runner_record(gp_whatif_runner *r, size_t run, gp_whatif_result *out,
+			    gp_sbuf *rec, gp_error *err);
 
 /* ---- worker processes ---- */
 
@@ -39,6 +76,10 @@ typedef struct gp_whatif_pool gp_whatif_pool;
  * here, each with its own runner; they end with _exit when the pool is
  * freed (or when the parent goes away). */
 gp_whatif_pool *gp_whatif_pool_new(const gp_whatif_spec *spec, int workers, gp_error *err);
+/* The same with hooks (copied; what they point to must stay until the
+ * pool is freed). */
+gp_whatif_pool *gp_whatif_pool_new_with(const gp_whatif_spec *spec, const gp_whatif_hooks *hooks,
+					int workers, gp_error *err);
 void gp_whatif_pool_free(gp_whatif_pool *p);
 int gp_whatif_pool_workers(const gp_whatif_pool *p);
 typedef void (*gp_whatif_done_fn)(void *ud, size_t run, const gp_whatif_result *res);
@@ -49,6 +90,13 @@ typedef void (*gp_whatif_done_fn)(void *ud, size_t run, const gp_whatif_result *
 int gp_whatif_pool_run(gp_whatif_pool *p, const size_t *runs, size_t n,
 		       gp_whatif_done_fn done, void *ud,
 		       volatile sig_atomic_t *stop, int *stopped, gp_error *err);
+/* The same, each result with the hooks' record of its run (len 0 without
+ * a record hook). */
+typedef void (*gp_whatif_record_done_fn)(void *ud, size_t run, const gp_whatif_result *res,
+					 const char *rec, size_t len);
+int gp_whatif_pool_run_records(gp_whatif_pool *p, const size_t *runs, size_t n,
+			       gp_whatif_record_done_fn done, void *ud,
+			       volatile sig_atomic_t *stop, int *stopped, gp_error *err);
 
 /* ---- results of a sweep ---- */
 
