@@ -251,50 +251,56 @@ static void run_config(const cmp *c, size_t r, int *ci, int *p, int *q, long *s)
 }
 
 /* ---- the runs, on the what-if sweep engine (whatif/sweep.h) ----
- * Each cluster is a what-if spec built from the options: its policies and
- * queues are the axes, its seeds the seeds.  compare numbers its runs
- * cluster x policy x queue x seed (table order); a sweep numbers them
- * queue before policy; the two maps below go between them. */
+ * The options make one what-if spec: its clusters, policies and queues
+ * are the axes, its seeds the seeds.  compare numbers its runs cluster x
+ * policy x queue x seed (table order), a sweep by its grid order (queue
+ * before policy, cluster last); the two maps below go between them. */
 
-/* The sweep's number of compare's run r (on cluster *ci). */
-static size_t sweep_run_of(const cmp *c, size_t r, int *ci)
+/* The sweep's number of compare's run r. */
+static size_t sweep_run_of(const cmp *c, size_t r)
 {
 	gp_whatif_config cfg;
-	int p, q;
+	int ci, p, q;
 	long s;
 
-	run_config(c, r, ci, &p, &q, &s);
+	run_config(c, r, &ci, &p, &q, &s);
 	memset(&cfg, 0, sizeof(cfg));
+	cfg.v[GP_AX_CLUSTER] = (size_t)ci;
 	cfg.v[GP_AX_POLICY] = (size_t)p;
 	cfg.v[GP_AX_QUEUE] = (size_t)q;
-	return gp_whatif_config_index(&c->spec[*ci], &cfg) * (size_t)c->nseeds + (size_t)s;
+	return gp_whatif_config_index(&c->spec, &cfg) * (size_t)c->nseeds + (size_t)s;
 }
 
-/* compare's number of the sweep's run w on cluster ci. */
-static size_t cmp_run_of(const cmp *c, int ci, size_t w)
+/* compare's number of the sweep's run w. */
+static size_t cmp_run_of(const cmp *c, size_t w)
 {
 	gp_whatif_config cfg;
 	size_t ns = (size_t)c->nseeds;
 
-	gp_whatif_config_of(&c->spec[ci], w / ns, &cfg);
-	return ((((size_t)ci * (size_t)c->np + cfg.v[GP_AX_POLICY]) * (size_t)c->nq +
-		 cfg.v[GP_AX_QUEUE]) * ns) + w % ns;
+	gp_whatif_config_of(&c->spec, w / ns, &cfg);
+	return ((((cfg.v[GP_AX_CLUSTER] * (size_t)c->np + cfg.v[GP_AX_POLICY]) * (size_t)c->nq +
+		  cfg.v[GP_AX_QUEUE]) * ns) + w % ns);
 }
 
-/* The specs: one per cluster, through the checks of a loaded spec. */
-static int build_specs(cmp *c)
+/* The spec, through the checks of a loaded spec. */
+static int build_spec(cmp *c)
 {
 	gp_whatif_lists l;
 	gp_run_desc run = c->base;
 	gp_error err = GP_ERROR_INIT;
 	uint64_t *seeds = gp_xmalloc((size_t)c->nseeds * sizeof(*seeds));
+	const char *paths[MAX_CLUSTERS];
 	int ci, rc = GP_OK;
 	long k;
 
 	for (k = 0; k < c->nseeds; k++)
 		seeds[k] = c->seeds[k];
+	for (ci = 0; ci < c->ncl; ci++)
+		paths[ci] = c->cpaths[ci] ? c->cpaths[ci] : gp_cli_default_cluster();
 	memset(&l, 0, sizeof(l));
 	l.origin = "compare";
+	l.clusters = paths;
+	l.nclusters = (size_t)c->ncl;
 	l.trace = c->trace;
 	l.policies = (const char *const *)c->pol;
 	l.npolicies = (size_t)c->np;
@@ -304,13 +310,10 @@ static int build_specs(cmp *c)
 	l.nseeds = (size_t)c->nseeds;
 	run.tick = c->tick;
 	l.run = &run;
-	for (ci = 0; ci < c->ncl && rc == GP_OK; ci++) {
-		l.cluster = c->cpaths[ci] ? c->cpaths[ci] : gp_cli_default_cluster();
-		if (gp_whatif_spec_build(&l, &c->spec[ci], &err))
-			rc = gp_cli_usage_error("compare", "%s", err.msg);
-		else
-			c->nspecs = ci + 1;
-	}
+	if (gp_whatif_spec_build(&l, &c->spec, &err))
+		rc = gp_cli_usage_error("compare", "%s", err.msg);
+	else
+		c->built = 1;
 	free(seeds);
 	return rc;
 }
@@ -361,14 +364,13 @@ static void put_str(gp_sbuf *b, const char *s)
 /* The record hook of the sweep (in whichever process ran the run). */
 static int record_run(void *ud, size_t w, const gp_run *run, gp_sbuf *b, gp_error *err)
 {
-	const cmp_batch *bt = ud;
-	const cmp *c = bt->c;
+	const cmp *c = ud;
 	int ci, p, q;
 	long s;
 	int32_t hf;
 
 	(void)err;
-	run_config(c, cmp_run_of(c, bt->ci, w), &ci, &p, &q, &s);
+	run_config(c, cmp_run_of(c, w), &ci, &p, &q, &s);
 	hf = (c->svg_dir || c->html_path) && s == 0;
 	if (c->json) {
 		char *j = run_json(c, run, q, s);
@@ -526,7 +528,6 @@ static void progress_next(cmp *c, size_t r)
  * order. */
 typedef struct taker {
 	cmp *c;
-	int ci;                 /* the cluster of the batch running */
 	run_out *outs;          /* by compare's run number */
 	unsigned char *have;
 	size_t next, done;
@@ -537,7 +538,7 @@ static void run_done(void *ud, size_t w, const gp_whatif_result *res, const char
 {
 	taker *t = ud;
 	cmp *c = t->c;
-	size_t r = cmp_run_of(c, t->ci, w);
+	size_t r = cmp_run_of(c, w);
 	cursor k = { rec, len };
 	run_out *o = &t->outs[r];
 	int i;
@@ -567,54 +568,41 @@ static void run_done(void *ud, size_t w, const gp_whatif_result *res, const char
 	}
 }
 
-/* The runs of cluster ci: one pool of c->workers processes (or this
- * process), the runs handed out in compare's order. */
-static int run_batch(cmp *c, taker *t, int ci, size_t from, size_t to)
-{
-	cmp_batch bt = { c, ci };
-	/* the inputs as loaded and checked here; workers share them */
-	gp_whatif_hooks hooks = { &c->cl[ci], &c->jobs, &c->scale, record_run, &bt };
-	gp_error err = GP_ERROR_INIT;
-	gp_whatif_pool *pool;
-	size_t *runs, r, n = to - from;
-	long workers = c->workers < (long)n ? c->workers : (long)n;
-	int other, rc;
-
-	pool = gp_whatif_pool_new_with(&c->spec[ci], &hooks, (int)workers, &err);
-	if (!pool)
-		return gp_cli_report(&err);
-	runs = gp_xmalloc(n * sizeof(*runs));
-	for (r = from; r < to; r++)
-		runs[r - from] = sweep_run_of(c, r, &other);
-	t->ci = ci;
-	if (c->show_progress && c->workers <= 1)
-		progress_next(c, from);
-	rc = gp_whatif_pool_run_records(pool, runs, n, run_done, t, NULL, NULL, &err);
-	if (rc != GP_OK)
-		rc = gp_cli_report(&err);
-	else
-		rc = t->rc;
-	gp_whatif_pool_free(pool);
-	free(runs);
-	return rc;
-}
-
+/* Every run: one pool of c->workers processes (or this process), the
+ * runs handed out in compare's order. */
 static int run_all(cmp *c)
 {
+	/* the inputs as loaded and checked here; workers share them */
+	gp_whatif_hooks hooks = { c->cl, &c->jobs, &c->scale, record_run, c };
+	gp_error err = GP_ERROR_INIT;
+	gp_whatif_pool *pool;
 	taker t;
-	size_t per = c->nruns / (size_t)c->ncl, r;
-	int ci, rc = GP_OK;
+	size_t *runs, r;
+	int rc;
 
+	pool = gp_whatif_pool_new_with(&c->spec, &hooks, (int)c->workers, &err);
+	if (!pool)
+		return gp_cli_report(&err);
 	memset(&t, 0, sizeof(t));
 	t.c = c;
 	t.outs = gp_xcalloc(c->nruns, sizeof(*t.outs));
 	t.have = gp_xcalloc(c->nruns, 1);
-	for (ci = 0; ci < c->ncl && rc == GP_OK; ci++)
-		rc = run_batch(c, &t, ci, (size_t)ci * per, (size_t)(ci + 1) * per);
+	runs = gp_xmalloc(c->nruns * sizeof(*runs));
+	for (r = 0; r < c->nruns; r++)
+		runs[r] = sweep_run_of(c, r);
+	if (c->show_progress && c->workers <= 1)
+		progress_next(c, 0);
+	rc = gp_whatif_pool_run_records(pool, runs, c->nruns, run_done, &t, NULL, NULL, &err);
+	if (rc != GP_OK)
+		rc = gp_cli_report(&err);
+	else
+		rc = t.rc;
+	gp_whatif_pool_free(pool);
 	for (r = 0; r < c->nruns; r++)
 		run_out_release(&t.outs[r]);
 	free(t.outs);
 	free(t.have);
+	free(runs);
 	return rc;
 }
 
@@ -665,8 +653,8 @@ static void cmp_release(cmp *c)
 			json_decref(c->per_seed[i]);
 		free(c->per_seed);
 	}
-	for (i = 0; i < c->nspecs; i++)
-		gp_whatif_spec_release(&c->spec[i]);
+	if (c->built)
+		gp_whatif_spec_release(&c->spec);
 	gp_scale_free(c->scale);
 	gp_sbuf_release(&c->csv);
 	free(c->values);
@@ -718,7 +706,7 @@ int cmd_compare(int argc, char **argv)
 			c->workers = (long)c->nruns;
 		if (c->show_progress)
 			gp_cli_meter_start(&c->meter, "compare");
-		rc = build_specs(c);
+		rc = build_spec(c);
 		if (rc == 0)
 			rc = run_all(c);
 		if (c->show_progress && rc == 0 && c->workers <= 1) {

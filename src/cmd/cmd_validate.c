@@ -84,7 +84,7 @@ typedef union loaded {
 	gp_fail_model model;
 	struct {
 		gp_whatif_spec s;
-		gp_cluster base;
+		gp_cluster *base;       /* one per cluster of the axis */
 	} whatif;
 	gp_tenants tenants;
 	gp_sacct hist;
@@ -703,7 +703,14 @@ static void say_failmodel(const char *path, const loaded *v)
 	       v->model.unit == GP_FAIL_GPU ? "GPU" : "node", v->model.shape, v->model.mtbf_h);
 }
 
-/* A what-if spec: loaded and checked against its own base cluster. */
+static void release_whatif(loaded *v)
+{
+	gp_whatif_bases_release(&v->whatif.s, v->whatif.base);
+	free(v->whatif.base);
+	gp_whatif_spec_release(&v->whatif.s);
+}
+
+/* A what-if spec: loaded and checked against its own base clusters. */
 static int read_whatif(const char *path, const gp_cluster *c, loaded *v)
 {
 	gp_error err = GP_ERROR_INIT;
@@ -711,15 +718,16 @@ static int read_whatif(const char *path, const gp_cluster *c, loaded *v)
 	(void)c;
 	if (gp_whatif_spec_load(path, &v->whatif.s, &err))
 		return gp_cli_report(&err);
-	if (gp_cluster_load(v->whatif.s.cluster, &v->whatif.base, &err)) {
+	v->whatif.base = gp_xcalloc(v->whatif.s.nvalues[GP_AX_CLUSTER], sizeof(*v->whatif.base));
+	if (gp_whatif_bases_load(&v->whatif.s, v->whatif.base, &err)) {
+		free(v->whatif.base);
 		gp_whatif_spec_release(&v->whatif.s);
 		return gp_cli_report(&err);
 	}
-	if (gp_whatif_spec_check(&v->whatif.s, &v->whatif.base, &err)) {
+	if (gp_whatif_spec_check_bases(&v->whatif.s, v->whatif.base, &err)) {
 		int rc = gp_cli_report(&err);
 
-		gp_cluster_release(&v->whatif.base);
-		gp_whatif_spec_release(&v->whatif.s);
+		release_whatif(v);
 		return rc;
 	}
 	return GP_OK;
@@ -729,17 +737,17 @@ static void say_whatif(const char *path, const loaded *v)
 {
 	const gp_whatif_spec *s = &v->whatif.s;
 
-	printf("%s: what-if spec: %zu configuration%s x %zu seed%s = %zu runs%s on %s (%d nodes)\n",
+	size_t i;
+
+	printf("%s: what-if spec: %zu configuration%s x %zu seed%s = %zu runs%s on ",
 	       path, s->nconfigs, s->nconfigs == 1 ? "" : "s", s->nseeds, s->nseeds == 1 ? "" : "s",
 	       s->nruns_needed, s->nruns_needed < s->nruns ?
-	       " (configurations without randomness run once)" : "", s->cluster,
-	       v->whatif.base.nnodes);
-}
-
-static void release_whatif(loaded *v)
-{
-	gp_cluster_release(&v->whatif.base);
-	gp_whatif_spec_release(&v->whatif.s);
+	       " (configurations without randomness run once)" : "");
+	for (i = 0; i < s->nvalues[GP_AX_CLUSTER]; i++)
+		printf("%s%s (%d nodes)", i ? " or " : "",
+		       gp_whatif_cluster_path(s, &(gp_whatif_config){ .v[GP_AX_CLUSTER] = i }),
+		       v->whatif.base[i].nnodes);
+	printf("\n");
 }
 
 /* A tenants file, read as simulate --tenants reads it. */

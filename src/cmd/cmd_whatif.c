@@ -384,10 +384,11 @@ const gp_cmd_desc gp_desc_whatif = {
 		    "SPEC --slurm DIR [--slices N] [--sbatch-option OPT]...\n"
 		    "merge DB... -o OUT",
 	.min_args = 1, .max_args = 1, .operands = "expected one SPEC file",
-	.about = "Run the configurations of a what-if SPEC (a base cluster, traces, axes\n"
-		 "such as added nodes, fabric, queue and policy, seeds, and an SLO) and\n"
-		 "print every configuration's metrics and the cheapest one that meets the\n"
-		 "SLO in every seed.  Exit 1 when no configuration meets it.\n",
+	.about = "Run the configurations of a what-if SPEC (a base cluster or a list of\n"
+		 "clusters to choose from, traces, axes such as added nodes, fabric, queue\n"
+		 "and policy, seeds, and an SLO) and print every configuration's metrics\n"
+		 "and the cheapest one that meets the SLO in every seed.  Exit 1 when no\n"
+		 "configuration meets it.\n",
 	.opts = whatif_opts,
 	.subs = whatif_subs,
 };
@@ -528,8 +529,13 @@ static void html_page(const wopts *o, const gp_whatif_spec *spec, const sweep *w
 
 	names[n] = "what-if";
 	v[n++] = gp_xstrdup(o->spec);
-	names[n] = "cluster";
-	v[n++] = gp_xasprintf("%s (%d nodes, %d GPUs)", spec->cluster, base->nnodes, base->ngpus);
+	gp_sbuf_init(&tr);
+	for (t = 0; t < spec->nvalues[GP_AX_CLUSTER]; t++)
+		gp_sbuf_addf(&tr, "%s%s (%d nodes, %d GPUs)", t ? "; " : "",
+			     gp_whatif_cluster_path(spec, &(gp_whatif_config){ .v[GP_AX_CLUSTER] = t }),
+			     base[t].nnodes, base[t].ngpus);
+	names[n] = t > 1 ? "clusters" : "cluster";
+	v[n++] = gp_sbuf_detach(&tr);
 	gp_sbuf_init(&tr);
 	for (t = 0; t < spec->ntraces; t++)
 		gp_sbuf_addf(&tr, "%s%s", t ? "; " : "", spec->traces[t]);
@@ -640,8 +646,11 @@ static void print_text(const wopts *o, const gp_whatif_spec *spec, const sweep *
 	gp_sbuf sb;
 	size_t t;
 
-	printf("what-if  %s\ncluster  %s (%d nodes, %d GPUs)\n", o->spec, spec->cluster,
-	       base->nnodes, base->ngpus);
+	printf("what-if  %s\n", o->spec);
+	for (t = 0; t < spec->nvalues[GP_AX_CLUSTER]; t++)
+		printf("%s%s (%d nodes, %d GPUs)\n", t ? "         " : "cluster  ",
+		       gp_whatif_cluster_path(spec, &(gp_whatif_config){ .v[GP_AX_CLUSTER] = t }),
+		       base[t].nnodes, base[t].ngpus);
 	for (t = 0; t < spec->ntraces; t++)
 		printf("%s%s\n", t ? "         " : "trace    ", spec->traces[t]);
 	if (spec->run.scale_ref)
@@ -764,7 +773,7 @@ int cmd_whatif(int argc, char **argv)
 	wopts o;
 	wstate st;
 	gp_whatif_spec spec;
-	gp_cluster base;
+	gp_cluster *base;       /* one per cluster of the axis */
 	gp_error err = GP_ERROR_INIT;
 	int rc;
 
@@ -779,7 +788,9 @@ int cmd_whatif(int argc, char **argv)
 		return gp_cli_report(&err);
 	if (!spec.run.qos.models_dir)
 		spec.run.qos.models_dir = gp_xstrdup(gp_cli_models_dir());
-	if (gp_cluster_load(spec.cluster, &base, &err)) {
+	base = gp_xcalloc(spec.nvalues[GP_AX_CLUSTER], sizeof(*base));
+	if (gp_whatif_bases_load(&spec, base, &err)) {
+		free(base);
 		gp_whatif_spec_release(&spec);
 		return gp_cli_report(&err);
 	}
@@ -796,7 +807,7 @@ int cmd_whatif(int argc, char **argv)
 			"random policy, no failures drawn without failure_seed, no QoS errors): they run "
 			"their first seed only (%zu runs instead of %zu)\n",
 			spec.nconfigs - spec.nrandom, spec.nconfigs, spec.nruns_needed, spec.nruns);
-	if (gp_whatif_spec_check(&spec, &base, &err)) {
+	if (gp_whatif_spec_check_bases(&spec, base, &err)) {
 		rc = gp_cli_report(&err);
 	} else if (o.slurm_dir) {
 		rc = write_slurm(o.spec, &spec, o.slurm_dir, o.slices, o.sbopts, o.nsbopts);
@@ -814,9 +825,10 @@ int cmd_whatif(int argc, char **argv)
 
 			o.workers = n < 1 ? 1 : n > MAX_WORKERS ? MAX_WORKERS : n;
 		}
-		rc = sweep_and_answer(&o, &spec, &base, &st);
+		rc = sweep_and_answer(&o, &spec, base, &st);
 	}
-	gp_cluster_release(&base);
+	gp_whatif_bases_release(&spec, base);
+	free(base);
 	gp_whatif_spec_release(&spec);
 	return rc;
 }

@@ -57,8 +57,8 @@ typedef struct cmp {
 	gp_cluster cl[MAX_CLUSTERS];
 	gp_joblist jobs;
 	gp_scale *scale;
-	gp_whatif_spec spec[MAX_CLUSTERS];  /* the runs of each cluster */
-	int nspecs;
+	gp_whatif_spec spec;    /* the runs */
+	int built;
 	/* results */
 	double *values;         /* [config][metric][seed] */
 	json_t **per_seed;      /* --json: [config] */
@@ -75,12 +75,6 @@ typedef struct run_out {
 	int has_first;
 	first_run first;        /* --svg, first seed */
 } run_out;
-
-/* The runs of one cluster, as the sweep's record hook sees them. */
-typedef struct cmp_batch {
-	const cmp *c;
-	int ci;
-} cmp_batch;
 
 /* --csv, --svg and --html: every file or none. */
 int cmp_write_files(const cmp *c);

@@ -56,6 +56,13 @@ static int shown(const gp_whatif_spec *s, int a)
 	return s->declared[a] || s->nvalues[a] > 1;
 }
 
+/* Whether axis a has a CSV column: every axis, but the cluster only when
+ * given (the columns of existing sweeps stay). */
+static int csv_column(const gp_whatif_spec *s, int a)
+{
+	return a != GP_AX_CLUSTER || gp_whatif_cluster_axis(s);
+}
+
 /* ---- text ---- */
 
 /* The table's metric columns: the one asked for first, then the usual. */
@@ -424,7 +431,8 @@ void gp_whatif_answer_csv(const gp_whatif_results *rs, const gp_cluster *base, g
 	char buf[512];
 
 	for (a = 0; a < GP_AX_COUNT; a++)
-		gp_sbuf_addf(out, "%s,", gp_whatif_axis_names[a]);
+		if (csv_column(s, a))
+			gp_sbuf_addf(out, "%s,", gp_whatif_axis_names[a]);
 	gp_sbuf_adds(out, "seed,nodes,gpus,cost");
 	for (m = 0; m < GP_M_SWEPT; m++)
 		gp_sbuf_addf(out, ",%s%s", gp_metrics[m].column,
@@ -443,6 +451,8 @@ void gp_whatif_answer_csv(const gp_whatif_results *rs, const gp_cluster *base, g
 			int ok = gp_whatif_meets_run(s, r);
 
 			for (a = 0; a < GP_AX_COUNT; a++) {
+				if (!csv_column(s, a))
+					continue;
 				gp_csv_field(out, gp_whatif_value(s, &c, a, buf, sizeof(buf)));
 				gp_sbuf_adds(out, ",");
 			}

@@ -53,14 +53,14 @@ static int check(const gp_whatif_lists *l, gp_whatif_spec *s, gp_error *err)
 	char why[128];
 	size_t i;
 
-	if (!l->cluster || !l->trace || !l->npolicies || !l->nqueues || !l->nseeds)
+	if (!l->nclusters || !l->trace || !l->npolicies || !l->nqueues || !l->nseeds)
 		return gp_error_set(err, GP_EUSAGE, l->origin, 0, 0,
-				    "a cluster, a trace and at least one policy, queue and seed");
+				    "a trace and at least one cluster, policy, queue and seed");
 	if (l->nseeds > GP_WHATIF_MAX_SEEDS || l->npolicies > GP_WHATIF_MAX_VALUES ||
-	    l->nqueues > GP_WHATIF_MAX_VALUES)
+	    l->nqueues > GP_WHATIF_MAX_VALUES || l->nclusters > GP_WHATIF_MAX_VALUES)
 		return gp_error_set(err, GP_EUSAGE, l->origin, 0, 0,
-				    "more than %d seeds or %d policies or queues", GP_WHATIF_MAX_SEEDS,
-				    GP_WHATIF_MAX_VALUES);
+				    "more than %d seeds or %d clusters, policies or queues",
+				    GP_WHATIF_MAX_SEEDS, GP_WHATIF_MAX_VALUES);
 	for (i = 0; i < l->npolicies; i++)
 		if (!gp_policy_find(l->policies[i]))
 			return gp_error_set(err, GP_EUSAGE, l->origin, 0, 0, "unknown policy '%.40s'",
@@ -87,8 +87,13 @@ int gp_whatif_spec_build(const gp_whatif_lists *l, gp_whatif_spec *s, gp_error *
 	gp_whatif_spec_init(s);
 	s->path = gp_xstrdup(l->origin ? l->origin : "(built)");
 	take_run(s, l->run);
-	if (l->cluster)
-		s->cluster = gp_xstrdup(l->cluster);
+	if (l->nclusters) {
+		s->clusters = dup_strv(l->clusters, l->nclusters);
+		s->cluster_names = dup_strv(l->clusters, l->nclusters);
+		s->nclusters = l->nclusters;
+		s->cluster = gp_xstrdup(l->clusters[0]);
+		s->declared[GP_AX_CLUSTER] = l->nclusters > 1;
+	}
 	if (l->trace) {
 		s->ntraces = 1;
 		s->traces = dup_strv(&l->trace, 1);

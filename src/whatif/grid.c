@@ -65,6 +65,9 @@ const char *gp_whatif_value(const gp_whatif_spec *s, const gp_whatif_config *c, 
 		snprintf(buf, size, "%s", gp_whatif_failures_on(s, c) || s->declared[GP_AX_RECOVERY] ?
 					  gp_recovery_name(s->recoveries[v]) : "-");
 		break;
+	case GP_AX_CLUSTER:
+		snprintf(buf, size, "%s", s->nclusters ? s->cluster_names[v] : s->cluster);
+		break;
 	default:
 		snprintf(buf, size, "?");
 	}
@@ -153,7 +156,7 @@ void gp_whatif_run_desc(const gp_whatif_spec *s, size_t run, gp_run_desc *d)
 
 	gp_whatif_config_of(s, run / s->nseeds, &c);
 	*d = s->run;
-	d->cluster = s->cluster;
+	d->cluster = gp_whatif_cluster_path(s, &c);
 	d->trace = s->traces[c.v[GP_AX_TRACE]];
 	d->policy = s->policies[c.v[GP_AX_POLICY]];
 	d->queue = gp_sim_queue_parse(s->queues[c.v[GP_AX_QUEUE]]);
@@ -164,6 +167,16 @@ void gp_whatif_run_desc(const gp_whatif_spec *s, size_t run, gp_run_desc *d)
 	 * the summary) in a loaded spec, compare's --tick in a built one. */
 }
 
+int gp_whatif_cluster_axis(const gp_whatif_spec *s)
+{
+	return s->declared[GP_AX_CLUSTER] || s->nclusters > 1;
+}
+
+const char *gp_whatif_cluster_path(const gp_whatif_spec *s, const gp_whatif_config *c)
+{
+	return s->nclusters ? s->clusters[c->v[GP_AX_CLUSTER]] : s->cluster;
+}
+
 char *gp_whatif_config_key(const gp_whatif_spec *s, const gp_whatif_config *c)
 {
 	gp_sbuf sb;
@@ -172,11 +185,17 @@ char *gp_whatif_config_key(const gp_whatif_spec *s, const gp_whatif_config *c)
 
 	gp_sbuf_init(&sb);
 	for (a = 0; a < GP_AX_COUNT; a++) {
+		/* Only when given: the keys of existing databases stay. */
+		if (a == GP_AX_CLUSTER && !gp_whatif_cluster_axis(s))
+			continue;
 		gp_sbuf_addf(&sb, "%s%s=%s", a ? ";" : "", gp_whatif_axis_names[a],
 			     gp_whatif_value(s, c, a, buf, sizeof(buf)));
-		/* The trace's content, so that an edited trace is not reused. */
+		/* The file's content, so that an edited trace or cluster is
+		 * not reused. */
 		if (a == GP_AX_TRACE && s->trace_hash)
 			gp_sbuf_addf(&sb, "@%s", s->trace_hash[c->v[a]]);
+		if (a == GP_AX_CLUSTER && s->cluster_hashes)
+			gp_sbuf_addf(&sb, "@%s", s->cluster_hashes[c->v[a]]);
 	}
 	return gp_sbuf_detach(&sb);
 }
@@ -186,39 +205,61 @@ char *gp_whatif_config_key(const gp_whatif_spec *s, const gp_whatif_config *c)
  * values and its part of the key in functions of its own; these dispatch
  * over the axes in grid order. */
 
+/* The cluster axis: one text column "cluster", the file as written in
+ * the spec, when the axis is given. */
+static size_t cluster_ncolumns(const gp_whatif_spec *s)
+{
+	return gp_whatif_cluster_axis(s) ? 1 : 0;
+}
+
+/* The cluster of a stored key: its "cluster=NAME" part (0 without the
+ * axis: the one cluster). */
+static long cluster_key_find(const gp_whatif_spec *s, const char *key)
+{
+	size_t i;
+
+	if (!gp_whatif_cluster_axis(s))
+		return 0;
+	for (i = 0; i < s->nclusters; i++) {
+		char *needle = gp_xasprintf(";cluster=%s", s->cluster_names[i]);
+		const char *p = strstr(key, needle);
+		size_t n = strlen(needle);
+
+		free(needle);
+		if (p && (p[n] == '@' || p[n] == ';' || p[n] == '\0'))
+			return (long)i;
+	}
+	return -1;
+}
+
 size_t gp_whatif_ncolumns(const gp_whatif_spec *s)
 {
-	(void)s;
-	return 0;
+	return cluster_ncolumns(s);
 }
 
 const char *gp_whatif_column_name(const gp_whatif_spec *s, size_t k, int *numeric, char *buf,
 				  size_t size)
 {
-	(void)s;
-	(void)k;
 	*numeric = 0;
-	snprintf(buf, size, "?");
+	snprintf(buf, size, "%s", k < cluster_ncolumns(s) ? gp_whatif_axis_names[GP_AX_CLUSTER] : "?");
 	return buf;
 }
 
 int gp_whatif_column_value(const gp_whatif_spec *s, size_t k, const gp_whatif_config *c,
 			   double *num, char *buf, size_t size)
 {
-	(void)s;
-	(void)k;
-	(void)c;
-	(void)buf;
-	(void)size;
 	*num = 0;
+	if (k < cluster_ncolumns(s)) {
+		gp_whatif_value(s, c, GP_AX_CLUSTER, buf, size);
+		return 2;
+	}
 	return 0;
 }
 
 long gp_whatif_key_find(const gp_whatif_spec *s, int axis, const char *key)
 {
-	(void)s;
-	(void)axis;
-	(void)key;
+	if (axis == GP_AX_CLUSTER)
+		return cluster_key_find(s, key);
 	return -1;
 }
 
@@ -358,9 +399,10 @@ static int tech_in(const gp_whatif_spec *s, const gp_cluster *c, const gp_whatif
 	return c->switches[sw].tech;
 }
 
-int gp_whatif_shape_of(const gp_whatif_spec *s, const gp_cluster *base,
+int gp_whatif_shape_of(const gp_whatif_spec *s, const gp_cluster *bases,
 		       const gp_whatif_config *cfg, gp_whatif_shape *out)
 {
+	const gp_cluster *base = &bases[cfg->v[GP_AX_CLUSTER]];
 	unsigned char *gone = gp_xcalloc((size_t)base->nnodes + 1, 1);
 	int fsw = s->fabric.n ? gp_cluster_find_switch(base, s->fabric.sw) : -1, i, found;
 	long add = s->add.n ? s->add.counts[cfg->v[GP_AX_ADD]] : 0;
@@ -405,7 +447,7 @@ int gp_whatif_cluster_build(const gp_whatif_spec *s, const gp_whatif_config *cfg
 {
 	int st, i, k, fsw;
 
-	st = gp_cluster_load(s->cluster, c, err);
+	st = gp_cluster_load(gp_whatif_cluster_path(s, cfg), c, err);
 	if (st)
 		return st;
 	/* Remove first, so that added nodes of the same type stay. */
@@ -437,7 +479,8 @@ int gp_whatif_cluster_build(const gp_whatif_spec *s, const gp_whatif_config *cfg
 		if (t < 0) {
 			gp_cluster_release(c);
 			return gp_error_set(err, GP_EINPUT, s->path, s->add.line, s->add.col,
-					    "'add_nodes': type '%s' is not in '%s'", s->add.type, s->cluster);
+					    "'add_nodes': type '%s' is not in '%s'", s->add.type,
+					    gp_whatif_cluster_path(s, cfg));
 		}
 		sw = add_switch(s, c, t);
 		/* New nodes copy the labels and capacities of the last node of
@@ -514,6 +557,59 @@ static int hash_file(const char *path, char *out, gp_error *err)
 	snprintf(out, 17, "%016llx", (unsigned long long)fnv(1469598103934665603ULL, data, len));
 	free(data);
 	return GP_OK;
+}
+
+/* The content of every cluster of the axis into h (and the keys). */
+static int cluster_hashes(gp_whatif_spec *s, uint64_t *h, gp_error *err)
+{
+	size_t i;
+	int st;
+
+	if (!s->cluster_hashes) {
+		s->cluster_hashes = gp_xcalloc(s->nclusters, sizeof(*s->cluster_hashes));
+		for (i = 0; i < s->nclusters; i++)
+			if ((st = hash_file(s->clusters[i], s->cluster_hashes[i], err))) {
+				free(s->cluster_hashes);
+				s->cluster_hashes = NULL;
+				return st;
+			}
+	}
+	*h = fnv_str(*h, "clusters");
+	for (i = 0; i < s->nclusters; i++)
+		*h = fnv_str(*h, s->cluster_hashes[i]);
+	return GP_OK;
+}
+
+int gp_whatif_bases_load(const gp_whatif_spec *s, gp_cluster *bases, gp_error *err)
+{
+	size_t i, n = s->nclusters ? s->nclusters : 1;
+	int st = GP_OK;
+
+	for (i = 0; i < n; i++)
+		gp_cluster_init(&bases[i]);
+	for (i = 0; i < n && st == GP_OK; i++)
+		st = gp_cluster_load(s->nclusters ? s->clusters[i] : s->cluster, &bases[i], err);
+	if (st)
+		gp_whatif_bases_release(s, bases);
+	return st;
+}
+
+int gp_whatif_spec_check_bases(const gp_whatif_spec *s, const gp_cluster *bases, gp_error *err)
+{
+	size_t i;
+	int st = GP_OK;
+
+	for (i = 0; i < s->nvalues[GP_AX_CLUSTER] && st == GP_OK; i++)
+		st = gp_whatif_spec_check(s, &bases[i], err);
+	return st;
+}
+
+void gp_whatif_bases_release(const gp_whatif_spec *s, gp_cluster *bases)
+{
+	size_t i, n = s->nclusters ? s->nclusters : 1;
+
+	for (i = 0; bases && i < n; i++)
+		gp_cluster_release(&bases[i]);
 }
 
 /* The run settings the first fingerprint did not know, as text. */
@@ -606,6 +702,10 @@ int gp_whatif_fingerprint(const gp_whatif_spec *cs, const char *version, char *b
 	h = fnv_str(h, s->fabric.subtree ? "subtree" : "switch");
 	h = fnv_str(h, r->scale_ref);
 	h = fnv_str(h, r->scale_model);
+	/* Every cluster of the axis, only when given (existing databases
+	 * keep their fingerprint). */
+	if (gp_whatif_cluster_axis(s) && (st = cluster_hashes(s, &h, err)))
+		return st;
 	/* The settings added since: hashed only when one differs from its
 	 * default, so that a spec without them keeps its fingerprint (and
 	 * its database). */

@@ -17,15 +17,15 @@
 
 struct gp_whatif_runner {
 	const gp_whatif_spec *spec;
-	gp_cluster own_base;
-	const gp_cluster *base; /* own_base, or the caller's (hooks) */
+	gp_cluster *own_bases;  /* one per cluster of the axis, loaded once */
+	const gp_cluster *base; /* own_bases, or the caller's (hooks) */
 	gp_joblist *jobs;       /* per trace, loaded on first use */
 	int *loaded;
 	gp_scale **scale;       /* per trace, with --scale-durations */
 	/* The last cluster built and its caches: consecutive runs of one
 	 * configuration's cluster (other queues, policies, seeds) reuse it. */
 	int have;
-	size_t cv[3];           /* add, remove, fabric indices */
+	size_t cv[4];           /* add, remove, fabric, cluster indices */
 	gp_cluster cluster;     /* built, when the spec changes the base */
 	const gp_cluster *cl;   /* &cluster, or base when nothing changes it */
 	gp_sim_perf *perf;
@@ -47,16 +47,20 @@ gp_whatif_runner *gp_whatif_runner_new_with(const gp_whatif_spec *spec,
 		r->hooks = *hooks;
 	if (r->hooks.cluster) {
 		r->base = r->hooks.cluster;
-	} else if (gp_cluster_load(spec->cluster, &r->own_base, err)) {
-		free(r);
-		return NULL;
 	} else {
-		r->base = &r->own_base;
-	}
-	if (gp_whatif_spec_check(spec, r->base, err)) {
-		gp_cluster_release(&r->own_base);
-		free(r);
-		return NULL;
+		r->own_bases = gp_xcalloc(spec->nvalues[GP_AX_CLUSTER], sizeof(*r->own_bases));
+		if (gp_whatif_bases_load(spec, r->own_bases, err)) {
+			free(r->own_bases);
+			free(r);
+			return NULL;
+		}
+		r->base = r->own_bases;
+		if (gp_whatif_spec_check_bases(spec, r->base, err)) {
+			gp_whatif_bases_release(spec, r->own_bases);
+			free(r->own_bases);
+			free(r);
+			return NULL;
+		}
 	}
 	r->jobs = gp_xcalloc(spec->ntraces, sizeof(*r->jobs));
 	r->loaded = gp_xcalloc(spec->ntraces, sizeof(int));
@@ -106,7 +110,9 @@ void gp_whatif_runner_free(gp_whatif_runner *r)
 	free(r->scale);
 	free(r->jobs);
 	free(r->loaded);
-	gp_cluster_release(&r->own_base);
+	if (r->own_bases)
+		gp_whatif_bases_release(r->spec, r->own_bases);
+	free(r->own_bases);
 	free(r);
 }
 
@@ -165,10 +171,11 @@ int gp_whatif_runner_record(gp_whatif_runner *r, size_t run, gp_whatif_result *o
 	if ((st = load_trace(r, t, err)))
 		return st;
 	if (!r->have || r->cv[0] != c.v[GP_AX_ADD] || r->cv[1] != c.v[GP_AX_REMOVE] ||
-	    r->cv[2] != c.v[GP_AX_FABRIC]) {
+	    r->cv[2] != c.v[GP_AX_FABRIC] || r->cv[3] != c.v[GP_AX_CLUSTER]) {
 		drop_cluster(r);
 		if (!s->add.n && !s->remove.n && !s->fabric.n) {
-			r->cl = r->base;        /* the base as it is: no copy */
+			/* the base as it is: no copy */
+			r->cl = &r->base[c.v[GP_AX_CLUSTER]];
 		} else if ((st = gp_whatif_cluster_build(s, &c, &r->cluster, err))) {
 			return st;
 		} else {
@@ -178,6 +185,7 @@ int gp_whatif_runner_record(gp_whatif_runner *r, size_t run, gp_whatif_result *o
 		r->cv[0] = c.v[GP_AX_ADD];
 		r->cv[1] = c.v[GP_AX_REMOVE];
 		r->cv[2] = c.v[GP_AX_FABRIC];
+		r->cv[3] = c.v[GP_AX_CLUSTER];
 		r->perf = gp_sim_perf_new(r->cl);
 		for (size_t k = 0; k < s->ntraces; k++)
 			if (r->scale[k])

@@ -15,6 +15,7 @@
 
 const char *const gp_whatif_axis_names[GP_AX_COUNT] = {
 	"trace", "add_nodes", "remove_nodes", "fabric", "queue", "policy", "mtbf_node", "recovery",
+	"cluster",
 };
 
 void gp_whatif_spec_init(gp_whatif_spec *s)
@@ -50,6 +51,9 @@ void gp_whatif_spec_release(gp_whatif_spec *s)
 		return;
 	free(s->path);
 	free(s->cluster);
+	free_strv(s->clusters, s->nclusters);
+	free_strv(s->cluster_names, s->nclusters);
+	free(s->cluster_hashes);
 	free_strv(s->traces, s->ntraces);
 	free_strv(s->trace_names, s->ntraces);
 	free(s->trace_hash);
@@ -453,7 +457,7 @@ static const char *const top_keys[] = {
 };
 static const char *const axes_keys[] = {
 	"trace", "add_nodes", "remove_nodes", "fabric", "queue", "policy", "mtbf_node", "recovery",
-	NULL
+	"cluster", NULL
 };
 
 /* A key given both at the top level and under axes. */
@@ -490,6 +494,32 @@ static int root_and_axes(loader *L, const gp_yaml_node **axes)
 	return GP_OK;
 }
 
+/* The base cluster: a cluster YAML, or a list of them (an axis: each
+ * configuration runs on one, with the node and fabric axes applied to
+ * it), at the top or under 'axes'. */
+static int load_clusters(loader *L, const gp_yaml_node *axes)
+{
+	gp_whatif_spec *s = L->s;
+	const gp_yaml_node *x;
+	size_t i;
+	int bad = 0;
+
+	x = either(L, L->doc.root, axes, "cluster", &bad);
+	if (bad)
+		return GP_EINPUT;
+	if (!x)
+		return gp_yaml_error(&L->doc, L->doc.root, L->err,
+				     "the spec needs 'cluster' (a cluster YAML or a list)");
+	if (str_list(L, x, "'cluster'", &s->cluster_names, &s->nclusters,
+		     &s->declared[GP_AX_CLUSTER]))
+		return GP_EINPUT;
+	s->clusters = gp_xcalloc(s->nclusters, sizeof(char *));
+	for (i = 0; i < s->nclusters; i++)
+		s->clusters[i] = gp_path_relative_to(s->path, s->cluster_names[i]);
+	s->cluster = gp_xstrdup(s->clusters[0]);
+	return GP_OK;
+}
+
 /* The cluster, the traces (an axis) and how they are read. */
 static int load_inputs(loader *L, const gp_yaml_node *axes)
 {
@@ -501,12 +531,8 @@ static int load_inputs(loader *L, const gp_yaml_node *axes)
 	long l;
 	double d;
 
-	x = gp_yaml_get(root, "cluster");
-	if (!x)
-		return gp_yaml_error(&L->doc, root, L->err, "the spec needs 'cluster' (a cluster YAML)");
-	if (gp_yaml_str(&L->doc, x, "'cluster'", &v, L->err))
+	if (load_clusters(L, axes))
 		return GP_EINPUT;
-	s->cluster = gp_path_relative_to(s->path, v);
 
 	x = either(L, root, axes, "trace", &bad);
 	if (bad)
@@ -983,6 +1009,7 @@ int gp_whatif_spec_grid(gp_whatif_spec *s, char *why, size_t size)
 	s->nvalues[GP_AX_POLICY] = s->npolicies;
 	s->nvalues[GP_AX_MTBF] = s->nmtbf;
 	s->nvalues[GP_AX_RECOVERY] = s->nrecoveries;
+	s->nvalues[GP_AX_CLUSTER] = s->nclusters ? s->nclusters : 1;
 	s->nconfigs = 1;
 	for (i = 0; i < GP_AX_COUNT; i++) {
 		if (s->nconfigs * s->nvalues[i] > GP_WHATIF_MAX_RUNS) {
@@ -1040,6 +1067,10 @@ static int load_scenario(loader *L)
 			st = gp_yaml_error(&L->doc, at, L->err,
 					   "'scenario': add_nodes is what the answer chooses (the nodes to "
 					   "buy), not a condition to withstand");
+		else if (a == GP_AX_CLUSTER)
+			st = gp_yaml_error(&L->doc, at, L->err,
+					   "'scenario': cluster is what the answer chooses (the cluster to "
+					   "build), not a condition to withstand");
 		else if (s->nvalues[a] < 2)
 			st = gp_yaml_error(&L->doc, at, L->err,
 					   "'scenario': '%s' has one value; a scenario axis lists the values "

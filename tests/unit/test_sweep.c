@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/trace.h"
@@ -21,6 +22,7 @@ static const char *const queues[] = { "fifo", "sjf", "backfill" };
 static const uint64_t seeds[] = { 4, 7 };
 
 static char cluster[4096], trace[4096];
+static const char *clusters[1] = { cluster };
 
 static void lists(gp_whatif_lists *l, gp_run_desc *run)
 {
@@ -29,7 +31,8 @@ static void lists(gp_whatif_lists *l, gp_run_desc *run)
 	snprintf(cluster, sizeof(cluster), "%s", gp_test_path(CLUSTER));
 	snprintf(trace, sizeof(trace), "%s", gp_test_path(TRACE));
 	l->origin = "compare";
-	l->cluster = cluster;
+	l->clusters = clusters;
+	l->nclusters = 1;
 	l->trace = trace;
 	l->policies = policies;
 	l->npolicies = 2;
@@ -247,6 +250,99 @@ static void test_hooks(void)
 	gp_whatif_spec_release(&s);
 }
 
+/* A list of clusters in a spec (tests/data/whatif/clusters.yaml): an axis
+ * in the key and the fingerprint, sizes and costs per cluster. */
+static void test_cluster_axis(void)
+{
+	gp_run_desc unused;
+	gp_whatif_lists l;
+	gp_whatif_spec s, one;
+	gp_whatif_config c;
+	gp_whatif_shape sh;
+	gp_cluster bases[2];
+	gp_error err = GP_ERROR_INIT;
+	char fp[17], fp1[17], *key;
+
+	lists(&l, &unused);     /* the paths of trace and cluster */
+	CU_ASSERT_EQUAL_FATAL(gp_whatif_spec_load(gp_test_path("tests/data/whatif/clusters.yaml"), &s,
+						  &err), GP_OK);
+	CU_ASSERT_EQUAL(s.nclusters, 2);
+	CU_ASSERT_EQUAL(s.nvalues[GP_AX_CLUSTER], 2);
+	CU_ASSERT_EQUAL(s.nconfigs, 4);
+	CU_ASSERT_TRUE(gp_whatif_cluster_axis(&s));
+	CU_ASSERT_STRING_EQUAL(s.cluster, s.clusters[0]);
+	/* the cluster varies fastest: configuration 1 is fifo on the second */
+	gp_whatif_config_of(&s, 1, &c);
+	CU_ASSERT_EQUAL(c.v[GP_AX_CLUSTER], 1);
+	CU_ASSERT_EQUAL(c.v[GP_AX_QUEUE], 0);
+	CU_ASSERT_PTR_NOT_NULL(strstr(gp_whatif_cluster_path(&s, &c), "whatif/small-3.yaml"));
+	CU_ASSERT_EQUAL_FATAL(gp_whatif_bases_load(&s, bases, &err), GP_OK);
+	CU_ASSERT_EQUAL(gp_whatif_spec_check_bases(&s, bases, &err), GP_OK);
+	/* cost: {box4: 1}, so a node costs 1 */
+	CU_ASSERT_EQUAL(gp_whatif_shape_of(&s, bases, &c, &sh), GP_OK);
+	CU_ASSERT_EQUAL(sh.nodes, 3);
+	CU_ASSERT_EQUAL(sh.gpus, 12);
+	CU_ASSERT_DOUBLE_EQUAL(sh.cost, 3, 1e-12);
+	gp_whatif_config_of(&s, 2, &c);
+	CU_ASSERT_EQUAL(gp_whatif_shape_of(&s, bases, &c, &sh), GP_OK);
+	CU_ASSERT_EQUAL(sh.gpus, 8);
+	gp_whatif_bases_release(&s, bases);
+	/* every cluster file in the fingerprint, its hash in the key */
+	CU_ASSERT_EQUAL_FATAL(gp_whatif_fingerprint(&s, "v", fp, &err), GP_OK);
+	gp_whatif_config_of(&s, 1, &c);
+	key = gp_whatif_config_key(&s, &c);
+	CU_ASSERT_PTR_NOT_NULL(strstr(key, ";recovery=-;cluster=small-3.yaml@"));
+	CU_ASSERT_EQUAL(strlen(strrchr(key, '@') + 1), 16);
+	free(key);
+	/* One cluster: no axis, the key and fingerprint as before the axis. */
+	CU_ASSERT_EQUAL_FATAL(gp_whatif_spec_load(gp_test_path("tests/data/whatif/grid.yaml"), &one,
+						  &err), GP_OK);
+	CU_ASSERT_FALSE(gp_whatif_cluster_axis(&one));
+	CU_ASSERT_EQUAL(one.nvalues[GP_AX_CLUSTER], 1);
+	gp_whatif_config_of(&one, 0, &c);
+	key = gp_whatif_config_key(&one, &c);
+	CU_ASSERT_PTR_NULL(strstr(key, "cluster="));
+	free(key);
+	gp_whatif_spec_release(&one);
+	gp_whatif_spec_release(&s);
+
+	/* An edit of the second cluster file changes the fingerprint. */
+	{
+		char dir[] = "/tmp/gp-sweep-XXXXXX", spec[256], cl[256], *text;
+		char abs_cl[4096], abs_tr[4096];
+		FILE *f;
+		size_t len;
+
+		CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+		snprintf(spec, sizeof(spec), "%s/s.yaml", dir);
+		snprintf(cl, sizeof(cl), "%s/c.yaml", dir);
+		CU_ASSERT_EQUAL_FATAL(gp_read_file(gp_test_path(CLUSTER), 1 << 20, &text, &len, &err),
+				      GP_OK);
+		f = fopen(cl, "w");
+		fwrite(text, 1, len, f);
+		fclose(f);
+		f = fopen(spec, "w");
+		CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(cluster, abs_cl));
+		CU_ASSERT_PTR_NOT_NULL_FATAL(realpath(trace, abs_tr));
+		fprintf(f, "cluster: [%s, c.yaml]\ntrace: %s\n", abs_cl, abs_tr);
+		fclose(f);
+		CU_ASSERT_EQUAL_FATAL(gp_whatif_spec_load(spec, &s, &err), GP_OK);
+		CU_ASSERT_EQUAL_FATAL(gp_whatif_fingerprint(&s, "v", fp, &err), GP_OK);
+		gp_whatif_spec_release(&s);
+		f = fopen(cl, "a");
+		fputs("# edited\n", f);
+		fclose(f);
+		CU_ASSERT_EQUAL_FATAL(gp_whatif_spec_load(spec, &s, &err), GP_OK);
+		CU_ASSERT_EQUAL_FATAL(gp_whatif_fingerprint(&s, "v", fp1, &err), GP_OK);
+		CU_ASSERT_STRING_NOT_EQUAL(fp, fp1);
+		gp_whatif_spec_release(&s);
+		free(text);
+		unlink(cl);
+		unlink(spec);
+		rmdir(dir);
+	}
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("sweep");
@@ -254,6 +350,7 @@ static void register_tests(void)
 	gp_test_add(s, "a spec built from lists", test_build);
 	gp_test_add(s, "a built spec's checks", test_build_errors);
 	gp_test_add(s, "lent inputs and a record per run", test_hooks);
+	gp_test_add(s, "a list of clusters is an axis", test_cluster_axis);
 }
 
 int main(int argc, char **argv)

@@ -4,7 +4,8 @@
  * axes, enumerated in one fixed order so that run i means the same run in
  * every process (slices, workers, resumed sweeps).
  *
- *   cluster: topologies/example-cluster.yaml   # paths relative to the spec
+ *   cluster: topologies/example-cluster.yaml   # paths relative to the spec;
+ *                                              # a list makes it an axis
  *   trace: workloads/philly-2017-11-29.csv     # a list makes it an axis
  *   queue: fifo                                # a list makes it an axis
  *   policy: bestfit                            # a list makes it an axis
@@ -34,7 +35,9 @@
 /* The axes, in grid order (the first varies slowest). */
 enum gp_whatif_axis {
 	GP_AX_TRACE = 0, GP_AX_ADD, GP_AX_REMOVE, GP_AX_FABRIC, GP_AX_QUEUE,
-	GP_AX_POLICY, GP_AX_MTBF, GP_AX_RECOVERY, GP_AX_COUNT
+	GP_AX_POLICY, GP_AX_MTBF, GP_AX_RECOVERY,
+	GP_AX_CLUSTER,  /* the base cluster, when 'cluster' lists several */
+	GP_AX_COUNT
 };
 extern const char *const gp_whatif_axis_names[GP_AX_COUNT]; /* "add_nodes", ... */
 /* The axes of the first database schema, each with a fixed column; the
@@ -72,7 +75,14 @@ typedef struct gp_whatif_cost {
 
 typedef struct gp_whatif_spec {
 	char *path;             /* the spec file */
-	char *cluster;          /* resolved against the spec's directory */
+	char *cluster;          /* resolved against the spec's directory; the
+				 * first of clusters */
+	/* The cluster axis: every base cluster as resolved and as written,
+	 * and their content hashes (fingerprint, keys); one unless 'cluster'
+	 * is a list. */
+	char **clusters, **cluster_names;
+	size_t nclusters;
+	char (*cluster_hashes)[17];
 	char **traces;          /* resolved paths */
 	char **trace_names;     /* as written in the spec */
 	size_t ntraces;
@@ -128,13 +138,15 @@ void gp_whatif_spec_release(gp_whatif_spec *s);
  * are checked when loaded).  Errors GP_EINPUT with FILE:LINE:COL, GP_EIO. */
 int gp_whatif_spec_load(const char *path, gp_whatif_spec *s, gp_error *err);
 /* A spec built in memory rather than read from a file: compare builds one
- * from its options.  One cluster and one trace; the policies, queues and
- * seeds are the axes (in their order, duplicates allowed); every other
- * setting of a run is run's (its failure MTBF and recovery are the one
- * value of those axes).  Strings are copied. */
+ * from its options.  One trace; the clusters, policies, queues and seeds
+ * are the axes (in their order, duplicates allowed);
+ * every other setting of a run is run's (its failure MTBF and recovery
+ * are the one value of those axes).  Strings are copied. */
 typedef struct gp_whatif_lists {
 	const char *origin;     /* names the spec in messages ("compare") */
-	const char *cluster, *trace;
+	const char *const *clusters;
+	size_t nclusters;
+	const char *trace;
 	const char *const *policies, *const *queues;
 	size_t npolicies, nqueues;
 	const uint64_t *seeds;
@@ -148,7 +160,7 @@ int gp_whatif_spec_build(const gp_whatif_lists *l, gp_whatif_spec *s, gp_error *
  * lists; -1 with why set when the grid is over GP_WHATIF_MAX_RUNS. */
 int gp_whatif_spec_grid(gp_whatif_spec *s, char *why, size_t size);
 
-/* Check the spec against its base cluster: node types, switches. */
+/* Check the spec against a base cluster: node types, switches. */
 int gp_whatif_spec_check(const gp_whatif_spec *s, const gp_cluster *base,
 			 gp_error *err);
 
@@ -204,12 +216,27 @@ int gp_whatif_column_value(const gp_whatif_spec *s, size_t k, const gp_whatif_co
  * key, -1 when the key names none of its values. */
 long gp_whatif_key_find(const gp_whatif_spec *s, int axis, const char *key);
 
-/* What the configuration's cluster looks like without building it. */
+/* The base clusters: one per value of the cluster axis (nvalues
+ * [GP_AX_CLUSTER], one without the axis).  Every function below that
+ * takes `bases` takes this array.  On failure nothing is left to
+ * release. */
+int gp_whatif_bases_load(const gp_whatif_spec *s, gp_cluster *bases, gp_error *err);
+void gp_whatif_bases_release(const gp_whatif_spec *s, gp_cluster *bases);
+/* gp_whatif_spec_check against every base cluster. */
+int gp_whatif_spec_check_bases(const gp_whatif_spec *s, const gp_cluster *bases, gp_error *err);
+/* Whether the cluster axis was given (a list): only then is it in keys,
+ * fingerprints, reports and the database. */
+int gp_whatif_cluster_axis(const gp_whatif_spec *s);
+/* The cluster file configuration c runs on. */
+const char *gp_whatif_cluster_path(const gp_whatif_spec *s, const gp_whatif_config *c);
+
+/* What the configuration's cluster looks like without building it (its
+ * base of bases, with the node and fabric axes applied). */
 typedef struct gp_whatif_shape {
 	int nodes, gpus;
 	double cost;
 } gp_whatif_shape;
-int gp_whatif_shape_of(const gp_whatif_spec *s, const gp_cluster *base,
+int gp_whatif_shape_of(const gp_whatif_spec *s, const gp_cluster *bases,
 		       const gp_whatif_config *c, gp_whatif_shape *out);
 
 /* Build the configuration's cluster: load the base cluster, add and remove

@@ -38,8 +38,9 @@ typedef int (*gp_whatif_record_fn)(void *ud, size_t run, const gp_run *one, gp_s
 				   gp_error *err);
 
 typedef struct gp_whatif_hooks {
-	/* The spec's base cluster, loaded (borrowed; NULL: the runner
-	 * loads it). */
+	/* The spec's base clusters (gp_whatif_bases_load: one per value of
+	 * the cluster axis), loaded and checked (borrowed; NULL: the runner
+	 * loads them). */
 	const gp_cluster *cluster;
 	/* Per trace of the spec ([ntraces]): its jobs, loaded (borrowed: a
 	 * run changes them and puts them back), and their duration scaling
@@ -54,7 +55,7 @@ typedef struct gp_whatif_hooks {
 /* ---- one run, in this process ---- */
 
 typedef struct gp_whatif_runner gp_whatif_runner;
-/* Keeps spec by pointer.  Loads the base cluster (checked against the
+/* Keeps spec by pointer.  Loads the base clusters (checked against the
  * spec); traces are loaded on first use and kept.  A spec that changes
  * nothing of the base (no node or fabric axis) runs on the base itself. */
 gp_whatif_runner *gp_whatif_runner_new(const gp_whatif_spec *spec, gp_error *err);
