@@ -177,6 +177,7 @@ struct gp_sim {
 	size_t fs_nt;
 	double fs_grid, fs_next;
 	int fs_max_prio;
+	struct gp_sim_fsq *fsq; /* the queue: groups of jobs and their heads */
 
 	gp_error *err;
 	int status;
