@@ -106,6 +106,13 @@ static void reclaim_setup(sim *s)
 	s->q_rc_ver = gp_xcalloc(nt, sizeof(*s->q_rc_ver));
 	s->q_rc_need = gp_xcalloc(nt, sizeof(*s->q_rc_need));
 	s->q_rc_free = gp_xcalloc(nt, sizeof(*s->q_rc_free));
+	s->q_fp_ver = gp_xcalloc(nt, sizeof(*s->q_fp_ver));
+	s->q_fp_need = gp_xcalloc(nt, sizeof(*s->q_fp_need));
+	s->q_fp_free = gp_xcalloc(nt, sizeof(*s->q_fp_free));
+	s->q_fp_top = gp_xcalloc((size_t)T->ncohorts + 1, sizeof(*s->q_fp_top));
+	s->q_fp_dmin = gp_xmalloc(nt * sizeof(*s->q_fp_dmin));
+	for (k = 0; k < nt; k++)
+		s->q_fp_dmin[k] = INT64_MAX;
 }
 
 int gp_sim_tenant_key_parse(const char *s)
@@ -212,6 +219,12 @@ void gp_sim_quota_teardown(sim *s)
 	free(s->q_rc_need);
 	free(s->q_rc_free);
 	free(s->q_hold);
+	free(s->q_fp_ver);
+	free(s->q_fp_need);
+	free(s->q_fp_free);
+	free(s->q_fp_c);
+	free(s->q_fp_dmin);
+	free(s->q_fp_top);
 }
 
 static int64_t over(int64_t u, int64_t g)
@@ -316,7 +329,9 @@ int gp_sim_quota_admit(sim *s, int32_t j, const gp_placement *p)
 	return 0;
 }
 
-double gp_sim_quota_share(const sim *s, int t, int32_t j)
+/* Tenant t's dominant share with sign x d (NULL: nothing) and extra on
+ * key `key` added to its use. */
+static double share_with(const sim *s, int t, const int64_t *d, int sign, int key, int64_t extra)
 {
 	const gp_tenants *T = s->cfg->tenants;
 	const gp_tenant *x = &T->t[t];
@@ -326,10 +341,10 @@ double gp_sim_quota_share(const sim *s, int t, int32_t j)
 	if (x->cohort < 0)
 		return 0;
 	for (r = 0; r < T->nres; r++) {
-		int64_t u = s->q_use[(size_t)t * GP_TENANTS_MAX_RES + r], pool;
+		int64_t u = s->q_use[(size_t)t * GP_TENANTS_MAX_RES + r] + (d ? sign * d[r] : 0), pool;
 
-		if (j >= 0 && r == s->q_all)
-			u += need_milli(&s->jl->jobs[j]);
+		if (r == key)
+			u += extra;
 		pool = s->q_co_pool[(size_t)x->cohort * GP_TENANTS_MAX_RES + r];
 		if (u > x->nominal[r] && pool > 0 && (double)(u - x->nominal[r]) / (double)pool > best)
 			best = (double)(u - x->nominal[r]) / (double)pool;
@@ -337,6 +352,17 @@ double gp_sim_quota_share(const sim *s, int t, int32_t j)
 	if (!(best > 0))
 		return 0;
 	return x->weight > 0 ? best / x->weight : INFINITY;
+}
+
+static double share_of(const sim *s, int t, const int64_t *d, int sign)
+{
+	return share_with(s, t, d, sign, -1, 0);
+}
+
+double gp_sim_quota_share(const sim *s, int t, int32_t j)
+{
+	return j >= 0 ? share_with(s, t, NULL, 0, s->q_all, need_milli(&s->jl->jobs[j]))
+		      : share_with(s, t, NULL, 0, -1, 0);
 }
 
 int gp_sim_quota_admits(sim *s, int32_t j, const gp_placement *p)
@@ -421,6 +447,8 @@ void gp_sim_quota_change(sim *s, int32_t j, const gp_placement *p, int sign)
 	if (!s->q_reclaim)
 		return;
 	if (sign > 0) {
+		if (d[0] < s->q_fp_dmin[t])
+			s->q_fp_dmin[t] = d[0];
 		s->q_seq[j] = ++s->q_seq_next;
 		s->q_rprev[j] = -1;
 		s->q_rnext[j] = s->q_rhead[t];
@@ -461,7 +489,7 @@ void gp_sim_quota_change(sim *s, int32_t j, const gp_placement *p, int sign)
  *     waits; no job of its tenant needing as much or more searches again
  *     while its cohort runs the same jobs and no more GPU share is free. */
 
-typedef struct cand {
+typedef struct gp_sim_qcand {
 	int prio;
 	uint64_t seq;
 	int32_t job;
@@ -594,7 +622,7 @@ static void walk_release(cand_walk *w)
 
 /* Whether j fits now with what was taken (rule 4): its quota and the
  * policy's placement (into s->scratch). */
-static int fits_now(sim *s, int32_t j, int t, int64_t freed)
+static int fits_now(sim *s, int32_t j, int t, int64_t freed, int borrow)
 {
 	const gp_job *job = &s->jl->jobs[j];
 	int64_t d[GP_TENANTS_MAX_RES];
@@ -611,7 +639,49 @@ static int fits_now(sim *s, int32_t j, int t, int64_t freed)
 	if (s->cfg->policy->place(&s->ctx, job, &s->scratch) != GP_PLACED)
 		return 0;
 	demand(s, &s->scratch, d);
-	return within(s, t, d) && admits(s, t, d);
+	return (borrow || within(s, t, d)) && admits(s, t, d);
+}
+
+/* Rule 5: j placed in s->scratch with q_vict[0..nv) taken: put back
+ * those the placement and j's quota (within its nominal quota unless
+ * borrow) leave room for, the last taken first; preempt the others
+ * (the caller starts j, then requeues them). */
+static int commit_victims(sim *s, int t, size_t nv, int borrow)
+{
+	int64_t d[GP_TENANTS_MAX_RES];
+	gp_sim_interrupt ir;
+	size_t i;
+	int32_t v;
+
+	demand(s, &s->scratch, d);
+	if (gp_placement_apply(&s->alloc, &s->scratch) != 0) {
+		for (i = nv; i-- > 0;)
+			give_back(s, s->q_vict[i]);
+		return 0;
+	}
+	for (i = nv; i-- > 0;) {
+		v = s->q_vict[i];
+		if (give_back(s, v) == 0 && !((borrow || within(s, t, d)) && admits(s, t, d)))
+			take(s, v);
+	}
+	gp_placement_undo(&s->alloc, &s->scratch);
+	gp_sim_interrupt_init(&ir);
+	ir.cause = GP_SIM_CAUSE_PREEMPT;
+	ir.overhead_s = s->cfg->preempt_cost;
+	s->pk.defer = 1;
+	for (i = 0; i < nv && s->status == GP_OK; i++) {
+		v = s->q_vict[i];
+		if (!s->q_released[v])
+			continue;
+		s->q_released[v] = 0;
+		use_add(s, v, 1); /* gp_sim_ix_interrupt takes it off again */
+		ir.lose = gp_sim_ix_tau(s, v) > 0 ? GP_SIM_LOSE_CHECKPOINT : GP_SIM_LOSE_NOTHING;
+		s->res->tenant_use[t].reclaims++;
+		s->res->tenant_use[s->res->job_tenant[v]].reclaimed++;
+		gp_sim_ix_interrupt(s, v, &ir, 1);
+	}
+	s->pk.defer = 0;
+	return s->status == GP_OK;
 }
 
 int gp_sim_quota_reclaim(sim *s, int32_t j)
@@ -619,11 +689,10 @@ int gp_sim_quota_reclaim(sim *s, int32_t j)
 	const gp_tenants *T = s->cfg->tenants;
 	const gp_job *job = &s->jl->jobs[j];
 	int t = s->res->job_tenant[j], r, ok = 0;
-	int64_t mask[GP_TENANTS_MAX_RES], d[GP_TENANTS_MAX_RES], freed = 0;
+	int64_t mask[GP_TENANTS_MAX_RES], freed = 0;
 	size_t nv = 0, i;
 	cand_walk w;
 	int32_t v;
-	gp_sim_interrupt ir;
 
 	if (!s->q_reclaim || T->t[t].cohort < 0)
 		return 0;
@@ -657,7 +726,7 @@ int gp_sim_quota_reclaim(sim *s, int32_t j)
 		freed += s->ix.held[v];
 		GP_GROW(s->q_vict, s->q_vict_cap, nv + 1);
 		s->q_vict[nv++] = v;
-		ok = fits_now(s, j, t, freed);
+		ok = fits_now(s, j, t, freed, 0);
 	}
 	walk_release(&w);
 	if (!ok) {
@@ -670,36 +739,238 @@ int gp_sim_quota_reclaim(sim *s, int32_t j)
 		s->q_rc_free[t] = s->cap_milli - s->alloc_milli;
 		return 0;
 	}
-	/* rule 5: fill back */
-	demand(s, &s->scratch, d);
-	if (gp_placement_apply(&s->alloc, &s->scratch) != 0) {
-		for (i = nv; i-- > 0;)
-			give_back(s, s->q_vict[i]);
-		return 0;
-	}
-	for (i = nv; i-- > 0;) {
-		v = s->q_vict[i];
-		if (give_back(s, v) == 0 && !(within(s, t, d) && admits(s, t, d)))
-			take(s, v);
-	}
-	gp_placement_undo(&s->alloc, &s->scratch);
-	gp_sim_interrupt_init(&ir);
-	ir.cause = GP_SIM_CAUSE_PREEMPT;
-	ir.overhead_s = s->cfg->preempt_cost;
-	s->pk.defer = 1; /* the caller starts j, then requeues them */
-	for (i = 0; i < nv && s->status == GP_OK; i++) {
-		v = s->q_vict[i];
-		if (!s->q_released[v])
+	return commit_victims(s, t, nv, 0);
+}
+
+/* ---- preemption by share (dominant-share) ----
+ * Kueue's fair sharing preemption with its default strategies
+ * [LessThanOrEqualToFinalShare, LessThanInitialShare], for a job j of
+ * tenant x that cannot start and would borrow (reclaim is for a job
+ * within its quota), within x's borrowing limit:
+ *  1. S = x's share with j.  Candidates are the running jobs of the other
+ *     tenants of x's cohort with a share above 0 (they borrow), each
+ *     tenant's in reclaim's candidate order.
+ *  2. While j does not fit: the tenant y with the highest share (then
+ *     the first in the file) offers its candidates in order; the first
+ *     one z with y's share without z still >= S is taken, those before
+ *     it are set aside; y drops out when it has none left.
+ *  3. Then, while j does not fit, from the tenants with a job set aside,
+ *     highest share first, each once: y's first job set aside is taken
+ *     when S < y's share.
+ *  4. Fill back and preemption as reclaim (rule 5), j's quota admitting
+ *     it with borrowing.
+ * A search that finds nothing is not repeated for a job of x needing as
+ * much or more while x's cohort runs the same jobs and no more GPU share
+ * is free, and none starts when no other tenant of the cohort has a
+ * share >= S (no candidate could qualify). */
+
+typedef struct fp_member {
+	int y;
+	int32_t at;             /* one priority: its next running job */
+	size_t i, n;            /* several: its range of s->q_fp_c */
+	int32_t aside;          /* its first candidate set aside, -1 none */
+	int in;                 /* still offers candidates */
+	int64_t dfail;          /* one quota key: the least demand that failed */
+} fp_member;
+
+static int32_t fp_next(sim *s, const cand *c, fp_member *m)
+{
+	int32_t v;
+
+	if (!s->q_one_prio)
+		return m->i < m->n ? c[m->i++].job : -1;
+	v = m->at;
+	if (v >= 0)
+		m->at = s->q_rnext[v];
+	return v;
+}
+
+/* The member in play with the highest share (the first on ties). */
+static fp_member *fp_top(const sim *s, fp_member *m, int nm, double *share)
+{
+	fp_member *best = NULL;
+	double bs = 0;
+	int i;
+
+	for (i = 0; i < nm; i++) {
+		double ys;
+
+		if (!m[i].in)
 			continue;
-		s->q_released[v] = 0;
-		use_add(s, v, 1); /* gp_sim_ix_interrupt takes it off again */
-		ir.lose = gp_sim_ix_tau(s, v) > 0 ? GP_SIM_LOSE_CHECKPOINT : GP_SIM_LOSE_NOTHING;
-		s->res->tenant_use[t].reclaims++;
-		s->res->tenant_use[s->res->job_tenant[v]].reclaimed++;
-		gp_sim_ix_interrupt(s, v, &ir, 1);
+		ys = gp_sim_quota_share(s, m[i].y, -1);
+		if (!best || ys > bs) {
+			best = &m[i];
+			bs = ys;
+		}
 	}
-	s->pk.defer = 0;
-	return s->status == GP_OK;
+	*share = bs;
+	return best;
+}
+
+/* Would j borrow, within its tenant's borrowing limit (on `gpus`)? */
+static int fp_borrows(const sim *s, int32_t j, int t)
+{
+	const gp_tenant *x = &s->cfg->tenants->t[t];
+	int64_t u = s->q_use[(size_t)t * GP_TENANTS_MAX_RES + s->q_all] + need_milli(&s->jl->jobs[j]);
+
+	return u > x->nominal[s->q_all] && (x->borrow_limit < 0 || u - x->nominal[s->q_all] <= x->borrow_limit);
+}
+
+/* Does a failed search stand for j? */
+static int fp_failed(const sim *s, int32_t j, int t)
+{
+	return s->q_fp_ver[t] == *group_ver(s, t) && need_milli(&s->jl->jobs[j]) >= s->q_fp_need[t] &&
+	       s->cap_milli - s->alloc_milli <= s->q_fp_free[t];
+}
+
+/* Has another tenant of t's cohort, running jobs, a share >= xs (above
+ * 0)?  The cohort's two highest such shares are kept while its use does
+ * not change (a pass asks this of many jobs). */
+static int fp_may(sim *s, int t, double xs)
+{
+	int co = s->cfg->tenants->t[t].cohort, i;
+	struct gp_sim_fptop *c = &s->q_fp_top[co];
+
+	if (c->ver != *group_ver(s, t)) {
+		c->ver = *group_ver(s, t);
+		c->t1 = c->t2 = -1;
+		c->s1 = c->s2 = 0;
+		for (i = s->q_co_off[co]; i < s->q_co_off[co + 1]; i++) {
+			int y = s->q_co_mem[i];
+			double ys;
+
+			if (s->q_rhead[y] < 0 || !((ys = gp_sim_quota_share(s, y, -1)) > 0))
+				continue;
+			if (c->t1 < 0 || ys > c->s1) {
+				c->t2 = c->t1;
+				c->s2 = c->s1;
+				c->t1 = y;
+				c->s1 = ys;
+			} else if (c->t2 < 0 || ys > c->s2) {
+				c->t2 = y;
+				c->s2 = ys;
+			}
+		}
+	}
+	if (c->t1 >= 0 && c->t1 != t)
+		return c->s1 >= xs;
+	return c->t2 >= 0 && c->s2 >= xs;
+}
+
+/* The cohort's members that may lose jobs, with their candidates. */
+static int fp_members(sim *s, int t, double xs, fp_member *m)
+{
+	int co = s->cfg->tenants->t[t].cohort, i, nm = 0;
+	size_t nc = 0;
+	int32_t v;
+
+	for (i = s->q_co_off[co]; i < s->q_co_off[co + 1]; i++) {
+		int y = s->q_co_mem[i];
+		double ys = gp_sim_quota_share(s, y, -1);
+
+		if (y == t || s->q_rhead[y] < 0 || !(ys > 0) || ys < xs)
+			continue;
+		m[nm].y = y;
+		m[nm].at = s->q_rhead[y];
+		m[nm].aside = -1;
+		m[nm].in = 1;
+		m[nm].dfail = INT64_MAX;
+		m[nm].i = nc;
+		if (!s->q_one_prio) {
+			for (v = s->q_rhead[y]; v >= 0; v = s->q_rnext[v]) {
+				GP_GROW(s->q_fp_c, s->q_fp_cap, nc + 1);
+				s->q_fp_c[nc].prio = s->jl->jobs[v].priority;
+				s->q_fp_c[nc].seq = s->q_seq[v];
+				s->q_fp_c[nc].job = v;
+				nc++;
+			}
+			qsort(s->q_fp_c + m[nm].i, nc - m[nm].i, sizeof(*s->q_fp_c), cand_cmp);
+		}
+		m[nm].n = nc;
+		nm++;
+	}
+	return nm;
+}
+
+/* Take v for j; 1 when j then fits. */
+static int fp_take(sim *s, int32_t j, int t, int32_t v, size_t *nv, int64_t *freed)
+{
+	take(s, v);
+	*freed += s->ix.held[v];
+	GP_GROW(s->q_vict, s->q_vict_cap, *nv + 1);
+	s->q_vict[(*nv)++] = v;
+	return fits_now(s, j, t, *freed, 1);
+}
+
+int gp_sim_quota_fair_preempt(sim *s, int32_t j)
+{
+	const gp_tenants *T = s->cfg->tenants;
+	int t = s->res->job_tenant[j], co = T->t[t].cohort, ok = 0, nm, i;
+	int64_t freed = 0, dv[GP_TENANTS_MAX_RES];
+	size_t nv = 0;
+	double xs, ys;
+	fp_member *m, *y;
+	int32_t v;
+
+	if (!s->q_reclaim || co < 0 || s->q_all < 0 || !fp_borrows(s, j, t) || fp_failed(s, j, t))
+		return 0;
+	xs = gp_sim_quota_share(s, t, j);
+	if (!fp_may(s, t, xs))
+		goto fail;
+	for (i = s->q_co_off[co]; i < s->q_co_off[co + 1]; i++)
+		integrate_tenant(s, (size_t)s->q_co_mem[i]);
+	integrate_cohort(s, co);
+	m = gp_xmalloc((size_t)(s->q_co_off[co + 1] - s->q_co_off[co]) * sizeof(*m));
+	nm = fp_members(s, t, xs, m);
+	/* rule 2 */
+	while (!ok && s->status == GP_OK && (y = fp_top(s, m, nm, &ys)) != NULL) {
+		if (T->nres == 1) {
+			/* one key: when y's smallest job (a bound) fails, all do */
+			dv[0] = s->q_fp_dmin[y->y];
+			if (share_of(s, y->y, dv, -1) < xs) {
+				if (y->aside < 0)
+					y->aside = fp_next(s, s->q_fp_c, y);
+				y->in = 0;
+				continue;
+			}
+		}
+		while ((v = fp_next(s, s->q_fp_c, y)) >= 0) {
+			demand(s, &s->pool[s->slot[v]], dv);
+			/* one key: a job as large as one that failed fails */
+			if (!(T->nres == 1 && dv[0] >= y->dfail)) {
+				if (share_of(s, y->y, dv, -1) >= xs)
+					break;
+				y->dfail = dv[0];
+			}
+			if (y->aside < 0)
+				y->aside = v;
+		}
+		if (v < 0)
+			y->in = 0;
+		else
+			ok = fp_take(s, j, t, v, &nv, &freed);
+	}
+	/* rule 3 */
+	for (i = 0; i < nm; i++)
+		m[i].in = m[i].aside >= 0;
+	while (!ok && s->status == GP_OK && (y = fp_top(s, m, nm, &ys)) != NULL) {
+		y->in = 0;
+		if (xs < ys)
+			ok = fp_take(s, j, t, y->aside, &nv, &freed);
+	}
+	free(m);
+	if (ok)
+		return commit_victims(s, t, nv, 1);
+	while (nv-- > 0)
+		if (give_back(s, s->q_vict[nv]) != 0)
+			s->status = gp_error_set(s->err, GP_EIO, NULL, 0, 0,
+						 "internal error: cannot restore a running job");
+fail:
+	if (s->q_fp_ver[t] != *group_ver(s, t) || need_milli(&s->jl->jobs[j]) < s->q_fp_need[t])
+		s->q_fp_need[t] = need_milli(&s->jl->jobs[j]);
+	s->q_fp_ver[t] = *group_ver(s, t);
+	s->q_fp_free[t] = s->cap_milli - s->alloc_milli;
+	return 0;
 }
 
 void gp_sim_quota_trial(sim *s, int32_t j, int sign)
@@ -725,6 +996,8 @@ int gp_sim_quota_reshare(sim *s, int32_t j, const gp_placement *p, int milli)
 		return 0;
 	integrate(s, t);
 	use_delta(s, t, d1, 1);
+	if (s->q_fp_dmin && d0[0] + d1[0] < s->q_fp_dmin[t])
+		s->q_fp_dmin[t] = d0[0] + d1[0];
 	if (s->q_use[(size_t)t * GP_TENANTS_MAX_RES] > u->peak_milli)
 		u->peak_milli = s->q_use[(size_t)t * GP_TENANTS_MAX_RES];
 	return 1;

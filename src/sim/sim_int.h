@@ -161,6 +161,17 @@ struct gp_sim {
 	int q_one_prio;         /* every job has the same priority */
 	uint32_t *q_rc_ver;     /* per tenant, its last failed reclaim: the */
 	int64_t *q_rc_need, *q_rc_free; /* group version, need, free share */
+	uint32_t *q_fp_ver;     /* the same for preemption by share */
+	int64_t *q_fp_need, *q_fp_free;
+	struct gp_sim_fptop {   /* per cohort, at a version of its use: the */
+		uint32_t ver;   /* two highest shares of tenants running jobs */
+		int t1, t2;
+		double s1, s2;
+	} *q_fp_top;
+	int64_t *q_fp_dmin;     /* one quota key: per tenant, a bound below
+				 * its running jobs' demand */
+	struct gp_sim_qcand *q_fp_c;    /* its candidates (several priorities) */
+	size_t q_fp_cap;
 	int32_t q_said_no;      /* the last job whose try the quota refused */
 	struct gp_sim_drs *drs; /* --queue dominant-share (drs.c) */
 	struct gp_sim_qhold *q_hold; /* quota held by backfill's reservations */
@@ -283,9 +294,10 @@ int gp_sim_job_runinfo(sim *s, int32_t j, gp_sim_runinfo *ri);
 int gp_sim_start_job(sim *s, int32_t j, const gp_sim_runinfo *ri);
 
 /* skip.c: fifo-skip's try of queued job j of class k: place it, else (the
- * class's head) preempt for it, else reclaim borrowed quota, and start
- * it.  1 when preemption victims came back to the queue (the pass starts
- * over), else 0.  dominant-share tries its jobs the same way. */
+ * class's head) preempt for it, else reclaim borrowed quota, else (under
+ * dominant-share) preempt by share, and start it.  1 when preemption
+ * victims came back to the queue (the pass starts over), else 0.
+ * dominant-share tries its jobs the same way. */
 int gp_sim_skip_try(sim *s, int32_t j, int k);
 
 /* Seconds of work between j's checkpoints: its own (job spec
@@ -371,6 +383,10 @@ void gp_sim_quota_change(sim *s, int32_t j, const gp_placement *p, int sign);
  * success its placement is in s->scratch and the victims are deferred
  * (the caller starts j, then gp_sim_flush_requeue). */
 int gp_sim_quota_reclaim(sim *s, int32_t j);
+/* May j (dominant-share), which would borrow, start by preempting jobs
+ * of tenants of its cohort by share (Kueue's fair sharing preemption,
+ * quota.c)?  As reclaim. */
+int gp_sim_quota_fair_preempt(sim *s, int32_t j);
 void gp_sim_quota_end(sim *s);
 
 /* Tenant t's dominant share (Kueue's DRS, drs.c) with job j's request

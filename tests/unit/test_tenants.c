@@ -686,6 +686,93 @@ static void test_dominant_share(void)
 	gp_joblist_release(&l);
 }
 
+/* Preemption by share (dominant-share), one 8-GPU node, one cohort of a,
+ * b (2 GPUs of quota each) and c (4, idle): it lends 8.
+ *   b1, b2, b3 (b, 2 GPUs, 100 s) at 0, 1, 2: b uses 6, borrows 4 (share
+ *   4/8 = 0.5); a1 (a, 2, 100 s) at 3 fills the node.  a2 (a, 2, 50 s)
+ *   at 10 would take a to 4, share 2/8 = 0.25; a is beyond its quota, so
+ *   reclaim does not apply.  b without b3 (its latest) keeps 0.25 >= a's
+ *   0.25: b3 is preempted (92 s left), a2 runs 10-60.  b3 would take b
+ *   back to 0.5 and a without a2 has 0 < 0.5: it waits for a2's end,
+ *   60-152.  Under fifo-skip a2 waits for b1's end: 100-150. */
+static void test_share_preempt(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+	int q;
+
+	cl = *gp_test_pix_cluster(1, 8);
+	gp_joblist_init(&l);
+	add(&l, "b1", "b", 0, 2, 100);
+	add(&l, "b2", "b", 1, 2, 100);
+	add(&l, "b3", "b", 2, 2, 100);
+	add(&l, "a1", "a", 3, 2, 100);
+	add(&l, "a2", "a", 10, 2, 50);
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 2}, cohort: k}\n"
+				    "  - {name: b, quota: {gpus: 2}, cohort: k}\n"
+				    "  - {name: c, quota: {gpus: 4}, cohort: k}\n", &t, &err), GP_OK);
+	for (q = 0; q < 2; q++) {
+		queue = q == 0 ? GP_SIM_DOMINANT_SHARE : GP_SIM_FIFO_SKIP;
+		CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+		CHECK_JOB(r, 0, 0, 100);
+		CHECK_JOB(r, 1, 1, 101);
+		CHECK_JOB(r, 2, 2, q == 0 ? 152 : 102);
+		CHECK_JOB(r, 3, 3, 103);
+		CHECK_JOB(r, 4, q == 0 ? 10 : 100, q == 0 ? 60 : 150);
+		CU_ASSERT_EQUAL(r.jobs[2].preemptions, q == 0);
+		CU_ASSERT_EQUAL(r.tenant_use[0].reclaims, (size_t)(q == 0));
+		CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed, (size_t)(q == 0));
+		gp_sim_result_release(&r);
+	}
+	queue = GP_SIM_FIFO_SKIP;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
+/* Preemption by share, the second strategy (LessThanInitialShare): one
+ * 8-GPU node, one cohort of a, b (2 GPUs of quota each) and c (4): it
+ * lends 8.  b1 (b, 4 GPUs, 100 s) at 0 borrows 2 (share 2/8 = 0.25); a1
+ * (a, 2) at 1 and c1 (c, 2) at 2 fill the node.  a2 (a, 1 GPU, 50 s) at
+ * 10 would take a to 3, share 1/8 = 0.125.  b without b1 has 0 < 0.125:
+ * the first strategy sets b1 aside; the second takes it, 0.125 being
+ * below b's 0.25 now.  a2 runs 10-60 on one of b1's GPUs; b1 (90 s
+ * left) waits for it, 60-150.  Under fifo-skip a2 waits for b1: 100-150. */
+static void test_share_preempt_initial(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+	int q;
+
+	cl = *gp_test_pix_cluster(1, 8);
+	gp_joblist_init(&l);
+	add(&l, "b1", "b", 0, 4, 100);
+	add(&l, "a1", "a", 1, 2, 100);
+	add(&l, "c1", "c", 2, 2, 100);
+	add(&l, "a2", "a", 10, 1, 50);
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 2}, cohort: k}\n"
+				    "  - {name: b, quota: {gpus: 2}, cohort: k}\n"
+				    "  - {name: c, quota: {gpus: 4}, cohort: k}\n", &t, &err), GP_OK);
+	for (q = 0; q < 2; q++) {
+		queue = q == 0 ? GP_SIM_DOMINANT_SHARE : GP_SIM_FIFO_SKIP;
+		CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+		CHECK_JOB(r, 0, 0, q == 0 ? 150 : 100);
+		CHECK_JOB(r, 1, 1, 101);
+		CHECK_JOB(r, 2, 2, 102);
+		CHECK_JOB(r, 3, q == 0 ? 10 : 100, q == 0 ? 60 : 150);
+		CU_ASSERT_EQUAL(r.jobs[0].preemptions, q == 0);
+		CU_ASSERT_EQUAL(r.tenant_use[0].reclaims, (size_t)(q == 0));
+		CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed, (size_t)(q == 0));
+		gp_sim_result_release(&r);
+	}
+	queue = GP_SIM_FIFO_SKIP;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("tenants");
@@ -703,6 +790,8 @@ static void register_tests(void)
 	gp_test_add(s, "las", test_las);
 	gp_test_add(s, "share_change", test_share_change);
 	gp_test_add(s, "dominant_share", test_dominant_share);
+	gp_test_add(s, "share_preempt", test_share_preempt);
+	gp_test_add(s, "share_preempt_initial", test_share_preempt_initial);
 }
 
 int main(int argc, char **argv)

@@ -36,3 +36,15 @@ echo "== a with weight 4: its share 6/8/4 is below b's 2/8: a2 first"
 $GPUPLAN simulate -c tests/data/sim/small-cluster.yaml tests/data/tenants/share.csv \
 	--tenants "$TMP/w.yaml" --queue dominant-share --csv "$TMP/w" --quiet >/dev/null
 cut -d, -f1-4 "$TMP/w/jobs.csv"
+echo "== preemption by share: at 10 a2 would take a to 4 GPUs, 2 borrowed of the"
+echo "== cohort's 8 (share 0.25); b borrows 4 (0.5) and without b3, its latest,"
+echo "== keeps 0.25: b3 is preempted, a2 runs 10-60, b3 (92 s left) 60-152;"
+echo "== fifo-skip: a2 waits for b1, 100-150"
+printf 'tenants:\n  - {name: a, quota: {gpus: 2}, cohort: k}\n  - {name: b, quota: {gpus: 2}, cohort: k}\n  - {name: c, quota: {gpus: 4}, cohort: k}\n' >"$TMP/p.yaml"
+printf 'id,submit,gpus,duration,tenant\nb1,0,2,100,b\nb2,1,2,100,b\nb3,2,2,100,b\na1,3,2,100,a\na2,10,2,50,a\n' >"$TMP/p.csv"
+for q in dominant-share fifo-skip; do
+	$GPUPLAN simulate -c tests/data/sim/small-cluster.yaml "$TMP/p.csv" --tenants "$TMP/p.yaml" \
+		--queue $q --json "$TMP/p.json" --csv "$TMP/p" --quiet >/dev/null
+	cut -d, -f1-4,14 "$TMP/p/jobs.csv"
+	jq -c '[.tenants[] | {name, reclaims, reclaimed}]' "$TMP/p.json"
+done
