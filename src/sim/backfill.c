@@ -429,11 +429,35 @@ static void bf_teardown(sim *s)
 	free(s->bf.spare_mem);
 }
 
+static int32_t quota_holder(sim *s, int32_t head);
+
+/* Preemption victims are back in the queue: the pass starts over from its
+ * head, as the engine's does; the reservation holder then, -1: none. */
+static int32_t start_over(sim *s)
+{
+	gp_sim_runinfo ri;
+	int32_t h;
+
+	while (s->status == GP_OK) {
+		gp_sim_flush_requeue(s);
+		if ((h = gp_sim_combined_head(s)) < 0)
+			return -1;
+		if (!gp_sim_try_place(s, h) && !(s->cfg->preempt && gp_sim_preempt_for(s, h, -1)) &&
+		    !(gp_sim_quota_may_reclaim(s, h) && gp_sim_quota_reclaim(s, h)))
+			return quota_holder(s, h);
+		if (gp_sim_job_runinfo(s, h, &ri) == 0)
+			gp_sim_start_job(s, h, &ri);
+	}
+	return -1;
+}
+
 /* With tenants the reservation goes to the first waiting job its quota
  * admits (Slurm's default, assoc_limit_continue: a job held by its
  * association's limits neither reserves nor blocks).  Jobs before it
  * that the quota refuses are passed over; one that the quota admits and
- * that fits starts, as it would at the head.  -1: none is left. */
+ * that fits starts, as it would at the head, and the first that does not
+ * fit stands for the head: it preempts (--preempt) or reclaims as the
+ * head would, and reserves only when that fails.  -1: none is left. */
 static int32_t quota_holder(sim *s, int32_t head)
 {
 	int32_t j = head, nxt;
@@ -447,13 +471,19 @@ static int32_t quota_holder(sim *s, int32_t head)
 			if (!gp_sim_quota_plan_admits(s, j, NULL, -INFINITY, -INFINITY) ||
 			    (j == head && gp_sim_quota_refused(s, j)))
 				continue;
-			if (j == head || !gp_sim_try_place(s, j)) {
-				if (j == head || !gp_sim_quota_refused(s, j))
+			if (j == head)
+				return j;
+			if (!gp_sim_try_place(s, j)) {
+				if (gp_sim_quota_refused(s, j))
+					continue;
+				if (!(s->cfg->preempt && gp_sim_preempt_for(s, j, -1)) &&
+				    !(gp_sim_quota_may_reclaim(s, j) && gp_sim_quota_reclaim(s, j)))
 					return j;
-				continue;
 			}
 			if (gp_sim_job_runinfo(s, j, &ri) == 0)
 				gp_sim_start_job(s, j, &ri);
+			if (s->ix.on && s->pk.ndeferred)
+				return start_over(s);
 		}
 	return -1;
 }

@@ -25,3 +25,12 @@ run simulate -c tests/data/tenants/reclaim-cluster.yaml tests/data/tenants/recla
 run simulate -c tests/data/tenants/reclaim-cluster.yaml tests/data/tenants/reclaim.csv --queue fairshare \
 	--priority-weights age=1,size=2
 run simulate -c tests/data/tenants/reclaim-cluster.yaml tests/data/tenants/reclaim.csv --tenant-column user
+echo "== backfill (EASY): b1 and b2 (b, 4 GPUs) fill both nodes at 0 and 1, b"
+echo "== borrowing a's 4; b3 (b, 2) at 5 finds no quota and neither reserves nor"
+echo "== blocks; a1 (a, 2) at 6, within a's quota, stands for the head: it"
+echo "== reclaims (b2 started last), 6-56; b3 then borrows the 2 GPUs left, 6-16;"
+echo "== b2 (95 s left) waits for a's quota back, 56-151"
+printf 'id,submit,gpus,duration,tenant\nb1,0,4,100,b\nb2,1,4,100,b\nb3,5,2,10,b\na1,6,2,50,a\n' >"$TMP/h.csv"
+run simulate -c tests/data/tenants/reclaim-cluster.yaml "$TMP/h.csv" --queue backfill --csv "$TMP/h" \
+	--quiet >/dev/null
+cut -d, -f1-4,14 "$TMP/h/jobs.csv"
