@@ -111,8 +111,8 @@ static const gp_cmd_desc *const sim_subs[] = {
 const gp_cmd_desc gp_desc_simulate = {
 	.name = "simulate",
 	.synopsis = "[-c CLUSTER] TRACE [--format F] [--policy P]\n"
-		    "  [--queue fifo|sjf|backfill|priority|las|fifo-skip|fairshare|\n"
-		    "           dominant-share]\n"
+		    "  [--queue fifo|sjf|backfill|priority|las|fifo-skip|\n"
+		    "           fairshare|dominant-share]\n"
 		    "  [--backfill easy|slurm [--bf-interval S]] [--backfill-depth N]\n"
 		    "  [--seed N] [--tick S]\n"
 		    "  [--preempt off|class|priority] [--preempt-cost S]\n"

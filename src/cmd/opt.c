@@ -370,21 +370,48 @@ static void put_lines(FILE *fp, const char *text, int ind, int col)
 	}
 }
 
+/* Where a line of n characters at p leaves a bracketed group open: the
+ * offset of the group's value (after "[--option "), -1 when none is. */
+static int open_group(const char *p, size_t n)
+{
+	int at[8], depth = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i] == '[' && depth < (int)GP_ARRAY_SIZE(at))
+			at[depth++] = (int)i;
+		else if (p[i] == ']' && depth > 0)
+			depth--;
+	if (!depth)
+		return -1;
+	for (i = (size_t)at[depth - 1]; i < n && p[i] != ' '; i++)
+		;
+	return i < n ? (int)i + 1 : at[depth - 1] + 1;
+}
+
 void gp_opt_usage(const gp_cmd_desc *d, FILE *fp)
 {
 	const char *p = d->synopsis ? d->synopsis : "";
-	int i, n = count(d);
+	int i, n = count(d), col, open = -1;
 
 	/* One usage per line; a line that starts with a blank goes on the
-	 * one before, under its first option. */
+	 * one before, under its first option, or under the value of a group
+	 * the line before left open ("[--queue fifo|...|" goes on under
+	 * "fifo"). */
 	for (i = 0; *p || i == 0; i++) {
 		size_t len = strcspn(p, "\n"), lead = strspn(p, " ");
 
-		if (lead && i)
-			fprintf(fp, "%*s%.*s\n", (int)(strlen(d->name) + 15), "", (int)(len - lead),
-				p + lead);
-		else
-			fprintf(fp, "%s gpuplan %s %.*s\n", i ? "      " : "usage:", d->name, (int)len, p);
+		if (lead && i) {
+			col = open >= 0 ? open : (int)strlen(d->name) + 15;
+			fprintf(fp, "%*s%.*s\n", col, "", (int)(len - lead), p + lead);
+		} else {
+			lead = 0;
+			col = fprintf(fp, "%s gpuplan %s ", i ? "      " : "usage:", d->name);
+			fprintf(fp, "%.*s\n", (int)len, p);
+		}
+		open = open_group(p + lead, len - lead);
+		if (open >= 0)
+			open += col;
 		p += len;
 		if (*p == '\n')
 			p++;
