@@ -129,6 +129,7 @@ static int fit_one(const char *path, fitted *out, gp_error *err)
 	if (!st)
 		st = gp_perf_fit(&d, NULL, &out->pr.ctab, out->pr.p, &out->pr.nfit, err);
 	if (!st) {
+		gp_perf_kcompute_build(&d, NULL, &out->pr.ctab, out->pr.kcompute);
 		out->pr.rows = (int)d.n;
 		out->pr.mape = gp_perf_mape(&d, NULL, 1, &out->pr.ctab, out->pr.p);
 		/* Held out: the table too comes from the training half only;
@@ -432,8 +433,9 @@ static void write_c(FILE *fp, const fitted *f, int n, const gp_perf_gavel *g, co
 		    " * c0 s, c1 s/sample, a_intra s/step, W_intra s, a_inter s/step,\n"
 		    " * W_inter s, overlap, contend, solo s, contention exponent, comm\n"
 		    " * contention (see GP_PP_* and gp_perf_profile_step_tab in perf.h);\n"
-		    " * then the single-GPU compute table (local batch sizes, seconds) and the\n"
-		    " * GPU's catalog FP16 and FP32 peaks. */\n"
+		    " * then the single-GPU compute table (local batch sizes, seconds), the\n"
+		    " * GPU's catalog FP16 and FP32 peaks, and the measured compute with k\n"
+		    " * GPUs on a node over one GPU's, k = 1..8 (gp_perf_profile.kcompute). */\n"
 		    "#include \"gpuplan/perf/perf.h\"\n\n"
 		    "const gp_perf_profile gp_perf_profiles[] = {\n");
 	for (i = 0; i < n; i++) {
@@ -444,7 +446,10 @@ static void write_c(FILE *fp, const fitted *f, int n, const gp_perf_gavel *g, co
 		fprintf(fp, "},\n\t  %d, %d, %.2f, %.2f,\n", f[i].pr.nfit, f[i].pr.rows,
 			f[i].pr.mape, f[i].pr.mape_heldout);
 		write_ctab(fp, &f[i].pr.ctab);
-		fprintf(fp, "\t  %.6g, %.6g },\n", f[i].pr.peak_tflops, f[i].pr.peak_fp32_tflops);
+		fprintf(fp, "\t  %.6g, %.6g,\n\t  {", f[i].pr.peak_tflops, f[i].pr.peak_fp32_tflops);
+		for (k = 0; k < GP_PERF_KMAX; k++)
+			fprintf(fp, " %.6g%s", f[i].pr.kcompute[k], k + 1 < GP_PERF_KMAX ? "," : " ");
+		fprintf(fp, "} },\n");
 	}
 	fprintf(fp, "};\nconst int gp_perf_nprofiles = %d;\n\n", n);
 	fprintf(fp, "/* Per GPU: ResNet-50 (imagenet) samples/s x %.3g FLOP over the FP16\n"
@@ -535,6 +540,10 @@ static json_t *profile_json(const fitted *f)
 	for (k = 0; k < f->pr.ctab.n; k++)
 		json_array_append_new(pa, json_pack("[f,f]", f->pr.ctab.bsz[k], f->pr.ctab.compute[k]));
 	json_object_set_new(o, "compute_table", pa);
+	pa = json_array();
+	for (k = 0; k < GP_PERF_KMAX; k++)
+		json_array_append_new(pa, json_real(f->pr.kcompute[k]));
+	json_object_set_new(o, "compute_per_node_ratio", pa);
 	json_object_set_new(o, "mape", json_real(f->pr.mape));
 	json_object_set_new(o, "mape_heldout", json_real(f->pr.mape_heldout));
 	json_object_set_new(o, "mape_train_half", json_real(f->mape_train_half));

@@ -205,6 +205,31 @@ int gp_perf_ctab_build(const gp_perf_dataset *d, const unsigned char *mask, gp_p
 	return GP_OK;
 }
 
+void gp_perf_kcompute_build(const gp_perf_dataset *d, const unsigned char *mask,
+			    const gp_perf_ctab *t, double *kcompute)
+{
+	double sum[GP_PERF_KMAX] = { 0 };
+	int cnt[GP_PERF_KMAX] = { 0 }, k, i;
+	size_t r;
+
+	for (r = 0; r < d->n; r++) {
+		const gp_perf_sample *s = &d->rows[r];
+
+		if ((mask && !mask[r]) || s->n <= 1 || s->per_node < 1 || s->per_node > GP_PERF_KMAX)
+			continue;
+		for (i = 0; i < t->n && t->bsz[i] != s->bsz; i++)
+			;
+		if (i == t->n)
+			continue;
+		/* The same guard against a sync_time as large as the step as
+		 * the table's. */
+		sum[s->per_node - 1] += fmax(s->step - s->sync, 1e-3 * s->step) / t->compute[i];
+		cnt[s->per_node - 1]++;
+	}
+	for (k = 0; k < GP_PERF_KMAX; k++)
+		kcompute[k] = cnt[k] ? sum[k] / cnt[k] : 0.0;
+}
+
 /* ---- the fit ---- */
 
 typedef struct fit_ctx {

@@ -304,14 +304,19 @@ static int iter_core(iter_est *x, int workers, int servers)
 	out->profile = x->m ? gp_perf_profile_find(j->more->model.name, x->m->name) : NULL;
 	if (out->profile) {
 		/* The profile was measured with this DL model on this GPU: its
-		 * compute (with the contention of k GPUs on a node) and overlap
-		 * stand; its fitted communication belongs to the machines Sia
-		 * measured, so the collective is recomputed over this
-		 * placement's links (GP_PERF_PROFILE_COMM keeps the fit). */
+		 * compute with k GPUs on a node and its overlap stand; its
+		 * fitted communication belongs to the machines Sia measured,
+		 * so the collective is recomputed over this placement's links
+		 * (GP_PERF_PROFILE_COMM keeps the fit).  The compute is then
+		 * the measured one: the fit's contention also stands for the
+		 * waiting those machines showed in their sync time. */
 		out->iter_s = gp_perf_profile_eval(out->profile, x->f.n, x->f.nodes, x->f.per_node, x->bsz,
 						   &out->compute_s, &out->comm_s, &out->exposed_s);
 		out->profile_comm_s = out->comm_s;
 		out->overlap = out->profile->p[GP_PP_OVERLAP];
+		if (!(x->flags & GP_PERF_PROFILE_COMM))
+			out->compute_s = gp_perf_profile_compute(out->profile, x->f.n, x->f.per_node,
+								 x->bsz);
 		if (j->precision != GP_PREC_FP32 && has_tensor_cores(x->m)) {
 			/* A mixed-precision job on a profile measured in FP32. */
 			out->compute_s /= profile_amp_speedup(out->profile);

@@ -105,6 +105,27 @@ double gp_perf_profile_eval(const gp_perf_profile *pr, int n, int nodes, int per
 					comm, exposed);
 }
 
+double gp_perf_profile_compute(const gp_perf_profile *pr, int n, int per_node, double bsz)
+{
+	double c = gp_perf_ctab_compute(&pr->ctab, pr->p, bsz);
+	int k, i;
+
+	if (n <= 1)
+		return c;
+	/* k: index of per_node GPUs on a node in kcompute. */
+	k = per_node < 1 ? 0 : per_node > GP_PERF_KMAX ? GP_PERF_KMAX - 1 : per_node - 1;
+	for (i = k; i >= 0; i--)
+		if (pr->kcompute[i] > 0)
+			return c * pr->kcompute[i];
+	for (i = k + 1; i < GP_PERF_KMAX; i++)
+		if (pr->kcompute[i] > 0)
+			return c * pr->kcompute[i];
+	/* No multi-GPU rows: the fitted form (its compute does not depend
+	 * on the number of nodes). */
+	gp_perf_profile_eval(pr, n, 1, per_node, bsz, &c, NULL, NULL);
+	return c;
+}
+
 /* Upper-case alphanumerics only: "Quadro RTX 6000" -> "QUADRORTX6000". */
 static void squash(const char *s, char *out, size_t size)
 {

@@ -291,6 +291,8 @@ enum {
  * calibration profile table.  compute = step_time - sync_time of the
  * single-GPU rows (mean over repeats), batch sizes ascending. */
 #define GP_PERF_CTAB_MAX 32
+/* GPUs on one node a profile's per-node compute ratios cover. */
+#define GP_PERF_KMAX 8
 typedef struct gp_perf_ctab {
 	int n;                  /* 0: no table, compute is c0 + c1 x bsz */
 	double bsz[GP_PERF_CTAB_MAX];
@@ -309,6 +311,11 @@ struct gp_perf_profile {
 	gp_perf_ctab ctab;      /* single-GPU compute table (n = 0: none) */
 	double peak_tflops;     /* the GPU's dense FP16 tensor peak */
 	double peak_fp32_tflops;
+	/* Measured compute of a multi-GPU step with k GPUs on the busiest
+	 * node over the single-GPU compute at the same local batch (the
+	 * files' step_time - sync_time), k = 1..GP_PERF_KMAX (k = 1: one
+	 * GPU a node on several nodes); 0 where no placement had k. */
+	double kcompute[GP_PERF_KMAX];
 };
 
 /* Built-in table written by `gpuplan calibrate --write` (calibration.c). */
@@ -350,6 +357,14 @@ double gp_perf_profile_step(const double *p, int n, int nodes, int per_node,
 double gp_perf_profile_step_tab(const gp_perf_ctab *t, const double *p, int n,
 				int nodes, int per_node, double bsz,
 				double *compute, double *comm, double *exposed);
+/* Compute seconds of a built-in profile's step on n GPUs, at most
+ * per_node on one node, at local batch bsz, as its files measured it:
+ * the single-GPU compute times the measured ratio for per_node GPUs on a
+ * node (the nearest measured count below, else above; none measured:
+ * the fitted form of gp_perf_profile_step_tab).  The fitted contention
+ * also absorbs the waiting the files count as sync time on the machines
+ * measured, which belongs to their hosts and links, not to compute. */
+double gp_perf_profile_compute(const gp_perf_profile *pr, int n, int per_node, double bsz);
 /* Single-GPU compute seconds of table t (or the line of p) at bsz. */
 double gp_perf_ctab_compute(const gp_perf_ctab *t, const double *p, double bsz);
 /* Step time of a built-in profile (its table when it has one). */
@@ -389,6 +404,13 @@ int gp_perf_dataset_load(const char *path, gp_perf_dataset *d, gp_error *err);
  * sizes is an error. */
 int gp_perf_ctab_build(const gp_perf_dataset *d, const unsigned char *mask,
 		       gp_perf_ctab *t, gp_error *err);
+/* The per-node compute ratios of gp_perf_profile.kcompute from the rows
+ * on several GPUs whose mask entry is non-zero (mask NULL = all rows) and
+ * whose local batch size table t (built with the same mask) holds: for
+ * each count k of GPUs on the busiest node, the mean over those rows of
+ * (step - sync) / t's compute at the row's batch size. */
+void gp_perf_kcompute_build(const gp_perf_dataset *d, const unsigned char *mask,
+			    const gp_perf_ctab *t, double *kcompute);
 /* Fit the profile parameters to the rows whose mask entry is non-zero
  * (mask NULL = all rows) with GSL's trust-region Levenberg-Marquardt on
  * relative step-time residuals.  With a table (t non-NULL, t->n > 0), c0
