@@ -845,6 +845,65 @@ static void test_gavel_iteration(void)
 	gp_cluster_release(&c);
 }
 
+/* A job on synthetic data has no input pipeline: neither Gavel's time
+ * (ResNet-50, batch 32, one V100) nor the V100 profile (imagenet on
+ * azure), both measured with ImageNet decoded on the CPU, but the FLOPs
+ * estimate of an FP32 CNN: 32 x 24.54 GFLOP (3 x 8.18 forward) over the
+ * V100 PCIe's FP32 peak 14 TFLOPS x 0.57. */
+static void test_synthetic_data(void)
+{
+	static const char yaml[] =
+		"node_types:\n"
+		"  v100: {gpu_model: V100-PCIE-16GB, gpus: [{id: GPU0, cpus: [0], numa: 0},"
+		" {id: GPU1, cpus: [1], numa: 0}], links: [[X, PIX], [PIX, X]]}\n"
+		"nodes:\n"
+		"  - {name: a, type: v100}\n";
+	gp_cluster c;
+	gp_job j;
+	gp_placement p;
+	gp_perf_iter it;
+	gp_error err = GP_ERROR_INIT;
+	gp_model_desc *d;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_parse(yaml, sizeof(yaml) - 1, "v100.yaml", &c, &err), GP_OK);
+	gp_job_init(&j);
+	j.id = gp_xstrdup("rn50");
+	d = &gp_job_more_edit(&j)->model;
+	snprintf(d->name, sizeof(d->name), "resnet50");
+	d->kind = GP_MODEL_CNN;
+	d->params = 25557032;
+	d->flops_per_sample = 3 * 8.18e9;
+	j.precision = GP_PREC_FP32;
+	j.batch_size = 32;
+	j.gpus = 1;
+	j.type = GP_JOB_SINGLE_NODE;
+	gp_placement_init(&p);
+	gp_placement_add(&p, 0)->gpus[0] = 0;
+	p.parts[0].ngpus = 1;
+	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration(&c, &j, &p, &it, &err), GP_OK);
+	CU_ASSERT_PTR_NOT_NULL(it.gavel);
+	snprintf(d->dataset, sizeof(d->dataset), "synthetic");
+	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration(&c, &j, &p, &it, &err), GP_OK);
+	CU_ASSERT_PTR_NULL(it.gavel);
+	CU_ASSERT_PTR_NULL(it.profile);
+	CU_ASSERT_PTR_NULL(it.scaled);
+	CU_ASSERT_DOUBLE_EQUAL(it.compute_s, 32 * 24.54e9 / (14e12 * 0.57), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(it.iter_s, it.compute_s, 0);
+	/* Two GPUs without Gavel: real data takes the V100 profile,
+	 * synthetic data the same FLOPs compute. */
+	p.parts[0].gpus[p.parts[0].ngpus++] = 1;
+	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration_opts(&c, &j, &p, GP_PERF_NO_GAVEL, &it, &err), GP_OK);
+	CU_ASSERT_PTR_NULL(it.profile);
+	CU_ASSERT_DOUBLE_EQUAL(it.compute_s, 32 * 24.54e9 / (14e12 * 0.57), 1e-12);
+	d->dataset[0] = '\0';
+	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration_opts(&c, &j, &p, GP_PERF_NO_GAVEL, &it, &err), GP_OK);
+	CU_ASSERT_PTR_NOT_NULL(it.profile);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	gp_cluster_release(&c);
+}
+
 /* A Gavel job type on a GPU Gavel did not measure: V100's time x 14 /
  * the GPU's FP32 peak (A100-SXM4-40GB: 19.5 TFLOPS); LM at batch 20 on one
  * V100 runs 64.7425 iterations/s. */
@@ -1251,6 +1310,7 @@ static void register_tests(void)
 	gp_test_add(s, "gavel load", test_gavel_load);
 	gp_test_add(s, "gavel iteration", test_gavel_iteration);
 	gp_test_add(s, "gavel on another gpu", test_gavel_other_gpu);
+	gp_test_add(s, "synthetic data", test_synthetic_data);
 	gp_test_add(s, "profile scaled to another gpu", test_profile_scaled);
 	gp_test_add(s, "nic ports", test_nic_ports);
 	gp_test_add(s, "p2p file", test_p2p_file);
