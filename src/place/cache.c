@@ -2,10 +2,12 @@
  * type and per switch, so that one decision touches only the allocation
  * state.  See gp_place_cache in policy.h. */
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpuplan/perf/perf.h"
 #include "gpuplan/place/policy.h"
 #include "place_int.h"
 
@@ -176,14 +178,14 @@ static int class_of(gp_place_cache *pc, const gp_node_type *nt, const gp_topo_de
 
 /* A hand-built node type without a link matrix: every pair unknown (SYS),
  * one CPU sub-tree, no NICs. */
-static void no_matrix(gp_place_type *pt, int n)
+static void no_matrix(gp_place_type *pt, const gp_topo *t)
 {
-	int i, j;
+	int i, j, n = t->ngpus;
 
 	pt->ngpus = n > GP_TOPO_MAX_GPUS ? GP_TOPO_MAX_GPUS : n;
 	n = pt->ngpus;
 	pt->nvlink_gbs = pt->pci_gbs = 12.0f;
-	pt->sys_gbs = 10.0f;
+	pt->sys_gbs = fminf(pt->pci_gbs, (float)gp_perf_socket_gbs(t));
 	pt->nsubtrees = n > 0;
 	for (i = 0; i < n; i++) {
 		pt->subtree[i] = 0;
@@ -249,7 +251,7 @@ static void build_type(gp_place_cache *pc, const gp_cluster *c, int ti)
 
 	memset(pt, 0, sizeof(*pt));
 	if (!d && !t->links) {
-		no_matrix(pt, t->ngpus);
+		no_matrix(pt, t);
 		if (t->gpus)
 			fill_cpu_aff(pt, t);
 		return;
@@ -268,7 +270,9 @@ static void build_type(gp_place_cache *pc, const gp_cluster *c, int ti)
 	pt->pci_gbs = 12.0f;
 	if (gm && gm->pcie_gen > 3 && gm->pcie_gen <= 6)
 		pt->pci_gbs = (float)(12 << (gm->pcie_gen - 3));
-	pt->sys_gbs = pt->pci_gbs < 10.0f ? pt->pci_gbs : 10.0f; /* SKL_QPI_BW */
+	/* Across sockets the link between them caps it, the perf model's
+	 * figure: the node type's socket_gbs, else NCCL's default. */
+	pt->sys_gbs = fminf(pt->pci_gbs, (float)gp_perf_socket_gbs(t));
 	if (!d)
 		return;
 	for (i = 0; i < n; i++)

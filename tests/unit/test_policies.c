@@ -851,6 +851,30 @@ static void test_bw_max(void)
 	fx_close(&f);
 }
 
+/* The link between the CPU sockets caps a SYS pair in placement scoring
+ * as in the perf model: 8 x RTX 4090 (PCIe Gen4, 24 GB/s), every pair
+ * SYS; without socket_gbs NCCL's default 16 GB/s (it was 10 whatever the
+ * CPUs), Skylake sockets 10, Sapphire Rapids 22. */
+static void test_bw_max_socket_link(void)
+{
+	static const double socket[] = { 0, 10, 22 }, want[] = { 16, 10, 22 };
+	size_t i;
+
+	for (i = 0; i < sizeof(socket) / sizeof(socket[0]); i++) {
+		fixture f;
+		const gp_place_type *t;
+
+		fx_open(&f, "rtx4090.yaml");
+		f.c.types[0].topo.socket_gbs = socket[i];
+		gp_place_cache_free(f.pc);
+		f.pc = gp_place_cache_new(&f.c);
+		t = gp_place_type_of(f.pc, 0);
+		CU_ASSERT_EQUAL_FATAL(GP_EXPENSE_LEVEL(t->expense[0][1]), GP_LINK_SYS);
+		CU_ASSERT_DOUBLE_EQUAL(gp_place_expense_bw(t, t->expense[0][1]), want[i], 1e-6);
+		fx_close(&f);
+	}
+}
+
 /* ---- every policy: reachability ---- */
 
 /* Whether every part of the placement can reach part 0 (seed weight >= 0). */
@@ -1224,6 +1248,7 @@ static void register_tests(void)
 	gp_test_add(s, "anchors, several nodes", test_anchors_multi);
 	gp_test_add(s, "gpu-pair-score", test_gpu_pair_score);
 	gp_test_add(s, "bw-max", test_bw_max);
+	gp_test_add(s, "bw-max socket link", test_bw_max_socket_link);
 	gp_test_add(s, "every policy respects reachability", test_reachability_all_policies);
 	gp_test_add(s, "all-SYS box: GPUs under one CPU", test_allsys_sockets);
 	gp_test_add(s, "CPU cores from each GPU's NUMA node", test_cpus_per_numa);

@@ -3,9 +3,10 @@
  * minimum over the loop's edges of NV<n> = n x NCCL's per-link GB/s
  * (20 for V100/A100, 20.6 for H100), PCIe within a CPU = the PCIe x16
  * rate of the GPU's generation (12 GB/s Gen3, doubling per generation),
- * across CPUs = min(PCIe, 10 GB/s SMP link).  The node whose best set is
- * fastest wins; ties: least remaining GPU share, then lowest summed
- * expense.  Jobs that fit no node span the group of nodes with the fewest
+ * across CPUs = min(PCIe, the link between the sockets: the node type's
+ * socket_gbs, else 16 GB/s, the perf model's figure).  The node whose
+ * best set is fastest wins; ties: least remaining GPU share, then lowest
+ * summed expense.  Jobs that fit no node span the group of nodes with the fewest
  * switch levels (gp_place_span), whose NIC rate then bounds the ring.
  *
  * This loop bandwidth is only the ranking key: it comes from the place
