@@ -110,11 +110,11 @@ static int has_tensor_cores(const gp_gpu_model *m)
 	return m && m->fp16_tflops > 2.5 * m->fp32_tflops;
 }
 
-/* Sia measured its profiles with PyTorch's default precision: FP32, on
- * TF32 tensor cores from Ampere on (its ResNet-50 times match
- * DeepLearningExamples' FP32/TF32 rows, not the mixed ones).  How much
- * faster a mixed-precision step is on the profile's GPU (1 without
- * tensor cores). */
+/* Sia's profiles are taken as FP32, on TF32 tensor cores from Ampere on:
+ * its ResNet-50 times match DeepLearningExamples' FP32/TF32 rows, not the
+ * mixed ones (Pollux's ImageNet benchmark ran apex mixed precision, but
+ * bound by JPEG decoding on the CPU, not by the GPU).  How much faster a
+ * mixed-precision step is on the profile's GPU (1 without tensor cores). */
 static double profile_amp_speedup(const gp_perf_profile *pr)
 {
 	gp_gpu_model g;
