@@ -388,7 +388,11 @@ const gp_cmd_desc gp_desc_whatif = {
 		 "clusters to choose from, traces, axes such as added nodes, fabric, queue\n"
 		 "and policy, seeds, and an SLO) and print every configuration's metrics\n"
 		 "and the cheapest one that meets the SLO in every seed.  Exit 1 when no\n"
-		 "configuration meets it.\n",
+		 "configuration meets it.\n"
+		 "Axes over tenants split a fleet among teams: quota.T: [8, 16],\n"
+		 "weight.T: [1, 2], split: {total: 512, tenants: [a, b], step: 64,\n"
+		 "min: 64}; slo: {tenant_p90_wait: 1h} bounds every tenant's p90 queue\n"
+		 "delay (or per tenant: {a: 30m, '*': 2h}).  See gpuplan(1).\n",
 	.opts = whatif_opts,
 	.subs = whatif_subs,
 };
@@ -522,7 +526,7 @@ static void html_page(const wopts *o, const gp_whatif_spec *spec, const sweep *w
 		      const gp_cluster *base, long best, gp_sbuf *out)
 {
 	const char *names[7];
-	char *v[7], *title, vb[64];
+	char *v[7], *title, vb[1024];
 	gp_sbuf tr;
 	size_t n = 0, t;
 	const char *b = strrchr(o->spec, '/');
@@ -541,11 +545,9 @@ static void html_page(const wopts *o, const gp_whatif_spec *spec, const sweep *w
 		gp_sbuf_addf(&tr, "%s%s", t ? "; " : "", spec->traces[t]);
 	names[n] = spec->ntraces > 1 ? "traces" : "trace";
 	v[n++] = gp_sbuf_detach(&tr);
-	if (spec->slo_metric >= 0) {
+	if (gp_whatif_has_slo(spec)) {
 		names[n] = "SLO";
-		v[n++] = gp_xasprintf("%s %s %s%s", gp_metrics[spec->slo_metric].path,
-				      spec->slo_max ? "<=" : ">=",
-				      gp_whatif_fmt(vb, sizeof(vb), spec->slo_metric, spec->slo_bound),
+		v[n++] = gp_xasprintf("%s%s", gp_whatif_slo_text(spec, vb, sizeof(vb)),
 				      spec->nseeds > 1 ? " in every seed" : "");
 	}
 	if (spec->scenario_named) {
@@ -661,12 +663,10 @@ static void print_text(const wopts *o, const gp_whatif_spec *spec, const sweep *
 	gp_report_sched_line(&sd, &sb);
 	fwrite(sb.buf, 1, sb.len, stdout);
 	gp_sbuf_release(&sb);
-	if (spec->slo_metric >= 0) {
-		char v[64];
+	if (gp_whatif_has_slo(spec)) {
+		char v[1024];
 
-		printf("slo      %s %s %s%s\n", gp_metrics[spec->slo_metric].path,
-		       spec->slo_max ? "<=" : ">=",
-		       gp_whatif_fmt(v, sizeof(v), spec->slo_metric, spec->slo_bound),
+		printf("slo      %s%s\n", gp_whatif_slo_text(spec, v, sizeof(v)),
 		       spec->nseeds > 1 ? " in every seed" : "");
 	}
 	printf("runs     %zu configuration%s x %zu seed%s", spec->nconfigs, spec->nconfigs == 1 ? "" : "s",
@@ -761,7 +761,7 @@ static int sweep_and_answer(const wopts *o, const gp_whatif_spec *spec, const gp
 		print_json(o, spec, &w, base, best, st);
 	else
 		print_text(o, spec, &w, base, best, st);
-	rc = spec->slo_metric >= 0 && best < 0 && !st->stopped ? GP_NO : GP_OK;
+	rc = gp_whatif_has_slo(spec) && best < 0 && !st->stopped ? GP_NO : GP_OK;
 out:
 	gp_whatif_store_close(w.db, NULL);
 	gp_whatif_results_release(&w.rs);

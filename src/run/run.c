@@ -402,11 +402,12 @@ int gp_run_prepare(gp_run *r, const gp_run_desc *d, const gp_cluster *c, gp_jobl
 	if ((st = setup_failures(r, err)))
 		return st;
 	gp_run_desc_engine(d, &r->cfg);
-	if (d->tenants || (c->has_tenants && c->path)) {
+	if (d->tenants_set || d->tenants || (c->has_tenants && c->path)) {
 		/* --tenants, else the cluster file's own tenants: section */
-		if ((st = gp_tenants_load(d->tenants ? d->tenants : c->path, &r->tenants, err)))
+		if (!d->tenants_set &&
+		    (st = gp_tenants_load(d->tenants ? d->tenants : c->path, &r->tenants, err)))
 			return st;
-		r->cfg.tenants = &r->tenants;
+		r->cfg.tenants = d->tenants_set ? d->tenants_set : &r->tenants;
 		r->cfg.default_tenant = d->default_tenant;
 		r->cfg.reclaim_off = d->reclaim_off;
 		r->cfg.tenant_key = d->tenant_key;

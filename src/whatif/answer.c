@@ -7,12 +7,14 @@
 #include "gpuplan/report/html.h"
 #include "gpuplan/report/report.h"
 #include "gpuplan/whatif/answer.h"
+#include "gpuplan/whatif/quota.h"
 
 static int gp_whatif_answer_metric(const gp_whatif_spec *s, int metric)
 {
 	if (metric >= 0)
 		return metric;
-	return s->slo_metric >= 0 ? s->slo_metric : GP_M_QD_P90;
+	/* with a tenant SLO alone: the same statistic over every job */
+	return s->slo_metric >= 0 ? s->slo_metric : s->tslo_on ? s->tslo_metric : GP_M_QD_P90;
 }
 
 const char *gp_whatif_fmt(char *buf, size_t size, int metric, double v)
@@ -42,7 +44,8 @@ static int decimals(int metric)
 	}
 }
 
-static const char *bound_text(const gp_whatif_spec *s, char *buf, size_t size)
+/* The SLO on the metric alone. */
+static const char *metric_bound_text(const gp_whatif_spec *s, char *buf, size_t size)
 {
 	char v[64];
 
@@ -51,16 +54,98 @@ static const char *bound_text(const gp_whatif_spec *s, char *buf, size_t size)
 	return buf;
 }
 
+const char *gp_whatif_slo_text(const gp_whatif_spec *s, char *buf, size_t size)
+{
+	char t[1024];
+
+	buf[0] = 0;
+	if (s->slo_metric >= 0)
+		metric_bound_text(s, buf, size);
+	if (s->tslo_on) {
+		size_t len = strlen(buf);
+
+		snprintf(buf + len, size - len, "%s%s", len ? " and " : "",
+			 gp_whatif_quota_slo_text(s, t, sizeof(t)));
+	}
+	return buf;
+}
+
+static const char *bound_text(const gp_whatif_spec *s, char *buf, size_t size)
+{
+	return gp_whatif_slo_text(s, buf, size);
+}
+
+/* Axes with a column of their own in the table (the tenants axis has
+ * its named columns instead). */
 static int shown(const gp_whatif_spec *s, int a)
 {
-	return s->declared[a] || s->nvalues[a] > 1;
+	return a != GP_AX_TENANTS && (s->declared[a] || s->nvalues[a] > 1);
+}
+
+/* The tenants axis' columns in reports: quota.a, weight.b, ... (the
+ * cluster axis has a column of its own). */
+static size_t named_columns(const gp_whatif_spec *s)
+{
+	return s->declared[GP_AX_TENANTS] ? gp_whatif_quota_ncolumns(s) : 0;
+}
+
+static const char *named_name(const gp_whatif_spec *s, size_t k, char *buf, size_t size)
+{
+	return gp_whatif_quota_column(s, k, buf, size);
+}
+
+static double named_value(const gp_whatif_spec *s, size_t k, const gp_whatif_config *c)
+{
+	return gp_whatif_quota_column_value(s, k, c->v[GP_AX_TENANTS]);
+}
+
+/* "NAME=VALUE" of axis a in c, for labels; the tenants axis as
+ * "quota.a=8, weight.b=2". */
+static const char *axis_text(const gp_whatif_spec *s, const gp_whatif_config *c, int a, char *buf,
+			     size_t size)
+{
+	char v[512];
+	size_t k, len = 0;
+
+	if (a != GP_AX_TENANTS) {
+		snprintf(buf, size, "%s=%s", gp_whatif_axis_names[a], gp_whatif_value(s, c, a, v, sizeof(v)));
+		return buf;
+	}
+	buf[0] = 0;
+	for (k = 0; k < named_columns(s) && len < size; k++) {
+		double x;
+		char name[512];
+
+		x = named_value(s, k, c);
+		len += (size_t)snprintf(buf + len, size - len, "%s%s=%.12g", k ? ", " : "",
+					named_name(s, k, name, sizeof(name)), x);
+	}
+	return buf;
+}
+
+/* The worst tenant of r for people: "b 1h05m" ("-" without one). */
+static const char *worst_text(const gp_whatif_spec *s, const gp_whatif_result *r, char *buf,
+			      size_t size)
+{
+	double q;
+	int t = gp_whatif_quota_worst(s, r, &q);
+	char v[64];
+
+	if (t < 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%s %s", s->tenants.t[t].name,
+			 isinf(r->tenant[t]) ? "never ran" :
+			 gp_report_duration(v, sizeof(v), r->tenant[t]));
+	return buf;
 }
 
 /* Whether axis a has a CSV column: every axis, but the cluster only when
  * given (the columns of existing sweeps stay). */
 static int csv_column(const gp_whatif_spec *s, int a)
 {
-	return a != GP_AX_CLUSTER || gp_whatif_cluster_axis(s);
+	/* the tenants axis by its named columns, after these */
+	return a != GP_AX_TENANTS && (a != GP_AX_CLUSTER || gp_whatif_cluster_axis(s));
 }
 
 /* ---- text ---- */
@@ -81,7 +166,7 @@ static int text_columns(int metric, int *cols)
 
 /* A row of configuration i (complete): its axes' values, size, cost, the
  * metrics' means and whether it meets the SLO (" *" marks the best). */
-static void text_row(const gp_whatif_results *rs, const gp_cluster *base, long best, size_t i,
+static void text_row(const gp_whatif_results *rs, const gp_cluster *base, long best, size_t cfg,
 		     const int *cols, int ncols, gp_table *t)
 {
 	const gp_whatif_spec *s = rs->spec;
@@ -89,31 +174,39 @@ static void text_row(const gp_whatif_results *rs, const gp_cluster *base, long b
 	gp_whatif_shape sh;
 	gp_whatif_result m;
 	char buf[256], vb[64];
-	size_t row = gp_table_row(t);
+	size_t row = gp_table_row(t), i;
 	int a, k = 0, meets;
 
-	gp_whatif_config_of(s, i, &c);
+	gp_whatif_config_of(s, cfg, &c);
 	gp_whatif_shape_of(s, base, &c, &sh);
-	gp_whatif_mean(rs, i, &m);
+	gp_whatif_mean(rs, cfg, &m);
 	for (a = 0; a < GP_AX_COUNT; a++)
 		if (shown(s, a))
 			gp_table_set(t, row, k++, "%s", gp_whatif_value(s, &c, a, buf, sizeof(buf)));
+	for (i = 0; i < named_columns(s); i++) {
+		double x;
+
+		x = named_value(s, i, &c);
+		gp_table_set(t, row, k++, "%.12g", x);
+	}
 	gp_table_set(t, row, k++, "%d", m.nodes);
 	gp_table_set(t, row, k++, "%d", m.gpus);
 	gp_table_set(t, row, k++, "%s", gp_report_num(buf, sizeof(buf), sh.cost, 3));
 	for (a = 0; a < ncols; a++)
 		gp_table_set(t, row, k++, "%s", gp_whatif_fmt(vb, sizeof(vb), cols[a], m.m[cols[a]]));
-	meets = gp_whatif_meets(rs, i);
-	if (s->slo_metric >= 0) {
-		size_t ok = 0, ns, need = gp_whatif_seeds_of(s, i);
+	if (s->tslo_on)
+		gp_table_set(t, row, k++, "%s", worst_text(s, &m, buf, sizeof(buf)));
+	meets = gp_whatif_meets(rs, cfg);
+	if (gp_whatif_has_slo(s)) {
+		size_t ok = 0, ns, need = gp_whatif_seeds_of(s, cfg);
 
 		for (ns = 0; ns < need; ns++)
-			ok += gp_whatif_meets_run(s, gp_whatif_results_get(rs, i * s->nseeds + ns)) == 1;
+			ok += gp_whatif_meets_run(s, gp_whatif_results_get(rs, cfg * s->nseeds + ns)) == 1;
 		if (need > 1 && !meets)
 			gp_table_set(t, row, k++, "no (%zu/%zu)", ok, need);
 		else
 			gp_table_set(t, row, k++, "%s%s", meets ? "yes" : "no",
-				     best >= 0 && gp_whatif_choice_of(s, i) == (size_t)best ? " *" : "");
+				     best >= 0 && gp_whatif_choice_of(s, cfg) == (size_t)best ? " *" : "");
 	}
 }
 
@@ -145,6 +238,15 @@ static size_t worst_scenario(const gp_whatif_results *rs, size_t cfg)
 		double v;
 
 		gp_whatif_mean(rs, c, &m);
+		if (s->slo_metric < 0) {
+			/* the tenant SLO alone: where its worst tenant is worst */
+			gp_whatif_quota_worst(s, &m, &v);
+			if (!k || v > wv) {
+				worst = c;
+				wv = v;
+			}
+			continue;
+		}
 		v = m.m[s->slo_metric];
 		if (!k || (s->slo_max ? v > wv : v < wv)) {
 			worst = c;
@@ -162,7 +264,7 @@ static void best_text(const gp_whatif_results *rs, const gp_cluster *base, long 
 	gp_whatif_config c;
 	gp_whatif_shape sh;
 	gp_whatif_result m;
-	char buf[256], vb[64];
+	char buf[1024], vb[64];
 	int a, first = 1;
 
 	if (best == GP_WHATIF_BEST_UNKNOWN) {
@@ -180,17 +282,19 @@ static void best_text(const gp_whatif_results *rs, const gp_cluster *base, long 
 	gp_whatif_shape_of(s, base, &c, &sh);
 	gp_whatif_mean(rs, s->scenario_named ? worst_scenario(rs, (size_t)best) : (size_t)best, &m);
 	for (a = 0; a < GP_AX_COUNT; a++)
-		if (shown(s, a) && !s->scenario[a]) {
-			gp_sbuf_addf(out, "%s%s=%s", first ? "" : ", ", gp_whatif_axis_names[a],
-				     gp_whatif_value(s, &c, a, buf, sizeof(buf)));
+		if ((shown(s, a) || (a == GP_AX_TENANTS && named_columns(s))) && !s->scenario[a]) {
+			gp_sbuf_addf(out, "%s%s", first ? "" : ", ", axis_text(s, &c, a, buf, sizeof(buf)));
 			first = 0;
 		}
 	if (first)
 		gp_sbuf_adds(out, "the base configuration");
-	gp_sbuf_addf(out, ": %d nodes, %d GPUs, cost %s; %s %s", s->scenario_named ? sh.nodes : m.nodes,
-		     s->scenario_named ? sh.gpus : m.gpus,
-		     gp_report_num(buf, sizeof(buf), sh.cost, 3), gp_metrics[s->slo_metric].path,
-		     gp_whatif_fmt(vb, sizeof(vb), s->slo_metric, m.m[s->slo_metric]));
+	gp_sbuf_addf(out, ": %d nodes, %d GPUs, cost %s", s->scenario_named ? sh.nodes : m.nodes,
+		     s->scenario_named ? sh.gpus : m.gpus, gp_report_num(buf, sizeof(buf), sh.cost, 3));
+	if (s->slo_metric >= 0)
+		gp_sbuf_addf(out, "; %s %s", gp_metrics[s->slo_metric].path,
+			     gp_whatif_fmt(vb, sizeof(vb), s->slo_metric, m.m[s->slo_metric]));
+	if (s->tslo_on)
+		gp_sbuf_addf(out, "; worst tenant %s", worst_text(s, &m, buf, sizeof(buf)));
 	if (s->scenario_named)
 		gp_sbuf_addf(out, " at worst over %s (it meets the SLO at every value)",
 			     scenario_list(s, buf, sizeof(buf)));
@@ -219,7 +323,7 @@ static void answer_table(const gp_whatif_results *rs, const gp_cluster *base, lo
 
 	metric = gp_whatif_answer_metric(s, metric);
 	ncols = text_columns(metric, cols);
-	ncol = ncols + 3 + (s->slo_metric >= 0);
+	ncol = ncols + 3 + gp_whatif_has_slo(s) + s->tslo_on + (int)named_columns(s);
 	for (a = 0; a < GP_AX_COUNT; a++)
 		ncol += shown(s, a);
 	gp_table_init(&t, ncol);
@@ -228,12 +332,19 @@ static void answer_table(const gp_whatif_results *rs, const gp_cluster *base, lo
 	for (a = 0; a < GP_AX_COUNT; a++)
 		if (shown(s, a))
 			gp_table_set(&t, row, k++, "%s", gp_whatif_axis_names[a]);
+	for (i = 0; i < named_columns(s); i++) {
+		char name[512];
+
+		gp_table_set(&t, row, k++, "%s", named_name(s, i, name, sizeof(name)));
+	}
 	gp_table_set(&t, row, k++, "nodes");
 	gp_table_set(&t, row, k++, "GPUs");
 	gp_table_set(&t, row, k++, "cost");
 	for (i = 0; i < (size_t)ncols; i++)
 		gp_table_set(&t, row, k++, "%s", gp_metrics[cols[i]].path);
-	if (s->slo_metric >= 0)
+	if (s->tslo_on)
+		gp_table_set(&t, row, k++, "worst tenant");
+	if (gp_whatif_has_slo(s))
 		gp_table_set(&t, row, k++, "meets");
 	for (i = 0; i < s->nconfigs; i++) {
 		if (!gp_whatif_results_complete(rs, i)) {
@@ -272,7 +383,7 @@ void gp_whatif_answer_text(const gp_whatif_results *rs, const gp_cluster *base, 
 			     incomplete == 1 ? "" : "s");
 	if (!shown_rows)
 		gp_sbuf_adds(out, "(no configuration has run yet)\n");
-	if (s->slo_metric >= 0)
+	if (gp_whatif_has_slo(s))
 		text_best(rs, base, best, out);
 }
 
@@ -319,6 +430,7 @@ static json_t *axes_json(const gp_whatif_spec *s, const gp_whatif_config *c, int
 {
 	json_t *o = json_object();
 	char buf[512];
+	size_t k;
 	int a;
 
 	for (a = 0; a < GP_AX_COUNT; a++) {
@@ -334,6 +446,53 @@ static json_t *axes_json(const gp_whatif_spec *s, const gp_whatif_config *c, int
 			json_object_set_new(o, gp_whatif_axis_names[a],
 					    json_string(gp_whatif_value(s, c, a, buf, sizeof(buf))));
 	}
+	/* the tenants axis by its columns: "quota.a": 16 */
+	for (k = 0; which >= 0 && k < named_columns(s); k++) {
+		char name[512];
+		double x;
+
+		x = named_value(s, k, c);
+		json_object_set_new(o, named_name(s, k, name, sizeof(name)),
+				    json_real(x));
+	}
+	return o;
+}
+
+/* Each tenant's figure, seconds: {"a": {"queue_delay": {"p90": 1800}}};
+ * null for a tenant without completed jobs. */
+static json_t *tenants_json(const gp_whatif_spec *s, const gp_whatif_result *r)
+{
+	json_t *o = json_object();
+	const char *path = gp_metrics[s->tslo_metric].path, *dot = strchr(path, '.');
+	char group[64];
+	size_t t;
+
+	snprintf(group, sizeof(group), "%.*s", (int)(dot - path), path);
+	for (t = 0; t < s->tenants.n; t++) {
+		json_t *g = json_object(), *f = json_object();
+		double v = r->tenant[t];
+
+		json_object_set_new(f, dot + 1, isfinite(v) ? num(s->tslo_metric, v) : json_null());
+		json_object_set_new(g, group, f);
+		json_object_set_new(o, s->tenants.t[t].name, g);
+	}
+	return o;
+}
+
+/* The worst tenant of r: name, value, bound. */
+static json_t *worst_json(const gp_whatif_spec *s, const gp_whatif_result *r)
+{
+	double q;
+	int t = gp_whatif_quota_worst(s, r, &q);
+	json_t *o;
+
+	if (t < 0)
+		return json_null();
+	o = json_object();
+	json_object_set_new(o, "name", json_string(s->tenants.t[t].name));
+	json_object_set_new(o, "value", isfinite(r->tenant[t]) ? num(s->tslo_metric, r->tenant[t]) :
+								 json_null());
+	json_object_set_new(o, "max", json_real(s->tslo_bound[t]));
 	return o;
 }
 
@@ -364,6 +523,8 @@ json_t *gp_whatif_answer_json(const gp_whatif_results *rs, const gp_cluster *bas
 			json_object_set_new(e, "gpus", json_integer(r->gpus));
 			json_object_set_new(e, "cost", json_real(gp_report_round(sh.cost, 6)));
 			json_object_set_new(e, "metrics", metrics_json(r));
+			if (s->have_tenants)
+				json_object_set_new(e, "tenants", tenants_json(s, r));
 			json_object_set_new(e, "meets_slo", m < 0 ? json_null() : json_boolean(m));
 			json_array_append_new(runs, e);
 		}
@@ -393,6 +554,10 @@ json_t *gp_whatif_answer_json(const gp_whatif_results *rs, const gp_cluster *bas
 		json_object_set_new(b, "gpus", json_integer(m.gpus));
 		json_object_set_new(b, "cost", json_real(gp_report_round(sh.cost, 6)));
 		json_object_set_new(b, "seeds", json_integer((json_int_t)gp_whatif_seeds_of(s, (size_t)best)));
+		if (s->have_tenants)
+			json_object_set_new(b, "tenants", tenants_json(s, &m));
+		if (s->tslo_on)
+			json_object_set_new(b, "worst_tenant", worst_json(s, &m));
 		if (s->scenario_named) {
 			json_t *w = json_object();
 			size_t wc = worst_scenario(rs, (size_t)best);
@@ -407,11 +572,24 @@ json_t *gp_whatif_answer_json(const gp_whatif_results *rs, const gp_cluster *bas
 	} else {
 		json_object_set_new(o, "best", json_null());
 	}
-	if (s->slo_metric >= 0) {
+	if (gp_whatif_has_slo(s)) {
 		json_t *slo = json_object();
 
-		json_object_set_new(slo, "metric", json_string(gp_metrics[s->slo_metric].path));
-		json_object_set_new(slo, s->slo_max ? "max" : "min", json_real(s->slo_bound));
+		if (s->slo_metric >= 0) {
+			json_object_set_new(slo, "metric", json_string(gp_metrics[s->slo_metric].path));
+			json_object_set_new(slo, s->slo_max ? "max" : "min", json_real(s->slo_bound));
+		}
+		if (s->tslo_on) {
+			json_t *ts = json_object(), *mx = json_object();
+			size_t t;
+
+			for (t = 0; t < s->tenants.n; t++)
+				if (s->tslo_bound[t] >= 0)
+					json_object_set_new(mx, s->tenants.t[t].name, json_real(s->tslo_bound[t]));
+			json_object_set_new(ts, "metric", json_string(gp_metrics[s->tslo_metric].path));
+			json_object_set_new(ts, "max", mx);
+			json_object_set_new(slo, "tenants", ts);
+		}
 		json_object_set_new(slo, "configurations_meeting", json_integer((json_int_t)met));
 		json_object_set_new(slo, "configurations", json_integer((json_int_t)complete));
 		json_object_set_new(o, "slo", slo);
@@ -433,10 +611,19 @@ void gp_whatif_answer_csv(const gp_whatif_results *rs, const gp_cluster *base, g
 	for (a = 0; a < GP_AX_COUNT; a++)
 		if (csv_column(s, a))
 			gp_sbuf_addf(out, "%s,", gp_whatif_axis_names[a]);
+	for (k = 0; k < named_columns(s); k++) {
+		gp_csv_field(out, named_name(s, k, buf, sizeof(buf)));
+		gp_sbuf_adds(out, ",");
+	}
 	gp_sbuf_adds(out, "seed,nodes,gpus,cost");
 	for (m = 0; m < GP_M_SWEPT; m++)
 		gp_sbuf_addf(out, ",%s%s", gp_metrics[m].column,
 			     gp_metrics[m].kind == GP_MK_SECONDS ? "_s" : "");
+	for (k = 0; s->have_tenants && k < s->tenants.n; k++) {
+		gp_sbuf_adds(out, ",");
+		gp_csv_field(out, gp_whatif_quota_figure_column(s, k, buf, sizeof(buf) - 2));
+		gp_sbuf_adds(out, "_s");
+	}
 	gp_sbuf_adds(out, s->scenario_named ? ",meets_slo,choice_meets_slo\n" : ",meets_slo\n");
 	for (i = 0; i < s->nconfigs; i++) {
 		gp_whatif_config c;
@@ -450,16 +637,27 @@ void gp_whatif_answer_csv(const gp_whatif_results *rs, const gp_cluster *base, g
 			const gp_whatif_result *r = gp_whatif_results_get(rs, i * s->nseeds + k);
 			int ok = gp_whatif_meets_run(s, r);
 
+			size_t j;
+
 			for (a = 0; a < GP_AX_COUNT; a++) {
 				if (!csv_column(s, a))
 					continue;
 				gp_csv_field(out, gp_whatif_value(s, &c, a, buf, sizeof(buf)));
 				gp_sbuf_adds(out, ",");
 			}
+			for (j = 0; j < named_columns(s); j++) {
+				double x;
+
+				x = named_value(s, j, &c);
+				gp_sbuf_addf(out, "%.12g,", x);
+			}
 			gp_sbuf_addf(out, "%llu,%d,%d,%s", (unsigned long long)s->seeds[k], r->nodes,
 				     r->gpus, gp_report_num(buf, sizeof(buf), sh.cost, 6));
 			for (m = 0; m < GP_M_SWEPT; m++)
 				gp_sbuf_addf(out, ",%s", gp_report_num(buf, sizeof(buf), r->m[m], decimals(m)));
+			for (j = 0; s->have_tenants && j < s->tenants.n; j++)
+				gp_sbuf_addf(out, ",%s", isnan(r->tenant[j]) ? "" : isinf(r->tenant[j]) ? "inf" :
+					     gp_report_num(buf, sizeof(buf), r->tenant[j], 3));
 			gp_sbuf_addf(out, ",%s", ok < 0 ? "" : ok ? "yes" : "no");
 			if (s->scenario_named) {
 				/* the choice this run is a scenario of, over every scenario */
@@ -490,6 +688,40 @@ static int svg_x_axis(const gp_whatif_spec *s)
 	return -1;
 }
 
+/* The x of value i of axis xa: a node count, the value of a tenants axis
+ * of one column (a quota, a weight), else i + 1. */
+static double svg_x_of(const gp_whatif_spec *s, int xa, size_t i)
+{
+	gp_whatif_config c;
+	double x;
+
+	if (xa == GP_AX_ADD)
+		return (double)s->add.counts[i];
+	if (xa == GP_AX_REMOVE)
+		return (double)s->remove.counts[i];
+	if (xa == GP_AX_TENANTS && named_columns(s) == 1) {
+		memset(&c, 0, sizeof(c));
+		c.v[xa] = i;
+		x = named_value(s, 0, &c);
+		return x;
+	}
+	return (double)(i + 1);
+}
+
+/* The name of axis a in titles: the tenants axis by its column when it
+ * has one. */
+static const char *axis_label(const gp_whatif_spec *s, int a, char *buf, size_t size)
+{
+
+	if (a == GP_AX_TENANTS && named_columns(s) == 1)
+		return named_name(s, 0, buf, size);
+	if (a == GP_AX_TENANTS && s->ntaxes == 1)
+		return s->taxes[0].name;
+	if (a == GP_AX_TENANTS)
+		return "tenant quotas and weights";
+	return a >= 0 ? gp_whatif_axis_names[a] : "nothing";
+}
+
 /* Line l: the configurations along axis xa with the other axes fixed,
  * labelled by those axes' values; x, y and the label are the caller's to
  * free. */
@@ -509,8 +741,7 @@ static void svg_line(const gp_whatif_results *rs, int xa, size_t l, int metric, 
 	gp_sbuf_init(&lb);
 	for (a = 0; a < GP_AX_COUNT; a++)
 		if (a != xa && s->nvalues[a] > 1) {
-			gp_sbuf_addf(&lb, "%s%s=%s", any ? ", " : "", gp_whatif_axis_names[a],
-				     gp_whatif_value(s, &c, a, buf, sizeof(buf)));
+			gp_sbuf_addf(&lb, "%s%s", any ? ", " : "", axis_text(s, &c, a, buf, sizeof(buf)));
 			any = 1;
 		}
 	*label = gp_sbuf_detach(&lb);
@@ -525,8 +756,7 @@ static void svg_line(const gp_whatif_results *rs, int xa, size_t l, int metric, 
 		if (!gp_whatif_results_complete(rs, cfg))
 			continue;
 		gp_whatif_mean(rs, cfg, &m);
-		(*x)[ser->n] = xa == GP_AX_ADD ? (double)s->add.counts[i] :
-			       xa == GP_AX_REMOVE ? (double)s->remove.counts[i] : (double)(i + 1);
+		(*x)[ser->n] = svg_x_of(s, xa, i);
 		(*y)[ser->n++] = m.m[metric] / div;
 	}
 }
@@ -539,7 +769,11 @@ static void svg_x_range(const gp_whatif_spec *s, int xa, double *xmin, double *x
 
 	*xmin = 0;
 	*xmax = 1;
-	if (xa == GP_AX_ADD || xa == GP_AX_REMOVE) {
+	if (xa == GP_AX_TENANTS && named_columns(s) == 1) {
+		*xmin = svg_x_of(s, xa, 0);
+		*xmax = svg_x_of(s, xa, s->nvalues[xa] - 1);
+		snprintf(xtitle, size, "%s", axis_label(s, xa, buf, sizeof(buf)));
+	} else if (xa == GP_AX_ADD || xa == GP_AX_REMOVE) {
 		const gp_whatif_nodes *nd = xa == GP_AX_ADD ? &s->add : &s->remove;
 
 		*xmin = (double)nd->counts[0];
@@ -557,7 +791,7 @@ static void svg_x_range(const gp_whatif_spec *s, int xa, double *xmin, double *x
 			gp_sbuf_addf(&lb, "%s%zu=%s", i ? ", " : "", i + 1,
 				     gp_whatif_value(s, &c, xa, buf, sizeof(buf)));
 		}
-		snprintf(xtitle, size, "%s (%s)", gp_whatif_axis_names[xa], lb.buf);
+		snprintf(xtitle, size, "%s (%s)", axis_label(s, xa, buf, sizeof(buf)), lb.buf);
 		gp_sbuf_release(&lb);
 		*xmin = 1;
 		*xmax = (double)n;
@@ -576,7 +810,7 @@ void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp
 	gp_svg_series *ser;
 	gp_svg_chart ch;
 	double **xs, **ys, div = 1, xmin, xmax;
-	char **labels, title[512], ytitle[160], xtitle[256], buf[256], slo[300], sub[64];
+	char **labels, title[1024], ytitle[160], xtitle[256], buf[768], slo[300], sub[64], lab[256];
 	int log_time;
 	size_t floored = 0;
 
@@ -604,7 +838,7 @@ void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp
 	svg_x_range(s, xa, &xmin, &xmax, xtitle, sizeof(xtitle));
 	memset(&ch, 0, sizeof(ch));
 	if (s->slo_metric == metric) {
-		snprintf(slo, sizeof(slo), "SLO: %s", bound_text(s, buf, sizeof(buf)));
+		snprintf(slo, sizeof(slo), "SLO: %s", metric_bound_text(s, buf, sizeof(buf)));
 		ch.hline = s->slo_bound / div;
 		ch.hline_label = slo;
 	}
@@ -617,9 +851,7 @@ void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp
 
 		gp_whatif_config_of(s, at, &c);
 		gp_whatif_mean(rs, at, &m);
-		ch.point_x = xa == GP_AX_ADD ? (double)s->add.counts[c.v[xa]] :
-			     xa == GP_AX_REMOVE ? (double)s->remove.counts[c.v[xa]] :
-			     xa >= 0 ? (double)(c.v[xa] + 1) : xmin;
+		ch.point_x = xa >= 0 ? svg_x_of(s, xa, c.v[xa]) : xmin;
 		ch.point_y = m.m[metric] / div;
 		if (log_time && ch.point_y < 1)
 			ch.point_y = 1;
@@ -630,12 +862,12 @@ void gp_whatif_answer_svg(const gp_whatif_results *rs, long best, int metric, gp
 	if (floored)
 		snprintf(sub, sizeof(sub), "%zu value%s under 1 s drawn at 1 s", floored,
 			 floored == 1 ? "" : "s");
-	if (s->slo_metric >= 0)
+	if (gp_whatif_has_slo(s))
 		snprintf(title, sizeof(title), "what-if: %s against %s (SLO %s)", gp_metrics[metric].path,
-			 xa >= 0 ? gp_whatif_axis_names[xa] : "nothing", bound_text(s, buf, sizeof(buf)));
+			 axis_label(s, xa, lab, sizeof(lab)), bound_text(s, buf, sizeof(buf)));
 	else
 		snprintf(title, sizeof(title), "what-if: %s against %s", gp_metrics[metric].path,
-			 xa >= 0 ? gp_whatif_axis_names[xa] : "nothing");
+			 axis_label(s, xa, lab, sizeof(lab)));
 	ch.title = title;
 	ch.subtitle = floored ? sub : NULL;
 	ch.x_title = xtitle;
@@ -679,7 +911,7 @@ void gp_whatif_answer_html(const gp_whatif_results *rs, const gp_cluster *base, 
 	gp_html_begin(&h, out, title);
 	gp_html_inputs(&h, names, values, n);
 	gp_sbuf_init(&sb);
-	if (s->slo_metric >= 0) {
+	if (gp_whatif_has_slo(s)) {
 		gp_sbuf_addf(&sb, "The cheapest configuration that meets %s%s", bound_text(s, buf, sizeof(buf)),
 			     s->nseeds > 1 ? " in every seed" : "");
 		if (s->scenario_named)
@@ -715,7 +947,7 @@ void gp_whatif_answer_html(const gp_whatif_results *rs, const gp_cluster *base, 
 	gp_html_section(&h, "Configurations");
 	answer_table(rs, base, best, metric, &t, &shown_rows, &incomplete);
 	gp_html_table(&h, &t, s->nseeds > 1 ? "Means over the seeds; meets = in every seed; * the chosen one" :
-				  s->slo_metric >= 0 ? "* marks the chosen configuration" : NULL);
+				  gp_whatif_has_slo(s) ? "* marks the chosen configuration" : NULL);
 	gp_table_release(&t);
 	if (incomplete) {
 		snprintf(buf, sizeof(buf), "%zu configuration%s with some seeds missing left out.", incomplete,

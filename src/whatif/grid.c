@@ -9,6 +9,7 @@
 #include "gpuplan/sim/failsim.h"
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
+#include "gpuplan/whatif/quota.h"
 #include "gpuplan/whatif/spec.h"
 
 void gp_whatif_config_of(const gp_whatif_spec *s, size_t i, gp_whatif_config *c)
@@ -67,6 +68,12 @@ const char *gp_whatif_value(const gp_whatif_spec *s, const gp_whatif_config *c, 
 		break;
 	case GP_AX_CLUSTER:
 		snprintf(buf, size, "%s", s->nclusters ? s->cluster_names[v] : s->cluster);
+		break;
+	case GP_AX_TENANTS:
+		if (s->declared[GP_AX_TENANTS])
+			gp_whatif_quota_value(s, v, buf, size);
+		else
+			snprintf(buf, size, "-");
 		break;
 	default:
 		snprintf(buf, size, "?");
@@ -185,8 +192,9 @@ char *gp_whatif_config_key(const gp_whatif_spec *s, const gp_whatif_config *c)
 
 	gp_sbuf_init(&sb);
 	for (a = 0; a < GP_AX_COUNT; a++) {
-		/* Only when given: the keys of existing databases stay. */
-		if (a == GP_AX_CLUSTER && !gp_whatif_cluster_axis(s))
+		/* Only when given: the keys of existing databases stay; the
+		 * tenants axis by its columns, after this loop. */
+		if ((a == GP_AX_CLUSTER && !gp_whatif_cluster_axis(s)) || a == GP_AX_TENANTS)
 			continue;
 		gp_sbuf_addf(&sb, "%s%s=%s", a ? ";" : "", gp_whatif_axis_names[a],
 			     gp_whatif_value(s, c, a, buf, sizeof(buf)));
@@ -197,6 +205,9 @@ char *gp_whatif_config_key(const gp_whatif_spec *s, const gp_whatif_config *c)
 		if (a == GP_AX_CLUSTER && s->cluster_hashes)
 			gp_sbuf_addf(&sb, "@%s", s->cluster_hashes[c->v[a]]);
 	}
+	/* the later axes by their columns, when given */
+	if (s->declared[GP_AX_TENANTS])
+		gp_whatif_quota_key(s, c->v[GP_AX_TENANTS], &sb);
 	return gp_sbuf_detach(&sb);
 }
 
@@ -232,16 +243,32 @@ static long cluster_key_find(const gp_whatif_spec *s, const char *key)
 	return -1;
 }
 
+/* The tenants axis' columns (quota.h), when it is given; after the
+ * cluster's. */
+static size_t tenant_columns(const gp_whatif_spec *s)
+{
+	return s->declared[GP_AX_TENANTS] ? gp_whatif_quota_ncolumns(s) : 0;
+}
+
 size_t gp_whatif_ncolumns(const gp_whatif_spec *s)
 {
-	return cluster_ncolumns(s);
+	return cluster_ncolumns(s) + tenant_columns(s);
 }
 
 const char *gp_whatif_column_name(const gp_whatif_spec *s, size_t k, int *numeric, char *buf,
 				  size_t size)
 {
 	*numeric = 0;
-	snprintf(buf, size, "%s", k < cluster_ncolumns(s) ? gp_whatif_axis_names[GP_AX_CLUSTER] : "?");
+	if (k < cluster_ncolumns(s)) {
+		snprintf(buf, size, "%s", gp_whatif_axis_names[GP_AX_CLUSTER]);
+		return buf;
+	}
+	k -= cluster_ncolumns(s);
+	*numeric = 1;
+	if (k < tenant_columns(s))
+		return gp_whatif_quota_column(s, k, buf, size);
+	*numeric = 0;
+	snprintf(buf, size, "?");
 	return buf;
 }
 
@@ -253,6 +280,11 @@ int gp_whatif_column_value(const gp_whatif_spec *s, size_t k, const gp_whatif_co
 		gp_whatif_value(s, c, GP_AX_CLUSTER, buf, size);
 		return 2;
 	}
+	k -= cluster_ncolumns(s);
+	if (k < tenant_columns(s)) {
+		*num = gp_whatif_quota_column_value(s, k, c->v[GP_AX_TENANTS]);
+		return 1;
+	}
 	return 0;
 }
 
@@ -260,6 +292,8 @@ long gp_whatif_key_find(const gp_whatif_spec *s, int axis, const char *key)
 {
 	if (axis == GP_AX_CLUSTER)
 		return cluster_key_find(s, key);
+	if (axis == GP_AX_TENANTS)
+		return s->declared[GP_AX_TENANTS] ? gp_whatif_quota_key_find(s, key) : 0;
 	return -1;
 }
 
@@ -709,6 +743,10 @@ int gp_whatif_fingerprint(const gp_whatif_spec *cs, const char *version, char *b
 	/* The settings added since: hashed only when one differs from its
 	 * default, so that a spec without them keeps its fingerprint (and
 	 * its database). */
+	/* runs of a spec with tenant axes or a tenant SLO record each
+	 * tenant's figure; the tenants may come from the cluster file */
+	if (s->have_tenants)
+		h = fnv_str(h, gp_metrics[s->tslo_metric].path);
 	run_more(r, &more);
 	gp_run_desc_init(&def);
 	run_more(&def, &base);

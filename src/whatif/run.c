@@ -11,6 +11,7 @@
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/run/scale.h"
+#include "gpuplan/whatif/quota.h"
 #include "gpuplan/whatif/sweep.h"
 
 /* ---- runner ---- */
@@ -30,6 +31,9 @@ struct gp_whatif_runner {
 	const gp_cluster *cl;   /* &cluster, or base when nothing changes it */
 	gp_sim_perf *perf;
 	gp_whatif_hooks hooks;
+	/* The spec's tenants with a run's quotas and weights: its own
+	 * tenant array, the rest borrowed from the spec. */
+	gp_tenants tenants;
 };
 
 gp_whatif_runner *gp_whatif_runner_new(const gp_whatif_spec *spec, gp_error *err)
@@ -64,6 +68,11 @@ gp_whatif_runner *gp_whatif_runner_new_with(const gp_whatif_spec *spec,
 	}
 	r->jobs = gp_xcalloc(spec->ntraces, sizeof(*r->jobs));
 	r->loaded = gp_xcalloc(spec->ntraces, sizeof(int));
+	if (spec->have_tenants) {
+		r->tenants = spec->tenants;
+		r->tenants.t = gp_xmalloc(spec->tenants.n * sizeof(gp_tenant));
+		memcpy(r->tenants.t, spec->tenants.t, spec->tenants.n * sizeof(gp_tenant));
+	}
 	r->scale = gp_xcalloc(spec->ntraces, sizeof(*r->scale));
 	return r;
 }
@@ -113,6 +122,8 @@ void gp_whatif_runner_free(gp_whatif_runner *r)
 	if (r->own_bases)
 		gp_whatif_bases_release(r->spec, r->own_bases);
 	free(r->own_bases);
+	if (r->spec->have_tenants)
+		free(r->tenants.t);
 	free(r);
 }
 
@@ -192,6 +203,11 @@ int gp_whatif_runner_record(gp_whatif_runner *r, size_t run, gp_whatif_result *o
 				gp_scale_bind(r->scale[k], r->cl);
 	}
 	gp_whatif_run_desc(s, run, &d);
+	if (s->have_tenants) {
+		/* the configuration's quotas and weights, in memory */
+		gp_whatif_quota_apply(s, c.v[GP_AX_TENANTS], &r->tenants);
+		d.tenants_set = &r->tenants;
+	}
 	if ((st = gp_run_prepare(&one, &d, r->cl, jobs_of(r, t), r->perf, r->scale[t], err)) ||
 	    (st = gp_run_exec(&one, err))) {
 		gp_run_release(&one);
@@ -199,6 +215,8 @@ int gp_whatif_runner_record(gp_whatif_runner *r, size_t run, gp_whatif_result *o
 	}
 	memset(out, 0, sizeof(*out));
 	gp_run_metrics(&one, out->m);
+	if (s->have_tenants)
+		gp_whatif_quota_figures(s, one.jobs, &one.res, out);
 	out->nodes = r->cl->nnodes;
 	out->gpus = r->cl->ngpus;
 	if (rec && r->hooks.record)
@@ -253,12 +271,22 @@ int gp_whatif_results_complete(const gp_whatif_results *rs, size_t cfg)
 	return 1;
 }
 
+int gp_whatif_has_slo(const gp_whatif_spec *s)
+{
+	return s->slo_metric >= 0 || s->tslo_on;
+}
+
 int gp_whatif_meets_run(const gp_whatif_spec *s, const gp_whatif_result *r)
 {
 	double v;
 
-	if (s->slo_metric < 0 || !r)
+	if (!gp_whatif_has_slo(s) || !r)
 		return -1;
+	/* the tenant SLO too, when there is one */
+	if (s->tslo_on && !gp_whatif_quota_meets(s, r))
+		return 0;
+	if (s->slo_metric < 0)
+		return 1;
 	v = r->m[s->slo_metric];
 	return s->slo_max ? v <= s->slo_bound : v >= s->slo_bound;
 }
@@ -267,7 +295,7 @@ int gp_whatif_meets(const gp_whatif_results *rs, size_t cfg)
 {
 	size_t k, ns = rs->spec->nseeds, need = gp_whatif_seeds_of(rs->spec, cfg);
 
-	if (rs->spec->slo_metric < 0 || !gp_whatif_results_complete(rs, cfg))
+	if (!gp_whatif_has_slo(rs->spec) || !gp_whatif_results_complete(rs, cfg))
 		return -1;
 	for (k = 0; k < need; k++)
 		if (!gp_whatif_meets_run(rs->spec, gp_whatif_results_get(rs, cfg * ns + k)))
@@ -303,6 +331,8 @@ void gp_whatif_mean(const gp_whatif_results *rs, size_t cfg, gp_whatif_result *o
 			continue;
 		for (i = 0; i < GP_M_COUNT; i++)
 			out->m[i] += r->m[i] / (double)need;
+		for (i = 0; i < GP_WHATIF_MAX_TENANTS; i++)
+			out->tenant[i] += r->tenant[i] / (double)need;
 		out->nodes = r->nodes;
 		out->gpus = r->gpus;
 	}
@@ -312,7 +342,11 @@ void gp_whatif_mean(const gp_whatif_results *rs, size_t cfg, gp_whatif_result *o
 
 int gp_whatif_search_axis(const gp_whatif_spec *s)
 {
-	if (s->slo_metric < 0)
+	if (!gp_whatif_has_slo(s))
+		return -1;
+	/* tenants' delays fall with more nodes: a metric that must fall
+	 * too, or none */
+	if (s->tslo_on && s->slo_metric >= 0 && !gp_whatif_search_up(s, GP_AX_ADD))
 		return -1;
 	if (s->add.n > 1)
 		return GP_AX_ADD;
@@ -327,7 +361,7 @@ int gp_whatif_search_up(const gp_whatif_spec *s, int axis)
 	 * and raises the number of jobs completed. */
 	int m = s->slo_metric;
 	int grows = m == GP_M_COMPLETED;
-	int meets_with_more = grows ? !s->slo_max : s->slo_max;
+	int meets_with_more = m < 0 ? 1 : grows ? !s->slo_max : s->slo_max;
 
 	return axis == GP_AX_ADD ? meets_with_more : !meets_with_more;
 }
@@ -450,11 +484,31 @@ size_t gp_whatif_search_config(const gp_whatif_spec *s, int axis, size_t line, s
 
 /* ---- answer ---- */
 
+/* With a tenant SLO: the worst tenant's figure over its bound, the
+ * largest over the seeds and scenarios of choice cfg (smaller: more room
+ * under the SLO). */
+static double headroom(const gp_whatif_results *rs, size_t cfg)
+{
+	const gp_whatif_spec *s = rs->spec;
+	size_t k, j, n = gp_whatif_nscenarios(s);
+	double worst = 0, q;
+
+	for (k = 0; k < n; k++) {
+		size_t c = gp_whatif_scenario_config(s, cfg, k);
+
+		for (j = 0; j < gp_whatif_seeds_of(s, c); j++)
+			if (gp_whatif_quota_worst(s, gp_whatif_results_get(rs, c * s->nseeds + j), &q) >= 0 &&
+			    q > worst)
+				worst = q;
+	}
+	return worst;
+}
+
 long gp_whatif_best(const gp_whatif_results *rs, const gp_cluster *base)
 {
 	const gp_whatif_spec *s = rs->spec;
 	long best = -1;
-	double best_cost = 0;
+	double best_cost = 0, best_worst = 0;
 	size_t i;
 
 	for (i = 0; i < s->nconfigs; i++) {
@@ -465,9 +519,11 @@ long gp_whatif_best(const gp_whatif_results *rs, const gp_cluster *base)
 		if (gp_whatif_choice_of(s, i) != i || gp_whatif_meets_all(rs, i) != 1)
 			continue;
 		gp_whatif_shape_of(s, base, &c, &sh);
-		if (best < 0 || sh.cost < best_cost) {
+		if (best < 0 || sh.cost < best_cost ||
+		    (sh.cost == best_cost && s->tslo_on && headroom(rs, i) < best_worst)) {
 			best = (long)i;
 			best_cost = sh.cost;
+			best_worst = s->tslo_on ? headroom(rs, i) : 0;
 		}
 	}
 	return best;

@@ -11,11 +11,12 @@
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
 #include "gpuplan/run/metrics.h"
+#include "gpuplan/whatif/quota.h"
 #include "gpuplan/whatif/spec.h"
 
 const char *const gp_whatif_axis_names[GP_AX_COUNT] = {
 	"trace", "add_nodes", "remove_nodes", "fabric", "queue", "policy", "mtbf_node", "recovery",
-	"cluster",
+	"cluster", "tenants",
 };
 
 void gp_whatif_spec_init(gp_whatif_spec *s)
@@ -77,6 +78,7 @@ void gp_whatif_spec_release(gp_whatif_spec *s)
 	for (i = 0; i < s->ncosts; i++)
 		free(s->costs[i].key);
 	free(s->costs);
+	gp_whatif_quota_release(s);
 	gp_whatif_spec_init(s);
 }
 
@@ -340,17 +342,25 @@ static int load_seeds(loader *L, const gp_yaml_node *n)
 	return GP_OK;
 }
 
-static const char *const slo_keys[] = { "metric", "max", "min", NULL };
+static const char *const slo_keys[] = {
+	"metric", "max", "min", "tenant_mean_wait", "tenant_p50_wait", "tenant_p90_wait",
+	"tenant_p99_wait", "tenant_max_wait", NULL
+};
 
 static int load_slo(loader *L, const gp_yaml_node *n)
 {
 	gp_whatif_spec *s = L->s;
 	const gp_yaml_node *m, *mx, *mn;
 	const char *name;
+	size_t i;
 
 	if (gp_yaml_check_keys(&L->doc, n, "'slo'", slo_keys, L->err))
 		return GP_EINPUT;
 	m = gp_yaml_get(n, "metric");
+	/* a tenant SLO alone (quota.h loads it) */
+	for (i = 0; !m && !gp_yaml_get(n, "max") && !gp_yaml_get(n, "min") && i < n->n; i++)
+		if (gp_whatif_quota_slo_key(n->keys[i]->scalar))
+			return GP_OK;
 	if (!m)
 		return gp_yaml_error(&L->doc, n, L->err, "'slo' needs 'metric' (e.g. queue_delay.p90)");
 	if (gp_yaml_str(&L->doc, m, "'slo' 'metric'", &name, L->err))
@@ -460,6 +470,24 @@ static const char *const axes_keys[] = {
 	"cluster", NULL
 };
 
+/* The axes' keys: those above and the tenant axes (quota.h). */
+static int check_axes_keys(loader *L, const gp_yaml_node *axes)
+{
+	const char **allowed = gp_xcalloc(GP_ARRAY_SIZE(axes_keys) + axes->n, sizeof(char *));
+	size_t i, n = 0;
+	int st;
+
+	for (i = 0; axes_keys[i]; i++)
+		allowed[n++] = axes_keys[i];
+	for (i = 0; i < axes->n; i++)
+		if (gp_whatif_quota_axis_key(axes->keys[i]->scalar))
+			allowed[n++] = axes->keys[i]->scalar;
+	allowed[n] = NULL;
+	st = gp_yaml_check_keys(&L->doc, axes, "'axes'", allowed, L->err);
+	free(allowed);
+	return st;
+}
+
 /* A key given both at the top level and under axes. */
 static const gp_yaml_node *either(loader *L, const gp_yaml_node *root, const gp_yaml_node *axes,
 				  const char *key, int *bad)
@@ -488,10 +516,9 @@ static int root_and_axes(loader *L, const gp_yaml_node **axes)
 	*axes = gp_yaml_get(root, "axes");
 	if (*axes && is_null(*axes))
 		*axes = NULL;
-	if (*axes && (gp_yaml_expect(&L->doc, *axes, GP_YAML_MAP, "'axes'", L->err) ||
-		      gp_yaml_check_keys(&L->doc, *axes, "'axes'", axes_keys, L->err)))
+	if (*axes && gp_yaml_expect(&L->doc, *axes, GP_YAML_MAP, "'axes'", L->err))
 		return GP_EINPUT;
-	return GP_OK;
+	return *axes ? check_axes_keys(L, *axes) : GP_OK;
 }
 
 /* The base cluster: a cluster YAML, or a list of them (an axis: each
@@ -1010,6 +1037,7 @@ int gp_whatif_spec_grid(gp_whatif_spec *s, char *why, size_t size)
 	s->nvalues[GP_AX_MTBF] = s->nmtbf;
 	s->nvalues[GP_AX_RECOVERY] = s->nrecoveries;
 	s->nvalues[GP_AX_CLUSTER] = s->nclusters ? s->nclusters : 1;
+	s->nvalues[GP_AX_TENANTS] = gp_whatif_quota_nvalues(s);
 	s->nconfigs = 1;
 	for (i = 0; i < GP_AX_COUNT; i++) {
 		if (s->nconfigs * s->nvalues[i] > GP_WHATIF_MAX_RUNS) {
@@ -1071,6 +1099,10 @@ static int load_scenario(loader *L)
 			st = gp_yaml_error(&L->doc, at, L->err,
 					   "'scenario': cluster is what the answer chooses (the cluster to "
 					   "build), not a condition to withstand");
+		else if (a == GP_AX_TENANTS)
+			st = gp_yaml_error(&L->doc, at, L->err,
+					   "'scenario': the tenants' quotas and weights are what the answer "
+					   "chooses, not a condition to withstand");
 		else if (s->nvalues[a] < 2)
 			st = gp_yaml_error(&L->doc, at, L->err,
 					   "'scenario': '%s' has one value; a scenario axis lists the values "
@@ -1096,7 +1128,8 @@ static int load_root(loader *L)
 	    (st = load_names(L, axes, &policy_axis, &s->policies, &s->npolicies)) ||
 	    (st = load_mtbf(L, axes)) || (st = load_recoveries(L, axes)) ||
 	    (st = load_failure_opts(L)) || (st = load_run_more(L)) ||
-	    (st = load_rest(L, axes)))
+	    (st = load_rest(L, axes)) ||
+	    (st = gp_whatif_quota_load(&L->doc, axes, gp_yaml_get(L->doc.root, "slo"), s, L->err)))
 		return st;
 	if ((st = grid_size(L)))
 		return st;

@@ -1,4 +1,5 @@
 /* SQLite store of what-if runs (store.h). */
+#include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "gpuplan/sim/failsim.h"
 #include "gpuplan/util/util.h"
+#include "gpuplan/whatif/quota.h"
 #include "gpuplan/whatif/store.h"
 
 struct gp_whatif_store {
@@ -215,14 +217,21 @@ static int add_column(gp_whatif_store *st, char *const *have, size_t n, const ch
 	return rc;
 }
 
-/* The named axis columns of spec s (spec.h) in main.runs. */
+/* Each tenant's figure (quota.h) in a column of its own,
+ * "tenant.a.queue_delay_p90", in runs of specs with tenant axes or SLOs. */
+static size_t figure_columns(const gp_whatif_spec *s)
+{
+	return s->have_tenants ? s->tenants.n : 0;
+}
+
+/* The named axis and figure columns of spec s (spec.h) in main.runs. */
 static int add_axis_columns(gp_whatif_store *st, const gp_whatif_spec *s, gp_error *err)
 {
 	char **names, **types;
 	size_t n, k, ncols = gp_whatif_ncolumns(s);
 	int rc = GP_OK;
 
-	if (!ncols)
+	if (!ncols && !figure_columns(s))
 		return GP_OK;
 	if ((rc = begin_write(st, err)))
 		return rc;
@@ -235,6 +244,12 @@ static int add_axis_columns(gp_whatif_store *st, const gp_whatif_spec *s, gp_err
 			const char *name = gp_whatif_column_name(s, k, &numeric, buf, sizeof(buf));
 
 			rc = add_column(st, names, n, name, numeric ? "NUMERIC" : "TEXT", err);
+		}
+		for (k = 0; k < figure_columns(s) && rc == GP_OK; k++) {
+			char buf[512];
+
+			rc = add_column(st, names, n, gp_whatif_quota_figure_column(s, k, buf, sizeof(buf)),
+					"REAL", err);
 		}
 		free_columns(names, types, n);
 	}
@@ -407,8 +422,14 @@ static int prepare_insert(gp_whatif_store *st, const gp_whatif_spec *s, gp_error
 		gp_sbuf_adds(&sb, ", ");
 		add_ident(&sb, gp_whatif_column_name(s, k, &numeric, buf, sizeof(buf)));
 	}
+	for (k = 0; k < figure_columns(s); k++) {
+		char buf[512];
+
+		gp_sbuf_adds(&sb, ", ");
+		add_ident(&sb, gp_whatif_quota_figure_column(s, k, buf, sizeof(buf)));
+	}
 	gp_sbuf_adds(&sb, ") VALUES (?");
-	for (k = 1; k < (size_t)(NFIXED + GP_M_SWEPT) + ncols; k++)
+	for (k = 1; k < (size_t)(NFIXED + GP_M_SWEPT) + ncols + figure_columns(s); k++)
 		gp_sbuf_adds(&sb, ", ?");
 	gp_sbuf_adds(&sb, ")");
 	rc = sqlite3_prepare_v2(st->db, sb.buf, -1, &st->ins, NULL);
@@ -490,6 +511,9 @@ int gp_whatif_store_put(gp_whatif_store *st, const gp_whatif_spec *s, const char
 		else if (kind == 2)
 			sqlite3_bind_text(st->ins, k, buf, -1, SQLITE_TRANSIENT);
 	}
+	for (ck = 0; ck < figure_columns(s); ck++, k++)
+		if (!isnan(r->tenant[ck]))
+			sqlite3_bind_double(st->ins, k, r->tenant[ck]);
 	free(key);
 	if (sqlite3_step(st->ins) != SQLITE_DONE) {
 		rc = db_err(st, err, "storing a run");
@@ -565,6 +589,9 @@ int gp_whatif_store_load(gp_whatif_store *st, const gp_whatif_spec *s, const cha
 	int rc, i;
 
 	*found = *other = 0;
+	/* the spec's figure columns, NULL in rows of other specs */
+	if ((rc = add_axis_columns(st, s, err)))
+		return rc;
 	gp_sbuf_init(&sb);
 	gp_sbuf_adds(&sb, "SELECT fingerprint, config, seed");
 	for (i = 0; i < GP_AX_FIXED; i++)
@@ -572,6 +599,12 @@ int gp_whatif_store_load(gp_whatif_store *st, const gp_whatif_spec *s, const cha
 	gp_sbuf_adds(&sb, ", nodes, gpus");
 	for (i = 0; i < GP_M_SWEPT; i++)
 		gp_sbuf_addf(&sb, ", %s", gp_metrics[i].column);
+	for (i = 0; i < (int)figure_columns(s); i++) {
+		char buf[512];
+
+		gp_sbuf_adds(&sb, ", ");
+		add_ident(&sb, gp_whatif_quota_figure_column(s, (size_t)i, buf, sizeof(buf)));
+	}
 	gp_sbuf_adds(&sb, " FROM runs");
 	rc = sqlite3_prepare_v2(st->db, sb.buf, -1, &q, NULL);
 	gp_sbuf_release(&sb);
@@ -621,6 +654,9 @@ int gp_whatif_store_load(gp_whatif_store *st, const gp_whatif_spec *s, const cha
 		r.gpus = sqlite3_column_int(q, C_GPUS);
 		for (i = 0; i < GP_M_SWEPT; i++)
 			r.m[i] = sqlite3_column_double(q, C_METRICS + i);
+		for (i = 0; i < (int)figure_columns(s); i++)
+			r.tenant[i] = sqlite3_column_type(q, C_METRICS + GP_M_SWEPT + i) == SQLITE_NULL ?
+					      NAN : sqlite3_column_double(q, C_METRICS + GP_M_SWEPT + i);
 		gp_whatif_results_put(rs, cfg * s->nseeds + si, &r);
 		(*found)++;
 	}

@@ -90,6 +90,9 @@ typedef struct gp_run_desc {
 	 * file lacks (NULL: such jobs are an input error). */
 	const char *tenants;
 	const char *default_tenant;
+	const gp_tenants *tenants_set; /* tenants already loaded (borrowed),
+				 * used instead of the file: a what-if run's
+				 * quotas and weights */
 	int reclaim_off;        /* no reclaim of lent quota by preemption */
 	int tenant_key;         /* enum gp_sim_tenant_key */
 	/* fairshare: half-life and interval (0 = the defaults), weights of

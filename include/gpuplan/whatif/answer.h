@@ -15,6 +15,10 @@
 /* The metric value for people: "1h02m", "58.5 %", "12", "1.25". */
 const char *gp_whatif_fmt(char *buf, size_t size, int metric, double v);
 
+/* The question for people: "queue_delay.p90 <= 1h00m", "every tenant's
+ * queue_delay.p90 <= 1h00m", or both joined by "and". */
+const char *gp_whatif_slo_text(const gp_whatif_spec *s, char *buf, size_t size);
+
 /* best: gp_whatif_best's answer, or GP_WHATIF_BEST_UNKNOWN for a sweep
  * that stopped early; metric: -1 = default. */
 #define GP_WHATIF_BEST_UNKNOWN (-2)

@@ -30,6 +30,7 @@
 #include "gpuplan/io/trace.h"
 #include "gpuplan/model/cluster.h"
 #include "gpuplan/run/run.h"
+#include "gpuplan/sim/tenants.h"
 #include "gpuplan/util/error.h"
 
 /* The axes, in grid order (the first varies slowest). */
@@ -37,6 +38,7 @@ enum gp_whatif_axis {
 	GP_AX_TRACE = 0, GP_AX_ADD, GP_AX_REMOVE, GP_AX_FABRIC, GP_AX_QUEUE,
 	GP_AX_POLICY, GP_AX_MTBF, GP_AX_RECOVERY,
 	GP_AX_CLUSTER,  /* the base cluster, when 'cluster' lists several */
+	GP_AX_TENANTS,  /* quotas and weights of tenants (quota.h) */
 	GP_AX_COUNT
 };
 extern const char *const gp_whatif_axis_names[GP_AX_COUNT]; /* "add_nodes", ... */
@@ -67,6 +69,24 @@ typedef struct gp_whatif_fabric {
 	size_t n;
 	int line, col;
 } gp_whatif_fabric;
+
+/* An axis over tenants (quota.h): quota.T[.MODEL], weight.T or split. */
+enum gp_whatif_taxis_kind { GP_WT_QUOTA = 0, GP_WT_WEIGHT, GP_WT_SPLIT };
+#define GP_WHATIF_MAX_TENANTS 64 /* tenants of a spec with tenant axes or SLOs */
+
+typedef struct gp_whatif_taxis {
+	int kind;               /* enum gp_whatif_taxis_kind */
+	char *name;             /* as written: "quota.a", "weight.b", "split" */
+	int *tenants;           /* indexes into the spec's tenants: one, or a
+				 * split's in its order */
+	size_t ntenants;
+	int res;                /* quota resource (index into the tenants'
+				 * res); -1 for a weight */
+	double *values;         /* n values (GPUs, weights); a split: n rows of
+				 * ntenants GPUs */
+	size_t n;
+	int line, col;
+} gp_whatif_taxis;
 
 typedef struct gp_whatif_cost {
 	char *key;              /* node type or fabric technology name */
@@ -120,6 +140,22 @@ typedef struct gp_whatif_spec {
 	double slo_bound;
 	gp_whatif_cost *costs;  /* none given: every node costs 1 */
 	size_t ncosts;
+	/* Tenants (quota.h), loaded when an axis or the SLO names tenants
+	 * (have_tenants): from 'tenants', else the cluster file's section.
+	 * The axes over their quotas and weights make one grid axis,
+	 * GP_AX_TENANTS, their cross product (the first varies slowest).
+	 * Each run records each tenant's queue delay statistic tslo_metric
+	 * (GP_M_QD_MEAN .. GP_M_QD_MAX; queue_delay.p90 without a tenant SLO);
+	 * the tenant SLO bounds it per tenant (tslo_bound[t] seconds, < 0
+	 * none; tslo_on when any). */
+	gp_tenants tenants;
+	int have_tenants;
+	gp_whatif_taxis *taxes;
+	size_t ntaxes;
+	int tslo_metric;
+	double *tslo_bound;
+	int tslo_on;
+	int tslo_line, tslo_col;
 	/* Derived. */
 	size_t nvalues[GP_AX_COUNT];
 	size_t nconfigs;        /* product of nvalues */

@@ -23,6 +23,10 @@
 typedef struct gp_whatif_result {
 	double m[GP_M_COUNT];
 	int32_t nodes, gpus;    /* of the configuration's cluster */
+	/* With tenants (spec have_tenants): each tenant's queue delay
+	 * statistic (spec tslo_metric), seconds; NaN for a tenant without
+	 * jobs, infinity for one whose jobs never completed. */
+	double tenant[GP_WHATIF_MAX_TENANTS];
 } gp_whatif_result;
 
 /* ---- what a caller adds to a sweep ----
@@ -114,6 +118,9 @@ void gp_whatif_results_put(gp_whatif_results *rs, size_t run, const gp_whatif_re
 const gp_whatif_result *gp_whatif_results_get(const gp_whatif_results *rs, size_t run);
 /* Whether every seed of configuration cfg is known. */
 int gp_whatif_results_complete(const gp_whatif_results *rs, size_t cfg);
+/* Whether the spec asks a question: an SLO on a metric, on the tenants'
+ * figures (quota.h), or both (a run meets when it meets both). */
+int gp_whatif_has_slo(const gp_whatif_spec *s);
 /* SLO verdict of one run and of a configuration (every seed meets); 1
  * yes, 0 no, -1 unknown (or no SLO). */
 int gp_whatif_meets_run(const gp_whatif_spec *s, const gp_whatif_result *r);
@@ -170,8 +177,9 @@ size_t gp_whatif_search_line_config(const gp_whatif_spec *s, int axis, size_t li
 
 /* The cheapest configuration that meets the SLO in every seed and at
  * every scenario (every trace, every value of the scenario axes) among the
- * complete ones (ties: the earlier in grid order); its index is that of
- * the first scenario; -1 when none. */
+ * complete ones (ties: with a tenant SLO the one whose worst tenant is
+ * furthest under its bound, then the earlier in grid order); its index is
+ * that of the first scenario; -1 when none. */
 long gp_whatif_best(const gp_whatif_results *rs, const gp_cluster *base);
 
 #endif

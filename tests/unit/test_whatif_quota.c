@@ -1,0 +1,294 @@
+/* What-if axes over tenants' quotas and weights, and the tenant SLO
+ * (whatif/quota.h), on hand-worked cases. */
+#include <math.h>
+#include <sqlite3.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/run/metrics.h"
+#include "gpuplan/util/util.h"
+#include "gpuplan/whatif/quota.h"
+#include "gpuplan/whatif/spec.h"
+#include "gpuplan/whatif/store.h"
+#include "gpuplan/whatif/sweep.h"
+#include "testlib.h"
+
+#define SPLIT "tests/data/whatif/quota-split.yaml"
+
+static void collect(void *ud, size_t run, const gp_whatif_result *res)
+{
+	gp_whatif_results_put(ud, run, res);
+}
+
+/* Every run of s in this process into rs. */
+static void run_all(const gp_whatif_spec *s, gp_whatif_results *rs)
+{
+	gp_error err = GP_ERROR_INIT;
+	volatile sig_atomic_t stop = 0;
+	gp_whatif_pool *pool = gp_whatif_pool_new(s, 1, &err);
+	size_t *runs = gp_xmalloc(s->nruns * sizeof(size_t)), i;
+	int stopped = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(pool);
+	for (i = 0; i < s->nruns; i++)
+		runs[i] = i;
+	gp_whatif_results_init(rs, s);
+	CU_ASSERT_EQUAL(gp_whatif_pool_run(pool, runs, s->nruns, collect, rs, &stop, &stopped, &err),
+			GP_OK);
+	if (err.status)
+		fprintf(stderr, "%s:%d:%d: %s\n", err.file, err.line, err.col, err.msg);
+	gp_whatif_pool_free(pool);
+	free(runs);
+}
+
+/* Split 8 GPUs (tests/data/sim/small-cluster.yaml: two nodes of 4) between
+ * a and b in steps of 2, at least 2 each: (2, 6), (4, 4), (6, 2).  Six
+ * 2-GPU jobs of 100 s arrive at 0, three per team; no cohort, so a team
+ * runs quota / 2 jobs at a time and fifo-skip lets the other team's jobs
+ * pass.  A team with 2 GPUs runs its three one after another (waits 0,
+ * 100, 200 s), with 4 GPUs two then one (0, 0, 100), with 6 all three
+ * (0, 0, 0).  p90 of three waits interpolates at rank 0.9 x 2 = 1.8:
+ * 100 + 0.8 x 100 = 180 s, 0 + 0.8 x 100 = 80 s, 0.  So a=2: a 180 s, b
+ * 0; a=4: 80 and 80; a=6: 0 and b 180.  Under 150 s for every tenant:
+ * only a=4, b=4.  Mean queue delay over the six jobs: 300 / 6 = 50 s, 200
+ * / 6, 50 s. */
+static void test_split_by_hand(void)
+{
+	gp_whatif_spec s;
+	gp_whatif_results rs;
+	gp_whatif_config c;
+	gp_error err = GP_ERROR_INIT;
+	gp_cluster base;
+	const gp_whatif_result *r;
+	static const double want[3][2] = { { 180, 0 }, { 80, 80 }, { 0, 180 } };
+	static const double qd_mean[3] = { 50, 200.0 / 6, 50 };
+	char buf[64], *key;
+	size_t i;
+	double q;
+
+	CU_ASSERT_EQUAL_FATAL(gp_whatif_spec_load(SPLIT, &s, &err), GP_OK);
+	CU_ASSERT_TRUE(s.have_tenants);
+	CU_ASSERT_EQUAL(s.tenants.n, 2);
+	CU_ASSERT_EQUAL(s.ntaxes, 1);
+	CU_ASSERT_EQUAL(s.taxes[0].kind, GP_WT_SPLIT);
+	CU_ASSERT_EQUAL(s.nvalues[GP_AX_TENANTS], 3);
+	CU_ASSERT_EQUAL(s.nconfigs, 3);
+	CU_ASSERT_TRUE(s.tslo_on);
+	CU_ASSERT_EQUAL(s.tslo_metric, GP_M_QD_P90);
+	CU_ASSERT_DOUBLE_EQUAL(s.tslo_bound[0], 150, 0);
+	CU_ASSERT_DOUBLE_EQUAL(s.tslo_bound[1], 150, 0);
+	CU_ASSERT_TRUE(gp_whatif_has_slo(&s));
+	CU_ASSERT_EQUAL(gp_whatif_ncolumns(&s), 2);
+	{
+		int numeric;
+
+		CU_ASSERT_STRING_EQUAL(gp_whatif_column_name(&s, 0, &numeric, buf, sizeof(buf)), "quota.a");
+		CU_ASSERT_TRUE(numeric);
+		CU_ASSERT_STRING_EQUAL(gp_whatif_column_name(&s, 1, &numeric, buf, sizeof(buf)), "quota.b");
+	}
+	for (i = 0; i < 3; i++) {
+		double x;
+
+		gp_whatif_config_of(&s, i, &c);
+		CU_ASSERT_EQUAL(gp_whatif_column_value(&s, 0, &c, &x, buf, sizeof(buf)), 1);
+		CU_ASSERT_DOUBLE_EQUAL(x, 2.0 + 2 * (double)i, 0);
+		CU_ASSERT_EQUAL(gp_whatif_column_value(&s, 1, &c, &x, buf, sizeof(buf)), 1);
+		CU_ASSERT_DOUBLE_EQUAL(x, 6.0 - 2 * (double)i, 0);
+		/* the key names the quotas and finds its value back */
+		key = gp_whatif_config_key(&s, &c);
+		snprintf(buf, sizeof(buf), ";quota.a=%zu;quota.b=%zu", 2 + 2 * i, 6 - 2 * i);
+		CU_ASSERT_PTR_NOT_NULL(strstr(key, buf));
+		CU_ASSERT_EQUAL(gp_whatif_key_find(&s, GP_AX_TENANTS, key), (long)i);
+		free(key);
+	}
+	gp_whatif_value(&s, &c, GP_AX_TENANTS, buf, sizeof(buf));
+	CU_ASSERT_STRING_EQUAL(buf, "quota.a=6 quota.b=2");
+
+	run_all(&s, &rs);
+	for (i = 0; i < 3; i++) {
+		r = gp_whatif_results_get(&rs, i);
+		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+		CU_ASSERT_DOUBLE_EQUAL(r->tenant[0], want[i][0], 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(r->tenant[1], want[i][1], 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(r->m[GP_M_QD_MEAN], qd_mean[i], 1e-9);
+		CU_ASSERT_EQUAL(r->m[GP_M_COMPLETED], 6);
+		CU_ASSERT_EQUAL(gp_whatif_meets_run(&s, r), i == 1);
+	}
+	/* the tenant that misses: a at a=2, b at a=6 */
+	CU_ASSERT_EQUAL(gp_whatif_quota_worst(&s, gp_whatif_results_get(&rs, 0), &q), 0);
+	CU_ASSERT_DOUBLE_EQUAL(q, 180.0 / 150, 1e-12);
+	CU_ASSERT_EQUAL(gp_whatif_quota_worst(&s, gp_whatif_results_get(&rs, 2), &q), 1);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_load(s.cluster, &base, &err), GP_OK);
+	CU_ASSERT_EQUAL(gp_whatif_best(&rs, &base), 1);
+	gp_cluster_release(&base);
+	gp_whatif_results_release(&rs);
+	gp_whatif_spec_release(&s);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* 512 GPUs among four teams in steps of 64, at least 64 each: 8 steps, 4
+ * at the minimum, 4 to place among 4 tenants: C(4 + 3, 3) = 35 ways, in
+ * lexicographic order of (a, b, c); quota and weight axes cross with it,
+ * the first written varying slowest. */
+static void test_split_enumeration_and_cross(void)
+{
+	char dir[] = "/tmp/gp-whatif-quota-XXXXXX", spec[256], ten[256], text[2048];
+	gp_whatif_spec s;
+	gp_error err = GP_ERROR_INIT;
+	gp_tenants t;
+	size_t i, k;
+
+	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+	snprintf(ten, sizeof(ten), "%s/teams.yaml", dir);
+	snprintf(spec, sizeof(spec), "%s/spec.yaml", dir);
+	write_file(ten, "tenants:\n"
+			"  - {name: a, quota: {gpus: 128}, cohort: all}\n"
+			"  - {name: b, quota: {gpus: 128}, cohort: all}\n"
+			"  - {name: c, quota: {gpus: 128}, cohort: all}\n"
+			"  - {name: d, quota: {gpus: 128}, cohort: all}\n"
+			"  - {name: e, quota: {gpus: 8, A100-SXM4-40GB: 8}}\n");
+	snprintf(text, sizeof(text),
+		 "cluster: %s/tests/data/sim/small-cluster.yaml\n"
+		 "trace: %s/tests/data/tenants/split-teams.csv\n"
+		 "tenants: teams.yaml\n"
+		 "axes:\n"
+		 "  weight.e: [1, 4]\n"
+		 "  split: {total: 512, tenants: [a, b, c, d], step: 64, min: 64}\n"
+		 "  quota.e.A100-SXM4-40GB: 0..16/8\n"
+		 "slo:\n"
+		 "  tenant_max_wait: {a: 30m, '*': 2h}\n",
+		 gp_test_path("."), gp_test_path("."));
+	write_file(spec, text);
+	CU_ASSERT_EQUAL_FATAL(gp_whatif_spec_load(spec, &s, &err), GP_OK);
+	CU_ASSERT_EQUAL(s.ntaxes, 3);
+	CU_ASSERT_EQUAL(s.taxes[1].n, 35);
+	CU_ASSERT_EQUAL(s.taxes[2].n, 3);
+	CU_ASSERT_EQUAL(s.nvalues[GP_AX_TENANTS], 2 * 35 * 3);
+	CU_ASSERT_EQUAL(s.tslo_metric, GP_M_QD_MAX);
+	CU_ASSERT_DOUBLE_EQUAL(s.tslo_bound[0], 1800, 0);
+	CU_ASSERT_DOUBLE_EQUAL(s.tslo_bound[3], 7200, 0);
+	CU_ASSERT_DOUBLE_EQUAL(s.tslo_bound[4], 7200, 0);
+	/* rows: (64, 64, 64, 320) first, (320, 64, 64, 64) last, each
+	 * adding up to 512, each after the one before */
+	for (i = 0; i < 35; i++) {
+		const double *row = &s.taxes[1].values[i * 4];
+
+		CU_ASSERT_DOUBLE_EQUAL(row[0] + row[1] + row[2] + row[3], 512, 0);
+		for (k = 0; k < 4; k++)
+			CU_ASSERT_TRUE(row[k] >= 64 && fmod(row[k], 64) == 0);
+		if (i) {
+			const double *prev = row - 4;
+
+			for (k = 0; k < 3 && row[k] == prev[k]; k++)
+				;
+			CU_ASSERT_TRUE(k < 3 && row[k] > prev[k]);
+		}
+	}
+	CU_ASSERT_DOUBLE_EQUAL(s.taxes[1].values[3], 320, 0);
+	CU_ASSERT_DOUBLE_EQUAL(s.taxes[1].values[34 * 4], 320, 0);
+	/* 1 column for weight.e, 4 for the split, 1 for e's A100 quota */
+	CU_ASSERT_EQUAL(gp_whatif_ncolumns(&s), 6);
+	{
+		char b[64];
+		int numeric;
+
+		CU_ASSERT_STRING_EQUAL(gp_whatif_column_name(&s, 0, &numeric, b, sizeof(b)), "weight.e");
+		CU_ASSERT_STRING_EQUAL(gp_whatif_column_name(&s, 4, &numeric, b, sizeof(b)), "quota.d");
+		CU_ASSERT_STRING_EQUAL(gp_whatif_column_name(&s, 5, &numeric, b, sizeof(b)),
+				       "quota.e.A100-SXM4-40GB");
+	}
+	/* value 1 x 105 + 2 x 3 + 2: weight 4, split row 2 (64, 64, 192,
+	 * 192), e's A100 quota 16; set in a copy of the tenants */
+	t = s.tenants;
+	t.t = gp_xmalloc(t.n * sizeof(gp_tenant));
+	memcpy(t.t, s.tenants.t, t.n * sizeof(gp_tenant));
+	gp_whatif_quota_apply(&s, 105 + 6 + 2, &t);
+	CU_ASSERT_DOUBLE_EQUAL(t.t[4].weight, 4, 0);
+	CU_ASSERT_EQUAL(t.t[0].nominal[0], 64 * GP_MILLI);
+	CU_ASSERT_EQUAL(t.t[2].nominal[0], 192 * GP_MILLI);
+	CU_ASSERT_EQUAL(t.t[3].nominal[0], 192 * GP_MILLI);
+	CU_ASSERT_EQUAL(t.t[4].nominal[1], 16 * GP_MILLI);
+	CU_ASSERT_EQUAL(t.t[4].nominal[0], 8 * GP_MILLI);   /* its gpus key untouched */
+	CU_ASSERT_DOUBLE_EQUAL(s.tenants.t[4].weight, 1, 0); /* the spec's unchanged */
+	free(t.t);
+	gp_whatif_spec_release(&s);
+	unlink(spec);
+	unlink(ten);
+	rmdir(dir);
+}
+
+/* Runs with tenant columns stored and read back by name. */
+static void test_store_columns(void)
+{
+	char dir[] = "/tmp/gp-whatif-quota-db-XXXXXX", path[256];
+	gp_whatif_spec s;
+	gp_whatif_results rs, back;
+	gp_whatif_store *db;
+	gp_error err = GP_ERROR_INIT;
+	size_t i, found, other;
+	sqlite3 *h;
+	sqlite3_stmt *q;
+
+	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/q.sqlite", dir);
+	CU_ASSERT_EQUAL_FATAL(gp_whatif_spec_load(SPLIT, &s, &err), GP_OK);
+	run_all(&s, &rs);
+	CU_ASSERT_EQUAL_FATAL(gp_whatif_store_open(path, &db, &err), GP_OK);
+	for (i = 0; i < 3; i++)
+		CU_ASSERT_EQUAL(gp_whatif_store_put(db, &s, "fp", "test", i, gp_whatif_results_get(&rs, i),
+						    2, &err), GP_OK);
+	gp_whatif_results_init(&back, &s);
+	CU_ASSERT_EQUAL(gp_whatif_store_load(db, &s, "fp", &back, &found, &other, &err), GP_OK);
+	CU_ASSERT_EQUAL(found, 3);
+	for (i = 0; i < 3; i++) {
+		const gp_whatif_result *a = gp_whatif_results_get(&rs, i), *b = gp_whatif_results_get(&back, i);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(b);
+		CU_ASSERT_DOUBLE_EQUAL(a->tenant[0], b->tenant[0], 0);
+		CU_ASSERT_DOUBLE_EQUAL(a->tenant[1], b->tenant[1], 0);
+	}
+	CU_ASSERT_EQUAL(gp_whatif_store_close(db, &err), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(sqlite3_open(path, &h), SQLITE_OK);
+	CU_ASSERT_EQUAL_FATAL(sqlite3_prepare_v2(h, "SELECT \"quota.a\", \"quota.b\", "
+						    "\"tenant.a.queue_delay_p90\" FROM runs ORDER BY 1",
+						 -1, &q, NULL), SQLITE_OK);
+	for (i = 0; i < 3; i++) {
+		CU_ASSERT_EQUAL(sqlite3_step(q), SQLITE_ROW);
+		CU_ASSERT_EQUAL(sqlite3_column_int(q, 0), 2 + 2 * (int)i);
+		CU_ASSERT_EQUAL(sqlite3_column_int(q, 1), 6 - 2 * (int)i);
+		CU_ASSERT_DOUBLE_EQUAL(sqlite3_column_double(q, 2), i == 0 ? 180 : i == 1 ? 80 : 0, 1e-9);
+	}
+	sqlite3_finalize(q);
+	sqlite3_close(h);
+	gp_whatif_results_release(&back);
+	gp_whatif_results_release(&rs);
+	gp_whatif_spec_release(&s);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void register_tests(void)
+{
+	CU_pSuite su = gp_test_suite("whatif-quota");
+
+	gp_test_add(su, "a split of 8 GPUs, worked out by hand", test_split_by_hand);
+	gp_test_add(su, "a split of 512 GPUs among four, crossed", test_split_enumeration_and_cross);
+	gp_test_add(su, "tenant columns in the database", test_store_columns);
+}
+
+int main(int argc, char **argv)
+{
+	return gp_test_main(argc, argv, register_tests);
+}
