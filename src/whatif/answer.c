@@ -123,7 +123,8 @@ static const char *axis_text(const gp_whatif_spec *s, const gp_whatif_config *c,
 	return buf;
 }
 
-/* The worst tenant of r for people: "b 1h05m" ("-" without one). */
+/* The worst tenant of r for people: "b 1h05m" ("-" without one, or when
+ * every bounded tenant's figure is 0). */
 static const char *worst_text(const gp_whatif_spec *s, const gp_whatif_result *r, char *buf,
 			      size_t size)
 {
@@ -131,7 +132,7 @@ static const char *worst_text(const gp_whatif_spec *s, const gp_whatif_result *r
 	int t = gp_whatif_quota_worst(s, r, &q);
 	char v[64];
 
-	if (t < 0)
+	if (t < 0 || !(r->tenant[t] > 0))
 		snprintf(buf, size, "-");
 	else
 		snprintf(buf, size, "%s %s", s->tenants.t[t].name,
@@ -293,8 +294,10 @@ static void best_text(const gp_whatif_results *rs, const gp_cluster *base, long 
 	if (s->slo_metric >= 0)
 		gp_sbuf_addf(out, "; %s %s", gp_metrics[s->slo_metric].path,
 			     gp_whatif_fmt(vb, sizeof(vb), s->slo_metric, m.m[s->slo_metric]));
-	if (s->tslo_on)
-		gp_sbuf_addf(out, "; worst tenant %s", worst_text(s, &m, buf, sizeof(buf)));
+	if (s->tslo_on && !strcmp(worst_text(s, &m, buf, sizeof(buf)), "-"))
+		gp_sbuf_addf(out, "; every tenant's %s 0 s", gp_metrics[s->tslo_metric].path);
+	else if (s->tslo_on)
+		gp_sbuf_addf(out, "; worst tenant %s", buf);
 	if (s->scenario_named)
 		gp_sbuf_addf(out, " at worst over %s (it meets the SLO at every value)",
 			     scenario_list(s, buf, sizeof(buf)));

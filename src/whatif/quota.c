@@ -365,6 +365,9 @@ static int load_axis(qload *Q, const gp_yaml_node *key, const gp_yaml_node *n)
 	const char *k = key->scalar;
 	int t;
 
+	if (s->ntaxes == GP_WHATIF_MAX_TENANTS)
+		return gp_yaml_error(Q->doc, key, Q->err, "more than %d axes over tenants",
+				     GP_WHATIF_MAX_TENANTS);
 	s->taxes = gp_xrealloc(s->taxes, (s->ntaxes + 1) * sizeof(*s->taxes));
 	x = &s->taxes[s->ntaxes++];
 	memset(x, 0, sizeof(*x));
@@ -587,10 +590,10 @@ const char *gp_whatif_quota_column(const gp_whatif_spec *s, size_t k, char *buf,
 
 double gp_whatif_quota_column_value(const gp_whatif_spec *s, size_t k, size_t v)
 {
-	size_t sub[64], i, ti;
+	size_t sub[GP_WHATIF_MAX_TENANTS], i, ti;
 	const gp_whatif_taxis *x = column_of(s, k, &ti);
 
-	if (!x || s->ntaxes > 64)
+	if (!x)
 		return 0;
 	sub_values(s, v, sub);
 	i = (size_t)(x - s->taxes);
@@ -676,10 +679,8 @@ long gp_whatif_quota_key_find(const gp_whatif_spec *s, const char *key)
 
 void gp_whatif_quota_apply(const gp_whatif_spec *s, size_t v, gp_tenants *t)
 {
-	size_t sub[64], i, k;
+	size_t sub[GP_WHATIF_MAX_TENANTS], i, k;
 
-	if (s->ntaxes > 64)
-		return;
 	sub_values(s, v, sub);
 	for (i = 0; i < s->ntaxes; i++) {
 		const gp_whatif_taxis *x = &s->taxes[i];

@@ -72,7 +72,8 @@ typedef struct gp_whatif_fabric {
 
 /* An axis over tenants (quota.h): quota.T[.MODEL], weight.T or split. */
 enum gp_whatif_taxis_kind { GP_WT_QUOTA = 0, GP_WT_WEIGHT, GP_WT_SPLIT };
-#define GP_WHATIF_MAX_TENANTS 64 /* tenants of a spec with tenant axes or SLOs */
+#define GP_WHATIF_MAX_TENANTS 64 /* tenants of a spec with tenant axes or SLOs,
+				 * and its tenant axes at most */
 
 typedef struct gp_whatif_taxis {
 	int kind;               /* enum gp_whatif_taxis_kind */
