@@ -420,7 +420,7 @@ const int gp_perf_gavel_n = 83;
  * 1): geometric means of Gavel's measured over the model's speed
  * relative to V100, for CNN and other models. */
 const gp_perf_gavel_speed gp_perf_gavel_speeds[] = {
-	{ "K80", 0.2825, 2.2006 },
-	{ "P100", 0.6656, 2.7388 },
+	{ "K80", 0.2693, 2.2006 },
+	{ "P100", 0.6344, 2.7388 },
 };
 const int gp_perf_ngavel_speeds = 2;

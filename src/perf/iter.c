@@ -98,6 +98,13 @@ int gp_perf_iteration(const gp_cluster *c, const gp_job *j, const gp_placement *
 #define CNN_EFF_FP32 0.57
 #define CNN_EFF_TF32 0.147
 
+/* The same model's mixed-precision step as achieved / FP16 tensor peak,
+ * from DeepLearningExamples' TensorFlow ResNet-50 v1.5 tables (one GPU,
+ * XLA; not the PyTorch rows above): DGX-1 V100 1270 img/s of 125
+ * TFLOPS -> 0.249; DGX A100 2375 img/s of 312 TFLOPS -> 0.187. */
+#define CNN_EFF_MIXED_VOLTA 0.249
+#define CNN_EFF_MIXED_AMPERE 0.187
+
 /* Seconds of compute at FP32 from the same at mixed precision, on a GPU
  * with tensor cores (FP16 peak well above the FP32 one). */
 static double fp32_from_mixed(const gp_gpu_model *m, double t)
@@ -124,6 +131,28 @@ static double profile_amp_speedup(const gp_perf_profile *pr)
 	memset(&g, 0, sizeof(g));
 	snprintf(g.name, sizeof(g.name), "%s", pr->gpu);
 	return gp_perf_arch(&g) >= 8 ? AMP_OVER_TF32 : AMP_OVER_FP32;
+}
+
+/* The least time a CNN's step of bsz samples takes on GPU m when the GPU
+ * alone bounds it: its FLOPs at the published efficiency of its
+ * precision on tensor-core GPUs (FP32/TF32: CNN_EFF_*; mixed:
+ * CNN_EFF_MIXED_*).  0 when it does not apply (not a CNN, FLOPs or
+ * peaks unknown, no tensor cores, a catalog efficiency of its own). */
+static double cnn_gpu_floor(const gp_job *j, const gp_gpu_model *m, double bsz)
+{
+	const gp_model_desc *d = &j->more->model;
+	int ampere;
+
+	if (!m || !has_tensor_cores(m) || m->efficiency > 0 || d->kind != GP_MODEL_CNN ||
+	    d->is_transformer || !(d->flops_per_sample > 0))
+		return 0;
+	ampere = gp_perf_arch(m) >= 8;
+	if (j->precision == GP_PREC_FP32)
+		return bsz * d->flops_per_sample /
+		       ((ampere ? m->fp16_tflops / 2 : m->fp32_tflops) * 1e12 *
+			(ampere ? CNN_EFF_TF32 : CNN_EFF_FP32));
+	return bsz * d->flops_per_sample /
+	       (m->fp16_tflops * 1e12 * (ampere ? CNN_EFF_MIXED_AMPERE : CNN_EFF_MIXED_VOLTA));
 }
 
 /* A job on synthetic data (dataset: synthetic) generates its inputs on
@@ -330,12 +359,14 @@ static int iter_core(iter_est *x, int workers, int servers)
 		if (!(x->flags & GP_PERF_PROFILE_COMM))
 			out->compute_s = gp_perf_profile_compute(out->profile, x->f.n, x->f.per_node,
 								 x->bsz);
-		if (j->precision != GP_PREC_FP32 && has_tensor_cores(x->m)) {
+		if (j->precision != GP_PREC_FP32 && has_tensor_cores(x->m))
 			/* A mixed-precision job on a profile measured in FP32. */
 			out->compute_s /= profile_amp_speedup(out->profile);
-			out->exposed_s = gp_perf_exposed(out->compute_s, out->comm_s, out->overlap);
-			out->iter_s = out->compute_s + out->exposed_s;
-		}
+		/* A time measured on other machines, scaled to this job's
+		 * precision, is never below what the GPU itself takes. */
+		out->compute_s = fmax(out->compute_s, cnn_gpu_floor(j, x->m, x->bsz));
+		out->exposed_s = gp_perf_exposed(out->compute_s, out->comm_s, out->overlap);
+		out->iter_s = out->compute_s + out->exposed_s;
 		out->algo = GP_ALGO_RING;
 		out->grad_bytes = j->more->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
 		if (x->flags & GP_PERF_PROFILE_COMM)

@@ -845,6 +845,29 @@ static void test_gavel_iteration(void)
 	gp_cluster_release(&c);
 }
 
+/* ResNet-50 (24.54 GFLOP a sample: 3 x 8.18 forward) as one GPU's job in
+ * precision prec at batch bsz, placed on GPU 0 of node 0. */
+static gp_model_desc *rn50_job(gp_job *j, gp_placement *p, int prec, int bsz)
+{
+	gp_model_desc *d;
+
+	gp_job_init(j);
+	j->id = gp_xstrdup("rn50");
+	d = &gp_job_more_edit(j)->model;
+	snprintf(d->name, sizeof(d->name), "resnet50");
+	d->kind = GP_MODEL_CNN;
+	d->params = 25557032;
+	d->flops_per_sample = 3 * 8.18e9;
+	j->precision = (int8_t)prec;
+	j->batch_size = bsz;
+	j->gpus = 1;
+	j->type = GP_JOB_SINGLE_NODE;
+	gp_placement_init(p);
+	gp_placement_add(p, 0)->gpus[0] = 0;
+	p->parts[0].ngpus = 1;
+	return d;
+}
+
 /* A job on synthetic data has no input pipeline: neither Gavel's time
  * (ResNet-50, batch 32, one V100) nor the V100 profile (imagenet on
  * azure), both measured with ImageNet decoded on the CPU, but the FLOPs
@@ -867,20 +890,7 @@ static void test_synthetic_data(void)
 
 	gp_cluster_init(&c);
 	CU_ASSERT_EQUAL_FATAL(gp_cluster_parse(yaml, sizeof(yaml) - 1, "v100.yaml", &c, &err), GP_OK);
-	gp_job_init(&j);
-	j.id = gp_xstrdup("rn50");
-	d = &gp_job_more_edit(&j)->model;
-	snprintf(d->name, sizeof(d->name), "resnet50");
-	d->kind = GP_MODEL_CNN;
-	d->params = 25557032;
-	d->flops_per_sample = 3 * 8.18e9;
-	j.precision = GP_PREC_FP32;
-	j.batch_size = 32;
-	j.gpus = 1;
-	j.type = GP_JOB_SINGLE_NODE;
-	gp_placement_init(&p);
-	gp_placement_add(&p, 0)->gpus[0] = 0;
-	p.parts[0].ngpus = 1;
+	d = rn50_job(&j, &p, GP_PREC_FP32, 32);
 	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration(&c, &j, &p, &it, &err), GP_OK);
 	CU_ASSERT_PTR_NOT_NULL(it.gavel);
 	snprintf(d->dataset, sizeof(d->dataset), "synthetic");
@@ -899,6 +909,52 @@ static void test_synthetic_data(void)
 	d->dataset[0] = '\0';
 	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration_opts(&c, &j, &p, GP_PERF_NO_GAVEL, &it, &err), GP_OK);
 	CU_ASSERT_PTR_NOT_NULL(it.profile);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	gp_cluster_release(&c);
+}
+
+/* A time measured on other machines and scaled to the job's precision is
+ * never below what the GPU itself takes: ResNet-50 on one V100 SXM2
+ * (FP32 15.7, FP16 125 TFLOPS), from the V100 profile (imagenet on
+ * azure, bound by its CPU input pipeline), 24.54 GFLOP a sample.
+ *   mixed, batch 256: profile / 3.26 is below 256 x 24.54e9 / (125e12
+ *     x 0.249) = 0.2018 s, the floor;
+ *   FP32, batch 112: the profile below 112 x 24.54e9 / (15.7e12 x 0.57)
+ *     = 0.3071 s, the floor;
+ *   FP32, batch 32: the profile's own table, above its floor 0.0877 s. */
+static void test_gpu_floor(void)
+{
+	static const char yaml[] =
+		"node_types:\n"
+		"  v100: {gpu_model: V100-SXM2-16GB, gpus: [{id: GPU0, cpus: [0], numa: 0}],"
+		" links: [[X]]}\n"
+		"nodes:\n"
+		"  - {name: a, type: v100}\n";
+	gp_cluster c;
+	gp_job j;
+	gp_placement p;
+	gp_perf_iter it;
+	gp_error err = GP_ERROR_INIT;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_parse(yaml, sizeof(yaml) - 1, "v100.yaml", &c, &err), GP_OK);
+	rn50_job(&j, &p, GP_PREC_MIXED, 256);
+	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration_opts(&c, &j, &p, GP_PERF_NO_GAVEL, &it, &err), GP_OK);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(it.profile);
+	CU_ASSERT(gp_perf_ctab_compute(&it.profile->ctab, it.profile->p, 256) / 3.26 < 0.2);
+	CU_ASSERT_DOUBLE_EQUAL(it.compute_s, 256 * 24.54e9 / (125e12 * 0.249), 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(it.iter_s, it.compute_s, 0);
+	j.precision = GP_PREC_FP32;
+	j.batch_size = 112;
+	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration_opts(&c, &j, &p, GP_PERF_NO_GAVEL, &it, &err), GP_OK);
+	CU_ASSERT(gp_perf_ctab_compute(&it.profile->ctab, it.profile->p, 112) < 0.3);
+	CU_ASSERT_DOUBLE_EQUAL(it.compute_s, 112 * 24.54e9 / (15.7e12 * 0.57), 1e-12);
+	j.batch_size = 32;
+	CU_ASSERT_EQUAL_FATAL(gp_perf_iteration_opts(&c, &j, &p, GP_PERF_NO_GAVEL, &it, &err), GP_OK);
+	CU_ASSERT(32 * 24.54e9 / (15.7e12 * 0.57) < 0.09);
+	CU_ASSERT_DOUBLE_EQUAL(it.compute_s, gp_perf_ctab_compute(&it.profile->ctab, it.profile->p, 32),
+			       1e-15);
 	gp_placement_release(&p);
 	gp_job_release(&j);
 	gp_cluster_release(&c);
@@ -1311,6 +1367,7 @@ static void register_tests(void)
 	gp_test_add(s, "gavel iteration", test_gavel_iteration);
 	gp_test_add(s, "gavel on another gpu", test_gavel_other_gpu);
 	gp_test_add(s, "synthetic data", test_synthetic_data);
+	gp_test_add(s, "gpu-bound floor", test_gpu_floor);
 	gp_test_add(s, "profile scaled to another gpu", test_profile_scaled);
 	gp_test_add(s, "nic ports", test_nic_ports);
 	gp_test_add(s, "p2p file", test_p2p_file);
