@@ -690,12 +690,9 @@ int cmd_env(int argc, char **argv)
 	double d;
 	int c, rc, si;
 
-	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		if (argc < 2)
-			return gp_cli_usage_error("env", "expected a subcommand: bind, release, heartbeat, reclaim or status");
-		gp_opt_usage(&gp_desc_env, stdout);
-		return GP_OK;
-	}
+	/* `env --help` and `env -h` never reach here: the entry point prints help */
+	if (argc < 2)
+		return gp_cli_usage_error("env", "expected a subcommand: bind, release, heartbeat, reclaim or status");
 	sub = argv[1];
 	si = gp_opt_subcommand("env", sub, subs, (int)GP_ARRAY_SIZE(subs));
 	if (si < 0)
