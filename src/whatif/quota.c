@@ -456,6 +456,13 @@ static int load_tenants(qload *Q, const gp_yaml_node *at)
 	size_t t;
 	int st;
 
+	/* Each listed cluster may have a tenants: section of its own; the
+	 * axes would change only one of them. */
+	if (!s->run.tenants && s->nclusters > 1)
+		return gp_yaml_error(Q->doc, at, Q->err,
+				     "'%s' names tenants and the spec lists %zu clusters: give "
+				     "'tenants: FILE', the tenants every cluster shares",
+				     at->scalar, s->nclusters);
 	if (!s->run.tenants) {
 		gp_yaml_doc cl;
 		gp_error e = GP_ERROR_INIT;

@@ -88,3 +88,11 @@ spec "${T}axes:
   queue: [fifo, fifo-skip]
 scenario: [tenants]
 "
+# several clusters may each have tenants of their own: the axes need one file
+for c in sim/small-cluster whatif/small-3; do
+	{ sed "s#\.\./\.\./\.\./#$ROOT/#" "$ROOT/tests/data/$c.yaml"
+	  sed -n '/^tenants:/,$p' "$ROOT/tests/data/tenants/split-teams.yaml"; } >"$TMP/$(basename $c).yaml"
+done
+printf 'cluster: [small-cluster.yaml, small-3.yaml]\ntrace: %s/tests/data/tenants/split-teams.csv\naxes:\n  quota.a: [2, 4]\n' \
+	"$ROOT" >$TMP/s.yaml
+run whatif $TMP/s.yaml 2>&1 | hide
