@@ -241,6 +241,23 @@ static void k8s_pod(gp_sacct *h, gp_sacct_job *j, json_t *pod)
 	j->account = gp_sacct_intern(h, str(meta, "namespace"));
 }
 
+/* A control byte the JSON escaped (\u0001) or carried raw (DEL) in a
+ * kept string would garble the trace written from it: the first such
+ * field's name, NULL when none. */
+static const char *control_field(const gp_sacct_job *j)
+{
+	const char *const v[] = { j->id, j->state, j->partition, j->account, j->user, j->qos,
+				  j->gpu_type };
+	static const char *const what[] = { "name", "state", "partition", "account", "user",
+					    "qos", "GPU type" };
+	size_t k;
+
+	for (k = 0; k < GP_ARRAY_SIZE(v); k++)
+		if (v[k] && gp_text_bad_byte(v[k], strlen(v[k])) < strlen(v[k]))
+			return what[k];
+	return NULL;
+}
+
 int gp_sacct_read_json(gp_sacct *h, const char *name, const char *text, size_t len,
 		       gp_error *err)
 {
@@ -249,7 +266,11 @@ int gp_sacct_read_json(gp_sacct *h, const char *name, const char *text, size_t l
 	int k8s, rc = GP_OK;
 	uint16_t file = gp_sacct_file(h, name);
 	size_t i;
+	const char *bad;
 
+	/* JSON allows a raw DEL; no field of a job history has one */
+	if ((rc = gp_text_check(text, len, name, 1, err)))
+		return rc;
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
 	if (!root)
 		return gp_error_set(err, GP_EINPUT, name, je.line > 0 ? je.line : 0,
@@ -288,6 +309,13 @@ int gp_sacct_read_json(gp_sacct *h, const char *name, const char *text, size_t l
 			k8s_pod(h, j, o);
 		else
 			slurm_job(h, j, o);
+		if ((bad = control_field(j))) {
+			h->n--;
+			rc = gp_error_set(err, GP_EINPUT, name, 0, 0,
+					  "%s[%zu]: a control byte in the job's %s",
+					  k8s ? "items" : "jobs", i, bad);
+			break;
+		}
 		h->steps += json_array_size(json_object_get(o, "steps"));
 		snprintf(where, sizeof(where), "%s: %s[%zu]", name, k8s ? "items" : "jobs", i);
 		gp_sacct_commit(h, where);

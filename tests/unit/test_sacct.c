@@ -195,6 +195,15 @@ static void test_errors(void)
 		{ "JobID Submit\n1 2\n", NULL, "line of dashes", 2, 1 },
 		{ "JobID|Submit|Start|AllocTRES\n1|2024-05-01T12:00:00|2024-05-01T12:00:00|gres/gpu=x\n",
 		  NULL, "GPU count 'x'", 2, 43 },
+		/* control bytes in JSON strings, raw (DEL: valid JSON) and
+		 * escaped, would garble the trace written from them */
+		{ "{\"items\": [\n {\"metadata\": {\"name\": \"a\x7f\"}}]}", NULL,
+		  "control byte (0x7f)", 2, 26 },
+		{ "{\"items\": [{\"metadata\": {\"name\": \"a\"}},\n"
+		  " {\"metadata\": {\"name\": \"b\\u0001\"}}]}", NULL,
+		  "items[1]: a control byte in the job's name", 0, 0 },
+		{ "{\"jobs\": [{\"job_id\": 1, \"partition\": \"p\\u001b[31m\"}]}", NULL,
+		  "jobs[0]: a control byte in the job's partition", 0, 0 },
 	};
 	size_t i;
 
