@@ -174,6 +174,7 @@ struct gp_sim {
 	size_t q_fp_cap;
 	int32_t q_said_no;      /* the last job whose try the quota refused */
 	struct gp_sim_drs *drs; /* --queue dominant-share (drs.c) */
+	struct gp_sim_skip *skip; /* --queue fifo-skip's waiting needs (skip.c) */
 	struct gp_sim_qhold *q_hold; /* quota held by backfill's reservations */
 	size_t q_nhold, q_hold_cap;
 
