@@ -122,30 +122,19 @@ static int shape_eq(const gp_job *a, const gp_job *b)
 	       a->pred_milli == b->pred_milli; /* per-model shares: one row per prediction */
 }
 
+static uint64_t shape_hash_of(const void *jobs, size_t j)
+{
+	return shape_hash((const gp_job *)jobs + j);
+}
+
+static int same_shape(const void *jobs, size_t a, size_t b)
+{
+	return shape_eq((const gp_job *)jobs + a, (const gp_job *)jobs + b);
+}
+
 static void assign_shapes(sim *s)
 {
-	size_t size = 16, i;
-	int32_t *table, *rep;
-	const gp_job *jobs = s->jl->jobs;
-
-	while (size < 2 * s->n)
-		size *= 2;
-	table = gp_xmalloc(size * sizeof(*table));
-	memset(table, 0xff, size * sizeof(*table));
-	rep = gp_xmalloc((s->n ? s->n : 1) * sizeof(*rep));
-	for (i = 0; i < s->n; i++) {
-		size_t h = (size_t)shape_hash(&jobs[i]) & (size - 1);
-
-		while (table[h] >= 0 && !shape_eq(&jobs[rep[table[h]]], &jobs[i]))
-			h = (h + 1) & (size - 1);
-		if (table[h] < 0) {
-			rep[s->nshapes] = (int32_t)i;
-			table[h] = (int32_t)s->nshapes++;
-		}
-		s->shape[i] = table[h];
-	}
-	free(table);
-	free(rep);
+	s->nshapes = gp_number_classes(s->n, shape_hash_of, same_shape, s->jl->jobs, s->shape);
 	s->shape_fits = gp_xmalloc((s->nshapes ? s->nshapes : 1) * sizeof(*s->shape_fits));
 	memset(s->shape_fits, 0xff, (s->nshapes ? s->nshapes : 1) * sizeof(*s->shape_fits));
 	s->shape_waited = gp_xcalloc(s->nshapes ? s->nshapes : 1, sizeof(*s->shape_waited));

@@ -96,8 +96,9 @@ static fs_key key_of(const sim *s, int32_t j)
 	return k;
 }
 
-static uint64_t key_hash(fs_key k)
+static uint64_t key_hash(const void *s, size_t j)
 {
+	fs_key k = key_of(s, (int32_t)j);
 	uint64_t h = (uint64_t)k.need * 0x9e3779b97f4a7c15u;
 
 	h ^= ((uint64_t)(uint32_t)k.tenant << 32 | (uint32_t)k.qos) * 0xbf58476d1ce4e5b9u;
@@ -106,38 +107,21 @@ static uint64_t key_hash(fs_key k)
 	return h * 0x94d049bb133111ebu;
 }
 
-static int key_eq(fs_key a, fs_key b)
+static int same_key(const void *s, size_t a, size_t b)
 {
-	return a.need == b.need && a.tenant == b.tenant && a.qos == b.qos && a.klass == b.klass;
+	fs_key x = key_of(s, (int32_t)a), y = key_of(s, (int32_t)b);
+
+	return x.need == y.need && x.tenant == y.tenant && x.qos == y.qos && x.klass == y.klass;
 }
 
-/* Each job's group, by an open-addressing table over the jobs. */
+/* Each job's group. */
 static void assign_groups(sim *s, struct gp_sim_fsq *q)
 {
-	size_t size = 16, i;
-	int32_t *table, *rep;
+	size_t i;
 	int k;
 
-	while (size < 2 * s->n)
-		size *= 2;
-	table = gp_xmalloc(size * sizeof(*table));
-	memset(table, 0xff, size * sizeof(*table));
-	rep = gp_xmalloc((s->n ? s->n : 1) * sizeof(*rep));
 	q->group = gp_xmalloc((s->n ? s->n : 1) * sizeof(*q->group));
-	for (i = 0; i < s->n; i++) {
-		fs_key key = key_of(s, (int32_t)i);
-		size_t h = (size_t)key_hash(key) & (size - 1);
-
-		while (table[h] >= 0 && !key_eq(key_of(s, rep[table[h]]), key))
-			h = (h + 1) & (size - 1);
-		if (table[h] < 0) {
-			rep[q->ng] = (int32_t)i;
-			table[h] = (int32_t)q->ng++;
-		}
-		q->group[i] = table[h];
-	}
-	free(table);
-	free(rep);
+	q->ng = gp_number_classes(s->n, key_hash, same_key, s, q->group);
 	q->g = gp_xcalloc(q->ng ? q->ng : 1, sizeof(*q->g));
 	for (i = 0; i < q->ng; i++)
 		q->g[i].head = q->g[i].pos = -1;

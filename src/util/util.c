@@ -340,6 +340,34 @@ size_t gp_hash_str(const char *s)
 	return h;
 }
 
+size_t gp_number_classes(size_t n, uint64_t (*hash)(const void *ud, size_t i),
+			 int (*same)(const void *ud, size_t a, size_t b), const void *ud,
+			 int32_t *out)
+{
+	size_t size = 16, i, nc = 0;
+	int32_t *table, *rep;
+
+	while (size < 2 * n)
+		size *= 2;
+	table = gp_xmalloc(size * sizeof(*table));
+	memset(table, 0xff, size * sizeof(*table));
+	rep = gp_xmalloc((n ? n : 1) * sizeof(*rep));
+	for (i = 0; i < n; i++) {
+		size_t h = (size_t)hash(ud, i) & (size - 1);
+
+		while (table[h] >= 0 && !same(ud, (size_t)rep[table[h]], i))
+			h = (h + 1) & (size - 1);
+		if (table[h] < 0) {
+			rep[nc] = (int32_t)i;
+			table[h] = (int32_t)nc++;
+		}
+		out[i] = table[h];
+	}
+	free(table);
+	free(rep);
+	return nc;
+}
+
 size_t gp_utf8_seq(const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;

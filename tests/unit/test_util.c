@@ -396,6 +396,31 @@ static void test_duration(void)
 	CU_ASSERT_DOUBLE_EQUAL(v, 2.5, 0);
 }
 
+/* Classes of equal values, numbered by first appearance; a hash of
+ * value % 2 makes unequal values collide. */
+static uint64_t parity(const void *ud, size_t i)
+{
+	return (uint64_t)((const int *)ud)[i] % 2;
+}
+
+static int equal_values(const void *ud, size_t a, size_t b)
+{
+	return ((const int *)ud)[a] == ((const int *)ud)[b];
+}
+
+static void test_number_classes(void)
+{
+	static const int v[] = { 3, 1, 3, 2, 1, 5 };
+	static const int32_t want[] = { 0, 1, 0, 2, 1, 3 };
+	int32_t out[6];
+	size_t i;
+
+	CU_ASSERT_EQUAL(gp_number_classes(6, parity, equal_values, v, out), 4);
+	for (i = 0; i < 6; i++)
+		CU_ASSERT_EQUAL(out[i], want[i]);
+	CU_ASSERT_EQUAL(gp_number_classes(0, parity, equal_values, v, out), 0);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("util");
@@ -419,6 +444,7 @@ static void register_tests(void)
 	gp_test_add(s, "atomic", test_atomic_abort_leaves_nothing);
 	gp_test_add(s, "error_format", test_error_format);
 	gp_test_add(s, "utf8_seq", test_utf8_seq);
+	gp_test_add(s, "number_classes", test_number_classes);
 }
 
 int main(int argc, char **argv)

@@ -86,6 +86,12 @@ char *gp_path_relative_to(const char *base, const char *rel);
 
 /* FNV-1a hash of a string, for the open-addressing indexes of names. */
 size_t gp_hash_str(const char *s);
+/* Items 0..n-1 numbered by classes of equality: out[i] the class of item
+ * i, classes in the order of their first item; returns how many.  same
+ * must imply equal hashes.  Linear expected time (open addressing). */
+size_t gp_number_classes(size_t n, uint64_t (*hash)(const void *ud, size_t i),
+			 int (*same)(const void *ud, size_t a, size_t b), const void *ud,
+			 int32_t *out);
 
 /* Length of the well-formed UTF-8 sequence at s[0..n) (1 for ASCII), 0
  * when the bytes there are not one (overlong, surrogate, past U+10FFFF,
