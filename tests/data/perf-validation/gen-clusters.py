@@ -140,11 +140,17 @@ rtx4090 = node_type("rtx4090x8", "RTX-4090", 8, 0, l_consumer, sock8, cpus8)
 # tinygrad/open-gpu-kernel-modules#36: 4 x 4090 on one socket, P2P driver
 rtx4090p2p = node_type("rtx4090x4-p2p", "RTX-4090", 4, 0, lambda i, j: "PXB",
                        lambda g: 0, lambda g: "0-63", "    p2p: on")
-write("pcie.yaml", HDR, [a100_pcie, h100_pcie, rtx5090, rtx4090, rtx4090p2p],
+# NVIDIA/nccl#384: two GPUs on PCIe Gen3 x16 through host memory
+# (NCCL_P2P_DISABLE=1); the GPU model is not named, a Gen3 x16 card
+# stands in (the model's PCIe figure depends on generation and width only)
+gen3pair = node_type("gen3-pair-shm", "V100-PCIE-16GB", 2, 0, lambda i, j: "PHB",
+                     lambda g: 0, lambda g: "0-15", "    p2p: off")
+write("pcie.yaml", HDR, [a100_pcie, h100_pcie, rtx5090, rtx4090, rtx4090p2p, gen3pair],
       "  - {name: eth, tech: eth-100}\n",
       "  - {name: a100p, type: a100-pcie-nv12, switch: eth}\n"
       "  - {name: h100p, type: h100-pcie-pair, switch: eth}\n"
       "  - {name: r5090, type: rtx5090x8, switch: eth}\n"
       "  - {name: r4090, type: rtx4090x8, switch: eth}\n"
-      "  - {name: r4090p, type: rtx4090x4-p2p, switch: eth}\n",
+      "  - {name: r4090p, type: rtx4090x4-p2p, switch: eth}\n"
+      "  - {name: g3pair, type: gen3-pair-shm, switch: eth}\n",
       "  RTX-5090: {base: RTX-4090, mem_gib: 32, mem_bw_gbs: 1792, fp16_tflops: 209.5, fp32_tflops: 104.8, pcie_gen: 5, tdp_w: 575}\n")
