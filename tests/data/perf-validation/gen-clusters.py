@@ -110,13 +110,17 @@ h100_232 = node_type("h100-232", "H100-SXM5-80GB", 8, 6, l232, sock8,
 write("hopper.yaml", HDR,
       [hopper("h100", "H100-SXM5-80GB", "NV18"), hopper("h200", "H200", "NV18"),
        hopper("h800", "H800-SXM5-80GB", "NV8"), hopper("h20", "H20", "NV18"), h100_232],
-      "  - {name: ndr, tech: ib-ndr}\n  - {name: roce-400, tech: roce-400}\n",
+      "  - {name: ndr, tech: ib-ndr}\n  - {name: roce-400, tech: roce-400}\n"
+      # Google Cloud A3 Mega: eight 200 Gb/s NICs per node, GPUDirect-TCPXO
+      # (lessizzmore/create-a3mega-ztan-fork)
+      "  - {name: tcpxo, tech: eth-200}\n",
       "  - {name: h100, type: h100, switch: ndr, count: 128}\n"
       "  - {name: h100r, type: h100, switch: roce-400, count: 32}\n"
       "  - {name: h200, type: h200, switch: ndr, count: 248}\n"
       "  - {name: h800, type: h800, switch: ndr, count: 8}\n"
       "  - {name: h20, type: h20, switch: ndr, count: 2}\n"
-      "  - {name: p232, type: h100-232, switch: roce-400, count: 2}\n")
+      "  - {name: p232, type: h100-232, switch: roce-400, count: 2}\n"
+      "  - {name: a3m, type: h100, switch: tcpxo, count: 2}\n")
 
 # --- PCIe boxes ---
 def pcie_box(ngpu, near):
