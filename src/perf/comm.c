@@ -525,12 +525,17 @@ static double gpu_net_bw(const gp_perf_fabric *f)
  * buffer to every other rank at once; the part for the other nodes goes
  * through the GPU's own NICs (alltoall does not aggregate a node's NICs),
  * the rest over the intra-node links.  sendrecv: each rank sends the
- * buffer to the next rank. */
+ * buffer to the next rank.  NCCL does not pick their protocol by time:
+ * a part for one peer that fits the LL threshold on its one channel
+ * goes LL, a larger one Simple, and send/recv has no LL128. */
 static double p2p_time(int coll, int p, const gp_perf_fabric *f, double bytes, double *lat_out)
 {
 	double n = f->n, ppn = f->per_node > 0 ? f->per_node : n, t, lat, bw_in, bw_net;
+	double peer = coll == GP_COLL_ALLTOALL ? bytes / n : bytes;
 	int cls = T_RING, multi = f->nodes > 1;
 
+	if (p != (peer <= GP_PERF_P2P_LL_BYTES ? GP_PROTO_LL : GP_PROTO_SIMPLE))
+		return -1;
 	bw_in = f->bw_p2p > 0 ? f->bw_p2p : f->bw_intra;
 	if (coll == GP_COLL_ALLTOALL && f->nvswitch)
 		bw_in = f->bw_intra; /* all peers at once: the GPU's NVLink capacity */
@@ -543,9 +548,16 @@ static double p2p_time(int coll, int p, const gp_perf_fabric *f, double bytes, d
 	if (bw_in <= 0 || (multi && bw_net <= 0))
 		return -1;
 	if (coll == GP_COLL_ALLTOALL)
-		/* One send per peer, each with its step latency. */
+		/* One send per peer in the node, each with its step latency.
+		 * The peers on other nodes run side by side (a work each, up
+		 * to 8 a channel in one batch): their network latency counts
+		 * once, and the proxy launches their operations in turn at
+		 * NCCL's network overhead each. */
 		lat = base_lat[cls][p] + (ppn - 1) * hw_lat[intra_hw(f)][cls][p] +
-		      (n - ppn) * net_lat(f, cls, p);
+		      (n > ppn ? net_lat(f, cls, p) +
+				 (n - ppn) * GP_PERF_NET_OVERHEAD_S * 1e6 *
+					 (p == GP_PROTO_SIMPLE ? 3 : 1)
+			       : 0);
 	else
 		lat = base_lat[cls][p] + (multi ? net_lat(f, cls, p) : hw_lat[intra_hw(f)][cls][p]);
 	if (coll == GP_COLL_ALLTOALL) {

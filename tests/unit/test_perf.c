@@ -159,6 +159,41 @@ static void test_ring_nv18(void)
 	free(t.links);
 }
 
+/* Send/recv protocol and the alltoall across nodes, as NCCL runs them:
+ * 2 nodes x 8 H100, 48.5 GB/s of NIC per GPU.  16 MiB alltoall: 1 MiB a
+ * peer, over the LL threshold (16 KiB): Simple, never LL128.  Time: the
+ * NIC carries 8/16 of the buffer, 8388608 B / 48.5 GB/s; latency 8.4
+ * (base) + 7 x 3.4 (NVLink peers in turn) + 14 (the network, once: the
+ * other node's peers run side by side) + 8 x 3 x 1 us (the proxy
+ * launches each network peer, NCCL's overhead x3 for Simple) = 70.2 us.
+ * 128 KiB: 8 KiB a peer, LL: 6.6 + 7 x 0.6 + 2.7 + 8 x 1 = 21.5 us, the
+ * NIC at half its rate (LL) = 24.25 GB/s for 65536 B. */
+static void test_p2p_protocol(void)
+{
+	gp_perf_fabric f = { 0 };
+	gp_perf_coll_result r;
+
+	f.n = 16, f.nodes = 2, f.per_node = 8, f.arch = 9, f.nvswitch = 1;
+	f.bw_intra = f.bw_gpu_nvl = f.bw_p2p = 370.8;
+	f.bw_gpu_net = 48.5, f.bw_node_net = 8 * 48.5;
+	f.intra_hw = GP_PERF_HW_NVLINK, f.alpha_intra = GP_PERF_ALPHA_NVLINK_S;
+	gp_perf_coll_eval(GP_COLL_ALLTOALL, GP_ALGO_AUTO, &f, 16777216, &r);
+	CU_ASSERT_EQUAL(r.algo, GP_ALGO_P2P);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_SIMPLE);
+	CU_ASSERT_DOUBLE_EQUAL(r.lat_s, 70.2e-6, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 70.2e-6 + 8388608 / 48.5e9, 1e-12);
+	gp_perf_coll_eval(GP_COLL_ALLTOALL, GP_ALGO_AUTO, &f, 131072, &r);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_LL);
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 21.5e-6 + 65536 / 24.25e9, 1e-12);
+	/* sendrecv: 16 KiB to the next rank is LL, one byte more Simple. */
+	gp_perf_coll_eval(GP_COLL_SENDRECV, GP_ALGO_AUTO, &f, 16384, &r);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_LL);
+	gp_perf_coll_eval(GP_COLL_SENDRECV, GP_ALGO_AUTO, &f, 16385, &r);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_SIMPLE);
+	gp_perf_coll_eval(GP_COLL_SENDRECV, GP_ALGO_AUTO, &f, 1 << 30, &r);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_SIMPLE);
+}
+
 /* 4 Gen3 GPUs, two PCIe switches joined across sockets: 0-1 PIX, 2-3 PIX,
  * the rest SYS.  Any ring crosses SYS: min(0.8 x 12, 16) = 9.6 GB/s.
  * t = 2*3/4 * 1e9 / 9.6e9 + 8.4 + 6 * 5.7 us + 5 hops x 512 KiB / 9.6e9. */
@@ -1345,6 +1380,7 @@ static void register_tests(void)
 	gp_test_add(s, "link constants", test_link_constants);
 	gp_test_add(s, "ring NV12", test_ring_nv12);
 	gp_test_add(s, "ring NV18", test_ring_nv18);
+	gp_test_add(s, "send/recv protocol, alltoall across nodes", test_p2p_protocol);
 	gp_test_add(s, "ring PCIe only", test_ring_pcie);
 	gp_test_add(s, "ring cube mesh", test_ring_cube_mesh);
 	gp_test_add(s, "two nodes", test_two_nodes);

@@ -48,6 +48,12 @@ typedef struct gp_perf_profile gp_perf_profile;
 #define GP_PERF_SHM_HOP_RATIO 1.8    /* a host-memory (SHM) hop's latency over
 					* a PCIe P2P hop's (1.8 us against
 					* NCCL's 1.0 for LL) */
+#define GP_PERF_P2P_LL_BYTES 16384.0 /* NCCL_P2P_LL_THRESHOLD: a send/recv
+				      * part for one peer up to this runs
+				      * LL, a larger one Simple (no LL128) */
+#define GP_PERF_NET_OVERHEAD_S 1.0e-6 /* NCCL's cost of launching one
+				       * network operation (tuning.cc
+				       * getNetOverhead; x3 for Simple) */
 #define GP_PERF_LAUNCH_S 2.0e-6      /* host cost of one more kernel launch
 					* when one process drives several GPUs */
 #define GP_PERF_DEFAULT_EFFICIENCY 0.40 /* achieved/peak FLOPS when uncalibrated */
