@@ -263,18 +263,18 @@ static int cmd_merge(int argc, char **argv)
 	return rc;
 }
 
-static int run_search(sweep *w, gp_whatif_pool *pool, int axis, size_t max_runs, int *stopped,
-		      size_t *probed)
+static int run_search(sweep *w, gp_whatif_pool *pool, const gp_whatif_dim *dim, size_t max_runs,
+		      int *stopped, size_t *probed)
 {
 	const gp_whatif_spec *s = w->spec;
 	gp_whatif_search se;
 	size_t nsc = gp_whatif_nscenarios(s);
-	size_t n = s->nvalues[axis], nlines = s->nconfigs / n / nsc, cap, np, i, k, t;
+	size_t n = dim->n, nlines = gp_whatif_dim_lines(s, dim), cap, np, i, k, t;
 	size_t *line, *idx, *runs;
 	size_t workers = (size_t)gp_whatif_pool_workers(pool), nrun;
 	int rc = GP_OK;
 
-	gp_whatif_search_init(&se, nlines, n, gp_whatif_search_up(s, axis));
+	gp_whatif_search_init(&se, nlines, n, gp_whatif_dim_up(s, dim));
 	line = gp_xmalloc(nlines * workers * sizeof(size_t) + sizeof(size_t));
 	idx = gp_xmalloc(nlines * workers * sizeof(size_t) + sizeof(size_t));
 	runs = gp_xmalloc(nlines * workers * nsc * s->nseeds * sizeof(size_t) + sizeof(size_t));
@@ -296,8 +296,8 @@ static int run_search(sweep *w, gp_whatif_pool *pool, int axis, size_t max_runs,
 		nrun = 0;
 		for (i = 0; i < np; i++)
 			for (t = 0; t < nsc; t++) {
-				size_t cfg = gp_whatif_scenario_config(s, gp_whatif_search_line_config(s, axis,
-											line[i], idx[i]), t);
+				size_t cfg = gp_whatif_scenario_config(s, gp_whatif_dim_config(s, dim, line[i],
+											       idx[i]), t);
 
 				for (k = 0; k < gp_whatif_seeds_of(s, cfg); k++)
 					if (!gp_whatif_results_get(&w->rs, cfg * s->nseeds + k))
@@ -314,7 +314,7 @@ static int run_search(sweep *w, gp_whatif_pool *pool, int axis, size_t max_runs,
 		if (*stopped || w->status)
 			break;
 		for (i = 0; i < np; i++) {
-			size_t cfg = gp_whatif_search_line_config(s, axis, line[i], idx[i]);
+			size_t cfg = gp_whatif_dim_config(s, dim, line[i], idx[i]);
 
 			gp_whatif_search_set(&se, line[i], idx[i], gp_whatif_meets_all(&w->rs, cfg) == 1);
 			(*probed)++;
@@ -346,7 +346,10 @@ static const gp_opt whatif_opts[] = {
 	{ .name = "search", .key = O_SEARCH, .type = GP_OT_FLAG,
 	  .help = "bisect the add_nodes (else remove_nodes) counts for\n"
 		  "the cheapest that meets the SLO instead of running\n"
-		  "every count (meeting it must be monotone in the count)" },
+		  "every count (meeting it must be monotone in the count);\n"
+		  "else a quota.T axis for T's smallest quota that meets\n"
+		  "a tenant SLO on T alone (a bound on other tenants or\n"
+		  "on every job is refused: not monotone in T's quota)" },
 	{ .name = "slice", .key = O_SLICE, .type = GP_OT_STR, .arg = "I/N",
 	  .help = "run only slice I of N (1 <= I <= N) of the grid" },
 	{ .name = "json", .key = O_JSON, .type = GP_OT_FLAG,
@@ -392,7 +395,9 @@ const gp_cmd_desc gp_desc_whatif = {
 		 "Axes over tenants split a fleet among teams: quota.T: [8, 16],\n"
 		 "weight.T: [1, 2], split: {total: 512, tenants: [a, b], step: 64,\n"
 		 "min: 64}; slo: {tenant_p90_wait: 1h} bounds every tenant's p90 queue\n"
-		 "delay (or per tenant: {a: 30m, '*': 2h}).  See gpuplan(1).\n",
+		 "delay (or per tenant: {a: 30m, '*': 2h}).  --search with quota.T and\n"
+		 "slo: {tenant_p90_wait: {T: 1h}} finds T's smallest quota that meets it,\n"
+		 "and shows the quota just under it failing.  See gpuplan(1).\n",
 	.opts = whatif_opts,
 	.subs = whatif_subs,
 };
@@ -461,7 +466,8 @@ static int parse_opts(int argc, char **argv, wopts *o)
 
 /* What a sweep did besides its results. */
 typedef struct wstate {
-	int axis, stopped;
+	int stopped;
+	gp_whatif_dim dim;      /* the searched one, with --search */
 	size_t found, other, probed;
 } wstate;
 
@@ -504,7 +510,7 @@ static int run_sweep(const wopts *o, const gp_whatif_spec *spec, sweep *w, wstat
 			rc = gp_cli_report(&w->err);
 		} else {
 			if (o->search)
-				rc = run_search(w, pool, st->axis, o->max_runs, &st->stopped, &st->probed);
+				rc = run_search(w, pool, &st->dim, o->max_runs, &st->stopped, &st->probed);
 			else
 				rc = gp_whatif_pool_run(pool, runs, nrun, on_done, w, &interrupted, &st2,
 							&w->err);
@@ -618,6 +624,52 @@ static void spec_sched(const gp_whatif_spec *spec, gp_report_sched *sd)
 	gp_cli_sched_of(&spec->run, bf, GP_REPORT_EST_PER_TRACE, sd);
 }
 
+/* The value of the searched tenant axis in configuration cfg. */
+static double dim_value(const gp_whatif_spec *spec, const gp_whatif_dim *d, size_t cfg)
+{
+	return spec->taxes[d->taxis].values[gp_whatif_dim_index(spec, d, cfg)];
+}
+
+/* The check of a quota search's answer: it meets the SLO, the next
+ * smaller value does not, both run. */
+static void search_check_text(const gp_whatif_spec *spec, const sweep *w, long best,
+			      const wstate *st)
+{
+	const char *name = gp_whatif_dim_name(spec, &st->dim);
+	long below;
+	int v = gp_whatif_search_verify(&w->rs, &st->dim, best, &below);
+
+	if (best < 0)
+		printf("checked  no %s listed meets the SLO (the largest, %.12g, was run)\n", name,
+		       spec->taxes[st->dim.taxis].values[st->dim.n - 1]);
+	else if (below < 0)
+		printf("checked  %s=%.12g meets the SLO; it is the smallest listed\n", name,
+		       dim_value(spec, &st->dim, (size_t)best));
+	else
+		printf("checked  %s=%.12g meets the SLO, %s=%.12g %s\n", name,
+		       dim_value(spec, &st->dim, (size_t)best), name,
+		       dim_value(spec, &st->dim, (size_t)below),
+		       v > 0 ? "does not (both run)" : v == 0 ? "meets it too" : "was not run");
+}
+
+static json_t *search_check_json(const gp_whatif_spec *spec, const sweep *w, long best,
+				 const wstate *st)
+{
+	long below;
+	int v;
+	json_t *o;
+
+	if (best < 0 || st->stopped)
+		return json_null();
+	v = gp_whatif_search_verify(&w->rs, &st->dim, best, &below);
+	o = json_object();
+	json_object_set_new(o, "found", json_real(dim_value(spec, &st->dim, (size_t)best)));
+	json_object_set_new(o, "below", below < 0 ? json_null() :
+					json_real(dim_value(spec, &st->dim, (size_t)below)));
+	json_object_set_new(o, "below_meets_slo", below < 0 || v < 0 ? json_null() : json_boolean(!v));
+	return o;
+}
+
 static void print_json(const wopts *o, const gp_whatif_spec *spec, const sweep *w,
 		       const gp_cluster *base, long best, const wstate *st)
 {
@@ -631,8 +683,10 @@ static void print_json(const wopts *o, const gp_whatif_spec *spec, const sweep *
 	json_object_set_new(sw, "runs_now", json_integer((json_int_t)w->done));
 	json_object_set_new(sw, "runs_from_db", json_integer((json_int_t)st->found));
 	json_object_set_new(sw, "complete", json_boolean(!st->stopped));
-	json_object_set_new(sw, "search", o->search ? json_string(gp_whatif_axis_names[st->axis]) :
+	json_object_set_new(sw, "search", o->search ? json_string(gp_whatif_dim_name(spec, &st->dim)) :
 						       json_null());
+	if (o->search && st->dim.taxis >= 0)
+		json_object_set_new(sw, "search_check", search_check_json(spec, w, best, st));
 	json_object_set_new(j, "sweep", sw);
 	spec_sched(spec, &sd);
 	gp_report_sched_json(&sd, j);
@@ -687,10 +741,11 @@ static void print_text(const wopts *o, const gp_whatif_spec *spec, const sweep *
 		printf(": the SLO must hold at every value (a robust choice)\n");
 	}
 	if (o->search)
-		printf("search   %s by bisection: %zu of %zu counts probed per line\n",
-		       gp_whatif_axis_names[st->axis],
-		       st->probed / (spec->nconfigs / spec->nvalues[st->axis] / gp_whatif_nscenarios(spec)),
-		       spec->nvalues[st->axis]);
+		printf("search   %s by bisection: %zu of %zu %s probed per line\n",
+		       gp_whatif_dim_name(spec, &st->dim), st->probed / gp_whatif_dim_lines(spec, &st->dim),
+		       st->dim.n, st->dim.taxis >= 0 ? "values" : "counts");
+	if (o->search && st->dim.taxis >= 0 && !st->stopped)
+		search_check_text(spec, w, best, st);
 	if (st->other)
 		printf("database %zu runs of other inputs ignored (another spec, cluster or trace "
 		       "file, or gpuplan version)\n", st->other);
@@ -754,7 +809,8 @@ static int sweep_and_answer(const wopts *o, const gp_whatif_spec *spec, const gp
 	}
 	/* A stopped sweep has no answer yet: a cheaper configuration may be
 	 * among the runs still to do. */
-	best = st->stopped ? GP_WHATIF_BEST_UNKNOWN : gp_whatif_best(&w.rs, base);
+	best = st->stopped ? GP_WHATIF_BEST_UNKNOWN :
+	       o->search ? gp_whatif_best_along(&w.rs, base, &st->dim) : gp_whatif_best(&w.rs, base);
 	if ((rc = write_files(o, spec, &w, base, best)) != GP_OK)
 		goto out;
 	if (o->json)
@@ -795,7 +851,6 @@ int cmd_whatif(int argc, char **argv)
 		return gp_cli_report(&err);
 	}
 	memset(&st, 0, sizeof(st));
-	st.axis = -1;
 	/* Seeds that change nothing would multiply the runs for nothing. */
 	if (spec.nruns_needed < spec.nruns && !spec.nrandom)
 		fprintf(stderr, "gpuplan: whatif: no configuration draws a random number (no random "
@@ -811,9 +866,9 @@ int cmd_whatif(int argc, char **argv)
 		rc = gp_cli_report(&err);
 	} else if (o.slurm_dir) {
 		rc = write_slurm(o.spec, &spec, o.slurm_dir, o.slices, o.sbopts, o.nsbopts);
-	} else if (o.search && (st.axis = gp_whatif_search_axis(&spec)) < 0) {
-		rc = gp_cli_usage_error("whatif", "--search needs an 'slo' and 'add_nodes' or "
-					"'remove_nodes' with more than one count");
+	} else if (o.search && gp_whatif_search_pick(&spec, &st.dim, &err)) {
+		rc = err.status == GP_EUSAGE ? gp_cli_usage_error("whatif", "%s", err.msg) :
+					       gp_cli_report(&err);
 	} else if ((o.csv_path && gp_cli_make_parent(o.csv_path)) ||
 		   (o.svg_path && gp_cli_make_parent(o.svg_path)) ||
 		   (o.html_path && gp_cli_make_parent(o.html_path))) {

@@ -1,6 +1,7 @@
 /* One what-if run in this process, the results of a sweep, the bisection
  * plan and the cheapest answer (sweep.h). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -446,23 +447,153 @@ long gp_whatif_search_answer(const gp_whatif_search *se, size_t line)
 	return (long)axis_index(se, se->hi[line]);
 }
 
+static void dim_of_axis(const gp_whatif_spec *s, int axis, gp_whatif_dim *d)
+{
+	d->axis = axis;
+	d->taxis = -1;
+	d->n = s->nvalues[axis];
+	d->stride = 1;
+}
+
 size_t gp_whatif_search_line_config(const gp_whatif_spec *s, int axis, size_t line,
 				    size_t index)
+{
+	gp_whatif_dim d;
+
+	dim_of_axis(s, axis, &d);
+	return gp_whatif_dim_config(s, &d, line, index);
+}
+
+size_t gp_whatif_dim_lines(const gp_whatif_spec *s, const gp_whatif_dim *d)
+{
+	return s->nconfigs / d->n / gp_whatif_nscenarios(s);
+}
+
+size_t gp_whatif_dim_config(const gp_whatif_spec *s, const gp_whatif_dim *d, size_t line,
+			    size_t index)
 {
 	gp_whatif_config c;
 	size_t rest = line;
 	int a;
 
+	/* Lines enumerate the other axes in grid order, and within the
+	 * searched grid axis the values of its other parts (the other tenant
+	 * axes: those before d vary slower, those after it faster). */
 	for (a = GP_AX_COUNT - 1; a >= 0; a--) {
-		if (a == axis || s->scenario[a]) {
+		size_t other = a == d->axis ? s->nvalues[a] / d->n : s->nvalues[a], r;
+
+		if (s->scenario[a]) {
 			c.v[a] = 0;
 			continue;
 		}
-		c.v[a] = rest % s->nvalues[a];
-		rest /= s->nvalues[a];
+		r = rest % other;
+		rest /= other;
+		c.v[a] = a == d->axis ? r / d->stride * d->n * d->stride + index * d->stride +
+						r % d->stride : r;
 	}
-	c.v[axis] = index;
 	return gp_whatif_config_index(s, &c);
+}
+
+size_t gp_whatif_dim_index(const gp_whatif_spec *s, const gp_whatif_dim *d, size_t cfg)
+{
+	gp_whatif_config c;
+
+	gp_whatif_config_of(s, cfg, &c);
+	return c.v[d->axis] / d->stride % d->n;
+}
+
+const char *gp_whatif_dim_name(const gp_whatif_spec *s, const gp_whatif_dim *d)
+{
+	return d->taxis >= 0 ? s->taxes[d->taxis].name : gp_whatif_axis_names[d->axis];
+}
+
+int gp_whatif_dim_up(const gp_whatif_spec *s, const gp_whatif_dim *d)
+{
+	return d->taxis >= 0 ? 1 : gp_whatif_search_up(s, d->axis);
+}
+
+/* The tenants a tenant SLO bounds, "b, c" (those other than skip; -1:
+ * every one), and how many. */
+static size_t bounded_tenants(const gp_whatif_spec *s, int skip, char *buf, size_t size)
+{
+	size_t t, n = 0, len = 0;
+
+	buf[0] = 0;
+	for (t = 0; s->tslo_on && t < s->tenants.n; t++)
+		if (s->tslo_bound[t] >= 0 && (int)t != skip) {
+			if (len < size)
+				len += (size_t)snprintf(buf + len, size - len, "%s%s", n ? ", " : "",
+							s->tenants.t[t].name);
+			n++;
+		}
+	return n;
+}
+
+int gp_whatif_search_pick(const gp_whatif_spec *s, gp_whatif_dim *d, gp_error *err)
+{
+	const gp_whatif_taxis *x = NULL;
+	int a = gp_whatif_search_axis(s), t = -1;
+	size_t i, k;
+	char names[512];
+
+	if (a >= 0) {
+		dim_of_axis(s, a, d);
+		return GP_OK;
+	}
+	/* the quota axis: the first of a bounded tenant, else the first */
+	for (i = 0; i < s->ntaxes; i++) {
+		const gp_whatif_taxis *y = &s->taxes[i];
+
+		if (y->kind != GP_WT_QUOTA || y->n < 2)
+			continue;
+		if (!x || (s->tslo_on && s->tslo_bound[y->tenants[0]] >= 0 &&
+			   s->tslo_bound[x->tenants[0]] < 0))
+			x = y;
+	}
+	if (!x || !gp_whatif_has_slo(s))
+		return gp_error_set(err, GP_EUSAGE, "", 0, 0,
+				    "--search needs an 'slo' and 'add_nodes' or 'remove_nodes' with "
+				    "more than one count (or a 'quota.T' axis and a tenant SLO on T "
+				    "alone)");
+	t = x->tenants[0];
+	if (!s->tslo_on)
+		return gp_error_set(err, GP_EINPUT, s->path, x->line, x->col,
+				    "--search along '%s' needs a tenant SLO on %s alone (slo: "
+				    "{tenant_p90_wait: {%s: 1h}}): the 'metric' bound counts every "
+				    "tenant's jobs, whose waits more quota for %s can raise; run the "
+				    "grid (without --search)", x->name, s->tenants.t[t].name,
+				    s->tenants.t[t].name, s->tenants.t[t].name);
+	if (s->tslo_bound[t] < 0) {
+		bounded_tenants(s, -1, names, sizeof(names));
+		return gp_error_set(err, GP_EINPUT, s->path, s->tslo_line, s->tslo_col,
+				    "--search along '%s': the SLO bounds %s, not %s: their waits need "
+				    "not fall as %s's quota grows (they share the GPUs); search a quota "
+				    "of a tenant the SLO bounds, or run the grid (without --search)",
+				    x->name, names, s->tenants.t[t].name, s->tenants.t[t].name);
+	}
+	if (bounded_tenants(s, t, names, sizeof(names)) > 0)
+		return gp_error_set(err, GP_EINPUT, s->path, s->tslo_line, s->tslo_col,
+				    "--search along '%s': the SLO bounds %s besides %s, and more quota "
+				    "for %s can raise the waits of %s (they share the GPUs), so meeting "
+				    "it need not be monotone in %s's quota: bound %s alone ({%s: ...}) "
+				    "or run the grid (without --search)", x->name, names,
+				    s->tenants.t[t].name, s->tenants.t[t].name, names,
+				    s->tenants.t[t].name, s->tenants.t[t].name, s->tenants.t[t].name);
+	if (s->slo_metric >= 0)
+		return gp_error_set(err, GP_EINPUT, s->path, s->tslo_line, s->tslo_col,
+				    "--search along '%s': the 'metric' bound (%s) counts every "
+				    "tenant's jobs, whose waits more quota for %s can raise, so "
+				    "meeting it need not be monotone in %s's quota: drop it or run "
+				    "the grid (without --search)", x->name,
+				    gp_metrics[s->slo_metric].path, s->tenants.t[t].name,
+				    s->tenants.t[t].name);
+	d->axis = GP_AX_TENANTS;
+	d->taxis = (int)(x - s->taxes);
+	d->n = x->n;
+	d->stride = 1;
+	for (k = (size_t)d->taxis + 1; k < s->ntaxes; k++)
+		d->stride *= s->taxes[k].n;
+	return GP_OK;
 }
 
 size_t gp_whatif_search_config(const gp_whatif_spec *s, int axis, size_t line, size_t index)
@@ -502,6 +633,64 @@ static double headroom(const gp_whatif_results *rs, size_t cfg)
 				worst = q;
 	}
 	return worst;
+}
+
+long gp_whatif_best_along(const gp_whatif_results *rs, const gp_cluster *base,
+			  const gp_whatif_dim *d)
+{
+	const gp_whatif_spec *s = rs->spec;
+	long best = -1;
+	double best_cost = 0;
+	size_t i, best_index = 0;
+
+	if (d->taxis < 0)
+		return gp_whatif_best(rs, base);
+	for (i = 0; i < s->nconfigs; i++) {
+		gp_whatif_config c;
+		gp_whatif_shape sh;
+		size_t k;
+
+		if (gp_whatif_choice_of(s, i) != i || gp_whatif_meets_all(rs, i) != 1)
+			continue;
+		gp_whatif_config_of(s, i, &c);
+		gp_whatif_shape_of(s, base, &c, &sh);
+		k = gp_whatif_dim_index(s, d, i);
+		if (best < 0 || sh.cost < best_cost || (sh.cost == best_cost && k < best_index)) {
+			best = (long)i;
+			best_cost = sh.cost;
+			best_index = k;
+		}
+	}
+	return best;
+}
+
+int gp_whatif_search_verify(const gp_whatif_results *rs, const gp_whatif_dim *d, long best,
+			    long *below)
+{
+	const gp_whatif_spec *s = rs->spec;
+	gp_whatif_config c;
+	size_t k;
+	int m, mb, up;
+
+	*below = -1;
+	if (best < 0)
+		return -1;
+	k = gp_whatif_dim_index(s, d, (size_t)best);
+	up = gp_whatif_dim_up(s, d);
+	if (up ? k == 0 : k + 1 == d->n)
+		return -1;
+	/* the next cheaper value: one down when meeting holds upwards */
+	gp_whatif_config_of(s, (size_t)best, &c);
+	if (up)
+		c.v[d->axis] -= d->stride;
+	else
+		c.v[d->axis] += d->stride;
+	*below = (long)gp_whatif_config_index(s, &c);
+	m = gp_whatif_meets_all(rs, (size_t)best);
+	mb = gp_whatif_meets_all(rs, (size_t)*below);
+	if (mb < 0)
+		return -1;
+	return m == 1 && mb == 0;
 }
 
 long gp_whatif_best(const gp_whatif_results *rs, const gp_cluster *base)

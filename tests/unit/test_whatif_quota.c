@@ -279,6 +279,216 @@ static void test_store_columns(void)
 	rmdir(dir);
 }
 
+#define QSEARCH "tests/data/whatif/quota-search.yaml"
+
+/* The search plan of a spec along d: every round's probes run in this
+ * process, per_line points a line; *probes gets the values probed along
+ * d in order (at most 16). */
+static size_t search_all(const gp_whatif_spec *s, const gp_whatif_dim *d, size_t per_line,
+			 gp_whatif_results *rs, size_t *probes)
+{
+	gp_error err = GP_ERROR_INIT;
+	gp_whatif_runner *r = gp_whatif_runner_new(s, &err);
+	gp_whatif_search se;
+	size_t nlines = gp_whatif_dim_lines(s, d), line[64], idx[64], got, k, n = 0;
+
+	CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+	gp_whatif_results_init(rs, s);
+	gp_whatif_search_init(&se, nlines, d->n, gp_whatif_dim_up(s, d));
+	while ((got = gp_whatif_search_next(&se, per_line, 64, line, idx)) > 0) {
+		for (k = 0; k < got; k++) {
+			size_t cfg = gp_whatif_dim_config(s, d, line[k], idx[k]);
+			gp_whatif_result res;
+
+			CU_ASSERT_EQUAL_FATAL(gp_whatif_runner_run(r, cfg * s->nseeds, &res, &err), GP_OK);
+			gp_whatif_results_put(rs, cfg * s->nseeds, &res);
+			if (n < 16)
+				probes[n++] = idx[k];
+		}
+		for (k = 0; k < got; k++)
+			gp_whatif_search_set(&se, line[k], idx[k],
+					     gp_whatif_meets_all(rs, gp_whatif_dim_config(s, d, line[k],
+											  idx[k])) == 1);
+	}
+	for (k = 0; k < nlines; k++)
+		CU_ASSERT_EQUAL(gp_whatif_search_answer(&se, k), 4);
+	gp_whatif_search_release(&se);
+	gp_whatif_runner_free(r);
+	return n;
+}
+
+/* The smallest quota for team a (quota.a: 0..8) that keeps a's p90
+ * queue delay at most 150 s; b keeps its 4 GPUs.  The jobs of
+ * tests/data/tenants/split-teams.csv (three 2-GPU jobs of 100 s per team,
+ * all at 0, a's first) under fifo-skip on 8 GPUs, by hand:
+ *   a's quota 0 or 1: no job of a fits it; b runs b1, b2 at 0 and b3 at
+ *     100 (its 4 GPUs): a has no figure (never ran), b waits 0, 0, 100;
+ *   2 or 3: a runs one at a time (0, 100, 200), b as above;
+ *   4 or 5: a1, a2 and b1, b2 fill the 8 GPUs; a3 and b3 at 100: both
+ *     wait 0, 0, 100;
+ *   6, 7 or 8: a1..a3 take 6 GPUs and b1 the other 2; b2, b3 at 100: a
+ *     waits 0, 0, 0 and b 0, 100, 100.
+ * p90 of three waits is at rank 1.8: a 180 s (2, 3), 80 s (4, 5), 0 (6 and
+ * up); b 80 s up to 5, 100 s from 6.  a's bound is met from 4 GPUs on,
+ * monotone; a bound of 90 s on both tenants only at 4 and 5, since more
+ * quota for a raises b's p90: no bisection for that SLO.
+ * Bisection over the nine values, one probe a round: (-1, 9) -> index 4
+ * (meets), (-1, 4) -> 1 (fails), (1, 4) -> 2, (2, 4) -> 3 (fail): the
+ * answer 4, with 3 just under it run and failing.  Two probes a round:
+ * (-1, 9) -> 2 and 5, (2, 5) -> 3 and 4. */
+static void test_quota_search_by_hand(void)
+{
+	static const double a_p90[9] = { INFINITY, INFINITY, 180, 180, 80, 80, 0, 0, 0 };
+	static const double b_p90[9] = { 80, 80, 80, 80, 80, 80, 100, 100, 100 };
+	static const size_t one[] = { 4, 1, 2, 3 }, two[] = { 2, 5, 3, 4 };
+	gp_whatif_spec s;
+	gp_whatif_results rs;
+	gp_whatif_dim d;
+	gp_error err = GP_ERROR_INIT;
+	gp_cluster base;
+	size_t probes[16], n, i;
+	long below;
+
+	CU_ASSERT_EQUAL_FATAL(gp_whatif_spec_load(QSEARCH, &s, &err), GP_OK);
+	CU_ASSERT_EQUAL(s.nconfigs, 9);
+	CU_ASSERT_DOUBLE_EQUAL(s.tslo_bound[0], 150, 0);
+	CU_ASSERT_TRUE(s.tslo_bound[1] < 0);
+	CU_ASSERT_EQUAL_FATAL(gp_whatif_search_pick(&s, &d, &err), GP_OK);
+	CU_ASSERT_EQUAL(d.axis, GP_AX_TENANTS);
+	CU_ASSERT_EQUAL(d.taxis, 0);
+	CU_ASSERT_EQUAL(d.n, 9);
+	CU_ASSERT_EQUAL(d.stride, 1);
+	CU_ASSERT_STRING_EQUAL(gp_whatif_dim_name(&s, &d), "quota.a");
+	CU_ASSERT_TRUE(gp_whatif_dim_up(&s, &d));
+	CU_ASSERT_EQUAL(gp_whatif_dim_lines(&s, &d), 1);
+
+	/* the whole grid: each tenant's figure as worked out above */
+	run_all(&s, &rs);
+	for (i = 0; i < 9; i++) {
+		const gp_whatif_result *r = gp_whatif_results_get(&rs, i);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+		if (isinf(a_p90[i])) {
+			CU_ASSERT_TRUE(isinf(r->tenant[0]));
+		} else {
+			CU_ASSERT_DOUBLE_EQUAL(r->tenant[0], a_p90[i], 1e-9);
+		}
+		CU_ASSERT_DOUBLE_EQUAL(r->tenant[1], b_p90[i], 1e-9);
+		CU_ASSERT_EQUAL(gp_whatif_meets_run(&s, r), i >= 4);
+	}
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_load(s.cluster, &base, &err), GP_OK);
+	/* the grid's answer keeps its rule (equal costs: the most headroom,
+	 * a's 0 s at 6); a search's is the smallest quota */
+	CU_ASSERT_EQUAL(gp_whatif_best(&rs, &base), 6);
+	CU_ASSERT_EQUAL(gp_whatif_best_along(&rs, &base, &d), 4);
+	gp_whatif_results_release(&rs);
+
+	n = search_all(&s, &d, 1, &rs, probes);
+	CU_ASSERT_EQUAL(n, 4);
+	for (i = 0; i < 4 && i < n; i++)
+		CU_ASSERT_EQUAL(probes[i], one[i]);
+	CU_ASSERT_EQUAL(gp_whatif_best_along(&rs, &base, &d), 4);
+	CU_ASSERT_EQUAL(gp_whatif_search_verify(&rs, &d, 4, &below), 1);
+	CU_ASSERT_EQUAL(below, 3);
+	/* only the probed values ran */
+	CU_ASSERT_PTR_NULL(gp_whatif_results_get(&rs, 0));
+	CU_ASSERT_PTR_NULL(gp_whatif_results_get(&rs, 5));
+	gp_whatif_results_release(&rs);
+	n = search_all(&s, &d, 2, &rs, probes);
+	CU_ASSERT_EQUAL(n, 4);
+	for (i = 0; i < 4 && i < n; i++)
+		CU_ASSERT_EQUAL(probes[i], two[i]);
+	CU_ASSERT_EQUAL(gp_whatif_best_along(&rs, &base, &d), 4);
+	gp_whatif_results_release(&rs);
+	gp_cluster_release(&base);
+	gp_whatif_spec_release(&s);
+}
+
+/* A second quota axis after the searched one makes lines: quota.a then
+ * quota.b: [2, 4], so a's values step by 2 in the tenants axis.  With b at
+ * 2 GPUs b runs one job at a time, which changes nothing for a: a's
+ * answer is 4 in both lines.  A bound on both tenants or on every job is
+ * refused at the SLO (at the axis without a tenant SLO); a bound on b alone
+ * searches quota.b. */
+static void test_quota_search_lines_and_refusals(void)
+{
+	char dir[] = "/tmp/gp-whatif-qsearch-XXXXXX", spec[256], text[2048];
+	static const char *const slo[] = {
+		"slo:\n  tenant_p90_wait: 90s\n",
+		"slo:\n  tenant_p90_wait: {b: 90s}\n",
+		"slo: {metric: queue_delay.p90, max: 1h, tenant_p90_wait: {a: 150s}}\n",
+		"slo: {metric: queue_delay.p90, max: 1h}\n",
+	};
+	static const int at[] = { 9, 9, 8, 6 };
+	gp_whatif_spec s;
+	gp_whatif_dim d;
+	gp_whatif_results rs;
+	gp_error err = GP_ERROR_INIT;
+	size_t probes[16], l, i;
+	char *root = realpath(gp_test_path("."), NULL);
+
+	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+	snprintf(spec, sizeof(spec), "%s/spec.yaml", dir);
+	snprintf(text, sizeof(text),
+		 "cluster: %s/tests/data/sim/small-cluster.yaml\n"
+		 "trace: %s/tests/data/tenants/split-teams.csv\n"
+		 "tenants: %s/tests/data/tenants/split-teams.yaml\n"
+		 "queue: fifo-skip\n"
+		 "axes:\n"
+		 "  quota.a: 0..8\n"
+		 "  quota.b: [2, 4]\n"
+		 "slo:\n"
+		 "  tenant_p90_wait: {a: 150s}\n", root, root, root);
+	write_file(spec, text);
+	CU_ASSERT_EQUAL_FATAL(gp_whatif_spec_load(spec, &s, &err), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(gp_whatif_search_pick(&s, &d, &err), GP_OK);
+	CU_ASSERT_EQUAL(d.taxis, 0);
+	CU_ASSERT_EQUAL(d.stride, 2);
+	CU_ASSERT_EQUAL(gp_whatif_dim_lines(&s, &d), 2);
+	for (l = 0; l < 2; l++)
+		for (i = 0; i < 9; i++) {
+			gp_whatif_config c;
+			size_t cfg = gp_whatif_dim_config(&s, &d, l, i);
+
+			CU_ASSERT_EQUAL(gp_whatif_dim_index(&s, &d, cfg), i);
+			gp_whatif_config_of(&s, cfg, &c);
+			CU_ASSERT_DOUBLE_EQUAL(gp_whatif_quota_column_value(&s, 0, c.v[GP_AX_TENANTS]),
+					       (double)i, 0);
+			CU_ASSERT_DOUBLE_EQUAL(gp_whatif_quota_column_value(&s, 1, c.v[GP_AX_TENANTS]),
+					       l ? 4 : 2, 0);
+		}
+	search_all(&s, &d, 1, &rs, probes);
+	gp_whatif_results_release(&rs);
+	gp_whatif_spec_release(&s);
+
+	for (i = 0; i < GP_ARRAY_SIZE(slo); i++) {
+		char *cut;
+
+		cut = strstr(text, "slo:");
+		snprintf(cut, sizeof(text) - (size_t)(cut - text), "%s", slo[i]);
+		write_file(spec, text);
+		err = (gp_error)GP_ERROR_INIT;
+		CU_ASSERT_EQUAL_FATAL(gp_whatif_spec_load(spec, &s, &err), GP_OK);
+		if (i == 1) {
+			/* b alone: b's own quota axis is searched */
+			CU_ASSERT_EQUAL(gp_whatif_search_pick(&s, &d, &err), GP_OK);
+			CU_ASSERT_EQUAL(d.taxis, 1);
+			CU_ASSERT_EQUAL(d.stride, 1);
+			CU_ASSERT_EQUAL(d.n, 2);
+			gp_whatif_spec_release(&s);
+			continue;
+		}
+		CU_ASSERT_EQUAL(gp_whatif_search_pick(&s, &d, &err), GP_EINPUT);
+		/* at the tenant SLO's key, else at the axis */
+		CU_ASSERT_EQUAL(err.line, at[i]);
+		CU_ASSERT_PTR_NOT_NULL(strstr(err.msg, "quota.a"));
+		gp_whatif_spec_release(&s);
+	}
+	unlink(spec);
+	rmdir(dir);
+	free(root);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite su = gp_test_suite("whatif-quota");
@@ -286,6 +496,9 @@ static void register_tests(void)
 	gp_test_add(su, "a split of 8 GPUs, worked out by hand", test_split_by_hand);
 	gp_test_add(su, "a split of 512 GPUs among four, crossed", test_split_enumeration_and_cross);
 	gp_test_add(su, "tenant columns in the database", test_store_columns);
+	gp_test_add(su, "search along a quota, worked out by hand", test_quota_search_by_hand);
+	gp_test_add(su, "quota search: lines, and the SLOs it refuses",
+		    test_quota_search_lines_and_refusals);
 }
 
 int main(int argc, char **argv)

@@ -132,11 +132,42 @@ int gp_whatif_meets_all(const gp_whatif_results *rs, size_t cfg);
 /* Mean over the seeds of configuration cfg (all it runs must be known). */
 void gp_whatif_mean(const gp_whatif_results *rs, size_t cfg, gp_whatif_result *out);
 
-/* ---- bisection along a monotone count axis ---- */
+/* ---- bisection along a monotone axis ---- */
 
 /* The searched axis: add_nodes, else remove_nodes; -1 when neither has
  * more than one count or the spec has no SLO. */
 int gp_whatif_search_axis(const gp_whatif_spec *s);
+
+/* What --search bisects: a grid axis (add_nodes, remove_nodes), or one
+ * quota axis of the tenants axis (quota.T[.KEY]), whose other tenant axes
+ * then make lines like the other grid axes. */
+typedef struct gp_whatif_dim {
+	int axis;               /* grid axis */
+	int taxis;              /* with GP_AX_TENANTS: index into spec taxes */
+	size_t n;               /* values along it */
+	size_t stride;          /* one step along it, in the grid axis' values */
+} gp_whatif_dim;
+
+/* The dimension --search bisects: add_nodes, else remove_nodes (as
+ * gp_whatif_search_axis), else the first quota axis with several values
+ * of the one tenant a tenant SLO bounds, when no 'metric' bound goes with
+ * it: more quota for T never raises T's own waits, but can raise the
+ * other tenants' (they share the GPUs), so a bound on others, or on every
+ * job, need not be monotone in T's quota.  GP_EUSAGE when nothing can be
+ * searched; GP_EINPUT at the SLO (FILE:LINE:COL) when a quota axis could
+ * be but the SLO makes it unsound, saying why. */
+int gp_whatif_search_pick(const gp_whatif_spec *s, gp_whatif_dim *d, gp_error *err);
+/* Its name: "add_nodes", "quota.a". */
+const char *gp_whatif_dim_name(const gp_whatif_spec *s, const gp_whatif_dim *d);
+/* Whether meeting is upward closed along it (more quota: yes). */
+int gp_whatif_dim_up(const gp_whatif_spec *s, const gp_whatif_dim *d);
+/* Lines of the search along d (configurations / (n x scenarios)), and
+ * the configuration of (line, index) at the first scenario. */
+size_t gp_whatif_dim_lines(const gp_whatif_spec *s, const gp_whatif_dim *d);
+size_t gp_whatif_dim_config(const gp_whatif_spec *s, const gp_whatif_dim *d, size_t line,
+			    size_t index);
+/* Index along d of configuration cfg. */
+size_t gp_whatif_dim_index(const gp_whatif_spec *s, const gp_whatif_dim *d, size_t cfg);
 
 /* A plan per "line": the configurations that differ only in the searched
  * axis.  Meeting the SLO is assumed monotone along it: adding nodes never
@@ -181,5 +212,18 @@ size_t gp_whatif_search_line_config(const gp_whatif_spec *s, int axis, size_t li
  * furthest under its bound, then the earlier in grid order); its index is
  * that of the first scenario; -1 when none. */
 long gp_whatif_best(const gp_whatif_results *rs, const gp_cluster *base);
+/* The answer of a search along d: as gp_whatif_best, but for a tenant
+ * quota the ties (every quota costs the same) go to the smallest value
+ * along d, then the earlier in grid order; along a grid axis,
+ * gp_whatif_best. */
+long gp_whatif_best_along(const gp_whatif_results *rs, const gp_cluster *base,
+			  const gp_whatif_dim *d);
+/* The check of a search's answer best: the configuration of the next
+ * cheaper value along d (one below it when meeting holds upwards, as for
+ * add_nodes and quotas) into *below (-1 when there is none); 1 when best
+ * meets the SLO at every scenario and *below was run and does not, 0 when
+ * either fails, -1 when *below is not known or there is none. */
+int gp_whatif_search_verify(const gp_whatif_results *rs, const gp_whatif_dim *d, long best,
+			    long *below);
 
 #endif
