@@ -95,7 +95,7 @@ int gp_cy_unit_key(loader *L, const gp_yaml_node *map, const char *key, const ch
 static const char *const type_keys[] = {
 	"topology", "gpu_model", "cpus", "memory_gib", "subnets",
 	"name", "source", "quirks", "gpus", "nics", "devices", "links",
-	"p2p", "gdr", "nic_gbps", "nic_gbit_s", "nic_cards", "socket_gbs", NULL
+	"p2p", "gdr", "nic_gbps", "nic_gbit_s", "nic_cards", "socket_gbs", "host_mem_gbs", NULL
 };
 
 /* The link between CPU sockets by CPU family, GB/s per direction as
@@ -162,8 +162,9 @@ static int set_subnet(loader *L, gp_node_type *t, int nic,
 /* The perf model's node-type keys: p2p (on, off, default or
  * an `nvidia-smi topo -p2p r` file), gdr, nic_gbps (one rate for every
  * NIC, or a map by NIC id or device), nic_cards (lists of the NICs
- * that are ports of one card) and socket_gbs (the link between the CPU
- * sockets). */
+ * that are ports of one card), socket_gbs (the link between the CPU
+ * sockets) and host_mem_gbs (what one NUMA node's memory gives traffic
+ * staged through it). */
 static int load_type_perf(loader *L, const gp_yaml_node *v, const char *owner,
 			  gp_node_type *t)
 {
@@ -200,6 +201,10 @@ static int load_type_perf(loader *L, const gp_yaml_node *v, const char *owner,
 	}
 	x = gp_yaml_get(v, "socket_gbs");
 	if (x && load_socket_gbs(L, x, owner, topo))
+		return GP_EINPUT;
+	x = gp_yaml_get(v, "host_mem_gbs");
+	if (x && gp_yaml_double(&L->doc, x, gp_cy_what(L, "%s 'host_mem_gbs'", owner), 1.0,
+				100000.0, &topo->host_mem_gbs, L->err))
 		return GP_EINPUT;
 	x = gp_yaml_get(v, "gdr");
 	if (x) {

@@ -275,6 +275,20 @@ static double ring_bw(const gp_perf_fabric *f)
 	return f->bw_intra;
 }
 
+/* ring_bw for one collective: a broadcast leaves the hop into its root
+ * idle, which matters where hops staged through host memory share a
+ * switch's uplink or host memory. */
+static double ring_bw_coll(const gp_perf_fabric *f, int coll)
+{
+	double intra = f->bw_intra;
+
+	if (coll == GP_COLL_BROADCAST && f->bw_intra_bcast > 0)
+		intra = f->bw_intra_bcast;
+	if (f->nodes > 1 && f->bw_node_net > 0)
+		return fmin(intra, f->bw_node_net);
+	return intra;
+}
+
 /* Latency of one step across the network: NCCL's NET figure plus the
  * switch levels beyond the first. */
 static double net_lat(const gp_perf_fabric *f, int cls, int p)
@@ -322,7 +336,7 @@ static double ring_time(int coll, int p, const gp_perf_fabric *f, double bytes, 
 	double n = f->n, m = f->nodes > 0 ? f->nodes : 1, bw, lat, factor;
 	double steps, inter;
 
-	bw = ring_proto_bw(f, p, ring_bw(f));
+	bw = ring_proto_bw(f, p, ring_bw_coll(f, coll));
 	if (bw <= 0)
 		return -1;
 	switch (coll) {
@@ -686,7 +700,7 @@ void gp_perf_coll_eval(int coll, int algo, const gp_perf_fabric *f, double bytes
 		out->proto = proto_of(coll, out->algo, f, bytes, t);
 		gp_perf_coll_time_proto(coll, out->algo, out->proto, f, bytes, &out->lat_s);
 	}
-	out->bw_gbps = f->n > 1 ? ring_bw(f) : 0.0;
+	out->bw_gbps = f->n > 1 ? ring_bw_coll(f, coll) : 0.0;
 	if (out->algo == GP_ALGO_HIER)
 		out->bw_gbps = fmin(f->bw_intra, f->bw_node_net);
 	out->algbw_gbps = t > 0 ? bytes / t / 1e9 : 0.0;
@@ -736,13 +750,133 @@ static int has_cycle(int n, const unsigned char ok[][GP_TOPO_MAX_GPUS])
 	return 0;
 }
 
-double gp_perf_ring_gbs(const gp_topo *t, const gp_gpu_model *m, const int *gpus,
-			int ngpus, int *hop_a, int *hop_b, gp_link *hop_link)
+/* A Hamiltonian cycle over the edges with ok[i][j], starting at vertex 0,
+ * of the least total cost[i][j] (Held-Karp): into order[0..n-1]
+ * (order[0] = 0).  Returns 0 when there is none. */
+static int best_cycle(int n, const unsigned char ok[][GP_TOPO_MAX_GPUS],
+		      const unsigned char cost[][GP_TOPO_MAX_GPUS], int *order)
+{
+	/* best[s][v]: least cost of a path from 0 through subset s ending
+	 * at v; 0xffff none */
+	static unsigned short best[1u << RING_DP_MAX][RING_DP_MAX];
+	unsigned full = (1u << n) - 1, s;
+	int v, u, end = -1, k;
+	unsigned total = 0xffff;
+
+	for (s = 0; s <= full; s++)
+		for (v = 0; v < n; v++)
+			best[s][v] = 0xffff;
+	best[1][0] = 0;
+	for (s = 1; s <= full; s += 2) /* subsets containing 0 */
+		for (v = 0; v < n; v++) {
+			if (best[s][v] == 0xffff)
+				continue;
+			for (u = 1; u < n; u++) {
+				unsigned c = best[s][v] + cost[v][u];
+
+				if (!(s >> u & 1) && ok[v][u] && c < best[s | 1u << u][u])
+					best[s | 1u << u][u] = (unsigned short)c;
+			}
+		}
+	for (v = 1; v < n; v++)
+		if (best[full][v] != 0xffff && ok[v][0] && best[full][v] + cost[v][0] < total)
+			total = best[full][v] + cost[v][0], end = v;
+	if (end < 0)
+		return 0;
+	/* Walk back: each step the vertex whose path extends to this one. */
+	for (s = full, v = end, k = n - 1; k > 0; k--) {
+		order[k] = v;
+		s &= ~(1u << v);
+		for (u = 0; u < n; u++)
+			if ((s >> u & 1) && ok[u][v] && best[s][u] != 0xffff &&
+			    best[s][u] + cost[u][v] == best[s | 1u << v][v])
+				break;
+		if (u == n)
+			return 0;
+		v = u;
+	}
+	order[0] = 0;
+	return 1;
+}
+
+/* Whether the hop a -> b (GPUs of t) is staged through host memory. */
+static int staged_hop(const gp_topo *t, const gp_gpu_model *m, int a, int b)
+{
+	return a != b && !gp_perf_p2p_ok(t, m, a, b);
+}
+
+/* What the ring's staged hops share, as the GB/s each can have (1e300
+ * when nothing binds beyond the hops' own links).  A hop without peer
+ * access goes through host memory the way NCCL's SHM transport moves it:
+ * the sender writes into a buffer in the receiver's host memory over its
+ * own PCIe link, the receiver reads it over its own.  PCIe is full
+ * duplex, so a GPU's link carries one flow each way (its pair weight
+ * has that already); what several flows share is
+ *   - the uplink of a PCIe switch: the GPUs at PIX/PXB of each other sit
+ *     under one, a link of their generation and width, per direction;
+ *   - the memory of the NUMA node holding the buffers (the receiver's),
+ *     which sees each staged byte written once and read once: the node
+ *     type's host_mem_gbs, when it gives one.
+ * order[] is the ring, hop k from order[k] to order[k+1]; the hop into
+ * order[0] carries nothing when idle_root (broadcast from the ring's
+ * first GPU). */
+static double staged_share(const gp_topo *t, const gp_gpu_model *m, const int *gpus,
+			   const int *order, int n, int idle_root)
+{
+	int group[GP_TOPO_MAX_GPUS], up[GP_TOPO_MAX_GPUS] = { 0 }, down[GP_TOPO_MAX_GPUS] = { 0 };
+	int numa_in[GP_TOPO_MAX_GPUS] = { 0 };
+	int i, j, k, changed;
+	double pcie = gp_perf_pcie_gbs(m ? m->pcie_gen : 3, m ? m->pcie_lanes : 16), cap = 1e300;
+
+	/* Switch groups: GPUs joined by PIX/PXB links, as components. */
+	for (i = 0; i < n; i++)
+		group[i] = i;
+	do {
+		changed = 0;
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++) {
+				int lv = gp_topo_link(t, gpus[i], gpus[j]).level;
+
+				if (i != j && (lv == GP_LINK_PIX || lv == GP_LINK_PXB) &&
+				    group[j] < group[i]) {
+					group[i] = group[j];
+					changed = 1;
+				}
+			}
+	} while (changed);
+	for (k = 0; k < n; k++) {
+		int a = order[k], b = order[(k + 1) % n], numa;
+
+		if ((idle_root && b == order[0]) || !staged_hop(t, m, gpus[a], gpus[b]))
+			continue;
+		up[group[a]]++;
+		down[group[b]]++;
+		numa = t->gpus && t->gpus[gpus[b]].numa >= 0 ? t->gpus[gpus[b]].numa : 0;
+		numa_in[numa % GP_TOPO_MAX_GPUS]++;
+	}
+	for (i = 0; i < n; i++) {
+		int flows = up[i] > down[i] ? up[i] : down[i];
+
+		if (flows > 1)
+			cap = fmin(cap, pcie / flows);
+	}
+	for (i = 0; i < GP_TOPO_MAX_GPUS && t->host_mem_gbs > 0; i++)
+		if (numa_in[i] > 0)
+			cap = fmin(cap, t->host_mem_gbs / (2.0 * numa_in[i]));
+	return cap;
+}
+
+/* gp_perf_ring_gbs; *bcast (when not NULL) gets the ring's rate for a
+ * broadcast from gpus[0], whose incoming hop is idle. */
+static double ring_eval(const gp_topo *t, const gp_gpu_model *m, const int *gpus, int ngpus,
+			int *hop_a, int *hop_b, gp_link *hop_link, double *bcast)
 {
 	static double w[GP_TOPO_MAX_GPUS][GP_TOPO_MAX_GPUS];
 	static unsigned char ok[GP_TOPO_MAX_GPUS][GP_TOPO_MAX_GPUS];
+	static unsigned char cost[GP_TOPO_MAX_GPUS][GP_TOPO_MAX_GPUS];
 	double levels[GP_TOPO_MAX_GPUS * GP_TOPO_MAX_GPUS], best = 0, cap, nvcap = 1e300;
-	int nlev = 0, i, j, k, ba = -1, bb = -1, all_nv;
+	int nlev = 0, i, j, k, ba = -1, bb = -1, all_nv, staged = 0;
+	int order[GP_TOPO_MAX_GPUS];
 
 	if (hop_a)
 		*hop_a = -1;
@@ -751,6 +885,8 @@ double gp_perf_ring_gbs(const gp_topo *t, const gp_gpu_model *m, const int *gpus
 	if (ngpus < 2) {
 		if (hop_link)
 			*hop_link = (gp_link){ GP_LINK_X, 0 };
+		if (bcast)
+			*bcast = 5000.0;
 		return 5000.0;
 	}
 	if (ngpus > GP_TOPO_MAX_GPUS)
@@ -763,7 +899,12 @@ double gp_perf_ring_gbs(const gp_topo *t, const gp_gpu_model *m, const int *gpus
 								   gp_perf_socket_gbs(t));
 			if (i < j)
 				levels[nlev++] = w[i][j];
+			/* the ring prefers direct hops, then hops within a socket */
+			cost[i][j] = (unsigned char)(staged_hop(t, m, gpus[i], gpus[j]) * 16 +
+					(gp_topo_link(t, gpus[i], gpus[j]).level >= GP_LINK_SYS));
+			staged |= i != j && staged_hop(t, m, gpus[i], gpus[j]);
 		}
+	order[0] = 0, order[1] = 1;
 	if (ngpus == 2) {
 		best = w[0][1];
 		ba = 0, bb = 1;
@@ -778,6 +919,10 @@ double gp_perf_ring_gbs(const gp_topo *t, const gp_gpu_model *m, const int *gpus
 					ok[i][j] = i != j && w[i][j] >= levels[k];
 			if (has_cycle(ngpus, ok)) {
 				best = levels[k];
+				/* the ring itself matters only for what staged
+				 * hops share */
+				if (staged && !best_cycle(ngpus, ok, cost, order))
+					staged = 0;
 				break;
 			}
 		}
@@ -797,6 +942,7 @@ double gp_perf_ring_gbs(const gp_topo *t, const gp_gpu_model *m, const int *gpus
 					if (!seen[j] && w[cur][j] > bw)
 						bw = w[cur][j], next = j;
 				seen[next] = 1;
+				order[k] = next;
 			}
 			best = fmin(best, w[cur][next]);
 			cur = next;
@@ -828,6 +974,22 @@ double gp_perf_ring_gbs(const gp_topo *t, const gp_gpu_model *m, const int *gpus
 	}
 	all_nv = gp_topo_link(t, gpus[ba], gpus[bb]).level == GP_LINK_NV;
 	cap = all_nv ? fmax(best, nvcap) : best;
+	if (bcast)
+		*bcast = cap;
+	/* only a ring that takes a staged hop shares anything */
+	for (k = 0, i = 0; staged && k < ngpus; k++)
+		i |= staged_hop(t, m, gpus[order[k]], gpus[order[(k + 1) % ngpus]]);
+	if (i) {
+		cap = fmin(cap, staged_share(t, m, gpus, order, ngpus, 0));
+		if (bcast) {
+			/* a broadcast's hops but the one into its root */
+			double b = 1e300;
+
+			for (k = 0; k + 1 < ngpus; k++)
+				b = fmin(b, w[order[k]][order[k + 1]]);
+			*bcast = fmin(b, staged_share(t, m, gpus, order, ngpus, 1));
+		}
+	}
 	if (hop_a)
 		*hop_a = gpus[ba];
 	if (hop_b)
@@ -835,4 +997,16 @@ double gp_perf_ring_gbs(const gp_topo *t, const gp_gpu_model *m, const int *gpus
 	if (hop_link)
 		*hop_link = gp_topo_link(t, gpus[ba], gpus[bb]);
 	return cap;
+}
+
+double gp_perf_ring_gbs(const gp_topo *t, const gp_gpu_model *m, const int *gpus,
+			int ngpus, int *hop_a, int *hop_b, gp_link *hop_link)
+{
+	return ring_eval(t, m, gpus, ngpus, hop_a, hop_b, hop_link, NULL);
+}
+
+double gp_perf_ring_gbs_bcast(const gp_topo *t, const gp_gpu_model *m, const int *gpus,
+			      int ngpus, int *hop_a, int *hop_b, gp_link *hop_link, double *bcast)
+{
+	return ring_eval(t, m, gpus, ngpus, hop_a, hop_b, hop_link, bcast);
 }

@@ -248,11 +248,11 @@ static void part_intra(const gp_cluster *c, const gp_place_part *pp, gp_perf_fab
 	const gp_gpu_model *m = gp_cluster_node_model(c, pp->node);
 	gp_link hop;
 	int ha, hb, k;
-	double ring;
+	double ring, bcast;
 
 	if (gp_perf_arch(m) < a->arch)
 		a->arch = gp_perf_arch(m);
-	ring = gp_perf_ring_gbs(t, m, pp->gpus, pp->ngpus, &ha, &hb, &hop);
+	ring = gp_perf_ring_gbs_bcast(t, m, pp->gpus, pp->ngpus, &ha, &hb, &hop, &bcast);
 	if (pp->ngpus > 1) {
 		if (gp_perf_link_alpha(hop) > f->alpha_intra)
 			f->alpha_intra = gp_perf_link_alpha(hop);
@@ -277,6 +277,7 @@ static void part_intra(const gp_cluster *c, const gp_place_part *pp, gp_perf_fab
 		a->bw_nvl = 0;
 	if (pp->ngpus > 1)
 		a->bw_chan = fmin(a->bw_chan, hop.level == GP_LINK_NV ? gp_perf_nvlink_gbs(m) : ring);
+	f->bw_intra_bcast = fmin(f->bw_intra_bcast, bcast);
 	if (ring < f->bw_intra) {
 		f->bw_intra = ring;
 		a->intra_node = pp->node;
@@ -437,8 +438,10 @@ static void describe(const gp_cluster *c, const gp_perf_fabric *f, const fabric_
 	snprintf(out, size, "%s", desc);
 }
 
-int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p, gp_perf_fabric *f,
-		      char *bottleneck, size_t bsize, gp_error *err)
+/* gp_perf_fabric_of, the bottleneck named for collective coll (-1: any
+ * but broadcast, whose ring leaves one hop idle). */
+static int fabric_of_coll(const gp_cluster *c, const gp_placement *p, int coll, gp_perf_fabric *f,
+			  char *bottleneck, size_t bsize, gp_error *err)
 {
 	fabric_acc a = { 1e300, 1e300, 1e300, 1e300, 1e300, 1e300, -1, 0, 1, 1, 99, 1, 0,
 			 -1, 0, 0, { GP_LINK_X, 0 }, -1, 0, ~(uint64_t)0, 0 };
@@ -449,6 +452,7 @@ int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p, gp_perf_fabric
 	f->alpha_intra = GP_PERF_ALPHA_NVLINK_S;
 	f->alpha_inter = GP_PERF_ALPHA_NET_S;
 	f->bw_intra = 5000.0;
+	f->bw_intra_bcast = 5000.0;
 	for (i = 0; i < p->nparts; i++)
 		if (p->parts[i].ngpus > 0 && (st = part_check(c, &p->parts[i], err)) != GP_OK)
 			return st;
@@ -482,9 +486,20 @@ int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p, gp_perf_fabric
 		eff = fabric_net(c, p, f, &a);
 	}
 	f->bw_chan = a.bw_chan < 1e300 ? a.bw_chan : 0;
-	if (bottleneck && bsize)
-		describe(c, f, &a, eff, bottleneck, bsize);
+	if (bottleneck && bsize) {
+		gp_perf_fabric g = *f;
+
+		if (coll == GP_COLL_BROADCAST)
+			g.bw_intra = f->bw_intra_bcast;
+		describe(c, &g, &a, eff, bottleneck, bsize);
+	}
 	return GP_OK;
+}
+
+int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p, gp_perf_fabric *f,
+		      char *bottleneck, size_t bsize, gp_error *err)
+{
+	return fabric_of_coll(c, p, -1, f, bottleneck, bsize, err);
 }
 
 int gp_perf_placement_collective(const gp_cluster *c, const gp_placement *p, int coll,
@@ -495,7 +510,7 @@ int gp_perf_placement_collective(const gp_cluster *c, const gp_placement *p, int
 	int st;
 
 	memset(out, 0, sizeof(*out));
-	st = gp_perf_fabric_of(c, p, &f, out->bottleneck, sizeof(out->bottleneck), err);
+	st = fabric_of_coll(c, p, coll, &f, out->bottleneck, sizeof(out->bottleneck), err);
 	if (st)
 		return st;
 	gp_perf_coll_eval(coll, algo, &f, bytes, out);

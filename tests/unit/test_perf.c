@@ -226,19 +226,110 @@ static void test_ring_pcie(void)
 	/* All-gather of the same 1e9 total: (n-1)/n S/B + base + (n-1) alpha. */
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLGATHER, GP_ALGO_RING, &f, 1e9),
 			       0.5e9 / 12e9 + 14.1e-6, 1e-12);
-	/* Consumer cards have no P2P: the PIX pair is staged, 0.8 x 12. */
+	/* Consumer cards have no P2P: the PIX pair is staged through host
+	 * memory, 0.8 x 12 = 9.6 on each GPU's own link, but both GPUs sit
+	 * under one switch: GPU0's flow to GPU1 and GPU1's to GPU0 both go
+	 * up its uplink (and both come down it), 12 / 2 = 6.  A broadcast
+	 * from GPU0 sends one way only: 9.6. */
 	{
 		static const gp_gpu_model rtx = { .name = "RTX-4090", .pcie_gen = 3, .pcie_lanes = 16 };
+		double bc = 0;
 
 		CU_ASSERT(gp_perf_is_consumer(&rtx));
-		CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs(&t, &rtx, all8, 2, NULL, NULL, NULL), 9.6,
+		CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs(&t, &rtx, all8, 2, NULL, NULL, NULL), 6.0,
 				       1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs_bcast(&t, &rtx, all8, 2, NULL, NULL, NULL, &bc),
+				       6.0, 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(bc, 9.6, 1e-9);
+		/* GPU0 and GPU2 (SYS, no switch in common): each GPU's own
+		 * link, min(9.6, 16) both ways. */
+		{
+			static const int pair[2] = { 0, 2 };
+
+			CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs_bcast(&t, &rtx, pair, 2, NULL, NULL,
+								      NULL, &bc), 9.6, 1e-9);
+			CU_ASSERT_DOUBLE_EQUAL(bc, 9.6, 1e-9);
+		}
 		t.p2p_mode = GP_P2P_ON; /* a P2P-enabled driver */
 		CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs(&t, &rtx, all8, 2, NULL, NULL, NULL), 12.0,
 				       1e-9);
 		t.p2p_mode = GP_P2P_DEFAULT;
 	}
 	free(t.links);
+}
+
+/* Host staging per collective and direction.  Four RTX 4090 (Gen4:
+ * PCIe 24, staged 0.8 x 24 = 19.2 on a GPU's own link) at NODE of each
+ * other, no switch in common.
+ * - One NUMA node whose memory gives staged traffic 100 GB/s: a ring
+ *   all-reduce stages all four hops into it, each byte written and read,
+ *   8 r <= 100, r = 12.5; a broadcast from GPU0 leaves the hop into it
+ *   idle, 6 r <= 100, r = 16.67.  Without host_mem_gbs: 19.2 both.
+ * - Two NUMA nodes (GPUs 0-1, 2-3; SYS across at socket_gbs 40, so a SYS
+ *   pair is 19.2 too) at 60 GB/s each: the ring crosses once each way,
+ *   each node receives two hops, 4 r <= 60, r = 15; broadcast from GPU0:
+ *   node 0 receives one hop (GPU1's), node 1 two, r = 15 still.
+ * - Bus times: 2 GPUs, 1e9 B, ring through host memory (SHM step 1.8 x
+ *   5.7 us): all-reduce at 12.5 GB/s takes 1e9 / 12.5e9 + (8.4 + 2 x
+ *   10.26) us + one 512 KiB chunk at 12.5; broadcast at 16.67: 1e9 /
+ *   16.67e9 + (8.4 + 10.26) us. */
+static void test_ring_host_staging(void)
+{
+	static const gp_gpu_model rtx = { .name = "RTX-4090", .pcie_gen = 4, .pcie_lanes = 16 };
+	gp_topo_gpu g[4];
+	gp_topo t;
+	gp_perf_fabric f = { 0 };
+	double bc = 0;
+	int i;
+
+	topo_uniform(&t, 4, (gp_link){ GP_LINK_NODE, 0 });
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs_bcast(&t, &rtx, all8, 4, NULL, NULL, NULL, &bc),
+			       19.2, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(bc, 19.2, 1e-9);
+	t.host_mem_gbs = 100;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs_bcast(&t, &rtx, all8, 4, NULL, NULL, NULL, &bc),
+			       12.5, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(bc, 100.0 / 6, 1e-9);
+	/* two GPUs: all-reduce both ways 4 r <= 100 -> 25, above 19.2 */
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs(&t, &rtx, all8, 2, NULL, NULL, NULL), 19.2, 1e-9);
+
+	memset(g, 0, sizeof(g));
+	for (i = 0; i < 4; i++)
+		g[i].numa = i / 2;
+	t.gpus = g;
+	set_link(&t, 0, 2, (gp_link){ GP_LINK_SYS, 0 });
+	set_link(&t, 0, 3, (gp_link){ GP_LINK_SYS, 0 });
+	set_link(&t, 1, 2, (gp_link){ GP_LINK_SYS, 0 });
+	set_link(&t, 1, 3, (gp_link){ GP_LINK_SYS, 0 });
+	t.socket_gbs = 40;
+	t.host_mem_gbs = 60;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs_bcast(&t, &rtx, all8, 4, NULL, NULL, NULL, &bc),
+			       15.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(bc, 15.0, 1e-9);
+	t.gpus = NULL;
+	free(t.links);
+
+	/* A100s in an NV2 square with the diagonals on PCIe without peer
+	 * access (NODE): the ring takes the NVLinks only, nothing staged;
+	 * NCCL's channels use each GPU's 4 links, 80 GB/s, broadcast too. */
+	topo_uniform(&t, 4, (gp_link){ GP_LINK_NODE, 0 });
+	for (i = 0; i < 4; i++)
+		set_link(&t, i, (i + 1) % 4, (gp_link){ GP_LINK_NV, 2 });
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs_bcast(&t, &a100, all8, 4, NULL, NULL, NULL, &bc),
+			       80.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(bc, 80.0, 1e-9);
+	free(t.links);
+
+	f.n = 2, f.nodes = 1, f.per_node = 2, f.intra_hw = GP_PERF_HW_PCI, f.intra_shm = 1;
+	f.bw_intra = 12.5, f.bw_intra_bcast = 100.0 / 6;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_RING, &f, 1e9),
+			       1e9 / 12.5e9 + 28.92e-6 + 524288 / 12.5e9, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_BROADCAST, GP_ALGO_RING, &f, 1e9),
+			       1e9 / (100.0 / 6 * 1e9) + 18.66e-6, 1e-12);
+	/* a fabric that gives no broadcast figure: bw_intra for both */
+	f.bw_intra_bcast = 0;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_BROADCAST, GP_ALGO_RING, &f, 1e9),
+			       1e9 / 12.5e9 + 18.66e-6, 1e-12);
 }
 
 /* DGX-1V hybrid cube mesh: {0,1,2,3} with 0-3 NV2, 1-2 NV2, 0-1 NV1,
@@ -1349,6 +1440,62 @@ static void test_socket_link(void)
 	}
 }
 
+/* host_mem_gbs in a cluster file: two RTX 4090 at PHB on NUMA node 0,
+ * staged both ways.  At 60 GB/s the all-reduce ring's two hops are
+ * written and read there, 4 r <= 60: 15; a broadcast stages one hop,
+ * 2 r <= 60, so its own link's 19.2 binds.  Without the key: 19.2.  A
+ * word or a rate out of range is an error at its line. */
+static void test_host_mem_key(void)
+{
+	static const char fmt[] =
+		"node_types:\n"
+		"  t:\n"
+		"    gpu_model: RTX-4090\n"
+		"%s"
+		"    gpus: [{id: GPU0, numa: 0}, {id: GPU1, numa: 0}]\n"
+		"    links:\n"
+		"      - [X, PHB]\n"
+		"      - [PHB, X]\n"
+		"nodes:\n"
+		"  - {name: n, type: t}\n";
+	static const struct {
+		const char *key;
+		double ring, bcast;
+		int st;
+	} cases[] = {
+		{ "", 19.2, 19.2, GP_OK },
+		{ "    host_mem_gbs: 60\n", 15.0, 19.2, GP_OK },
+		{ "    host_mem_gbs: 20\n", 5.0, 10.0, GP_OK },
+		{ "    host_mem_gbs: 0\n", 0, 0, GP_EINPUT },
+		{ "    host_mem_gbs: ddr5\n", 0, 0, GP_EINPUT },
+	};
+	static const int both[2] = { 0, 1 };
+	char yaml[1024];
+	size_t i;
+
+	for (i = 0; i < GP_ARRAY_SIZE(cases); i++) {
+		gp_cluster c;
+		gp_error err = GP_ERROR_INIT;
+		double bc = 0;
+
+		snprintf(yaml, sizeof(yaml), fmt, cases[i].key);
+		gp_cluster_init(&c);
+		CU_ASSERT_EQUAL_FATAL(gp_cluster_parse(yaml, strlen(yaml), "host.yaml", &c, &err),
+				      cases[i].st);
+		if (cases[i].st == GP_OK) {
+			CU_ASSERT_DOUBLE_EQUAL(gp_perf_ring_gbs_bcast(&c.types[0].topo,
+								      gp_cluster_node_model(&c, 0), both,
+								      2, NULL, NULL, NULL, &bc),
+					       cases[i].ring, 1e-9);
+			CU_ASSERT_DOUBLE_EQUAL(bc, cases[i].bcast, 1e-9);
+		} else {
+			CU_ASSERT_EQUAL(err.line, 4);
+			CU_ASSERT(strstr(err.msg, "host_mem_gbs") != NULL);
+		}
+		gp_cluster_release(&c);
+	}
+}
+
 /* `nvidia-smi topo -p2p r`: a real CNS matrix turns a PIX pair into a
  * host-staged one; unknown statuses and wrong sizes are errors. */
 static void test_p2p_file(void)
@@ -1382,12 +1529,14 @@ static void register_tests(void)
 	gp_test_add(s, "ring NV18", test_ring_nv18);
 	gp_test_add(s, "send/recv protocol, alltoall across nodes", test_p2p_protocol);
 	gp_test_add(s, "ring PCIe only", test_ring_pcie);
+	gp_test_add(s, "ring through host memory", test_ring_host_staging);
 	gp_test_add(s, "ring cube mesh", test_ring_cube_mesh);
 	gp_test_add(s, "two nodes", test_two_nodes);
 	gp_test_add(s, "two-node tree cap", test_two_node_tree_cap);
 	gp_test_add(s, "host-memory hops and launch cost", test_shm_latency);
 	gp_test_add(s, "nearest NICs", test_nearest_nics);
 	gp_test_add(s, "socket link", test_socket_link);
+	gp_test_add(s, "host memory of a node type", test_host_mem_key);
 	gp_test_add(s, "profile precision", test_profile_precision);
 	gp_test_add(s, "parameter server", test_ps);
 	gp_test_add(s, "profile step", test_profile_step);

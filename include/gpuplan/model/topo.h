@@ -87,6 +87,9 @@ typedef struct gp_topo {
 	double socket_gbs; /* GB/s of the link between the CPU sockets as
 			    * NCCL rates it (SYS hops); 0 = the perf
 			    * model's default */
+	double host_mem_gbs; /* GB/s the memory of one NUMA node gives
+			      * traffic staged through it (written plus
+			      * read); 0 = not a limit */
 } gp_topo;
 
 enum {

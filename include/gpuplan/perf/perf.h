@@ -160,6 +160,8 @@ typedef struct gp_perf_fabric {
 	int net_ib;          /* InfiniBand between the nodes */
 	int intra_shm;       /* the ring's weakest hop inside a node has no
 			      * peer access: host memory (NCCL's SHM) */
+	double bw_intra_bcast; /* bw_intra for a broadcast (the hop into the
+				* root idle); 0 = bw_intra */
 } gp_perf_fabric;
 
 typedef struct gp_perf_coll_result {
@@ -198,12 +200,20 @@ void gp_perf_coll_add_launch(gp_perf_coll_result *out, int coll, int n, double b
  * the max-bottleneck Hamiltonian cycle; when that cycle is all NVLink,
  * NCCL runs several channels, so the bound becomes each GPU's NVLink
  * capacity into the set (capped by the model's link count).  PCIe pairs
- * without peer access (gp_perf_p2p_ok) are staged through host memory.
+ * without peer access (gp_perf_p2p_ok) are staged through host memory;
+ * their flows share a PCIe switch's uplink (GPUs at PIX/PXB of each
+ * other) and the receiving NUMA node's memory (topo host_mem_gbs).
  * Fills the weakest hop (a, b) and its link; returns GB/s (LOC_BW-like
  * 5000 for a single GPU). */
 double gp_perf_ring_gbs(const gp_topo *t, const gp_gpu_model *m,
 			const int *gpus, int ngpus, int *hop_a, int *hop_b,
 			gp_link *hop_link);
+/* gp_perf_ring_gbs, and into *bcast the same ring's rate for a broadcast
+ * from gpus[0]: the hop into the root carries nothing, so hops staged
+ * through host memory share less (two GPUs: one direction, not both). */
+double gp_perf_ring_gbs_bcast(const gp_topo *t, const gp_gpu_model *m,
+			      const int *gpus, int ngpus, int *hop_a, int *hop_b,
+			      gp_link *hop_link, double *bcast);
 
 /* ---- over a cluster and a placement ---- */
 
