@@ -123,10 +123,27 @@ static const char *axis_text(const gp_whatif_spec *s, const gp_whatif_config *c,
 	return buf;
 }
 
-/* The worst tenant of r for people: "b 1h05m" ("-" without one, or when
- * every bounded tenant's figure is 0). */
-static const char *worst_text(const gp_whatif_spec *s, const gp_whatif_result *r, char *buf,
-			      size_t size)
+/* A tenant none of whose jobs completed, for people, by its quota in
+ * configuration c: without quota on any key and nothing to borrow its
+ * jobs cannot start (the admission rule of Tenants), with a cohort they
+ * could only borrow; with quota, say only what happened. */
+static const char *none_done_text(const gp_whatif_spec *s, const gp_whatif_config *c, int t)
+{
+	switch (gp_whatif_quota_none(s, c->v[GP_AX_TENANTS], (size_t)t)) {
+	case 1:
+		return s->tenants.t[t].cohort < 0 ? "never started: no quota, no cohort" :
+						    "never started: no quota, borrowing_limit 0";
+	case 2:
+		return "none completed: no quota, could only borrow";
+	default:
+		return "none completed";
+	}
+}
+
+/* The worst tenant of r (of configuration c) for people: "b 1h05m" ("-"
+ * without one, or when every bounded tenant's figure is 0). */
+static const char *worst_text(const gp_whatif_spec *s, const gp_whatif_config *c,
+			      const gp_whatif_result *r, char *buf, size_t size)
 {
 	double q;
 	int t = gp_whatif_quota_worst(s, r, &q);
@@ -136,7 +153,7 @@ static const char *worst_text(const gp_whatif_spec *s, const gp_whatif_result *r
 		snprintf(buf, size, "-");
 	else
 		snprintf(buf, size, "%s %s", s->tenants.t[t].name,
-			 isinf(r->tenant[t]) ? "never ran" :
+			 isinf(r->tenant[t]) ? none_done_text(s, c, t) :
 			 gp_report_duration(v, sizeof(v), r->tenant[t]));
 	return buf;
 }
@@ -196,7 +213,7 @@ static void text_row(const gp_whatif_results *rs, const gp_cluster *base, long b
 	for (a = 0; a < ncols; a++)
 		gp_table_set(t, row, k++, "%s", gp_whatif_fmt(vb, sizeof(vb), cols[a], m.m[cols[a]]));
 	if (s->tslo_on)
-		gp_table_set(t, row, k++, "%s", worst_text(s, &m, buf, sizeof(buf)));
+		gp_table_set(t, row, k++, "%s", worst_text(s, &c, &m, buf, sizeof(buf)));
 	meets = gp_whatif_meets(rs, cfg);
 	if (gp_whatif_has_slo(s)) {
 		size_t ok = 0, ns, need = gp_whatif_seeds_of(s, cfg);
@@ -257,6 +274,26 @@ static size_t worst_scenario(const gp_whatif_results *rs, size_t cfg)
 	return worst;
 }
 
+/* Whose figures the tenant SLO bounds: "every tenant's", "a's", "every
+ * bounded tenant's". */
+static const char *bounded_text(const gp_whatif_spec *s, char *buf, size_t size)
+{
+	size_t t, n = 0, last = 0;
+
+	for (t = 0; t < s->tenants.n; t++)
+		if (s->tslo_bound[t] >= 0) {
+			n++;
+			last = t;
+		}
+	if (n == s->tenants.n)
+		snprintf(buf, size, "every tenant's");
+	else if (n == 1)
+		snprintf(buf, size, "%s's", s->tenants.t[last].name);
+	else
+		snprintf(buf, size, "every bounded tenant's");
+	return buf;
+}
+
 /* What the best configuration is, after "best     " (no newline). */
 static void best_text(const gp_whatif_results *rs, const gp_cluster *base, long best,
 		      gp_sbuf *out)
@@ -294,8 +331,9 @@ static void best_text(const gp_whatif_results *rs, const gp_cluster *base, long 
 	if (s->slo_metric >= 0)
 		gp_sbuf_addf(out, "; %s %s", gp_metrics[s->slo_metric].path,
 			     gp_whatif_fmt(vb, sizeof(vb), s->slo_metric, m.m[s->slo_metric]));
-	if (s->tslo_on && !strcmp(worst_text(s, &m, buf, sizeof(buf)), "-"))
-		gp_sbuf_addf(out, "; every tenant's %s 0 s", gp_metrics[s->tslo_metric].path);
+	if (s->tslo_on && !strcmp(worst_text(s, &c, &m, buf, sizeof(buf)), "-"))
+		gp_sbuf_addf(out, "; %s %s 0 s", bounded_text(s, buf, sizeof(buf)),
+			     gp_metrics[s->tslo_metric].path);
 	else if (s->tslo_on)
 		gp_sbuf_addf(out, "; worst tenant %s", buf);
 	if (s->scenario_named)

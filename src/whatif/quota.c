@@ -705,6 +705,24 @@ void gp_whatif_quota_apply(const gp_whatif_spec *s, size_t v, gp_tenants *t)
 	}
 }
 
+int gp_whatif_quota_none(const gp_whatif_spec *s, size_t v, size_t t)
+{
+	gp_tenants c = s->tenants;
+	int k, r = 0;
+
+	if (t >= s->tenants.n)
+		return 0;
+	c.t = gp_xmalloc(c.n * sizeof(gp_tenant));
+	memcpy(c.t, s->tenants.t, c.n * sizeof(gp_tenant));
+	gp_whatif_quota_apply(s, v, &c);
+	for (k = 0; k < c.nres && !c.t[t].nominal[k]; k++)
+		;
+	if (k == c.nres)
+		r = c.t[t].cohort < 0 || c.t[t].borrow_limit == 0 ? 1 : 2;
+	free(c.t);
+	return r;
+}
+
 void gp_whatif_quota_figures(const gp_whatif_spec *s, const gp_joblist *jobs,
 			     const gp_sim_result *res, gp_whatif_result *out)
 {

@@ -489,6 +489,106 @@ static void test_quota_search_lines_and_refusals(void)
 	free(root);
 }
 
+/* The weight axis under queue fairshare, worked out by hand from the
+ * man page's formula (Fair share): priority = fs = 2^(-U / S), U the
+ * tenant's share of the decayed GPU usage, S its weight over the sum of
+ * weights.  On the 8 GPUs of tests/data/sim/small-cluster.yaml, all at 0:
+ * a0 (a, 4 GPUs, 600 s), a1 (a, 2 GPUs, 600 s), b0 (b, 2 GPUs, 600 s),
+ * then a2 and b2 (8 GPUs, 100 s each).  At 0 nobody has used anything
+ * (every factor 1): arrival order, a0, a1 and b0 start and fill the
+ * cluster.  They run side by side until 600, so at every recomputation a
+ * holds 6 of the 8 GPU-seconds used and b 2, decayed alike: U_a = 3/4,
+ * U_b = 1/4.  At 600 a2 and b2 both wait for all 8 GPUs:
+ *   weight.a 1: S 1/2, 1/2: fs_a = 2^-1.5 = 0.354 < fs_b = 2^-0.5 = 0.707;
+ *   weight.a 2: S 2/3, 1/3: fs_a = 2^-1.125 = 0.459 < fs_b = 2^-0.75 = 0.595;
+ *   weight.a 4: S 4/5, 1/5: fs_a = 2^-0.9375 = 0.522 > fs_b = 2^-1.25 = 0.420
+ * (the order turns at weight 3, where 0.75 / S_a = 0.25 / S_b).  The
+ * first starts at 600, the other at 700: a's longest wait is 700, 700,
+ * 600 s and b's 600, 600, 700 s; a bound of 650 s on a's is met at 4. */
+static void test_fairshare_weight_by_hand(void)
+{
+	char dir[] = "/tmp/gp-whatif-fs-XXXXXX", path[256], text[2048];
+	static const double a_max[3] = { 700, 700, 600 }, b_max[3] = { 600, 600, 700 };
+	gp_whatif_spec s;
+	gp_whatif_results rs;
+	gp_error err = GP_ERROR_INIT;
+	char *root = realpath(gp_test_path("."), NULL);
+	size_t i;
+
+	CU_ASSERT_FATAL(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/fs.csv", dir);
+	write_file(path, "id,submit,gpus,duration,tenant\n"
+			 "a0,0,4,600,a\n"
+			 "a1,0,2,600,a\n"
+			 "b0,0,2,600,b\n"
+			 "a2,0,8,100,a\n"
+			 "b2,0,8,100,b\n");
+	snprintf(path, sizeof(path), "%s/teams.yaml", dir);
+	write_file(path, "tenants:\n"
+			 "  - {name: a, quota: {gpus: 8}}\n"
+			 "  - {name: b, quota: {gpus: 8}}\n");
+	snprintf(text, sizeof(text),
+		 "cluster: %s/tests/data/sim/small-cluster.yaml\n"
+		 "trace: fs.csv\n"
+		 "tenants: teams.yaml\n"
+		 "queue: fairshare\n"
+		 "axes:\n"
+		 "  weight.a: [1, 2, 4]\n"
+		 "slo:\n"
+		 "  tenant_max_wait: {a: 650s}\n", root);
+	snprintf(path, sizeof(path), "%s/spec.yaml", dir);
+	write_file(path, text);
+	CU_ASSERT_EQUAL_FATAL(gp_whatif_spec_load(path, &s, &err), GP_OK);
+	CU_ASSERT_EQUAL(s.nconfigs, 3);
+	CU_ASSERT_EQUAL(s.taxes[0].kind, GP_WT_WEIGHT);
+	run_all(&s, &rs);
+	for (i = 0; i < 3; i++) {
+		const gp_whatif_result *r = gp_whatif_results_get(&rs, i);
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(r);
+		CU_ASSERT_DOUBLE_EQUAL(r->tenant[0], a_max[i], 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(r->tenant[1], b_max[i], 1e-9);
+		CU_ASSERT_EQUAL(gp_whatif_meets_run(&s, r), i == 2);
+		/* every job done, the last at 700 + 100 */
+		CU_ASSERT_EQUAL(r->m[GP_M_COMPLETED], 5);
+		CU_ASSERT_DOUBLE_EQUAL(r->m[GP_M_MAKESPAN], 800, 1e-9);
+	}
+	gp_whatif_results_release(&rs);
+	gp_whatif_spec_release(&s);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/teams.yaml", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/fs.csv", dir);
+	unlink(path);
+	rmdir(dir);
+	free(root);
+}
+
+/* Why a tenant may have no job done, from its quota at a value of the
+ * tenants axis (quota-search.yaml: a's quota 0..8, no cohort; b keeps
+ * 4): a at 0 has no quota and no cohort (1: never started), at 1 or more
+ * it has quota (0); b always has its 4 GPUs. */
+static void test_quota_none(void)
+{
+	gp_whatif_spec s;
+	gp_error err = GP_ERROR_INIT;
+	size_t v;
+
+	CU_ASSERT_EQUAL_FATAL(gp_whatif_spec_load(QSEARCH, &s, &err), GP_OK);
+	CU_ASSERT_EQUAL(gp_whatif_quota_none(&s, 0, 0), 1);
+	for (v = 1; v < 9; v++)
+		CU_ASSERT_EQUAL(gp_whatif_quota_none(&s, v, 0), 0);
+	for (v = 0; v < 9; v++)
+		CU_ASSERT_EQUAL(gp_whatif_quota_none(&s, v, 1), 0);
+	/* in a cohort with no quota it could only borrow (2) */
+	s.tenants.t[0].cohort = 0;
+	CU_ASSERT_EQUAL(gp_whatif_quota_none(&s, 0, 0), 2);
+	s.tenants.t[0].borrow_limit = 0;
+	CU_ASSERT_EQUAL(gp_whatif_quota_none(&s, 0, 0), 1);
+	s.tenants.t[0].cohort = -1;
+	gp_whatif_spec_release(&s);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite su = gp_test_suite("whatif-quota");
@@ -499,6 +599,9 @@ static void register_tests(void)
 	gp_test_add(su, "search along a quota, worked out by hand", test_quota_search_by_hand);
 	gp_test_add(su, "quota search: lines, and the SLOs it refuses",
 		    test_quota_search_lines_and_refusals);
+	gp_test_add(su, "why a tenant has no job done", test_quota_none);
+	gp_test_add(su, "the weight axis under fairshare, worked out by hand",
+		    test_fairshare_weight_by_hand);
 }
 
 int main(int argc, char **argv)

@@ -57,6 +57,11 @@ long gp_whatif_quota_key_find(const gp_whatif_spec *s, const char *key);
 
 /* Set t's quotas and weights (a copy of s->tenants) to value v. */
 void gp_whatif_quota_apply(const gp_whatif_spec *s, size_t v, gp_tenants *t);
+/* Why tenant t may have no job done at value v of the tenants axis: 0 it
+ * has quota on some key; 1 none on any key and nothing to borrow (no
+ * cohort, or a borrowing_limit of 0): its jobs can never start; 2 none,
+ * in a cohort: its jobs can only borrow. */
+int gp_whatif_quota_none(const gp_whatif_spec *s, size_t v, size_t t);
 /* Each tenant's statistic of a finished run into out->tenant. */
 void gp_whatif_quota_figures(const gp_whatif_spec *s, const gp_joblist *jobs,
 			     const gp_sim_result *res, gp_whatif_result *out);
