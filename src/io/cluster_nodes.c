@@ -13,7 +13,8 @@
 /* -- fabric -- */
 
 static const char *const switch_keys[] = {
-	"name", "parent", "tech", "congestion", "adaptive_routing", "sharp", "stack", NULL
+	"name", "parent", "tech", "congestion", "adaptive_routing", "load_balancing", "sharp",
+	"stack", NULL
 };
 
 /* The perf model's fabric keys of one switch (inherited when absent). */
@@ -32,6 +33,27 @@ static int load_switch_perf(loader *L, const gp_yaml_node *s, gp_switch *sw)
 				 &b, L->err))
 			return GP_EINPUT;
 		sw->adaptive_routing = b;
+	}
+	x = gp_yaml_get(s, "load_balancing");
+	if (x) {
+		const char *v;
+
+		if (gp_yaml_str(&L->doc, x, gp_cy_what(L, "switch '%s' 'load_balancing'", sw->name),
+				&v, L->err))
+			return GP_EINPUT;
+		sw->load_balancing = gp_load_balancing_parse(v);
+		if (sw->load_balancing < 0)
+			return gp_yaml_error(&L->doc, x, L->err,
+					     "switch '%s': unknown load_balancing '%.40s' (one of "
+					     "ecmp, flow-aware, adaptive)", sw->name, v);
+		/* adaptive routing is one kind of load balancing: the two
+		 * keys of one switch must agree */
+		if (sw->adaptive_routing >= 0 &&
+		    sw->adaptive_routing != (sw->load_balancing == GP_LB_ADAPTIVE))
+			return gp_yaml_error(&L->doc, x, L->err,
+					     "switch '%s': load_balancing '%s' contradicts "
+					     "adaptive_routing: %s", sw->name, v,
+					     sw->adaptive_routing ? "true" : "false");
 	}
 	x = gp_yaml_get(s, "sharp");
 	if (x) {

@@ -169,6 +169,7 @@ int gp_cluster_add_switch(gp_cluster *c, const char *name, int parent,
 	s->tech = tech;
 	s->congestion = -1;
 	s->adaptive_routing = -1;
+	s->load_balancing = -1;
 	s->sharp = -1;
 	s->stack_id = -1;
 	c->nswitches++;

@@ -61,6 +61,23 @@ int gp_fabric_tech_is_ib(int tech)
 	return tech > 0 && tech < GP_TECH_COUNT && techs[tech].ib;
 }
 
+static const char *const lb_names[] = { "ecmp", "flow-aware", "adaptive" };
+
+const char *gp_load_balancing_name(int lb)
+{
+	return lb >= 0 && lb < (int)(sizeof(lb_names) / sizeof(lb_names[0])) ? lb_names[lb] : "?";
+}
+
+int gp_load_balancing_parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < (int)(sizeof(lb_names) / sizeof(lb_names[0])); i++)
+		if (!strcmp(lb_names[i], name))
+			return i;
+	return -1;
+}
+
 int gp_cluster_switch_ancestor(const gp_cluster *c, int sw, int up)
 {
 	while (sw >= 0 && up-- > 0)

@@ -160,14 +160,14 @@ double gp_perf_node_net_gbs(const gp_cluster *c, int node, const int *gpus, int 
 }
 
 /* A fabric parameter of switch sw or its nearest ancestor that gives it;
- * which: 0 congestion, 1 adaptive routing, 2 SHARP.  < 0 when none. */
+ * which: 0 congestion, 2 SHARP.  < 0 when none. */
 static double switch_param(const gp_cluster *c, int sw, int which)
 {
 	int guard = 0;
 
 	while (sw >= 0 && sw < c->nswitches && guard++ < 1000) {
 		const gp_switch *s = &c->switches[sw];
-		double v = which == 0 ? s->congestion : which == 1 ? s->adaptive_routing : s->sharp;
+		double v = which == 0 ? s->congestion : s->sharp;
 
 		if (v >= 0)
 			return v;
@@ -176,20 +176,41 @@ static double switch_param(const gp_cluster *c, int sw, int which)
 	return -1;
 }
 
-double gp_perf_fabric_efficiency(const gp_cluster *c, int sw, int nodes)
+/* How switch sw spreads flows over its uplinks: its own or its nearest
+ * ancestor's 'load_balancing' or 'adaptive_routing' (true: adaptive,
+ * false: a static per-flow path), else the technology's default
+ * (InfiniBand routes adaptively, RoCE and Ethernet hash flows: ECMP). */
+static int switch_balancing(const gp_cluster *c, int sw)
+{
+	int guard = 0, tech = c->switches[sw].tech;
+
+	while (sw >= 0 && sw < c->nswitches && guard++ < 1000) {
+		const gp_switch *s = &c->switches[sw];
+
+		if (s->load_balancing >= 0)
+			return s->load_balancing;
+		if (s->adaptive_routing >= 0)
+			return s->adaptive_routing ? GP_LB_ADAPTIVE : GP_LB_ECMP;
+		sw = s->parent;
+	}
+	return gp_fabric_tech_is_ib(tech) ? GP_LB_ADAPTIVE : GP_LB_ECMP;
+}
+
+double gp_perf_fabric_efficiency(const gp_cluster *c, int sw, int nodes, int levels)
 {
 	double cong;
 
-	if (nodes <= 2 || sw < 0 || sw >= c->nswitches)
+	if (nodes <= 1 || sw < 0 || sw >= c->nswitches)
 		return 1.0;
 	cong = switch_param(c, sw, 0);
-	if (cong < 0) {
-		if (gp_fabric_tech_is_ib(c->switches[sw].tech))
-			cong = switch_param(c, sw, 1) == 0 ? GP_PERF_ROCE_CONGESTION : 0.0;
-		else
-			cong = GP_PERF_ROCE_CONGESTION;
-	}
-	return 1.0 / (1.0 + cong * log2(nodes / 2.0));
+	if (cong >= 0)
+		return nodes <= 2 ? 1.0 : 1.0 / (1.0 + cong * log2(nodes / 2.0));
+	/* Flows collide only where they share uplinks chosen by a static
+	 * hash: each switch tier crossed above the leaf adds the same
+	 * share of time, whatever the number of nodes under one switch. */
+	if (levels <= 1 || switch_balancing(c, sw) != GP_LB_ECMP)
+		return 1.0;
+	return 1.0 / (1.0 + GP_PERF_ECMP_COLLISION * (levels - 1));
 }
 
 /* Every GPU pair of the node (4 GPUs or more) is NV<links> with links =
@@ -385,7 +406,8 @@ static double fabric_net(const gp_cluster *c, const gp_placement *p, gp_perf_fab
 		int node = p->parts[i].node;
 
 		if (p->parts[i].ngpus > 0)
-			eff = fmin(eff, gp_perf_fabric_efficiency(c, c->nodes[node].sw, f->nodes));
+			eff = fmin(eff, gp_perf_fabric_efficiency(c, c->nodes[node].sw, f->nodes,
+								   a->levels));
 	}
 	f->bw_node_net = a->bw_net * eff;
 	a->bw_chan = fmin(a->bw_chan, a->chan_net * eff);

@@ -1296,20 +1296,20 @@ static void test_nic_ports(void)
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_node_net_gbs(&c, gp_cluster_find_node(&c, "g"), both, 2,
 						    &nics), 16.0 + 11.75, 1e-9);
 	CU_ASSERT_EQUAL(nics, 2);
-	/* Fabric efficiency 1 / (1 + c log2(m/2)): RoCE 0.6 by default, the
-	 * switch's own c, IB with adaptive routing 1, without it as RoCE;
-	 * two nodes always 1. */
+	/* Under one switch no flow shares an uplink: 1 for RoCE and for
+	 * InfiniBand without adaptive routing; a switch's own c still gives
+	 * 1 / (1 + c log2(m/2)), two nodes always 1. */
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_fabric_efficiency(&c, c.nodes[gp_cluster_find_node(&c, "r-0")].sw,
-							 4), 1 / 1.6, 1e-12);
-	CU_ASSERT_DOUBLE_EQUAL(gp_perf_fabric_efficiency(&c, c.nodes[gp_cluster_find_node(&c, "r-0")].sw,
-							 2), 1.0, 1e-12);
+							 4, 1), 1.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_fabric_efficiency(&c, c.nodes[gp_cluster_find_node(&c, "c-0")].sw,
-							 8), 1 / 1.4, 1e-12);
+							 8, 1), 1 / 1.4, 1e-12);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_fabric_efficiency(&c, c.nodes[gp_cluster_find_node(&c, "c-0")].sw,
+							 2, 1), 1.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_fabric_efficiency(&c, c.nodes[gp_cluster_find_node(&c, "i-0")].sw,
-							 8), 1.0, 1e-12);
+							 8, 1), 1.0, 1e-12);
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_fabric_efficiency(&c, c.nodes[gp_cluster_find_node(&c, "n-0")].sw,
-							 4), 1 / 1.6, 1e-12);
-	/* Four RoCE nodes, both GPUs each: 35.75 x 0.625; SHARP is inherited
+							 4, 1), 1.0, 1e-12);
+	/* Four RoCE nodes on one switch, both GPUs each: 35.75; SHARP is inherited
 	 * from the IB root by the leaf. */
 	gp_placement_init(&p);
 	for (i = 0; i < 4; i++) {
@@ -1322,8 +1322,8 @@ static void test_nic_ports(void)
 		pp->gpus[pp->ngpus++] = 1;
 	}
 	CU_ASSERT_EQUAL_FATAL(gp_perf_fabric_of(&c, &p, &f, NULL, 0, &err), GP_OK);
-	CU_ASSERT_DOUBLE_EQUAL(f.bw_node_net, 35.75 / 1.6, 1e-9);
-	CU_ASSERT_DOUBLE_EQUAL(f.bw_gpu_net, 35.75 / 2 / 1.6, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(f.bw_node_net, 35.75, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(f.bw_gpu_net, 35.75 / 2, 1e-9);
 	CU_ASSERT(!f.net_ib && !f.sharp && !f.nvswitch);
 	gp_placement_clear(&p);
 	for (i = 0; i < 2; i++) {
@@ -1338,6 +1338,107 @@ static void test_nic_ports(void)
 	 * + 31 us. */
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_COLLNET, &f, 1e9),
 			       1e9 / (0.9 * 35.75e9) + 46.2e-6, 1e-12);
+	gp_placement_release(&p);
+	gp_cluster_release(&c);
+}
+
+/* Flows collide where a static hash picks their uplinks: a job's NIC
+ * bandwidth loses 1 / (1 + 0.4 t), t the switch tiers its traffic
+ * crosses above the leaf, under ECMP (RoCE's default, InfiniBand without
+ * adaptive routing); nothing under one switch, whatever the node count,
+ * nor with adaptive routing or flow-aware balancing.  Every node: one
+ * GPU at PIX of one 200 Gb/s NIC, 23.5 GB/s. */
+static void test_fabric_balancing(void)
+{
+	static const char yaml[] =
+		"node_types:\n"
+		"  t:\n"
+		"    gpu_model: A100-SXM4-40GB\n"
+		"    gpus: [{id: GPU0}]\n"
+		"    nics: [{id: NIC0, device: mlx5_0}]\n"
+		"    links:\n"
+		"      - [X, PIX]\n"
+		"      - [PIX, X]\n"
+		"fabric:\n"
+		"  - {name: core, tech: roce-200}\n"
+		"  - {name: agg-0, parent: core}\n"
+		"  - {name: agg-1, parent: core}\n"
+		"  - {name: tor-0, parent: agg-0}\n"
+		"  - {name: tor-1, parent: agg-0}\n"
+		"  - {name: tor-2, parent: agg-1}\n"
+		"  - {name: ar, tech: roce-200, adaptive_routing: true}\n"
+		"  - {name: ar-0, parent: ar}\n"
+		"  - {name: ar-1, parent: ar}\n"
+		"  - {name: fa, tech: roce-200, load_balancing: flow-aware}\n"
+		"  - {name: fa-0, parent: fa}\n"
+		"  - {name: fa-1, parent: fa, load_balancing: ecmp}\n"
+		"  - {name: ibs, tech: ib-hdr, adaptive_routing: false}\n"
+		"  - {name: ibs-0, parent: ibs}\n"
+		"  - {name: ibs-1, parent: ibs}\n"
+		"  - {name: ib, tech: ib-hdr}\n"
+		"  - {name: ib-0, parent: ib}\n"
+		"  - {name: ib-1, parent: ib}\n"
+		"  - {name: cg, tech: roce-200, congestion: 0.2}\n"
+		"  - {name: cg-0, parent: cg}\n"
+		"  - {name: cg-1, parent: cg}\n"
+		"nodes:\n"
+		"  - {name: t0, type: t, switch: tor-0, count: 4}\n"
+		"  - {name: t1, type: t, switch: tor-1, count: 2}\n"
+		"  - {name: t2, type: t, switch: tor-2, count: 2}\n"
+		"  - {name: ar0, type: t, switch: ar-0, count: 2}\n"
+		"  - {name: ar1, type: t, switch: ar-1, count: 2}\n"
+		"  - {name: fa0, type: t, switch: fa-0, count: 2}\n"
+		"  - {name: fa1, type: t, switch: fa-1, count: 2}\n"
+		"  - {name: ibs0, type: t, switch: ibs-0, count: 2}\n"
+		"  - {name: ibs1, type: t, switch: ibs-1, count: 2}\n"
+		"  - {name: ib0, type: t, switch: ib-0, count: 2}\n"
+		"  - {name: ib1, type: t, switch: ib-1, count: 2}\n"
+		"  - {name: cg0, type: t, switch: cg-0, count: 2}\n"
+		"  - {name: cg1, type: t, switch: cg-1, count: 2}\n";
+	static const struct {
+		const char *nodes[4];
+		double net;
+	} cases[] = {
+		/* four nodes on one leaf: no uplink shared */
+		{ { "t0-0", "t0-1", "t0-2", "t0-3" }, 23.5 },
+		/* two leaves under one spine: one tier */
+		{ { "t0-0", "t0-1", "t1-0", "t1-1" }, 23.5 / 1.4 },
+		/* two nodes through the core: two tiers */
+		{ { "t0-0", "t2-0" }, 23.5 / 1.8 },
+		{ { "ar0-0", "ar0-1", "ar1-0", "ar1-1" }, 23.5 },
+		/* flow-aware from the root; fa-1 itself hashes (ECMP) */
+		{ { "fa0-0", "fa0-1" }, 23.5 },
+		{ { "fa1-0", "fa0-0" }, 23.5 / 1.4 },
+		{ { "ibs0-0", "ibs1-0", "ibs1-1" }, 23.5 / 1.4 },
+		{ { "ib0-0", "ib1-0", "ib1-1" }, 23.5 },
+		/* a switch's own c: 1 / (1 + 0.2 log2(4/2)), tiers aside */
+		{ { "cg0-0", "cg0-1", "cg1-0", "cg1-1" }, 23.5 / 1.2 },
+	};
+	gp_cluster c;
+	gp_error err = GP_ERROR_INIT;
+	gp_placement p;
+	gp_perf_fabric f;
+	size_t i, k;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_parse(yaml, sizeof(yaml) - 1, "lb.yaml", &c, &err), GP_OK);
+	gp_placement_init(&p);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		gp_placement_clear(&p);
+		for (k = 0; k < 4 && cases[i].nodes[k]; k++) {
+			int n = gp_cluster_find_node(&c, cases[i].nodes[k]);
+			gp_place_part *pp;
+
+			CU_ASSERT_FATAL(n >= 0);
+			pp = gp_placement_add(&p, n);
+			pp->gpus[pp->ngpus++] = 0;
+		}
+		CU_ASSERT_EQUAL_FATAL(gp_perf_fabric_of(&c, &p, &f, NULL, 0, &err), GP_OK);
+		if (fabs(f.bw_node_net - cases[i].net) > 1e-9)
+			fprintf(stderr, "balancing case %zu: %g, expected %g\n", i, f.bw_node_net,
+				cases[i].net);
+		CU_ASSERT_DOUBLE_EQUAL(f.bw_node_net, cases[i].net, 1e-9);
+	}
 	gp_placement_release(&p);
 	gp_cluster_release(&c);
 }
@@ -1555,6 +1656,7 @@ static void register_tests(void)
 	gp_test_add(s, "gpu-bound floor", test_gpu_floor);
 	gp_test_add(s, "profile scaled to another gpu", test_profile_scaled);
 	gp_test_add(s, "nic ports", test_nic_ports);
+	gp_test_add(s, "fabric load balancing", test_fabric_balancing);
 	gp_test_add(s, "p2p file", test_p2p_file);
 }
 

@@ -45,6 +45,16 @@ typedef struct gp_node_type {
 	int line, col;         /* where it is declared */
 } gp_node_type;
 
+/* How a switch spreads flows over its uplinks (key 'load_balancing'). */
+enum gp_load_balancing {
+	GP_LB_ECMP = 0,        /* static per-flow hash (5-tuple) */
+	GP_LB_FLOW_AWARE,      /* flows placed by load or hashed with enough
+				  entropy (per-QP hashing, flow shifting) */
+	GP_LB_ADAPTIVE         /* per packet or flowlet by port load */
+};
+const char *gp_load_balancing_name(int lb);
+int gp_load_balancing_parse(const char *name);  /* -1 when unknown */
+
 typedef struct gp_switch {
 	char *name;
 	int parent;            /* -1 for a root */
@@ -54,7 +64,9 @@ typedef struct gp_switch {
 	 * inherited from the parent when not given (< 0 = not given). */
 	double congestion;     /* c in busbw x 1/(1 + c log2(m/2)) over m > 2
 				  nodes; default by technology */
-	int adaptive_routing;  /* InfiniBand adaptive routing (default on) */
+	int adaptive_routing;  /* adaptive routing (default on for
+				  InfiniBand, off for RoCE/Ethernet) */
+	int load_balancing;    /* enum gp_load_balancing */
 	int sharp;             /* in-network reduction, SHARP (default off) */
 	char *stack;           /* stacked Ethernet switches: members of one
 				  stack (same name, same parent) count as one

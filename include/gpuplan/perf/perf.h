@@ -40,8 +40,10 @@ typedef struct gp_perf_profile gp_perf_profile;
 					* (NCCL maintainers: "16 GB/s is normal") */
 #define GP_PERF_NVLS_EFF_HOPPER 0.85   /* NCCL's NVLS efficiency factors */
 #define GP_PERF_NVLS_EFF_BLACKWELL 0.74
-#define GP_PERF_ROCE_CONGESTION 0.6    /* default c of RoCE fabrics (fitted,
-					* man gpuplan) */
+#define GP_PERF_ECMP_COLLISION 0.4     /* time a static per-flow hash adds per
+					* switch tier crossed (Meta's RoCE
+					* fabric: up to 40 % AllReduce gain
+					* from spreading flows, man gpuplan) */
 #define GP_PERF_TREE_2NODE_NET 0.6   /* two-node tree: algbw per NIC GB/s
 					* (busbw about 1.2 x the NICs) */
 #define GP_PERF_CHUNK_BYTES 524288.0 /* NCCL_BUFFSIZE 4 MiB / NCCL_STEPS 8 */
@@ -230,11 +232,13 @@ int gp_perf_fabric_of(const gp_cluster *c, const gp_placement *p,
 double gp_perf_node_net_gbs(const gp_cluster *c, int node, const int *gpus,
 			    int ngpus, int *nics);
 /* Efficiency of the fabric between `nodes` nodes attached under switch
- * sw: 1 / (1 + c log2(nodes/2)) for nodes > 2, c from the switch's
- * 'congestion' or the technology default (RoCE/Ethernet
- * GP_PERF_ROCE_CONGESTION; InfiniBand 0 with adaptive routing, else the
- * RoCE value). */
-double gp_perf_fabric_efficiency(const gp_cluster *c, int sw, int nodes);
+ * sw whose traffic crosses `levels` switch levels (1: one switch):
+ * 1 / (1 + c log2(nodes/2)) over nodes > 2 when the switch or an
+ * ancestor gives 'congestion' c; else 1 / (1 + GP_PERF_ECMP_COLLISION x
+ * (levels - 1)) when flows are hashed statically (ECMP: RoCE and Ethernet
+ * by default, InfiniBand without adaptive routing), 1 when they are
+ * balanced (adaptive routing, flow-aware load balancing). */
+double gp_perf_fabric_efficiency(const gp_cluster *c, int sw, int nodes, int levels);
 /* One collective on a placement. */
 int gp_perf_placement_collective(const gp_cluster *c, const gp_placement *p,
 				 int coll, int algo, double bytes,

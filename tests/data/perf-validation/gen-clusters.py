@@ -82,11 +82,15 @@ a100_hgx4 = node_type("a100-hgx4", "A100-SXM4-64GB", 4, 4,
 oci = ("  oci-a100:\n    topology: ../../../../topologies/oci-a100-8gpu-18nic-nps4-bigtimcowen.txt\n"
        "    gpu_model: A100-SXM4-40GB\n")
 write("a100.yaml", HDR, [oci, a100_8nic, a100_4nic, a800_1nic, a100_hgx4],
-      "  - {name: ib-hdr, tech: ib-hdr}\n  - {name: roce-100, tech: roce-100}\n",
+      "  - {name: ib-hdr, tech: ib-hdr}\n  - {name: roce-100, tech: roce-100}\n"
+      # OCI's cluster network (README, "RoCE fabrics"): nonblocking, full
+      # bisection, flow-aware traffic distribution; its three Clos tiers
+      # are not drawn (no source gives the leaves the 64 nodes sat on)
+      "  - {name: oci-cn, tech: roce-100, load_balancing: flow-aware}\n",
       "  - {name: dgx, type: a100-8nic, switch: ib-hdr, count: 8}\n"
       "  - {name: a4, type: a100-4nic, switch: ib-hdr, count: 4}\n"
       "  - {name: ro, type: a100-8nic, switch: roce-100, count: 6}\n"
-      "  - {name: oci, type: oci-a100, switch: roce-100, count: 64}\n"
+      "  - {name: oci, type: oci-a100, switch: oci-cn, count: 64}\n"
       "  - {name: a800, type: a800-1nic, switch: ib-hdr, count: 12}\n"
       "  - {name: a4h, type: a100-hgx4, switch: ib-hdr}\n",
       "  A800-SXM4-80GB: {base: A100-SXM4-80GB, nvlink_links: 8}\n"
