@@ -63,11 +63,6 @@ int gp_fabric_tech_is_ib(int tech)
 
 static const char *const lb_names[] = { "ecmp", "flow-aware", "adaptive" };
 
-const char *gp_load_balancing_name(int lb)
-{
-	return lb >= 0 && lb < (int)(sizeof(lb_names) / sizeof(lb_names[0])) ? lb_names[lb] : "?";
-}
-
 int gp_load_balancing_parse(const char *name)
 {
 	int i;

@@ -52,7 +52,6 @@ enum gp_load_balancing {
 				  entropy (per-QP hashing, flow shifting) */
 	GP_LB_ADAPTIVE         /* per packet or flowlet by port load */
 };
-const char *gp_load_balancing_name(int lb);
 int gp_load_balancing_parse(const char *name);  /* -1 when unknown */
 
 typedef struct gp_switch {
