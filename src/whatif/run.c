@@ -455,15 +455,6 @@ static void dim_of_axis(const gp_whatif_spec *s, int axis, gp_whatif_dim *d)
 	d->stride = 1;
 }
 
-size_t gp_whatif_search_line_config(const gp_whatif_spec *s, int axis, size_t line,
-				    size_t index)
-{
-	gp_whatif_dim d;
-
-	dim_of_axis(s, axis, &d);
-	return gp_whatif_dim_config(s, &d, line, index);
-}
-
 size_t gp_whatif_dim_lines(const gp_whatif_spec *s, const gp_whatif_dim *d)
 {
 	return s->nconfigs / d->n / gp_whatif_nscenarios(s);

@@ -199,10 +199,6 @@ int gp_whatif_search_up(const gp_whatif_spec *s, int axis);
 /* Configuration of (line, index) along axis: lines enumerate the other
  * axes in grid order (nconfigs / nvalues[axis] of them). */
 size_t gp_whatif_search_config(const gp_whatif_spec *s, int axis, size_t line, size_t index);
-/* The same for the search, whose lines leave out the scenario axes too
- * (a point is judged at every scenario; nconfigs / (nvalues[axis] x
- * scenarios) lines); the configuration of the first scenario. */
-size_t gp_whatif_search_line_config(const gp_whatif_spec *s, int axis, size_t line, size_t index);
 
 /* ---- the answer ---- */
 
