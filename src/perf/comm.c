@@ -227,6 +227,18 @@ static const double hw_lat[4][2][GP_PROTO_COUNT] = {
 static const double ll_max_bw[4][3] = {
 	{ 39.0, 39.0, 20.4 }, { 87.7, 22.5, 19.0 }, { 141.0, 45.0, 35.0 }, { 282.0, 90.0, 70.0 },
 };
+/* What one channel of NCCL's tree moves (its "bus" bandwidth, twice the
+ * algorithm's), [Volta, Ampere, Hopper, Blackwell][1, 2, >2 nodes]:
+ * Simple, LL128, and NVLS-tree (Hopper on; 0 where NCCL has none). */
+static const double tree_ch_bw[4][3] = {
+	{ 26.5, 18.5, 10.0 }, { 24.0, 23.6, 17.8 }, { 38.7, 41.4, 36.0 }, { 70.0, 42.8, 24.0 },
+};
+static const double tree_ch_ll128_bw[4][3] = {
+	{ 20.0, 20.0, 20.0 }, { 20.0, 20.0, 20.0 }, { 36.7, 36.7, 29.0 }, { 55.6, 31.67, 20.0 },
+};
+static const double nvlstree_ch_bw[4][3] = {
+	{ 0, 0, 0 }, { 0, 0, 0 }, { 0, 57.7, 45.5 }, { 0, 96.0, 80.0 },
+};
 /* Tree bandwidth corrections by log2(bytes / 64), 64 B .. 128 MiB. */
 static const double tree_corr[GP_PROTO_COUNT][22] = {
 	{ 1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0 },
@@ -377,14 +389,45 @@ static double tree_corr_of(int p, double bytes)
 	return lg < 22 ? tree_corr[p][lg] : 1.0;
 }
 
+/* Index of a node count in NCCL's [1, 2, >2 nodes] tables. */
+static int nodes_idx(const gp_perf_fabric *f)
+{
+	return f->nodes <= 1 ? 0 : f->nodes == 2 ? 1 : 2;
+}
+
+/* GB/s of one of the NICs behind bw_node_net; 0 when not known. */
+static double nic_gbs(const gp_perf_fabric *f)
+{
+	return f->nodes > 1 && f->net_nics > 0 && f->bw_node_net > 0
+		       ? f->bw_node_net / f->net_nics : 0;
+}
+
+/* Channels of NCCL's tree across nodes: its search gives each NIC one
+ * channel at about the NIC's speed, then doubles the channels when a
+ * channel runs at 25 GB/s or more (from Hopper on, not when there are
+ * more than four below 50 GB/s).  0 when the NICs are not known. */
+static int tree_channels(const gp_perf_fabric *f)
+{
+	double nic = nic_gbs(f);
+
+	if (nic <= 0)
+		return 0;
+	if (nic >= 25.0 && (arch_of(f) <= 8 || nic >= 50.0 || f->net_nics <= 4))
+		return 2 * f->net_nics;
+	return f->net_nics;
+}
+
 /* NCCL's double binary tree (all-reduce): each rank moves the buffer up
  * and down, so the algorithm bandwidth is half the tree's bus bandwidth.
- * Across two nodes each node's NICs carry the buffer once each way, yet
- * the up and down phases do not fill both directions at once: nccl-tests
- * on two nodes show about 1.2 x the NICs as busbw, not the 1.875 x that a
- * full NIC each way would give (one GPU per node has no chain inside
- * the node and fills both directions: about 1.0 x); across more the
- * inner nodes carry it twice. */
+ * Across nodes with several GPUs each, a channel is a chain through the
+ * node's GPUs between its NIC's two directions, and moves at most NCCL's
+ * per-channel figure; across two nodes each node's NICs carry the buffer
+ * once each way.  The up and down phases of those chains do not fill
+ * both directions at once: nccl-tests on two nodes of 100 Gb/s NICs
+ * reach about 1.2 x the NICs as busbw, not the 1.875 x that a full NIC
+ * each way would give, which NCCL's figures do not explain (one GPU per
+ * node has no chain inside the node and fills both directions: about
+ * 1.0 x); across more the inner nodes carry it twice. */
 static double two_node_net(const gp_perf_fabric *f)
 {
 	if (f->nodes > 2)
@@ -396,22 +439,28 @@ static double tree_time(int p, const gp_perf_fabric *f, double bytes, double *la
 {
 	double m = f->nodes > 0 ? f->nodes : 1, ppn = f->per_node > 0 ? f->per_node : f->n;
 	double g, cap, bus, alg, lat, depth = 0;
+	int nch = m >= 2 && ppn > 1 ? tree_channels(f) : 0;
 
 	if (f->n < 2)
 		return -1;
 	g = m <= 2 ? f->bw_intra : ring_bw(f);
-	if (arch_of(f) <= 8)
+	if (nch > 0)
+		/* NCCL's per-channel figure, all channels */
+		cap = nch * tree_ch_bw[arch_row(f)][nodes_idx(f)];
+	else if (arch_of(f) <= 8)
 		cap = m <= 2 ? (p == GP_PROTO_LL128 && arch_of(f) == 8 ? 130.0 : 110.0)
 			     : (p == GP_PROTO_LL128 && arch_of(f) == 8 ? 105.0 : 80.0);
 	else
 		cap = 1e9;
-	bus = fmin(0.9 * g, cap);
+	bus = fmin((nch > 0 ? 0.92 : 0.9) * g, cap);
 	if (p == GP_PROTO_LL)
 		bus /= 3.8;
 	else if (p == GP_PROTO_LL128) {
 		if (!ll128_ok(f))
 			return -1;
 		bus *= m <= 1 ? 7.0 / 9.0 : 120.0 / 128.0;
+		if (nch > 0)
+			bus = fmin(bus, nch * tree_ch_ll128_bw[arch_row(f)][nodes_idx(f)]);
 	}
 	alg = 0.5 * bus;
 	if (m >= 2 && f->bw_node_net > 0)
@@ -452,16 +501,29 @@ static double nvls_time(const gp_perf_fabric *f, double bytes, double *lat_out)
 	       fill_time(f, GP_PROTO_SIMPLE, 2, bytes / (f->n * alg * 1e9));
 }
 
+/* NVLS inside the nodes, a tree across them.  A channel per NIC, on the
+ * GPU next to it (at least two, as NCCL asks); each moves at most what
+ * its NIC carries, twice that across two nodes (each way once), and
+ * NCCL's per-channel NVLS-tree figure: the channels' sum is the busbw. */
 static double nvlstree_time(const gp_perf_fabric *f, double bytes, double *lat_out)
 {
-	double m = f->nodes, alg, lat, depth = 0;
+	double m = f->nodes, n = f->n, alg, lat, depth = 0, nic = nic_gbs(f);
+	int nch = f->net_nics < f->per_node ? f->net_nics : f->per_node;
 
 	if (m < 2 || f->bw_node_net <= 0 || f->per_node < 2)
 		return -1;
 	alg = nvls_algbw(f, f->per_node);
 	if (alg <= 0)
 		return -1;
-	alg = fmin(alg, f->bw_node_net * two_node_net(f));
+	if (nic > 0) {
+		double ch = fmin((m <= 2 ? 2.0 : 1.0) * nic, nvlstree_ch_bw[arch_row(f)][nodes_idx(f)]);
+
+		if (nch < 2)
+			return -1;
+		alg = fmin(alg, nch * ch * n / (2 * (n - 1)));
+	} else {
+		alg = fmin(alg, f->bw_node_net * two_node_net(f));
+	}
 	while ((1 << (int)depth) < (int)m)
 		depth++;
 	lat = base_lat[T_TREE][GP_PROTO_SIMPLE] +

@@ -508,6 +508,7 @@ static int fabric_of_coll(const gp_cluster *c, const gp_placement *p, int coll, 
 		eff = fabric_net(c, p, f, &a);
 	}
 	f->bw_chan = a.bw_chan < 1e300 ? a.bw_chan : 0;
+	f->net_nics = f->nodes > 1 ? a.net_nics : 0;
 	if (bottleneck && bsize) {
 		gp_perf_fabric g = *f;
 

@@ -440,6 +440,82 @@ static void test_two_node_tree_cap(void)
 			       57.0e-6 + b / 116.4e9, 1e-12);
 }
 
+/* NCCL's tree across nodes moves at most its per-channel figure on each
+ * channel, a channel per NIC (src/graph/tuning.cc, search.cc).  Two
+ * Ampere nodes of 8 GPUs (240 GB/s rings), 4 HDR NICs each (4 x 23.5 =
+ * 94 GB/s; below 25 GB/s a NIC, so 4 channels): the tree's bus bandwidth
+ * is min(0.92 x 240, 4 x 23.6) = 94.4, algbw 47.2 (under the two-node
+ * NIC bound 0.6 x 94 = 56.4); busbw 47.2 x 15/8 = 88.5 < the ring's 94,
+ * so auto takes the ring, as NCCL's own tuning does there.  8 GiB (no
+ * size correction): 8.4 + 2 (7 x 4.0 + 14) us, 16 hops of fill on the
+ * 94 GB/s ring. */
+static void test_tree_channels(void)
+{
+	gp_perf_fabric f = { 0 };
+	gp_perf_coll_result r;
+	double b = 8589934592.0;
+
+	f.n = 16, f.nodes = 2, f.per_node = 8;
+	f.bw_intra = 240.0;
+	f.bw_node_net = 94.0;
+	f.net_nics = 4;
+	f.arch = 8;
+	f.intra_hw = GP_PERF_HW_NVLINK;
+	f.alpha_intra = GP_PERF_ALPHA_NVLINK_S;
+	f.alpha_inter = GP_PERF_ALPHA_NET_S;
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_TREE, &f, b, &r);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_SIMPLE);
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 92.4e-6 + b / 47.2e9 + 16 * 524288 / 94e9, 1e-12);
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, b, &r);
+	CU_ASSERT_EQUAL(r.algo, GP_ALGO_RING);
+	/* Eight 400 Gb/s NICs on Hopper (8 x 48.5): 48.5 >= 25 but more than
+	 * four below 50, so no doubling: 8 x 41.4 = 331.2 against 0.92 x
+	 * 300; algbw half of 276. */
+	f.bw_intra = 300.0, f.bw_node_net = 388.0, f.net_nics = 8, f.arch = 9;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_TREE, &f, b),
+			       92.4e-6 + b / 138e9 + 16 * 524288 / 300e9, 1e-12);
+	/* Four of them: doubled to 8 channels, 8 x 41.4 against 0.92 x 400,
+	 * algbw 165.6; the two-node NIC bound 0.6 x 194 = 116.4 binds (on
+	 * four channels it would be 82.8). */
+	f.bw_node_net = 194.0, f.net_nics = 4, f.bw_intra = 400.0;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_TREE, &f, b),
+			       92.4e-6 + b / 116.4e9 + 16 * 524288 / 194e9, 1e-12);
+}
+
+/* NVLS-tree across two Hopper nodes: 8 GPUs on NVSwitches each (18 x
+ * 20.6 GB/s NVLink), 8 x 400 Gb/s NICs (8 x 48.5 GB/s): a channel per
+ * NIC, each min(2 x 48.5, 57.7) (NCCL's two-node NVLS-tree figure), so
+ * busbw 8 x 57.7 = 461.6 and algbw 461.6 x 16 / 30 = 246.19, under NVLS
+ * inside the node (0.85 x 370.8 x 7/8 = 275.8).  8.4 + 2 x 3.4 + 2 x
+ * 20.9 us.  One NIC a node: one channel, and NCCL wants two. */
+static void test_nvlstree_channels(void)
+{
+	gp_perf_fabric f = { 0 };
+	gp_perf_coll_result r;
+	double b = 8589934592.0;
+
+	f.n = 16, f.nodes = 2, f.per_node = 8;
+	f.bw_intra = 370.8;
+	f.bw_node_net = 388.0;
+	f.net_nics = 8;
+	f.arch = 9;
+	f.nvswitch = 1;
+	f.bw_gpu_nvl = 18 * 20.6;
+	f.intra_hw = GP_PERF_HW_NVLINK;
+	f.alpha_intra = GP_PERF_ALPHA_NVLINK_S;
+	f.alpha_inter = GP_PERF_ALPHA_NET_S;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_NVLSTREE, &f, b),
+			       57.0e-6 + b / (461.6e9 * 16 / 30), 1e-12);
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, b, &r);
+	CU_ASSERT_EQUAL(r.algo, GP_ALGO_NVLSTREE);
+	/* Four nodes: each channel at most its NIC, NCCL's figure 45.5. */
+	f.n = 32, f.nodes = 4;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_NVLSTREE, &f, b),
+			       98.8e-6 + b / (8 * 45.5e9 * 32 / 62), 1e-12);
+	f.n = 16, f.nodes = 2, f.bw_node_net = 48.5, f.net_nics = 1;
+	CU_ASSERT(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_NVLSTREE, &f, b) < 0);
+}
+
 /* PS, 4 workers on 4 nodes with one 100 Gb/s NIC each (11.75 GB/s), one
  * server with the same NIC: the server receives 4 S: 2 (4e9/11.75e9 + 14 us). */
 static void test_ps(void)
@@ -1323,6 +1399,7 @@ static void test_nic_ports(void)
 	}
 	CU_ASSERT_EQUAL_FATAL(gp_perf_fabric_of(&c, &p, &f, NULL, 0, &err), GP_OK);
 	CU_ASSERT_DOUBLE_EQUAL(f.bw_node_net, 35.75, 1e-9);
+	CU_ASSERT_EQUAL(f.net_nics, 3); /* the ports behind those 35.75 */
 	CU_ASSERT_DOUBLE_EQUAL(f.bw_gpu_net, 35.75 / 2, 1e-9);
 	CU_ASSERT(!f.net_ib && !f.sharp && !f.nvswitch);
 	gp_placement_clear(&p);
@@ -1634,6 +1711,8 @@ static void register_tests(void)
 	gp_test_add(s, "ring cube mesh", test_ring_cube_mesh);
 	gp_test_add(s, "two nodes", test_two_nodes);
 	gp_test_add(s, "two-node tree cap", test_two_node_tree_cap);
+	gp_test_add(s, "tree channels", test_tree_channels);
+	gp_test_add(s, "nvls-tree channels", test_nvlstree_channels);
 	gp_test_add(s, "host-memory hops and launch cost", test_shm_latency);
 	gp_test_add(s, "nearest NICs", test_nearest_nics);
 	gp_test_add(s, "socket link", test_socket_link);

@@ -164,6 +164,9 @@ typedef struct gp_perf_fabric {
 			      * peer access: host memory (NCCL's SHM) */
 	double bw_intra_bcast; /* bw_intra for a broadcast (the hop into the
 				* root idle); 0 = bw_intra */
+	int net_nics;        /* NIC ports behind bw_node_net (the node with
+			      * the slowest attachment): NCCL's tree and
+			      * NVLS-tree take a channel per NIC; 0 unknown */
 } gp_perf_fabric;
 
 typedef struct gp_perf_coll_result {
