@@ -69,6 +69,8 @@ HDR = "# perf validation cluster (issue 15): inline node types describe the\n# m
 # --- A100 SXM boards ---
 a100_8nic = node_type("a100-8nic", "A100-SXM4-80GB", 8, 8,
     sxm(8, "NV12", 8, [("PXB", [2 * (k // 2), 2 * (k // 2) + 1]) for k in range(8)]), sock8, cpus8)
+# four HDR NICs in PXB pairs: NVIDIA/nccl-tests#175, #119, #100 and the
+# 32-node cluster of NVIDIA/nccl#652 (nodes a4, 32 of them)
 a100_4nic = node_type("a100-4nic", "A100-SXM4-80GB", 8, 4,
     sxm(8, "NV12", 4, [("PXB", [2 * k, 2 * k + 1]) for k in range(4)]), sock8, cpus8)
 a800_1nic = node_type("a800-1nic", "A800-SXM4-80GB", 8, 1,
@@ -88,7 +90,7 @@ write("a100.yaml", HDR, [oci, a100_8nic, a100_4nic, a800_1nic, a100_hgx4],
       # are not drawn (no source gives the leaves the 64 nodes sat on)
       "  - {name: oci-cn, tech: roce-100, load_balancing: flow-aware}\n",
       "  - {name: dgx, type: a100-8nic, switch: ib-hdr, count: 8}\n"
-      "  - {name: a4, type: a100-4nic, switch: ib-hdr, count: 4}\n"
+      "  - {name: a4, type: a100-4nic, switch: ib-hdr, count: 32}\n"
       "  - {name: ro, type: a100-8nic, switch: roce-100, count: 6}\n"
       "  - {name: oci, type: oci-a100, switch: oci-cn, count: 64}\n"
       "  - {name: a800, type: a800-1nic, switch: ib-hdr, count: 12}\n"
@@ -111,20 +113,30 @@ def l232(i, j):
     return "PIX" if pix.get(k) == g else "SYS"
 h100_232 = node_type("h100-232", "H100-SXM5-80GB", 8, 6, l232, sock8,
                      lambda g: "0-47,96-143" if g < 4 else "48-95,144-191")
+# OCI BM.GPU.H100.8 (oracle-japan/ocitutorials, run-nccltests-h100.md): 8 x
+# H100 SXM and 16 RDMA ports on the cluster network; the page does not
+# place the ports, so two per GPU at PIX (the usual choice, doubled)
+oci_h100 = node_type("oci-h100", "H100-SXM5-80GB", 8, 16,
+    sxm(8, "NV18", 16, [("PIX", [k // 2]) for k in range(16)]), sock8, cpus8)
 write("hopper.yaml", HDR,
       [hopper("h100", "H100-SXM5-80GB", "NV18"), hopper("h200", "H200", "NV18"),
-       hopper("h800", "H800-SXM5-80GB", "NV8"), hopper("h20", "H20", "NV18"), h100_232],
+       hopper("h800", "H800-SXM5-80GB", "NV8"), hopper("h20", "H20", "NV18"), h100_232,
+       oci_h100],
       "  - {name: ndr, tech: ib-ndr}\n  - {name: roce-400, tech: roce-400}\n"
       # Google Cloud A3 Mega: eight 200 Gb/s NICs per node, GPUDirect-TCPXO
       # (lessizzmore/create-a3mega-ztan-fork)
-      "  - {name: tcpxo, tech: eth-200}\n",
+      "  - {name: tcpxo, tech: eth-200}\n"
+      # OCI's cluster network with 200 Gb/s ports (README, "RoCE fabrics":
+      # nonblocking, flow-aware traffic distribution)
+      "  - {name: oci-cn-200, tech: roce-200, load_balancing: flow-aware}\n",
       "  - {name: h100, type: h100, switch: ndr, count: 128}\n"
       "  - {name: h100r, type: h100, switch: roce-400, count: 32}\n"
       "  - {name: h200, type: h200, switch: ndr, count: 248}\n"
       "  - {name: h800, type: h800, switch: ndr, count: 8}\n"
       "  - {name: h20, type: h20, switch: ndr, count: 2}\n"
       "  - {name: p232, type: h100-232, switch: roce-400, count: 2}\n"
-      "  - {name: a3m, type: h100, switch: tcpxo, count: 2}\n")
+      "  - {name: a3m, type: h100, switch: tcpxo, count: 2}\n"
+      "  - {name: oh100, type: oci-h100, switch: oci-cn-200, count: 2}\n")
 
 # --- PCIe boxes ---
 def pcie_box(ngpu, near):
@@ -153,12 +165,19 @@ rtx4090p2p = node_type("rtx4090x4-p2p", "RTX-4090", 4, 0, lambda i, j: "PXB",
 # stands in (the model's PCIe figure depends on generation and width only)
 gen3pair = node_type("gen3-pair-shm", "V100-PCIE-16GB", 2, 0, lambda i, j: "PHB",
                      lambda g: 0, lambda g: "0-15", "    p2p: off")
-write("pcie.yaml", HDR, [a100_pcie, h100_pcie, rtx5090, rtx4090, rtx4090p2p, gen3pair],
+# Anthony-Hoo/Anthony-Hoo.github.io, AutoDL_Multi-GPU_Interconnection_Test.md:
+# two RTX 2080 Ti at PIX (one PCIe Gen3 x16 switch), NUMA node 1, peer
+# access not supported (nvidia-smi topo -p2p p: NS)
+rtx2080ti_pix = node_type("rtx2080ti-pix-shm", "RTX-2080Ti", 2, 0, lambda i, j: "PIX",
+                          lambda g: 1, lambda g: "24-47,72-95", "    p2p: off")
+write("pcie.yaml", HDR, [a100_pcie, h100_pcie, rtx5090, rtx4090, rtx4090p2p, gen3pair,
+                         rtx2080ti_pix],
       "  - {name: eth, tech: eth-100}\n",
       "  - {name: a100p, type: a100-pcie-nv12, switch: eth}\n"
       "  - {name: h100p, type: h100-pcie-pair, switch: eth}\n"
       "  - {name: r5090, type: rtx5090x8, switch: eth}\n"
       "  - {name: r4090, type: rtx4090x8, switch: eth}\n"
       "  - {name: r4090p, type: rtx4090x4-p2p, switch: eth}\n"
-      "  - {name: g3pair, type: gen3-pair-shm, switch: eth}\n",
+      "  - {name: g3pair, type: gen3-pair-shm, switch: eth}\n"
+      "  - {name: ad2080, type: rtx2080ti-pix-shm, switch: eth}\n",
       "  RTX-5090: {base: RTX-4090, mem_gib: 32, mem_bw_gbs: 1792, fp16_tflops: 209.5, fp32_tflops: 104.8, pcie_gen: 5, tdp_w: 575}\n")
