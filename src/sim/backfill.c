@@ -452,8 +452,8 @@ static int32_t start_over(sim *s)
 }
 
 /* With tenants the reservation goes to the first waiting job its quota
- * admits (Slurm's default, assoc_limit_continue: a job held by its
- * association's limits neither reserves nor blocks).  Jobs before it
+ * admits, or that may reclaim (Slurm's default, assoc_limit_continue: a
+ * job held by its association's limits neither reserves nor blocks).  Jobs before it
  * that the quota refuses are passed over; one that the quota admits and
  * that fits starts, as it would at the head, and the first that does not
  * fit stands for the head: it preempts (--preempt) or reclaims as the
@@ -467,14 +467,16 @@ static int32_t quota_holder(sim *s, int32_t head)
 	for (; k < NCLASS && s->status == GP_OK; k++)
 		for (j = j == head ? head : s->qhead[k]; j >= 0 && s->status == GP_OK; j = nxt) {
 			nxt = s->next[j];
-			/* the head was tried by the pass */
-			if (!gp_sim_quota_plan_admits(s, j, NULL, -INFINITY, -INFINITY) ||
-			    (j == head && gp_sim_quota_refused(s, j)))
+			/* the head was tried by the pass; a job within its
+			 * quota that the cohort refuses may still reclaim */
+			if ((!gp_sim_quota_plan_admits(s, j, NULL, -INFINITY, -INFINITY) ||
+			     (j == head && gp_sim_quota_refused(s, j))) &&
+			    !gp_sim_quota_may_reclaim(s, j))
 				continue;
 			if (j == head)
 				return j;
 			if (!gp_sim_try_place(s, j)) {
-				if (gp_sim_quota_refused(s, j))
+				if (gp_sim_quota_refused(s, j) && !gp_sim_quota_may_reclaim(s, j))
 					continue;
 				if (!(s->cfg->preempt && gp_sim_preempt_for(s, j, -1)) &&
 				    !(gp_sim_quota_may_reclaim(s, j) && gp_sim_quota_reclaim(s, j)))

@@ -291,7 +291,6 @@ int gp_sim_try_place(sim *s, int32_t j)
 {
 	const gp_job *job = &s->jl->jobs[j];
 
-	s->q_refused = -1; /* set again below when the quota refuses j */
 	s->q_said_no = -1;
 	if (need_milli(job) > s->cap_milli - s->alloc_milli)
 		return 0;

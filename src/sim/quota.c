@@ -188,7 +188,6 @@ int gp_sim_quota_setup(sim *s)
 				s->q_node_res[i] = r;
 	}
 	cohort_setup(s);
-	s->q_refused = -1;
 	s->q_said_no = -1;
 	if (s->q_reclaim)
 		reclaim_setup(s);
@@ -232,9 +231,13 @@ static int64_t over(int64_t u, int64_t g)
 	return u > g ? u - g : 0;
 }
 
-/* Does tenant t's quota (and its cohort's) admit a use of d more?  The
- * cohort's draw on what it lends, sum of max(0, use - guaranteed), is
- * kept per key (q_co_drawn): only t's term changes. */
+/* Does tenant t's quota (and its cohort's) admit a use of d more?
+ * Alone, its use stays within its quota.  In a cohort every admission
+ * draws on the cohort (Kueue's available()): d fits in what is left of
+ * t's guaranteed quota plus what the cohort has left to lend, the sum
+ * of max(0, use - guaranteed) being kept per key (q_co_drawn); within
+ * its quota or not, a tenant's use beyond its guaranteed part is what
+ * the cohort's others may have borrowed. */
 static int admits(const sim *s, int t, const int64_t *d)
 {
 	const gp_tenants *T = s->cfg->tenants;
@@ -242,18 +245,21 @@ static int admits(const sim *s, int t, const int64_t *d)
 	int r;
 
 	for (r = 0; r < T->nres; r++) {
-		int64_t u0 = s->q_use[(size_t)t * GP_TENANTS_MAX_RES + r], u = u0 + d[r], g;
+		int64_t u0 = s->q_use[(size_t)t * GP_TENANTS_MAX_RES + r], g;
 		size_t at;
 
-		if (!d[r] || u <= x->nominal[r])
+		if (d[r] <= 0) /* a use that shrinks needs no admission */
 			continue;
-		if (x->cohort < 0)
-			return 0;
-		if (x->borrow_limit >= 0 && u - x->nominal[r] > x->borrow_limit)
+		if (x->cohort < 0) {
+			if (u0 + d[r] > x->nominal[r])
+				return 0;
+			continue;
+		}
+		if (x->borrow_limit >= 0 && u0 + d[r] - x->nominal[r] > x->borrow_limit)
 			return 0;
 		g = guaranteed(x, r);
 		at = (size_t)x->cohort * GP_TENANTS_MAX_RES + r;
-		if (s->q_co_drawn[at] - over(u0, g) + over(u, g) > s->q_co_pool[at])
+		if (d[r] > (g > u0 ? g - u0 : 0) + s->q_co_pool[at] - s->q_co_drawn[at])
 			return 0;
 	}
 	return 1;
@@ -311,7 +317,6 @@ int gp_sim_quota_precheck(sim *s, int32_t j)
 		s->q_fail_ver[t] = ver;
 	}
 	s->res->tenant_use[t].quota_waits++;
-	s->q_refused = j;
 	s->q_said_no = j;
 	return 0;
 }

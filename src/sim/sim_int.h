@@ -146,8 +146,6 @@ struct gp_sim {
 	double *q_fair;         /* per tenant: its fair share, milli-GPU */
 	uint32_t *q_gver, *q_fail_ver;
 	int64_t *q_fail_need;
-	int32_t q_refused;      /* the last job the `gpus` key refused: over
-				 * its quota, so it cannot reclaim either */
 	/* Reclaim (quota.c): on when a cohort lends and it is not turned
 	 * off; each tenant's running jobs (a list), each cohort's members,
 	 * the trial's victims and a job's last failed reclaim. */
@@ -420,7 +418,7 @@ static inline int gp_sim_quota_may_reclaim(const sim *s, int32_t j)
 {
 	int t;
 
-	if (!s->q_reclaim || s->q_refused == j)
+	if (!s->q_reclaim)
 		return 0;
 	t = s->res->job_tenant[j];
 	return s->q_all < 0 || s->q_use[(size_t)t * GP_TENANTS_MAX_RES + s->q_all] + need_milli(&s->jl->jobs[j]) <=

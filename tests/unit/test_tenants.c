@@ -295,6 +295,101 @@ static void test_reclaim(void)
 	gp_joblist_release(&l);
 }
 
+/* A cohort's pool is what its tenants lend, whoever's quota it is: a
+ * has no quota, b 4 GPUs, one cohort, one 8-GPU node (4 GPUs outside
+ * every quota).
+ *   a1 (a, 4 GPUs, 100 s) at 0 borrows b's idle 4: the cohort draws 4 of
+ *   the 4 it lends.  b1 (b, 4, 50 s) at 10 is within b's quota, and 4
+ *   GPUs are free, but with it the cohort would draw 8 > 4: it does not
+ *   fit (Kueue: available() counts the cohort for every admission).  It
+ *   reclaims: a1 is a's only job and a borrows; taking it frees GPUs
+ *   0-3, first-fit puts b1 there, a1 cannot come back and is preempted
+ *   with 90 s left.  b1 runs 10-60; a1 would draw 4 more on a pool b
+ *   holds whole: it waits for b1's end, 60-150.  a borrowed 4 GPUs over
+ *   0-10 and 60-150: 400 GPU-seconds, all lent by b; the cohort never
+ *   runs more than 4 GPUs.
+ * --reclaim off: b1 waits for a1's end: 100-150. */
+static void test_cohort_pool(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	cl = *gp_test_pix_cluster(1, 8);
+	gp_joblist_init(&l);
+	add(&l, "a1", "a", 0, 4, 100);
+	add(&l, "b1", "b", 10, 4, 50);
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 0}, cohort: c}\n"
+				    "  - {name: b, quota: {gpus: 4}, cohort: c}\n", &t, &err), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 150);
+	CHECK_JOB(r, 1, 10, 60);
+	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 1);
+	CU_ASSERT_EQUAL(r.tenant_use[1].reclaims, 1);
+	CU_ASSERT_EQUAL(r.tenant_use[0].reclaimed, 1);
+	CU_ASSERT_DOUBLE_EQUAL(r.tenant_use[0].borrowed_gpu_s, 400, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(r.tenant_use[1].lent_gpu_s, 400, 1e-9);
+	gp_sim_result_release(&r);
+
+	reclaim_off = 1;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 100);
+	CHECK_JOB(r, 1, 100, 150);
+	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 0);
+	CU_ASSERT(r.tenant_use[1].quota_waits >= 1);
+	gp_sim_result_release(&r);
+	reclaim_off = 0;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
+/* The same with a lending limit: b (4 GPUs of quota) lends 2 and keeps
+ * 2 guaranteed; a has none; the cohort lends 0 + 2 = 2.  One 8-GPU node.
+ *   a1 (a, 2 GPUs, 100 s) at 0 borrows the 2 b lends.  b1 (b, 2, 50 s) at
+ *   10 fits in b's guaranteed 2, which a cannot draw on: 10-60 beside
+ *   a1.  b2 (b, 2, 50 s) at 20 is within b's quota (4), but beyond its
+ *   guaranteed part it needs the cohort's 2, which a holds: it reclaims
+ *   a1 (80 s left; first-fit gives b2 a1's GPUs 0-1), 20-70.  At 60 b1
+ *   ends: b's 2 in use are guaranteed again, the cohort's 2 are free and
+ *   a1 runs 60-140.
+ * --reclaim off: b2 waits, and starts at 60 when b1's end frees b's
+ * guaranteed part: 60-110; a1 runs 0-100 untouched. */
+static void test_cohort_pool_lending(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	cl = *gp_test_pix_cluster(1, 8);
+	gp_joblist_init(&l);
+	add(&l, "a1", "a", 0, 2, 100);
+	add(&l, "b1", "b", 10, 2, 50);
+	add(&l, "b2", "b", 20, 2, 50);
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 0}, cohort: c}\n"
+				    "  - {name: b, quota: {gpus: 4}, cohort: c, lending_limit: 2}\n", &t, &err),
+			      GP_OK);
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 140);
+	CHECK_JOB(r, 1, 10, 60);
+	CHECK_JOB(r, 2, 20, 70);
+	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 1);
+	CU_ASSERT_EQUAL(r.tenant_use[1].reclaims, 1);
+	gp_sim_result_release(&r);
+
+	reclaim_off = 1;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 100);
+	CHECK_JOB(r, 1, 10, 60);
+	CHECK_JOB(r, 2, 60, 110);
+	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 0);
+	gp_sim_result_release(&r);
+	reclaim_off = 0;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
 /* Reclaim's order, passing over and fill back: a 4, b 2, c 2 GPUs of
  * quota, one cohort, one 8-GPU node (first-fit: lowest GPUs first).
  *   b1 (b, 4 GPUs, 100 s) at 0: GPUs 0-3, b borrows 2;
@@ -783,6 +878,8 @@ static void register_tests(void)
 	gp_test_add(s, "unknown_tenant", test_unknown_tenant);
 	gp_test_add(s, "reclaim", test_reclaim);
 	gp_test_add(s, "reclaim_order", test_reclaim_order);
+	gp_test_add(s, "cohort_pool", test_cohort_pool);
+	gp_test_add(s, "cohort_pool_lending", test_cohort_pool_lending);
 	gp_test_add(s, "fairshare_order", test_fairshare_order);
 	gp_test_add(s, "fairshare_decay", test_fairshare_decay);
 	gp_test_add(s, "backfill", test_backfill);

@@ -14,13 +14,16 @@
  * job holds, a GPU model name only the GPUs of that model.  A tenant
  * without a key has a nominal quota of 0 for it (Kueue: nominalQuota).
  * Admission of a job, per resource, with u the tenant's usage after it:
- *   u <= nominal                       within its quota;
- *   else only in a cohort: u - nominal <= borrowing_limit (Kueue:
- *   borrowingLimit), and the cohort's tenants together use no more of
- *   the cohort's lendable quota than there is: sum over the cohort of
- *   max(0, u_t - guaranteed_t) <= sum of (nominal_t - guaranteed_t),
- *   where guaranteed_t = nominal_t - lending_limit_t (0 without a
- *   lending limit; Kueue: lendingLimit keeps the rest for the tenant).
+ *   without a cohort: u <= nominal;
+ *   in a cohort, every admission (Kueue's available quota): u - nominal
+ *   <= borrowing_limit (Kueue: borrowingLimit), and the cohort's tenants
+ *   together use no more of the cohort's pool than there is: sum over
+ *   the cohort of max(0, u_t - guaranteed_t) <= sum of (nominal_t -
+ *   guaranteed_t), where guaranteed_t = nominal_t - lending_limit_t (0
+ *   without a lending limit; Kueue: lendingLimit keeps the rest for the
+ *   tenant).  A tenant's quota beyond its guaranteed part is in the pool:
+ *   a job within its quota whose part others borrow does not fit, and
+ *   reclaims it (quota.c).
  * Quotas count GPU share (whole GPUs; a fractional job counts its share). */
 #ifndef GPUPLAN_SIM_TENANTS_H
 #define GPUPLAN_SIM_TENANTS_H
