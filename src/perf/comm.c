@@ -207,7 +207,7 @@ double gp_perf_busbw_factor(int coll, int n)
 	}
 }
 
-/* ---- NCCL's tuning constants (src/graph/tuning.cc, v2.18-2.2x) ----
+/* ---- NCCL's tuning constants (src/graph/tuning.cc, v2.23-2.27) ----
  * Latencies in microseconds, [tree, ring][LL, LL128, Simple]. */
 enum { T_TREE = 0, T_RING };
 static const double base_lat[2][GP_PROTO_COUNT] = { { 6.8, 14.0, 8.4 }, { 6.6, 14.0, 8.4 } };
@@ -221,7 +221,11 @@ static const double hw_lat[4][2][GP_PROTO_COUNT] = {
 	  { 1.0 * GP_PERF_SHM_HOP_RATIO, 2.5 * GP_PERF_SHM_HOP_RATIO, 5.7 * GP_PERF_SHM_HOP_RATIO } },
 };
 #define NVLS_NET_US 18.0
-#define NVLSTREE_NET_US 20.9
+/* NVLS and NVLS-tree have no base latency: a step inside the node (on
+ * NVLink) and, for the tree, one across the network per tree level each
+ * way (2.28 raised the latter to 20.9). */
+#define NVLS_NVLINK_US 25.0
+#define NVLSTREE_NET_US 14.0
 #define COLLNET_NET_US 31.0
 /* LL's bandwidth ceiling, [Volta, Ampere, Hopper, Blackwell][1, 2, >2 nodes]. */
 static const double ll_max_bw[4][3] = {
@@ -239,11 +243,13 @@ static const double tree_ch_ll128_bw[4][3] = {
 static const double nvlstree_ch_bw[4][3] = {
 	{ 0, 0, 0 }, { 0, 0, 0 }, { 0, 57.7, 45.5 }, { 0, 96.0, 80.0 },
 };
-/* Tree bandwidth corrections by log2(bytes / 64), 64 B .. 128 MiB. */
-static const double tree_corr[GP_PROTO_COUNT][22] = {
-	{ 1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0 },
-	{ 1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .5, .6, .6, .7, .7, .8, .9, .9, 1.0 },
-	{ .9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .5, .5, .6, .6, .7, .8, .9 },
+/* Tree bandwidth corrections by log2(bytes / 64), 64 B .. 256 MiB. */
+static const double tree_corr[GP_PROTO_COUNT][23] = {
+	{ 1.0, 1.0, 1.0, 1.0, .9, .8, .7, .7, .7, .7, .6, .5, .4, .4, .5, .6, .7, .8, .9, 1.0, 1.0, 1.0,
+	  1.0 },
+	{ 1.0, 1.0, 1.0, 1.0, 1.0, .9, .8, .8, .8, .7, .6, .6, .6, .6, .6, .6, .8, .9, .9, .9, .9, 1.0,
+	  1.0 },
+	{ .9, .9, .9, .9, .9, .9, .9, .8, .7, .6, .6, .5, .5, .5, .5, .6, .7, .8, .7, .7, .8, .9, .9 },
 };
 
 static int arch_of(const gp_perf_fabric *f)
@@ -310,6 +316,18 @@ static double net_lat(const gp_perf_fabric *f, int cls, int p)
 	return hw_lat[HW_NET][cls][p] + extra;
 }
 
+/* A ring step inside a node; across nodes NCCL's proxy also launches each
+ * step's network operation, so no step costs less than that (1 us, 3
+ * with Simple: getNetOverhead). */
+static double ring_intra_lat(const gp_perf_fabric *f, int p)
+{
+	double l = hw_lat[intra_hw(f)][T_RING][p];
+
+	if (f->nodes > 1)
+		l = fmax(l, GP_PERF_NET_OVERHEAD_S * 1e6 * (p == GP_PROTO_SIMPLE ? 3 : 1));
+	return l;
+}
+
 static double ll_cap(const gp_perf_fabric *f)
 {
 	return ll_max_bw[arch_row(f)][f->nodes <= 1 ? 0 : f->nodes == 2 ? 1 : 2];
@@ -365,8 +383,8 @@ static double ring_time(int coll, int p, const gp_perf_fabric *f, double bytes, 
 	default:
 		return -1;
 	}
-	lat = base_lat[T_RING][p] + (steps - inter) * hw_lat[intra_hw(f)][T_RING][p] +
-	      inter * net_lat(f, T_RING, p);
+	lat = base_lat[T_RING][p] + (steps - inter) * ring_intra_lat(f, p) +
+	      inter * net_lat(f, f->per_node == 1 ? T_TREE : T_RING, p);
 	/* NCCL: the "plateau effect" of big multi-node Simple rings. */
 	if (coll == GP_COLL_ALLREDUCE && p == GP_PROTO_SIMPLE && m > 1 &&
 	    bytes >= n / 16.0 * 65536)
@@ -386,7 +404,7 @@ static double tree_corr_of(int p, double bytes)
 
 	while (x >= 2.0 && lg < 40)
 		x /= 2.0, lg++;
-	return lg < 22 ? tree_corr[p][lg] : 1.0;
+	return lg < 23 ? tree_corr[p][lg] : 1.0;
 }
 
 /* Index of a node count in NCCL's [1, 2, >2 nodes] tables. */
@@ -494,7 +512,7 @@ static double nvls_time(const gp_perf_fabric *f, double bytes, double *lat_out)
 
 	if (f->nodes > 1 || alg <= 0)
 		return -1;
-	lat = base_lat[T_RING][GP_PROTO_SIMPLE] + 2 * hw_lat[HW_NVLINK][T_RING][GP_PROTO_SIMPLE];
+	lat = NVLS_NVLINK_US;
 	if (lat_out)
 		*lat_out = lat * 1e-6;
 	return lat * 1e-6 + bytes / (alg * 1e9) +
@@ -526,9 +544,7 @@ static double nvlstree_time(const gp_perf_fabric *f, double bytes, double *lat_o
 	}
 	while ((1 << (int)depth) < (int)m)
 		depth++;
-	lat = base_lat[T_TREE][GP_PROTO_SIMPLE] +
-	      2 * hw_lat[HW_NVLINK][T_RING][GP_PROTO_SIMPLE] +
-	      2 * depth * (NVLSTREE_NET_US + f->net_switch_s * 1e6);
+	lat = NVLS_NVLINK_US + 2 * depth * (NVLSTREE_NET_US + f->net_switch_s * 1e6);
 	if (lat_out)
 		*lat_out = lat * 1e-6;
 	return lat * 1e-6 + bytes / (alg * 1e9);

@@ -122,7 +122,8 @@ static void test_ring_nv12(void)
 /* 8 x H100 (NV18): 18 x 20.6 = 370.8 GB/s; ring, Simple:
  * t = 1.75e9 / 370.8e9 + 56 us + 13 x 512 KiB / 370.8e9 (one channel's
  * link unknown: the ring's).  With NVSwitch and Hopper, NVLS: algbw =
- * 0.85 x 370.8 x 7/8 = 275.78 GB/s, busbw ~480 (NVIDIA/nccl-tests#212). */
+ * 0.85 x 370.8 x 7/8 = 275.78 GB/s, busbw ~480 (NVIDIA/nccl-tests#212),
+ * and NCCL's NVLS latency, 25 us (no base latency). */
 static void test_ring_nv18(void)
 {
 	gp_topo t;
@@ -141,7 +142,7 @@ static void test_ring_nv18(void)
 	f.arch = 9, f.nvswitch = 1, f.bw_gpu_nvl = 370.8;
 	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, 1e9, &r);
 	CU_ASSERT_EQUAL(r.algo, GP_ALGO_NVLS);
-	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 1e9 / (0.85 * 370.8e9 * 7 / 8) + 15.2e-6 +
+	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 1e9 / (0.85 * 370.8e9 * 7 / 8) + 25e-6 +
 				       2 * 524288 / 370.8e9, 1e-12);
 	CU_ASSERT(fabs(r.busbw_gbps - 480) / 480 < 0.05);
 	/* Two GPUs: NVLS moves half the buffer at 0.85 x 370.8: the ring wins. */
@@ -416,7 +417,7 @@ static void test_two_nodes(void)
  * (busbw 2 x 7/8 x 116.4 = 203.7, 1.05 x the NICs), not the NICs' 194
  * (busbw 1.75 x them).  Simple: 8.4 + 2 (3 x 4.0 + 1 x 14) us, 8 hops of
  * fill on the 194 GB/s ring.  NVLS-tree under the same two-node bound:
- * 8.4 + 2 x 3.4 + 2 x 20.9 us. */
+ * 25 + 2 x 14 us. */
 static void test_two_node_tree_cap(void)
 {
 	gp_perf_fabric f = { 0 };
@@ -437,7 +438,24 @@ static void test_two_node_tree_cap(void)
 	f.nvswitch = 1;
 	f.bw_gpu_nvl = 18 * 20.6;
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_NVLSTREE, &f, b),
-			       57.0e-6 + b / 116.4e9, 1e-12);
+			       53.0e-6 + b / 116.4e9, 1e-12);
+}
+
+/* A fabric of `nodes` NVLink nodes of ppn GPUs (intra GB/s rings), each
+ * reaching the network through nics NICs of net GB/s in all. */
+static gp_perf_fabric net_fabric(int nodes, int ppn, double intra, double net, int nics, int arch)
+{
+	gp_perf_fabric f = { 0 };
+
+	f.n = nodes * ppn, f.nodes = nodes, f.per_node = ppn;
+	f.bw_intra = intra;
+	f.bw_node_net = net;
+	f.net_nics = nics;
+	f.arch = arch;
+	f.intra_hw = GP_PERF_HW_NVLINK;
+	f.alpha_intra = GP_PERF_ALPHA_NVLINK_S;
+	f.alpha_inter = GP_PERF_ALPHA_NET_S;
+	return f;
 }
 
 /* NCCL's tree across nodes moves at most its per-channel figure on each
@@ -451,18 +469,10 @@ static void test_two_node_tree_cap(void)
  * 94 GB/s ring. */
 static void test_tree_channels(void)
 {
-	gp_perf_fabric f = { 0 };
+	gp_perf_fabric f = net_fabric(2, 8, 240.0, 94.0, 4, 8);
 	gp_perf_coll_result r;
 	double b = 8589934592.0;
 
-	f.n = 16, f.nodes = 2, f.per_node = 8;
-	f.bw_intra = 240.0;
-	f.bw_node_net = 94.0;
-	f.net_nics = 4;
-	f.arch = 8;
-	f.intra_hw = GP_PERF_HW_NVLINK;
-	f.alpha_intra = GP_PERF_ALPHA_NVLINK_S;
-	f.alpha_inter = GP_PERF_ALPHA_NET_S;
 	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_TREE, &f, b, &r);
 	CU_ASSERT_EQUAL(r.proto, GP_PROTO_SIMPLE);
 	CU_ASSERT_DOUBLE_EQUAL(r.time_s, 92.4e-6 + b / 47.2e9 + 16 * 524288 / 94e9, 1e-12);
@@ -486,34 +496,63 @@ static void test_tree_channels(void)
  * 20.6 GB/s NVLink), 8 x 400 Gb/s NICs (8 x 48.5 GB/s): a channel per
  * NIC, each min(2 x 48.5, 57.7) (NCCL's two-node NVLS-tree figure), so
  * busbw 8 x 57.7 = 461.6 and algbw 461.6 x 16 / 30 = 246.19, under NVLS
- * inside the node (0.85 x 370.8 x 7/8 = 275.8).  8.4 + 2 x 3.4 + 2 x
- * 20.9 us.  One NIC a node: one channel, and NCCL wants two. */
+ * inside the node (0.85 x 370.8 x 7/8 = 275.8).  NCCL's latency: 25 us
+ * on NVLink, 14 across the network per level each way: 25 + 2 x 14 us.
+ * One NIC a node: one channel, and NCCL wants two. */
 static void test_nvlstree_channels(void)
 {
-	gp_perf_fabric f = { 0 };
+	gp_perf_fabric f = net_fabric(2, 8, 370.8, 388.0, 8, 9);
 	gp_perf_coll_result r;
 	double b = 8589934592.0;
 
-	f.n = 16, f.nodes = 2, f.per_node = 8;
-	f.bw_intra = 370.8;
-	f.bw_node_net = 388.0;
-	f.net_nics = 8;
-	f.arch = 9;
 	f.nvswitch = 1;
 	f.bw_gpu_nvl = 18 * 20.6;
-	f.intra_hw = GP_PERF_HW_NVLINK;
-	f.alpha_intra = GP_PERF_ALPHA_NVLINK_S;
-	f.alpha_inter = GP_PERF_ALPHA_NET_S;
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_NVLSTREE, &f, b),
-			       57.0e-6 + b / (461.6e9 * 16 / 30), 1e-12);
+			       53.0e-6 + b / (461.6e9 * 16 / 30), 1e-12);
 	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, b, &r);
 	CU_ASSERT_EQUAL(r.algo, GP_ALGO_NVLSTREE);
-	/* Four nodes: each channel at most its NIC, NCCL's figure 45.5. */
+	/* Four nodes: each channel at most its NIC, NCCL's figure 45.5;
+	 * two levels: 25 + 4 x 14 us. */
 	f.n = 32, f.nodes = 4;
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_NVLSTREE, &f, b),
-			       98.8e-6 + b / (8 * 45.5e9 * 32 / 62), 1e-12);
+			       81.0e-6 + b / (8 * 45.5e9 * 32 / 62), 1e-12);
 	f.n = 16, f.nodes = 2, f.bw_node_net = 48.5, f.net_nics = 1;
 	CU_ASSERT(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_NVLSTREE, &f, b) < 0);
+}
+
+/* Latencies across nodes as NCCL's tuning has them.  One A100 on each of
+ * two nodes, 8 bytes: a ring of 2 ranks, 2 steps both across the network;
+ * with one GPU a node nothing hides the network's latency, so NCCL
+ * prices those steps at the tree's network figure: LL 6.6 + 2 x 5.0 =
+ * 16.6 us (the ring's own 2.7 would say 12.0).  Two nodes of 8: the 14
+ * steps inside the nodes cost at least NCCL's 1 us network overhead each
+ * (its proxy launches every step's network operation), not LL's 0.6 on
+ * NVLink: 6.6 + 28 x 1.0 + 2 x 2.7 = 40 us. */
+static void test_net_latency(void)
+{
+	gp_perf_fabric f = net_fabric(2, 1, 5000.0, 23.5, 1, 8);
+	gp_perf_coll_result r;
+
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_RING, &f, 8, &r);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_LL);
+	CU_ASSERT_DOUBLE_EQUAL(r.lat_s, 16.6e-6, 1e-12);
+	f.n = 16, f.per_node = 8, f.bw_intra = 240.0, f.bw_node_net = 188.0, f.net_nics = 8;
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_RING, &f, 8, &r);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_LL);
+	CU_ASSERT_DOUBLE_EQUAL(r.lat_s, 40.0e-6, 1e-12);
+}
+
+/* NCCL's tree correction by size (NCCL 2.18 on): 4 MiB is log2(4 MiB /
+ * 64) = 16, LL128 0.8 and Simple 0.7.  One H100 per node, one 400 Gb/s
+ * NIC: LL128 at 48.5 x 120/128 x 0.8 = 36.375 GB/s, 14 + 2 x 8.5 us,
+ * fill of 2 hops at 512 KiB / 48.5e9. */
+static void test_tree_correction(void)
+{
+	gp_perf_fabric f = net_fabric(2, 1, 5000.0, 48.5, 1, 9);
+	double b = 4194304.0;
+
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_TREE, &f, b),
+			       31e-6 + b / 36.375e9 + 2 * 524288 / 48.5e9, 1e-12);
 }
 
 /* PS, 4 workers on 4 nodes with one 100 Gb/s NIC each (11.75 GB/s), one
@@ -1713,6 +1752,8 @@ static void register_tests(void)
 	gp_test_add(s, "two-node tree cap", test_two_node_tree_cap);
 	gp_test_add(s, "tree channels", test_tree_channels);
 	gp_test_add(s, "nvls-tree channels", test_nvlstree_channels);
+	gp_test_add(s, "latency across nodes", test_net_latency);
+	gp_test_add(s, "tree correction", test_tree_correction);
 	gp_test_add(s, "host-memory hops and launch cost", test_shm_latency);
 	gp_test_add(s, "nearest NICs", test_nearest_nics);
 	gp_test_add(s, "socket link", test_socket_link);
