@@ -520,13 +520,18 @@ static double nvls_time(const gp_perf_fabric *f, double bytes, double *lat_out)
 }
 
 /* NVLS inside the nodes, a tree across them.  A channel per NIC, on the
- * GPU next to it (at least two, as NCCL asks); each moves at most what
- * its NIC carries, twice that across two nodes (each way once), and
- * NCCL's per-channel NVLS-tree figure: the channels' sum is the busbw. */
+ * GPU next to it (at most one a GPU, at least two, as NCCL asks); a GPU
+ * with several NICs spreads its NVLS channels over them, so a channel
+ * moves at most what its GPU's NICs carry, twice that across two nodes
+ * (each way once), and NCCL's per-channel NVLS-tree figure: the
+ * channels' sum is the busbw. */
 static double nvlstree_time(const gp_perf_fabric *f, double bytes, double *lat_out)
 {
 	double m = f->nodes, n = f->n, alg, lat, depth = 0, nic = nic_gbs(f);
 	int nch = f->net_nics < f->per_node ? f->net_nics : f->per_node;
+
+	if (nch > 0 && nic > 0)
+		nic = f->bw_node_net / nch;
 
 	if (m < 2 || f->bw_node_net <= 0 || f->per_node < 2)
 		return -1;

@@ -516,7 +516,13 @@ static void test_nvlstree_channels(void)
 	f.n = 32, f.nodes = 4;
 	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_NVLSTREE, &f, b),
 			       81.0e-6 + b / (8 * 45.5e9 * 32 / 62), 1e-12);
-	f.n = 16, f.nodes = 2, f.bw_node_net = 48.5, f.net_nics = 1;
+	/* Sixteen 200 Gb/s ports, two at each GPU (16 x 23.5 = 376): still
+	 * a channel per GPU, each over both of its ports: min(2 x 47, 57.7),
+	 * the same 461.6 (one port a channel would give 8 x 47 = 376). */
+	f.n = 16, f.nodes = 2, f.bw_node_net = 376.0, f.net_nics = 16;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_NVLSTREE, &f, b),
+			       53.0e-6 + b / (461.6e9 * 16 / 30), 1e-12);
+	f.bw_node_net = 48.5, f.net_nics = 1;
 	CU_ASSERT(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_NVLSTREE, &f, b) < 0);
 }
 
