@@ -75,12 +75,12 @@ static int tenant_of(const sim *s, int32_t j)
 	return s->cfg->tenants ? s->res->job_tenant[j] : 0;
 }
 
-static void push(sim *s, int32_t t)
+/* Tenant t with its next job's key. */
+static drs_item item(const sim *s, int32_t t)
 {
 	int32_t j = s->drs->head[t];
 
-	drs_heap_push(&s->drs->h, s,
-		      (drs_item){ s->cfg->tenants ? gp_sim_quota_share(s, t, j) : 0, s->rank[j], t, 0 });
+	return (drs_item){ s->cfg->tenants ? gp_sim_quota_share(s, t, j) : 0, s->rank[j], t, 0 };
 }
 
 /* Class k's waiting jobs: each tenant's list in arrival order. */
@@ -103,7 +103,7 @@ static void lists(sim *s, int k)
 	d->h.n = 0;
 	for (t = 0; t < d->nt; t++)
 		if (d->head[t] >= 0)
-			push(s, (int32_t)t);
+			drs_heap_push(&d->h, s, item(s, (int32_t)t));
 }
 
 static void drs_pass(sim *s)
@@ -119,15 +119,20 @@ static void drs_pass(sim *s)
 	for (k = 0; k < NCLASS && s->status == GP_OK; k++) {
 		lists(s, k);
 		while (d->h.n && s->status == GP_OK) {
-			int32_t t = drs_heap_pop(&d->h, s).tenant, j = d->head[t];
+			int32_t t = d->h.v[0].tenant, j = d->head[t];
 
 			d->head[t] = d->tnext[j];
 			if (gp_sim_skip_try(s, j, k)) {
 				k = -1; /* victims are back: start over */
 				break;
 			}
+			/* the tenant's next job takes the top's place: the
+			 * order is total (ranks differ), so this is a pop and
+			 * a push at half the cost */
 			if (d->head[t] >= 0)
-				push(s, t);
+				drs_heap_sift_down(&d->h, s, item(s, t), 0);
+			else
+				drs_heap_pop(&d->h, s);
 		}
 	}
 	s->freed = 0;

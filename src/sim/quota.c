@@ -238,30 +238,30 @@ static int64_t over(int64_t u, int64_t g)
  * of max(0, use - guaranteed) being kept per key (q_co_drawn); within
  * its quota or not, a tenant's use beyond its guaranteed part is what
  * the cohort's others may have borrowed. */
+static int admits_key(const sim *s, int t, int r, int64_t d)
+{
+	const gp_tenant *x = &s->cfg->tenants->t[t];
+	int64_t u0 = s->q_use[(size_t)t * GP_TENANTS_MAX_RES + r], g;
+	size_t at;
+
+	if (d <= 0) /* a use that shrinks needs no admission */
+		return 1;
+	if (x->cohort < 0)
+		return u0 + d <= x->nominal[r];
+	if (x->borrow_limit >= 0 && u0 + d - x->nominal[r] > x->borrow_limit)
+		return 0;
+	g = guaranteed(x, r);
+	at = (size_t)x->cohort * GP_TENANTS_MAX_RES + r;
+	return d <= (g > u0 ? g - u0 : 0) + s->q_co_pool[at] - s->q_co_drawn[at];
+}
+
 static int admits(const sim *s, int t, const int64_t *d)
 {
-	const gp_tenants *T = s->cfg->tenants;
-	const gp_tenant *x = &T->t[t];
 	int r;
 
-	for (r = 0; r < T->nres; r++) {
-		int64_t u0 = s->q_use[(size_t)t * GP_TENANTS_MAX_RES + r], g;
-		size_t at;
-
-		if (d[r] <= 0) /* a use that shrinks needs no admission */
-			continue;
-		if (x->cohort < 0) {
-			if (u0 + d[r] > x->nominal[r])
-				return 0;
-			continue;
-		}
-		if (x->borrow_limit >= 0 && u0 + d[r] - x->nominal[r] > x->borrow_limit)
+	for (r = 0; r < s->cfg->tenants->nres; r++)
+		if (!admits_key(s, t, r, d[r]))
 			return 0;
-		g = guaranteed(x, r);
-		at = (size_t)x->cohort * GP_TENANTS_MAX_RES + r;
-		if (d[r] > (g > u0 ? g - u0 : 0) + s->q_co_pool[at] - s->q_co_drawn[at])
-			return 0;
-	}
 	return 1;
 }
 
@@ -296,24 +296,22 @@ static void use_delta(sim *s, int t, const int64_t *d, int sign)
 
 int gp_sim_quota_precheck(sim *s, int32_t j)
 {
-	int64_t d[GP_TENANTS_MAX_RES];
 	int t = s->res->job_tenant[j];
-
+	int64_t need;
 	uint32_t ver;
 
 	if (s->q_all < 0)
 		return 1;
-	memset(d, 0, sizeof(d));
-	d[s->q_all] = need_milli(&s->jl->jobs[j]);
+	need = need_milli(&s->jl->jobs[j]);
 	/* Admission only gets harder with a larger need: a need at least as
 	 * large as one refused since the group's use last changed is
 	 * refused too (a pass over a long queue stays cheap). */
 	ver = *group_ver(s, t);
-	if (!(s->q_fail_ver[t] == ver && d[s->q_all] >= s->q_fail_need[t])) {
-		if (admits(s, t, d))
+	if (!(s->q_fail_ver[t] == ver && need >= s->q_fail_need[t])) {
+		if (admits_key(s, t, s->q_all, need))
 			return 1;
-		if (s->q_fail_ver[t] != ver || d[s->q_all] < s->q_fail_need[t])
-			s->q_fail_need[t] = d[s->q_all];
+		if (s->q_fail_ver[t] != ver || need < s->q_fail_need[t])
+			s->q_fail_need[t] = need;
 		s->q_fail_ver[t] = ver;
 	}
 	s->res->tenant_use[t].quota_waits++;
@@ -366,8 +364,25 @@ static double share_of(const sim *s, int t, const int64_t *d, int sign)
 
 double gp_sim_quota_share(const sim *s, int t, int32_t j)
 {
-	return j >= 0 ? share_with(s, t, NULL, 0, s->q_all, need_milli(&s->jl->jobs[j]))
-		      : share_with(s, t, NULL, 0, -1, 0);
+	const gp_tenant *x = &s->cfg->tenants->t[t];
+
+	if (j < 0)
+		return share_with(s, t, NULL, 0, -1, 0);
+	if (s->cfg->tenants->nres == 1 && s->q_all == 0 && x->cohort >= 0) {
+		/* share_with on `gpus` alone (a dominant-share pass asks
+		 * this of every job it tries) */
+		int64_t u = s->q_use[(size_t)t * GP_TENANTS_MAX_RES] + need_milli(&s->jl->jobs[j]);
+		int64_t pool = s->q_co_pool[(size_t)x->cohort * GP_TENANTS_MAX_RES];
+		double best;
+
+		if (u <= x->nominal[0] || pool <= 0)
+			return 0;
+		best = (double)(u - x->nominal[0]) / (double)pool;
+		if (!(best > 0))
+			return 0;
+		return x->weight > 0 ? best / x->weight : INFINITY;
+	}
+	return share_with(s, t, NULL, 0, s->q_all, need_milli(&s->jl->jobs[j]));
 }
 
 int gp_sim_quota_admits(sim *s, int32_t j, const gp_placement *p)
@@ -634,12 +649,8 @@ static int fits_now(sim *s, int32_t j, int t, int64_t freed, int borrow)
 
 	if (need_milli(job) > s->cap_milli - s->alloc_milli + freed)
 		return 0;
-	if (s->q_all >= 0) {
-		memset(d, 0, sizeof(d));
-		d[s->q_all] = need_milli(job);
-		if (!admits(s, t, d))
-			return 0;
-	}
+	if (s->q_all >= 0 && !admits_key(s, t, s->q_all, need_milli(job)))
+		return 0;
 	s->res->policy_calls++;
 	if (s->cfg->policy->place(&s->ctx, job, &s->scratch) != GP_PLACED)
 		return 0;
@@ -907,21 +918,27 @@ static int fp_take(sim *s, int32_t j, int t, int32_t v, size_t *nv, int64_t *fre
 	return fits_now(s, j, t, *freed, 1);
 }
 
-int gp_sim_quota_fair_preempt(sim *s, int32_t j)
+/* A search that found nothing stands for j's tenant until its cohort's
+ * use changes (fp_failed). */
+static void fp_fail(sim *s, int32_t j, int t)
+{
+	if (s->q_fp_ver[t] != *group_ver(s, t) || need_milli(&s->jl->jobs[j]) < s->q_fp_need[t])
+		s->q_fp_need[t] = need_milli(&s->jl->jobs[j]);
+	s->q_fp_ver[t] = *group_ver(s, t);
+	s->q_fp_free[t] = s->cap_milli - s->alloc_milli;
+}
+
+/* The search of rules 2-4 for j of tenant t, share xs with it. */
+__attribute__((noinline)) static int fp_search(sim *s, int32_t j, int t, double xs)
 {
 	const gp_tenants *T = s->cfg->tenants;
-	int t = s->res->job_tenant[j], co = T->t[t].cohort, ok = 0, nm, i;
+	int co = T->t[t].cohort, ok = 0, nm, i;
 	int64_t freed = 0, dv[GP_TENANTS_MAX_RES];
 	size_t nv = 0;
-	double xs, ys;
+	double ys;
 	fp_member *m, *y;
 	int32_t v;
 
-	if (!s->q_reclaim || co < 0 || s->q_all < 0 || !fp_borrows(s, j, t) || fp_failed(s, j, t))
-		return 0;
-	xs = gp_sim_quota_share(s, t, j);
-	if (!fp_may(s, t, xs))
-		goto fail;
 	for (i = s->q_co_off[co]; i < s->q_co_off[co + 1]; i++)
 		integrate_tenant(s, (size_t)s->q_co_mem[i]);
 	integrate_cohort(s, co);
@@ -970,12 +987,26 @@ int gp_sim_quota_fair_preempt(sim *s, int32_t j)
 		if (give_back(s, s->q_vict[nv]) != 0)
 			s->status = gp_error_set(s->err, GP_EIO, NULL, 0, 0,
 						 "internal error: cannot restore a running job");
-fail:
-	if (s->q_fp_ver[t] != *group_ver(s, t) || need_milli(&s->jl->jobs[j]) < s->q_fp_need[t])
-		s->q_fp_need[t] = need_milli(&s->jl->jobs[j]);
-	s->q_fp_ver[t] = *group_ver(s, t);
-	s->q_fp_free[t] = s->cap_milli - s->alloc_milli;
+	fp_fail(s, j, t);
 	return 0;
+}
+
+/* Asked of every job a dominant-share pass cannot start: the cheap
+ * refusals first, the search (its frame) only past them. */
+int gp_sim_quota_fair_preempt(sim *s, int32_t j)
+{
+	int t = s->res->job_tenant[j];
+	double xs;
+
+	if (!s->q_reclaim || s->cfg->tenants->t[t].cohort < 0 || s->q_all < 0 || !fp_borrows(s, j, t) ||
+	    fp_failed(s, j, t))
+		return 0;
+	xs = gp_sim_quota_share(s, t, j);
+	if (!fp_may(s, t, xs)) {
+		fp_fail(s, j, t);
+		return 0;
+	}
+	return fp_search(s, j, t, xs);
 }
 
 void gp_sim_quota_trial(sim *s, int32_t j, int sign)
