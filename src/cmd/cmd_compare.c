@@ -492,7 +492,9 @@ static void take_run(cmp *c, size_t r, run_out *o)
 
 	for (k = 0; k < M_COUNT; k++)
 		c->values[(cfgi * M_COUNT + (size_t)k) * (size_t)c->nseeds + s] = o->m[k];
-	if (o->has_first) {
+	/* only the first seed's (a seed-free configuration's other seeds
+	 * carry its first run's record, charts and all) */
+	if (o->has_first && s == 0) {
 		c->first[cfgi] = o->first;
 		o->has_first = 0;
 	}
@@ -505,6 +507,10 @@ static void take_run(cmp *c, size_t r, run_out *o)
 	if (o->json) {
 		json_t *j = json_loads(o->json, 0, NULL);
 
+		/* a seed-free configuration's record is its first run's: the
+		 * summary names this run's seed, as it would had it run */
+		if (json_is_object(j))
+			json_object_set_new(j, "seed", json_integer((json_int_t)c->seeds[s]));
 		json_array_append_new(c->per_seed[cfgi], j ? j : json_null());
 	}
 	run_out_release(o);
@@ -568,6 +574,23 @@ static void run_done(void *ud, size_t w, const gp_whatif_result *res, const char
 	}
 }
 
+/* Every configuration's first seed before the other seeds (else in
+ * compare's order): a configuration whose first run draws nothing from
+ * its seeded generators then has its other seeds answered by the pool
+ * (sweep.h) instead of run at the same time in other workers.  One
+ * process needs no reordering: each configuration's first seed comes
+ * first anyway. */
+static void firsts_first(const cmp *c, size_t *runs)
+{
+	size_t r, k = 0, ns = (size_t)c->nseeds;
+
+	for (r = 0; r < c->nruns; r += ns)
+		runs[k++] = sweep_run_of(c, r);
+	for (r = 0; r < c->nruns; r++)
+		if (r % ns)
+			runs[k++] = sweep_run_of(c, r);
+}
+
 /* Every run: one pool of c->workers processes (or this process), the
  * runs handed out in compare's order. */
 static int run_all(cmp *c)
@@ -590,6 +613,8 @@ static int run_all(cmp *c)
 	runs = gp_xmalloc(c->nruns * sizeof(*runs));
 	for (r = 0; r < c->nruns; r++)
 		runs[r] = sweep_run_of(c, r);
+	if (c->workers > 1 && c->nseeds > 1)
+		firsts_first(c, runs);
 	if (c->show_progress && c->workers <= 1)
 		progress_next(c, 0);
 	rc = gp_whatif_pool_run_records(pool, runs, c->nruns, run_done, &t, NULL, NULL, &err);
@@ -597,6 +622,7 @@ static int run_all(cmp *c)
 		rc = gp_cli_report(&err);
 	else
 		rc = t.rc;
+	c->reused = gp_whatif_pool_reused(pool);
 	gp_whatif_pool_free(pool);
 	for (r = 0; r < c->nruns; r++)
 		run_out_release(&t.outs[r]);
@@ -709,10 +735,14 @@ int cmd_compare(int argc, char **argv)
 		rc = build_spec(c);
 		if (rc == 0)
 			rc = run_all(c);
-		if (c->show_progress && rc == 0 && c->workers <= 1) {
-			char text[64];
+		if (c->show_progress && rc == 0 && (c->workers <= 1 || c->reused)) {
+			char text[96];
+			int n = snprintf(text, sizeof(text), "%zu of %zu runs done", c->nruns, c->nruns);
 
-			snprintf(text, sizeof(text), "%zu of %zu runs done", c->nruns, c->nruns);
+			if (c->reused)
+				snprintf(text + n, sizeof(text) - (size_t)n,
+					 " (%zu simulated: the other seeds drew nothing)",
+					 c->nruns - c->reused);
 			gp_cli_meter_show(&c->meter, c->nruns, c->nruns, text);
 		}
 		if (c->show_progress)

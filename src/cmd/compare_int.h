@@ -48,7 +48,8 @@ typedef struct cmp {
 	char lbuf[MAX_CLUSTERS][64];
 	int json, show_progress, ncl, np, nq, ncfg, loaded, inflate;
 	long nseeds, workers;
-	size_t nruns;
+	size_t nruns, reused;   /* runs, and those answered by a seed-free
+				 * first run (whatif/sweep.h) */
 	double tick;
 	unsigned long long *seeds;
 	char **pol, **que;

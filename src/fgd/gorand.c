@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "gpuplan/fgd/fgd.h"
+#include "gpuplan/util/util.h"
 
 #define LEN 607
 #define TAP 273
@@ -163,6 +164,7 @@ static uint64_t uint64_next(gp_gorand *g)
 		g->feed += LEN;
 	x = g->vec[g->feed] + g->vec[g->tap];
 	g->vec[g->feed] = x;
+	gp_rng_note_draw();
 	return x;
 }
 

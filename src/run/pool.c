@@ -152,6 +152,13 @@ void gp_runpool_free(gp_runpool *p)
 	free(p);
 }
 
+/* Whether run r's record is known already (into rec). */
+static int known(gp_runpool *p, size_t r, gp_sbuf *rec)
+{
+	rec->len = 0;
+	return p->ops.known && p->ops.known(p->ops.ud, r, rec);
+}
+
 /* Runs in this process. */
 static int run_local(gp_runpool *p, const size_t *runs, size_t n, gp_runpool_done_fn done,
 		     void *ud, volatile sig_atomic_t *stop, int *stopped, gp_error *err)
@@ -168,7 +175,7 @@ static int run_local(gp_runpool *p, const size_t *runs, size_t n, gp_runpool_don
 			break;
 		}
 		rec.len = 0;
-		if ((st = p->ops.run(p->local, runs[i], &rec, err)))
+		if (!known(p, runs[i], &rec) && (st = p->ops.run(p->local, runs[i], &rec, err)))
 			break;
 		done(ud, runs[i], rec.buf ? rec.buf : "", rec.len);
 	}
@@ -213,6 +220,7 @@ int gp_runpool_run(gp_runpool *p, const size_t *runs, size_t n, gp_runpool_done_
 {
 	size_t next = 0, finished = 0;
 	struct pollfd *pf;
+	gp_sbuf rec;
 	int i, busy = 0, st = GP_OK;
 
 	if (stopped)
@@ -220,6 +228,7 @@ int gp_runpool_run(gp_runpool *p, const size_t *runs, size_t n, gp_runpool_done_
 	if (p->local)
 		return run_local(p, runs, n, done, ud, stop, stopped, err);
 	pf = gp_xcalloc((size_t)p->nworkers, sizeof(*pf));
+	gp_sbuf_init(&rec);
 	while (finished < n) {
 		/* Hand out work to idle workers. */
 		for (i = 0; i < p->nworkers && next < n && !(stop && *stop); i++) {
@@ -227,6 +236,12 @@ int gp_runpool_run(gp_runpool *p, const size_t *runs, size_t n, gp_runpool_done_
 
 			if (p->w[i].busy)
 				continue;
+			if (known(p, runs[next], &rec)) {
+				done(ud, runs[next++], rec.buf ? rec.buf : "", rec.len);
+				finished++;
+				i--;    /* this worker is still idle */
+				continue;
+			}
 			run = runs[next];
 			if (gp_write_all(p->w[i].fd, &run, sizeof(run))) {
 				st = gp_error_set(err, GP_EIO, "", 0, 0, "worker %d went away", i + 1);
@@ -265,6 +280,7 @@ int gp_runpool_run(gp_runpool *p, const size_t *runs, size_t n, gp_runpool_done_
 	}
 out:
 	free(pf);
+	gp_sbuf_release(&rec);
 	/* Runs in flight finish: their results count when the batch was
 	 * stopped, and the sockets stay in step. */
 	for (i = 0; i < p->nworkers; i++) {

@@ -20,6 +20,7 @@ double gp_fail_uniform(uint64_t seed, uint64_t a, uint64_t b, uint64_t c)
 {
 	uint64_t h = mix64(seed + 0x9e3779b97f4a7c15ull);
 
+	gp_rng_note_draw();
 	h = mix64(h ^ (a + 0x632be59bd9b4e019ull));
 	h = mix64(h ^ (b + 0x8cb92ba72f3d8dd7ull));
 	h = mix64(h ^ (c + 0xd1b54a32d192ed03ull));

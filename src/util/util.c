@@ -478,6 +478,20 @@ static uint64_t rotl(uint64_t x, int k)
 	return (x << k) | (x >> (64 - k));
 }
 
+/* One process runs one simulation at a time (worker processes each their
+ * own), so a plain counter says what a run drew. */
+static uint64_t rng_draws;
+
+uint64_t gp_rng_draws(void)
+{
+	return rng_draws;
+}
+
+void gp_rng_note_draw(void)
+{
+	rng_draws++;
+}
+
 uint64_t gp_rng_next(gp_rng *r)
 {
 	uint64_t *s = r->s;
@@ -490,6 +504,7 @@ uint64_t gp_rng_next(gp_rng *r)
 	s[0] ^= s[3];
 	s[2] ^= t;
 	s[3] = rotl(s[3], 45);
+	rng_draws++;
 	return result;
 }
 

@@ -176,7 +176,7 @@ static void test_pool(void)
 {
 	static const size_t runs[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
 	long bad = -1;
-	gp_runpool_ops ops = { sq_open, sq_run, sq_close, &bad };
+	gp_runpool_ops ops = { sq_open, sq_run, sq_close, &bad, NULL };
 	gp_error err = GP_ERROR_INIT;
 	int workers, i;
 
@@ -209,6 +209,39 @@ static void test_pool(void)
 	}
 }
 
+/* Runs answered without running: odd runs here, with a record no run
+ * makes (r * r + 1000); each is handed back once, the others run. */
+static int sq_known(void *ud, size_t r, gp_sbuf *out)
+{
+	(void)ud;
+	if (r % 2 == 0)
+		return 0;
+	gp_sbuf_addf(out, "%zu", r * r + 1000);
+	return 1;
+}
+
+static void test_pool_known(void)
+{
+	static const size_t runs[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	long bad = 3;           /* known, so never run: no error */
+	gp_runpool_ops ops = { sq_open, sq_run, sq_close, &bad, sq_known };
+	gp_error err = GP_ERROR_INIT;
+	int workers, i;
+
+	for (workers = 1; workers <= 3; workers += 2) {
+		gp_runpool *p = gp_runpool_new(&ops, workers, &err);
+		sq_seen s;
+
+		CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+		memset(&s, 0, sizeof(s));
+		CU_ASSERT_EQUAL(gp_runpool_run(p, runs, 10, sq_done, &s, NULL, NULL, &err), GP_OK);
+		CU_ASSERT_EQUAL(s.n, 10);
+		for (i = 0; i < 10; i++)
+			CU_ASSERT_EQUAL(s.v[i], i % 2 ? (long)i * i + 1000 : (long)i * i);
+		gp_runpool_free(p);
+	}
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("run");
@@ -217,6 +250,7 @@ static void register_tests(void)
 	gp_test_add(s, "a run puts the jobs back", test_jobs_put_back);
 	gp_test_add(s, "a spec's settings in each run's description", test_spec_desc);
 	gp_test_add(s, "runs in worker processes", test_pool);
+	gp_test_add(s, "runs known without running", test_pool_known);
 }
 
 int main(int argc, char **argv)

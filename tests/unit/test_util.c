@@ -103,6 +103,25 @@ static void test_rng_deterministic(void)
 	CU_ASSERT_NOT_EQUAL(gp_rng_next(&a), gp_rng_next(&b));
 }
 
+/* Seeding draws nothing; each number drawn counts once, whichever way it
+ * is asked for; a bound of 1 needs none. */
+static void test_rng_draws(void)
+{
+	gp_rng a;
+	uint64_t d0 = gp_rng_draws();
+
+	gp_rng_seed(&a, 5);
+	gp_rng_seed_stream(&a, 5, GP_RNG_STREAM_PROBE);
+	CU_ASSERT_EQUAL(gp_rng_draws(), d0);
+	(void)gp_rng_next(&a);
+	(void)gp_rng_double(&a);
+	(void)gp_rng_double_open(&a);
+	CU_ASSERT_EQUAL(gp_rng_below(&a, 1), 0);
+	CU_ASSERT_EQUAL(gp_rng_draws(), d0 + 3);
+	gp_rng_note_draw();
+	CU_ASSERT_EQUAL(gp_rng_draws(), d0 + 4);
+}
+
 static void test_sbuf(void)
 {
 	gp_sbuf sb;
@@ -435,6 +454,7 @@ static void register_tests(void)
 	gp_test_add(s, "sort_doubles", test_sort_doubles);
 	gp_test_add(s, "ranges", test_ranges);
 	gp_test_add(s, "rng", test_rng_deterministic);
+	gp_test_add(s, "rng draws counted", test_rng_draws);
 	gp_test_add(s, "rng_double", test_rng_double);
 	gp_test_add(s, "heap", test_heap_order);
 	gp_test_add(s, "csv_split", test_csv_split);

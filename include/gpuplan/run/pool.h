@@ -25,6 +25,10 @@ typedef struct gp_runpool_ops {
 	int (*run)(void *state, size_t r, gp_sbuf *out, gp_error *err);
 	void (*close)(void *state);
 	void *ud;
+	/* In this process, before run r is handed out: 1 with r's record
+	 * in out when it is known without running (r is then done at once),
+	 * else 0.  NULL: every run runs. */
+	int (*known)(void *ud, size_t r, gp_sbuf *out);
 } gp_runpool_ops;
 
 typedef struct gp_runpool gp_runpool;

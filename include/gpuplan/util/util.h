@@ -209,6 +209,13 @@ static inline double gp_unit_open_of_bits(uint64_t x)
 double gp_rng_double(gp_rng *r);        /* [0, 1) */
 double gp_rng_double_open(gp_rng *r);   /* (0, 1] */
 
+/* Draws from every seeded generator of this process so far: gp_rng's,
+ * and those of the stateless and Go-compatible streams, which note
+ * theirs with gp_rng_note_draw.  A run during which the count stays put
+ * drew nothing from its seed: any other seed makes the same run. */
+uint64_t gp_rng_draws(void);
+void gp_rng_note_draw(void);
+
 /* Named sub-streams of one seed: each purpose draws from a generator of
  * its own, so draws added for one purpose never move another's numbers.
  * gp_rng_seed_stream seeds with seed ^ stream; gp_rng_seed_item gives

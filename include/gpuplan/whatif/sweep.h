@@ -87,6 +87,11 @@ gp_whatif_pool *gp_whatif_pool_new_with(const gp_whatif_spec *spec, const gp_wha
 					int workers, gp_error *err);
 void gp_whatif_pool_free(gp_whatif_pool *p);
 int gp_whatif_pool_workers(const gp_whatif_pool *p);
+/* Runs the pool answered without simulating: a run of the same
+ * configuration under another seed drew nothing from its seeded
+ * generators (gp_rng_draws), so every seed gives its result and record
+ * (GPUPLAN_TEST_EVERY_SEED=1 in the environment: none, for tests). */
+size_t gp_whatif_pool_reused(const gp_whatif_pool *p);
 typedef void (*gp_whatif_done_fn)(void *ud, size_t run, const gp_whatif_result *res);
 /* Run every run in runs[0..n), handing each result to done (in this
  * process, in completion order).  Stops early, with GP_OK and *stopped
