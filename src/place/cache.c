@@ -31,17 +31,32 @@ int gp_place_pair_score(const gp_place_type *t, int a, int b)
 	return score;
 }
 
-/* NCCL's per-link NVLink bandwidth by NVLink generation (topo.h:
- * SM60 18, SM70/SM80 20, SM90 20.6, SM100 40.1 GB/s). */
-static float nccl_nvlink_gbs(int gen)
+/* The perf model's ring over the GPUs of mask (gp_place_ring_gbs). */
+static double ring_of(const gp_place_type *t, uint64_t mask)
 {
-	switch (gen) {
-	case 1: return 18.0f;
-	case 2: case 3: return 20.0f;
-	case 4: return 20.6f;
-	case 5: return 40.1f;
-	default: return 20.0f;
+	int gpus[GP_TOPO_MAX_GPUS], n = 0;
+
+	while (mask && n < GP_TOPO_MAX_GPUS) {
+		gpus[n++] = __builtin_ctzll(mask);
+		mask &= mask - 1;
 	}
+	if (n < 2)
+		return 0;
+	if (!t->topo || !t->topo->links)
+		/* A hand-built type without a link matrix: every pair is
+		 * taken as SYS without peer access, as when placing. */
+		return gp_perf_pair_gbs_socket(t->model, (gp_link){ GP_LINK_SYS, 0 }, 0,
+					       gp_perf_socket_gbs(t->topo));
+	return gp_perf_ring_gbs(t->topo, t->model, gpus, n, NULL, NULL, NULL);
+}
+
+double gp_place_ring_gbs(const gp_place_type *t, uint64_t mask)
+{
+	if (!t->ring_gbs || (mask >> t->ngpus))
+		return ring_of(t, mask);
+	if (t->ring_gbs[mask] < 0)
+		t->ring_gbs[mask] = ring_of(t, mask);
+	return t->ring_gbs[mask];
 }
 
 static int intern_class(gp_place_cache *pc, const char *key)
@@ -184,8 +199,6 @@ static void no_matrix(gp_place_type *pt, const gp_topo *t)
 
 	pt->ngpus = n > GP_TOPO_MAX_GPUS ? GP_TOPO_MAX_GPUS : n;
 	n = pt->ngpus;
-	pt->nvlink_gbs = pt->pci_gbs = 12.0f;
-	pt->sys_gbs = fminf(pt->pci_gbs, (float)gp_perf_socket_gbs(t));
 	pt->nsubtrees = n > 0;
 	for (i = 0; i < n; i++) {
 		pt->subtree[i] = 0;
@@ -250,6 +263,8 @@ static void build_type(gp_place_cache *pc, const gp_cluster *c, int ti)
 	int n, i, j, cls_map[GP_TOPO_MAX_GPUS];
 
 	memset(pt, 0, sizeof(*pt));
+	pt->topo = t;
+	pt->model = gm;
 	if (!d && !t->links) {
 		no_matrix(pt, t);
 		if (t->gpus)
@@ -265,14 +280,6 @@ static void build_type(gp_place_cache *pc, const gp_cluster *c, int ti)
 	pt->derived = d;
 	pt->ngpus = n = d ? d->ngpus : 0;
 	pt->nnics = t->nnics;
-	pt->nvlink_gbs = nccl_nvlink_gbs(gm ? gm->nvlink_gen : 0);
-	/* PCIe x16: 12 GB/s at Gen3, doubling per generation (NCCL). */
-	pt->pci_gbs = 12.0f;
-	if (gm && gm->pcie_gen > 3 && gm->pcie_gen <= 6)
-		pt->pci_gbs = (float)(12 << (gm->pcie_gen - 3));
-	/* Across sockets the link between them caps it, the perf model's
-	 * figure: the node type's socket_gbs, else NCCL's default. */
-	pt->sys_gbs = fminf(pt->pci_gbs, (float)gp_perf_socket_gbs(t));
 	if (!d)
 		return;
 	for (i = 0; i < n; i++)
@@ -371,6 +378,134 @@ static void build_domains(gp_place_cache *pc, const gp_cluster *c)
 		pc->node_pos[c->node_order[i]] = i;
 }
 
+/* The network GB/s a node gives all its GPUs (gp_perf_node_net_gbs);
+ * nodes without rails of one type and one line rate share it (memo:
+ * last[type] the rate, val[type] the answer). */
+static double node_net(const gp_cluster *c, int node, double *last, double *val)
+{
+	const gp_node *nd = &c->nodes[node];
+	int gpus[GP_TOPO_MAX_GPUS], n = c->types[nd->type].topo.ngpus, g;
+	double gbit = gp_cluster_node_nic_gbps(c, node);
+
+	if (n > GP_TOPO_MAX_GPUS)
+		n = GP_TOPO_MAX_GPUS;
+	if (!nd->nrails && last[nd->type] == gbit)
+		return val[nd->type];
+	for (g = 0; g < n; g++)
+		gpus[g] = g;
+	if (nd->nrails)
+		return gp_perf_node_net_gbs(c, node, gpus, n, NULL);
+	last[nd->type] = gbit;
+	val[nd->type] = gp_perf_node_net_gbs(c, node, gpus, n, NULL);
+	return val[nd->type];
+}
+
+/* Switch groups by network GB/s (descending), then seed weight. */
+static int cmp_bw_group(const void *a, const void *b, void *arg)
+{
+	const gp_place_cache *pc = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+
+	if (pc->sw_fix[x] != pc->sw_fix[y])
+		return pc->sw_fix[x] > pc->sw_fix[y] ? -1 : 1;
+	return (pc->sw_rate[x] > pc->sw_rate[y]) - (pc->sw_rate[x] < pc->sw_rate[y]);
+}
+
+void gp_place_cache_fabric(gp_place_cache *pc)
+{
+	const gp_cluster *c = pc->cluster;
+	int ns = c->nswitches, i, s;
+	double *last, *val, *eff;
+	unsigned char *leaf;
+
+	if (pc->sw_net)
+		return;
+	pc->sw_net = gp_xcalloc((size_t)ns + 1, sizeof(*pc->sw_net));
+	pc->sw_maxg = gp_xcalloc((size_t)ns + 1, sizeof(*pc->sw_maxg));
+	pc->sw_leaf = gp_xmalloc(2 * ((size_t)ns + 1) * sizeof(*pc->sw_leaf));
+	eff = gp_xmalloc(2 * ((size_t)ns + 1) * sizeof(*eff));
+	leaf = gp_xcalloc((size_t)ns + 1, 1);
+	last = gp_xmalloc(((size_t)c->ntypes + 1) * sizeof(*last));
+	val = gp_xcalloc((size_t)c->ntypes + 1, sizeof(*val));
+	for (i = 0; i < c->ntypes; i++)
+		last[i] = -1;
+	for (s = 0; s < 2 * ns; s++)
+		pc->sw_leaf[s] = -1;
+	for (i = 0; i < c->nnodes; i++) {
+		int s0 = gp_place_node_sw(c, i), ng = c->types[c->nodes[i].type].topo.ngpus;
+		double net;
+
+		if (s0 < 0)
+			continue;
+		leaf[s0] = 1;
+		net = node_net(c, i, last, val);
+		for (s = s0; s >= 0; s = c->switches[s].parent) {
+			/* a node without a network attachment is left out, as
+			 * the perf model leaves it */
+			if (net > 0 && (pc->sw_net[s] <= 0 || net < pc->sw_net[s]))
+				pc->sw_net[s] = net;
+			if (ng > pc->sw_maxg[s])
+				pc->sw_maxg[s] = ng;
+		}
+	}
+	/* A leaf whose efficiency at 4 nodes is below that at 2 loses to
+	 * congestion, which grows with the job's nodes; else it is fixed. */
+	for (i = 0; i < ns; i++) {
+		if (!leaf[i])
+			continue;
+		for (s = i; s >= 0; s = c->switches[s].parent) {
+			int lv, k;
+			double e2, e4;
+
+			if (pc->sw_rate[s] == INT_MAX)
+				continue;
+			lv = gp_place_weight_levels(pc->sw_rate[s]);
+			e2 = gp_perf_fabric_efficiency(c, i, 2, lv);
+			e4 = gp_perf_fabric_efficiency(c, i, 4, lv);
+			k = 2 * s + (e4 < e2);
+			if (pc->sw_leaf[k] < 0 || (e4 < e2 ? e4 : e2) < eff[k]) {
+				pc->sw_leaf[k] = i;
+				eff[k] = e4 < e2 ? e4 : e2;
+			}
+		}
+	}
+	pc->sw_fix = gp_xmalloc(((size_t)ns + 1) * sizeof(*pc->sw_fix));
+	pc->sw_bwrank = gp_xmalloc(((size_t)ns + 1) * sizeof(*pc->sw_bwrank));
+	pc->sw_cong = 0;
+	for (s = 0; s < ns; s++) {
+		pc->sw_fix[s] = pc->sw_net[s] * (pc->sw_leaf[2 * s] >= 0 ? eff[2 * s] : 1.0);
+		pc->sw_bwrank[s] = s;
+		pc->sw_cong |= pc->sw_leaf[2 * s + 1] >= 0;
+	}
+	/* Without congestion the order of the switch groups is the same for
+	 * every job: a rank, so that a decision compares integers. */
+	qsort_r(pc->sw_bwrank, (size_t)ns, sizeof(*pc->sw_bwrank), cmp_bw_group, pc);
+	for (s = 0, i = 0; s < ns; s++) {
+		int x = pc->sw_bwrank[s];
+
+		if (s > 0 && cmp_bw_group(&pc->sw_bwrank[s - 1], &x, pc))
+			i++;
+		eff[x] = i; /* (eff reused as scratch) */
+	}
+	for (s = 0; s < ns; s++)
+		pc->sw_bwrank[s] = (int)eff[s];
+	free(last);
+	free(val);
+	free(eff);
+	free(leaf);
+}
+
+double gp_place_group_net_cong(const gp_place_cache *pc, int sw, int need)
+{
+	int maxg, nodes;
+
+	maxg = pc->sw_maxg[sw] > 0 ? pc->sw_maxg[sw] : 1;
+	nodes = (need + maxg - 1) / maxg;
+	return fmin(pc->sw_fix[sw], pc->sw_net[sw] *
+		    gp_perf_fabric_efficiency(pc->cluster, pc->sw_leaf[2 * sw + 1], nodes < 2 ? 2 : nodes,
+					      gp_place_weight_levels(pc->sw_rate[sw])));
+}
+
 gp_place_cache *gp_place_cache_new(const gp_cluster *c)
 {
 	gp_place_cache *pc = gp_xcalloc(1, sizeof(*pc));
@@ -380,9 +515,18 @@ gp_place_cache *gp_place_cache_new(const gp_cluster *c)
 	pc->ntypes = c->ntypes;
 	pc->types = gp_xcalloc((size_t)c->ntypes + 1, sizeof(*pc->types));
 	for (i = 0; i < c->ntypes; i++) {
+		gp_place_type *pt = &pc->types[i];
+
 		build_type(pc, c, i);
-		if (pc->types[i].ngpus >= 1 && pc->types[i].ngpus <= GP_AIX_MAX_GPUS)
-			fill_single(&pc->types[i]);
+		if (pt->ngpus >= 1 && pt->ngpus <= GP_AIX_MAX_GPUS)
+			fill_single(pt);
+		if (pt->ngpus >= 2 && pt->ngpus <= GP_PLACE_TABLE_MAX_GPUS) {
+			size_t m, full = (size_t)1 << pt->ngpus;
+
+			pt->ring_gbs = gp_xmalloc(full * sizeof(*pt->ring_gbs));
+			for (m = 0; m < full; m++)
+				pt->ring_gbs[m] = -1.0;
+		}
 	}
 	build_domains(pc, c);
 	pc->node_int[0] = gp_xcalloc((size_t)c->nnodes + 1, sizeof(int));
@@ -406,6 +550,7 @@ void gp_place_cache_free(gp_place_cache *pc)
 		free(pc->types[i].memo);
 		free(pc->types[i].sc_gpu);
 		free(pc->types[i].sc_iso);
+		free(pc->types[i].ring_gbs);
 		gp_topo_derived_free(pc->types[i].own_derived);
 	}
 	free(pc->types);
@@ -422,6 +567,11 @@ void gp_place_cache_free(gp_place_cache *pc)
 	free(pc->node_mask);
 	free(pc->class_votes);
 	free(pc->class_free);
+	free(pc->sw_net);
+	free(pc->sw_fix);
+	free(pc->sw_bwrank);
+	free(pc->sw_maxg);
+	free(pc->sw_leaf);
 	free(pc);
 }
 

@@ -19,19 +19,6 @@ int gp_place_cmp_u16(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-float gp_place_expense_bw(const gp_place_type *t, int e)
-{
-	int level = GP_EXPENSE_LEVEL(e);
-
-	if (level == GP_LINK_X)
-		return 0.0f;
-	if (level == GP_LINK_NV)
-		return (float)(100 - e) * t->nvlink_gbs;
-	/* Through the CPU NCCL falls back to host memory at about PCIe
-	 * speed; across sockets the SMP link limits it. */
-	return level == GP_LINK_SYS ? t->sys_gbs : t->pci_gbs;
-}
-
 gp_place_mask_info gp_place_mask(const gp_place_type *t, uint64_t mask)
 {
 	gp_place_mask_info mi;
@@ -58,11 +45,16 @@ gp_place_mask_info gp_place_mask(const gp_place_type *t, uint64_t mask)
 	return mi;
 }
 
-/* Whether group a (mask ma) ranks before group b by kind. */
-static int group_better(int kind, gp_place_mask_info a, uint64_t ma,
-			gp_place_mask_info b, uint64_t mb)
+/* Whether group a (mask ma, perf ring bwa) ranks before group b by kind;
+ * bwa and bwb are read for GP_GROUP_BW only. */
+static int group_better(int kind, gp_place_mask_info a, uint64_t ma, double bwa,
+			gp_place_mask_info b, uint64_t mb, double bwb)
 {
 	switch (kind) {
+	case GP_GROUP_BW:
+		if (bwa != bwb)
+			return bwa > bwb;
+		break;
 	case GP_GROUP_RING:
 		if (a.ring != b.ring)
 			return a.ring < b.ring;
@@ -106,16 +98,19 @@ static uint64_t greedy_group(const gp_place_type *t, uint64_t avail, int k, int 
 	for (got = 0; got < k; got++) {
 		uint64_t best = 0, rest = avail & ~set;
 		gp_place_mask_info bi;
+		double bb = 0;
 
 		memset(&bi, 0, sizeof(bi));
 		while (rest) {
 			uint64_t bit = rest & -rest;
 			gp_place_mask_info mi = gp_place_mask(t, set | bit);
+			double bw = kind == GP_GROUP_BW ? gp_place_ring_gbs(t, set | bit) : 0;
 
 			rest &= ~bit;
-			if (!best || group_better(kind, mi, set | bit, bi, set | best)) {
+			if (!best || group_better(kind, mi, set | bit, bw, bi, set | best, bb)) {
 				best = bit;
 				bi = mi;
+				bb = bw;
 			}
 		}
 		if (!best)
@@ -143,6 +138,7 @@ static uint64_t best_group(const gp_place_type *t, uint64_t avail, int k, int ki
 	int idx[64], f = 0, g;
 	uint64_t comb, best = 0, lim;
 	gp_place_mask_info bi;
+	double bb = 0;
 
 	if (k <= 0)
 		return 0;
@@ -161,15 +157,18 @@ static uint64_t best_group(const gp_place_type *t, uint64_t avail, int k, int ki
 	for (comb = ((uint64_t)1 << k) - 1; comb < lim;) {
 		uint64_t m = 0, c = comb, lo, hi;
 		gp_place_mask_info mi;
+		double bw;
 
 		while (c) {
 			m |= (uint64_t)1 << idx[__builtin_ctzll(c)];
 			c &= c - 1;
 		}
 		mi = gp_place_mask(t, m);
-		if (!best || group_better(kind, mi, m, bi, best)) {
+		bw = kind == GP_GROUP_BW ? gp_place_ring_gbs(t, m) : 0;
+		if (!best || group_better(kind, mi, m, bw, bi, best, bb)) {
 			best = m;
 			bi = mi;
+			bb = bw;
 		}
 		lo = comb & -comb;
 		hi = comb + lo;

@@ -30,7 +30,13 @@ typedef struct gp_place_type {
 	/* Copied from the node type's gp_topo_derived for locality. */
 	uint16_t expense[GP_TOPO_MAX_GPUS][GP_TOPO_MAX_GPUS];
 	uint8_t pci[GP_TOPO_MAX_GPUS][GP_TOPO_MAX_GPUS]; /* PCIe level */
-	float nvlink_gbs, pci_gbs, sys_gbs; /* per NVLink, PCIe, across CPUs */
+	/* For the perf model's ring over a GPU subset (gp_place_ring_gbs):
+	 * the node type's topology and GPU model (NULL: unknown), and the
+	 * answers per subset mask, filled on first use (< 0: not yet known;
+	 * NULL above GP_PLACE_TABLE_MAX_GPUS GPUs). */
+	const gp_topo *topo;
+	const gp_gpu_model *model;
+	double *ring_gbs;
 	/* CPU sub-trees (US 12386666): the socket groups (SYS boundary). */
 	int nsubtrees;
 	int subtree[GP_TOPO_MAX_GPUS];
@@ -58,14 +64,17 @@ typedef struct gp_place_type {
 } gp_place_type;
 
 #define GP_PLACE_MEMO_MAX_GPUS 8
-#define GP_PLACE_MEMO_KINDS 4       /* enum gp_group_kind + GP_PLACE_MEMO_PARTITION */
-#define GP_PLACE_MEMO_PARTITION 3
+#define GP_PLACE_MEMO_KINDS 5       /* enum gp_group_kind + GP_PLACE_MEMO_PARTITION */
+#define GP_PLACE_MEMO_PARTITION 4
 
 /* How to rank the GPU groups of one node. */
 enum gp_group_kind {
 	GP_GROUP_SUM = 0,   /* lowest summed pair expense, then worst pair */
 	GP_GROUP_RING,      /* best closed loop (NVLink first), then sum */
 	GP_GROUP_PAIR,      /* highest go-gpuallocator set score */
+	GP_GROUP_BW,        /* highest ring GB/s of the perf model, then sum;
+			     * over several nodes (gp_place_span) the switch
+			     * group with the highest network GB/s first */
 };
 
 const gp_place_type *gp_place_type_of(const gp_place_cache *pc, int node);
@@ -188,6 +197,22 @@ struct gp_place_cache {
 	int *node_int[3];      /* scratch per node (2: gp_place_span's) */
 	uint64_t *node_mask;   /* scratch per node */
 	int summary_timed;     /* gp_place_cache_summary_timed */
+	/* GP_GROUP_BW over several nodes, built on first use (NULL until
+	 * then): per switch the lowest network GB/s of a node under it
+	 * (gp_perf_node_net_gbs over all its GPUs), the most GPUs of one
+	 * node, and the leaves under it whose fabric efficiency is lowest
+	 * (gp_perf_fabric_efficiency at the group's levels): sw_leaf[2s]
+	 * among those whose efficiency does not depend on the job's nodes
+	 * (static hashing), sw_leaf[2s+1] among those it does (congestion);
+	 * -1 none; sw_fix[s] = sw_net[s] x the efficiency of sw_leaf[2s]. */
+	double *sw_net, *sw_fix;
+	/* when no leaf has congestion (sw_cong 0): each switch's place in
+	 * the order of sw_fix (descending), then sw_rate; equal groups share
+	 * a rank */
+	int *sw_bwrank;
+	int sw_cong;
+	int *sw_maxg;
+	int *sw_leaf;
 };
 
 /* A node's leaf switch, -1 when it has none (or a hand-built cluster
@@ -200,6 +225,26 @@ static inline int gp_place_node_sw(const gp_cluster *c, int node)
 }
 
 int gp_place_cmp_u16(const void *a, const void *b);
+
+/* Switch levels a path of seed weight w crosses (InfiniBand k, Ethernet
+ * 99 + k). */
+static inline int gp_place_weight_levels(int w)
+{
+	return w >= 100 ? w - 99 : w;
+}
+/* Build sw_net, sw_maxg and sw_leaf when not yet built. */
+void gp_place_cache_fabric(gp_place_cache *pc);
+/* The perf model's network GB/s a node, after the fabric's efficiency, of
+ * a job of need GPUs under switch sw (gp_place_cache_fabric built): the
+ * slowest node's NICs under it, times the lowest efficiency of its
+ * leaves at its switch levels and ceil(need / most GPUs of a node)
+ * nodes (at least 2). */
+double gp_place_group_net_cong(const gp_place_cache *pc, int sw, int need);
+static inline double gp_place_group_net_gbs(const gp_place_cache *pc, int sw, int need)
+{
+	/* without congestion the same for any job */
+	return pc->sw_leaf[2 * sw + 1] < 0 ? pc->sw_fix[sw] : gp_place_group_net_cong(pc, sw, need);
+}
 
 /* The allocation index (alloc_index.h) when it may answer for this
  * decision: no explanation wanted (explanations count every fitting
@@ -254,7 +299,10 @@ static inline int gp_place_ix_next_mask(const gp_aix_type *xt, int m)
 }
 /* go-gpuallocator pair score from the node type (see gpu_pair_score.c). */
 int gp_place_pair_score(const gp_place_type *t, int a, int b);
-/* NCCL-style GB/s of a link of expense e on this node type. */
-float gp_place_expense_bw(const gp_place_type *t, int e);
+/* The perf model's ring GB/s over the GPUs of mask on node type t
+ * (gp_perf_ring_gbs: NVLink channels, host staging without peer access,
+ * shared PCIe switch uplinks, host memory, the socket link); 0 for fewer
+ * than two GPUs.  Tabled per node type on first use. */
+double gp_place_ring_gbs(const gp_place_type *t, uint64_t mask);
 
 #endif

@@ -67,26 +67,57 @@ int gp_place_reach_limit(const gp_policy_ctx *ctx, int64_t *sum, int *fit, int n
 }
 
 /* The switch for a multi-node job of need GPUs from the fitting GPUs per
- * switch (pc->sw_free): the best (lowest) seed weight, then the least
- * left over; -1 (WAIT reason set) when no connected group holds it.
- * total: fitting GPUs in the cluster, for the explanation. */
-static int span_switch(const gp_policy_ctx *ctx, gp_place_cache *pc, int need, int64_t total)
+ * switch (pc->sw_free): for GP_GROUP_BW the highest network GB/s of the
+ * perf model first (gp_place_group_net_gbs); then the best (lowest)
+ * seed weight, then the least left over; -1 (WAIT reason set) when no
+ * connected group holds it.  total: fitting GPUs in the cluster, for the
+ * explanation. */
+static int span_switch(const gp_policy_ctx *ctx, gp_place_cache *pc, int need, int64_t total,
+		       int kind)
 {
 	const gp_cluster *c = ctx->cluster;
 	int64_t bestrem = 0, most = 0;
 	int s, best = -1;
+	double bestnet = 0;
 
-	for (s = 0; s < c->nswitches; s++) {
-		int64_t rem = pc->sw_free[s] - need;
+	if (kind == GP_GROUP_BW)
+		gp_place_cache_fabric(pc);
+	if (kind == GP_GROUP_BW && !pc->sw_cong) {
+		const int *rank = pc->sw_bwrank;
 
-		if (rem < 0 || pc->sw_rate[s] == INT_MAX)
-			continue;
-		if (best < 0 || pc->sw_rate[s] < pc->sw_rate[best] ||
-		    (pc->sw_rate[s] == pc->sw_rate[best] && rem < bestrem)) {
-			best = s;
-			bestrem = rem;
+		for (s = 0; s < c->nswitches; s++) {
+			int64_t rem = pc->sw_free[s] - need;
+
+			if (rem < 0 || pc->sw_rate[s] == INT_MAX)
+				continue;
+			if (best < 0 || rank[s] < rank[best] || (rank[s] == rank[best] && rem < bestrem)) {
+				best = s;
+				bestrem = rem;
+			}
+		}
+		bestnet = best >= 0 ? pc->sw_fix[best] : 0;
+	} else {
+		for (s = 0; s < c->nswitches; s++) {
+			int64_t rem = pc->sw_free[s] - need;
+			double net = 0;
+
+			if (rem < 0 || pc->sw_rate[s] == INT_MAX)
+				continue;
+			if (kind == GP_GROUP_BW)
+				net = gp_place_group_net_gbs(pc, s, need);
+			if (best < 0 || net > bestnet ||
+			    (net == bestnet && (pc->sw_rate[s] < pc->sw_rate[best] ||
+						(pc->sw_rate[s] == pc->sw_rate[best] && rem < bestrem)))) {
+				best = s;
+				bestrem = rem;
+				bestnet = net;
+			}
 		}
 	}
+	if (best >= 0 && kind == GP_GROUP_BW)
+		gp_explain_add(ctx->explain, "several nodes: switch %s, network %.1f GB/s a node (perf model: "
+			       "the slowest node's NICs under it x the fabric's efficiency over %d switch level(s))",
+			       c->switches[best].name, bestnet, gp_place_weight_levels(pc->sw_rate[best]));
 	if (best >= 0)
 		return best;
 	for (s = 0; s < c->nswitches; s++)
@@ -347,7 +378,7 @@ int gp_place_span(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *jo
 		for (s = gp_place_node_sw(c, i); s >= 0; s = c->switches[s].parent)
 			pc->sw_free[s] += fit[i];
 	}
-	if ((best = span_switch(ctx, pc, job->gpus, total)) < 0)
+	if ((best = span_switch(ctx, pc, job->gpus, total, kind)) < 0)
 		return GP_WAIT;
 	for (i = 0; i < c->nnodes; i++) {
 		if (fit[i] <= 0)
@@ -576,7 +607,7 @@ int gp_place_span_ix(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
 				pc->sw_free[s] += f;
 		}
 	}
-	if ((best = span_switch(ctx, pc, job->gpus, 0)) < 0)
+	if ((best = span_switch(ctx, pc, job->gpus, 0, kind)) < 0)
 		return GP_WAIT;
 	if (c->switches[best].count > gp_place_span_walk_max)
 		return span_big(ctx, pc, job, best, kind, best_fit, out);

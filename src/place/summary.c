@@ -17,12 +17,6 @@ void gp_place_cache_summary_timed(gp_place_cache *pc, int on)
 		pc->summary_timed = on;
 }
 
-/* Switch levels from the seed-patent weight (IB k, Ethernet 99 + k). */
-static int levels_of(int w)
-{
-	return w >= 100 ? w - 99 : w;
-}
-
 /* Network side: the farthest node from the first (in a tree the set's
  * common ancestor is the shallowest of those pairwise ones) and the
  * slowest node attachment, as the perf model counts it. */
@@ -52,8 +46,8 @@ static void net_facts(const gp_cluster *c, const gp_placement *p, gp_place_summa
 
 			if (w < 0) {
 				s->net_levels = -1;
-			} else if (levels_of(w) >= s->net_levels) {
-				s->net_levels = levels_of(w);
+			} else if (gp_place_weight_levels(w) >= s->net_levels) {
+				s->net_levels = gp_place_weight_levels(w);
 				s->net_ib = w < 100;
 			}
 		}

@@ -853,11 +853,13 @@ static void test_bw_max(void)
 
 /* The link between the CPU sockets caps a SYS pair in placement scoring
  * as in the perf model: 8 x RTX 4090 (PCIe Gen4, 24 GB/s), every pair
- * SYS; without socket_gbs NCCL's default 16 GB/s (it was 10 whatever the
- * CPUs), Skylake sockets 10, Sapphire Rapids 22. */
+ * SYS; a consumer card has no peer access, so a pair is staged through
+ * host memory, 0.8 x 24 = 19.2, and across the sockets at most their
+ * link: without socket_gbs NCCL's default 16 GB/s, Skylake sockets 10,
+ * Sapphire Rapids 22 (the staging, 19.2, binds). */
 static void test_bw_max_socket_link(void)
 {
-	static const double socket[] = { 0, 10, 22 }, want[] = { 16, 10, 22 };
+	static const double socket[] = { 0, 10, 22 }, want[] = { 16, 10, 19.2 };
 	size_t i;
 
 	for (i = 0; i < sizeof(socket) / sizeof(socket[0]); i++) {
@@ -870,9 +872,71 @@ static void test_bw_max_socket_link(void)
 		f.pc = gp_place_cache_new(&f.c);
 		t = gp_place_type_of(f.pc, 0);
 		CU_ASSERT_EQUAL_FATAL(GP_EXPENSE_LEVEL(t->expense[0][1]), GP_LINK_SYS);
-		CU_ASSERT_DOUBLE_EQUAL(gp_place_expense_bw(t, t->expense[0][1]), want[i], 1e-6);
+		CU_ASSERT_DOUBLE_EQUAL(gp_place_ring_gbs(t, 0x3), want[i], 1e-9);
 		fx_close(&f);
 	}
+}
+
+/* bw-max ranks GPU sets by the perf model's ring (staged.yaml): a K80
+ * box, PCIe Gen3 x16 = 12 GB/s, boards {0,1} and {2,3} each behind a
+ * PCIe switch (PIX), SOC across; peer access only between GPU2 and GPU3.
+ *   {0,1}: staged through host memory, 0.8 x 12 = 9.6 per hop, and both
+ *          hops (0->1, 1->0) go up and down board 0's uplink: 12 / 2 = 6;
+ *   {2,3}: peer access over the switch: 12;
+ *   across boards: staged, min(9.6, socket link 16) = 9.6, one flow each
+ *          way through each board's uplink: 9.6.
+ * Two GPUs: {2,3} (12), where the link levels alone tie {0,1} with it and
+ * its lower mask won.  Three GPUs: a ring through {0,1} sends two flows
+ * each way through board 0's uplink (6); {0,2,3} and {1,2,3} stage only
+ * 0->2 and 3->0 (or 1's), 9.6; equal sums (600 + 600 + 200), the lower
+ * mask {0,2,3}. */
+static void test_bw_max_staged(void)
+{
+	fixture f;
+	gp_job j;
+
+	fx_open(&f, "staged.yaml");
+	job_of(&j, GP_JOB_SINGLE_NODE, 2);
+	CU_ASSERT_EQUAL(run(&f, "bw-max", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "k80", 2, 3, -1));
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 12.0, 1e-9);
+	job_of(&j, GP_JOB_SINGLE_NODE, 3);
+	CU_ASSERT_EQUAL(run(&f, "bw-max", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "k80", 0, 2, 3, -1));
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 9.6, 1e-9);
+	/* GPU3 taken: {0,2} and {1,2} (9.6) before {0,1} (6). */
+	busy(&f, "k80", 3, -1);
+	job_of(&j, GP_JOB_SINGLE_NODE, 2);
+	CU_ASSERT_EQUAL(run(&f, "bw-max", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "k80", 0, 2, -1));
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 9.6, 1e-9);
+	fx_close(&f);
+}
+
+/* bw-max over several nodes ranks switch groups by the perf model's
+ * network rate (ecmp.yaml): two DGX-1 (4 NICs at PIX of their GPUs)
+ * under an InfiniBand spine with static routing, two under one RoCE
+ * leaf, both 100 Gb/s: 4 x 100 / 8 x 0.94 = 47 GB/s a node.  Across
+ * the spine flows are hashed over two switch tiers, 47 / (1 + 0.4) =
+ * 33.6; the RoCE leaf keeps 47.  The seed weights (InfiniBand 2 for the
+ * spine, Ethernet 100 for the leaf) would take the spine. */
+static void test_bw_max_ecmp(void)
+{
+	fixture f;
+	gp_job j;
+
+	fx_open(&f, "ecmp.yaml");
+	job_of(&j, GP_JOB_RING_ALLREDUCE, 16);
+	CU_ASSERT_EQUAL(run(&f, "bw-max", &j), GP_PLACED);
+	CU_ASSERT_EQUAL(f.p.nparts, 2);
+	CU_ASSERT(part_is(&f, 0, "roce-1", 0, 1, 2, 3, 4, 5, 6, 7, -1));
+	CU_ASSERT(part_is(&f, 1, "roce-2", 0, 1, 2, 3, 4, 5, 6, 7, -1));
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 47.0, 1e-9);
+	/* bestfit keeps the seed rule: the spine, weight 2. */
+	CU_ASSERT_EQUAL(run(&f, "bestfit", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "ib-1", 0, 1, 2, 3, 4, 5, 6, 7, -1));
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 47.0 / 1.4, 1e-9);
+	fx_close(&f);
 }
 
 /* ---- every policy: reachability ---- */
@@ -1249,6 +1313,8 @@ static void register_tests(void)
 	gp_test_add(s, "gpu-pair-score", test_gpu_pair_score);
 	gp_test_add(s, "bw-max", test_bw_max);
 	gp_test_add(s, "bw-max socket link", test_bw_max_socket_link);
+	gp_test_add(s, "bw-max staged pairs", test_bw_max_staged);
+	gp_test_add(s, "bw-max ECMP tiers", test_bw_max_ecmp);
 	gp_test_add(s, "every policy respects reachability", test_reachability_all_policies);
 	gp_test_add(s, "all-SYS box: GPUs under one CPU", test_allsys_sockets);
 	gp_test_add(s, "CPU cores from each GPU's NUMA node", test_cpus_per_numa);
