@@ -763,9 +763,12 @@ int gp_sim_quota_reclaim(sim *s, int32_t j)
  * [LessThanOrEqualToFinalShare, LessThanInitialShare], for a job j of
  * tenant x that cannot start and would borrow (reclaim is for a job
  * within its quota), within x's borrowing limit:
- *  1. S = x's share with j.  Candidates are the running jobs of the other
- *     tenants of x's cohort with a share above 0 (they borrow), each
- *     tenant's in reclaim's candidate order.
+ *  1. S = x's share with j, on every key j's placement draws on (the
+ *     search runs on j's request on `gpus`, and again with the
+ *     placement's S when a job taken would not stand on it).
+ *     Candidates are the running jobs of the other tenants of x's
+ *     cohort with a share above 0 (they borrow), each tenant's in
+ *     reclaim's candidate order.
  *  2. While j does not fit: the tenant y with the highest share (then
  *     the first in the file) offers its candidates in order; the first
  *     one z with y's share without z still >= S is taken, those before
@@ -908,12 +911,22 @@ static int fp_members(sim *s, int t, double xs, fp_member *m)
 	return nm;
 }
 
-/* Take v for j; 1 when j then fits. */
-static int fp_take(sim *s, int32_t j, int t, int32_t v, size_t *nv, int64_t *freed)
+/* What a job taken stands on: S <= lim (rule 2), S < lim (rule 3). */
+typedef struct fp_lim {
+	double lim;
+	int strict;
+} fp_lim;
+
+/* Take v for j, standing on lim/strict; 1 when j then fits. */
+static int fp_take(sim *s, int32_t j, int t, int32_t v, double lim, int strict, size_t *nv, int64_t *freed,
+		   fp_lim **thr, size_t *thr_cap)
 {
 	take(s, v);
 	*freed += s->ix.held[v];
 	GP_GROW(s->q_vict, s->q_vict_cap, *nv + 1);
+	GP_GROW(*thr, *thr_cap, *nv + 1);
+	(*thr)[*nv].lim = lim;
+	(*thr)[*nv].strict = strict;
 	s->q_vict[(*nv)++] = v;
 	return fits_now(s, j, t, *freed, 1);
 }
@@ -928,21 +941,29 @@ static void fp_fail(sim *s, int32_t j, int t)
 	s->q_fp_free[t] = s->cap_milli - s->alloc_milli;
 }
 
-/* The search of rules 2-4 for j of tenant t, share xs with it. */
-__attribute__((noinline)) static int fp_search(sim *s, int32_t j, int t, double xs)
+/* Put back every job taken. */
+static void fp_undo(sim *s, size_t nv)
+{
+	while (nv-- > 0)
+		if (give_back(s, s->q_vict[nv]) != 0)
+			s->status = gp_error_set(s->err, GP_EIO, NULL, 0, 0,
+						 "internal error: cannot restore a running job");
+}
+
+/* One search of rules 2-4 for j of tenant t with xs for S; into *full
+ * S as j's placement (s->scratch) draws on every quota key.  1 when j
+ * fits and every job taken stands with S measured so. */
+static int fp_round(sim *s, int32_t j, int t, double xs, double *full, size_t *nvp, fp_lim **thr, size_t *thr_cap)
 {
 	const gp_tenants *T = s->cfg->tenants;
-	int co = T->t[t].cohort, ok = 0, nm, i;
+	int ok = 0, nm, i;
 	int64_t freed = 0, dv[GP_TENANTS_MAX_RES];
 	size_t nv = 0;
-	double ys;
+	double ys, yw = 0;
 	fp_member *m, *y;
 	int32_t v;
 
-	for (i = s->q_co_off[co]; i < s->q_co_off[co + 1]; i++)
-		integrate_tenant(s, (size_t)s->q_co_mem[i]);
-	integrate_cohort(s, co);
-	m = gp_xmalloc((size_t)(s->q_co_off[co + 1] - s->q_co_off[co]) * sizeof(*m));
+	m = gp_xmalloc((size_t)(s->q_co_off[T->t[t].cohort + 1] - s->q_co_off[T->t[t].cohort]) * sizeof(*m));
 	nm = fp_members(s, t, xs, m);
 	/* rule 2 */
 	while (!ok && s->status == GP_OK && (y = fp_top(s, m, nm, &ys)) != NULL) {
@@ -960,7 +981,7 @@ __attribute__((noinline)) static int fp_search(sim *s, int32_t j, int t, double 
 			demand(s, &s->pool[s->slot[v]], dv);
 			/* one key: a job as large as one that failed fails */
 			if (!(T->nres == 1 && dv[0] >= y->dfail)) {
-				if (share_of(s, y->y, dv, -1) >= xs)
+				if ((yw = share_of(s, y->y, dv, -1)) >= xs)
 					break;
 				y->dfail = dv[0];
 			}
@@ -970,7 +991,7 @@ __attribute__((noinline)) static int fp_search(sim *s, int32_t j, int t, double 
 		if (v < 0)
 			y->in = 0;
 		else
-			ok = fp_take(s, j, t, v, &nv, &freed);
+			ok = fp_take(s, j, t, v, yw, 0, &nv, &freed, thr, thr_cap);
 	}
 	/* rule 3 */
 	for (i = 0; i < nm; i++)
@@ -978,15 +999,48 @@ __attribute__((noinline)) static int fp_search(sim *s, int32_t j, int t, double 
 	while (!ok && s->status == GP_OK && (y = fp_top(s, m, nm, &ys)) != NULL) {
 		y->in = 0;
 		if (xs < ys)
-			ok = fp_take(s, j, t, y->aside, &nv, &freed);
+			ok = fp_take(s, j, t, y->aside, ys, 1, &nv, &freed, thr, thr_cap);
 	}
 	free(m);
+	*nvp = nv;
+	if (!ok)
+		return 0;
+	/* S was j's share with its request on `gpus` alone (its placement
+	 * is not known before the search): S with the placement's GPU model
+	 * keys must meet every rule a job was taken by, or the tenant that
+	 * lost it could take it back at once at the same instant */
+	demand(s, &s->scratch, dv);
+	*full = share_of(s, t, dv, 1);
+	for (i = 0; i < (int)nv; i++)
+		if ((*thr)[i].strict ? !(*full < (*thr)[i].lim) : !(*full <= (*thr)[i].lim))
+			return 0;
+	return 1;
+}
+
+/* Rules 2-4 for j of tenant t, share xs with it: a search whose
+ * placement's S breaks a rule is run again with that S, a few times. */
+__attribute__((noinline)) static int fp_search(sim *s, int32_t j, int t, double xs)
+{
+	int co = s->cfg->tenants->t[t].cohort, ok = 0, round, i;
+	double full = xs;
+	fp_lim *thr = NULL;
+	size_t nv = 0, thr_cap = 0;
+
+	for (i = s->q_co_off[co]; i < s->q_co_off[co + 1]; i++)
+		integrate_tenant(s, (size_t)s->q_co_mem[i]);
+	integrate_cohort(s, co);
+	for (round = 0; round < 3 && s->status == GP_OK; round++) {
+		ok = fp_round(s, j, t, xs, &full, &nv, &thr, &thr_cap);
+		if (ok || !(full > xs))
+			break;
+		fp_undo(s, nv);
+		nv = 0;
+		xs = full;
+	}
+	free(thr);
 	if (ok)
 		return commit_victims(s, t, nv, 1);
-	while (nv-- > 0)
-		if (give_back(s, s->q_vict[nv]) != 0)
-			s->status = gp_error_set(s->err, GP_EIO, NULL, 0, 0,
-						 "internal error: cannot restore a running job");
+	fp_undo(s, nv);
 	fp_fail(s, j, t);
 	return 0;
 }
