@@ -90,9 +90,10 @@ static uint64_t binom_capped(int n, int k)
 	return r;
 }
 
-static uint64_t greedy_group(const gp_place_type *t, uint64_t avail, int k, int kind)
+static uint64_t greedy_group(const gp_place_type *t, uint64_t base, uint64_t avail, int k,
+			     int kind)
 {
-	uint64_t set = 0;
+	uint64_t set = base;
 	int got;
 
 	for (got = 0; got < k; got++) {
@@ -117,23 +118,33 @@ static uint64_t greedy_group(const gp_place_type *t, uint64_t avail, int k, int 
 			return 0;
 		set |= best;
 	}
-	return set;
+	return set & ~base;
 }
 
-static uint64_t best_group(const gp_place_type *t, uint64_t avail, int k, int kind);
+static uint64_t best_group(const gp_place_type *t, uint64_t base, uint64_t avail, int k, int kind);
 
 uint64_t gp_place_best_group(const gp_place_type *t, uint64_t avail, int k, int kind)
 {
 	uint64_t *slot = gp_place_memo(t, kind, avail, k);
 
 	if (!slot)
-		return best_group(t, avail, k, kind);
+		return best_group(t, 0, avail, k, kind);
 	if (*slot == UINT64_MAX)
-		*slot = best_group(t, avail, k, kind);
+		*slot = best_group(t, 0, avail, k, kind);
 	return *slot;
 }
 
-static uint64_t best_group(const gp_place_type *t, uint64_t avail, int k, int kind)
+uint64_t gp_place_best_join(const gp_place_type *t, uint64_t base, uint64_t avail, int k, int kind)
+{
+	avail &= ~base;
+	if (!base)
+		return gp_place_best_group(t, avail, k, kind);
+	return best_group(t, base, avail, k, kind);
+}
+
+/* The best k GPUs of avail ranked as the set base | them (base and avail
+ * disjoint); the group without base. */
+static uint64_t best_group(const gp_place_type *t, uint64_t base, uint64_t avail, int k, int kind)
 {
 	int idx[64], f = 0, g;
 	uint64_t comb, best = 0, lim;
@@ -150,7 +161,7 @@ static uint64_t best_group(const gp_place_type *t, uint64_t avail, int k, int ki
 	if (k == f)
 		return avail;
 	if (f >= 63 || binom_capped(f, k) > GROUP_ENUM_MAX)
-		return greedy_group(t, avail, k, kind);
+		return greedy_group(t, base, avail, k, kind);
 	memset(&bi, 0, sizeof(bi));
 	lim = (uint64_t)1 << f;
 	/* Gosper's hack over the f available GPUs. */
@@ -163,8 +174,8 @@ static uint64_t best_group(const gp_place_type *t, uint64_t avail, int k, int ki
 			m |= (uint64_t)1 << idx[__builtin_ctzll(c)];
 			c &= c - 1;
 		}
-		mi = gp_place_mask(t, m);
-		bw = kind == GP_GROUP_BW ? gp_place_ring_gbs(t, m) : 0;
+		mi = gp_place_mask(t, base | m);
+		bw = kind == GP_GROUP_BW ? gp_place_ring_gbs(t, base | m) : 0;
 		if (!best || group_better(kind, mi, m, bw, bi, best, bb)) {
 			best = m;
 			bi = mi;

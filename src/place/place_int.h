@@ -90,6 +90,11 @@ gp_place_mask_info gp_place_mask(const gp_place_type *t, uint64_t mask);
 /* Best k-subset of avail (bit g = local GPU g) by kind; 0 if none.
  * Exhaustive up to 20000 subsets, greedy beyond. */
 uint64_t gp_place_best_group(const gp_place_type *t, uint64_t avail, int k, int kind);
+/* Best k GPUs of avail to join the GPUs of base on the same node (a
+ * member that grows, as in worker replacement): ranked by kind as the
+ * whole set base | them; returns them without base, 0 if none.  base 0
+ * is gp_place_best_group. */
+uint64_t gp_place_best_join(const gp_place_type *t, uint64_t base, uint64_t avail, int k, int kind);
 /* Whether GPU (global id) fits one share of the job. */
 int gp_place_gpu_fits(const gp_alloc *a, int gpu, const gp_job *job);
 /* Bit mask of the node's GPUs that fit one share; *n gets the count.

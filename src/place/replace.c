@@ -398,6 +398,20 @@ static void give_back(const rctx *r, const gp_placement *p, gp_replace_result *o
 	}
 }
 
+/* The surviving member a replacement on node joins: the job's last
+ * member there of the failed member's role that still has GPUs; -1 none
+ * (the replacement is a member of its own). */
+static int merge_target(const rctx *r, int node)
+{
+	int i, merge = -1;
+
+	for (i = 0; i < r->nbase; i++)
+		if (r->base[i].ngpus > 0 && r->base[i].node == node &&
+		    r->base[i].role == r->base[r->fi].role)
+			merge = i;
+	return merge;
+}
+
 /* The members with the candidate in the failed member's place, into r->m:
  * merged into the job's part on that node when there is one of the same
  * role.  Returns their count. */
@@ -405,11 +419,8 @@ static int cand_members(rctx *r, const gp_replace_cand *cand)
 {
 	const member *base = r->base;
 	member cm;
-	int i, fi = r->fi, merge = -1, nm = 0;
+	int i, fi = r->fi, merge = merge_target(r, cand->node), nm = 0;
 
-	for (i = 0; i < r->nbase; i++)
-		if (base[i].ngpus > 0 && base[i].node == cand->node && base[i].role == base[fi].role)
-			merge = i;
 	for (i = 0; i < r->nbase; i++) {
 		if (base[i].ngpus == 0 && i != fi)
 			continue;
@@ -446,8 +457,8 @@ static int candidate(rctx *r, gp_place_cache *pc, int n, const gp_replace_result
 	const gp_policy_ctx *ctx = r->ctx;
 	const gp_cluster *c = ctx->cluster;
 	const gp_job *job = r->job;
-	int i, cnt, k = out->nfailed;
-	uint64_t mask, grp;
+	int i, cnt, k = out->nfailed, merge;
+	uint64_t mask, grp, join = 0;
 
 	if (ctx->alloc->node_state[n] != GP_NODE_UP)
 		return 0;
@@ -466,7 +477,12 @@ static int candidate(rctx *r, gp_place_cache *pc, int n, const gp_replace_result
 		if (r->base[i].ngpus > 0 && r->base[i].node != n &&
 		    gp_cluster_comm_weight(c, n, r->base[i].node) < 0)
 			return 0;
-	grp = gp_place_best_group(gp_place_type_of(pc, n), mask, k, GP_GROUP_RING);
+	/* The GPUs whose ring the perf model rates fastest, as bw-max ranks
+	 * GPU sets; joining a surviving member on n, its ring with them. */
+	if ((merge = merge_target(r, n)) >= 0)
+		for (i = 0; i < r->base[merge].ngpus; i++)
+			join |= 1ull << r->base[merge].gpus[i];
+	grp = gp_place_best_join(gp_place_type_of(pc, n), join, mask, k, GP_GROUP_BW);
 	if (!grp)
 		return 0;
 	memset(cand, 0, sizeof(*cand));

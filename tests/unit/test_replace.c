@@ -472,6 +472,119 @@ static void test_copy_not_from_failed_node(void)
 	gp_cluster_release(&c);
 }
 
+/* The replacement's GPUs are those whose ring the perf model rates
+ * fastest, as bw-max ranks GPU sets (staged-ib.yaml): K80 boxes, PCIe
+ * Gen3 x16 = 12 GB/s, boards {0,1} and {2,3} behind PCIe switches, peer
+ * access only between GPU2 and GPU3.  Rings: {2,3} 12 GB/s (peer access
+ * over the switch); {0,1} 6 (staged through host memory, 0.8 x 12 = 9.6
+ * a hop, both hops through board 0's uplink: 12 / 2); across the boards
+ * 9.6 (staged, one flow each way through each uplink).  The HDR NIC
+ * (23.5 GB/s) is faster than every ring, so a member's own ring bounds
+ * its up and down links: its communication is P / ring.  The job's
+ * compute is the same K80 on every member and cancels out. */
+static void staged_open(gp_cluster *c, gp_alloc *a)
+{
+	gp_error err = GP_ERROR_INIT;
+
+	gp_cluster_init(c);
+	CU_ASSERT_FATAL(gp_cluster_load(gp_test_path("tests/data/clusters/staged-ib.yaml"), c,
+					&err) == GP_OK);
+	CU_ASSERT_FATAL(c->nnodes == 3);
+	gp_alloc_init(a, c);
+	gp_rng_seed(&rng, 1);
+}
+
+/* A 4-GPU ring over k80-a {2,3} and k80-b {2,3}; k80-a's {0,1} busy;
+ * k80-b fails.  Before: compute + P / 12.  k80-c is the only candidate:
+ * by link level alone {0,1} and {2,3} tie (PIX) and the lower mask {0,1}
+ * was taken, compute + P / 6, slower than before; the perf model's ring
+ * takes {2,3}: compute + P / 12, eligible. */
+static void test_staged_new_member(void)
+{
+	gp_cluster c;
+	gp_alloc a;
+	gp_job j;
+	gp_placement p;
+	gp_place_part *part;
+	gp_replace_result r;
+	gp_replace_opts o = { 0, 1 };
+	gp_error err = GP_ERROR_INIT;
+	gp_policy_ctx ctx;
+	int g;
+
+	staged_open(&c, &a);
+	job_init(&j, GP_JOB_RING_ALLREDUCE, 4, 1);
+	gp_placement_init(&p);
+	for (g = 0; g < 2; g++) {
+		part = gp_placement_add(&p, g);
+		part->ngpus = 2, part->gpus[0] = 2, part->gpus[1] = 3, part->mem_mib = 1024;
+	}
+	CU_ASSERT_FATAL(gp_placement_apply(&a, &p) == 0);
+	CU_ASSERT_FATAL(gp_alloc_take_gpu(&a, c.nodes[0].first_gpu + 0, 1000, 0) == 0);
+	CU_ASSERT_FATAL(gp_alloc_take_gpu(&a, c.nodes[0].first_gpu + 1, 1000, 0) == 0);
+	gp_alloc_set_state(&a, 1, GP_NODE_DOWN);
+	gp_replace_result_init(&r);
+	ctx = (gp_policy_ctx){ &c, &a, &rng, NULL, NULL };
+	CU_ASSERT_EQUAL_FATAL(gp_replace_decide(&ctx, &j, &p, 1, 0, &o, &r, &err), GP_OK);
+	CU_ASSERT_EQUAL(r.modelled, 1);
+	CU_ASSERT_EQUAL(r.ncands, 1);
+	CU_ASSERT_EQUAL(r.status, GP_REPLACE_REPLACED);
+	CU_ASSERT_EQUAL(r.chosen.node, 2);
+	CU_ASSERT_EQUAL_FATAL(r.chosen.ngpus, 2);
+	CU_ASSERT_EQUAL(r.chosen.gpus[0], 2);
+	CU_ASSERT_EQUAL(r.chosen.gpus[1], 3);
+	CU_ASSERT_TRUE(r.chosen.eligible);
+	CU_ASSERT_DOUBLE_EQUAL(r.iteration_s_after, r.iteration_s_before, 1e-9);
+	CU_ASSERT_EQUAL(r.added.parts[0].ngpus, 2);
+	CU_ASSERT_EQUAL(r.added.parts[0].gpus[0], 2);
+	gp_replace_result_release(&r);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	gp_alloc_release(&a);
+	gp_cluster_release(&c);
+}
+
+/* A single-node job on k80-a {0,2}; GPU0 fails, the node stays up.
+ * Before: staged across the boards, compute + P / 9.6.  The replacement
+ * joins the survivor GPU2: GPU1 (the lowest free GPU, what a lone GPU's
+ * link level gave) makes {1,2}, 9.6 again; GPU3 makes {2,3}, 12: after =
+ * before - P / 9.6 + P / 12. */
+static void test_staged_join_survivor(void)
+{
+	gp_cluster c;
+	gp_alloc a;
+	gp_job j;
+	gp_placement p;
+	gp_place_part *part;
+	gp_replace_result r;
+	gp_replace_opts o = { 0, 1 };
+	gp_error err = GP_ERROR_INIT;
+	gp_policy_ctx ctx;
+
+	staged_open(&c, &a);
+	job_init(&j, GP_JOB_SINGLE_NODE, 2, 1);
+	gp_placement_init(&p);
+	part = gp_placement_add(&p, 0);
+	part->ngpus = 2, part->gpus[0] = 0, part->gpus[1] = 2, part->mem_mib = 1024;
+	CU_ASSERT_FATAL(gp_placement_apply(&a, &p) == 0);
+	gp_replace_result_init(&r);
+	ctx = (gp_policy_ctx){ &c, &a, &rng, NULL, NULL };
+	CU_ASSERT_EQUAL_FATAL(gp_replace_decide(&ctx, &j, &p, 0, 0x1u, &o, &r, &err), GP_OK);
+	CU_ASSERT_EQUAL(r.ncands, 1);
+	CU_ASSERT_EQUAL(r.status, GP_REPLACE_REPLACED);
+	CU_ASSERT_EQUAL(r.chosen.node, 0);
+	CU_ASSERT_EQUAL_FATAL(r.chosen.ngpus, 1);
+	CU_ASSERT_EQUAL(r.chosen.gpus[0], 3);
+	CU_ASSERT_TRUE(r.chosen.eligible);
+	CU_ASSERT_DOUBLE_EQUAL(r.iteration_s_after,
+			       r.iteration_s_before - P_BYTES / 9.6e9 + P_BYTES / 12e9, 1e-9);
+	gp_replace_result_release(&r);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	gp_alloc_release(&a);
+	gp_cluster_release(&c);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("replace");
@@ -484,6 +597,8 @@ static void register_tests(void)
 	gp_test_add(s, "no model size: relative peak", test_relative_without_model);
 	gp_test_add(s, "none and errors", test_none_and_errors);
 	gp_test_add(s, "state never from the failed node", test_copy_not_from_failed_node);
+	gp_test_add(s, "replacement GPUs by the perf model's ring", test_staged_new_member);
+	gp_test_add(s, "replacement joining a survivor's ring", test_staged_join_survivor);
 }
 
 int main(int argc, char **argv)

@@ -7,7 +7,9 @@
  * some of them):
  *  - candidates: every alive node with k idle GPUs that fit the job (k =
  *    the job's GPUs lost), the job's model constraint and host share,
- *    connected to the survivors; on each, the best ring group of k GPUs;
+ *    connected to the survivors; on each, the k GPUs whose ring the
+ *    performance model rates fastest, as bw-max ranks GPU sets, counting
+ *    the job's surviving GPUs of M's role on that node (which they join);
  *  - for each candidate, the job's predicted iteration time with the
  *    candidate in M's place: the slowest member's compute + communication,
  *    where a member's communication is max(P / up, P / down), P the
