@@ -888,6 +888,56 @@ static int staged_hop(const gp_topo *t, const gp_gpu_model *m, int a, int b)
 	return a != b && !gp_perf_p2p_ok(t, m, a, b);
 }
 
+/* The PCIe switch groups of gpus[0..n-1] into group[]: GPUs joined by
+ * PIX/PXB links, as components (each named by its lowest index). */
+static void switch_groups(const gp_topo *t, const int *gpus, int n, int *group)
+{
+	int i, j, changed;
+
+	for (i = 0; i < n; i++)
+		group[i] = i;
+	do {
+		changed = 0;
+		for (i = 0; i < n; i++)
+			for (j = 0; j < n; j++) {
+				int lv = gp_topo_link(t, gpus[i], gpus[j]).level;
+
+				if (i != j && (lv == GP_LINK_PIX || lv == GP_LINK_PXB) &&
+				    group[j] < group[i]) {
+					group[i] = group[j];
+					changed = 1;
+				}
+			}
+	} while (changed);
+}
+
+/* The GB/s each staged flow can have when up[g] flows leave and down[g]
+ * enter switch group g and numa_in[k] flows land in NUMA node k's memory
+ * (1e300 when nothing is shared). */
+static double staged_cap(const gp_topo *t, const gp_gpu_model *m, int n, const int *up,
+			 const int *down, const int *numa_in)
+{
+	double pcie = gp_perf_pcie_gbs(m ? m->pcie_gen : 3, m ? m->pcie_lanes : 16), cap = 1e300;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		int flows = up[i] > down[i] ? up[i] : down[i];
+
+		if (flows > 1)
+			cap = fmin(cap, pcie / flows);
+	}
+	for (i = 0; i < GP_TOPO_MAX_GPUS && t->host_mem_gbs > 0; i++)
+		if (numa_in[i] > 0)
+			cap = fmin(cap, t->host_mem_gbs / (2.0 * numa_in[i]));
+	return cap;
+}
+
+/* NUMA node of GPU g of t, as an index into a GP_TOPO_MAX_GPUS array. */
+static int gpu_numa(const gp_topo *t, int g)
+{
+	return (t->gpus && t->gpus[g].numa >= 0 ? t->gpus[g].numa : 0) % GP_TOPO_MAX_GPUS;
+}
+
 /* What the ring's staged hops share, as the GB/s each can have (1e300
  * when nothing binds beyond the hops' own links).  A hop without peer
  * access goes through host memory the way NCCL's SHM transport moves it:
@@ -908,45 +958,47 @@ static double staged_share(const gp_topo *t, const gp_gpu_model *m, const int *g
 {
 	int group[GP_TOPO_MAX_GPUS], up[GP_TOPO_MAX_GPUS] = { 0 }, down[GP_TOPO_MAX_GPUS] = { 0 };
 	int numa_in[GP_TOPO_MAX_GPUS] = { 0 };
-	int i, j, k, changed;
-	double pcie = gp_perf_pcie_gbs(m ? m->pcie_gen : 3, m ? m->pcie_lanes : 16), cap = 1e300;
+	int k;
 
-	/* Switch groups: GPUs joined by PIX/PXB links, as components. */
-	for (i = 0; i < n; i++)
-		group[i] = i;
-	do {
-		changed = 0;
-		for (i = 0; i < n; i++)
-			for (j = 0; j < n; j++) {
-				int lv = gp_topo_link(t, gpus[i], gpus[j]).level;
-
-				if (i != j && (lv == GP_LINK_PIX || lv == GP_LINK_PXB) &&
-				    group[j] < group[i]) {
-					group[i] = group[j];
-					changed = 1;
-				}
-			}
-	} while (changed);
+	switch_groups(t, gpus, n, group);
 	for (k = 0; k < n; k++) {
-		int a = order[k], b = order[(k + 1) % n], numa;
+		int a = order[k], b = order[(k + 1) % n];
 
 		if ((idle_root && b == order[0]) || !staged_hop(t, m, gpus[a], gpus[b]))
 			continue;
 		up[group[a]]++;
 		down[group[b]]++;
-		numa = t->gpus && t->gpus[gpus[b]].numa >= 0 ? t->gpus[gpus[b]].numa : 0;
-		numa_in[numa % GP_TOPO_MAX_GPUS]++;
+		numa_in[gpu_numa(t, gpus[b])]++;
 	}
-	for (i = 0; i < n; i++) {
-		int flows = up[i] > down[i] ? up[i] : down[i];
+	return staged_cap(t, m, n, up, down, numa_in);
+}
 
-		if (flows > 1)
-			cap = fmin(cap, pcie / flows);
-	}
-	for (i = 0; i < GP_TOPO_MAX_GPUS && t->host_mem_gbs > 0; i++)
-		if (numa_in[i] > 0)
-			cap = fmin(cap, t->host_mem_gbs / (2.0 * numa_in[i]));
-	return cap;
+double gp_perf_staged_peers_gbs(const gp_topo *t, const gp_gpu_model *m, const int *gpus,
+				int ngpus)
+{
+	int group[GP_TOPO_MAX_GPUS], up[GP_TOPO_MAX_GPUS] = { 0 }, down[GP_TOPO_MAX_GPUS] = { 0 };
+	int numa_in[GP_TOPO_MAX_GPUS] = { 0 };
+	unsigned char staged[GP_TOPO_MAX_GPUS] = { 0 };
+	int i, j, any = 0;
+
+	if (ngpus > GP_TOPO_MAX_GPUS)
+		ngpus = GP_TOPO_MAX_GPUS;
+	for (i = 0; i < ngpus; i++)
+		for (j = 0; j < ngpus && !staged[i]; j++)
+			staged[i] = (unsigned char)staged_hop(t, m, gpus[i], gpus[j]);
+	for (i = 0; i < ngpus; i++)
+		any |= staged[i];
+	if (!any)
+		return 1e300;
+	switch_groups(t, gpus, ngpus, group);
+	for (i = 0; i < ngpus; i++)
+		if (staged[i]) {
+			/* one flow out of GPU i, one into it */
+			up[group[i]]++;
+			down[group[i]]++;
+			numa_in[gpu_numa(t, gpus[i])]++;
+		}
+	return staged_cap(t, m, ngpus, up, down, numa_in);
 }
 
 /* gp_perf_ring_gbs; *bcast (when not NULL) gets the ring's rate for a

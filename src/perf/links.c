@@ -291,6 +291,8 @@ static void part_intra(const gp_cluster *c, const gp_place_part *pp, gp_perf_fab
 								 gp_perf_p2p_ok(t, m, x, y),
 								 gp_perf_socket_gbs(t)));
 		}
+		/* all peers at once: staged flows share a switch's uplink */
+		a->bw_p2p = fmin(a->bw_p2p, gp_perf_staged_peers_gbs(t, m, pp->gpus, pp->ngpus));
 	}
 	if (m && m->nvlink_links > 0)
 		a->bw_nvl = fmin(a->bw_nvl, m->nvlink_links * gp_perf_nvlink_gbs(m));

@@ -1663,6 +1663,78 @@ static void test_socket_link(void)
 	}
 }
 
+/* Alltoall and send/recv without peer access: every GPU sends to and
+ * receives from its peers at once, so the staged flows share what the
+ * ring's do.  Two RTX 2080 Ti (Gen3 x16: PCIe 12, staged 0.8 x 12 = 9.6
+ * on a GPU's own link) under one switch (PIX): each stages one flow up
+ * the switch's uplink and one down it, 12 / 2 = 6 each way, so an
+ * alltoall of 1 GiB moves its half for the peer at 6 GB/s: busbw 6.0
+ * (the pair's link alone said 9.6).  At PHB (no switch) nothing is
+ * shared: 9.6.  A Gen4 card (PCIe 24) under one switch: two GPUs 24 / 2
+ * = 12, four 24 / 4 = 6.  Four at NODE (no switch): nothing shared, but
+ * with one NUMA node whose memory gives 100 GB/s each GPU receives one
+ * flow there, written and read, 8 r <= 100, 12.5. */
+static void test_staged_peers(void)
+{
+	static const char fmt[] =
+		"node_types:\n"
+		"  t:\n"
+		"    gpu_model: RTX-2080Ti\n"
+		"    gpus: [{id: GPU0, numa: 0}, {id: GPU1, numa: 0}]\n"
+		"    links:\n"
+		"      - [X, %s]\n"
+		"      - [%s, X]\n"
+		"fabric:\n"
+		"  - {name: eth, tech: eth-100}\n"
+		"nodes:\n"
+		"  - {name: n, type: t, switch: eth}\n";
+	static const struct {
+		const char *level;
+		double busbw;
+	} cases[] = { { "PIX", 6.0 }, { "PHB", 9.6 } };
+	static const gp_gpu_model rtx = { .name = "RTX-4090", .pcie_gen = 4, .pcie_lanes = 16 };
+	gp_topo t;
+	char yaml[1024];
+	size_t i;
+
+	for (i = 0; i < GP_ARRAY_SIZE(cases); i++) {
+		gp_cluster c;
+		gp_error err = GP_ERROR_INIT;
+		gp_placement pl;
+		gp_place_part *pp;
+		gp_perf_coll_result r;
+
+		snprintf(yaml, sizeof(yaml), fmt, cases[i].level, cases[i].level);
+		gp_cluster_init(&c);
+		CU_ASSERT_EQUAL_FATAL(gp_cluster_parse(yaml, strlen(yaml), "a2a.yaml", &c, &err),
+				      GP_OK);
+		gp_placement_init(&pl);
+		pp = gp_placement_add(&pl, 0);
+		pp->gpus[pp->ngpus++] = 0;
+		pp->gpus[pp->ngpus++] = 1;
+		CU_ASSERT_EQUAL(gp_perf_placement_collective(&c, &pl, GP_COLL_ALLTOALL, GP_ALGO_AUTO,
+							     1073741824.0, &r, &err),
+				GP_OK);
+		/* busbw = (n-1)/n S / t, t = S/2 / bw + latency */
+		CU_ASSERT(fabs(r.busbw_gbps - cases[i].busbw) / cases[i].busbw < 0.01);
+		gp_placement_release(&pl);
+		gp_cluster_release(&c);
+	}
+
+	topo_uniform(&t, 4, (gp_link){ GP_LINK_PIX, 0 });
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_staged_peers_gbs(&t, &rtx, all8, 2), 12.0, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_staged_peers_gbs(&t, &rtx, all8, 4), 6.0, 1e-9);
+	free(t.links);
+	topo_uniform(&t, 4, (gp_link){ GP_LINK_NODE, 0 });
+	CU_ASSERT(gp_perf_staged_peers_gbs(&t, &rtx, all8, 4) >= 1e300);
+	t.host_mem_gbs = 100;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_staged_peers_gbs(&t, &rtx, all8, 4), 12.5, 1e-9);
+	/* with peer access nothing is staged */
+	t.p2p_mode = GP_P2P_ON;
+	CU_ASSERT(gp_perf_staged_peers_gbs(&t, &rtx, all8, 4) >= 1e300);
+	free(t.links);
+}
+
 /* host_mem_gbs in a cluster file: two RTX 4090 at PHB on NUMA node 0,
  * staged both ways.  At 60 GB/s the all-reduce ring's two hops are
  * written and read there, 4 r <= 60: 15; a broadcast stages one hop,
@@ -1764,6 +1836,7 @@ static void register_tests(void)
 	gp_test_add(s, "nearest NICs", test_nearest_nics);
 	gp_test_add(s, "socket link", test_socket_link);
 	gp_test_add(s, "host memory of a node type", test_host_mem_key);
+	gp_test_add(s, "alltoall staged through host memory", test_staged_peers);
 	gp_test_add(s, "profile precision", test_profile_precision);
 	gp_test_add(s, "parameter server", test_ps);
 	gp_test_add(s, "profile step", test_profile_step);

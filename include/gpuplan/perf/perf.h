@@ -219,6 +219,14 @@ double gp_perf_ring_gbs(const gp_topo *t, const gp_gpu_model *m,
 double gp_perf_ring_gbs_bcast(const gp_topo *t, const gp_gpu_model *m,
 			      const int *gpus, int ngpus, int *hop_a, int *hop_b,
 			      gp_link *hop_link, double *bcast);
+/* What each GPU of gpus[] can move when all of them send to and receive
+ * from their peers at once (alltoall; send/recv around the set): every
+ * GPU with a peer reached only through host memory stages one flow out
+ * and one in, so the GPUs under one PCIe switch share its uplink per
+ * direction and the flows into a NUMA node its memory (host_mem_gbs), as
+ * the ring's staged hops do.  1e300 when nothing is shared. */
+double gp_perf_staged_peers_gbs(const gp_topo *t, const gp_gpu_model *m,
+				const int *gpus, int ngpus);
 
 /* ---- over a cluster and a placement ---- */
 
