@@ -170,8 +170,17 @@ gen3pair = node_type("gen3-pair-shm", "V100-PCIE-16GB", 2, 0, lambda i, j: "PHB"
 # access not supported (nvidia-smi topo -p2p p: NS)
 rtx2080ti_pix = node_type("rtx2080ti-pix-shm", "RTX-2080Ti", 2, 0, lambda i, j: "PIX",
                           lambda g: 1, lambda g: "24-47,72-95", "    p2p: off")
+# eugenesiow/LLM-Insights, infrastructure/hardware/README.md: eight A40
+# with NV4 bridges on pairs (0,1) (2,3) (4,5) (6,7), NODE within a socket
+# (GPUs 0-3, 4-7), SYS across, as its abbreviated `nvidia-smi topo -m`
+# shows; CPU affinities and the CPU are not given
+def l_a40(i, j):
+    if i // 2 == j // 2:
+        return "NV4"
+    return "NODE" if (i < 4) == (j < 4) else "SYS"
+a40 = node_type("a40-nv4-pairs", "A40", 8, 0, l_a40, sock8, cpus8)
 write("pcie.yaml", HDR, [a100_pcie, h100_pcie, rtx5090, rtx4090, rtx4090p2p, gen3pair,
-                         rtx2080ti_pix],
+                         rtx2080ti_pix, a40],
       "  - {name: eth, tech: eth-100}\n",
       "  - {name: a100p, type: a100-pcie-nv12, switch: eth}\n"
       "  - {name: h100p, type: h100-pcie-pair, switch: eth}\n"
@@ -179,5 +188,6 @@ write("pcie.yaml", HDR, [a100_pcie, h100_pcie, rtx5090, rtx4090, rtx4090p2p, gen
       "  - {name: r4090, type: rtx4090x8, switch: eth}\n"
       "  - {name: r4090p, type: rtx4090x4-p2p, switch: eth}\n"
       "  - {name: g3pair, type: gen3-pair-shm, switch: eth}\n"
-      "  - {name: ad2080, type: rtx2080ti-pix-shm, switch: eth}\n",
+      "  - {name: ad2080, type: rtx2080ti-pix-shm, switch: eth}\n"
+      "  - {name: a40, type: a40-nv4-pairs, switch: eth}\n",
       "  RTX-5090: {base: RTX-4090, mem_gib: 32, mem_bw_gbs: 1792, fp16_tflops: 209.5, fp32_tflops: 104.8, pcie_gen: 5, tdp_w: 575}\n")
