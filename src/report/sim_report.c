@@ -751,9 +751,15 @@ static void html_headline(gp_html *h, const gp_joblist *jobs, const gp_sim_summa
 				worst = t;
 			}
 		}
-		more = gp_xasprintf("%s Of %zu tenants, %s waited longest: queue delay p90 %s.", s,
-				    r->ntenants, r->tenants->t[worst].name,
-				    gp_report_duration(b[0], sizeof(b[0]), wv));
+		/* below a second every tenant is "no wait" (as in the sentence
+		 * before): naming the first of equals would single one out */
+		if (wv < 1)
+			more = gp_xasprintf("%s Of %zu tenants, none waited a second or more "
+					    "at p90 of queue delay.", s, r->ntenants);
+		else
+			more = gp_xasprintf("%s Of %zu tenants, %s waited longest: queue delay "
+					    "p90 %s.", s, r->ntenants, r->tenants->t[worst].name,
+					    gp_report_duration(b[0], sizeof(b[0]), wv));
 		free(s);
 		s = more;
 	}

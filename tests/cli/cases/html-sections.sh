@@ -16,6 +16,11 @@ rows 'Jobs and waits per tenant'
 rows 'Quota and use per tenant'
 grep -o '>Queue delay CDF per tenant<' $TMP/t.html
 echo "charts: $(grep -c '^<svg ' $TMP/t.html)"
+# when no tenant waited, the answer names none of them (the first two jobs
+# fit at once on the 8 GPUs: every p90 is 0)
+run simulate -c tests/data/sim/small-cluster.yaml tests/data/tenants/two-teams.csv --limit 2 \
+	--tenants tests/data/tenants/two-teams.yaml --queue fifo-skip --quiet --html $TMP/t0.html >/dev/null
+grep -o 'Of 2 tenants[^<]*' $TMP/t0.html
 # without tenants: no such section
 run simulate -c tests/data/sim/small-cluster.yaml tests/data/tenants/two-teams.csv --quiet --html $TMP/n.html >/dev/null
 grep -c 'Tenant' $TMP/n.html
