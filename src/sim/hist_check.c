@@ -117,6 +117,8 @@ void gp_hist_check_run(const gp_joblist *jobs, const gp_sim_result *r, int by, c
 		for (i = 1; i < n; i++)
 			kept += o[i].sim >= o[i - 1].sim - 1e-9;
 		out->order_kept = n > 1 ? (double)kept / (double)(n - 1) : 1;
+		out->order_kept_n = kept;
+		out->order_n = n - 1;
 		delays(rec, n, &out->recorded);
 		delays(sim, n, &out->simulated);
 		out->ks = ks(rec, sim, n);

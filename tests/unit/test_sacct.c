@@ -322,6 +322,9 @@ static void test_check(void)
 	sj[2].start = 11;       /* now before the job recorded before it */
 	gp_hist_check_run(&l, &r, 0, NULL, &c);
 	CU_ASSERT_DOUBLE_EQUAL(c.order_kept, 2.0 / 3, 1e-9);
+	/* as a count: of the 3 jobs after the first, job 2 (11 < 12) broke it */
+	CU_ASSERT_EQUAL(c.order_kept_n, 2);
+	CU_ASSERT_EQUAL(c.order_n, 3);
 	gp_hist_check_run(&l, &r, 'p', "b", &c);
 	CU_ASSERT_EQUAL(c.jobs, 2);
 	CU_ASSERT_DOUBLE_EQUAL(c.recorded.dist.mean, 60, 1e-9);

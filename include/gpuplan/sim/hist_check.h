@@ -26,6 +26,8 @@ typedef struct gp_hist_check {
 	double order_kept;              /* share of jobs, in recorded start order,
 					   that the run started no earlier than the
 					   job before them (1 = the same order) */
+	size_t order_kept_n, order_n;   /* the same as a count: order_kept_n of
+					   the order_n = jobs - 1 after the first */
 } gp_hist_check;
 
 /* Whether any job has a recorded start. */

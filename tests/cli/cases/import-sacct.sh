@@ -37,7 +37,7 @@ echo "== Slurm's rules: passes every 3 s; backfill planning with time limits"
 run import slurm $S/scontrol-show-node.txt -o $TMP/one.yaml -q
 for opt in "" "--sched-interval 3" "--queue backfill" "--queue backfill --sched-interval 3"; do
 	echo "-- $opt"
-	run simulate -c $TMP/one.yaml $TMP/o.csv $opt --csv $TMP/r | sed -n '/^recorded vs/,/^KS/p'
+	run simulate -c $TMP/one.yaml $TMP/o.csv $opt --csv $TMP/r | sed -n '/^recorded vs/,/^start order:/p'
 	cut -d, -f1,3,19 $TMP/r/jobs.csv | tr '\n' ' '; echo
 done
 run simulate $TMP/o.csv --sched-interval -1
