@@ -101,6 +101,7 @@ static void chart(gp_cli_outset *outs, const char *dir, gp_html *h, const char *
 	c.y_percent = percent;
 	c.x_log = xlog;
 	c.x_log_time = xlog ? 3600 : 0; /* the log axes are times in hours */
+	c.cdf = xlog;                   /* of the distributions */
 	c.y_integer = !percent;         /* and the others count jobs */
 	c.series = se;
 	c.nseries = n;

@@ -203,9 +203,9 @@ void gp_report_hist_svg(const struct gp_report_ident *id, const gp_joblist *jobs
 	memset(&c, 0, sizeof(c));
 	c.title = "Queue delay: recorded vs simulated";
 	c.subtitle = sub;
-	c.x_title = "queue delay, submit to start (seconds, log scale)";
+	c.x_title = "queue delay, submit to start (log scale)";
 	c.y_title = "share of jobs started within x";
-	gp_svg_cdf_axes(&c, se, 2, 0);
+	gp_svg_cdf_axes(&c, se, 2, 1); /* 1 s, 1 min, 1 h as simulate's own */
 	gp_svg_line_chart(&c, out);
 	free(sub);
 	for (k = 0; k < 2; k++) {

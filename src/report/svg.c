@@ -520,6 +520,8 @@ static int line_hits(const gp_svg_chart *c, const frame *f, const double *x, con
 			continue;
 		px = ax_pos(&f->ax, x[i]);
 		py = ax_pos(&f->ay, y[i]);
+		if (first && c->cdf && step && seg_hits(px, ax_pos(&f->ay, f->ymin), px, py, b))
+			return 1;
 		if (first ? seg_hits(px, py, px, py, b) :
 		    step ? seg_hits(px0, py0, px, py0, b) || seg_hits(px, py0, px, py, b) :
 		    seg_hits(px0, py0, px, py, b))
@@ -694,6 +696,7 @@ typedef struct polyline {
 	gp_sbuf *out;
 	double prev_px, prev_py;
 	int first;
+	int rise;       /* a distribution: rise from the axis floor (0 %) */
 } polyline;
 
 static void poly_point(polyline *pl, size_t i)
@@ -706,6 +709,8 @@ static void poly_point(polyline *pl, size_t i)
 		return;
 	if (pl->se->step && !pl->first)
 		gp_sbuf_addf(pl->out, " %.1f,%.1f", px, pl->prev_py);
+	if (pl->first && pl->rise)
+		gp_sbuf_addf(pl->out, "%.1f,%.1f ", px, ax_pos(&pl->f->ay, pl->f->ymin));
 	gp_sbuf_addf(pl->out, "%s%.1f,%.1f", pl->first ? "" : " ", px, py);
 	pl->prev_px = px;
 	pl->prev_py = py;
@@ -733,7 +738,7 @@ static void poly_column(polyline *pl, const size_t pick[4])
 static void series_line(const gp_svg_chart *c, const frame *f, const gp_svg_series *se,
 			const char *colour, const char *dash, gp_sbuf *out)
 {
-	polyline pl = { f, se, out, NAN, NAN, 1 };
+	polyline pl = { f, se, out, NAN, NAN, 1, c->cdf && se->step };
 	size_t pick[4] = { 0, 0, 0, 0 }; /* first, lowest, highest, last */
 	double lo = 0, hi = 0, col = NAN;
 	size_t i, used = 0;
@@ -860,6 +865,7 @@ void gp_svg_cdf_axes(gp_svg_chart *c, const gp_svg_series *se, int nseries, doub
 {
 	c->x_log = 1;
 	c->x_log_time = x_log_time;
+	c->cdf = 1;
 	c->y_percent = 1;
 	c->set_y = 1;
 	c->y_min = 0;

@@ -317,6 +317,44 @@ static void test_svg_time_axis(void)
 	gp_sbuf_release(&sb);
 }
 
+/* A distribution of 4 jobs starts at F = 1/4: its line rises from 0 %
+ * at the first job's x, or the chart would show a quarter of the jobs
+ * below the smallest value.  The plot under a title alone, 46..392 px,
+ * puts 0 % at 392 and 25 % at 392 - 0.25 x 346 = 305.5. */
+static void test_svg_cdf_rise(void)
+{
+	double x[] = { 100, 1, 1000, 10 }, y[4];
+	gp_svg_series se = { "jobs", x, y, 4, 1 };
+	gp_svg_chart c;
+	gp_sbuf sb;
+	const char *p;
+	double x0, y0, x1, y1;
+
+	CU_ASSERT_EQUAL(gp_svg_cdf_points(x, y, 4, 1), 0);
+	CU_ASSERT_DOUBLE_EQUAL(y[0], 0.25, 1e-12);
+	memset(&c, 0, sizeof(c));
+	c.title = "T";
+	gp_svg_cdf_axes(&c, &se, 1, 0);
+	gp_sbuf_init(&sb);
+	gp_svg_line_chart(&c, &sb);
+	p = strstr(sb.buf, "<polyline");
+	CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+	p = strstr(p, "points=\"");
+	CU_ASSERT_EQUAL_FATAL(sscanf(p, "points=\"%lf,%lf %lf,%lf", &x0, &y0, &x1, &y1), 4);
+	CU_ASSERT_DOUBLE_EQUAL(x0, x1, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(y0, 392, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(y1, 305.5, 1e-9);
+	gp_sbuf_release(&sb);
+	/* not a distribution (a plain step line): no rise */
+	c.cdf = 0;
+	gp_sbuf_init(&sb);
+	gp_svg_line_chart(&c, &sb);
+	p = strstr(strstr(sb.buf, "<polyline"), "points=\"");
+	CU_ASSERT_EQUAL_FATAL(sscanf(p, "points=\"%lf,%lf", &x0, &y0), 2);
+	CU_ASSERT_DOUBLE_EQUAL(y0, 305.5, 1e-9);
+	gp_sbuf_release(&sb);
+}
+
 /* The "sched" line and keys: nothing for a plain queue passing after
  * every event; the rules, cycle, depth, estimates and passes otherwise. */
 static void test_sched(void)
@@ -387,6 +425,7 @@ static void register_tests(void)
 	gp_test_add(s, "svg_thinning", test_svg_thinning);
 	gp_test_add(s, "svg_series_marks", test_svg_series_marks);
 	gp_test_add(s, "svg_time_axis", test_svg_time_axis);
+	gp_test_add(s, "svg_cdf_rise", test_svg_cdf_rise);
 	gp_test_add(s, "sched", test_sched);
 }
 

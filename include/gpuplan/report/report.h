@@ -101,6 +101,10 @@ typedef struct gp_svg_chart {
 	double x_log_time, y_log_time;
 	/* Counts: ticks on whole numbers only. */
 	int x_integer, y_integer;
+	/* Distributions: each step series rises from 0 at its first x (the
+	 * first point is F = 1/n, and with few jobs that rise is a step the
+	 * eye needs: 6 jobs start at 16.7 %, not at 0). */
+	int cdf;
 } gp_svg_chart;
 
 enum gp_svg_legend {
@@ -118,7 +122,8 @@ void gp_svg_line_chart(const gp_svg_chart *c, gp_sbuf *out);
  * many values were raised. */
 size_t gp_svg_cdf_points(double *x, double *y, size_t n, double floor);
 
-/* A CDF chart's axes: log x, 0..100 % up, the legend bottom right;
+/* A CDF chart's axes: log x, 0..100 % up, lines rising from 0, the
+ * legend bottom right;
  * x_log_time as in gp_svg_chart (0: plain powers of ten). */
 void gp_svg_cdf_axes(gp_svg_chart *c, const gp_svg_series *se, int nseries, double x_log_time);
 
