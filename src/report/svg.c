@@ -292,11 +292,10 @@ static void log_grid(const frame *f, const axis *a, int is_x, double lo, double 
 	size_t i;
 	int k, pass;
 
-	for (k = (int)lo; k <= (int)hi; k++) {
-		if (unit > 0) {
-			grid_at(f, a, is_x, pow(10, k), NULL, out);
-			continue;
-		}
+	/* on a time axis the labelled times are the grid: a decade of the
+	 * unit (36 s, 6 min of an axis in hours; 100 s beside 1 min) would be
+	 * an unlabelled line a reader takes for one of them */
+	for (k = (int)lo; unit <= 0 && k <= (int)hi; k++) {
 		if (k >= 0 && k <= 3)
 			snprintf(num, sizeof(num), "%g", pow(10, k));
 		else

@@ -295,6 +295,10 @@ static void test_svg_time_axis(void)
 	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, ">10 min</text>"));
 	CU_ASSERT_PTR_NULL(strstr(sb.buf, ">10 h</text>"));
 	CU_ASSERT_PTR_NULL(strstr(sb.buf, "tspan"));
+	/* no unlabelled line at 100 s, 2 of 5 decades in: 84 + 692 x 2/5 =
+	 * 360.8, 2 px from the line of 1 min */
+	CU_ASSERT_PTR_NULL(strstr(sb.buf, "x1=\"360.8\""));
+	CU_ASSERT_PTR_NOT_NULL(strstr(sb.buf, "x1=\"358.6\""));
 	gp_sbuf_release(&sb);
 
 	/* Counts up to 1.6: an axis 0..2 in steps of 0.5 would label half a
