@@ -412,6 +412,7 @@ static void sched_line(const cmp *c)
 	for (q = 0; q < c->nq; q++)
 		bf |= gp_sim_queue_parse(c->que[q]) == GP_SIM_BACKFILL;
 	gp_cli_sched_of(&c->base, bf, gp_report_sched_estimates(&c->jobs), &sd);
+	sd.backfill_of_several = c->nq > 1;
 	gp_sbuf_init(&sb);
 	gp_report_sched_line(&sd, &sb);
 	fwrite(sb.buf, 1, sb.len, stdout);

@@ -622,6 +622,7 @@ static void spec_sched(const gp_whatif_spec *spec, gp_report_sched *sd)
 	for (q = 0; q < spec->nqueues; q++)
 		bf |= gp_sim_queue_parse(spec->queues[q]) == GP_SIM_BACKFILL;
 	gp_cli_sched_of(&spec->run, bf, GP_REPORT_EST_PER_TRACE, sd);
+	sd->backfill_of_several = spec->nqueues > 1;
 }
 
 /* The value of the searched tenant axis in configuration cfg. */

@@ -36,6 +36,8 @@ char *gp_report_sched_text(const gp_report_sched *s)
 	if (s->backfill) {
 		int slurm = s->backfill[0] == 's';
 
+		if (s->backfill_of_several)
+			gp_sbuf_adds(&sb, "for queue backfill: ");
 		gp_sbuf_adds(&sb, slurm ? "Slurm's backfill (whole nodes reserved for every waiting job"
 					: "EASY backfill (a reservation for the first waiting job");
 		if (s->depth)
@@ -46,6 +48,8 @@ char *gp_report_sched_text(const gp_report_sched *s)
 				     gp_report_num(n, sizeof(n), s->bf_interval, 3));
 		gp_sbuf_addf(&sb, ", run-time estimates from %s; ", est_name(s->estimates, 0));
 	}
+	if (s->backfill && s->backfill_of_several)
+		gp_sbuf_adds(&sb, "for every queue: ");
 	if (s->sched_interval > 0)
 		gp_sbuf_addf(&sb, "scheduling passes every %s s",
 			     gp_report_num(n, sizeof(n), s->sched_interval, 3));

@@ -404,6 +404,19 @@ static void test_sched(void)
 	b = json_object_get(o, "backfill");
 	CU_ASSERT_PTR_NULL(json_object_get(b, "bf_interval"));
 	CU_ASSERT_EQUAL(json_integer_value(json_object_get(b, "depth")), 4);
+	/* backfill among other queues (compare, a what-if queue axis): the
+	 * rules are said to be the backfill queue's, the passes every queue's */
+	sd = (gp_report_sched){ .backfill = "easy", .backfill_of_several = 1 };
+	t = gp_report_sched_text(&sd);
+	CU_ASSERT_STRING_EQUAL(t, "for queue backfill: EASY backfill (a reservation for the first waiting "
+			       "job), run-time estimates from durations; for every queue: a scheduling pass "
+			       "after every event");
+	free(t);
+	/* without a backfill queue the flag says nothing */
+	sd = (gp_report_sched){ .sched_interval = 3, .backfill_of_several = 1 };
+	t = gp_report_sched_text(&sd);
+	CU_ASSERT_STRING_EQUAL(t, "scheduling passes every 3 s");
+	free(t);
 	json_decref(o);
 	gp_sbuf_release(&sb);
 

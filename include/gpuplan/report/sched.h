@@ -20,6 +20,8 @@ typedef struct gp_report_sched {
 	double bf_interval;     /* Slurm's backfill cycles in seconds; 0 = every pass */
 	double sched_interval;  /* seconds between scheduling passes; 0 = after every event */
 	int estimates;          /* GP_REPORT_EST_* */
+	int backfill_of_several; /* the backfill queue is one of several compared:
+				    the text says which queue the rules are of */
 } gp_report_sched;
 
 /* GP_REPORT_EST_LIMITS when a job of the list has a time limit (backfill
