@@ -648,6 +648,19 @@ static void totals(sim *s)
 		else
 			s->integral += (double)s->alloc_milli * (out->last_finish - s->last_t);
 		gp_sim_timeline_row(s, out->last_finish > s->tick_t ? out->last_finish : s->tick_t);
+	} else if (out->last_finish < s->tick_t) {
+		/* The run's last tick came after its last finish (it was due
+		 * while jobs still ran): the row ends at the last finish, its
+		 * mean over the part of its tick the run lasted (nothing was
+		 * allocated after it), as the row a run without that tick
+		 * ends with. */
+		gp_sim_sample *row = &out->samples[out->nsamples - 1];
+		double prev = out->nsamples > 1 ? out->samples[out->nsamples - 2].t : out->first_submit;
+
+		if (row->allocated_milli == 0 && row->running == 0 && out->last_finish > prev) {
+			row->utilization *= (row->t - prev) / (out->last_finish - prev);
+			row->t = out->last_finish;
+		}
 	}
 	if (s->cfg->tick <= 0)
 		out->tick = gp_sim_timeline_coarsen(out, out->tick, 2 * TICK_TARGET);

@@ -17,3 +17,9 @@ for T in tests/data/traces/gavel-msr-23dbec.trace tests/data/traces/pollux-workl
 	echo "$T: $(jq .tick $TMP/t.json) s tick, $(($(wc -l <$TMP/t/timeline.csv) - 1)) rows," \
 		"largest SVG under 64 KB: $(find $TMP/t -name '*.svg' -size +64k | wc -l | sed 's/^0$/yes/')"
 done
+# The last row ends at the last finish, also when a tick fell due after it
+# (one job of 150 s, ticks of 100 s): 150 s, 2 of 8 GPUs over 100..150 s,
+# not a row at 200 s with half its tick after the run.
+printf 'id,submit,gpus,duration\nj1,0,2,150\n' >$TMP/one.csv
+run simulate -c $S $TMP/one.csv --tick 100 --quiet --csv $TMP/one >/dev/null
+cat $TMP/one/timeline.csv
