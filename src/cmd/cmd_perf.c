@@ -850,7 +850,7 @@ static int run_job(const gp_cluster *c, const char *job_path, const char *on,
 		have_given = 1;
 	}
 	if (job.type == GP_JOB_LLM) {
-		char why[256];
+		char why[256], *answer = NULL;
 		gp_sbuf sb;
 
 		if (!have_given && gp_perf_llm_place(c, &job, &given, why, sizeof(why))) {
@@ -858,10 +858,35 @@ static int run_job(const gp_cluster *c, const char *job_path, const char *on,
 					 job.id ? job.id : "?", why);
 			goto out;
 		}
+		o = open_memstream(&txt, &txtlen);
+		if (!o) {
+			st = gp_cli_fail(GP_EIO, "out of memory");
+			goto out;
+		}
 		gp_sbuf_init(&sb);
 		fmt_placement(c, &given, &sb);
-		st = gp_perf_llm_report(c, &job, &given, sb.buf, eta, json);
+		st = gp_perf_llm_report(c, &job, &given, sb.buf, eta, json, o,
+					pg->path ? &answer : NULL);
 		gp_sbuf_release(&sb);
+		fclose(o);
+		o = NULL;
+		/* the page first (written or not at all), then the text */
+		if (st == GP_OK && pg->path) {
+			const char *names[2] = { "cluster", "job" };
+			char *v[2], *title;
+
+			v[0] = gp_xstrdup(pg->cluster);
+			v[1] = gp_xasprintf("%s (%s)", job.id ? job.id : "", job_path);
+			title = gp_xasprintf("gpuplan perf: job %s", job.id ? job.id : "");
+			gp_sbuf_add(&pg->text, txt, txtlen);
+			st = write_page(pg, title, names, (const char *const *)v, 2, answer, NULL, NULL);
+			free(title);
+			free(v[0]);
+			free(v[1]);
+		}
+		free(answer);
+		if (st == GP_OK)
+			fwrite(txt, 1, txtlen, stdout);
 		goto out;
 	}
 	if (have_given && gp_perf_iteration(c, &job, &given, &it, &err)) {

@@ -62,7 +62,7 @@ static json_t *group_json(const gp_llm_group *g)
 }
 
 int gp_perf_llm_report(const gp_cluster *c, const gp_job *j, const gp_placement *p,
-		       const char *placement_str, double eta, int json)
+		       const char *placement_str, double eta, int json, FILE *o, char **answer)
 {
 	const gp_llm *l = &j->more->llm;
 	gp_llm_perf r;
@@ -73,29 +73,37 @@ int gp_perf_llm_report(const gp_cluster *c, const gp_job *j, const gp_placement 
 	if (gp_perf_llm_eta(c, j, p, eta, &r, &err))
 		return gp_cli_report(&err);
 	gp_llm_layout_str(l, lay, sizeof(lay));
+	if (answer) {
+		gp_perf_fmt_time(r.iter_s, buf, sizeof(buf));
+		*answer = gp_xasprintf("Job %s iterates in %s on %d %s GPUs (%.0f tokens/s per GPU, "
+				       "MFU %.1f %%), bound by %s; the largest overhead is %s.",
+				       j->id ? j->id : "", buf, r.gpus, r.gpu, r.tokens_per_s_per_gpu,
+				       r.mfu * 100, gp_llm_term_name(r.bound),
+				       gp_llm_term_name(r.overhead));
+	}
 	if (json) {
-		json_t *o = json_object(), *terms = json_object(), *groups = json_object();
+		json_t *jo = json_object(), *terms = json_object(), *groups = json_object();
 		char *s;
 
-		json_object_set_new(o, "job", json_string(j->id ? j->id : ""));
-		json_object_set_new(o, "type", json_string("llm"));
-		json_object_set_new(o, "on", json_string(placement_str));
-		json_object_set_new(o, "gpus", json_integer(r.gpus));
-		json_object_set_new(o, "nodes", json_integer(r.nodes));
-		json_object_set_new(o, "gpu_model", json_string(r.gpu));
-		json_object_set_new(o, "layout", json_string(lay));
-		json_object_set_new(o, "iteration_s", json_real(r.iter_s));
-		json_object_set_new(o, "tokens_per_s_per_gpu", json_real(r.tokens_per_s_per_gpu));
-		json_object_set_new(o, "mfu", json_real(r.mfu));
-		json_object_set_new(o, "model_flops", json_real(r.model_flops));
-		json_object_set_new(o, "gemm_peak_tflops", json_real(r.peak_tflops));
-		json_object_set_new(o, "gemm_efficiency", json_real(r.efficiency));
-		json_object_set_new(o, "bound", json_string(gp_llm_term_name(r.bound)));
-		json_object_set_new(o, "largest_overhead", json_string(gp_llm_term_name(r.overhead)));
+		json_object_set_new(jo, "job", json_string(j->id ? j->id : ""));
+		json_object_set_new(jo, "type", json_string("llm"));
+		json_object_set_new(jo, "on", json_string(placement_str));
+		json_object_set_new(jo, "gpus", json_integer(r.gpus));
+		json_object_set_new(jo, "nodes", json_integer(r.nodes));
+		json_object_set_new(jo, "gpu_model", json_string(r.gpu));
+		json_object_set_new(jo, "layout", json_string(lay));
+		json_object_set_new(jo, "iteration_s", json_real(r.iter_s));
+		json_object_set_new(jo, "tokens_per_s_per_gpu", json_real(r.tokens_per_s_per_gpu));
+		json_object_set_new(jo, "mfu", json_real(r.mfu));
+		json_object_set_new(jo, "model_flops", json_real(r.model_flops));
+		json_object_set_new(jo, "gemm_peak_tflops", json_real(r.peak_tflops));
+		json_object_set_new(jo, "gemm_efficiency", json_real(r.efficiency));
+		json_object_set_new(jo, "bound", json_string(gp_llm_term_name(r.bound)));
+		json_object_set_new(jo, "largest_overhead", json_string(gp_llm_term_name(r.overhead)));
 		for (i = 0; i < GP_LLM_T_COUNT; i++)
 			json_object_set_new(terms, gp_llm_term_name(i), json_real(r.term[i]));
-		json_object_set_new(o, "terms_s", terms);
-		json_object_set_new(o, "data_parallel_total_s", json_real(r.dp_total_s));
+		json_object_set_new(jo, "terms_s", terms);
+		json_object_set_new(jo, "data_parallel_total_s", json_real(r.dp_total_s));
 		if (l->tp > 1)
 			json_object_set_new(groups, "tp", group_json(&r.tp));
 		if (l->cp > 1)
@@ -106,40 +114,40 @@ int gp_perf_llm_report(const gp_cluster *c, const gp_job *j, const gp_placement 
 			json_object_set_new(groups, "pp", group_json(&r.pp));
 		if (l->ep > 1)
 			json_object_set_new(groups, "ep", group_json(&r.ep));
-		json_object_set_new(o, "groups", groups);
-		s = json_dumps(o, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(8));
-		puts(s);
+		json_object_set_new(jo, "groups", groups);
+		s = json_dumps(jo, JSON_SORT_KEYS | JSON_INDENT(2) | JSON_REAL_PRECISION(8));
+		fprintf(o, "%s\n", s);
 		free(s);
-		json_decref(o);
+		json_decref(jo);
 		return GP_OK;
 	}
-	printf("job '%s': llm, %s, %d GPUs on %d node%s (%s)\n", j->id ? j->id : "", lay, r.gpus,
-	       r.nodes, r.nodes == 1 ? "" : "s", r.gpu);
-	printf("  on          %s\n", placement_str);
+	fprintf(o, "job '%s': llm, %s, %d GPUs on %d node%s (%s)\n", j->id ? j->id : "", lay, r.gpus,
+		r.nodes, r.nodes == 1 ? "" : "s", r.gpu);
+	fprintf(o, "  on          %s\n", placement_str);
 	gp_perf_fmt_time(r.iter_s, buf, sizeof(buf));
-	printf("  iteration   %s  (%.0f tokens/s per GPU, MFU %.1f %%)\n", buf,
-	       r.tokens_per_s_per_gpu, r.mfu * 100);
-	printf("  bound by    %s; largest overhead %s\n", gp_llm_term_name(r.bound),
-	       gp_llm_term_name(r.overhead));
+	fprintf(o, "  iteration   %s  (%.0f tokens/s per GPU, MFU %.1f %%)\n", buf,
+		r.tokens_per_s_per_gpu, r.mfu * 100);
+	fprintf(o, "  bound by    %s; largest overhead %s\n", gp_llm_term_name(r.bound),
+		gp_llm_term_name(r.overhead));
 	for (i = 0; i < GP_LLM_T_COUNT; i++) {
 		if (r.term[i] <= 0)
 			continue;
 		gp_perf_fmt_time(r.term[i], buf, sizeof(buf));
-		printf("  %-17s %12s  %5.1f %%\n", gp_llm_term_name(i), buf,
-		       100 * r.term[i] / r.iter_s);
+		fprintf(o, "  %-17s %12s  %5.1f %%\n", gp_llm_term_name(i), buf,
+			100 * r.term[i] / r.iter_s);
 	}
-	printf("  GEMMs at %.0f %% of %.0f TFLOP/s\n", r.efficiency * 100, r.peak_tflops);
+	fprintf(o, "  GEMMs at %.0f %% of %.0f TFLOP/s\n", r.efficiency * 100, r.peak_tflops);
 	if (l->tp > 1)
-		printf("  %s\n", r.tp.where);
+		fprintf(o, "  %s\n", r.tp.where);
 	if (l->cp > 1)
-		printf("  %s\n", r.cp.where);
+		fprintf(o, "  %s\n", r.cp.where);
 	if (l->ep > 1)
-		printf("  %s\n", r.ep.where);
+		fprintf(o, "  %s\n", r.ep.where);
 	if (l->pp > 1)
-		printf("  %s\n", r.pp.where);
+		fprintf(o, "  %s\n", r.pp.where);
 	if (l->dp > 1) {
 		gp_perf_fmt_time(r.dp_total_s, buf, sizeof(buf));
-		printf("  %s; %s of gradient/parameter traffic\n", r.dp.where, buf);
+		fprintf(o, "  %s; %s of gradient/parameter traffic\n", r.dp.where, buf);
 	}
 	return GP_OK;
 }

@@ -3,6 +3,7 @@
 #define GPUPLAN_CMD_LLM_INT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "gpuplan/model/job.h"
 #include "gpuplan/model/memory.h"
@@ -21,8 +22,9 @@ void gp_perf_fmt_time(double s, char *buf, size_t n);
 int gp_perf_llm_place(const gp_cluster *c, const gp_job *j, gp_placement *p, char *why,
 		      size_t n);
 /* perf's report for an llm job on placement p (placement_str: p for
- * people). */
+ * people), written to o; answer (when not NULL) gets the one-sentence
+ * answer of an --html page (free it). */
 int gp_perf_llm_report(const gp_cluster *c, const gp_job *j, const gp_placement *p,
-		       const char *placement_str, double eta, int json);
+		       const char *placement_str, double eta, int json, FILE *o, char **answer);
 
 #endif

@@ -37,3 +37,12 @@ grep -o '<p class="answer">.*</p>' $TMP/p.html
 echo "charts: $(grep -c '^<svg ' $TMP/p.html)"
 run perf -c tests/data/perf/cluster.yaml tests/data/perf/gpt-1b-8.yaml --on a:0-3,c:0-3 --html $TMP/j.html | tail -n 1
 grep -o '<p class="answer">.*</p>' $TMP/j.html
+# an llm job's page: the answer and, as its report, the text printed (the
+# figures are the perf model's, checked in llm-perf; here only that they agree)
+$GPUPLAN perf workloads/jobs/llama3-70b-64-pp2.yaml --html $TMP/l.html >$TMP/l.txt 2>/dev/null
+echo "exit $?"
+grep -o '<p class="answer">Job llama3-70b-64-pp2 iterates in [0-9.]* s on 64 H100-SXM5-80GB GPUs' $TMP/l.html |
+	sed 's/in [0-9.]* s/in T s/'
+sed -n '/<pre>/,/<\/pre>/p' $TMP/l.html | sed 's/<pre>//; s/<\/pre>//; s/&#39;/'"'"'/g' | sed '/^$/d' >$TMP/l.pre
+cmp $TMP/l.txt $TMP/l.pre && echo "report = text"
+run perf workloads/jobs/llama3-70b-64-pp2.yaml --html /proc/nope/l.html
