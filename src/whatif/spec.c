@@ -391,15 +391,23 @@ static int load_slo(loader *L, const gp_yaml_node *n)
 			len--;
 		}
 		snprintf(num, sizeof(num), "%.*s", (int)len, t);
-		if (len < sizeof(num) && gp_parse_double(num, -1e15, 1e15, &v) == 0) {
+		/* every metric is a count, a time, a share or a factor: never
+		 * below 0, a share never above 1 (a negative bound met nothing
+		 * and printed as "<= -3600.0s") */
+		if (len < sizeof(num) &&
+		    gp_parse_double(num, 0, gp_metrics[s->slo_metric].kind == GP_MK_RATIO ? 1 / mult : 1e15,
+				    &v) == 0) {
 			s->slo_bound = v * mult;
 			return GP_OK;
 		}
 	}
 	return gp_yaml_error(&L->doc, mx ? mx : mn, L->err,
-			     "'slo' bound: expected a number%s",
-			     gp_metrics[s->slo_metric].kind == GP_MK_SECONDS ? " of seconds, or with a unit: 90m, 1h, 2d" :
-			     gp_metrics[s->slo_metric].kind == GP_MK_RATIO ? " in 0..1, or a percentage: 80%" : "");
+			     "'slo' bound: expected a number%s%s%s%s",
+			     gp_metrics[s->slo_metric].kind == GP_MK_SECONDS ? " of seconds >= 0, or with a unit: 90m, 1h, 2d" :
+			     gp_metrics[s->slo_metric].kind == GP_MK_RATIO ? " in 0..1, or a percentage: 80%" : " >= 0",
+			     (mx ? mx : mn)->type == GP_YAML_SCALAR ? ", not '" : "",
+			     (mx ? mx : mn)->type == GP_YAML_SCALAR ? (mx ? mx : mn)->scalar : "",
+			     (mx ? mx : mn)->type == GP_YAML_SCALAR ? "'" : "");
 }
 
 static int load_cost(loader *L, const gp_yaml_node *n)

@@ -6,6 +6,11 @@ printf 'cluster: %s/topologies/example-cluster.yaml\ntrace: %s/workloads/philly-
 run whatif $TMP/toomany.yaml
 printf 'cluster: x.yaml\ntrace: t.csv\nslo: {metric: jct.p95, max: 1h}\n' >$TMP/metric.yaml
 run whatif $TMP/metric.yaml
+# bounds no metric can reach: a negative time, a share above 100 %
+printf 'cluster: x.yaml\ntrace: t.csv\nslo: {metric: queue_delay.p90, max: -1h}\n' >$TMP/neg.yaml
+run whatif $TMP/neg.yaml
+printf 'cluster: x.yaml\ntrace: t.csv\nslo: {metric: gpu_utilization, min: 120%%}\n' >$TMP/over.yaml
+run whatif $TMP/over.yaml
 printf 'cluster: x.yaml\ntrace: t.csv\naxes:\n  fabric: {switch: s, techs: [ib-hdr, fast]}\n' >$TMP/tech.yaml
 run whatif $TMP/tech.yaml
 printf 'cluster: x.yaml\ntrace: t.csv\nqueues: [fifo]\n' >$TMP/key.yaml
