@@ -59,10 +59,17 @@ void gp_report_failures_text(const gp_failsim_summary *s, const gp_failsim_confi
 {
 	char b[5][32];
 
-	gp_sbuf_addf(out, "\nfailures (recovery %s): %zu injected, %zu detected; %zu job(s) interrupted: "
-		     "%zu replaced, %zu shrunk, %zu restarted, %zu failed\n",
-		     gp_recovery_name(cfg->recovery), s->injected, s->detected, s->jobs_interrupted,
-		     s->replaced, s->shrunk, s->restarted, s->failed_jobs);
+	size_t times = s->replaced + s->shrunk + s->restarted + s->failed_jobs;
+
+	/* the actions count interruptions, and a job can be hit again: say
+	 * how many times when that differs from the jobs, or they would not
+	 * add up ("56 job(s) interrupted: ... 85 restarted") */
+	gp_sbuf_addf(out, "\nfailures (recovery %s): %zu injected, %zu detected; %zu job(s) interrupted",
+		     gp_recovery_name(cfg->recovery), s->injected, s->detected, s->jobs_interrupted);
+	if (times != s->jobs_interrupted)
+		gp_sbuf_addf(out, " %zu times", times);
+	gp_sbuf_addf(out, ": %zu replaced, %zu shrunk, %zu restarted, %zu failed\n", s->replaced,
+		     s->shrunk, s->restarted, s->failed_jobs);
 	if (s->recoveries)
 		gp_sbuf_addf(out, "  recovery (failure -> running again): mean %s  p50 %s  p90 %s  p99 %s  max %s\n",
 			     gp_report_duration(b[0], sizeof(b[0]), s->recovery_s.mean),
