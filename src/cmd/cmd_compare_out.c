@@ -330,7 +330,8 @@ static json_t *config_json(cmp *c, int ci, int p, int q)
 	int k;
 
 	if (c->ncl > 1)
-		json_object_set_new(run, "cluster", json_string(c->cpaths[ci] ? c->cpaths[ci] : ""));
+		json_object_set_new(run, "cluster",
+				    json_string(c->cpaths[ci] ? c->cpaths[ci] : GP_BUNDLED_CLUSTER_LABEL));
 	json_object_set_new(run, "policy", json_string(c->pol[p]));
 	json_object_set_new(run, "queue", json_string(c->que[q]));
 	{
@@ -378,7 +379,8 @@ void cmp_print_json(cmp *c)
 	for (ci = 0; ci < c->ncl; ci++) {
 		json_t *co = json_object();
 
-		json_object_set_new(co, "path", json_string(c->cpaths[ci] ? c->cpaths[ci] : ""));
+		json_object_set_new(co, "path",
+				    json_string(c->cpaths[ci] ? c->cpaths[ci] : GP_BUNDLED_CLUSTER_LABEL));
 		json_object_set_new(co, "nodes", json_integer(c->cl[ci].nnodes));
 		json_object_set_new(co, "gpus", json_integer(c->cl[ci].ngpus));
 		if (ci == 0)

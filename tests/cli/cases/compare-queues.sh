@@ -7,3 +7,6 @@ run compare -c $C tests/data/sim/backfill.csv --queues backfill --seeds 4,7 --js
 run compare -c $C tests/data/sim/backfill.csv --policies first-fit,nosuch
 run compare -c $C tests/data/sim/backfill.csv --seeds 3-1
 run compare -c $C tests/data/sim/backfill.csv --queues lifo
+# the bundled cluster has the same name in the JSON as in the table, the
+# CSV and simulate's JSON
+$GPUPLAN compare tests/data/sim/backfill.csv --json -j 1 --quiet 2>/dev/null | jq -c .cluster
