@@ -529,10 +529,10 @@ static int run_sweep(const wopts *o, const gp_whatif_spec *spec, sweep *w, wstat
 
 /* The --html page's inputs, as the text report's head names them. */
 static void html_page(const wopts *o, const gp_whatif_spec *spec, const sweep *w,
-		      const gp_cluster *base, long best, gp_sbuf *out)
+		      const gp_cluster *base, long best, const wstate *st, gp_sbuf *out)
 {
-	const char *names[7];
-	char *v[7], *title, vb[1024];
+	const char *names[8];
+	char *v[8], *title, vb[1024];
 	gp_sbuf tr;
 	size_t n = 0, t;
 	const char *b = strrchr(o->spec, '/');
@@ -576,6 +576,14 @@ static void html_page(const wopts *o, const gp_whatif_spec *spec, const sweep *w
 		v[n++] = gp_xasprintf("%zu configuration%s x %zu seed%s", spec->nconfigs,
 				      spec->nconfigs == 1 ? "" : "s", spec->nseeds,
 				      spec->nseeds == 1 ? "" : "s");
+	/* a search runs a few of them: the table below holds those alone */
+	if (o->search) {
+		names[n] = "search";
+		v[n++] = gp_xasprintf("%s by bisection: %zu of %zu %s probed per line",
+				      gp_whatif_dim_name(spec, &st->dim),
+				      st->probed / gp_whatif_dim_lines(spec, &st->dim), st->dim.n,
+				      st->dim.taxis >= 0 ? "values" : "counts");
+	}
 	title = gp_xasprintf("gpuplan whatif: %s", b && b[1] ? b + 1 : o->spec);
 	gp_whatif_answer_html(&w->rs, base, best, o->metric, title, names, (const char *const *)v, n, out);
 	free(title);
@@ -585,7 +593,7 @@ static void html_page(const wopts *o, const gp_whatif_spec *spec, const sweep *w
 
 /* --csv, --svg and --html: all or none. */
 static int write_files(const wopts *o, const gp_whatif_spec *spec, const sweep *w,
-		       const gp_cluster *base, long best)
+		       const gp_cluster *base, long best, const wstate *st)
 {
 	gp_cli_outset outs;
 	FILE *fp;
@@ -606,7 +614,7 @@ static int write_files(const wopts *o, const gp_whatif_spec *spec, const sweep *
 	}
 	if (o->html_path) {
 		gp_sbuf_init(&sb);
-		html_page(o, spec, w, base, best, &sb);
+		html_page(o, spec, w, base, best, st, &sb);
 		gp_cli_outset_take(&outs, o->html_path, &sb);
 	}
 	return gp_cli_outset_commit(&outs);
@@ -812,7 +820,7 @@ static int sweep_and_answer(const wopts *o, const gp_whatif_spec *spec, const gp
 	 * among the runs still to do. */
 	best = st->stopped ? GP_WHATIF_BEST_UNKNOWN :
 	       o->search ? gp_whatif_best_along(&w.rs, base, &st->dim) : gp_whatif_best(&w.rs, base);
-	if ((rc = write_files(o, spec, &w, base, best)) != GP_OK)
+	if ((rc = write_files(o, spec, &w, base, best, st)) != GP_OK)
 		goto out;
 	if (o->json)
 		print_json(o, spec, &w, base, best, st);

@@ -29,6 +29,9 @@ run whatif $TMP/w.yaml -j 2 --quiet --html $TMP/w.html | tail -n 2
 grep -o '<p class="answer">.*</p>' $TMP/w.html
 grep -o '<h2>[^<]*</h2>' $TMP/w.html | tr '\n' ' '; echo
 grep -o '>SLO: [^<]*<\|>chosen[^<]*<' $TMP/w.html
+# a search runs some of the counts: the page says how many, as the text does
+$GPUPLAN whatif $TMP/w.yaml -j 1 --search --quiet --html $TMP/ws.html | grep '^search'
+grep -o '<dt>search</dt><dd>[^<]*' $TMP/ws.html
 # a bad output path fails before the first run
 run whatif $TMP/w.yaml -j 1 --quiet --csv /proc/nope/x.csv
 # perf: the sweep as a table and a chart, the job's placements side by side
