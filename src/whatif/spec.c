@@ -401,13 +401,17 @@ static int load_slo(loader *L, const gp_yaml_node *n)
 			return GP_OK;
 		}
 	}
-	return gp_yaml_error(&L->doc, mx ? mx : mn, L->err,
-			     "'slo' bound: expected a number%s%s%s%s",
-			     gp_metrics[s->slo_metric].kind == GP_MK_SECONDS ? " of seconds >= 0, or with a unit: 90m, 1h, 2d" :
-			     gp_metrics[s->slo_metric].kind == GP_MK_RATIO ? " in 0..1, or a percentage: 80%" : " >= 0",
-			     (mx ? mx : mn)->type == GP_YAML_SCALAR ? ", not '" : "",
-			     (mx ? mx : mn)->type == GP_YAML_SCALAR ? (mx ? mx : mn)->scalar : "",
-			     (mx ? mx : mn)->type == GP_YAML_SCALAR ? "'" : "");
+	{
+		const gp_yaml_node *b = mx ? mx : mn;
+		int scalar = b->type == GP_YAML_SCALAR;
+
+		return gp_yaml_error(&L->doc, b, L->err, "'slo' bound: expected a number%s%s%.60s%s",
+				     gp_metrics[s->slo_metric].kind == GP_MK_SECONDS ?
+				     " of seconds >= 0, or with a unit: 90m, 1h, 2d" :
+				     gp_metrics[s->slo_metric].kind == GP_MK_RATIO ?
+				     " in 0..1, or a percentage: 80%" : " >= 0",
+				     scalar ? ", not '" : "", scalar ? b->scalar : "", scalar ? "'" : "");
+	}
 }
 
 static int load_cost(loader *L, const gp_yaml_node *n)
