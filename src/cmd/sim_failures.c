@@ -123,7 +123,6 @@ void gp_cli_fail_text(const gp_run *r, gp_sbuf *out)
 	if (s.lost_gpu_hours > 0 && r->res.alloc_gpu_seconds > 0) {
 		gp_sim_summary sum;
 		char b[32];
-
 		double lost = s.lost_gpu_hours * 3600 / r->res.alloc_gpu_seconds, miss = 1 - s.goodput;
 
 		gp_sim_summarize(r->jobs, &r->res, -1, &sum);
