@@ -37,8 +37,8 @@ static const gp_opt place_opts_desc[] = {
 		  "under an exclusive lock on it; a missing FILE is created)" },
 	GP_OPT_LOCK_TIMEOUT(O_LOCK),
 	{ .name = "policy", .key = O_POLICY, .type = GP_OT_STR, .arg = "NAME",
-	  .help = "placement policy (default bestfit, else first-fit);\n"
-		  "--policy list shows them" },
+	  .help = "placement policy (default bestfit); --policy list\n"
+		  "shows them" },
 	GP_OPT_SEED(O_SEED, "seed of randomised policies (default 1)"),
 	{ .name = "json", .key = O_JSON, .type = GP_OT_FLAG,
 	  .help = "machine-readable output (keys sorted)" },

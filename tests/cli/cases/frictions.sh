@@ -6,6 +6,8 @@ run topo import --gpu-model tesla-k80 -o $TMP/k80.yaml topologies/k80-4gpu-pix-s
 # Usage texts: topo show lists --models; estimate prints a single %.
 run help topo
 run help estimate | grep margin
+# place's default policy is bestfit, with no fallback to name
+run help place | grep -A1 -- '^  --policy NAME'
 # Item 8: output folders are made with their parents before the run starts;
 # a file in the way fails before any work (exit 4), leaving nothing behind.
 C=tests/data/sim/small-cluster.yaml
