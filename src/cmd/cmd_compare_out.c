@@ -209,9 +209,31 @@ static void lead(gp_sbuf *out, const cmp *c, int k, int high, const char *what, 
 	if (b < 0) {
 		gp_sbuf_addf(out, "%s is %s in every one", what, v);
 	} else {
-		char *name = config_name(c, b);
+		char *name = config_name(c, b), w[96];
+		int i, ties = 0, other = -1;
 
-		gp_sbuf_addf(out, "%s has the %s %s (%s)", name, superl, what, v);
+		/* equals as the table shows them share the lead: naming the
+		 * first alone would make the order of the flags decide */
+		for (i = 0; i < c->ncfg; i++) {
+			gp_stats si = { 0 };
+
+			si.mean = metric_mean(c, i, k);
+			if (i != b && !strcmp(cell(w, sizeof(w), k, si, 1), v)) {
+				ties++;
+				other = i;
+			}
+		}
+		if (!ties) {
+			gp_sbuf_addf(out, "%s has the %s %s (%s)", name, superl, what, v);
+		} else if (ties == 1) {
+			char *o = config_name(c, other);
+
+			gp_sbuf_addf(out, "%s and %s have the %s %s (%s)", name, o, superl, what, v);
+			free(o);
+		} else {
+			gp_sbuf_addf(out, "%s and %d others have the %s %s (%s)", name, ties, superl, what,
+				     v);
+		}
 		free(name);
 	}
 }

@@ -10,3 +10,8 @@ run compare -c $C tests/data/sim/backfill.csv --queues lifo
 # the bundled cluster has the same name in the JSON as in the table, the
 # CSV and simulate's JSON
 $GPUPLAN compare tests/data/sim/backfill.csv --json -j 1 --quiet 2>/dev/null | jq -c .cluster
+# the page's answer names every configuration that shares the lead: here
+# first-fit and bestfit place the same way, so each lead is a tie
+$GPUPLAN compare -c $C tests/data/sim/backfill.csv --queues fifo,backfill --policies bestfit,first-fit \
+	-j 1 --quiet --html $TMP/tie.html >/dev/null
+grep -o '<p class="answer">.*</p>' $TMP/tie.html
