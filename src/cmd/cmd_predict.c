@@ -630,11 +630,19 @@ static int cmd_job(int argc, char **argv)
 		return gp_cli_report(&err);
 	}
 	if (gp_pred_ops_of_desc(&job.more->model, &ops) != 0) {
+		/* said before the job is released (which empties its model):
+		 * the model it names, or that it names none */
+		if (job.more->model.name[0])
+			rc = gp_cli_fail(GP_EINPUT, "%s: the job's model ('%s') has no operator "
+					 "profile: name a catalog model or give params and layers",
+					 path, job.more->model.name);
+		else
+			rc = gp_cli_fail(GP_EINPUT, "%s: the job names no model to predict from: "
+					 "name a catalog model (model:) or give params and layers",
+					 path);
 		gp_pred_models_release(&models);
 		gp_job_release(&job);
-		return gp_cli_fail(GP_EINPUT, "%s: the job's model ('%s') has no operator profile: "
-				   "name a catalog model or give params and layers", path,
-				   job.more->model.name[0] ? job.more->model.name : "explicit");
+		return rc;
 	}
 	gp_catalog_init_builtin(&cat);
 	if (bench) {
