@@ -1021,7 +1021,7 @@ void gp_report_sim_html(const gp_report_ident *id, const gp_joblist *jobs, const
 	html_dists(&h, &all, "Queue delay and job completion time (JCT) of the completed jobs");
 	gp_table_init(&t, 2);
 	row = gp_table_row(&t);
-	gp_table_set(&t, row, 0, "cluster");
+	gp_table_set(&t, row, 0, "whole run");
 	gp_table_set(&t, row, 1, "value");
 	row = gp_table_row(&t);
 	gp_table_set(&t, row, 0, "makespan");

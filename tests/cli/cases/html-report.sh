@@ -6,6 +6,8 @@ grep -o '<dt>[a-z]*</dt>' $TMP/out/sim.html | tr '\n' ' '; echo
 grep -o '<p class="answer">.*</p>' $TMP/out/sim.html
 grep -o '<h2>[^<]*</h2>' $TMP/out/sim.html | tr '\n' ' '; echo
 grep -o '<caption>[^<]*</caption>' $TMP/out/sim.html | tr '\n' ' '; echo
+# each table's first header names its rows (the run-wide figures are no "cluster")
+grep -A2 '<caption>' $TMP/out/sim.html | grep '^<tr><th>' | sed 's/<tr><th>//; s/<\/th>.*//' | tr '\n' '|'; echo
 echo "charts: $(grep -c '^<svg ' $TMP/out/sim.html)"
 echo "scripts, fetched files, XML declarations: $(grep -Eci '<script|src=|href=|@import|url\(http|<\?xml' $TMP/out/sim.html)"
 # every chart clips to an id of its own
