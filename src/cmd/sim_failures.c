@@ -138,11 +138,13 @@ void gp_cli_fail_text(const gp_run *r, gp_sbuf *out)
 				     "preemption costs", 100 * miss, 100 * (miss - lost));
 		else
 			gp_sbuf_adds(out, ": goodput (productive / allocated) moves by about that share");
-		if (sum.waited_again)
-			gp_sbuf_addf(out, "; waiting to run again (%s over %zu job(s)) holds no GPUs: it "
-				     "counts in queue delay, not in lost GPU-hours or goodput",
-				     gp_report_duration(b, sizeof(b), sum.wait_again_s), sum.waited_again);
+		/* a line of its own: one of 300 characters ran off terminals
+		 * and out of the --html page's box */
 		gp_sbuf_adds(out, "\n");
+		if (sum.waited_again)
+			gp_sbuf_addf(out, "  waiting to run again (%s over %zu job(s)) holds no GPUs: it "
+				     "counts in queue delay, not in lost GPU-hours or goodput\n",
+				     gp_report_duration(b, sizeof(b), sum.wait_again_s), sum.waited_again);
 	}
 }
 

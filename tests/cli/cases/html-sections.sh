@@ -32,7 +32,7 @@ grep -o '<p>Scenario axes[^<]*' $TMP/w.html
 # goodput against lost GPU-hours, explained on the page where they diverge
 $GPUPLAN simulate -c tests/data/sim/small-cluster.yaml tests/data/traces/tiresias-60_job.csv \
 	--mtbf-node 2 --recovery restart --failure-seed 3 --restart-cost 60 --quiet --html $TMP/f.html >/dev/null
-grep -o 'the [0-9.]* GPU-hours lost are [^<]*' $TMP/f.html
+grep -o 'the [0-9.]* GPU-hours lost are [^<]*\|waiting to run again [^<]*' $TMP/f.html
 # with checkpoint pauses goodput misses more than the failures lost: the
 # line says how much and why, not that goodput moves by the lost share
 $GPUPLAN simulate -c tests/data/sim/small-cluster.yaml tests/data/traces/tiresias-60_job.csv \

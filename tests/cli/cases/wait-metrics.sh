@@ -14,4 +14,4 @@ run simulate -c $C $TMP/ls-be.csv --preempt class --preempt-cost 20 --csv $TMP/o
 cut -d, -f1-4,9,10,15 $TMP/o/jobs.csv
 # Goodput against lost GPU-hours: the loss is a small share of what was
 # allocated, and a restarted job waiting for GPUs holds none.
-run simulate -c $C $T --mtbf-node 2 --recovery restart --failure-seed 3 --restart-cost 60 --quiet | grep -A1 '^  lost'
+run simulate -c $C $T --mtbf-node 2 --recovery restart --failure-seed 3 --restart-cost 60 --quiet | grep -A2 '^  lost'
