@@ -184,9 +184,10 @@ static const gp_opt inflate_opts[] = {
 	  .help = "seeds: '42-51' (default), '1,5,9' or a mix" },
 	{ .name = "csv", .key = O_CSV, .type = GP_OT_STR, .arg = "DIR",
 	  .help = "write DIR/allocation.csv, DIR/fragmentation.csv and\n"
-		  "DIR/fragmentation-ratio.csv (mean, sd, min, max per point)" },
+		  "DIR/fragmentation_ratio.csv (mean, sd, min, max per point)" },
 	{ .name = "svg", .key = O_SVG, .type = GP_OT_STR, .arg = "DIR",
-	  .help = "write the same curves as SVG charts" },
+	  .help = "write DIR/allocation.svg and DIR/fragmentation.svg (mean\n"
+		  "lines, min..max bands)" },
 	{ 0 },
 };
 
@@ -309,18 +310,22 @@ static int run_all(const inflate_args *ia, const gp_openb_nodes *nodes, const gp
 
 static void print_report(const inflate_args *ia, const inflate_curves *cv, const char *base)
 {
-	int p, npoints = cv->npoints;
+	int p, npoints = cv->npoints, w = 15;
 
 	printf("inflation %g on %s: %d policies x %d seeds (%s), %d GPUs\n", ia->inflate, base, ia->npol,
 	       ia->nseeds, ia->seeds_arg, cv->total_gpus);
 	print_table("GPU allocation ratio, % of GPU capacity", cv->sa, ia->npol, ia->pol, npoints);
 	print_table("Fragmented GPUs (FGD measure), % of GPU capacity", cv->sf, ia->npol, ia->pol, npoints);
 	printf("\nat %d %% arrived: allocated %% (min..max), unallocated GPUs\n", npoints - 1);
+	/* the names' column as wide as the longest (fgd-gpu-clustering has 18) */
+	for (p = 0; p < ia->npol; p++)
+		if ((int)strlen(gp_fgd_policy_name(ia->pol[p])) > w)
+			w = (int)strlen(gp_fgd_policy_name(ia->pol[p]));
 	for (p = 0; p < ia->npol; p++) {
 		const gp_stats *s = &cv->sa[p * npoints + npoints - 1];
 
-		printf("  %-15s %6.2f (%6.2f..%6.2f) %8.1f\n", gp_fgd_policy_name(ia->pol[p]), s->mean, s->min,
-		       s->max, (100.0 - s->mean) / 100.0 * cv->total_gpus);
+		printf("  %-*s %6.2f (%6.2f..%6.2f) %8.1f\n", w, gp_fgd_policy_name(ia->pol[p]), s->mean,
+		       s->min, s->max, (100.0 - s->mean) / 100.0 * cv->total_gpus);
 	}
 }
 

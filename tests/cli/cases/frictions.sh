@@ -8,6 +8,9 @@ run help topo
 run help estimate | grep margin
 # place's default policy is bestfit, with no fallback to name
 run help place | grep -A1 -- '^  --policy NAME'
+# compare inflate's help names the files it writes (fragmentation_ratio.csv,
+# and the two charts only)
+run help compare inflate | grep -A2 -- '^  --csv DIR\|^  --svg DIR'
 # Item 8: output folders are made with their parents before the run starts;
 # a file in the way fails before any work (exit 4), leaving nothing behind.
 C=tests/data/sim/small-cluster.yaml
@@ -28,3 +31,5 @@ run place workloads/jobs/batch-mixed.yaml
 printf 'NodeName=n[0-100000] CPUs=64 Gres=gpu:a100:8\n' >"$TMP/big.conf"
 run import slurm "$TMP/big.conf" -o "$TMP/big.yaml" --quiet
 ls "$TMP/big.yaml" 2>/dev/null
+# compare inflate's last table keeps its columns with every policy's name
+run compare inflate -c $D/tiny_nodes.csv $D/tiny_pods.csv --inflate 1.2 --seeds 1 | tail -7
