@@ -289,6 +289,11 @@ int gp_opt_next(gp_opt_state *s)
 		return take_value(s);
 	}
 	if (s->nargs < s->d->min_args || (s->d->max_args >= 0 && s->nargs > s->d->max_args)) {
+		/* one too many: name it (often the value of a flag that takes
+		 * none, as in whatif SPEC --json out.json) */
+		if (s->d->operands && s->d->max_args >= 0 && s->nargs > s->d->max_args)
+			return usage_error(s, "%s, got '%s' too", s->d->operands,
+					   s->args[s->d->max_args]);
 		if (s->d->operands)
 			return usage_error(s, "%s", s->d->operands);
 		if (s->d->max_args >= 0 && s->nargs > s->d->max_args)

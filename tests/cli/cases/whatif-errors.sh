@@ -19,6 +19,8 @@ run whatif tests/data/whatif/grid.yaml --slice 3/2
 run whatif tests/data/whatif/grid.yaml --slice 1/2 --search
 run whatif tests/data/whatif/grid.yaml -j 0
 run whatif workloads/whatif-add-h100.yaml --metric p99
+# --json takes no value: the word after it is named as one argument too many
+run whatif workloads/whatif-add-h100.yaml --json out.json
 printf 'cluster: %s/topologies/example-cluster.yaml\ntrace: %s/workloads/philly-2017-11-29.csv\n' "$ROOT" "$ROOT" >$TMP/plain.yaml
 run whatif $TMP/plain.yaml --search
 echo 'not a database' >$TMP/junk.sqlite
