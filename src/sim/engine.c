@@ -291,7 +291,7 @@ int gp_sim_try_place(sim *s, int32_t j)
 {
 	const gp_job *job = &s->jl->jobs[j];
 
-	s->q_said_no = -1;
+	s->q.said_no = -1;
 	if (need_milli(job) > s->cap_milli - s->alloc_milli)
 		return 0;
 	if (s->shape_waited[s->shape[j]] == s->wait_epoch)
@@ -453,10 +453,10 @@ static int setup(sim *s)
 		s->min_need = 0;
 	assign_shapes(s);
 	if (s->cfg->tenants && !s->cfg->reclaim_off)
-		for (i = 0; i < s->cfg->tenants->n && !s->q_reclaim; i++)
-			s->q_reclaim = s->cfg->tenants->t[i].cohort >= 0;
+		for (i = 0; i < s->cfg->tenants->n && !s->q.reclaim; i++)
+			s->q.reclaim = s->cfg->tenants->t[i].cohort >= 0;
 	if (s->cfg->preempt || (s->disc->flags & GP_SIM_DISC_INTERRUPTS) || s->cfg->hooks[0] ||
-	    s->q_reclaim)
+	    s->q.reclaim)
 		gp_sim_ix_setup(s);
 	if (s->disc->setup && (st = s->disc->setup(s)) != GP_OK)
 		return st;

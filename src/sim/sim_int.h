@@ -8,7 +8,9 @@
  *               job; nodes and GPUs, source events, read access
  *   nodeix.c    the jobs on each node (nodeix.h)
  *   preempt.c, preempt_index.c  the victim search and its index
- *   quota.c     tenants' quotas
+ *   quota.c, quota_reclaim.c, quota_plan.c  tenants' quotas: usage and
+ *               admission; reclaim and preemption by share; backfill's
+ *               holds (quota.h, quota_int.h)
  * The queue disciplines, which the core reaches only through their table
  * (discipline.h, disciplines.c):
  *   queues.c    fifo (linked lists), sjf and priority (binary heaps)
@@ -37,6 +39,7 @@
 #include "interrupt.h"
 #include "las.h"
 #include "preempt.h"
+#include "quota.h"
 #include "sim_types.h"
 
 typedef struct ev {
@@ -132,49 +135,9 @@ struct gp_sim {
 	gp_sim_ix ix;           /* interrupt.h */
 	gp_sim_pk pk;           /* preempt.h */
 	gp_sim_las las;         /* las.h */
-	/* Tenants (quota.c): usage per (tenant, quota key), milli-GPU; each
-	 * node's model key; the `gpus` key; time usage was integrated to. */
-	int64_t *q_use;
-	int32_t *q_node_res;
-	int q_all;
-	/* per cohort and key: what it lends, what is drawn on it; the time
-	 * each tenant and cohort was integrated to; a version per usage group
-	 * (cohort, or tenant alone) and each tenant's smallest need refused
-	 * at that version */
-	int64_t *q_co_pool, *q_co_drawn;
-	double *q_tt, *q_ct;
-	double *q_fair;         /* per tenant: its fair share, milli-GPU */
-	uint32_t *q_gver, *q_fail_ver;
-	int64_t *q_fail_need;
-	/* Reclaim (quota.c): on when a cohort lends and it is not turned
-	 * off; each tenant's running jobs (a list), each cohort's members,
-	 * the trial's victims and a job's last failed reclaim. */
-	int q_reclaim;
-	int32_t *q_rhead, *q_rprev, *q_rnext;
-	int32_t *q_co_off, *q_co_mem;
-	int32_t *q_vict;
-	size_t q_vict_cap;
-	uint64_t *q_seq, q_seq_next; /* job -> order of its last start */
-	uint8_t *q_released;    /* job -> taken in the current trial */
-	int q_one_prio;         /* every job has the same priority */
-	uint32_t *q_rc_ver;     /* per tenant, its last failed reclaim: the */
-	int64_t *q_rc_need, *q_rc_free; /* group version, need, free share */
-	uint32_t *q_fp_ver;     /* the same for preemption by share */
-	int64_t *q_fp_need, *q_fp_free;
-	struct gp_sim_fptop {   /* per cohort, at a version of its use: the */
-		uint32_t ver;   /* two highest shares of tenants running jobs */
-		int t1, t2;
-		double s1, s2;
-	} *q_fp_top;
-	int64_t *q_fp_dmin;     /* one quota key: per tenant, a bound below
-				 * its running jobs' demand */
-	struct gp_sim_qcand *q_fp_c;    /* its candidates (several priorities) */
-	size_t q_fp_cap;
-	int32_t q_said_no;      /* the last job whose try the quota refused */
+	gp_sim_quota q;         /* quota.h */
 	struct gp_sim_drs *drs; /* --queue dominant-share (drs.c) */
 	struct gp_sim_skip *skip; /* --queue fifo-skip's waiting needs (skip.c) */
-	struct gp_sim_qhold *q_hold; /* quota held by backfill's reservations */
-	size_t q_nhold, q_hold_cap;
 
 	/* fairshare (fairshare.c): each queued job's priority; per tenant
 	 * its decayed usage (GPU-seconds), the GPU-seconds since fs_tt not
@@ -369,7 +332,8 @@ int32_t gp_sim_ord_pred(const sim *s, const int32_t *left, const int32_t *right,
 int32_t gp_sim_ord_insert(const sim *s, int32_t *left, int32_t *right, int32_t root, int32_t j);
 int32_t gp_sim_ord_erase(const sim *s, int32_t *left, int32_t *right, int32_t root, int32_t j);
 
-/* quota.c */
+/* quota.c (reclaim and preemption by share: quota_reclaim.c; plans:
+ * quota_plan.c) */
 int gp_sim_quota_setup(sim *s);
 void gp_sim_quota_teardown(sim *s);
 int gp_sim_quota_admit(sim *s, int32_t j, const gp_placement *p);
@@ -394,7 +358,7 @@ double gp_sim_quota_share(const sim *s, int t, int32_t j);
 /* Did the quota refuse j at its last try (gp_sim_try_place)? */
 static inline int gp_sim_quota_refused(const sim *s, int32_t j)
 {
-	return s->cfg->tenants && s->q_said_no == j;
+	return s->cfg->tenants && s->q.said_no == j;
 }
 /* Would j's quota admit placement p now (nothing counted)? */
 int gp_sim_quota_admits(sim *s, int32_t j, const gp_placement *p);
@@ -418,11 +382,11 @@ static inline int gp_sim_quota_may_reclaim(const sim *s, int32_t j)
 {
 	int t;
 
-	if (!s->q_reclaim)
+	if (!s->q.reclaim)
 		return 0;
 	t = s->res->job_tenant[j];
-	return s->q_all < 0 || s->q_use[(size_t)t * GP_TENANTS_MAX_RES + s->q_all] + need_milli(&s->jl->jobs[j]) <=
-				       s->cfg->tenants->t[t].nominal[s->q_all];
+	return s->q.all < 0 || s->q.usage[(size_t)t * GP_TENANTS_MAX_RES + s->q.all] + need_milli(&s->jl->jobs[j]) <=
+				       s->cfg->tenants->t[t].nominal[s->q.all];
 }
 
 /* fairshare.c (the discipline gp_sim_disc_fairshare): j starts (+1) or

@@ -11,7 +11,7 @@ int gp_sim_skip_try(sim *s, int32_t j, int k)
 	if (!gp_sim_try_place(s, j) &&
 	    !(s->cfg->preempt && j == s->qhead[k] && gp_sim_preempt_for(s, j, -1)) &&
 	    !(gp_sim_quota_may_reclaim(s, j) && gp_sim_quota_reclaim(s, j)) &&
-	    !(s->drs && s->q_reclaim && gp_sim_quota_fair_preempt(s, j)))
+	    !(s->drs && s->q.reclaim && gp_sim_quota_fair_preempt(s, j)))
 		return 0;
 	if (gp_sim_job_runinfo(s, j, &ri) == 0)
 		gp_sim_start_job(s, j, &ri);
