@@ -32,6 +32,7 @@ static void cohort_setup(sim *s)
 	s->q.tt = gp_xmalloc(nt * sizeof(*s->q.tt));
 	s->q.ct = gp_xmalloc(nc * sizeof(*s->q.ct));
 	s->q.fair = gp_xmalloc(nt * sizeof(*s->q.fair));
+	s->q.sh = gp_xcalloc(nt, sizeof(*s->q.sh));
 	for (k = 0, wsum = 0; k < T->n; k++)
 		wsum += T->t[k].weight;
 	for (k = 0; k < nt; k++) {
@@ -160,6 +161,16 @@ int gp_sim_quota_setup(sim *s)
 				s->q.node_res[i] = r;
 	}
 	cohort_setup(s);
+	for (i = 0; i < T->n; i++) {
+		const gp_tenant *x = &T->t[i];
+
+		s->q.sh[i].weight = x->weight;
+		if (s->q.all >= 0) {
+			s->q.sh[i].over = -x->nominal[s->q.all];
+			if (x->cohort >= 0)
+				s->q.sh[i].pool = s->q.co_pool[(size_t)x->cohort * GP_TENANTS_MAX_RES + s->q.all];
+		}
+	}
 	s->q.said_no = -1;
 	if (s->q.reclaim)
 		reclaim_setup(s);
@@ -182,6 +193,7 @@ void gp_sim_quota_teardown(sim *s)
 	free(s->q.fail_ver);
 	free(s->q.tt);
 	free(s->q.fair);
+	free(s->q.sh);
 	free(s->q.ct);
 	free(s->q.vict);
 	free(s->q.seq);
@@ -203,11 +215,35 @@ static int64_t over(int64_t u, int64_t g)
 	return u > g ? u - g : 0;
 }
 
+/* A tenant's part of a key: what it uses over its quota (over) of what
+ * its cohort lends (pool).  Its dominant share (Kueue's DRS) is its
+ * largest part over the keys, by its weight. */
+static inline double part_of(int64_t over, int64_t pool)
+{
+	if (over <= 0 || pool <= 0) /* most questions end here */
+		return 0;
+	return (double)over / (double)pool;
+}
+
+static inline double weighed(double best, double weight)
+{
+	if (!(best > 0))
+		return 0;
+	return weight > 0 ? best / weight : INFINITY;
+}
+
+/* Tenant x's (in a cohort) part of key r at a use u. */
+static inline double part(const sim *s, const gp_tenant *x, int r, int64_t u)
+{
+	return part_of(u - x->nominal[r], s->q.co_pool[(size_t)x->cohort * GP_TENANTS_MAX_RES + r]);
+}
+
 void gp_sim_q_use_delta(sim *s, int t, const int64_t *d, int sign)
 {
 	const gp_tenants *T = s->cfg->tenants;
 	const gp_tenant *x = &T->t[t];
 	int64_t *mine = s->q.usage + (size_t)t * GP_TENANTS_MAX_RES;
+	double rest = 0, b;
 	int r;
 
 	for (r = 0; r < T->nres; r++) {
@@ -217,9 +253,15 @@ void gp_sim_q_use_delta(sim *s, int t, const int64_t *d, int sign)
 			int64_t g = guaranteed(x, r);
 
 			s->q.co_drawn[(size_t)x->cohort * GP_TENANTS_MAX_RES + r] += over(u, g) - over(mine[r], g);
+			if (r != s->q.all && (b = part(s, x, r, u)) > rest)
+				rest = b;
 		}
 		mine[r] = u;
 	}
+	if (x->cohort >= 0)
+		s->q.sh[t].rest = rest;
+	if (s->q.all >= 0)
+		s->q.sh[t].over = mine[s->q.all] - x->nominal[s->q.all];
 	++*group_ver(s, t);
 }
 
@@ -261,57 +303,33 @@ int gp_sim_quota_admit(sim *s, int32_t j, const gp_placement *p)
 	return 0;
 }
 
-/* Tenant t's dominant share with sign x d (NULL: nothing) and extra on
- * key `key` added to its use. */
-static double share_with(const sim *s, int t, const int64_t *d, int sign, int key, int64_t extra)
+double gp_sim_q_share_of(const sim *s, int t, const int64_t *d, int sign)
 {
-	const gp_tenants *T = s->cfg->tenants;
-	const gp_tenant *x = &T->t[t];
-	double best = 0;
+	const gp_tenant *x = &s->cfg->tenants->t[t];
+	const int64_t *use = s->q.usage + (size_t)t * GP_TENANTS_MAX_RES;
+	double best = 0, b;
 	int r;
 
 	if (x->cohort < 0)
 		return 0;
-	for (r = 0; r < T->nres; r++) {
-		int64_t u = s->q.usage[(size_t)t * GP_TENANTS_MAX_RES + r] + (d ? sign * d[r] : 0), pool;
-
-		if (r == key)
-			u += extra;
-		pool = s->q.co_pool[(size_t)x->cohort * GP_TENANTS_MAX_RES + r];
-		if (u > x->nominal[r] && pool > 0 && (double)(u - x->nominal[r]) / (double)pool > best)
-			best = (double)(u - x->nominal[r]) / (double)pool;
-	}
-	if (!(best > 0))
-		return 0;
-	return x->weight > 0 ? best / x->weight : INFINITY;
+	for (r = 0; r < s->cfg->tenants->nres; r++)
+		if ((b = part(s, x, r, use[r] + sign * d[r])) > best)
+			best = b;
+	return weighed(best, x->weight);
 }
 
-double gp_sim_q_share_of(const sim *s, int t, const int64_t *d, int sign)
-{
-	return share_with(s, t, d, sign, -1, 0);
-}
-
+/* From the parts kept as the use changes (gp_sim_q_use_delta), whatever
+ * the number of quota keys. */
 double gp_sim_quota_share(const sim *s, int t, int32_t j)
 {
-	const gp_tenant *x = &s->cfg->tenants->t[t];
+	const struct gp_sim_qshare *h = &s->q.sh[t];
+	int64_t over = h->over;
+	double b;
 
-	if (j < 0)
-		return share_with(s, t, NULL, 0, -1, 0);
-	if (s->cfg->tenants->nres == 1 && s->q.all == 0 && x->cohort >= 0) {
-		/* share_with on `gpus` alone (a dominant-share pass asks
-		 * this of every job it tries) */
-		int64_t u = s->q.usage[(size_t)t * GP_TENANTS_MAX_RES] + need_milli(&s->jl->jobs[j]);
-		int64_t pool = s->q.co_pool[(size_t)x->cohort * GP_TENANTS_MAX_RES];
-		double best;
-
-		if (u <= x->nominal[0] || pool <= 0)
-			return 0;
-		best = (double)(u - x->nominal[0]) / (double)pool;
-		if (!(best > 0))
-			return 0;
-		return x->weight > 0 ? best / x->weight : INFINITY;
-	}
-	return share_with(s, t, NULL, 0, s->q.all, need_milli(&s->jl->jobs[j]));
+	if (j >= 0)
+		over += need_milli(&s->jl->jobs[j]);
+	b = part_of(over, h->pool);
+	return weighed(b > h->rest ? b : h->rest, h->weight);
 }
 
 int gp_sim_quota_admits(sim *s, int32_t j, const gp_placement *p)

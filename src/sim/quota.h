@@ -22,6 +22,16 @@ typedef struct gp_sim_quota {
 	int64_t *co_pool, *co_drawn;
 	double *tt, *ct;
 	double *fair;           /* per tenant: its fair share, milli-GPU */
+	/* per tenant, what its dominant share is made of (quota.c), kept
+	 * as its use changes: a dominant-share pass asks the share of
+	 * every job it tries */
+	struct gp_sim_qshare {
+		int64_t over;   /* its use less its quota on `gpus` */
+		int64_t pool;   /* its cohort's pool of `gpus` (0: no cohort
+				 * or no such key) */
+		double rest;    /* its largest part on the other keys */
+		double weight;
+	} *sh;
 	uint32_t *gver, *fail_ver;
 	int64_t *fail_need;
 	/* Reclaim: on when a cohort lends and it is not turned off; each

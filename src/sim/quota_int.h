@@ -89,7 +89,7 @@ void gp_sim_q_use_add(sim *s, int32_t v, int sign);
 /* Integrate cohort c's tenants and what it lends up to now (before a
  * trial changes their use at this instant). */
 void gp_sim_q_integrate_group(sim *s, int c);
-/* Tenant t's dominant share with sign x d (NULL: nothing) added to its use. */
+/* Tenant t's dominant share with sign x d added to its use. */
 double gp_sim_q_share_of(const sim *s, int t, const int64_t *d, int sign);
 
 #endif
