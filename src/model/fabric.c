@@ -30,6 +30,7 @@ static const struct {
 	[GP_TECH_ETH_100] = { "eth-100", 100, 0 },
 	[GP_TECH_ETH_200] = { "eth-200", 200, 0 },
 	[GP_TECH_ETH_400] = { "eth-400", 400, 0 },
+	[GP_TECH_TCPXO_200] = { "tcpxo-200", 200, 0 },
 };
 
 const char *gp_fabric_tech_name(int tech)

@@ -689,6 +689,10 @@ static double gp_perf_coll_time_proto(int coll, int algo, int proto, const gp_pe
 	for (p = 0; p < GP_PROTO_COUNT; p++) {
 		if (proto >= 0 && p != proto)
 			continue;
+		/* NCCL_PROTO leaves LL out of the collectives; send/recv
+		 * picks LL by size whatever it says. */
+		if (p == GP_PROTO_LL && f->no_ll && algo != GP_ALGO_P2P)
+			continue;
 		switch (algo) {
 		case GP_ALGO_RING:
 			t = ring_time(coll, p, f, bytes, &l);

@@ -243,6 +243,7 @@ typedef struct fabric_acc {
 	int net_node, net_nics;             /* slowest attachment, -1 none */
 	uint64_t rails;                     /* rails every node with rails cables */
 	int rails_lost;                     /* a node cables a rail outside rails */
+	int no_ll;                          /* a node on GPUDirect-TCPXO */
 } fabric_acc;
 
 static int part_check(const gp_cluster *c, const gp_place_part *pp, gp_error *err)
@@ -330,6 +331,10 @@ static int part_net(const gp_cluster *c, const gp_place_part *pp, fabric_acc *a,
 		a->chan_net = fmin(a->chan_net, bw / nics);
 	if (!gp_fabric_tech_is_ib(node->tech))
 		a->all_ib = 0;
+	/* Google's NCCL settings for GPUDirect-TCPXO (its plugin's
+	 * nccl-env-profile.sh) give NCCL_PROTO=Simple,LL128. */
+	if (node->tech == GP_TECH_TCPXO_200)
+		a->no_ll = 1;
 	if (node->sw < 0 || switch_param(c, node->sw, 2) != 1)
 		a->all_sharp = 0;
 	/* between two nodes with rails each rail has its own path
@@ -468,7 +473,7 @@ static int fabric_of_coll(const gp_cluster *c, const gp_placement *p, int coll, 
 			  char *bottleneck, size_t bsize, gp_error *err)
 {
 	fabric_acc a = { 1e300, 1e300, 1e300, 1e300, 1e300, 1e300, -1, 0, 1, 1, 99, 1, 0,
-			 -1, 0, 0, { GP_LINK_X, 0 }, -1, 0, ~(uint64_t)0, 0 };
+			 -1, 0, 0, { GP_LINK_X, 0 }, -1, 0, ~(uint64_t)0, 0, 0 };
 	double eff = 1.0;
 	int i, st;
 
@@ -511,6 +516,7 @@ static int fabric_of_coll(const gp_cluster *c, const gp_placement *p, int coll, 
 	}
 	f->bw_chan = a.bw_chan < 1e300 ? a.bw_chan : 0;
 	f->net_nics = f->nodes > 1 ? a.net_nics : 0;
+	f->no_ll = f->nodes > 1 && a.no_ll;
 	if (bottleneck && bsize) {
 		gp_perf_fabric g = *f;
 

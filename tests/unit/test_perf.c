@@ -1565,6 +1565,74 @@ static void test_fabric_balancing(void)
 	gp_cluster_release(&c);
 }
 
+/* A network that runs NCCL without LL (GPUDirect-TCPXO: Google's settings
+ * give NCCL_PROTO=Simple,LL128).  Two nodes of 8 H100, 64 bytes: with
+ * LL the tree wins at 6.8 + 2 x (7 x 0.6 + 5.0) = 25.2 us; without it
+ * the tree with LL128, 14 + 2 x (7 x 1.25 + 8.5) = 48.5 us, beats the
+ * ring with LL128 (14 + 28 x 1.9 + 2 x 4.0 = 75.2) and Simple.  A
+ * two-node job on a tcpxo-200 switch gets the flag, one on eth-200 or
+ * a job inside one node does not. */
+static void test_no_ll(void)
+{
+	static const char yaml[] =
+		"node_types:\n"
+		"  t:\n"
+		"    gpu_model: H100-SXM5-80GB\n"
+		"    gpus: [{id: GPU0}]\n"
+		"    nics: [{id: NIC0, device: mlx5_0}]\n"
+		"    links:\n"
+		"      - [X, PIX]\n"
+		"      - [PIX, X]\n"
+		"fabric:\n"
+		"  - {name: xo, tech: tcpxo-200}\n"
+		"  - {name: eth, tech: eth-200}\n"
+		"nodes:\n"
+		"  - {name: a, type: t, switch: xo, count: 2}\n"
+		"  - {name: e, type: t, switch: eth, count: 2}\n";
+	static const char *const pairs[3][2] = { { "a-0", "a-1" }, { "e-0", "e-1" }, { "a-0", NULL } };
+	gp_perf_fabric f = net_fabric(2, 8, 370.8, 376.0, 8, 9);
+	gp_perf_coll_result r;
+	gp_cluster c;
+	gp_error err = GP_ERROR_INIT;
+	gp_placement p;
+	int i, k;
+
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, 64, &r);
+	CU_ASSERT_EQUAL(r.algo, GP_ALGO_TREE);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_LL);
+	CU_ASSERT_DOUBLE_EQUAL(r.lat_s, 25.2e-6, 1e-12);
+	f.no_ll = 1;
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, &f, 64, &r);
+	CU_ASSERT_EQUAL(r.algo, GP_ALGO_TREE);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_LL128);
+	CU_ASSERT_DOUBLE_EQUAL(r.lat_s, 48.5e-6, 1e-12);
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_RING, &f, 64, &r);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_LL128);
+	CU_ASSERT_DOUBLE_EQUAL(r.lat_s, 75.2e-6, 1e-12);
+	/* send/recv keeps LL for a small part: its choice is by size */
+	gp_perf_coll_eval(GP_COLL_SENDRECV, GP_ALGO_AUTO, &f, 64, &r);
+	CU_ASSERT_EQUAL(r.proto, GP_PROTO_LL);
+
+	gp_cluster_init(&c);
+	CU_ASSERT_EQUAL_FATAL(gp_cluster_parse(yaml, sizeof(yaml) - 1, "xo.yaml", &c, &err), GP_OK);
+	gp_placement_init(&p);
+	for (i = 0; i < 3; i++) {
+		gp_placement_clear(&p);
+		for (k = 0; k < 2 && pairs[i][k]; k++) {
+			int n = gp_cluster_find_node(&c, pairs[i][k]);
+			gp_place_part *pp;
+
+			CU_ASSERT_FATAL(n >= 0);
+			pp = gp_placement_add(&p, n);
+			pp->gpus[pp->ngpus++] = 0;
+		}
+		CU_ASSERT_EQUAL_FATAL(gp_perf_fabric_of(&c, &p, &f, NULL, 0, &err), GP_OK);
+		CU_ASSERT_EQUAL(f.no_ll, i == 0);
+	}
+	gp_placement_release(&p);
+	gp_cluster_release(&c);
+}
+
 /* A GPU takes its nearest NICs.  The bundled DGX H100 snapshot
  * (topologies/h100-dgx-8gpu-13nic-8rail-ndr-penny-worklog.txt, node
  * h100-r4-0 of the example cluster) has one NDR NIC at PIX of each GPU
@@ -1830,6 +1898,7 @@ static void register_tests(void)
 	gp_test_add(s, "two-node tree cap", test_two_node_tree_cap);
 	gp_test_add(s, "tree channels", test_tree_channels);
 	gp_test_add(s, "nvls-tree channels", test_nvlstree_channels);
+	gp_test_add(s, "no LL on the network", test_no_ll);
 	gp_test_add(s, "latency across nodes", test_net_latency);
 	gp_test_add(s, "tree correction", test_tree_correction);
 	gp_test_add(s, "host-memory hops and launch cost", test_shm_latency);

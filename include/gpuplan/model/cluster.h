@@ -25,6 +25,7 @@ enum gp_fabric_tech {
 	/* Added by the fabric owner. */
 	GP_TECH_IB_FDR, GP_TECH_ROCE_25, GP_TECH_ETH_1, GP_TECH_ETH_40,
 	GP_TECH_ETH_200, GP_TECH_ETH_400,
+	GP_TECH_TCPXO_200, /* Ethernet with GPUDirect-TCPXO (Google's NCCL plugin) */
 	GP_TECH_COUNT
 };
 const char *gp_fabric_tech_name(int tech);

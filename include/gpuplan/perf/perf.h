@@ -167,6 +167,8 @@ typedef struct gp_perf_fabric {
 	int net_nics;        /* NIC ports behind bw_node_net (the node with
 			      * the slowest attachment): NCCL's tree and
 			      * NVLS-tree take a channel per NIC; 0 unknown */
+	int no_ll;           /* NCCL runs without its LL protocol (the
+			      * settings a GPUDirect-TCPXO network needs) */
 } gp_perf_fabric;
 
 typedef struct gp_perf_coll_result {

@@ -125,7 +125,7 @@ write("hopper.yaml", HDR,
       "  - {name: ndr, tech: ib-ndr}\n  - {name: roce-400, tech: roce-400}\n"
       # Google Cloud A3 Mega: eight 200 Gb/s NICs per node, GPUDirect-TCPXO
       # (lessizzmore/create-a3mega-ztan-fork)
-      "  - {name: tcpxo, tech: eth-200}\n"
+      "  - {name: tcpxo, tech: tcpxo-200}\n"
       # OCI's cluster network with 200 Gb/s ports (README, "RoCE fabrics":
       # nonblocking, flow-aware traffic distribution)
       "  - {name: oci-cn-200, tech: roce-200, load_balancing: flow-aware}\n",
