@@ -73,6 +73,11 @@ static void reclaim_setup(sim *s)
 	s->q.rnext = gp_xmalloc(n * sizeof(*s->q.rnext));
 	s->q.seq = gp_xcalloc(n, sizeof(*s->q.seq));
 	s->q.released = gp_xcalloc(n, sizeof(*s->q.released));
+	s->q.pre_t = gp_xmalloc(n * sizeof(*s->q.pre_t));
+	s->q.pre_n = gp_xcalloc(n, sizeof(*s->q.pre_n));
+	for (k = 0; k < n; k++)
+		s->q.pre_t[k] = -INFINITY;
+	s->q.took_t = -INFINITY;
 	s->q.one_prio = 1;
 	for (k = 1; k < s->n && s->q.one_prio; k++)
 		s->q.one_prio = s->jl->jobs[k].priority == s->jl->jobs[0].priority;
@@ -198,6 +203,9 @@ void gp_sim_quota_teardown(sim *s)
 	free(s->q.vict);
 	free(s->q.seq);
 	free(s->q.released);
+	free(s->q.pre_t);
+	free(s->q.pre_n);
+	free(s->q.took);
 	free(s->q.rc_ver);
 	free(s->q.rc_need);
 	free(s->q.rc_free);
@@ -432,6 +440,13 @@ void gp_sim_quota_change(sim *s, int32_t j, const gp_placement *p, int sign)
 			s->q.rprev[s->q.rhead[t]] = j;
 		s->q.rhead[t] = j;
 	} else {
+		/* a stop by preemption (interrupt.c counts it before the
+		 * quota is given back): the instant, for the rule that no
+		 * job is preempted twice at one instant */
+		if (s->res->jobs[j].preemptions != s->q.pre_n[j]) {
+			s->q.pre_n[j] = s->res->jobs[j].preemptions;
+			s->q.pre_t[j] = s->last_t;
+		}
 		if (s->q.rprev[j] >= 0)
 			s->q.rnext[s->q.rprev[j]] = s->q.rnext[j];
 		else

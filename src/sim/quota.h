@@ -44,6 +44,18 @@ typedef struct gp_sim_quota {
 	size_t vict_cap;
 	uint64_t *seq, seq_next; /* job -> order of its last start */
 	uint8_t *released;      /* job -> taken in the current trial */
+	/* No trade back at one instant (quota_reclaim.c): per job the
+	 * instant a preemption last stopped it and its preemptions counted
+	 * then; the (taker, loser) tenant pairs of the preemptions at
+	 * took_t; a search passed over a candidate by these rules. */
+	double *pre_t;
+	int32_t *pre_n;
+	struct gp_sim_qtook {
+		int x, y;
+	} *took;
+	size_t ntook, took_cap;
+	double took_t;
+	int barred;
 	int one_prio;           /* every job has the same priority */
 	uint32_t *rc_ver;       /* per tenant, its last failed reclaim: the */
 	int64_t *rc_need, *rc_free; /* group version, need, free share */

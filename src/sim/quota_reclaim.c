@@ -31,6 +31,57 @@
  *     waits; no job of its tenant needing as much or more searches again
  *     while its cohort runs the same jobs and no more GPU share is free. */
 
+/* No trade back at one instant.  With equal shares, rule 2 of preemption
+ * by share ("at least S") lets a job taken take its taker's place back at
+ * once, and that job take it again, without end at one instant.  So at
+ * one instant (reclaim and preemption by share alike):
+ *  - a tenant does not take jobs of a tenant that took jobs of it;
+ *  - no job is preempted twice (a job preempted, then started again,
+ *    stays; by --preempt too).
+ * Each preemption at an instant stops a job not stopped there before, so
+ * there are at most as many as jobs.  A search that passed over a
+ * candidate by these rules is not remembered as failed (rule 6): the
+ * candidate is one again once the clock moves. */
+static int preempted_now(sim *s, int32_t v)
+{
+	if (s->q.pre_t[v] != s->last_t)
+		return 0;
+	s->q.barred = 1;
+	return 1;
+}
+
+/* Has tenant y taken jobs of tenant t at this instant? */
+static int took_now(sim *s, int y, int t)
+{
+	size_t i;
+
+	if (s->q.took_t != s->last_t)
+		return 0;
+	for (i = 0; i < s->q.ntook; i++)
+		if (s->q.took[i].x == y && s->q.took[i].y == t) {
+			s->q.barred = 1;
+			return 1;
+		}
+	return 0;
+}
+
+/* Tenant x takes jobs of tenant y now. */
+static void took(sim *s, int x, int y)
+{
+	size_t i;
+
+	if (s->q.took_t != s->last_t) {
+		s->q.took_t = s->last_t;
+		s->q.ntook = 0;
+	}
+	for (i = 0; i < s->q.ntook; i++)
+		if (s->q.took[i].x == x && s->q.took[i].y == y)
+			return;
+	GP_GROW(s->q.took, s->q.took_cap, s->q.ntook + 1);
+	s->q.took[s->q.ntook].x = x;
+	s->q.took[s->q.ntook++].y = y;
+}
+
 typedef struct gp_sim_qcand {
 	int prio;
 	uint64_t seq;
@@ -112,7 +163,7 @@ static void walk_init(sim *s, int t, const int64_t *mask, cand_walk *w)
 		int y = s->q.co_mem[i];
 		int32_t v;
 
-		if (y == t || !borrowing(s, y, mask) || s->q.rhead[y] < 0)
+		if (y == t || !borrowing(s, y, mask) || s->q.rhead[y] < 0 || took_now(s, y, t))
 			continue;
 		if (s->q.one_prio) {
 			w->at[w->nat++] = s->q.rhead[y];
@@ -130,8 +181,8 @@ static void walk_init(sim *s, int t, const int64_t *mask, cand_walk *w)
 		qsort(w->c, w->nc, sizeof(*w->c), cand_cmp);
 }
 
-/* The next candidate, -1 when none is left. */
-static int32_t walk_next(sim *s, cand_walk *w)
+/* The next job in candidate order, -1 when none is left. */
+static int32_t walk_next1(sim *s, cand_walk *w)
 {
 	int k, best = -1;
 	int32_t v;
@@ -145,6 +196,16 @@ static int32_t walk_next(sim *s, cand_walk *w)
 		return -1;
 	v = w->at[best];
 	w->at[best] = s->q.rnext[v];
+	return v;
+}
+
+/* The next candidate (one not preempted at this instant), -1 none. */
+static int32_t walk_next(sim *s, cand_walk *w)
+{
+	int32_t v;
+
+	while ((v = walk_next1(s, w)) >= 0 && preempted_now(s, v))
+		;
 	return v;
 }
 
@@ -208,6 +269,7 @@ static int commit_victims(sim *s, int t, size_t nv, int borrow)
 		ir.lose = gp_sim_ix_tau(s, v) > 0 ? GP_SIM_LOSE_CHECKPOINT : GP_SIM_LOSE_NOTHING;
 		s->res->tenant_use[t].reclaims++;
 		s->res->tenant_use[s->res->job_tenant[v]].reclaimed++;
+		took(s, t, s->res->job_tenant[v]);
 		gp_sim_ix_interrupt(s, v, &ir, 1);
 	}
 	s->pk.defer = 0;
@@ -246,6 +308,7 @@ int gp_sim_quota_reclaim(sim *s, int32_t j)
 	/* the trial changes usage at this instant only: the cohort, whose
 	 * tenants are the only ones it touches, is integrated to now */
 	gp_sim_q_integrate_group(s, T->t[t].cohort);
+	s->q.barred = 0;
 	walk_init(s, t, mask, &w);
 	while (!ok && (v = walk_next(s, &w)) >= 0) {
 		if (!borrowing(s, s->res->job_tenant[v], mask))
@@ -262,9 +325,11 @@ int gp_sim_quota_reclaim(sim *s, int32_t j)
 			if (give_back(s, s->q.vict[i]) != 0)
 				s->status = gp_error_set(s->err, GP_EIO, NULL, 0, 0,
 							 "internal error: cannot restore a running job");
-		s->q.rc_ver[t] = *group_ver(s, t);
-		s->q.rc_need[t] = need_milli(job);
-		s->q.rc_free[t] = s->cap_milli - s->alloc_milli;
+		if (!s->q.barred) {
+			s->q.rc_ver[t] = *group_ver(s, t);
+			s->q.rc_need[t] = need_milli(job);
+			s->q.rc_free[t] = s->cap_milli - s->alloc_milli;
+		}
 		return 0;
 	}
 	return commit_victims(s, t, nv, 0);
@@ -308,11 +373,15 @@ static int32_t fp_next(sim *s, const cand *c, fp_member *m)
 {
 	int32_t v;
 
-	if (!s->q.one_prio)
-		return m->i < m->n ? c[m->i++].job : -1;
-	v = m->at;
-	if (v >= 0)
-		m->at = s->q.rnext[v];
+	do {
+		if (!s->q.one_prio) {
+			v = m->i < m->n ? c[m->i++].job : -1;
+		} else {
+			v = m->at;
+			if (v >= 0)
+				m->at = s->q.rnext[v];
+		}
+	} while (v >= 0 && preempted_now(s, v));
 	return v;
 }
 
@@ -399,7 +468,7 @@ static int fp_members(sim *s, int t, double xs, fp_member *m)
 		int y = s->q.co_mem[i];
 		double ys = gp_sim_quota_share(s, y, -1);
 
-		if (y == t || s->q.rhead[y] < 0 || !(ys > 0) || ys < xs)
+		if (y == t || s->q.rhead[y] < 0 || !(ys > 0) || ys < xs || took_now(s, y, t))
 			continue;
 		m[nm].y = y;
 		m[nm].at = s->q.rhead[y];
@@ -539,6 +608,7 @@ __attribute__((noinline)) static int fp_search(sim *s, int32_t j, int t, double 
 	size_t nv = 0, thr_cap = 0;
 
 	gp_sim_q_integrate_group(s, co);
+	s->q.barred = 0;
 	for (round = 0; round < 3 && s->status == GP_OK; round++) {
 		ok = fp_round(s, j, t, xs, &full, &nv, &thr, &thr_cap);
 		if (ok || !(full > xs))
@@ -551,7 +621,8 @@ __attribute__((noinline)) static int fp_search(sim *s, int32_t j, int t, double 
 	if (ok)
 		return commit_victims(s, t, nv, 1);
 	fp_undo(s, nv);
-	fp_fail(s, j, t);
+	if (!s->q.barred)
+		fp_fail(s, j, t);
 	return 0;
 }
 
