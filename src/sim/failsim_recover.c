@@ -136,6 +136,10 @@ static int recover(gp_failsim *f, int32_t job, size_t row, const fail_rec *rec)
 		gp_sim_interrupt_init(&r);
 		r.action = GP_SIM_FAIL;
 		r.cause = GP_SIM_CAUSE_FAILURE;
+		/* it never runs again: all its work so far is lost, its
+		 * checkpoints included */
+		r.lose = GP_SIM_LOSE_SECONDS;
+		r.lost_s = HUGE_VAL;
 		if ((rc = gp_sim_interrupt_job(s, job, &r)))
 			return rc;
 		f->failed_jobs++;

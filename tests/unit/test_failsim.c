@@ -220,6 +220,17 @@ static void test_fail(void)
 	CU_ASSERT_EQUAL(r.jobs[0].state, GP_SIM_FAILED);
 	CU_ASSERT_EQUAL(r.jobs[0].why, GP_SIM_WHY_INTERRUPTED);
 	CU_ASSERT_DOUBLE_EQUAL(r.jobs[0].finish, T, 1e-6);
+	/* it never runs again: its 100 s of work on 3 GPUs are lost, with
+	 * the stall until detection at T */
+	CU_ASSERT_DOUBLE_EQUAL(s.lost_gpu_hours, 3 * (100 + (T - 100)) / 3600.0, 1e-6);
+	gp_failsim_free(fs);
+	gp_sim_result_release(&r);
+	gp_cluster_release(&cl);
+
+	/* checkpoints every 40 s do not save a job that ends as failed */
+	one_failure_ck(GP_RECOVERY_FAIL, 40, &r, &s, &T, &fs);
+	CU_ASSERT_EQUAL(r.jobs[0].state, GP_SIM_FAILED);
+	CU_ASSERT_DOUBLE_EQUAL(s.lost_gpu_hours, 3 * (100 + (T - 100)) / 3600.0, 1e-6);
 	gp_failsim_free(fs);
 	gp_sim_result_release(&r);
 	gp_cluster_release(&cl);
