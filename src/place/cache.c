@@ -31,32 +31,50 @@ int gp_place_pair_score(const gp_place_type *t, int a, int b)
 	return score;
 }
 
-/* The perf model's ring over the GPUs of mask (gp_place_ring_gbs). */
-static double ring_of(const gp_place_type *t, uint64_t mask)
+/* The perf model's ring over the GPUs of mask (gp_place_ring_gbs) and its
+ * weakest hop. */
+static double ring_of(const gp_place_type *t, uint64_t mask, gp_link *hop)
 {
-	int gpus[GP_TOPO_MAX_GPUS], n = 0;
+	int gpus[GP_TOPO_MAX_GPUS], n = 0, a, b;
 
 	while (mask && n < GP_TOPO_MAX_GPUS) {
 		gpus[n++] = __builtin_ctzll(mask);
 		mask &= mask - 1;
 	}
+	*hop = (gp_link){ GP_LINK_X, 0 };
 	if (n < 2)
 		return 0;
-	if (!t->topo || !t->topo->links)
+	if (!t->topo || !t->topo->links) {
 		/* A hand-built type without a link matrix: every pair is
 		 * taken as SYS without peer access, as when placing. */
+		*hop = (gp_link){ GP_LINK_SYS, 0 };
 		return gp_perf_pair_gbs_socket(t->model, (gp_link){ GP_LINK_SYS, 0 }, 0,
 					       gp_perf_socket_gbs(t->topo));
-	return gp_perf_ring_gbs(t->topo, t->model, gpus, n, NULL, NULL, NULL);
+	}
+	return gp_perf_ring_gbs(t->topo, t->model, gpus, n, &a, &b, hop);
+}
+
+double gp_place_ring_hop(const gp_place_type *t, uint64_t mask, gp_link *hop)
+{
+	gp_link h;
+
+	if (!t->ring_gbs || (mask >> t->ngpus)) {
+		double v = ring_of(t, mask, &h);
+
+		if (hop)
+			*hop = h;
+		return v;
+	}
+	if (t->ring_gbs[mask] < 0)
+		t->ring_gbs[mask] = ring_of(t, mask, &t->ring_hop[mask]);
+	if (hop)
+		*hop = t->ring_hop[mask];
+	return t->ring_gbs[mask];
 }
 
 double gp_place_ring_gbs(const gp_place_type *t, uint64_t mask)
 {
-	if (!t->ring_gbs || (mask >> t->ngpus))
-		return ring_of(t, mask);
-	if (t->ring_gbs[mask] < 0)
-		t->ring_gbs[mask] = ring_of(t, mask);
-	return t->ring_gbs[mask];
+	return gp_place_ring_hop(t, mask, NULL);
 }
 
 static int intern_class(gp_place_cache *pc, const char *key)
@@ -371,6 +389,10 @@ static void build_domains(gp_place_cache *pc, const gp_cluster *c)
 				pc->sw_rate[s] = w;
 		}
 	free(rep);
+	pc->sw_key = gp_xmalloc(((size_t)c->nswitches + 1) * sizeof(*pc->sw_key));
+	for (s = 0; s < c->nswitches; s++)
+		pc->sw_key[s] = pc->sw_rate[s] == INT_MAX ? UINT64_MAX
+				: (uint64_t)pc->sw_rate[s] << GP_PLACE_REM_BITS;
 	pc->node_pos = gp_xmalloc(((size_t)c->nnodes + 1) * sizeof(*pc->node_pos));
 	for (i = 0; i < c->nnodes; i++)
 		pc->node_pos[i] = -1;
@@ -379,25 +401,40 @@ static void build_domains(gp_place_cache *pc, const gp_cluster *c)
 }
 
 /* The network GB/s a node gives all its GPUs (gp_perf_node_net_gbs);
- * nodes without rails of one type and one line rate share it (memo:
- * last[type] the rate, val[type] the answer). */
-static double node_net(const gp_cluster *c, int node, double *last, double *val)
+ * nodes without rails of one type and one fabric technology share it
+ * (memo: last[type] the technology, val[type] the answer). */
+static double node_net(const gp_cluster *c, int node, int *last, double *val)
 {
 	const gp_node *nd = &c->nodes[node];
 	int gpus[GP_TOPO_MAX_GPUS], n = c->types[nd->type].topo.ngpus, g;
-	double gbit = gp_cluster_node_nic_gbps(c, node);
 
+	if (!nd->nrails && last[nd->type] == (int)nd->tech)
+		return val[nd->type];
 	if (n > GP_TOPO_MAX_GPUS)
 		n = GP_TOPO_MAX_GPUS;
-	if (!nd->nrails && last[nd->type] == gbit)
-		return val[nd->type];
 	for (g = 0; g < n; g++)
 		gpus[g] = g;
 	if (nd->nrails)
 		return gp_perf_node_net_gbs(c, node, gpus, n, NULL);
-	last[nd->type] = gbit;
+	last[nd->type] = (int)nd->tech;
 	val[nd->type] = gp_perf_node_net_gbs(c, node, gpus, n, NULL);
 	return val[nd->type];
+}
+
+/* A leaf's slowest node (net, > 0) and most GPUs of a node up its tree. */
+static void fabric_up(gp_place_cache *pc, int leaf, double net, int ng)
+{
+	const gp_cluster *c = pc->cluster;
+	int s;
+
+	for (s = leaf; s >= 0; s = c->switches[s].parent) {
+		/* a node without a network attachment is left out, as the
+		 * perf model leaves it */
+		if (net > 0 && (pc->sw_net[s] <= 0 || net < pc->sw_net[s]))
+			pc->sw_net[s] = net;
+		if (ng > pc->sw_maxg[s])
+			pc->sw_maxg[s] = ng;
+	}
 }
 
 /* Switch groups by network GB/s (descending), then seed weight. */
@@ -415,8 +452,9 @@ void gp_place_cache_fabric(gp_place_cache *pc)
 {
 	const gp_cluster *c = pc->cluster;
 	int ns = c->nswitches, i, s;
-	double *last, *val, *eff;
+	double *val, *eff, run_net = 0;
 	unsigned char *leaf;
+	int *order, *last, run_sw = -1, run_g = 0, lim;
 
 	if (pc->sw_net)
 		return;
@@ -431,22 +469,30 @@ void gp_place_cache_fabric(gp_place_cache *pc)
 		last[i] = -1;
 	for (s = 0; s < 2 * ns; s++)
 		pc->sw_leaf[s] = -1;
-	for (i = 0; i < c->nnodes; i++) {
-		int s0 = gp_place_node_sw(c, i), ng = c->types[c->nodes[i].type].topo.ngpus;
+	/* Nodes in switch-tree order: those of one leaf come one after the
+	 * other, so each run goes up the tree once. */
+	lim = c->node_order ? c->nattached : c->nnodes;
+	for (i = 0; i <= lim; i++) {
+		int node = i == lim ? -1 : c->node_order ? c->node_order[i] : i;
+		int s0 = node < 0 ? -1 : gp_place_node_sw(c, node), ng;
 		double net;
 
+		if (s0 != run_sw) {
+			if (run_sw >= 0)
+				fabric_up(pc, run_sw, run_net, run_g);
+			run_sw = s0;
+			run_net = 0;
+			run_g = 0;
+		}
 		if (s0 < 0)
 			continue;
 		leaf[s0] = 1;
-		net = node_net(c, i, last, val);
-		for (s = s0; s >= 0; s = c->switches[s].parent) {
-			/* a node without a network attachment is left out, as
-			 * the perf model leaves it */
-			if (net > 0 && (pc->sw_net[s] <= 0 || net < pc->sw_net[s]))
-				pc->sw_net[s] = net;
-			if (ng > pc->sw_maxg[s])
-				pc->sw_maxg[s] = ng;
-		}
+		net = node_net(c, node, last, val);
+		ng = c->types[c->nodes[node].type].topo.ngpus;
+		if (net > 0 && (run_net <= 0 || net < run_net))
+			run_net = net;
+		if (ng > run_g)
+			run_g = ng;
 	}
 	/* A leaf whose efficiency at 4 nodes is below that at 2 loses to
 	 * congestion, which grows with the job's nodes; else it is fixed. */
@@ -470,25 +516,26 @@ void gp_place_cache_fabric(gp_place_cache *pc)
 		}
 	}
 	pc->sw_fix = gp_xmalloc(((size_t)ns + 1) * sizeof(*pc->sw_fix));
-	pc->sw_bwrank = gp_xmalloc(((size_t)ns + 1) * sizeof(*pc->sw_bwrank));
+	pc->sw_bwkey = gp_xmalloc(((size_t)ns + 1) * sizeof(*pc->sw_bwkey));
+	order = gp_xmalloc(((size_t)ns + 1) * sizeof(*order));
 	pc->sw_cong = 0;
 	for (s = 0; s < ns; s++) {
 		pc->sw_fix[s] = pc->sw_net[s] * (pc->sw_leaf[2 * s] >= 0 ? eff[2 * s] : 1.0);
-		pc->sw_bwrank[s] = s;
+		order[s] = s;
 		pc->sw_cong |= pc->sw_leaf[2 * s + 1] >= 0;
 	}
 	/* Without congestion the order of the switch groups is the same for
 	 * every job: a rank, so that a decision compares integers. */
-	qsort_r(pc->sw_bwrank, (size_t)ns, sizeof(*pc->sw_bwrank), cmp_bw_group, pc);
+	qsort_r(order, (size_t)ns, sizeof(*order), cmp_bw_group, pc);
 	for (s = 0, i = 0; s < ns; s++) {
-		int x = pc->sw_bwrank[s];
+		int x = order[s];
 
-		if (s > 0 && cmp_bw_group(&pc->sw_bwrank[s - 1], &x, pc))
+		if (s > 0 && cmp_bw_group(&order[s - 1], &x, pc))
 			i++;
-		eff[x] = i; /* (eff reused as scratch) */
+		pc->sw_bwkey[x] = pc->sw_rate[x] == INT_MAX ? UINT64_MAX
+				  : (uint64_t)i << GP_PLACE_REM_BITS;
 	}
-	for (s = 0; s < ns; s++)
-		pc->sw_bwrank[s] = (int)eff[s];
+	free(order);
 	free(last);
 	free(val);
 	free(eff);
@@ -524,6 +571,7 @@ gp_place_cache *gp_place_cache_new(const gp_cluster *c)
 			size_t m, full = (size_t)1 << pt->ngpus;
 
 			pt->ring_gbs = gp_xmalloc(full * sizeof(*pt->ring_gbs));
+			pt->ring_hop = gp_xmalloc(full * sizeof(*pt->ring_hop));
 			for (m = 0; m < full; m++)
 				pt->ring_gbs[m] = -1.0;
 		}
@@ -551,6 +599,7 @@ void gp_place_cache_free(gp_place_cache *pc)
 		free(pc->types[i].sc_gpu);
 		free(pc->types[i].sc_iso);
 		free(pc->types[i].ring_gbs);
+		free(pc->types[i].ring_hop);
 		gp_topo_derived_free(pc->types[i].own_derived);
 	}
 	free(pc->types);
@@ -558,6 +607,7 @@ void gp_place_cache_free(gp_place_cache *pc)
 		free(pc->class_keys[i]);
 	free(pc->class_keys);
 	free(pc->sw_rate);
+	free(pc->sw_key);
 	free(pc->sw_free);
 	free(pc->sw_count);
 	free(pc->node_pos);
@@ -569,7 +619,7 @@ void gp_place_cache_free(gp_place_cache *pc)
 	free(pc->class_free);
 	free(pc->sw_net);
 	free(pc->sw_fix);
-	free(pc->sw_bwrank);
+	free(pc->sw_bwkey);
 	free(pc->sw_maxg);
 	free(pc->sw_leaf);
 	free(pc);

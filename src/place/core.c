@@ -740,7 +740,7 @@ void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
 		return;
 	}
 	/* The perf model's view; sets out->bottleneck and ring_bw_gbs. */
-	gp_place_summarize_fields(ctx->cluster, out, &s, ctx->explain != NULL);
+	gp_place_summarize_pc(ctx->cluster, pc, out, &s, ctx->explain != NULL);
 	if (ctx->explain) {
 		for (i = 0; i < out->nparts; i++)
 			explain_part(ctx, pc, out, i);

@@ -4,6 +4,7 @@
 #define GPUPLAN_PLACE_INT_H
 
 #include "gpuplan/model/alloc_index.h"
+#include "gpuplan/place/place.h"
 #include "gpuplan/place/policy.h"
 
 
@@ -37,6 +38,7 @@ typedef struct gp_place_type {
 	const gp_topo *topo;
 	const gp_gpu_model *model;
 	double *ring_gbs;
+	gp_link *ring_hop;  /* the ring's weakest hop, where ring_gbs >= 0 */
 	/* CPU sub-trees (US 12386666): the socket groups (SYS boundary). */
 	int nsubtrees;
 	int subtree[GP_TOPO_MAX_GPUS];
@@ -191,6 +193,10 @@ struct gp_place_cache {
 	/* fabric: per switch, the worst seed weight between two nodes under
 	 * it (0 with one node, INT_MAX when disconnected), nodes under it */
 	int *sw_rate;
+	/* per switch its rank by seed weight in the high bits (above
+	 * GP_PLACE_REM_BITS), UINT64_MAX when disconnected: or'ed with the
+	 * GPUs a job would leave over, the lowest key is the best switch */
+	uint64_t *sw_key;
 	int *sw_count;
 	int64_t *sw_free;      /* scratch */
 	int *node_pos;         /* a node's place in c->node_order, -1 none */
@@ -212,13 +218,16 @@ struct gp_place_cache {
 	 * -1 none; sw_fix[s] = sw_net[s] x the efficiency of sw_leaf[2s]. */
 	double *sw_net, *sw_fix;
 	/* when no leaf has congestion (sw_cong 0): each switch's place in
-	 * the order of sw_fix (descending), then sw_rate; equal groups share
-	 * a rank */
-	int *sw_bwrank;
+	 * the order of sw_fix (descending), then sw_rate, as sw_key (equal
+	 * groups share a rank) */
+	uint64_t *sw_bwkey;
 	int sw_cong;
 	int *sw_maxg;
 	int *sw_leaf;
 };
+
+/* Low bits of a switch key (sw_key) for the GPUs left over. */
+#define GP_PLACE_REM_BITS 40
 
 /* A node's leaf switch, -1 when it has none (or a hand-built cluster
  * left it out of range). */
@@ -309,5 +318,12 @@ int gp_place_pair_score(const gp_place_type *t, int a, int b);
  * shared PCIe switch uplinks, host memory, the socket link); 0 for fewer
  * than two GPUs.  Tabled per node type on first use. */
 double gp_place_ring_gbs(const gp_place_type *t, uint64_t mask);
+/* The same, and *hop (when not NULL) the link of its weakest hop as
+ * gp_perf_ring_gbs names it for the GPUs of mask in ascending order. */
+double gp_place_ring_hop(const gp_place_type *t, uint64_t mask, gp_link *hop);
+/* gp_place_summarize_fields with the place cache's per-subset rings
+ * (pc NULL: none). */
+void gp_place_summarize_pc(const gp_cluster *c, const gp_place_cache *pc, gp_placement *p,
+			   gp_place_summary *s, int names);
 
 #endif

@@ -82,29 +82,32 @@ static int span_switch(const gp_policy_ctx *ctx, gp_place_cache *pc, int need, i
 
 	if (kind == GP_GROUP_BW)
 		gp_place_cache_fabric(pc);
-	if (kind == GP_GROUP_BW && !pc->sw_cong) {
-		const int *rank = pc->sw_bwrank;
+	if (kind != GP_GROUP_BW || !pc->sw_cong) {
+		/* The order does not depend on the job: the lowest key (rank,
+		 * then GPUs left over; the first switch among equals). */
+		const uint64_t *key = kind == GP_GROUP_BW ? pc->sw_bwkey : pc->sw_key;
+		const uint64_t cap = ((uint64_t)1 << GP_PLACE_REM_BITS) - 1;
+		uint64_t bk = UINT64_MAX;
 
 		for (s = 0; s < c->nswitches; s++) {
 			int64_t rem = pc->sw_free[s] - need;
+			uint64_t k = key[s] | ((uint64_t)rem < cap ? (uint64_t)rem : cap);
 
-			if (rem < 0 || pc->sw_rate[s] == INT_MAX)
-				continue;
-			if (best < 0 || rank[s] < rank[best] || (rank[s] == rank[best] && rem < bestrem)) {
+			if (rem >= 0 && k < bk) {
+				bk = k;
 				best = s;
-				bestrem = rem;
 			}
 		}
-		bestnet = best >= 0 ? pc->sw_fix[best] : 0;
+		if (best >= 0 && kind == GP_GROUP_BW)
+			bestnet = pc->sw_fix[best];
 	} else {
 		for (s = 0; s < c->nswitches; s++) {
 			int64_t rem = pc->sw_free[s] - need;
-			double net = 0;
+			double net;
 
 			if (rem < 0 || pc->sw_rate[s] == INT_MAX)
 				continue;
-			if (kind == GP_GROUP_BW)
-				net = gp_place_group_net_gbs(pc, s, need);
+			net = gp_place_group_net_gbs(pc, s, need);
 			if (best < 0 || net > bestnet ||
 			    (net == bestnet && (pc->sw_rate[s] < pc->sw_rate[best] ||
 						(pc->sw_rate[s] == pc->sw_rate[best] && rem < bestrem)))) {

@@ -54,9 +54,34 @@ static void net_facts(const gp_cluster *c, const gp_placement *p, gp_place_summa
 	}
 }
 
+/* The perf model's ring over a part's GPUs from the place cache's table
+ * when it holds the same answer: the node type's topology and GPU model,
+ * the GPUs in ascending order (the order names the hop); -1 otherwise. */
+static double part_ring_cached(const gp_cluster *c, const gp_place_cache *pc,
+			       const gp_place_part *part, gp_link *hop)
+{
+	const gp_place_type *pt;
+	uint64_t mask = 0;
+	int g;
+
+	if (!pc || pc->cluster != c)
+		return -1;
+	pt = gp_place_type_of(pc, part->node);
+	if (!pt->ring_gbs || !pt->topo || !pt->topo->links || pt->topo != &c->types[c->nodes[part->node].type].topo ||
+	    pt->model != gp_cluster_node_model(c, part->node))
+		return -1;
+	for (g = 0; g < part->ngpus; g++) {
+		if (part->gpus[g] < 0 || part->gpus[g] >= pt->ngpus || (g > 0 && part->gpus[g] <= part->gpus[g - 1]))
+			return -1;
+		mask |= 1ull << part->gpus[g];
+	}
+	return gp_place_ring_hop(pt, mask, hop);
+}
+
 /* The weakest intra-node hop: the first part whose ring is as slow as the
  * perf model's bw_intra (same function, same inputs, same value). */
-static gp_link intra_hop(const gp_cluster *c, const gp_placement *p, double bw_intra)
+static gp_link intra_hop(const gp_cluster *c, const gp_place_cache *pc, const gp_placement *p,
+			 double bw_intra)
 {
 	gp_link hop = { GP_LINK_X, 0 };
 	int i, a, b;
@@ -64,12 +89,15 @@ static gp_link intra_hop(const gp_cluster *c, const gp_placement *p, double bw_i
 	for (i = 0; i < p->nparts; i++) {
 		const gp_place_part *part = &p->parts[i];
 		const gp_node_type *t;
+		double gbs;
 
 		if (part->ngpus < 2)
 			continue;
 		t = &c->types[c->nodes[part->node].type];
-		if (gp_perf_ring_gbs(&t->topo, gp_cluster_node_model(c, part->node), part->gpus,
-				     part->ngpus, &a, &b, &hop) <= bw_intra)
+		if ((gbs = part_ring_cached(c, pc, part, &hop)) < 0)
+			gbs = gp_perf_ring_gbs(&t->topo, gp_cluster_node_model(c, part->node), part->gpus,
+					       part->ngpus, &a, &b, &hop);
+		if (gbs <= bw_intra)
 			return hop;
 	}
 	return (gp_link){ GP_LINK_X, 0 };
@@ -131,6 +159,12 @@ void gp_place_summarize(const gp_cluster *c, gp_placement *p, gp_place_summary *
 void gp_place_summarize_fields(const gp_cluster *c, gp_placement *p, gp_place_summary *s,
 			       int names)
 {
+	gp_place_summarize_pc(c, NULL, p, s, names);
+}
+
+void gp_place_summarize_pc(const gp_cluster *c, const gp_place_cache *pc, gp_placement *p,
+			   gp_place_summary *s, int names)
+{
 	gp_error err = GP_ERROR_INIT;
 	gp_perf_fabric f;
 	gp_perf_coll_result r;
@@ -168,7 +202,7 @@ void gp_place_summarize_fields(const gp_cluster *c, gp_placement *p, gp_place_su
 			snprintf(s->name, sizeof(s->name), "NET:%s:%d", gp_fabric_tech_name(s->net_tech),
 				 s->net_levels);
 	} else {
-		gp_link hop = f.n > 1 ? intra_hop(c, p, f.bw_intra) : (gp_link){ GP_LINK_X, 0 };
+		gp_link hop = f.n > 1 ? intra_hop(c, pc, p, f.bw_intra) : (gp_link){ GP_LINK_X, 0 };
 
 		s->bottleneck = hop.level;
 		if (names)
