@@ -56,20 +56,31 @@ static double ring_of(const gp_place_type *t, uint64_t mask, gp_link *hop)
 
 double gp_place_ring_hop(const gp_place_type *t, uint64_t mask, gp_link *hop)
 {
+	gp_place_ring_slot *sl;
 	gp_link h;
+	double v;
 
-	if (!t->ring_gbs || (mask >> t->ngpus)) {
-		double v = ring_of(t, mask, &h);
-
+	if (t->ring_gbs && !(mask >> t->ngpus)) {
+		if (t->ring_gbs[mask] < 0)
+			t->ring_gbs[mask] = ring_of(t, mask, &t->ring_hop[mask]);
 		if (hop)
-			*hop = h;
-		return v;
+			*hop = t->ring_hop[mask];
+		return t->ring_gbs[mask];
 	}
-	if (t->ring_gbs[mask] < 0)
-		t->ring_gbs[mask] = ring_of(t, mask, &t->ring_hop[mask]);
+	if (t->ring_slot && mask) {
+		sl = &t->ring_slot[gp_place_ring_slot_of(mask)];
+		if (sl->mask != mask) {
+			sl->gbs = ring_of(t, mask, &sl->hop);
+			sl->mask = mask;
+		}
+		if (hop)
+			*hop = sl->hop;
+		return sl->gbs;
+	}
+	v = ring_of(t, mask, &h);
 	if (hop)
-		*hop = t->ring_hop[mask];
-	return t->ring_gbs[mask];
+		*hop = h;
+	return v;
 }
 
 double gp_place_ring_gbs(const gp_place_type *t, uint64_t mask)
@@ -567,6 +578,8 @@ gp_place_cache *gp_place_cache_new(const gp_cluster *c)
 		build_type(pc, c, i);
 		if (pt->ngpus >= 1 && pt->ngpus <= GP_AIX_MAX_GPUS)
 			fill_single(pt);
+		if (pt->ngpus > GP_PLACE_TABLE_MAX_GPUS)
+			pt->ring_slot = gp_xcalloc((size_t)1 << GP_PLACE_RING_BITS, sizeof(*pt->ring_slot));
 		if (pt->ngpus >= 2 && pt->ngpus <= GP_PLACE_TABLE_MAX_GPUS) {
 			size_t m, full = (size_t)1 << pt->ngpus;
 
@@ -600,6 +613,7 @@ void gp_place_cache_free(gp_place_cache *pc)
 		free(pc->types[i].sc_iso);
 		free(pc->types[i].ring_gbs);
 		free(pc->types[i].ring_hop);
+		free(pc->types[i].ring_slot);
 		gp_topo_derived_free(pc->types[i].own_derived);
 	}
 	free(pc->types);

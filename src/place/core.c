@@ -22,6 +22,7 @@ int gp_place_cmp_u16(const void *a, const void *b)
 gp_place_mask_info gp_place_mask(const gp_place_type *t, uint64_t mask)
 {
 	gp_place_mask_info mi;
+	uint64_t mi_i, mi_j;
 	int i, j;
 
 	if (t->masks)
@@ -29,12 +30,12 @@ gp_place_mask_info gp_place_mask(const gp_place_type *t, uint64_t mask)
 	/* Large node types: no table.  The best closed loop is approximated
 	 * by the worst pair (an upper bound on its worst edge). */
 	memset(&mi, 0, sizeof(mi));
-	for (i = 0; i < t->ngpus; i++) {
-		if (!(mask >> i & 1))
-			continue;
-		for (j = i + 1; j < t->ngpus; j++) {
-			if (!(mask >> j & 1))
-				continue;
+	if (t->ngpus < 64)
+		mask &= ((uint64_t)1 << t->ngpus) - 1;
+	for (mi_i = mask; mi_i; mi_i &= mi_i - 1) {
+		i = __builtin_ctzll(mi_i);
+		for (mi_j = mi_i & (mi_i - 1); mi_j; mi_j &= mi_j - 1) {
+			j = __builtin_ctzll(mi_j);
 			mi.sum += t->expense[i][j];
 			if (t->expense[i][j] > mi.max)
 				mi.max = t->expense[i][j];

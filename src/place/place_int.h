@@ -9,6 +9,18 @@
 
 
 #define GP_PLACE_TABLE_MAX_GPUS 16   /* per-subset tables up to this size */
+#define GP_PLACE_RING_BITS 18        /* log2 of ring slots of a larger type */
+
+typedef struct gp_place_ring_slot {
+	uint64_t mask;
+	double gbs;
+	gp_link hop;
+} gp_place_ring_slot;
+/* The ring slot of a GPU subset mask (Fibonacci hashing). */
+static inline size_t gp_place_ring_slot_of(uint64_t mask)
+{
+	return (size_t)((mask * 0x9e3779b97f4a7c15ull) >> (64 - GP_PLACE_RING_BITS));
+}
 #define GP_PLACE_DEFAULT_CPUS_PER_GPU 4 /* cores per whole GPU when the
 					 * job asks for none */
 #define GP_PLACE_MAX_VFS GP_NIC_MAX_VFS          /* virtual functions per NIC */
@@ -39,6 +51,9 @@ typedef struct gp_place_type {
 	const gp_gpu_model *model;
 	double *ring_gbs;
 	gp_link *ring_hop;  /* the ring's weakest hop, where ring_gbs >= 0 */
+	/* above GP_PLACE_TABLE_MAX_GPUS GPUs: the last answers, one per
+	 * hash slot of the mask (1 << GP_PLACE_RING_BITS; mask 0 empty) */
+	struct gp_place_ring_slot *ring_slot;
 	/* CPU sub-trees (US 12386666): the socket groups (SYS boundary). */
 	int nsubtrees;
 	int subtree[GP_TOPO_MAX_GPUS];

@@ -18,6 +18,7 @@
 
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/model/placement.h"
+#include "gpuplan/perf/perf.h"
 #include "gpuplan/place/place.h"
 #include "gpuplan/place/policy.h"
 #include "../../src/place/place_int.h" /* white-box: gp_place_add_part */
@@ -939,6 +940,60 @@ static void test_bw_max_ecmp(void)
 	fx_close(&f);
 }
 
+/* Over 16 GPUs a node type has no per-subset ring table: bw-max asks the
+ * perf model through a bounded cache (wide20.yaml: 20 V100, NV4 between
+ * GPUs 2i and 2i+1, PHB within a half of ten, SYS across).  NV4: 4 links
+ * x 20 GB/s = 80; PHB: no peer access through the host bridge, staged
+ * through host memory, 0.8 x 12 (PCIe Gen3) = 9.6; across the sockets
+ * the same staging, under the socket link's 16.  A 2-GPU job with GPU0
+ * taken: the NV4 pair {2,3} (80) before {1,2} (9.6).  A set whose slot
+ * another took is asked again, never answered with the other's ring. */
+static void test_bw_max_wide(void)
+{
+	static const int sets[][2] = { { 0, 1 }, { 0, 2 }, { 0, 10 }, { 4, 5 }, { 9, 10 } };
+	fixture f;
+	gp_job j;
+	const gp_place_type *t;
+	gp_link hop;
+	uint64_t other;
+	int i, n, pass, og[20];
+
+	fx_open(&f, "wide20.yaml");
+	t = gp_place_type_of(f.pc, 0);
+	CU_ASSERT_EQUAL_FATAL(t->ngpus, 20);
+	CU_ASSERT_PTR_NULL(t->ring_gbs);
+	CU_ASSERT_PTR_NOT_NULL_FATAL(t->ring_slot);
+	/* a 2-GPU set sharing {0,1}'s slot */
+	for (other = 0x5; other < (1ull << 20); other++)
+		if (other != 0x3 && gp_place_ring_slot_of(other) == gp_place_ring_slot_of(0x3))
+			break;
+	CU_ASSERT_FATAL(other < (1ull << 20));
+	for (n = 0, i = 0; i < 20; i++)
+		if (other >> i & 1)
+			og[n++] = i;
+	for (pass = 0; pass < 2; pass++) {
+		CU_ASSERT_DOUBLE_EQUAL(gp_place_ring_hop(t, 0x3, &hop), 80, 1e-9);
+		CU_ASSERT_EQUAL(hop.level, GP_LINK_NV);
+		CU_ASSERT_EQUAL(hop.nvlinks, 4);
+		CU_ASSERT_DOUBLE_EQUAL(gp_place_ring_hop(t, 0x5, &hop), 9.6, 1e-9);
+		CU_ASSERT_EQUAL(hop.level, GP_LINK_PHB);
+		CU_ASSERT_DOUBLE_EQUAL(gp_place_ring_hop(t, 1ull | 1ull << 10, &hop), 9.6, 1e-9);
+		CU_ASSERT_EQUAL(hop.level, GP_LINK_SYS);
+		/* the set in {0,1}'s slot now: its own ring */
+		CU_ASSERT_DOUBLE_EQUAL(gp_place_ring_gbs(t, other),
+				       gp_perf_ring_gbs(t->topo, t->model, og, n, NULL, NULL, NULL), 1e-12);
+	}
+	for (i = 0; i < (int)(sizeof(sets) / sizeof(sets[0])); i++)
+		CU_ASSERT_DOUBLE_EQUAL(gp_place_ring_gbs(t, 1ull << sets[i][0] | 1ull << sets[i][1]),
+				       gp_perf_ring_gbs(t->topo, t->model, sets[i], 2, NULL, NULL, NULL), 1e-12);
+	busy(&f, "w20-a", 0, -1);
+	job_of(&j, GP_JOB_SINGLE_NODE, 2);
+	CU_ASSERT_EQUAL(run(&f, "bw-max", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "w20-a", 2, 3, -1));
+	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 80.0, 1e-9);
+	fx_close(&f);
+}
+
 /* ---- every policy: reachability ---- */
 
 /* Whether every part of the placement can reach part 0 (seed weight >= 0). */
@@ -1315,6 +1370,7 @@ static void register_tests(void)
 	gp_test_add(s, "bw-max socket link", test_bw_max_socket_link);
 	gp_test_add(s, "bw-max staged pairs", test_bw_max_staged);
 	gp_test_add(s, "bw-max ECMP tiers", test_bw_max_ecmp);
+	gp_test_add(s, "bw-max over 16 GPUs", test_bw_max_wide);
 	gp_test_add(s, "every policy respects reachability", test_reachability_all_policies);
 	gp_test_add(s, "all-SYS box: GPUs under one CPU", test_allsys_sockets);
 	gp_test_add(s, "CPU cores from each GPU's NUMA node", test_cpus_per_numa);
