@@ -1,12 +1,15 @@
 /* Tenants in the engine (tenants.h for the rules): each job's tenant, the
  * usage of every tenant per quota key, admission of a placement, and the
  * GPU-seconds used, borrowed and lent.  Admission runs on the placement
- * the policy proposed (its GPU models decide which keys it draws on); a
- * job that fits but finds no quota waits without marking its shape as
- * waiting, so other tenants' jobs of that shape still try.  Reclaim and
+ * the policy proposed (its GPU models decide which keys it draws on);
+ * one refused on a GPU model's key is asked for again among the models
+ * whose keys admit the job (Kueue's flavor assignment).  A job that fits
+ * but finds no quota waits without marking its shape as waiting, so
+ * other tenants' jobs of that shape still try.  Reclaim and
  * preemption by share are in quota_reclaim.c, backfill's holds in
  * quota_plan.c; both change usage only through gp_sim_q_use_delta. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -298,13 +301,72 @@ int gp_sim_quota_precheck(sim *s, int32_t j)
 	return 0;
 }
 
-int gp_sim_quota_admit(sim *s, int32_t j, const gp_placement *p)
+/* Was demand d refused on a GPU model's key alone (`gpus` admits it)? */
+static int model_refused(const sim *s, int t, const int64_t *d)
+{
+	int r, no = 0;
+
+	if (s->q.all >= 0 && !admits_key(s, t, s->q.all, d[s->q.all]))
+		return 0;
+	for (r = 0; r < s->cfg->tenants->nres; r++)
+		no |= r != s->q.all && !admits_key(s, t, r, d[r]);
+	return no;
+}
+
+/* Kueue's flavor assignment: the policy is asked once more, job j
+ * allowed only the GPU models (of its own) whose keys admit its whole
+ * request on them (its predicted share there, if any); a model without
+ * a key is bound by `gpus` alone.  1 with the admitted placement in p. */
+static int flavor_retry(sim *s, int32_t j, int t, gp_placement *p)
+{
+	const gp_cluster *c = s->cl;
+	const gp_tenants *T = s->cfg->tenants;
+	const gp_job *job = &s->jl->jobs[j];
+	size_t len = 0, cap = (size_t)c->ntypes * (sizeof(c->catalog.models[0].name) + 1) + 1;
+	char *list = gp_xmalloc(cap);
+	int64_t d[GP_TENANTS_MAX_RES];
+	gp_job only;
+	int ti, k, r, ok = 0;
+
+	for (ti = 0; ti < c->ntypes; ti++) {
+		int m = c->types[ti].gpu_model;
+		const char *name;
+		int64_t milli;
+
+		for (k = 0; k < ti && c->types[k].gpu_model != m; k++)
+			;
+		if (m < 0 || m >= c->catalog.n || k < ti)
+			continue;
+		name = c->catalog.models[m].name;
+		if (!gp_job_accepts_model(job, name))
+			continue;
+		milli = job->pred_milli && job->pred_milli[m] > 0 ? (int)job->pred_milli[m] : job->gpu_milli;
+		for (r = 0; r < T->nres && strcmp(T->res[r], name); r++)
+			;
+		if (r < T->nres && !admits_key(s, t, r, (int64_t)job->gpus * milli))
+			continue;
+		len += (size_t)snprintf(list + len, cap - len, "%s%s", len ? "|" : "", name);
+	}
+	if (len > 0) {
+		only = *job;
+		only.gpu_models = list;
+		s->res->policy_calls++;
+		if (s->cfg->policy->place(&s->ctx, &only, p) == GP_PLACED) {
+			demand(s, p, d);
+			ok = admits(s, t, d);
+		}
+	}
+	free(list);
+	return ok;
+}
+
+int gp_sim_quota_admit(sim *s, int32_t j, gp_placement *p)
 {
 	int64_t d[GP_TENANTS_MAX_RES];
 	int t = s->res->job_tenant[j];
 
 	demand(s, p, d);
-	if (admits(s, t, d))
+	if (admits(s, t, d) || (model_refused(s, t, d) && flavor_retry(s, j, t, p)))
 		return 1;
 	s->res->tenant_use[t].quota_waits++;
 	s->q.said_no = j;

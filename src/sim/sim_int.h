@@ -336,7 +336,10 @@ int32_t gp_sim_ord_erase(const sim *s, int32_t *left, int32_t *right, int32_t ro
  * quota_plan.c) */
 int gp_sim_quota_setup(sim *s);
 void gp_sim_quota_teardown(sim *s);
-int gp_sim_quota_admit(sim *s, int32_t j, const gp_placement *p);
+/* Would j's quota admit the policy's placement p?  When a GPU model's
+ * key refuses it, the policy is asked once more among the models whose
+ * keys admit j (into p).  A refusal is counted (quota_waits, said_no). */
+int gp_sim_quota_admit(sim *s, int32_t j, gp_placement *p);
 /* The `gpus` key alone, before the policy is asked (its demand is the
  * job's whole share whatever the placement). */
 int gp_sim_quota_precheck(sim *s, int32_t j);

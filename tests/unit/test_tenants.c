@@ -1002,6 +1002,74 @@ static void test_share_preempt_equal(void)
 	gp_joblist_release(&l);
 }
 
+/* Flavor assignment: node n0 (4 GPUs of model M) and n1 (4 of model N),
+ * tenant a alone, first-fit (n0 first).  With {gpus: 8, M: 2}:
+ *   a1 (4 GPUs, 100 s) at 0: first-fit proposes n0, 4 on M is over a's
+ *   2; N has no key and `gpus` admits 4: asked again among N, n1, 0-100.
+ *   a2 (2, 50 s) at 1: n0, 2 on M, 1-51.
+ *   a3 (4, 30 s) at 2: no node has 4 free; at 51 n0 does but M refuses
+ *   and n1 is full; at 100 n1, 100-130.
+ *   a4 (4, 10 s, allowed M only) at 3: M refuses it and N is not its
+ *   own: never placed.
+ * With N: 4 too, the same (at 51 a's 4 on N leave no room for a3: it is
+ * not asked again).  With N: 3 neither model admits a 4-GPU job: only
+ * a2 runs. */
+static void test_flavor_assignment(void)
+{
+	static gp_node_type ty[2];
+	static gp_gpu_model model[2];
+	static gp_node node[2];
+	static const char *const quota[] = { "{gpus: 8, M: 2}", "{gpus: 8, M: 2, N: 4}",
+					     "{gpus: 8, M: 2, N: 3}" };
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+	char text[128];
+	int k, q;
+
+	cl = *gp_test_pix_cluster(2, 4);
+	memset(model, 0, sizeof(model));
+	for (k = 0; k < 2; k++) {
+		ty[k] = cl.types[0];
+		ty[k].gpu_model = k;
+		node[k] = cl.nodes[k];
+		node[k].type = k;
+		snprintf(model[k].name, sizeof(model[k].name), k ? "N" : "M");
+	}
+	cl.types = ty;
+	cl.ntypes = 2;
+	cl.nodes = node;
+	cl.catalog.models = model;
+	cl.catalog.n = 2;
+	gp_joblist_init(&l);
+	add(&l, "a1", "a", 0, 4, 100);
+	add(&l, "a2", "a", 1, 2, 50);
+	add(&l, "a3", "a", 2, 4, 30);
+	add(&l, "a4", "a", 3, 4, 10);
+	l.jobs[3].gpu_models = gp_xstrdup("M");
+	for (q = 0; q < 3; q++) {
+		snprintf(text, sizeof(text), "tenants:\n  - {name: a, quota: %s}\n", quota[q]);
+		CU_ASSERT_EQUAL_FATAL(parse(text, &t, &err), GP_OK);
+		CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+		CHECK_JOB(r, 1, 1, 51);
+		CU_ASSERT_EQUAL(r.jobs[1].first_node, 0);
+		CU_ASSERT_EQUAL(r.jobs[3].state, GP_SIM_NEVER);
+		if (q < 2) {
+			CHECK_JOB(r, 0, 0, 100);
+			CHECK_JOB(r, 2, 100, 130);
+			CU_ASSERT_EQUAL(r.jobs[0].first_node, 1);
+			CU_ASSERT_EQUAL(r.jobs[2].first_node, 1);
+		} else {
+			CU_ASSERT_EQUAL(r.jobs[0].state, GP_SIM_NEVER);
+			CU_ASSERT_EQUAL(r.jobs[2].state, GP_SIM_NEVER);
+		}
+		gp_sim_result_release(&r);
+		gp_tenants_release(&t);
+	}
+	gp_joblist_release(&l);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("tenants");
@@ -1025,6 +1093,7 @@ static void register_tests(void)
 	gp_test_add(s, "share_preempt_initial", test_share_preempt_initial);
 	gp_test_add(s, "share_preempt_model_keys", test_share_preempt_model_keys);
 	gp_test_add(s, "share_preempt_equal", test_share_preempt_equal);
+	gp_test_add(s, "flavor_assignment", test_flavor_assignment);
 }
 
 int main(int argc, char **argv)
