@@ -170,8 +170,10 @@ void place_print_text(const place_opts *o, const gp_cluster *c, gp_place_cache *
 		printf("status: placed on %d node(s), %d GPU(s)\n", s->nodes, s->gpus);
 		print_parts(c, pc, p);
 		net_detail(s, detail, sizeof(detail));
-		printf("bottleneck: %s (%s)%s%s\n", s->name, detail, s->gpus > 1 ? ": " : "",
-		       s->gpus > 1 ? s->detail : "");
+		if (s->gpus < 2)
+			printf("bottleneck: %s (one GPU: no communication between GPUs)\n", s->name);
+		else
+			printf("bottleneck: %s (%s): %s\n", s->name, detail, s->detail);
 		if (s->gpus > 1)
 			printf("predicted ring bandwidth: %.1f GB/s per GPU (perf model)\n", s->ring_gbs);
 	}

@@ -201,8 +201,13 @@ void gp_place_summarize_pc(const gp_cluster *c, const gp_place_cache *pc, gp_pla
 		if (names)
 			snprintf(s->name, sizeof(s->name), "NET:%s:%d", gp_fabric_tech_name(s->net_tech),
 				 s->net_levels);
+	} else if (f.n < 2) {
+		/* One GPU talks to no other: no link limits it. */
+		s->bottleneck = GP_LINK_X;
+		if (names)
+			snprintf(s->name, sizeof(s->name), "none");
 	} else {
-		gp_link hop = f.n > 1 ? intra_hop(c, pc, p, f.bw_intra) : (gp_link){ GP_LINK_X, 0 };
+		gp_link hop = intra_hop(c, pc, p, f.bw_intra);
 
 		s->bottleneck = hop.level;
 		if (names)

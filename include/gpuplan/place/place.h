@@ -23,7 +23,8 @@ typedef struct gp_place_summary {
 				* 0 on one node, -1 not connected */
 	int net_ib;            /* that path is all InfiniBand */
 	int net_tech;          /* enum gp_fabric_tech of the slowest attachment */
-	char name[48];         /* link level "NV18", "PIX", ..., "SYS", "X"; for
+	char name[48];         /* link level "NV18", "PIX", ..., "SYS"; "none"
+				* for one GPU (nothing to communicate); for
 				* the network "NET:<tech>:<levels>", e.g.
 				* "NET:ib-ndr:1"; "NET:unconnected" */
 	char detail[160];      /* the perf model's words on the bottleneck */
