@@ -174,7 +174,12 @@ void place_print_text(const place_opts *o, const gp_cluster *c, gp_place_cache *
 			printf("bottleneck: %s (one GPU: no communication between GPUs)\n", s->name);
 		else
 			printf("bottleneck: %s (%s): %s\n", s->name, detail, s->detail);
-		if (s->gpus > 1)
+		/* The perf model's bottleneck bandwidth: the ring's per GPU;
+		 * workers that push to parameter servers form no ring. */
+		if (s->gpus > 1 && j->type == GP_JOB_PS_WORKER)
+			printf("predicted bottleneck bandwidth: %.1f GB/s (perf model, the link above; "
+			       "workers push to parameter servers, no ring)\n", s->ring_gbs);
+		else if (s->gpus > 1)
 			printf("predicted ring bandwidth: %.1f GB/s per GPU (perf model)\n", s->ring_gbs);
 	}
 	printf("decision path:\n");
@@ -219,6 +224,12 @@ static json_t *placement_json(const gp_cluster *c, gp_place_cache *pc, const gp_
 	return arr;
 }
 
+/* The perf model's bottleneck bandwidth to 0.1 GB/s; null for one GPU. */
+static json_t *bottleneck_gbs_json(const gp_place_summary *s)
+{
+	return s->gpus > 1 ? json_real((double)(long long)(s->ring_gbs * 10 + 0.5) / 10) : json_null();
+}
+
 json_t *place_decision_json(const place_opts *po, const gp_cluster *c, gp_place_cache *pc,
 			    const gp_job *j, const char *policy, int rc,
 			    const gp_placement *p, const gp_place_summary *s,
@@ -241,17 +252,18 @@ json_t *place_decision_json(const place_opts *po, const gp_cluster *c, gp_place_
 		json_object_set_new(o, "bottleneck_detail", json_null());
 		json_object_set_new(o, "ring_bw_gbs", json_null());
 		json_object_set_new(o, "ring_bw_gbyte_s", json_null());
+		json_object_set_new(o, "bottleneck_gbyte_s", json_null());
 	} else {
 		json_object_set_new(o, "placement", placement_json(c, pc, p));
 		json_object_set_new(o, "bottleneck", json_string(s->name));
 		json_object_set_new(o, "bottleneck_detail", s->gpus > 1 ? json_string(s->detail) : json_null());
-		/* ring_bw_gbs: the old name of ring_bw_gbyte_s (GB/s) */
-		json_object_set_new(o, "ring_bw_gbs",
-				    s->gpus > 1 ? json_real((double)(long long)(s->ring_gbs * 10 + 0.5) / 10)
-						: json_null());
-		json_object_set_new(o, "ring_bw_gbyte_s",
-				    s->gpus > 1 ? json_real((double)(long long)(s->ring_gbs * 10 + 0.5) / 10)
-						: json_null());
+		/* ring_bw_gbs: the old name of ring_bw_gbyte_s (GB/s);
+		 * bottleneck_gbyte_s the same figure by what it is for every
+		 * job type (a PS-Worker job runs no ring), as perf --json
+		 * names it */
+		json_object_set_new(o, "ring_bw_gbs", bottleneck_gbs_json(s));
+		json_object_set_new(o, "ring_bw_gbyte_s", bottleneck_gbs_json(s));
+		json_object_set_new(o, "bottleneck_gbyte_s", bottleneck_gbs_json(s));
 		json_object_set_new(o, "switch_levels", json_integer(s->net_levels));
 	}
 	for (i = 0; i < e->n; i++)

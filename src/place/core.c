@@ -724,6 +724,7 @@ void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
 		     gp_placement *out, int nic_class)
 {
 	gp_place_summary s;
+	char bw[80];
 	int i;
 
 	out->cpu_len = 0;
@@ -747,13 +748,16 @@ void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
 			explain_part(ctx, pc, out, i);
 		if (s.gpus < 2)
 			return;
+		/* PS-Worker jobs push to parameter servers: no ring to name. */
+		snprintf(bw, sizeof(bw), job->type == GP_JOB_PS_WORKER ? "bottleneck bandwidth %.1f GB/s (no ring)"
+			 : "ring %.1f GB/s per GPU", s.ring_gbs);
 		if (s.bottleneck >= GP_LINK_LEVELS)
 			gp_explain_add(ctx->explain, "bottleneck (perf model): %s, %s through %d switch level(s): "
-				       "%s; ring %.1f GB/s per GPU", s.name, s.net_ib ? "InfiniBand" : "Ethernet/RoCE",
-				       s.net_levels, s.detail, s.ring_gbs);
+				       "%s; %s", s.name, s.net_ib ? "InfiniBand" : "Ethernet/RoCE",
+				       s.net_levels, s.detail, bw);
 		else
-			gp_explain_add(ctx->explain, "bottleneck (perf model): %s inside a node: %s; ring %.1f GB/s per GPU",
-				       s.name, s.detail, s.ring_gbs);
+			gp_explain_add(ctx->explain, "bottleneck (perf model): %s inside a node: %s; %s",
+				       s.name, s.detail, bw);
 	}
 }
 
