@@ -448,7 +448,7 @@ static void fabric_up(gp_place_cache *pc, int leaf, double net, int ng)
 	}
 }
 
-/* Switch groups by network GB/s (descending), then seed weight. */
+/* Switch groups by network GB/s (descending), then communication weight. */
 static int cmp_bw_group(const void *a, const void *b, void *arg)
 {
 	const gp_place_cache *pc = arg;

@@ -206,7 +206,7 @@ int gp_place_end(const gp_policy_ctx *ctx, gp_place_cache *pc, gp_place_cache *t
 {
 	int i;
 
-	/* Every part must reach the first (seed weight >= 0): a policy that
+	/* Every part must reach the first (communication weight >= 0): a policy that
 	 * crossed fabric trees is a bug, never a placement. */
 	for (i = 1; r == GP_PLACED && ctx->cluster->nswitches > 0 && i < out->nparts; i++)
 		if (out->parts[i].node != out->parts[0].node &&

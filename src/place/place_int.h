@@ -205,10 +205,10 @@ struct gp_place_cache {
 	const gp_cluster *cluster;
 	gp_place_type *types;
 	int ntypes;
-	/* fabric: per switch, the worst seed weight between two nodes under
+	/* fabric: per switch, the worst communication weight between two nodes under
 	 * it (0 with one node, INT_MAX when disconnected), nodes under it */
 	int *sw_rate;
-	/* per switch its rank by seed weight in the high bits (above
+	/* per switch its rank by communication weight in the high bits (above
 	 * GP_PLACE_REM_BITS), UINT64_MAX when disconnected: or'ed with the
 	 * GPUs a job would leave over, the lowest key is the best switch */
 	uint64_t *sw_key;
@@ -255,7 +255,7 @@ static inline int gp_place_node_sw(const gp_cluster *c, int node)
 
 int gp_place_cmp_u16(const void *a, const void *b);
 
-/* Switch levels a path of seed weight w crosses (InfiniBand k, Ethernet
+/* Switch levels a path of communication weight w crosses (InfiniBand k, Ethernet
  * 99 + k). */
 static inline int gp_place_weight_levels(int w)
 {

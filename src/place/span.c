@@ -69,7 +69,7 @@ int gp_place_reach_limit(const gp_policy_ctx *ctx, int64_t *sum, int *fit, int n
 /* The switch for a multi-node job of need GPUs from the fitting GPUs per
  * switch (pc->sw_free): for GP_GROUP_BW the highest network GB/s of the
  * perf model first (gp_place_group_net_gbs); then the best (lowest)
- * seed weight, then the least left over; -1 (WAIT reason set) when no
+ * communication weight, then the least left over; -1 (WAIT reason set) when no
  * connected group holds it.  total: fitting GPUs in the cluster, for the
  * explanation. */
 static int span_switch(const gp_policy_ctx *ctx, gp_place_cache *pc, int need, int64_t total,
@@ -134,6 +134,18 @@ static int span_switch(const gp_policy_ctx *ctx, gp_place_cache *pc, int need, i
 	return -1;
 }
 
+/* The communication weight w of a switch group's farthest two nodes in
+ * a user's words: what the cluster file's weight counts (InfiniBand k,
+ * Ethernet/RoCE 99 + k for k switch levels between the nodes). */
+static void weight_words(int w, char *buf, size_t size)
+{
+	if (w > 0)
+		snprintf(buf, size, "communication weight %d between its nodes: %s through %d switch level(s)",
+			 w, w < 100 ? "InfiniBand" : "Ethernet/RoCE", gp_place_weight_levels(w));
+	else
+		snprintf(buf, size, "communication weight %d between its nodes", w);
+}
+
 /* The parts of a multi-node job on chosen[0..n) (in that order), each
  * node's fit GPUs (a best group of allow when it gives fewer). */
 static int span_parts(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job *job, int best,
@@ -142,6 +154,7 @@ static int span_parts(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job
 {
 	const gp_cluster *c = ctx->cluster;
 	int need = job->gpus, got = 0, left = 0, i;
+	char wbuf[96];
 
 	for (i = 0; i < nchosen; i++) {
 		int node = chosen[i], take = need - got < fit[node] ? need - got : fit[node];
@@ -152,17 +165,18 @@ static int span_parts(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job
 		got += take;
 		left += fit[node] - take;
 	}
+	if (ctx->explain)
+		weight_words(pc->sw_rate[best], wbuf, sizeof(wbuf));
 	if (ctx->explain && combo) {
-		gp_explain_add(ctx->explain, "several nodes: under switch %s (seed weight %d, %lld fitting GPUs, "
+		gp_explain_add(ctx->explain, "several nodes: under switch %s (%s; %lld fitting GPUs, "
 			       "best fit among groups of equal weight): %d node(s), best fit over node "
 			       "combinations (%d fitting GPU(s) left on them)",
-			       c->switches[best].name, pc->sw_rate[best], (long long)pc->sw_free[best],
-			       nchosen, left);
+			       c->switches[best].name, wbuf, (long long)pc->sw_free[best], nchosen, left);
 	} else if (ctx->explain) {
-		gp_explain_add(ctx->explain, "several nodes: under switch %s (seed weight %d, %lld fitting GPUs, "
+		gp_explain_add(ctx->explain, "several nodes: under switch %s (%s; %lld fitting GPUs, "
 			       "best fit among groups of equal weight): %d node(s), the last (%s) chosen by best fit",
-			       c->switches[best].name, pc->sw_rate[best], (long long)pc->sw_free[best],
-			       nchosen, last >= 0 ? c->nodes[last].name : "-");
+			       c->switches[best].name, wbuf, (long long)pc->sw_free[best], nchosen,
+			       last >= 0 ? c->nodes[last].name : "-");
 	}
 	return GP_PLACED;
 }

@@ -318,7 +318,8 @@ static void test_bestfit_ring_several_nodes(void)
 	CU_ASSERT(part_is(&f, 1, "dgx1-b", 0, 1, 2, 3, 4, 5, 6, 7, -1));
 	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_LEVELS + 1);
 	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 94.0, 1e-9);
-	CU_ASSERT(explained(&f, "under switch leaf0 (seed weight 1"));
+	CU_ASSERT(explained(&f, "under switch leaf0 (communication weight 1 between its nodes: "
+			       "InfiniBand through 1 switch level(s);"));
 
 	/* 12 GPUs: leaf0 again (remaining 4); a all 8, b the remainder 4
 	 * as its best loop {0,1,2,3} (NV1 worst, the lower mask of two). */
@@ -344,7 +345,8 @@ static void test_bestfit_ring_several_nodes(void)
 	 * (94), c 2 NICs for 2 GPUs (47) -> 47 > 40: the NV2 pair limits. */
 	CU_ASSERT_EQUAL(f.p.bottleneck, GP_LINK_NV);
 	CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, 40.0, 1e-9);
-	CU_ASSERT(explained(&f, "under switch spine (seed weight 2"));
+	CU_ASSERT(explained(&f, "under switch spine (communication weight 2 between its nodes: "
+			       "InfiniBand through 2 switch level(s);"));
 
 	/* WAIT: 11 GPUs, 10 free. */
 	job_of(&j, GP_JOB_RING_ALLREDUCE, 11);
@@ -919,7 +921,7 @@ static void test_bw_max_staged(void)
  * under an InfiniBand spine with static routing, two under one RoCE
  * leaf, both 100 Gb/s: 4 x 100 / 8 x 0.94 = 47 GB/s a node.  Across
  * the spine flows are hashed over two switch tiers, 47 / (1 + 0.4) =
- * 33.6; the RoCE leaf keeps 47.  The seed weights (InfiniBand 2 for the
+ * 33.6; the RoCE leaf keeps 47.  The communication weights (InfiniBand 2 for the
  * spine, Ethernet 100 for the leaf) would take the spine. */
 static void test_bw_max_ecmp(void)
 {
@@ -996,7 +998,7 @@ static void test_bw_max_wide(void)
 
 /* ---- every policy: reachability ---- */
 
-/* Whether every part of the placement can reach part 0 (seed weight >= 0). */
+/* Whether every part of the placement can reach part 0 (communication weight >= 0). */
 static int all_reachable(fixture *f)
 {
 	int i;
