@@ -931,28 +931,13 @@ static void test_share_preempt_model_keys(void)
 	gp_joblist_release(&l);
 }
 
-/* Equal shares at one instant: node n0 (4 GPUs of model M), node n1 (4
- * of model N), one cohort of a and b {gpus: 2, M: 1, N: 2} and c {gpus:
- * 4, M: 2, N: 4} (idle but for c1): it lends 8 on gpus, 4 on M, 8 on N.
- *   a1 (a, 2, 100 s) at 0 and b1 (b, 2, 100 s) at 1 fill n0: a and b
- *   each borrow 1 of M's 4 (1/4); c1 (c, 2, 100 s) at 2 and b2 (b, 2,
- *   100 s) at 3 fill n1: b borrows 2 of the 8 on gpus (2/8 = 1/4).
- *   a2 (a, 2, 50 s) at 10 would take a to 2/8 on gpus: S = 1/4.  b
- *   without b2, its latest, keeps 1/4 on M, not below S (rule 2): b2 is
- *   preempted and a2 runs on n1, 10-60.  b2 would take b back to 1/4,
- *   and a without a2 keeps 1/4 on M: by rule 2 alone b2 takes a2 back,
- *   then a2 b2, without end at the same instant.  At one instant a
- *   tenant does not take back from one that took from it: b2 waits for
- *   a2's end, and with 93 s left runs 60-153. */
-static void test_share_preempt_equal(void)
+/* cl: node n0 with 4 GPUs of model M, n1 with 4 of model N (one PIX
+ * switch each, as gp_test_pix_cluster builds them). */
+static void two_model_cluster(void)
 {
 	static gp_node_type ty[2];
 	static gp_gpu_model model[2];
 	static gp_node node[2];
-	gp_tenants t;
-	gp_joblist l;
-	gp_sim_result r;
-	gp_error err = GP_ERROR_INIT;
 	int k;
 
 	cl = *gp_test_pix_cluster(2, 4);
@@ -969,6 +954,29 @@ static void test_share_preempt_equal(void)
 	cl.nodes = node;
 	cl.catalog.models = model;
 	cl.catalog.n = 2;
+}
+
+/* Equal shares at one instant: node n0 (4 GPUs of model M), node n1 (4
+ * of model N), one cohort of a and b {gpus: 2, M: 1, N: 2} and c {gpus:
+ * 4, M: 2, N: 4} (idle but for c1): it lends 8 on gpus, 4 on M, 8 on N.
+ *   a1 (a, 2, 100 s) at 0 and b1 (b, 2, 100 s) at 1 fill n0: a and b
+ *   each borrow 1 of M's 4 (1/4); c1 (c, 2, 100 s) at 2 and b2 (b, 2,
+ *   100 s) at 3 fill n1: b borrows 2 of the 8 on gpus (2/8 = 1/4).
+ *   a2 (a, 2, 50 s) at 10 would take a to 2/8 on gpus: S = 1/4.  b
+ *   without b2, its latest, keeps 1/4 on M, not below S (rule 2): b2 is
+ *   preempted and a2 runs on n1, 10-60.  b2 would take b back to 1/4,
+ *   and a without a2 keeps 1/4 on M: by rule 2 alone b2 takes a2 back,
+ *   then a2 b2, without end at the same instant.  At one instant a
+ *   tenant does not take back from one that took from it: b2 waits for
+ *   a2's end, and with 93 s left runs 60-153. */
+static void test_share_preempt_equal(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	two_model_cluster();
 	gp_joblist_init(&l);
 	add(&l, "a1", "a", 0, 2, 100);
 	add(&l, "b1", "b", 1, 2, 100);
@@ -1016,9 +1024,6 @@ static void test_share_preempt_equal(void)
  * a2 runs. */
 static void test_flavor_assignment(void)
 {
-	static gp_node_type ty[2];
-	static gp_gpu_model model[2];
-	static gp_node node[2];
 	static const char *const quota[] = { "{gpus: 8, M: 2}", "{gpus: 8, M: 2, N: 4}",
 					     "{gpus: 8, M: 2, N: 3}" };
 	gp_tenants t;
@@ -1026,22 +1031,9 @@ static void test_flavor_assignment(void)
 	gp_sim_result r;
 	gp_error err = GP_ERROR_INIT;
 	char text[128];
-	int k, q;
+	int q;
 
-	cl = *gp_test_pix_cluster(2, 4);
-	memset(model, 0, sizeof(model));
-	for (k = 0; k < 2; k++) {
-		ty[k] = cl.types[0];
-		ty[k].gpu_model = k;
-		node[k] = cl.nodes[k];
-		node[k].type = k;
-		snprintf(model[k].name, sizeof(model[k].name), k ? "N" : "M");
-	}
-	cl.types = ty;
-	cl.ntypes = 2;
-	cl.nodes = node;
-	cl.catalog.models = model;
-	cl.catalog.n = 2;
+	two_model_cluster();
 	gp_joblist_init(&l);
 	add(&l, "a1", "a", 0, 4, 100);
 	add(&l, "a2", "a", 1, 2, 50);
