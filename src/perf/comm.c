@@ -547,6 +547,12 @@ static double nvlstree_time(const gp_perf_fabric *f, double bytes, double *lat_o
 	} else {
 		alg = fmin(alg, f->bw_node_net * two_node_net(f));
 	}
+	/* Whatever its channels move, an all-reduce without in-network
+	 * reduction sends 2 (m - 1) / m of the buffer out of each of m nodes
+	 * (their partial sums, reduced and gathered), so its algbw is at most
+	 * the node's NICs times m / (2 (m - 1)): the NICs on two nodes, where
+	 * NCCL's doubled per-channel figure would claim 16/15 of them. */
+	alg = fmin(alg, f->bw_node_net * m / (2 * (m - 1)));
 	while ((1 << (int)depth) < (int)m)
 		depth++;
 	lat = NVLS_NVLINK_US + 2 * depth * (NVLSTREE_NET_US + f->net_switch_s * 1e6);

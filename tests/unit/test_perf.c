@@ -526,6 +526,30 @@ static void test_nvlstree_channels(void)
 	CU_ASSERT(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_NVLSTREE, &f, b) < 0);
 }
 
+/* Eight 200 Gb/s NICs a node (8 x 23.5 = 188 GB/s), two Hopper nodes of
+ * 8 GPUs on NVSwitches: NCCL's channels give each NIC min(2 x 23.5,
+ * 57.7) = 47, busbw 8 x 47 = 376 and algbw 376 x 16/30 = 200.5, more than
+ * the 188 a node can send: each node must send its partial sum (the whole
+ * buffer) to the other once, so algbw is 188 (busbw 352.5), 25 + 2 x 14
+ * us.  On four nodes each sends 6/4 of the buffer (bound 188 x 4/6 =
+ * 125.3), which the channels (8 x 23.5 x 32/62 = 97.0) stay under. */
+static void test_nvlstree_node_bound(void)
+{
+	gp_perf_fabric f = net_fabric(2, 8, 370.8, 188.0, 8, 9);
+	gp_perf_coll_result r;
+	double b = 8589934592.0;
+
+	f.nvswitch = 1;
+	f.bw_gpu_nvl = 18 * 20.6;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_NVLSTREE, &f, b),
+			       53.0e-6 + b / 188e9, 1e-12);
+	gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_NVLSTREE, &f, b, &r);
+	CU_ASSERT(r.busbw_gbps < 188.0 * 30 / 16);
+	f.n = 32, f.nodes = 4;
+	CU_ASSERT_DOUBLE_EQUAL(gp_perf_coll_time(GP_COLL_ALLREDUCE, GP_ALGO_NVLSTREE, &f, b),
+			       81.0e-6 + b / (8 * 23.5e9 * 32 / 62), 1e-12);
+}
+
 /* Latencies across nodes as NCCL's tuning has them.  One A100 on each of
  * two nodes, 8 bytes: a ring of 2 ranks, 2 steps both across the network;
  * with one GPU a node nothing hides the network's latency, so NCCL
@@ -1898,6 +1922,7 @@ static void register_tests(void)
 	gp_test_add(s, "two-node tree cap", test_two_node_tree_cap);
 	gp_test_add(s, "tree channels", test_tree_channels);
 	gp_test_add(s, "nvls-tree channels", test_nvlstree_channels);
+	gp_test_add(s, "nvls-tree node bound", test_nvlstree_node_bound);
 	gp_test_add(s, "no LL on the network", test_no_ll);
 	gp_test_add(s, "latency across nodes", test_net_latency);
 	gp_test_add(s, "tree correction", test_tree_correction);
