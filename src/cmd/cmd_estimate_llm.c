@@ -15,13 +15,17 @@
 
 /* GPU memory the job is checked against: its gpu_model's when it names
  * one the catalog knows, else 80 GiB. */
-static double target_gib(const gp_job *j, char *name, size_t n)
+/* The GPU whose memory the estimate is checked against: the job's first
+ * GPU model, or 80 GiB when it names none or one the catalog lacks; `said`
+ * tells the reader which of the three it was. */
+static double target_gib(const gp_job *j, char *name, size_t n, char *said, size_t said_n)
 {
 	gp_catalog cat;
 	const gp_gpu_model *m = NULL;
 	double gib = 80;
 
 	snprintf(name, n, "80 GiB GPU");
+	snprintf(said, said_n, "80 GiB (no GPU model named: 80 GiB assumed)");
 	if (j->gpu_models) {
 		char first[96];
 		const char *bar = strchr(j->gpu_models, '|');
@@ -34,6 +38,10 @@ static double target_gib(const gp_job *j, char *name, size_t n)
 		if (m) {
 			gib = m->mem_gib;
 			snprintf(name, n, "%s", m->name);
+			snprintf(said, said_n, "the %.0f GiB of one %s", gib, m->name);
+		} else {
+			snprintf(said, said_n, "80 GiB (GPU model '%s' not in the catalog: 80 GiB assumed)",
+				 first);
 		}
 		gp_catalog_release(&cat);
 	}
@@ -90,8 +98,8 @@ int gp_estimate_llm(const gp_job *j, const gp_mem_estimate *e, int json)
 	gp_llm_params P;
 	gp_llm sug;
 	gp_llm_mem sm;
-	char tname[64], lay[160], what[96];
-	double cap = target_gib(j, tname, sizeof(tname)), total = e->total;
+	char tname[64], tsaid[192], lay[160], what[96];
+	double cap = target_gib(j, tname, sizeof(tname), tsaid, sizeof(tsaid)), total = e->total;
 	int fit = total <= cap * GIB, have_sug = 0;
 
 	gp_llm_params_count(l, &P);
@@ -164,7 +172,7 @@ int gp_estimate_llm(const gp_job *j, const gp_mem_estimate *e, int json)
 		row("margin", what, e->total - m->total);
 	}
 	row("total per GPU", "", total);
-	printf("%s on a %s (%.0f GiB)\n", fit ? "fits" : "does NOT fit", tname, cap);
+	printf("%s in %s\n", fit ? "fits" : "does NOT fit", tsaid);
 	if (!fit && have_sug) {
 		gp_llm_layout_str(&sug, lay, sizeof(lay));
 		printf("suggested layout: %s: %.2f GiB per GPU\n", lay, sm.total / GIB);

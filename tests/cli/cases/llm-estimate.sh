@@ -3,6 +3,7 @@
 D=tests/data/llm/jobs
 run estimate $D/llama3-70b-64.yaml
 run estimate $D/llama3-70b-dp-only.yaml
+run estimate $D/llama3-70b-64-unknown-gpu.yaml
 run estimate --json $D/llama3-70b-dp-only.yaml
 run estimate $D/llama3-8b-fsdp.yaml
 run estimate $D/mixtral-8x7b-ep.yaml
