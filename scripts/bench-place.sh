@@ -11,7 +11,9 @@
 # Sizes: 32 leaves x 32 nodes (8,192 GPUs) for every policy, then 2,000
 # leaves x 50 nodes (800,000 GPUs) for bestfit (BENCH_PLACE_BIG=0 skips it, =all times every
 # policy there).  Then bw-max on 256 nodes of a made-up 32-GPU type, which
-# has no per-subset ring table (BENCH_PLACE_WIDE=0 skips it).  Budgets:
+# has no per-subset ring table (BENCH_PLACE_WIDE=0 skips it), with 1- to
+# 8-GPU jobs (an 8-GPU set weighs 12,870 sets of a node with 16 free
+# GPUs, searched by branch and bound).  Budgets:
 # bestfit <= 10 us median on 8,192 GPUs, <= 20 us on 800,000.  Numbers
 # only, never pass/fail.
 set -e
@@ -80,7 +82,7 @@ bench() {
 # asks the perf model for each GPU set it weighs, through a bounded cache):
 # 16 leaves x 16 nodes of a made-up 32-GPU type (two 16-GPU NVSwitch
 # halves, NV6 inside, SYS across, 4 NICs), 50 % random occupancy, bw-max
-# with 1-, 2- and 4-GPU jobs (an 8-GPU set weighs 12,870 sets a node).
+# with 1-, 2-, 4- and 8-GPU jobs.
 wide() {
 	awk 'BEGIN {
 		n = 32; nn = 4
@@ -109,8 +111,9 @@ jobs:
   - {name: one, type: single-card, gpus: 1, gpu_memory_gib: 8}
   - {name: two, type: single-node, gpus: 2, gpu_memory_gib: 8}
   - {name: four, type: single-node, gpus: 4, gpu_memory_gib: 8}
+  - {name: eight, type: single-node, gpus: 8, gpu_memory_gib: 8}
 WJOBS
-	echo "place: 256 nodes x 32 GPUs = 8192 GPUs, 50 % random occupancy, ${BENCH_PLACE_WIDE_N:-48} decisions over 1-, 2- and 4-GPU jobs (microseconds; load $(cut -d' ' -f1 /proc/loadavg))"
+	echo "place: 256 nodes x 32 GPUs = 8192 GPUs, 50 % random occupancy, ${BENCH_PLACE_WIDE_N:-48} decisions over 1-, 2-, 4- and 8-GPU jobs (microseconds; load $(cut -d' ' -f1 /proc/loadavg))"
 	./gpuplan place -c "$tmp/wide.yaml" --state "$tmp/wocc.yaml" --batch "$tmp/wjobs.yaml" \
 		--bench "${BENCH_PLACE_WIDE_N:-48}" --policy bw-max
 }

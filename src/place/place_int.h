@@ -105,8 +105,13 @@ static inline uint64_t *gp_place_memo(const gp_place_type *t, int kind, uint64_t
 }
 gp_place_mask_info gp_place_mask(const gp_place_type *t, uint64_t mask);
 /* Best k-subset of avail (bit g = local GPU g) by kind; 0 if none.
- * Exhaustive up to 20000 subsets, greedy beyond. */
+ * Exhaustive up to 20000 subsets (a scan with a per-subset table, else
+ * a branch and bound that finds the same set), greedy beyond. */
 uint64_t gp_place_best_group(const gp_place_type *t, uint64_t avail, int k, int kind);
+/* The exhaustive scan itself, every k-subset of avail ranked as the set
+ * base | it (what the branch and bound must match; 0 when k is out of
+ * 1..popcount(avail) or avail has 63 GPUs or more). */
+uint64_t gp_place_group_scan(const gp_place_type *t, uint64_t base, uint64_t avail, int k, int kind);
 /* Best k GPUs of avail to join the GPUs of base on the same node (a
  * member that grows, as in worker replacement): ranked by kind as the
  * whole set base | them; returns them without base, 0 if none.  base 0

@@ -996,6 +996,137 @@ static void test_bw_max_wide(void)
 	fx_close(&f);
 }
 
+/* wide32.yaml: 32 V100 in two halves of sixteen, NV6 inside a half (6 x
+ * 20 = 120 GB/s; each GPU's 6 NVLinks cap an all-NVLink ring at 120 too),
+ * SYS across (staged through host memory: 0.8 x 12 = 9.6, under the
+ * socket link's 16).  Sixteen GPUs free, an 8-GPU job: 12,870 sets, which
+ * the branch and bound must rank as the scan does.
+ *   - 9 free in the first half, 7 in the second: every 8 of the first
+ *     half rings at 120 with the same sums (28 NV6 pairs of expense 94):
+ *     the lowest mask, its 8 lowest GPUs;
+ *   - 7 and 9: the 8 lowest of the second half;
+ *   - 6 and 10 taken as 6 and 6 (four more busy): every set crosses the
+ *     halves (9.6 GB/s); fewest SYS pairs with a + b = 8, a, b <= 6 is 6
+ *     and 2 either way (12 SYS pairs x 600 + 16 NV6 x 94), the lower mask
+ *     the six of the first half and the two lowest of the second.
+ * The same sets by summed expense (bestfit) and, where a half holds the
+ * job, by NIC class (nic-affinity: a class is a half). */
+static void test_group_search_wide(void)
+{
+	static const int busy1[] = { 0, 2, 5, 7, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30, 31, -1 };
+	static const int busy2[] = { 0, 1, 2, 4, 6, 8, 10, 12, 14, 17, 19, 21, 23, 25, 29, 30, -1 };
+	static const int busy3[] = { 0, 1, 2, 3, 5, 7, 9, 11, 13, 14, 16, 17, 18, 20, 22, 24, 26, 28, 29, 30, -1 };
+	static const char *const pol[] = { "bw-max", "bestfit", "nic-affinity" };
+	const int *b[] = { busy1, busy2, busy3 };
+	fixture f;
+	gp_job j;
+	int s, i, p;
+
+	for (s = 0; s < 3; s++)
+		for (p = 0; p < 3; p++) {
+			fx_open(&f, "wide32.yaml");
+			for (i = 0; b[s][i] >= 0; i++)
+				CU_ASSERT_EQUAL(gp_alloc_take_gpu(&f.a, b[s][i], GP_MILLI, 0), 0);
+			job_of(&j, GP_JOB_SINGLE_NODE, 8);
+			if (p == 2 && s == 2) {
+				/* NIC classes are the halves: none holds 8 */
+				CU_ASSERT_EQUAL(run(&f, pol[p], &j), GP_WAIT);
+				fx_close(&f);
+				continue;
+			}
+			CU_ASSERT_EQUAL_FATAL(run(&f, pol[p], &j), GP_PLACED);
+			if (s == 0)
+				CU_ASSERT(part_is(&f, 0, "w32-a", 1, 3, 4, 6, 8, 9, 11, 13, -1));
+			if (s == 1)
+				CU_ASSERT(part_is(&f, 0, "w32-a", 16, 18, 20, 22, 24, 26, 27, 28, -1));
+			if (s == 2)
+				CU_ASSERT(part_is(&f, 0, "w32-a", 4, 6, 8, 10, 12, 15, 19, 21, -1));
+			if (p == 0)
+				CU_ASSERT_DOUBLE_EQUAL(f.p.ring_bw_gbs, s < 2 ? 120.0 : 9.6, 1e-9);
+			fx_close(&f);
+		}
+}
+
+static uint64_t binom(int n, int k)
+{
+	uint64_t r = 1;
+	int i;
+
+	for (i = 1; i <= k; i++)
+		r = r * (uint64_t)(n - k + i) / (uint64_t)i;
+	return r;
+}
+
+/* Over 16 GPUs the group search is a branch and bound: over random free
+ * GPUs (and, for worker replacement, GPUs a member holds already) of the
+ * 20-, 24- and 32-GPU types, every job size 1..16 and every ranking, the
+ * same set as the scan of every subset.  GP_TEST_GROUP_CAP (default
+ * 2000) bounds the subsets of one comparison (up to the search's 20,000)
+ * and, when given, compares rings over more than 6 GPUs on all of them
+ * (by default only where there are at most 20 sets);
+ * GP_TEST_GROUP_STATES (default 20) is the number of states per type. */
+static void test_group_search_same(void)
+{
+	static const char *const files[] = { "wide20.yaml", "wide24.yaml", "wide32.yaml" };
+	const char *e = getenv("GP_TEST_GROUP_CAP");
+	uint64_t cap = e ? strtoull(e, NULL, 10) : 2000;
+	long states = (e = getenv("GP_TEST_GROUP_STATES")) ? strtol(e, NULL, 10) : 20, compared = 0, differ = 0;
+	int fi, all_bw = getenv("GP_TEST_GROUP_CAP") != NULL;
+
+	for (fi = 0; fi < 3; fi++) {
+		fixture f;
+		const gp_place_type *t;
+		long st;
+
+		fx_open(&f, files[fi]);
+		t = gp_place_type_of(f.pc, 0);
+		CU_ASSERT_PTR_NULL_FATAL(t->masks);
+		for (st = 0; st < states; st++) {
+			uint64_t avail = 0, base = 0;
+			int g, k, kind, nf, pfree = 25 + (int)gp_rng_below(&f.rng, 50);
+
+			for (g = 0; g < t->ngpus; g++)
+				if ((int)gp_rng_below(&f.rng, 100) < pfree)
+					avail |= 1ull << g;
+			/* a third of the states grow a member of 1..3 GPUs */
+			for (g = 0; st % 3 == 2 && g < 3; g++) {
+				int x = (int)gp_rng_below(&f.rng, (uint64_t)t->ngpus);
+
+				if (!(avail >> x & 1) && (g == 0 || gp_rng_below(&f.rng, 2)))
+					base |= 1ull << x;
+			}
+			nf = gp_popcount64(avail);
+			for (k = 1; k <= 16 && k < nf; k++) {
+				if (binom(nf, k) > cap || binom(nf, k) > 20000)
+					continue;
+				for (kind = GP_GROUP_SUM; kind <= GP_GROUP_BW; kind++) {
+					uint64_t a, want;
+
+					/* a ring over 7..12 GPUs costs the perf model an
+					 * exact loop search per set: few of them by default */
+					if (kind == GP_GROUP_BW && !all_bw && k > 6 && binom(nf, k) > 20)
+						continue;
+					a = gp_place_best_join(t, base, avail, k, kind);
+					want = gp_place_group_scan(t, base, avail, k, kind);
+
+					compared++;
+					if (a != want) {
+						differ++;
+						fprintf(stderr, "%s base %#llx avail %#llx k %d kind %d: %#llx, scan %#llx\n",
+							files[fi], (unsigned long long)base, (unsigned long long)avail,
+							k, kind, (unsigned long long)a, (unsigned long long)want);
+					}
+				}
+			}
+		}
+		fx_close(&f);
+	}
+	if (getenv("GP_TEST_VERBOSE"))
+		fprintf(stderr, "group search: %ld comparisons, %ld differ\n", compared, differ);
+	CU_ASSERT(compared >= 100);
+	CU_ASSERT_EQUAL(differ, 0);
+}
+
 /* ---- every policy: reachability ---- */
 
 /* Whether every part of the placement can reach part 0 (communication weight >= 0). */
@@ -1373,6 +1504,8 @@ static void register_tests(void)
 	gp_test_add(s, "bw-max staged pairs", test_bw_max_staged);
 	gp_test_add(s, "bw-max ECMP tiers", test_bw_max_ecmp);
 	gp_test_add(s, "bw-max over 16 GPUs", test_bw_max_wide);
+	gp_test_add(s, "group search over 16 GPUs: hand-ranked sets", test_group_search_wide);
+	gp_test_add(s, "group search over 16 GPUs: the scan's sets", test_group_search_same);
 	gp_test_add(s, "every policy respects reachability", test_reachability_all_policies);
 	gp_test_add(s, "all-SYS box: GPUs under one CPU", test_allsys_sockets);
 	gp_test_add(s, "CPU cores from each GPU's NUMA node", test_cpus_per_numa);
