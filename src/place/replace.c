@@ -157,6 +157,27 @@ static double link_gbs(const gp_cluster *c, const member *a, const member *b)
 	return a->net < b->net ? a->net : b->net;
 }
 
+/* GB/s between a worker and a parameter server: on one node the perf
+ * model's ring over the GPUs of both (what a placement's summary rates
+ * when it merges the server's GPUs into the worker part of their node,
+ * the worker's GPUs first), so the bottleneck between the server's GPUs
+ * and the worker's, not the link of their first GPUs; across nodes as
+ * link_gbs. */
+static double ps_link_gbs(const gp_cluster *c, const member *w, const member *s)
+{
+	int gpus[GP_TOPO_MAX_GPUS], n = 0, i, a, b;
+	gp_link l;
+
+	if (w->node != s->node || w->ngpus <= 0 || s->ngpus <= 0)
+		return link_gbs(c, w, s);
+	for (i = 0; i < w->ngpus && n < GP_TOPO_MAX_GPUS; i++)
+		gpus[n++] = w->gpus[i];
+	for (i = 0; i < s->ngpus && n < GP_TOPO_MAX_GPUS; i++)
+		gpus[n++] = s->gpus[i];
+	return gp_perf_ring_gbs(&c->types[c->nodes[w->node].type].topo, gp_cluster_node_model(c, w->node),
+				gpus, n, &a, &b, &l);
+}
+
 static double xfer(double bytes, double gbs)
 {
 	if (bytes <= 0)
@@ -187,7 +208,7 @@ static double job_time(const rctx *r, const member *m, int n)
 			} else {
 				for (j = 0; j < n; j++)
 					if (m[j].role == 1) {
-						double b = link_gbs(c, &m[i], &m[j]);
+						double b = ps_link_gbs(c, &m[i], &m[j]);
 
 						if (b < bw)
 							bw = b;

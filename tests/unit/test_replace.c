@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "gpuplan/io/cluster_yaml.h"
+#include "gpuplan/perf/perf.h"
 #include "gpuplan/place/replace.h"
 #include "gpuplan/util/util.h"
 #include "testlib.h"
@@ -585,6 +586,80 @@ static void test_staged_join_survivor(void)
 	gp_cluster_release(&c);
 }
 
+/* A PS-Worker job on one DGX-1 (dgx1.yaml, the DGX-1 V100 snapshot of
+ * topologies/): server GPU0, worker GPUs {1,2}; GPU2 fails, the node
+ * stays up.  NVLink 20 GB/s a link (V100); SYS pairs have no peer access:
+ * staged, 0.8 x 12 = 9.6 (under the socket link's 16).  A worker's rate
+ * to the server on one node is the perf model's ring over both members'
+ * GPUs (what a placement's summary rates for the merged part):
+ *   before: ring {1,2,0}: the loop 0-1-2 is NV1, NV2, NV1 (20), all
+ *     NVLink, so up to each GPU's links to the set (GPU0: two, 40): 40;
+ *     the worker's own ring {1,2} (NV2) 40 too: compute + P / 40e9.  (The
+ *     link of the first GPUs, 1-0, is NV1: 20.)
+ *   dgx1-a: the survivor GPU1 joined by the best of 3..7, GPU5 (NV2, 40):
+ *     ring {1,5,0} must cross the SYS pair 0-5: 9.6, so compute + P /
+ *     9.6e9 (by the first GPUs, 1-0 NV1, it would seem compute + P / 20e9,
+ *     as before, and win as the first node);
+ *   dgx1-b: a member of its own; GPU1 alone talks to the server over NV1
+ *     (20): compute + P / 20e9; the new worker over IB (23.5), the server
+ *     2P / 23.5e9 (two workers, below compute + P / 20e9).
+ * None keeps compute + P / 40e9: the fastest, dgx1-b (before dgx1-c,
+ * which is as fast). */
+static void test_ps_same_node(void)
+{
+	gp_cluster c;
+	gp_alloc a;
+	gp_job j;
+	gp_placement p, one;
+	gp_place_part *part;
+	gp_replace_result r;
+	gp_replace_opts o = { 0, 1 };
+	gp_error err = GP_ERROR_INIT;
+	gp_policy_ctx ctx;
+	gp_perf_iter it;
+	double compute;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_FATAL(gp_cluster_load(gp_test_path("tests/data/clusters/dgx1.yaml"), &c, &err) == GP_OK);
+	gp_alloc_init(&a, &c);
+	gp_rng_seed(&rng, 1);
+	job_init(&j, GP_JOB_PS_WORKER, 3, 1);
+	j.ps = 1;
+	j.workers = 2;
+	/* compute of one V100, from the perf model */
+	gp_placement_init(&one);
+	part = gp_placement_add(&one, 0);
+	part->ngpus = 1;
+	CU_ASSERT_FATAL(gp_perf_iteration(&c, &j, &one, &it, &err) == GP_OK);
+	compute = it.compute_s;
+	CU_ASSERT_FATAL(compute > 2 * P_BYTES / 23.5e9 - P_BYTES / 20e9);
+	gp_placement_release(&one);
+	gp_placement_init(&p);
+	part = gp_placement_add(&p, 0);
+	part->role = 1, part->ngpus = 1, part->gpus[0] = 0, part->mem_mib = 1024;
+	part = gp_placement_add(&p, 0);
+	part->ngpus = 2, part->gpus[0] = 1, part->gpus[1] = 2, part->mem_mib = 1024;
+	CU_ASSERT_FATAL(gp_placement_apply(&a, &p) == 0);
+	gp_replace_result_init(&r);
+	ctx = (gp_policy_ctx){ &c, &a, &rng, NULL, NULL };
+	CU_ASSERT_EQUAL_FATAL(gp_replace_decide(&ctx, &j, &p, 0, 0x4u, &o, &r, &err), GP_OK);
+	CU_ASSERT_DOUBLE_EQUAL(r.iteration_s_before, compute + P_BYTES / 40e9, 1e-9);
+	CU_ASSERT_EQUAL_FATAL(r.ncands, 3);
+	CU_ASSERT_EQUAL_FATAL(cand(&r, 0)->ngpus, 1);
+	CU_ASSERT_EQUAL(cand(&r, 0)->gpus[0], 5);
+	CU_ASSERT_DOUBLE_EQUAL(cand(&r, 0)->iteration_s, compute + P_BYTES / 9.6e9, 1e-9);
+	CU_ASSERT_DOUBLE_EQUAL(cand(&r, 1)->iteration_s, compute + P_BYTES / 20e9, 1e-9);
+	CU_ASSERT_FALSE(cand(&r, 1)->eligible);
+	CU_ASSERT_EQUAL(r.status, GP_REPLACE_REPLACED);
+	CU_ASSERT_EQUAL(r.chosen.node, 1);
+	CU_ASSERT_DOUBLE_EQUAL(r.iteration_s_after, compute + P_BYTES / 20e9, 1e-9);
+	gp_replace_result_release(&r);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	gp_alloc_release(&a);
+	gp_cluster_release(&c);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("replace");
@@ -599,6 +674,7 @@ static void register_tests(void)
 	gp_test_add(s, "state never from the failed node", test_copy_not_from_failed_node);
 	gp_test_add(s, "replacement GPUs by the perf model's ring", test_staged_new_member);
 	gp_test_add(s, "replacement joining a survivor's ring", test_staged_join_survivor);
+	gp_test_add(s, "PS-Worker server and worker on one node", test_ps_same_node);
 }
 
 int main(int argc, char **argv)
