@@ -37,26 +37,93 @@ const char *gp_report_num(char *buf, size_t size, double x, int decimals)
 	return buf;
 }
 
-const char *gp_report_duration(char *buf, size_t size, double s)
-{
-	long long t;
+/* Units of a duration, largest first: days, hours, minutes, seconds. */
+static const double dur_unit[4] = { 86400, 3600, 60, 1 };
+static const char dur_name[4] = { 'd', 'h', 'm', 's' };
 
+/* s >= 60 rounded to the last shown unit of `extra` more fields than the
+ * two of its largest unit (past seconds: decimals of a second), then cut
+ * into those fields: "3h12m" (extra 0), "3h12m29s" (1), "3h12m29.4s" (2).
+ * The largest unit is the largest the rounded value reaches, so 59m59.6s
+ * is "1h00m", not "60m00s". */
+static double duration_fields(char *buf, size_t size, double s, int extra)
+{
+	int top, last, dec, j;
+	long long n = 0, per, v;
+	size_t len = 0;
+	double q = 1;
+
+	for (top = 3; top >= 0; top--) {
+		last = top + 1 + extra;
+		dec = last > 3 ? last - 3 : 0;
+		q = dur_unit[last > 3 ? 3 : last] / pow(10, dec);
+		n = llround(s / q);
+		if (top == 0 || (double)n < dur_unit[top - 1] / q - 0.5)
+			break;
+	}
+	last = top + 1 + extra;
+	dec = last > 3 ? last - 3 : 0;
+	if (last > 3)
+		last = 3;
+	buf[0] = 0;
+	for (j = top; j <= last && len < size; j++) {
+		per = llround(dur_unit[j] / q);
+		v = n / per;
+		n %= per;
+		if (j == last && dec > 0)
+			len += (size_t)snprintf(buf + len, size - len, j == top ? "%lld.%0*llds" : "%02lld.%0*llds",
+						v, dec, n);
+		else
+			len += (size_t)snprintf(buf + len, size - len, j == top ? "%lld%c" : "%02lld%c", v,
+						dur_name[j]);
+	}
+	return q;
+}
+
+/* A duration at `extra` more units of precision than the usual ("42.0s",
+ * "12m05s", "3h12m", "2d04h"): each rounded to its last shown unit, whose
+ * length in seconds goes to *unit (0 when none is shown). */
+static const char *duration_at(char *buf, size_t size, double s, int extra, double *unit)
+{
+	*unit = 0;
 	if (!isfinite(s)) {
 		snprintf(buf, size, "-");
 		return buf;
 	}
-	if (s < 59.95) {
-		snprintf(buf, size, "%.1fs", s);
+	/* under a minute once rounded to the shown decimals (negative
+	 * figures, such as errors, stay in seconds too) */
+	if (s < 60 - 0.5 * pow(10, -(1 + extra))) {
+		snprintf(buf, size, "%.*fs", 1 + extra, s);
+		*unit = pow(10, -(1 + extra));
 		return buf;
 	}
-	t = llround(s);
-	if (t < 3600)
-		snprintf(buf, size, "%lldm%02llds", t / 60, t % 60);
-	else if (t < 86400)
-		snprintf(buf, size, "%lldh%02lldm", t / 3600, t % 3600 / 60);
-	else
-		snprintf(buf, size, "%lldd%02lldh", t / 86400, t % 86400 / 3600);
+	if (s >= 1e12) { /* beyond any trace; keeps the rounding in range */
+		snprintf(buf, size, "%.0fd", s / 86400);
+		return buf;
+	}
+	*unit = duration_fields(buf, size, s, extra);
 	return buf;
+}
+
+const char *gp_report_duration(char *buf, size_t size, double s)
+{
+	double unit;
+
+	return duration_at(buf, size, s, 0, &unit);
+}
+
+/* More units while the figure is off its bound by less than the last one
+ * shown (down to milliseconds): "1h00m40s" beside 1h, where "1h01m" would
+ * overstate the miss and "1h00m" hide it. */
+const char *gp_report_duration_vs(char *buf, size_t size, double s, double bound)
+{
+	double unit;
+
+	for (int extra = 0;; extra++) {
+		duration_at(buf, size, s, extra, &unit);
+		if (s == bound || !isfinite(bound) || fabs(s - bound) >= unit || unit <= 0.001)
+			return buf;
+	}
 }
 
 const char *gp_report_time_unit(double span, double *divisor)

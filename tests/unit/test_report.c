@@ -22,6 +22,45 @@ static void test_numbers(void)
 	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), 2 * 86400 + 4 * 3600 + 1), "2d04h");
 }
 
+/* Rounded to the last shown unit, not cut; a figure beside its bound gets
+ * more units while it is off the bound by less than the last one shown. */
+static void test_duration_rounding(void)
+{
+	char b[64];
+
+	/* 1h00m40s is nearer 1h01m than 1h00m; 1h00m20s nearer 1h00m */
+	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), 3640), "1h01m");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), 3620), "1h00m");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), 3 * 3600 + 12 * 60 + 31), "3h13m");
+	/* 2d04h31m: 2d05h; 1d23h30m: 2d00h (the day carries) */
+	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), 2 * 86400 + 4 * 3600 + 31 * 60), "2d05h");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), 86400 + 23 * 3600 + 30 * 60), "2d00h");
+	/* the unit is the largest the rounded figure reaches: 59m59.6s
+	 * rounds to 1h00m00s, 23h59m40s to 1d00h, 59.96s to 1m00s */
+	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), 3599.6), "1h00m");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), 3599.4), "59m59s");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), 86400 - 20), "1d00h");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), 59.96), "1m00s");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), 59.94), "59.9s");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), 90.5), "1m31s");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), -12.34), "-12.3s");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), 1.0 / 0.0), "-");
+
+	/* beside a bound of 1h: 40 s over (and under) are shown to the second */
+	CU_ASSERT_STRING_EQUAL(gp_report_duration_vs(b, sizeof(b), 3640, 3600), "1h00m40s");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration_vs(b, sizeof(b), 3560, 3600), "59m20s");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration_vs(b, sizeof(b), 3599.6, 3600), "59m59.6s");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration_vs(b, sizeof(b), 3600.25, 3600), "1h00m00.3s");
+	/* the bound itself, or a figure a shown unit or more away: as usual */
+	CU_ASSERT_STRING_EQUAL(gp_report_duration_vs(b, sizeof(b), 3600, 3600), "1h00m");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration_vs(b, sizeof(b), 3 * 3600 + 29, 3600), "3h00m");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration_vs(b, sizeof(b), 150.04, 150), "2m30.04s");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration_vs(b, sizeof(b), 0.96, 1), "0.96s");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration_vs(b, sizeof(b), 2 * 86400 + 1800, 2 * 86400), "2d00h30m");
+	/* off by less than a millisecond: milliseconds at most */
+	CU_ASSERT_STRING_EQUAL(gp_report_duration_vs(b, sizeof(b), 60.0001, 60), "1m00.000s");
+}
+
 static void test_time_unit(void)
 {
 	double d;
@@ -435,6 +474,7 @@ static void register_tests(void)
 	CU_pSuite s = gp_test_suite("report");
 
 	gp_test_add(s, "numbers", test_numbers);
+	gp_test_add(s, "duration_rounding", test_duration_rounding);
 	gp_test_add(s, "time_unit", test_time_unit);
 	gp_test_add(s, "table_and_csv", test_table_and_csv);
 	gp_test_add(s, "svg", test_svg);

@@ -21,8 +21,15 @@
 double gp_report_round(double x, int decimals);
 /* x with at most `decimals` places and no trailing zeros ("12.5", "3"). */
 const char *gp_report_num(char *buf, size_t size, double x, int decimals);
-/* A duration for people: "42.0s", "12m05s", "3h12m", "2d04h". */
+/* A duration for people: "42.0s", "12m05s", "3h12m", "2d04h", rounded to
+ * the last unit shown (1h00m40s is "1h01m"). */
 const char *gp_report_duration(char *buf, size_t size, double seconds);
+/* The same, for a figure printed beside a bound it is compared with: when
+ * it differs from the bound by less than the last unit shown, with more
+ * units (down to milliseconds) until it does not, so that a figure that
+ * misses or meets its bound narrowly never reads as the bound or as a
+ * wider miss (1h00m40s beside 1h is "1h00m40s", not "1h01m" or "1h00m"). */
+const char *gp_report_duration_vs(char *buf, size_t size, double seconds, double bound);
 /* Unit for a time axis spanning `span` seconds: seconds, minutes, hours
  * or days; sets the divisor and returns the unit's name. */
 const char *gp_report_time_unit(double span, double *divisor);
