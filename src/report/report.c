@@ -112,6 +112,17 @@ const char *gp_report_duration(char *buf, size_t size, double s)
 	return duration_at(buf, size, s, 0, &unit);
 }
 
+const char *gp_report_duration_exact(char *buf, size_t size, double s)
+{
+	double unit;
+
+	for (int extra = 0;; extra++) {
+		duration_at(buf, size, s, extra, &unit);
+		if (unit <= 0.001 || fabs(s / unit - nearbyint(s / unit)) < 1e-6)
+			return buf;
+	}
+}
+
 /* More units while the figure is off its bound by less than the last one
  * shown (down to milliseconds): "1h00m40s" beside 1h, where "1h01m" would
  * overstate the miss and "1h00m" hide it. */

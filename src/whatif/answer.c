@@ -32,6 +32,33 @@ const char *gp_whatif_fmt(char *buf, size_t size, int metric, double v)
 	}
 }
 
+/* A figure printed beside the bound it is compared with: never reading as
+ * the bound, or as a wider miss, when off it by less than the shown unit. */
+static const char *fmt_vs(char *buf, size_t size, int metric, double v, double bound)
+{
+	int d;
+
+	switch (gp_metrics[metric].kind) {
+	case GP_MK_SECONDS:
+		return gp_report_duration_vs(buf, size, v, bound);
+	case GP_MK_RATIO:
+		for (d = 1; d < 4 && v != bound && fabs(100 * (v - bound)) < pow(10, -d); d++)
+			;
+		snprintf(buf, size, "%.*f %%", d, 100 * v);
+		return buf;
+	default:
+		return gp_whatif_fmt(buf, size, metric, v);
+	}
+}
+
+/* A bound as given (3630 s reads "1h00m30s", not "1h01m"). */
+static const char *fmt_bound(char *buf, size_t size, int metric, double v)
+{
+	if (gp_metrics[metric].kind == GP_MK_SECONDS)
+		return gp_report_duration_exact(buf, size, v);
+	return gp_whatif_fmt(buf, size, metric, v);
+}
+
 static int decimals(int metric)
 {
 	switch (gp_metrics[metric].kind) {
@@ -50,7 +77,7 @@ static const char *metric_bound_text(const gp_whatif_spec *s, char *buf, size_t 
 	char v[64];
 
 	snprintf(buf, size, "%s %s %s", gp_metrics[s->slo_metric].path, s->slo_max ? "<=" : ">=",
-		 gp_whatif_fmt(v, sizeof(v), s->slo_metric, s->slo_bound));
+		 fmt_bound(v, sizeof(v), s->slo_metric, s->slo_bound));
 	return buf;
 }
 
@@ -154,7 +181,7 @@ static const char *worst_text(const gp_whatif_spec *s, const gp_whatif_config *c
 	else
 		snprintf(buf, size, "%s %s", s->tenants.t[t].name,
 			 isinf(r->tenant[t]) ? none_done_text(s, c, t) :
-			 gp_report_duration(v, sizeof(v), r->tenant[t]));
+			 gp_report_duration_vs(v, sizeof(v), r->tenant[t], s->tslo_bound[t]));
 	return buf;
 }
 
@@ -211,7 +238,9 @@ static void text_row(const gp_whatif_results *rs, const gp_cluster *base, long b
 	gp_table_set(t, row, k++, "%d", m.gpus);
 	gp_table_set(t, row, k++, "%s", gp_report_num(buf, sizeof(buf), sh.cost, 3));
 	for (a = 0; a < ncols; a++)
-		gp_table_set(t, row, k++, "%s", gp_whatif_fmt(vb, sizeof(vb), cols[a], m.m[cols[a]]));
+		gp_table_set(t, row, k++, "%s",
+			     cols[a] == s->slo_metric ? fmt_vs(vb, sizeof(vb), cols[a], m.m[cols[a]], s->slo_bound)
+						      : gp_whatif_fmt(vb, sizeof(vb), cols[a], m.m[cols[a]]));
 	if (s->tslo_on)
 		gp_table_set(t, row, k++, "%s", worst_text(s, &c, &m, buf, sizeof(buf)));
 	meets = gp_whatif_meets(rs, cfg);
@@ -330,7 +359,7 @@ static void best_text(const gp_whatif_results *rs, const gp_cluster *base, long 
 		     s->scenario_named ? sh.gpus : m.gpus, gp_report_num(buf, sizeof(buf), sh.cost, 3));
 	if (s->slo_metric >= 0)
 		gp_sbuf_addf(out, "; %s %s", gp_metrics[s->slo_metric].path,
-			     gp_whatif_fmt(vb, sizeof(vb), s->slo_metric, m.m[s->slo_metric]));
+			     fmt_vs(vb, sizeof(vb), s->slo_metric, m.m[s->slo_metric], s->slo_bound));
 	if (s->tslo_on && !strcmp(worst_text(s, &c, &m, buf, sizeof(buf)), "-"))
 		gp_sbuf_addf(out, "; %s %s 0 s", bounded_text(s, buf, sizeof(buf)),
 			     gp_metrics[s->tslo_metric].path);

@@ -799,7 +799,7 @@ const char *gp_whatif_quota_slo_text(const gp_whatif_spec *s, char *buf, size_t 
 		}
 	if (bounded == s->tenants.n && same) {
 		snprintf(buf, size, "every tenant's %s <= %s", gp_metrics[s->tslo_metric].path,
-			 gp_report_duration(v, sizeof(v), b0));
+			 gp_report_duration_exact(v, sizeof(v), b0));
 		return buf;
 	}
 	len = (size_t)snprintf(buf, size, "tenant %s <=", gp_metrics[s->tslo_metric].path);
@@ -807,7 +807,7 @@ const char *gp_whatif_quota_slo_text(const gp_whatif_spec *s, char *buf, size_t 
 		if (s->tslo_bound[t] >= 0)
 			len += (size_t)snprintf(buf + len, size - len, "%s %s %s", bounded++ ? "," : "",
 						s->tenants.t[t].name,
-						gp_report_duration(v, sizeof(v), s->tslo_bound[t]));
+						gp_report_duration_exact(v, sizeof(v), s->tslo_bound[t]));
 	return buf;
 }
 

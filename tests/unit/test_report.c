@@ -57,6 +57,12 @@ static void test_duration_rounding(void)
 	CU_ASSERT_STRING_EQUAL(gp_report_duration_vs(b, sizeof(b), 150.04, 150), "2m30.04s");
 	CU_ASSERT_STRING_EQUAL(gp_report_duration_vs(b, sizeof(b), 0.96, 1), "0.96s");
 	CU_ASSERT_STRING_EQUAL(gp_report_duration_vs(b, sizeof(b), 2 * 86400 + 1800, 2 * 86400), "2d00h30m");
+	/* a bound as given, not rounded */
+	CU_ASSERT_STRING_EQUAL(gp_report_duration_exact(b, sizeof(b), 3600), "1h00m");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration_exact(b, sizeof(b), 3630), "1h00m30s");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration_exact(b, sizeof(b), 150.5), "2m30.5s");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration_exact(b, sizeof(b), 1), "1.0s");
+	CU_ASSERT_STRING_EQUAL(gp_report_duration_exact(b, sizeof(b), 86400 + 60), "1d00h01m");
 	/* off by less than a millisecond: milliseconds at most */
 	CU_ASSERT_STRING_EQUAL(gp_report_duration_vs(b, sizeof(b), 60.0001, 60), "1m00.000s");
 }

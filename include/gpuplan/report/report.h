@@ -30,6 +30,9 @@ const char *gp_report_duration(char *buf, size_t size, double seconds);
  * misses or meets its bound narrowly never reads as the bound or as a
  * wider miss (1h00m40s beside 1h is "1h00m40s", not "1h01m" or "1h00m"). */
 const char *gp_report_duration_vs(char *buf, size_t size, double seconds, double bound);
+/* A bound as given: with more units (down to milliseconds) while the usual
+ * ones would round it (3630 s is "1h00m30s", 3600 s "1h00m"). */
+const char *gp_report_duration_exact(char *buf, size_t size, double seconds);
 /* Unit for a time axis spanning `span` seconds: seconds, minutes, hours
  * or days; sets the divisor and returns the unit's name. */
 const char *gp_report_time_unit(double span, double *divisor);
