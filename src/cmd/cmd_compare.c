@@ -331,6 +331,8 @@ static char *run_json(const cmp *c, const gp_run *run, int q, long s)
 	id.preempt = gp_run_preempt_name(run);
 	gp_cli_sched_of(&c->base, gp_sim_queue_parse(c->que[q]) == GP_SIM_BACKFILL,
 			gp_report_sched_estimates(run->jobs), &id.sched);
+	id.has_util_queued = 1;
+	id.util_queued = gp_metric_util_queued(run->jobs, &run->res);
 	o = gp_report_sim_json(&id, run->jobs, &run->res);
 	json_object_del(o, "trace");
 	json_object_del(o, "cluster");

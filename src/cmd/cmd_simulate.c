@@ -24,6 +24,7 @@
 #include "gpuplan/model/memory.h"
 #include "gpuplan/report/tenants_report.h"
 #include "gpuplan/run/scale.h"
+#include "gpuplan/run/metrics.h"
 
 /* ---- simulate ---- */
 
@@ -281,6 +282,8 @@ static void run_ident(const gp_run *r, gp_report_ident *id)
 	id->seed = d->seed;
 	id->preempt = gp_run_preempt_name(r);
 	gp_cli_sched_of(d, d->queue == GP_SIM_BACKFILL, gp_report_sched_estimates(r->jobs), &id->sched);
+	id->has_util_queued = 1;
+	id->util_queued = gp_metric_util_queued(r->jobs, &r->res);
 }
 
 /* The run as JSON, with the QoS and failure parts. */

@@ -163,9 +163,12 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 	gp_sbuf_addf(out, "\nmakespan         %s (%s s)\n",
 		     gp_report_duration(b1, sizeof(b1), r->makespan),
 		     gp_report_num(b2, sizeof(b2), r->makespan, 3));
-	gp_sbuf_addf(out, "GPU utilization  %.1f %% (%s GPU-hours allocated)\n",
+	gp_sbuf_addf(out, "GPU utilization  %.1f %% (%s GPU-hours allocated",
 		     100 * r->gpu_utilization,
 		     gp_report_num(b2, sizeof(b2), r->alloc_gpu_seconds / 3600, 1));
+	if (id->has_util_queued)
+		gp_sbuf_addf(out, "; %.1f %% while jobs wait", 100 * id->util_queued);
+	gp_sbuf_adds(out, ")\n");
 	if (id->preempt || r->interruptions[GP_SIM_CAUSE_PREEMPT])
 		gp_sbuf_addf(out, "preemptions      %zu (%s GPU-hours of work lost and overheads)\n",
 			     r->interruptions[GP_SIM_CAUSE_PREEMPT],
@@ -254,6 +257,8 @@ json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 	json_object_set_new(o, "jct", dist_json(&all.jct, all.completed));
 	json_object_set_new(o, "makespan", real(r->makespan, 3));
 	json_object_set_new(o, "gpu_utilization", real(r->gpu_utilization, 6));
+	if (id->has_util_queued)
+		json_object_set_new(o, "gpu_utilization_queued", real(id->util_queued, 6));
 	json_object_set_new(o, "allocated_gpu_seconds", real(r->alloc_gpu_seconds, 3));
 	json_object_set_new(o, "first_submit", real(r->first_submit, 3));
 	json_object_set_new(o, "preemptions",
@@ -1029,6 +1034,11 @@ void gp_report_sim_html(const gp_report_ident *id, const gp_joblist *jobs, const
 	row = gp_table_row(&t);
 	gp_table_set(&t, row, 0, "GPU utilization");
 	gp_table_set(&t, row, 1, "%.1f %%", 100 * r->gpu_utilization);
+	if (id->has_util_queued) {
+		row = gp_table_row(&t);
+		gp_table_set(&t, row, 0, "GPU utilization while jobs wait");
+		gp_table_set(&t, row, 1, "%.1f %%", 100 * id->util_queued);
+	}
 	row = gp_table_row(&t);
 	gp_table_set(&t, row, 0, "GPU-hours allocated");
 	gp_table_set(&t, row, 1, "%s", gp_report_num(b[1], sizeof(b[1]), r->alloc_gpu_seconds / 3600, 1));

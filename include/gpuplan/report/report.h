@@ -150,6 +150,10 @@ typedef struct gp_report_ident {
 	unsigned long long seed;
 	const char *preempt;        /* "class", "priority", "las"; NULL: off */
 	gp_report_sched sched;      /* backfill rules and intervals (sched.h) */
+	/* GPU utilization while jobs wait (gp_metric_util_queued, run/metrics.h,
+	 * a layer above): shown when has_util_queued */
+	int has_util_queued;
+	double util_queued;
 } gp_report_ident;
 
 /* The terminal summary: counts, queue delay and JCT distributions (all

@@ -20,3 +20,12 @@ run simulate -c tests/data/sim/small-cluster.yaml tests/data/sim/backfill.csv --
 	--seed 5 --json - --tick 100
 echo "== timeline"
 cat "$TMP/backfill/timeline.csv"
+# GPU utilization while jobs wait: simulate's figure is compare's (one
+# definition, one key) for the same run
+for q in fifo backfill; do
+	a=$($GPUPLAN simulate -c tests/data/sim/small-cluster.yaml tests/data/sim/backfill.csv --queue $q \
+		--json - --quiet | jq .gpu_utilization_queued)
+	b=$($GPUPLAN compare -c tests/data/sim/small-cluster.yaml tests/data/sim/backfill.csv --queues $q \
+		--json --quiet | jq '.runs[0].metrics.gpu_utilization_queued.mean')
+	echo "$q simulate $a compare $b"
+done
