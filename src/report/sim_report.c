@@ -67,19 +67,44 @@ static void count_row(gp_table *t, const char *name, const gp_sim_summary *s)
 	gp_table_set(t, r, 4, "%zu", s->never_placed);
 }
 
+/* Decimals of the tenants' peak GPUs: one when some tenant held a fraction
+ * of a GPU at its peak, none when every peak is whole, so that the column
+ * reads alike ("4" beside "5.2" would not). */
+static int peak_decimals(const gp_sim_result *r)
+{
+	for (size_t t = 0; t < r->ntenants; t++)
+		if (llround((double)r->tenant_use[t].peak_milli / 100) % 10)
+			return 1;
+	return 0;
+}
+
+/* GPU-seconds as GPU-hours at three decimals always ("0.000", "0.111"). */
+static const char *gpu_hours(char *buf, size_t size, double gpu_s)
+{
+	snprintf(buf, size, "%.3f", gp_report_round(gpu_s / 3600, 3));
+	return buf;
+}
+
+static const char *peak_gpus(char *buf, size_t size, int64_t milli, int decimals)
+{
+	snprintf(buf, size, "%.*f", decimals, gp_report_round((double)milli / 1000, decimals));
+	return buf;
+}
+
 /* Per tenant: jobs, queue delay, JCT, GPU-hours used, borrowed beyond its
  * quota and lent to its cohort, peak GPUs held, times a job found no
  * quota. */
 static void tenants_text(const gp_joblist *jobs, const gp_sim_result *r, gp_sbuf *out)
 {
 	size_t t;
-	int w = 6;
+	int w = 6, pd;
 
 	if (!r->tenant_use || !r->tenants)
 		return;
 	for (t = 0; t < r->ntenants; t++)
 		if ((int)strlen(r->tenants->t[t].name) > w)
 			w = (int)strlen(r->tenants->t[t].name) > 40 ? 40 : (int)strlen(r->tenants->t[t].name);
+	pd = peak_decimals(r);
 	gp_sbuf_addf(out, "\n%-*s  %6s  %11s  %11s  %9s  %9s  %9s  %9s  %9s  %6s\n", w, "tenant", "jobs",
 		     "delay mean", "delay p90", "JCT mean", "GPU-h", "borrowed", "lent", "peak GPUs", "waits");
 	for (t = 0; t < r->ntenants; t++) {
@@ -93,10 +118,9 @@ static void tenants_text(const gp_joblist *jobs, const gp_sim_result *r, gp_sbuf
 			     s.completed ? gp_report_duration(a, sizeof(a), s.queue_delay.mean) : "-",
 			     s.completed ? gp_report_duration(b, sizeof(b), s.queue_delay.p90) : "-",
 			     s.completed ? gp_report_duration(c, sizeof(c), s.jct.mean) : "-",
-			     gp_report_num(d, sizeof(d), u->gpu_s / 3600, 3),
-			     gp_report_num(e, sizeof(e), u->borrowed_gpu_s / 3600, 3),
-			     gp_report_num(f, sizeof(f), u->lent_gpu_s / 3600, 3),
-			     gp_report_num(g, sizeof(g), (double)u->peak_milli / 1000, 1), u->quota_waits);
+			     gpu_hours(d, sizeof(d), u->gpu_s), gpu_hours(e, sizeof(e), u->borrowed_gpu_s),
+			     gpu_hours(f, sizeof(f), u->lent_gpu_s),
+			     peak_gpus(g, sizeof(g), u->peak_milli, pd), u->quota_waits);
 	}
 }
 
@@ -833,6 +857,7 @@ static void html_tenant_tables(gp_html *h, const gp_joblist *jobs, const gp_sim_
 	gp_table a, b;
 	size_t i, row;
 	char v[8][64];
+	int pd = peak_decimals(r);
 
 	gp_table_init(&a, 8);
 	gp_table_init(&b, 7);
@@ -873,10 +898,10 @@ static void html_tenant_tables(gp_html *h, const gp_joblist *jobs, const gp_sim_
 		gp_table_set(&b, row, 0, "%s", t->name);
 		gp_table_set(&b, row, 1, "%s", t->cohort >= 0 ? r->tenants->cohorts[t->cohort] : "-");
 		gp_table_set(&b, row, 2, "%s", v[4]);
-		gp_table_set(&b, row, 3, "%s", gp_report_num(v[5], 64, u->gpu_s / 3600, 3));
-		gp_table_set(&b, row, 4, "%s", gp_report_num(v[6], 64, u->borrowed_gpu_s / 3600, 3));
-		gp_table_set(&b, row, 5, "%s", gp_report_num(v[7], 64, u->lent_gpu_s / 3600, 3));
-		gp_table_set(&b, row, 6, "%s", gp_report_num(v[0], 64, (double)u->peak_milli / 1000, 1));
+		gp_table_set(&b, row, 3, "%s", gpu_hours(v[5], 64, u->gpu_s));
+		gp_table_set(&b, row, 4, "%s", gpu_hours(v[6], 64, u->borrowed_gpu_s));
+		gp_table_set(&b, row, 5, "%s", gpu_hours(v[7], 64, u->lent_gpu_s));
+		gp_table_set(&b, row, 6, "%s", peak_gpus(v[0], 64, u->peak_milli, pd));
 	}
 	gp_html_table(h, &a, "Jobs and waits per tenant (queue delay counts every wait)");
 	gp_html_table(h, &b, "Quota and use per tenant, GPU-hours borrowed beyond the quota and lent "

@@ -29,3 +29,11 @@ run simulate -c tests/data/sim/small-cluster.yaml tests/data/tenants/two-teams.c
 echo "== backfill with tenants (as under fifo-skip: nothing waits on GPUs)"
 run simulate -c tests/data/sim/small-cluster.yaml tests/data/tenants/two-teams.csv \
 	--tenants tests/data/tenants/two-teams.yaml --queue backfill | tail -4
+echo "== one format per column"
+# GPU-hours at three decimals in every row (0.000, not 0, beside 0.111);
+# peak GPUs with one decimal in every row once one peak is a fraction of a
+# GPU: a holds 4 GPUs (4.0, 400 GPU-s = 0.111 h), b half of one (0.5,
+# 25 GPU-s = 0.007 h).
+printf 'id,submit,gpus,duration,tenant,gpu_milli\na1,0,4,100,a,1000\nb1,0,1,50,b,500\n' >"$TMP/frac.csv"
+run simulate -c tests/data/sim/small-cluster.yaml "$TMP/frac.csv" \
+	--tenants tests/data/tenants/two-teams.yaml --queue fifo-skip | tail -4
