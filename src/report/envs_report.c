@@ -133,8 +133,12 @@ static void row_num(gp_table *t, const char *name, const gp_envsim_result *const
 	char b[64];
 
 	gp_table_set(t, row, 0, "%s", name);
+	/* every cell of a row at its decimals: "100.0" beside "25.7" */
 	for (i = 0; i < n; i++)
-		gp_table_set(t, row, (int)i + 1, "%s", gp_report_num(b, sizeof(b), get(r[i], sp), dec));
+		if (dec > 0)
+			gp_table_set(t, row, (int)i + 1, "%.*f", dec, gp_report_round(get(r[i], sp), dec));
+		else
+			gp_table_set(t, row, (int)i + 1, "%s", gp_report_num(b, sizeof(b), get(r[i], sp), 0));
 }
 
 static void row_dur(gp_table *t, const char *name, const gp_envsim_result *const *r, size_t n, size_t off)
@@ -166,6 +170,24 @@ static double g_unbound(const gp_envsim_result *r, int sp) { (void)sp; return (d
 static double g_reclaimed(const gp_envsim_result *r, int sp) { (void)sp; return (double)r->reclaimed_by_heartbeat; }
 static double g_deaths(const gp_envsim_result *r, int sp) { (void)sp; return (double)r->client_failures; }
 static double g_lost(const gp_envsim_result *r, int sp) { (void)sp; return r->lost_gpu_s / 60.0; }
+
+/* A bind failure's first reason as the binding rule says it (gpuplan(1),
+ * Environments); the JSON and `env bind` keep the codes. */
+static const char *bind_failure_words(int k)
+{
+	switch (k) {
+	case GP_EB_QUOTA_COUNT:
+		return "over the GPU quota";
+	case GP_EB_MEMORY_QUOTA:
+		return "over the memory quota";
+	case GP_EB_NO_GPU_UNDER_THRESHOLD:
+		return "no GPU under the task threshold";
+	case GP_EB_GPU_MEMORY:
+		return "no GPU with the memory free";
+	default:
+		return gp_envbind_reason_name(k);
+	}
+}
 
 void gp_report_envs_text(const gp_report_envs_ident *id, const gp_envsim_result *const *r, size_t n,
 			 int static_peak, gp_sbuf *out)
@@ -218,9 +240,18 @@ void gp_report_envs_text(const gp_report_envs_ident *id, const gp_envsim_result 
 	row_dur(&t, "delay vs trace p99", r, n, offsetof(gp_envsim_result, delay_s.p99));
 	row_num(&t, "tasks failed", r, n, g_failed, static_peak, 0);
 	row_num(&t, "tasks never bound", r, n, g_unbound, static_peak, 0);
+	row = gp_table_row(&t);
+	gp_table_set(&t, row, 0, "tasks whose binding failed");
+	for (i = 0; i < n; i++) {
+		size_t all = 0;
+
+		for (k = 1; k < GP_EB_REASONS; k++)
+			all += r[i]->bind_failures[k];
+		gp_table_set(&t, row, (int)i + 1, "%zu", all);
+	}
 	for (k = 1; k < GP_EB_REASONS; k++) {
 		row = gp_table_row(&t);
-		gp_table_set(&t, row, 0, "  bind failures: %s", gp_envbind_reason_name(k));
+		gp_table_set(&t, row, 0, "  %s", bind_failure_words(k));
 		for (i = 0; i < n; i++)
 			gp_table_set(&t, row, (int)i + 1, "%zu", r[i]->bind_failures[k]);
 	}
