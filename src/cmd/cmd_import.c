@@ -41,7 +41,7 @@ static const gp_opt import_opts[] = {
 	{ .name = "name", .key = O_NAME, .type = GP_OT_STR, .arg = "NAME",
 	  .help = "cluster name (default: imported)" },
 	{ .name = "quiet", .sc = 'q', .key = O_QUIET, .type = GP_OT_FLAG,
-	  .help = "no warnings on standard error" },
+	  .help = "no warnings on standard error (the summary stays)" },
 	{ 0 },
 };
 

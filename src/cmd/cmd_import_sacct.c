@@ -24,7 +24,7 @@ static const gp_opt sacct_opts[] = {
 	{ .name = "all-jobs", .key = O_ALL, .type = GP_OT_FLAG,
 	  .help = "keep jobs without GPUs (as CPU jobs)" },
 	{ .name = "quiet", .sc = 'q', .key = O_QUIET, .type = GP_OT_FLAG,
-	  .help = "no warnings on standard error" },
+	  .help = "no warnings on standard error (errors still print)" },
 	{ 0 },
 };
 

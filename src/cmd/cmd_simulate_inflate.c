@@ -166,7 +166,7 @@ static const gp_opt inflate_opts[] = {
 	{ .name = "no-shuffle", .key = O_NO_SHUFFLE, .type = GP_OT_FLAG,
 	  .help = "keep the pod list's order" },
 	{ .name = "quiet", .sc = 'q', .key = O_QUIET, .type = GP_OT_FLAG,
-	  .help = "no text report" },
+	  .help = "no text report on standard output (files still written)" },
 	{ 0 },
 };
 
