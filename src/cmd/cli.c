@@ -100,6 +100,26 @@ const char *gp_cli_default_cluster(void)
 	return path;
 }
 
+void gp_cli_gpus_by_model_text(const gp_cluster *c, gp_sbuf *out)
+{
+	int *counts = gp_xcalloc((size_t)c->catalog.n + 1, sizeof(int));
+	int printed = 0, best, m;
+
+	gp_cluster_gpus_by_model(c, counts);
+	for (;;) {
+		best = -1;
+		for (m = 0; m <= c->catalog.n; m++)
+			if (counts[m] > 0 && (best < 0 || counts[m] > counts[best]))
+				best = m;
+		if (best < 0)
+			break;
+		gp_sbuf_addf(out, "%s%d %s", printed++ ? ", " : "", counts[best],
+			     best < c->catalog.n ? c->catalog.models[best].name : "unknown model");
+		counts[best] = 0;
+	}
+	free(counts);
+}
+
 int gp_cli_csv_dir(const char *cmd, const char *arg)
 {
 	static const char *const switches[] = { "on", "off", "yes", "no", "true", "false", NULL };

@@ -116,6 +116,10 @@ int gp_cli_usage_error(const char *cmd, const char *fmt, ...)
 const char *gp_cli_default_cluster(void);
 /* Directory of bundled data ("topologies" in the tree). */
 const char *gp_cli_datadir(void);
+/* A cluster's GPUs by model for people, "256 A100-SXM4-40GB, 64
+ * H100-SXM5-80GB": most GPUs first, ties in catalog order (topo show and
+ * validate both print it). */
+void gp_cli_gpus_by_model_text(const gp_cluster *c, gp_sbuf *out);
 
 /* --csv DIR: a folder, never a switch word ('on', 'off', ...: a folder so
  * named is './off'); GP_OK or the usage error's exit code. */

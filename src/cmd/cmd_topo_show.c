@@ -257,16 +257,16 @@ static void cluster_view_release(cluster_view *v)
 
 static void cluster_head_text(const gp_cluster *c, const cluster_view *v)
 {
-	int i, m, shown;
+	gp_sbuf sb;
+	int i;
 
 	printf("cluster %s (%s)\n", c->name ? c->name : "-", c->path);
 	printf("  nodes     %d (%d attached to the fabric)\n", c->nnodes, c->nattached);
-	printf("  GPUs      %d:", c->ngpus);
-	for (m = 0, shown = 0; m <= c->catalog.n; m++)
-		if (v->counts[m])
-			printf("%s %d %s", shown++ ? "," : "", v->counts[m],
-			       m < c->catalog.n ? c->catalog.models[m].name : "unknown");
-	printf("\n  NICs      %d\n", c->nnics);
+	gp_sbuf_init(&sb);
+	gp_cli_gpus_by_model_text(c, &sb);
+	printf("  GPUs      %d:%s%s\n", c->ngpus, sb.len ? " " : "", sb.len ? sb.buf : "");
+	gp_sbuf_release(&sb);
+	printf("  NICs      %d\n", c->nnics);
 	printf("  switches  %d in %d tree%s, %d level%s\n", c->nswitches, v->roots,
 	       v->roots == 1 ? "" : "s", c->nswitches ? c->max_depth + 1 : 0,
 	       c->max_depth == 0 ? "" : "s");

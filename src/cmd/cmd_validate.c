@@ -94,27 +94,15 @@ typedef union loaded {
 	} fabric;
 } loaded;
 
-/* "GPUs (256 A100-SXM4-40GB, 64 H100-SXM5-80GB)", most GPUs first. */
+/* "336 GPUs (256 A100-SXM4-40GB, 64 H100-SXM5-80GB, ...)". */
 static void print_gpus(const gp_cluster *c)
 {
-	int *counts = gp_xcalloc((size_t)c->catalog.n + 1, sizeof(int));
-	int printed = 0, best, m;
+	gp_sbuf sb;
 
-	gp_cluster_gpus_by_model(c, counts);
-	printf("%d GPUs (", c->ngpus);
-	for (;;) {
-		best = -1;
-		for (m = 0; m <= c->catalog.n; m++)
-			if (counts[m] > 0 && (best < 0 || counts[m] > counts[best]))
-				best = m;
-		if (best < 0)
-			break;
-		printf("%s%d %s", printed++ ? ", " : "", counts[best],
-		       best < c->catalog.n ? c->catalog.models[best].name : "unknown model");
-		counts[best] = 0;
-	}
-	printf(")");
-	free(counts);
+	gp_sbuf_init(&sb);
+	gp_cli_gpus_by_model_text(c, &sb);
+	printf("%d GPUs (%s)", c->ngpus, sb.len ? sb.buf : "");
+	gp_sbuf_release(&sb);
 }
 
 /* A gpu_model the built-in catalog does not know is most likely misspelt;
