@@ -476,7 +476,10 @@ void gp_report_sim_jobs_csv_cols(const gp_joblist *jobs, const gp_sim_result *r,
 		jobs_csv_tail(c, j, r, rec, out);
 		if (hist && j->hist && j->hist->recorded_start >= 0) {
 			csv_num(out, j->hist->recorded_start, 3);
-			csv_num(out, j->hist->recorded_start - j->submit, 3);
+			/* a record that starts a job before its submit (clock
+			 * skew, a requeue) waited 0, as the replay check counts it;
+			 * recorded_start keeps the time as recorded */
+			csv_num(out, fmax(j->hist->recorded_start - j->submit, 0), 3);
 		} else if (hist) {
 			gp_sbuf_adds(out, ",,");
 		}

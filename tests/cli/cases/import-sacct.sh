@@ -48,3 +48,10 @@ run import sacct $S/rules.noheader.txt -o $TMP/x.csv
 test -e $TMP/x.csv || echo "no file written"
 run import sacct -o $TMP/x.csv
 run import sacct $S/rules.P.txt
+echo "== a record that starts a job before its submit"
+# b's record starts it 30 s before its submit (clock skew): its recorded
+# queue delay is 0 in the check and in jobs.csv alike (recorded_start keeps
+# the 20 as recorded); a waited 60 s: mean 30 s, no wait 50 %.
+printf 'id,submit,gpus,duration,recorded_start\na,0,1,100,60\nb,50,1,100,20\n' >$TMP/skew.csv
+run simulate -c tests/data/sim/small-cluster.yaml $TMP/skew.csv --csv $TMP/k | sed -n '/^recorded vs/,/^simulated/p'
+cut -d, -f1,2,3,19,20 $TMP/k/jobs.csv
