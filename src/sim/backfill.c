@@ -144,8 +144,15 @@ static void reserve(sim *s, int32_t head)
 			    need_milli(job) <= s->cap_milli - s->alloc_milli + freed_milli) {
 				s->res->policy_calls++;
 				if (s->cfg->policy->place(&s->probe.ctx, job, &s->probe.place) == GP_PLACED) {
-					found = 1;
-					break;
+					/* with tenants, where its quota admits it
+					 * (a GPU model's key that refuses it lets
+					 * the walk go on: another model may free) */
+					found = !s->cfg->tenants ? 1
+								 : gp_sim_quota_place_ok(s, &s->probe.ctx, head,
+											 &s->probe.place);
+					if (found >= 0)
+						break;
+					found = 0;
 				}
 			}
 			if (e < 0)
@@ -159,14 +166,11 @@ static void reserve(sim *s, int32_t head)
 	}
 	s->probe.ctx.alloc = &s->probe.alloc;
 	/* With tenants the reservation holds the head's quota from its
-	 * start; a placement there the quota refuses (GPU-model keys) holds
-	 * nothing. */
+	 * start. */
 	if (s->cfg->tenants) {
 		gp_sim_quota_plan_reset(s);
-		if (found && gp_sim_quota_plan_admits(s, head, &s->probe.place, group_t, INFINITY))
+		if (found)
 			gp_sim_quota_plan_hold(s, head, &s->probe.place, group_t, INFINITY);
-		else
-			found = 0;
 	}
 	if (found) {
 		s->bf.resv_t = group_t;

@@ -119,7 +119,11 @@ static void unhold(sim *s, struct gp_sim_sbf *b)
 }
 
 /* Whether the policy places j (through ctx, into out) on the state as it
- * is, the reservations overlapping [t, t + run) withheld. */
+ * is, the reservations overlapping [t, t + run) withheld, and with
+ * tenants its quota admits it with their use counted in (asked again
+ * among the GPU models whose keys admit it when one refuses it): 1 yes;
+ * 0 placed but refused by the quota; -1 not placed, or refused by a GPU
+ * model's key alone (a later time may do). */
 static int probe(sim *s, struct gp_sim_sbf *b, const gp_policy_ctx *ctx, int32_t j, double t,
 		 double run, gp_placement *out)
 {
@@ -127,7 +131,9 @@ static int probe(sim *s, struct gp_sim_sbf *b, const gp_policy_ctx *ctx, int32_t
 
 	hold(s, b, t, t + run);
 	s->res->policy_calls++;
-	placed = s->cfg->policy->place(ctx, &s->jl->jobs[j], out) == GP_PLACED;
+	placed = s->cfg->policy->place(ctx, &s->jl->jobs[j], out) == GP_PLACED ? 1 : -1;
+	if (placed > 0 && s->cfg->tenants)
+		placed = gp_sim_quota_plan_place(s, ctx, j, out, t, t + run);
 	unhold(s, b);
 	return placed;
 }
@@ -142,6 +148,7 @@ static double expected_start(sim *s, struct gp_sim_sbf *b, int32_t j, size_t nli
 	double run = s->est[j], t = s->last_t, found = INFINITY;
 	int64_t freed = 0;
 	size_t i = 0, r;
+	int placed = 0;
 
 	s->bf.nreleased = 0;
 	s->probe.ctx.alloc = &s->alloc;
@@ -156,8 +163,9 @@ static double expected_start(sim *s, struct gp_sim_sbf *b, int32_t j, size_t nli
 			freed += need_milli(&s->jl->jobs[ej]);
 		}
 		if (need_milli(job) <= s->cap_milli - s->alloc_milli + freed &&
-		    probe(s, b, &s->probe.ctx, j, t, run, &s->probe.place)) {
-			found = t;
+		    (placed = probe(s, b, &s->probe.ctx, j, t, run, &s->probe.place)) >= 0) {
+			if (placed)
+				found = t;
 			break;
 		}
 		if (i < nlim)
@@ -222,9 +230,7 @@ void gp_sim_backfill_slurm(sim *s, int32_t head)
 				continue;
 			/* the head could not start in this pass's FIFO part */
 			if (j != head && need_milli(job) <= s->cap_milli - s->alloc_milli &&
-			    probe(s, b, &s->ctx, j, s->last_t, s->est[j], &s->scratch) &&
-			    (!s->cfg->tenants ||
-			     gp_sim_quota_plan_admits(s, j, &s->scratch, s->last_t, s->last_t + s->est[j]))) {
+			    probe(s, b, &s->ctx, j, s->last_t, s->est[j], &s->scratch) > 0) {
 				if (gp_sim_job_runinfo(s, j, &ri) == 0 && gp_sim_start_job(s, j, &ri) == GP_OK) {
 					s->res->backfilled++;
 					nlim = gp_sim_expected_ends(s);
@@ -232,8 +238,7 @@ void gp_sim_backfill_slurm(sim *s, int32_t head)
 				continue;
 			}
 			t = expected_start(s, b, j, nlim);
-			if (!isfinite(t) || (s->cfg->tenants && !gp_sim_quota_plan_admits(s, j, &s->probe.place, t,
-											 t + s->est[j])))
+			if (!isfinite(t))
 				continue;
 			add_reservation(b, &s->probe.place, t, t + s->est[j]);
 			if (s->cfg->tenants)

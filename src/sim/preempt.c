@@ -165,12 +165,13 @@ static inline int own(const sim *s, int32_t j)
 }
 
 /* The policy places the preemptor and, with tenants, its quota admits
- * it with the victims' use given back. */
+ * it with the victims' use given back (on another GPU model when the
+ * first one's key refuses it). */
 static int place_now(sim *s, const gp_job *job)
 {
 	s->res->policy_calls++;
 	return s->cfg->policy->place(&s->ctx, job, &s->scratch) == GP_PLACED &&
-	       (!s->cfg->tenants || gp_sim_quota_admits(s, s->pk.preemptor, &s->scratch));
+	       (!s->cfg->tenants || gp_sim_quota_place_ok(s, &s->ctx, s->pk.preemptor, &s->scratch) > 0);
 }
 
 /* Victim order as a binary heap (first victim on top): a search takes

@@ -301,23 +301,43 @@ int gp_sim_quota_precheck(sim *s, int32_t j)
 	return 0;
 }
 
+/* Does tenant t's key r admit a use of d more, within its nominal
+ * quota too when nominal (reclaim's rule 1)? */
+static int key_admits(const sim *s, int t, int r, int64_t d, int nominal)
+{
+	return admits_key(s, t, r, d) &&
+	       (!nominal || d <= 0 ||
+		s->q.usage[(size_t)t * GP_TENANTS_MAX_RES + r] + d <= s->cfg->tenants->t[t].nominal[r]);
+}
+
 /* Was demand d refused on a GPU model's key alone (`gpus` admits it)? */
-static int model_refused(const sim *s, int t, const int64_t *d)
+static int model_refused(const sim *s, int t, const int64_t *d, int nominal)
 {
 	int r, no = 0;
 
-	if (s->q.all >= 0 && !admits_key(s, t, s->q.all, d[s->q.all]))
+	if (s->q.all >= 0 && !key_admits(s, t, s->q.all, d[s->q.all], nominal))
 		return 0;
 	for (r = 0; r < s->cfg->tenants->nres; r++)
-		no |= r != s->q.all && !admits_key(s, t, r, d[r]);
+		no |= r != s->q.all && !key_admits(s, t, r, d[r], nominal);
 	return no;
 }
 
-/* Kueue's flavor assignment: the policy is asked once more, job j
- * allowed only the GPU models (of its own) whose keys admit its whole
- * request on them (its predicted share there, if any); a model without
- * a key is bound by `gpus` alone.  1 with the admitted placement in p. */
-static int flavor_retry(sim *s, int32_t j, int t, gp_placement *p)
+static int admits_all(const sim *s, int t, const int64_t *d, int nominal)
+{
+	int r;
+
+	for (r = 0; r < s->cfg->tenants->nres; r++)
+		if (!key_admits(s, t, r, d[r], nominal))
+			return 0;
+	return 1;
+}
+
+/* Kueue's flavor assignment: the policy is asked once more (through
+ * ctx), job j allowed only the GPU models (of its own) whose keys admit
+ * its whole request on them (its predicted share there, if any); a
+ * model without a key is bound by `gpus` alone.  1 with the admitted
+ * placement in p. */
+static int flavor_retry(sim *s, const gp_policy_ctx *ctx, int32_t j, int t, int nominal, gp_placement *p)
 {
 	const gp_cluster *c = s->cl;
 	const gp_tenants *T = s->cfg->tenants;
@@ -343,7 +363,7 @@ static int flavor_retry(sim *s, int32_t j, int t, gp_placement *p)
 		milli = job->pred_milli && job->pred_milli[m] > 0 ? (int)job->pred_milli[m] : job->gpu_milli;
 		for (r = 0; r < T->nres && strcmp(T->res[r], name); r++)
 			;
-		if (r < T->nres && !admits_key(s, t, r, (int64_t)job->gpus * milli))
+		if (r < T->nres && !key_admits(s, t, r, (int64_t)job->gpus * milli, nominal))
 			continue;
 		len += (size_t)snprintf(list + len, cap - len, "%s%s", len ? "|" : "", name);
 	}
@@ -351,26 +371,42 @@ static int flavor_retry(sim *s, int32_t j, int t, gp_placement *p)
 		only = *job;
 		only.gpu_models = list;
 		s->res->policy_calls++;
-		if (s->cfg->policy->place(&s->ctx, &only, p) == GP_PLACED) {
+		if (s->cfg->policy->place(ctx, &only, p) == GP_PLACED) {
 			demand(s, p, d);
-			ok = admits(s, t, d);
+			ok = admits_all(s, t, d, nominal);
 		}
 	}
 	free(list);
 	return ok;
 }
 
-int gp_sim_quota_admit(sim *s, int32_t j, gp_placement *p)
+int gp_sim_q_place_ok(sim *s, const gp_policy_ctx *ctx, int32_t j, int nominal, gp_placement *p)
 {
 	int64_t d[GP_TENANTS_MAX_RES];
 	int t = s->res->job_tenant[j];
 
 	demand(s, p, d);
-	if (admits(s, t, d) || (model_refused(s, t, d) && flavor_retry(s, j, t, p)))
+	if (admits_all(s, t, d, nominal))
+		return 1;
+	if (!model_refused(s, t, d, nominal))
+		return 0;
+	return flavor_retry(s, ctx, j, t, nominal, p) ? 1 : -1;
+}
+
+int gp_sim_quota_admit(sim *s, int32_t j, gp_placement *p)
+{
+	int t = s->res->job_tenant[j];
+
+	if (gp_sim_q_place_ok(s, &s->ctx, j, 0, p) > 0)
 		return 1;
 	s->res->tenant_use[t].quota_waits++;
 	s->q.said_no = j;
 	return 0;
+}
+
+int gp_sim_quota_place_ok(sim *s, const gp_policy_ctx *ctx, int32_t j, gp_placement *p)
+{
+	return gp_sim_q_place_ok(s, ctx, j, 0, p);
 }
 
 double gp_sim_q_share_of(const sim *s, int t, const int64_t *d, int sign)

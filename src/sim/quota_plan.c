@@ -62,3 +62,13 @@ int gp_sim_quota_plan_admits(sim *s, int32_t j, const gp_placement *p, double t0
 	holds(s, t0, t1, -1);
 	return ok;
 }
+
+int gp_sim_quota_plan_place(sim *s, const gp_policy_ctx *ctx, int32_t j, gp_placement *p, double t0, double t1)
+{
+	int ok;
+
+	holds(s, t0, t1, 1);
+	ok = gp_sim_q_place_ok(s, ctx, j, 0, p);
+	holds(s, t0, t1, -1);
+	return ok;
+}

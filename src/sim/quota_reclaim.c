@@ -216,11 +216,11 @@ static void walk_release(cand_walk *w)
 }
 
 /* Whether j fits now with what was taken (rule 4): its quota and the
- * policy's placement (into s->scratch). */
+ * policy's placement (into s->scratch), asked again among the GPU
+ * models whose keys admit j when one refuses it (quota.c). */
 static int fits_now(sim *s, int32_t j, int t, int64_t freed, int borrow)
 {
 	const gp_job *job = &s->jl->jobs[j];
-	int64_t d[GP_TENANTS_MAX_RES];
 
 	if (need_milli(job) > s->cap_milli - s->alloc_milli + freed)
 		return 0;
@@ -229,8 +229,7 @@ static int fits_now(sim *s, int32_t j, int t, int64_t freed, int borrow)
 	s->res->policy_calls++;
 	if (s->cfg->policy->place(&s->ctx, job, &s->scratch) != GP_PLACED)
 		return 0;
-	demand(s, &s->scratch, d);
-	return (borrow || within(s, t, d)) && admits(s, t, d);
+	return gp_sim_q_place_ok(s, &s->ctx, j, !borrow, &s->scratch) > 0;
 }
 
 /* Rule 5: j placed in s->scratch with q.vict[0..nv) taken: put back

@@ -365,6 +365,11 @@ static inline int gp_sim_quota_refused(const sim *s, int32_t j)
 }
 /* Would j's quota admit placement p now (nothing counted)? */
 int gp_sim_quota_admits(sim *s, int32_t j, const gp_placement *p);
+/* The same for the policy's placement p of j through ctx, asked again
+ * among the GPU models whose keys admit j when one refuses it (into p,
+ * as gp_sim_quota_admit; nothing counted): 1 admitted, 0 refused, -1
+ * refused by a GPU model's key and no other model gave a placement. */
+int gp_sim_quota_place_ok(sim *s, const gp_policy_ctx *ctx, int32_t j, gp_placement *p);
 /* A trial at this instant (preemption): j's use is taken off (-1) or
  * put back (+1) with its GPUs. */
 void gp_sim_quota_trial(sim *s, int32_t j, int sign);
@@ -378,6 +383,9 @@ int gp_sim_quota_reshare(sim *s, int32_t j, const gp_placement *p, int milli);
 void gp_sim_quota_plan_reset(sim *s);
 void gp_sim_quota_plan_hold(sim *s, int32_t j, const gp_placement *p, double t0, double t1);
 int gp_sim_quota_plan_admits(sim *s, int32_t j, const gp_placement *p, double t0, double t1);
+/* plan_admits of the policy's placement p of j through ctx, asked again
+ * as gp_sim_quota_place_ok (same answers), with those holds counted in. */
+int gp_sim_quota_plan_place(sim *s, const gp_policy_ctx *ctx, int32_t j, gp_placement *p, double t0, double t1);
 
 /* Whether j may try to reclaim (rule 1 on the `gpus` key, inline: a pass
  * asks it of every queued job that does not start). */

@@ -1062,6 +1062,197 @@ static void test_flavor_assignment(void)
 	gp_joblist_release(&l);
 }
 
+/* Flavor assignment in reclaim: node n0 (4 GPUs of model M), n1 (4 of
+ * N), first-fit; one cohort of a {gpus: 4, N: 4} (no M), b {gpus: 2,
+ * M: 4, N: 4} and c {gpus: 4} (idle): it lends 10 on gpus, 4 on M, 8
+ * on N.
+ *   b1 (b, 4 GPUs, 100 s, model N only) at 0: n1.  b2 (b, 4, 100 s) at
+ *   1: n0; b uses 8 on gpus, borrows 6.
+ *   a1 (a, 4, 50 s) at 10 is within a's quota: it reclaims.  b2, the
+ *   later start, is taken: first-fit proposes n0, but 4 on M is beyond
+ *   a's nominal 0 there; asked again among N (a's N admits 4): n1 is
+ *   full.  b, still over its 2, loses b1 too: first-fit again proposes
+ *   n0, asked again n1 is free and admitted.  b2 comes back on n0 (a's
+ *   quota holds with it); b1 cannot (a1 holds n1) and is preempted with
+ *   90 s left.  a1 runs 10-60 on n1; b1 (model N) waits for it and runs
+ *   60-150.
+ * Placed unrestricted in reclaim, both takes end on n0 and reclaim
+ * fails: a1 waits for b1's end and runs 100-150 on n1 (n0 is b2's until
+ * 101), nothing preempted. */
+static void test_flavor_reclaim(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	two_model_cluster();
+	gp_joblist_init(&l);
+	add(&l, "b1", "b", 0, 4, 100);
+	add(&l, "b2", "b", 1, 4, 100);
+	add(&l, "a1", "a", 10, 4, 50);
+	l.jobs[0].gpu_models = gp_xstrdup("N");
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 4, N: 4}, cohort: k}\n"
+				    "  - {name: b, quota: {gpus: 2, M: 4, N: 4}, cohort: k}\n"
+				    "  - {name: c, quota: {gpus: 4}, cohort: k}\n", &t, &err), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 150);
+	CHECK_JOB(r, 1, 1, 101);
+	CHECK_JOB(r, 2, 10, 60);
+	CU_ASSERT_EQUAL(r.jobs[2].first_node, 1);
+	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 1);
+	CU_ASSERT_EQUAL(r.jobs[1].preemptions, 0);
+	CU_ASSERT_EQUAL(r.tenant_use[0].reclaims, 1);
+	CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed, 1);
+	gp_sim_result_release(&r);
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
+/* Flavor assignment in preemption by share (dominant-share): n0 (M),
+ * n1 (N), first-fit; one cohort of a {gpus: 2, N: 4}, b {gpus: 0, M: 4,
+ * N: 4, lending_limit: 0} (lends nothing) and c {gpus: 8, N: 8} (idle):
+ * it lends 10 on gpus, 0 on M, 12 on N.
+ *   b1 (b, 4 GPUs, 100 s, model N only) at 0: n1; b2 (b, 4, 100 s) at
+ *   1: n0.  b borrows 8 on gpus: share 8/10.
+ *   a1 (a, 4, 50 s) at 10 would borrow 2: S = 2/10.  Rule 2: b without
+ *   b2 keeps 4/10 >= S: b2 is taken; first-fit proposes n0, which a's M
+ *   (nothing of its own, nothing lent) refuses; asked again among N:
+ *   n1 is full.  b without b1 too would have 0 < S: b1 is set aside.
+ *   Rule 3: S < b's 4/10: b1 is taken; n0 is refused again, n1 is
+ *   admitted (a's share on it 2/10, within both rules).  b2 comes back
+ *   on n0, b1 is preempted with 90 s left.  a1 runs 10-60 on n1, b1
+ *   60-150.
+ * Placed unrestricted, both tries end on n0: nothing is preempted, a1
+ * runs 100-150 on n1 after b1. */
+static void test_flavor_share_preempt(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	two_model_cluster();
+	gp_joblist_init(&l);
+	add(&l, "b1", "b", 0, 4, 100);
+	add(&l, "b2", "b", 1, 4, 100);
+	add(&l, "a1", "a", 10, 4, 50);
+	l.jobs[0].gpu_models = gp_xstrdup("N");
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 2, N: 4}, cohort: k}\n"
+				    "  - {name: b, quota: {gpus: 0, M: 4, N: 4}, cohort: k, lending_limit: 0}\n"
+				    "  - {name: c, quota: {gpus: 8, N: 8}, cohort: k}\n", &t, &err), GP_OK);
+	queue = GP_SIM_DOMINANT_SHARE;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 150);
+	CHECK_JOB(r, 1, 1, 101);
+	CHECK_JOB(r, 2, 10, 60);
+	CU_ASSERT_EQUAL(r.jobs[2].first_node, 1);
+	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 1);
+	CU_ASSERT_EQUAL(r.jobs[1].preemptions, 0);
+	CU_ASSERT_EQUAL(r.tenant_use[0].reclaims, 1);
+	CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed, 1);
+	gp_sim_result_release(&r);
+	queue = GP_SIM_FIFO_SKIP;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
+/* Flavor assignment under --preempt priority (queue fifo): n0 (M), n1
+ * (N), first-fit; a {gpus: 8, N: 4} (no M), b {gpus: 8, M: 4, N: 4},
+ * no cohort.
+ *   b1 (b, 2 GPUs, 100 s) at 0: n0 GPUs 0-1; b2 (b, 4, 100 s) at 1: n1.
+ *   a1 (a, 2, 50 s, priority 5) at 10: first-fit proposes n0's free
+ *   GPUs, a's M refuses them, asked again among N: n1 is full.  It
+ *   preempts: n0's trial (b1, the least held) goes first, first-fit
+ *   takes n0, refused, and n1 is still full; then n1's (b2): first-fit
+ *   proposes n0 again, asked again among N, n1 is free: b2 is preempted
+ *   with 91 s left, a1 runs 10-60 on n1, b2 60-151.
+ * Placed unrestricted, every trial ends on n0: a1 waits for b2's end and
+ * runs 101-151 on n1. */
+static void test_flavor_preempt(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	two_model_cluster();
+	gp_joblist_init(&l);
+	add(&l, "b1", "b", 0, 2, 100);
+	add(&l, "b2", "b", 1, 4, 100);
+	add(&l, "a1", "a", 10, 2, 50);
+	l.jobs[2].priority = 5;
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 8, N: 4}}\n"
+				    "  - {name: b, quota: {gpus: 8, M: 4, N: 4}}\n", &t, &err), GP_OK);
+	queue = GP_SIM_FIFO;
+	preempt_mode = GP_SIM_PREEMPT_PRIORITY;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 100);
+	CHECK_JOB(r, 1, 1, 151);
+	CHECK_JOB(r, 2, 10, 60);
+	CU_ASSERT_EQUAL(r.jobs[2].first_node, 1);
+	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 0);
+	CU_ASSERT_EQUAL(r.jobs[1].preemptions, 1);
+	gp_sim_result_release(&r);
+	preempt_mode = GP_SIM_PREEMPT_OFF;
+	queue = GP_SIM_FIFO_SKIP;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
+/* Flavor assignment in backfill's reservations: n0 (M), n1 (N),
+ * first-fit; a {gpus: 8, N: 4} (no M), b {gpus: 8, M: 4, N: 4}.  EASY:
+ *   b1 (b, 4 GPUs, 50 s) at 0: n0; b2 (b, 2, 100 s) at 1: n1 GPUs 0-1.
+ *   a1 (a, 4, 30 s) at 2 is the blocked head.  Its reservation: at 50
+ *   (b1's end) first-fit proposes n0, a's M refuses it, asked again
+ *   among N: n1 has 2 free; the walk goes on: at 101 (b2's end) n0 is
+ *   refused again and n1 admitted: the reservation is n1 from 101.
+ *   b3 (b, 2, 200 s) at 3 would take n1's GPUs 2-3 beyond 101: it is
+ *   not backfilled.  At 50 b1 ends: a1 is refused on n0 and n1 lacks 2
+ *   GPUs, so it neither reserves nor blocks (as a job its quota holds):
+ *   b3 starts on n0, 50-250.  At 101 a1 starts on n1, 101-131.
+ * Slurm's plan: the same reservation for a1 (whole n1 from 101 to
+ * 131); b3, kept off n1 over [3, 203), reserves n0 from 50 and, at 50,
+ * is backfilled there (n1 still withheld): the same times.
+ * Without the walk going on, the reservation at 50 was refused and
+ * none held: b3 was backfilled on n1's GPUs 2-3 at 3 (3-203) and a1
+ * waited for it, 203-233 (both rules). */
+static void test_flavor_backfill(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+	int mode;
+
+	two_model_cluster();
+	gp_joblist_init(&l);
+	add(&l, "b1", "b", 0, 4, 50);
+	add(&l, "b2", "b", 1, 2, 100);
+	add(&l, "a1", "a", 2, 4, 30);
+	add(&l, "b3", "b", 3, 2, 200);
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 8, N: 4}}\n"
+				    "  - {name: b, quota: {gpus: 8, M: 4, N: 4}}\n", &t, &err), GP_OK);
+	queue = GP_SIM_BACKFILL;
+	for (mode = GP_SIM_BF_EASY; mode <= GP_SIM_BF_SLURM; mode++) {
+		bf_mode = mode;
+		CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+		CHECK_JOB(r, 0, 0, 50);
+		CHECK_JOB(r, 1, 1, 101);
+		CHECK_JOB(r, 2, 101, 131);
+		CHECK_JOB(r, 3, 50, 250);
+		CU_ASSERT_EQUAL(r.jobs[2].first_node, 1);
+		CU_ASSERT_EQUAL(r.jobs[3].first_node, 0);
+		/* b3: started as a head would (EASY), backfilled (Slurm) */
+		CU_ASSERT_EQUAL(r.backfilled, mode == GP_SIM_BF_SLURM);
+		gp_sim_result_release(&r);
+	}
+	bf_mode = GP_SIM_BF_EASY;
+	queue = GP_SIM_FIFO_SKIP;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("tenants");
@@ -1086,6 +1277,10 @@ static void register_tests(void)
 	gp_test_add(s, "share_preempt_model_keys", test_share_preempt_model_keys);
 	gp_test_add(s, "share_preempt_equal", test_share_preempt_equal);
 	gp_test_add(s, "flavor_assignment", test_flavor_assignment);
+	gp_test_add(s, "flavor_reclaim", test_flavor_reclaim);
+	gp_test_add(s, "flavor_share_preempt", test_flavor_share_preempt);
+	gp_test_add(s, "flavor_preempt", test_flavor_preempt);
+	gp_test_add(s, "flavor_backfill", test_flavor_backfill);
 }
 
 int main(int argc, char **argv)
