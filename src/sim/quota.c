@@ -180,6 +180,8 @@ int gp_sim_quota_setup(sim *s)
 		}
 	}
 	s->q.said_no = -1;
+	s->q.fr_epoch = gp_xcalloc(s->nshapes ? s->nshapes : 1, sizeof(*s->q.fr_epoch));
+	s->q.fr_types = gp_xcalloc(s->nshapes ? s->nshapes : 1, sizeof(*s->q.fr_types));
 	if (s->q.reclaim)
 		reclaim_setup(s);
 	return GP_OK;
@@ -219,6 +221,8 @@ void gp_sim_quota_teardown(sim *s)
 	free(s->q.fp_c);
 	free(s->q.fp_dmin);
 	free(s->q.fp_top);
+	free(s->q.fr_epoch);
+	free(s->q.fr_types);
 }
 
 static int64_t over(int64_t u, int64_t g)
@@ -332,55 +336,74 @@ static int admits_all(const sim *s, int t, const int64_t *d, int nominal)
 	return 1;
 }
 
+/* Is node type ti the first of its GPU model, a model job j accepts
+ * whose key (if any) admits its whole request on it?  Its name in
+ * *name. */
+static int type_allowed(const sim *s, const gp_job *job, int t, int ti, int nominal, const char **name)
+{
+	const gp_cluster *c = s->cl;
+	const gp_tenants *T = s->cfg->tenants;
+	int m = c->types[ti].gpu_model, k, r;
+	int64_t milli;
+
+	for (k = 0; k < ti && c->types[k].gpu_model != m; k++)
+		;
+	if (m < 0 || m >= c->catalog.n || k < ti)
+		return 0;
+	*name = c->catalog.models[m].name;
+	if (!gp_job_accepts_model(job, *name))
+		return 0;
+	milli = job->pred_milli && job->pred_milli[m] > 0 ? (int)job->pred_milli[m] : job->gpu_milli;
+	for (r = 0; r < T->nres && strcmp(T->res[r], *name); r++)
+		;
+	return r >= T->nres || key_admits(s, t, r, (int64_t)job->gpus * milli, nominal);
+}
+
 /* Kueue's flavor assignment: the policy is asked once more (through
  * ctx), job j allowed only the GPU models (of its own) whose keys admit
  * its whole request on them (its predicted share there, if any); a
  * model without a key is bound by `gpus` alone.  1 with the admitted
- * placement in p. */
-static int flavor_retry(sim *s, const gp_policy_ctx *ctx, int32_t j, int t, int nominal, gp_placement *p)
+ * placement in p.  With memo (admission, on the engine's state: it only
+ * shrinks until something is freed), an ask that found no placement is
+ * not repeated for the job's shape with the same models allowed until
+ * something is freed (the rule of the engine's waiting shapes). */
+static int flavor_retry(sim *s, const gp_policy_ctx *ctx, int32_t j, int t, int nominal, int memo,
+			gp_placement *p)
 {
 	const gp_cluster *c = s->cl;
-	const gp_tenants *T = s->cfg->tenants;
 	const gp_job *job = &s->jl->jobs[j];
 	size_t len = 0, cap = (size_t)c->ntypes * (sizeof(c->catalog.models[0].name) + 1) + 1;
 	char *list = gp_xmalloc(cap);
 	int64_t d[GP_TENANTS_MAX_RES];
+	uint64_t types = 0;
+	int32_t sh = s->shape[j];
+	const char *name;
 	gp_job only;
-	int ti, k, r, ok = 0;
+	int ti, ok = 0;
 
-	for (ti = 0; ti < c->ntypes; ti++) {
-		int m = c->types[ti].gpu_model;
-		const char *name;
-		int64_t milli;
-
-		for (k = 0; k < ti && c->types[k].gpu_model != m; k++)
-			;
-		if (m < 0 || m >= c->catalog.n || k < ti)
-			continue;
-		name = c->catalog.models[m].name;
-		if (!gp_job_accepts_model(job, name))
-			continue;
-		milli = job->pred_milli && job->pred_milli[m] > 0 ? (int)job->pred_milli[m] : job->gpu_milli;
-		for (r = 0; r < T->nres && strcmp(T->res[r], name); r++)
-			;
-		if (r < T->nres && !key_admits(s, t, r, (int64_t)job->gpus * milli, nominal))
-			continue;
-		len += (size_t)snprintf(list + len, cap - len, "%s%s", len ? "|" : "", name);
-	}
-	if (len > 0) {
+	for (ti = 0; ti < c->ntypes; ti++)
+		if (type_allowed(s, job, t, ti, nominal, &name)) {
+			len += (size_t)snprintf(list + len, cap - len, "%s%s", len ? "|" : "", name);
+			types |= ti < 64 ? (uint64_t)1 << ti : 0;
+		}
+	memo = memo && c->ntypes <= 64;
+	if (len > 0 && !(memo && s->q.fr_epoch[sh] == s->wait_epoch && s->q.fr_types[sh] == types)) {
 		only = *job;
 		only.gpu_models = list;
 		s->res->policy_calls++;
 		if (s->cfg->policy->place(ctx, &only, p) == GP_PLACED) {
 			demand(s, p, d);
 			ok = admits_all(s, t, d, nominal);
+		} else if (memo) {
+			s->q.fr_epoch[sh] = s->wait_epoch;
+			s->q.fr_types[sh] = types;
 		}
 	}
 	free(list);
 	return ok;
 }
 
-int gp_sim_q_place_ok(sim *s, const gp_policy_ctx *ctx, int32_t j, int nominal, gp_placement *p)
+static int place_ok(sim *s, const gp_policy_ctx *ctx, int32_t j, int nominal, int memo, gp_placement *p)
 {
 	int64_t d[GP_TENANTS_MAX_RES];
 	int t = s->res->job_tenant[j];
@@ -390,14 +413,19 @@ int gp_sim_q_place_ok(sim *s, const gp_policy_ctx *ctx, int32_t j, int nominal, 
 		return 1;
 	if (!model_refused(s, t, d, nominal))
 		return 0;
-	return flavor_retry(s, ctx, j, t, nominal, p) ? 1 : -1;
+	return flavor_retry(s, ctx, j, t, nominal, memo, p) ? 1 : -1;
+}
+
+int gp_sim_q_place_ok(sim *s, const gp_policy_ctx *ctx, int32_t j, int nominal, gp_placement *p)
+{
+	return place_ok(s, ctx, j, nominal, 0, p);
 }
 
 int gp_sim_quota_admit(sim *s, int32_t j, gp_placement *p)
 {
 	int t = s->res->job_tenant[j];
 
-	if (gp_sim_q_place_ok(s, &s->ctx, j, 0, p) > 0)
+	if (place_ok(s, &s->ctx, j, 0, 1, p) > 0)
 		return 1;
 	s->res->tenant_use[t].quota_waits++;
 	s->q.said_no = j;

@@ -71,6 +71,11 @@ typedef struct gp_sim_quota {
 	struct gp_sim_qcand *fp_c; /* its candidates (several priorities) */
 	size_t fp_cap;
 	int32_t said_no;        /* the last job whose try the quota refused */
+	/* per job shape, the last second ask of admission that found no
+	 * placement: its wait_epoch and the node types (the first of each
+	 * GPU model) it allowed (ntypes <= 64) */
+	uint32_t *fr_epoch;
+	uint64_t *fr_types;
 	struct gp_sim_qhold *hold; /* quota held by backfill's reservations */
 	size_t nhold, hold_cap;
 } gp_sim_quota;

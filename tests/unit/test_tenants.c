@@ -1253,6 +1253,45 @@ static void test_flavor_backfill(void)
 	gp_joblist_release(&l);
 }
 
+/* The second ask of admission is not repeated for a shape that found no
+ * placement among the same GPU models until something is freed: n0
+ * (M), n1 (N), first-fit; a {gpus: 8, N: 4} (no M), b {gpus: 8, M: 4,
+ * N: 4}.
+ *   0: b1 (b, 4 GPUs, 100 s, model N only) arrives (the policy asked
+ *   whether its shape ever fits: 1) and starts on n1 (2).
+ *   10: a1 and a2 (a, 2 GPUs, 50 s: one shape) arrive (ever: 3).  a1:
+ *   first-fit proposes n0 (4), a's M refuses, asked again among N (5):
+ *   n1 is full.  a2: n0 again (6), refused; among N not asked again.
+ *   100: b1 ends.  a1: n0 (7), refused, among N (8): n1, 100-150.  a2
+ *   the same (9, 10): n1, 100-150.
+ * 10 policy calls (11 when a2 asks again at 10). */
+static void test_flavor_memo(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	two_model_cluster();
+	gp_joblist_init(&l);
+	add(&l, "b1", "b", 0, 4, 100);
+	add(&l, "a1", "a", 10, 2, 50);
+	add(&l, "a2", "a", 10, 2, 50);
+	l.jobs[0].gpu_models = gp_xstrdup("N");
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 8, N: 4}}\n"
+				    "  - {name: b, quota: {gpus: 8, M: 4, N: 4}}\n", &t, &err), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 100);
+	CHECK_JOB(r, 1, 100, 150);
+	CHECK_JOB(r, 2, 100, 150);
+	CU_ASSERT_EQUAL(r.jobs[1].first_node, 1);
+	CU_ASSERT_EQUAL(r.jobs[2].first_node, 1);
+	CU_ASSERT_EQUAL(r.policy_calls, 10);
+	gp_sim_result_release(&r);
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("tenants");
@@ -1281,6 +1320,7 @@ static void register_tests(void)
 	gp_test_add(s, "flavor_share_preempt", test_flavor_share_preempt);
 	gp_test_add(s, "flavor_preempt", test_flavor_preempt);
 	gp_test_add(s, "flavor_backfill", test_flavor_backfill);
+	gp_test_add(s, "flavor_memo", test_flavor_memo);
 }
 
 int main(int argc, char **argv)
