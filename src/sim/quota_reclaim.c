@@ -597,8 +597,16 @@ static int fp_round(sim *s, int32_t j, int t, double xs, double *full, size_t *n
 	return 1;
 }
 
-/* Rules 2-4 for j of tenant t, share xs with it: a search whose
- * placement's S breaks a rule is run again with that S, a few times. */
+/* Rules 2-4 for j of tenant t, share xs with it.  S depends on the
+ * placement, which the policy picks only once jobs are taken, so the
+ * first search measures it on `gpus` alone; when the placement's GPU
+ * model keys raise S past a rule a job was taken by, the search runs
+ * again with that S (stricter: fewer candidates, maybe another
+ * placement).  S only grows from one search to the next.  On the
+ * Philly slice with per-model keys a second search found the victims
+ * in about 7 % of the searches that succeeded and a third in 0.2 %;
+ * none was cut short by the cap, so one search would lose preemptions
+ * Kueue makes. */
 __attribute__((noinline)) static int fp_search(sim *s, int32_t j, int t, double xs)
 {
 	int co = s->cfg->tenants->t[t].cohort, ok = 0, round;

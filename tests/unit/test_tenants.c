@@ -1292,6 +1292,58 @@ static void test_flavor_memo(void)
 	gp_joblist_release(&l);
 }
 
+/* A job taken by share takes its taker back by reclaim once its tenant
+ * is within its quota: one 8-GPU node, one cohort of a {gpus: 1}, b
+ * {gpus: 4} and c {gpus: 3}: it lends 8.
+ *   b1 (b, 3 GPUs, 20 s) at 0, b2 (b, 4, 200 s) at 1: b borrows 3
+ *   (share 3/8); a1 (a, 1, 200 s) at 2 fills the node.
+ *   10: a2 (a, 2, 100 s) would borrow 2: S = 2/8.  Rule 2: b without
+ *   b2 (its latest) or b1 has 0 < S; rule 3: S < 3/8: b2 is taken, a2
+ *   takes 2 of its GPUs and b2 is preempted (191 s left).  b2, borrowing
+ *   3 with it, may not reclaim; by share a's 2/8 is below its 3/8.
+ *   11: c1 (c, 2, 300 s) takes the other 2.
+ *   20: b1 ends, 3 GPUs free.  b2 would be within b's quota (4): it
+ *   reclaims from a, which borrows; a2, a's latest, is taken, b2 takes
+ *   4 of the 5 free GPUs and a2 (90 s left) is preempted: b2 20-211.
+ *   a2 borrowing may not reclaim, and by share b has 0: it waits for a
+ *   GPU: a1 ends at 202, a2 202-292.
+ * Each tenant took from the other once, at different instants. */
+static void test_share_then_reclaim(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	cl = *gp_test_pix_cluster(1, 8);
+	gp_joblist_init(&l);
+	add(&l, "b1", "b", 0, 3, 20);
+	add(&l, "b2", "b", 1, 4, 200);
+	add(&l, "a1", "a", 2, 1, 200);
+	add(&l, "a2", "a", 10, 2, 100);
+	add(&l, "c1", "c", 11, 2, 300);
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 1}, cohort: k}\n"
+				    "  - {name: b, quota: {gpus: 4}, cohort: k}\n"
+				    "  - {name: c, quota: {gpus: 3}, cohort: k}\n", &t, &err), GP_OK);
+	queue = GP_SIM_DOMINANT_SHARE;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 20);
+	CHECK_JOB(r, 1, 1, 211);
+	CHECK_JOB(r, 2, 2, 202);
+	CHECK_JOB(r, 3, 10, 292);
+	CHECK_JOB(r, 4, 11, 311);
+	CU_ASSERT_EQUAL(r.jobs[1].preemptions, 1);
+	CU_ASSERT_EQUAL(r.jobs[3].preemptions, 1);
+	CU_ASSERT_EQUAL(r.tenant_use[0].reclaims, 1);
+	CU_ASSERT_EQUAL(r.tenant_use[0].reclaimed, 1);
+	CU_ASSERT_EQUAL(r.tenant_use[1].reclaims, 1);
+	CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed, 1);
+	gp_sim_result_release(&r);
+	queue = GP_SIM_FIFO_SKIP;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("tenants");
@@ -1321,6 +1373,7 @@ static void register_tests(void)
 	gp_test_add(s, "flavor_preempt", test_flavor_preempt);
 	gp_test_add(s, "flavor_backfill", test_flavor_backfill);
 	gp_test_add(s, "flavor_memo", test_flavor_memo);
+	gp_test_add(s, "share_then_reclaim", test_share_then_reclaim);
 }
 
 int main(int argc, char **argv)
