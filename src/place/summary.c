@@ -119,21 +119,29 @@ static int merge_target(const gp_placement *p, int j)
 	return -1;
 }
 
+/* Server part j's GPUs appended to the worker part of its node; their
+ * count, 0 when j is no server part with such a worker part. */
+static int join_ps(gp_placement *p, int j)
+{
+	gp_place_part *q = &p->parts[j];
+	int i, g;
+
+	if (q->role != 1 || q->ngpus <= 0 || (i = merge_target(p, j)) < 0 ||
+	    p->parts[i].ngpus + q->ngpus > GP_TOPO_MAX_GPUS)
+		return 0;
+	for (g = 0; g < q->ngpus; g++)
+		p->parts[i].gpus[p->parts[i].ngpus + g] = q->gpus[g];
+	p->parts[i].ngpus += q->ngpus;
+	return q->ngpus;
+}
+
 static void merge_ps(gp_placement *p)
 {
-	int j, i, g;
+	int j;
 
-	for (j = 0; j < p->nparts; j++) {
-		gp_place_part *q = &p->parts[j];
-
-		if (q->role != 1 || q->ngpus <= 0 || (i = merge_target(p, j)) < 0 ||
-		    p->parts[i].ngpus + q->ngpus > GP_TOPO_MAX_GPUS)
-			continue;
-		for (g = 0; g < q->ngpus; g++)
-			p->parts[i].gpus[p->parts[i].ngpus + g] = q->gpus[g];
-		p->parts[i].ngpus += q->ngpus;
-		q->ngpus = -q->ngpus;
-	}
+	for (j = 0; j < p->nparts; j++)
+		if (join_ps(p, j))
+			p->parts[j].ngpus = -p->parts[j].ngpus;
 }
 
 static void unmerge_ps(gp_placement *p)
@@ -149,6 +157,33 @@ static void unmerge_ps(gp_placement *p)
 		if ((i = merge_target(p, j)) >= 0)
 			p->parts[i].ngpus -= q->ngpus;
 	}
+}
+
+int gp_place_perf_view(const gp_placement *p, gp_placement *view)
+{
+	int i, j, joined = 0;
+
+	gp_placement_clear(view);
+	for (i = 0; i < p->nparts; i++) {
+		gp_place_part *q = gp_placement_add(view, p->parts[i].node);
+
+		q->role = p->parts[i].role;
+		q->milli = p->parts[i].milli;
+		q->mem_mib = p->parts[i].mem_mib;
+		q->ngpus = p->parts[i].ngpus;
+		memcpy(q->gpus, p->parts[i].gpus, sizeof(q->gpus));
+	}
+	/* as merge_ps, but a joined server part leaves the view */
+	for (j = 0; j < view->nparts; j++)
+		if (join_ps(view, j)) {
+			view->parts[j].ngpus = 0;
+			joined++;
+		}
+	for (i = j = 0; i < view->nparts; i++)
+		if (view->parts[i].role != 1 || view->parts[i].ngpus > 0)
+			view->parts[j++] = view->parts[i];
+	view->nparts = j;
+	return joined;
 }
 
 void gp_place_summarize(const gp_cluster *c, gp_placement *p, gp_place_summary *s)

@@ -40,6 +40,15 @@ void gp_place_summarize(const gp_cluster *c, gp_placement *p, gp_place_summary *
 void gp_place_summarize_fields(const gp_cluster *c, gp_placement *p, gp_place_summary *s,
 			       int names);
 
+/* The parts of p as the perf model (perf.h) should see them, which takes
+ * every part for a node of its own: a parameter-server part that shares
+ * its node with a worker part joins that part (its GPUs after the
+ * worker's), as gp_place_summarize rates the placement; every other part
+ * as it is.  Into view (initialised by the caller; cleared first).
+ * Returns the number of server parts joined: 0 when view is p's parts
+ * unchanged. */
+int gp_place_perf_view(const gp_placement *p, gp_placement *view);
+
 /* Whether job can never run on c, even with every node up and idle: no
  * GPU of an allowed model, more memory per GPU than any allowed GPU has,
  * more GPUs than the allowed ones, or a one-node job larger than every
