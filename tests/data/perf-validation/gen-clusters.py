@@ -128,7 +128,10 @@ write("hopper.yaml", HDR,
       "  - {name: tcpxo, tech: tcpxo-200}\n"
       # OCI's cluster network with 200 Gb/s ports (README, "RoCE fabrics":
       # nonblocking, flow-aware traffic distribution)
-      "  - {name: oci-cn-200, tech: roce-200, load_balancing: flow-aware}\n",
+      "  - {name: oci-cn-200, tech: roce-200, load_balancing: flow-aware}\n"
+      # NVIDIA/nccl-tests#153: eight 100 Gb/s ConnectX-6 a node, IB or RoCE
+      # not said (the model gives both the same on one switch)
+      "  - {name: edr, tech: ib-edr}\n",
       "  - {name: h100, type: h100, switch: ndr, count: 128}\n"
       "  - {name: h100r, type: h100, switch: roce-400, count: 32}\n"
       "  - {name: h200, type: h200, switch: ndr, count: 248}\n"
@@ -136,7 +139,8 @@ write("hopper.yaml", HDR,
       "  - {name: h20, type: h20, switch: ndr, count: 2}\n"
       "  - {name: p232, type: h100-232, switch: roce-400, count: 2}\n"
       "  - {name: a3m, type: h100, switch: tcpxo, count: 2}\n"
-      "  - {name: oh100, type: oci-h100, switch: oci-cn-200, count: 2}\n")
+      "  - {name: oh100, type: oci-h100, switch: oci-cn-200, count: 2}\n"
+      "  - {name: h800e, type: h800, switch: edr, count: 2}\n")
 
 # --- PCIe boxes ---
 def pcie_box(ngpu, near):
