@@ -90,7 +90,8 @@ static const gp_opt sim_opts[] = {
 	  .help = "write one page with the summary, tables and charts" },
 	{ .name = "progress", .key = O_PROGRESS, .type = GP_OT_FLAG,
 	  .help = "show progress on standard error even when not a terminal" },
-	{ .name = "quiet", .key = O_QUIET, .type = GP_OT_FLAG, .help = "never show progress (notes and warnings still print)" },
+	{ .name = "quiet", .key = O_QUIET, .type = GP_OT_FLAG,
+	  .help = "never show progress (notes and warnings still print)" },
 	{ .name = "engine-stats", .key = O_STATS, .type = GP_OT_FLAG,
 	  .help = "print the engine's counters on standard error (events,\n"
 		  "batches, policy calls, backfilled jobs; for benchmarks)" },
