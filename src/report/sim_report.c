@@ -190,7 +190,11 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 	gp_sbuf_addf(out, "GPU utilization  %.1f %% (%s GPU-hours allocated",
 		     100 * r->gpu_utilization,
 		     gp_report_num(b2, sizeof(b2), r->alloc_gpu_seconds / 3600, 1));
-	if (id->has_util_queued)
+	/* 0 % while jobs wait reads as idle GPUs beside a queue: say
+	 * when no job ever waited instead (the JSON keeps the metric's 0) */
+	if (id->has_util_queued && r->batches && !(r->queued_cap_milli_s > 0))
+		gp_sbuf_adds(out, "; no job waited");
+	else if (id->has_util_queued)
 		gp_sbuf_addf(out, "; %.1f %% while jobs wait", 100 * id->util_queued);
 	gp_sbuf_adds(out, ")\n");
 	if (id->preempt || r->interruptions[GP_SIM_CAUSE_PREEMPT])
@@ -1065,7 +1069,10 @@ void gp_report_sim_html(const gp_report_ident *id, const gp_joblist *jobs, const
 	if (id->has_util_queued) {
 		row = gp_table_row(&t);
 		gp_table_set(&t, row, 0, "GPU utilization while jobs wait");
-		gp_table_set(&t, row, 1, "%.1f %%", 100 * id->util_queued);
+		if (r->batches && !(r->queued_cap_milli_s > 0))
+			gp_table_set(&t, row, 1, "no job waited");
+		else
+			gp_table_set(&t, row, 1, "%.1f %%", 100 * id->util_queued);
 	}
 	row = gp_table_row(&t);
 	gp_table_set(&t, row, 0, "GPU-hours allocated");
