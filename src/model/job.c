@@ -136,6 +136,17 @@ int gp_job_accepts_model(const gp_job *j, const char *model_name)
 	return 0;
 }
 
+int gp_job_accepts_no_model(const gp_job *j)
+{
+	const char *m = j->gpu_models;
+	size_t n;
+
+	if (!m || !*m)
+		return 1;
+	n = strlen(m);
+	return m[0] == '|' || m[n - 1] == '|' || strstr(m, "||") != NULL;
+}
+
 static const char *const type_names[] = {
 	[GP_JOB_SINGLE_CARD] = "single-card",
 	[GP_JOB_SINGLE_NODE] = "single-node",

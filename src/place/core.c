@@ -626,6 +626,6 @@ int gp_node_eligible(const gp_policy_ctx *ctx, int node, const gp_job *job)
 	if (!job->gpu_models)
 		return 1;
 	if (model < 0 || model >= c->catalog.n)
-		return 0;
+		return gp_job_accepts_no_model(job);
 	return gp_job_accepts_model(job, c->catalog.models[model].name);
 }

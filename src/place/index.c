@@ -13,7 +13,7 @@ int gp_place_type_ok(const gp_policy_ctx *ctx, int ti, const gp_job *job)
 	if (!job->gpu_models)
 		return 1;
 	if (model < 0 || model >= c->catalog.n)
-		return 0;
+		return gp_job_accepts_no_model(job);
 	return gp_job_accepts_model(job, c->catalog.models[model].name);
 }
 

@@ -336,20 +336,32 @@ static int admits_all(const sim *s, int t, const int64_t *d, int nominal)
 	return 1;
 }
 
+/* Node type ti's GPU model in the catalog, -1 none. */
+static int type_model(const gp_cluster *c, int ti)
+{
+	int m = c->types[ti].gpu_model;
+
+	return m >= 0 && m < c->catalog.n ? m : -1;
+}
+
 /* Is node type ti the first of its GPU model, a model job j accepts
  * whose key (if any) admits its whole request on it?  Its name in
- * *name. */
+ * *name, NULL for nodes of no GPU model: no model key names them, so
+ * they are bound by `gpus` alone, as a model without a key. */
 static int type_allowed(const sim *s, const gp_job *job, int t, int ti, int nominal, const char **name)
 {
 	const gp_cluster *c = s->cl;
 	const gp_tenants *T = s->cfg->tenants;
-	int m = c->types[ti].gpu_model, k, r;
+	int m = type_model(c, ti), k, r;
 	int64_t milli;
 
-	for (k = 0; k < ti && c->types[k].gpu_model != m; k++)
+	for (k = 0; k < ti && type_model(c, k) != m; k++)
 		;
-	if (m < 0 || m >= c->catalog.n || k < ti)
+	*name = NULL;
+	if (k < ti)
 		return 0;
+	if (m < 0)
+		return gp_job_accepts_no_model(job);
 	*name = c->catalog.models[m].name;
 	if (!gp_job_accepts_model(job, *name))
 		return 0;
@@ -379,13 +391,21 @@ static int flavor_retry(sim *s, const gp_policy_ctx *ctx, int32_t j, int t, int 
 	int32_t sh = s->shape[j];
 	const char *name;
 	gp_job only;
-	int ti, ok = 0;
+	int ti, ok = 0, bare = 0;
 
+	list[0] = '\0';
 	for (ti = 0; ti < c->ntypes; ti++)
 		if (type_allowed(s, job, t, ti, nominal, &name)) {
-			len += (size_t)snprintf(list + len, cap - len, "%s%s", len ? "|" : "", name);
+			if (name)
+				len += (size_t)snprintf(list + len, cap - len, "%s%s", len ? "|" : "", name);
+			else
+				bare = 1;
 			types |= ti < 64 ? (uint64_t)1 << ti : 0;
 		}
+	if (bare) { /* an empty name first: nodes of no GPU model */
+		memmove(list + 1, list, ++len);
+		list[0] = '|';
+	}
 	memo = memo && c->ntypes <= 64;
 	if (len > 0 && !(memo && s->q.fr_epoch[sh] == s->wait_epoch && s->q.fr_types[sh] == types)) {
 		only = *job;

@@ -1344,6 +1344,51 @@ static void test_share_then_reclaim(void)
 	gp_joblist_release(&l);
 }
 
+/* Nodes of no GPU model in the second ask: n0 (4 GPUs of model M), n1
+ * (4 GPUs of no model), first-fit, tenant a {gpus: 8, M: 2} alone.
+ *   a1 (4 GPUs, 100 s) at 0: first-fit proposes n0, 4 on M is over a's
+ *   2.  n1 draws on no model key: as for a model without one, `gpus`
+ *   alone binds it, and admits 4.  Asked again among the nodes whose
+ *   keys admit it: n1, 0-100.
+ *   a2 (4, 10 s, model M only) at 1: M refuses it and nodes of no model
+ *   are not its own: never placed.
+ * Left out of the second ask, a1 was never placed (first-fit proposes
+ * n0, free all along). */
+static void test_flavor_no_model(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+	gp_job any = { 0 };
+
+	two_model_cluster();
+	cl.types[1].gpu_model = -1;
+	cl.catalog.n = 1;
+	gp_joblist_init(&l);
+	add(&l, "a1", "a", 0, 4, 100);
+	add(&l, "a2", "a", 1, 4, 10);
+	l.jobs[1].gpu_models = gp_xstrdup("M");
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 8, M: 2}}\n", &t, &err), GP_OK);
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 100);
+	CU_ASSERT_EQUAL(r.jobs[0].first_node, 1);
+	CU_ASSERT_EQUAL(r.jobs[1].state, GP_SIM_NEVER);
+	gp_sim_result_release(&r);
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+	/* the list's empty name */
+	CU_ASSERT(gp_job_accepts_no_model(&any));
+	any.gpu_models = (char *)"M";
+	CU_ASSERT(!gp_job_accepts_no_model(&any));
+	any.gpu_models = (char *)"|M";
+	CU_ASSERT(gp_job_accepts_no_model(&any));
+	CU_ASSERT(gp_job_accepts_model(&any, "M"));
+	any.gpu_models = (char *)"|";
+	CU_ASSERT(gp_job_accepts_no_model(&any));
+	CU_ASSERT(!gp_job_accepts_model(&any, "M"));
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("tenants");
@@ -1373,6 +1418,7 @@ static void register_tests(void)
 	gp_test_add(s, "flavor_preempt", test_flavor_preempt);
 	gp_test_add(s, "flavor_backfill", test_flavor_backfill);
 	gp_test_add(s, "flavor_memo", test_flavor_memo);
+	gp_test_add(s, "flavor_no_model", test_flavor_no_model);
 	gp_test_add(s, "share_then_reclaim", test_share_then_reclaim);
 }
 

@@ -73,7 +73,9 @@ typedef struct gp_job_hist {
 
 typedef struct gp_job {
 	char *id;               /* trace's own job id or job-spec name */
-	char *gpu_models;       /* allowed GPU models, '|'-separated; NULL = any */
+	char *gpu_models;       /* allowed GPU models, '|'-separated; NULL = any;
+				 * an empty name (traces never give one) allows
+				 * nodes of no GPU model */
 	char *environment;      /* tenant / quota environment; NULL = default */
 	const gp_job_more *more;
 	const gp_job_hist *hist; /* the scheduler's record; NULL = none */
@@ -138,6 +140,9 @@ void gp_joblist_pool_job(gp_joblist *l, gp_job *j);
 
 /* Allowed-model check: NULL/empty constraint accepts every model. */
 int gp_job_accepts_model(const gp_job *j, const char *model_name);
+/* Whether j may run on nodes of no GPU model: no constraint, or an empty
+ * name in its list (the tenants' second ask among models, quota.c). */
+int gp_job_accepts_no_model(const gp_job *j);
 /* A name of j's gpu_model list that the catalog does not know (so no node
  * could ever match it: a misspelling), copied into bad with the closest
  * catalog name in hint ("" when none is close); 0 when every name is
