@@ -122,7 +122,7 @@ static void unhold(sim *s, struct gp_sim_sbf *b)
  * is, the reservations overlapping [t, t + run) withheld, and with
  * tenants its quota admits it with their use counted in (asked again
  * among the GPU models whose keys admit it when one refuses it): 1 yes;
- * 0 placed but refused by the quota; -1 not placed, or refused by a GPU
+ * 0 placed but refused by the quota; < 0 not placed, or refused by a GPU
  * model's key alone (a later time may do). */
 static int probe(sim *s, struct gp_sim_sbf *b, const gp_policy_ctx *ctx, int32_t j, double t,
 		 double run, gp_placement *out)

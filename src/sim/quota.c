@@ -375,7 +375,9 @@ static int type_allowed(const sim *s, const gp_job *job, int t, int ti, int nomi
  * ctx), job j allowed only the GPU models (of its own) whose keys admit
  * its whole request on them (its predicted share there, if any); a
  * model without a key is bound by `gpus` alone.  1 with the admitted
- * placement in p.  With memo (admission, on the engine's state: it only
+ * placement in p; 0 refused (no model allowed, or the quota refuses the
+ * placement); -1 the models allowed have no room.  With memo
+ * (admission, on the engine's state: it only
  * shrinks until something is freed), an ask that found no placement is
  * not repeated for the job's shape with the same models allowed until
  * something is freed (the rule of the engine's waiting shapes). */
@@ -391,7 +393,7 @@ static int flavor_retry(sim *s, const gp_policy_ctx *ctx, int32_t j, int t, int 
 	int32_t sh = s->shape[j];
 	const char *name;
 	gp_job only;
-	int ti, ok = 0, bare = 0;
+	int ti, ok = -1, bare = 0;
 
 	list[0] = '\0';
 	for (ti = 0; ti < c->ntypes; ti++)
@@ -407,7 +409,9 @@ static int flavor_retry(sim *s, const gp_policy_ctx *ctx, int32_t j, int t, int 
 		list[0] = '|';
 	}
 	memo = memo && c->ntypes <= 64;
-	if (len > 0 && !(memo && s->q.fr_epoch[sh] == s->wait_epoch && s->q.fr_types[sh] == types)) {
+	if (len == 0)
+		ok = 0;
+	else if (!(memo && s->q.fr_epoch[sh] == s->wait_epoch && s->q.fr_types[sh] == types)) {
 		only = *job;
 		only.gpu_models = list;
 		s->res->policy_calls++;
@@ -433,7 +437,14 @@ static int place_ok(sim *s, const gp_policy_ctx *ctx, int32_t j, int nominal, in
 		return 1;
 	if (!model_refused(s, t, d, nominal))
 		return 0;
-	return flavor_retry(s, ctx, j, t, nominal, memo, p) ? 1 : -1;
+	switch (flavor_retry(s, ctx, j, t, nominal, memo, p)) {
+	case 1:
+		return 1;
+	case 0:
+		return -1;
+	default:
+		return -2;
+	}
 }
 
 int gp_sim_q_place_ok(sim *s, const gp_policy_ctx *ctx, int32_t j, int nominal, gp_placement *p)
@@ -445,8 +456,14 @@ int gp_sim_quota_admit(sim *s, int32_t j, gp_placement *p)
 {
 	int t = s->res->job_tenant[j];
 
-	if (place_ok(s, &s->ctx, j, 0, 1, p) > 0)
+	int ok = place_ok(s, &s->ctx, j, 0, 1, p);
+
+	if (ok > 0)
 		return 1;
+	/* the models whose keys admit it have no room: it waits for
+	 * GPUs, not for quota (under backfill it reserves) */
+	if (ok == -2)
+		return 0;
 	s->res->tenant_use[t].quota_waits++;
 	s->q.said_no = j;
 	return 0;

@@ -93,9 +93,9 @@ void gp_sim_q_integrate_group(sim *s, int c);
  * nominal quota too when nominal)?  When a GPU model's key alone
  * refuses it, the policy is asked once more through ctx among j's GPU
  * models whose keys admit its whole request (Kueue's flavor
- * assignment), into p.  1 admitted; 0 refused; -1 refused on a GPU
- * model's key with no admitted placement among the others.  Nothing is
- * counted. */
+ * assignment), into p.  1 admitted; 0 refused; refused on a GPU
+ * model's key, -1 when the others refuse it too, -2 when those that
+ * admit it have no room.  Nothing is counted. */
 int gp_sim_q_place_ok(sim *s, const gp_policy_ctx *ctx, int32_t j, int nominal, gp_placement *p);
 /* Tenant t's dominant share with sign x d added to its use. */
 double gp_sim_q_share_of(const sim *s, int t, const int64_t *d, int sign);

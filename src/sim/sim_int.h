@@ -338,7 +338,8 @@ int gp_sim_quota_setup(sim *s);
 void gp_sim_quota_teardown(sim *s);
 /* Would j's quota admit the policy's placement p?  When a GPU model's
  * key refuses it, the policy is asked once more among the models whose
- * keys admit j (into p).  A refusal is counted (quota_waits, said_no). */
+ * keys admit j (into p).  A refusal is counted (quota_waits, said_no),
+ * unless those models lack room (then j waits for GPUs). */
 int gp_sim_quota_admit(sim *s, int32_t j, gp_placement *p);
 /* The `gpus` key alone, before the policy is asked (its demand is the
  * job's whole share whatever the placement). */
@@ -367,8 +368,9 @@ static inline int gp_sim_quota_refused(const sim *s, int32_t j)
 int gp_sim_quota_admits(sim *s, int32_t j, const gp_placement *p);
 /* The same for the policy's placement p of j through ctx, asked again
  * among the GPU models whose keys admit j when one refuses it (into p,
- * as gp_sim_quota_admit; nothing counted): 1 admitted, 0 refused, -1
- * refused by a GPU model's key and no other model gave a placement. */
+ * as gp_sim_quota_admit; nothing counted): 1 admitted, 0 refused, < 0
+ * refused by a GPU model's key and no other model gave an admitted
+ * placement. */
 int gp_sim_quota_place_ok(sim *s, const gp_policy_ctx *ctx, int32_t j, gp_placement *p);
 /* A trial at this instant (preemption): j's use is taken off (-1) or
  * put back (+1) with its GPUs. */

@@ -1209,8 +1209,8 @@ static void test_flavor_preempt(void)
  *   refused again and n1 admitted: the reservation is n1 from 101.
  *   b3 (b, 2, 200 s) at 3 would take n1's GPUs 2-3 beyond 101: it is
  *   not backfilled.  At 50 b1 ends: a1 is refused on n0 and n1 lacks 2
- *   GPUs, so it neither reserves nor blocks (as a job its quota holds):
- *   b3 starts on n0, 50-250.  At 101 a1 starts on n1, 101-131.
+ *   GPUs: it waits for GPUs and reserves n1 from 101 again; b3 is
+ *   backfilled on n0, 50-250.  At 101 a1 starts on n1, 101-131.
  * Slurm's plan: the same reservation for a1 (whole n1 from 101 to
  * 131); b3, kept off n1 over [3, 203), reserves n0 from 50 and, at 50,
  * is backfilled there (n1 still withheld): the same times.
@@ -1243,8 +1243,7 @@ static void test_flavor_backfill(void)
 		CHECK_JOB(r, 3, 50, 250);
 		CU_ASSERT_EQUAL(r.jobs[2].first_node, 1);
 		CU_ASSERT_EQUAL(r.jobs[3].first_node, 0);
-		/* b3: started as a head would (EASY), backfilled (Slurm) */
-		CU_ASSERT_EQUAL(r.backfilled, mode == GP_SIM_BF_SLURM);
+		CU_ASSERT_EQUAL(r.backfilled, 1);
 		gp_sim_result_release(&r);
 	}
 	bf_mode = GP_SIM_BF_EASY;
@@ -1389,6 +1388,53 @@ static void test_flavor_no_model(void)
 	CU_ASSERT(!gp_job_accepts_model(&any, "M"));
 }
 
+/* A job whose GPU models' keys admit it, but whose admitted models have
+ * no room, waits for GPUs, not for quota: under backfill it reserves.
+ * n0 (M), n1 (N), first-fit, EASY; a {gpus: 8, N: 4} (no M), b {gpus:
+ * 8, M: 4, N: 4}.
+ *   b1 (b, 2 GPUs, 100 s, model N only) at 0: n1 GPUs 0-1; b2 (b, 2,
+ *   50 s, N only) at 1: n1 GPUs 2-3.
+ *   a1 (a, 4, 30 s) at 2: first-fit proposes n0, a's M refuses; among N
+ *   n1 is full.  It reserves: at 51 (b2's end) n1 has 2 GPUs, at 100
+ *   (b1's) n1 is admitted: n1 from 100.
+ *   b3 (b, 2, 200 s, N only) at 3 finds n1 full; at 51 it would take
+ *   n1's GPUs 2-3 beyond 100: not backfilled.  At 100 a1 starts on n1,
+ *   100-130; b3 130-330.  a never waited for quota.
+ * Counted as refused by its quota, a1 neither reserved nor blocked: b3
+ * started at 51 (51-251) and a1 waited for it, 251-281, with a quota
+ * wait at every try. */
+static void test_flavor_no_room(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	two_model_cluster();
+	gp_joblist_init(&l);
+	add(&l, "b1", "b", 0, 2, 100);
+	add(&l, "b2", "b", 1, 2, 50);
+	add(&l, "a1", "a", 2, 4, 30);
+	add(&l, "b3", "b", 3, 2, 200);
+	l.jobs[0].gpu_models = gp_xstrdup("N");
+	l.jobs[1].gpu_models = gp_xstrdup("N");
+	l.jobs[3].gpu_models = gp_xstrdup("N");
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 8, N: 4}}\n"
+				    "  - {name: b, quota: {gpus: 8, M: 4, N: 4}}\n", &t, &err), GP_OK);
+	queue = GP_SIM_BACKFILL;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 100);
+	CHECK_JOB(r, 1, 1, 51);
+	CHECK_JOB(r, 2, 100, 130);
+	CHECK_JOB(r, 3, 130, 330);
+	CU_ASSERT_EQUAL(r.jobs[2].first_node, 1);
+	CU_ASSERT_EQUAL(r.tenant_use[0].quota_waits, 0);
+	gp_sim_result_release(&r);
+	queue = GP_SIM_FIFO_SKIP;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("tenants");
@@ -1419,6 +1465,7 @@ static void register_tests(void)
 	gp_test_add(s, "flavor_backfill", test_flavor_backfill);
 	gp_test_add(s, "flavor_memo", test_flavor_memo);
 	gp_test_add(s, "flavor_no_model", test_flavor_no_model);
+	gp_test_add(s, "flavor_no_room", test_flavor_no_room);
 	gp_test_add(s, "share_then_reclaim", test_share_then_reclaim);
 }
 
