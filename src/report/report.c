@@ -37,6 +37,17 @@ const char *gp_report_num(char *buf, size_t size, double x, int decimals)
 	return buf;
 }
 
+const char *gp_report_pct(char *buf, size_t size, double fraction)
+{
+	double pct = 100 * fraction;
+
+	if (pct > 0 && pct < 0.05)
+		snprintf(buf, size, "%.2g", pct);
+	else
+		snprintf(buf, size, "%.1f", pct);
+	return buf;
+}
+
 /* Units of a duration, largest first: days, hours, minutes, seconds. */
 static const double dur_unit[4] = { 86400, 3600, 60, 1 };
 static const char dur_name[4] = { 'd', 'h', 'm', 's' };

@@ -187,15 +187,15 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 	gp_sbuf_addf(out, "\nmakespan         %s (%s s)\n",
 		     gp_report_duration(b1, sizeof(b1), r->makespan),
 		     gp_report_num(b2, sizeof(b2), r->makespan, 3));
-	gp_sbuf_addf(out, "GPU utilization  %.1f %% (%s GPU-hours allocated",
-		     100 * r->gpu_utilization,
+	gp_sbuf_addf(out, "GPU utilization  %s %% (%s GPU-hours allocated",
+		     gp_report_pct(b1, sizeof(b1), r->gpu_utilization),
 		     gp_report_num(b2, sizeof(b2), r->alloc_gpu_seconds / 3600, 1));
 	/* 0 % while jobs wait reads as idle GPUs beside a queue: say
 	 * when no job ever waited instead (the JSON keeps the metric's 0) */
 	if (id->has_util_queued && r->batches && !(r->queued_cap_milli_s > 0))
 		gp_sbuf_adds(out, "; no job waited");
 	else if (id->has_util_queued)
-		gp_sbuf_addf(out, "; %.1f %% while jobs wait", 100 * id->util_queued);
+		gp_sbuf_addf(out, "; %s %% while jobs wait", gp_report_pct(b1, sizeof(b1), id->util_queued));
 	gp_sbuf_adds(out, ")\n");
 	if (id->preempt || r->interruptions[GP_SIM_CAUSE_PREEMPT])
 		gp_sbuf_addf(out, "preemptions      %zu (%s GPU-hours of work lost and overheads)\n",
@@ -746,7 +746,7 @@ static void html_dists(gp_html *h, const gp_sim_summary *s, const char *caption)
 static void html_headline(gp_html *h, const gp_joblist *jobs, const gp_sim_summary *all,
 			  const gp_sim_result *r)
 {
-	char b[4][32];
+	char b[4][32], pct[32];
 	char *s;
 
 	if (!all->completed) {
@@ -755,22 +755,22 @@ static void html_headline(gp_html *h, const gp_joblist *jobs, const gp_sim_summa
 	} else if (all->queue_delay.p90 < 1) {
 		s = gp_xasprintf("%zu of %zu jobs completed; 90 %% or more of them started within a "
 				 "second of submission (mean wait %s) and 90 %% finished within %s; "
-				 "makespan %s at %.1f %% GPU utilization.",
+				 "makespan %s at %s %% GPU utilization.",
 				 all->completed, all->total,
 				 gp_report_duration(b[1], sizeof(b[1]), all->queue_delay.mean),
 				 gp_report_duration(b[2], sizeof(b[2]), all->jct.p90),
 				 gp_report_duration(b[3], sizeof(b[3]), r->makespan),
-				 100 * r->gpu_utilization);
+				 gp_report_pct(pct, sizeof(pct), r->gpu_utilization));
 	} else {
 		s = gp_xasprintf("%zu of %zu jobs completed; 90 %% of them waited at most %s in the "
 				 "queue (mean %s) and finished within %s of submission; makespan %s "
-				 "at %.1f %% GPU utilization.",
+				 "at %s %% GPU utilization.",
 				 all->completed, all->total,
 				 gp_report_duration(b[0], sizeof(b[0]), all->queue_delay.p90),
 				 gp_report_duration(b[1], sizeof(b[1]), all->queue_delay.mean),
 				 gp_report_duration(b[2], sizeof(b[2]), all->jct.p90),
 				 gp_report_duration(b[3], sizeof(b[3]), r->makespan),
-				 100 * r->gpu_utilization);
+				 gp_report_pct(pct, sizeof(pct), r->gpu_utilization));
 	}
 	if (r->tenant_use && r->tenants && r->ntenants > 1 && all->completed) {
 		/* the tenant whose jobs waited longest (p90 of queue delay) */
@@ -1065,14 +1065,14 @@ void gp_report_sim_html(const gp_report_ident *id, const gp_joblist *jobs, const
 	gp_table_set(&t, row, 1, "%s", gp_report_duration(b[0], sizeof(b[0]), r->makespan));
 	row = gp_table_row(&t);
 	gp_table_set(&t, row, 0, "GPU utilization");
-	gp_table_set(&t, row, 1, "%.1f %%", 100 * r->gpu_utilization);
+	gp_table_set(&t, row, 1, "%s %%", gp_report_pct(b[0], sizeof(b[0]), r->gpu_utilization));
 	if (id->has_util_queued) {
 		row = gp_table_row(&t);
 		gp_table_set(&t, row, 0, "GPU utilization while jobs wait");
 		if (r->batches && !(r->queued_cap_milli_s > 0))
 			gp_table_set(&t, row, 1, "no job waited");
 		else
-			gp_table_set(&t, row, 1, "%.1f %%", 100 * id->util_queued);
+			gp_table_set(&t, row, 1, "%s %%", gp_report_pct(b[0], sizeof(b[0]), id->util_queued));
 	}
 	row = gp_table_row(&t);
 	gp_table_set(&t, row, 0, "GPU-hours allocated");

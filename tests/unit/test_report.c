@@ -20,6 +20,11 @@ static void test_numbers(void)
 	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), 725), "12m05s");
 	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), 3 * 3600 + 12 * 60 + 29), "3h12m");
 	CU_ASSERT_STRING_EQUAL(gp_report_duration(b, sizeof(b), 2 * 86400 + 4 * 3600 + 1), "2d04h");
+	/* a share that one decimal would show as none keeps two digits */
+	CU_ASSERT_STRING_EQUAL(gp_report_pct(b, sizeof(b), 0.324), "32.4");
+	CU_ASSERT_STRING_EQUAL(gp_report_pct(b, sizeof(b), 0), "0.0");
+	CU_ASSERT_STRING_EQUAL(gp_report_pct(b, sizeof(b), 0.000189), "0.019");
+	CU_ASSERT_STRING_EQUAL(gp_report_pct(b, sizeof(b), 0.005), "0.5");
 }
 
 /* Rounded to the last shown unit, not cut; a figure beside its bound gets

@@ -21,6 +21,10 @@
 double gp_report_round(double x, int decimals);
 /* x with at most `decimals` places and no trailing zeros ("12.5", "3"). */
 const char *gp_report_num(char *buf, size_t size, double x, int decimals);
+/* A fraction as a percentage for people: one decimal ("32.4"), or two
+ * significant digits when one decimal would read 0.0 though it is not
+ * ("0.019"): a figure beside GPU-hours allocated must not read as none. */
+const char *gp_report_pct(char *buf, size_t size, double fraction);
 /* A duration for people: "42.0s", "12m05s", "3h12m", "2d04h", rounded to
  * the last unit shown (1h00m40s is "1h01m"). */
 const char *gp_report_duration(char *buf, size_t size, double seconds);
