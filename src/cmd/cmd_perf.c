@@ -12,6 +12,7 @@
 #include "gpuplan/io/cluster_yaml.h"
 #include "gpuplan/io/jobspec.h"
 #include "gpuplan/perf/perf.h"
+#include "gpuplan/place/place.h"
 #include "gpuplan/place/policy.h"
 #include "gpuplan/report/html.h"
 #include "gpuplan/report/report.h"
@@ -848,6 +849,19 @@ static int run_job(const gp_cluster *c, const char *job_path, const char *on,
 		}
 		gp_alloc_release(&alloc);
 		have_given = 1;
+		/* timed as simulate times it and place rates it: a parameter
+		 * server on a node with workers is one node with them */
+		if (job.type == GP_JOB_PS_WORKER) {
+			gp_placement view;
+
+			gp_placement_init(&view);
+			if (gp_place_perf_view(&given, &view) > 0) {
+				gp_placement_release(&given);
+				given = view;
+			} else {
+				gp_placement_release(&view);
+			}
+		}
 	}
 	if (job.type == GP_JOB_LLM) {
 		char why[256], *answer = NULL;
