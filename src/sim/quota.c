@@ -454,9 +454,7 @@ int gp_sim_q_place_ok(sim *s, const gp_policy_ctx *ctx, int32_t j, int nominal, 
 
 int gp_sim_quota_admit(sim *s, int32_t j, gp_placement *p)
 {
-	int t = s->res->job_tenant[j];
-
-	int ok = place_ok(s, &s->ctx, j, 0, 1, p);
+	int t = s->res->job_tenant[j], ok = place_ok(s, &s->ctx, j, 0, 1, p);
 
 	if (ok > 0)
 		return 1;
