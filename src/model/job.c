@@ -136,6 +136,86 @@ int gp_job_accepts_model(const gp_job *j, const char *model_name)
 	return 0;
 }
 
+/* One remembered list: its text, hash and per catalog model 0 unknown,
+ * 1 refused, 2 accepted. */
+struct gp_accepts_list {
+	char *text;             /* NULL: empty slot */
+	size_t hash;
+	int nmodels;
+	unsigned char *answer;
+};
+
+void gp_accepts_memo_init(gp_accepts_memo *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void gp_accepts_memo_release(gp_accepts_memo *m)
+{
+	int i;
+
+	for (i = 0; i < m->cap; i++) {
+		free(m->slot[i].text);
+		free(m->slot[i].answer);
+	}
+	free(m->slot);
+	gp_accepts_memo_init(m);
+}
+
+/* The slot of text (hash h): its own, or the empty one it would take. */
+static struct gp_accepts_list *memo_slot(const gp_accepts_memo *m, const char *text, size_t h)
+{
+	size_t i = h & (size_t)(m->cap - 1);
+
+	while (m->slot[i].text && (m->slot[i].hash != h || strcmp(m->slot[i].text, text)))
+		i = (i + 1) & (size_t)(m->cap - 1);
+	return &m->slot[i];
+}
+
+/* Double the table (at most half full after). */
+static void memo_grow(gp_accepts_memo *m)
+{
+	gp_accepts_memo old = *m;
+	int i;
+
+	m->cap = old.cap ? old.cap * 2 : 16;
+	m->slot = gp_xcalloc((size_t)m->cap, sizeof(*m->slot));
+	for (i = 0; i < old.cap; i++)
+		if (old.slot[i].text)
+			*memo_slot(m, old.slot[i].text, old.slot[i].hash) = old.slot[i];
+	free(old.slot);
+}
+
+int gp_job_accepts_model_memo(gp_accepts_memo *m, const gp_job *j, const gp_catalog *cat,
+			      int model)
+{
+	struct gp_accepts_list *e;
+	size_t h;
+
+	if (!j->gpu_models || !*j->gpu_models)
+		return 1;
+	h = gp_hash_str(j->gpu_models);
+	e = m->cap ? memo_slot(m, j->gpu_models, h) : NULL;
+	if (!e || !e->text) {
+		if (m->n >= GP_ACCEPTS_MEMO_MAX)
+			return gp_job_accepts_model(j, cat->models[model].name);
+		if (2 * (m->n + 1) > m->cap) {
+			memo_grow(m);
+			e = memo_slot(m, j->gpu_models, h);
+		}
+		e->text = gp_xstrdup(j->gpu_models);
+		e->hash = h;
+		e->nmodels = cat->n;
+		e->answer = gp_xcalloc((size_t)cat->n + 1, 1);
+		m->n++;
+	}
+	if (model >= e->nmodels) /* a catalog that grew: not remembered */
+		return gp_job_accepts_model(j, cat->models[model].name);
+	if (!e->answer[model])
+		e->answer[model] = (unsigned char)(1 + gp_job_accepts_model(j, cat->models[model].name));
+	return e->answer[model] - 1;
+}
+
 int gp_job_accepts_no_model(const gp_job *j)
 {
 	const char *m = j->gpu_models;

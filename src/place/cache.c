@@ -596,6 +596,7 @@ gp_place_cache *gp_place_cache_new(const gp_cluster *c)
 	pc->node_mask = gp_xcalloc((size_t)c->nnodes + 1, sizeof(uint64_t));
 	pc->class_votes = gp_xcalloc((size_t)pc->nclasses + 1, sizeof(int64_t));
 	pc->class_free = gp_xcalloc((size_t)pc->nclasses + 1, sizeof(int64_t));
+	gp_accepts_memo_init(&pc->accepts);
 	return pc;
 }
 
@@ -636,6 +637,7 @@ void gp_place_cache_free(gp_place_cache *pc)
 	free(pc->sw_bwkey);
 	free(pc->sw_maxg);
 	free(pc->sw_leaf);
+	gp_accepts_memo_release(&pc->accepts);
 	free(pc);
 }
 

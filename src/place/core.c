@@ -616,6 +616,19 @@ void gp_place_finish(const gp_policy_ctx *ctx, gp_place_cache *pc, const gp_job 
 	}
 }
 
+int gp_place_accepts(const gp_policy_ctx *ctx, const gp_job *job, int model)
+{
+	const gp_cluster *c = ctx->cluster;
+
+	if (!job->gpu_models)
+		return 1;
+	if (model < 0 || model >= c->catalog.n)
+		return gp_job_accepts_no_model(job);
+	if (ctx->cache && ctx->cache->cluster == c)
+		return gp_job_accepts_model_memo(&ctx->cache->accepts, job, &c->catalog, model);
+	return gp_job_accepts_model(job, c->catalog.models[model].name);
+}
+
 int gp_node_eligible(const gp_policy_ctx *ctx, int node, const gp_job *job)
 {
 	const gp_cluster *c = ctx->cluster;
@@ -623,9 +636,5 @@ int gp_node_eligible(const gp_policy_ctx *ctx, int node, const gp_job *job)
 
 	if (ctx->alloc->node_state[node] != GP_NODE_UP)
 		return 0;
-	if (!job->gpu_models)
-		return 1;
-	if (model < 0 || model >= c->catalog.n)
-		return gp_job_accepts_no_model(job);
-	return gp_job_accepts_model(job, c->catalog.models[model].name);
+	return gp_place_accepts(ctx, job, model);
 }

@@ -7,14 +7,7 @@
 
 int gp_place_type_ok(const gp_policy_ctx *ctx, int ti, const gp_job *job)
 {
-	const gp_cluster *c = ctx->cluster;
-	int model = c->types[ti].gpu_model;
-
-	if (!job->gpu_models)
-		return 1;
-	if (model < 0 || model >= c->catalog.n)
-		return gp_job_accepts_no_model(job);
-	return gp_job_accepts_model(job, c->catalog.models[model].name);
+	return gp_place_accepts(ctx, job, ctx->cluster->types[ti].gpu_model);
 }
 
 int gp_place_ix_first(const gp_policy_ctx *ctx, const gp_aix_type *xt, const gp_nodeset *s,

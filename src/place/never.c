@@ -1,6 +1,7 @@
 /* Whether a job can ever run on a cluster (place.h): the one place that
  * decides it, for place, the simulator and the reports. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpuplan/model/alloc.h"
@@ -13,6 +14,7 @@ int gp_place_never(const gp_cluster *c, const gp_job *job, char *why, size_t siz
 	double max_mem = 0;
 	char have[256] = "";
 	size_t hl = 0;
+	unsigned char *ok;
 
 	for (i = 0; i < c->ntypes; i++) {
 		int m = c->types[i].gpu_model;
@@ -22,14 +24,20 @@ int gp_place_never(const gp_cluster *c, const gp_job *job, char *why, size_t siz
 			hl += (size_t)snprintf(have + hl, sizeof(have) - hl, "%s%s", hl ? ", " : "",
 					       name);
 	}
+	/* the allowed models asked once per node type, not per node */
+	ok = gp_xcalloc((size_t)c->ntypes + 1, 1);
+	for (i = 0; i < c->ntypes && job->gpu_models; i++) {
+		int m = c->types[i].gpu_model;
+
+		ok[i] = m >= 0 && m < c->catalog.n &&
+			gp_job_accepts_model(job, c->catalog.models[m].name);
+	}
 	for (i = 0; i < c->nnodes; i++) {
 		const gp_node *n = &c->nodes[i];
 		int m = c->types[n->type].gpu_model;
 		double mem;
 
-		if (job->gpu_models &&
-		    (m < 0 || m >= c->catalog.n ||
-		     !gp_job_accepts_model(job, c->catalog.models[m].name)))
+		if (job->gpu_models && !ok[n->type])
 			continue;
 		ok_models++;
 		total += n->ngpus;
@@ -40,6 +48,7 @@ int gp_place_never(const gp_cluster *c, const gp_job *job, char *why, size_t siz
 		if (mem > max_mem)
 			max_mem = mem;
 	}
+	free(ok);
 	if (job->gpu_models && ok_models == 0) {
 		snprintf(why, size, "no GPU of model %s in the cluster (it has %s)", job->gpu_models,
 			 hl ? have : "no known model");

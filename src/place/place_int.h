@@ -244,6 +244,8 @@ struct gp_place_cache {
 	int sw_cong;
 	int *sw_maxg;
 	int *sw_leaf;
+	/* jobs' GPU model lists against the catalog (gp_place_accepts) */
+	gp_accepts_memo accepts;
 };
 
 /* Low bits of a switch key (sw_key) for the GPUs left over. */
@@ -289,6 +291,9 @@ static inline const gp_alloc_index *gp_place_ix(const gp_policy_ctx *ctx, const 
 {
 	return !ctx->explain && job->gpu_milli >= 1 && job->gpu_milli <= GP_MILLI ? ctx->alloc->ix : NULL;
 }
+/* Whether the job accepts catalog model `model` (-1 or past the catalog:
+ * no GPU model), remembered in ctx->cache when it serves ctx's cluster. */
+int gp_place_accepts(const gp_policy_ctx *ctx, const gp_job *job, int model);
 /* Whether the job accepts node type ti's GPU model (gp_node_eligible
  * without the node's state). */
 int gp_place_type_ok(const gp_policy_ctx *ctx, int ti, const gp_job *job);

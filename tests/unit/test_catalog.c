@@ -1,5 +1,7 @@
 /* The built-in GPU catalog: required entries, figures against the
  * reference table (models-and-failures.md §C), lookup rules, put. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gpuplan/model/catalog.h"
@@ -166,6 +168,64 @@ static void test_admits(void)
 	gp_job_release(&j);
 }
 
+/* The memo answers as gp_job_accepts_model does, for every catalog model
+ * and lists of families, aliases, case and separators, vendor prefixes and
+ * the empty name (no GPU model), asked twice (computed, then remembered). */
+static void test_accepts_memo(void)
+{
+	static const char *const lists[] = {
+		"T4", "V100", "v100|t4", "A100-80GB", "V100M32", "nvidia a100 80gb|G2",
+		"h100_sxm5_80gb", "|T4", "T4|", "A100||H100", "H100|H800", "V100S",
+		"Tesla V100", "a100 sxm4 80gb", "MI250X|mi300x|K80", "no-such-gpu",
+		"RTX|A", "G3|V100M16|P100", "L40S|L4", "", "|",
+	};
+	gp_accepts_memo m;
+	gp_catalog cat;
+	gp_job j;
+	char buf[32];
+	int pass, k;
+	size_t i;
+
+	gp_catalog_init_builtin(&cat);
+	gp_accepts_memo_init(&m);
+	gp_job_init(&j);
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < GP_ARRAY_SIZE(lists); i++)
+			for (k = 0; k < cat.n; k++) {
+				/* a fresh copy each time: the text is the key */
+				char *text = gp_xstrdup(lists[i]);
+
+				j.gpu_models = text;
+				CU_ASSERT_EQUAL(gp_job_accepts_model_memo(&m, &j, &cat, k),
+						gp_job_accepts_model(&j, cat.models[k].name));
+				free(text);
+			}
+	/* by hand: V100 is a family of the SXM2 card, not of the V100S */
+	j.gpu_models = "v100|t4";
+	CU_ASSERT_TRUE(gp_job_accepts_model_memo(&m, &j, &cat, gp_catalog_index(&cat, "V100-SXM2-16GB")));
+	CU_ASSERT_FALSE(gp_job_accepts_model_memo(&m, &j, &cat, gp_catalog_index(&cat, "V100S-PCIE-32GB")));
+	/* one buffer, new text: the old answer must not come back */
+	j.gpu_models = buf;
+	snprintf(buf, sizeof(buf), "T4");
+	CU_ASSERT_TRUE(gp_job_accepts_model_memo(&m, &j, &cat, gp_catalog_index(&cat, "T4")));
+	snprintf(buf, sizeof(buf), "P100");
+	CU_ASSERT_FALSE(gp_job_accepts_model_memo(&m, &j, &cat, gp_catalog_index(&cat, "T4")));
+	/* no list (or an empty one) accepts every model */
+	j.gpu_models = NULL;
+	CU_ASSERT_TRUE(gp_job_accepts_model_memo(&m, &j, &cat, 0));
+	/* past GP_ACCEPTS_MEMO_MAX lists it still answers right */
+	for (i = 0; i < GP_ACCEPTS_MEMO_MAX + 8; i++) {
+		j.gpu_models = buf;
+		snprintf(buf, sizeof(buf), "%s|x%zu", i % 2 ? "T4" : "P100", i);
+		CU_ASSERT_EQUAL(gp_job_accepts_model_memo(&m, &j, &cat, gp_catalog_index(&cat, "T4")),
+				(int)(i % 2));
+	}
+	CU_ASSERT_EQUAL(m.n, GP_ACCEPTS_MEMO_MAX);
+	gp_accepts_memo_release(&m);
+	gp_accepts_memo_release(&m);
+	gp_catalog_release(&cat);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("catalog");
@@ -175,6 +235,7 @@ static void register_tests(void)
 	gp_test_add(s, "lookup rules", test_lookup_rules);
 	gp_test_add(s, "put", test_put);
 	gp_test_add(s, "admits", test_admits);
+	gp_test_add(s, "accepts memo", test_accepts_memo);
 }
 
 int main(int argc, char **argv)

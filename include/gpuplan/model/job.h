@@ -140,6 +140,22 @@ void gp_joblist_pool_job(gp_joblist *l, gp_job *j);
 
 /* Allowed-model check: NULL/empty constraint accepts every model. */
 int gp_job_accepts_model(const gp_job *j, const char *model_name);
+/* gp_job_accepts_model(j, cat->models[model].name) remembered per (model
+ * list, catalog model) for callers that ask it per node or node type.  The
+ * key is the list's text, not its address (a list may be built in a buffer
+ * that is reused), so the answers are exactly gp_job_accepts_model's.  One
+ * memo serves one catalog and one caller at a time; it remembers at most
+ * GP_ACCEPTS_MEMO_MAX lists and asks gp_job_accepts_model past that. */
+#define GP_ACCEPTS_MEMO_MAX 4096
+typedef struct gp_accepts_memo {
+	struct gp_accepts_list *slot; /* open addressing, cap a power of 2 */
+	int cap, n;
+} gp_accepts_memo;
+void gp_accepts_memo_init(gp_accepts_memo *m);
+void gp_accepts_memo_release(gp_accepts_memo *m);
+/* model: an index into cat (0 <= model < cat->n). */
+int gp_job_accepts_model_memo(gp_accepts_memo *m, const gp_job *j, const gp_catalog *cat,
+			      int model);
 /* Whether j may run on nodes of no GPU model: no constraint, or an empty
  * name in its list (the tenants' second ask among models, quota.c). */
 int gp_job_accepts_no_model(const gp_job *j);
