@@ -6,8 +6,12 @@
 
 #include "gpuplan/model/alloc.h"
 #include "gpuplan/place/place.h"
+#include "place_int.h"
 
-int gp_place_never(const gp_cluster *c, const gp_job *job, char *why, size_t size)
+/* gp_place_never, asking the allowed models through ctx (its place cache
+ * remembers them) when ctx is not NULL. */
+static int never(const gp_cluster *c, const gp_policy_ctx *ctx, const gp_job *job, char *why,
+		 size_t size)
 {
 	long total = 0;
 	int i, big_node = 0, ok_models = 0;
@@ -30,7 +34,8 @@ int gp_place_never(const gp_cluster *c, const gp_job *job, char *why, size_t siz
 		int m = c->types[i].gpu_model;
 
 		ok[i] = m >= 0 && m < c->catalog.n &&
-			gp_job_accepts_model(job, c->catalog.models[m].name);
+			(ctx ? gp_place_accepts(ctx, job, m)
+			     : gp_job_accepts_model(job, c->catalog.models[m].name));
 	}
 	for (i = 0; i < c->nnodes; i++) {
 		const gp_node *n = &c->nodes[i];
@@ -74,6 +79,11 @@ int gp_place_never(const gp_cluster *c, const gp_job *job, char *why, size_t siz
 	return 0;
 }
 
+int gp_place_never(const gp_cluster *c, const gp_job *job, char *why, size_t size)
+{
+	return never(c, NULL, job, why, size);
+}
+
 int gp_place_idle_init(gp_alloc *a, const gp_cluster *c)
 {
 	int i, st = gp_alloc_init(a, c);
@@ -90,7 +100,7 @@ int gp_place_ever(const gp_policy *policy, const gp_policy_ctx *ctx, const gp_jo
 {
 	if (size)
 		why[0] = 0;
-	if (gp_place_never(ctx->cluster, job, why, size))
+	if (never(ctx->cluster, ctx, job, why, size))
 		return GP_NEVER_CLUSTER;
 	if (policy->place(ctx, job, p) == GP_PLACED)
 		return GP_EVER;
