@@ -53,6 +53,7 @@ typedef struct er {
 	uint32_t first, end;    /* its tasks */
 	uint32_t next, head, lo; /* next to arrive; first not started; first not over */
 	int32_t running;
+	int32_t gpus_running;   /* exclusive modes: GPUs its running tasks use */
 	uint32_t idle_gen;
 	uint8_t held;           /* exclusive modes: holds its GPUs */
 	uint8_t want_hold;      /* lifetime started, GPUs not acquired yet */
@@ -229,6 +230,8 @@ static void start_task(sim *s, int e, size_t k)
 	s->tk[k].st = (uint32_t)((s->tk[k].st & ST_FAILED_ONCE) | ST_RUNNING);
 	s->tk[k].t = s->now;
 	E->running++;
+	if (s->exclusive)
+		E->gpus_running += T->gpus;
 	E->head++;
 	E->idle_gen++;
 	push(s, s->now + T->duration, EV_END, (int32_t)k, 0);
@@ -315,8 +318,19 @@ static void try_env(sim *s, int e)
 		const gp_env_task *T = &s->tr->tasks[k];
 
 		if (T->gpus == 0 || s->exclusive) {
+			/* the held GPUs run one task each at a time (they are the
+			 * environment's alone: threshold 1), so a task waits for
+			 * its own environment's tasks, and one larger than the
+			 * quota never runs */
+			if (T->gpus > G->quota_gpus) {
+				count_failure(s, k, GP_EB_QUOTA_COUNT);
+				fail_task(s, e, k);
+				continue;
+			}
 			if (T->gpus > 0 && !E->held)
 				break; /* released meanwhile (cannot happen inside one call) */
+			if (E->gpus_running + T->gpus > G->quota_gpus)
+				break; /* goes on when one of its tasks ends */
 			start_task(s, e, k);
 			continue;
 		}
@@ -412,6 +426,8 @@ static void end_task(sim *s, size_t k, int killed)
 	else
 		s->r->tasks_completed++;
 	E->running--;
+	if (s->exclusive)
+		E->gpus_running -= T->gpus;
 	while (E->lo < E->head && (s->tk[E->lo].st & ST_MASK) >= ST_DONE)
 		E->lo++;
 	if (s->tr->serial)

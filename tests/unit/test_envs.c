@@ -417,6 +417,41 @@ static void test_modes(void)
 	gp_env_trace_release(&t);
 }
 
+/* Static, one environment holding 2 GPUs over [0, 100]: a (2 GPUs,
+ * [0, 10)) takes both; c (3 GPUs at 1) is larger than the quota and
+ * fails; b (1 GPU at 5) waits for a and runs [10, 20).  Busy 2 x 10 +
+ * 1 x 10 = 30 GPU-seconds within the 200 held: the held GPUs run one
+ * task each at a time, as idle-timeout's do. */
+static void test_static_capacity(void)
+{
+	gp_env_trace t;
+	gp_envsim_config cfg;
+	gp_envsim_result r;
+	gp_error err = GP_ERROR_INIT;
+	int q[] = { 2 }, te[] = { 0, 0, 0 }, tg[] = { 2, 3, 1 };
+	double life[] = { 0, 100 }, ts[] = { 0, 1, 5 }, td[] = { 10, 5, 10 };
+	int mode;
+
+	load();
+	mk_trace(&t, 1, q, life, 3, te, ts, td, tg);
+	for (mode = GP_ENVSIM_STATIC; mode <= GP_ENVSIM_IDLE; mode += GP_ENVSIM_IDLE - GP_ENVSIM_STATIC) {
+		gp_envsim_config_init(&cfg);
+		cfg.cluster = &cluster;
+		cfg.mode = mode;
+		cfg.idle_timeout_s = 1000;
+		CU_ASSERT_EQUAL_FATAL(gp_envsim_run(&cfg, &t, &r, &err), GP_OK);
+		CU_ASSERT_EQUAL(r.tasks_completed, 2);
+		CU_ASSERT_EQUAL(r.tasks_failed, 1);
+		CU_ASSERT_EQUAL(r.bind_failures[GP_EB_QUOTA_COUNT], 1);
+		CU_ASSERT_EQUAL(r.waited, 1);
+		CU_ASSERT_DOUBLE_EQUAL(r.wait_s.max, 5.0, 1e-9);
+		CU_ASSERT_DOUBLE_EQUAL(r.busy_gpu_s, 30.0, 1e-9);
+		CU_ASSERT(r.busy_gpu_s <= r.bound_gpu_s);
+		gp_envsim_result_release(&r);
+	}
+	gp_env_trace_release(&t);
+}
+
 static void test_adobe_reader(void)
 {
 	gp_env_trace t;
@@ -496,6 +531,7 @@ static void register_tests(void)
 	gp_test_add(s, "heartbeat reclaim on time", test_heartbeat_reclaim);
 	gp_test_add(s, "bind-at-start wait and fail", test_bind_wait);
 	gp_test_add(s, "static, idle-timeout, bind-at-start", test_modes);
+	gp_test_add(s, "exclusive modes: one task a held GPU", test_static_capacity);
 	gp_test_add(s, "Adobe template reader", test_adobe_reader);
 	gp_test_add(s, "mode names", test_mode_parse);
 	gp_test_add(s, "cleanup", done);
