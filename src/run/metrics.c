@@ -31,7 +31,7 @@ const gp_metric_info gp_metrics[GP_M_COUNT] = {
 	[GP_M_MAKESPAN] = { "makespan", "makespan", "makespan", GP_MK_SECONDS, 1 },
 	[GP_M_UTIL] = { "gpu_utilization", "gpu_utilization", "GPU utilization", GP_MK_RATIO, 0 },
 	[GP_M_UTIL_QUEUED] = { "gpu_utilization_queued", "gpu_utilization_queued",
-			       "GPU util. while queued", GP_MK_RATIO, 0 },
+			       "GPU util. while jobs wait", GP_MK_RATIO, 0 },
 	[GP_M_LOST_GPU_H] = { "lost_gpu_hours", "lost_gpu_hours", "GPU-hours lost to failures",
 			      GP_MK_FACTOR, 1 },
 	[GP_M_GOODPUT] = { "goodput", "goodput", "goodput", GP_MK_RATIO, 0 },
