@@ -178,6 +178,40 @@ static double ps_link_gbs(const gp_cluster *c, const member *w, const member *s)
 				gpus, n, &a, &b, &l);
 }
 
+/* GB/s of the model-state copy from member a to member b: across nodes
+ * as link_gbs; on one node each of b's GPUs takes the state from the GPU
+ * of a with the fastest path to it, rated as the perf model rates one GPU
+ * to one peer (NVLink by its links, PCIe with or without peer access, the
+ * socket link), and the copy lasts as long as the slowest of those. */
+static double copy_gbs(const gp_cluster *c, const member *a, const member *b)
+{
+	const gp_topo *t;
+	const gp_gpu_model *m;
+	double slow = INFINITY;
+	int i, k;
+
+	if (a->node != b->node || a->ngpus <= 0 || b->ngpus <= 0)
+		return link_gbs(c, a, b);
+	t = &c->types[c->nodes[a->node].type].topo;
+	m = gp_cluster_node_model(c, a->node);
+	for (k = 0; k < b->ngpus; k++) {
+		double best = 0;
+
+		for (i = 0; i < a->ngpus; i++) {
+			int x = a->gpus[i], y = b->gpus[k];
+			double g = gp_perf_pair_gbs_socket(m, gp_topo_link(t, x, y),
+							   gp_perf_p2p_ok(t, m, x, y),
+							   gp_perf_socket_gbs(t));
+
+			if (g > best)
+				best = g;
+		}
+		if (best < slow)
+			slow = best;
+	}
+	return slow;
+}
+
 static double xfer(double bytes, double gbs)
 {
 	if (bytes <= 0)
@@ -553,7 +587,7 @@ static void take_best(rctx *r, gp_place_cache *pc, const gp_replace_cand *best,
 		 * still answer: its copy of the model may be what broke. */
 		if (r->base[i].ngpus == 0 || r->base[i].node == out->failed_node)
 			continue;
-		b = link_gbs(r->ctx->cluster, &r->base[i], &cm);
+		b = copy_gbs(r->ctx->cluster, &r->base[i], &cm);
 		if (b > bw) {
 			bw = b;
 			out->copy_from = r->base[i].node;

@@ -660,6 +660,65 @@ static void test_ps_same_node(void)
 	gp_cluster_release(&c);
 }
 
+/* The model state copied between two members on one node takes the
+ * fastest path between them, as the perf model rates one GPU to one peer
+ * (NVLink by its links, PCIe with or without peer access, the socket
+ * link), not the link of their first GPUs.  dgx1.yaml (DGX-1 V100
+ * snapshot: NVLink 20 GB/s a link; SYS pairs staged through host memory,
+ * 0.8 x 12 = 9.6): a ring job on dgx1-a {0,1,4} and dgx1-b {0}; dgx1-b
+ * fails.  dgx1-a has only GPU5 free (2, 3, 6, 7 busy): joined, the ring
+ * {0,1,4,5} (0-1 NV1, 1-5 NV2, 5-4 NV1, 4-0 NV2) is all NVLink, where
+ * {0,1,4} must stage its SYS pair 1-4: faster than before, so dgx1-a wins
+ * over dgx1-c (which leaves the time as it was).  The copy comes from
+ * dgx1-a's member (dgx1-b failed) to GPU5: its first GPU's link 0-5 is
+ * SYS, 9.6 GB/s, but GPU1 reaches GPU5 over NV2, 40 GB/s (GPU4 over NV1,
+ * 20): copy_s = 1.4e10 / 40e9 = 0.35 s (by the first GPUs 1.458 s). */
+static void test_copy_same_node_path(void)
+{
+	gp_cluster c;
+	gp_alloc a;
+	gp_job j;
+	gp_placement p;
+	gp_place_part *part;
+	gp_replace_result r;
+	gp_replace_opts o = { 0, 1 };
+	gp_error err = GP_ERROR_INIT;
+	gp_policy_ctx ctx;
+	static const int busy_gpus[] = { 2, 3, 6, 7 };
+	int i;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_FATAL(gp_cluster_load(gp_test_path("tests/data/clusters/dgx1.yaml"), &c, &err) == GP_OK);
+	gp_alloc_init(&a, &c);
+	gp_rng_seed(&rng, 1);
+	job_init(&j, GP_JOB_RING_ALLREDUCE, 4, 1);
+	gp_placement_init(&p);
+	part = gp_placement_add(&p, 0);
+	part->ngpus = 3, part->gpus[0] = 0, part->gpus[1] = 1, part->gpus[2] = 4;
+	part->mem_mib = 1024;
+	part = gp_placement_add(&p, 1);
+	part->ngpus = 1, part->gpus[0] = 0, part->mem_mib = 1024;
+	CU_ASSERT_FATAL(gp_placement_apply(&a, &p) == 0);
+	for (i = 0; i < 4; i++)
+		CU_ASSERT_FATAL(gp_alloc_take_gpu(&a, c.nodes[0].first_gpu + busy_gpus[i], 1000, 0) == 0);
+	gp_alloc_set_state(&a, 1, GP_NODE_DOWN);
+	gp_replace_result_init(&r);
+	ctx = (gp_policy_ctx){ &c, &a, &rng, NULL, NULL };
+	CU_ASSERT_EQUAL_FATAL(gp_replace_decide(&ctx, &j, &p, 1, 0, &o, &r, &err), GP_OK);
+	CU_ASSERT_EQUAL(r.status, GP_REPLACE_REPLACED);
+	CU_ASSERT_EQUAL_FATAL(r.chosen.node, 0);
+	CU_ASSERT_EQUAL(r.chosen.ngpus, 1);
+	CU_ASSERT_EQUAL(r.chosen.gpus[0], 5);
+	CU_ASSERT(r.iteration_s_after < r.iteration_s_before);
+	CU_ASSERT_EQUAL(r.copy_from, 0);
+	CU_ASSERT_DOUBLE_EQUAL(r.copy_s, STATE_BYTES / 40e9, 1e-9);
+	gp_replace_result_release(&r);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	gp_alloc_release(&a);
+	gp_cluster_release(&c);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("replace");
@@ -675,6 +734,7 @@ static void register_tests(void)
 	gp_test_add(s, "replacement GPUs by the perf model's ring", test_staged_new_member);
 	gp_test_add(s, "replacement joining a survivor's ring", test_staged_join_survivor);
 	gp_test_add(s, "PS-Worker server and worker on one node", test_ps_same_node);
+	gp_test_add(s, "state copied on one node by its fastest path", test_copy_same_node_path);
 }
 
 int main(int argc, char **argv)

@@ -28,7 +28,9 @@
  *    (shrunk); no survivor, or nothing left to run on: none.
  *  - the model state (parameters + optimizer state, from the memory
  *    model) is copied from the surviving member with the fastest link to
- *    the replacement: copy time = state bytes / that bandwidth.
+ *    the replacement (on one node: each new GPU from the member's GPU with
+ *    the fastest path to it, as the perf model rates a GPU pair): copy
+ *    time = state bytes / that bandwidth.
  *
  * Jobs without a model size (plain traces) have no communication term and
  * a compute time proportional to 1 / peak FLOPS (1 s on the failed GPU's
