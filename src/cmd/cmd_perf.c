@@ -803,7 +803,8 @@ static int run_job(const gp_cluster *c, const char *job_path, const char *on,
 		   const char *policy, long seed, double eta, int json, perf_page *pg)
 {
 	gp_job job;
-	gp_placement given, best, worst;
+	gp_placement given, best, worst, shown;
+	const gp_placement *disp = &given;
 	gp_perf_iter it, bi, wi;
 	gp_error err = GP_ERROR_INIT;
 	int st, have_given = 0;
@@ -815,6 +816,7 @@ static int run_job(const gp_cluster *c, const char *job_path, const char *on,
 	if (gp_jobspec_load(job_path, &job, &err))
 		return gp_cli_report(&err);
 	gp_placement_init(&given);
+	gp_placement_init(&shown);
 	gp_placement_init(&best);
 	gp_placement_init(&worst);
 	if (on) {
@@ -849,19 +851,11 @@ static int run_job(const gp_cluster *c, const char *job_path, const char *on,
 		}
 		gp_alloc_release(&alloc);
 		have_given = 1;
-		/* timed as simulate times it and place rates it: a parameter
-		 * server on a node with workers is one node with them */
-		if (job.type == GP_JOB_PS_WORKER) {
-			gp_placement view;
-
-			gp_placement_init(&view);
-			if (gp_place_perf_view(&given, &view) > 0) {
-				gp_placement_release(&given);
-				given = view;
-			} else {
-				gp_placement_release(&view);
-			}
-		}
+		/* timed by its roles as simulate times it; shown as place
+		 * rates it: a parameter server on a node with workers is one
+		 * node with them */
+		if (job.type == GP_JOB_PS_WORKER && gp_place_perf_view(&given, &shown) > 0)
+			disp = &shown;
 	}
 	if (job.type == GP_JOB_LLM) {
 		char why[256], *answer = NULL;
@@ -923,7 +917,7 @@ static int run_job(const gp_cluster *c, const char *job_path, const char *on,
 		root = json_object();
 		json_object_set_new(root, "job", json_string(job.id ? job.id : ""));
 		if (have_given) {
-			json_object_set_new(root, "placement", iter_json(c, &given, &it));
+			json_object_set_new(root, "placement", iter_json(c, disp, &it));
 			json_object_set_new(root, "slowdown_vs_best",
 					    json_real(bi.iter_s > 0 ? it.iter_s / bi.iter_s : 0));
 		}
@@ -936,7 +930,7 @@ static int run_job(const gp_cluster *c, const char *job_path, const char *on,
 	} else {
 		fprintf(o, "job '%s'\n", job.id ? job.id : "");
 		if (have_given) {
-			print_iter(o, c, policy ? "placement (policy)" : "placement", &given, &it);
+			print_iter(o, c, policy ? "placement (policy)" : "placement", disp, &it);
 			fprintf(o, "  vs best     x%.3f\n", bi.iter_s > 0 ? it.iter_s / bi.iter_s : 0);
 		}
 		print_iter(o, c, "best on idle cluster", &best, &bi);
@@ -952,7 +946,7 @@ static int run_job(const gp_cluster *c, const char *job_path, const char *on,
 
 		if (have_given) {
 			jt.names[jt.n] = policy ? "placement (policy)" : "placement";
-			jt.p[jt.n] = &given;
+			jt.p[jt.n] = disp;
 			jt.it[jt.n++] = &it;
 		}
 		jt.names[jt.n] = "best on the idle cluster";
@@ -989,6 +983,7 @@ out:
 		fclose(o);
 	free(txt);
 	gp_placement_release(&given);
+	gp_placement_release(&shown);
 	gp_placement_release(&best);
 	gp_placement_release(&worst);
 	gp_job_release(&job);

@@ -597,7 +597,10 @@ static double hier_time(int coll, const gp_perf_fabric *f, double bytes)
 }
 
 /* Parameter server, push then pull, serialised (§A.3): each worker sends
- * its gradient and receives the model; the servers share the load. */
+ * its gradient and receives the model; the servers share the load.  A
+ * job's iteration gives each side's rate (bw_ps_worker, bw_ps) from the
+ * nodes its workers and servers are on; a bare set of ranks pushes at its
+ * share of the slowest node's NICs. */
 static double ps_time(int coll, const gp_perf_fabric *f, double bytes)
 {
 	double w = f->n, p = f->ps > 0 ? f->ps : 1;
@@ -612,6 +615,8 @@ static double ps_time(int coll, const gp_perf_fabric *f, double bytes)
 		bw_worker = f->bw_intra;
 		alpha = f->alpha_intra;
 	}
+	if (f->bw_ps_worker > 0)
+		bw_worker = f->bw_ps_worker;
 	bw_server = f->bw_ps > 0 ? f->bw_ps : bw_worker;
 	one_way = fmax(bytes / (bw_worker * 1e9), w * bytes / (p * bw_server * 1e9));
 	return 2.0 * (one_way + alpha);
@@ -686,7 +691,8 @@ static double gp_perf_coll_time_proto(int coll, int algo, int proto, const gp_pe
 
 	if (lat)
 		*lat = 0;
-	if (f->n <= 1)
+	/* one worker pushing to its servers still moves its gradient */
+	if (f->n <= 1 && !(algo == GP_ALGO_PS && f->bw_ps_worker > 0))
 		return 0.0;
 	if (algo == GP_ALGO_HIER || algo == GP_ALGO_PS) {
 		t = algo == GP_ALGO_HIER ? hier_time(coll, f, bytes) : ps_time(coll, f, bytes);

@@ -1,6 +1,7 @@
 /* Iteration time of a job on a placement: compute + exposed gradient
  * synchronisation.  The simulator calls gp_perf_iteration_time once per
- * job start; nothing here allocates. */
+ * job start; nothing here allocates but the merge of a PS-Worker job's
+ * parameter servers into the worker part of their node. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -177,6 +178,10 @@ typedef struct iter_est {
 	double bsz;
 	gp_perf_iter *out;
 	gp_error *err;
+	/* PS-Worker: pushing workers, servers (0: not known, the job's
+	 * counts over the fabric) and the push rates of ps_rates */
+	int ps_workers, ps_servers;
+	double ps_bw_worker, ps_bw_server;
 } iter_est;
 
 /* Compute time when no profile of this DL model on this GPU exists: a
@@ -268,7 +273,7 @@ static int compute_estimate(iter_est *x, int *done)
 
 /* The gradient all-reduce (or parameter-server push) over the fabric, and
  * how much of it the compute hides. */
-static void add_comm(iter_est *x, int workers, int servers)
+static void add_comm(iter_est *x)
 {
 	const gp_job *j = x->j;
 	gp_perf_iter *out = x->out;
@@ -277,16 +282,21 @@ static void add_comm(iter_est *x, int workers, int servers)
 
 	out->grad_bytes = j->more->model.params * (j->precision == GP_PREC_FP32 ? 4 : 2);
 	if (j->type == GP_JOB_PS_WORKER) {
-		/* Servers are not ranks of the collective; workers push to them. */
-		f->ps = servers > 0 ? servers : (j->ps > 0 ? j->ps : 1);
-		if (servers > 0 && workers > 0)
-			f->n = workers;
+		/* Servers are not ranks of the collective; workers push to
+		 * them, each at the rate ps_rates found for its node. */
+		f->ps = j->ps > 0 ? j->ps : 1;
+		if (x->ps_workers > 0 && x->ps_servers > 0) {
+			f->n = x->ps_workers;
+			f->ps = x->ps_servers;
+			f->bw_ps_worker = x->ps_bw_worker;
+			f->bw_ps = x->ps_bw_server;
+		}
 		gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_PS, f, out->grad_bytes, &r);
 	} else {
 		gp_perf_coll_eval(GP_COLL_ALLREDUCE, GP_ALGO_AUTO, f, out->grad_bytes, &r);
 	}
 	out->algo = r.algo;
-	out->comm_s = f->n > 1 ? r.time_s : 0.0;
+	out->comm_s = f->n > 1 || (x->ps_workers > 0 && x->ps_servers > 0) ? r.time_s : 0.0;
 	if (!out->profile)
 		out->overlap = x->m->overlap > 0 ? x->m->overlap
 			       : x->cal && x->cal->overlap > 0 ? x->cal->overlap : GP_PERF_DEFAULT_OVERLAP;
@@ -321,7 +331,7 @@ static int llm_iteration(const gp_cluster *c, const gp_job *j, const gp_placemen
 /* Compute and synchronisation once x (fabric, GPU model, calibration)
  * is set: Gavel's measurement, a profile of this DL model on this GPU,
  * or the estimate; then the gradient exchange when the job has peers. */
-static int iter_core(iter_est *x, int workers, int servers)
+static int iter_core(iter_est *x)
 {
 	const gp_job *j = x->j;
 	gp_perf_iter *out = x->out;
@@ -380,15 +390,192 @@ static int iter_core(iter_est *x, int workers, int servers)
 		out->iter_s = out->compute_s;
 		return GP_OK;
 	}
-	add_comm(x, workers, servers);
+	add_comm(x);
 	return GP_OK;
+}
+
+/* ---- PS-Worker jobs ---- */
+
+int gp_perf_ps_view(const gp_placement *p, gp_placement *view)
+{
+	int i, j, k, g, joined = 0;
+
+	gp_placement_clear(view);
+	for (i = 0; i < p->nparts; i++) {
+		gp_place_part *q = gp_placement_add(view, p->parts[i].node);
+
+		q->role = p->parts[i].role;
+		q->milli = p->parts[i].milli;
+		q->mem_mib = p->parts[i].mem_mib;
+		q->ngpus = p->parts[i].ngpus;
+		memcpy(q->gpus, p->parts[i].gpus, sizeof(q->gpus));
+	}
+	for (j = 0; j < view->nparts; j++) {
+		gp_place_part *s = &view->parts[j];
+
+		if (s->role != 1 || s->ngpus <= 0)
+			continue;
+		for (i = 0; i < view->nparts; i++)
+			if (i != j && view->parts[i].role == 0 && view->parts[i].node == s->node &&
+			    view->parts[i].ngpus > 0)
+				break;
+		if (i == view->nparts || view->parts[i].ngpus + s->ngpus > GP_TOPO_MAX_GPUS)
+			continue;
+		for (g = 0; g < s->ngpus; g++)
+			view->parts[i].gpus[view->parts[i].ngpus + g] = s->gpus[g];
+		view->parts[i].ngpus += s->ngpus;
+		s->ngpus = 0;
+		joined++;
+	}
+	for (i = k = 0; i < view->nparts; i++)
+		if (view->parts[i].role != 1 || view->parts[i].ngpus > 0)
+			view->parts[k++] = view->parts[i];
+	view->nparts = k;
+	return joined;
+}
+
+/* Does a server part (role 1) share its node with a worker part? */
+static int ps_needs_view(const gp_placement *p)
+{
+	int i, j;
+
+	for (j = 0; j < p->nparts; j++)
+		if (p->parts[j].role == 1 && p->parts[j].ngpus > 0)
+			for (i = 0; i < p->nparts; i++)
+				if (p->parts[i].role == 0 && p->parts[i].ngpus > 0 &&
+				    p->parts[i].node == p->parts[j].node)
+					return 1;
+	return 0;
+}
+
+/* Workers and parameter servers of a PS-Worker job on `node` of placement
+ * p (*w, *s), or on all its nodes when node < 0: the parts' roles, or,
+ * when no part has one (a set of GPUs given as it is), the first `ps`
+ * GPUs in part order are the servers, as a policy splits them off. */
+static void ps_count(const gp_placement *p, int node, int ps, int *w, int *s)
+{
+	int i, roles = 0, left = ps;
+
+	for (i = 0; i < p->nparts; i++)
+		if (p->parts[i].role == 1 && p->parts[i].ngpus > 0)
+			roles = 1;
+	*w = *s = 0;
+	for (i = 0; i < p->nparts; i++) {
+		const gp_place_part *q = &p->parts[i];
+		int n = q->ngpus > 0 ? q->ngpus : 0, sv;
+
+		if (roles) {
+			sv = q->role == 1 ? n : 0;
+		} else {
+			sv = left < n ? left : n;
+			left -= sv;
+		}
+		if (node >= 0 && q->node != node)
+			continue;
+		*s += sv;
+		*w += n - sv;
+	}
+}
+
+/* The job's GPUs on `node` in view v (every part there), into gpus. */
+static int node_gpus(const gp_placement *v, int node, int *gpus)
+{
+	int i, g, n = 0;
+
+	for (i = 0; i < v->nparts; i++)
+		for (g = 0; v->parts[i].node == node && g < v->parts[i].ngpus && n < GP_TOPO_MAX_GPUS; g++)
+			gpus[n++] = v->parts[i].gpus[g];
+	return n;
+}
+
+/* Is part i of v the first of v's parts on its node? */
+static int first_on_node(const gp_placement *v, int i)
+{
+	int k;
+
+	for (k = 0; k < i; k++)
+		if (v->parts[k].ngpus > 0 && v->parts[k].node == v->parts[i].node)
+			return 0;
+	return v->parts[i].ngpus > 0;
+}
+
+/* The rates of a PS-Worker job's push (reference A.3, per member): each
+ * of W workers sends S / P to each of P servers, each server takes W S / P.
+ * A transfer between a worker and a server on one node stays inside it
+ * at the rate of the node's ring over the job's GPUs there (the perf
+ * model's per-rank ring); one between nodes leaves through the NICs of
+ * the sender's node, shared by the workers pushing through them, and
+ * enters through those of the receiver's node, shared by the servers
+ * there.  So a worker on node X with s_X of the servers beside it takes
+ *   t_w = max((P - s_X)/P S / (net_X / w_X), s_X/P S / ring_X)
+ * and a server on node Y with w_Y of the workers beside it
+ *   t_s = max((W - w_Y)/P S / (net_Y / s_Y), w_Y/P S / ring_Y);
+ * the push lasts as long as the slowest of them.  net_X is what the node's
+ * NICs give the job's GPUs there (gp_perf_node_net_gbs) under the
+ * fabric's load, as the fabric's slowest node has it.  Into x: W, P and
+ * the rates ps_time takes, S / max t_w and W S / (P max t_s). */
+static void ps_rates(iter_est *x, const gp_placement *p, const gp_placement *v)
+{
+	const gp_cluster *c = x->c;
+	int ps = x->j->ps > 0 ? x->j->ps : 1, W, P, i, n, gpus[GP_TOPO_MAX_GPUS];
+	double slow = 0, load = 1, tw = 0, ts = 0;
+
+	ps_count(p, -1, ps, &W, &P);
+	if (W <= 0 || P <= 0)
+		return;
+	for (i = 0; i < v->nparts && x->f.nodes > 1; i++) {
+		double g;
+
+		if (!first_on_node(v, i))
+			continue;
+		n = node_gpus(v, v->parts[i].node, gpus);
+		g = gp_perf_node_net_gbs(c, v->parts[i].node, gpus, n, NULL);
+		if (g > 0 && (slow == 0 || g < slow))
+			slow = g;
+	}
+	if (slow > 0 && x->f.bw_node_net > 0)
+		load = x->f.bw_node_net / slow;
+	for (i = 0; i < v->nparts; i++) {
+		int node = v->parts[i].node, w, s, a, b;
+		double net = 0, ring = 5000.0, t;
+		gp_link l;
+
+		if (!first_on_node(v, i))
+			continue;
+		ps_count(p, node, ps, &w, &s);
+		n = node_gpus(v, node, gpus);
+		if (x->f.nodes > 1) {
+			net = gp_perf_node_net_gbs(c, node, gpus, n, NULL) * load;
+			if (!(net > 0))
+				net = x->f.bw_node_net; /* as the fabric takes it */
+		}
+		if (n > 1)
+			ring = gp_perf_ring_gbs(&c->types[c->nodes[node].type].topo,
+						gp_cluster_node_model(c, node), gpus, n, &a, &b, &l);
+		if (w > 0) {
+			t = fmax(P > s ? (double)(P - s) / P / (net / w) : 0,
+				 s > 0 ? (double)s / P / ring : 0);
+			tw = fmax(tw, t);
+		}
+		if (s > 0) {
+			t = fmax(W > w ? (double)(W - w) / P / (net / s) : 0,
+				 w > 0 ? (double)w / P / ring : 0);
+			ts = fmax(ts, t);
+		}
+	}
+	x->ps_workers = W;
+	x->ps_servers = P;
+	x->ps_bw_worker = tw > 0 ? 1.0 / tw : 0;
+	x->ps_bw_server = ts > 0 ? (double)W / P / ts : 0;
 }
 
 int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placement *p,
 			   unsigned flags, gp_perf_iter *out, gp_error *err)
 {
 	iter_est x;
-	int st, i, workers = 0, servers = 0;
+	gp_placement view;
+	const gp_placement *v = p;
+	int st;
 
 	memset(out, 0, sizeof(*out));
 	if (j->type == GP_JOB_LLM)
@@ -404,18 +591,22 @@ int gp_perf_iteration_opts(const gp_cluster *c, const gp_job *j, const gp_placem
 	if (x.node < 0 || x.node >= c->nnodes)
 		return gp_error_set(err, GP_EINPUT, NULL, 0, 0, "job '%s' has an empty placement",
 				    j->id ? j->id : "?");
-	st = gp_perf_fabric_of(c, p, &x.f, out->bottleneck, sizeof(out->bottleneck), err);
+	/* The fabric takes each part for a node: a PS-Worker job's server
+	 * beside workers is timed on their node, with them. */
+	gp_placement_init(&view);
+	if (j->type == GP_JOB_PS_WORKER && ps_needs_view(p)) {
+		gp_perf_ps_view(p, &view);
+		v = &view;
+	}
+	st = gp_perf_fabric_of(c, v, &x.f, out->bottleneck, sizeof(out->bottleneck), err);
+	if (st == GP_OK && j->type == GP_JOB_PS_WORKER)
+		ps_rates(&x, p, v);
+	gp_placement_release(&view);
 	if (st)
 		return st;
-	for (i = 0; i < p->nparts; i++) {
-		if (p->parts[i].role == 1)
-			servers += p->parts[i].ngpus;
-		else
-			workers += p->parts[i].ngpus;
-	}
 	x.m = gp_cluster_node_model(c, x.node);
 	x.cal = x.m ? gp_perf_gpu_calib_find(x.m->name) : NULL;
-	return iter_core(&x, workers, servers);
+	return iter_core(&x);
 }
 
 int gp_perf_single_gpu(const gp_gpu_model *m, const gp_job *j, gp_perf_iter *out, gp_error *err)
@@ -436,7 +627,7 @@ int gp_perf_single_gpu(const gp_gpu_model *m, const gp_job *j, gp_perf_iter *out
 	x.f.n = x.f.nodes = x.f.per_node = 1;
 	x.m = m;
 	x.cal = gp_perf_gpu_calib_find(m->name);
-	return iter_core(&x, 1, 0);
+	return iter_core(&x);
 }
 
 double gp_perf_iteration_time(const gp_cluster *c, const gp_job *j, const gp_placement *p)

@@ -161,29 +161,7 @@ static void unmerge_ps(gp_placement *p)
 
 int gp_place_perf_view(const gp_placement *p, gp_placement *view)
 {
-	int i, j, joined = 0;
-
-	gp_placement_clear(view);
-	for (i = 0; i < p->nparts; i++) {
-		gp_place_part *q = gp_placement_add(view, p->parts[i].node);
-
-		q->role = p->parts[i].role;
-		q->milli = p->parts[i].milli;
-		q->mem_mib = p->parts[i].mem_mib;
-		q->ngpus = p->parts[i].ngpus;
-		memcpy(q->gpus, p->parts[i].gpus, sizeof(q->gpus));
-	}
-	/* as merge_ps, but a joined server part leaves the view */
-	for (j = 0; j < view->nparts; j++)
-		if (join_ps(view, j)) {
-			view->parts[j].ngpus = 0;
-			joined++;
-		}
-	for (i = j = 0; i < view->nparts; i++)
-		if (view->parts[i].role != 1 || view->parts[i].ngpus > 0)
-			view->parts[j++] = view->parts[i];
-	view->nparts = j;
-	return joined;
+	return gp_perf_ps_view(p, view);
 }
 
 void gp_place_summarize(const gp_cluster *c, gp_placement *p, gp_place_summary *s)

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "gpuplan/perf/perf.h"
-#include "gpuplan/place/place.h"
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
 
@@ -18,7 +17,6 @@ struct gp_sim_perf {
 	const gp_cluster *cluster;
 	best_entry *table;      /* open addressing, size a power of two */
 	size_t size, used;
-	gp_placement view;      /* a PS-Worker placement as the model counts it */
 };
 
 gp_sim_perf *gp_sim_perf_new(const gp_cluster *c)
@@ -28,7 +26,6 @@ gp_sim_perf *gp_sim_perf_new(const gp_cluster *c)
 	p->cluster = c;
 	p->size = 64;
 	p->table = gp_xcalloc(p->size, sizeof(*p->table));
-	gp_placement_init(&p->view);
 	return p;
 }
 
@@ -41,7 +38,6 @@ void gp_sim_perf_free(gp_sim_perf *p)
 	for (i = 0; i < p->size; i++)
 		free(p->table[i].key);
 	free(p->table);
-	gp_placement_release(&p->view);
 	free(p);
 }
 
@@ -131,11 +127,9 @@ int gp_sim_perf_duration(void *ud, const gp_cluster *c, const gp_job *job,
 		out->duration = (double)job->iterations * best;
 		return out->duration <= GP_SIM_MAX_RUN_S ? 0 : -1;
 	}
-	/* The perf model takes each part for a node: a parameter server
-	 * sharing its node with workers is timed with them, on the node they
-	 * share (as place rates the placement), not as a node of its own. */
-	if (job->type == GP_JOB_PS_WORKER && gp_place_perf_view(p, &perf->view) > 0)
-		p = &perf->view;
+	/* The perf model times a PS-Worker job's placement by its roles: a
+	 * parameter server sharing its node with workers on that node, with
+	 * them (as place rates the placement), never pushing. */
 	it = gp_perf_iteration_time(c, job, p);
 	if (!(it > 0))
 		return -1;

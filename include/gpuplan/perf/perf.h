@@ -169,6 +169,9 @@ typedef struct gp_perf_fabric {
 			      * NVLS-tree take a channel per NIC; 0 unknown */
 	int no_ll;           /* NCCL runs without its LL protocol (the
 			      * settings a GPUDirect-TCPXO network needs) */
+	double bw_ps_worker; /* PS: GB/s the slowest worker pushes its
+			      * gradient at, 0 = bw_node_net / per_node
+			      * across nodes, bw_intra on one */
 } gp_perf_fabric;
 
 typedef struct gp_perf_coll_result {
@@ -282,9 +285,19 @@ typedef struct gp_perf_iter {
 } gp_perf_iter;
 
 /* Errors (GP_EINPUT) when the job lacks what the model needs (model
- * size/FLOPs and no profile) or the placement names unknown nodes. */
+ * size/FLOPs and no profile) or the placement names unknown nodes.  A
+ * PS-Worker job's placement is taken as a policy gives it: parts of role
+ * 1 are its parameter servers (the first `ps` GPUs when no part has a
+ * role), a server part beside a worker part timed on their node with it
+ * (gp_perf_ps_view). */
 int gp_perf_iteration(const gp_cluster *c, const gp_job *j,
 		      const gp_placement *p, gp_perf_iter *out, gp_error *err);
+/* Into view, placement p with every parameter-server part (role 1) that
+ * shares its node with a worker part joined to the first such part, its
+ * GPUs after the workers' (the fabric takes each part for a node); a
+ * server alone on its node stays a part of its own.  Returns how many
+ * server parts were joined. */
+int gp_perf_ps_view(const gp_placement *p, gp_placement *view);
 /* Simulator hook: seconds per iteration, or -1 when it cannot be modelled
  * (the simulator then keeps the job's own duration). */
 double gp_perf_iteration_time(const gp_cluster *c, const gp_job *j,
