@@ -343,8 +343,12 @@ int gp_sim_quota_reclaim(sim *s, int32_t j)
  *     search runs on j's request on `gpus`, and again with the
  *     placement's S when a job taken would not stand on it).
  *     Candidates are the running jobs of the other tenants of x's
- *     cohort with a share above 0 (they borrow), each tenant's in
- *     reclaim's candidate order.
+ *     cohort that borrow on `gpus`, the key j contends for (Kueue: the
+ *     ClusterQueues borrowing on a flavor-resource that needs
+ *     preemption), with a share above 0, each tenant's in reclaim's
+ *     candidate order.  (A tenant within its quota on `gpus`, its
+ *     share from a GPU model's key, is none: it would reclaim the GPUs
+ *     back at once.)
  *  2. While j does not fit: the tenant y with the highest share (then
  *     the first in the file) offers its candidates in order; the first
  *     one z with y's share without z still >= S is taken, those before
@@ -456,18 +460,22 @@ static int fp_may(sim *s, int t, double xs)
 	return c->t2 >= 0 && c->s2 >= xs;
 }
 
-/* The cohort's members that may lose jobs, with their candidates. */
+/* The cohort's members that may lose jobs (rule 1), with their
+ * candidates. */
 static int fp_members(sim *s, int t, double xs, fp_member *m)
 {
 	int co = s->cfg->tenants->t[t].cohort, i, nm = 0;
+	int64_t mask[GP_TENANTS_MAX_RES] = { 0 };
 	size_t nc = 0;
 	int32_t v;
 
+	mask[s->q.all] = 1;
 	for (i = s->q.co_off[co]; i < s->q.co_off[co + 1]; i++) {
 		int y = s->q.co_mem[i];
 		double ys = gp_sim_quota_share(s, y, -1);
 
-		if (y == t || s->q.rhead[y] < 0 || !(ys > 0) || ys < xs || took_now(s, y, t))
+		if (y == t || s->q.rhead[y] < 0 || !(ys > 0) || ys < xs || !borrowing(s, y, mask) ||
+		    took_now(s, y, t))
 			continue;
 		m[nm].y = y;
 		m[nm].at = s->q.rhead[y];

@@ -1343,6 +1343,61 @@ static void test_share_then_reclaim(void)
 	gp_joblist_release(&l);
 }
 
+/* Preemption by share takes only from tenants that borrow on the key the
+ * job contends for (Kueue: candidates are the ClusterQueues borrowing on
+ * the flavor-resources that need preemption), `gpus`.  n0 (4 GPUs of
+ * model M), n1 (4 of model N), first-fit; one cohort of a {gpus: 2, M:
+ * 4, N: 4, weight 2}, b {gpus: 2, M: 0, N: 4} and c {gpus: 4, M: 4, N:
+ * 4}: it lends 8 on gpus, 8 on M, 12 on N.
+ *   b1 (b, 2 GPUs, 100 s) at 0: n0, GPUs 0-1; b is within its 2 on gpus
+ *   and borrows 2 on M: share 2/8 = 0.25.
+ *   c1 (c, 4, 100 s) at 1: n1; c within its quota, share 0.
+ *   a1 (a, 2, 100 s) at 2: n0, GPUs 2-3; the cluster is full.
+ *   a2 (a, 2, 50 s) at 10 would take a to 4 on gpus, borrowing 2 of the
+ *   8: S = 0.25 / 2 = 0.125; the cohort has nothing left on gpus.  No
+ *   tenant but a borrows on gpus: nothing is preempted, a2 waits for b1's
+ *   end and runs 100-150 on n0.
+ * Taking from any tenant of share above 0, a2 took b1 (LessThanInitialShare,
+ * 0.125 < 0.25): a2 ran 10-60 and b1, with 90 s left, 60-150.  On real
+ * traces b, within its quota on gpus, then reclaims a's GPUs at a later
+ * instant, and a takes them back by share again. */
+static void test_share_preempt_borrowing_key(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+
+	two_model_cluster();
+	gp_joblist_init(&l);
+	add(&l, "b1", "b", 0, 2, 100);
+	add(&l, "c1", "c", 1, 4, 100);
+	add(&l, "a1", "a", 2, 2, 100);
+	add(&l, "a2", "a", 10, 2, 50);
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 2, M: 4, N: 4}, cohort: k, weight: 2}\n"
+				    "  - {name: b, quota: {gpus: 2, M: 0, N: 4}, cohort: k}\n"
+				    "  - {name: c, quota: {gpus: 4, M: 4, N: 4}, cohort: k}\n", &t, &err), GP_OK);
+	queue = GP_SIM_DOMINANT_SHARE;
+	duration = counted_duration;
+	starts = 0;
+	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+	CU_ASSERT_EQUAL(starts, 4);
+	CHECK_JOB(r, 0, 0, 100);
+	CHECK_JOB(r, 1, 1, 101);
+	CHECK_JOB(r, 2, 2, 102);
+	CHECK_JOB(r, 3, 100, 150);
+	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 0);
+	CU_ASSERT_EQUAL(r.jobs[3].preemptions, 0);
+	CU_ASSERT_EQUAL(r.jobs[3].first_node, 0);
+	CU_ASSERT_EQUAL(r.tenant_use[0].reclaims, 0);
+	CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed, 0);
+	gp_sim_result_release(&r);
+	duration = NULL;
+	queue = GP_SIM_FIFO_SKIP;
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
 /* Nodes of no GPU model in the second ask: n0 (4 GPUs of model M), n1
  * (4 GPUs of no model), first-fit, tenant a {gpus: 8, M: 2} alone.
  *   a1 (4 GPUs, 100 s) at 0: first-fit proposes n0, 4 on M is over a's
@@ -1467,6 +1522,7 @@ static void register_tests(void)
 	gp_test_add(s, "flavor_no_model", test_flavor_no_model);
 	gp_test_add(s, "flavor_no_room", test_flavor_no_room);
 	gp_test_add(s, "share_then_reclaim", test_share_then_reclaim);
+	gp_test_add(s, "share_preempt_borrowing_key", test_share_preempt_borrowing_key);
 }
 
 int main(int argc, char **argv)
