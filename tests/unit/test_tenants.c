@@ -28,13 +28,31 @@ static void add(gp_joblist *l, const char *id, const char *tenant, double submit
 	j->line = (int)l->n + 1;
 }
 
+/* The run settings a test may change: every test starts from the
+ * defaults reset_settings gives them (the suite's per-test setup). */
 static double preempt_cost;
 static int reclaim_off;
-static int queue = GP_SIM_FIFO_SKIP;
-static double halflife, w_age, w_qos, w_fs = 1;
+static int queue;
+static double halflife, w_age, w_qos, w_fs;
 static int bf_mode, preempt_mode, las_threshold;
 static const gp_sim_hooks *hook;
 static gp_sim_duration_fn duration;
+static size_t starts; /* placements counted by counted_duration */
+
+static void reset_settings(void)
+{
+	preempt_cost = 0;
+	reclaim_off = 0;
+	queue = GP_SIM_FIFO_SKIP;
+	halflife = w_age = w_qos = 0;
+	w_fs = 1;
+	bf_mode = GP_SIM_BF_EASY;
+	preempt_mode = GP_SIM_PREEMPT_OFF;
+	las_threshold = 0;
+	hook = NULL;
+	duration = NULL;
+	starts = 0;
+}
 
 static int run(const gp_tenants *t, const char *dflt, gp_joblist *l, gp_sim_result *r, gp_error *err)
 {
@@ -291,8 +309,6 @@ static void test_reclaim(void)
 	CHECK_JOB(r, 2, 100, 150);
 	CU_ASSERT_EQUAL(r.tenant_use[0].reclaims, 0);
 	gp_sim_result_release(&r);
-	reclaim_off = 0;
-	preempt_cost = 0;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -341,7 +357,6 @@ static void test_cohort_pool(void)
 	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 0);
 	CU_ASSERT(r.tenant_use[1].quota_waits >= 1);
 	gp_sim_result_release(&r);
-	reclaim_off = 0;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -387,7 +402,6 @@ static void test_cohort_pool_lending(void)
 	CHECK_JOB(r, 2, 60, 110);
 	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 0);
 	gp_sim_result_release(&r);
-	reclaim_off = 0;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -481,7 +495,6 @@ static void test_fairshare_order(void)
 	CHECK_JOB(r, 1, 100, 110);
 	CHECK_JOB(r, 2, 110, 120);
 	gp_sim_result_release(&r);
-	queue = GP_SIM_FIFO_SKIP;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -522,8 +535,6 @@ static void test_fairshare_decay(void)
 	CHECK_JOB(r, 3, 1050, 1060);
 	CHECK_JOB(r, 2, 1060, 1070);
 	gp_sim_result_release(&r);
-	halflife = 0;
-	queue = GP_SIM_FIFO_SKIP;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -580,8 +591,6 @@ static void test_backfill(void)
 		CU_ASSERT_EQUAL(r.tenant_use[1].peak_milli, 4000);
 		gp_sim_result_release(&r);
 	}
-	bf_mode = GP_SIM_BF_EASY;
-	queue = GP_SIM_FIFO_SKIP;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -637,8 +646,6 @@ static void test_preempt(void)
 	CU_ASSERT_EQUAL(r.jobs[1].preemptions, 1);
 	CU_ASSERT_EQUAL(r.tenant_use[0].peak_milli, 6000);
 	gp_sim_result_release(&r);
-	preempt_mode = GP_SIM_PREEMPT_OFF;
-	queue = GP_SIM_FIFO_SKIP;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -675,8 +682,6 @@ static void test_las(void)
 	CU_ASSERT_EQUAL(r.jobs[1].preemptions, 0);
 	CU_ASSERT_EQUAL(r.tenant_use[0].peak_milli, 4000);
 	gp_sim_result_release(&r);
-	las_threshold = 0;
-	queue = GP_SIM_FIFO_SKIP;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -729,8 +734,6 @@ static void test_share_change(void)
 	CU_ASSERT_EQUAL(r.tenant_use[0].peak_milli, 1800);
 	CU_ASSERT_DOUBLE_EQUAL(r.tenant_use[0].gpu_s, 175, 1e-9);
 	gp_sim_result_release(&r);
-	hook = NULL;
-	queue = GP_SIM_FIFO_SKIP;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -779,7 +782,6 @@ static void test_dominant_share(void)
 		}
 		gp_tenants_release(&t);
 	}
-	queue = GP_SIM_FIFO_SKIP;
 	gp_joblist_release(&l);
 }
 
@@ -823,7 +825,6 @@ static void test_share_preempt(void)
 		CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed, (size_t)(q == 0));
 		gp_sim_result_release(&r);
 	}
-	queue = GP_SIM_FIFO_SKIP;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -865,7 +866,6 @@ static void test_share_preempt_initial(void)
 		CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed, (size_t)(q == 0));
 		gp_sim_result_release(&r);
 	}
-	queue = GP_SIM_FIFO_SKIP;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -879,8 +879,6 @@ static void test_share_preempt_initial(void)
  *   preempted, a1 waits for b1's end, 100-150.  (Its share counted on
  *   `gpus` alone, 2/8, is below 2/7: a1 took b1, then b1 with b's 2/8
  *   below a's 3/7 took a1 back, without end at the same instant.) */
-static size_t starts;
-
 static int counted_duration(void *ud, const gp_cluster *c, const gp_job *job, const gp_placement *p,
 			    gp_sim_runinfo *out)
 {
@@ -916,7 +914,6 @@ static void test_share_preempt_model_keys(void)
 				    "  - {name: c, quota: {gpus: 4, M: 4}, cohort: k}\n", &t, &err), GP_OK);
 	queue = GP_SIM_DOMINANT_SHARE;
 	duration = counted_duration;
-	starts = 0;
 	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
 	CU_ASSERT_EQUAL(starts, 2);
 	CHECK_JOB(r, 0, 0, 100);
@@ -925,8 +922,6 @@ static void test_share_preempt_model_keys(void)
 	CU_ASSERT_EQUAL(r.tenant_use[0].reclaims, 0);
 	CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed, 0);
 	gp_sim_result_release(&r);
-	duration = NULL;
-	queue = GP_SIM_FIFO_SKIP;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -988,7 +983,6 @@ static void test_share_preempt_equal(void)
 				    "  - {name: c, quota: {gpus: 4, M: 2, N: 4}, cohort: k}\n", &t, &err), GP_OK);
 	queue = GP_SIM_DOMINANT_SHARE;
 	duration = counted_duration;
-	starts = 0;
 	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
 	CU_ASSERT_EQUAL(starts, 6);
 	CHECK_JOB(r, 0, 0, 100);
@@ -1004,8 +998,6 @@ static void test_share_preempt_equal(void)
 	CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed, 1);
 	CU_ASSERT_EQUAL(r.tenant_use[1].reclaims, 0);
 	gp_sim_result_release(&r);
-	duration = NULL;
-	queue = GP_SIM_FIFO_SKIP;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -1152,7 +1144,6 @@ static void test_flavor_share_preempt(void)
 	CU_ASSERT_EQUAL(r.tenant_use[0].reclaims, 1);
 	CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed, 1);
 	gp_sim_result_release(&r);
-	queue = GP_SIM_FIFO_SKIP;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -1194,8 +1185,6 @@ static void test_flavor_preempt(void)
 	CU_ASSERT_EQUAL(r.jobs[0].preemptions, 0);
 	CU_ASSERT_EQUAL(r.jobs[1].preemptions, 1);
 	gp_sim_result_release(&r);
-	preempt_mode = GP_SIM_PREEMPT_OFF;
-	queue = GP_SIM_FIFO_SKIP;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -1246,8 +1235,6 @@ static void test_flavor_backfill(void)
 		CU_ASSERT_EQUAL(r.backfilled, 1);
 		gp_sim_result_release(&r);
 	}
-	bf_mode = GP_SIM_BF_EASY;
-	queue = GP_SIM_FIFO_SKIP;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -1338,7 +1325,6 @@ static void test_share_then_reclaim(void)
 	CU_ASSERT_EQUAL(r.tenant_use[1].reclaims, 1);
 	CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed, 1);
 	gp_sim_result_release(&r);
-	queue = GP_SIM_FIFO_SKIP;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -1379,7 +1365,6 @@ static void test_share_preempt_borrowing_key(void)
 				    "  - {name: c, quota: {gpus: 4, M: 4, N: 4}, cohort: k}\n", &t, &err), GP_OK);
 	queue = GP_SIM_DOMINANT_SHARE;
 	duration = counted_duration;
-	starts = 0;
 	CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
 	CU_ASSERT_EQUAL(starts, 4);
 	CHECK_JOB(r, 0, 0, 100);
@@ -1392,8 +1377,6 @@ static void test_share_preempt_borrowing_key(void)
 	CU_ASSERT_EQUAL(r.tenant_use[0].reclaims, 0);
 	CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed, 0);
 	gp_sim_result_release(&r);
-	duration = NULL;
-	queue = GP_SIM_FIFO_SKIP;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
@@ -1485,14 +1468,18 @@ static void test_flavor_no_room(void)
 	CU_ASSERT_EQUAL(r.jobs[2].first_node, 1);
 	CU_ASSERT_EQUAL(r.tenant_use[0].quota_waits, 0);
 	gp_sim_result_release(&r);
-	queue = GP_SIM_FIFO_SKIP;
 	gp_tenants_release(&t);
 	gp_joblist_release(&l);
 }
 
 static void register_tests(void)
 {
-	CU_pSuite s = gp_test_suite("tenants");
+	CU_pSuite s = CU_add_suite_with_setup_and_teardown("tenants", NULL, NULL, reset_settings, NULL);
+
+	if (!s) {
+		fprintf(stderr, "cannot add suite tenants: %s\n", CU_get_error_msg());
+		exit(2);
+	}
 
 	gp_test_add(s, "parse", test_parse);
 	gp_test_add(s, "quota_and_borrowing", test_quota_and_borrowing);
