@@ -108,6 +108,10 @@ const gp_opt gp_sim_engine_opts[] = {
 	{ .name = "reclaim", .key = GP_OPT_RECLAIM, .type = GP_OT_STR, .arg = "on|off",
 	  .help = "a tenant within its quota preempts the jobs its\n"
 		  "cohort runs on GPUs it lent (default on)" },
+	{ .name = "within-quota", .key = GP_OPT_WITHIN_QUOTA, .type = GP_OT_STR, .arg = "reclaim|share",
+	  .help = "dominant-share: a job within its quota reclaims\n"
+		  "whatever the shares (default) or preempts by share\n"
+		  "only, as a borrowing job does (gpuplan(1))" },
 	TIME_OPT("fairshare-halflife", GP_OPT_FS_HALFLIFE, "S",
 		 "fairshare: half-life of past GPU usage (default\n604800: 7 days)"),
 	{ .name = "priority-weights", .key = GP_OPT_PRIO_WEIGHTS, .type = GP_OT_STR,
@@ -181,6 +185,11 @@ int gp_cli_sim_engine_opt(gp_opt_state *s, gp_run_desc *e)
 		if (strcmp(arg, "on") && strcmp(arg, "off"))
 			return gp_opt_bad(s, "unknown --reclaim '%s' (on, off)", arg);
 		e->reclaim_off = !strcmp(arg, "off");
+		return 0;
+	case GP_OPT_WITHIN_QUOTA:
+		if (strcmp(arg, "reclaim") && strcmp(arg, "share"))
+			return gp_opt_bad(s, "unknown --within-quota '%s' (reclaim, share)", arg);
+		e->share_within_quota = !strcmp(arg, "share");
 		return 0;
 	case GP_OPT_PRIO_WEIGHTS:
 		if (gp_run_parse_weights(arg, e))

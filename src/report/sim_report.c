@@ -91,6 +91,29 @@ static const char *peak_gpus(char *buf, size_t size, int64_t milli, int decimals
 	return buf;
 }
 
+/* The jobs stopped by reclaim and preemption by share, and the one job
+ * stopped so the most times (a job taken and taken again shows there),
+ * when any was. */
+static void reclaims_text(const gp_joblist *jobs, const gp_sim_result *r, gp_sbuf *out)
+{
+	const struct gp_sim_tenant_use *most = NULL;
+	size_t t, n = 0;
+
+	for (t = 0; t < r->ntenants; t++) {
+		const struct gp_sim_tenant_use *u = &r->tenant_use[t];
+
+		n += u->reclaimed;
+		if (u->reclaimed_most && (!most || u->reclaimed_most > most->reclaimed_most))
+			most = u;
+	}
+	if (!most)
+		return;
+	gp_sbuf_addf(out, "reclaimed        %zu job stop(s) by reclaim or by share; at most %zu for "
+			  "one job (%s, tenant %s)\n", n, most->reclaimed_most,
+		     jobs->jobs[most->reclaimed_most_job].id ? jobs->jobs[most->reclaimed_most_job].id : "?",
+		     r->tenants->t[r->job_tenant[most->reclaimed_most_job]].name);
+}
+
 /* Per tenant: jobs, queue delay, JCT, GPU-hours used, borrowed beyond its
  * quota and lent to its cohort, peak GPUs held, times a job found no
  * quota. */
@@ -201,6 +224,8 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 		gp_sbuf_addf(out, "preemptions      %zu (%s GPU-hours of work lost and overheads)\n",
 			     r->interruptions[GP_SIM_CAUSE_PREEMPT],
 			     gp_report_num(b2, sizeof(b2), r->lost_gpu_seconds[GP_SIM_CAUSE_PREEMPT] / 3600, 3));
+	if (r->tenant_use && r->tenants)
+		reclaims_text(jobs, r, out);
 	if (r->las_demotions || r->las_promotions)
 		gp_sbuf_addf(out, "las              %zu demotions, %zu starvation promotions\n",
 			     r->las_demotions, r->las_promotions);
@@ -261,6 +286,7 @@ static json_t *tenants_json(const gp_joblist *jobs, const gp_sim_result *r)
 		json_object_set_new(o, "quota_waits", json_integer((json_int_t)u->quota_waits));
 		json_object_set_new(o, "reclaims", json_integer((json_int_t)u->reclaims));
 		json_object_set_new(o, "reclaimed", json_integer((json_int_t)u->reclaimed));
+		json_object_set_new(o, "reclaimed_most", json_integer((json_int_t)u->reclaimed_most));
 		json_object_set_new(o, "over_fair_share", real(gp_report_tenant_over_fair(r, t), 6));
 		json_array_append_new(a, o);
 	}

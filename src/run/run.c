@@ -410,6 +410,7 @@ int gp_run_prepare(gp_run *r, const gp_run_desc *d, const gp_cluster *c, gp_jobl
 		r->cfg.tenants = d->tenants_set ? d->tenants_set : &r->tenants;
 		r->cfg.default_tenant = d->default_tenant;
 		r->cfg.reclaim_off = d->reclaim_off;
+		r->cfg.share_within_quota = d->share_within_quota;
 		r->cfg.tenant_key = d->tenant_key;
 	}
 	r->perf = perf;

@@ -76,6 +76,7 @@ static void reclaim_setup(sim *s)
 	s->q.rnext = gp_xmalloc(n * sizeof(*s->q.rnext));
 	s->q.seq = gp_xcalloc(n, sizeof(*s->q.seq));
 	s->q.released = gp_xcalloc(n, sizeof(*s->q.released));
+	s->q.rc_n = gp_xcalloc(n, sizeof(*s->q.rc_n));
 	s->q.pre_t = gp_xmalloc(n * sizeof(*s->q.pre_t));
 	s->q.pre_n = gp_xcalloc(n, sizeof(*s->q.pre_n));
 	for (k = 0; k < n; k++)
@@ -208,6 +209,7 @@ void gp_sim_quota_teardown(sim *s)
 	free(s->q.vict);
 	free(s->q.seq);
 	free(s->q.released);
+	free(s->q.rc_n);
 	free(s->q.pre_t);
 	free(s->q.pre_n);
 	free(s->q.took);

@@ -43,6 +43,7 @@ typedef struct gp_sim_quota {
 	int32_t *vict;
 	size_t vict_cap;
 	uint64_t *seq, seq_next; /* job -> order of its last start */
+	uint32_t *rc_n;         /* job -> times preempted by reclaim or share */
 	uint8_t *released;      /* job -> taken in the current trial */
 	/* No trade back at one instant (quota_reclaim.c): per job the
 	 * instant a preemption last stopped it and its preemptions counted

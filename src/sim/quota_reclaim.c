@@ -239,6 +239,7 @@ static int fits_now(sim *s, int32_t j, int t, int64_t freed, int borrow)
 static int commit_victims(sim *s, int t, size_t nv, int borrow)
 {
 	int64_t d[GP_TENANTS_MAX_RES];
+	struct gp_sim_tenant_use *u;
 	gp_sim_interrupt ir;
 	size_t i;
 	int32_t v;
@@ -266,8 +267,13 @@ static int commit_victims(sim *s, int t, size_t nv, int borrow)
 		s->q.released[v] = 0;
 		gp_sim_q_use_add(s, v, 1); /* gp_sim_ix_interrupt takes it off again */
 		ir.lose = gp_sim_ix_tau(s, v) > 0 ? GP_SIM_LOSE_CHECKPOINT : GP_SIM_LOSE_NOTHING;
+		u = &s->res->tenant_use[s->res->job_tenant[v]];
 		s->res->tenant_use[t].reclaims++;
-		s->res->tenant_use[s->res->job_tenant[v]].reclaimed++;
+		u->reclaimed++;
+		if (++s->q.rc_n[v] > u->reclaimed_most) {
+			u->reclaimed_most = s->q.rc_n[v];
+			u->reclaimed_most_job = v;
+		}
 		took(s, t, s->res->job_tenant[v]);
 		gp_sim_ix_interrupt(s, v, &ir, 1);
 	}
@@ -285,7 +291,9 @@ int gp_sim_quota_reclaim(sim *s, int32_t j)
 	cand_walk w;
 	int32_t v;
 
-	if (!s->q.reclaim || T->t[t].cohort < 0)
+	/* under dominant-share with --within-quota share, such a job
+	 * preempts by share */
+	if (!s->q.reclaim || T->t[t].cohort < 0 || (s->drs && s->cfg->share_within_quota))
 		return 0;
 	/* rule 1 on `gpus` first: most calls end here */
 	if (s->q.all >= 0 && s->q.usage[(size_t)t * GP_TENANTS_MAX_RES + s->q.all] + need_milli(job) >
@@ -338,7 +346,9 @@ int gp_sim_quota_reclaim(sim *s, int32_t j)
  * Kueue's fair sharing preemption with its default strategies
  * [LessThanOrEqualToFinalShare, LessThanInitialShare], for a job j of
  * tenant x that cannot start and would borrow (reclaim is for a job
- * within its quota), within x's borrowing limit:
+ * within its quota; with --within-quota share, as in Kueue with its
+ * FairSharingPreemptWithinNominal gate off, such a job searches here
+ * too), within x's borrowing limit:
  *  1. S = x's share with j, on every key j's placement draws on (the
  *     search runs on j's request on `gpus`, and again with the
  *     placement's S when a job taken would not stand on it).
@@ -410,13 +420,16 @@ static fp_member *fp_top(const sim *s, fp_member *m, int nm, double *share)
 	return best;
 }
 
-/* Would j borrow, within its tenant's borrowing limit (on `gpus`)? */
+/* Would j borrow, within its tenant's borrowing limit (on `gpus`)?  With
+ * --within-quota share a job within its quota searches too. */
 static int fp_borrows(const sim *s, int32_t j, int t)
 {
 	const gp_tenant *x = &s->cfg->tenants->t[t];
 	int64_t u = s->q.usage[(size_t)t * GP_TENANTS_MAX_RES + s->q.all] + need_milli(&s->jl->jobs[j]);
 
-	return u > x->nominal[s->q.all] && (x->borrow_limit < 0 || u - x->nominal[s->q.all] <= x->borrow_limit);
+	if (u <= x->nominal[s->q.all])
+		return s->cfg->share_within_quota;
+	return x->borrow_limit < 0 || u - x->nominal[s->q.all] <= x->borrow_limit;
 }
 
 /* Does a failed search stand for j? */

@@ -31,7 +31,7 @@ static void add(gp_joblist *l, const char *id, const char *tenant, double submit
 /* The run settings a test may change: every test starts from the
  * defaults reset_settings gives them (the suite's per-test setup). */
 static double preempt_cost;
-static int reclaim_off;
+static int reclaim_off, share_within_quota;
 static int queue;
 static double halflife, w_age, w_qos, w_fs;
 static int bf_mode, preempt_mode, las_threshold;
@@ -42,7 +42,7 @@ static size_t starts; /* placements counted by counted_duration */
 static void reset_settings(void)
 {
 	preempt_cost = 0;
-	reclaim_off = 0;
+	reclaim_off = share_within_quota = 0;
 	queue = GP_SIM_FIFO_SKIP;
 	halflife = w_age = w_qos = 0;
 	w_fs = 1;
@@ -74,6 +74,7 @@ static int run(const gp_tenants *t, const char *dflt, gp_joblist *l, gp_sim_resu
 	cfg.default_tenant = dflt;
 	cfg.preempt_cost = preempt_cost;
 	cfg.reclaim_off = reclaim_off;
+	cfg.share_within_quota = share_within_quota;
 	cfg.backfill_mode = bf_mode;
 	cfg.preempt = preempt_mode;
 	if (las_threshold > 0) {
@@ -1381,6 +1382,63 @@ static void test_share_preempt_borrowing_key(void)
 	gp_joblist_release(&l);
 }
 
+/* A job within its quota under dominant-share: it reclaims whatever the
+ * shares (Kueue's FairSharingPreemptWithinNominal), or with
+ * share_within_quota preempts by share only.  n0 (4 GPUs of model M), n1
+ * (4 of model N), first-fit; one cohort of a {gpus: 4, M: 0, N: 4} and b
+ * {gpus: 4, M: 4, N: 4}: it lends 8 on gpus, 4 on M, 8 on N.
+ *   a1 (a, 2 GPUs, 100 s, M only) at 0: n0 GPUs 0-1; a borrows 2 of M's
+ *   4: share 0.5.  b0 (b, 2, 100 s, M only) at 1: n0 GPUs 2-3.  b1 (b,
+ *   2, 100 s, N only) at 2: n1 GPUs 0-1.  b2 (b, 2, 100 s) at 3: n1 GPUs
+ *   2-3; b borrows 2 of the 8 on gpus: share 0.25.  The cluster is full.
+ *   a2 (a, 2, 50 s) at 10 keeps a within its 4 on gpus.
+ * Reclaim: b2, b's latest, is taken; a2 runs 10-60 on n1 (within a's N);
+ * b2, with 93 s left and b within nothing it could reclaim, 60-153.
+ * By share: a's share with a2 is 0.5 (M), above b's 0.25: nothing is
+ * taken; a2 waits for a1's end and runs 100-150 on n0. */
+static void test_within_quota_share(void)
+{
+	gp_tenants t;
+	gp_joblist l;
+	gp_sim_result r;
+	gp_error err = GP_ERROR_INIT;
+	int share;
+
+	two_model_cluster();
+	gp_joblist_init(&l);
+	add(&l, "a1", "a", 0, 2, 100);
+	add(&l, "b0", "b", 1, 2, 100);
+	add(&l, "b1", "b", 2, 2, 100);
+	add(&l, "b2", "b", 3, 2, 100);
+	add(&l, "a2", "a", 10, 2, 50);
+	l.jobs[0].gpu_models = gp_xstrdup("M");
+	l.jobs[1].gpu_models = gp_xstrdup("M");
+	l.jobs[2].gpu_models = gp_xstrdup("N");
+	CU_ASSERT_EQUAL_FATAL(parse("tenants:\n  - {name: a, quota: {gpus: 4, M: 0, N: 4}, cohort: k}\n"
+				    "  - {name: b, quota: {gpus: 4, M: 4, N: 4}, cohort: k}\n", &t, &err), GP_OK);
+	queue = GP_SIM_DOMINANT_SHARE;
+	for (share = 0; share < 2; share++) {
+		share_within_quota = share;
+		CU_ASSERT_EQUAL_FATAL(run(&t, NULL, &l, &r, &err), GP_OK);
+		CHECK_JOB(r, 0, 0, 100);
+		CHECK_JOB(r, 1, 1, 101);
+		CHECK_JOB(r, 2, 2, 102);
+		CHECK_JOB(r, 3, 3, share ? 103 : 153);
+		CHECK_JOB(r, 4, share ? 100 : 10, share ? 150 : 60);
+		CU_ASSERT_EQUAL(r.jobs[4].first_node, share ? 0 : 1);
+		CU_ASSERT_EQUAL(r.jobs[3].preemptions, !share);
+		CU_ASSERT_EQUAL(r.tenant_use[0].reclaims, (size_t)!share);
+		CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed, (size_t)!share);
+		CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed_most, (size_t)!share);
+		CU_ASSERT_EQUAL(r.tenant_use[0].reclaimed_most, 0);
+		if (!share)
+			CU_ASSERT_EQUAL(r.tenant_use[1].reclaimed_most_job, 3);
+		gp_sim_result_release(&r);
+	}
+	gp_tenants_release(&t);
+	gp_joblist_release(&l);
+}
+
 /* Nodes of no GPU model in the second ask: n0 (4 GPUs of model M), n1
  * (4 GPUs of no model), first-fit, tenant a {gpus: 8, M: 2} alone.
  *   a1 (4 GPUs, 100 s) at 0: first-fit proposes n0, 4 on M is over a's
@@ -1510,6 +1568,7 @@ static void register_tests(void)
 	gp_test_add(s, "flavor_no_room", test_flavor_no_room);
 	gp_test_add(s, "share_then_reclaim", test_share_then_reclaim);
 	gp_test_add(s, "share_preempt_borrowing_key", test_share_preempt_borrowing_key);
+	gp_test_add(s, "within_quota_share", test_within_quota_share);
 }
 
 int main(int argc, char **argv)

@@ -94,6 +94,7 @@ typedef struct gp_run_desc {
 				 * used instead of the file: a what-if run's
 				 * quotas and weights */
 	int reclaim_off;        /* no reclaim of lent quota by preemption */
+	int share_within_quota; /* dominant-share: within quota, by share */
 	int tenant_key;         /* enum gp_sim_tenant_key */
 	/* fairshare: half-life and interval (0 = the defaults), weights of
 	 * age, fair share, job size, QOS (used when fs_w_set) */

@@ -227,6 +227,9 @@ typedef struct gp_sim_config {
 				      * naming a job's tenant */
 	int reclaim_off;             /* no reclaim of lent quota by preemption
 				      * (0: reclaim whenever a cohort lends) */
+	int share_within_quota;      /* dominant-share: a job within its
+				      * quota preempts by share, not by
+				      * reclaim (0: it reclaims) */
 	/* fairshare (Slurm's multifactor priority, fairshare.c): usage
 	 * half-life and recomputation interval, seconds (> 0), and the
 	 * weights of the age, fair-share, job size and QOS factors
@@ -311,6 +314,8 @@ typedef struct gp_sim_result {
 		size_t reclaims;        /* jobs of others it preempted to get
 					 * its lent quota back */
 		size_t reclaimed;       /* its jobs preempted so */
+		size_t reclaimed_most;  /* the most times one job of it was */
+		int32_t reclaimed_most_job; /* that job (the first to get there) */
 		double over_fair_s;     /* seconds it held more GPUs than its
 					 * fair share: the cluster's GPUs times
 					 * its weight over all tenants' */

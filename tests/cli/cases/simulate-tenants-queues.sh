@@ -44,7 +44,10 @@ printf 'tenants:\n  - {name: a, quota: {gpus: 2}, cohort: k}\n  - {name: b, quot
 printf 'id,submit,gpus,duration,tenant\nb1,0,2,100,b\nb2,1,2,100,b\nb3,2,2,100,b\na1,3,2,100,a\na2,10,2,50,a\n' >"$TMP/p.csv"
 for q in dominant-share fifo-skip; do
 	$GPUPLAN simulate -c tests/data/sim/small-cluster.yaml "$TMP/p.csv" --tenants "$TMP/p.yaml" \
-		--queue $q --json "$TMP/p.json" --csv "$TMP/p" --quiet >/dev/null
+		--queue $q --json "$TMP/p.json" --csv "$TMP/p" --quiet | grep '^reclaimed' || echo "(no reclaim)"
 	cut -d, -f1-4,14 "$TMP/p/jobs.csv"
-	jq -c '[.tenants[] | {name, reclaims, reclaimed}]' "$TMP/p.json"
+	jq -c '[.tenants[] | {name, reclaims, reclaimed, reclaimed_most}]' "$TMP/p.json"
 done
+echo "== --within-quota takes reclaim or share"
+run simulate -c tests/data/sim/small-cluster.yaml "$TMP/p.csv" --tenants "$TMP/p.yaml" \
+	--queue dominant-share --within-quota sometimes
