@@ -183,6 +183,7 @@ int gp_sim_quota_setup(sim *s)
 	s->q.said_no = -1;
 	s->q.fr_epoch = gp_xcalloc(s->nshapes ? s->nshapes : 1, sizeof(*s->q.fr_epoch));
 	s->q.fr_types = gp_xcalloc(s->nshapes ? s->nshapes : 1, sizeof(*s->q.fr_types));
+	gp_accepts_memo_init(&s->q.accepts);
 	if (s->q.reclaim)
 		reclaim_setup(s);
 	return GP_OK;
@@ -225,6 +226,7 @@ void gp_sim_quota_teardown(sim *s)
 	free(s->q.fp_top);
 	free(s->q.fr_epoch);
 	free(s->q.fr_types);
+	gp_accepts_memo_release(&s->q.accepts);
 }
 
 static int64_t over(int64_t u, int64_t g)
@@ -350,7 +352,7 @@ static int type_model(const gp_cluster *c, int ti)
  * whose key (if any) admits its whole request on it?  Its name in
  * *name, NULL for nodes of no GPU model: no model key names them, so
  * they are bound by `gpus` alone, as a model without a key. */
-static int type_allowed(const sim *s, const gp_job *job, int t, int ti, int nominal, const char **name)
+static int type_allowed(sim *s, const gp_job *job, int t, int ti, int nominal, const char **name)
 {
 	const gp_cluster *c = s->cl;
 	const gp_tenants *T = s->cfg->tenants;
@@ -365,7 +367,7 @@ static int type_allowed(const sim *s, const gp_job *job, int t, int ti, int nomi
 	if (m < 0)
 		return gp_job_accepts_no_model(job);
 	*name = c->catalog.models[m].name;
-	if (!gp_job_accepts_model(job, *name))
+	if (!gp_job_accepts_model_memo(&s->q.accepts, job, &c->catalog, m))
 		return 0;
 	milli = job->pred_milli && job->pred_milli[m] > 0 ? (int)job->pred_milli[m] : job->gpu_milli;
 	for (r = 0; r < T->nres && strcmp(T->res[r], *name); r++)

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gpuplan/model/job.h"
+
 typedef struct gp_sim_quota {
 	/* usage per (tenant, quota key), milli-GPU; each node's model key;
 	 * the `gpus` key */
@@ -77,6 +79,9 @@ typedef struct gp_sim_quota {
 	 * GPU model) it allowed (ntypes <= 64) */
 	uint32_t *fr_epoch;
 	uint64_t *fr_types;
+	/* which GPU models jobs' model lists accept, asked per node type by
+	 * the second ask (gp_job_accepts_model_memo) */
+	gp_accepts_memo accepts;
 	struct gp_sim_qhold *hold; /* quota held by backfill's reservations */
 	size_t nhold, hold_cap;
 } gp_sim_quota;
