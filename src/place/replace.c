@@ -234,10 +234,20 @@ static double job_time(const rctx *r, const member *m, int n)
 			double t, bw = INFINITY;
 
 			if (m[i].role == 1) {
-				/* A server moves W x P / S over its own link. */
-				double share = P * nw / ns;
+				/* A server moves W x P / S: from a worker on
+				 * its node at their ring's rate (no network
+				 * crossed), from the others over its own
+				 * NICs; as slow as the slower of those. */
+				double share = P * nw / ns, own = m[i].net > 0 ? m[i].net : m[i].intra;
 
-				bw = m[i].net > 0 ? m[i].net : m[i].intra;
+				for (j = 0; j < n; j++)
+					if (m[j].role == 0) {
+						double b = m[j].node == m[i].node
+								   ? ps_link_gbs(c, &m[j], &m[i]) : own;
+
+						if (b < bw)
+							bw = b;
+					}
 				t = xfer(share, bw);
 			} else {
 				for (j = 0; j < n; j++)

@@ -601,8 +601,9 @@ static void test_staged_join_survivor(void)
  *     9.6e9 (by the first GPUs, 1-0 NV1, it would seem compute + P / 20e9,
  *     as before, and win as the first node);
  *   dgx1-b: a member of its own; GPU1 alone talks to the server over NV1
- *     (20): compute + P / 20e9; the new worker over IB (23.5), the server
- *     2P / 23.5e9 (two workers, below compute + P / 20e9).
+ *     (20): compute + P / 20e9; the new worker over IB (23.5); the server
+ *     takes 2P (two workers), from GPU1 over NV1 and from dgx1-b over its
+ *     NIC: 2P / 20e9, below compute + P / 20e9.
  * None keeps compute + P / 40e9: the fastest, dgx1-b (before dgx1-c,
  * which is as fast). */
 static void test_ps_same_node(void)
@@ -632,7 +633,7 @@ static void test_ps_same_node(void)
 	part->ngpus = 1;
 	CU_ASSERT_FATAL(gp_perf_iteration(&c, &j, &one, &it, &err) == GP_OK);
 	compute = it.compute_s;
-	CU_ASSERT_FATAL(compute > 2 * P_BYTES / 23.5e9 - P_BYTES / 20e9);
+	CU_ASSERT_FATAL(compute > 2 * P_BYTES / 20e9 - P_BYTES / 20e9);
 	gp_placement_release(&one);
 	gp_placement_init(&p);
 	part = gp_placement_add(&p, 0);
@@ -719,6 +720,62 @@ static void test_copy_same_node_path(void)
 	gp_cluster_release(&c);
 }
 
+/* A parameter server beside all its workers crosses no network: it takes
+ * their gradients at the rate of the ring over its GPUs and theirs, not
+ * over its NICs.  dgx1.yaml: server GPU0, worker GPUs {1,2,3} of dgx1-a;
+ * 1e10 parameters (P = 2e10 bytes).  Ring {1,2,3,0}: all NVLink, each
+ * GPU's links into the set, GPU0 1 + 1 + 2 = 4 (GPU1 4, GPU2 and GPU3 5):
+ * 80 GB/s; the worker's own ring {1,2,3}: GPU1 has NV2 to 2 and NV1 to 3,
+ * 3 links: 60.  Worker: compute + P / 60e9; server: P / 80e9.  Before
+ * the failure (GPU3 fails) the job takes compute + P / 60e9; through the
+ * server's one NIC (23.5 GB/s) the server alone took P / 23.5e9, longer. */
+static void test_ps_server_beside_worker(void)
+{
+	gp_cluster c;
+	gp_alloc a;
+	gp_job j;
+	gp_placement p, one;
+	gp_place_part *part;
+	gp_replace_result r;
+	gp_replace_opts o = { 0, 1 };
+	gp_error err = GP_ERROR_INIT;
+	gp_policy_ctx ctx;
+	gp_perf_iter it;
+	double compute, big = 10 * P_BYTES;
+
+	gp_cluster_init(&c);
+	CU_ASSERT_FATAL(gp_cluster_load(gp_test_path("tests/data/clusters/dgx1.yaml"), &c, &err) == GP_OK);
+	gp_alloc_init(&a, &c);
+	gp_rng_seed(&rng, 1);
+	job_init(&j, GP_JOB_PS_WORKER, 4, 1);
+	gp_job_more_edit(&j)->model.params = 1e10;
+	j.ps = 1;
+	j.workers = 3;
+	gp_placement_init(&one);
+	part = gp_placement_add(&one, 0);
+	part->ngpus = 1;
+	CU_ASSERT_FATAL(gp_perf_iteration(&c, &j, &one, &it, &err) == GP_OK);
+	compute = it.compute_s;
+	CU_ASSERT_FATAL(compute + big / 60e9 < big / 23.5e9);
+	gp_placement_release(&one);
+	gp_placement_init(&p);
+	part = gp_placement_add(&p, 0);
+	part->role = 1, part->ngpus = 1, part->gpus[0] = 0, part->mem_mib = 1024;
+	part = gp_placement_add(&p, 0);
+	part->ngpus = 3, part->gpus[0] = 1, part->gpus[1] = 2, part->gpus[2] = 3;
+	part->mem_mib = 1024;
+	CU_ASSERT_FATAL(gp_placement_apply(&a, &p) == 0);
+	gp_replace_result_init(&r);
+	ctx = (gp_policy_ctx){ &c, &a, &rng, NULL, NULL };
+	CU_ASSERT_EQUAL_FATAL(gp_replace_decide(&ctx, &j, &p, 0, 0x8u, &o, &r, &err), GP_OK);
+	CU_ASSERT_DOUBLE_EQUAL(r.iteration_s_before, compute + big / 60e9, 1e-9);
+	gp_replace_result_release(&r);
+	gp_placement_release(&p);
+	gp_job_release(&j);
+	gp_alloc_release(&a);
+	gp_cluster_release(&c);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("replace");
@@ -735,6 +792,7 @@ static void register_tests(void)
 	gp_test_add(s, "replacement joining a survivor's ring", test_staged_join_survivor);
 	gp_test_add(s, "PS-Worker server and worker on one node", test_ps_same_node);
 	gp_test_add(s, "state copied on one node by its fastest path", test_copy_same_node_path);
+	gp_test_add(s, "PS-Worker server beside its workers takes no NIC", test_ps_server_beside_worker);
 }
 
 int main(int argc, char **argv)

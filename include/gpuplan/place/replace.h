@@ -15,7 +15,8 @@
  *    where a member's communication is max(P / up, P / down), P the
  *    parameter bytes, up the bandwidth towards its successor on the ring
  *    and down from its predecessor (for PS-Worker: towards and from the
- *    parameter servers; a server moves W x P / S over its own link), over
+ *    parameter servers; a server moves W x P / S over its own NICs, from
+ *    workers on its node at their ring's rate), over
  *    the links the performance model gives (NICs between nodes, the
  *    member's own ring inside a node); compute is the performance model's
  *    per-iteration compute on one GPU of that model (a measured profile
