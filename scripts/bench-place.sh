@@ -11,7 +11,8 @@
 # Sizes: 32 leaves x 32 nodes (8,192 GPUs) for every policy, then 2,000
 # leaves x 50 nodes (800,000 GPUs) for bestfit (BENCH_PLACE_BIG=0 skips it, =all times every
 # policy there).  Then bw-max on 256 nodes of a made-up 32-GPU type, which
-# has no per-subset ring table (BENCH_PLACE_WIDE=0 skips it), with 1- to
+# has no per-subset ring table (BENCH_PLACE_WIDE=0 skips it,
+# BENCH_PLACE_WIDE_POLICY=gpu-pair-score times that policy), with 1- to
 # 8-GPU jobs (an 8-GPU set weighs 12,870 sets of a node with 16 free
 # GPUs, searched by branch and bound).  Budgets:
 # bestfit <= 10 us median on 8,192 GPUs, <= 20 us on 800,000.  Numbers
@@ -115,7 +116,7 @@ jobs:
 WJOBS
 	echo "place: 256 nodes x 32 GPUs = 8192 GPUs, 50 % random occupancy, ${BENCH_PLACE_WIDE_N:-48} decisions over 1-, 2-, 4- and 8-GPU jobs (microseconds; load $(cut -d' ' -f1 /proc/loadavg))"
 	./gpuplan place -c "$tmp/wide.yaml" --state "$tmp/wocc.yaml" --batch "$tmp/wjobs.yaml" \
-		--bench "${BENCH_PLACE_WIDE_N:-48}" --policy bw-max
+		--bench "${BENCH_PLACE_WIDE_N:-48}" --policy "${BENCH_PLACE_WIDE_POLICY:-bw-max}"
 }
 
 bench 32 32

@@ -112,6 +112,14 @@ uint64_t gp_place_best_group(const gp_place_type *t, uint64_t avail, int k, int 
  * base | it (what the branch and bound must match; 0 when k is out of
  * 1..popcount(avail) or avail has 63 GPUs or more). */
 uint64_t gp_place_group_scan(const gp_place_type *t, uint64_t base, uint64_t avail, int k, int kind);
+/* gpu-pair-score's choice of k GPUs of avail by enumerating the splits
+ * of avail into sets of k (go-gpuallocator's best-effort policy), at
+ * most cap of them (cap < 0: all); what its search must match. */
+uint64_t gp_place_pair_scan(const gp_place_type *t, uint64_t avail, int k, long cap);
+/* The same choice, all splits weighed, by a branch and bound that
+ * visits them in the same order (the first best split, its first best
+ * set); 0 when avail has fewer than k GPUs. */
+uint64_t gp_place_pair_search(const gp_place_type *t, uint64_t avail, int k);
 /* Best k GPUs of avail to join the GPUs of base on the same node (a
  * member that grows, as in worker replacement): ranked by kind as the
  * whole set base | them; returns them without base, 0 if none.  base 0

@@ -832,6 +832,24 @@ static void test_gpu_pair_score(void)
 	CU_ASSERT_EQUAL(run(&f, "gpu-pair-score", &j), GP_PLACED);
 	CU_ASSERT(part_is(&f, 0, "dgx1-a", 0, 3, -1));
 	fx_close(&f);
+
+	/* Every split weighed, however many.  DGX-2 layout, GPU1 busy, 2
+	 * GPUs: NV6 (600) between every two, PCIe inferred through the NICs:
+	 * 2i-2i+1 PIX (50), in a quad PXB (40), in a socket NODE (20), across
+	 * SYS (10).  Fifteen GPUs and one padding slot: seven pairs and
+	 * GPU0 beside the padding score 7 x 650 = 4550, the best split
+	 * (GPU0 with any GPU leaves that GPU's partner beside the padding:
+	 * 640 + 6 x 650 = 4540 at most); its first best set is {2,3}.  That
+	 * split comes last among the 2,027,025 (GPU0 is tried with every GPU
+	 * before the padding); the first 200,000 hold only 4540s, whose
+	 * first, {0,2} {3,-} {4,5} ..., gives {4,5}. */
+	fx_open(&f, "dgx2-layout.yaml");
+	busy(&f, "d2-a", 1, -1);
+	CU_ASSERT_EQUAL(run(&f, "gpu-pair-score", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "d2-a", 2, 3, -1));
+	CU_ASSERT(explained(&f, "set score 650"));
+	CU_ASSERT_EQUAL(gp_place_pair_scan(gp_place_type_of(f.pc, 0), 0xfffd, 2, 200000), 0x30);
+	fx_close(&f);
 }
 
 static void test_bw_max(void)
@@ -1124,6 +1142,98 @@ static void test_group_search_same(void)
 	if (getenv("GP_TEST_VERBOSE"))
 		fprintf(stderr, "group search: %ld comparisons, %ld differ\n", compared, differ);
 	CU_ASSERT(compared >= 100);
+	CU_ASSERT_EQUAL(differ, 0);
+}
+
+/* The splits gpu-pair-score weighs: avail of f GPUs padded to a multiple
+ * of k, cut into sets of k, the padding all in one set (saturates at
+ * UINT64_MAX). */
+static uint64_t pair_splits(int f, int k)
+{
+	int pad = (k - f % k) % k, n, i;
+	double r = 1;
+
+	if (pad) {
+		r = (double)binom(f, k - pad);
+		f -= k - pad;
+	}
+	/* f! / (k!^(f/k) (f/k)!): the set holding the lowest GPU, then the rest */
+	for (n = f; n > 0; n -= k)
+		for (i = 1; i < k; i++)
+			r = r * (n - i) / i;
+	return r >= 1.8e19 ? UINT64_MAX : (uint64_t)(r + 0.5);
+}
+
+/* gpu-pair-score searches the splits of a node's fitting GPUs by branch
+ * and bound: over node types of 8, 10, 16, 20, 24 and 32 GPUs, free sets
+ * growing one GPU at a time in random order, every job size 1..16 whose
+ * splits the enumeration can weigh (GP_TEST_PAIR_CAP, default 20,000
+ * splits), the same set as the enumeration of every split.
+ * GP_TEST_PAIR_STATES (default 3) orders per type. */
+static void test_pair_search_same(void)
+{
+	static const char *const files[] = { "dgx1.yaml", "wide10.yaml", "dgx2-layout.yaml",
+					     "wide20.yaml", "wide24.yaml", "wide32.yaml" };
+	const char *e = getenv("GP_TEST_PAIR_CAP");
+	uint64_t cap = e ? strtoull(e, NULL, 10) : 20000;
+	long states = (e = getenv("GP_TEST_PAIR_STATES")) ? strtol(e, NULL, 10) : 3, compared = 0, differ = 0;
+	long big = 0;
+	int fi;
+
+	CU_ASSERT_EQUAL(pair_splits(8, 2), 105);
+	CU_ASSERT_EQUAL(pair_splits(8, 3), 280);
+	CU_ASSERT_EQUAL(pair_splits(13, 3), 200200);
+	CU_ASSERT_EQUAL(pair_splits(15, 2), 2027025);
+	for (fi = 0; fi < 6; fi++) {
+		fixture f;
+		const gp_place_type *t;
+		long st;
+
+		fx_open(&f, files[fi]);
+		t = gp_place_type_of(f.pc, 0);
+		for (st = 0; st < states; st++) {
+			int order[GP_TOPO_MAX_GPUS], g, nf;
+			uint64_t avail = 0;
+
+			for (g = 0; g < t->ngpus; g++)
+				order[g] = g;
+			for (g = t->ngpus - 1; g > 0; g--) {
+				int x = (int)gp_rng_below(&f.rng, (uint64_t)g + 1), y = order[g];
+
+				order[g] = order[x];
+				order[x] = y;
+			}
+			for (nf = 1; nf <= t->ngpus; nf++) {
+				int k;
+
+				avail |= 1ull << order[nf - 1];
+				for (k = 1; k <= 16 && k <= nf; k++) {
+					uint64_t a, want;
+
+					/* the enumeration also steps over every set
+					 * holding part of the padding */
+					if (pair_splits(nf, k) > cap ||
+					    binom(nf + (k - nf % k) % k - 1, k - 1) > cap)
+						continue;
+					a = k == 1 ? avail & -avail : gp_place_pair_search(t, avail, k);
+					want = gp_place_pair_scan(t, avail, k, -1);
+					compared++;
+					big += nf > 16;
+					if (a != want) {
+						differ++;
+						fprintf(stderr, "%s avail %#llx k %d: %#llx, enumeration %#llx\n",
+							files[fi], (unsigned long long)avail, k,
+							(unsigned long long)a, (unsigned long long)want);
+					}
+				}
+			}
+		}
+		fx_close(&f);
+	}
+	if (getenv("GP_TEST_VERBOSE"))
+		fprintf(stderr, "pair search: %ld comparisons (%ld over 16 free GPUs), %ld differ\n",
+			compared, big, differ);
+	CU_ASSERT(compared >= 500);
 	CU_ASSERT_EQUAL(differ, 0);
 }
 
@@ -1506,6 +1616,7 @@ static void register_tests(void)
 	gp_test_add(s, "bw-max over 16 GPUs", test_bw_max_wide);
 	gp_test_add(s, "group search over 16 GPUs: hand-ranked sets", test_group_search_wide);
 	gp_test_add(s, "group search over 16 GPUs: the scan's sets", test_group_search_same);
+	gp_test_add(s, "gpu-pair-score: the search picks the enumeration's set", test_pair_search_same);
 	gp_test_add(s, "every policy respects reachability", test_reachability_all_policies);
 	gp_test_add(s, "all-SYS box: GPUs under one CPU", test_allsys_sockets);
 	gp_test_add(s, "CPU cores from each GPU's NUMA node", test_cpus_per_numa);
