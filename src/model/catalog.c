@@ -3,10 +3,8 @@
  * (accelerator table) unless a row's comment says otherwise; per-link
  * NVLink rates are line rates per direction, nvlink_nccl_gbs is NCCL's
  * effective per-link constant (src/graph/topo.h). */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "gpuplan/model/catalog.h"
 #include "gpuplan/util/util.h"
@@ -111,6 +109,21 @@ static const struct {
 	{ "Tesla-K80", "K80" },
 };
 
+/* tolower of the C locale (gpuplan never sets another), without the
+ * locale look-up. */
+static inline int lower(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+}
+
+/* Whether a name starting with c may differ from its bare form (after
+ * separators and a vendor prefix): its first letter then says nothing. */
+static inline int may_hide(unsigned char c)
+{
+	c = (unsigned char)lower(c);
+	return c == 'n' || c == 't' || c == 'a' || c == '-' || c == '_' || c == ' ';
+}
+
 /* Next significant character (lower case), skipping separators. */
 static const char *skip_sep(const char *s)
 {
@@ -119,23 +132,34 @@ static const char *skip_sep(const char *s)
 	return s;
 }
 
+/* After separators, a leading "nvidia", "tesla" or "amd" (any case)
+ * followed by a separator is skipped with its separators.  This runs per
+ * catalog entry and alias: one prefix can match the first letter. */
 static const char *skip_vendor(const char *s)
 {
-	static const char *const prefixes[] = { "nvidia", "tesla", "amd" };
-	size_t i, n;
-	int c;
+	const char *p;
+	size_t i;
 
 	s = skip_sep(s);
-	c = tolower((unsigned char)*s);
-	if (c != 'n' && c != 't' && c != 'a')
-		return s; /* the quick answer: this runs per catalog entry */
-	for (i = 0; i < GP_ARRAY_SIZE(prefixes); i++) {
-		n = strlen(prefixes[i]);
-		if (!strncasecmp(s, prefixes[i], n) &&
-		    (s[n] == ' ' || s[n] == '-' || s[n] == '_'))
-			return skip_sep(s + n);
+	switch (lower((unsigned char)*s)) {
+	case 'n':
+		p = "nvidia";
+		break;
+	case 't':
+		p = "tesla";
+		break;
+	case 'a':
+		p = "amd";
+		break;
+	default:
+		return s;
 	}
-	return s;
+	for (i = 1; p[i]; i++)
+		if (lower((unsigned char)s[i]) != p[i])
+			return s; /* stops at the end of s too */
+	if (s[i] != ' ' && s[i] != '-' && s[i] != '_')
+		return s;
+	return skip_sep(s + i);
 }
 
 /* gp_catalog_name_eq of names whose vendor prefix is skipped already. */
@@ -146,11 +170,20 @@ static int name_eq_bare(const char *a, const char *b)
 		b = skip_sep(b);
 		if (!*a || !*b)
 			return !*a && !*b;
-		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+		if (lower((unsigned char)*a) != lower((unsigned char)*b))
 			return 0;
 		a++;
 		b++;
 	}
+}
+
+/* name_eq_bare(skip_vendor(full), bare), most names ruled out by their
+ * first letter. */
+static int bare_eq(const char *full, const char *bare)
+{
+	if (!may_hide((unsigned char)*full) && lower((unsigned char)*full) != lower((unsigned char)*bare))
+		return 0;
+	return name_eq_bare(skip_vendor(full), bare);
 }
 
 int gp_catalog_name_eq(const char *a, const char *b)
@@ -158,50 +191,78 @@ int gp_catalog_name_eq(const char *a, const char *b)
 	return name_eq_bare(skip_vendor(a), skip_vendor(b));
 }
 
-/* The next word of a catalog name, lower-cased into w[32]; 0 at the end. */
-static int next_word(const char **s, char *w)
+/* The length of the word at s (up to a separator or the end). */
+static size_t word_len(const char *s)
 {
 	size_t n = 0;
 
-	*s = skip_sep(*s);
-	if (!**s)
+	while (s[n] && s[n] != '-' && s[n] != '_' && s[n] != ' ')
+		n++;
+	return n;
+}
+
+/* Whether two words are the same, case ignored, on their first 31
+ * characters. */
+static int word_eq(const char *a, size_t la, const char *b, size_t lb)
+{
+	size_t i;
+
+	if (la > 31)
+		la = 31;
+	if (lb > 31)
+		lb = 31;
+	if (la != lb)
 		return 0;
-	for (; **s && **s != '-' && **s != '_' && **s != ' '; (*s)++)
-		if (n < 31)
-			w[n++] = (char)tolower((unsigned char)**s);
-	w[n] = '\0';
+	for (i = 0; i < la; i++)
+		if (lower((unsigned char)a[i]) != lower((unsigned char)b[i]))
+			return 0;
 	return 1;
 }
 
-/* Whether every word of want is, in order, a word of name: "V100" is a
- * family of V100-SXM2-16GB and V100-PCIE-32GB (not of V100S-PCIE-32GB). */
-static int family(const char *want, const char *name)
+/* Whether every word of want is, in order, a word of name (vendor
+ * prefixes skipped already): "V100" is a family of V100-SXM2-16GB and
+ * V100-PCIE-32GB (not of V100S-PCIE-32GB). */
+static int family_bare(const char *a, const char *b)
 {
-	const char *a = skip_vendor(want), *b = skip_vendor(name);
-	char wa[32], wb[32];
 	int words = 0;
 
-	while (next_word(&a, wa)) {
+	for (;;) {
+		size_t la;
 		int found = 0;
 
+		a = skip_sep(a);
+		if (!*a)
+			break;
+		la = word_len(a);
 		words++;
-		while (!found && next_word(&b, wb))
-			found = !strcmp(wa, wb);
-		if (!found)
-			return 0;
+		while (!found) {
+			size_t lb;
+
+			b = skip_sep(b);
+			if (!*b)
+				return 0;
+			lb = word_len(b);
+			found = word_eq(a, la, b, lb);
+			b += lb;
+		}
+		a += la;
 	}
 	return words > 0;
 }
 
 int gp_catalog_admits(const char *want, const char *name)
 {
+	const char *w = skip_vendor(want), *n = skip_vendor(name);
 	size_t i;
 
-	if (gp_catalog_name_eq(want, name) || family(want, name))
+	if (name_eq_bare(w, n) || family_bare(w, n))
 		return 1;
-	for (i = 0; i < GP_ARRAY_SIZE(aliases); i++)
-		if (gp_catalog_name_eq(aliases[i].alias, want))
-			return gp_catalog_name_eq(aliases[i].name, name);
+	for (i = 0; i < GP_ARRAY_SIZE(aliases); i++) {
+		const char *a = aliases[i].alias;
+
+		if (bare_eq(a, w))
+			return name_eq_bare(skip_vendor(aliases[i].name), n);
+	}
 	return 0;
 }
 
@@ -210,9 +271,12 @@ static int find_exact(const gp_catalog *cat, const char *name)
 	int i;
 
 	name = skip_vendor(name);
-	for (i = 0; i < cat->n; i++)
-		if (name_eq_bare(skip_vendor(cat->models[i].name), name))
+	for (i = 0; i < cat->n; i++) {
+		const char *m = cat->models[i].name;
+
+		if (bare_eq(m, name))
 			return i;
+	}
 	return -1;
 }
 
@@ -226,9 +290,13 @@ int gp_catalog_index(const gp_catalog *cat, const char *name)
 	k = find_exact(cat, name);
 	if (k >= 0)
 		return k;
-	for (i = 0; i < GP_ARRAY_SIZE(aliases); i++)
-		if (gp_catalog_name_eq(aliases[i].alias, name))
+	name = skip_vendor(name);
+	for (i = 0; i < GP_ARRAY_SIZE(aliases); i++) {
+		const char *a = aliases[i].alias;
+
+		if (bare_eq(a, name))
 			return find_exact(cat, aliases[i].name);
+	}
 	return -1;
 }
 

@@ -124,10 +124,14 @@ int gp_job_accepts_model(const gp_job *j, const char *model_name)
 	if (!j->gpu_models || !*j->gpu_models)
 		return 1;
 	for (p = j->gpu_models; *p; p = bar + 1) {
+		size_t n;
+
 		bar = strchr(p, '|');
 		if (!bar)
 			bar = p + strlen(p);
-		snprintf(want, sizeof(want), "%.*s", (int)(bar - p), p);
+		n = (size_t)(bar - p) < sizeof(want) - 1 ? (size_t)(bar - p) : sizeof(want) - 1;
+		memcpy(want, p, n); /* an entry is read on its first 95 characters */
+		want[n] = '\0';
 		if (gp_catalog_admits(want, model_name))
 			return 1;
 		if (!*bar)

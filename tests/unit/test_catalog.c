@@ -1,8 +1,10 @@
 /* The built-in GPU catalog: required entries, figures against the
  * reference table (models-and-failures.md §C), lookup rules, put. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gpuplan/model/catalog.h"
 #include "gpuplan/model/job.h"
@@ -226,6 +228,215 @@ static void test_accepts_memo(void)
 	gp_catalog_release(&cat);
 }
 
+/* ---- the rules as first written (before they were made cheap), to
+ * check that every answer stays ---- */
+
+static const struct {
+	const char *alias, *name;
+} ref_aliases[] = {
+	{ "V100M16", "V100-SXM2-16GB" }, { "V100M32", "V100-SXM2-32GB" },
+	{ "V100", "V100-SXM2-16GB" }, { "V100-SXM2", "V100-SXM2-16GB" },
+	{ "A100", "A100-SXM4-40GB" }, { "A100-40GB", "A100-SXM4-40GB" },
+	{ "A100-80GB", "A100-SXM4-80GB" }, { "A100-80GB-PCIE", "A100-PCIE-80GB" },
+	{ "H100", "H100-SXM5-80GB" }, { "H100-80GB-HBM3", "H100-SXM5-80GB" },
+	{ "H100-SXM", "H100-SXM5-80GB" }, { "H100-PCIE", "H100-PCIE-80GB" },
+	{ "H800", "H800-SXM5-80GB" }, { "H200-SXM", "H200" },
+	{ "2080Ti", "RTX-2080Ti" }, { "GeForce-RTX-2080-Ti", "RTX-2080Ti" },
+	{ "GeForce-RTX-3090", "RTX-3090" }, { "GeForce-RTX-4090", "RTX-4090" },
+	{ "RTX6000", "Quadro-RTX-6000" }, { "Quadro", "Quadro-RTX-6000" },
+	{ "Tesla-K80", "K80" },
+};
+
+static const char *ref_skip_sep(const char *s)
+{
+	while (*s == '-' || *s == '_' || *s == ' ')
+		s++;
+	return s;
+}
+
+static const char *ref_skip_vendor(const char *s)
+{
+	static const char *const prefixes[] = { "nvidia", "tesla", "amd" };
+	size_t i, n;
+
+	s = ref_skip_sep(s);
+	for (i = 0; i < GP_ARRAY_SIZE(prefixes); i++) {
+		n = strlen(prefixes[i]);
+		if (!strncasecmp(s, prefixes[i], n) && (s[n] == ' ' || s[n] == '-' || s[n] == '_'))
+			return ref_skip_sep(s + n);
+	}
+	return s;
+}
+
+static int ref_name_eq(const char *a, const char *b)
+{
+	a = ref_skip_vendor(a);
+	b = ref_skip_vendor(b);
+	for (;;) {
+		a = ref_skip_sep(a);
+		b = ref_skip_sep(b);
+		if (!*a || !*b)
+			return !*a && !*b;
+		if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+			return 0;
+		a++;
+		b++;
+	}
+}
+
+static int ref_next_word(const char **s, char *w)
+{
+	size_t n = 0;
+
+	*s = ref_skip_sep(*s);
+	if (!**s)
+		return 0;
+	for (; **s && **s != '-' && **s != '_' && **s != ' '; (*s)++)
+		if (n < 31)
+			w[n++] = (char)tolower((unsigned char)**s);
+	w[n] = '\0';
+	return 1;
+}
+
+static int ref_family(const char *want, const char *name)
+{
+	const char *a = ref_skip_vendor(want), *b = ref_skip_vendor(name);
+	char wa[32], wb[32];
+	int words = 0;
+
+	while (ref_next_word(&a, wa)) {
+		int found = 0;
+
+		words++;
+		while (!found && ref_next_word(&b, wb))
+			found = !strcmp(wa, wb);
+		if (!found)
+			return 0;
+	}
+	return words > 0;
+}
+
+static int ref_admits(const char *want, const char *name)
+{
+	size_t i;
+
+	if (ref_name_eq(want, name) || ref_family(want, name))
+		return 1;
+	for (i = 0; i < GP_ARRAY_SIZE(ref_aliases); i++)
+		if (ref_name_eq(ref_aliases[i].alias, want))
+			return ref_name_eq(ref_aliases[i].name, name);
+	return 0;
+}
+
+static int ref_index(const gp_catalog *cat, const char *name)
+{
+	size_t i;
+	int k;
+
+	if (!name || !*name)
+		return -1;
+	for (k = 0; k < cat->n; k++)
+		if (ref_name_eq(cat->models[k].name, name))
+			return k;
+	for (i = 0; i < GP_ARRAY_SIZE(ref_aliases); i++)
+		if (ref_name_eq(ref_aliases[i].alias, name))
+			for (k = 0; k < cat->n; k++)
+				if (ref_name_eq(cat->models[k].name, ref_aliases[i].name))
+					return k;
+	return -1;
+}
+
+static int ref_accepts(const char *list, const char *model_name)
+{
+	const char *p, *bar;
+	char want[96];
+
+	if (!list || !*list)
+		return 1;
+	for (p = list; *p; p = bar + 1) {
+		bar = strchr(p, '|');
+		if (!bar)
+			bar = p + strlen(p);
+		snprintf(want, sizeof(want), "%.*s", (int)(bar - p), p);
+		if (ref_admits(want, model_name))
+			return 1;
+		if (!*bar)
+			break;
+	}
+	return 0;
+}
+
+/* Names, families, aliases, case, separators, vendor prefixes (with and
+ * without a separator after them), words over 31 characters, entries
+ * over 95, the empty name. */
+static const char *const admit_names[] = {
+	"T4", "V100", "v100", "A100-80GB", "V100M32", "nvidia a100 80gb", "G2", "h100_sxm5_80gb",
+	"H100", "H800", "V100S", "Tesla V100", "a100 sxm4 80gb", "MI250X", "mi300x", "K80",
+	"no-such-gpu", "RTX", "A", "G3", "V100M16", "P100", "L40S", "L4", "", " ", "-_ -",
+	"NVIDIA-Tesla-V100", "nvidia", "nvidia-", "NVIDIAV100", "NVIDIA_A100", "Tesla-K80",
+	"tesla_k80", "TESLA K80", "teslak80", "amd mi250x", "AMD-MI300X", "amdmi300x", "amd",
+	"a", "n", "t", "nv", "tes", "A10", "a100", "A100 PCIE", "PCIE", "sxm4 80gb", "80GB",
+	"  V100  ", "--v100--", "V100-SXM2-16GB-EXTRA", "v100_sxm2_16gb", "V100-SXM2-16GB",
+	"RTX 2080 ti", "2080ti", "GeForce RTX 3090", "geforce_rtx_4090", "quadro", "RTX6000",
+	"H100 80GB HBM3", "h100-pcie", "H200 SXM", "B200", "A100-80GB-PCIE", "a10 0",
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZABCDEFGHIJ", "abcdefghijklmnopqrstuvwxyzabcdeXYZ",
+	"ABCDEFGHIJKLMNOPQRSTUVWXYZABCDE", "V100 abcdefghijklmnopqrstuvwxyzabcdefghij 16GB",
+	"nvidia\tv100", "\xc3\x84" "100", "A100\xe2\x80\x91" "80GB",
+	"abcdefghijklmnopqrstuvwxyzabcdQ 1", "ABCDEFGHIJKLMNOPQRSTUVWXYZABCDR",
+};
+
+/* The cheap rules answer as the first ones did: gp_catalog_admits over
+ * every pair of those names and the catalog's, gp_catalog_index on each,
+ * and gp_job_accepts_model on lists of them (and of entries over 95
+ * characters, where only the first 95 count) for every catalog model. */
+static void test_admits_same(void)
+{
+	static const char *const lists[] = {
+		"v100|t4", "nvidia a100 80gb|G2", "|T4", "T4|", "A100||H100", "H100|H800",
+		"MI250X|mi300x|K80", "RTX|A", "G3|V100M16|P100", "L40S|L4", "|", "||",
+		"tesla k80|amd mi300x", "nvidia|tesla|amd", "x|y|z|V100S-PCIE-32GB",
+	};
+	gp_catalog cat;
+	char names[GP_ARRAY_SIZE(admit_names) + 64][64], list[160];
+	int nn = 0, k, a, b, same = 0, yes = 0;
+	size_t i;
+	gp_job j;
+
+	gp_catalog_init_builtin(&cat);
+	for (i = 0; i < GP_ARRAY_SIZE(admit_names); i++)
+		snprintf(names[nn++], sizeof(names[0]), "%s", admit_names[i]);
+	for (k = 0; k < cat.n; k++)
+		snprintf(names[nn++], sizeof(names[0]), "%s", cat.models[k].name);
+	for (a = 0; a < nn; a++) {
+		CU_ASSERT_EQUAL(gp_catalog_index(&cat, names[a]), ref_index(&cat, names[a]));
+		for (b = 0; b < nn; b++) {
+			int want = ref_admits(names[a], names[b]);
+
+			same += gp_catalog_admits(names[a], names[b]) == want;
+			yes += want;
+			CU_ASSERT_EQUAL(gp_catalog_admits(names[a], names[b]), want);
+			CU_ASSERT_EQUAL(gp_catalog_name_eq(names[a], names[b]), ref_name_eq(names[a], names[b]));
+		}
+	}
+	CU_ASSERT_EQUAL(same, nn * nn);
+	CU_ASSERT(yes > nn); /* not only a name admitting itself */
+	gp_job_init(&j);
+	for (i = 0; i < GP_ARRAY_SIZE(lists) + (size_t)nn + 2; i++) {
+		if (i < GP_ARRAY_SIZE(lists))
+			snprintf(list, sizeof(list), "%s", lists[i]);
+		else if (i < GP_ARRAY_SIZE(lists) + (size_t)nn)
+			snprintf(list, sizeof(list), "%s|%s", names[i - GP_ARRAY_SIZE(lists)], names[(i * 7) % (size_t)nn]);
+		else /* 96 characters: the S is cut off, leaving the V100 family */
+			snprintf(list, sizeof(list), "%s|V100%91sS", i % 2 ? "x" : "T4", "");
+		j.gpu_models = list;
+		for (k = 0; k < cat.n; k++)
+			CU_ASSERT_EQUAL(gp_job_accepts_model(&j, cat.models[k].name), ref_accepts(list, cat.models[k].name));
+	}
+	j.gpu_models = list;
+	CU_ASSERT_TRUE(gp_job_accepts_model(&j, "V100-SXM2-16GB")); /* by hand: the cut entry */
+	gp_catalog_release(&cat);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("catalog");
@@ -236,6 +447,7 @@ static void register_tests(void)
 	gp_test_add(s, "put", test_put);
 	gp_test_add(s, "admits", test_admits);
 	gp_test_add(s, "accepts memo", test_accepts_memo);
+	gp_test_add(s, "admits: the same answers as the first rules", test_admits_same);
 }
 
 int main(int argc, char **argv)
