@@ -684,6 +684,8 @@ static void run_more(const gp_run_desc *r, gp_sbuf *sb)
 		gp_sbuf_addf(sb, "|tenants %s,%s", hash, r->default_tenant ? r->default_tenant : "-");
 		if (r->reclaim_off)
 			gp_sbuf_addf(sb, ",reclaim-off");
+		if (r->share_within_quota)
+			gp_sbuf_addf(sb, ",within-quota-share");
 		if (r->tenant_key)
 			gp_sbuf_addf(sb, ",column %d", r->tenant_key);
 	}

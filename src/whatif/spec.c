@@ -473,6 +473,7 @@ static const char *const top_keys[] = {
 	"mtbf_node", "recovery", "mtbf_gpu", "weibull_shape", "repair", "restart_cost",
 	"preempt", "preempt_cost", "checkpoint_interval", "checkpoint_cost", "axes", "slo", "cost",
 	"las_thresholds", "las_starvation", "las_preempted", "las_demoted", "tenants", "default_tenant", "reclaim", "tenant_column",
+	"within_quota",
 	"fairshare_halflife", "priority_interval", "priority_weights",
 	"heartbeat_period", "heartbeat_misses", "failures",
 	"failure_model", "failure_seed", "failure_start", "memory_margin", "qos", "scenario", NULL
@@ -840,7 +841,8 @@ static int load_las(loader *L)
 		if (dt)
 			d->default_tenant = dt;
 	}
-	if (opt_choice(L, "reclaim", "on", "off", &d->reclaim_off))
+	if (opt_choice(L, "reclaim", "on", "off", &d->reclaim_off) ||
+	    opt_choice(L, "within_quota", "reclaim", "share", &d->share_within_quota))
 		return GP_EINPUT;
 	if ((x = gp_yaml_get(L->doc.root, "tenant_column"))) {
 		const char *v;
