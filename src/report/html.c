@@ -24,6 +24,7 @@ static const char style[] =
 	"th,td{padding:.25em .7em;border-bottom:1px solid #ddd;text-align:right;"
 	"white-space:nowrap}\n"
 	"th:first-child,td:first-child{text-align:left}\n"
+	"td.text{white-space:normal;text-align:left;min-width:14em}th.text{text-align:left}\n"
 	"thead th{border-bottom:2px solid #888;background:#f7f7f7;white-space:normal;"
 	"vertical-align:bottom}\n"
 	"pre{font-size:.85em;background:#f7f7f7;padding:.6em;overflow-x:auto;max-width:100%;"
@@ -136,11 +137,25 @@ void gp_html_para(gp_html *h, const char *text)
 	gp_sbuf_adds(h->out, "</p>\n");
 }
 
+/* A cell of words rather than a figure (a bottleneck, a placement's
+ * reason): it may wrap, so that a table of such columns fits the page
+ * instead of hiding its last column behind a scroll bar. */
+static int is_text(const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	return n > 24 && strchr(s, ' ') != NULL;
+}
+
 void gp_html_table(gp_html *h, const gp_table *t, const char *caption)
 {
+	unsigned char text[64] = { 0 };  /* columns of words; later ones never wrap */
 	size_t r;
 	int c;
 
+	for (c = 1; c < t->ncols && c < 64; c++)
+		for (r = 1; r < t->nrows && !text[c]; r++)
+			text[c] = (unsigned char)is_text(t->cells[r * (size_t)t->ncols + (size_t)c]);
 	gp_sbuf_adds(h->out, "<div class=\"scroll\"><table>\n");
 	if (caption) {
 		gp_sbuf_adds(h->out, "<caption>");
@@ -156,7 +171,10 @@ void gp_html_table(gp_html *h, const gp_table *t, const char *caption)
 		for (c = 0; c < t->ncols; c++) {
 			const char *s = t->cells[r * (size_t)t->ncols + (size_t)c];
 
-			gp_sbuf_addf(h->out, "<%s>", r && c == 0 ? "th" : cell);
+			if (c < 64 && text[c])
+				gp_sbuf_addf(h->out, "<%s class=\"text\">", cell);
+			else
+				gp_sbuf_addf(h->out, "<%s>", r && c == 0 ? "th" : cell);
 			if (r)
 				esc(h->out, s);
 			else

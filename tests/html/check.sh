@@ -5,7 +5,9 @@
 # the bytes of a blank page's screenshot: a uniform image compresses to
 # almost nothing) and nothing is wider than the window (the document's
 # scrollWidth, read by a script added to a copy of the page: the page
-# itself has none).  SHOTS=DIR keeps the screenshots to look at.
+# itself has none), and no table is wider than the page (a table scrolls
+# in its own box, hiding its last columns).  SHOTS=DIR keeps the
+# screenshots to look at.
 # usage: sh tests/html/check.sh ./gpuplan
 set -eu
 G=$1
@@ -55,12 +57,19 @@ for page in "$T"/*.html; do
 		echo "html-check: $name: the screenshot looks blank ($size bytes, a blank page $blank)" >&2
 		fail=1
 	fi
-	sed 's|</body>|<script>document.body.setAttribute("data-width", document.documentElement.scrollWidth)</script></body>|' \
+	sed 's|</body>|<script>document.body.setAttribute("data-width", document.documentElement.scrollWidth); document.body.setAttribute("data-hidden", Array.from(document.querySelectorAll(".scroll")).filter(e => e.scrollWidth > e.clientWidth + 1).length)</script></body>|' \
 		"$page" >"$T/$name.probe.htm"
-	width=$(browse --window-size=1280,800 --dump-dom "file://$T/$name.probe.htm" |
-		sed -n 's/.*data-width="\([0-9]*\)".*/\1/p' | head -n 1)
+	dom=$(browse --window-size=1280,800 --dump-dom "file://$T/$name.probe.htm")
+	width=$(printf '%s\n' "$dom" | sed -n 's/.*data-width="\([0-9]*\)".*/\1/p' | head -n 1)
+	hidden=$(printf '%s\n' "$dom" | sed -n 's/.*data-hidden="\([0-9]*\)".*/\1/p' | head -n 1)
 	if [ -z "$width" ] || [ "$width" -gt 1280 ]; then
 		echo "html-check: $name: the page is ${width:-?} pixels wide at a 1280-pixel window" >&2
+		fail=1
+	fi
+	# a table wider than the page scrolls in its own box: its right-hand
+	# columns are out of sight until the reader finds the scroll bar
+	if [ "${hidden:-?}" != 0 ]; then
+		echo "html-check: $name: ${hidden:-?} table(s) wider than the page at a 1280-pixel window" >&2
 		fail=1
 	fi
 	if [ -n "${SHOTS:-}" ]; then
