@@ -285,6 +285,7 @@ static void run_ident(const gp_run *r, gp_report_ident *id)
 	gp_cli_sched_of(d, d->queue == GP_SIM_BACKFILL, gp_report_sched_estimates(r->jobs), &id->sched);
 	id->has_util_queued = 1;
 	id->util_queued = gp_metric_util_queued(r->jobs, &r->res);
+	id->cl = r->cluster;
 }
 
 /* The run as JSON, with the QoS and failure parts. */

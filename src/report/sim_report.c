@@ -148,6 +148,86 @@ static void tenants_text(const gp_joblist *jobs, const gp_sim_result *r, gp_sbuf
 }
 
 static json_t *tenants_json(const gp_joblist *jobs, const gp_sim_result *r);
+static void job_reason(const gp_cluster *c, const gp_job *j, const gp_sim_job *rec, char *buf,
+		       size_t size);
+
+/* Why jobs failed or were never placed: one line per reason, the most
+ * frequent first, with the count, the state and the first job it hit
+ * (jobs.csv's reason column names every job).  "failed" alone reads as
+ * a failure injected or a crash; the reason says it is not. */
+#define WHY_LINES 4
+typedef struct why_line {
+	char text[256];
+	size_t n, first;
+	int never;
+} why_line;
+
+static int by_count(const void *a, const void *b)
+{
+	const why_line *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return (x->first > y->first) - (x->first < y->first);
+}
+
+static void not_completed(const gp_cluster *c, const gp_joblist *jobs, const gp_sim_result *r,
+			  void (*line)(void *ud, const char *text), void *ud)
+{
+	why_line w[16];
+	size_t i, k, nw = 0, other = 0;
+
+	for (i = 0; i < r->njobs; i++) {
+		const gp_sim_job *rec = &r->jobs[i];
+		char text[256];
+		int never = rec->state == GP_SIM_NEVER;
+
+		/* as gp_sim_summarize counts them */
+		if (!never && rec->state != GP_SIM_FAILED)
+			continue;
+		job_reason(c, &jobs->jobs[i], rec, text, sizeof(text));
+		if (!text[0])
+			snprintf(text, sizeof(text), "%s", gp_sim_state_name(rec->state));
+		for (k = 0; k < nw; k++)
+			if (w[k].never == never && !strcmp(w[k].text, text))
+				break;
+		if (k < nw) {
+			w[k].n++;
+		} else if (nw < sizeof(w) / sizeof(w[0])) {
+			snprintf(w[nw].text, sizeof(w[nw].text), "%s", text);
+			w[nw].n = 1;
+			w[nw].first = i;
+			w[nw++].never = never;
+		} else {
+			other++;
+		}
+	}
+	qsort(w, nw, sizeof(w[0]), by_count);
+	for (k = WHY_LINES; k < nw; k++)
+		other += w[k].n;
+	for (k = 0; k < nw && k < WHY_LINES; k++) {
+		const gp_job *j = &jobs->jobs[w[k].first];
+		char idbuf[32], *s;
+
+		if (!j->id)
+			snprintf(idbuf, sizeof(idbuf), "%zu", w[k].first + 1);
+		s = gp_xasprintf("%zu %s, e.g. job %s: %s", w[k].n, w[k].never ? "never placed" : "failed",
+				 j->id ? j->id : idbuf, w[k].text);
+		line(ud, s);
+		free(s);
+	}
+	if (other) {
+		char *s = gp_xasprintf("%zu more job(s) for other reasons (jobs.csv, column reason)", other);
+
+		line(ud, s);
+		free(s);
+	}
+}
+
+static void why_text(void *ud, const char *text)
+{
+	gp_sbuf_addf(ud, "  %s\n", text);
+}
 
 void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 			const gp_sim_result *r, gp_sbuf *out)
@@ -182,6 +262,10 @@ void gp_report_sim_text(const gp_report_ident *id, const gp_joblist *jobs,
 		count_row(&t, class_names[k], &cls[k]);
 	gp_table_render(&t, "", out);
 	gp_table_release(&t);
+	if (all.failed || all.never_placed) {
+		gp_sbuf_adds(out, "why not completed:\n");
+		not_completed(id->cl, jobs, r, why_text, out);
+	}
 	gp_sbuf_adds(out, "\n");
 
 	dists_head(&t);
@@ -1036,6 +1120,11 @@ static void html_tenants(gp_html *h, const gp_joblist *jobs, const gp_sim_result
 	free(order);
 }
 
+static void why_html(void *ud, const char *text)
+{
+	gp_html_para(ud, text);
+}
+
 void gp_report_sim_html(const gp_report_ident *id, const gp_joblist *jobs, const gp_sim_result *r,
 			const double *marks, size_t nmarks, const gp_html_extra *extra, size_t nextra,
 			gp_sbuf *out)
@@ -1081,6 +1170,10 @@ void gp_report_sim_html(const gp_report_ident *id, const gp_joblist *jobs, const
 
 	gp_html_section(&h, "Summary");
 	html_counts(&h, "all", &all, cls, 2, "Jobs");
+	if (all.failed || all.never_placed) {
+		gp_html_subheading(&h, "Why jobs did not complete");
+		not_completed(id->cl, jobs, r, why_html, &h);
+	}
 	html_dists(&h, &all, "Queue delay and job completion time (JCT) of the completed jobs");
 	gp_table_init(&t, 2);
 	row = gp_table_row(&t);

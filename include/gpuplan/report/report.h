@@ -158,6 +158,9 @@ typedef struct gp_report_ident {
 	 * a layer above): shown when has_util_queued */
 	int has_util_queued;
 	double util_queued;
+	/* the cluster run on, for why jobs did not complete (NULL: the
+	 * reasons that need it are said in general terms) */
+	const gp_cluster *cl;
 } gp_report_ident;
 
 /* The terminal summary: counts, queue delay and JCT distributions (all
