@@ -468,6 +468,22 @@ static void print_head(const cmp *c)
 	printf("\n");
 }
 
+/* Whether a job of configuration ci waited in some seed: if none did,
+ * utilization while jobs wait is 0 for want of a wait, which "0.0 %"
+ * would read as idle GPUs beside a queue (simulate says "no job
+ * waited"). */
+static int waited(const cmp *c, int ci)
+{
+	const double *qd = &c->values[((size_t)ci * M_COUNT + M_WAIT_MEAN) * (size_t)c->nseeds];
+	const double *uq = &c->values[((size_t)ci * M_COUNT + M_UTIL_QUEUED) * (size_t)c->nseeds];
+	size_t i;
+
+	for (i = 0; i < (size_t)c->nseeds; i++)
+		if (qd[i] > 0 || uq[i] > 0)
+			return 1;
+	return 0;
+}
+
 /* One column per configuration (from..to-1), one row per metric. */
 static void cmp_table(const cmp *c, int from, int to, gp_table *t)
 {
@@ -491,7 +507,11 @@ static void cmp_table(const cmp *c, int from, int to, gp_table *t)
 						  (size_t)c->nseeds);
 			char buf[96];
 
-			gp_table_set(t, row, ci - from + 1, "%s", cell(buf, sizeof(buf), k, sp, (int)c->nseeds));
+			if (k == M_UTIL_QUEUED && !waited(c, ci))
+				gp_table_set(t, row, ci - from + 1, "no job waited");
+			else
+				gp_table_set(t, row, ci - from + 1, "%s",
+					     cell(buf, sizeof(buf), k, sp, (int)c->nseeds));
 		}
 	}
 }

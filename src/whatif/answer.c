@@ -238,9 +238,15 @@ static void text_row(const gp_whatif_results *rs, const gp_cluster *base, long b
 	gp_table_set(t, row, k++, "%d", m.gpus);
 	gp_table_set(t, row, k++, "%s", gp_report_num(buf, sizeof(buf), sh.cost, 3));
 	for (a = 0; a < ncols; a++)
-		gp_table_set(t, row, k++, "%s",
-			     cols[a] == s->slo_metric ? fmt_vs(vb, sizeof(vb), cols[a], m.m[cols[a]], s->slo_bound)
-						      : gp_whatif_fmt(vb, sizeof(vb), cols[a], m.m[cols[a]]));
+		if (cols[a] == s->slo_metric)
+			gp_table_set(t, row, k++, "%s", fmt_vs(vb, sizeof(vb), cols[a], m.m[cols[a]], s->slo_bound));
+		else if (cols[a] == GP_M_UTIL_QUEUED && !(m.m[cols[a]] > 0) && !(m.m[GP_M_QD_MAX] > 0))
+			/* no wait to measure: "0.0 %" would read as idle GPUs
+			 * beside a queue (simulate says the same; CSV and JSON
+			 * keep 0) */
+			gp_table_set(t, row, k++, "no job waited");
+		else
+			gp_table_set(t, row, k++, "%s", gp_whatif_fmt(vb, sizeof(vb), cols[a], m.m[cols[a]]));
 	if (s->tslo_on)
 		gp_table_set(t, row, k++, "%s", worst_text(s, &c, &m, buf, sizeof(buf)));
 	meets = gp_whatif_meets(rs, cfg);
