@@ -146,21 +146,22 @@ static void charts(const cmp *c, gp_cli_outset *outs, const char *dir, gp_html *
 		names[i] = config_name(c, i);
 	for (i = 0; i < c->ncfg; i++)
 		se[i] = (gp_svg_series){ names[i], f[i].cdf_x, f[i].cdf_y, f[i].ncdf, 1 };
-	chart(outs, dir, h, "jct-cdf.svg", "JCT distribution", sub,
-	      "JCT (log scale)", "jobs completed", 1, 1, se, c->ncfg);
+	chart(outs, dir, h, "jct-cdf.svg", "JCT CDF", sub,
+	      "job completion time, submit to finish (log scale)", "share of jobs finished within x",
+	      1, 1, se, c->ncfg);
 	for (i = 0; i < c->ncfg; i++)
 		se[i] = (gp_svg_series){ names[i], f[i].qd_x, f[i].cdf_y, f[i].ncdf, 1 };
-	chart(outs, dir, h, "queue-delay-cdf.svg", "Queue delay distribution", sub,
-	      "queue delay, all waits (log scale; under 1 s drawn at 1 s)",
-	      "jobs started", 1, 1, se, c->ncfg);
+	chart(outs, dir, h, "queue-delay-cdf.svg", "Queue delay CDF", sub,
+	      "queue delay: before the first start and after every stop (log scale; under 1 s drawn at 1 s)",
+	      "share of jobs started within x", 1, 1, se, c->ncfg);
 	for (i = 0; i < c->ncfg; i++)
 		se[i] = (gp_svg_series){ names[i], f[i].t, f[i].queued, f[i].nt, 1 };
-	chart(outs, dir, h, "queue.svg", "Jobs waiting", sub, "time (hours)",
-	      "queued jobs", 0, 0, se, c->ncfg);
+	chart(outs, dir, h, "queue.svg", "Queue length", sub, "time since first submit (hours)",
+	      "queued jobs (at each tick)", 0, 0, se, c->ncfg);
 	for (i = 0; i < c->ncfg; i++)
 		se[i] = (gp_svg_series){ names[i], f[i].t, f[i].util, f[i].nt, 1 };
 	chart(outs, dir, h, "utilization.svg", "GPU utilization", sub,
-	      "time (hours)", "GPU utilization", 1, 0, se, c->ncfg);
+	      "time since first submit (hours)", "allocated / available GPUs", 1, 0, se, c->ncfg);
 	for (i = 0; i < c->ncfg; i++)
 		free(names[i]);
 	free(names);

@@ -24,6 +24,9 @@ run compare $W --limit 200 --queues fifo,backfill --quiet -j 1 --html $TMP/cmp.h
 grep -o '<p class="answer">.*</p>' $TMP/cmp.html
 grep -o '<th>[^<]*</th>' $TMP/cmp.html | head -n 3 | tr '\n' ' '; echo
 echo "charts: $(grep -c '^<svg ' $TMP/cmp.html)"
+# each chart's title and axes as simulate's page words them (time in hours)
+grep -o '<text [^>]*font-size="1[36]"[^>]*>[^<]*' $TMP/cmp.html | sed 's/.*>//' | tr '\n' '|'; echo
+grep -o '<text [^>]*font-size="1[36]"[^>]*>[^<]*' $TMP/out/sim.html | sed 's/.*>//' | tr '\n' '|'; echo
 # whatif: the answer, the frontier with the SLO line and the chosen point
 sed 's/counts: 0..32/counts: [0, 8, 16, 24]/' workloads/whatif-remove-a100.yaml >$TMP/w.yaml
 sed -i 's|\.\./topologies|'"$ROOT"'/topologies|; s|trace: |trace: '"$ROOT"'/workloads/|' $TMP/w.yaml
