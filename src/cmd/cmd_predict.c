@@ -569,11 +569,20 @@ static int predict_on_gpus(const gp_pred_models *models, const gp_job *job,
 		gp_pred_job_on(models, job, ops, &cat->models[i], &pj);
 		if (json)
 			json_array_append_new(arr, gpu_json(models, job, &cat->models[i], &pj));
-		else
-			printf("%-18s %8.1f %11.0f %12.4g %14.6g  %s%s\n", cat->models[i].name, pj.util,
-			       pj.mem_mib, pj.iter_s, pj.time_s, gp_pred_time_source_name(pj.time_source),
+		else {
+			char tb[32];
+
+			/* no iteration count, no run time: '-' as the JSON's null,
+			 * not a time of 0 s */
+			if (models->time && job->iterations > 0)
+				snprintf(tb, sizeof(tb), "%.6g", pj.time_s);
+			else
+				snprintf(tb, sizeof(tb), "-");
+			printf("%-18s %8.1f %11.0f %12.4g %14s  %s%s\n", cat->models[i].name, pj.util,
+			       pj.mem_mib, pj.iter_s, tb, gp_pred_time_source_name(pj.time_source),
 			       models->mem && pj.mem_mib > cat->models[i].mem_gib * 1024 ?
 			       "  (does not fit)" : "");
+		}
 	}
 	if (!json)
 		return GP_OK;
