@@ -128,15 +128,18 @@ static void tenants_text(const gp_joblist *jobs, const gp_sim_result *r, gp_sbuf
 		if ((int)strlen(r->tenants->t[t].name) > w)
 			w = (int)strlen(r->tenants->t[t].name) > 40 ? 40 : (int)strlen(r->tenants->t[t].name);
 	pd = peak_decimals(r);
-	gp_sbuf_addf(out, "\n%-*s  %6s  %11s  %11s  %9s  %9s  %9s  %9s  %9s  %6s\n", w, "tenant", "jobs",
-		     "delay mean", "delay p90", "JCT mean", "GPU-h", "borrowed", "lent", "peak GPUs", "waits");
+	/* "quota waits", not "waits": beside the delay columns a bare
+	 * "waits 0" reads as no job of a tenant that waited hours */
+	gp_sbuf_addf(out, "\n%-*s  %6s  %11s  %11s  %9s  %9s  %9s  %9s  %9s  %11s\n", w, "tenant", "jobs",
+		     "delay mean", "delay p90", "JCT mean", "GPU-h", "borrowed", "lent", "peak GPUs",
+		     "quota waits");
 	for (t = 0; t < r->ntenants; t++) {
 		const struct gp_sim_tenant_use *u = &r->tenant_use[t];
 		gp_sim_summary s;
 		char a[32], b[32], c[32], d[32], e[32], f[32], g[32];
 
 		gp_sim_summarize_tenant(jobs, r, (int)t, &s);
-		gp_sbuf_addf(out, "%-*.*s  %6zu  %11s  %11s  %9s  %9s  %9s  %9s  %9s  %6zu\n", w, w,
+		gp_sbuf_addf(out, "%-*.*s  %6zu  %11s  %11s  %9s  %9s  %9s  %9s  %9s  %11zu\n", w, w,
 			     r->tenants->t[t].name, s.total,
 			     s.completed ? gp_report_duration(a, sizeof(a), s.queue_delay.mean) : "-",
 			     s.completed ? gp_report_duration(b, sizeof(b), s.queue_delay.p90) : "-",
