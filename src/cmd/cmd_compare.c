@@ -82,10 +82,10 @@ const gp_cmd_desc gp_desc_compare = {
 		    "inflate ...",
 	.min_args = 1, .max_args = 1, .operands = "expected one TRACE file",
 	.about = "Simulate TRACE once per cluster x policy x queue discipline x seed and\n"
-		 "print one table: per configuration, jobs completed and never placed,\n"
-		 "queueing delay and JCT (mean, p99), makespan, GPU utilization and GPU\n"
-		 "utilization while jobs wait.  With several seeds a cell reads 'mean +-sd'\n"
-		 "(sample standard deviation over the seeds).\n",
+		 "print one table: per configuration, jobs completed, never placed and\n"
+		 "failed, queueing delay (mean, p99), JCT (mean, p50, p99), makespan, GPU\n"
+		 "utilization, GPU utilization while jobs wait and preemptions.  With several\n"
+		 "seeds a cell reads 'mean +-sd' (sample standard deviation over the seeds).\n",
 	.opts = compare_opts,
 	.groups = compare_groups,
 	.more = "The trace and preemption options are those of 'gpuplan simulate'.  Failures,\n"
