@@ -333,6 +333,7 @@ static char *run_json(const cmp *c, const gp_run *run, int q, long s)
 			gp_report_sched_estimates(run->jobs), &id.sched);
 	id.has_util_queued = 1;
 	id.util_queued = gp_metric_util_queued(run->jobs, &run->res);
+	id.cl = run->cluster;
 	o = gp_report_sim_json(&id, run->jobs, &run->res);
 	json_object_del(o, "trace");
 	json_object_del(o, "cluster");

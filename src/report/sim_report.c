@@ -174,12 +174,15 @@ static int by_count(const void *a, const void *b)
 	return (x->first > y->first) - (x->first < y->first);
 }
 
-static void not_completed(const gp_cluster *c, const gp_joblist *jobs, const gp_sim_result *r,
-			  void (*line)(void *ud, const char *text), void *ud)
+/* The reasons, at most WHY_KEEP of them, the most frequent first;
+ * *other counts the jobs of reasons past those. */
+#define WHY_KEEP 16
+static size_t why_groups(const gp_cluster *c, const gp_joblist *jobs, const gp_sim_result *r,
+			 why_line *w, size_t *other)
 {
-	why_line w[16];
-	size_t i, k, nw = 0, other = 0;
+	size_t i, k, nw = 0;
 
+	*other = 0;
 	for (i = 0; i < r->njobs; i++) {
 		const gp_sim_job *rec = &r->jobs[i];
 		char text[256];
@@ -196,26 +199,40 @@ static void not_completed(const gp_cluster *c, const gp_joblist *jobs, const gp_
 				break;
 		if (k < nw) {
 			w[k].n++;
-		} else if (nw < sizeof(w) / sizeof(w[0])) {
+		} else if (nw < WHY_KEEP) {
 			snprintf(w[nw].text, sizeof(w[nw].text), "%s", text);
 			w[nw].n = 1;
 			w[nw].first = i;
 			w[nw++].never = never;
 		} else {
-			other++;
+			(*other)++;
 		}
 	}
 	qsort(w, nw, sizeof(w[0]), by_count);
+	return nw;
+}
+
+static const char *job_id(const gp_joblist *jobs, size_t i, char *buf, size_t size)
+{
+	if (jobs->jobs[i].id)
+		return jobs->jobs[i].id;
+	snprintf(buf, size, "%zu", i + 1);
+	return buf;
+}
+
+static void not_completed(const gp_cluster *c, const gp_joblist *jobs, const gp_sim_result *r,
+			  void (*line)(void *ud, const char *text), void *ud)
+{
+	why_line w[WHY_KEEP];
+	size_t k, other, nw = why_groups(c, jobs, r, w, &other);
+
 	for (k = WHY_LINES; k < nw; k++)
 		other += w[k].n;
 	for (k = 0; k < nw && k < WHY_LINES; k++) {
-		const gp_job *j = &jobs->jobs[w[k].first];
 		char idbuf[32], *s;
 
-		if (!j->id)
-			snprintf(idbuf, sizeof(idbuf), "%zu", w[k].first + 1);
 		s = gp_xasprintf("%zu %s, e.g. job %s: %s", w[k].n, w[k].never ? "never placed" : "failed",
-				 j->id ? j->id : idbuf, w[k].text);
+				 job_id(jobs, w[k].first, idbuf, sizeof(idbuf)), w[k].text);
 		line(ud, s);
 		free(s);
 	}
@@ -225,6 +242,37 @@ static void not_completed(const gp_cluster *c, const gp_joblist *jobs, const gp_
 		line(ud, s);
 		free(s);
 	}
+}
+
+/* The same as JSON: every reason kept, then the jobs of the rest under
+ * a null reason. */
+static json_t *not_completed_json(const gp_cluster *c, const gp_joblist *jobs,
+				  const gp_sim_result *r)
+{
+	why_line w[WHY_KEEP];
+	size_t k, other, nw = why_groups(c, jobs, r, w, &other);
+	json_t *a = json_array();
+
+	for (k = 0; k < nw; k++) {
+		json_t *o = json_object();
+		char idbuf[32];
+
+		json_object_set_new(o, "state", json_string(w[k].never ? "never_placed" : "failed"));
+		json_object_set_new(o, "reason", json_string(w[k].text));
+		json_object_set_new(o, "jobs", json_integer((json_int_t)w[k].n));
+		json_object_set_new(o, "first_job", json_string(job_id(jobs, w[k].first, idbuf, sizeof(idbuf))));
+		json_array_append_new(a, o);
+	}
+	if (other) {
+		json_t *o = json_object();
+
+		json_object_set_new(o, "state", json_null());
+		json_object_set_new(o, "reason", json_null());
+		json_object_set_new(o, "jobs", json_integer((json_int_t)other));
+		json_object_set_new(o, "first_job", json_null());
+		json_array_append_new(a, o);
+	}
+	return a;
 }
 
 static void why_text(void *ud, const char *text)
@@ -393,6 +441,8 @@ json_t *gp_report_sim_json(const gp_report_ident *id, const gp_joblist *jobs,
 	json_object_set_new(o, "queue", json_string(id->queue));
 	gp_report_sched_json(&id->sched, o);
 	json_object_set_new(o, "jobs", counts_json(&all));
+	if (all.failed || all.never_placed)
+		json_object_set_new(o, "not_completed", not_completed_json(id->cl, jobs, r));
 	json_object_set_new(o, "queue_delay", dist_json(&all.queue_delay, all.completed));
 	json_object_set_new(o, "first_start_delay", dist_json(&all.first_start, all.completed));
 	json_object_set_new(o, "jct", dist_json(&all.jct, all.completed));
@@ -477,7 +527,11 @@ static void job_reason(const gp_cluster *c, const gp_job *j, const gp_sim_job *r
 	buf[0] = 0;
 	switch (rec->why) {
 	case GP_SIM_WHY_CLUSTER:
-		if (c && gp_place_never(c, j, buf, size))
+		if (!c) {
+			snprintf(buf, size, "the cluster can never hold it");
+			break;
+		}
+		if (gp_place_never(c, j, buf, size))
 			break;
 		/* fall through */
 	case GP_SIM_WHY_POLICY:

@@ -11,3 +11,9 @@ sed -n '/<h3>Why jobs/,/^<div/p' $TMP/t.html | grep -v '^<div'
 # know: it "failed" for want of a run time, not of a failure
 run simulate -c tests/data/sim/small-cluster.yaml tests/data/traces/gavel-msr-23dbec.trace --quiet |
 	sed -n '/^jobs/,/^$/p'
+# the JSON carries every reason (the text's four and the rest), and so do
+# compare's per-seed summaries
+$GPUPLAN simulate -c tests/data/sim/small-cluster.yaml $TMP/t.csv --quiet --json - | jq -c '.not_completed[]'
+$GPUPLAN compare -c tests/data/sim/small-cluster.yaml $TMP/t.csv --quiet -j 1 --json | jq -c '.runs[0].seeds[0].not_completed | length'
+# a run where every job completed has no such key
+$GPUPLAN simulate -c tests/data/sim/small-cluster.yaml tests/data/sim/backfill.csv --quiet --json - | jq 'has("not_completed")'
