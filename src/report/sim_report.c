@@ -921,7 +921,8 @@ static void html_headline(gp_html *h, const gp_joblist *jobs, const gp_sim_summa
 				 all->failed, all->never_placed);
 	} else if (all->queue_delay.p90 < 1) {
 		s = gp_xasprintf("%zu of %zu jobs completed; 90 %% or more of them started within a "
-				 "second of submission (mean wait %s) and 90 %% finished within %s; "
+				 "second of submission (mean wait %s) and 90 %% finished within %s of "
+				 "submission; "
 				 "makespan %s at %s %% GPU utilization.",
 				 all->completed, all->total,
 				 gp_report_duration(b[1], sizeof(b[1]), all->queue_delay.mean),
