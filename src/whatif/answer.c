@@ -378,13 +378,73 @@ static void best_text(const gp_whatif_results *rs, const gp_cluster *base, long 
 		gp_sbuf_adds(out, " (first trace; it meets the SLO on every trace)");
 }
 
+/* When configurations that differ from the best only in a node-count
+ * axis cost more and yet miss the SLO, the metric does not move steadily
+ * with that axis (noise of one run, or a real non-monotone effect): the
+ * cheapest that meets is then a point a reader should not trust alone.
+ * Fills out with the sentence; 0 when there is nothing to say. */
+static int unsteady_text(const gp_whatif_results *rs, const gp_cluster *base, long best,
+			 gp_sbuf *out)
+{
+	const gp_whatif_spec *s = rs->spec;
+	static const int axes[] = { GP_AX_ADD, GP_AX_REMOVE };
+	gp_whatif_config c, o;
+	gp_whatif_shape sh, osh;
+	size_t k, v, n = 0;
+	char buf[256];
+
+	if (best < 0 || s->scenario_named || s->slo_metric < 0)
+		return 0;
+	gp_whatif_config_of(s, (size_t)best, &c);
+	gp_whatif_shape_of(s, base, &c, &sh);
+	for (k = 0; k < GP_ARRAY_SIZE(axes); k++) {
+		int a = axes[k];
+
+		for (v = 0; v < s->nvalues[a]; v++) {
+			size_t cfg;
+
+			if (v == c.v[a])
+				continue;
+			o = c;
+			o.v[a] = v;
+			cfg = gp_whatif_config_index(s, &o);
+			if (!gp_whatif_results_complete(rs, cfg) || gp_whatif_meets(rs, cfg) != 0)
+				continue;
+			gp_whatif_shape_of(s, base, &o, &osh);
+			if (!(osh.cost > sh.cost))
+				continue;
+			if (!n++)
+				gp_sbuf_addf(out, "%s=", gp_whatif_axis_names[a]);
+			else if (n <= 8)
+				gp_sbuf_adds(out, ", ");
+			if (n <= 8)
+				gp_sbuf_adds(out, gp_whatif_value(s, &o, a, buf, sizeof(buf)));
+		}
+		if (n)
+			break;
+	}
+	if (!n)
+		return 0;
+	gp_sbuf_addf(out, "%s cost%s more and miss%s the SLO: %s does not move steadily with the "
+		     "node count here; read the answer with its neighbours (more seeds, or a "
+		     "margin under the bound, make it firmer)", n > 8 ? ", ..." : "", n == 1 ? "s" : "",
+		     n == 1 ? "es" : "", gp_metrics[s->slo_metric].path);
+	return 1;
+}
+
 /* The line under the table that names the best configuration. */
 static void text_best(const gp_whatif_results *rs, const gp_cluster *base, long best,
 		      gp_sbuf *out)
 {
+	gp_sbuf note;
+
 	gp_sbuf_adds(out, "\nbest     ");
 	best_text(rs, base, best, out);
 	gp_sbuf_adds(out, "\n");
+	gp_sbuf_init(&note);
+	if (unsteady_text(rs, base, best, &note))
+		gp_sbuf_addf(out, "note     %s\n", note.buf);
+	gp_sbuf_release(&note);
 }
 
 /* The table of configurations (complete ones); *shown_rows and
@@ -1001,6 +1061,15 @@ void gp_whatif_answer_html(const gp_whatif_results *rs, const gp_cluster *base, 
 	}
 	gp_html_headline(&h, sb.buf);
 	gp_sbuf_release(&sb);
+	if (gp_whatif_has_slo(s)) {
+		gp_sbuf_init(&sb);
+		gp_sbuf_adds(&sb, "Note: ");
+		if (unsteady_text(rs, base, best, &sb)) {
+			gp_sbuf_adds(&sb, ".");
+			gp_html_para(&h, sb.buf);
+		}
+		gp_sbuf_release(&sb);
+	}
 	gp_html_section(&h, "Frontier");
 	gp_sbuf_init(&sb);
 	gp_whatif_answer_svg(rs, best, metric, &sb);
