@@ -208,7 +208,8 @@ static size_t why_groups(const gp_cluster *c, const gp_joblist *jobs, const gp_s
 			(*other)++;
 		}
 	}
-	qsort(w, nw, sizeof(w[0]), by_count);
+	if (nw > 1)
+		qsort(w, nw, sizeof(w[0]), by_count);
 	return nw;
 }
 
