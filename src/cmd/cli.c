@@ -270,8 +270,26 @@ int gp_cli_write_files(char *const *paths, char *const *data, const size_t *len,
 {
 	gp_atomic_file *af = gp_xcalloc((size_t)(n ? n : 1), sizeof(*af));
 	gp_error err = GP_ERROR_INIT;
-	int i, opened = 0, rc = GP_OK;
+	int i, j, opened = 0, rc = GP_OK;
 
+	/* Refused before anything is written: an output that would replace
+	 * a file this run read, or two outputs of one set on one file (the
+	 * second would silently replace the first). */
+	for (i = 0; i < n; i++) {
+		if (!strcmp(paths[i], "-"))
+			continue;
+		if (gp_file_was_read(paths[i])) {
+			free(af);
+			return gp_cli_fail(GP_EUSAGE, "%s: is an input of this run; an output "
+					   "would replace it (give another output path)", paths[i]);
+		}
+		for (j = 0; j < i; j++)
+			if (!strcmp(paths[i], paths[j])) {
+				free(af);
+				return gp_cli_fail(GP_EUSAGE, "%s: named for two outputs; "
+						   "give each its own path", paths[i]);
+			}
+	}
 	for (i = 0; i < n && rc == GP_OK; i++) {
 		if (gp_atomic_open(&af[i], paths[i], &err)) {
 			rc = gp_cli_report(&err);

@@ -625,6 +625,7 @@ int gp_adobe_load(const char *path, double tick_s, gp_env_trace *out, gp_error *
 	r.fp = strcmp(path, "-") ? fopen(path, "rb") : stdin;
 	if (!r.fp)
 		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+	gp_file_note_read(r.fp);
 	r.cap = buf_size(r.fp);
 	r.buf = gp_xmalloc(r.cap);
 	if (jr_peek(&r) == 0xef && gp_text_bom(r.buf + r.pos, r.len - r.pos))

@@ -474,6 +474,7 @@ int gp_topo_load_ex(const char *path, unsigned opts, gp_topo *t, gp_error *err)
 	if (!fp)
 		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s",
 				    strerror(errno));
+	gp_file_note_read(fp);
 	buf = gp_xmalloc(GP_TOPO_MAX_FILE + 2);
 	while (n <= GP_TOPO_MAX_FILE &&
 	       (got = fread(buf + n, 1, GP_TOPO_MAX_FILE + 1 - n, fp)) > 0)

@@ -62,6 +62,7 @@ int gp_trace_scan_file(gp_trace_scanner *s, const char *path, size_t max)
 		fclose(fp);
 		return 0;
 	}
+	gp_file_note_read(fp);
 	memset(s, 0, sizeof(*s));
 	s->path = path;
 	s->next_line = 1;

@@ -21,6 +21,7 @@ int gp_yaml_open_file(const char *path, size_t max_bytes, FILE **out, char *head
 
 	if (!fp)
 		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s", strerror(errno));
+	gp_file_note_read(fp);
 	while ((got = fread(buf, 1, sizeof(buf), fp)) > 0) {
 		for (i = 0; i < got && nh < headsize; i++)
 			head[nh++] = buf[i];

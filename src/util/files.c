@@ -157,6 +157,43 @@ static void clean_stale(const char *dir)
 	free(found);
 }
 
+/* Enough for every input of one command; past it files go unnoted. */
+#define READ_MAX 256
+static struct {
+	dev_t dev;
+	ino_t ino;
+} read_files[READ_MAX];
+static int nread_files;
+
+void gp_file_note_read(FILE *fp)
+{
+	struct stat st;
+	int i;
+
+	if (!fp || fp == stdin || fstat(fileno(fp), &st) || !S_ISREG(st.st_mode))
+		return;
+	for (i = 0; i < nread_files; i++)
+		if (read_files[i].dev == st.st_dev && read_files[i].ino == st.st_ino)
+			return;
+	if (nread_files < READ_MAX) {
+		read_files[nread_files].dev = st.st_dev;
+		read_files[nread_files++].ino = st.st_ino;
+	}
+}
+
+int gp_file_was_read(const char *path)
+{
+	struct stat st;
+	int i;
+
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		return 0;
+	for (i = 0; i < nread_files; i++)
+		if (read_files[i].dev == st.st_dev && read_files[i].ino == st.st_ino)
+			return 1;
+	return 0;
+}
+
 static int open_fail(gp_atomic_file *af, const char *path, const char *what, int e,
 		     gp_error *err)
 {

@@ -240,6 +240,7 @@ int gp_read_file(const char *path, size_t max_bytes, char **data, size_t *len,
 	if (!fp)
 		return gp_error_set(err, GP_EIO, path, 0, 0, "cannot open: %s",
 				    strerror(errno));
+	gp_file_note_read(fp);
 	/* A regular file is read into a buffer of its size (and one byte to
 	 * see the end, and the NUL) instead of one grown 64 KiB at a time. */
 	if (!is_stdin && !fstat(fileno(fp), &st) && S_ISREG(st.st_mode) && st.st_size >= 0 &&

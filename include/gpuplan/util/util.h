@@ -127,6 +127,12 @@ typedef struct gp_atomic_file {
 	int flushed;            /* private: gp_atomic_flush done */
 } gp_atomic_file;
 int gp_atomic_open(gp_atomic_file *af, const char *path, gp_error *err);
+/* The input files this process read (fp open on one; stdin and other
+ * than regular files are not noted), and whether path is one of them
+ * (the same file by device and inode, under any name): an output must
+ * not replace its own input ("simulate t.csv --json t.csv"). */
+void gp_file_note_read(FILE *fp);
+int gp_file_was_read(const char *path);
 /* Optional before commit: the data written out, synced and closed (all
  * that can fail for want of room), so that a set of files can be made
  * ready before the first is renamed.  On failure af is aborted. */
