@@ -1,6 +1,7 @@
 /* Trace reader core: the dialect table, one in-place scan of the buffer
  * (no per-field allocation), header mapping, detection, bad-row handling,
  * ordering and the window/limit filters.  Dialects live in trace_*.c. */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -539,10 +540,17 @@ static int read_row(loader *x, char *line, size_t llen, gp_error *err)
 	gp_error_clear(&x->rowerr);
 	rc = gp_trace_split(line, llen, d->sep, x->field, x->col, &nf, x->name, x->sc.line, &x->rowerr);
 	x->r.nf = nf;
-	if (!rc && d->header && nf != x->header_nf)
+	/* Too many: the first extra field.  Too few (a row cut short): the
+	 * end of the row, where the next field should begin. */
+	if (!rc && d->header && nf > x->header_nf)
 		rc = gp_error_set(&x->rowerr, GP_EINPUT, x->name, x->sc.line,
-				  nf > x->header_nf ? x->col[x->header_nf] : 0,
+				  x->col[x->header_nf],
 				  "%d fields where the header has %d", nf, x->header_nf);
+	else if (!rc && d->header && nf < x->header_nf)
+		rc = gp_error_set(&x->rowerr, GP_EINPUT, x->name, x->sc.line,
+				  llen < INT_MAX ? (int)llen + 1 : 0,
+				  "%d field%s where the header has %d: the row ends here "
+				  "(a line cut short?)", nf, nf == 1 ? "" : "s", x->header_nf);
 	if (!rc) {
 		gp_job *j = gp_joblist_push(&x->l);
 		const gp_job_more *none = j->more;

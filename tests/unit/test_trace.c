@@ -450,6 +450,7 @@ static void test_bad_files(void)
 		{ "bad/tiresias-gpu-word.csv", NULL, 3, 3, "'num_gpu' must be a whole number in 1..65536, got 'eight'" },
 		{ "bad/tiresias-negative-submit.csv", NULL, 3, 5, "'submit_time' must be a number" },
 		{ "bad/tiresias-extra-field.csv", NULL, 3, 25, "8 fields where the header has 7" },
+		{ "bad/philly-cut-short.csv", NULL, 4, 25, "2 fields where the header has 5: the row ends here" },
 		{ "bad/muri-priority-word.csv", NULL, 2, 49, "'priority' must be a whole number" },
 		{ "bad/philly-month-13.csv", NULL, 4, 1, "'timestamp' must be a date 'YYYY-MM-DD HH:MM:SS', got '2017-13-29 07:58:32'" },
 		{ "bad/philly-gpu-time.csv", NULL, 3, 30, "'gpu_time' 2951 is not duration x num_gpus = 5902" },
