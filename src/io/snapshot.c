@@ -480,10 +480,12 @@ int gp_topo_load_ex(const char *path, unsigned opts, gp_topo *t, gp_error *err)
 	       (got = fread(buf + n, 1, GP_TOPO_MAX_FILE + 1 - n, fp)) > 0)
 		n += got;
 	if (ferror(fp)) {
+		int e = errno; /* EISDIR: a folder given for a file */
+
 		if (!is_stdin)
 			fclose(fp);
 		free(buf);
-		return gp_error_set(err, GP_EIO, path, 0, 0, "read error");
+		return gp_error_set(err, GP_EIO, path, 0, 0, "read error: %s", strerror(e));
 	}
 	if (!is_stdin)
 		fclose(fp);

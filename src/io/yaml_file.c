@@ -46,8 +46,10 @@ int gp_yaml_open_file(const char *path, size_t max_bytes, FILE **out, char *head
 		}
 	}
 	if (ferror(fp)) {
+		int e = errno; /* EISDIR: a folder given for a file */
+
 		fclose(fp);
-		return gp_error_set(err, GP_EIO, path, 0, 0, "read error");
+		return gp_error_set(err, GP_EIO, path, 0, 0, "read error: %s", strerror(e));
 	}
 	if (nhead)
 		*nhead = nh;

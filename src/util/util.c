@@ -264,10 +264,12 @@ int gp_read_file(const char *path, size_t max_bytes, char **data, size_t *len,
 			break;
 	}
 	if (ferror(fp)) {
+		int e = errno; /* EISDIR: a folder given for a file */
+
 		free(buf);
 		if (!is_stdin)
 			fclose(fp);
-		return gp_error_set(err, GP_EIO, path, 0, 0, "read error");
+		return gp_error_set(err, GP_EIO, path, 0, 0, "read error: %s", strerror(e));
 	}
 	if (!is_stdin)
 		fclose(fp);
