@@ -42,8 +42,15 @@ int gp_cli_sim_trace_opt(gp_opt_state *s, gp_trace_opts *o)
 	switch (s->cur->key) {
 	case GP_OPT_FORMAT: o->format = s->arg; return 0;
 	case GP_OPT_LIMIT: o->limit = (size_t)s->l; return 0;
-	case GP_OPT_START: o->start = s->v; return 0;
-	case GP_OPT_END: o->end = s->v; return 0;
+	case GP_OPT_START:
+	case GP_OPT_END:
+		*(s->cur->key == GP_OPT_START ? &o->start : &o->end) = s->v;
+		/* --end 0 is no end; an empty window is a slip, not a run of
+		 * no jobs */
+		if (o->end > 0 && o->end <= o->start)
+			return gp_opt_bad(s, "--end %g s is not after --start %g s: no job "
+					  "is submitted between them", o->end, o->start);
+		return 0;
 	case GP_OPT_SKIP_BAD: o->skip_bad = 1; return 0;
 	default: return -1;
 	}
