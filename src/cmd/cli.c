@@ -266,6 +266,14 @@ static void test_step(void)
 		raise(SIGKILL);
 }
 
+int gp_cli_not_input(const char *path)
+{
+	if (strcmp(path, "-") && gp_file_was_read(path))
+		return gp_cli_fail(GP_EUSAGE, "%s: is an input of this run; an output "
+				   "would replace it (give another output path)", path);
+	return GP_OK;
+}
+
 int gp_cli_write_files(char *const *paths, char *const *data, const size_t *len, int n)
 {
 	gp_atomic_file *af = gp_xcalloc((size_t)(n ? n : 1), sizeof(*af));
@@ -278,10 +286,9 @@ int gp_cli_write_files(char *const *paths, char *const *data, const size_t *len,
 	for (i = 0; i < n; i++) {
 		if (!strcmp(paths[i], "-"))
 			continue;
-		if (gp_file_was_read(paths[i])) {
+		if (gp_cli_not_input(paths[i])) {
 			free(af);
-			return gp_cli_fail(GP_EUSAGE, "%s: is an input of this run; an output "
-					   "would replace it (give another output path)", paths[i]);
+			return GP_EUSAGE;
 		}
 		for (j = 0; j < i; j++)
 			if (!strcmp(paths[i], paths[j])) {

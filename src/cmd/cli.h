@@ -209,6 +209,9 @@ int gp_cli_one_trace(gp_opt_state *s, const char **trace);
 int gp_cli_sim_load(const char *cluster_path, const char *trace_path,
 		    const struct gp_trace_opts *o, struct gp_cluster *c,
 		    struct gp_joblist *jobs);
+/* GP_OK, or the usage error (printed) of an output path that names a
+ * file this run read: "simulate t.csv --json t.csv". */
+int gp_cli_not_input(const char *path);
 /* Write n buffers to n files atomically: all are complete or none is
  * left behind, also under kill -9 (gp_atomic_commit_set).  Returns an
  * exit code (message printed on failure). */

@@ -659,6 +659,8 @@ int cmd_calibrate(int argc, char **argv)
 	if (out) {
 		gp_atomic_file af;
 
+		if ((st = gp_cli_not_input(out)) != GP_OK)
+			goto done;
 		if (gp_atomic_open(&af, out, &err)) {
 			st = gp_cli_report(&err);
 			goto done;

@@ -250,6 +250,10 @@ static int topo_import(int argc, char **argv)
 	if (out && strcmp(out, "-")) {
 		gp_atomic_file af;
 
+		if ((rc = gp_cli_not_input(out)) != GP_OK) {
+			gp_sbuf_release(&sb);
+			return rc;
+		}
 		if (gp_atomic_open(&af, out, &err)) {
 			gp_sbuf_release(&sb);
 			return gp_cli_report(&err);

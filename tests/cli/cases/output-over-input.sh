@@ -13,3 +13,7 @@ ls $TMP/s.json 2>/dev/null || echo "no s.json"
 cp workloads/jobs/llama2-7b-node.yaml $TMP/j.yaml
 run perf -c $C $TMP/j.yaml --html $TMP/j.yaml | tail -1
 cmp workloads/jobs/llama2-7b-node.yaml $TMP/j.yaml && echo "job intact"
+S=topologies/a100-pcie-2gpu-2nic-della-princeton.txt
+cp $S $TMP/s.txt
+run topo import $TMP/s.txt -o $TMP/s.txt
+cmp $S $TMP/s.txt && echo "snapshot intact"
