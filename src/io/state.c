@@ -360,9 +360,9 @@ static int load_entry(const gp_yaml_doc *doc, const gp_yaml_node *m, const gp_cl
 		e->mem_mib = llround(x * 1024.0);
 		if (e->mem_mib > a->node_free_mem_mib[e->node])
 			return gp_yaml_error(doc, v, err,
-					     "node '%s' has %lld MiB of host memory left, not %lld",
-					     node->name, (long long)a->node_free_mem_mib[e->node],
-					     (long long)e->mem_mib);
+					     "node '%s' has %.6g GiB of host memory left, not %.6g",
+					     node->name, (double)a->node_free_mem_mib[e->node] / 1024.0,
+					     x);
 	}
 	if (entry_gpus(doc, m, node, a, s, owner, e, err))
 		return GP_EINPUT;
