@@ -578,6 +578,8 @@ gp_place_cache *gp_place_cache_new(const gp_cluster *c)
 		build_type(pc, c, i);
 		if (pt->ngpus >= 1 && pt->ngpus <= GP_AIX_MAX_GPUS)
 			fill_single(pt);
+		if (pt->ngpus > GP_PLACE_MEMO_MAX_GPUS)
+			pt->pair_slot = gp_xcalloc((size_t)1 << GP_PLACE_PAIR_BITS, sizeof(*pt->pair_slot));
 		if (pt->ngpus > GP_PLACE_TABLE_MAX_GPUS)
 			pt->ring_slot = gp_xcalloc((size_t)1 << GP_PLACE_RING_BITS, sizeof(*pt->ring_slot));
 		if (pt->ngpus >= 2 && pt->ngpus <= GP_PLACE_TABLE_MAX_GPUS) {
@@ -615,6 +617,7 @@ void gp_place_cache_free(gp_place_cache *pc)
 		free(pc->types[i].ring_gbs);
 		free(pc->types[i].ring_hop);
 		free(pc->types[i].ring_slot);
+		free(pc->types[i].pair_slot);
 		gp_topo_derived_free(pc->types[i].own_derived);
 	}
 	free(pc->types);

@@ -73,6 +73,10 @@ typedef struct gp_place_type {
 	 * filled on first use; node types up to GP_PLACE_MEMO_MAX_GPUS GPUs,
 	 * else NULL.  UINT64_MAX = not yet known. */
 	uint64_t *memo;
+	/* gpu-pair-score's choices on a type over GP_PLACE_MEMO_MAX_GPUS
+	 * GPUs: the last answer per hash slot of (free GPUs, k) (1 <<
+	 * GP_PLACE_PAIR_BITS; k 0 empty); NULL on smaller types */
+	struct gp_place_pair_slot *pair_slot;
 	/* bestfit single card on an indexed type (GP_AIX_MAX_GPUS GPUs at
 	 * most): per free-GPU mask the GPU least connected to the others
 	 * (lowest index among equals) and its summed expense to them. */
@@ -81,6 +85,12 @@ typedef struct gp_place_type {
 } gp_place_type;
 
 #define GP_PLACE_MEMO_MAX_GPUS 8
+#define GP_PLACE_PAIR_BITS 12
+
+typedef struct gp_place_pair_slot {
+	uint64_t avail, set;
+	int k;
+} gp_place_pair_slot;
 #define GP_PLACE_MEMO_KINDS 5       /* enum gp_group_kind + GP_PLACE_MEMO_PARTITION */
 #define GP_PLACE_MEMO_PARTITION 4
 

@@ -849,6 +849,12 @@ static void test_gpu_pair_score(void)
 	CU_ASSERT(part_is(&f, 0, "d2-a", 2, 3, -1));
 	CU_ASSERT(explained(&f, "set score 650"));
 	CU_ASSERT_EQUAL(gp_place_pair_scan(gp_place_type_of(f.pc, 0), 0xfffd, 2, 200000), 0x30);
+	/* GPU2 busy too (the type remembers answers by free GPUs): GPU0
+	 * and GPU3 pair in their quad (640), the rest by switch; the first
+	 * best set is {4,5} */
+	busy(&f, "d2-a", 2, -1);
+	CU_ASSERT_EQUAL(run(&f, "gpu-pair-score", &j), GP_PLACED);
+	CU_ASSERT(part_is(&f, 0, "d2-a", 4, 5, -1));
 	fx_close(&f);
 }
 

@@ -591,10 +591,22 @@ static uint64_t pair_score_choose(const gp_place_type *t, uint64_t avail, int k,
 		*score = 0;
 		return avail & -avail;
 	}
-	if (!slot)
+	if (!slot && t->pair_slot) {
+		/* nodes of a type often have the same free GPUs (all, at first) */
+		gp_place_pair_slot *ps = &t->pair_slot[((avail ^ (uint64_t)k << 57) * 0x9e3779b97f4a7c15ull) >>
+							(64 - GP_PLACE_PAIR_BITS)];
+
+		if (ps->k != k || ps->avail != avail) {
+			ps->set = gp_place_pair_search(t, avail, k);
+			ps->avail = avail;
+			ps->k = k;
+		}
+		m = ps->set;
+	} else if (!slot) {
 		m = gp_place_pair_search(t, avail, k);
-	else if ((m = *slot) == UINT64_MAX)
+	} else if ((m = *slot) == UINT64_MAX) {
 		m = *slot = gp_place_pair_search(t, avail, k);
+	}
 	*score = m ? gp_place_mask(t, m).pair_score : 0;
 	return m;
 }
