@@ -197,7 +197,6 @@ int gp_sim_start_job(sim *s, int32_t j, const gp_sim_runinfo *ri)
 	const gp_job *job = &s->jl->jobs[j];
 	gp_placement tmp;
 	int32_t slot;
-	int i, lo = -1;
 
 	if (gp_placement_apply(&s->alloc, &s->scratch) != 0)
 		return s->status = gp_error_set(s->err, GP_EIO, NULL, 0, 0,
@@ -221,20 +220,12 @@ int gp_sim_start_job(sim *s, int32_t j, const gp_sim_runinfo *ri)
 	s->slot[j] = slot;
 	if (s->cfg->tenants)
 		gp_sim_quota_change(s, j, &s->pool[slot], 1);
-	for (i = 0; i < s->pool[slot].nparts; i++)
-		if (lo < 0 || s->pool[slot].parts[i].node < lo)
-			lo = s->pool[slot].parts[i].node;
 	if (rec->start < 0)
 		rec->start = s->last_t;
 	rec->finish = s->last_t + ri->duration;
 	rec->iter_s = ri->iter_s;
 	rec->slowdown = ri->best_iter_s > 0 && ri->iter_s > 0 ? ri->iter_s / ri->best_iter_s : 0;
-	rec->nodes = s->pool[slot].nparts;
-	rec->first_node = lo;
-	GP_GROW(s->res->node_ids, s->res->node_ids_cap, s->res->nnode_ids + (size_t)rec->nodes);
-	rec->nodes_at = (uint32_t)s->res->nnode_ids;
-	for (i = 0; i < rec->nodes; i++)
-		s->res->node_ids[s->res->nnode_ids++] = s->pool[slot].parts[i].node;
+	gp_sim_result_record_nodes(s->res, j, &s->pool[slot]);
 	s->version++;
 	s->alloc_version++;
 	s->running++;

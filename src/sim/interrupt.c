@@ -347,18 +347,6 @@ static void place_copy(gp_placement *dst, const gp_placement *src)
 	dst->ring_bw_gbs = src->ring_bw_gbs;
 }
 
-static void place_stats(sim *s, int32_t j)
-{
-	const gp_placement *p = &s->pool[s->slot[j]];
-	int i, lo = -1;
-
-	for (i = 0; i < p->nparts; i++)
-		if (lo < 0 || p->parts[i].node < lo)
-			lo = p->parts[i].node;
-	s->res->jobs[j].nodes = p->nparts;
-	s->res->jobs[j].first_node = lo;
-}
-
 /* The finish event of a running j from its progress state. */
 static void push_finish(sim *s, int32_t j)
 {
@@ -464,7 +452,7 @@ static double move_finish(sim *s, int32_t j, const gp_sim_interrupt *r, double f
 	s->ix.ck_next[j] = gp_sim_ix_tau(s, j);
 	s->ix.ck_writing[j] = 0;
 	s->ix.jst[j] = GP_SIM_JOB_RUNNING;
-	place_stats(s, j);
+	gp_sim_result_record_nodes(s->res, j, old);
 	push_finish(s, j);
 	gp_sim_nodeix_add(&s->ix.nodes, j, old);
 	gp_sim_pk_add(s, j);

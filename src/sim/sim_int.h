@@ -254,6 +254,7 @@ void gp_sim_sbf_free(sim *s);
 int gp_sim_try_place(sim *s, int32_t j);
 int gp_sim_job_runinfo(sim *s, int32_t j, gp_sim_runinfo *ri);
 int gp_sim_start_job(sim *s, int32_t j, const gp_sim_runinfo *ri);
+void gp_sim_result_record_nodes(gp_sim_result *r, int32_t j, const gp_placement *p);
 
 /* skip.c: fifo-skip's try of queued job j of class k: place it, else (the
  * class's head) preempt for it, else reclaim borrowed quota, else (under

@@ -1,9 +1,39 @@
-/* Per-class summaries of a simulation result. */
+/* Per-class summaries of a simulation result, and where it records each
+ * job ran. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpuplan/sim/sim.h"
 #include "gpuplan/util/util.h"
+#include "sim_int.h"
+
+/* Where job j of r runs now (p): the nodes it spans, each once (a parameter
+ * server's part shares its node with workers), its lowest node, and their
+ * ids for jobs.csv's node list.  Called at each start and again when a
+ * worker replacement moves it, so the row names the nodes it ran on last. */
+void gp_sim_result_record_nodes(gp_sim_result *r, int32_t j, const gp_placement *p)
+{
+	gp_sim_job *rec = &r->jobs[j];
+	size_t at;
+	int i, lo = -1;
+
+	GP_GROW(r->node_ids, r->node_ids_cap, r->nnode_ids + (size_t)p->nparts);
+	at = r->nnode_ids;
+	for (i = 0; i < p->nparts; i++) {
+		int32_t node = p->parts[i].node;
+		size_t k;
+
+		if (lo < 0 || node < lo)
+			lo = node;
+		for (k = at; k < r->nnode_ids && r->node_ids[k] != node; k++)
+			;
+		if (k == r->nnode_ids)
+			r->node_ids[r->nnode_ids++] = node;
+	}
+	rec->nodes_at = (uint32_t)at;
+	rec->nodes = (int32_t)(r->nnode_ids - at);
+	rec->first_node = lo;
+}
 
 double gp_sim_job_wait(const gp_job *j, const gp_sim_job *rec)
 {

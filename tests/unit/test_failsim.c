@@ -116,6 +116,28 @@ static void one_failure_ck(int recovery, double ck, gp_sim_result *r, gp_failsim
 	gp_fail_list_release(&fl);
 }
 
+/* Job j of r last ran on exactly the nodes named (each once, any order):
+ * what jobs.csv's nodes, first_node and node_list columns print. */
+static int ran_on(const gp_sim_result *r, int32_t j, const char *const *names, int n)
+{
+	const gp_sim_job *rec = &r->jobs[j];
+	int i, k, lo = -1;
+
+	if (rec->nodes != n || (size_t)rec->nodes_at + (size_t)n > r->nnode_ids)
+		return 0;
+	for (i = 0; i < n; i++) {
+		int node = gp_cluster_find_node(&cl, names[i]);
+
+		for (k = 0; k < n && r->node_ids[rec->nodes_at + (uint32_t)k] != node; k++)
+			;
+		if (node < 0 || k == n)
+			return 0;
+		if (lo < 0 || node < lo)
+			lo = node;
+	}
+	return rec->first_node == lo;
+}
+
 static void test_restart(void)
 {
 	gp_sim_result r;
@@ -184,6 +206,8 @@ static void test_replace(void)
 	CU_ASSERT_EQUAL(row[0].action, GP_FA_REPLACED);
 	CU_ASSERT_EQUAL(row[0].replacement, gp_cluster_find_node(&cl, "e1"));
 	CU_ASSERT_DOUBLE_EQUAL(row[0].recover_s, T - 100 + copy, 1e-6);
+	/* It finished on a1, a3 and e1, not on the a2 it started on. */
+	CU_ASSERT(ran_on(&r, 0, (const char *const[]){"a1", "a3", "e1"}, 3));
 	gp_failsim_free(fs);
 	gp_sim_result_release(&r);
 	gp_cluster_release(&cl);
@@ -203,6 +227,7 @@ static void test_shrink(void)
 	/* Productive: 100 s on three GPUs, then 1350 s on two (running, if
 	 * slower): ETTR = 1450 / (T + 1350). */
 	CU_ASSERT_DOUBLE_EQUAL(s.ettr, 1450 / (T + 1350), 1e-9);
+	CU_ASSERT(ran_on(&r, 0, (const char *const[]){"a1", "a3"}, 2));
 	gp_failsim_free(fs);
 	gp_sim_result_release(&r);
 	gp_cluster_release(&cl);

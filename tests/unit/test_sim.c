@@ -1369,6 +1369,38 @@ static void test_tick_cap(void)
 	gp_joblist_release(&l);
 }
 
+/* A PS-Worker job of one server and three workers on one 4-GPU node of
+ * two: bestfit gives the server a part of its own on the node its
+ * workers use, so the placement has two parts but the job spans one node,
+ * the figure jobs.csv prints as nodes (and its node list, once). */
+static void test_ps_worker_one_node(void)
+{
+	gp_joblist l;
+	gp_sim_result r;
+	gp_sim_config cfg;
+	gp_error err = GP_ERROR_INIT;
+	gp_job *j;
+
+	build_cluster(2, 4);
+	gp_joblist_init(&l);
+	j = gp_test_add_job(&l, "ps", 0, 4, 100, GP_CLASS_BE);
+	j->type = GP_JOB_PS_WORKER;
+	j->ps = 1;
+	j->workers = 3;
+	gp_sim_config_init(&cfg);
+	cfg.cluster = &cl;
+	cfg.policy = gp_policy_find("bestfit");
+	cfg.seed = 7;
+	CU_ASSERT_EQUAL_FATAL(gp_sim_run(&cfg, &l, &r, &err), GP_OK);
+	CHECK_JOB(r, 0, 0, 100);
+	CU_ASSERT_EQUAL(r.jobs[0].nodes, 1);
+	CU_ASSERT_EQUAL(r.jobs[0].first_node, 0);
+	CU_ASSERT_FATAL(r.nnode_ids >= 1);
+	CU_ASSERT_EQUAL(r.node_ids[r.jobs[0].nodes_at], 0);
+	gp_sim_result_release(&r);
+	gp_joblist_release(&l);
+}
+
 static void register_tests(void)
 {
 	CU_pSuite s = gp_test_suite("sim");
@@ -1389,6 +1421,7 @@ static void register_tests(void)
 	gp_test_add(s, "determinism", test_determinism);
 	gp_test_add(s, "empty", test_empty);
 	gp_test_add(s, "tick_cap", test_tick_cap);
+	gp_test_add(s, "ps_worker_one_node", test_ps_worker_one_node);
 	gp_test_add(s, "reference_crosscheck", test_reference_crosscheck);
 }
 

@@ -258,7 +258,7 @@ typedef struct gp_sim_job {
 				 * all the time it waited */
 	uint8_t state;          /* enum gp_sim_state */
 	uint8_t why;            /* enum gp_sim_why */
-	uint32_t nodes_at;      /* the nodes of its last start: node ids
+	uint32_t nodes_at;      /* the nodes it last ran on: node ids
 				 * node_ids[nodes_at .. nodes_at + nodes) */
 } gp_sim_job;
 
