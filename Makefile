@@ -90,7 +90,7 @@ check-slurm-history: gpuplan
 	@sh scripts/check-slurm-history.sh $(CURDIR)/gpuplan
 
 .PHONY: fuzz fuzz-replay stress
-.PHONY: check-slurm check-slurm-import check-slurm-history all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install uninstall clean golden-update
+.PHONY: check-slurm check-slurm-import check-slurm-history all check layers lint unit unit-san golden golden-san manlint calibration-check demo bench install install-data uninstall clean golden-update
 .PHONY: predict-check html-check
 
 all: gpuplan
@@ -167,9 +167,17 @@ demo: gpuplan
 bench: gpuplan
 	@sh scripts/bench.sh
 
-install: gpuplan
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)
+install: gpuplan install-data
+	install -d $(DESTDIR)$(BINDIR)
 	install -m 755 gpuplan $(DESTDIR)$(BINDIR)/gpuplan
+	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
+	./gpuplan completion bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/gpuplan
+	./gpuplan completion zsh >$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_gpuplan
+
+# The manual and the data directory alone: builds nothing, so a test can
+# run it while the tree's binary is in use.
+install-data:
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DATADIR)
 	install -m 644 man/gpuplan.1 $(DESTDIR)$(MANDIR)/man1/gpuplan.1
 	cp -R topologies/. $(DESTDIR)$(DATADIR)/
 	install -d $(DESTDIR)$(DATADIR)/workloads
@@ -177,9 +185,6 @@ install: gpuplan
 	# the what-if specs name ../topologies/, which the data directory is
 	sed -i 's|\.\./topologies/|../|' $(DESTDIR)$(DATADIR)/workloads/*.yaml
 	chmod -R a+rX $(DESTDIR)$(DATADIR)
-	install -d $(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions
-	./gpuplan completion bash >$(DESTDIR)$(PREFIX)/share/bash-completion/completions/gpuplan
-	./gpuplan completion zsh >$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_gpuplan
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/gpuplan $(DESTDIR)$(MANDIR)/man1/gpuplan.1

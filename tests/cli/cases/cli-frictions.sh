@@ -13,8 +13,10 @@ run perf --collective allreduce --size 1MiB --on h100-r4-0 | head -n 2
 run place -c topologies/example-cluster.yaml workloads/jobs/bert-large-ring.yaml --emit k8s-jobset | sed -n '/^emit k8s-jobset/,$p'
 $GPUPLAN place -c topologies/example-cluster.yaml workloads/jobs/resnet50-ps.yaml --emit jobset --json | jq -r '.emit["k8s-jobset"]' | grep -c 'rdma/\|MASTER_ADDR'
 # make install puts the example workloads under the data directory, and
-# the man page's what-if example runs from there.
-make -s -C $ROOT install DESTDIR=$TMP/inst PREFIX=/usr >/dev/null 2>&1; echo "[install $?]"
+# the man page's what-if example runs from there.  install-data, because
+# install would rebuild the tree's binary for PREFIX=/usr while other
+# checks run it.
+make -s -C $ROOT install-data DESTDIR=$TMP/inst PREFIX=/usr >/dev/null 2>&1; echo "[install $?]"
 D=$TMP/inst/usr/share/gpuplan
 ls $D/workloads | grep -c yaml
 (cd $D && GPUPLAN_DATADIR=$D "$GPUPLAN" whatif workloads/whatif-add-h100.yaml --search -j 1 --quiet | tail -n 1)
